@@ -1,0 +1,445 @@
+//! The agent loop.
+
+use smith::{
+    Cancel, ContentBlock, ContextItem, Message, ModelRef, PairingError, Provider, ProviderError,
+    ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
+    UsageTotals, check_pairing,
+};
+use smith_store::{AssistantMessage, ModelChange, Record, RunEnd, ToolResultRecord};
+use smith_ui_intents::{DeltaKind, Intent, IntentSink, NoticeLevel};
+
+use crate::{Session, ToolDispatch};
+
+/// Bounds of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunLimits {
+    /// The most provider rounds one run may take before it stops with
+    /// [`RunError::RoundLimit`].
+    pub max_rounds: u32,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        Self { max_rounds: 64 }
+    }
+}
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The provider could not be reached or its response failed.
+    #[error("the provider failed: {0}")]
+    Provider(ProviderError),
+    /// The session could not record an event; nothing further was run.
+    #[error("the session could not record the run, so it was stopped: {0}")]
+    Store(#[from] smith_store::Error),
+    /// The context to send broke tool-call pairing (a runtime defect; nothing was sent).
+    #[error("the request was not sent because its context is inconsistent: {0}")]
+    Pairing(#[from] PairingError),
+    /// The run used up its rounds.
+    #[error(
+        "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session (--session ID)"
+    )]
+    RoundLimit {
+        /// The limit that was reached.
+        limit: u32,
+    },
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// The final stop reason: `end_turn` or `max_tokens` on success, `aborted` after
+    /// cancellation, `error` on failure.
+    pub stop_reason: StopReason,
+    /// Usage summed over the run's responses.
+    pub usage: UsageTotals,
+    /// The failure, when `stop_reason` is `error`.
+    pub error: Option<RunError>,
+}
+
+/// The agent: a provider, the active tools and the run bounds.
+pub struct Agent<'a> {
+    provider: &'a dyn Provider,
+    tools: &'a dyn ToolDispatch,
+    limits: RunLimits,
+}
+
+/// The running state of one run.
+struct Run<'r> {
+    session: &'r mut Session,
+    sink: &'r mut dyn IntentSink,
+    cancel: &'r Cancel,
+    usage: UsageTotals,
+}
+
+impl<'a> Agent<'a> {
+    /// An agent that talks to `provider` and dispatches to `tools`.
+    pub fn new(provider: &'a dyn Provider, tools: &'a dyn ToolDispatch, limits: RunLimits) -> Self {
+        Self {
+            provider,
+            tools,
+            limits,
+        }
+    }
+
+    /// Run `prompt` with `model` selected in `session` until an explicit stop condition,
+    /// emitting intents into `sink` and observing `cancel` at every effect edge.
+    ///
+    /// Order of effects: the model selection (when it changed) and the user message are
+    /// recorded before the first provider request; each assistant message and each tool result
+    /// is recorded (durably acknowledged) before its end intent is emitted; a `run_end` record
+    /// closes the run.
+    pub fn run(
+        &self,
+        session: &mut Session,
+        model: &ModelRef,
+        prompt: &str,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> RunOutcome {
+        sink.emit(Intent::RunStart {
+            session: session.id(),
+            model: model.clone(),
+        });
+        let mut run = Run {
+            session,
+            sink,
+            cancel,
+            usage: UsageTotals::default(),
+        };
+        let (stop_reason, error) = match self.rounds(&mut run, model, prompt) {
+            Ok(reason) => (reason, None),
+            Err(e) => (StopReason::Error, Some(e)),
+        };
+        let error_text = error.as_ref().map(ToString::to_string);
+        // Best effort: after a store failure this append is refused too, and says so below.
+        let end = run.session.writer.append(&[Record::RunEnd(RunEnd {
+            stop_reason,
+            usage: run.usage,
+            error: error_text.clone(),
+        })]);
+        let error = match (error, end) {
+            (Some(e), _) => Some(e),
+            (None, Err(e)) => Some(RunError::Store(e)),
+            (None, Ok(_)) => None,
+        };
+        let stop_reason = if error.is_some() {
+            StopReason::Error
+        } else {
+            stop_reason
+        };
+        let usage = run.usage;
+        run.sink.emit(Intent::RunEnd {
+            stop_reason,
+            usage,
+            error: error.as_ref().map(ToString::to_string),
+        });
+        RunOutcome {
+            stop_reason,
+            usage,
+            error,
+        }
+    }
+
+    fn rounds(
+        &self,
+        run: &mut Run<'_>,
+        model: &ModelRef,
+        prompt: &str,
+    ) -> Result<StopReason, RunError> {
+        run.answer_interrupted_calls()?;
+        if run.session.model.as_ref() != Some(model) {
+            run.session
+                .writer
+                .append(&[Record::ModelChange(ModelChange {
+                    model: model.clone(),
+                })])?;
+            run.session.model = Some(model.clone());
+        }
+        run.record_message(AssistantMessage {
+            message: Message::user_text(prompt),
+            model: None,
+            stop_reason: None,
+            usage: None,
+            error: None,
+        })?;
+        let definitions = self.tools.definitions();
+        for _ in 0..self.limits.max_rounds {
+            if run.cancel.is_cancelled() {
+                return Ok(StopReason::Aborted);
+            }
+            let request = ProviderRequest {
+                model: model.clone(),
+                instructions: None,
+                context: run.session.context.clone(),
+                tools: definitions.clone(),
+            };
+            check_pairing(&request.context)?;
+            let response = run.stream(self.provider, &request)?;
+            let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
+            let stop = response.stop_reason;
+            let failure = response.error.clone();
+            run.record_message(AssistantMessage {
+                message: response.message,
+                model: Some(model.clone()),
+                stop_reason: Some(stop),
+                usage: response.usage,
+                error: failure.as_ref().map(|e| e.message.clone()),
+            })?;
+            run.usage.add(response.usage.as_ref());
+            for call in &calls {
+                run.sink.emit(Intent::ToolStart {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    arguments: call.arguments.clone(),
+                });
+                let result = if stop != StopReason::ToolUse {
+                    not_run(
+                        call,
+                        "the model's response did not end for tool use, so the call was not run",
+                    )
+                } else if run.cancel.is_cancelled() {
+                    not_run(
+                        call,
+                        "the run was aborted before this call started; it was not run",
+                    )
+                } else {
+                    self.dispatch(run, call, &definitions)
+                };
+                run.record_result(call, result)?;
+            }
+            match stop {
+                StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
+                StopReason::ToolUse => {}
+                StopReason::Error => {
+                    return Err(RunError::Provider(failure.unwrap_or_else(|| {
+                        ProviderError::new(
+                            ProviderErrorKind::Other,
+                            "the provider reported an error",
+                        )
+                    })));
+                }
+                other => return Ok(other),
+            }
+        }
+        Err(RunError::RoundLimit {
+            limit: self.limits.max_rounds,
+        })
+    }
+
+    fn dispatch(
+        &self,
+        run: &mut Run<'_>,
+        call: &ToolCall,
+        definitions: &[smith::ToolDefinition],
+    ) -> ToolResult {
+        if !definitions.iter().any(|d| d.name == call.name) {
+            let active = if definitions.is_empty() {
+                "none".to_owned()
+            } else {
+                definitions
+                    .iter()
+                    .map(|d| d.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                output: format!(
+                    "unknown tool `{}`: no active plugin provides a tool of that name (active tools: {active}); the call was not run",
+                    call.name
+                ),
+                is_error: true,
+            };
+        }
+        let out = self.tools.call(call, run.cancel);
+        ToolResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            output: out.output,
+            is_error: out.is_error,
+        }
+    }
+}
+
+fn not_run(call: &ToolCall, why: &str) -> ToolResult {
+    ToolResult {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        output: why.to_owned(),
+        is_error: true,
+    }
+}
+
+/// One streamed response, assembled.
+struct Response {
+    message: Message,
+    stop_reason: StopReason,
+    usage: Option<Usage>,
+    error: Option<ProviderError>,
+}
+
+impl Run<'_> {
+    /// Answer tool calls an earlier, interrupted run left without results, so the next request
+    /// is well formed. Their effects are unknown; the results say so.
+    fn answer_interrupted_calls(&mut self) -> Result<(), RunError> {
+        let calls = self.session.unanswered_calls();
+        for (call_id, name) in calls {
+            let result = ToolResult {
+                call_id: call_id.clone(),
+                name: name.clone(),
+                output: "interrupted: an earlier run ended before this call completed; its effect is unknown".to_owned(),
+                is_error: true,
+            };
+            let call = ToolCall {
+                id: call_id,
+                name,
+                arguments: serde_json::Value::Null,
+            };
+            self.sink.emit(Intent::ToolStart {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+            });
+            self.record_result(&call, result)?;
+        }
+        Ok(())
+    }
+
+    fn record_message(&mut self, record: AssistantMessage) -> Result<(), RunError> {
+        let role = record.message.role;
+        if role == Role::User {
+            self.sink.emit(Intent::MessageStart {
+                message_id: self.session.writer.next_entry_id().0,
+                role,
+            });
+        }
+        let ids = self
+            .session
+            .writer
+            .append(&[Record::Message(record.clone())])?;
+        let message_id = ids.first().map_or(0, |id| id.0);
+        self.session
+            .context
+            .push(ContextItem::Message(record.message.clone()));
+        self.sink.emit(Intent::MessageEnd {
+            message_id,
+            message: record.message,
+            stop_reason: record.stop_reason,
+            usage: record.usage,
+        });
+        Ok(())
+    }
+
+    fn record_result(&mut self, call: &ToolCall, result: ToolResult) -> Result<(), RunError> {
+        let ids = self
+            .session
+            .writer
+            .append(&[Record::ToolResult(ToolResultRecord {
+                result: result.clone(),
+            })])?;
+        self.session
+            .context
+            .push(ContextItem::ToolResult(result.clone()));
+        self.sink.emit(Intent::ToolEnd {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            entry_id: ids.first().map_or(0, |id| id.0),
+            output: result.output,
+            is_error: result.is_error,
+        });
+        Ok(())
+    }
+
+    /// Play one provider response, enforcing exactly one terminal event and observing
+    /// cancellation between events.
+    fn stream(
+        &mut self,
+        provider: &dyn Provider,
+        request: &ProviderRequest,
+    ) -> Result<Response, RunError> {
+        let events = provider
+            .stream(request, self.cancel)
+            .map_err(RunError::Provider)?;
+        let message_id = self.session.writer.next_entry_id().0;
+        self.sink.emit(Intent::MessageStart {
+            message_id,
+            role: Role::Assistant,
+        });
+        let mut content: Vec<ContentBlock> = Vec::new();
+        let mut usage = None;
+        let mut terminal = None;
+        for event in events {
+            match event {
+                StreamEvent::TextDelta { text } => {
+                    push_delta(&mut content, DeltaKind::Text, &text);
+                    self.sink.emit(Intent::MessageDelta {
+                        message_id,
+                        kind: DeltaKind::Text,
+                        text,
+                    });
+                }
+                StreamEvent::ThinkingDelta { text } => {
+                    push_delta(&mut content, DeltaKind::Thinking, &text);
+                    self.sink.emit(Intent::MessageDelta {
+                        message_id,
+                        kind: DeltaKind::Thinking,
+                        text,
+                    });
+                }
+                StreamEvent::ToolCall(call) => content.push(ContentBlock::ToolCall(call)),
+                StreamEvent::Usage(u) => usage = Some(u),
+                StreamEvent::Stop { reason } => {
+                    terminal = Some((reason, None));
+                    break;
+                }
+                StreamEvent::Error(e) => {
+                    terminal = Some((StopReason::Error, Some(e)));
+                    break;
+                }
+            }
+            if self.cancel.is_cancelled() {
+                terminal = Some((StopReason::Aborted, None));
+                break;
+            }
+        }
+        let (stop_reason, error) = terminal.unwrap_or_else(|| {
+            self.sink.emit(Intent::Notice {
+                level: NoticeLevel::Error,
+                text: "the provider's stream ended without a stop or error event; the response is incomplete and was recorded as failed".to_owned(),
+            });
+            (
+                StopReason::Error,
+                Some(ProviderError::new(
+                    ProviderErrorKind::Malformed,
+                    "the response stream ended before its terminal event (connection cut or malformed stream); the partial response was recorded as failed — retry the prompt",
+                )),
+            )
+        });
+        Ok(Response {
+            message: Message {
+                role: Role::Assistant,
+                content,
+            },
+            stop_reason,
+            usage,
+            error,
+        })
+    }
+}
+
+/// Extend the last block of `kind`, or start one.
+fn push_delta(content: &mut Vec<ContentBlock>, kind: DeltaKind, text: &str) {
+    match (content.last_mut(), kind) {
+        (Some(ContentBlock::Text { text: t }), DeltaKind::Text)
+        | (Some(ContentBlock::Thinking { text: t }), DeltaKind::Thinking) => t.push_str(text),
+        (_, DeltaKind::Text) => content.push(ContentBlock::Text {
+            text: text.to_owned(),
+        }),
+        (_, DeltaKind::Thinking) => content.push(ContentBlock::Thinking {
+            text: text.to_owned(),
+        }),
+    }
+}

@@ -1,0 +1,136 @@
+//! A session handle: the writer plus the effective context rebuilt from the file.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use smith::{ContextItem, EntryId, ModelRef, SessionId, ToolResult};
+use smith_store::{Entry, Record, SessionStart, SessionWriter, TornTail};
+
+/// An open session, writable by this process: the [`SessionWriter`], the context the next
+/// provider request starts from, and the currently selected model.
+#[derive(Debug)]
+pub struct Session {
+    pub(crate) writer: SessionWriter,
+    pub(crate) context: Vec<ContextItem>,
+    pub(crate) model: Option<ModelRef>,
+}
+
+/// A session opened with [`Session::open`], and what recovery cut off.
+#[derive(Debug)]
+pub struct OpenedSession {
+    /// The session.
+    pub session: Session,
+    /// The torn tail that was cut off, if the last write of an earlier process was interrupted.
+    pub truncated: Option<TornTail>,
+}
+
+impl Session {
+    /// Create a new session file in `dir` and record its `session_start` entry.
+    ///
+    /// # Errors
+    /// A store error when the file cannot be created or the entry not made durable.
+    pub fn create(
+        dir: &Path,
+        id: SessionId,
+        cwd: Option<String>,
+    ) -> Result<Self, smith_store::Error> {
+        let mut writer = SessionWriter::create(dir, id)?;
+        writer.append(&[Record::SessionStart(SessionStart {
+            smith_version: env!("CARGO_PKG_VERSION").to_owned(),
+            cwd,
+        })])?;
+        Ok(Self {
+            writer,
+            context: Vec::new(),
+            model: None,
+        })
+    }
+
+    /// Open the existing session file at `path` for writing and rebuild its context along the
+    /// selected branch (from the leaf back to the first entry).
+    ///
+    /// # Errors
+    /// The store's errors: the session is locked by another writer, damaged, or of an unknown
+    /// format version.
+    pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
+        let (writer, recovery) = SessionWriter::open(path, id)?;
+        let branch = branch_to(&recovery.entries, writer.leaf());
+        let mut context = Vec::new();
+        let mut model = None;
+        for entry in branch {
+            match &entry.record {
+                Record::Message(m) => context.push(ContextItem::Message(m.message.clone())),
+                Record::ToolResult(r) => context.push(ContextItem::ToolResult(r.result.clone())),
+                Record::ModelChange(c) => model = Some(c.model.clone()),
+                Record::SessionStart(_) | Record::RunEnd(_) | Record::Unknown { .. } => {}
+            }
+        }
+        Ok(OpenedSession {
+            session: Self {
+                writer,
+                context,
+                model,
+            },
+            truncated: recovery.truncated,
+        })
+    }
+
+    /// The session id.
+    pub fn id(&self) -> SessionId {
+        self.writer.id()
+    }
+
+    /// The session file's path.
+    pub fn path(&self) -> &Path {
+        self.writer.path()
+    }
+
+    /// The context the next provider request starts from.
+    pub fn context(&self) -> &[ContextItem] {
+        &self.context
+    }
+
+    /// The selected model recorded in the session, if any.
+    pub fn model(&self) -> Option<&ModelRef> {
+        self.model.as_ref()
+    }
+
+    /// Tool calls at the end of the context that have no result (an earlier run was killed
+    /// while they ran). Their effects are unknown.
+    pub(crate) fn unanswered_calls(&self) -> Vec<(String, String)> {
+        let Some(pos) = self.context.iter().rposition(
+            |item| matches!(item, ContextItem::Message(m) if m.role == smith::Role::Assistant),
+        ) else {
+            return Vec::new();
+        };
+        let ContextItem::Message(message) = &self.context[pos] else {
+            return Vec::new();
+        };
+        let answered: Vec<&ToolResult> = self.context[pos + 1..]
+            .iter()
+            .filter_map(|item| match item {
+                ContextItem::ToolResult(r) => Some(r),
+                ContextItem::Message(_) => None,
+            })
+            .collect();
+        message
+            .tool_calls()
+            .filter(|call| !answered.iter().any(|r| r.call_id == call.id))
+            .map(|call| (call.id.clone(), call.name.clone()))
+            .collect()
+    }
+}
+
+/// The entries on the path from the first entry to `leaf`, in order.
+fn branch_to(entries: &[Entry], leaf: Option<EntryId>) -> Vec<&Entry> {
+    let by_id: HashMap<EntryId, &Entry> = entries.iter().map(|e| (e.id, e)).collect();
+    let mut path = Vec::new();
+    let mut at = leaf;
+    while let Some(id) = at {
+        let Some(entry) = by_id.get(&id) else { break };
+        path.push(*entry);
+        at = entry.parent;
+    }
+    path.reverse();
+    path
+}

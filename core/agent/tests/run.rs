@@ -1,0 +1,289 @@
+//! The agent loop against the real scripted provider and real session files
+//! (spec SMH-SPEC-SPEC0001: Agent behavior; acceptance "a mock provider completes a tool-using
+//! turn with ordered durable events").
+
+use smith::{Cancel, ContentBlock, ModelRef, Role, SessionId, StopReason};
+use smith_agent::{Agent, NoTools, RunError, RunLimits, Session};
+use smith_ai::scripted::{Script, ScriptedProvider};
+use smith_store::{Record, read_session};
+use smith_ui_intents::Intent;
+
+fn provider(src: &str, dir: &std::path::Path) -> ScriptedProvider {
+    ScriptedProvider::new(Script::parse(src, "test.kdl", "t", Some(dir.to_owned())).unwrap())
+}
+
+fn model() -> ModelRef {
+    "scripted/t".parse().unwrap()
+}
+
+fn run(
+    src: &str,
+    prompt: &str,
+) -> (
+    tempfile::TempDir,
+    Vec<Intent>,
+    smith_agent::RunOutcome,
+    std::path::PathBuf,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = provider(src, dir.path());
+    let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
+    let mut intents = Vec::new();
+    let outcome = Agent::new(&p, &NoTools, RunLimits::default()).run(
+        &mut session,
+        &model(),
+        prompt,
+        &mut |i| intents.push(i),
+        &Cancel::new(),
+    );
+    let path = session.path().to_owned();
+    (dir, intents, outcome, path)
+}
+
+const TOOL_SCRIPT: &str = r##"
+round {
+    text "Reading."
+    tool-call id="c1" name="read" arguments=#"{"path": "a.txt"}"#
+    usage input=5 output=2
+    stop "tool_use"
+}
+round {
+    text "Done."
+    usage input=9 output=1
+    stop "end_turn"
+}
+"##;
+
+#[test]
+fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
+    let (_dir, intents, outcome, path) = run(TOOL_SCRIPT, "read a.txt");
+    assert_eq!(outcome.stop_reason, StopReason::EndTurn);
+    assert!(outcome.error.is_none());
+    assert_eq!(outcome.usage.usage.input, Some(14));
+
+    let kinds: Vec<_> = intents.iter().map(Intent::kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            "run_start",
+            "message_start", // user
+            "message_end",
+            "message_start", // assistant round 1
+            "message_delta",
+            "message_end",
+            "tool_start",
+            "tool_end",
+            "message_start", // assistant round 2
+            "message_delta",
+            "message_end",
+            "run_end"
+        ]
+    );
+    let Some(Intent::ToolEnd {
+        output,
+        is_error,
+        call_id,
+        ..
+    }) = intents.iter().find(|i| i.kind() == "tool_end")
+    else {
+        panic!("no tool_end")
+    };
+    assert!(*is_error);
+    assert_eq!(call_id, "c1");
+    assert!(output.contains("unknown tool `read`"), "{output}");
+
+    let entries = read_session(&path).unwrap().entries;
+    let kinds: Vec<_> = entries.iter().map(|e| e.record.kind_name()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "session_start",
+            "model_change",
+            "message",
+            "message",
+            "tool_result",
+            "message",
+            "run_end"
+        ]
+    );
+    let Record::ToolResult(r) = &entries[4].record else {
+        panic!()
+    };
+    assert_eq!(r.result.call_id, "c1");
+    let Record::Message(m) = &entries[3].record else {
+        panic!()
+    };
+    assert_eq!(m.message.role, Role::Assistant);
+    assert!(matches!(&m.message.content[1], ContentBlock::ToolCall(c) if c.id == "c1"));
+    // Every entry is parented to the one before it.
+    for pair in entries.windows(2) {
+        assert_eq!(pair[1].parent, Some(pair[0].id));
+    }
+    // The message ids the intents carried are the committed entry ids.
+    let ends: Vec<u64> = intents
+        .iter()
+        .filter_map(|i| match i {
+            Intent::MessageEnd { message_id, .. } => Some(*message_id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [3, 4, 6]);
+}
+
+#[test]
+fn a_stream_without_terminal_fails_explicitly_and_is_recorded() {
+    let (_dir, intents, outcome, path) = run("round { text \"partial\"; disconnect }", "x");
+    assert_eq!(outcome.stop_reason, StopReason::Error);
+    let Some(RunError::Provider(e)) = &outcome.error else {
+        panic!("{:?}", outcome.error)
+    };
+    assert_eq!(e.kind, smith::ProviderErrorKind::Malformed);
+    assert_eq!(intents.iter().filter(|i| i.kind() == "run_end").count(), 1);
+    let entries = read_session(&path).unwrap().entries;
+    let Record::Message(m) = &entries[3].record else {
+        panic!()
+    };
+    assert_eq!(m.stop_reason, Some(StopReason::Error));
+    assert_eq!(m.message.text(), "partial");
+    assert!(m.error.is_some());
+}
+
+#[test]
+fn a_provider_error_ends_the_run_once_with_its_message() {
+    let (_dir, intents, outcome, _) = run(
+        "round { text \"a\"; error \"overloaded\" kind=\"transient\" }",
+        "x",
+    );
+    assert_eq!(outcome.stop_reason, StopReason::Error);
+    assert!(outcome.error.unwrap().to_string().contains("overloaded"));
+    let last = intents.last().unwrap();
+    assert!(matches!(
+        last,
+        Intent::RunEnd {
+            stop_reason: StopReason::Error,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn running_out_of_rounds_is_an_error_not_a_hang() {
+    let (_dir, _, outcome, _) = run("round { tool-call name=\"ls\"; stop \"tool_use\" }", "x");
+    let err = outcome.error.unwrap().to_string();
+    assert!(err.contains("has 1 round(s)"), "{err}");
+}
+
+#[test]
+fn the_round_limit_stops_a_looping_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "round { tool-call name=\"ls\"; stop \"tool_use\" }\n".repeat(5);
+    let p = provider(&src, dir.path());
+    let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
+    let outcome = Agent::new(&p, &NoTools, RunLimits { max_rounds: 3 }).run(
+        &mut session,
+        &model(),
+        "x",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    assert!(matches!(
+        outcome.error,
+        Some(RunError::RoundLimit { limit: 3 })
+    ));
+}
+
+#[test]
+fn abort_at_a_gate_pairs_every_call_and_records_aborted() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = provider(
+        "round { tool-call id=\"c1\" name=\"ls\"; gate \"hold\"; stop \"tool_use\" }",
+        dir.path(),
+    );
+    let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
+    let cancel = Cancel::new();
+    let waiting = dir.path().join("hold.waiting");
+    let canceller = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            while !waiting.exists() {
+                std::thread::yield_now();
+            }
+            cancel.cancel();
+        })
+    };
+    let outcome = Agent::new(&p, &NoTools, RunLimits::default()).run(
+        &mut session,
+        &model(),
+        "x",
+        &mut |_| {},
+        &cancel,
+    );
+    canceller.join().unwrap();
+    assert_eq!(outcome.stop_reason, StopReason::Aborted);
+    let entries = read_session(session.path()).unwrap().entries;
+    let Record::ToolResult(r) = &entries[4].record else {
+        panic!("{entries:?}")
+    };
+    assert_eq!(r.result.call_id, "c1");
+    assert!(r.result.is_error);
+    assert!(smith::check_pairing(session.context()).is_ok());
+}
+
+#[test]
+fn reopening_answers_calls_an_interrupted_run_left_unpaired() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let path = {
+        let mut session = Session::create(dir.path(), id, None).unwrap();
+        let p = provider("round { text \"hi\"; stop \"end_turn\" }", dir.path());
+        Agent::new(&p, &NoTools, RunLimits::default()).run(
+            &mut session,
+            &model(),
+            "first",
+            &mut |_| {},
+            &Cancel::new(),
+        );
+        session.path().to_owned()
+    };
+    // Simulate a process killed between recording a tool call and its result.
+    {
+        let (mut w, _) = smith_store::SessionWriter::open(&path, id).unwrap();
+        w.append(&[Record::Message(smith_store::AssistantMessage {
+            message: smith::Message {
+                role: Role::Assistant,
+                content: vec![ContentBlock::ToolCall(smith::ToolCall {
+                    id: "lost".into(),
+                    name: "bash".into(),
+                    arguments: serde_json::json!({}),
+                })],
+            },
+            model: Some(model()),
+            stop_reason: Some(StopReason::ToolUse),
+            usage: None,
+            error: None,
+        })])
+        .unwrap();
+    }
+    let mut opened = Session::open(&path, id).unwrap().session;
+    assert_eq!(opened.model(), Some(&model()));
+    let p = provider("round { text \"again\"; stop \"end_turn\" }", dir.path());
+    let outcome = Agent::new(&p, &NoTools, RunLimits::default()).run(
+        &mut opened,
+        &model(),
+        "second",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    assert!(outcome.error.is_none(), "{:?}", outcome.error);
+    let entries = read_session(&path).unwrap().entries;
+    let answered = entries.iter().any(|e| {
+        matches!(&e.record, Record::ToolResult(r) if r.result.call_id == "lost" && r.result.output.contains("unknown"))
+    });
+    assert!(answered);
+    // Same model: no second model_change entry.
+    let changes = entries
+        .iter()
+        .filter(|e| e.record.kind_name() == "model_change")
+        .count();
+    assert_eq!(changes, 1);
+}

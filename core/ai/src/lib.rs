@@ -1,0 +1,12 @@
+//! Smith's model layer.
+//!
+//! Today it owns provider resolution ([`resolve`]) and the [`scripted`] provider, which
+//! replays a script of provider rounds behind the same [`smith::Provider`] boundary every
+//! provider uses, so Smith runs offline with no key. The agent loop has no special path for it.
+//!
+//! This crate never prints and holds no vendor wire format.
+
+mod resolve;
+pub mod scripted;
+
+pub use resolve::{PROVIDERS, ResolveError, resolve};

@@ -1,0 +1,28 @@
+//! Smith's shared vocabulary.
+//!
+//! This crate owns the data every part of Smith speaks: [`SessionId`] and [`EntryId`],
+//! [`ModelRef`] (`provider/model`), [`Message`] and its [`ContentBlock`]s, [`ToolCall`] and
+//! [`ToolResult`], [`Usage`], [`StopReason`], the normalized [`ProviderRequest`], the
+//! [`StreamEvent`]s a provider emits, the [`Provider`] trait that is the provider boundary, and
+//! the cooperative [`Cancel`] token.
+//!
+//! It must never perform I/O, print, or know any vendor's wire format (spec: Product
+//! boundaries — "provider details do not enter the agent, session, tool, plugin, or interface
+//! contracts").
+
+mod cancel;
+mod ids;
+mod message;
+mod model;
+mod provider;
+mod usage;
+
+pub use cancel::Cancel;
+pub use ids::{EntryId, SessionId, SessionIdError};
+pub use message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+pub use model::{ModelRef, ModelRefError};
+pub use provider::{
+    ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
+    ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
+};
+pub use usage::{Usage, UsageTotals};

@@ -1,0 +1,109 @@
+//! Messages, content blocks, tool calls and tool results.
+
+use serde::{Deserialize, Serialize};
+
+/// Who authored a message. Tool results are not messages: they are [`ToolResult`]s paired to
+/// the assistant's [`ToolCall`] by call id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The person (or script) driving the agent.
+    User,
+    /// The model.
+    Assistant,
+}
+
+impl Role {
+    /// The lowercase wire name: `user` or `assistant`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// A call the model asks the runtime to make: a provider-assigned id that pairs it with its
+/// [`ToolResult`], the tool name as the model wrote it, and the arguments as a JSON value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The call id, unique within its message; pairs the call with its result.
+    pub id: String,
+    /// The tool name the model asked for. It may name no active tool.
+    pub name: String,
+    /// The arguments; validated against the tool's input schema before any effect.
+    pub arguments: serde_json::Value,
+}
+
+/// One piece of a message's content, in the order the model produced it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    /// Visible text.
+    Text {
+        /// The text, UTF-8.
+        text: String,
+    },
+    /// Model reasoning shown separately from the answer.
+    Thinking {
+        /// The reasoning text, UTF-8.
+        text: String,
+    },
+    /// A tool call.
+    ToolCall(ToolCall),
+}
+
+/// A message of the conversation: its role and its content blocks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// Its content, in order.
+    pub content: Vec<ContentBlock>,
+}
+
+impl Message {
+    /// A user message holding one text block.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Self {
+            role: Role::User,
+            content: vec![ContentBlock::Text { text: text.into() }],
+        }
+    }
+
+    /// The concatenation of the message's text blocks (thinking and tool calls excluded).
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for block in &self.content {
+            if let ContentBlock::Text { text } = block {
+                out.push_str(text);
+            }
+        }
+        out
+    }
+
+    /// The tool calls of the message, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.content.iter().filter_map(|block| match block {
+            ContentBlock::ToolCall(call) => Some(call),
+            _ => None,
+        })
+    }
+}
+
+/// The result of one tool call, paired with it by `call_id`.
+///
+/// A call that could not run (unknown or inactive tool, invalid arguments, abort before it
+/// started) still gets a result with `is_error = true` whose output says why, so that every
+/// provider request pairs every call with a result (spec: Agent behavior).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the [`ToolCall`] this answers.
+    pub call_id: String,
+    /// The tool name from the call.
+    pub name: String,
+    /// The bounded output text shown to the model.
+    pub output: String,
+    /// Whether the call failed or did not run.
+    pub is_error: bool,
+}

@@ -1,0 +1,99 @@
+//! Model references: `provider/model`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A model as the user selects it: a provider id and a model id, written `provider/model`
+/// (for example `scripted/demo`). The model part may itself contain `/`; only the first `/`
+/// separates the provider. Serialized as that one string.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ModelRef {
+    /// The provider id, e.g. `scripted`.
+    pub provider: String,
+    /// The provider's model id, e.g. `demo`.
+    pub model: String,
+}
+
+impl fmt::Display for ModelRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.provider, self.model)
+    }
+}
+
+/// A text that is not of the form `provider/model`.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`{value}` is not a model reference: expected PROVIDER/MODEL with both parts non-empty, for example `scripted/demo`"
+)]
+pub struct ModelRefError {
+    /// The offending text.
+    pub value: String,
+}
+
+impl Serialize for ModelRef {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ModelRef {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl FromStr for ModelRef {
+    type Err = ModelRefError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.split_once('/') {
+            Some((provider, model))
+                if !provider.is_empty()
+                    && !model.is_empty()
+                    && !provider.chars().any(char::is_whitespace) =>
+            {
+                Ok(Self {
+                    provider: provider.to_owned(),
+                    model: model.to_owned(),
+                })
+            }
+            _ => Err(ModelRefError {
+                value: s.to_owned(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_provider_and_model() {
+        let m: ModelRef = "scripted/demo".parse().unwrap();
+        assert_eq!(m.provider, "scripted");
+        assert_eq!(m.model, "demo");
+        let m: ModelRef = "openai-compatible/org/model-7b".parse().unwrap();
+        assert_eq!(m.model, "org/model-7b");
+        assert_eq!(m.to_string(), "openai-compatible/org/model-7b");
+    }
+
+    #[test]
+    fn serializes_as_one_string() {
+        let m: ModelRef = "scripted/demo".parse().unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), "\"scripted/demo\"");
+        let back: ModelRef = serde_json::from_str("\"a/b/c\"").unwrap();
+        assert_eq!(back.model, "b/c");
+        assert!(serde_json::from_str::<ModelRef>("\"nomodel\"").is_err());
+    }
+
+    #[test]
+    fn rejects_incomplete_references() {
+        for bad in ["demo", "/demo", "scripted/", "", "a b/c"] {
+            assert!(bad.parse::<ModelRef>().is_err(), "{bad:?} accepted");
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Token usage, where unknown stays unknown.
+
+use serde::{Deserialize, Serialize};
+
+/// Token usage reported by a provider for one response. `None` means the provider did not
+/// report that figure: unknown, never zero (spec: Compaction, cost, and secrets).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Input (prompt) tokens, excluding cache reads and writes.
+    pub input: Option<u64>,
+    /// Output (completion) tokens, thinking included.
+    pub output: Option<u64>,
+    /// Input tokens served from the provider's prompt cache.
+    pub cache_read: Option<u64>,
+    /// Input tokens written to the provider's prompt cache.
+    pub cache_write: Option<u64>,
+}
+
+/// Usage summed over the responses of a run.
+///
+/// Each field is the exact sum only when every response reported it; if any response left a
+/// field unknown (or reported no usage at all) the total of that field is unknown (`None`).
+/// With no responses every total is a known zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UsageTotals {
+    /// How many responses were counted.
+    pub responses: u32,
+    /// The summed figures.
+    #[serde(flatten)]
+    pub usage: Usage,
+}
+
+impl Default for UsageTotals {
+    fn default() -> Self {
+        Self {
+            responses: 0,
+            usage: Usage {
+                input: Some(0),
+                output: Some(0),
+                cache_read: Some(0),
+                cache_write: Some(0),
+            },
+        }
+    }
+}
+
+impl UsageTotals {
+    /// Count one response's usage; `None` means the response reported no usage at all.
+    pub fn add(&mut self, observed: Option<&Usage>) {
+        fn sum(total: Option<u64>, seen: Option<u64>) -> Option<u64> {
+            Some(total?.saturating_add(seen?))
+        }
+        let seen = observed.copied().unwrap_or_default();
+        self.responses += 1;
+        self.usage = Usage {
+            input: sum(self.usage.input, seen.input),
+            output: sum(self.usage.output, seen.output),
+            cache_read: sum(self.usage.cache_read, seen.cache_read),
+            cache_write: sum(self.usage.cache_write, seen.cache_write),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_figures_sum() {
+        let mut t = UsageTotals::default();
+        let u = Usage {
+            input: Some(3),
+            output: Some(4),
+            cache_read: Some(0),
+            cache_write: Some(1),
+        };
+        t.add(Some(&u));
+        t.add(Some(&u));
+        assert_eq!(t.responses, 2);
+        assert_eq!(t.usage.input, Some(6));
+        assert_eq!(t.usage.cache_write, Some(2));
+    }
+
+    #[test]
+    fn unknown_stays_unknown() {
+        let mut t = UsageTotals::default();
+        t.add(Some(&Usage {
+            input: Some(3),
+            output: None,
+            ..Usage::default()
+        }));
+        assert_eq!(t.usage.input, Some(3));
+        assert_eq!(t.usage.output, None);
+        assert_eq!(t.usage.cache_read, None);
+        let mut t = UsageTotals::default();
+        t.add(None);
+        assert_eq!(t.usage, Usage::default());
+    }
+}

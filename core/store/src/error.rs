@@ -1,0 +1,79 @@
+//! Store errors.
+
+use std::path::PathBuf;
+
+/// A session-store failure. Every message names the file and the next corrective action.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The operating system refused an operation.
+    #[error("{action} `{}` failed: {source}", path.display())]
+    Io {
+        /// What was being done (e.g. "reading session file").
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file does not start with the session-file magic.
+    #[error(
+        "`{}` is not a Smith session file (its first bytes are not the `SMITHSES` magic); pass the path or id of a session created by Smith",
+        path.display()
+    )]
+    NotASession {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file uses a format version this build does not know.
+    #[error(
+        "`{}` uses session format version {found}, but this Smith reads only version {supported}; it was written by another Smith release — open it with that release or upgrade Smith. The file was not changed.",
+        path.display()
+    )]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version found in the header.
+        found: u16,
+        /// The version this build reads.
+        supported: u16,
+    },
+    /// The file is damaged at `offset`.
+    #[error(
+        "`{}` is damaged at byte {offset}: {reason}. The file was not changed; complete changes before that point are intact",
+        path.display()
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset of the damage.
+        offset: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Another process holds the writer lock.
+    #[error(
+        "session `{}` is open for writing by another Smith process; wait for it to finish, or start a new session (omit --session)",
+        path.display()
+    )]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
+    /// An earlier write or fsync failed, so the durable end of the file is uncertain.
+    #[error(
+        "session `{}` stopped accepting changes after a failed write ({reason}); nothing more is appended until the file is reopened and recovered",
+        path.display()
+    )]
+    Uncertain {
+        /// The file.
+        path: PathBuf,
+        /// The original failure.
+        reason: String,
+    },
+    /// A record could not be encoded within the format's bounds.
+    #[error("cannot record entry: {reason}")]
+    Encode {
+        /// What is wrong.
+        reason: String,
+    },
+}

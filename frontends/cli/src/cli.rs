@@ -1,0 +1,86 @@
+//! The command-line declarations: the one source of `--help` (and of the generated command
+//! reference, once the docs corpus exists).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::exit;
+
+/// Smith — a fast coding agent with durable sessions and sandboxed plugins.
+#[derive(Debug, Parser)]
+#[command(
+    name = "smith",
+    version,
+    about = "Smith — a fast coding agent with durable sessions and sandboxed plugins",
+    long_about = "Smith — a fast coding agent with durable sessions and sandboxed plugins.\n\nRun one agent turn offline, with no key:\n  smith eval --model scripted/demo \"Hello\"",
+    after_help = exit::HELP,
+    propagate_version = true
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run one agent turn without the terminal UI and print its output.
+    #[command(after_help = EVAL_AFTER_HELP)]
+    Eval(EvalArgs),
+}
+
+const EVAL_AFTER_HELP: &str = "\
+Models:
+  scripted/demo       built-in script: thinks, answers and echoes the prompt
+  scripted/tool-call  built-in script: calls a tool, gets its result, answers
+  scripted/NAME --script FILE   plays FILE (a KDL script of provider rounds); NAME is a label
+
+Output:
+  plain (default)  the answer streams to stdout; thinking, tool activity and diagnostics go to
+                   stderr; no escape sequences on stdout; colour on a terminal stderr unless
+                   NO_COLOR is set
+  --json           one JSON record per line on stdout: run_start first, run_end last, each
+                   message's start, deltas and end in order (the end record is authoritative)
+
+Sessions:
+  Every run creates a new session file under $SMITH_HOME/sessions (default
+  $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of
+  its id is enough). --no-session uses a temporary store, removed when the run succeeds and
+  kept (its path is printed) when it does not.
+
+Exit status:
+  0    the model ended its turn (or stopped at its output limit, with a warning), or stdout was
+       closed early (the run stops quietly)
+  1    the run failed: provider, tool, stream or storage error
+  2    usage or configuration error (unknown model, bad script, bad flags); nothing was run
+  3    the --session file is damaged or of an unknown format version
+  4    the --session is open for writing by another Smith process
+  130  interrupted (Ctrl-C); the session records what happened";
+
+/// Arguments of `smith eval`.
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// The model, as PROVIDER/MODEL (e.g. scripted/demo).
+    #[arg(short, long, value_name = "PROVIDER/MODEL")]
+    pub(crate) model: Option<String>,
+
+    /// Emit LF-delimited JSON records on stdout instead of plain text.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// Append to the existing session ID (a unique prefix is enough) instead of creating one.
+    #[arg(long, value_name = "ID", conflicts_with = "no_session")]
+    pub(crate) session: Option<String>,
+
+    /// Record into a temporary session store, removed when the run succeeds.
+    #[arg(long)]
+    pub(crate) no_session: bool,
+
+    /// Play this provider script (scripted provider only); the model name becomes its label.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) script: Option<PathBuf>,
+
+    /// The prompt; `-` reads it from standard input.
+    #[arg(value_name = "PROMPT")]
+    pub(crate) prompt: String,
+}

@@ -1,0 +1,288 @@
+//! `smith eval`: one agent run without the terminal UI.
+
+use std::io::{self, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use smith::{Cancel, ModelRef, SessionId, StopReason};
+use smith_agent::{Agent, NoTools, RunLimits, Session};
+use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
+use smith_ui_intents::{Intent, IntentSink, Renderer};
+
+use crate::cli::EvalArgs;
+use crate::exit::{self, CliError};
+use crate::paths;
+
+/// Largest prompt read from stdin, in bytes.
+const MAX_PROMPT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Run `smith eval`; returns the exit status, or a diagnostic with its status.
+pub(crate) fn run(args: EvalArgs) -> Result<u8, CliError> {
+    // Everything that can be refused is checked before any effect (no session file yet).
+    let model = select_model(args.model.as_deref())?;
+    let provider = smith_ai::resolve(&model, args.script.as_deref())
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let prompt = read_prompt(&args.prompt)?;
+
+    let cancel = Cancel::new();
+    install_interrupt_handler(&cancel);
+
+    let (mut session, temp) = open_session(&args)?;
+    let mut sink = EvalSink::new(args.json, cancel.clone());
+    let outcome = Agent::new(provider.as_ref(), &NoTools, RunLimits::default()).run(
+        &mut session,
+        &model,
+        &prompt,
+        &mut sink,
+        &cancel,
+    );
+    let path = session.path().to_owned();
+    drop(session);
+
+    let status = if sink.pipe_closed {
+        exit::SUCCESS
+    } else if sink.output_closed {
+        exit::RUN_FAILED
+    } else {
+        match outcome.stop_reason {
+            StopReason::EndTurn | StopReason::MaxTokens | StopReason::ToolUse => exit::SUCCESS,
+            StopReason::Aborted => exit::INTERRUPTED,
+            StopReason::Error => exit::RUN_FAILED,
+        }
+    };
+    if let Some(temp) = temp {
+        if status == exit::SUCCESS {
+            temp.remove()?;
+        } else {
+            sink.diagnostic(&format!(
+                "the temporary session was kept for inspection at {}",
+                path.display()
+            ));
+        }
+    }
+    Ok(status)
+}
+
+fn select_model(given: Option<&str>) -> Result<ModelRef, CliError> {
+    let Some(text) = given else {
+        return Err(CliError::usage(
+            "no model selected: eval needs one to answer the prompt; pass --model, e.g. `--model scripted/demo` for the offline scripted provider",
+        ));
+    };
+    text.parse::<ModelRef>()
+        .map_err(|e| CliError::usage(format!("--model: {e}")))
+}
+
+fn read_prompt(arg: &str) -> Result<String, CliError> {
+    let prompt = if arg == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .take(MAX_PROMPT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::usage(format!("cannot read the prompt from stdin: {e}")))?;
+        if bytes.len() as u64 > MAX_PROMPT_BYTES {
+            return Err(CliError::usage(format!(
+                "the prompt on stdin is longer than {MAX_PROMPT_BYTES} bytes; shorten it"
+            )));
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            CliError::usage(format!(
+                "the prompt on stdin is not valid UTF-8 (invalid byte at offset {}); pass UTF-8 text",
+                e.utf8_error().valid_up_to()
+            ))
+        })?
+    } else {
+        arg.to_owned()
+    };
+    if prompt.trim().is_empty() {
+        return Err(CliError::usage(
+            "the prompt is empty; pass the prompt text, or `-` and text on stdin",
+        ));
+    }
+    Ok(prompt)
+}
+
+fn install_interrupt_handler(cancel: &Cancel) {
+    static PRESSES: AtomicU32 = AtomicU32::new(0);
+    let cancel = cancel.clone();
+    // A first Ctrl-C aborts cooperatively (the session records it); a second one exits at once.
+    let _ = ctrlc::set_handler(move || {
+        if PRESSES.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(i32::from(exit::INTERRUPTED));
+        }
+        cancel.cancel();
+    });
+}
+
+/// A temporary session store for `--no-session`, removed only after a successful run.
+struct TempStore {
+    dir: PathBuf,
+}
+
+impl TempStore {
+    fn create() -> Result<Self, CliError> {
+        let dir = std::env::temp_dir().join(format!("smith-no-session-{}", SessionId::new_now()));
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!(
+                    "cannot create the temporary session store {}: {e}; set TMPDIR to a writable directory",
+                    dir.display()
+                ),
+            )
+        })?;
+        Ok(Self { dir })
+    }
+
+    fn remove(self) -> Result<(), CliError> {
+        std::fs::remove_dir_all(&self.dir).map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!(
+                    "the run succeeded but its temporary session store {} could not be removed: {e}",
+                    self.dir.display()
+                ),
+            )
+        })
+    }
+}
+
+fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliError> {
+    let store_err = |e: smith_store::Error| CliError::new(exit::store_status(&e), e.to_string());
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_owned));
+    if args.no_session {
+        let temp = TempStore::create()?;
+        let session = Session::create(&temp.dir, SessionId::new_now(), cwd).map_err(store_err)?;
+        return Ok((session, Some(temp)));
+    }
+    let dir = paths::sessions_dir()?;
+    if let Some(wanted) = &args.session {
+        let (path, id) = find_session(&dir, wanted)?;
+        let opened = Session::open(&path, id).map_err(store_err)?;
+        if let Some(tail) = &opened.truncated {
+            eprint_note(&format!(
+                "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
+                tail.len, tail.offset, tail.reason
+            ));
+        }
+        return Ok((opened.session, None));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!(
+                "cannot create the sessions directory {}: {e}; make it writable, set SMITH_HOME elsewhere, or pass --no-session",
+                dir.display()
+            ),
+        )
+    })?;
+    let session = Session::create(&dir, SessionId::new_now(), cwd).map_err(store_err)?;
+    Ok((session, None))
+}
+
+#[allow(clippy::print_stderr)]
+fn eprint_note(text: &str) {
+    eprintln!("smith: note: {text}");
+}
+
+/// Find the session whose id is `wanted` or starts with it.
+fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+    let prefix = wanted.to_ascii_lowercase();
+    if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+        return Err(CliError::usage(format!(
+            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`)"
+        )));
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        CliError::usage(format!(
+            "--session `{wanted}`: cannot list the sessions directory {}: {e}; run without --session to create a session first",
+            dir.display()
+        ))
+    })?;
+    let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
+    let mut matches: Vec<(PathBuf, SessionId)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(&suffix)?;
+            let id = stem.parse::<SessionId>().ok()?;
+            stem.starts_with(&prefix).then(|| (entry.path(), id))
+        })
+        .collect();
+    matches.sort_by_key(|(_, id)| *id);
+    match matches.len() {
+        1 => Ok(matches.remove(0)),
+        0 => Err(CliError::usage(format!(
+            "--session `{wanted}` matches no session in {}; omit --session to start a new one",
+            dir.display()
+        ))),
+        n => Err(CliError::usage(format!(
+            "--session `{wanted}` matches {n} sessions ({}); give more of the id",
+            matches
+                .iter()
+                .take(5)
+                .map(|(_, id)| id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// Forwards intents to the mode's renderer. When stdout goes away (a closed pipe) it stops
+/// rendering and cancels the run, which then ends quietly.
+struct EvalSink {
+    renderer: Box<dyn Renderer>,
+    cancel: Cancel,
+    /// Output failed for any reason; nothing more is rendered.
+    output_closed: bool,
+    /// Output failed because the reader closed the pipe: the run ends quietly.
+    pipe_closed: bool,
+}
+
+impl EvalSink {
+    fn new(json: bool, cancel: Cancel) -> Self {
+        let renderer: Box<dyn Renderer> = if json {
+            Box::new(JsonLinesRenderer::new(io::stdout()))
+        } else {
+            let color = ColorChoice::detect(
+                io::stderr().is_terminal(),
+                std::env::var("NO_COLOR").ok().as_deref(),
+                std::env::var("TERM").ok().as_deref(),
+            );
+            Box::new(PlainRenderer::new(io::stdout(), io::stderr(), color))
+        };
+        Self {
+            renderer,
+            cancel,
+            output_closed: false,
+            pipe_closed: false,
+        }
+    }
+
+    #[allow(clippy::print_stderr)]
+    fn diagnostic(&self, text: &str) {
+        eprintln!("smith: {text}");
+    }
+}
+
+impl IntentSink for EvalSink {
+    fn emit(&mut self, intent: Intent) {
+        if self.output_closed {
+            return;
+        }
+        if let Err(e) = self.renderer.render(&intent) {
+            self.output_closed = true;
+            self.cancel.cancel();
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                self.pipe_closed = true;
+            } else {
+                self.diagnostic(&format!(
+                    "cannot write output ({e}); the run was stopped and the session records it"
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Exit statuses (DESIGN §7) and the CLI's error type.
+
+use std::fmt;
+
+/// The run or command succeeded.
+pub(crate) const SUCCESS: u8 = 0;
+/// The run failed: provider, tool, stream or storage error.
+pub(crate) const RUN_FAILED: u8 = 1;
+/// Usage or configuration error; nothing was run.
+pub(crate) const USAGE: u8 = 2;
+/// Damaged or unreadable session data.
+pub(crate) const DAMAGED: u8 = 3;
+/// Mutation refused: the session is owned by another writer.
+pub(crate) const REFUSED: u8 = 4;
+/// Interrupted (Ctrl-C / SIGINT).
+pub(crate) const INTERRUPTED: u8 = 130;
+
+/// The exit-status table shown in `--help`.
+pub(crate) const HELP: &str = "\
+Exit status:
+  0    success (also when stdout is closed early: the run stops quietly)
+  1    the run failed (provider, tool, stream or storage error)
+  2    usage or configuration error; nothing was run
+  3    damaged or unreadable session data
+  4    mutation refused (the session is open for writing elsewhere)
+  130  interrupted (Ctrl-C); the session records what happened";
+
+/// A failure reported on stderr with its exit status. The message says what happened, why,
+/// and what to do next.
+#[derive(Debug)]
+pub(crate) struct CliError {
+    pub(crate) status: u8,
+    pub(crate) message: String,
+}
+
+impl CliError {
+    pub(crate) fn new(status: u8, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
+        Self::new(USAGE, message)
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The status for a store error met while opening or creating a session.
+pub(crate) fn store_status(e: &smith_store::Error) -> u8 {
+    use smith_store::Error as E;
+    match e {
+        E::Locked { .. } => REFUSED,
+        E::NotASession { .. } | E::UnsupportedVersion { .. } | E::Corrupt { .. } => DAMAGED,
+        E::Io { .. } | E::Uncertain { .. } | E::Encode { .. } => RUN_FAILED,
+    }
+}

@@ -1,0 +1,92 @@
+//! Helpers for running the built `smith` binary in an isolated home.
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// An isolated environment: its own SMITH_HOME and TMPDIR inside one temp directory.
+pub struct Env {
+    pub root: tempfile::TempDir,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        Self { root }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.root.path().join("home")
+    }
+
+    pub fn sessions(&self) -> PathBuf {
+        self.home().join("sessions")
+    }
+
+    pub fn tmp(&self) -> PathBuf {
+        self.root.path().join("tmp")
+    }
+
+    /// Session files present now, sorted.
+    pub fn session_files(&self) -> Vec<PathBuf> {
+        let Ok(dir) = std::fs::read_dir(self.sessions()) else {
+            return Vec::new();
+        };
+        let mut files: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.root.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_smith"));
+        cmd.args(args)
+            .env("SMITH_HOME", self.home())
+            .env("TMPDIR", self.tmp())
+            .env_remove("NO_COLOR")
+            .env_remove("XDG_DATA_HOME")
+            .current_dir(self.root.path())
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Parse every stdout line as JSON; panics naming the line that is not.
+pub fn records(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+/// Wait until `path` exists; generous deadline, no fixed sleeps in the assertion path.
+pub fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !path.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -1,0 +1,570 @@
+//! `smith eval` end to end against the built binary (spec SMH-SPEC-SPEC0001: Interface modes →
+//! Eval, Diagnostics; DESIGN §7 exit statuses).
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use common::{Env, records, stderr, stdout, wait_for};
+use smith_store::{Record, read_session};
+
+#[test]
+fn help_and_version_touch_nothing() {
+    let env = Env::new();
+    let help = env.run(&["--help"]);
+    assert!(help.status.success());
+    let text = stdout(&help);
+    assert!(
+        text.contains("eval") && text.contains("Exit status"),
+        "{text}"
+    );
+    let eval_help = env.run(&["eval", "--help"]);
+    assert!(stdout(&eval_help).contains("--no-session"));
+    let version = env.run(&["--version"]);
+    assert!(version.status.success());
+    assert_eq!(
+        stdout(&version).trim(),
+        format!("smith {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(!env.home().exists(), "help or version created files");
+}
+
+#[test]
+fn plain_eval_streams_the_answer_with_no_escape_bytes_and_creates_a_session() {
+    let env = Env::new();
+    let out = env.run(&["eval", "--model", "scripted/demo", "Hello there"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("You said: Hello there"), "{text}");
+    assert!(text.ends_with('\n'));
+    assert!(!out.stdout.contains(&0x1b), "escape byte on piped stdout");
+    assert!(!out.stderr.contains(&0x1b), "escape byte on piped stderr");
+    assert!(
+        stderr(&out).contains("thinking:"),
+        "thinking goes to stderr"
+    );
+    assert!(!text.contains("thinking"), "thinking leaked to stdout");
+    assert_eq!(env.session_files().len(), 1);
+}
+
+#[test]
+fn every_run_creates_a_distinct_session() {
+    let env = Env::new();
+    for _ in 0..2 {
+        assert!(
+            env.run(&["eval", "-m", "scripted/demo", "hi"])
+                .status
+                .success()
+        );
+    }
+    let files = env.session_files();
+    assert_eq!(files.len(), 2);
+    assert_ne!(files[0], files[1]);
+}
+
+/// Checks the `--json` invariants of docs-corpus/docs/eval-json.md on one run's records.
+fn check_json_invariants(recs: &[serde_json::Value]) {
+    assert_eq!(recs.first().unwrap()["type"], "run_start");
+    let last = recs.last().unwrap();
+    assert_eq!(last["type"], "run_end");
+    assert!(last["stop_reason"].is_string());
+    assert_eq!(recs.iter().filter(|r| r["type"] == "run_end").count(), 1);
+    // Per message: start, then deltas, then end; the end equals the assembled deltas.
+    let mut open: HashMap<u64, (String, String)> = HashMap::new();
+    let mut ended = Vec::new();
+    let mut tool_started = Vec::new();
+    for r in recs {
+        match r["type"].as_str().unwrap() {
+            "message_start" => {
+                let id = r["message_id"].as_u64().unwrap();
+                assert!(
+                    open.insert(id, Default::default()).is_none(),
+                    "started twice: {r}"
+                );
+            }
+            "message_delta" => {
+                let id = r["message_id"].as_u64().unwrap();
+                let buf = open
+                    .get_mut(&id)
+                    .unwrap_or_else(|| panic!("delta outside start/end: {r}"));
+                let text = r["text"].as_str().unwrap();
+                match r["kind"].as_str().unwrap() {
+                    "text" => buf.0.push_str(text),
+                    "thinking" => buf.1.push_str(text),
+                    other => panic!("unknown delta kind {other}"),
+                }
+            }
+            "message_end" => {
+                let id = r["message_id"].as_u64().unwrap();
+                let (text, thinking) = open
+                    .remove(&id)
+                    .unwrap_or_else(|| panic!("end without start: {r}"));
+                let content = r["message"]["content"].as_array().unwrap();
+                let joined = |kind: &str| -> String {
+                    content
+                        .iter()
+                        .filter(|b| b["type"] == kind)
+                        .map(|b| b["text"].as_str().unwrap())
+                        .collect()
+                };
+                if r["message"]["role"] == "assistant" {
+                    assert_eq!(joined("text"), text, "end record differs from its deltas");
+                    assert_eq!(joined("thinking"), thinking);
+                }
+                for call in content.iter().filter(|b| b["type"] == "tool_call") {
+                    ended.push(call["id"].as_str().unwrap().to_owned());
+                }
+            }
+            "tool_start" => {
+                let id = r["call_id"].as_str().unwrap().to_owned();
+                assert!(
+                    ended.contains(&id),
+                    "tool_start before its message ended: {r}"
+                );
+                tool_started.push(id);
+            }
+            "tool_end" => {
+                let id = r["call_id"].as_str().unwrap();
+                assert!(
+                    tool_started.iter().any(|s| s == id),
+                    "tool_end before tool_start: {r}"
+                );
+            }
+            "run_start" | "run_end" | "notice" => {}
+            other => panic!("undocumented record type {other}"),
+        }
+    }
+    assert!(open.is_empty(), "messages never ended: {open:?}");
+}
+
+#[test]
+fn json_eval_records_parse_and_keep_their_invariants() {
+    let env = Env::new();
+    let out = env.run(&["eval", "--json", "-m", "scripted/demo", "Hi"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        out.stderr.is_empty(),
+        "JSON mode wrote diagnostics: {}",
+        stderr(&out)
+    );
+    let recs = records(&out);
+    check_json_invariants(&recs);
+    let end = recs.last().unwrap();
+    assert_eq!(end["stop_reason"], "end_turn");
+    assert_eq!(end["usage"]["input"], 24);
+    assert_eq!(recs[0]["model"], "scripted/demo");
+}
+
+#[test]
+fn a_multi_round_tool_call_is_answered_paired_and_the_run_continues() {
+    let env = Env::new();
+    let out = env.run(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/tool-call",
+        "Read the README",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recs = records(&out);
+    check_json_invariants(&recs);
+    let tool_end = recs.iter().find(|r| r["type"] == "tool_end").unwrap();
+    assert_eq!(tool_end["call_id"], "call_1");
+    assert_eq!(tool_end["is_error"], true);
+    assert!(
+        tool_end["output"]
+            .as_str()
+            .unwrap()
+            .contains("unknown tool `read`")
+    );
+    let assistant_ends = recs
+        .iter()
+        .filter(|r| r["type"] == "message_end" && r["message"]["role"] == "assistant")
+        .count();
+    assert_eq!(assistant_ends, 2, "the run continued after the tool result");
+
+    // The session file holds the call and its paired result, in order.
+    let files = env.session_files();
+    let entries = read_session(&files[0]).unwrap().entries;
+    let call_at = entries
+        .iter()
+        .position(|e| matches!(&e.record, Record::Message(m) if m.message.tool_calls().any(|c| c.id == "call_1")))
+        .unwrap();
+    let Record::ToolResult(r) = &entries[call_at + 1].record else {
+        panic!("the call is not followed by its result: {entries:?}")
+    };
+    assert_eq!(r.result.call_id, "call_1");
+    assert_eq!(tool_end["entry_id"], entries[call_at + 1].id.0);
+}
+
+#[test]
+fn no_session_leaves_no_session_behind() {
+    let env = Env::new();
+    let out = env.run(&["eval", "--no-session", "-m", "scripted/demo", "hi"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(env.session_files().is_empty());
+    assert!(!env.sessions().exists());
+    let leftovers: Vec<_> = std::fs::read_dir(env.tmp()).unwrap().collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary store not removed: {leftovers:?}"
+    );
+}
+
+#[test]
+fn no_session_keeps_the_store_after_a_failed_run() {
+    let env = Env::new();
+    let script = env.write(
+        "fail.kdl",
+        "round { text \"a\"; error \"down\" kind=\"unavailable\" }",
+    );
+    let out = env.run(&[
+        "eval",
+        "--no-session",
+        "-m",
+        "scripted/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("kept for inspection"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_dir(env.tmp()).unwrap().count(), 1);
+}
+
+#[test]
+fn missing_model_and_unknown_models_exit_2_with_diagnostics_and_write_nothing() {
+    let env = Env::new();
+    let out = env.run(&["eval", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--model scripted/demo"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = env.run(&["eval", "-m", "acme/gpt", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`acme`") && err.contains("known providers: scripted"),
+        "{err}"
+    );
+
+    let out = env.run(&["eval", "-m", "scripted/nope", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("scripted/demo, scripted/tool-call"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = env.run(&["eval", "-m", "noslash", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`noslash`"));
+    assert!(!env.home().exists(), "a refused run wrote files");
+}
+
+#[test]
+fn missing_or_malformed_scripts_exit_2_naming_file_line_and_field() {
+    let env = Env::new();
+    let out = env.run(&["eval", "-m", "scripted/x", "--script", "nowhere.kdl", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nowhere.kdl"), "{}", stderr(&out));
+
+    let script = env.write(
+        "bad.kdl",
+        "round {\n    text \"ok\"\n    tool-call name=\"read\" arguments=\"not json\"\n    stop \"tool_use\"\n}\n",
+    );
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("bad.kdl:3:"), "{err}");
+    assert!(err.contains("round 1 › tool-call › arguments"), "{err}");
+
+    let script = env.write("syntax.kdl", "round {\n  text \"unclosed\n");
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("syntax.kdl:"), "{}", stderr(&out));
+
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "acme/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!env.home().exists(), "a refused run wrote files");
+}
+
+#[test]
+fn the_prompt_can_come_from_stdin() {
+    let env = Env::new();
+    let mut child = env
+        .command(&["eval", "-m", "scripted/demo", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"from a pipe")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("You said: from a pipe"));
+
+    let out = env.run(&["eval", "-m", "scripted/demo", "-"]);
+    assert_eq!(out.status.code(), Some(2), "empty stdin is an empty prompt");
+    assert!(stderr(&out).contains("prompt is empty"));
+}
+
+#[test]
+fn session_attaches_by_unique_prefix_and_appends() {
+    let env = Env::new();
+    assert!(
+        env.run(&["eval", "-m", "scripted/demo", "first"])
+            .status
+            .success()
+    );
+    let file = env.session_files().remove(0);
+    let id = file.file_stem().unwrap().to_str().unwrap().to_owned();
+    let before = read_session(&file).unwrap().entries.len();
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id[..13],
+        "second",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(env.session_files(), vec![file.clone()]);
+    let entries = read_session(&file).unwrap().entries;
+    assert!(entries.len() > before);
+    let prompts: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Message(m) if m.message.role == smith::Role::User => Some(m.message.text()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(prompts, ["first", "second"]);
+
+    let out = env.run(&["eval", "-m", "scripted/demo", "--session", "ffffffff", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("matches no session"));
+    let out = env.run(&["eval", "-m", "scripted/demo", "--session", "../etc", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_session_of_unknown_format_version_is_refused_unchanged() {
+    let env = Env::new();
+    assert!(
+        env.run(&["eval", "-m", "scripted/demo", "first"])
+            .status
+            .success()
+    );
+    let file = env.session_files().remove(0);
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[8] = 7; // format version 7
+    let crc = crc32c(&bytes[..12]);
+    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&file, &bytes).unwrap();
+    let id = file.file_stem().unwrap().to_str().unwrap().to_owned();
+    let out = env.run(&["eval", "-m", "scripted/demo", "--session", &id, "x"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("format version 7"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+}
+
+/// CRC-32C (Castagnoli), bitwise; enough for a 12-byte header in a test.
+fn crc32c(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn a_session_held_by_another_writer_is_refused_with_status_4() {
+    let env = Env::new();
+    assert!(
+        env.run(&["eval", "-m", "scripted/demo", "first"])
+            .status
+            .success()
+    );
+    let file = env.session_files().remove(0);
+    let id: smith::SessionId = file.file_stem().unwrap().to_str().unwrap().parse().unwrap();
+    let (_held, _) = smith_store::SessionWriter::open(&file, id).unwrap();
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id.to_string(),
+        "x",
+    ]);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        stderr(&out).contains("open for writing by another"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+const GATED: &str =
+    "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n";
+
+#[test]
+fn a_gate_holds_the_run_and_the_user_message_is_already_durable() {
+    let env = Env::new();
+    let script = env.write("gated.kdl", GATED);
+    let child = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/g",
+            "--script",
+            script.to_str().unwrap(),
+            "hi",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waiting = env.root.path().join("hold.waiting");
+    wait_for(&waiting);
+    // Held at the gate: the user's input was recorded before the provider was asked.
+    let file = env.session_files().remove(0);
+    let entries = read_session(&file).unwrap().entries;
+    assert!(
+        entries
+            .iter()
+            .any(|e| matches!(&e.record, Record::Message(m) if m.message.text() == "hi"))
+    );
+    std::fs::write(env.root.path().join("hold.release"), b"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recs = records(&out);
+    check_json_invariants(&recs);
+    let end = recs
+        .iter()
+        .rev()
+        .find(|r| r["type"] == "message_end")
+        .unwrap();
+    assert_eq!(end["message"]["content"][0]["text"], "before after");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_aborts_the_run_records_it_and_exits_130() {
+    let env = Env::new();
+    let script = env.write("gated.kdl", GATED);
+    let child = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/g",
+            "--script",
+            script.to_str().unwrap(),
+            "hi",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&env.root.path().join("hold.waiting"));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let recs = records(&out);
+    check_json_invariants(&recs);
+    assert_eq!(recs.last().unwrap()["stop_reason"], "aborted");
+    let file = env.session_files().remove(0);
+    let entries = read_session(&file).unwrap().entries;
+    assert!(matches!(
+        &entries.last().unwrap().record,
+        Record::RunEnd(end) if end.stop_reason == smith::StopReason::Aborted
+    ));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    let env = Env::new();
+    let script = env.write("gated.kdl", GATED);
+    let mut child = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/g",
+            "--script",
+            script.to_str().unwrap(),
+            "hi",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    lines.read_line(&mut first).unwrap();
+    assert!(first.contains("run_start"));
+    wait_for(&env.root.path().join("hold.waiting"));
+    drop(lines); // the reader goes away
+    std::fs::write(env.root.path().join("hold.release"), b"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "not quiet: {}", stderr(&out));
+    let file = env.session_files().remove(0);
+    let entries = read_session(&file).unwrap().entries;
+    assert!(matches!(
+        &entries.last().unwrap().record,
+        Record::RunEnd(end) if end.stop_reason == smith::StopReason::Aborted
+    ));
+}

@@ -1,0 +1,139 @@
+//! `cargo xtask bench`: speed and memory figures, printed as figure / target / measured.
+//!
+//! Targets come from the issues and the spec; a miss is reported, never a failure.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{cargo, root, run as run_cmd};
+
+struct Figure {
+    name: &'static str,
+    target: &'static str,
+    measured: String,
+    met: Option<bool>,
+}
+
+pub(crate) fn run() -> Result<(), String> {
+    let mut build = cargo();
+    build.args(["build", "--release", "--locked", "-p", "smith-cli"]);
+    run_cmd(build)?;
+    let smith = root().join("target").join("release").join("smith");
+    let smith = std::env::var_os("CARGO_TARGET_DIR")
+        .map(|d| Path::new(&d).join("release").join("smith"))
+        .unwrap_or(smith);
+    let home = std::env::temp_dir().join(format!("smith-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
+
+    let mut figures = Vec::new();
+
+    let help = median(50, || time(Command::new(&smith).arg("--help")))?;
+    figures.push(Figure {
+        name: "`smith --help` whole process, median of 50",
+        target: "≤ 10 ms",
+        measured: ms(help),
+        met: Some(help <= Duration::from_millis(10)),
+    });
+
+    let eval = |cmd: &mut Command| {
+        cmd.args(["eval", "--model", "scripted/demo", "bench"])
+            .env("SMITH_HOME", &home);
+    };
+    let turn = median(30, || {
+        let mut cmd = Command::new(&smith);
+        eval(&mut cmd);
+        time(&mut cmd)
+    })?;
+    figures.push(Figure {
+        name: "scripted eval turn (scripted/demo) whole process, median of 30",
+        target: "report",
+        measured: ms(turn),
+        met: None,
+    });
+
+    let xtask = std::env::current_exe().map_err(|e| format!("cannot find xtask itself: {e}"))?;
+    let mut probe = Command::new(xtask);
+    probe.arg("peak-rss").arg(&smith);
+    eval(&mut probe);
+    let out = probe
+        .output()
+        .map_err(|e| format!("cannot run the peak-RSS probe: {e}"))?;
+    let rss = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    figures.push(Figure {
+        name: "scripted eval turn peak RSS",
+        target: "report",
+        measured: if rss.is_empty() {
+            "unavailable".to_owned()
+        } else {
+            format!("{rss} KiB")
+        },
+        met: None,
+    });
+
+    let _ = std::fs::remove_dir_all(&home);
+    println!("{:<66} {:>10} {:>12}", "figure", "target", "measured");
+    for f in &figures {
+        let mark = match f.met {
+            Some(true) => "met",
+            Some(false) => "MISSED",
+            None => "",
+        };
+        println!("{:<66} {:>10} {:>12}  {mark}", f.name, f.target, f.measured);
+    }
+    Ok(())
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn time(cmd: &mut Command) -> Result<Duration, String> {
+    let start = Instant::now();
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let took = start.elapsed();
+    if status.success() {
+        Ok(took)
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+fn median(
+    n: usize,
+    mut sample: impl FnMut() -> Result<Duration, String>,
+) -> Result<Duration, String> {
+    sample()?; // warm the page cache
+    let mut samples = (0..n).map(|_| sample()).collect::<Result<Vec<_>, _>>()?;
+    samples.sort();
+    Ok(samples[n / 2])
+}
+
+/// `xtask peak-rss CMD ARGS…`: run one command (its environment inherited) and print its peak
+/// resident set size in KiB. A fresh process per probe, so the children's maximum is the
+/// command's own.
+pub(crate) fn peak_rss(args: &[String]) -> Result<(), String> {
+    let Some((program, rest)) = args.split_first() else {
+        return Err("usage: xtask peak-rss CMD [ARGS…]".to_owned());
+    };
+    let status = Command::new(program)
+        .args(rest)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{program} failed with {status}"));
+    }
+    #[cfg(unix)]
+    {
+        use nix::sys::resource::{UsageWho, getrusage};
+        let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(|e| format!("getrusage: {e}"))?;
+        println!("{}", usage.max_rss());
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Smith's developer tasks, run as `cargo xtask <task>`.
+//!
+//! - `check`: the quality gate CI runs (fmt, clippy `-D warnings`, tests, docs, drift checks).
+//! - `bench`: speed and memory figures against their targets, printed, never failing the build.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod bench;
+mod check;
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+const USAGE: &str = "usage: cargo xtask <check|bench>
+  check   fmt --check, clippy -D warnings (all targets), tests, docs (-D warnings), drift checks
+  bench   speed and memory figures: figure / target / measured";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("check") => check::run_all(),
+        Some("bench") => bench::run(),
+        Some("peak-rss") => bench::peak_rss(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown task `{other}`\n{USAGE}")),
+        None => Err(USAGE.to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (the parent of this crate's directory).
+fn root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map_or(manifest.clone(), PathBuf::from)
+}
+
+/// Run `cmd` in the workspace root, echoing it; fail with its status.
+fn run(mut cmd: Command) -> Result<(), String> {
+    cmd.current_dir(root());
+    eprintln!("xtask: running {cmd:?}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+}
