@@ -515,11 +515,8 @@ fn ctrl_c_aborts_the_run_records_it_and_exits_130() {
         .spawn()
         .unwrap();
     wait_for(&env.root.path().join("hold.waiting"));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     let recs = records(&out);
