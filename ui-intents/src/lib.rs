@@ -83,7 +83,8 @@ pub enum Intent {
         /// The piece.
         text: String,
     },
-    /// A message is complete and committed. Authoritative over the deltas.
+    /// A message is complete (and, unless `recorded` is false, committed). Authoritative over
+    /// the deltas.
     MessageEnd {
         /// Its entry id.
         message_id: u64,
@@ -93,6 +94,9 @@ pub enum Intent {
         stop_reason: Option<StopReason>,
         /// Usage reported for the response (assistant messages only; `None` when unknown).
         usage: Option<Usage>,
+        /// Whether the message is committed to the session. `false` only when recording
+        /// failed; the run then ends with an error.
+        recorded: bool,
     },
     /// A tool call starts running (or is about to be answered without running).
     ToolStart {

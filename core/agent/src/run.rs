@@ -5,8 +5,8 @@ use smith::{
     ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
     UsageTotals, check_pairing,
 };
-use smith_store::{AssistantMessage, ModelChange, Record, RunEnd, ToolResultRecord};
-use smith_ui_intents::{DeltaKind, Intent, IntentSink, NoticeLevel};
+use smith_store::{MessageRecord, ModelChange, Record, RunEnd, ToolResultRecord};
+use smith_ui_intents::{DeltaKind, Intent, IntentSink};
 
 use crate::{Session, ToolDispatch};
 
@@ -157,7 +157,7 @@ impl<'a> Agent<'a> {
                 })])?;
             run.session.model = Some(model.clone());
         }
-        run.record_message(AssistantMessage {
+        run.record_message(MessageRecord {
             message: Message::user_text(prompt),
             model: None,
             stop_reason: None,
@@ -180,14 +180,15 @@ impl<'a> Agent<'a> {
             let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
             let stop = response.stop_reason;
             let failure = response.error.clone();
-            run.record_message(AssistantMessage {
+            // Count the observed usage first: a failure to record cannot erase it.
+            run.usage.add(response.usage.as_ref());
+            run.record_message(MessageRecord {
                 message: response.message,
                 model: Some(model.clone()),
                 stop_reason: Some(stop),
                 usage: response.usage,
                 error: failure.as_ref().map(|e| e.message.clone()),
             })?;
-            run.usage.add(response.usage.as_ref());
             for call in &calls {
                 run.sink.emit(Intent::ToolStart {
                     call_id: call.id.clone(),
@@ -308,7 +309,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn record_message(&mut self, record: AssistantMessage) -> Result<(), RunError> {
+    fn record_message(&mut self, record: MessageRecord) -> Result<(), RunError> {
         let role = record.message.role;
         if role == Role::User {
             self.sink.emit(Intent::MessageStart {
@@ -316,20 +317,31 @@ impl Run<'_> {
                 role,
             });
         }
-        let ids = self
+        let reserved = self.session.writer.next_entry_id().0;
+        let appended = self
             .session
             .writer
-            .append(&[Record::Message(record.clone())])?;
-        let message_id = ids.first().map_or(0, |id| id.0);
-        self.session
-            .context
-            .push(ContextItem::Message(record.message.clone()));
+            .append(&[Record::Message(record.clone())]);
+        let recorded = appended.is_ok();
+        if recorded {
+            self.session
+                .context
+                .push(ContextItem::Message(record.message.clone()));
+        }
+        // The end closes the started message even when it could not be recorded, so consumers
+        // never see a message left open; `recorded: false` says it is not in the session.
         self.sink.emit(Intent::MessageEnd {
-            message_id,
+            message_id: appended
+                .as_ref()
+                .ok()
+                .and_then(|ids| ids.first())
+                .map_or(reserved, |id| id.0),
             message: record.message,
             stop_reason: record.stop_reason,
             usage: record.usage,
+            recorded,
         });
+        appended?;
         Ok(())
     }
 
@@ -389,7 +401,27 @@ impl Run<'_> {
                         text,
                     });
                 }
-                StreamEvent::ToolCall(call) => content.push(ContentBlock::ToolCall(call)),
+                StreamEvent::ToolCall(call) => {
+                    let repeated = content
+                        .iter()
+                        .any(|b| matches!(b, ContentBlock::ToolCall(c) if c.id == call.id));
+                    if repeated {
+                        // Recording both would break call/result pairing for every later
+                        // request of the session: the response is malformed.
+                        terminal = Some((
+                            StopReason::Error,
+                            Some(ProviderError::new(
+                                ProviderErrorKind::Malformed,
+                                format!(
+                                    "the provider sent tool call id `{}` twice in one response; the response was recorded up to the repeat and failed — retry the prompt",
+                                    call.id
+                                ),
+                            )),
+                        ));
+                        break;
+                    }
+                    content.push(ContentBlock::ToolCall(call));
+                }
                 StreamEvent::Usage(u) => usage = Some(u),
                 StreamEvent::Stop { reason } => {
                     terminal = Some((reason, None));
@@ -406,10 +438,6 @@ impl Run<'_> {
             }
         }
         let (stop_reason, error) = terminal.unwrap_or_else(|| {
-            self.sink.emit(Intent::Notice {
-                level: NoticeLevel::Error,
-                text: "the provider's stream ended without a stop or error event; the response is incomplete and was recorded as failed".to_owned(),
-            });
             (
                 StopReason::Error,
                 Some(ProviderError::new(

@@ -248,7 +248,7 @@ fn reopening_answers_calls_an_interrupted_run_left_unpaired() {
     // Simulate a process killed between recording a tool call and its result.
     {
         let (mut w, _) = smith_store::SessionWriter::open(&path, id).unwrap();
-        w.append(&[Record::Message(smith_store::AssistantMessage {
+        w.append(&[Record::Message(smith_store::MessageRecord {
             message: smith::Message {
                 role: Role::Assistant,
                 content: vec![ContentBlock::ToolCall(smith::ToolCall {
@@ -286,4 +286,71 @@ fn reopening_answers_calls_an_interrupted_run_left_unpaired() {
         .filter(|e| e.record.kind_name() == "model_change")
         .count();
     assert_eq!(changes, 1);
+}
+
+/// A provider that sends the same tool call id twice in one response — a malformed stream no
+/// script can express (the script parser refuses it).
+struct RepeatsCallIds;
+
+impl smith::Provider for RepeatsCallIds {
+    fn id(&self) -> &str {
+        "repeats"
+    }
+
+    fn stream<'a>(
+        &'a self,
+        _request: &smith::ProviderRequest,
+        _cancel: &Cancel,
+    ) -> Result<smith::EventStream<'a>, smith::ProviderError> {
+        let call = |name: &str| {
+            smith::StreamEvent::ToolCall(smith::ToolCall {
+                id: "same".into(),
+                name: name.into(),
+                arguments: serde_json::json!({}),
+            })
+        };
+        Ok(Box::new(
+            vec![
+                call("read"),
+                call("write"),
+                smith::StreamEvent::Stop {
+                    reason: StopReason::ToolUse,
+                },
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
+#[test]
+fn a_repeated_call_id_fails_the_response_and_keeps_the_session_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut session = Session::create(dir.path(), id, None).unwrap();
+    let outcome = Agent::new(&RepeatsCallIds, &NoTools, RunLimits::default()).run(
+        &mut session,
+        &model(),
+        "x",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    let Some(RunError::Provider(e)) = &outcome.error else {
+        panic!("{:?}", outcome.error)
+    };
+    assert_eq!(e.kind, smith::ProviderErrorKind::Malformed);
+    assert!(e.message.contains("`same` twice"), "{e}");
+    assert!(smith::check_pairing(session.context()).is_ok());
+    let path = session.path().to_owned();
+    drop(session);
+    // The session goes on: the next run's request is well formed.
+    let mut reopened = Session::open(&path, id).unwrap().session;
+    let p = provider("round { text \"ok\"; stop \"end_turn\" }", dir.path());
+    let outcome = Agent::new(&p, &NoTools, RunLimits::default()).run(
+        &mut reopened,
+        &model(),
+        "again",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    assert!(outcome.error.is_none(), "{:?}", outcome.error);
 }

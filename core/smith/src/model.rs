@@ -25,11 +25,13 @@ impl fmt::Display for ModelRef {
 /// A text that is not of the form `provider/model`.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "`{value}` is not a model reference: expected PROVIDER/MODEL with both parts non-empty, for example `scripted/demo`"
+    "`{value}` is not a model reference: {reason}; write PROVIDER/MODEL, for example `scripted/demo`"
 )]
 pub struct ModelRefError {
     /// The offending text.
     pub value: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
 }
 
 impl Serialize for ModelRef {
@@ -49,21 +51,24 @@ impl FromStr for ModelRef {
     type Err = ModelRefError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.split_once('/') {
-            Some((provider, model))
-                if !provider.is_empty()
-                    && !model.is_empty()
-                    && !provider.chars().any(char::is_whitespace) =>
-            {
-                Ok(Self {
-                    provider: provider.to_owned(),
-                    model: model.to_owned(),
-                })
-            }
-            _ => Err(ModelRefError {
-                value: s.to_owned(),
-            }),
+        let fail = |reason| ModelRefError {
+            value: s.to_owned(),
+            reason,
+        };
+        let (provider, model) = s.split_once('/').ok_or(fail("it has no `/`"))?;
+        if provider.is_empty() {
+            return Err(fail("the provider part before `/` is empty"));
         }
+        if model.is_empty() {
+            return Err(fail("the model part after `/` is empty"));
+        }
+        if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(fail("it contains white space or control characters"));
+        }
+        Ok(Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+        })
     }
 }
 
@@ -92,7 +97,15 @@ mod tests {
 
     #[test]
     fn rejects_incomplete_references() {
-        for bad in ["demo", "/demo", "scripted/", "", "a b/c"] {
+        for bad in [
+            "demo",
+            "/demo",
+            "scripted/",
+            "",
+            "a b/c",
+            "scripted/de mo",
+            "a/\u{1b}x",
+        ] {
             assert!(bad.parse::<ModelRef>().is_err(), "{bad:?} accepted");
         }
     }

@@ -15,18 +15,20 @@ pub enum Error {
         /// The OS error.
         source: std::io::Error,
     },
-    /// The file does not start with the session-file magic.
+    /// The file does not start with a session-file header.
     #[error(
-        "`{}` is not a Smith session file (its first bytes are not the `SMITHSES` magic); pass the path or id of a session created by Smith",
+        "`{}` is not a Smith session file ({reason}); use the id of a session Smith created",
         path.display()
     )]
     NotASession {
         /// The file.
         path: PathBuf,
+        /// Why: too short, or the first bytes are not the magic.
+        reason: &'static str,
     },
     /// The file uses a format version this build does not know.
     #[error(
-        "`{}` uses session format version {found}, but this Smith reads only version {supported}; it was written by another Smith release — open it with that release or upgrade Smith. The file was not changed.",
+        "`{}` uses session format version {found}, but this Smith reads only version {supported}; it was written by another Smith release — open it with that release or upgrade Smith; the file was not changed",
         path.display()
     )]
     UnsupportedVersion {
@@ -39,7 +41,7 @@ pub enum Error {
     },
     /// The file is damaged at `offset`.
     #[error(
-        "`{}` is damaged at byte {offset}: {reason}. The file was not changed; complete changes before that point are intact",
+        "`{}` is damaged at byte {offset}: {reason}. The file was not changed; the complete changes before that byte are intact, but this file cannot be appended to",
         path.display()
     )]
     Corrupt {

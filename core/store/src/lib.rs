@@ -19,7 +19,7 @@ mod writer;
 pub use error::Error;
 pub use reader::{ReadOutcome, TornTail, read_session};
 pub use record::{
-    AssistantMessage, Entry, ModelChange, Record, RunEnd, SessionStart, ToolResultRecord,
+    Entry, MessageRecord, ModelChange, Record, RunEnd, SessionStart, ToolResultRecord,
 };
 pub use writer::{Recovery, SessionWriter};
 

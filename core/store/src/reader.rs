@@ -116,6 +116,7 @@ impl Scan {
         self.read_exact(&mut head)?;
         let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
         let kind = u16::from_le_bytes([head[4], head[5]]);
+        let flags = u16::from_le_bytes([head[6], head[7]]);
         if len > format::MAX_PAYLOAD {
             return Err(self.corrupt(
                 start,
@@ -137,6 +138,9 @@ impl Scan {
         if crc != u32::from_le_bytes(tail) {
             return Err(self.corrupt(start, "frame checksum mismatch"));
         }
+        if flags != 0 {
+            return Err(self.corrupt(start, format!("frame flags are {flags:#06x}, not 0")));
+        }
         Ok(Next::Frame { kind, payload })
     }
 
@@ -145,6 +149,7 @@ impl Scan {
         if self.len < format::HEADER_LEN as u64 {
             return Err(Error::NotASession {
                 path: self.path.clone(),
+                reason: "it is shorter than the 16-byte file header",
             });
         }
         self.read_exact(&mut header)?;
@@ -152,9 +157,13 @@ impl Scan {
             HeaderCheck::NotASession => {
                 return Err(Error::NotASession {
                     path: self.path.clone(),
+                    reason: "its first bytes are not the `SMITHSES` magic",
                 });
             }
             HeaderCheck::Corrupt => return Err(self.corrupt(0, "file header checksum mismatch")),
+            HeaderCheck::Version(format::VERSION) if header[10..12] != [0, 0] => {
+                return Err(self.corrupt(10, "file header flags are not 0"));
+            }
             HeaderCheck::Version(format::VERSION) => {}
             HeaderCheck::Version(found) => {
                 return Err(Error::UnsupportedVersion {
@@ -209,13 +218,22 @@ impl Scan {
                                 format!("entry id {} where {} was expected", meta.id, last_id + 1),
                             ));
                         }
-                        if meta.parent >= meta.id {
+                        // Version 0 has no branches: each entry's parent is the one before it.
+                        if meta.parent != meta.id - 1 {
                             return Err(self.corrupt(
                                 frame_start,
                                 format!(
-                                    "entry {} names parent {}, which does not precede it",
-                                    meta.id, meta.parent
+                                    "entry {} names parent {}, but in format version 0 its parent is entry {}",
+                                    meta.id,
+                                    meta.parent,
+                                    meta.id - 1
                                 ),
+                            ));
+                        }
+                        if payload[26..28] != [0, 0] {
+                            return Err(self.corrupt(
+                                frame_start,
+                                format!("entry {} has a non-zero reserved field", meta.id),
                             ));
                         }
                         if pending.len() as u32 >= format::MAX_ENTRIES_PER_COMMIT {
@@ -242,11 +260,20 @@ impl Scan {
                         let Some((sequence, count)) = format::decode_commit(&payload) else {
                             return Err(self.corrupt(frame_start, "commit frame of wrong length"));
                         };
-                        if sequence != last_sequence + 1 || count as usize != pending.len() {
+                        if sequence != last_sequence + 1 {
                             return Err(self.corrupt(
                                 frame_start,
                                 format!(
-                                    "commit {sequence} closes {count} entries, but {} were pending after commit {last_sequence}",
+                                    "commit sequence number {sequence} follows commit {last_sequence}; expected {}",
+                                    last_sequence + 1
+                                ),
+                            ));
+                        }
+                        if count as usize != pending.len() {
+                            return Err(self.corrupt(
+                                frame_start,
+                                format!(
+                                    "commit {sequence} says it closes {count} entries, but {} entry frames precede it",
                                     pending.len()
                                 ),
                             ));
@@ -261,5 +288,117 @@ impl Scan {
                 },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{KIND_COMMIT, KIND_ENTRY, commit_payload, header_bytes, push_frame};
+    use crate::{ModelChange, Record};
+
+    fn body() -> Vec<u8> {
+        Record::ModelChange(ModelChange {
+            model: "scripted/demo".parse().unwrap(),
+        })
+        .encode_body()
+        .unwrap()
+    }
+
+    /// A file of one change with the given entries' (id, parent) and entry body.
+    fn file_with(entries: &[(u64, u64)], body: &[u8]) -> Vec<u8> {
+        let mut bytes = header_bytes().to_vec();
+        for &(id, parent) in entries {
+            let meta = EntryMeta {
+                id,
+                parent,
+                timestamp_ms: 0,
+                record_kind: 2,
+            };
+            push_frame(&mut bytes, KIND_ENTRY, &meta.encode(body));
+        }
+        push_frame(
+            &mut bytes,
+            KIND_COMMIT,
+            &commit_payload(1, entries.len() as u32),
+        );
+        bytes
+    }
+
+    fn read(bytes: &[u8]) -> Result<ReadOutcome, Error> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.smith");
+        std::fs::write(&path, bytes).unwrap();
+        read_session(&path)
+    }
+
+    fn damage(bytes: &[u8]) -> String {
+        match read(bytes) {
+            Err(Error::Corrupt { reason, .. }) => reason,
+            other => panic!("expected damage, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_well_formed_change_reads() {
+        let out = read(&file_with(&[(1, 0), (2, 1)], &body())).unwrap();
+        assert_eq!(out.entries.len(), 2);
+    }
+
+    #[test]
+    fn wrong_parents_and_ids_are_damage() {
+        assert!(damage(&file_with(&[(1, 0), (2, 0)], &body())).contains("parent 0"));
+        assert!(damage(&file_with(&[(1, 0), (3, 2)], &body())).contains("entry id 3"));
+        assert!(damage(&file_with(&[(1, 1)], &body())).contains("parent 1"));
+    }
+
+    #[test]
+    fn bytes_after_the_cbor_body_are_damage() {
+        let mut b = body();
+        b.push(0);
+        assert!(damage(&file_with(&[(1, 0)], &b)).contains("follow its CBOR body"));
+    }
+
+    #[test]
+    fn cbor_errors_are_described_without_debug_text() {
+        let reason = damage(&file_with(&[(1, 0)], &[0xa1]));
+        assert!(reason.contains("ends early"), "{reason}");
+        let reason = damage(&file_with(&[(1, 0)], &[0x01]));
+        assert!(reason.contains("shape"), "{reason}");
+        assert!(!reason.contains("Semantic("), "{reason}");
+    }
+
+    #[test]
+    fn non_zero_flags_are_damage() {
+        let mut bytes = file_with(&[(1, 0)], &body());
+        // Header flags (checksum recomputed so only the flags are wrong).
+        bytes[10] = 1;
+        let crc = crc32c::crc32c(&bytes[..12]);
+        bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+        assert!(damage(&bytes).contains("header flags"));
+
+        let mut bytes = header_bytes().to_vec();
+        let meta = EntryMeta {
+            id: 1,
+            parent: 0,
+            timestamp_ms: 0,
+            record_kind: 2,
+        };
+        let payload = meta.encode(&body());
+        let start = bytes.len();
+        push_frame(&mut bytes, KIND_ENTRY, &payload);
+        bytes[start + 6] = 1; // frame flags
+        let end = bytes.len() - 4;
+        let crc = crc32c::crc32c(&bytes[start..end]);
+        bytes[end..].copy_from_slice(&crc.to_le_bytes());
+        assert!(damage(&bytes).contains("frame flags"));
+    }
+
+    #[test]
+    fn short_files_and_foreign_files_say_why() {
+        let Err(Error::NotASession { reason, .. }) = read(b"SMITHSES") else {
+            panic!("accepted a short file")
+        };
+        assert!(reason.contains("shorter"));
     }
 }

@@ -21,11 +21,11 @@ pub struct ModelChange {
     pub model: ModelRef,
 }
 
-/// Body of record kind 3, `message` with role assistant: a model response.
-///
-/// User messages are stored in the same kind with `model`, `stop_reason` and `usage` absent.
+/// Body of record kind 3, `message`: a user message, or a model response with the model that
+/// produced it, its stop reason, usage and failure. For user messages `model`, `stop_reason`,
+/// `usage` and `error` are absent (`None`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AssistantMessage {
+pub struct MessageRecord {
     /// The message (role and content).
     pub message: Message,
     /// The model that produced it (assistant only).
@@ -65,7 +65,7 @@ pub enum Record {
     /// Kind 2.
     ModelChange(ModelChange),
     /// Kind 3.
-    Message(AssistantMessage),
+    Message(MessageRecord),
     /// Kind 4.
     ToolResult(ToolResultRecord),
     /// Kind 5.
@@ -133,7 +133,26 @@ impl Record {
     /// A description of why a known kind's body is malformed.
     pub fn decode(kind: u16, body: &[u8]) -> Result<Self, String> {
         fn cbor<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
-            ciborium::from_reader(body).map_err(|e| e.to_string())
+            let mut rest = body;
+            let value = ciborium::from_reader(&mut rest).map_err(|e| match e {
+                ciborium::de::Error::Io(_) => "its CBOR body ends early".to_owned(),
+                ciborium::de::Error::Syntax(at) => {
+                    format!("its CBOR body has a syntax error at body byte {at}")
+                }
+                ciborium::de::Error::Semantic(_, what) => {
+                    format!("its CBOR body does not have the record's shape ({what})")
+                }
+                ciborium::de::Error::RecursionLimitExceeded => {
+                    "its CBOR body is nested too deeply".to_owned()
+                }
+            })?;
+            if !rest.is_empty() {
+                return Err(format!(
+                    "{} bytes follow its CBOR body, which must fill the frame",
+                    rest.len()
+                ));
+            }
+            Ok(value)
         }
         Ok(match kind {
             1 => Record::SessionStart(cbor(body)?),

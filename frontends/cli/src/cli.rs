@@ -50,17 +50,20 @@ Sessions:
 
 Exit status:
   0    the model ended its turn (or stopped at its output limit, with a warning), or stdout was
-       closed early (the run stops quietly)
-  1    the run failed: provider, tool, stream or storage error
-  2    usage or configuration error (unknown model, bad script, bad flags); nothing was run
-  3    the --session file is damaged or of an unknown format version
+       closed early (the run stops quietly). A failed tool call does not fail the run: the
+       model gets the error as the call's result.
+  1    the run failed: provider error, a stream cut before its end, a storage failure
+  2    usage or configuration error (no or unknown model, bad script, bad flags, empty
+       prompt); nothing was run or written
+  3    the --session file is damaged or of a format version this Smith does not read
   4    the --session is open for writing by another Smith process
-  130  interrupted (Ctrl-C); the session records what happened";
+  130  interrupted (Ctrl-C or SIGTERM); the session records what happened";
 
 /// Arguments of `smith eval`.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
-    /// The model, as PROVIDER/MODEL (e.g. scripted/demo).
+    /// The model, as PROVIDER/MODEL (e.g. scripted/demo). Required: no default model can be
+    /// configured yet.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
 
@@ -80,7 +83,7 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) script: Option<PathBuf>,
 
-    /// The prompt; `-` reads it from standard input.
+    /// The prompt; `-` reads it from standard input (UTF-8, at most 8 MiB).
     #[arg(value_name = "PROMPT")]
     pub(crate) prompt: String,
 }

@@ -13,8 +13,9 @@ use crate::cli::EvalArgs;
 use crate::exit::{self, CliError};
 use crate::paths;
 
-/// Largest prompt read from stdin, in bytes.
-const MAX_PROMPT_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest prompt, in bytes, from the command line or stdin. Well under the session format's
+/// 16 MiB frame bound, so an accepted prompt can always be recorded.
+const MAX_PROMPT_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Run `smith eval`; returns the exit status, or a diagnostic with its status.
 pub(crate) fn run(args: EvalArgs) -> Result<u8, CliError> {
@@ -93,12 +94,19 @@ fn read_prompt(arg: &str) -> Result<String, CliError> {
             ))
         })?
     } else {
+        if arg.len() as u64 > MAX_PROMPT_BYTES {
+            return Err(CliError::usage(format!(
+                "the prompt is longer than {MAX_PROMPT_BYTES} bytes; shorten it"
+            )));
+        }
         arg.to_owned()
     };
     if prompt.trim().is_empty() {
-        return Err(CliError::usage(
-            "the prompt is empty; pass the prompt text, or `-` and text on stdin",
-        ));
+        return Err(CliError::usage(if arg == "-" {
+            "the prompt read from stdin is empty; pipe the prompt text into smith, e.g. `echo \"Hello\" | smith eval -m scripted/demo -`"
+        } else {
+            "the prompt is empty; pass the prompt text, e.g. `smith eval -m scripted/demo \"Hello\"`"
+        }));
     }
     Ok(prompt)
 }
@@ -149,7 +157,19 @@ impl TempStore {
 }
 
 fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliError> {
-    let store_err = |e: smith_store::Error| CliError::new(exit::store_status(&e), e.to_string());
+    let store_err = |e: smith_store::Error| {
+        let status = exit::store_status(&e);
+        let hint = match status {
+            exit::DAMAGED => {
+                " Start a new session by omitting --session; the file is left unchanged for inspection."
+            }
+            exit::RUN_FAILED => {
+                " Make the sessions directory writable, set SMITH_HOME to a writable directory, or pass --no-session."
+            }
+            _ => return CliError::new(status, e.to_string()),
+        };
+        CliError::new(status, format!("{e}.{hint}"))
+    };
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|p| p.to_str().map(str::to_owned));
@@ -174,7 +194,7 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
         CliError::new(
             exit::RUN_FAILED,
             format!(
-                "cannot create the sessions directory {}: {e}; make it writable, set SMITH_HOME elsewhere, or pass --no-session",
+                "cannot create the sessions directory {}: {e}; SMITH_HOME (or XDG_DATA_HOME) must lead to a directory you can write — set SMITH_HOME to one, or pass --no-session",
                 dir.display()
             ),
         )
@@ -183,17 +203,19 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
     Ok((session, None))
 }
 
-#[allow(clippy::print_stderr)]
 fn eprint_note(text: &str) {
-    eprintln!("smith: note: {text}");
+    exit::report(&format!("note: {text}"));
 }
 
 /// Find the session whose id is `wanted` or starts with it.
 fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+    let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
     let prefix = wanted.to_ascii_lowercase();
+    // A pasted file name (`<id>.smith`) names its session too.
+    let prefix = prefix.strip_suffix(&suffix).unwrap_or(&prefix).to_owned();
     if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
         return Err(CliError::usage(format!(
-            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`)"
+            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`); session ids are the names of the `.smith` files in the sessions directory"
         )));
     }
     let entries = std::fs::read_dir(dir).map_err(|e| {
@@ -202,7 +224,6 @@ fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliErr
             dir.display()
         ))
     })?;
-    let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
     let mut matches: Vec<(PathBuf, SessionId)> = entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
@@ -216,7 +237,7 @@ fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliErr
     match matches.len() {
         1 => Ok(matches.remove(0)),
         0 => Err(CliError::usage(format!(
-            "--session `{wanted}` matches no session in {}; omit --session to start a new one",
+            "--session `{wanted}` matches no session in {}; session ids are the names of the `.smith` files there (and the `session` line a run prints on stderr) — omit --session to start a new one",
             dir.display()
         ))),
         n => Err(CliError::usage(format!(
@@ -262,9 +283,8 @@ impl EvalSink {
         }
     }
 
-    #[allow(clippy::print_stderr)]
     fn diagnostic(&self, text: &str) {
-        eprintln!("smith: {text}");
+        exit::report(text);
     }
 }
 

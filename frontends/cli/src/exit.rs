@@ -19,11 +19,21 @@ pub(crate) const INTERRUPTED: u8 = 130;
 pub(crate) const HELP: &str = "\
 Exit status:
   0    success (also when stdout is closed early: the run stops quietly)
-  1    the run failed (provider, tool, stream or storage error)
+  1    the run failed (provider, stream or storage error)
   2    usage or configuration error; nothing was run
-  3    damaged or unreadable session data
+  3    damaged session data, or a session format version this Smith does not read
   4    mutation refused (the session is open for writing elsewhere)
-  130  interrupted (Ctrl-C); the session records what happened";
+  130  interrupted (Ctrl-C or SIGTERM); the session records what happened";
+
+/// Write `smith: MESSAGE` to stderr, best effort (a closed or full stderr must not panic),
+/// with control characters made visible so no escape sequence reaches the terminal.
+pub(crate) fn report(message: &str) {
+    use std::io::Write;
+    let line = format!("smith: {}\n", smith_render_plain::printable(message));
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(line.as_bytes());
+    let _ = err.flush();
+}
 
 /// A failure reported on stderr with its exit status. The message says what happened, why,
 /// and what to do next.

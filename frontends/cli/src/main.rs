@@ -2,8 +2,6 @@
 //!
 //! Parses the command line, runs the selected mode, and turns its outcome into an exit status
 //! (DESIGN §7). Diagnostics go to stderr; stdout carries only the mode's output.
-#![allow(clippy::print_stderr)]
-
 mod cli;
 mod eval;
 mod exit;
@@ -23,7 +21,7 @@ fn main() -> ExitCode {
             } else {
                 exit::SUCCESS
             };
-            let _ = e.print();
+            let _ = e.print(); // best effort: a closed stream must not panic
             return ExitCode::from(status);
         }
     };
@@ -36,7 +34,7 @@ fn main() -> ExitCode {
     match result {
         Ok(status) => ExitCode::from(status),
         Err(e) => {
-            eprintln!("smith: {e}");
+            exit::report(&e.message);
             ExitCode::from(e.status)
         }
     }

@@ -341,7 +341,7 @@ fn the_prompt_can_come_from_stdin() {
 
     let out = env.run(&["eval", "-m", "scripted/demo", "-"]);
     assert_eq!(out.status.code(), Some(2), "empty stdin is an empty prompt");
-    assert!(stderr(&out).contains("prompt is empty"));
+    assert!(stderr(&out).contains("stdin is empty"), "{}", stderr(&out));
 }
 
 #[test]
@@ -454,24 +454,28 @@ fn a_session_held_by_another_writer_is_refused_with_status_4() {
 const GATED: &str =
     "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n";
 
+/// Start `smith eval --json` on the gated script; it stops at the gate `hold`.
+fn spawn_gated(env: &Env) -> std::process::Child {
+    let script = env.write("gated.kdl", GATED);
+    env.command(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/g",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap()
+}
+
 #[test]
 fn a_gate_holds_the_run_and_the_user_message_is_already_durable() {
     let env = Env::new();
-    let script = env.write("gated.kdl", GATED);
-    let child = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/g",
-            "--script",
-            script.to_str().unwrap(),
-            "hi",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_gated(&env);
     let waiting = env.root.path().join("hold.waiting");
     wait_for(&waiting);
     // Held at the gate: the user's input was recorded before the provider was asked.
@@ -499,21 +503,7 @@ fn a_gate_holds_the_run_and_the_user_message_is_already_durable() {
 #[test]
 fn ctrl_c_aborts_the_run_records_it_and_exits_130() {
     let env = Env::new();
-    let script = env.write("gated.kdl", GATED);
-    let child = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/g",
-            "--script",
-            script.to_str().unwrap(),
-            "hi",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_gated(&env);
     wait_for(&env.root.path().join("hold.waiting"));
     let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
@@ -533,21 +523,7 @@ fn ctrl_c_aborts_the_run_records_it_and_exits_130() {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     let env = Env::new();
-    let script = env.write("gated.kdl", GATED);
-    let mut child = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/g",
-            "--script",
-            script.to_str().unwrap(),
-            "hi",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_gated(&env);
     let mut lines = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     lines.read_line(&mut first).unwrap();
@@ -564,4 +540,82 @@ fn a_closed_stdout_ends_the_run_quietly() {
         &entries.last().unwrap().record,
         Record::RunEnd(end) if end.stop_reason == smith::StopReason::Aborted
     ));
+}
+
+#[test]
+fn escape_sequences_in_model_text_never_reach_the_output() {
+    let env = Env::new();
+    let out = env.run(&["eval", "-m", "scripted/demo", "red \u{1b}[31mtext\u{7}"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("red ␛[31mtext␇"), "{}", stdout(&out));
+    assert!(!out.stdout.contains(&0x1b) && !out.stdout.contains(&0x07));
+    let out = env.run(&["eval", "-m", "acme/\u{1b}[2J", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.contains(&0x1b), "{}", stderr(&out));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_stderr_neither_panics_nor_loses_the_answer() {
+    let env = Env::new();
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let out = env
+        .command(&["eval", "-m", "scripted/demo", "hi"])
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("You said: hi"));
+    let out = env
+        .command(&["eval", "-m", "scripted/nope", "hi"])
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a usage error stays a usage error"
+    );
+}
+
+#[test]
+fn a_script_repeating_a_call_id_is_refused_before_anything_is_written() {
+    let env = Env::new();
+    let script = env.write(
+        "dup.kdl",
+        "round {\n  tool-call id=\"c\" name=\"read\"\n  tool-call id=\"c\" name=\"write\"\n  stop \"tool_use\"\n}\n",
+    );
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("dup.kdl:3:"), "{}", stderr(&out));
+    assert!(!env.home().exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_aborts_like_ctrl_c() {
+    let env = Env::new();
+    let child = spawn_gated(&env);
+    wait_for(&env.root.path().join("hold.waiting"));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(records(&out).last().unwrap()["stop_reason"], "aborted");
+    assert!(
+        !env.root.path().join("hold.waiting").exists(),
+        "gate marker left behind"
+    );
 }

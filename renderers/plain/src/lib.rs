@@ -8,4 +8,4 @@ mod json;
 mod plain;
 
 pub use json::JsonLinesRenderer;
-pub use plain::{ColorChoice, PlainRenderer};
+pub use plain::{ColorChoice, PlainRenderer, printable};

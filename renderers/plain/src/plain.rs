@@ -1,5 +1,6 @@
 //! Plain-line output for people and pipes.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use smith::{Role, StopReason};
@@ -71,26 +72,61 @@ impl<O: Write, E: Write> PlainRenderer<O, E> {
         }
     }
 
-    fn end_thinking(&mut self) -> io::Result<()> {
-        if self.thinking_open {
-            let reset = self.paint(RESET);
-            writeln!(self.err, "{reset}")?;
-            self.thinking_open = false;
-        }
-        Ok(())
+    /// Write to stderr, best effort: diagnostics that cannot be shown must not stop the answer
+    /// from reaching stdout, so stderr failures are ignored.
+    fn note(&mut self, text: &str) {
+        let _ = self.err.write_all(text.as_bytes());
+        let _ = self.err.flush();
     }
 
-    fn diag(&mut self, level: NoticeLevel, text: &str) -> io::Result<()> {
-        self.end_thinking()?;
+    fn end_thinking(&mut self) {
+        if self.thinking_open {
+            let reset = self.paint(RESET);
+            self.note(&format!("{reset}\n"));
+            self.thinking_open = false;
+        }
+    }
+
+    fn diag(&mut self, level: NoticeLevel, text: &str) {
+        self.end_thinking();
         let (label, code) = match level {
             NoticeLevel::Info => ("note", DIM),
             NoticeLevel::Warning => ("warning", YELLOW),
             NoticeLevel::Error => ("error", RED),
         };
         let (on, off) = (self.paint(code), self.paint(RESET));
-        writeln!(self.err, "{on}{label}:{off} {text}")?;
-        self.err.flush()
+        self.note(&format!("{on}{label}:{off} {}\n", printable(text)));
     }
+
+    fn close_answer_line(&mut self) -> io::Result<()> {
+        if self.out_line_open {
+            self.out.write_all(b"\n")?;
+            self.out_line_open = false;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// `text` made safe for a terminal or a log: CRLF becomes LF, and every other control
+/// character except LF and TAB (C0, DEL, C1 — so no escape sequence can pass) is replaced by
+/// its visible Unicode control picture (`␛` for ESC) or `�` for C1 controls.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let text = text.replace("\r\n", "\n");
+    Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                c if !unsafe_char(c) => c,
+                '\u{7f}' => '\u{2421}',
+                c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+                _ => '\u{fffd}',
+            })
+            .collect(),
+    )
 }
 
 fn excerpt(text: &str) -> String {
@@ -103,25 +139,26 @@ fn excerpt(text: &str) -> String {
 }
 
 impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
+    /// Render one intent. Only a failure to write stdout is returned; stderr is best effort.
     fn render(&mut self, intent: &Intent) -> io::Result<()> {
         match intent {
             Intent::RunStart { session, model } => {
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
-                writeln!(self.err, "{on}session {session} · model {model}{off}")?;
-                self.err.flush()
+                let model = printable(&model.to_string()).into_owned();
+                self.note(&format!("{on}session {session} · model {model}{off}\n"));
             }
-            Intent::MessageStart { .. } => Ok(()),
+            Intent::MessageStart { .. } => {}
             Intent::MessageDelta {
                 kind: DeltaKind::Text,
                 text,
                 ..
             } => {
-                self.end_thinking()?;
-                self.out.write_all(text.as_bytes())?;
+                self.end_thinking();
+                self.out.write_all(printable(text).as_bytes())?;
                 if !text.is_empty() {
                     self.out_line_open = !text.ends_with('\n');
                 }
-                self.out.flush()
+                self.out.flush()?;
             }
             Intent::MessageDelta {
                 kind: DeltaKind::Thinking,
@@ -130,28 +167,24 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
             } => {
                 if !self.thinking_open {
                     let on = self.paint(DIM);
-                    write!(self.err, "{on}thinking: ")?;
+                    self.note(&format!("{on}thinking: "));
                     self.thinking_open = true;
                 }
-                self.err.write_all(text.as_bytes())?;
-                self.err.flush()
+                self.note(&printable(text));
             }
             Intent::MessageEnd { message, .. } => {
-                self.end_thinking()?;
-                if message.role == Role::Assistant && self.out_line_open {
-                    self.out.write_all(b"\n")?;
-                    self.out_line_open = false;
-                    self.out.flush()?;
+                self.end_thinking();
+                if message.role == Role::Assistant {
+                    self.close_answer_line()?;
                 }
-                Ok(())
             }
             Intent::ToolStart {
                 name, arguments, ..
             } => {
-                self.end_thinking()?;
+                self.end_thinking();
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
-                writeln!(self.err, "{on}→ {name} {arguments}{off}")?;
-                self.err.flush()
+                let line = printable(&format!("{name} {arguments}")).into_owned();
+                self.note(&format!("{on}→ {line}{off}\n"));
             }
             Intent::ToolEnd {
                 name,
@@ -165,19 +198,15 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                     (self.paint(DIM), self.paint(RESET))
                 };
                 let status = if *is_error { "failed" } else { "ok" };
-                writeln!(self.err, "{on}← {name} {status}: {}{off}", excerpt(output))?;
-                self.err.flush()
+                let line = printable(&format!("{name} {status}: {}", excerpt(output))).into_owned();
+                self.note(&format!("{on}← {line}{off}\n"));
             }
             Intent::Notice { level, text } => self.diag(*level, text),
             Intent::RunEnd {
                 stop_reason, error, ..
             } => {
-                self.end_thinking()?;
-                if self.out_line_open {
-                    self.out.write_all(b"\n")?;
-                    self.out_line_open = false;
-                    self.out.flush()?;
-                }
+                self.end_thinking();
+                self.close_answer_line()?;
                 match (stop_reason, error) {
                     (_, Some(error)) => self.diag(NoticeLevel::Error, error),
                     (StopReason::Aborted, None) => self.diag(
@@ -188,10 +217,11 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                         NoticeLevel::Warning,
                         "the answer stopped at the model's output limit (stop reason max_tokens)",
                     ),
-                    _ => Ok(()),
+                    _ => {}
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -241,6 +271,7 @@ mod tests {
                 message,
                 stop_reason: Some(StopReason::EndTurn),
                 usage: None,
+                recorded: true,
             },
             Intent::ToolStart {
                 call_id: "c".into(),
@@ -271,6 +302,76 @@ mod tests {
         assert!(err.contains("← read failed: nope…"), "{err}");
         assert!(err.ends_with("error: boom\n"), "{err}");
         assert!(!err.contains('\x1b') && !out.contains('\x1b'));
+    }
+
+    #[test]
+    fn control_characters_never_pass() {
+        assert_eq!(printable("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            printable("a\x1b[31mred\x07\r\nb\rc\u{9b}d\u{7f}"),
+            "a␛[31mred␇\nb␍c\u{fffd}d␡"
+        );
+        let msg = smith::Message {
+            role: Role::Assistant,
+            content: vec![],
+        };
+        let (out, err) = render(
+            ColorChoice::Never,
+            &[
+                Intent::MessageDelta {
+                    message_id: 1,
+                    kind: DeltaKind::Text,
+                    text: "x\x1b]0;title\x07".into(),
+                },
+                Intent::MessageDelta {
+                    message_id: 1,
+                    kind: DeltaKind::Thinking,
+                    text: "\x1b[2J".into(),
+                },
+                Intent::MessageEnd {
+                    message_id: 1,
+                    message: msg,
+                    stop_reason: None,
+                    usage: None,
+                    recorded: true,
+                },
+            ],
+        );
+        assert!(
+            !out.contains('\x1b') && !err.contains('\x1b'),
+            "{out:?} {err:?}"
+        );
+    }
+
+    /// A writer that always fails, like a pipe whose reader went away.
+    struct Broken;
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn a_broken_stderr_does_not_stop_the_answer() {
+        let mut r = PlainRenderer::new(Vec::new(), Broken, ColorChoice::Never);
+        for i in script() {
+            r.render(&i).unwrap();
+        }
+        assert_eq!(String::from_utf8(r.into_inner().0).unwrap(), "Hi there\n");
+        let mut r = PlainRenderer::new(Broken, Vec::new(), ColorChoice::Never);
+        let delta = Intent::MessageDelta {
+            message_id: 1,
+            kind: DeltaKind::Text,
+            text: "x".into(),
+        };
+        assert_eq!(
+            r.render(&delta).unwrap_err().kind(),
+            io::ErrorKind::BrokenPipe
+        );
     }
 
     #[test]

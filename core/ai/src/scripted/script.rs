@@ -91,6 +91,9 @@ pub struct Script {
 /// Largest script file accepted, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 8 * 1024 * 1024;
 
+/// Longest gate name, in bytes (gate names become file names).
+const MAX_GATE_NAME: usize = 64;
+
 const STEP_NAMES: &str = "text, thinking, echo, tool-call, usage, gate, stop, error, disconnect";
 const STOP_NAMES: &str = "end_turn, tool_use, max_tokens";
 const ERROR_KINDS: &str =
@@ -278,6 +281,14 @@ fn one_string(
     example: &str,
 ) -> Result<String, ScriptError> {
     let args: Vec<&KdlEntry> = node.entries().iter().collect();
+    if let Some(prop) = args.iter().find(|e| e.name().is_some()) {
+        let name = prop.name().map_or("", |n| n.value());
+        return Err(ctx.err(
+            prop.span().offset(),
+            format!("{field} › {name}"),
+            format!("unknown property; this step takes only one string argument, e.g. {example}"),
+        ));
+    }
     match args.as_slice() {
         [entry] if entry.name().is_none() => match entry.value() {
             KdlValue::String(s) => Ok(s.clone()),
@@ -329,7 +340,23 @@ fn parse_round(
                 no_entries(ctx, child, &field)?;
                 Step::Echo
             }
-            "tool-call" => Step::ToolCall(parse_tool_call(ctx, child, &field, index, i + 1)?),
+            "tool-call" => {
+                let call = parse_tool_call(ctx, child, &field, index, i + 1)?;
+                let repeated = steps
+                    .iter()
+                    .any(|s| matches!(s, Step::ToolCall(c) if c.id == call.id));
+                if repeated {
+                    return Err(ctx.err(
+                        at,
+                        format!("{field} › id"),
+                        format!(
+                            "`{}` is already the id of an earlier call in this round; call ids must be unique within a response",
+                            call.id
+                        ),
+                    ));
+                }
+                Step::ToolCall(call)
+            }
             "usage" => Step::Usage(parse_usage(ctx, child, &field)?),
             "gate" => {
                 let name = one_string(ctx, child, &field, "gate \"before-answer\"")?;
@@ -341,6 +368,7 @@ fn parse_round(
                     ));
                 }
                 if name.is_empty()
+                    || name.len() > MAX_GATE_NAME
                     || !name
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
@@ -349,7 +377,7 @@ fn parse_round(
                         at,
                         field,
                         format!(
-                            "gate name `{name}` must be non-empty ASCII letters, digits, `-` or `_`"
+                            "gate name `{name}` must be 1 to {MAX_GATE_NAME} ASCII letters, digits, `-` or `_`"
                         ),
                     ));
                 }
@@ -528,19 +556,15 @@ fn parse_usage(ctx: &Ctx<'_>, node: &KdlNode, field: &str) -> Result<Usage, Scri
         &["input", "output", "cache-read", "cache-write"],
     )? {
         let value = match entry.value() {
-            KdlValue::Integer(n) => u64::try_from(*n).ok(),
-            _ => None,
+            KdlValue::Integer(n) if *n >= 0 => u64::try_from(*n)
+                .map_err(|_| format!("{n} is larger than the largest token count, {}", u64::MAX)),
+            other => Err(format!(
+                "expected a non-negative integer token count, found `{other}`"
+            )),
         };
-        let Some(value) = value else {
-            return Err(ctx.err(
-                entry.span().offset(),
-                format!("{field} › {key}"),
-                format!(
-                    "expected a non-negative integer token count, found `{}`",
-                    entry.value()
-                ),
-            ));
-        };
+        let value = value.map_err(|message| {
+            ctx.err(entry.span().offset(), format!("{field} › {key}"), message)
+        })?;
         match key {
             "input" => usage.input = Some(value),
             "output" => usage.output = Some(value),
@@ -556,7 +580,17 @@ fn parse_error(ctx: &Ctx<'_>, node: &KdlNode, field: &str) -> Result<Step, Scrip
     let mut kind = ProviderErrorKind::Other;
     for entry in node.entries() {
         match entry.name().map(|n| n.value()) {
-            None if message.is_none() => message = Some(prop_string(ctx, entry, field)?),
+            None if message.is_none() => {
+                let text = prop_string(ctx, entry, field)?;
+                if text.trim().is_empty() {
+                    return Err(ctx.err(
+                        entry.span().offset(),
+                        field,
+                        "the message is empty; say what failed, e.g. error \"overloaded\" kind=\"transient\"",
+                    ));
+                }
+                message = Some(text);
+            }
             None => {
                 return Err(ctx.err(entry.span().offset(), field, "takes one message argument"));
             }
@@ -698,6 +732,27 @@ round { disconnect }
 
         let e = defect("");
         assert_eq!(e.field, "rounds");
+
+        let e = defect(
+            "round { tool-call id=\"c\" name=\"a\"; tool-call id=\"c\" name=\"b\"; stop \"tool_use\" }",
+        );
+        assert_eq!(e.field, "round 1 › tool-call › id");
+        assert!(e.message.contains("unique"), "{e}");
+
+        let e = defect(&format!(
+            "round {{ gate \"{}\"; stop \"end_turn\" }}",
+            "g".repeat(65)
+        ));
+        assert!(e.message.contains("1 to 64"), "{e}");
+
+        let e = defect("round { error \"\" }");
+        assert!(e.message.contains("empty"), "{e}");
+
+        let e = defect("round { text \"a\" color=\"red\"; stop \"end_turn\" }");
+        assert_eq!(e.field, "round 1 › text › color");
+
+        let e = defect("round { usage input=99999999999999999999999; stop \"end_turn\" }");
+        assert!(e.message.contains("larger than"), "{e}");
 
         let e = defect("round {\n  text \"unterminated\n}\n");
         assert_eq!(e.field, "syntax");
