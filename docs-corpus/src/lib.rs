@@ -1,5 +1,24 @@
-//! Smith's documentation corpus (grown by the docs issue).
+//! Smith's documentation corpus.
 //!
-//! The hand-written documents live in `docs-corpus/docs/` as markdown with front matter
-//! (`id`, `title`, `kind`, `tags`). The docs issue adds the generated reference, the embedded
-//! compressed corpus, tantivy search and `smith docs`. Nothing is compiled from them yet.
+//! Every document under `docs-corpus/docs/` (markdown with front matter: `id`, `title`, `kind`,
+//! `tags`; format in the document `docs-format`) is bundled by `build.rs`, compressed with zstd
+//! and embedded in the binary, so documentation works offline with no checkout, credentials or
+//! session. [`Corpus::embedded`] opens it; [`SearchIndex`] searches it with tantivy;
+//! [`render_terminal`] renders markdown for a terminal; [`reference`] holds the generated
+//! reference machinery and its drift check.
+//!
+//! This crate never prints and never panics on bad input: every failure is a [`DocsError`]
+//! that names the offending value and the closest valid ones.
+
+mod corpus;
+mod error;
+mod frontmatter;
+pub mod reference;
+mod render;
+mod search;
+
+pub use corpus::{Corpus, Document, Link, LineRange};
+pub use error::DocsError;
+pub use frontmatter::{FrontMatter, KINDS, parse as parse_front_matter};
+pub use render::render_terminal;
+pub use search::{Cursor, Hit, SearchIndex, SearchPage};

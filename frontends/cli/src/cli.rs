@@ -27,7 +27,72 @@ pub(crate) enum Command {
     /// Run one agent turn without the terminal UI and print its output.
     #[command(after_help = EVAL_AFTER_HELP)]
     Eval(EvalArgs),
+    /// Read Smith's documentation, offline: list, search and get documents.
+    #[command(after_help = DOCS_AFTER_HELP)]
+    Docs(DocsArgs),
 }
+
+const DOCS_AFTER_HELP: &str = "\
+The documentation is built into this binary and needs no network, checkout or session.
+Readable output is rendered markdown on a terminal and the markdown source when piped (or with
+NO_COLOR); --json gives LF-delimited JSON records with the same content.
+
+Exit status:
+  0    success (also when stdout is closed early)
+  2    unknown document id, bad line range, bad cursor or limit";
+
+/// Arguments of `smith docs`.
+#[derive(Debug, Args)]
+pub(crate) struct DocsArgs {
+    #[command(subcommand)]
+    pub(crate) command: DocsCommand,
+}
+
+/// `smith docs` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum DocsCommand {
+    /// List every document: id, kind and title, ordered by id.
+    List {
+        /// Emit one JSON record per document.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search the documentation; results are ranked by relevance, ties ordered by id.
+    #[command(after_help = SEARCH_AFTER_HELP)]
+    Search {
+        /// Words to look for.
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// Emit one JSON record per hit, then a `page` record.
+        #[arg(long)]
+        json: bool,
+        /// Hits per page (1 to 100).
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        limit: usize,
+        /// Continue after the previous page (the cursor it printed).
+        #[arg(long, value_name = "C")]
+        cursor: Option<String>,
+    },
+    /// Print one document, or a window of its lines.
+    Get {
+        /// The document id (see `smith docs list`).
+        #[arg(value_name = "ID")]
+        id: String,
+        /// Body lines A..B, 1-based and inclusive (`A..` runs to the end; `A` is one line).
+        #[arg(long, value_name = "A..B")]
+        lines: Option<String>,
+        /// Emit the document as one JSON record.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+const SEARCH_AFTER_HELP: &str = "\
+Query syntax: words match their English stems in titles (weighted ×3), tags (×2) and bodies;
+\"a phrase\" matches words in order; +word requires and -word excludes a word; title:word,
+tags:word and body:word search one field. Malformed syntax is read leniently, never an error.
+When more results remain, the last line (or the JSON `page` record) gives the --cursor for
+the next page.";
 
 const EVAL_AFTER_HELP: &str = "\
 Models:

@@ -1,41 +1,6 @@
-//! The `smith` binary.
-//!
-//! Parses the command line, runs the selected mode, and turns its outcome into an exit status
-//! (DESIGN §7). Diagnostics go to stderr; stdout carries only the mode's output.
-mod cli;
-mod eval;
-mod exit;
-mod paths;
+//! The `smith` binary: everything lives in the `smith_cli` library so that the command
+//! declarations can also generate the command reference.
 
-use std::process::ExitCode;
-
-use clap::Parser;
-
-fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with status 0; usage errors to stderr with 2.
-            let status = if e.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::SUCCESS
-            };
-            let _ = e.print(); // best effort: a closed stream must not panic
-            return ExitCode::from(status);
-        }
-    };
-    let result = match cli.command {
-        Some(cli::Command::Eval(args)) => eval::run(args),
-        None => Err(exit::CliError::usage(
-            "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
-        )),
-    };
-    match result {
-        Ok(status) => ExitCode::from(status),
-        Err(e) => {
-            exit::report(&e.message);
-            ExitCode::from(e.status)
-        }
-    }
+fn main() -> std::process::ExitCode {
+    smith_cli::main()
 }

@@ -1,0 +1,196 @@
+//! `smith docs`: list, search and get documents of the embedded corpus.
+
+use std::io::{self, IsTerminal, Write};
+
+use serde_json::json;
+use smith_docs::{Corpus, DocsError, Document, LineRange, SearchIndex};
+
+use crate::cli::{DocsArgs, DocsCommand};
+use crate::exit::{self, CliError};
+
+/// Most lines `smith docs get` prints without `--lines`; longer documents continue with
+/// `--lines`.
+const MAX_GET_LINES: usize = 2000;
+/// Largest search page.
+const MAX_LIMIT: usize = 100;
+
+pub(crate) fn run(args: DocsArgs) -> Result<u8, CliError> {
+    let corpus = Corpus::embedded().map_err(|e| CliError::new(exit::RUN_FAILED, e.to_string()))?;
+    let text = match args.command {
+        DocsCommand::List { json } => list(&corpus, json),
+        DocsCommand::Search {
+            query,
+            json,
+            limit,
+            cursor,
+        } => search(&corpus, &query, json, limit, cursor.as_deref())?,
+        DocsCommand::Get { id, lines, json } => get(&corpus, &id, lines.as_deref(), json)?,
+    };
+    write_stdout(&text)
+}
+
+/// Write the whole output; a closed pipe ends quietly with status 0.
+fn write_stdout(text: &str) -> Result<u8, CliError> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(exit::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(exit::SUCCESS),
+        Err(e) => Err(CliError::new(exit::RUN_FAILED, format!("cannot write to stdout: {e}"))),
+    }
+}
+
+fn usage(e: DocsError) -> CliError {
+    CliError::usage(e.to_string())
+}
+
+fn line(value: &serde_json::Value) -> String {
+    let mut s = value.to_string();
+    s.push('\n');
+    s
+}
+
+fn list(corpus: &Corpus, json: bool) -> String {
+    let docs = corpus.documents();
+    let mut out = String::new();
+    if json {
+        for d in docs {
+            out.push_str(&line(&json!({
+                "type": "document",
+                "id": d.id(),
+                "title": d.front.title,
+                "kind": d.front.kind,
+                "tags": d.front.tags,
+                "lines": d.line_count(),
+            })));
+        }
+    } else {
+        let width = docs.iter().map(|d| d.id().len()).max().unwrap_or(0);
+        for d in docs {
+            out.push_str(&format!("{:<width$}  {:<9}  {}\n", d.id(), d.front.kind, d.front.title));
+        }
+    }
+    out
+}
+
+fn search(
+    corpus: &Corpus,
+    query: &str,
+    json: bool,
+    limit: usize,
+    cursor: Option<&str>,
+) -> Result<String, CliError> {
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(CliError::usage(format!(
+            "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
+        )));
+    }
+    if query.trim().is_empty() {
+        return Err(CliError::usage(
+            "the query is empty; give words to search for, e.g. `smith docs search \"session format\"`",
+        ));
+    }
+    let index = SearchIndex::build(corpus).map_err(|e| CliError::new(exit::RUN_FAILED, e.to_string()))?;
+    let page = index.search(query, limit, cursor).map_err(usage)?;
+    let mut out = String::new();
+    if json {
+        for hit in &page.hits {
+            let mut record = serde_json::to_value(hit).unwrap_or_default();
+            if let Some(map) = record.as_object_mut() {
+                map.insert("type".into(), json!("hit"));
+            }
+            out.push_str(&line(&record));
+        }
+        out.push_str(&line(&json!({
+            "type": "page",
+            "total": page.total,
+            "returned": page.hits.len(),
+            "next_cursor": page.next_cursor,
+        })));
+    } else {
+        if page.hits.is_empty() {
+            out.push_str(&format!("no document matches `{query}`\n"));
+        }
+        for hit in &page.hits {
+            out.push_str(&format!("{}  {}\n", hit.id, hit.title));
+            if !hit.snippet.is_empty() {
+                out.push_str(&format!("    {}\n", hit.snippet));
+            }
+        }
+        if let Some(next) = &page.next_cursor {
+            out.push_str(&format!(
+                "({} of {} shown; more with --cursor {next})\n",
+                page.hits.len(),
+                page.total
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn get(corpus: &Corpus, id: &str, lines: Option<&str>, json: bool) -> Result<String, CliError> {
+    let doc = corpus.get(id).map_err(usage)?;
+    let total = doc.line_count();
+    let range = match lines {
+        Some(text) => text.parse::<LineRange>().map_err(|e| {
+            CliError::usage(format!("--lines: {e}"))
+        })?,
+        None => LineRange {
+            start: 1,
+            end: Some(total.clamp(1, MAX_GET_LINES)),
+        },
+    };
+    let text = if total == 0 {
+        String::new()
+    } else {
+        doc.lines(range).map_err(usage)?
+    };
+    let end = range.end.unwrap_or(total).min(total);
+    let next = (end < total).then(|| format!("{}..", end + 1));
+    if json {
+        return Ok(line(&json!({
+            "type": "document",
+            "id": doc.id(),
+            "title": doc.front.title,
+            "kind": doc.front.kind,
+            "tags": doc.front.tags,
+            "line_start": range.start,
+            "line_end": end,
+            "total_lines": total,
+            "next_lines": next,
+            "text": text,
+            "links": links(corpus, doc),
+        })));
+    }
+    let styled = io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    let mut out = if styled {
+        let hint = |target: &str| {
+            corpus
+                .links(doc)
+                .into_iter()
+                .find(|l| l.target == target)
+                .and_then(|l| l.resolved)
+                .map_or_else(|| target.to_owned(), |id| format!("smith docs get {id}"))
+        };
+        let mut rendered = smith_docs::render_terminal(&text, &hint);
+        rendered.push('\n');
+        rendered
+    } else {
+        text
+    };
+    // Only a default window cut by the bound says how to continue; an explicit window is
+    // exactly what was asked for.
+    if let (Some(next), None) = (next, lines) {
+        out.push_str(&format!("(lines {}..{end} of {total}; continue with --lines {next})\n", range.start));
+    }
+    Ok(out)
+}
+
+fn links(corpus: &Corpus, doc: &Document) -> Vec<serde_json::Value> {
+    corpus
+        .links(doc)
+        .into_iter()
+        .map(|l| json!({"target": l.target, "id": l.resolved, "external": l.external}))
+        .collect()
+}

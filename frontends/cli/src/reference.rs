@@ -1,0 +1,103 @@
+//! The command-line reference, generated from the clap declarations.
+
+use std::fmt::Write as _;
+
+use smith_docs::reference::{ReferenceDoc, cell};
+
+/// Every generated reference document this binary knows. Configuration schemas, the WIT
+/// package and the RPC/event schemas join this list as they land.
+pub fn reference_docs() -> Vec<ReferenceDoc> {
+    vec![cli_reference()]
+}
+
+fn cli_reference() -> ReferenceDoc {
+    let mut root = crate::command();
+    root.build();
+    let mut body = String::from(
+        "# Command-line reference\n\nEvery `smith` command, argument and option, generated from the same declarations that\n`--help` prints.\n",
+    );
+    write_command(&mut body, &root);
+    ReferenceDoc {
+        file: "cli.md".into(),
+        id: "reference/cli".into(),
+        title: "Command-line reference".into(),
+        tags: vec!["cli".into(), "commands".into(), "options".into(), "flags".into()],
+        body,
+    }
+}
+
+fn write_command(out: &mut String, cmd: &clap::Command) {
+    let name = cmd.get_bin_name().unwrap_or(cmd.get_name());
+    let _ = write!(out, "\n## `{name}`\n\n");
+    if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
+        let _ = writeln!(out, "{about}\n");
+    }
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim_start_matches("Usage:").trim();
+    let _ = writeln!(out, "```text\n{usage}\n```\n");
+
+    let args: Vec<&clap::Arg> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !matches!(a.get_id().as_str(), "help" | "version"))
+        .collect();
+    let positionals: Vec<_> = args.iter().filter(|a| a.is_positional()).collect();
+    if !positionals.is_empty() {
+        out.push_str("| argument | required | description |\n| --- | --- | --- |\n");
+        for arg in positionals {
+            let value = arg
+                .get_value_names()
+                .and_then(|v| v.first())
+                .map_or_else(|| arg.get_id().to_string(), ToString::to_string);
+            let _ = writeln!(
+                out,
+                "| `{value}` | {} | {} |",
+                if arg.is_required_set() { "yes" } else { "no" },
+                cell(&help(arg))
+            );
+        }
+        out.push('\n');
+    }
+    let options: Vec<_> = args.iter().filter(|a| !a.is_positional()).collect();
+    if !options.is_empty() {
+        out.push_str("| option | value | default | description |\n| --- | --- | --- | --- |\n");
+        for arg in options {
+            let mut flag = String::new();
+            if let Some(short) = arg.get_short() {
+                let _ = write!(flag, "-{short}, ");
+            }
+            if let Some(long) = arg.get_long() {
+                let _ = write!(flag, "--{long}");
+            }
+            let value = if arg.get_action().takes_values() {
+                arg.get_value_names()
+                    .map(|v| v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
+            let takes_values = arg.get_action().takes_values();
+            let default = arg
+                .get_default_values()
+                .iter()
+                .filter(|_| takes_values)
+                .map(|v| format!("`{}`", v.to_string_lossy()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let _ = writeln!(out, "| `{flag}` | {value} | {default} | {} |", cell(&help(arg)));
+        }
+        out.push('\n');
+    }
+    if let Some(after) = cmd.get_after_long_help().or(cmd.get_after_help()) {
+        let _ = writeln!(out, "```text\n{}\n```\n", after.to_string().trim_end());
+    }
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+        write_command(out, sub);
+    }
+}
+
+fn help(arg: &clap::Arg) -> String {
+    arg.get_long_help()
+        .or(arg.get_help())
+        .map(|h| h.to_string().split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
