@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use pulldown_cmark::{Event, Parser, Tag};
 
-use crate::frontmatter::{self, FrontMatter};
 use crate::DocsError;
+use crate::frontmatter::{self, FrontMatter};
 
 /// One document: its front matter, where it lives in the corpus and its markdown body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +46,12 @@ impl Document {
             });
         }
         let mut out = String::new();
-        for line in self.body.lines().skip(range.start - 1).take(end + 1 - range.start) {
+        for line in self
+            .body
+            .lines()
+            .skip(range.start - 1)
+            .take(end + 1 - range.start)
+        {
             out.push_str(line);
             out.push('\n');
         }
@@ -78,16 +83,25 @@ impl std::str::FromStr for LineRange {
     /// Parse `A..B`, `A..` or `A` (one line).
     fn from_str(s: &str) -> Result<Self, String> {
         let num = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("`{s}` is not a line range; write A..B (1-based, inclusive), e.g. 1..40"))
+            t.trim().parse::<usize>().map_err(|_| {
+                format!("`{s}` is not a line range; write A..B (1-based, inclusive), e.g. 1..40")
+            })
         };
         match s.split_once("..") {
-            Some((a, "")) => Ok(Self { start: num(a)?, end: None }),
-            Some((a, b)) => Ok(Self { start: num(a)?, end: Some(num(b)?) }),
+            Some((a, "")) => Ok(Self {
+                start: num(a)?,
+                end: None,
+            }),
+            Some((a, b)) => Ok(Self {
+                start: num(a)?,
+                end: Some(num(b)?),
+            }),
             None => {
                 let n = num(s)?;
-                Ok(Self { start: n, end: Some(n) })
+                Ok(Self {
+                    start: n,
+                    end: Some(n),
+                })
             }
         }
     }
@@ -114,38 +128,52 @@ pub struct Corpus {
 const EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/corpus.zst"));
 const EMBEDDED_LEN: &str = include_str!(concat!(env!("OUT_DIR"), "/corpus.len"));
 
+/// Decode a bundle written by `build.rs`: zstd over repeated
+/// `name_len u16 LE | name | data_len u32 LE | data` entries.
+pub(crate) fn decode_bundle(
+    compressed: &[u8],
+    len: &str,
+) -> Result<Vec<(String, Vec<u8>)>, DocsError> {
+    let damaged = |what: &str| DocsError::Damaged(what.to_owned());
+    let len: usize = len
+        .trim()
+        .parse()
+        .map_err(|_| damaged("bad bundle length"))?;
+    let bundle = zstd::bulk::decompress(compressed, len).map_err(|e| damaged(&e.to_string()))?;
+    fn take<'b>(rest: &mut &'b [u8], n: usize) -> Result<&'b [u8], DocsError> {
+        if rest.len() < n {
+            return Err(DocsError::Damaged("truncated bundle".into()));
+        }
+        let (head, tail) = rest.split_at(n);
+        *rest = tail;
+        Ok(head)
+    }
+    let mut entries = Vec::new();
+    let mut rest: &[u8] = &bundle;
+    while !rest.is_empty() {
+        let n = take(&mut rest, 2)?;
+        let name_len = usize::from(u16::from_le_bytes([n[0], n[1]]));
+        let name = String::from_utf8(take(&mut rest, name_len)?.to_vec())
+            .map_err(|e| damaged(&e.to_string()))?;
+        let n = take(&mut rest, 4)?;
+        let data_len = u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize;
+        entries.push((name, take(&mut rest, data_len)?.to_vec()));
+    }
+    Ok(entries)
+}
+
 impl Corpus {
     /// The corpus embedded in this binary at build time.
     ///
     /// # Errors
     /// [`DocsError::Damaged`] if the embedded bundle cannot be decoded (a build defect).
     pub fn embedded() -> Result<Self, DocsError> {
-        let len: usize = EMBEDDED_LEN
-            .trim()
-            .parse()
-            .map_err(|_| DocsError::Damaged("bad bundle length".into()))?;
-        let bundle = zstd::bulk::decompress(EMBEDDED, len)
-            .map_err(|e| DocsError::Damaged(e.to_string()))?;
         let mut files = Vec::new();
-        let mut at = 0usize;
-        let take = |at: &mut usize, n: usize| -> Result<&[u8], DocsError> {
-            let end = at.checked_add(n).filter(|&e| e <= bundle.len());
-            let end = end.ok_or_else(|| DocsError::Damaged("truncated bundle".into()))?;
-            let slice = &bundle[*at..end];
-            *at = end;
-            Ok(slice)
-        };
-        while at < bundle.len() {
-            let n = take(&mut at, 2)?;
-            let path_len = usize::from(u16::from_le_bytes([n[0], n[1]]));
-            let path = take(&mut at, path_len)?.to_vec();
-            let n = take(&mut at, 4)?;
-            let text_len = u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize;
-            let text = take(&mut at, text_len)?.to_vec();
-            let utf8 = |b: Vec<u8>| String::from_utf8(b).map_err(|e| DocsError::Damaged(e.to_string()));
-            files.push((utf8(path)?, utf8(text)?));
+        for (path, data) in decode_bundle(EMBEDDED, EMBEDDED_LEN)? {
+            let text = String::from_utf8(data).map_err(|e| DocsError::Damaged(e.to_string()))?;
+            files.push((path, text));
         }
-        Self::from_files(files).map_err(|e| DocsError::Damaged(e.to_string()))
+        Self::from_files(files).map_err(DocsError::Damaged)
     }
 
     /// A corpus from `(path, text)` pairs, paths relative to the docs directory.
@@ -162,7 +190,10 @@ impl Corpus {
                 body: body.to_owned(),
             };
             if let Some(other) = by_id.insert(doc.front.id.clone(), doc) {
-                return Err(format!("{path}: id `{}` is also used by {}", other.front.id, other.path));
+                return Err(format!(
+                    "{path}: id `{}` is also used by {}",
+                    other.front.id, other.path
+                ));
             }
         }
         Ok(Self {
@@ -203,7 +234,11 @@ impl Corpus {
             .filter(|(score, _)| *score > 0.6)
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-        scored.into_iter().take(3).map(|(_, id)| id.to_owned()).collect()
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, id)| id.to_owned())
+            .collect()
     }
 
     /// The document at corpus path `path`, if any.
@@ -223,7 +258,9 @@ impl Corpus {
                 let resolved = if external {
                     None
                 } else {
-                    resolve(&doc.path, &target).and_then(|p| self.by_path(&p)).map(|d| d.front.id.clone())
+                    resolve(&doc.path, &target)
+                        .and_then(|p| self.by_path(&p))
+                        .map(|d| d.front.id.clone())
                 };
                 out.push(Link {
                     target,
@@ -288,7 +325,9 @@ mod tests {
         let ids: Vec<_> = c.documents().iter().map(Document::id).collect();
         assert_eq!(ids, ["alpha", "ref/beta"]);
         assert_eq!(c.get("ref/beta").unwrap().front.tags, ["x", "y"]);
-        let DocsError::UnknownId { closest, .. } = c.get("beta").unwrap_err() else { panic!() };
+        let DocsError::UnknownId { closest, .. } = c.get("beta").unwrap_err() else {
+            panic!()
+        };
         assert_eq!(closest, ["ref/beta"]);
     }
 
@@ -296,7 +335,10 @@ mod tests {
     fn line_windows_are_one_based_and_inclusive() {
         let c = corpus();
         let a = c.get("alpha").unwrap();
-        assert_eq!(a.lines("2..3".parse().unwrap()).unwrap(), "line 2\nline 3\n");
+        assert_eq!(
+            a.lines("2..3".parse().unwrap()).unwrap(),
+            "line 2\nline 3\n"
+        );
         assert_eq!(a.lines("3..99".parse().unwrap()).unwrap(), "line 3\n");
         assert_eq!(a.lines("2".parse().unwrap()).unwrap(), "line 2\n");
         assert_eq!(a.lines("2..".parse().unwrap()).unwrap(), "line 2\nline 3\n");
@@ -312,7 +354,10 @@ mod tests {
         let links = c.links(c.get("alpha").unwrap());
         assert_eq!(links[0].resolved.as_deref(), Some("ref/beta"));
         assert!(links[1].external);
-        assert_eq!(c.broken_links(), [("ref/beta".to_owned(), "nope.md".to_owned())]);
+        assert_eq!(
+            c.broken_links(),
+            [("ref/beta".to_owned(), "nope.md".to_owned())]
+        );
         assert_eq!(resolve("a.md", "../x.md"), None);
     }
 

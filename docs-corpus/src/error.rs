@@ -22,7 +22,9 @@ pub enum DocsError {
         reason: String,
     },
     /// A continuation token that does not belong to this query, or is malformed.
-    #[error("cursor `{cursor}` {reason}; pass the `next_cursor` printed by the previous page of the same query")]
+    #[error(
+        "cursor `{cursor}` {reason}; pass the `next_cursor` printed by the previous page of the same query"
+    )]
     BadCursor {
         /// The token as given.
         cursor: String,

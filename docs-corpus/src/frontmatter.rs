@@ -51,7 +51,9 @@ pub fn parse(text: &str) -> Result<(FrontMatter, &str), String> {
                 let list = value
                     .strip_prefix('[')
                     .and_then(|v| v.strip_suffix(']'))
-                    .ok_or_else(|| format!("line {line_no}: tags must be a list like [eval, json]"))?;
+                    .ok_or_else(|| {
+                        format!("line {line_no}: tags must be a list like [eval, json]")
+                    })?;
                 tags = list
                     .split(',')
                     .map(|t| t.trim().to_owned())
@@ -65,7 +67,9 @@ pub fn parse(text: &str) -> Result<(FrontMatter, &str), String> {
             }
         }
     }
-    let id = id.filter(|v| !v.is_empty()).ok_or("the front matter lacks `id`")?;
+    let id = id
+        .filter(|v| !v.is_empty())
+        .ok_or("the front matter lacks `id`")?;
     if !id
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '/')
@@ -81,10 +85,7 @@ pub fn parse(text: &str) -> Result<(FrontMatter, &str), String> {
         .ok_or("the front matter lacks `title`")?;
     let kind = kind.ok_or("the front matter lacks `kind`")?;
     if !KINDS.contains(&kind.as_str()) {
-        return Err(format!(
-            "kind `{kind}` is not one of {}",
-            KINDS.join(", ")
-        ));
+        return Err(format!("kind `{kind}` is not one of {}", KINDS.join(", ")));
     }
     Ok((
         FrontMatter {

@@ -4,7 +4,7 @@
 //! `tags`; format in the document `docs-format`) is bundled by `build.rs`, compressed with zstd
 //! and embedded in the binary, so documentation works offline with no checkout, credentials or
 //! session. [`Corpus::embedded`] opens it; [`SearchIndex`] searches it with tantivy;
-//! [`render_terminal`] renders markdown for a terminal; [`reference`] holds the generated
+//! [`render_terminal`] renders markdown for a terminal; [`mod@reference`] holds the generated
 //! reference machinery and its drift check.
 //!
 //! This crate never prints and never panics on bad input: every failure is a [`DocsError`]
@@ -15,9 +15,10 @@ mod error;
 mod frontmatter;
 pub mod reference;
 mod render;
+mod schema;
 mod search;
 
-pub use corpus::{Corpus, Document, Link, LineRange};
+pub use corpus::{Corpus, Document, LineRange, Link};
 pub use error::DocsError;
 pub use frontmatter::{FrontMatter, KINDS, parse as parse_front_matter};
 pub use render::render_terminal;

@@ -81,7 +81,11 @@ pub fn check_drift(reference_dir: &Path, docs: &[ReferenceDoc]) -> Result<(), Ve
             Ok(_) => {}
         }
     }
-    if drifts.is_empty() { Ok(()) } else { Err(drifts) }
+    if drifts.is_empty() {
+        Ok(())
+    } else {
+        Err(drifts)
+    }
 }
 
 /// Write every generated document into `reference_dir`.
@@ -127,12 +131,16 @@ mod tests {
         std::fs::write(dir.path().join("x.md"), stale).unwrap();
         let stale_line = doc().to_file().lines().position(|l| l == "body").unwrap() + 1;
         let drift = check_drift(dir.path(), &docs).unwrap_err();
-        assert_eq!(drift[0].what, format!("differs from the declarations from line {stale_line}"));
+        assert_eq!(
+            drift[0].what,
+            format!("differs from the declarations from line {stale_line}")
+        );
     }
 
     #[test]
     fn generated_files_parse_as_corpus_documents() {
-        let c = crate::Corpus::from_files([("reference/x.md".to_owned(), doc().to_file())]).unwrap();
+        let c =
+            crate::Corpus::from_files([("reference/x.md".to_owned(), doc().to_file())]).unwrap();
         assert_eq!(c.get("reference/x").unwrap().front.kind, "reference");
     }
 }

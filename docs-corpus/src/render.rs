@@ -49,7 +49,9 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
                 out.push_str("\n\n");
             }
             Event::Start(Tag::Paragraph) => {}
-            Event::End(TagEnd::Paragraph) => out.push_str(if list_depth > 0 { "\n" } else { "\n\n" }),
+            Event::End(TagEnd::Paragraph) => {
+                out.push_str(if list_depth > 0 { "\n" } else { "\n\n" })
+            }
             Event::Start(Tag::Emphasis) => {
                 style_stack.push(ITALIC);
                 restyle(&mut out, &style_stack);
@@ -64,10 +66,10 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
             }
             Event::Start(Tag::CodeBlock(kind)) => {
                 in_code_block = true;
-                if let CodeBlockKind::Fenced(lang) = kind {
-                    if !lang.is_empty() {
-                        out.push_str(&format!("{DIM}  ┌ {lang}{RESET}\n"));
-                    }
+                if let CodeBlockKind::Fenced(lang) = kind
+                    && !lang.is_empty()
+                {
+                    out.push_str(&format!("{DIM}  ┌ {}{RESET}\n", sanitize(&lang)));
                 }
             }
             Event::End(TagEnd::CodeBlock) => {
@@ -85,11 +87,7 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
                 out.push_str(&"  ".repeat(list_depth.saturating_sub(1)));
                 out.push_str("• ");
             }
-            Event::End(TagEnd::Item) => {
-                if !out.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
+            Event::End(TagEnd::Item) if !out.ends_with('\n') => out.push('\n'),
             Event::Start(Tag::Link { dest_url, .. }) => link_targets.push(dest_url.to_string()),
             Event::End(TagEnd::Link) => {
                 if let Some(target) = link_targets.pop() {
@@ -122,7 +120,9 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
 
 /// Drop control characters (other than tab) from document text.
 fn sanitize(text: &str) -> String {
-    text.chars().filter(|c| !c.is_control() || *c == '\t').collect()
+    text.chars()
+        .filter(|c| !c.is_control() || *c == '\t')
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
 //! Full-text search over the corpus with tantivy, built in RAM when first needed.
 
 use tantivy::collector::TopDocs;
+use tantivy::directory::{Directory, RamDirectory};
 use tantivy::query::QueryParser;
-use tantivy::schema::{
-    Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
-};
+use tantivy::schema::{Field, Value};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{Index, IndexReader, TantivyDocument, doc};
+use tantivy::{Index, IndexReader, TantivyDocument};
 
+use crate::schema::{self, Fields};
 use crate::{Corpus, DocsError};
+
+const EMBEDDED_INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/index.zst"));
+const EMBEDDED_INDEX_LEN: &str = include_str!(concat!(env!("OUT_DIR"), "/index.len"));
 
 /// One search result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -115,12 +118,7 @@ fn normalize(query: &str) -> String {
 pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
-    id: Field,
-    title: Field,
-    kind: Field,
-    tags: Field,
-    body: Field,
-    size: usize,
+    fields: Fields,
 }
 
 /// Longest snippet, in characters.
@@ -131,52 +129,53 @@ fn err(e: tantivy::TantivyError) -> DocsError {
 }
 
 impl SearchIndex {
-    /// Index every document of `corpus` (title, tags and body, English stemming), in RAM and
-    /// with one indexing thread so document order — and therefore tie order — is stable.
+    /// The index of the embedded corpus, built at compile time by `build.rs` with the same
+    /// schema and rules as [`SearchIndex::build`]; opening it copies its files into RAM.
     ///
     /// # Errors
-    /// [`DocsError::Search`] if the engine fails.
-    pub fn build(corpus: &Corpus) -> Result<Self, DocsError> {
-        let stemmed = |stored: bool| {
-            let opts = TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer("en_stem")
-                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-            );
-            if stored { opts.set_stored() } else { opts }
-        };
-        let mut builder = Schema::builder();
-        let id = builder.add_text_field("id", STRING | STORED);
-        let title = builder.add_text_field("title", stemmed(true));
-        let kind = builder.add_text_field("kind", STRING | STORED);
-        let tags = builder.add_text_field("tags", stemmed(false));
-        let body = builder.add_text_field("body", stemmed(true));
-        let index = Index::create_in_ram(builder.build());
-        let mut writer = index
-            .writer_with_num_threads::<TantivyDocument>(1, 15_000_000)
-            .map_err(err)?;
-        for d in corpus.documents() {
-            writer
-                .add_document(doc!(
-                    id => d.front.id.clone(),
-                    title => d.front.title.clone(),
-                    kind => d.front.kind.clone(),
-                    tags => d.front.tags.join(" "),
-                    body => d.body.clone(),
-                ))
-                .map_err(err)?;
+    /// [`DocsError::Damaged`] or [`DocsError::Search`] if the embedded index cannot be opened
+    /// (a build defect).
+    pub fn embedded() -> Result<Self, DocsError> {
+        let dir = RamDirectory::create();
+        for (name, data) in crate::corpus::decode_bundle(EMBEDDED_INDEX, EMBEDDED_INDEX_LEN)? {
+            dir.atomic_write(std::path::Path::new(&name), &data)
+                .map_err(|e| DocsError::Damaged(e.to_string()))?;
         }
-        writer.commit().map_err(err)?;
+        let index = Index::open(dir).map_err(err)?;
+        let (_, fields) = schema::schema();
         let reader = index.reader().map_err(err)?;
         Ok(Self {
             index,
             reader,
-            id,
-            title,
-            kind,
-            tags,
-            body,
-            size: corpus.documents().len(),
+            fields,
+        })
+    }
+
+    /// Index every document of `corpus` (title, tags and body, English stemming) in RAM.
+    ///
+    /// # Errors
+    /// [`DocsError::Search`] if the engine fails.
+    pub fn build(corpus: &Corpus) -> Result<Self, DocsError> {
+        let (schema, fields) = schema::schema();
+        let index = Index::create_in_ram(schema);
+        let mut writer = index
+            .writer_with_num_threads::<TantivyDocument>(1, schema::WRITER_BUDGET)
+            .map_err(err)?;
+        let rows = corpus.documents().iter().map(|d| {
+            (
+                d.front.id.as_str(),
+                d.front.title.as_str(),
+                d.front.kind.as_str(),
+                d.front.tags.as_slice(),
+                d.body.as_str(),
+            )
+        });
+        schema::index_rows(&mut writer, fields, rows).map_err(err)?;
+        let reader = index.reader().map_err(err)?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
         })
     }
 
@@ -186,24 +185,38 @@ impl SearchIndex {
     ///
     /// # Errors
     /// [`DocsError::BadCursor`] for a cursor of another query; [`DocsError::Search`].
-    pub fn search(&self, query: &str, limit: usize, cursor: Option<&str>) -> Result<SearchPage, DocsError> {
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        cursor: Option<&str>,
+    ) -> Result<SearchPage, DocsError> {
         let offset = match cursor {
             Some(token) => Cursor::parse(token, query)?.offset,
             None => 0,
         };
-        let mut parser = QueryParser::for_index(&self.index, vec![self.title, self.tags, self.body]);
-        parser.set_field_boost(self.title, 3.0);
-        parser.set_field_boost(self.tags, 2.0);
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.tags, f.body]);
+        parser.set_field_boost(f.title, 3.0);
+        parser.set_field_boost(f.tags, 2.0);
         let (parsed, _lenient) = parser.parse_query_lenient(&normalize(query));
         let searcher = self.reader.searcher();
         let all = searcher
-            .search(&parsed, &TopDocs::with_limit(self.size.max(1)).order_by_score())
+            .search(
+                &parsed,
+                &TopDocs::with_limit(
+                    usize::try_from(searcher.num_docs())
+                        .unwrap_or(usize::MAX)
+                        .max(1),
+                )
+                .order_by_score(),
+            )
             .map_err(err)?;
         let mut scored = Vec::with_capacity(all.len());
         for (score, address) in all {
             let doc: TantivyDocument = searcher.doc(address).map_err(err)?;
             let id = doc
-                .get_first(self.id)
+                .get_first(f.id)
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_owned();
@@ -211,7 +224,7 @@ impl SearchIndex {
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         let total = scored.len();
-        let mut snippets = SnippetGenerator::create(&searcher, &*parsed, self.body).map_err(err)?;
+        let mut snippets = SnippetGenerator::create(&searcher, &*parsed, f.body).map_err(err)?;
         snippets.set_max_num_chars(SNIPPET_CHARS);
         let hits = scored
             .into_iter()
@@ -227,16 +240,21 @@ impl SearchIndex {
                 let snippet = snippets.snippet_from_doc(&doc);
                 Hit {
                     id,
-                    title: text(self.title),
-                    kind: text(self.kind),
+                    title: text(f.title),
+                    kind: text(f.kind),
                     score,
-                    snippet: snippet.fragment().split_whitespace().collect::<Vec<_>>().join(" "),
+                    snippet: snippet
+                        .fragment()
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
                 }
             })
             .collect::<Vec<_>>();
         let next = offset + hits.len();
         Ok(SearchPage {
-            next_cursor: (next < total && !hits.is_empty()).then(|| Cursor::new(query, next).token()),
+            next_cursor: (next < total && !hits.is_empty())
+                .then(|| Cursor::new(query, next).token()),
             hits,
             total,
         })
@@ -249,8 +267,28 @@ mod tests {
 
     fn index() -> (Corpus, SearchIndex) {
         let corpus = Corpus::embedded().unwrap();
-        let index = SearchIndex::build(&corpus).unwrap();
+        let index = SearchIndex::embedded().unwrap();
         (corpus, index)
+    }
+
+    #[test]
+    fn the_embedded_index_answers_as_a_fresh_build_does() {
+        let (corpus, embedded) = index();
+        let built = SearchIndex::build(&corpus).unwrap();
+        for query in [
+            "session",
+            "exit status",
+            "scripted gate",
+            "frame",
+            "json",
+            "zzzz",
+        ] {
+            assert_eq!(
+                embedded.search(query, 100, None).unwrap(),
+                built.search(query, 100, None).unwrap(),
+                "{query}"
+            );
+        }
     }
 
     #[test]
@@ -338,6 +376,9 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{query:?}: {e}"));
         }
         let page = index.search("session -eval", 100, None).unwrap();
-        assert!(page.hits.iter().all(|h| h.id != "eval"), "exclusion of a word works");
+        assert!(
+            page.hits.iter().all(|h| h.id != "eval"),
+            "exclusion of a word works"
+        );
     }
 }

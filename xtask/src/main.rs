@@ -10,8 +10,11 @@ mod check;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|bench>
-  check   fmt --check, clippy -D warnings (all targets), tests, docs (-D warnings), drift checks
+const USAGE: &str = "usage: cargo xtask <check|docs|site|bench>
+  check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
+          test and the site link check), API docs (-D warnings), static site build + link check
+  docs    regenerate the generated reference in docs-corpus/docs/reference/ from the declarations
+  site    render the docs corpus to a static site in target/site and check its links
   bench   speed and memory figures: figure / target / measured";
 
 fn main() -> ExitCode {
@@ -19,6 +22,8 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("check") => check::run_all(),
         Some("bench") => bench::run(),
+        Some("docs") => check::bless_reference(),
+        Some("site") => check::site(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -23,7 +23,7 @@ pub(crate) fn run(args: DocsArgs) -> Result<u8, CliError> {
             json,
             limit,
             cursor,
-        } => search(&corpus, &query, json, limit, cursor.as_deref())?,
+        } => search(&query, json, limit, cursor.as_deref())?,
         DocsCommand::Get { id, lines, json } => get(&corpus, &id, lines.as_deref(), json)?,
     };
     write_stdout(&text)
@@ -35,7 +35,10 @@ fn write_stdout(text: &str) -> Result<u8, CliError> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(exit::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(exit::SUCCESS),
-        Err(e) => Err(CliError::new(exit::RUN_FAILED, format!("cannot write to stdout: {e}"))),
+        Err(e) => Err(CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot write to stdout: {e}"),
+        )),
     }
 }
 
@@ -66,19 +69,18 @@ fn list(corpus: &Corpus, json: bool) -> String {
     } else {
         let width = docs.iter().map(|d| d.id().len()).max().unwrap_or(0);
         for d in docs {
-            out.push_str(&format!("{:<width$}  {:<9}  {}\n", d.id(), d.front.kind, d.front.title));
+            out.push_str(&format!(
+                "{:<width$}  {:<9}  {}\n",
+                d.id(),
+                d.front.kind,
+                d.front.title
+            ));
         }
     }
     out
 }
 
-fn search(
-    corpus: &Corpus,
-    query: &str,
-    json: bool,
-    limit: usize,
-    cursor: Option<&str>,
-) -> Result<String, CliError> {
+fn search(query: &str, json: bool, limit: usize, cursor: Option<&str>) -> Result<String, CliError> {
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(CliError::usage(format!(
             "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
@@ -89,7 +91,8 @@ fn search(
             "the query is empty; give words to search for, e.g. `smith docs search \"session format\"`",
         ));
     }
-    let index = SearchIndex::build(corpus).map_err(|e| CliError::new(exit::RUN_FAILED, e.to_string()))?;
+    let index =
+        SearchIndex::embedded().map_err(|e| CliError::new(exit::RUN_FAILED, e.to_string()))?;
     let page = index.search(query, limit, cursor).map_err(usage)?;
     let mut out = String::new();
     if json {
@@ -131,9 +134,9 @@ fn get(corpus: &Corpus, id: &str, lines: Option<&str>, json: bool) -> Result<Str
     let doc = corpus.get(id).map_err(usage)?;
     let total = doc.line_count();
     let range = match lines {
-        Some(text) => text.parse::<LineRange>().map_err(|e| {
-            CliError::usage(format!("--lines: {e}"))
-        })?,
+        Some(text) => text
+            .parse::<LineRange>()
+            .map_err(|e| CliError::usage(format!("--lines: {e}")))?,
         None => LineRange {
             start: 1,
             end: Some(total.clamp(1, MAX_GET_LINES)),
@@ -182,7 +185,10 @@ fn get(corpus: &Corpus, id: &str, lines: Option<&str>, json: bool) -> Result<Str
     // Only a default window cut by the bound says how to continue; an explicit window is
     // exactly what was asked for.
     if let (Some(next), None) = (next, lines) {
-        out.push_str(&format!("(lines {}..{end} of {total}; continue with --lines {next})\n", range.start));
+        out.push_str(&format!(
+            "(lines {}..{end} of {total}; continue with --lines {next})\n",
+            range.start
+        ));
     }
     Ok(out)
 }

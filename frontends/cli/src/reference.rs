@@ -21,7 +21,12 @@ fn cli_reference() -> ReferenceDoc {
         file: "cli.md".into(),
         id: "reference/cli".into(),
         title: "Command-line reference".into(),
-        tags: vec!["cli".into(), "commands".into(), "options".into(), "flags".into()],
+        tags: vec![
+            "cli".into(),
+            "commands".into(),
+            "options".into(),
+            "flags".into(),
+        ],
         body,
     }
 }
@@ -70,7 +75,12 @@ fn write_command(out: &mut String, cmd: &clap::Command) {
             }
             let value = if arg.get_action().takes_values() {
                 arg.get_value_names()
-                    .map(|v| v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" "))
+                    .map(|v| {
+                        v.iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
                     .unwrap_or_default()
             } else {
                 String::new()
@@ -83,14 +93,21 @@ fn write_command(out: &mut String, cmd: &clap::Command) {
                 .map(|v| format!("`{}`", v.to_string_lossy()))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let _ = writeln!(out, "| `{flag}` | {value} | {default} | {} |", cell(&help(arg)));
+            let _ = writeln!(
+                out,
+                "| `{flag}` | {value} | {default} | {} |",
+                cell(&help(arg))
+            );
         }
         out.push('\n');
     }
     if let Some(after) = cmd.get_after_long_help().or(cmd.get_after_help()) {
         let _ = writeln!(out, "```text\n{}\n```\n", after.to_string().trim_end());
     }
-    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
         write_command(out, sub);
     }
 }
@@ -98,6 +115,11 @@ fn write_command(out: &mut String, cmd: &clap::Command) {
 fn help(arg: &clap::Arg) -> String {
     arg.get_long_help()
         .or(arg.get_help())
-        .map(|h| h.to_string().split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|h| {
+            h.to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_default()
 }

@@ -12,13 +12,19 @@ fn list_then_get_every_document_in_both_forms() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let docs = records(&out);
     assert!(docs.len() >= 8, "{docs:?}");
-    let ids: Vec<String> = docs.iter().map(|d| d["id"].as_str().unwrap().to_owned()).collect();
+    let ids: Vec<String> = docs
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_owned())
+        .collect();
     let mut sorted = ids.clone();
     sorted.sort();
     assert_eq!(ids, sorted, "list is ordered by id");
     let plain = stdout(&env.run(&["docs", "list"]));
     for id in &ids {
-        assert!(plain.lines().any(|l| l.starts_with(id.as_str())), "{id} missing from readable list");
+        assert!(
+            plain.lines().any(|l| l.starts_with(id.as_str())),
+            "{id} missing from readable list"
+        );
         let got = env.run(&["docs", "get", id]);
         assert_eq!(got.status.code(), Some(0), "get {id}: {}", stderr(&got));
         let json = env.run(&["docs", "get", id, "--json"]);
@@ -59,7 +65,10 @@ fn search_pages_through_all_results_exactly_once() {
     let page = all.last().unwrap();
     assert_eq!(page["type"], "page");
     assert!(page["next_cursor"].is_null());
-    let expected: Vec<_> = all[..all.len() - 1].iter().map(|h| h["id"].clone()).collect();
+    let expected: Vec<_> = all[..all.len() - 1]
+        .iter()
+        .map(|h| h["id"].clone())
+        .collect();
     assert!(expected.len() >= 4);
     let mut seen = Vec::new();
     let mut cursor: Option<String> = None;
@@ -116,7 +125,10 @@ fn line_windows_and_their_errors() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out).lines().count(), 3);
     let rec = &records(&env.run(&["docs", "get", "eval", "--lines", "2..4", "--json"]))[0];
-    assert_eq!((rec["line_start"].as_u64(), rec["line_end"].as_u64()), (Some(2), Some(4)));
+    assert_eq!(
+        (rec["line_start"].as_u64(), rec["line_end"].as_u64()),
+        (Some(2), Some(4))
+    );
     assert!(rec["next_lines"].is_string());
 
     let out = env.run(&["docs", "get", "eval", "--lines", "9999..10000"]);
@@ -133,7 +145,10 @@ fn unknown_ids_name_the_closest() {
     let out = env.run(&["docs", "get", "sesion-format"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("`sesion-format`") && err.contains("session-format"), "{err}");
+    assert!(
+        err.contains("`sesion-format`") && err.contains("session-format"),
+        "{err}"
+    );
     let out = env.run(&["docs", "search", "x", "--cursor", "0-00000000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("different query"), "{}", stderr(&out));

@@ -29,7 +29,11 @@ fn checked_in_and_embedded_reference_match_the_declarations() {
         let embedded = corpus.get(&doc.id).unwrap();
         let expected = doc.to_file();
         let (_, body) = smith_docs::parse_front_matter(&expected).unwrap();
-        assert_eq!(embedded.body, body, "the binary embeds a stale `{}`; rebuild", doc.id);
+        assert_eq!(
+            embedded.body, body,
+            "the binary embeds a stale `{}`; rebuild",
+            doc.id
+        );
     }
 }
 
@@ -41,12 +45,22 @@ fn every_command_and_option_is_in_the_reference() {
     let mut stack = vec![root];
     while let Some(cmd) = stack.pop() {
         let name = cmd.get_bin_name().unwrap_or(cmd.get_name()).to_owned();
-        assert!(body.contains(&format!("## `{name}`")), "command `{name}` missing");
+        assert!(
+            body.contains(&format!("## `{name}`")),
+            "command `{name}` missing"
+        );
         for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
             if let Some(long) = arg.get_long().filter(|l| *l != "help" && *l != "version") {
-                assert!(body.contains(&format!("--{long}")), "`{name} --{long}` missing");
+                assert!(
+                    body.contains(&format!("--{long}")),
+                    "`{name} --{long}` missing"
+                );
             }
         }
-        stack.extend(cmd.get_subcommands().filter(|s| s.get_name() != "help").cloned());
+        stack.extend(
+            cmd.get_subcommands()
+                .filter(|s| s.get_name() != "help")
+                .cloned(),
+        );
     }
 }
