@@ -184,10 +184,11 @@ impl Corpus {
         let mut by_id: BTreeMap<String, Document> = BTreeMap::new();
         for (path, text) in files {
             let (front, body) = frontmatter::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+            // Line 1 of the body is its first non-blank line.
             let doc = Document {
                 front,
                 path: path.clone(),
-                body: body.to_owned(),
+                body: body.trim_start_matches('\n').to_owned(),
             };
             if let Some(other) = by_id.insert(doc.front.id.clone(), doc) {
                 return Err(format!(
@@ -222,6 +223,8 @@ impl Corpus {
 
     /// Up to three ids closest to `id` (Jaro–Winkler similarity, ties by id).
     pub fn closest(&self, id: &str) -> Vec<String> {
+        let id = id.to_lowercase();
+        let id = id.as_str();
         let mut scored: Vec<(f64, &str)> = self
             .docs
             .iter()

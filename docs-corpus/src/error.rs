@@ -31,6 +31,12 @@ pub enum DocsError {
         /// What is wrong.
         reason: &'static str,
     },
+    /// A query that cannot be searched.
+    #[error("the query cannot be searched: {reason}")]
+    BadQuery {
+        /// What is wrong and what to do.
+        reason: String,
+    },
     /// The embedded corpus could not be read (a build defect).
     #[error("the embedded documentation is damaged ({0}); reinstall Smith")]
     Damaged(String),

@@ -22,4 +22,4 @@ pub use corpus::{Corpus, Document, LineRange, Link};
 pub use error::DocsError;
 pub use frontmatter::{FrontMatter, KINDS, parse as parse_front_matter};
 pub use render::render_terminal;
-pub use search::{Cursor, Hit, SearchIndex, SearchPage};
+pub use search::{Cursor, Hit, MAX_QUERY_CHARS, SearchIndex, SearchPage};

@@ -94,13 +94,27 @@ impl Cursor {
     }
 }
 
-/// Rewrite a user query before parsing: an exclusion (`-x`) applies to a single plain word
-/// only; a leading `-` before anything else (`--no-session`, `-"a phrase"`, `-a-b`) is read as
-/// part of the text to find. Users search for flags, and tantivy 0.27 mis-evaluates excluded
-/// phrases (it trips an internal assertion), so phrase exclusion is never handed to it.
+/// Longest query accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 1000;
+
+/// Rewrite a user query before parsing. Only the documented syntax survives: words, `"phrases"`,
+/// `+required`, `-excluded` and `field:word`; every other punctuation (grouping parentheses,
+/// ranges, wildcards, fuzziness) becomes a space, so no query can nest without bound or match
+/// everything. An exclusion applies to a single plain word only; a leading `-` before anything
+/// else (`--no-session`, `-"a phrase"`, `-a-b`) is read as text to find — users search for
+/// flags, and tantivy 0.27 mis-evaluates excluded phrases.
 fn normalize(query: &str) -> String {
-    query
-        .split_whitespace()
+    let kept: String = query
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '"' | '+' | '-' | ':' | '_' | '.' | '/') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    kept.split_whitespace()
         .map(|token| {
             let rest = token.trim_start_matches('-');
             let plain_word = !rest.is_empty() && rest.chars().all(char::is_alphanumeric);
@@ -191,6 +205,16 @@ impl SearchIndex {
         limit: usize,
         cursor: Option<&str>,
     ) -> Result<SearchPage, DocsError> {
+        if query.chars().count() > MAX_QUERY_CHARS {
+            return Err(DocsError::BadQuery {
+                reason: format!("it is longer than {MAX_QUERY_CHARS} characters; shorten it"),
+            });
+        }
+        if !query.chars().any(char::is_alphanumeric) {
+            return Err(DocsError::BadQuery {
+                reason: "it has no letters or digits to search for".into(),
+            });
+        }
         let offset = match cursor {
             Some(token) => Cursor::parse(token, query)?.offset,
             None => 0,
@@ -224,6 +248,12 @@ impl SearchIndex {
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         let total = scored.len();
+        if offset > total {
+            return Err(DocsError::BadCursor {
+                cursor: cursor.unwrap_or_default().to_owned(),
+                reason: "points past the last result",
+            });
+        }
         let mut snippets = SnippetGenerator::create(&searcher, &*parsed, f.body).map_err(err)?;
         snippets.set_max_num_chars(SNIPPET_CHARS);
         let hits = scored
@@ -371,10 +401,33 @@ mod tests {
             "🦀 ünïcode",
             "body:\"committed change\" -json",
         ] {
-            index
-                .search(query, 10, None)
-                .unwrap_or_else(|e| panic!("{query:?}: {e}"));
+            match index.search(query, 10, None) {
+                Ok(_) | Err(DocsError::BadQuery { .. }) => {}
+                Err(e) => panic!("{query:?}: {e}"),
+            }
         }
+        // Unbounded nesting is flattened, never recursed into.
+        let nested = format!("{}session{}", "(".repeat(900), ")".repeat(90));
+        assert!(index.search(&nested, 10, None).unwrap().total > 0);
+        let long = "session ".repeat(200);
+        assert!(matches!(
+            index.search(&long, 10, None),
+            Err(DocsError::BadQuery { .. })
+        ));
+        for nothing in ["*", "\"\"\"", "(((", "-"] {
+            assert!(
+                matches!(
+                    index.search(nothing, 10, None),
+                    Err(DocsError::BadQuery { .. })
+                ),
+                "{nothing:?} must not match everything"
+            );
+        }
+        let past = Cursor::new("session", 999).token();
+        assert!(matches!(
+            index.search("session", 10, Some(&past)),
+            Err(DocsError::BadCursor { .. })
+        ));
         let page = index.search("session -eval", 100, None).unwrap();
         assert!(
             page.hits.iter().all(|h| h.id != "eval"),

@@ -175,7 +175,7 @@ pub fn generate(corpus: &Corpus, out: &Path) -> std::io::Result<()> {
         list.push_str(&format!("<h2>{}s</h2>\n<ul>\n", escape(kind)));
         for d in docs {
             list.push_str(&format!(
-                "<li><a href=\"{}\">{}</a> <span class=\"kind\">{}</span></li>\n",
+                "<li><a href=\"{}\">{}</a> <code>{}</code></li>\n",
                 page_path(d.id()),
                 escape(&d.front.title),
                 escape(d.id())

@@ -48,12 +48,20 @@ pub(crate) fn bless_reference() -> Result<(), String> {
 }
 
 /// `cargo xtask site`: render the static site into `target/site` and check its links.
+///
+/// Builds with `--workspace` so features resolve as in the test build and nothing is
+/// compiled twice, then runs the generator binary directly.
 pub(crate) fn site() -> Result<(), String> {
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
-    let mut generate = cargo();
-    generate
-        .args(["run", "--quiet", "--locked", "-p", "smith-site-gen", "--"])
-        .arg(target.join("site"));
+    let mut build = cargo();
+    build.args(["build", "--workspace", "--bins", "--locked"]);
+    run(build)?;
+    let mut generate = std::process::Command::new(
+        target
+            .join("debug")
+            .join(format!("smith-site-gen{}", std::env::consts::EXE_SUFFIX)),
+    );
+    generate.arg(target.join("site"));
     run(generate)
 }

@@ -165,10 +165,11 @@ impl<'a> Agent<'a> {
             error: None,
         })?;
         let definitions = self.tools.definitions();
-        for _ in 0..self.limits.max_rounds {
+        for turn in 1..=self.limits.max_rounds {
             if run.cancel.is_cancelled() {
                 return Ok(StopReason::Aborted);
             }
+            run.sink.emit(Intent::TurnStart { turn });
             let request = ProviderRequest {
                 model: model.clone(),
                 instructions: None,
@@ -182,6 +183,7 @@ impl<'a> Agent<'a> {
             let failure = response.error.clone();
             // Count the observed usage first: a failure to record cannot erase it.
             run.usage.add(response.usage.as_ref());
+            let message_id = run.session.writer.next_entry_id().0;
             run.record_message(MessageRecord {
                 message: response.message,
                 model: Some(model.clone()),
@@ -189,6 +191,11 @@ impl<'a> Agent<'a> {
                 usage: response.usage,
                 error: failure.as_ref().map(|e| e.message.clone()),
             })?;
+            run.sink.emit(Intent::Usage {
+                message_id,
+                usage: response.usage,
+                cost_usd: None,
+            });
             for call in &calls {
                 run.sink.emit(Intent::ToolStart {
                     call_id: call.id.clone(),
@@ -210,6 +217,10 @@ impl<'a> Agent<'a> {
                 };
                 run.record_result(call, result)?;
             }
+            run.sink.emit(Intent::TurnEnd {
+                turn,
+                stop_reason: stop,
+            });
             match stop {
                 StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
                 StopReason::ToolUse => {}

@@ -61,21 +61,27 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
     assert!(outcome.error.is_none());
     assert_eq!(outcome.usage.usage.input, Some(14));
 
-    let kinds: Vec<_> = intents.iter().map(Intent::kind).collect();
+    let kinds: Vec<_> = intents.iter().map(|i| i.kind().name()).collect();
     assert_eq!(
         kinds,
         [
             "run_start",
             "message_start", // user
             "message_end",
+            "turn_start",
             "message_start", // assistant round 1
             "message_delta",
             "message_end",
+            "usage",
             "tool_start",
             "tool_end",
+            "turn_end",
+            "turn_start",
             "message_start", // assistant round 2
             "message_delta",
             "message_end",
+            "usage",
+            "turn_end",
             "run_end"
         ]
     );
@@ -84,7 +90,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
         is_error,
         call_id,
         ..
-    }) = intents.iter().find(|i| i.kind() == "tool_end")
+    }) = intents.iter().find(|i| i.kind().name() == "tool_end")
     else {
         panic!("no tool_end")
     };
@@ -138,7 +144,13 @@ fn a_stream_without_terminal_fails_explicitly_and_is_recorded() {
         panic!("{:?}", outcome.error)
     };
     assert_eq!(e.kind, smith::ProviderErrorKind::Malformed);
-    assert_eq!(intents.iter().filter(|i| i.kind() == "run_end").count(), 1);
+    assert_eq!(
+        intents
+            .iter()
+            .filter(|i| i.kind().name() == "run_end")
+            .count(),
+        1
+    );
     let entries = read_session(&path).unwrap().entries;
     let Record::Message(m) = &entries[3].record else {
         panic!()

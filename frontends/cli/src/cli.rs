@@ -61,7 +61,7 @@ pub(crate) enum DocsCommand {
     #[command(after_help = SEARCH_AFTER_HELP)]
     Search {
         /// Words to look for.
-        #[arg(value_name = "QUERY")]
+        #[arg(value_name = "QUERY", allow_hyphen_values = true)]
         query: String,
         /// Emit one JSON record per hit, then a `page` record.
         #[arg(long)]

@@ -111,7 +111,12 @@ fn search(query: &str, json: bool, limit: usize, cursor: Option<&str>) -> Result
         })));
     } else {
         if page.hits.is_empty() {
-            out.push_str(&format!("no document matches `{query}`\n"));
+            let shown: String = query.chars().take(80).collect();
+            let more = if shown.len() < query.len() { "…" } else { "" };
+            out.push_str(&format!(
+                "no document matches `{}{more}`\n",
+                smith_render_plain::printable(&shown)
+            ));
         }
         for hit in &page.hits {
             out.push_str(&format!("{}  {}\n", hit.id, hit.title));
@@ -120,9 +125,13 @@ fn search(query: &str, json: bool, limit: usize, cursor: Option<&str>) -> Result
             }
         }
         if let Some(next) = &page.next_cursor {
+            let first = cursor
+                .and_then(|c| smith_docs::Cursor::parse(c, query).ok())
+                .map_or(0, |c| c.offset);
             out.push_str(&format!(
-                "({} of {} shown; more with --cursor {next})\n",
-                page.hits.len(),
+                "(results {}–{} of {}; more with --cursor {next})\n",
+                first + 1,
+                first + page.hits.len(),
                 page.total
             ));
         }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use smith::{Cancel, ModelRef, SessionId, StopReason};
 use smith_agent::{Agent, NoTools, RunLimits, Session};
 use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
-use smith_ui_intents::{Intent, IntentSink, Renderer};
+use smith_ui_intents::{Delivery, Intent, IntentSink, Renderer, deliver};
 
 use crate::cli::EvalArgs;
 use crate::exit::{self, CliError};
@@ -289,20 +289,31 @@ impl EvalSink {
 }
 
 impl IntentSink for EvalSink {
-    fn emit(&mut self, intent: Intent) {
+    fn emit(&mut self, intent: Intent) -> Delivery {
         if self.output_closed {
-            return;
+            return Delivery::Dropped;
         }
-        if let Err(e) = self.renderer.render(&intent) {
-            self.output_closed = true;
-            self.cancel.cancel();
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                self.pipe_closed = true;
-            } else {
-                self.diagnostic(&format!(
-                    "cannot write output ({e}); the run was stopped and the session records it"
-                ));
+        match deliver(self.renderer.as_mut(), &intent) {
+            Ok(delivery) => delivery,
+            Err(e) => {
+                self.output_failed(&e);
+                Delivery::Dropped
             }
+        }
+    }
+}
+
+impl EvalSink {
+    /// Stdout failed: stop rendering and cancel the run (quietly for a closed pipe).
+    fn output_failed(&mut self, e: &io::Error) {
+        self.output_closed = true;
+        self.cancel.cancel();
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            self.pipe_closed = true;
+        } else {
+            self.diagnostic(&format!(
+                "cannot write output ({e}); the run was stopped and the session records it"
+            ));
         }
     }
 }

@@ -7,7 +7,22 @@ use smith_docs::reference::{ReferenceDoc, cell};
 /// Every generated reference document this binary knows. Configuration schemas, the WIT
 /// package and the RPC/event schemas join this list as they land.
 pub fn reference_docs() -> Vec<ReferenceDoc> {
-    vec![cli_reference()]
+    vec![cli_reference(), ui_intents_reference()]
+}
+
+fn ui_intents_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "ui-intents.md".into(),
+        id: "reference/ui-intents".into(),
+        title: "UI intents".into(),
+        tags: vec![
+            "intents".into(),
+            "renderers".into(),
+            "degradation".into(),
+            "json".into(),
+        ],
+        body: smith_ui_intents::reference_markdown(),
+    }
 }
 
 fn cli_reference() -> ReferenceDoc {

@@ -89,6 +89,7 @@ fn search_pages_through_all_results_exactly_once() {
     assert_eq!(seen, expected);
     // Readable output names the continuation.
     let text = stdout(&env.run(&["docs", "search", "smith", "--limit", "1"]));
+    assert!(text.contains("(results 1–1 of "), "{text}");
     assert!(text.contains("more with --cursor "), "{text}");
 }
 
@@ -154,4 +155,35 @@ fn unknown_ids_name_the_closest() {
     assert!(stderr(&out).contains("different query"), "{}", stderr(&out));
     let out = env.run(&["docs", "search", "x", "--limit", "0"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = env.run(&["docs", "get", "EVAL"]);
+    assert!(stderr(&out).contains("closest: eval"), "{}", stderr(&out));
+}
+
+#[test]
+fn hostile_queries_get_answers_not_crashes() {
+    let env = Env::new();
+    let out = env.run(&["docs", "search", "-session"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a leading - is query syntax: {}",
+        stderr(&out)
+    );
+    let out = env.run(&["docs", "search", "zzqx\u{1b}[31mred"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        !out.stdout.contains(&0x1b),
+        "the echoed query carries an escape"
+    );
+    let nested = "(".repeat(5000);
+    let out = env.run(&["docs", "search", &nested]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = env.run(&["docs", "search", &format!("{nested}session")]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "over the length bound: {}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("1000 characters"));
 }

@@ -132,7 +132,7 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                     "tool_end before tool_start: {r}"
                 );
             }
-            "run_start" | "run_end" | "notice" => {}
+            "run_start" | "run_end" | "notice" | "turn_start" | "turn_end" | "usage" => {}
             other => panic!("undocumented record type {other}"),
         }
     }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use smith::{Role, StopReason};
-use smith_ui_intents::{DeltaKind, Intent, NoticeLevel, Renderer};
+use smith_ui_intents::{DeltaKind, Intent, IntentKind, NoticeLevel, Renderer};
 
 /// Whether diagnostics on stderr may use ANSI colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +138,32 @@ fn excerpt(text: &str) -> String {
     cut
 }
 
+/// The kinds plain output shows: the answer, thinking, tool activity, transcript appends,
+/// notices, refusals and the run outcome. Requests are refused (eval is not interactive); the
+/// rest (turns, usage, progress, status, context use, session and branch changes, extensions)
+/// is dropped.
+const PLAIN_KINDS: &[IntentKind] = &[
+    IntentKind::RunStart,
+    IntentKind::MessageStart,
+    IntentKind::MessageDelta,
+    IntentKind::MessageEnd,
+    IntentKind::TranscriptAppend,
+    IntentKind::ToolStart,
+    IntentKind::ToolEnd,
+    IntentKind::Notice,
+    IntentKind::RequestRefused,
+    IntentKind::RunEnd,
+];
+
 impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
+    fn name(&self) -> &'static str {
+        "plain eval output"
+    }
+
+    fn supports(&self, kind: IntentKind) -> bool {
+        PLAIN_KINDS.contains(&kind)
+    }
+
     /// Render one intent. Only a failure to write stdout is returned; stderr is best effort.
     fn render(&mut self, intent: &Intent) -> io::Result<()> {
         match intent {
@@ -202,6 +227,15 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 self.note(&format!("{on}← {line}{off}\n"));
             }
             Intent::Notice { level, text } => self.diag(*level, text),
+            Intent::TranscriptAppend { source, text, .. } => {
+                self.end_thinking();
+                let (on, off) = (self.paint(DIM), self.paint(RESET));
+                let text = printable(text).into_owned();
+                self.note(&format!("{on}[{}]{off} {text}\n", printable(source)));
+            }
+            Intent::RequestRefused { reason, .. } => {
+                self.diag(NoticeLevel::Warning, &format!("request refused: {reason}"));
+            }
             Intent::RunEnd {
                 stop_reason, error, ..
             } => {
@@ -220,6 +254,20 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                     _ => {}
                 }
             }
+            // Not in PLAIN_KINDS: `deliver` never passes these here.
+            Intent::TurnStart { .. }
+            | Intent::ToolUpdate { .. }
+            | Intent::Progress { .. }
+            | Intent::Status { .. }
+            | Intent::ConfirmRequest { .. }
+            | Intent::SelectRequest { .. }
+            | Intent::InputRequest { .. }
+            | Intent::Usage { .. }
+            | Intent::ContextUse { .. }
+            | Intent::SessionChange { .. }
+            | Intent::BranchChange { .. }
+            | Intent::TurnEnd { .. }
+            | Intent::Extension { .. } => {}
         }
         Ok(())
     }
