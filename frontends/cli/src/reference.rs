@@ -29,7 +29,7 @@ fn cli_reference() -> ReferenceDoc {
     let mut root = crate::command();
     root.build();
     let mut body = String::from(
-        "# Command-line reference\n\nEvery `smith` command, argument and option, generated from the same declarations that\n`--help` prints.\n",
+        "# Command-line reference\n\nEvery `smith` command, argument and option, generated from the same declarations that\n`--help` prints. Every command also takes `-h` (summary help) and `--help` (full help);\n`smith` takes `-V`/`--version`. See [exit statuses](../exit-status.md).\n",
     );
     write_command(&mut body, &root);
     ReferenceDoc {
@@ -50,7 +50,18 @@ fn write_command(out: &mut String, cmd: &clap::Command) {
     let name = cmd.get_bin_name().unwrap_or(cmd.get_name());
     let _ = write!(out, "\n## `{name}`\n\n");
     if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
-        let _ = writeln!(out, "{about}\n");
+        // Indented lines of the help text are commands: show them as code.
+        for line in about.to_string().lines() {
+            match line.strip_prefix("  ") {
+                Some(code) => {
+                    let _ = writeln!(out, "\n```sh\n{code}\n```");
+                }
+                None => {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+        }
+        out.push('\n');
     }
     let usage = cmd.clone().render_usage().to_string();
     let usage = usage.trim_start_matches("Usage:").trim();
@@ -113,6 +124,18 @@ fn write_command(out: &mut String, cmd: &clap::Command) {
                 "| `{flag}` | {value} | {default} | {} |",
                 cell(&help(arg))
             );
+        }
+        out.push('\n');
+    }
+    let subs: Vec<_> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+        .collect();
+    if !subs.is_empty() {
+        out.push_str("| command | description |\n| --- | --- |\n");
+        for sub in &subs {
+            let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
+            let _ = writeln!(out, "| `{} {}` | {} |", name, sub.get_name(), cell(&about));
         }
         out.push('\n');
     }
