@@ -1,9 +1,39 @@
-//! Smith configuration (grown by the configuration issue).
+//! Smith configuration.
 //!
-//! Will own KDL configuration files, the seven-level precedence of the spec (product defaults,
-//! built-in plugin defaults, plugin contributions, user configuration, trusted project
-//! configuration, environment variables, command-line overrides), the provenance of every
-//! resolved value, and project trust. Nothing is implemented yet: no crate depends on it, and
-//! today the only settings are the `smith eval` flags and the paths of DESIGN §7.
+//! Options are declared once ([`OptionSpec`], [`SCHEMA`]): key, type, default, constraints,
+//! documentation, and their environment and command-line surfaces; the settings reference is
+//! generated from that table ([`reference_markdown`]). Values come from seven layers, lowest
+//! precedence first (spec: Plugin system and configuration → Configuration):
 //!
-//! Must never print, and must not depend on the agent, renderers or frontends.
+//! 1. product defaults, 2. built-in plugin defaults, 3. plugin contributions,
+//! 4. user configuration (KDL), 5. trusted project configuration (KDL),
+//! 6. environment variables, 7. explicit command-line overrides.
+//!
+//! [`Resolver`] folds them and keeps, for every resolved value, its [`Source`] (file and line,
+//! variable, flag, plugin or default) and what it overrode. Invalid values fail with their
+//! source and field path; unknown keys follow [`UnknownPolicy`]. Project configuration applies
+//! only to trusted projects ([`TrustStore`]). [`set_in_file`] persists a value while keeping the
+//! file's comments and formatting.
+//!
+//! This crate never prints; every failure is a [`ConfigError`] naming the value, its source
+//! and a corrective example.
+
+mod edit;
+mod error;
+mod file;
+mod reference;
+mod resolve;
+mod schema;
+mod trust;
+mod value;
+
+pub use edit::set_in_file;
+pub use error::ConfigError;
+pub use file::{FileEntry, parse_file};
+pub use reference::reference_markdown;
+pub use resolve::{Level, Origin, Resolved, ResolvedValue, Resolver, Source};
+pub use schema::{
+    OptionSpec, SCHEMA, Type, UnknownPolicy, closest_keys, find_spec, unknown_policy,
+};
+pub use trust::TrustStore;
+pub use value::Value;

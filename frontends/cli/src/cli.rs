@@ -18,6 +18,11 @@ use crate::exit;
     propagate_version = true
 )]
 pub(crate) struct Cli {
+    /// Override one setting for this command (repeatable; highest precedence), e.g.
+    /// `-c model=scripted/demo`. See `smith config show` for the settings.
+    #[arg(short = 'c', long = "config", value_name = "KEY=VALUE", global = true, action = clap::ArgAction::Append)]
+    pub(crate) overrides: Vec<String>,
+
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
 }
@@ -30,6 +35,76 @@ pub(crate) enum Command {
     /// Read Smith's documentation, offline: list, search and get documents.
     #[command(after_help = DOCS_AFTER_HELP)]
     Docs(DocsArgs),
+    /// Show, check and set configuration; every value with its source.
+    #[command(after_help = CONFIG_AFTER_HELP)]
+    Config(ConfigArgs),
+    /// Trust a project so its `.smith/config.kdl` applies (or revoke that trust).
+    #[command(after_help = TRUST_AFTER_HELP)]
+    Trust(TrustArgs),
+}
+
+const CONFIG_AFTER_HELP: &str = "\
+Precedence, lowest first: product defaults, built-in plugin defaults, plugin contributions,
+user configuration ($SMITH_HOME/config.kdl, else $XDG_CONFIG_HOME/smith/config.kdl, else
+~/.config/smith/config.kdl), trusted project configuration (.smith/config.kdl), environment
+variables, command-line flags (-c KEY=VALUE and per-command flags). Every setting is listed in
+`smith docs get reference/settings`.
+
+Exit status:
+  0    success
+  2    invalid configuration (the message names the file and line, variable or flag), an
+       unknown key (with the closest known ones), or a bad value for `set`";
+
+const TRUST_AFTER_HELP: &str = "\
+Until a project is trusted, Smith skips its .smith/config.kdl (and says so on stderr) and runs
+none of its local executable behaviour. Trust records live in $SMITH_HOME/trust.kdl (else
+$XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current directory: the
+nearest directory upward holding .smith/, else the current directory.";
+
+/// Arguments of `smith config`.
+#[derive(Debug, Args)]
+pub(crate) struct ConfigArgs {
+    #[command(subcommand)]
+    pub(crate) command: ConfigCommand,
+}
+
+/// `smith config` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConfigCommand {
+    /// Print every setting (or KEY) with its resolved value and source.
+    Show {
+        /// Only this setting.
+        #[arg(value_name = "KEY")]
+        key: Option<String>,
+        /// One JSON record per setting: `key`, `value`, `source`, `level`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate every configuration layer and report the first problem.
+    Check,
+    /// Write one setting to the user configuration (or the project's), keeping comments.
+    Set {
+        /// The setting, e.g. `model`.
+        #[arg(value_name = "KEY")]
+        key: String,
+        /// Its new value.
+        #[arg(value_name = "VALUE")]
+        value: String,
+        /// Write to the project's `.smith/config.kdl` instead.
+        #[arg(long)]
+        project: bool,
+    },
+}
+
+/// Arguments of `smith trust`.
+#[derive(Debug, Args)]
+pub(crate) struct TrustArgs {
+    /// The project directory (default: the current directory's project).
+    #[arg(value_name = "PATH")]
+    pub(crate) path: Option<PathBuf>,
+    /// Stop trusting the project instead.
+    #[arg(long)]
+    pub(crate) revoke: bool,
 }
 
 const DOCS_AFTER_HELP: &str = "\

@@ -18,9 +18,22 @@ use crate::paths;
 const MAX_PROMPT_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Run `smith eval`; returns the exit status, or a diagnostic with its status.
-pub(crate) fn run(args: EvalArgs) -> Result<u8, CliError> {
+pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> {
     // Everything that can be refused is checked before any effect (no session file yet).
-    let model = select_model(args.model.as_deref())?;
+    let flags: Vec<(&str, &str, &str)> = args
+        .model
+        .as_deref()
+        .map(|m| ("--model", "model", m))
+        .into_iter()
+        .collect();
+    let loaded = crate::settings::load(overrides, &flags)?;
+    crate::settings::report_notices(&loaded);
+    let configured = loaded.resolved.get("model").map(|v| v.value.to_string());
+    let model = select_model(configured.as_deref())?;
+    let max_rounds = match loaded.resolved.get("run.max-rounds").map(|v| &v.value) {
+        Some(smith_config::Value::Integer(n)) => u32::try_from(*n).unwrap_or(64),
+        _ => 64,
+    };
     let provider = smith_ai::resolve(&model, args.script.as_deref())
         .map_err(|e| CliError::usage(e.to_string()))?;
     let prompt = read_prompt(&args.prompt)?;
@@ -30,7 +43,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<u8, CliError> {
 
     let (mut session, temp) = open_session(&args)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    let outcome = Agent::new(provider.as_ref(), &NoTools, RunLimits::default()).run(
+    let outcome = Agent::new(provider.as_ref(), &NoTools, RunLimits { max_rounds }).run(
         &mut session,
         &model,
         &prompt,
@@ -67,7 +80,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<u8, CliError> {
 fn select_model(given: Option<&str>) -> Result<ModelRef, CliError> {
     let Some(text) = given else {
         return Err(CliError::usage(
-            "no model selected: eval needs one to answer the prompt; pass --model, e.g. `--model scripted/demo` for the offline scripted provider",
+            "no model selected: eval needs one to answer the prompt; pass --model, e.g. `--model scripted/demo` for the offline scripted provider, or set a default with `smith config set model scripted/demo`",
         ));
     };
     text.parse::<ModelRef>()

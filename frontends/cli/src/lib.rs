@@ -11,6 +11,7 @@ mod eval;
 mod exit;
 mod paths;
 mod reference;
+mod settings;
 
 use std::process::ExitCode;
 
@@ -39,8 +40,10 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Some(cli::Command::Eval(args)) => eval::run(args),
+        Some(cli::Command::Eval(args)) => eval::run(args, &cli.overrides),
         Some(cli::Command::Docs(args)) => docs::run(args),
+        Some(cli::Command::Config(args)) => settings::run_config(args, &cli.overrides),
+        Some(cli::Command::Trust(args)) => settings::run_trust(args),
         None => Err(exit::CliError::usage(
             "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
         )),

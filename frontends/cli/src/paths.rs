@@ -26,3 +26,56 @@ pub(crate) fn sessions_dir() -> Result<PathBuf, CliError> {
         "cannot tell where to keep sessions: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME to a writable directory, or pass --no-session",
     ))
 }
+
+fn non_empty(name: &str) -> Option<std::ffi::OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
+
+fn absolute(name: &str) -> Option<PathBuf> {
+    non_empty(name)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
+/// The user configuration file: `$SMITH_HOME/config.kdl`, else
+/// `$XDG_CONFIG_HOME/smith/config.kdl`, else `$HOME/.config/smith/config.kdl`; `None` when
+/// none of these variables is set.
+pub(crate) fn user_config() -> Option<PathBuf> {
+    if let Some(home) = non_empty("SMITH_HOME") {
+        return Some(PathBuf::from(home).join("config.kdl"));
+    }
+    if let Some(config) = absolute("XDG_CONFIG_HOME") {
+        return Some(config.join("smith").join("config.kdl"));
+    }
+    non_empty("HOME").map(|h| {
+        PathBuf::from(h)
+            .join(".config")
+            .join("smith")
+            .join("config.kdl")
+    })
+}
+
+/// The trust records: `$SMITH_HOME/trust.kdl`, else `$XDG_DATA_HOME/smith/trust.kdl`, else
+/// `$HOME/.local/share/smith/trust.kdl`.
+pub(crate) fn trust_file() -> Result<PathBuf, CliError> {
+    if let Some(home) = non_empty("SMITH_HOME") {
+        return Ok(PathBuf::from(home).join("trust.kdl"));
+    }
+    if let Some(data) = absolute("XDG_DATA_HOME") {
+        return Ok(data.join("smith").join("trust.kdl"));
+    }
+    if let Some(home) = non_empty("HOME") {
+        return Ok(PathBuf::from(home).join(".local/share/smith/trust.kdl"));
+    }
+    Err(CliError::usage(
+        "cannot tell where trust records live: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME",
+    ))
+}
+
+/// The project of `dir`: the nearest directory at or above it holding `.smith/`, canonical.
+pub(crate) fn project_of(dir: &std::path::Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors()
+        .find(|d| d.join(".smith").is_dir())
+        .map(std::path::Path::to_path_buf)
+}

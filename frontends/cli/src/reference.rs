@@ -7,7 +7,27 @@ use smith_docs::reference::{ReferenceDoc, cell};
 /// Every generated reference document this binary knows. Configuration schemas, the WIT
 /// package and the RPC/event schemas join this list as they land.
 pub fn reference_docs() -> Vec<ReferenceDoc> {
-    vec![cli_reference(), ui_intents_reference()]
+    vec![
+        cli_reference(),
+        settings_reference(),
+        ui_intents_reference(),
+    ]
+}
+
+fn settings_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "settings.md".into(),
+        id: "reference/settings".into(),
+        title: "Settings reference".into(),
+        tags: vec![
+            "config".into(),
+            "settings".into(),
+            "kdl".into(),
+            "precedence".into(),
+            "trust".into(),
+        ],
+        body: smith_config::reference_markdown(),
+    }
 }
 
 fn ui_intents_reference() -> ReferenceDoc {

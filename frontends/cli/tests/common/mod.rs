@@ -52,6 +52,9 @@ impl Env {
             .env("TMPDIR", self.tmp())
             .env_remove("NO_COLOR")
             .env_remove("XDG_DATA_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("SMITH_MODEL")
+            .env_remove("SMITH_MAX_ROUNDS")
             .current_dir(self.root.path())
             .stdin(Stdio::null());
         cmd

@@ -1,0 +1,268 @@
+//! Folding the seven layers into resolved values with their sources.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::schema::{SCHEMA, UnknownPolicy, closest_keys, find_spec, unknown_policy};
+use crate::value::{Raw, check};
+use crate::{ConfigError, FileEntry, Value};
+
+/// The precedence levels, lowest first (spec: Configuration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// 1. Product defaults.
+    ProductDefault,
+    /// 2. Built-in plugin defaults.
+    PluginDefault,
+    /// 3. Plugin contributions.
+    PluginContribution,
+    /// 4. User configuration.
+    User,
+    /// 5. Trusted project configuration.
+    Project,
+    /// 6. Environment variables.
+    Environment,
+    /// 7. Explicit command-line overrides.
+    CommandLine,
+}
+
+/// Where within its level a value came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// The product default.
+    Default,
+    /// A plugin.
+    Plugin {
+        /// Its id.
+        id: String,
+    },
+    /// A configuration file.
+    File {
+        /// Its path.
+        path: String,
+        /// 1-based line.
+        line: usize,
+    },
+    /// An environment variable.
+    Env {
+        /// Its name.
+        var: String,
+    },
+    /// A command-line flag.
+    Flag {
+        /// The flag as given, e.g. `-c model=scripted/demo` or `--model`.
+        flag: String,
+    },
+}
+
+/// The source of a value: its level and origin.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Source {
+    /// The precedence level.
+    pub level: Level,
+    /// Where exactly.
+    pub origin: Origin,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.origin {
+            Origin::Default => f.write_str("default"),
+            Origin::Plugin { id } if self.level == Level::PluginDefault => {
+                write!(f, "plugin {id} (default)")
+            }
+            Origin::Plugin { id } => write!(f, "plugin {id}"),
+            Origin::File { path, line } => write!(f, "{path}:{line}"),
+            Origin::Env { var } => write!(f, "environment {var}"),
+            Origin::Flag { flag } => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// One resolved value, where it came from, and the lower-precedence sources it overrode.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ResolvedValue {
+    /// The value.
+    pub value: Value,
+    /// Its source.
+    pub source: Source,
+    /// Overridden sources, highest first.
+    pub overridden: Vec<Source>,
+}
+
+/// Every resolved value by key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolved {
+    values: BTreeMap<String, ResolvedValue>,
+}
+
+impl Resolved {
+    /// The value of `key`, if any layer set it.
+    pub fn get(&self, key: &str) -> Option<&ResolvedValue> {
+        self.values.get(key)
+    }
+
+    /// Every resolved value, ordered by key.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &ResolvedValue)> {
+        self.values.iter()
+    }
+}
+
+/// Collects validated values layer by layer, then resolves them.
+#[derive(Debug, Default)]
+pub struct Resolver {
+    entries: Vec<(String, Value, Source)>,
+}
+
+impl Resolver {
+    /// A resolver holding the product defaults (level 1).
+    pub fn with_defaults() -> Self {
+        let mut r = Self::default();
+        for spec in SCHEMA {
+            if let (Some(default), false) = (spec.default, spec.key.contains('*'))
+                && let Ok(value) = check(spec.ty, &Raw::Text(default.to_owned()))
+            {
+                r.entries.push((
+                    spec.key.to_owned(),
+                    value,
+                    Source {
+                        level: Level::ProductDefault,
+                        origin: Origin::Default,
+                    },
+                ));
+            }
+        }
+        r
+    }
+
+    fn add(&mut self, key: &str, raw: &Raw, source: Source) -> Result<(), ConfigError> {
+        let source_text = source.to_string();
+        let value = match find_spec(key) {
+            Some(spec) => check(spec.ty, raw).map_err(|reason| ConfigError::Invalid {
+                source_text,
+                key: key.to_owned(),
+                value: raw.to_string(),
+                reason,
+                example: format!("{key} = {}", spec.example),
+            })?,
+            None => match unknown_policy(key) {
+                UnknownPolicy::Preserve => Value::String(raw.to_string()),
+                UnknownPolicy::Reject => {
+                    let close = closest_keys(key);
+                    return Err(ConfigError::Unknown {
+                        source_text,
+                        key: key.to_owned(),
+                        hint: if close.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (did you mean {}?)", close.join(", "))
+                        },
+                    });
+                }
+            },
+        };
+        self.entries.push((key.to_owned(), value, source));
+        Ok(())
+    }
+
+    /// Add a value from text (a plugin, the environment, a flag) at `level`.
+    ///
+    /// # Errors
+    /// An invalid value or a rejected unknown key, naming `origin`.
+    pub fn add_text(
+        &mut self,
+        level: Level,
+        origin: Origin,
+        key: &str,
+        text: &str,
+    ) -> Result<(), ConfigError> {
+        self.add(key, &Raw::Text(text.to_owned()), Source { level, origin })
+    }
+
+    /// Add every setting of a parsed file at `level` (user or project).
+    ///
+    /// # Errors
+    /// The first invalid value or rejected key, with the file and line.
+    pub fn add_file(
+        &mut self,
+        level: Level,
+        path: &str,
+        entries: &[FileEntry],
+    ) -> Result<(), ConfigError> {
+        for entry in entries {
+            let origin = Origin::File {
+                path: path.to_owned(),
+                line: entry.line,
+            };
+            self.add(&entry.key, &entry.raw, Source { level, origin })?;
+        }
+        Ok(())
+    }
+
+    /// Add the declared environment variables found by `lookup` (level 6).
+    ///
+    /// # Errors
+    /// An invalid value, naming the variable.
+    pub fn add_env(&mut self, lookup: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
+        for spec in SCHEMA {
+            if let Some(var) = spec.env
+                && let Some(text) = lookup(var).filter(|t| !t.is_empty())
+            {
+                let origin = Origin::Env {
+                    var: var.to_owned(),
+                };
+                self.add_text(Level::Environment, origin, spec.key, &text)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Add one `-c KEY=VALUE` override (level 7).
+    ///
+    /// # Errors
+    /// A malformed override, an unknown key (with the closest ones) or an invalid value.
+    pub fn add_override(&mut self, text: &str) -> Result<(), ConfigError> {
+        let flag = format!("-c {text}");
+        let Some((key, value)) = text.split_once('=') else {
+            return Err(ConfigError::Invalid {
+                source_text: format!("flag {flag}"),
+                key: text.to_owned(),
+                value: String::new(),
+                reason: "an override is KEY=VALUE".into(),
+                example: "-c model=scripted/demo".into(),
+            });
+        };
+        let origin = Origin::Flag { flag };
+        self.add_text(Level::CommandLine, origin, key.trim(), value)
+    }
+
+    /// Resolve: for each key the value of the highest level wins; within a level, the later
+    /// entry wins (the file's later line, the later flag).
+    pub fn resolve(self) -> Resolved {
+        let mut entries = self.entries;
+        entries.sort_by_key(|(_, _, source)| source.level); // stable: keeps order within a level
+        let mut values: BTreeMap<String, ResolvedValue> = BTreeMap::new();
+        for (key, value, source) in entries {
+            match values.get_mut(&key) {
+                Some(existing) => {
+                    let old = std::mem::replace(&mut existing.source, source);
+                    existing.overridden.insert(0, old);
+                    existing.value = value;
+                }
+                None => {
+                    values.insert(
+                        key,
+                        ResolvedValue {
+                            value,
+                            source,
+                            overridden: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+        Resolved { values }
+    }
+}

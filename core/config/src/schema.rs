@@ -1,0 +1,148 @@
+//! The option schema: every product option, declared once.
+
+/// The type and constraints of an option's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// Any UTF-8 string.
+    String,
+    /// `true` or `false`.
+    Bool,
+    /// An integer within `min..=max`.
+    Integer {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// One of the listed words.
+    Enum(&'static [&'static str]),
+    /// A model reference `PROVIDER/MODEL`.
+    Model,
+    /// An `http://` or `https://` URL.
+    Url,
+}
+
+impl Type {
+    /// The type's name in the settings reference.
+    pub fn describe(self) -> String {
+        match self {
+            Type::String => "string".into(),
+            Type::Bool => "boolean".into(),
+            Type::Integer { min, max } => format!("integer {min}..={max}"),
+            Type::Enum(words) => format!("one of {}", words.join(", ")),
+            Type::Model => "model `PROVIDER/MODEL`".into(),
+            Type::Url => "URL (http or https)".into(),
+        }
+    }
+}
+
+/// What a layer may do with a key no option declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnknownPolicy {
+    /// Refuse it with the closest known keys (the product's own namespaces).
+    Reject,
+    /// Keep it as given, unvalidated, with its source (the `plugin.` namespace, whose schemas
+    /// plugins declare).
+    Preserve,
+}
+
+/// One option, declared once: everything the resolver, the CLI, the environment surface and
+/// the generated settings reference need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Dotted key; a `*` segment matches any one segment (e.g. `provider.*.base-url`).
+    pub key: &'static str,
+    /// Type and constraints.
+    pub ty: Type,
+    /// The product default, as text in the option's type; `None` for no default.
+    pub default: Option<&'static str>,
+    /// What the option does.
+    pub doc: &'static str,
+    /// The environment variable that sets it, if any.
+    pub env: Option<&'static str>,
+    /// The command-line flag that sets it (besides `-c KEY=VALUE`), if any.
+    pub flag: Option<&'static str>,
+    /// A valid example value.
+    pub example: &'static str,
+}
+
+/// Every product option. Plugins will declare theirs the same way under `plugin.<id>.`.
+pub const SCHEMA: &[OptionSpec] = &[
+    OptionSpec {
+        key: "model",
+        ty: Type::Model,
+        default: None,
+        doc: "The model `smith eval` (and later the terminal UI) uses when none is given on the command line.",
+        env: Some("SMITH_MODEL"),
+        flag: Some("--model"),
+        example: "scripted/demo",
+    },
+    OptionSpec {
+        key: "run.max-rounds",
+        ty: Type::Integer { min: 1, max: 1000 },
+        default: Some("64"),
+        doc: "The most provider rounds one run may take before it stops with an error.",
+        env: Some("SMITH_MAX_ROUNDS"),
+        flag: None,
+        example: "32",
+    },
+    OptionSpec {
+        key: "provider.*.base-url",
+        ty: Type::Url,
+        default: None,
+        doc: "The base URL of provider `*`'s API, for a provider plugin that talks HTTP (for example a local OpenAI-compatible server).",
+        env: None,
+        flag: None,
+        example: "http://127.0.0.1:8080",
+    },
+];
+
+fn matches(pattern: &str, key: &str) -> bool {
+    let (mut p, mut k) = (pattern.split('.'), key.split('.'));
+    loop {
+        match (p.next(), k.next()) {
+            (None, None) => return true,
+            (Some("*"), Some(seg)) if !seg.is_empty() => {}
+            (Some(a), Some(b)) if a == b => {}
+            _ => return false,
+        }
+    }
+}
+
+/// The option declaring `key`, if any.
+pub fn find_spec(key: &str) -> Option<&'static OptionSpec> {
+    SCHEMA.iter().find(|spec| matches(spec.key, key))
+}
+
+/// The policy for a key no option declares.
+pub fn unknown_policy(key: &str) -> UnknownPolicy {
+    if key.starts_with("plugin.") {
+        UnknownPolicy::Preserve
+    } else {
+        UnknownPolicy::Reject
+    }
+}
+
+/// Up to three declared keys closest to `key`.
+pub fn closest_keys(key: &str) -> Vec<&'static str> {
+    let mut scored: Vec<(f64, &'static str)> = SCHEMA
+        .iter()
+        .map(|s| (strsim::jaro_winkler(key, s.key), s.key))
+        .filter(|(score, _)| *score > 0.7)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, k)| k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards_match_one_segment() {
+        assert!(find_spec("provider.anthropic.base-url").is_some());
+        assert!(find_spec("provider.base-url").is_none());
+        assert!(find_spec("provider..base-url").is_none());
+        assert_eq!(closest_keys("modle"), ["model"]);
+    }
+}

@@ -1,0 +1,101 @@
+//! Values and their validation against an option's type.
+
+use std::fmt;
+
+use crate::schema::Type;
+
+/// A resolved configuration value.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// Text (also models and URLs).
+    String(String),
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Integer(i64),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::String(s) => f.write_str(s),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Integer(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// A value as a source gave it: typed (from KDL) or text (from the environment or a flag).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Raw {
+    /// A KDL value.
+    Kdl(kdl::KdlValue),
+    /// Text to be read in the option's type.
+    Text(String),
+}
+
+impl fmt::Display for Raw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => f.write_str(s),
+            Raw::Kdl(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// Read `raw` as a value of `ty`, or say why it is not one.
+pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
+    let text = match raw {
+        Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => Some(s.as_str()),
+        _ => None,
+    };
+    match ty {
+        Type::String => text
+            .map(|s| Value::String(s.to_owned()))
+            .ok_or_else(|| "expected a string".to_owned()),
+        Type::Bool => match (raw, text) {
+            (Raw::Kdl(kdl::KdlValue::Bool(b)), _) => Ok(Value::Bool(*b)),
+            (Raw::Text(_), Some("true")) => Ok(Value::Bool(true)),
+            (Raw::Text(_), Some("false")) => Ok(Value::Bool(false)),
+            _ => Err("expected a boolean (true or false; in KDL #true or #false)".into()),
+        },
+        Type::Integer { min, max } => {
+            let n = match (raw, text) {
+                (Raw::Kdl(kdl::KdlValue::Integer(n)), _) => i64::try_from(*n).ok(),
+                (Raw::Text(_), Some(t)) => t.trim().parse::<i64>().ok(),
+                _ => None,
+            };
+            match n {
+                Some(n) if (min..=max).contains(&n) => Ok(Value::Integer(n)),
+                Some(n) => Err(format!("{n} is outside {min}..={max}")),
+                None => Err(format!("expected an integer in {min}..={max}")),
+            }
+        }
+        Type::Enum(words) => match text {
+            Some(t) if words.contains(&t) => Ok(Value::String(t.to_owned())),
+            _ => Err(format!("expected one of {}", words.join(", "))),
+        },
+        Type::Model => match text {
+            Some(t) => match t.split_once('/') {
+                Some((p, m))
+                    if !p.is_empty() && !m.is_empty() && !t.contains(char::is_whitespace) =>
+                {
+                    Ok(Value::String(t.to_owned()))
+                }
+                _ => Err("expected PROVIDER/MODEL with both parts non-empty".into()),
+            },
+            None => Err("expected a string PROVIDER/MODEL".into()),
+        },
+        Type::Url => match text {
+            Some(t)
+                if (t.starts_with("http://") || t.starts_with("https://"))
+                    && t.len() > "https://".len()
+                    && !t.contains(char::is_whitespace) =>
+            {
+                Ok(Value::String(t.to_owned()))
+            }
+            _ => Err("expected an http:// or https:// URL".into()),
+        },
+    }
+}

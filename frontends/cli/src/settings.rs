@@ -1,0 +1,248 @@
+//! Loading configuration for a command, and `smith config` / `smith trust`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use smith_config::{
+    ConfigError, Level, Origin, Resolved, Resolver, SCHEMA, TrustStore, parse_file,
+};
+
+use crate::cli::{ConfigArgs, ConfigCommand, TrustArgs};
+use crate::exit::{self, CliError};
+use crate::paths;
+
+fn config_err(e: ConfigError) -> CliError {
+    CliError::usage(e.to_string())
+}
+
+/// Resolved configuration and what loading it has to tell the user.
+pub(crate) struct Loaded {
+    pub(crate) resolved: Resolved,
+    /// Notices for stderr (e.g. skipped untrusted project settings).
+    pub(crate) notices: Vec<String>,
+}
+
+/// Resolve all seven levels for this invocation: defaults, (plugin levels: none yet), the user
+/// file, the trusted project file, the environment, then `-c` overrides and `flags`
+/// (`(flag, key, value)` of per-command flags such as `--model`).
+pub(crate) fn load(overrides: &[String], flags: &[(&str, &str, &str)]) -> Result<Loaded, CliError> {
+    let mut resolver = Resolver::with_defaults();
+    let mut notices = Vec::new();
+    if let Some(user) = paths::user_config() {
+        add_file(&mut resolver, Level::User, &user)?;
+    }
+    if let Ok(cwd) = std::env::current_dir()
+        && let Some(project) = paths::project_of(&cwd)
+    {
+        let file = project.join(".smith").join("config.kdl");
+        if file.is_file() {
+            let trust = TrustStore::load(&paths::trust_file()?).map_err(config_err)?;
+            if trust.is_trusted(&project) {
+                add_file(&mut resolver, Level::Project, &file)?;
+            } else {
+                notices.push(format!(
+                    "project settings in {} were skipped: the project is not trusted; trust it with `smith trust {}`",
+                    file.display(),
+                    project.display()
+                ));
+            }
+        }
+    }
+    resolver
+        .add_env(|var| std::env::var(var).ok())
+        .map_err(config_err)?;
+    for text in overrides {
+        resolver.add_override(text).map_err(config_err)?;
+    }
+    for (flag, key, value) in flags {
+        let origin = Origin::Flag {
+            flag: (*flag).to_owned(),
+        };
+        resolver
+            .add_text(Level::CommandLine, origin, key, value)
+            .map_err(config_err)?;
+    }
+    Ok(Loaded {
+        resolved: resolver.resolve(),
+        notices,
+    })
+}
+
+fn add_file(resolver: &mut Resolver, level: Level, path: &Path) -> Result<(), CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(CliError::usage(format!(
+                "cannot read the configuration file {}: {e}; fix its permissions or remove it",
+                path.display()
+            )));
+        }
+    };
+    let label = path.display().to_string();
+    let entries = parse_file(&text, &label).map_err(config_err)?;
+    resolver
+        .add_file(level, &label, &entries)
+        .map_err(config_err)
+}
+
+pub(crate) fn report_notices(loaded: &Loaded) {
+    for n in &loaded.notices {
+        exit::report(&format!("note: {n}"));
+    }
+}
+
+fn write_stdout(text: &str) -> Result<u8, CliError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(exit::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit::SUCCESS),
+        Err(e) => Err(CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot write to stdout: {e}"),
+        )),
+    }
+}
+
+pub(crate) fn run_config(args: ConfigArgs, overrides: &[String]) -> Result<u8, CliError> {
+    match args.command {
+        ConfigCommand::Show { key, json } => {
+            let loaded = load(overrides, &[])?;
+            report_notices(&loaded);
+            show(&loaded.resolved, key.as_deref(), json)
+        }
+        ConfigCommand::Check => {
+            let loaded = load(overrides, &[])?;
+            report_notices(&loaded);
+            let count = loaded.resolved.iter().count();
+            write_stdout(&format!(
+                "configuration is valid ({count} settings resolved)\n"
+            ))
+        }
+        ConfigCommand::Set {
+            key,
+            value,
+            project,
+        } => set(&key, &value, project),
+    }
+}
+
+fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliError> {
+    let mut keys: Vec<String> = SCHEMA
+        .iter()
+        .filter(|s| !s.key.contains('*'))
+        .map(|s| s.key.to_owned())
+        .collect();
+    keys.extend(resolved.iter().map(|(k, _)| k.clone()));
+    keys.sort();
+    keys.dedup();
+    if let Some(only) = only {
+        if !keys.iter().any(|k| k == only) && smith_config::find_spec(only).is_none() {
+            let close = smith_config::closest_keys(only);
+            return Err(CliError::usage(format!(
+                "unknown setting `{only}`{}; list the settings with `smith config show`",
+                if close.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (did you mean {}?)", close.join(", "))
+                }
+            )));
+        }
+        keys = vec![only.to_owned()];
+    }
+    let mut out = String::new();
+    for key in keys {
+        let v = resolved.get(&key);
+        if json {
+            let record = match v {
+                Some(v) => json!({
+                    "key": key,
+                    "value": v.value,
+                    "source": v.source.to_string(),
+                    "level": v.source.level,
+                    "origin": v.source.origin,
+                    "overridden": v.overridden.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                }),
+                None => json!({"key": key, "value": null, "source": null, "level": null}),
+            };
+            out.push_str(&record.to_string());
+            out.push('\n');
+        } else {
+            match v {
+                Some(v) => {
+                    out.push_str(&format!("{key} = {}  # {}", v.value, v.source));
+                    if !v.overridden.is_empty() {
+                        let list: Vec<String> =
+                            v.overridden.iter().map(ToString::to_string).collect();
+                        out.push_str(&format!(" (overrides {})", list.join(", ")));
+                    }
+                    out.push('\n');
+                }
+                None => out.push_str(&format!("{key} is not set\n")),
+            }
+        }
+    }
+    write_stdout(&smith_render_plain::printable(&out))
+}
+
+fn set(key: &str, value: &str, project: bool) -> Result<u8, CliError> {
+    let path: PathBuf = if project {
+        let cwd = std::env::current_dir()
+            .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;
+        let root = paths::project_of(&cwd).unwrap_or(cwd);
+        root.join(".smith").join("config.kdl")
+    } else {
+        paths::user_config().ok_or_else(|| {
+            CliError::usage("cannot tell where the user configuration lives: none of SMITH_HOME, XDG_CONFIG_HOME or HOME is set; set SMITH_HOME")
+        })?
+    };
+    let written = smith_config::set_in_file(&path, key, value).map_err(|e| match e {
+        ConfigError::Io { .. } => CliError::new(exit::RUN_FAILED, e.to_string()),
+        other => config_err(other),
+    })?;
+    write_stdout(&format!(
+        "{key} = {written}  # written to {}\n",
+        path.display()
+    ))
+}
+
+pub(crate) fn run_trust(args: TrustArgs) -> Result<u8, CliError> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;
+    let dir = match args.path {
+        Some(p) => p.canonicalize().map_err(|e| {
+            CliError::usage(format!(
+                "cannot trust `{}`: {e}; give an existing project directory",
+                p.display()
+            ))
+        })?,
+        None => paths::project_of(&cwd).unwrap_or(cwd.canonicalize().unwrap_or(cwd)),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::usage(format!(
+            "cannot trust `{}`: it is not a directory; give the project directory",
+            dir.display()
+        )));
+    }
+    let mut store = TrustStore::load(&paths::trust_file()?).map_err(config_err)?;
+    let io_err = |e: ConfigError| CliError::new(exit::RUN_FAILED, e.to_string());
+    let text = if args.revoke {
+        if store.revoke(&dir).map_err(io_err)? {
+            format!(
+                "{} is no longer trusted; its .smith/config.kdl is skipped\n",
+                dir.display()
+            )
+        } else {
+            format!("{} was not trusted; nothing changed\n", dir.display())
+        }
+    } else if store.trust(&dir).map_err(io_err)? {
+        format!(
+            "trusted {}; its .smith/config.kdl now applies\n",
+            dir.display()
+        )
+    } else {
+        format!("{} is already trusted\n", dir.display())
+    };
+    write_stdout(&text)
+}
