@@ -31,7 +31,7 @@ pub use edit::set_in_file;
 pub use error::ConfigError;
 pub use file::{FileEntry, parse_file};
 pub use reference::reference_markdown;
-pub use resolve::{Level, Origin, Resolved, ResolvedValue, Resolver, Source};
+pub use resolve::{Level, Origin, PluginOption, Resolved, ResolvedValue, Resolver, Source};
 pub use schema::{
     OptionSpec, SCHEMA, Type, UnknownPolicy, closest_keys, find_spec, unknown_policy,
 };

@@ -110,10 +110,36 @@ impl Resolved {
     }
 }
 
+/// An option a plugin declares under its own namespace `plugin.<id>.`, the same way the
+/// product declares its options (type, default, documentation, example).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginOption {
+    /// The declaring plugin's id.
+    pub plugin: String,
+    /// The key below `plugin.<id>.`, e.g. `level` for `plugin.lint.level`.
+    pub name: String,
+    /// Type and constraints.
+    pub ty: crate::Type,
+    /// The plugin's default (level 2, built-in plugin defaults), as text.
+    pub default: Option<String>,
+    /// What the option does.
+    pub doc: String,
+    /// A valid example value.
+    pub example: String,
+}
+
+impl PluginOption {
+    /// The full dotted key, `plugin.<id>.<name>`.
+    pub fn key(&self) -> String {
+        format!("plugin.{}.{}", self.plugin, self.name)
+    }
+}
+
 /// Collects validated values layer by layer, then resolves them.
 #[derive(Debug, Default)]
 pub struct Resolver {
     entries: Vec<(String, Value, Source)>,
+    plugin_options: Vec<PluginOption>,
 }
 
 impl Resolver {
@@ -137,15 +163,58 @@ impl Resolver {
         r
     }
 
+    /// Declare a plugin's option: from now on values of its key are validated against it, and
+    /// its default enters at level 2 (built-in plugin defaults).
+    ///
+    /// # Errors
+    /// An invalid default or a name that is not a plain dotted key, naming the plugin.
+    pub fn declare_plugin_option(&mut self, option: PluginOption) -> Result<(), ConfigError> {
+        let key = option.key();
+        let well_formed = !option.plugin.is_empty()
+            && option.name.split('.').all(|seg| {
+                !seg.is_empty()
+                    && seg
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            });
+        if !well_formed {
+            return Err(ConfigError::Invalid {
+                source_text: format!("plugin {}", option.plugin),
+                key,
+                value: String::new(),
+                reason: "a plugin option name is dotted lowercase words".into(),
+                example: "plugin.lint.max-warnings".into(),
+            });
+        }
+        let default = option.default.clone();
+        let plugin = option.plugin.clone();
+        self.plugin_options.push(option);
+        if let Some(default) = default {
+            self.add_text(
+                Level::PluginDefault,
+                Origin::Plugin { id: plugin },
+                &key,
+                &default,
+            )?;
+        }
+        Ok(())
+    }
+
     fn add(&mut self, key: &str, raw: &Raw, source: Source) -> Result<(), ConfigError> {
         let source_text = source.to_string();
-        let value = match find_spec(key) {
-            Some(spec) => check(spec.ty, raw).map_err(|reason| ConfigError::Invalid {
+        let declared = self
+            .plugin_options
+            .iter()
+            .find(|o| o.key() == key)
+            .map(|o| (o.ty, o.example.clone()))
+            .or_else(|| find_spec(key).map(|s| (s.ty, s.example.to_owned())));
+        let value = match declared {
+            Some((ty, example)) => check(ty, raw).map_err(|reason| ConfigError::Invalid {
                 source_text,
                 key: key.to_owned(),
                 value: raw.to_string(),
                 reason,
-                example: format!("{key} = {}", spec.example),
+                example: format!("{key} = {example}"),
             })?,
             None => match unknown_policy(key) {
                 UnknownPolicy::Preserve => Value::String(raw.to_string()),

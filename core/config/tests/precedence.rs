@@ -141,3 +141,39 @@ fn later_entries_win_within_a_level() {
     assert_eq!(v.value, Value::String("a/two".into()));
     assert_eq!(v.source.to_string(), "u.kdl:2");
 }
+
+#[test]
+fn plugins_declare_options_the_same_way_and_contribute_at_their_levels() {
+    use smith_config::{PluginOption, Type};
+    let mut r = Resolver::with_defaults();
+    r.declare_plugin_option(PluginOption {
+        plugin: "lint".into(),
+        name: "max-warnings".into(),
+        ty: Type::Integer { min: 0, max: 100 },
+        default: Some("10".into()),
+        doc: "How many warnings to show.".into(),
+        example: "5".into(),
+    })
+    .unwrap();
+    // The declared type now validates every layer's value for that key.
+    let e = r.add_override("plugin.lint.max-warnings=lots").unwrap_err();
+    assert!(
+        e.to_string().contains("plugin.lint.max-warnings = 5"),
+        "{e}"
+    );
+    let resolved = r.resolve();
+    let v = resolved.get("plugin.lint.max-warnings").unwrap();
+    assert_eq!(v.value, Value::Integer(10));
+    assert_eq!(v.source.to_string(), "plugin lint (default)");
+
+    let mut r = Resolver::default();
+    let bad = PluginOption {
+        plugin: "lint".into(),
+        name: "Bad Name".into(),
+        ty: Type::Bool,
+        default: None,
+        doc: String::new(),
+        example: "true".into(),
+    };
+    assert!(r.declare_plugin_option(bad).is_err());
+}
