@@ -5,6 +5,11 @@ use kdl::{KdlDocument, KdlNode};
 use crate::ConfigError;
 use crate::value::Raw;
 
+/// Largest configuration file read, in bytes.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// Deepest nesting of blocks accepted.
+pub const MAX_DEPTH: usize = 32;
+
 /// One setting read from a file: dotted key, value, and the 1-based line it is on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileEntry {
@@ -14,12 +19,32 @@ pub struct FileEntry {
     pub(crate) raw: Raw,
     /// 1-based line of the node.
     pub line: usize,
+    /// Byte range of the value token in the file text.
+    pub(crate) value_span: (usize, usize),
 }
 
 impl FileEntry {
     /// The value as written, as text.
     pub fn text(&self) -> String {
         self.raw.to_string()
+    }
+}
+
+/// Byte offsets of line starts, for line numbers in O(log n).
+pub(crate) struct Lines(Vec<usize>);
+
+impl Lines {
+    pub(crate) fn new(text: &str) -> Self {
+        Self(
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// 1-based line of byte `offset`.
+    pub(crate) fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
     }
 }
 
@@ -36,35 +61,89 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     )
 }
 
+/// The deepest `{` nesting outside quoted strings — an upper bound used only to refuse
+/// pathological files before the recursive KDL parser sees them.
+fn max_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for c in text.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// Parse configuration `text` from `file` (used in messages). Nested nodes make dotted keys
 /// (`run { max-rounds 32 }` is `run.max-rounds`), and a node name may itself be dotted
 /// (`run.max-rounds 32`). A setting is a node with exactly one argument and no children.
+/// Files over [`MAX_FILE_BYTES`] or nested deeper than [`MAX_DEPTH`] are refused.
 ///
 /// # Errors
-/// [`ConfigError::Syntax`] for invalid KDL; [`ConfigError::Invalid`] for a node that is not a
-/// setting (several arguments, properties, a value and a block at once).
+/// [`ConfigError::Syntax`] for invalid KDL or out-of-bound files; [`ConfigError::Invalid`] for
+/// a node that is not a setting (several arguments, properties, a type annotation, a value and
+/// a block at once).
 pub fn parse_file(text: &str, file: &str) -> Result<Vec<FileEntry>, ConfigError> {
+    let syntax = |line, column, message: String| ConfigError::Syntax {
+        file: file.to_owned(),
+        line,
+        column,
+        message,
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(syntax(
+            1,
+            1,
+            format!(
+                "the file is {} bytes, more than the {MAX_FILE_BYTES}-byte bound for configuration",
+                text.len()
+            ),
+        ));
+    }
+    if max_depth(text) > MAX_DEPTH {
+        return Err(syntax(
+            1,
+            1,
+            format!("blocks are nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
     let doc = KdlDocument::parse(text).map_err(|e| {
         let d = e.diagnostics.first();
         let (line, column) = line_col(text, d.map_or(0, |d| d.span.offset()));
-        ConfigError::Syntax {
-            file: file.to_owned(),
+        let message = d
+            .and_then(|d| d.message.clone())
+            .unwrap_or_else(|| "cannot parse".into());
+        syntax(
             line,
             column,
-            message: d
-                .and_then(|d| d.message.clone())
-                .unwrap_or_else(|| "cannot parse".into()),
-        }
+            format!(
+                "{message} (configuration files are KDL v2: strings are quoted, booleans are #true and #false)"
+            ),
+        )
     })?;
     let mut out = Vec::new();
-    walk(&doc, "", text, file, &mut out)?;
+    walk(&doc, "", &Lines::new(text), file, &mut out)?;
     Ok(out)
 }
 
 fn walk(
     doc: &KdlDocument,
     prefix: &str,
-    text: &str,
+    lines: &Lines,
     file: &str,
     out: &mut Vec<FileEntry>,
 ) -> Result<(), ConfigError> {
@@ -74,29 +153,40 @@ fn walk(
         } else {
             format!("{prefix}.{}", node.name().value())
         };
-        let line = line_col(text, node.span().offset()).0;
+        let line = lines.line(node.span().offset());
         let bad = |reason: &str| ConfigError::Invalid {
             source_text: format!("{file}:{line}"),
             key: key.clone(),
             value: node_text(node),
             reason: reason.to_owned(),
-            example: format!("{key} \"value\"  or  {} {{ … }}", key),
+            example: format!("{key} \"value\""),
         };
         let entries = node.entries();
         match (entries, node.children()) {
-            ([], Some(children)) => walk(children, &key, text, file, out)?,
-            ([entry], None) if entry.name().is_none() => out.push(FileEntry {
-                key,
-                raw: Raw::Kdl(entry.value().clone()),
-                line,
-            }),
+            _ if node.ty().is_some() => {
+                return Err(bad("type annotations are not part of configuration"));
+            }
+            ([], Some(children)) => walk(children, &key, lines, file, out)?,
+            ([entry], None) if entry.name().is_none() && entry.ty().is_none() => {
+                let span = entry.span();
+                out.push(FileEntry {
+                    key,
+                    raw: Raw::Kdl(entry.value().clone()),
+                    line,
+                    value_span: (span.offset(), span.offset() + span.len()),
+                });
+            }
             ([], None) => return Err(bad("a setting needs one value")),
             (_, Some(_)) => {
                 return Err(bad(
                     "a node has either one value or a block of settings, not both",
                 ));
             }
-            _ => return Err(bad("a setting takes exactly one value and no properties")),
+            _ => {
+                return Err(bad(
+                    "a setting takes exactly one value, with no properties or type annotation",
+                ));
+            }
         }
     }
     Ok(())
@@ -130,6 +220,8 @@ mod tests {
                 ("provider.local.base-url", "http://x".to_owned(), 6)
             ]
         );
+        let (start, end) = entries[1].value_span;
+        assert_eq!(&text[start..end], "12");
     }
 
     #[test]
@@ -139,5 +231,15 @@ mod tests {
         assert!(e.to_string().starts_with("c.kdl:"), "{e}");
         let e = parse_file("\nmodel \"a\" \"b\"\n", "c.kdl").unwrap_err();
         assert!(e.to_string().starts_with("c.kdl:2: `model`"), "{e}");
+    }
+
+    #[test]
+    fn pathological_nesting_is_refused_before_parsing() {
+        let deep = format!("{}x 1{}", "a {".repeat(5000), "}".repeat(5000));
+        let e = parse_file(&deep, "c.kdl").unwrap_err();
+        assert!(e.to_string().contains("nested deeper"), "{e}");
+        let unclosed = "a {".repeat(20_000);
+        assert!(parse_file(&unclosed, "c.kdl").is_err());
+        assert!(parse_file("(string)model \"a/b\"\n", "c.kdl").is_err());
     }
 }

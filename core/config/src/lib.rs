@@ -29,7 +29,7 @@ mod value;
 
 pub use edit::set_in_file;
 pub use error::ConfigError;
-pub use file::{FileEntry, parse_file};
+pub use file::{FileEntry, MAX_DEPTH, MAX_FILE_BYTES, parse_file};
 pub use reference::reference_markdown;
 pub use resolve::{Level, Origin, PluginOption, Resolved, ResolvedValue, Resolver, Source};
 pub use schema::{

@@ -135,6 +135,37 @@ impl PluginOption {
     }
 }
 
+/// A corrective example in the syntax of the surface the value came from.
+fn example_for(origin: &Origin, key: &str, example: &str) -> String {
+    match origin {
+        Origin::File { .. } => format!("{key} {}", crate::edit::quote_if_text(example)),
+        Origin::Env { var } => format!("{var}={example}"),
+        Origin::Flag { flag } if flag.starts_with("-c") => format!("-c {key}={example}"),
+        Origin::Flag { flag } => format!("{flag} {example}"),
+        Origin::Default | Origin::Plugin { .. } => format!("{key} = {example}"),
+    }
+}
+
+/// Refuse keys that cannot name a setting: empty segments or a `*` (which only declarations
+/// use).
+pub(crate) fn check_key(key: &str, source_text: &str) -> Result<(), ConfigError> {
+    let ok = !key.is_empty()
+        && key
+            .split('.')
+            .all(|seg| !seg.is_empty() && !seg.contains('*') && !seg.contains(char::is_whitespace));
+    if ok {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid {
+            source_text: source_text.to_owned(),
+            key: key.to_owned(),
+            value: String::new(),
+            reason: "a setting key is dotted words with no empty part, `*` or white space".into(),
+            example: "provider.local.base-url".into(),
+        })
+    }
+}
+
 /// Collects validated values layer by layer, then resolves them.
 #[derive(Debug, Default)]
 pub struct Resolver {
@@ -202,6 +233,7 @@ impl Resolver {
 
     fn add(&mut self, key: &str, raw: &Raw, source: Source) -> Result<(), ConfigError> {
         let source_text = source.to_string();
+        check_key(key, &source_text)?;
         let declared = self
             .plugin_options
             .iter()
@@ -214,10 +246,18 @@ impl Resolver {
                 key: key.to_owned(),
                 value: raw.to_string(),
                 reason,
-                example: format!("{key} = {example}"),
+                example: example_for(&source.origin, key, &example),
             })?,
             None => match unknown_policy(key) {
-                UnknownPolicy::Preserve => Value::String(raw.to_string()),
+                UnknownPolicy::Preserve => {
+                    check(crate::Type::String, raw).map_err(|reason| ConfigError::Invalid {
+                        source_text: source_text.clone(),
+                        key: key.to_owned(),
+                        value: raw.to_string(),
+                        reason,
+                        example: example_for(&source.origin, key, "text"),
+                    })?
+                }
                 UnknownPolicy::Reject => {
                     let close = closest_keys(key);
                     return Err(ConfigError::Unknown {

@@ -2,8 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use kdl::{KdlDocument, KdlNode};
-
 use crate::ConfigError;
 
 /// The trusted project directories, kept in a KDL file (`trust "/abs/path"` per project).
@@ -62,6 +60,15 @@ impl TrustStore {
     /// # Errors
     /// The file cannot be written.
     pub fn trust(&mut self, project: &Path) -> Result<bool, ConfigError> {
+        if project.to_str().is_none() {
+            return Err(ConfigError::Invalid {
+                source_text: "smith trust".into(),
+                key: "trust".into(),
+                value: project.display().to_string(),
+                reason: "the path is not valid UTF-8, so it cannot be recorded exactly".into(),
+                example: "rename the directory to a UTF-8 name".into(),
+            });
+        }
         if self.is_trusted(project) {
             return Ok(false);
         }
@@ -85,16 +92,13 @@ impl TrustStore {
     }
 
     fn save(&self) -> Result<(), ConfigError> {
-        let mut doc = KdlDocument::new();
-        for p in &self.projects {
-            let mut node = KdlNode::new("trust");
-            node.push(p.display().to_string());
-            doc.nodes_mut().push(node);
-        }
-        doc.autoformat();
-        let text = format!(
-            "// Projects trusted by `smith trust`; edit with `smith trust --revoke`.\n{doc}"
+        let mut text = String::from(
+            "// Projects trusted by `smith trust`; remove with `smith trust --revoke`.\n",
         );
+        for p in &self.projects {
+            let Some(p) = p.to_str() else { continue };
+            text.push_str(&format!("trust {}\n", crate::edit::quote(p)));
+        }
         crate::edit::write_atomic(&self.path, &text)
     }
 }

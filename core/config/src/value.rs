@@ -51,9 +51,13 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
         _ => None,
     };
     match ty {
-        Type::String => text
-            .map(|s| Value::String(s.to_owned()))
-            .ok_or_else(|| "expected a string".to_owned()),
+        Type::String => match text {
+            Some(s) if s.chars().any(|c| c.is_control() && c != '\t') => {
+                Err("control characters are not allowed".into())
+            }
+            Some(s) => Ok(Value::String(s.to_owned())),
+            None => Err("expected a string".into()),
+        },
         Type::Bool => match (raw, text) {
             (Raw::Kdl(kdl::KdlValue::Bool(b)), _) => Ok(Value::Bool(*b)),
             (Raw::Text(_), Some("true")) => Ok(Value::Bool(true)),
@@ -77,6 +81,9 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
             _ => Err(format!("expected one of {}", words.join(", "))),
         },
         Type::Model => match text {
+            Some(t) if t.chars().any(|c| c.is_whitespace() || c.is_control()) => {
+                Err("a model reference has no white space or control characters".into())
+            }
             Some(t) => match t.split_once('/') {
                 Some((p, m))
                     if !p.is_empty() && !m.is_empty() && !t.contains(char::is_whitespace) =>
@@ -87,15 +94,21 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
             },
             None => Err("expected a string PROVIDER/MODEL".into()),
         },
-        Type::Url => match text {
-            Some(t)
-                if (t.starts_with("http://") || t.starts_with("https://"))
-                    && t.len() > "https://".len()
-                    && !t.contains(char::is_whitespace) =>
-            {
-                Ok(Value::String(t.to_owned()))
+        Type::Url => {
+            let rest = text.and_then(|t| {
+                t.strip_prefix("http://")
+                    .or_else(|| t.strip_prefix("https://"))
+            });
+            let host = rest.map(|r| r.split(['/', '?', '#']).next().unwrap_or(""));
+            match (text, host) {
+                (Some(t), _) if t.chars().any(|c| c.is_whitespace() || c.is_control()) => {
+                    Err("a URL has no white space or control characters".into())
+                }
+                (Some(t), Some(host)) if !host.is_empty() && !host.starts_with(':') => {
+                    Ok(Value::String(t.to_owned()))
+                }
+                _ => Err("expected an http:// or https:// URL with a host".into()),
             }
-            _ => Err("expected an http:// or https:// URL".into()),
-        },
+        }
     }
 }

@@ -93,7 +93,7 @@ fn invalid_values_name_their_source_and_field() {
         text.starts_with("user.kdl:2: `run.max-rounds` = `many` is invalid"),
         "{text}"
     );
-    assert!(text.contains("for example: run.max-rounds = 32"), "{text}");
+    assert!(text.contains("for example: run.max-rounds 32"), "{text}");
 
     let e = Resolver::default()
         .add_env(|v| (v == "SMITH_MODEL").then(|| "nomodel".into()))
@@ -158,7 +158,7 @@ fn plugins_declare_options_the_same_way_and_contribute_at_their_levels() {
     // The declared type now validates every layer's value for that key.
     let e = r.add_override("plugin.lint.max-warnings=lots").unwrap_err();
     assert!(
-        e.to_string().contains("plugin.lint.max-warnings = 5"),
+        e.to_string().contains("-c plugin.lint.max-warnings=5"),
         "{e}"
     );
     let resolved = r.resolve();

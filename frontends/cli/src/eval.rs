@@ -28,8 +28,11 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
         .collect();
     let loaded = crate::settings::load(overrides, &flags)?;
     crate::settings::report_notices(&loaded);
-    let configured = loaded.resolved.get("model").map(|v| v.value.to_string());
-    let model = select_model(configured.as_deref())?;
+    let configured = loaded
+        .resolved
+        .get("model")
+        .map(|v| (v.value.to_string(), v.source.to_string()));
+    let model = select_model(configured.as_ref().map(|(m, s)| (m.as_str(), s.as_str())))?;
     let max_rounds = match loaded.resolved.get("run.max-rounds").map(|v| &v.value) {
         Some(smith_config::Value::Integer(n)) => u32::try_from(*n).unwrap_or(64),
         _ => 64,
@@ -77,14 +80,15 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
     Ok(status)
 }
 
-fn select_model(given: Option<&str>) -> Result<ModelRef, CliError> {
-    let Some(text) = given else {
+/// The model to run: its text and the source it came from (a flag, a file and line…).
+fn select_model(given: Option<(&str, &str)>) -> Result<ModelRef, CliError> {
+    let Some((text, source)) = given else {
         return Err(CliError::usage(
             "no model selected: eval needs one to answer the prompt; pass --model, e.g. `--model scripted/demo` for the offline scripted provider, or set a default with `smith config set model scripted/demo`",
         ));
     };
     text.parse::<ModelRef>()
-        .map_err(|e| CliError::usage(format!("--model: {e}")))
+        .map_err(|e| CliError::usage(format!("{source}: {e}")))
 }
 
 fn read_prompt(arg: &str) -> Result<String, CliError> {

@@ -39,6 +39,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(status);
         }
     };
+    if let Err(e) = settings::check_overrides(&cli.overrides) {
+        exit::report(&e.message);
+        return ExitCode::from(e.status);
+    }
     let result = match cli.command {
         Some(cli::Command::Eval(args)) => eval::run(args, &cli.overrides),
         Some(cli::Command::Docs(args)) => docs::run(args),

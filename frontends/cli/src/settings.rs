@@ -44,7 +44,7 @@ pub(crate) fn load(overrides: &[String], flags: &[(&str, &str, &str)]) -> Result
                 notices.push(format!(
                     "project settings in {} were skipped: the project is not trusted; trust it with `smith trust {}`",
                     file.display(),
-                    project.display()
+                    shell_quote(&project.display().to_string())
                 ));
             }
         }
@@ -69,9 +69,37 @@ pub(crate) fn load(overrides: &[String], flags: &[(&str, &str, &str)]) -> Result
     })
 }
 
+/// `text` quoted for a POSIX shell when it needs to be.
+fn shell_quote(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c))
+    {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// Check every `-c` override without resolving anything else: a command that does not read
+/// configuration still refuses a malformed or unknown override instead of ignoring it.
+pub(crate) fn check_overrides(overrides: &[String]) -> Result<(), CliError> {
+    let mut resolver = Resolver::default();
+    for text in overrides {
+        resolver.add_override(text).map_err(config_err)?;
+    }
+    Ok(())
+}
+
 fn add_file(resolver: &mut Resolver, level: Level, path: &Path) -> Result<(), CliError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            CliError::usage(format!(
+                "the configuration file {} is not UTF-8 text (invalid byte at offset {}); fix or remove it",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => {
             return Err(CliError::usage(format!(
@@ -171,7 +199,9 @@ fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliEr
         } else {
             match v {
                 Some(v) => {
-                    out.push_str(&format!("{key} = {}  # {}", v.value, v.source));
+                    // One setting per line, whatever its key, value or source holds.
+                    let line = format!("{key} = {}  # {}", v.value, v.source);
+                    out.push_str(&line.replace('\n', "\\n"));
                     if !v.overridden.is_empty() {
                         let list: Vec<String> =
                             v.overridden.iter().map(ToString::to_string).collect();
@@ -191,6 +221,19 @@ fn set(key: &str, value: &str, project: bool) -> Result<u8, CliError> {
         let cwd = std::env::current_dir()
             .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;
         let root = paths::project_of(&cwd).unwrap_or(cwd);
+        let trusted = match root.canonicalize() {
+            Ok(canonical) => TrustStore::load(&paths::trust_file()?)
+                .map_err(config_err)?
+                .is_trusted(&canonical),
+            Err(_) => false,
+        };
+        if !trusted {
+            exit::report(&format!(
+                "note: {} is not trusted, so its project settings do not apply until `smith trust {}`",
+                root.display(),
+                shell_quote(&root.display().to_string())
+            ));
+        }
         root.join(".smith").join("config.kdl")
     } else {
         paths::user_config().ok_or_else(|| {
@@ -201,32 +244,50 @@ fn set(key: &str, value: &str, project: bool) -> Result<u8, CliError> {
         ConfigError::Io { .. } => CliError::new(exit::RUN_FAILED, e.to_string()),
         other => config_err(other),
     })?;
-    write_stdout(&format!(
+    write_stdout(&smith_render_plain::printable(&format!(
         "{key} = {written}  # written to {}\n",
         path.display()
-    ))
+    )))
 }
 
 pub(crate) fn run_trust(args: TrustArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()
         .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;
+    let verb = if args.revoke {
+        "revoke trust in"
+    } else {
+        "trust"
+    };
     let dir = match args.path {
-        Some(p) => p.canonicalize().map_err(|e| {
-            CliError::usage(format!(
-                "cannot trust `{}`: {e}; give an existing project directory",
-                p.display()
-            ))
-        })?,
+        // A record for a deleted project can still be revoked, by the path as given.
+        Some(p) if args.revoke && !p.exists() => cwd.join(p),
+        Some(p) => {
+            let canonical = p.canonicalize().map_err(|e| {
+                CliError::usage(format!(
+                    "cannot {verb} `{}`: {e}; give an existing project directory",
+                    p.display()
+                ))
+            })?;
+            // A directory inside a project names that project, as the default does.
+            if canonical.is_dir() {
+                paths::project_of(&canonical).unwrap_or(canonical)
+            } else {
+                canonical
+            }
+        }
         None => paths::project_of(&cwd).unwrap_or(cwd.canonicalize().unwrap_or(cwd)),
     };
-    if !dir.is_dir() {
+    if !args.revoke && !dir.is_dir() {
         return Err(CliError::usage(format!(
             "cannot trust `{}`: it is not a directory; give the project directory",
             dir.display()
         )));
     }
     let mut store = TrustStore::load(&paths::trust_file()?).map_err(config_err)?;
-    let io_err = |e: ConfigError| CliError::new(exit::RUN_FAILED, e.to_string());
+    let io_err = |e: ConfigError| match e {
+        ConfigError::Io { .. } => CliError::new(exit::RUN_FAILED, e.to_string()),
+        other => config_err(other),
+    };
     let text = if args.revoke {
         if store.revoke(&dir).map_err(io_err)? {
             format!(
@@ -244,5 +305,5 @@ pub(crate) fn run_trust(args: TrustArgs) -> Result<u8, CliError> {
     } else {
         format!("{} is already trusted\n", dir.display())
     };
-    write_stdout(&text)
+    write_stdout(&smith_render_plain::printable(&text))
 }

@@ -205,3 +205,79 @@ fn config_set_keeps_a_hand_written_files_comments() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("`lots`"));
 }
+
+#[test]
+fn trust_resolves_subdirectories_and_revokes_deleted_projects() {
+    let env = Env::new();
+    let dir = project(&env, "model \"scripted/tool-call\"\n");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let out = env
+        .command(&["trust", "sub"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let canonical = dir.canonicalize().unwrap();
+    assert!(
+        stdout(&out).contains(&format!("trusted {}", canonical.display())),
+        "{}",
+        stdout(&out)
+    );
+    let shown = env
+        .command(&["config", "show", "model", "--json"])
+        .current_dir(dir.join("sub"))
+        .output()
+        .unwrap();
+    assert_eq!(records(&shown)[0]["value"], "scripted/tool-call");
+
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = env.run(&["trust", "--revoke", canonical.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("no longer trusted"));
+}
+
+#[test]
+fn every_command_refuses_a_bad_override() {
+    let env = Env::new();
+    for args in [
+        vec!["docs", "list"],
+        vec!["trust", "--revoke", "/nonexistent"],
+    ] {
+        let mut full = args.clone();
+        full.extend(["-c", "bogus=1"]);
+        let out = env.run(&full);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("`bogus`"));
+    }
+}
+
+#[test]
+fn set_refuses_control_characters_and_show_cannot_be_spoofed() {
+    let env = Env::new();
+    let out = env.run(&["config", "set", "model", "a/\u{1b}[31mb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.contains(&0x1b));
+    assert!(!env.home().join("config.kdl").exists());
+    let out = env.run(&[
+        "config",
+        "show",
+        "-c",
+        "plugin.x=a\nrun.max-rounds = 999  # default",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "control characters in a value are refused"
+    );
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.kdl"),
+        "plugin.x \"a\\nrun.max-rounds = 999\"\n",
+    )
+    .unwrap();
+    let text = stdout(&env.run(&["config", "show"]));
+    assert!(
+        !text.lines().any(|l| l.starts_with("run.max-rounds = 999")),
+        "{text}"
+    );
+}
