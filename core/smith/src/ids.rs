@@ -19,6 +19,13 @@ impl SessionId {
         Self(uuid::Uuid::now_v7())
     }
 
+    /// When the session was created: the id's UUIDv7 timestamp, milliseconds since the Unix
+    /// epoch (`None` for an id that is not a UUIDv7).
+    pub fn created_ms(&self) -> Option<u64> {
+        let (secs, nanos) = self.0.get_timestamp()?.to_unix();
+        Some(secs * 1000 + u64::from(nanos) / 1_000_000)
+    }
+
     /// The 16 bytes of the id, big-endian as RFC 9562 lays them out.
     pub fn as_bytes(&self) -> &[u8; 16] {
         self.0.as_bytes()

@@ -17,7 +17,7 @@ mod record;
 mod writer;
 
 pub use error::Error;
-pub use reader::{ReadOutcome, TornTail, read_session};
+pub use reader::{CommitReader, ReadOutcome, TornTail, read_session};
 pub use record::{
     Entry, MessageRecord, ModelChange, Record, RunEnd, SessionStart, ToolResultRecord,
 };

@@ -62,13 +62,78 @@ pub(crate) fn read_from(path: &Path, file: File) -> Result<ReadOutcome, Error> {
             source,
         })?
         .len();
-    let mut scan = Scan {
-        path: path.to_owned(),
-        input: BufReader::with_capacity(64 * 1024, file),
-        pos: 0,
-        len,
-    };
-    scan.run()
+    let mut reader = CommitReader::from_file(path, file, len)?;
+    let mut entries = Vec::new();
+    while let Some(mut change) = reader.next_commit()? {
+        entries.append(&mut change);
+    }
+    Ok(ReadOutcome {
+        entries,
+        torn_tail: reader.scan.torn.take(),
+        committed_end: reader.scan.committed_end,
+        last_sequence: reader.scan.last_sequence,
+    })
+}
+
+/// Reads a session file one complete committed change at a time, so a consumer holds only
+/// the change it is looking at (explicit buffered reads, no mmap).
+pub struct CommitReader {
+    scan: Scan,
+}
+
+impl CommitReader {
+    /// Open `path` and validate its header.
+    ///
+    /// # Errors
+    /// [`Error::Io`], [`Error::NotASession`], [`Error::UnsupportedVersion`], [`Error::Corrupt`].
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        let file = File::open(path).map_err(|source| Error::Io {
+            action: "opening session file",
+            path: path.to_owned(),
+            source,
+        })?;
+        let len = file
+            .metadata()
+            .map_err(|source| Error::Io {
+                action: "inspecting session file",
+                path: path.to_owned(),
+                source,
+            })?
+            .len();
+        Self::from_file(path, file, len)
+    }
+
+    fn from_file(path: &Path, file: File, len: u64) -> Result<Self, Error> {
+        let mut scan = Scan {
+            path: path.to_owned(),
+            input: BufReader::with_capacity(64 * 1024, file),
+            pos: 0,
+            len,
+            committed_end: 0,
+            last_sequence: 0,
+            last_id: 0,
+            last_id_scan: 0,
+            torn: None,
+            done: false,
+        };
+        scan.read_header()?;
+        scan.committed_end = scan.pos;
+        Ok(Self { scan })
+    }
+
+    /// The next complete committed change, in append order; `None` after the last one.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] for damage that is not a torn tail; [`Error::Io`].
+    pub fn next_commit(&mut self) -> Result<Option<Vec<Entry>>, Error> {
+        self.scan.next_commit()
+    }
+
+    /// The unpublished tail found after the last complete change (known once
+    /// [`CommitReader::next_commit`] returned `None`).
+    pub fn torn_tail(&self) -> Option<&TornTail> {
+        self.scan.torn.as_ref()
+    }
 }
 
 struct Scan {
@@ -76,6 +141,14 @@ struct Scan {
     input: BufReader<File>,
     pos: u64,
     len: u64,
+    committed_end: u64,
+    last_sequence: u64,
+    /// Id of the last entry of the last complete change.
+    last_id: u64,
+    /// Id of the last entry read, complete change or not.
+    last_id_scan: u64,
+    torn: Option<TornTail>,
+    done: bool,
 }
 
 enum Next {
@@ -144,7 +217,7 @@ impl Scan {
         Ok(Next::Frame { kind, payload })
     }
 
-    fn run(&mut self) -> Result<ReadOutcome, Error> {
+    fn read_header(&mut self) -> Result<(), Error> {
         let mut header = [0u8; format::HEADER_LEN];
         if self.len < format::HEADER_LEN as u64 {
             return Err(Error::NotASession {
@@ -174,48 +247,51 @@ impl Scan {
             }
         }
 
-        let mut entries = Vec::new();
+        Ok(())
+    }
+
+    /// The next complete committed change, `None` at the end of the committed history (a
+    /// torn tail, if any, is then in `self.torn`).
+    fn next_commit(&mut self) -> Result<Option<Vec<Entry>>, Error> {
+        if self.done {
+            return Ok(None);
+        }
         let mut pending: Vec<Entry> = Vec::new();
-        let mut committed_end = self.pos;
-        let mut last_sequence = 0u64;
-        let mut last_id = 0u64;
+        self.last_id_scan = self.last_id;
         loop {
             let frame_start = self.pos;
             match self.next_frame()? {
                 Next::Eof => {
-                    let torn_tail = (!pending.is_empty()).then(|| TornTail {
-                        offset: committed_end,
-                        len: self.len - committed_end,
+                    self.done = true;
+                    self.torn = (!pending.is_empty()).then(|| TornTail {
+                        offset: self.committed_end,
+                        len: self.len - self.committed_end,
                         reason: "entry frames without their commit frame",
                     });
-                    return Ok(ReadOutcome {
-                        entries,
-                        torn_tail,
-                        committed_end,
-                        last_sequence,
-                    });
+                    return Ok(None);
                 }
                 Next::Incomplete => {
-                    return Ok(ReadOutcome {
-                        entries,
-                        torn_tail: Some(TornTail {
-                            offset: committed_end,
-                            len: self.len - committed_end,
-                            reason: "the file ends inside a frame",
-                        }),
-                        committed_end,
-                        last_sequence,
+                    self.done = true;
+                    self.torn = Some(TornTail {
+                        offset: self.committed_end,
+                        len: self.len - self.committed_end,
+                        reason: "the file ends inside a frame",
                     });
+                    return Ok(None);
                 }
                 Next::Frame { kind, payload } => match kind {
                     format::KIND_ENTRY => {
                         let Some((meta, body)) = EntryMeta::decode(&payload) else {
                             return Err(self.corrupt(frame_start, "entry frame too short"));
                         };
-                        if meta.id != last_id + 1 {
+                        if meta.id != self.last_id_scan + 1 {
                             return Err(self.corrupt(
                                 frame_start,
-                                format!("entry id {} where {} was expected", meta.id, last_id + 1),
+                                format!(
+                                    "entry id {} where {} was expected",
+                                    meta.id,
+                                    self.last_id_scan + 1
+                                ),
                             ));
                         }
                         // Version 0 has no branches: each entry's parent is the one before it.
@@ -248,7 +324,7 @@ impl Scan {
                                 format!("entry {} has a malformed body: {reason}", meta.id),
                             )
                         })?;
-                        last_id = meta.id;
+                        self.last_id_scan = meta.id;
                         pending.push(Entry {
                             id: EntryId(meta.id),
                             parent: (meta.parent != 0).then_some(EntryId(meta.parent)),
@@ -260,12 +336,13 @@ impl Scan {
                         let Some((sequence, count)) = format::decode_commit(&payload) else {
                             return Err(self.corrupt(frame_start, "commit frame of wrong length"));
                         };
-                        if sequence != last_sequence + 1 {
+                        if sequence != self.last_sequence + 1 {
                             return Err(self.corrupt(
                                 frame_start,
                                 format!(
-                                    "commit sequence number {sequence} follows commit {last_sequence}; expected {}",
-                                    last_sequence + 1
+                                    "commit sequence number {sequence} follows commit {}; expected {}",
+                                    self.last_sequence,
+                                    self.last_sequence + 1
                                 ),
                             ));
                         }
@@ -278,9 +355,10 @@ impl Scan {
                                 ),
                             ));
                         }
-                        last_sequence = sequence;
-                        entries.append(&mut pending);
-                        committed_end = self.pos;
+                        self.last_sequence = sequence;
+                        self.committed_end = self.pos;
+                        self.last_id = self.last_id_scan;
+                        return Ok(Some(pending));
                     }
                     // Version 0 ignores frame kinds it does not know (checksum-valid); the
                     // session-store issue defines their byte-for-byte preservation.

@@ -38,6 +38,9 @@ pub(crate) enum Command {
     /// Show, check and set configuration; every value with its source.
     #[command(after_help = CONFIG_AFTER_HELP)]
     Config(ConfigArgs),
+    /// Inspect recorded sessions, read-only: list, search, read, verify.
+    #[command(after_help = SESSIONS_AFTER_HELP)]
+    Sessions(SessionsArgs),
     /// Trust a project so its `.smith/config.kdl` applies (or revoke that trust).
     #[command(after_help = TRUST_AFTER_HELP)]
     Trust(TrustArgs),
@@ -60,6 +63,75 @@ Until a project is trusted, Smith skips its .smith/config.kdl (and says so on st
 none of its local executable behaviour. Trust records live in $SMITH_HOME/trust.kdl (else
 $XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current directory: the
 nearest directory upward holding .smith/, else the current directory.";
+
+const SESSIONS_AFTER_HELP: &str = "\
+Inspection is read-only: it never repairs, truncates, locks or runs anything, and works on a
+session another process is writing (it reads the complete committed changes at that moment).
+Sessions are the `.smith` files in $SMITH_HOME/sessions (else $XDG_DATA_HOME/smith/sessions);
+an ID may be a unique prefix. Order: sessions by creation (their ids sort by time), entries
+in append order. Readable output by default; --json gives LF-delimited records. A closed
+stdout ends quietly.
+
+Exit status:
+  0    success (grep: whether or not anything matched)
+  2    bad arguments: unknown or ambiguous id, bad pattern, limit or cursor
+  3    a session is damaged or of an unknown format version (the others are still listed or
+       searched; the damaged one is named on stderr)";
+
+/// Arguments of `smith sessions`.
+#[derive(Debug, Args)]
+pub(crate) struct SessionsArgs {
+    #[command(subcommand)]
+    pub(crate) command: SessionsCommand,
+}
+
+/// `smith sessions` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum SessionsCommand {
+    /// List sessions, oldest first: id, creation time, size, working directory.
+    List {
+        /// One JSON record per session.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search recorded messages and tool output with a regular expression.
+    #[command(after_help = GREP_AFTER_HELP)]
+    Grep {
+        /// The pattern (Rust `regex` syntax).
+        #[arg(value_name = "PATTERN", allow_hyphen_values = true)]
+        pattern: String,
+        /// One JSON record per matching line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the entries of one session, a bounded page at a time.
+    Get {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// One JSON record per entry, then a `page` record.
+        #[arg(long)]
+        json: bool,
+        /// Entries per page (1 to 1000).
+        #[arg(long, value_name = "N", default_value_t = 100)]
+        limit: usize,
+        /// Continue after this entry id (the cursor the previous page printed).
+        #[arg(long, value_name = "C")]
+        cursor: Option<u64>,
+    },
+    /// Read a whole session and check every frame; exit 3 on damage.
+    Verify {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+}
+
+const GREP_AFTER_HELP: &str = "\
+PATTERN is a regular expression in Rust `regex` syntax (https://docs.rs/regex): `(?i)` makes it
+case-insensitive, `\\b` matches a word boundary. It is matched line by line against message
+text, thinking, tool-call arguments and tool output. Each match names the session, the entry
+id and the entry kind: `SESSION #ENTRY KIND: LINE`.";
 
 /// Arguments of `smith config`.
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! `smith eval`: one agent run without the terminal UI.
 
 use std::io::{self, IsTerminal, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use smith::{Cancel, ModelRef, SessionId, StopReason};
@@ -197,7 +197,7 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
     }
     let dir = paths::sessions_dir()?;
     if let Some(wanted) = &args.session {
-        let (path, id) = find_session(&dir, wanted)?;
+        let (path, id) = paths::find_session(&dir, wanted)?;
         let opened = Session::open(&path, id).map_err(store_err)?;
         if let Some(tail) = &opened.truncated {
             eprint_note(&format!(
@@ -222,51 +222,6 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
 
 fn eprint_note(text: &str) {
     exit::report(&format!("note: {text}"));
-}
-
-/// Find the session whose id is `wanted` or starts with it.
-fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
-    let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
-    let prefix = wanted.to_ascii_lowercase();
-    // A pasted file name (`<id>.smith`) names its session too.
-    let prefix = prefix.strip_suffix(&suffix).unwrap_or(&prefix).to_owned();
-    if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
-        return Err(CliError::usage(format!(
-            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`); session ids are the names of the `.smith` files in the sessions directory"
-        )));
-    }
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        CliError::usage(format!(
-            "--session `{wanted}`: cannot list the sessions directory {}: {e}; run without --session to create a session first",
-            dir.display()
-        ))
-    })?;
-    let mut matches: Vec<(PathBuf, SessionId)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let name = entry.file_name().into_string().ok()?;
-            let stem = name.strip_suffix(&suffix)?;
-            let id = stem.parse::<SessionId>().ok()?;
-            stem.starts_with(&prefix).then(|| (entry.path(), id))
-        })
-        .collect();
-    matches.sort_by_key(|(_, id)| *id);
-    match matches.len() {
-        1 => Ok(matches.remove(0)),
-        0 => Err(CliError::usage(format!(
-            "--session `{wanted}` matches no session in {}; session ids are the names of the `.smith` files there (and the `session` line a run prints on stderr) — omit --session to start a new one",
-            dir.display()
-        ))),
-        n => Err(CliError::usage(format!(
-            "--session `{wanted}` matches {n} sessions ({}); give more of the id",
-            matches
-                .iter()
-                .take(5)
-                .map(|(_, id)| id.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
 }
 
 /// Forwards intents to the mode's renderer. When stdout goes away (a closed pipe) it stops

@@ -11,6 +11,7 @@ mod eval;
 mod exit;
 mod paths;
 mod reference;
+mod sessions;
 mod settings;
 
 use std::process::ExitCode;
@@ -48,6 +49,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Docs(args)) => docs::run(args),
         Some(cli::Command::Config(args)) => settings::run_config(args, &cli.overrides),
         Some(cli::Command::Trust(args)) => settings::run_trust(args),
+        Some(cli::Command::Sessions(args)) => sessions::run(args),
         None => Err(exit::CliError::usage(
             "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
         )),

@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+use std::path::Path;
+
+use smith::SessionId;
+
 use crate::exit::CliError;
 
 /// The sessions directory: `$SMITH_HOME/sessions` when `SMITH_HOME` is set, otherwise
@@ -78,4 +82,49 @@ pub(crate) fn project_of(dir: &std::path::Path) -> Option<PathBuf> {
     dir.ancestors()
         .find(|d| d.join(".smith").is_dir())
         .map(std::path::Path::to_path_buf)
+}
+
+/// Find the session whose id is `wanted` or starts with it.
+pub(crate) fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+    let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
+    let prefix = wanted.to_ascii_lowercase();
+    // A pasted file name (`<id>.smith`) names its session too.
+    let prefix = prefix.strip_suffix(&suffix).unwrap_or(&prefix).to_owned();
+    if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+        return Err(CliError::usage(format!(
+            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`); session ids are the names of the `.smith` files in the sessions directory"
+        )));
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        CliError::usage(format!(
+            "--session `{wanted}`: cannot list the sessions directory {}: {e}; run without --session to create a session first",
+            dir.display()
+        ))
+    })?;
+    let mut matches: Vec<(PathBuf, SessionId)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(&suffix)?;
+            let id = stem.parse::<SessionId>().ok()?;
+            stem.starts_with(&prefix).then(|| (entry.path(), id))
+        })
+        .collect();
+    matches.sort_by_key(|(_, id)| *id);
+    match matches.len() {
+        1 => Ok(matches.remove(0)),
+        0 => Err(CliError::usage(format!(
+            "--session `{wanted}` matches no session in {}; session ids are the names of the `.smith` files there (and the `session` line a run prints on stderr) — omit --session to start a new one",
+            dir.display()
+        ))),
+        n => Err(CliError::usage(format!(
+            "--session `{wanted}` matches {n} sessions ({}); give more of the id",
+            matches
+                .iter()
+                .take(5)
+                .map(|(_, id)| id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
 }
