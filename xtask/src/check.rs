@@ -65,3 +65,20 @@ pub(crate) fn site() -> Result<(), String> {
     generate.arg(target.join("site"));
     run(generate)
 }
+
+/// `cargo xtask soak`: the SIGKILL durability loop with many more iterations than CI runs.
+pub(crate) fn soak() -> Result<(), String> {
+    let mut test = cargo();
+    test.args([
+        "test",
+        "--locked",
+        "-p",
+        "smith-cli",
+        "--test",
+        "durability",
+        "--",
+        "--nocapture",
+    ])
+    .env("SMITH_SOAK_ITERATIONS", "5000");
+    run(test)
+}

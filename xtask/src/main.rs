@@ -15,7 +15,8 @@ const USAGE: &str = "usage: cargo xtask <check|docs|site|bench>
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate the generated reference in docs-corpus/docs/reference/ from the declarations
   site    render the docs corpus to a static site in target/site and check its links
-  bench   speed and memory figures: figure / target / measured";
+  bench   speed and memory figures: figure / target / measured
+  soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(),
         Some("docs") => check::bless_reference(),
         Some("site") => check::site(),
+        Some("soak") => check::soak(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
