@@ -37,6 +37,21 @@ pub struct SessionWriter {
     end: u64,
     sequence: u64,
     uncertain: Option<String>,
+    /// A storage fault to inject into the next append (tests only).
+    #[cfg(test)]
+    fault: Option<Fault>,
+}
+
+/// A storage fault the fault-injecting tests make the next append suffer.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fault {
+    /// Only the first `n` bytes reach the file, then the write fails.
+    ShortWrite(usize),
+    /// The disk is full: the first `n` bytes are written, then `ENOSPC`.
+    NoSpace(usize),
+    /// Everything is written but `fsync` fails.
+    Fsync,
 }
 
 fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Error + 'a {
@@ -97,6 +112,8 @@ impl SessionWriter {
             end: format::HEADER_LEN as u64,
             sequence: 0,
             uncertain: None,
+            #[cfg(test)]
+            fault: None,
         })
     }
 
@@ -134,6 +151,8 @@ impl SessionWriter {
             end: committed_end,
             sequence: last_sequence,
             uncertain: None,
+            #[cfg(test)]
+            fault: None,
         };
         Ok((
             writer,
@@ -240,6 +259,24 @@ impl SessionWriter {
         self.file
             .seek(SeekFrom::Start(self.end))
             .map_err(io("seeking in session file", &self.path))?;
+        #[cfg(test)]
+        if let Some(fault) = self.fault.take() {
+            let (n, error) = match fault {
+                Fault::ShortWrite(n) => (n, std::io::Error::from(std::io::ErrorKind::WriteZero)),
+                Fault::NoSpace(n) => (n, std::io::Error::from(std::io::ErrorKind::StorageFull)),
+                Fault::Fsync => (buf.len(), std::io::Error::other("injected fsync failure")),
+            };
+            let n = n.min(buf.len());
+            self.file
+                .write_all(&buf[..n])
+                .map_err(io("writing session file", &self.path))?;
+            let action = if matches!(fault, Fault::Fsync) {
+                "syncing session file"
+            } else {
+                "writing session file"
+            };
+            return Err(io(action, &self.path)(error));
+        }
         self.file
             .write_all(buf)
             .map_err(io("writing session file", &self.path))?;
@@ -277,6 +314,58 @@ mod tests {
         Record::ModelChange(ModelChange {
             model: "scripted/demo".parse().unwrap(),
         })
+    }
+
+    #[test]
+    fn storage_faults_never_publish_a_partial_change_nor_acknowledge_an_unsynced_one() {
+        for fault in [
+            Fault::ShortWrite(0),
+            Fault::ShortWrite(5),
+            Fault::ShortWrite(40),
+            Fault::NoSpace(13),
+            Fault::NoSpace(60),
+            Fault::Fsync,
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let id = SessionId::new_now();
+            let mut w = SessionWriter::create(dir.path(), id).unwrap();
+            let acknowledged = w.append(&[start(), model()]).unwrap();
+            w.fault = Some(fault);
+            let err = w.append(&[model(), model()]).unwrap_err();
+            assert!(matches!(err, Error::Io { .. }), "{fault:?}: {err}");
+            // Uncertain: the writer refuses to go on until the file is reopened.
+            let again = w.append(&[model()]).unwrap_err();
+            assert!(
+                matches!(again, Error::Uncertain { .. }),
+                "{fault:?}: {again}"
+            );
+            let path = w.path().to_owned();
+            drop(w);
+            let seen = read_session(&path).unwrap();
+            let ids: Vec<_> = seen.entries.iter().map(|e| e.id).collect();
+            match fault {
+                // All bytes reached the file; only the acknowledgement is missing. A reader
+                // may publish the complete change, but it was never acknowledged.
+                Fault::Fsync => assert!(ids.len() == 2 || ids.len() == 4, "{fault:?}"),
+                _ => assert_eq!(
+                    ids, acknowledged,
+                    "{fault:?}: no partial change is published"
+                ),
+            }
+            // Reopening recovers a usable boundary and appends continue after it.
+            let (mut w, rec) = SessionWriter::open(&path, id).unwrap();
+            let next = w.append(&[model()]).unwrap();
+            assert_eq!(next[0].0, rec.entries.len() as u64 + 1, "{fault:?}");
+            for ack in &acknowledged {
+                assert!(
+                    read_session(&path)
+                        .unwrap()
+                        .entries
+                        .iter()
+                        .any(|e| e.id == *ack)
+                );
+            }
+        }
     }
 
     #[test]
