@@ -128,6 +128,24 @@ fn normalize(query: &str) -> String {
         .join(" ")
 }
 
+/// A snippet as plain words: markdown punctuation (`#` headings, `|` table bars, backticks,
+/// emphasis stars, link brackets) dropped, white space collapsed.
+fn plain_snippet(fragment: &str) -> String {
+    fragment
+        .chars()
+        .map(|c| {
+            if matches!(c, '#' | '|' | '`' | '*' | '[' | ']') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A tantivy index of the corpus, held in RAM.
 pub struct SearchIndex {
     index: Index,
@@ -273,11 +291,7 @@ impl SearchIndex {
                     title: text(f.title),
                     kind: text(f.kind),
                     score,
-                    snippet: snippet
-                        .fragment()
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    snippet: plain_snippet(snippet.fragment()),
                 }
             })
             .collect::<Vec<_>>();

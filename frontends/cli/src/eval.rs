@@ -197,7 +197,12 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
     }
     let dir = paths::sessions_dir()?;
     if let Some(wanted) = &args.session {
-        let (path, id) = paths::find_session(&dir, wanted)?;
+        let (path, id) = paths::find_session(
+            &dir,
+            wanted,
+            "--session",
+            "omit --session to start a new session",
+        )?;
         let opened = Session::open(&path, id).map_err(store_err)?;
         if let Some(tail) = &opened.truncated {
             eprint_note(&format!(

@@ -85,19 +85,27 @@ pub(crate) fn project_of(dir: &std::path::Path) -> Option<PathBuf> {
 }
 
 /// Find the session whose id is `wanted` or starts with it.
-pub(crate) fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+///
+/// `label` names where the id came from in diagnostics (`--session` for eval, `session id`
+/// for inspection commands); `create_hint` is the advice when nothing matches.
+pub(crate) fn find_session(
+    dir: &Path,
+    wanted: &str,
+    label: &str,
+    create_hint: &str,
+) -> Result<(PathBuf, SessionId), CliError> {
     let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
     let prefix = wanted.to_ascii_lowercase();
     // A pasted file name (`<id>.smith`) names its session too.
     let prefix = prefix.strip_suffix(&suffix).unwrap_or(&prefix).to_owned();
     if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
         return Err(CliError::usage(format!(
-            "--session `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`); session ids are the names of the `.smith` files in the sessions directory"
+            "{label} `{wanted}` is not a session id or id prefix (hexadecimal digits and `-`); session ids are the names of the `.smith` files in the sessions directory (`smith sessions list` shows them)"
         )));
     }
     let entries = std::fs::read_dir(dir).map_err(|e| {
         CliError::usage(format!(
-            "--session `{wanted}`: cannot list the sessions directory {}: {e}; run without --session to create a session first",
+            "{label} `{wanted}`: cannot list the sessions directory {}: {e}; {create_hint}",
             dir.display()
         ))
     })?;
@@ -114,11 +122,11 @@ pub(crate) fn find_session(dir: &Path, wanted: &str) -> Result<(PathBuf, Session
     match matches.len() {
         1 => Ok(matches.remove(0)),
         0 => Err(CliError::usage(format!(
-            "--session `{wanted}` matches no session in {}; session ids are the names of the `.smith` files there (and the `session` line a run prints on stderr) — omit --session to start a new one",
+            "{label} `{wanted}` matches no session in {}; session ids are the names of the `.smith` files there (`smith sessions list` shows them) — {create_hint}",
             dir.display()
         ))),
         n => Err(CliError::usage(format!(
-            "--session `{wanted}` matches {n} sessions ({}); give more of the id",
+            "{label} `{wanted}` matches {n} sessions ({}); give more of the id",
             matches
                 .iter()
                 .take(5)

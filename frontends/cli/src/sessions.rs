@@ -131,7 +131,7 @@ fn list(dir: &Path, json: bool, out: &mut Out) -> Result<u8, CliError> {
         } else {
             out.line(&format!(
                 "{id}  {}  {bytes:>9} B  {}",
-                created.map_or_else(|| "-".to_owned(), format_utc),
+                created.map_or_else(|| "-".to_owned(), |ms| format!("{} UTC", format_utc(ms))),
                 cwd.as_deref().unwrap_or("-")
             ))?
         };
@@ -307,7 +307,12 @@ fn get(
             "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
         )));
     }
-    let (path, id) = paths::find_session(dir, wanted)?;
+    let (path, id) = paths::find_session(
+        dir,
+        wanted,
+        "session id",
+        "a run creates one: smith eval -m scripted/demo \"Hello\"",
+    )?;
     let mut reader =
         CommitReader::open(&path).map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
     let after = cursor.unwrap_or(0);
@@ -379,7 +384,12 @@ fn emit(out: &mut Out, id: &SessionId, entry: &Entry, json: bool) -> Result<bool
 }
 
 fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
-    let (path, id) = paths::find_session(dir, wanted)?;
+    let (path, id) = paths::find_session(
+        dir,
+        wanted,
+        "session id",
+        "a run creates one: smith eval -m scripted/demo \"Hello\"",
+    )?;
     let outcome = smith_store::read_session(&path)
         .map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
     let tail = match &outcome.torn_tail {
