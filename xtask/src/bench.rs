@@ -95,27 +95,8 @@ pub(crate) fn run() -> Result<(), String> {
         measured: format!("{rss} KiB"),
         met: None,
     });
-    let mut example = cargo();
-    example.args([
-        "run",
-        "--release",
-        "--quiet",
-        "--locked",
-        "-p",
-        "smith-docs",
-        "--example",
-        "search_bench",
-    ]);
-    let out = example
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("cannot run the docs search bench: {e}"))?;
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Some((name, value)) = line.split_once(' ') else {
-            continue;
-        };
-        let value: f64 = value.parse().unwrap_or(f64::NAN);
-        let (label, target, met) = match name {
+    for (name, value) in example_figures("smith-docs", "search_bench")? {
+        let (label, target, met) = match name.as_str() {
             "query" => (
                 "docs query in process (search + snippets)",
                 "≤ 5 ms",
@@ -133,28 +114,8 @@ pub(crate) fn run() -> Result<(), String> {
             met,
         });
     }
-
-    let mut store = cargo();
-    store.args([
-        "run",
-        "--release",
-        "--quiet",
-        "--locked",
-        "-p",
-        "smith-store",
-        "--example",
-        "store_bench",
-    ]);
-    let out = store
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("cannot run the store bench: {e}"))?;
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Some((name, value)) = line.split_once(' ') else {
-            continue;
-        };
-        let value: f64 = value.parse().unwrap_or(f64::NAN);
-        let (label, target, met) = match name {
+    for (name, value) in example_figures("smith-store", "store_bench")? {
+        let (label, target, met) = match name.as_str() {
             "encode_1000_ms" => (
                 "encode 1,000 representative entries",
                 "≤ 0.5 ms",
@@ -191,6 +152,38 @@ pub(crate) fn run() -> Result<(), String> {
         println!("{:<66} {:>10} {:>12}  {mark}", f.name, f.target, f.measured);
     }
     Ok(())
+}
+
+/// Run a bench example of `package` in release and read its `name value` lines.
+fn example_figures(package: &str, example: &str) -> Result<Vec<(String, f64)>, String> {
+    let mut cmd = cargo();
+    cmd.args([
+        "run",
+        "--release",
+        "--quiet",
+        "--locked",
+        "-p",
+        package,
+        "--example",
+        example,
+    ]);
+    let out = cmd
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run the {example} bench: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the {example} bench failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| {
+            let (name, value) = line.split_once(' ')?;
+            Some((name.to_owned(), value.parse().unwrap_or(f64::NAN)))
+        })
+        .collect())
 }
 
 fn ms(d: Duration) -> String {

@@ -128,16 +128,7 @@ pub fn set_in_file(path: &Path, key: &str, text: &str) -> Result<Value, ConfigEr
             })?
         }
         None => {
-            let close = crate::closest_keys(key);
-            return Err(ConfigError::Unknown {
-                source_text,
-                key: key.to_owned(),
-                hint: if close.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (did you mean {}?)", close.join(", "))
-                },
-            });
+            return Err(ConfigError::unknown_key(source_text, key));
         }
     };
     let existing = match std::fs::read(path) {

@@ -1,5 +1,21 @@
 //! Configuration errors.
 
+impl ConfigError {
+    /// The error for a key no option declares, naming up to three closest declared keys.
+    pub fn unknown_key(source_text: impl Into<String>, key: &str) -> Self {
+        let close = crate::closest_keys(key);
+        ConfigError::Unknown {
+            source_text: source_text.into(),
+            key: key.to_owned(),
+            hint: if close.is_empty() {
+                String::new()
+            } else {
+                format!(" (did you mean {}?)", close.join(", "))
+            },
+        }
+    }
+}
+
 /// A configuration failure. Messages name the offending value, where it came from (file and
 /// line, variable or flag) and the field path, and give a corrective example.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::schema::{SCHEMA, UnknownPolicy, closest_keys, find_spec, unknown_policy};
+use crate::schema::{SCHEMA, UnknownPolicy, find_spec, unknown_policy};
 use crate::value::{Raw, check};
 use crate::{ConfigError, FileEntry, Value};
 
@@ -258,18 +258,7 @@ impl Resolver {
                         example: example_for(&source.origin, key, "text"),
                     })?
                 }
-                UnknownPolicy::Reject => {
-                    let close = closest_keys(key);
-                    return Err(ConfigError::Unknown {
-                        source_text,
-                        key: key.to_owned(),
-                        hint: if close.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (did you mean {}?)", close.join(", "))
-                        },
-                    });
-                }
+                UnknownPolicy::Reject => return Err(ConfigError::unknown_key(source_text, key)),
             },
         };
         self.entries.push((key.to_owned(), value, source));

@@ -54,15 +54,7 @@ pub fn read_session(path: &Path) -> Result<ReadOutcome, Error> {
 
 /// Read from an already opened file positioned at its start.
 pub(crate) fn read_from(path: &Path, file: File) -> Result<ReadOutcome, Error> {
-    let len = file
-        .metadata()
-        .map_err(|source| Error::Io {
-            action: "inspecting session file",
-            path: path.to_owned(),
-            source,
-        })?
-        .len();
-    let mut reader = CommitReader::from_file(path, file, len)?;
+    let mut reader = CommitReader::from_file(path, file)?;
     let mut entries = Vec::new();
     while let Some(mut change) = reader.next_commit()? {
         entries.append(&mut change);
@@ -92,6 +84,10 @@ impl CommitReader {
             path: path.to_owned(),
             source,
         })?;
+        Self::from_file(path, file)
+    }
+
+    fn from_file(path: &Path, file: File) -> Result<Self, Error> {
         let len = file
             .metadata()
             .map_err(|source| Error::Io {
@@ -100,10 +96,6 @@ impl CommitReader {
                 source,
             })?
             .len();
-        Self::from_file(path, file, len)
-    }
-
-    fn from_file(path: &Path, file: File, len: u64) -> Result<Self, Error> {
         let mut scan = Scan {
             path: path.to_owned(),
             input: BufReader::with_capacity(64 * 1024, file),
