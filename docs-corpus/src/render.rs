@@ -27,9 +27,40 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
             out.push_str(s);
         }
     };
+    // Tables are gathered cell by cell (plain text) and laid out with aligned columns at
+    // their end.
+    let mut table: Option<Vec<Vec<String>>> = None;
     let opts = pulldown_cmark::Options::ENABLE_TABLES;
     for event in Parser::new_ext(markdown, opts) {
+        if let Some(rows) = table.as_mut() {
+            match event {
+                Event::Start(Tag::TableHead | Tag::TableRow) => rows.push(Vec::new()),
+                Event::Start(Tag::TableCell) => {
+                    if let Some(row) = rows.last_mut() {
+                        row.push(String::new());
+                    }
+                }
+                Event::Text(t) | Event::Code(t) => {
+                    if let Some(cell) = rows.last_mut().and_then(|r| r.last_mut()) {
+                        cell.push_str(&sanitize(&t));
+                    }
+                }
+                Event::SoftBreak | Event::HardBreak => {
+                    if let Some(cell) = rows.last_mut().and_then(|r| r.last_mut()) {
+                        cell.push(' ');
+                    }
+                }
+                Event::End(TagEnd::Table) => {
+                    out.push_str(&layout_table(rows));
+                    out.push('\n');
+                    table = None;
+                }
+                _ => {}
+            }
+            continue;
+        }
         match event {
+            Event::Start(Tag::Table(_)) => table = Some(Vec::new()),
             Event::Start(Tag::Heading { level, .. }) => {
                 if !out.is_empty() && !out.ends_with("\n\n") {
                     out.push('\n');
@@ -95,10 +126,6 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
                     restyle(&mut out, &style_stack);
                 }
             }
-            Event::Start(Tag::TableHead | Tag::TableRow) => out.push_str("│ "),
-            Event::End(TagEnd::TableHead | TagEnd::TableRow) => out.push('\n'),
-            Event::End(TagEnd::TableCell) => out.push_str(" │ "),
-            Event::End(TagEnd::Table) => out.push('\n'),
             Event::Code(code) => out.push_str(&format!("{CYAN}{}{RESET}", sanitize(&code))),
             Event::Text(text) if in_code_block => {
                 for line in text.lines() {
@@ -114,6 +141,40 @@ pub fn render_terminal(markdown: &str, link_hint: &dyn Fn(&str) -> String) -> St
     }
     while out.ends_with("\n\n") {
         out.pop();
+    }
+    out
+}
+
+/// Lay out `rows` (the first is the header) with every column as wide as its widest cell,
+/// `│` between columns and a rule under the header.
+fn layout_table(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0usize; columns];
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            widths[i] = widths[i].max(cell.trim().chars().count());
+        }
+    }
+    let mut out = String::new();
+    for (r, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = (0..columns)
+            .map(|i| {
+                let cell = row.get(i).map_or("", |c| c.trim());
+                let pad = widths[i] - cell.chars().count();
+                if r == 0 {
+                    format!("{BOLD}{cell}{RESET}{}", " ".repeat(pad))
+                } else {
+                    format!("{cell}{}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        out.push_str(cells.join(" │ ").trim_end());
+        out.push('\n');
+        if r == 0 {
+            // Long cells wrap at the terminal's edge anyway; keep the rule short.
+            let rule: Vec<String> = widths.iter().map(|w| "─".repeat((*w).min(40))).collect();
+            out.push_str(&format!("{DIM}{}{RESET}\n", rule.join("─┼─")));
+        }
     }
     out
 }
@@ -140,5 +201,18 @@ mod tests {
         assert!(out.contains("(smith docs get x.md)"));
         assert!(out.contains("• one\n• two\n"));
         assert!(out.contains("│ run it"));
+    }
+
+    #[test]
+    fn tables_get_aligned_columns() {
+        let out = render_terminal(
+            "| a | long header |\n| --- | --- |\n| wide cell | `x` |\n",
+            &|t| t.to_owned(),
+        );
+        let plain: String = out.replace(BOLD, "").replace(RESET, "").replace(DIM, "");
+        let lines: Vec<&str> = plain.lines().collect();
+        assert_eq!(lines[0], "a         │ long header");
+        assert_eq!(lines[1], "──────────┼────────────");
+        assert_eq!(lines[2], "wide cell │ x");
     }
 }
