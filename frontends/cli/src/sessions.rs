@@ -307,12 +307,7 @@ fn get(
             "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
         )));
     }
-    let (path, id) = paths::find_session(
-        dir,
-        wanted,
-        "session id",
-        "a run creates one: smith eval -m scripted/demo \"Hello\"",
-    )?;
+    let (path, id) = find(dir, wanted)?;
     let mut reader =
         CommitReader::open(&path).map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
     let after = cursor.unwrap_or(0);
@@ -383,13 +378,18 @@ fn emit(out: &mut Out, id: &SessionId, entry: &Entry, json: bool) -> Result<bool
     }
 }
 
-fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
-    let (path, id) = paths::find_session(
+/// The session `wanted` names (an id or a unique prefix).
+fn find(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+    paths::find_session(
         dir,
         wanted,
         "session id",
         "a run creates one: smith eval -m scripted/demo \"Hello\"",
-    )?;
+    )
+}
+
+fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(dir, wanted)?;
     let outcome = smith_store::read_session(&path)
         .map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
     let tail = match &outcome.torn_tail {

@@ -10,6 +10,18 @@ use std::process::Stdio;
 use common::{Env, records, stderr, stdout, wait_for};
 use smith_store::{Record, read_session};
 
+/// `smith eval -m scripted/x --script SCRIPT hi`.
+fn run_script(env: &Env, script: &std::path::Path) -> std::process::Output {
+    env.run(&[
+        "eval",
+        "-m",
+        "scripted/x",
+        "--script",
+        script.to_str().unwrap(),
+        "hi",
+    ])
+}
+
 #[test]
 fn help_and_version_touch_nothing() {
     let env = Env::new();
@@ -282,28 +294,14 @@ fn missing_or_malformed_scripts_exit_2_naming_file_line_and_field() {
         "bad.kdl",
         "round {\n    text \"ok\"\n    tool-call name=\"read\" arguments=\"not json\"\n    stop \"tool_use\"\n}\n",
     );
-    let out = env.run(&[
-        "eval",
-        "-m",
-        "scripted/x",
-        "--script",
-        script.to_str().unwrap(),
-        "hi",
-    ]);
+    let out = run_script(&env, &script);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("bad.kdl:3:"), "{err}");
     assert!(err.contains("round 1 › tool-call › arguments"), "{err}");
 
     let script = env.write("syntax.kdl", "round {\n  text \"unclosed\n");
-    let out = env.run(&[
-        "eval",
-        "-m",
-        "scripted/x",
-        "--script",
-        script.to_str().unwrap(),
-        "hi",
-    ]);
+    let out = run_script(&env, &script);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("syntax.kdl:"), "{}", stderr(&out));
 
@@ -590,14 +588,7 @@ fn a_script_repeating_a_call_id_is_refused_before_anything_is_written() {
         "dup.kdl",
         "round {\n  tool-call id=\"c\" name=\"read\"\n  tool-call id=\"c\" name=\"write\"\n  stop \"tool_use\"\n}\n",
     );
-    let out = env.run(&[
-        "eval",
-        "-m",
-        "scripted/x",
-        "--script",
-        script.to_str().unwrap(),
-        "hi",
-    ]);
+    let out = run_script(&env, &script);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("dup.kdl:3:"), "{}", stderr(&out));
     assert!(!env.home().exists());
