@@ -5,7 +5,7 @@ use smith::{
     ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
     UsageTotals, check_pairing,
 };
-use smith_store::{MessageRecord, ModelChange, Record, RunEnd, ToolResultRecord};
+use smith_store::{MessageRecord, ModelChange, NewEntry, Record, RunEnd, ToolResultRecord};
 use smith_ui_intents::{DeltaKind, Intent, IntentSink};
 
 use crate::{Session, ToolDispatch};
@@ -334,6 +334,9 @@ impl Run<'_> {
             .writer
             .append(&[Record::Message(record.clone())]);
         let recorded = appended.is_ok();
+        if let (Role::Assistant, Ok(ids)) = (role, &appended) {
+            self.session.call_message = ids.first().copied();
+        }
         if recorded {
             self.session
                 .context
@@ -357,12 +360,12 @@ impl Run<'_> {
     }
 
     fn record_result(&mut self, call: &ToolCall, result: ToolResult) -> Result<(), RunError> {
-        let ids = self
-            .session
-            .writer
-            .append(&[Record::ToolResult(ToolResultRecord {
+        let ids = self.session.writer.append_entries(&[NewEntry {
+            record: Record::ToolResult(ToolResultRecord {
                 result: result.clone(),
-            })])?;
+            }),
+            pair: self.session.call_message,
+        }])?;
         self.session
             .context
             .push(ContextItem::ToolResult(result.clone()));

@@ -1,10 +1,9 @@
 //! A session handle: the writer plus the effective context rebuilt from the file.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use smith::{ContextItem, EntryId, ModelRef, SessionId, ToolResult};
-use smith_store::{Entry, Record, SessionStart, SessionWriter, TornTail};
+use smith_store::{Record, SessionStart, SessionWriter, Skipped, TornTail};
 
 /// An open session, writable by this process: the [`SessionWriter`], the context the next
 /// provider request starts from, and the currently selected model.
@@ -13,6 +12,8 @@ pub struct Session {
     pub(crate) writer: SessionWriter,
     pub(crate) context: Vec<ContextItem>,
     pub(crate) model: Option<ModelRef>,
+    /// The entry of the last assistant message: tool results pair with it.
+    pub(crate) call_message: Option<EntryId>,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -22,6 +23,8 @@ pub struct OpenedSession {
     pub session: Session,
     /// The torn tail that was cut off, if the last write of an earlier process was interrupted.
     pub truncated: Option<TornTail>,
+    /// Damaged changes in the middle of the file that were skipped (left unchanged).
+    pub skipped: Vec<Skipped>,
 }
 
 impl Session {
@@ -43,6 +46,7 @@ impl Session {
             writer,
             context: Vec::new(),
             model: None,
+            call_message: None,
         })
     }
 
@@ -53,16 +57,32 @@ impl Session {
     /// The store's errors: the session is locked by another writer, damaged, or of an unknown
     /// format version.
     pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
-        let (writer, recovery) = SessionWriter::open(path, id)?;
-        let branch = branch_to(&recovery.entries, writer.leaf());
+        let (writer, mut recovery) = SessionWriter::open(path, id)?;
+        // The selected branch only, leaf to root through the in-file index; other branches
+        // are never decoded.
+        let mut branch = match writer.leaf() {
+            Some(leaf) => recovery.reader.branch(leaf, usize::MAX)?,
+            None => Vec::new(),
+        };
+        branch.reverse();
         let mut context = Vec::new();
         let mut model = None;
-        for entry in branch {
+        let mut call_message = None;
+        for entry in &branch {
             match &entry.record {
-                Record::Message(m) => context.push(ContextItem::Message(m.message.clone())),
+                Record::Message(m) => {
+                    if m.message.role == smith::Role::Assistant {
+                        call_message = Some(entry.id);
+                    }
+                    context.push(ContextItem::Message(m.message.clone()));
+                }
                 Record::ToolResult(r) => context.push(ContextItem::ToolResult(r.result.clone())),
                 Record::ModelChange(c) => model = Some(c.model.clone()),
-                Record::SessionStart(_) | Record::RunEnd(_) | Record::Unknown { .. } => {}
+                Record::SessionStart(_)
+                | Record::RunEnd(_)
+                | Record::EffectIntent(_)
+                | Record::EffectCompletion(_)
+                | Record::Unknown { .. } => {}
             }
         }
         Ok(OpenedSession {
@@ -70,9 +90,20 @@ impl Session {
                 writer,
                 context,
                 model,
+                call_message,
             },
             truncated: recovery.truncated,
+            skipped: recovery.skipped,
         })
+    }
+
+    /// Close the session: record that every change is durably acknowledged and release the
+    /// writer lock.
+    ///
+    /// # Errors
+    /// The store's write errors.
+    pub fn close(self) -> Result<(), smith_store::Error> {
+        self.writer.close()
     }
 
     /// The session id.
@@ -119,18 +150,4 @@ impl Session {
             .map(|call| (call.id.clone(), call.name.clone()))
             .collect()
     }
-}
-
-/// The entries on the path from the first entry to `leaf`, in order.
-fn branch_to(entries: &[Entry], leaf: Option<EntryId>) -> Vec<&Entry> {
-    let by_id: HashMap<EntryId, &Entry> = entries.iter().map(|e| (e.id, e)).collect();
-    let mut path = Vec::new();
-    let mut at = leaf;
-    while let Some(id) = at {
-        let Some(entry) = by_id.get(&id) else { break };
-        path.push(*entry);
-        at = entry.parent;
-    }
-    path.reverse();
-    path
 }

@@ -21,13 +21,53 @@ pub struct Usage {
 /// Each field is the exact sum only when every response reported it; if any response left a
 /// field unknown (or reported no usage at all) the total of that field is unknown (`None`).
 /// With no responses every total is a known zero.
+///
+/// Serialized flat — `responses`, `input`, `output`, `cache_read`, `cache_write` — through a
+/// fixed struct rather than `#[serde(flatten)]`, so encoders see a definite-length map (the
+/// session store's canonical CBOR has no indefinite lengths).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "FlatTotals", from = "FlatTotals")]
 pub struct UsageTotals {
     /// How many responses were counted.
     pub responses: u32,
     /// The summed figures.
-    #[serde(flatten)]
     pub usage: Usage,
+}
+
+/// The wire shape of [`UsageTotals`].
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct FlatTotals {
+    responses: u32,
+    input: Option<u64>,
+    output: Option<u64>,
+    cache_read: Option<u64>,
+    cache_write: Option<u64>,
+}
+
+impl From<UsageTotals> for FlatTotals {
+    fn from(t: UsageTotals) -> Self {
+        Self {
+            responses: t.responses,
+            input: t.usage.input,
+            output: t.usage.output,
+            cache_read: t.usage.cache_read,
+            cache_write: t.usage.cache_write,
+        }
+    }
+}
+
+impl From<FlatTotals> for UsageTotals {
+    fn from(f: FlatTotals) -> Self {
+        Self {
+            responses: f.responses,
+            usage: Usage {
+                input: f.input,
+                output: f.output,
+                cache_read: f.cache_read,
+                cache_write: f.cache_write,
+            },
+        }
+    }
 }
 
 impl Default for UsageTotals {

@@ -1,13 +1,18 @@
 //! Measures the session store for `cargo xtask bench`: encoding 1,000 representative entries
 //! (spec: ≤ 5 ms), and opening a cleanly closed session to fetch its last 50 entries at
-//! 10,000 and 100,000 entries (wall time; peak RSS is measured by xtask around this process).
+//! 10,000 and 100,000 entries, each in a fresh child process so wall time and peak RSS are the
+//! open's alone (median of 5); then the same open of a file with a torn tail (a full scan).
 //! Prints `name value` lines.
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::time::Instant;
 
-use smith::{ContentBlock, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage};
-use smith_store::{CommitReader, MessageRecord, Record, SessionWriter, ToolResultRecord};
+use smith::{
+    ContentBlock, EntryId, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage,
+};
+use smith_store::{
+    EntryHead, MessageRecord, Record, SessionReader, SessionWriter, ToolResultRecord, entry_payload,
+};
 
 /// A representative mix: user prompt, assistant text with a tool call, its result.
 fn representative(i: usize) -> Record {
@@ -56,15 +61,78 @@ fn representative(i: usize) -> Record {
     }
 }
 
+/// Peak resident set of this process in KiB (Linux `VmHWM`), 0 where unknown.
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Child mode: open `path` as a reader, fetch the selected branch's last 50 entries, print
+/// `ms peak_kib`.
+fn open_last50(path: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let start = Instant::now();
+    let mut reader = SessionReader::open(std::path::Path::new(path))?;
+    let leaf = reader.state().leaf_id().ok_or("empty session")?;
+    let last = reader.branch(leaf, 50)?;
+    let took = start.elapsed();
+    assert_eq!(last.len(), 50);
+    println!(
+        "{:.3} {} {}",
+        took.as_secs_f64() * 1000.0,
+        peak_rss_kib(),
+        reader.used_index()
+    );
+    Ok(())
+}
+
+/// Run this example in child mode on `path`; returns (ms, peak KiB, used index).
+fn child(path: &std::path::Path) -> Result<(f64, u64, bool), Box<dyn std::error::Error>> {
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let out = std::process::Command::new(std::env::current_exe()?)
+            .arg("open")
+            .arg(path)
+            .output()?;
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned().into());
+        }
+        let text = String::from_utf8(out.stdout)?;
+        let mut parts = text.split_whitespace();
+        let ms: f64 = parts.next().ok_or("no time")?.parse()?;
+        let kib: u64 = parts.next().ok_or("no rss")?.parse()?;
+        let indexed = parts.next() == Some("true");
+        samples.push((ms, kib, indexed));
+    }
+    samples.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(samples[2])
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // Encoding: body CBOR for 1,000 entries, median of 20 runs.
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 3 && args[1] == "open" {
+        return open_last50(&args[2]);
+    }
+    // Encoding: fixed metadata + canonical CBOR + compression of eligible bodies, for 1,000
+    // entries exactly as the writer stores them; median of 20 runs.
     let records: Vec<Record> = (0..1000).map(representative).collect();
     let mut samples = Vec::new();
     for _ in 0..20 {
         let start = Instant::now();
         let mut bytes = 0usize;
-        for r in &records {
-            bytes += r.encode_body()?.len();
+        for (i, r) in records.iter().enumerate() {
+            let head = EntryHead {
+                id: EntryId(i as u64 + 2),
+                parent: Some(EntryId(i as u64 + 1)),
+                pair: None,
+                timestamp_ms: 1_700_000_000_000,
+            };
+            bytes += entry_payload(&head, r)?.len();
         }
         samples.push(start.elapsed());
         assert!(bytes > 0);
@@ -76,28 +144,34 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let id = SessionId::new_now();
         let mut w = SessionWriter::create(dir.path(), id)?;
-        for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
+        // Changes of 3 entries (prompt, call, result), as a run records them.
+        for chunk in (0..n).collect::<Vec<_>>().chunks(3) {
             let batch: Vec<Record> = chunk.iter().map(|&i| representative(i)).collect();
             w.append(&batch)?;
         }
         let path = w.path().to_owned();
-        drop(w);
-        let start = Instant::now();
-        let mut reader = CommitReader::open(&path)?;
-        let mut last = std::collections::VecDeque::with_capacity(50);
-        while let Some(change) = reader.next_commit()? {
-            for entry in change {
-                if last.len() == 50 {
-                    last.pop_front();
-                }
-                last.push_back(entry);
-            }
+        w.close()?;
+        let (ms, kib, indexed) = child(&path)?;
+        println!("open_last50_{n}_ms {ms:.3}");
+        println!("open_last50_{n}_rss_kib {kib}");
+        println!("open_last50_{n}_indexed {}", u8::from(indexed));
+        if n == 100_000 {
+            // A torn tail: the first half of the next entry frame after the last commit, as an
+            // interrupted write leaves it. Opening must scan the file.
+            let head = EntryHead {
+                id: EntryId(n as u64 + 1),
+                parent: Some(EntryId(n as u64)),
+                pair: None,
+                timestamp_ms: 1_700_000_000_000,
+            };
+            let frame = smith_store::entry_frame(&head, &representative(0))?;
+            let mut bytes = std::fs::read(&path)?;
+            bytes.extend_from_slice(&frame[..frame.len() / 2]);
+            std::fs::write(&path, &bytes)?;
+            let (ms, kib, _) = child(&path)?;
+            println!("open_torn_{n}_ms {ms:.3}");
+            println!("open_torn_{n}_rss_kib {kib}");
         }
-        assert_eq!(last.len(), 50);
-        println!(
-            "open_last50_{n}_ms {:.3}",
-            start.elapsed().as_secs_f64() * 1000.0
-        );
     }
     Ok(())
 }

@@ -1,27 +1,42 @@
 //! Smith's session store.
 //!
 //! One self-contained append-only binary file per session, named `<session-id>.smith`. The byte
-//! layout is [format version 0](crate::format); its normative description is
-//! `docs-corpus/docs/session-format.md`. A [`SessionWriter`] appends *committed changes*: groups
-//! of entry frames closed by a commit frame, written in one call and acknowledged only after
-//! `fsync` (`File::sync_data`) returned. [`read_session`] publishes only complete committed
-//! changes; a torn tail is reported, never published.
+//! layout is [format version 1](crate::format); its normative description is
+//! `docs-corpus/docs/session-format.md`. A [`SessionWriter`] (one per session, under an OS lock)
+//! appends *committed changes*: groups of frames closed by a commit frame, written in one call
+//! and acknowledged only after `fsync` (`File::sync_data`) returned. Entries form a branching
+//! history (parent links, a selected leaf); [`fork`] copies a history into a new session.
+//! [`read_session`] and [`CommitReader`] scan and validate the whole file, publishing only
+//! complete committed changes; [`SessionReader`] opens a snapshot through the in-file index
+//! without decoding the history and is what observers use.
 //!
 //! This crate never prints and never panics on bad input; every failure is a typed [`Error`]
 //! naming the file and what to do.
 
+pub mod cbor;
 mod error;
+mod fork;
 pub mod format;
+pub mod meta;
 mod reader;
 mod record;
+mod scan;
 mod writer;
 
+#[cfg(test)]
+mod tests;
+
 pub use error::Error;
-pub use reader::{CommitReader, ReadOutcome, TornTail, read_session};
-pub use record::{
-    Entry, MessageRecord, ModelChange, Record, RunEnd, SessionStart, ToolResultRecord,
+pub use fork::{Forked, fork};
+pub use reader::{
+    CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
-pub use writer::{Recovery, SessionWriter};
+pub use record::{
+    EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead, MessageRecord, ModelChange,
+    NewEntry, Record, RunEnd, SessionStart, ToolResultRecord, entry_frame, entry_payload,
+};
+pub use scan::{Change, RawFrame, Skipped, TornTail};
+pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
 
 /// The file name of session `id`: `<id>.smith`.
 pub fn file_name(id: &smith::SessionId) -> String {

@@ -1,76 +1,113 @@
-//! Reading a session file: only complete committed changes are published.
+//! Reading sessions: the full scan ([`read_session`], [`CommitReader`]) and random access
+//! through the in-file index ([`SessionReader`]).
 
-use std::fs::File;
-use std::io::{BufReader, Read};
+use std::collections::HashMap;
+use std::fs::{File, TryLockError};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use smith::EntryId;
 
-use crate::format::{self, EntryMeta, HeaderCheck};
-use crate::{Entry, Error, Record};
+use crate::format::{self, FrameHead, Salt};
+use crate::meta::{COMMIT_LEN, CommitMeta, EntryMeta, IndexFrame};
+use crate::scan::{Change, Scanner, Skipped, TornTail, decode_entry, io};
+use crate::{Entry, Error};
 
-/// Bytes after the last complete committed change that a reader did not publish.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TornTail {
-    /// Byte offset where the unpublished bytes start (the end of the last complete change).
-    pub offset: u64,
-    /// How many bytes follow it.
-    pub len: u64,
-    /// Why they were not published.
-    pub reason: &'static str,
-}
-
-/// What [`read_session`] found.
+/// What [`read_session`] found: the whole committed history, validated.
 #[derive(Debug)]
 pub struct ReadOutcome {
-    /// Every entry of every complete committed change, in append order.
+    /// Every entry of every complete committed change, in id order.
     pub entries: Vec<Entry>,
     /// The unpublished tail, if the file ends inside a frame or a change.
     pub torn_tail: Option<TornTail>,
-    /// Byte offset just past the last complete committed change.
-    pub committed_end: u64,
-    /// Sequence number of the last commit (0 when there is none).
-    pub last_sequence: u64,
+    /// Damaged changes that were skipped (their entries are withheld).
+    pub skipped: Vec<Skipped>,
+    /// Problems with derived index frames (never damage to history).
+    pub index_problems: Vec<String>,
+    /// The session state after the last complete change.
+    pub state: SessionState,
 }
 
-/// Read every complete committed change of the session file at `path`.
+/// The state a session's last complete commit records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionState {
+    /// Sequence number of the last commit (0 when there is none).
+    pub sequence: u64,
+    /// The largest entry id (0 when there is none).
+    pub last_id: u64,
+    /// The selected leaf (0 when the session has no entries).
+    pub leaf: u64,
+    /// Commits up to this sequence number are durably acknowledged; later ones are complete
+    /// but their acknowledgement is not recorded (a writer may still be syncing, or died
+    /// before it learned the outcome).
+    pub durable_through: u64,
+    /// Byte offset just past the last complete committed change.
+    pub committed_end: u64,
+    /// Offset of the newest index frame, 0 for none.
+    pub index_offset: u64,
+}
+
+impl SessionState {
+    /// The selected leaf as an id, `None` in an empty session.
+    pub fn leaf_id(&self) -> Option<EntryId> {
+        (self.leaf != 0).then_some(EntryId(self.leaf))
+    }
+
+    /// Whether the change with `sequence` is recorded as durably acknowledged.
+    pub fn acknowledged(&self, sequence: u64) -> bool {
+        sequence <= self.durable_through
+    }
+}
+
+fn open_file(path: &Path) -> Result<File, Error> {
+    File::open(path).map_err(io("opening session file", path))
+}
+
+/// Read and validate every complete committed change of the session file at `path`.
 ///
-/// Reads with explicit buffered reads (no mmap). A file that ends inside a frame, or after
-/// entry frames whose commit frame never arrived, has a [`TornTail`]: those bytes are reported
-/// and not published. Damage that is not a torn tail (a checksum mismatch, an impossible length,
-/// a commit that does not match its entries) is an [`Error::Corrupt`], so that no writer ever
-/// truncates history it cannot read.
+/// Explicit buffered reads (no mmap). A torn tail is reported and not published; damaged
+/// changes whose frame lengths are intact are skipped and reported; damage that hides every
+/// later frame boundary is an [`Error::Corrupt`].
 ///
 /// # Errors
 /// [`Error::Io`], [`Error::NotASession`], [`Error::UnsupportedVersion`], [`Error::Corrupt`].
 pub fn read_session(path: &Path) -> Result<ReadOutcome, Error> {
-    let file = File::open(path).map_err(|source| Error::Io {
-        action: "opening session file",
-        path: path.to_owned(),
-        source,
-    })?;
-    read_from(path, file)
+    read_from(path, open_file(path)?)
 }
 
-/// Read from an already opened file positioned at its start.
 pub(crate) fn read_from(path: &Path, file: File) -> Result<ReadOutcome, Error> {
-    let mut reader = CommitReader::from_file(path, file)?;
+    let mut reader = CommitReader {
+        scan: Scanner::open(path, file)?,
+    };
     let mut entries = Vec::new();
-    while let Some(mut change) = reader.next_commit()? {
-        entries.append(&mut change);
+    while let Some(mut change) = reader.next_change()? {
+        entries.append(&mut change.entries);
     }
+    let scan = reader.scan;
     Ok(ReadOutcome {
         entries,
-        torn_tail: reader.scan.torn.take(),
-        committed_end: reader.scan.committed_end,
-        last_sequence: reader.scan.last_sequence,
+        state: state_of(&scan),
+        torn_tail: scan.torn,
+        skipped: scan.skipped,
+        index_problems: scan.index_problems,
     })
 }
 
-/// Reads a session file one complete committed change at a time, so a consumer holds only
-/// the change it is looking at (explicit buffered reads, no mmap).
+fn state_of(scan: &Scanner) -> SessionState {
+    SessionState {
+        sequence: scan.last_sequence,
+        last_id: scan.last_id,
+        leaf: scan.leaf,
+        durable_through: scan.durable_through,
+        committed_end: scan.committed_end,
+        index_offset: scan.index_offset,
+    }
+}
+
+/// Reads a session file one complete committed change at a time, in file order, so a consumer
+/// holds only the change it is looking at (explicit buffered reads, no mmap).
 pub struct CommitReader {
-    scan: Scan,
+    scan: Scanner,
 }
 
 impl CommitReader {
@@ -79,396 +116,491 @@ impl CommitReader {
     /// # Errors
     /// [`Error::Io`], [`Error::NotASession`], [`Error::UnsupportedVersion`], [`Error::Corrupt`].
     pub fn open(path: &Path) -> Result<Self, Error> {
-        let file = File::open(path).map_err(|source| Error::Io {
-            action: "opening session file",
-            path: path.to_owned(),
-            source,
-        })?;
-        Self::from_file(path, file)
+        Ok(Self {
+            scan: Scanner::open(path, open_file(path)?)?,
+        })
     }
 
-    fn from_file(path: &Path, file: File) -> Result<Self, Error> {
-        let len = file
-            .metadata()
-            .map_err(|source| Error::Io {
-                action: "inspecting session file",
-                path: path.to_owned(),
-                source,
-            })?
-            .len();
-        let mut scan = Scan {
-            path: path.to_owned(),
-            input: BufReader::with_capacity(64 * 1024, file),
-            pos: 0,
-            len,
-            committed_end: 0,
-            last_sequence: 0,
-            last_id: 0,
-            last_id_scan: 0,
-            torn: None,
-            done: false,
-        };
-        scan.read_header()?;
-        scan.committed_end = scan.pos;
-        Ok(Self { scan })
-    }
-
-    /// The next complete committed change, in append order; `None` after the last one.
+    /// The next complete committed change; `None` after the last one.
     ///
     /// # Errors
-    /// [`Error::Corrupt`] for damage that is not a torn tail; [`Error::Io`].
-    pub fn next_commit(&mut self) -> Result<Option<Vec<Entry>>, Error> {
-        self.scan.next_commit()
+    /// [`Error::Corrupt`] for damage that hides the frame boundaries after it; [`Error::Io`].
+    pub fn next_change(&mut self) -> Result<Option<Change>, Error> {
+        self.scan.next_change()
     }
 
     /// The unpublished tail found after the last complete change (known once
-    /// [`CommitReader::next_commit`] returned `None`).
+    /// [`CommitReader::next_change`] returned `None`).
     pub fn torn_tail(&self) -> Option<&TornTail> {
         self.scan.torn.as_ref()
     }
-}
 
-struct Scan {
-    path: PathBuf,
-    input: BufReader<File>,
-    pos: u64,
-    len: u64,
-    committed_end: u64,
-    last_sequence: u64,
-    /// Id of the last entry of the last complete change.
-    last_id: u64,
-    /// Id of the last entry read, complete change or not.
-    last_id_scan: u64,
-    torn: Option<TornTail>,
-    done: bool,
-}
-
-enum Next {
-    Frame { kind: u16, payload: Vec<u8> },
-    Eof,
-    Incomplete,
-}
-
-impl Scan {
-    fn corrupt(&self, offset: u64, reason: impl Into<String>) -> Error {
-        Error::Corrupt {
-            path: self.path.clone(),
-            offset,
-            reason: reason.into(),
-        }
+    /// Damaged changes skipped so far.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.scan.skipped
     }
 
-    fn read_exact(&mut self, buf: &mut [u8]) -> Result<(), Error> {
-        self.input.read_exact(buf).map_err(|source| Error::Io {
-            action: "reading session file",
-            path: self.path.clone(),
+    /// Problems found with derived index frames so far.
+    pub fn index_problems(&self) -> &[String] {
+        &self.scan.index_problems
+    }
+
+    /// The state after the last complete change read so far.
+    pub fn state(&self) -> SessionState {
+        state_of(&self.scan)
+    }
+}
+
+/// How a [`SessionReader`] locates entries.
+enum Locate {
+    /// From a full scan: the offset of every entry by id - 1 (0: withheld as damaged).
+    Full(Vec<u64>),
+    /// From the in-file index: the newest index frame and the entries after it.
+    Indexed {
+        newest: Option<(u64, IndexFrame)>,
+        tail_first: u64,
+        tail: Vec<u64>,
+    },
+}
+
+/// Random access to one snapshot of a session: the complete committed changes present when it
+/// was opened. Takes no lock and never writes, so it is also how an observer reads a session
+/// another process is writing (spec: Access ownership).
+///
+/// Opening is flat in history size when the file ends with a valid commit frame: the commit
+/// names the newest index frame, whose back pointers find any entry in O(log n) frame reads.
+/// Otherwise (a torn or damaged tail, a missing index) it falls back to a full scan, which
+/// costs time proportional to the file but keeps only offsets resident. Entries are validated
+/// when they are read; an index that leads somewhere wrong triggers the full scan instead of
+/// hiding history.
+pub struct SessionReader {
+    path: PathBuf,
+    file: File,
+    salt: Salt,
+    state: SessionState,
+    locate: Locate,
+    torn_tail: Option<TornTail>,
+    skipped: Vec<Skipped>,
+    index_problems: Vec<String>,
+    live_writer: bool,
+    /// The file length when the snapshot was taken; nothing past it is read.
+    snapshot_len: u64,
+    cache: HashMap<u64, IndexFrame>,
+}
+
+impl std::fmt::Debug for SessionReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionReader")
+            .field("path", &self.path)
+            .field("state", &self.state)
+            .field("indexed", &matches!(self.locate, Locate::Indexed { .. }))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether another process holds the writer lock on `path` right now. Probes with a shared
+/// lock that is released at once, so it never blocks or delays a writer.
+pub fn writer_active(path: &Path) -> Result<bool, Error> {
+    let file = open_file(path)?;
+    match file.try_lock_shared() {
+        Ok(()) => {
+            let _ = file.unlock();
+            Ok(false)
+        }
+        Err(TryLockError::WouldBlock) => Ok(true),
+        Err(TryLockError::Error(source)) => Err(Error::Io {
+            action: "probing the lock of session file",
+            path: path.to_owned(),
             source,
-        })?;
-        self.pos += buf.len() as u64;
+        }),
+    }
+}
+
+impl SessionReader {
+    /// Open a snapshot of the session file at `path` for reading.
+    ///
+    /// # Errors
+    /// [`Error::Io`], [`Error::NotASession`], [`Error::UnsupportedVersion`], and
+    /// [`Error::Corrupt`] when damage hides the frame boundaries.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        let live_writer = writer_active(path)?;
+        let mut file = open_file(path)?;
+        let len = file
+            .metadata()
+            .map_err(io("inspecting session file", path))?
+            .len();
+        let salt = crate::scan::read_header(path, &mut file, len)?;
+        let mut reader = Self {
+            path: path.to_owned(),
+            file,
+            salt,
+            state: SessionState::default(),
+            locate: Locate::Full(Vec::new()),
+            torn_tail: None,
+            skipped: Vec::new(),
+            index_problems: Vec::new(),
+            live_writer,
+            snapshot_len: len,
+            cache: HashMap::new(),
+        };
+        if !reader.fast_open(len)? {
+            reader.full_scan()?;
+        }
+        Ok(reader)
+    }
+
+    /// Replace whatever the index said with a full scan of the file.
+    fn full_scan(&mut self) -> Result<(), Error> {
+        let file = open_file(&self.path)?;
+        let mut scan = Scanner::open(&self.path, file)?;
+        scan.len = scan.len.min(self.snapshot_len);
+        scan.offsets = Some(Vec::new());
+        while scan.next_raw()?.is_some() {}
+        self.state = state_of(&scan);
+        let mut offsets = scan.offsets.take().unwrap_or_default();
+        // Withheld changes leave zeros; a snapshot of the state covers every id.
+        offsets.resize(self.state.last_id as usize, 0);
+        self.locate = Locate::Full(offsets);
+        self.torn_tail = scan.torn;
+        self.skipped = scan.skipped;
+        self.index_problems = scan.index_problems;
+        self.cache.clear();
         Ok(())
     }
 
-    fn next_frame(&mut self) -> Result<Next, Error> {
-        let remaining = self.len - self.pos;
-        if remaining == 0 {
-            return Ok(Next::Eof);
+    /// Try to open from the trailing commit frame and the index; `false` means "scan instead".
+    fn fast_open(&mut self, len: u64) -> Result<bool, Error> {
+        let commit_frame = (COMMIT_LEN + format::FRAME_OVERHEAD) as u64;
+        if len < format::HEADER_LEN as u64 + commit_frame {
+            // Only a header (a new session) is opened as is; anything else is scanned.
+            return Ok(false);
         }
-        if remaining < (format::FRAME_HEAD_LEN + format::FRAME_TAIL_LEN) as u64 {
-            return Ok(Next::Incomplete);
+        let at = len - commit_frame;
+        let Ok(frame) = self.frame_at(at) else {
+            return Ok(false);
+        };
+        let Ok(c) = CommitMeta::decode(&frame.1) else {
+            return Ok(false);
+        };
+        if frame.0.kind != format::KIND_COMMIT
+            || c.salt != self.salt
+            || c.self_offset != at
+            || c.change_start > at
+            || c.change_start < format::HEADER_LEN as u64
+            || c.leaf > c.last_id
+        {
+            return Ok(false);
         }
-        let start = self.pos;
-        let mut head = [0u8; format::FRAME_HEAD_LEN];
-        self.read_exact(&mut head)?;
-        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
-        let kind = u16::from_le_bytes([head[4], head[5]]);
-        let flags = u16::from_le_bytes([head[6], head[7]]);
-        if len > format::MAX_PAYLOAD {
-            return Err(self.corrupt(
-                start,
-                format!(
-                    "frame length {len} exceeds the format's bound of {} bytes",
-                    format::MAX_PAYLOAD
-                ),
+        // The change the commit closes must be whole: every frame from its start hops exactly
+        // onto the commit, with valid checksums and the right entry ids.
+        let mut pos = c.change_start;
+        let mut id = c.last_id + 1 - u64::from(c.entry_count).min(c.last_id + 1);
+        let mut entries = 0u32;
+        while pos < at {
+            let Ok((head, payload)) = self.frame_at(pos) else {
+                return Ok(false);
+            };
+            if head.kind == format::KIND_ENTRY {
+                match EntryMeta::decode(&payload) {
+                    Some((m, _)) if m.id == id => {}
+                    _ => return Ok(false),
+                }
+                id += 1;
+                entries += 1;
+            }
+            pos += head.frame_len();
+        }
+        if pos != at || entries != c.entry_count {
+            return Ok(false);
+        }
+        // Entries after the newest index frame, found by hopping frame heads.
+        let (newest, mut pos, tail_first) = if c.index_offset == 0 {
+            (None, format::HEADER_LEN as u64, 1)
+        } else {
+            let Ok(index) = self.index_at(c.index_offset) else {
+                return Ok(false);
+            };
+            let end =
+                c.index_offset + (self.frame_at(c.index_offset).map_or(0, |f| f.0.frame_len()));
+            let first = index.end_id();
+            (Some((c.index_offset, index)), end, first)
+        };
+        let mut tail = Vec::new();
+        let mut input = BufReader::with_capacity(16 * 1024, &self.file);
+        input
+            .seek(SeekFrom::Start(pos))
+            .map_err(io("reading session file", &self.path))?;
+        while pos < len {
+            let mut head = [0u8; format::FRAME_HEAD_LEN];
+            if input.read_exact(&mut head).is_err() {
+                return Ok(false);
+            }
+            let Ok(h) = FrameHead::decode(&head) else {
+                return Ok(false);
+            };
+            if h.kind == format::KIND_ENTRY {
+                tail.push(pos);
+                if tail.len() > 1 << 20 {
+                    return Ok(false);
+                }
+            }
+            pos += h.frame_len();
+            if input.seek_relative(i64::from(h.len) + 4).is_err() {
+                return Ok(false);
+            }
+        }
+        if pos != len || tail_first + tail.len() as u64 != c.last_id + 1 {
+            return Ok(false);
+        }
+        self.state = SessionState {
+            sequence: c.sequence,
+            last_id: c.last_id,
+            leaf: c.leaf,
+            durable_through: c.durable_through,
+            committed_end: len,
+            index_offset: c.index_offset,
+        };
+        self.locate = Locate::Indexed {
+            newest,
+            tail_first,
+            tail,
+        };
+        Ok(true)
+    }
+
+    /// Read the frame at `offset`: its head and payload, checksums verified.
+    fn frame_at(&self, offset: u64) -> Result<(FrameHead, Vec<u8>), String> {
+        read_frame(&self.file, offset, self.snapshot_len)
+    }
+
+    fn index_at(&mut self, offset: u64) -> Result<IndexFrame, String> {
+        if let Some(i) = self.cache.get(&offset) {
+            return Ok(i.clone());
+        }
+        let index = read_index(&self.file, offset, self.snapshot_len)?;
+        if self.cache.len() >= 64 {
+            self.cache.clear();
+        }
+        self.cache.insert(offset, index.clone());
+        Ok(index)
+    }
+
+    /// The file offset of entry `id` through the index; `Err` when the index cannot say.
+    fn offset_of(&mut self, id: u64) -> Result<u64, String> {
+        let (mut at, mut frame) = match &self.locate {
+            Locate::Full(offsets) => {
+                return match offsets.get((id as usize).wrapping_sub(1)) {
+                    Some(&0) => Err(format!("entry {id} lies in a damaged, skipped change")),
+                    Some(&o) => Ok(o),
+                    None => Err(format!("there is no entry {id}")),
+                };
+            }
+            Locate::Indexed {
+                newest,
+                tail_first,
+                tail,
+            } => {
+                if id >= *tail_first {
+                    return tail
+                        .get((id - tail_first) as usize)
+                        .copied()
+                        .ok_or_else(|| format!("there is no entry {id}"));
+                }
+                match newest {
+                    Some((at, frame)) => (*at, frame.clone()),
+                    None => return Err(format!("there is no entry {id}")),
+                }
+            }
+        };
+        for _ in 0..128 {
+            if id >= frame.first_id {
+                return frame
+                    .offsets
+                    .get((id - frame.first_id) as usize)
+                    .copied()
+                    .ok_or_else(|| format!("index frame at byte {at} does not cover entry {id}"));
+            }
+            let pick = frame
+                .back
+                .iter()
+                .rposition(|(first, _)| *first > id)
+                .unwrap_or(0);
+            let Some(&(_, next)) = frame.back.get(pick) else {
+                return Err(format!("there is no entry {id}"));
+            };
+            at = next;
+            frame = self.index_at(at)?;
+        }
+        Err(format!("the index does not lead to entry {id}"))
+    }
+
+    /// The state of the snapshot.
+    pub fn state(&self) -> SessionState {
+        self.state
+    }
+
+    /// The session file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether another process held the writer lock when this snapshot was opened (then an
+    /// incomplete tail is the writer's pending input, not damage).
+    pub fn live_writer(&self) -> bool {
+        self.live_writer
+    }
+
+    /// Whether opening used the in-file index (`false`: it scanned the whole file).
+    pub fn used_index(&self) -> bool {
+        matches!(self.locate, Locate::Indexed { .. })
+    }
+
+    /// The torn tail a full scan found (fast opening implies there is none).
+    pub fn torn_tail(&self) -> Option<&TornTail> {
+        self.torn_tail.as_ref()
+    }
+
+    /// Damaged changes a full scan skipped (fast opening does not look for them; use
+    /// [`read_session`] for a full verification).
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    /// Read entry `id`, validated. When the index leads to something that is not that entry,
+    /// the reader rescans the whole file once and tries again.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the entry is damaged or withheld; [`Error::Io`].
+    pub fn entry(&mut self, id: EntryId) -> Result<Entry, Error> {
+        match self.try_entry(id.0) {
+            Ok(e) => Ok(e),
+            Err((at, reason)) => {
+                if matches!(self.locate, Locate::Indexed { .. }) {
+                    self.index_problems
+                        .push(format!("index lookup of entry {} failed: {reason}", id.0));
+                    self.full_scan()?;
+                    if let Ok(e) = self.try_entry(id.0) {
+                        return Ok(e);
+                    }
+                }
+                Err(Error::Corrupt {
+                    path: self.path.clone(),
+                    offset: at,
+                    reason,
+                })
+            }
+        }
+    }
+
+    fn try_entry(&mut self, id: u64) -> Result<Entry, (u64, String)> {
+        if id == 0 || id > self.state.last_id {
+            return Err((0, format!("there is no entry {id}")));
+        }
+        let at = self.offset_of(id).map_err(|e| (0, e))?;
+        let (h, payload) = self.frame_at(at).map_err(|e| (at, e))?;
+        if h.kind != format::KIND_ENTRY {
+            return Err((at, format!("expected entry {id} at byte {at}")));
+        }
+        let entry = decode_entry(&payload).map_err(|e| (at, e))?;
+        if entry.id.0 != id {
+            return Err((
+                at,
+                format!("found entry {} where {id} was expected", entry.id.0),
             ));
         }
-        if (len as u64 + format::FRAME_TAIL_LEN as u64) > self.len - self.pos {
-            return Ok(Next::Incomplete);
-        }
-        let mut payload = vec![0u8; len as usize];
-        self.read_exact(&mut payload)?;
-        let mut tail = [0u8; format::FRAME_TAIL_LEN];
-        self.read_exact(&mut tail)?;
-        let mut crc = crc32c::crc32c(&head);
-        crc = crc32c::crc32c_append(crc, &payload);
-        if crc != u32::from_le_bytes(tail) {
-            return Err(self.corrupt(start, "frame checksum mismatch"));
-        }
-        if flags != 0 {
-            return Err(self.corrupt(start, format!("frame flags are {flags:#06x}, not 0")));
-        }
-        Ok(Next::Frame { kind, payload })
+        Ok(entry)
     }
 
-    fn read_header(&mut self) -> Result<(), Error> {
-        let mut header = [0u8; format::HEADER_LEN];
-        if self.len < format::HEADER_LEN as u64 {
-            return Err(Error::NotASession {
-                path: self.path.clone(),
-                reason: "it is shorter than the 16-byte file header",
-            });
+    /// Up to `limit` entries of the branch ending at `leaf`, newest first: the leaf, its
+    /// parent, and so on toward the root. Decodes only those entries.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn branch(&mut self, leaf: EntryId, limit: usize) -> Result<Vec<Entry>, Error> {
+        let mut out = Vec::new();
+        let mut at = Some(leaf);
+        while let Some(id) = at {
+            if out.len() >= limit {
+                break;
+            }
+            let entry = self.entry(id)?;
+            at = entry.parent;
+            out.push(entry);
         }
-        self.read_exact(&mut header)?;
-        match format::check_header(&header) {
-            HeaderCheck::NotASession => {
-                return Err(Error::NotASession {
-                    path: self.path.clone(),
-                    reason: "its first bytes are not the `SMITHSES` magic",
-                });
-            }
-            HeaderCheck::Corrupt => return Err(self.corrupt(0, "file header checksum mismatch")),
-            HeaderCheck::Version(format::VERSION) if header[10..12] != [0, 0] => {
-                return Err(self.corrupt(10, "file header flags are not 0"));
-            }
-            HeaderCheck::Version(format::VERSION) => {}
-            HeaderCheck::Version(found) => {
-                return Err(Error::UnsupportedVersion {
-                    path: self.path.clone(),
-                    found,
-                    supported: format::VERSION,
-                });
-            }
-        }
-
-        Ok(())
+        Ok(out)
     }
 
-    /// The next complete committed change, `None` at the end of the committed history (a
-    /// torn tail, if any, is then in `self.torn`).
-    fn next_commit(&mut self) -> Result<Option<Vec<Entry>>, Error> {
-        if self.done {
-            return Ok(None);
-        }
-        let mut pending: Vec<Entry> = Vec::new();
-        self.last_id_scan = self.last_id;
-        loop {
-            let frame_start = self.pos;
-            match self.next_frame()? {
-                Next::Eof => {
-                    self.done = true;
-                    self.torn = (!pending.is_empty()).then(|| TornTail {
-                        offset: self.committed_end,
-                        len: self.len - self.committed_end,
-                        reason: "entry frames without their commit frame",
-                    });
-                    return Ok(None);
-                }
-                Next::Incomplete => {
-                    self.done = true;
-                    self.torn = Some(TornTail {
-                        offset: self.committed_end,
-                        len: self.len - self.committed_end,
-                        reason: "the file ends inside a frame",
-                    });
-                    return Ok(None);
-                }
-                Next::Frame { kind, payload } => match kind {
-                    format::KIND_ENTRY => {
-                        let Some((meta, body)) = EntryMeta::decode(&payload) else {
-                            return Err(self.corrupt(frame_start, "entry frame too short"));
-                        };
-                        if meta.id != self.last_id_scan + 1 {
-                            return Err(self.corrupt(
-                                frame_start,
-                                format!(
-                                    "entry id {} where {} was expected",
-                                    meta.id,
-                                    self.last_id_scan + 1
-                                ),
-                            ));
-                        }
-                        // Version 0 has no branches: each entry's parent is the one before it.
-                        if meta.parent != meta.id - 1 {
-                            return Err(self.corrupt(
-                                frame_start,
-                                format!(
-                                    "entry {} names parent {}, but in format version 0 its parent is entry {}",
-                                    meta.id,
-                                    meta.parent,
-                                    meta.id - 1
-                                ),
-                            ));
-                        }
-                        if payload[26..28] != [0, 0] {
-                            return Err(self.corrupt(
-                                frame_start,
-                                format!("entry {} has a non-zero reserved field", meta.id),
-                            ));
-                        }
-                        if pending.len() as u32 >= format::MAX_ENTRIES_PER_COMMIT {
-                            return Err(self.corrupt(
-                                frame_start,
-                                "more entries in one change than the format allows",
-                            ));
-                        }
-                        let record = Record::decode(meta.record_kind, body).map_err(|reason| {
-                            self.corrupt(
-                                frame_start,
-                                format!("entry {} has a malformed body: {reason}", meta.id),
-                            )
-                        })?;
-                        self.last_id_scan = meta.id;
-                        pending.push(Entry {
-                            id: EntryId(meta.id),
-                            parent: (meta.parent != 0).then_some(EntryId(meta.parent)),
-                            timestamp_ms: meta.timestamp_ms,
-                            record,
-                        });
-                    }
-                    format::KIND_COMMIT => {
-                        let Some((sequence, count)) = format::decode_commit(&payload) else {
-                            return Err(self.corrupt(frame_start, "commit frame of wrong length"));
-                        };
-                        if sequence != self.last_sequence + 1 {
-                            return Err(self.corrupt(
-                                frame_start,
-                                format!(
-                                    "commit sequence number {sequence} follows commit {}; expected {}",
-                                    self.last_sequence,
-                                    self.last_sequence + 1
-                                ),
-                            ));
-                        }
-                        if count as usize != pending.len() {
-                            return Err(self.corrupt(
-                                frame_start,
-                                format!(
-                                    "commit {sequence} says it closes {count} entries, but {} entry frames precede it",
-                                    pending.len()
-                                ),
-                            ));
-                        }
-                        self.last_sequence = sequence;
-                        self.committed_end = self.pos;
-                        self.last_id = self.last_id_scan;
-                        return Ok(Some(pending));
-                    }
-                    // Version 0 ignores frame kinds it does not know (checksum-valid); the
-                    // session-store issue defines their byte-for-byte preservation.
-                    _ => {}
-                },
+    /// Up to `limit` entries in id order starting at `from`, skipping withheld ones.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn range(&mut self, from: EntryId, limit: usize) -> Result<Vec<Entry>, Error> {
+        let mut out = Vec::new();
+        let mut id = from.0.max(1);
+        while out.len() < limit && id <= self.state.last_id {
+            if self.withheld(id) {
+                id += 1;
+                continue;
             }
+            out.push(self.entry(EntryId(id))?);
+            id += 1;
         }
+        Ok(out)
+    }
+
+    /// Offsets of entries `first..=last_id` as far as they are known without reading (0 for a
+    /// withheld entry); the writer's starting point for its next index frame.
+    pub(crate) fn offsets_from(&self, first: u64) -> Vec<u64> {
+        match &self.locate {
+            Locate::Full(o) => o
+                .get(first.saturating_sub(1) as usize..)
+                .unwrap_or(&[])
+                .to_vec(),
+            Locate::Indexed {
+                tail_first, tail, ..
+            } => tail
+                .get(first.saturating_sub(*tail_first) as usize..)
+                .unwrap_or(&[])
+                .to_vec(),
+        }
+    }
+
+    fn withheld(&self, id: u64) -> bool {
+        matches!(&self.locate, Locate::Full(o) if o.get(id as usize - 1) == Some(&0))
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::format::{KIND_COMMIT, KIND_ENTRY, commit_payload, header_bytes, push_frame};
-    use crate::{ModelChange, Record};
-
-    fn body() -> Vec<u8> {
-        Record::ModelChange(ModelChange {
-            model: "scripted/demo".parse().unwrap(),
-        })
-        .encode_body()
-        .unwrap()
+/// Read the frame at `offset` of `file` with explicit reads: its head and payload, both
+/// checksums verified, and the frame wholly before `limit`.
+pub(crate) fn read_frame(
+    mut file: &File,
+    offset: u64,
+    limit: u64,
+) -> Result<(FrameHead, Vec<u8>), String> {
+    let mut head = [0u8; format::FRAME_HEAD_LEN];
+    file.seek(SeekFrom::Start(offset))
+        .and_then(|_| file.read_exact(&mut head))
+        .map_err(|e| format!("cannot read a frame at byte {offset}: {e}"))?;
+    let h = FrameHead::decode(&head)?;
+    if offset + h.frame_len() > limit {
+        return Err(format!("frame at byte {offset} runs past byte {limit}"));
     }
-
-    /// A file of one change with the given entries' (id, parent) and entry body.
-    fn file_with(entries: &[(u64, u64)], body: &[u8]) -> Vec<u8> {
-        let mut bytes = header_bytes().to_vec();
-        for &(id, parent) in entries {
-            let meta = EntryMeta {
-                id,
-                parent,
-                timestamp_ms: 0,
-                record_kind: 2,
-            };
-            push_frame(&mut bytes, KIND_ENTRY, &meta.encode(body));
-        }
-        push_frame(
-            &mut bytes,
-            KIND_COMMIT,
-            &commit_payload(1, entries.len() as u32),
-        );
-        bytes
+    let mut payload = vec![0u8; h.len as usize];
+    let mut tail = [0u8; 4];
+    file.read_exact(&mut payload)
+        .and_then(|()| file.read_exact(&mut tail))
+        .map_err(|e| format!("cannot read a frame at byte {offset}: {e}"))?;
+    if !format::frame_checksum_ok(&head, &payload, tail) {
+        return Err(format!("frame checksum mismatch at byte {offset}"));
     }
+    Ok((h, payload))
+}
 
-    fn read(bytes: &[u8]) -> Result<ReadOutcome, Error> {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.smith");
-        std::fs::write(&path, bytes).unwrap();
-        read_session(&path)
+/// Read and decode the index frame at `offset`.
+pub(crate) fn read_index(file: &File, offset: u64, limit: u64) -> Result<IndexFrame, String> {
+    let (h, payload) = read_frame(file, offset, limit)?;
+    if h.kind != format::KIND_INDEX {
+        return Err(format!("no index frame at byte {offset}"));
     }
-
-    fn damage(bytes: &[u8]) -> String {
-        match read(bytes) {
-            Err(Error::Corrupt { reason, .. }) => reason,
-            other => panic!("expected damage, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn a_well_formed_change_reads() {
-        let out = read(&file_with(&[(1, 0), (2, 1)], &body())).unwrap();
-        assert_eq!(out.entries.len(), 2);
-    }
-
-    #[test]
-    fn wrong_parents_and_ids_are_damage() {
-        assert!(damage(&file_with(&[(1, 0), (2, 0)], &body())).contains("parent 0"));
-        assert!(damage(&file_with(&[(1, 0), (3, 2)], &body())).contains("entry id 3"));
-        assert!(damage(&file_with(&[(1, 1)], &body())).contains("parent 1"));
-    }
-
-    #[test]
-    fn bytes_after_the_cbor_body_are_damage() {
-        let mut b = body();
-        b.push(0);
-        assert!(damage(&file_with(&[(1, 0)], &b)).contains("follow its CBOR body"));
-    }
-
-    #[test]
-    fn cbor_errors_are_described_without_debug_text() {
-        let reason = damage(&file_with(&[(1, 0)], &[0xa1]));
-        assert!(reason.contains("ends early"), "{reason}");
-        let reason = damage(&file_with(&[(1, 0)], &[0x01]));
-        assert!(reason.contains("shape"), "{reason}");
-        assert!(!reason.contains("Semantic("), "{reason}");
-    }
-
-    #[test]
-    fn non_zero_flags_are_damage() {
-        let mut bytes = file_with(&[(1, 0)], &body());
-        // Header flags (checksum recomputed so only the flags are wrong).
-        bytes[10] = 1;
-        let crc = crc32c::crc32c(&bytes[..12]);
-        bytes[12..16].copy_from_slice(&crc.to_le_bytes());
-        assert!(damage(&bytes).contains("header flags"));
-
-        let mut bytes = header_bytes().to_vec();
-        let meta = EntryMeta {
-            id: 1,
-            parent: 0,
-            timestamp_ms: 0,
-            record_kind: 2,
-        };
-        let payload = meta.encode(&body());
-        let start = bytes.len();
-        push_frame(&mut bytes, KIND_ENTRY, &payload);
-        bytes[start + 6] = 1; // frame flags
-        let end = bytes.len() - 4;
-        let crc = crc32c::crc32c(&bytes[start..end]);
-        bytes[end..].copy_from_slice(&crc.to_le_bytes());
-        assert!(damage(&bytes).contains("frame flags"));
-    }
-
-    #[test]
-    fn short_files_and_foreign_files_say_why() {
-        let Err(Error::NotASession { reason, .. }) = read(b"SMITHSES") else {
-            panic!("accepted a short file")
-        };
-        assert!(reason.contains("shorter"));
-    }
+    IndexFrame::decode(&payload)
 }

@@ -56,6 +56,77 @@ pub struct RunEnd {
     pub error: Option<String>,
 }
 
+/// Body of record kind 6, `effect_intent`: an external effect about to be dispatched, recorded
+/// durably before it runs (spec: Durable effect boundary). Its completion pairs with it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EffectIntent {
+    /// The effect's identity, unique within the session; the completion names it.
+    pub effect_id: String,
+    /// The tool call this effect serves.
+    pub call_id: String,
+    /// The tool that performs it.
+    pub tool: String,
+    /// What kind of effect (e.g. `file.write`, `process.spawn`).
+    pub effect: String,
+    /// What it acts on (a path, a command line), when there is one.
+    pub target: Option<String>,
+    /// The effect's input, a structured value stored as canonical CBOR.
+    pub input: serde_json::Value,
+}
+
+/// How an effect ended, as recorded by its completion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectOutcome {
+    /// The effect happened.
+    Applied,
+    /// The effect failed before changing anything.
+    Failed,
+    /// Whether the effect happened is not known (e.g. the process died while it ran).
+    Unknown,
+}
+
+/// Body of record kind 7, `effect_completion`: how an effect ended, with its output and the
+/// evidence of what it changed. Pairs with its [`EffectIntent`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EffectCompletion {
+    /// The intent's `effect_id`.
+    pub effect_id: String,
+    /// How it ended.
+    pub outcome: EffectOutcome,
+    /// Output bytes (tool output), stored as a CBOR byte string.
+    #[serde(with = "bytes")]
+    pub output: Vec<u8>,
+    /// Evidence of the mutation (e.g. content hashes before and after), a structured value.
+    pub evidence: serde_json::Value,
+}
+
+/// Serde adapter: `Vec<u8>` as a CBOR byte string (not an array of integers).
+mod bytes {
+    use serde::{Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a byte string")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
+            }
+        }
+        d.deserialize_byte_buf(Visit)
+    }
+}
+
 /// A session record. Kinds this build does not know are kept as [`Record::Unknown`] with their
 /// body bytes, so they survive a rewrite unchanged.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +141,10 @@ pub enum Record {
     ToolResult(ToolResultRecord),
     /// Kind 5.
     RunEnd(RunEnd),
+    /// Kind 6.
+    EffectIntent(EffectIntent),
+    /// Kind 7.
+    EffectCompletion(EffectCompletion),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -88,12 +163,14 @@ impl Record {
             Record::Message(_) => 3,
             Record::ToolResult(_) => 4,
             Record::RunEnd(_) => 5,
+            Record::EffectIntent(_) => 6,
+            Record::EffectCompletion(_) => 7,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
-    /// `run_end`, or `unknown`).
+    /// `run_end`, `effect_intent`, `effect_completion`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -101,6 +178,8 @@ impl Record {
             Record::Message(_) => "message",
             Record::ToolResult(_) => "tool_result",
             Record::RunEnd(_) => "run_end",
+            Record::EffectIntent(_) => "effect_intent",
+            Record::EffectCompletion(_) => "effect_completion",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -123,6 +202,8 @@ impl Record {
             Record::Message(r) => cbor(r),
             Record::ToolResult(r) => cbor(r),
             Record::RunEnd(r) => cbor(r),
+            Record::EffectIntent(r) => cbor(r),
+            Record::EffectCompletion(r) => cbor(r),
             Record::Unknown { body, .. } => Ok(body.clone()),
         }
     }
@@ -133,6 +214,7 @@ impl Record {
     /// A description of why a known kind's body is malformed.
     pub fn decode(kind: u16, body: &[u8]) -> Result<Self, String> {
         fn cbor<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
+            crate::cbor::check(body)?;
             let mut rest = body;
             let value = ciborium::from_reader(&mut rest).map_err(|e| match e {
                 ciborium::de::Error::Io(_) => "its CBOR body ends early".to_owned(),
@@ -160,6 +242,8 @@ impl Record {
             3 => Record::Message(cbor(body)?),
             4 => Record::ToolResult(cbor(body)?),
             5 => Record::RunEnd(cbor(body)?),
+            6 => Record::EffectIntent(cbor(body)?),
+            7 => Record::EffectCompletion(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),
@@ -168,15 +252,181 @@ impl Record {
     }
 }
 
-/// One committed entry: identity, parent link, timestamp and record.
+/// One committed entry: identity, parent link, pairing, timestamp and record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     /// The entry id.
     pub id: EntryId,
-    /// The parent entry, `None` for the first entry.
+    /// The parent entry, `None` for a root.
     pub parent: Option<EntryId>,
+    /// The entry this one pairs with (a tool result's call message, an effect completion's
+    /// intent), when there is one.
+    pub pair: Option<EntryId>,
     /// Milliseconds since the Unix epoch, UTC.
     pub timestamp_ms: i64,
     /// The record.
     pub record: Record,
+}
+
+/// A record to append, with the entry it pairs with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewEntry {
+    /// The record.
+    pub record: Record,
+    /// The entry it pairs with, if any.
+    pub pair: Option<EntryId>,
+}
+
+impl From<Record> for NewEntry {
+    fn from(record: Record) -> Self {
+        Self { record, pair: None }
+    }
+}
+
+/// The identity and links of an entry to encode (an [`Entry`] without its record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryHead {
+    /// The entry id.
+    pub id: EntryId,
+    /// The parent entry, `None` for a root.
+    pub parent: Option<EntryId>,
+    /// The entry it pairs with, if any.
+    pub pair: Option<EntryId>,
+    /// Milliseconds since the Unix epoch, UTC.
+    pub timestamp_ms: i64,
+}
+
+/// Encode an entry as an entry-frame payload: fixed metadata, then the canonical CBOR body,
+/// compressed when eligible. This is exactly what the writer stores.
+///
+/// # Errors
+/// [`Error::Encode`] when the body is not canonical CBOR within the depth bound, when it or
+/// the payload exceeds the frame bound, or when the pair is not an earlier entry.
+pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Error> {
+    let body = record.encode_body()?;
+    if !matches!(record, Record::Unknown { .. }) {
+        crate::cbor::check(&body).map_err(|reason| Error::Encode {
+            reason: format!("a {} record is out of bounds: {reason}", record.kind_name()),
+        })?;
+    }
+    let size = body.len();
+    let too_large = || Error::Encode {
+        reason: format!(
+            "a {} entry of {size} bytes exceeds the frame bound of {} bytes",
+            record.kind_name(),
+            crate::format::MAX_PAYLOAD
+        ),
+    };
+    let body_len = u32::try_from(body.len())
+        .ok()
+        .filter(|&n| n <= crate::format::MAX_PAYLOAD)
+        .ok_or_else(too_large)?;
+    let pair = entry.pair.map_or(0, |p| p.0);
+    if pair >= entry.id.0 {
+        return Err(Error::Encode {
+            reason: format!("entry {} cannot pair with later entry {pair}", entry.id.0),
+        });
+    }
+    let (flags, stored) = store_body(body)?;
+    let payload = crate::meta::EntryMeta {
+        id: entry.id.0,
+        parent: entry.parent.map_or(0, |p| p.0),
+        timestamp_ms: entry.timestamp_ms,
+        record_kind: record.kind(),
+        flags,
+        body_len,
+        pair,
+    }
+    .encode(&stored);
+    if payload.len() > crate::format::MAX_PAYLOAD as usize {
+        return Err(too_large());
+    }
+    Ok(payload)
+}
+
+/// Encode an entry as a whole entry frame (head, payload, checksum), as the writer stores it.
+///
+/// # Errors
+/// As [`entry_payload`].
+pub fn entry_frame(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    let payload = entry_payload(entry, record)?;
+    crate::format::push_frame(&mut out, crate::format::KIND_ENTRY, 0, &payload);
+    Ok(out)
+}
+
+/// Bodies at least this long are offered to compression (shorter ones gain too little to pay
+/// for it).
+const COMPRESS_MIN: usize = 1024;
+/// The zstd level used for bodies; fixed, so encoding is deterministic for the pinned zstd.
+const ZSTD_LEVEL: i32 = 3;
+
+/// Encode a CBOR body for storage: `(entry flags, stored bytes)`. Bodies of at least 1 KiB
+/// are zstd-compressed (level 3) when that makes them smaller. The compression context is
+/// reused per thread: creating one costs more than compressing a typical body.
+///
+/// # Errors
+/// [`Error::Encode`] when compression fails.
+pub(crate) fn store_body(body: Vec<u8>) -> Result<(u16, Vec<u8>), Error> {
+    thread_local! {
+        static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    if body.len() >= COMPRESS_MIN {
+        let packed = COMPRESSOR
+            .with(|cell| {
+                let mut slot = cell.borrow_mut();
+                if slot.is_none() {
+                    *slot = Some(zstd::bulk::Compressor::new(ZSTD_LEVEL)?);
+                }
+                match slot.as_mut() {
+                    Some(c) => c.compress(&body),
+                    None => Err(std::io::Error::other("no compressor")),
+                }
+            })
+            .map_err(|e| Error::Encode {
+                reason: format!("compressing a record body failed: {e}"),
+            })?;
+        if packed.len() < body.len() {
+            return Ok((crate::meta::ENTRY_COMPRESSED, packed));
+        }
+    }
+    Ok((0, body))
+}
+
+/// Recover the CBOR body from its stored form, with the decoded length `body_len` bounded
+/// before anything is allocated and enforced during decompression.
+///
+/// # Errors
+/// A description of what is wrong: unknown flags, a length out of bounds or not matching,
+/// a zstd stream that is damaged or longer than declared.
+pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<u8>, String> {
+    if flags & !crate::meta::ENTRY_COMPRESSED != 0 {
+        return Err(format!("unknown entry flags {flags:#06x}"));
+    }
+    if body_len > crate::format::MAX_PAYLOAD {
+        return Err(format!(
+            "declared body length {body_len} exceeds the bound of {} bytes",
+            crate::format::MAX_PAYLOAD
+        ));
+    }
+    if flags & crate::meta::ENTRY_COMPRESSED == 0 {
+        if stored.len() != body_len as usize {
+            return Err(format!(
+                "body is {} bytes but its metadata says {body_len}",
+                stored.len()
+            ));
+        }
+        return Ok(stored.to_vec());
+    }
+    let body = zstd::bulk::decompress(stored, body_len as usize).map_err(|e| {
+        format!("its compressed body does not decompress within {body_len} bytes: {e}")
+    })?;
+    if body.len() != body_len as usize {
+        return Err(format!(
+            "its compressed body decompresses to {} bytes, not the declared {body_len}",
+            body.len()
+        ));
+    }
+    Ok(body)
 }

@@ -1,5 +1,6 @@
 //! The single writer of a session file.
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -7,42 +8,71 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use smith::{EntryId, SessionId};
 
-use crate::format::{self, EntryMeta};
-use crate::reader::{ReadOutcome, TornTail, read_from};
-use crate::{Entry, Error, Record};
+use crate::format::{self, Salt};
+use crate::meta::{CommitMeta, IndexFrame};
+use crate::reader::{SessionReader, read_index};
+use crate::record::entry_payload;
+use crate::scan::{Skipped, TornTail, io};
+use crate::{EntryHead, Error, NewEntry, Record};
+
+/// An index frame is written once this many entries are not yet covered by one.
+pub const INDEX_SPAN: usize = 256;
 
 /// What opening an existing session for writing recovered.
 #[derive(Debug)]
 pub struct Recovery {
-    /// The committed entries found, in append order.
-    pub entries: Vec<Entry>,
+    /// A reader of the recovered snapshot: the selected branch and any entry, by id.
+    pub reader: SessionReader,
     /// The torn tail that was cut off (it was never published or acknowledged).
     pub truncated: Option<TornTail>,
+    /// Damaged changes in the middle of the file that are skipped (the file is not changed).
+    pub skipped: Vec<Skipped>,
 }
 
 /// The one writer of a session file. Holds an exclusive OS lock on the file for its lifetime
-/// (`File::try_lock`), so at most one writer exists per session across processes.
+/// (`File::try_lock`, `flock` on Unix), so at most one writer exists per session across
+/// processes; a second opener gets [`Error::Locked`] at once and may read through a
+/// [`SessionReader`] instead.
 ///
-/// Every [`SessionWriter::append`] writes one committed change and returns only after
-/// `fsync` (`File::sync_data`) returned: the returned ids are durably acknowledged. After a
-/// failed write or fsync the writer refuses further appends ([`Error::Uncertain`]) until the
-/// file is reopened, because the durable end of the file is no longer known.
+/// Every change ([`SessionWriter::append`], [`SessionWriter::select`]) is one committed change
+/// written with one write and acknowledged only after `fsync` (`File::sync_data`) returned.
+/// After a failed write or fsync the writer refuses further changes ([`Error::Uncertain`])
+/// until the file is reopened, because the durable end of the file is no longer known.
 #[derive(Debug)]
 pub struct SessionWriter {
     file: File,
     path: PathBuf,
     id: SessionId,
+    salt: Salt,
     next_id: u64,
-    leaf: Option<EntryId>,
+    leaf: u64,
     end: u64,
     sequence: u64,
+    /// The last sequence whose fsync returned.
+    durable: u64,
+    /// The `durable_through` the last commit frame recorded.
+    recorded_durable: u64,
+    index: IndexState,
     uncertain: Option<String>,
-    /// A storage fault to inject into the next append (tests only).
+    /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
-    fault: Option<Fault>,
+    pub(crate) fault: Option<Fault>,
 }
 
-/// A storage fault the fault-injecting tests make the next append suffer.
+/// Where the writer's index stands.
+#[derive(Debug, Default)]
+struct IndexState {
+    /// Offset and frame of the newest index frame.
+    newest: Option<(u64, IndexFrame)>,
+    /// Id of the first entry not covered by an index frame.
+    uncovered_first: u64,
+    /// Offsets of the uncovered entries, in id order.
+    uncovered: Vec<u64>,
+    /// Known index frames by ordinal: `(first_id, offset)`.
+    known: BTreeMap<u64, (u64, u64)>,
+}
+
+/// A storage fault the fault-injecting tests make the next write suffer.
 #[cfg(test)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Fault {
@@ -52,14 +82,6 @@ pub(crate) enum Fault {
     NoSpace(usize),
     /// Everything is written but `fsync` fails.
     Fsync,
-}
-
-fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Error + 'a {
-    move |source| Error::Io {
-        action,
-        path: path.to_owned(),
-        source,
-    }
 }
 
 fn lock(file: &File, path: &Path) -> Result<(), Error> {
@@ -84,45 +106,80 @@ pub(crate) fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// One frame of a change being assembled: kind, flags, payload, and the entry id it carries.
+pub(crate) struct PendingFrame {
+    pub(crate) kind: u16,
+    pub(crate) flags: u16,
+    pub(crate) payload: Vec<u8>,
+    pub(crate) entry: Option<u64>,
+}
+
 impl SessionWriter {
-    /// Create a new session file `<dir>/<id>.smith` holding only the file header, lock it, and
-    /// make its creation durable (file and directory fsync). Fails if the file exists.
+    /// Create a new session file `<dir>/<id>.smith` holding only the file header, locked, and
+    /// publish it atomically: written and synced under a temporary name, renamed into place,
+    /// and the directory synced. Fails if the file exists.
     ///
     /// # Errors
     /// [`Error::Io`] when the directory is missing or not writable, or the file exists.
     pub fn create(dir: &Path, id: SessionId) -> Result<Self, Error> {
+        let (writer, temp) = Self::create_temp(dir, id)?;
+        publish(&temp, &writer.path, dir)?;
+        Ok(writer)
+    }
+
+    /// Create `<dir>/.<id>.smith.tmp` with a fresh header, locked and synced; the returned
+    /// writer's path is already the final one.
+    pub(crate) fn create_temp(dir: &Path, id: SessionId) -> Result<(Self, PathBuf), Error> {
         let path = dir.join(crate::file_name(&id));
+        if path.exists() {
+            return Err(Error::Io {
+                action: "creating session file",
+                path,
+                source: std::io::ErrorKind::AlreadyExists.into(),
+            });
+        }
+        let temp = dir.join(format!(".{}.tmp", crate::file_name(&id)));
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .create_new(true)
-            .open(&path)
-            .map_err(io("creating session file", &path))?;
-        lock(&file, &path)?;
-        file.write_all(&format::header_bytes())
-            .map_err(io("writing session file", &path))?;
-        file.sync_all().map_err(io("syncing session file", &path))?;
-        sync_dir(dir)?;
-        Ok(Self {
+            .open(&temp)
+            .map_err(io("creating session file", &temp))?;
+        lock(&file, &temp)?;
+        let salt = format::new_salt().map_err(io("creating session file", &temp))?;
+        file.write_all(&format::header_bytes(salt))
+            .and_then(|()| file.sync_all())
+            .map_err(io("writing session file", &temp))?;
+        let writer = Self {
             file,
             path,
             id,
+            salt,
             next_id: 1,
-            leaf: None,
+            leaf: 0,
             end: format::HEADER_LEN as u64,
             sequence: 0,
+            durable: 0,
+            recorded_durable: 0,
+            index: IndexState {
+                uncovered_first: 1,
+                ..IndexState::default()
+            },
             uncertain: None,
             #[cfg(test)]
             fault: None,
-        })
+        };
+        Ok((writer, temp))
     }
 
-    /// Open an existing session file for writing: take the lock, read every complete committed
-    /// change, and cut off a torn tail (bytes that were never acknowledged).
+    /// Open an existing session file for writing: take the lock (or fail at once with
+    /// [`Error::Locked`]), recover — cut off a torn tail, which was never acknowledged — and
+    /// sync, so every complete change in the file is durable before anything is appended.
     ///
     /// # Errors
     /// [`Error::Locked`] when another process writes the session; the read errors of
-    /// [`crate::read_session`] (a damaged file is refused, never truncated).
+    /// [`SessionReader::open`]; [`Error::Corrupt`] when damage at the end of the file hides the
+    /// last commit boundary (the file is never truncated past a complete frame).
     pub fn open(path: &Path, id: SessionId) -> Result<(Self, Recovery), Error> {
         let file = OpenOptions::new()
             .read(true)
@@ -130,35 +187,80 @@ impl SessionWriter {
             .open(path)
             .map_err(io("opening session file", path))?;
         lock(&file, path)?;
-        let reader = file.try_clone().map_err(io("opening session file", path))?;
-        let ReadOutcome {
-            entries,
-            torn_tail,
-            committed_end,
-            last_sequence,
-        } = read_from(path, reader)?;
-        if torn_tail.is_some() {
-            file.set_len(committed_end)
+        let reader = SessionReader::open(path)?;
+        if let Some(end) = reader.skipped().iter().find(|s| s.at_end) {
+            return Err(Error::Corrupt {
+                path: path.to_owned(),
+                offset: end.damage_at,
+                reason: format!(
+                    "{} after the last complete change, so the end of the history is uncertain; inspect it with `smith sessions verify`, and continue in a fork (`smith sessions fork`)",
+                    end.reason
+                ),
+            });
+        }
+        let state = reader.state();
+        let truncated = reader.torn_tail().cloned();
+        if truncated.is_some() {
+            file.set_len(state.committed_end)
                 .map_err(io("truncating the torn tail of session file", path))?;
-            file.sync_all().map_err(io("syncing session file", path))?;
+        }
+        // Establish the persistence boundary: complete changes a dead writer never saw
+        // acknowledged become durable now, before anything builds on them.
+        file.sync_all().map_err(io("syncing session file", path))?;
+        let salt = {
+            let mut f = &file;
+            f.seek(SeekFrom::Start(0))
+                .map_err(io("reading session file", path))?;
+            crate::scan::read_header(path, &mut f, state.committed_end)?
+        };
+        let mut index = IndexState {
+            uncovered_first: 1,
+            ..IndexState::default()
+        };
+        if state.index_offset != 0 {
+            let frame =
+                read_index(&file, state.index_offset, state.committed_end).map_err(|reason| {
+                    Error::Corrupt {
+                        path: path.to_owned(),
+                        offset: state.index_offset,
+                        reason,
+                    }
+                })?;
+            index
+                .known
+                .insert(frame.ordinal, (frame.first_id, state.index_offset));
+            index.uncovered_first = frame.end_id();
+            index.newest = Some((state.index_offset, frame));
+        }
+        index.uncovered = reader.offsets_from(index.uncovered_first);
+        // Withheld (damaged) entries have no usable offset: coverage restarts after them.
+        if let Some(last_zero) = index.uncovered.iter().rposition(|&o| o == 0) {
+            index.uncovered_first += last_zero as u64 + 1;
+            index.uncovered.drain(..=last_zero);
         }
         let writer = Self {
-            next_id: entries.last().map_or(1, |e| e.id.0 + 1),
-            leaf: entries.last().map(|e| e.id),
             file,
             path: path.to_owned(),
             id,
-            end: committed_end,
-            sequence: last_sequence,
+            salt,
+            next_id: state.last_id + 1,
+            leaf: state.leaf,
+            end: state.committed_end,
+            sequence: state.sequence,
+            durable: state.sequence,
+            recorded_durable: state.durable_through,
+            index,
             uncertain: None,
             #[cfg(test)]
             fault: None,
         };
+        let skipped = reader.skipped().to_vec();
         Ok((
             writer,
             Recovery {
-                entries,
-                truncated: torn_tail,
+                reader,
+                truncated,
+                skipped,
             },
         ))
     }
@@ -173,9 +275,9 @@ impl SessionWriter {
         &self.path
     }
 
-    /// The selected leaf: the last committed entry, `None` in an empty session.
+    /// The selected leaf, `None` in an empty session.
     pub fn leaf(&self) -> Option<EntryId> {
-        self.leaf
+        (self.leaf != 0).then_some(EntryId(self.leaf))
     }
 
     /// The id the next appended entry will get.
@@ -183,76 +285,239 @@ impl SessionWriter {
         EntryId(self.next_id)
     }
 
-    /// Append `records` as one committed change, each parented to the one before it (the
-    /// first to the current leaf), and return their ids once `fsync` returned.
+    /// The last commit sequence number.
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    /// Append `records` as one committed change on the selected branch (see
+    /// [`SessionWriter::append_entries`]).
     ///
     /// # Errors
-    /// [`Error::Encode`] before anything is written when a record is out of bounds;
-    /// [`Error::Io`] when the write or fsync fails (the writer then becomes uncertain);
-    /// [`Error::Uncertain`] after an earlier failure.
+    /// As [`SessionWriter::append_entries`].
     pub fn append(&mut self, records: &[Record]) -> Result<Vec<EntryId>, Error> {
-        if let Some(reason) = &self.uncertain {
-            return Err(Error::Uncertain {
-                path: self.path.clone(),
-                reason: reason.clone(),
-            });
-        }
-        if records.is_empty() {
+        let entries: Vec<NewEntry> = records.iter().cloned().map(NewEntry::from).collect();
+        self.append_entries(&entries)
+    }
+
+    /// Append `entries` as one committed change, each parented to the one before it (the
+    /// first to the selected leaf), make the last one the selected leaf, and return their ids
+    /// once `fsync` returned.
+    ///
+    /// # Errors
+    /// [`Error::Encode`] before anything is written when an entry is out of bounds (too many,
+    /// too large, nested too deeply, not canonical); [`Error::Io`] when the write or fsync
+    /// fails (the writer then becomes uncertain); [`Error::Uncertain`] after an earlier failure.
+    pub fn append_entries(&mut self, entries: &[NewEntry]) -> Result<Vec<EntryId>, Error> {
+        self.check_usable()?;
+        if entries.is_empty() {
             return Ok(Vec::new());
         }
-        let count = u32::try_from(records.len())
-            .ok()
-            .filter(|&n| n <= format::MAX_ENTRIES_PER_COMMIT)
-            .ok_or_else(|| Error::Encode {
+        if entries.len() > format::MAX_ENTRIES_PER_COMMIT as usize {
+            return Err(Error::Encode {
                 reason: format!(
                     "{} entries in one change exceed the bound of {}",
-                    records.len(),
+                    entries.len(),
                     format::MAX_ENTRIES_PER_COMMIT
                 ),
-            })?;
+            });
+        }
         let timestamp_ms = now_ms();
-        let mut buf = Vec::new();
-        let mut ids = Vec::with_capacity(records.len());
-        let mut parent = self.leaf.map_or(0, |e| e.0);
-        for (offset, record) in records.iter().enumerate() {
-            let id = self.next_id + offset as u64;
-            let body = record.encode_body()?;
-            let payload = EntryMeta {
-                id,
-                parent,
+        let mut frames = Vec::with_capacity(entries.len());
+        let mut parent = self.leaf;
+        for (n, entry) in entries.iter().enumerate() {
+            let id = self.next_id + n as u64;
+            let head = EntryHead {
+                id: EntryId(id),
+                parent: (parent != 0).then_some(EntryId(parent)),
+                pair: entry.pair,
                 timestamp_ms,
-                record_kind: record.kind(),
-            }
-            .encode(&body);
-            if payload.len() > format::MAX_PAYLOAD as usize {
-                return Err(Error::Encode {
-                    reason: format!(
-                        "a {} entry of {} bytes exceeds the frame bound of {} bytes",
-                        record.kind_name(),
-                        payload.len(),
-                        format::MAX_PAYLOAD
-                    ),
-                });
-            }
-            format::push_frame(&mut buf, format::KIND_ENTRY, &payload);
-            ids.push(EntryId(id));
+            };
+            let payload = entry_payload(&head, &entry.record)?;
+            frames.push(PendingFrame {
+                kind: format::KIND_ENTRY,
+                flags: 0,
+                payload,
+                entry: Some(id),
+            });
             parent = id;
         }
+        let ids: Vec<EntryId> = (0..entries.len() as u64)
+            .map(|n| EntryId(self.next_id + n))
+            .collect();
+        self.write_change(frames, parent)?;
+        Ok(ids)
+    }
+
+    /// Select `leaf` as the branch later appends continue from (branch navigation), as one
+    /// committed change without entries. Appending after selecting an earlier entry starts a
+    /// new branch beside the old one; nothing is deleted.
+    ///
+    /// # Errors
+    /// [`Error::Encode`] when `leaf` is not an entry of this session; the write errors of
+    /// [`SessionWriter::append_entries`].
+    pub fn select(&mut self, leaf: EntryId) -> Result<(), Error> {
+        self.check_usable()?;
+        if leaf.0 == 0 || leaf.0 >= self.next_id {
+            return Err(Error::Encode {
+                reason: format!(
+                    "entry {} is not in this session (its entries are 1..={})",
+                    leaf.0,
+                    self.next_id - 1
+                ),
+            });
+        }
+        self.write_change(Vec::new(), leaf.0)
+    }
+
+    /// Record that every change so far is durably acknowledged (a commit without entries)
+    /// and release the lock. Dropping a writer without closing loses nothing: the last
+    /// change's acknowledgement is then established by the next writer's recovery.
+    ///
+    /// # Errors
+    /// The write errors of [`SessionWriter::append_entries`].
+    pub fn close(mut self) -> Result<(), Error> {
+        if self.uncertain.is_none() && self.recorded_durable < self.sequence {
+            self.write_change(Vec::new(), self.leaf)?;
+        }
+        Ok(())
+    }
+
+    fn check_usable(&self) -> Result<(), Error> {
+        match &self.uncertain {
+            Some(reason) => Err(Error::Uncertain {
+                path: self.path.clone(),
+                reason: reason.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Write `frames` (entry and unknown frames, entries with consecutive ids from
+    /// `next_id`), an index frame when enough entries are uncovered, and the commit frame, as
+    /// one write followed by `fsync`.
+    pub(crate) fn write_change(
+        &mut self,
+        frames: Vec<PendingFrame>,
+        leaf: u64,
+    ) -> Result<(), Error> {
+        self.check_usable()?;
+        let change_start = self.end;
+        let mut buf = Vec::new();
+        let mut new_offsets = Vec::new();
+        for f in &frames {
+            if f.entry.is_some() {
+                new_offsets.push(change_start + buf.len() as u64);
+            }
+            format::push_frame(&mut buf, f.kind, f.flags, &f.payload);
+        }
+        let count = new_offsets.len() as u32;
+        let last_id = self.next_id - 1 + u64::from(count);
+        let mut index_offset = self.index.newest.as_ref().map_or(0, |(o, _)| *o);
+        let mut new_index = None;
+        if self.index.uncovered.len() + new_offsets.len() >= INDEX_SPAN {
+            let mut offsets = self.index.uncovered.clone();
+            offsets.extend_from_slice(&new_offsets);
+            let ordinal = self.index.newest.as_ref().map_or(0, |(_, f)| f.ordinal + 1);
+            let back = self.back_pointers(ordinal)?;
+            let frame = IndexFrame {
+                ordinal,
+                first_id: self.index.uncovered_first,
+                offsets,
+                back,
+            };
+            index_offset = change_start + buf.len() as u64;
+            format::push_frame(&mut buf, format::KIND_INDEX, 0, &frame.encode());
+            new_index = Some(frame);
+        }
+        let self_offset = change_start + buf.len() as u64;
         let sequence = self.sequence + 1;
-        format::push_frame(
-            &mut buf,
-            format::KIND_COMMIT,
-            &format::commit_payload(sequence, count),
-        );
+        let commit = CommitMeta {
+            sequence,
+            entry_count: count,
+            leaf,
+            last_id,
+            durable_through: self.durable,
+            index_offset,
+            change_start,
+            self_offset,
+            salt: self.salt,
+        };
+        format::push_frame(&mut buf, format::KIND_COMMIT, 0, &commit.encode());
+        if buf.len() as u64 > format::MAX_CHANGE_BYTES {
+            return Err(Error::Encode {
+                reason: format!(
+                    "a change of {} bytes exceeds the bound of {} bytes",
+                    buf.len(),
+                    format::MAX_CHANGE_BYTES
+                ),
+            });
+        }
         if let Err(e) = self.write_at_end(&buf) {
             self.uncertain = Some(e.to_string());
             return Err(e);
         }
         self.end += buf.len() as u64;
         self.sequence = sequence;
-        self.next_id += u64::from(count);
-        self.leaf = ids.last().copied();
-        Ok(ids)
+        self.durable = sequence;
+        self.recorded_durable = commit.durable_through;
+        self.next_id = last_id + 1;
+        self.leaf = leaf;
+        match new_index {
+            Some(frame) => {
+                self.index
+                    .known
+                    .insert(frame.ordinal, (frame.first_id, index_offset));
+                self.index.uncovered_first = frame.end_id();
+                self.index.uncovered.clear();
+                self.index.newest = Some((index_offset, frame));
+            }
+            None => self.index.uncovered.extend_from_slice(&new_offsets),
+        }
+        Ok(())
+    }
+
+    /// `(first_id, offset)` of the index frames with ordinals `ordinal - 2^i`, found through
+    /// the known frames or by descending the existing frames' back pointers.
+    fn back_pointers(&mut self, ordinal: u64) -> Result<Vec<(u64, u64)>, Error> {
+        let mut back = Vec::new();
+        let mut step = 1u64;
+        while step <= ordinal {
+            back.push(self.index_frame(ordinal - step)?);
+            step <<= 1;
+        }
+        Ok(back)
+    }
+
+    fn index_frame(&mut self, target: u64) -> Result<(u64, u64), Error> {
+        if let Some(&known) = self.index.known.get(&target) {
+            return Ok(known);
+        }
+        let corrupt = |offset: u64, reason: String| Error::Corrupt {
+            path: self.path.clone(),
+            offset,
+            reason: format!("the index cannot be extended: {reason}"),
+        };
+        let Some((mut at, mut frame)) = self.index.newest.clone() else {
+            return Err(corrupt(0, format!("index frame {target} is unknown")));
+        };
+        while frame.ordinal > target {
+            let distance = frame.ordinal - target;
+            let i = (63 - distance.leading_zeros()) as usize;
+            let Some(&(_, next)) = frame.back.get(i) else {
+                return Err(corrupt(at, "a back pointer is missing".to_owned()));
+            };
+            at = next;
+            frame = read_index(&self.file, at, self.end).map_err(|r| corrupt(at, r))?;
+            self.index.known.insert(frame.ordinal, (frame.first_id, at));
+        }
+        if frame.ordinal != target {
+            return Err(corrupt(
+                at,
+                format!("index frame {target} is not where it should be"),
+            ));
+        }
+        Ok((frame.first_id, at))
     }
 
     fn write_at_end(&mut self, buf: &[u8]) -> Result<(), Error> {
@@ -286,6 +551,21 @@ impl SessionWriter {
     }
 }
 
+/// Publish `temp` as `path` in `dir`: rename (refusing to replace an existing file), then sync
+/// the directory so the new name is durable.
+pub(crate) fn publish(temp: &Path, path: &Path, dir: &Path) -> Result<(), Error> {
+    if path.exists() {
+        let _ = std::fs::remove_file(temp);
+        return Err(Error::Io {
+            action: "publishing session file",
+            path: path.to_owned(),
+            source: std::io::ErrorKind::AlreadyExists.into(),
+        });
+    }
+    std::fs::rename(temp, path).map_err(io("publishing session file", path))?;
+    sync_dir(dir)
+}
+
 fn sync_dir(dir: &Path) -> Result<(), Error> {
     #[cfg(unix)]
     {
@@ -296,201 +576,4 @@ fn sync_dir(dir: &Path) -> Result<(), Error> {
     #[cfg(not(unix))]
     let _ = dir;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{ModelChange, SessionStart, read_session};
-
-    fn start() -> Record {
-        Record::SessionStart(SessionStart {
-            smith_version: "0.1.0".into(),
-            cwd: Some("/tmp".into()),
-        })
-    }
-
-    fn model() -> Record {
-        Record::ModelChange(ModelChange {
-            model: "scripted/demo".parse().unwrap(),
-        })
-    }
-
-    #[test]
-    fn storage_faults_never_publish_a_partial_change_nor_acknowledge_an_unsynced_one() {
-        for fault in [
-            Fault::ShortWrite(0),
-            Fault::ShortWrite(5),
-            Fault::ShortWrite(40),
-            Fault::NoSpace(13),
-            Fault::NoSpace(60),
-            Fault::Fsync,
-        ] {
-            let dir = tempfile::tempdir().unwrap();
-            let id = SessionId::new_now();
-            let mut w = SessionWriter::create(dir.path(), id).unwrap();
-            let acknowledged = w.append(&[start(), model()]).unwrap();
-            w.fault = Some(fault);
-            let err = w.append(&[model(), model()]).unwrap_err();
-            assert!(matches!(err, Error::Io { .. }), "{fault:?}: {err}");
-            // Uncertain: the writer refuses to go on until the file is reopened.
-            let again = w.append(&[model()]).unwrap_err();
-            assert!(
-                matches!(again, Error::Uncertain { .. }),
-                "{fault:?}: {again}"
-            );
-            let path = w.path().to_owned();
-            drop(w);
-            let seen = read_session(&path).unwrap();
-            let ids: Vec<_> = seen.entries.iter().map(|e| e.id).collect();
-            match fault {
-                // All bytes reached the file; only the acknowledgement is missing. A reader
-                // may publish the complete change, but it was never acknowledged.
-                Fault::Fsync => assert!(ids.len() == 2 || ids.len() == 4, "{fault:?}"),
-                _ => assert_eq!(
-                    ids, acknowledged,
-                    "{fault:?}: no partial change is published"
-                ),
-            }
-            // Reopening recovers a usable boundary and appends continue after it.
-            let (mut w, rec) = SessionWriter::open(&path, id).unwrap();
-            let next = w.append(&[model()]).unwrap();
-            assert_eq!(next[0].0, rec.entries.len() as u64 + 1, "{fault:?}");
-            for ack in &acknowledged {
-                assert!(
-                    read_session(&path)
-                        .unwrap()
-                        .entries
-                        .iter()
-                        .any(|e| e.id == *ack)
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn appended_changes_read_back_in_order_with_parents() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = SessionId::new_now();
-        let mut w = SessionWriter::create(dir.path(), id).unwrap();
-        assert_eq!(w.append(&[start()]).unwrap(), vec![EntryId(1)]);
-        assert_eq!(
-            w.append(&[model(), model()]).unwrap(),
-            vec![EntryId(2), EntryId(3)]
-        );
-        let out = read_session(w.path()).unwrap();
-        assert!(out.torn_tail.is_none());
-        let ids: Vec<_> = out
-            .entries
-            .iter()
-            .map(|e| (e.id.0, e.parent.map(|p| p.0)))
-            .collect();
-        assert_eq!(ids, vec![(1, None), (2, Some(1)), (3, Some(2))]);
-        assert_eq!(out.entries[0].record, start());
-        assert_eq!(out.last_sequence, 2);
-    }
-
-    #[test]
-    fn second_writer_is_refused_while_the_first_holds_the_lock() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = SessionId::new_now();
-        let w = SessionWriter::create(dir.path(), id).unwrap();
-        let err = SessionWriter::open(w.path(), id).unwrap_err();
-        assert!(matches!(err, Error::Locked { .. }), "{err}");
-        let path = w.path().to_owned();
-        drop(w);
-        SessionWriter::open(&path, id).unwrap();
-    }
-
-    #[test]
-    fn every_truncation_publishes_only_complete_changes_and_appends_continue() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = SessionId::new_now();
-        let mut w = SessionWriter::create(dir.path(), id).unwrap();
-        let mut ends = vec![w.end];
-        w.append(&[start()]).unwrap();
-        ends.push(w.end);
-        w.append(&[model(), model()]).unwrap();
-        ends.push(w.end);
-        w.append(&[model()]).unwrap();
-        ends.push(w.end);
-        let path = w.path().to_owned();
-        drop(w);
-        let full = std::fs::read(&path).unwrap();
-        let counts = [0usize, 1, 3, 4];
-        for cut in format::HEADER_LEN..=full.len() {
-            std::fs::write(&path, &full[..cut]).unwrap();
-            let complete = ends.iter().rposition(|&e| e as usize <= cut).unwrap();
-            let out = read_session(&path).unwrap();
-            assert_eq!(out.entries.len(), counts[complete], "cut at {cut}");
-            assert_eq!(
-                out.torn_tail.is_some(),
-                cut != ends[complete] as usize,
-                "cut at {cut}"
-            );
-            let (mut w, rec) = SessionWriter::open(&path, id).unwrap();
-            assert_eq!(rec.entries.len(), counts[complete]);
-            let new = w.append(&[model()]).unwrap();
-            assert_eq!(new, vec![EntryId(counts[complete] as u64 + 1)]);
-            drop(w);
-            let again = read_session(&path).unwrap();
-            assert_eq!(again.entries.len(), counts[complete] + 1);
-            assert!(again.torn_tail.is_none());
-        }
-    }
-
-    #[test]
-    fn unknown_version_and_foreign_files_are_refused_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = SessionId::new_now();
-        let mut w = SessionWriter::create(dir.path(), id).unwrap();
-        w.append(&[start()]).unwrap();
-        let path = w.path().to_owned();
-        drop(w);
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes[8] = 9;
-        let crc = crc32c::crc32c(&bytes[..12]);
-        bytes[12..16].copy_from_slice(&crc.to_le_bytes());
-        std::fs::write(&path, &bytes).unwrap();
-        let err = read_session(&path).unwrap_err();
-        assert!(
-            matches!(err, Error::UnsupportedVersion { found: 9, .. }),
-            "{err}"
-        );
-        assert!(err.to_string().contains("version 9"));
-        assert!(SessionWriter::open(&path, id).is_err());
-        assert_eq!(std::fs::read(&path).unwrap(), bytes, "file unchanged");
-
-        let other = dir.path().join("x.smith");
-        std::fs::write(&other, b"not a session at all").unwrap();
-        assert!(matches!(
-            read_session(&other),
-            Err(Error::NotASession { .. })
-        ));
-    }
-
-    #[test]
-    fn a_flipped_bit_is_reported_and_the_file_never_truncated() {
-        let dir = tempfile::tempdir().unwrap();
-        let id = SessionId::new_now();
-        let mut w = SessionWriter::create(dir.path(), id).unwrap();
-        w.append(&[start()]).unwrap();
-        w.append(&[model()]).unwrap();
-        let path = w.path().to_owned();
-        drop(w);
-        let clean = std::fs::read(&path).unwrap();
-        for at in format::HEADER_LEN..clean.len() {
-            let mut bytes = clean.clone();
-            bytes[at] ^= 0x10;
-            std::fs::write(&path, &bytes).unwrap();
-            // A report or an error, never a panic; and a writer never cuts damaged history.
-            match read_session(&path) {
-                Ok(out) => assert!(out.entries.len() <= 2),
-                Err(e) => assert!(matches!(e, Error::Corrupt { .. }), "{e}"),
-            }
-            // Version 0 cannot tell a flipped length bit in the last frame from a torn tail
-            // (documented in the format); opening must still never panic.
-            let _ = SessionWriter::open(&path, id);
-        }
-    }
 }

@@ -7,8 +7,8 @@ use smith::{
     ContentBlock, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage, UsageTotals,
 };
 use smith_store::{
-    MessageRecord, ModelChange, Record, RunEnd, SessionStart, SessionWriter, ToolResultRecord,
-    read_session,
+    EffectCompletion, EffectIntent, EffectOutcome, MessageRecord, ModelChange, Record, RunEnd,
+    SessionStart, SessionWriter, ToolResultRecord, read_session,
 };
 
 fn text() -> impl Strategy<Value = String> {
@@ -48,6 +48,14 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
         any::<bool>().prop_map(serde_json::Value::from),
         any::<i64>().prop_map(serde_json::Value::from),
         any::<u64>().prop_map(serde_json::Value::from),
+        // Floats keep their kind and sign: -0.0, 1.0 (not the integer 1), and odd ones.
+        prop_oneof![
+            Just(-0.0f64),
+            Just(1.0),
+            Just(0.1),
+            any::<f64>().prop_filter("finite", |f| f.is_finite())
+        ]
+        .prop_map(serde_json::Value::from),
         text().prop_map(serde_json::Value::from),
     ];
     leaf.prop_recursive(3, 16, 4, |inner| {
@@ -118,6 +126,41 @@ fn record() -> impl Strategy<Value = Record> {
                 error,
             })
         }),
+        (
+            "[a-z0-9]{1,8}",
+            "[a-z0-9_]{1,8}",
+            "[a-z.]{1,10}",
+            proptest::option::of(text()),
+            json_value()
+        )
+            .prop_map(|(effect_id, call_id, effect, target, input)| {
+                Record::EffectIntent(EffectIntent {
+                    effect_id,
+                    call_id,
+                    tool: "write".into(),
+                    effect,
+                    target,
+                    input,
+                })
+            }),
+        (
+            "[a-z0-9]{1,8}",
+            prop_oneof![
+                Just(EffectOutcome::Applied),
+                Just(EffectOutcome::Failed),
+                Just(EffectOutcome::Unknown)
+            ],
+            proptest::collection::vec(any::<u8>(), 0..600),
+            json_value(),
+        )
+            .prop_map(|(effect_id, outcome, output, evidence)| {
+                Record::EffectCompletion(EffectCompletion {
+                    effect_id,
+                    outcome,
+                    output,
+                    evidence,
+                })
+            }),
         (100u16..200, proptest::collection::vec(any::<u8>(), 0..32))
             .prop_map(|(kind, body)| Record::Unknown { kind, body }),
     ]
@@ -129,7 +172,14 @@ proptest! {
     #[test]
     fn records_round_trip_through_a_session_file(records in proptest::collection::vec(record(), 1..12)) {
         for r in &records {
-            prop_assert_eq!(r.encode_body().unwrap(), r.encode_body().unwrap(), "deterministic");
+            let bytes = r.encode_body().unwrap();
+            prop_assert_eq!(&bytes, &r.encode_body().unwrap(), "deterministic");
+            if !matches!(r, Record::Unknown { .. }) {
+                prop_assert_eq!(smith_store::cbor::check(&bytes), Ok(()), "canonical");
+            }
+            // Decoding and encoding again gives identical bytes.
+            let again = Record::decode(r.kind(), &bytes).unwrap().encode_body().unwrap();
+            prop_assert_eq!(&again, &bytes, "identical bytes after a round trip");
         }
         let dir = tempfile::tempdir().unwrap();
         let mut w = SessionWriter::create(dir.path(), SessionId::new_now()).unwrap();
@@ -137,6 +187,8 @@ proptest! {
         let path = w.path().to_owned();
         drop(w);
         let back: Vec<Record> = read_session(&path).unwrap().entries.into_iter().map(|e| e.record).collect();
-        prop_assert_eq!(back, records);
+        prop_assert_eq!(&back, &records);
+        // Negative zero survives with its sign (PartialEq alone would not notice).
+        prop_assert_eq!(format!("{back:?}"), format!("{records:?}"));
     }
 }

@@ -65,18 +65,26 @@ $XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current dir
 nearest directory upward holding .smith/, else the current directory.";
 
 const SESSIONS_AFTER_HELP: &str = "\
-Inspection is read-only: it never repairs, truncates, locks or runs anything, and works on a
-session another process is writing (it reads the complete committed changes at that moment).
+Inspection (list, grep, get, verify) is read-only: it never repairs, truncates, locks or runs
+anything, and works on a session another process is writing (it reads the complete committed
+changes present when it starts; the writer's unfinished change is pending, not damage).
+fork writes only a new session; select is the one mutation and needs the writer lock.
 Sessions are the `.smith` files in $SMITH_HOME/sessions (else $XDG_DATA_HOME/smith/sessions);
 an ID may be a unique prefix. Order: sessions by creation (their ids sort by time), entries
-in append order. Readable output by default; --json gives LF-delimited records. A closed
-stdout ends quietly.
+by id (append order); a session is a tree of entries and its selected leaf names the branch
+that `smith eval --session` continues. Readable output by default; --json gives LF-delimited
+records. A closed stdout ends quietly.
+
+Damage: a torn tail (an interrupted write that was never acknowledged) is reported and not
+shown; damaged changes whose frames can still be delimited are skipped and named on stderr;
+damage that hides the frame boundaries stops the read there. Any of these gives exit 3.
 
 Exit status:
   0    success (grep: whether or not anything matched)
-  2    bad arguments: unknown or ambiguous id, bad pattern, limit or cursor
+  2    bad arguments: unknown or ambiguous id, bad pattern, entry, limit or cursor
   3    a session is damaged or of an unknown format version (the others are still listed or
-       searched; the damaged one is named on stderr)";
+       searched; the damaged one is named on stderr)
+  4    select refused: another process is writing the session";
 
 /// Arguments of `smith sessions`.
 #[derive(Debug, Args)]
@@ -104,7 +112,7 @@ pub(crate) enum SessionsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Print the entries of one session, a bounded page at a time.
+    /// Print the entries of one session, a bounded page at a time (by id, or --branch).
     Get {
         /// The session id or a unique prefix.
         #[arg(value_name = "ID")]
@@ -118,8 +126,36 @@ pub(crate) enum SessionsCommand {
         /// Continue after this entry id (the cursor the previous page printed).
         #[arg(long, value_name = "C")]
         cursor: Option<u64>,
+        /// Only the selected branch, from its leaf toward the root (newest first); the cursor
+        /// then names the entry whose parent the next page starts at.
+        #[arg(long)]
+        branch: bool,
     },
-    /// Read a whole session and check every frame; exit 3 on damage.
+    /// Copy a session's history up to an entry into a new session, published atomically;
+    /// prints the new session's id.
+    Fork {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The fork point: the new session holds entries 1..=ENTRY with ENTRY selected
+        /// (default: the selected leaf).
+        #[arg(long, value_name = "ENTRY")]
+        at: Option<u64>,
+        /// Print a JSON record instead of the bare id.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Select the branch ending at ENTRY; the next `smith eval --session ID` continues there,
+    /// beside the existing branches (nothing is deleted).
+    Select {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The entry to select as the leaf.
+        #[arg(value_name = "ENTRY")]
+        entry: u64,
+    },
+    /// Read a whole session and check every frame, record and index; exit 3 on damage.
     Verify {
         /// The session id or a unique prefix.
         #[arg(value_name = "ID")]

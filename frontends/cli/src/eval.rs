@@ -54,7 +54,11 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
         &cancel,
     );
     let path = session.path().to_owned();
-    drop(session);
+    // Best effort: closing records that every change is acknowledged. A failure loses
+    // nothing (the next writer's recovery establishes it), so it is only noted.
+    if let Err(e) = session.close() {
+        sink.diagnostic(&format!("note: closing the session: {e}"));
+    }
 
     let status = if sink.pipe_closed {
         exit::SUCCESS
@@ -204,6 +208,12 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
             "omit --session to start a new session",
         )?;
         let opened = Session::open(&path, id).map_err(store_err)?;
+        for s in &opened.skipped {
+            eprint_note(&format!(
+                "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
+                s.damage_at, s.reason
+            ));
+        }
         if let Some(tail) = &opened.truncated {
             eprint_note(&format!(
                 "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",

@@ -4,8 +4,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use smith::EntryId;
 use smith::{ContentBlock, SessionId};
-use smith_store::{CommitReader, Entry, Record};
+use smith_store::{CommitReader, Entry, Record, SessionReader, Skipped};
 
 use crate::cli::{SessionsArgs, SessionsCommand};
 use crate::exit::{self, CliError};
@@ -71,8 +72,21 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
             json,
             limit,
             cursor,
-        } => get(&dir, &id, json, limit, cursor, &mut out),
+            branch,
+        } => get(
+            &dir,
+            &id,
+            json,
+            Page {
+                limit,
+                cursor,
+                branch,
+            },
+            &mut out,
+        ),
         SessionsCommand::Verify { id } => verify(&dir, &id, &mut out),
+        SessionsCommand::Fork { id, at, json } => fork(&dir, &id, at, json, &mut out),
+        SessionsCommand::Select { id, entry } => select(&dir, &id, entry, &mut out),
     };
     out.finish();
     status
@@ -105,9 +119,9 @@ fn list(dir: &Path, json: bool, out: &mut Out) -> Result<u8, CliError> {
     for (id, path) in sessions(dir) {
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         // Only the first committed change (the session_start entry) is read.
-        let start = CommitReader::open(&path).and_then(|mut r| r.next_commit());
+        let start = CommitReader::open(&path).and_then(|mut r| r.next_change());
         let (version, cwd) = match start {
-            Ok(Some(change)) => match change.first().map(|e| &e.record) {
+            Ok(Some(change)) => match change.entries.first().map(|e| &e.record) {
                 Some(Record::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
                 _ => (None, None),
             },
@@ -178,6 +192,12 @@ fn texts(record: &Record) -> Vec<String> {
             .collect(),
         Record::ToolResult(r) => vec![r.result.output.clone()],
         Record::RunEnd(r) => r.error.iter().cloned().collect(),
+        Record::EffectIntent(r) => vec![format!(
+            "{} {}",
+            r.effect,
+            r.target.as_deref().unwrap_or("")
+        )],
+        Record::EffectCompletion(r) => vec![String::from_utf8_lossy(&r.output).into_owned()],
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }
@@ -209,16 +229,21 @@ fn grep(dir: &Path, pattern: &str, json: bool, out: &mut Out) -> Result<u8, CliE
             }
         };
         loop {
-            let change = match reader.next_commit() {
+            let change = match reader.next_change() {
                 Ok(Some(change)) => change,
-                Ok(None) => break,
+                Ok(None) => {
+                    if report_skipped(&id, reader.skipped()) {
+                        status = exit::DAMAGED;
+                    }
+                    break;
+                }
                 Err(e) => {
                     damaged(&e);
                     status = exit::DAMAGED;
                     break;
                 }
             };
-            for entry in change {
+            for entry in change.entries {
                 for text in texts(&entry.record) {
                     for line in text.lines().filter(|l| re.is_match(l)) {
                         let kind = kind_label(&entry.record);
@@ -251,6 +276,13 @@ fn record_json(record: &Record) -> Value {
         Record::Message(r) => serde_json::to_value(r),
         Record::ToolResult(r) => serde_json::to_value(r),
         Record::RunEnd(r) => serde_json::to_value(r),
+        Record::EffectIntent(r) => serde_json::to_value(r),
+        Record::EffectCompletion(r) => Ok(json!({
+            "effect_id": r.effect_id,
+            "outcome": r.outcome,
+            "output": String::from_utf8_lossy(&r.output),
+            "evidence": r.evidence,
+        })),
         Record::Unknown { kind, body } => Ok(json!({"record_kind": kind, "bytes": body.len()})),
     };
     value.unwrap_or(Value::Null)
@@ -289,71 +321,170 @@ fn summary(entry: &Entry) -> String {
                 .map(|e| format!(": {e}"))
                 .unwrap_or_default()
         ),
+        Record::EffectIntent(r) => format!(
+            "{} {} {} (call {})",
+            r.effect_id,
+            r.effect,
+            r.target.as_deref().unwrap_or("-"),
+            r.call_id
+        ),
+        Record::EffectCompletion(r) => format!(
+            "{} {:?}: {}",
+            r.effect_id,
+            r.outcome,
+            String::from_utf8_lossy(&r.output)
+        ),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
     };
     text.lines().collect::<Vec<_>>().join(" ⏎ ")
 }
 
-fn get(
-    dir: &Path,
-    wanted: &str,
-    json: bool,
+/// Paging of `get`.
+struct Page {
     limit: usize,
     cursor: Option<u64>,
-    out: &mut Out,
-) -> Result<u8, CliError> {
+    branch: bool,
+}
+
+/// Name the damaged changes a read skipped on stderr; whether there were any.
+fn report_skipped(id: &SessionId, skipped: &[Skipped]) -> bool {
+    for s in skipped {
+        let ids = s
+            .entries
+            .map(|(a, b)| format!(" (entries {a}..={b} withheld)"))
+            .unwrap_or_default();
+        exit::report(&format!(
+            "damaged session {id}: skipped {} bytes at byte {}{ids}: {} at byte {}; run `smith sessions verify {id}`",
+            s.len, s.offset, s.reason, s.damage_at
+        ));
+    }
+    !skipped.is_empty()
+}
+
+fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Result<u8, CliError> {
+    let Page {
+        limit,
+        cursor,
+        branch,
+    } = page;
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(CliError::usage(format!(
             "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
         )));
     }
     let (path, id) = find(dir, wanted)?;
-    let mut reader =
-        CommitReader::open(&path).map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
-    let after = cursor.unwrap_or(0);
-    let mut page = Vec::new();
-    let mut more = false;
-    let mut last_seen = 0u64;
-    'read: loop {
-        let change = match reader.next_commit() {
-            Ok(Some(change)) => change,
-            Ok(None) => break,
-            Err(e) => {
-                // Print what was read before the damage, then report it.
-                for entry in &page {
-                    emit(out, &id, entry, json)?;
-                }
-                return Err(CliError::new(exit::DAMAGED, e.to_string()));
-            }
-        };
-        for entry in change {
-            last_seen = entry.id.0;
-            if entry.id.0 <= after {
-                continue;
-            }
-            if page.len() == limit {
-                more = true;
-                break 'read;
-            }
-            page.push(entry);
-        }
-    }
-    if cursor.is_some_and(|c| c > last_seen) {
+    let store = |e: smith_store::Error| CliError::new(exit::store_status(&e), e.to_string());
+    let mut reader = SessionReader::open(&path).map_err(store)?;
+    let state = reader.state();
+    if cursor.is_some_and(|c| c == 0 || c > state.last_id) {
         return Err(CliError::usage(format!(
-            "--cursor {after} is past the last entry ({last_seen}) of session {id}"
+            "--cursor {} is not an entry of session {id} (its entries are 1..={})",
+            cursor.unwrap_or(0),
+            state.last_id
         )));
     }
-    for entry in &page {
+    // One entry more than the page shows tells whether there is a next page.
+    let entries = if branch {
+        let start = match cursor {
+            Some(c) => reader.entry(EntryId(c)).map_err(store)?.parent,
+            None => state.leaf_id(),
+        };
+        match start {
+            Some(start) => reader.branch(start, limit + 1).map_err(store)?,
+            None => Vec::new(),
+        }
+    } else {
+        reader
+            .range(EntryId(cursor.unwrap_or(0) + 1), limit + 1)
+            .map_err(store)?
+    };
+    let more = entries.len() > limit;
+    let shown = &entries[..entries.len().min(limit)];
+    for entry in shown {
         if !emit(out, &id, entry, json)? {
             return Ok(exit::SUCCESS);
         }
     }
-    let next = more.then(|| page.last().map_or(after, |e| e.id.0));
+    let next = more.then(|| shown.last().map_or(0, |e| e.id.0));
     if json {
-        out.json(&json!({"type": "page", "session": id.to_string(), "returned": page.len(), "next_cursor": next}))?;
+        out.json(&json!({
+            "type": "page",
+            "session": id.to_string(),
+            "returned": shown.len(),
+            "next_cursor": next,
+            "leaf": state.leaf_id().map(|l| l.0),
+            "last_id": state.last_id,
+            "acknowledged_through_commit": state.durable_through,
+            "last_commit": state.sequence,
+        }))?;
     } else if let Some(next) = next {
-        out.line(&format!("(more with --cursor {next})"))?;
+        let flag = if branch { " --branch" } else { "" };
+        out.line(&format!("(more with{flag} --cursor {next})"))?;
     }
+    let mut status = exit::SUCCESS;
+    if let Some(t) = reader.torn_tail() {
+        let what = if reader.live_writer() {
+            "is still being written (pending, not shown)"
+        } else {
+            "were never acknowledged (a torn tail, not shown)"
+        };
+        exit::report(&format!(
+            "note: session {id}: {} bytes at byte {} after the last complete change {what}",
+            t.len, t.offset
+        ));
+    }
+    if report_skipped(&id, reader.skipped()) {
+        status = exit::DAMAGED;
+    }
+    Ok(status)
+}
+
+fn fork(
+    dir: &Path,
+    wanted: &str,
+    at: Option<u64>,
+    json: bool,
+    out: &mut Out,
+) -> Result<u8, CliError> {
+    let (path, id) = find(dir, wanted)?;
+    let forked =
+        smith_store::fork(&path, dir, SessionId::new_now(), at.map(EntryId)).map_err(|e| {
+            let status = match e {
+                smith_store::Error::Encode { .. } => exit::USAGE,
+                ref other => exit::store_status(other),
+            };
+            CliError::new(status, format!("cannot fork session {id}: {e}"))
+        })?;
+    if json {
+        out.json(&json!({
+            "type": "fork",
+            "source": id.to_string(),
+            "session": forked.id.to_string(),
+            "leaf": forked.leaf.map(|l| l.0),
+            "entries": forked.entries,
+        }))?;
+    } else {
+        out.line(&forked.id.to_string())?;
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn select(dir: &Path, wanted: &str, entry: u64, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(dir, wanted)?;
+    let fail = |e: smith_store::Error| {
+        let status = match e {
+            smith_store::Error::Encode { .. } => exit::USAGE,
+            ref other => exit::store_status(other),
+        };
+        CliError::new(
+            status,
+            format!("cannot select entry {entry} in session {id}: {e}"),
+        )
+    };
+    let (mut writer, _) = smith_store::SessionWriter::open(&path, id).map_err(fail)?;
+    writer.select(EntryId(entry)).map_err(fail)?;
+    writer.close().map_err(fail)?;
+    out.line(&format!("session {id}: selected entry {entry}"))?;
     Ok(exit::SUCCESS)
 }
 
@@ -364,6 +495,7 @@ fn emit(out: &mut Out, id: &SessionId, entry: &Entry, json: bool) -> Result<bool
             "session": id.to_string(),
             "id": entry.id.0,
             "parent": entry.parent.map(|p| p.0),
+            "pair": entry.pair.map(|p| p.0),
             "timestamp_ms": entry.timestamp_ms,
             "kind": entry.record.kind_name(),
             "record": record_json(&entry.record),
@@ -390,19 +522,47 @@ fn find(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
 
 fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(dir, wanted)?;
+    let live = smith_store::writer_active(&path).unwrap_or(false);
     let outcome = smith_store::read_session(&path)
-        .map_err(|e| CliError::new(exit::DAMAGED, e.to_string()))?;
+        .map_err(|e| CliError::new(exit::store_status(&e), e.to_string()))?;
+    let state = outcome.state;
+    let mut status = exit::SUCCESS;
     let tail = match &outcome.torn_tail {
-        Some(t) => format!(
-            "; {} unacknowledged byte(s) after the last complete change at offset {} ({}) — not published; the next writer cuts them",
-            t.len, t.offset, t.reason
+        Some(t) if live => format!(
+            "; {} bytes after the last complete change at byte {} are a writer's change in progress",
+            t.len, t.offset
         ),
+        Some(t) => {
+            format!(
+                "; {} unacknowledged bytes after the last complete change at byte {} ({}) — not published; the next writer cuts them",
+                t.len, t.offset, t.reason
+            )
+        }
         None => String::new(),
     };
+    let unacked = state.sequence - state.durable_through.min(state.sequence);
+    let ack = if unacked > 0 {
+        format!("; the last {unacked} change(s) are complete but not recorded as acknowledged")
+    } else {
+        String::new()
+    };
+    if report_skipped(&id, &outcome.skipped) {
+        status = exit::DAMAGED;
+    }
+    for problem in &outcome.index_problems {
+        exit::report(&format!("damaged index in session {id}: {problem}"));
+        status = exit::DAMAGED;
+    }
+    let verdict = if status == exit::SUCCESS {
+        "intact"
+    } else {
+        "damaged"
+    };
     out.line(&format!(
-        "session {id}: intact — {} entries in {} committed changes{tail}",
+        "session {id}: {verdict} — {} entries in {} committed changes, leaf {}{ack}{tail}",
         outcome.entries.len(),
-        outcome.last_sequence
+        state.sequence,
+        state.leaf
     ))?;
-    Ok(exit::SUCCESS)
+    Ok(status)
 }
