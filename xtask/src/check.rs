@@ -67,6 +67,34 @@ pub(crate) fn site() -> Result<(), String> {
 }
 
 /// `cargo xtask soak`: the SIGKILL durability loop with many more iterations than CI runs.
+/// The mutation fuzzer of the session decoder, long: 20,000 iterations, a fresh seed (printed,
+/// so a failure can be replayed with `SMITH_FUZZ_SEED`).
+pub(crate) fn fuzz() -> Result<(), String> {
+    let iterations = std::env::var("SMITH_FUZZ_ITERATIONS").unwrap_or_else(|_| "20000".into());
+    let seed = std::env::var("SMITH_FUZZ_SEED").unwrap_or_else(|_| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+            .to_string()
+    });
+    println!("xtask: fuzzing the session decoder: {iterations} iterations, SMITH_FUZZ_SEED={seed}");
+    let mut test = cargo();
+    test.args([
+        "test",
+        "--release",
+        "--locked",
+        "-p",
+        "smith-store",
+        "--test",
+        "fuzz",
+        "--",
+        "--nocapture",
+    ])
+    .env("SMITH_FUZZ_ITERATIONS", iterations)
+    .env("SMITH_FUZZ_SEED", seed);
+    run(test)
+}
+
 pub(crate) fn soak() -> Result<(), String> {
     let mut test = cargo();
     test.args([

@@ -10,13 +10,15 @@ mod check;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|site|bench>
+const USAGE: &str = "usage: cargo xtask <check|docs|site|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate the generated reference in docs-corpus/docs/reference/ from the declarations
   site    render the docs corpus to a static site in target/site and check its links
   bench   speed and memory figures: figure / target / measured
-  soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)";
+  soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
+  fuzz    the session-decoder mutation fuzzer at 20,000 iterations with a fresh seed (CI
+          runs 300 with a fixed one); SMITH_FUZZ_ITERATIONS and SMITH_FUZZ_SEED override";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
         Some("docs") => check::bless_reference(),
         Some("site") => check::site(),
         Some("soak") => check::soak(),
+        Some("fuzz") => check::fuzz(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

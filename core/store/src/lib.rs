@@ -42,3 +42,12 @@ pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
 pub fn file_name(id: &smith::SessionId) -> String {
     format!("{id}.{}", format::FILE_EXTENSION)
 }
+
+/// Decode an entry frame's payload (fixed metadata and stored body) into an [`Entry`]:
+/// bounds checked, decompressed when flagged, canonical CBOR validated.
+///
+/// # Errors
+/// A description of what is wrong with the payload.
+pub fn decode_entry_payload(payload: &[u8]) -> Result<Entry, String> {
+    scan::decode_entry(payload)
+}

@@ -463,7 +463,7 @@ fn large_bodies_are_compressed_and_decompression_is_bounded() {
         smith_version: "x".repeat(100_000),
         cwd: None,
     });
-    w.append(&[big.clone()]).unwrap();
+    w.append(std::slice::from_ref(&big)).unwrap();
     let path = w.path().to_owned();
     drop(w);
     let bytes = std::fs::read(&path).unwrap();

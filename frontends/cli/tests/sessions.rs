@@ -88,7 +88,7 @@ fn get_pages_through_every_entry_exactly_once() {
     assert_eq!(seen, (1..=7).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("past the last entry"));
+    assert!(stderr(&out).contains("is not an entry of session"));
 }
 
 #[test]
@@ -135,7 +135,8 @@ fn damaged_sessions_are_reported_with_status_3_and_never_repaired() {
     );
     let out = env.run(&["sessions", "verify", &id_of(&files[0])]);
     assert_eq!(out.status.code(), Some(3));
-    assert!(stderr(&out).contains("damaged at byte"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("damaged session"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("damaged"), "{}", stdout(&out));
     let out = env.run(&["sessions", "grep", "hello"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(stdout(&out).contains("hello there"));
@@ -167,4 +168,103 @@ fn inspection_reads_a_session_another_process_is_writing() {
     let out = env.run(&["sessions", "get", &id.to_string()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("run_end"));
+}
+
+#[test]
+fn branches_are_selected_forked_and_resumed() {
+    let env = Env::new();
+    let files = two_sessions(&env);
+    let id = id_of(&files[1]);
+    let before = records(&env.run(&["sessions", "get", &id, "--json"]));
+    let last = before[before.len() - 2]["id"].as_u64().unwrap();
+    // Select the first user message: the next run continues beside the old branch.
+    let out = env.run(&["sessions", "select", &id, "3"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id,
+        "second try",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let all = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
+    let first_new = all
+        .iter()
+        .find(|r| r["id"].as_u64() == Some(last + 1))
+        .expect("the new run's first entry");
+    assert_eq!(
+        first_new["parent"], 3,
+        "the new branch starts at the selected entry"
+    );
+    // --branch walks the selected branch only: the old run's entries after 3 are not on it.
+    let branch = records(&env.run(&["sessions", "get", &id, "--json", "--branch"]));
+    let ids: Vec<u64> = branch.iter().filter_map(|r| r["id"].as_u64()).collect();
+    assert!(ids.contains(&3) && !ids.contains(&last), "{ids:?}");
+    assert!(ids.windows(2).all(|w| w[0] > w[1]), "newest first: {ids:?}");
+    // Fork at entry 3: a new session with entries 1..=3 and 3 selected.
+    let out = env.run(&["sessions", "fork", &id, "--at", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let fork = &records(&out)[0];
+    let forked = fork["session"].as_str().unwrap().to_owned();
+    assert_eq!(
+        (fork["entries"].as_u64(), fork["leaf"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let copy = records(&env.run(&["sessions", "get", &forked, "--json"]));
+    assert_eq!(copy.len(), 4, "three entries and the page record");
+    assert_eq!(copy[2]["record"], all[2]["record"]);
+    let out = env.run(&["sessions", "verify", &forked]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &forked,
+        "on the fork",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Bad entries are usage errors that name the range.
+    let out = env.run(&["sessions", "select", &id, "999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("999"), "{}", stderr(&out));
+    let out = env.run(&["sessions", "fork", &id, "--at", "999"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn mutation_through_an_observer_fails_before_any_effect() {
+    let env = Env::new();
+    let files = two_sessions(&env);
+    let id: smith::SessionId = id_of(&files[0]).parse().unwrap();
+    let (_writer, _) = smith_store::SessionWriter::open(&files[0], id).unwrap();
+    let before = std::fs::read(&files[0]).unwrap();
+    let out = env.run(&["sessions", "select", &id.to_string(), "1"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("open for writing"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id.to_string(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        before,
+        "nothing was written"
+    );
+    // Reading and forking still work while the writer holds the session.
+    let out = env.run(&["sessions", "verify", &id.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let out = env.run(&["sessions", "fork", &id.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

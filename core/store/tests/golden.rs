@@ -1,0 +1,183 @@
+//! Golden files: the exact bytes of one entry frame per record kind (spec SMH-SPEC-SPEC0001:
+//! Storage and encoding — deterministic encoding; DESIGN §5 — compressed bytes depend on the
+//! pinned zstd, and these files catch a change). Regenerate deliberately with
+//! `SMITH_BLESS=1 cargo test -p smith-store --test golden`, and say why in the commit.
+
+use std::path::PathBuf;
+
+use smith::{
+    ContentBlock, EntryId, Message, Role, StopReason, ToolCall, ToolResult, Usage, UsageTotals,
+};
+use smith_store::{
+    EffectCompletion, EffectIntent, EffectOutcome, EntryHead, MessageRecord, ModelChange, Record,
+    RunEnd, SessionStart, ToolResultRecord, decode_entry_payload, entry_frame, format,
+};
+
+fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
+    vec![
+        (
+            "session_start",
+            None,
+            Record::SessionStart(SessionStart {
+                smith_version: "0.1.0".into(),
+                cwd: Some("/home/ada/project".into()),
+            }),
+        ),
+        (
+            "model_change",
+            None,
+            Record::ModelChange(ModelChange {
+                model: "scripted/demo".parse().unwrap(),
+            }),
+        ),
+        (
+            "message_user",
+            None,
+            Record::Message(MessageRecord {
+                message: Message::user_text("Fix the failing test in src/lib.rs"),
+                model: None,
+                stop_reason: None,
+                usage: None,
+                error: None,
+            }),
+        ),
+        (
+            "message_assistant_tool_call",
+            None,
+            Record::Message(MessageRecord {
+                message: Message {
+                    role: Role::Assistant,
+                    content: vec![
+                        ContentBlock::Thinking {
+                            text: "Read it first.".into(),
+                        },
+                        ContentBlock::ToolCall(ToolCall {
+                            id: "call_1".into(),
+                            name: "read".into(),
+                            arguments: serde_json::json!({
+                                "path": "src/lib.rs", "limit": 200, "ratio": 0.5, "zero": -0.0
+                            }),
+                        }),
+                    ],
+                },
+                model: Some("scripted/demo".parse().unwrap()),
+                stop_reason: Some(StopReason::ToolUse),
+                usage: Some(Usage {
+                    input: Some(1200),
+                    output: Some(80),
+                    cache_read: None,
+                    cache_write: Some(0),
+                }),
+                error: None,
+            }),
+        ),
+        (
+            "tool_result",
+            Some(EntryId(4)),
+            Record::ToolResult(ToolResultRecord {
+                result: ToolResult {
+                    call_id: "call_1".into(),
+                    name: "read".into(),
+                    output: "fn main() {}\n".into(),
+                    is_error: false,
+                },
+            }),
+        ),
+        (
+            "run_end",
+            None,
+            Record::RunEnd(RunEnd {
+                stop_reason: StopReason::EndTurn,
+                usage: UsageTotals::default(),
+                error: None,
+            }),
+        ),
+        (
+            "effect_intent",
+            None,
+            Record::EffectIntent(EffectIntent {
+                effect_id: "eff_1".into(),
+                call_id: "call_2".into(),
+                tool: "write".into(),
+                effect: "file.write".into(),
+                target: Some("src/lib.rs".into()),
+                input: serde_json::json!({"bytes": 42, "mode": "replace"}),
+            }),
+        ),
+        (
+            "effect_completion_compressed",
+            Some(EntryId(7)),
+            Record::EffectCompletion(EffectCompletion {
+                effect_id: "eff_1".into(),
+                outcome: EffectOutcome::Applied,
+                output: "line of tool output\n".repeat(100).into_bytes(),
+                evidence: serde_json::json!({"before": "sha256:00", "after": "sha256:ff"}),
+            }),
+        ),
+        (
+            "unknown_kind",
+            None,
+            Record::Unknown {
+                kind: 900,
+                body: vec![0xa1, 0x61, 0x78, 0x01],
+            },
+        ),
+    ]
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(32)
+        .map(|line| line.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
+        .collect()
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    let digits: Vec<u8> = text.bytes().filter(u8::is_ascii_hexdigit).collect();
+    digits
+        .chunks(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_record_kind_encodes_to_its_golden_bytes_and_back() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("SMITH_BLESS").is_some();
+    for (n, (name, pair, record)) in cases().into_iter().enumerate() {
+        let id = n as u64 + 1;
+        let head = EntryHead {
+            id: EntryId(id),
+            parent: (id > 1).then(|| EntryId(id - 1)),
+            pair,
+            timestamp_ms: 1_764_460_800_000,
+        };
+        let frame = entry_frame(&head, &record).unwrap();
+        let path = dir.join(format!("{name}.hex"));
+        if bless {
+            std::fs::write(&path, hex(&frame)).unwrap();
+        }
+        let golden = unhex(&std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run with SMITH_BLESS=1 to create it",
+                path.display()
+            )
+        }));
+        assert_eq!(hex(&frame), hex(&golden), "{name}: encoding changed");
+        let payload = &golden[format::FRAME_HEAD_LEN..golden.len() - format::FRAME_TAIL_LEN];
+        let entry = decode_entry_payload(payload).unwrap();
+        assert_eq!(entry.record, record, "{name}");
+        assert_eq!(
+            (entry.id, entry.parent, entry.pair),
+            (head.id, head.parent, head.pair)
+        );
+        if name.ends_with("compressed") {
+            let flags = u16::from_le_bytes([payload[26], payload[27]]);
+            assert_eq!(
+                flags,
+                smith_store::meta::ENTRY_COMPRESSED,
+                "{name} is compressed"
+            );
+        }
+    }
+}
