@@ -346,7 +346,9 @@ mod tests {
             ("install rustup", "install"),
             ("front matter", "docs-format"),
             ("command line flags", "reference/cli"),
-            ("no-session temporary store", "sessions"),
+            ("no-session temporary store", "eval"),
+            ("retry from an earlier point branch", "sessions"),
+            ("canonical CBOR negative zero", "session-format"),
         ] {
             let page = index.search(query, 5, None).unwrap();
             assert_eq!(

@@ -496,7 +496,14 @@ impl SessionReader {
         if id == 0 || id > self.state.last_id {
             return Err((0, format!("there is no entry {id}")));
         }
-        let at = self.offset_of(id).map_err(|e| (0, e))?;
+        let at = self.offset_of(id).map_err(|e| {
+            let damage = self
+                .skipped
+                .iter()
+                .find(|s| s.entries.is_some_and(|(a, b)| (a..=b).contains(&id)))
+                .map_or(0, |s| s.damage_at);
+            (damage, e)
+        })?;
         let (h, payload) = self.frame_at(at).map_err(|e| (at, e))?;
         if h.kind != format::KIND_ENTRY {
             return Err((at, format!("expected entry {id} at byte {at}")));
