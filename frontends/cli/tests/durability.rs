@@ -70,6 +70,11 @@ fn sigkill_mid_run_never_loses_an_acknowledged_entry() {
         let Some(session) = session else { continue };
         let path = env.sessions().join(format!("{session}.smith"));
         let outcome = read_session(&path).unwrap_or_else(|e| panic!("iteration {iteration}: {e}"));
+        assert!(
+            outcome.skipped.is_empty(),
+            "iteration {iteration}: a kill is never damage: {:?}",
+            outcome.skipped
+        );
         let ids: Vec<u64> = outcome.entries.iter().map(|e| e.id.0).collect();
         for id in &acknowledged {
             assert!(
