@@ -610,3 +610,36 @@ fn sigterm_aborts_like_ctrl_c() {
         "gate marker left behind"
     );
 }
+
+#[test]
+fn independent_sessions_are_written_by_separate_processes_at_once() {
+    let env = Env::new();
+    // One process holds its session's writer lock, parked at a gate mid-run…
+    let child = spawn_gated(&env);
+    wait_for(&env.root.path().join("hold.waiting"));
+    let held = env.session_files();
+    assert_eq!(held.len(), 1);
+    // …while another process creates, writes and finishes a second session.
+    let out = env.run(&["eval", "-m", "scripted/demo", "meanwhile"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // And a third continues the second session while the first is still held.
+    let second = env
+        .session_files()
+        .into_iter()
+        .find(|f| !held.contains(f))
+        .unwrap();
+    let id = second.file_stem().unwrap().to_str().unwrap().to_owned();
+    let out = env.run(&["eval", "-m", "scripted/demo", "--session", &id, "more"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(env.root.path().join("hold.release"), b"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for file in env.session_files() {
+        let outcome = read_session(&file).unwrap();
+        assert!(outcome.torn_tail.is_none() && outcome.skipped.is_empty());
+        assert!(matches!(
+            outcome.entries.last().unwrap().record,
+            Record::RunEnd(_)
+        ));
+    }
+}
