@@ -149,6 +149,18 @@ impl<'a> Agent<'a> {
         prompt: &str,
     ) -> Result<StopReason, RunError> {
         run.answer_interrupted_calls()?;
+        if std::mem::take(&mut run.session.interrupted) {
+            // An earlier run's process died before it recorded how the run ended: say so in
+            // the history, so the new prompt does not look like a second message of that run.
+            run.session.writer.append(&[Record::RunEnd(RunEnd {
+                stop_reason: StopReason::Aborted,
+                usage: UsageTotals::default(),
+                error: Some(
+                    "interrupted: the process running this turn stopped before it finished"
+                        .to_owned(),
+                ),
+            })])?;
+        }
         if run.session.model.as_ref() != Some(model) {
             run.session
                 .writer

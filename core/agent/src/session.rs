@@ -14,6 +14,8 @@ pub struct Session {
     pub(crate) model: Option<ModelRef>,
     /// The entry of the last assistant message: tool results pair with it.
     pub(crate) call_message: Option<EntryId>,
+    /// The selected branch ends inside a run that never recorded its end (its process died).
+    pub(crate) interrupted: bool,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -47,6 +49,7 @@ impl Session {
             context: Vec::new(),
             model: None,
             call_message: None,
+            interrupted: false,
         })
     }
 
@@ -85,12 +88,18 @@ impl Session {
                 | Record::Unknown { .. } => {}
             }
         }
+        let interrupted = branch
+            .iter()
+            .rev()
+            .take_while(|e| !matches!(e.record, Record::RunEnd(_)))
+            .any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
         Ok(OpenedSession {
             session: Self {
                 writer,
                 context,
                 model,
                 call_message,
+                interrupted,
             },
             truncated: recovery.truncated,
             skipped: recovery.skipped,

@@ -92,8 +92,9 @@ enum Next {
     Incomplete,
     /// Only zero bytes remain (what some file systems leave after a crash).
     Zeros,
-    /// A complete frame whose checksum is wrong; its head (and so its length) is intact.
-    BadChecksum(u64),
+    /// A complete frame whose checksum is wrong; its head (and so its length and kind) is
+    /// intact: `(offset, kind)`.
+    BadChecksum(u64, u16),
 }
 
 /// The forward scanner. Holds one change at a time.
@@ -119,6 +120,8 @@ pub(crate) struct Scanner {
     pub(crate) torn: Option<TornTail>,
     pub(crate) skipped: Vec<Skipped>,
     pub(crate) index_problems: Vec<String>,
+    /// The index frame of the change being committed did not match its entries.
+    index_rejected: bool,
     done: bool,
 }
 
@@ -200,6 +203,7 @@ impl Scanner {
             torn: None,
             skipped: Vec::new(),
             index_problems: Vec::new(),
+            index_rejected: false,
             done: false,
         })
     }
@@ -269,7 +273,7 @@ impl Scanner {
         let mut tail = [0u8; format::FRAME_TAIL_LEN];
         self.read_exact(&mut tail)?;
         if !format::frame_checksum_ok(&head, &payload, tail) {
-            return Ok(Next::BadChecksum(start));
+            return Ok(Next::BadChecksum(start, parsed.kind));
         }
         Ok(Next::Frame(RawFrame {
             offset: start,
@@ -286,6 +290,7 @@ impl Scanner {
         if self.done {
             return Ok(None);
         }
+        self.index_rejected = false;
         let mut change_start = self.pos;
         let mut frames: Vec<RawFrame> = Vec::new();
         let mut index_in_change: Option<(u64, IndexFrame)> = None;
@@ -305,8 +310,15 @@ impl Scanner {
             }
             let frame = match self.next_frame()? {
                 Next::Frame(f) => f,
-                Next::BadChecksum(offset) => {
-                    damage.get_or_insert((offset, "frame checksum mismatch".to_owned()));
+                Next::BadChecksum(offset, kind) => {
+                    if kind == format::KIND_INDEX && damage.is_none() {
+                        // Derived data: a damaged index frame costs no history.
+                        self.index_problems.push(format!(
+                            "index frame at byte {offset}: frame checksum mismatch (ignored)"
+                        ));
+                    } else {
+                        damage.get_or_insert((offset, "frame checksum mismatch".to_owned()));
+                    }
                     continue;
                 }
                 end @ (Next::Eof | Next::Incomplete | Next::Zeros) => {
@@ -341,14 +353,22 @@ impl Scanner {
                     if let Some((damage_at, reason)) = damage.take() {
                         // Resynchronise on a commit frame that is provably this file's own.
                         match commit {
-                            Ok(c) if c.salt == self.salt && c.self_offset == at => {
-                                let first = c.last_id + 1 - u64::from(c.entry_count);
+                            Ok(c)
+                                if c.salt == self.salt
+                                    && c.self_offset == at
+                                    && c.last_id >= self.last_id
+                                    && c.sequence > self.last_sequence =>
+                            {
+                                // Everything after the last published entry through this
+                                // commit's last entry is withheld (the damage may have hidden
+                                // earlier commits of the region).
+                                let first = self.last_id + 1;
                                 self.skipped.push(Skipped {
                                     offset: change_start,
                                     len: self.pos - change_start,
                                     damage_at,
                                     reason,
-                                    entries: (c.entry_count > 0).then_some((first, c.last_id)),
+                                    entries: (c.last_id >= first).then_some((first, c.last_id)),
                                     at_end: false,
                                 });
                                 self.adopt(&c);
@@ -372,6 +392,10 @@ impl Scanner {
                         }
                     }
                     let problem = match &commit {
+                        _ if frame.flags != 0 => Some(format!(
+                            "commit frame flags are {:#06x}, not 0",
+                            frame.flags
+                        )),
                         Err(e) => Some(e.clone()),
                         Ok(c) => self.commit_problem(
                             c,
@@ -386,9 +410,12 @@ impl Scanner {
                         (Ok(c), None) => {
                             self.adopt(&c);
                             self.uncovered.extend_from_slice(&entry_offsets);
-                            if let Some((offset, index)) = index_in_change {
+                            if let Some((offset, index)) = index_in_change
+                                && !std::mem::take(&mut self.index_rejected)
+                            {
                                 self.index_frames.push((index.first_id, offset));
                                 self.uncovered.clear();
+                                self.index_offset = offset;
                             }
                             if let Some(offsets) = &mut self.offsets {
                                 offsets.extend_from_slice(&entry_offsets);
@@ -420,6 +447,10 @@ impl Scanner {
                     }
                 }
                 format::KIND_INDEX => match IndexFrame::decode(&frame.payload) {
+                    Ok(_) if frame.flags != 0 => self.index_problems.push(format!(
+                        "index frame at byte {at} has flags {:#06x} (ignored)",
+                        frame.flags
+                    )),
                     Ok(index) => index_in_change = Some((at, index)),
                     Err(e) => self
                         .index_problems
@@ -463,7 +494,10 @@ impl Scanner {
                 c.last_id,
                 entry_offsets.len()
             )
-        } else if c.leaf > c.last_id || c.durable_through >= c.sequence {
+        } else if c.leaf > c.last_id
+            || (c.leaf == 0 && c.last_id != 0)
+            || c.durable_through >= c.sequence
+        {
             format!(
                 "commit {} names leaf {} or durable boundary {} outside the history",
                 c.sequence, c.leaf, c.durable_through
@@ -490,6 +524,7 @@ impl Scanner {
                 || index.offsets != covered
                 || index.back != want_back
             {
+                self.index_rejected = true;
                 self.index_problems.push(format!(
                     "index frame at byte {offset} does not match the entries it covers (ignored; fast opening falls back to a full scan)"
                 ));
@@ -504,12 +539,13 @@ impl Scanner {
         None
     }
 
+    /// Take a valid commit's state. The index offset is not taken from the commit: it is the
+    /// newest index frame the scan itself found (a wrong claim is only an index problem).
     fn adopt(&mut self, c: &CommitMeta) {
         self.last_sequence = c.sequence;
         self.last_id = c.last_id;
         self.leaf = c.leaf;
         self.durable_through = c.durable_through;
-        self.index_offset = c.index_offset;
         self.committed_end = self.pos;
     }
 
@@ -540,7 +576,7 @@ impl Scanner {
 fn entry_problem(meta: &EntryMeta, expected: u64, frame_flags: u16) -> Option<String> {
     if frame_flags != 0 {
         Some(format!("entry frame flags are {frame_flags:#06x}, not 0"))
-    } else if meta.id != expected {
+    } else if meta.id != expected || meta.id == 0 {
         Some(format!(
             "entry id {} where {expected} was expected",
             meta.id
@@ -558,6 +594,9 @@ fn entry_problem(meta: &EntryMeta, expected: u64, frame_flags: u16) -> Option<St
 /// Decode one entry frame's payload into an [`Entry`]; `Err` says what is wrong.
 pub(crate) fn decode_entry(payload: &[u8]) -> Result<Entry, String> {
     let (meta, stored) = EntryMeta::decode(payload).ok_or("entry frame too short")?;
+    if let Some(problem) = entry_problem(&meta, meta.id, 0) {
+        return Err(problem);
+    }
     let body = load_body(meta.flags, meta.body_len, stored)?;
     let record = Record::decode(meta.record_kind, &body)
         .map_err(|reason| format!("entry {} has a malformed body: {reason}", meta.id))?;

@@ -565,3 +565,128 @@ fn records_out_of_bounds_are_refused_before_anything_is_written() {
     assert_eq!(std::fs::read(w.path()).unwrap(), before);
     w.append(&[start()]).unwrap();
 }
+
+/// Offsets of every frame in `bytes`: `(offset, kind)`.
+fn frames_of(bytes: &[u8]) -> Vec<(usize, u16)> {
+    let mut out = Vec::new();
+    let mut at = format::HEADER_LEN;
+    while at + FRAME_HEAD_LEN <= bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let kind = u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]);
+        out.push((at, kind));
+        at += len + format::FRAME_OVERHEAD;
+    }
+    out
+}
+
+/// Change the payload of the frame at `at` with `f` and recompute its checksum: a
+/// checksum-valid frame with wrong contents, as a buggy or hostile writer would make.
+fn rewrite(bytes: &mut [u8], at: usize, f: impl FnOnce(&mut [u8])) {
+    let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let payload = at + FRAME_HEAD_LEN;
+    f(&mut bytes[payload..payload + len]);
+    let crc = crc32c::crc32c(&bytes[at..payload + len]);
+    bytes[payload + len..payload + len + 4].copy_from_slice(&crc.to_le_bytes());
+}
+
+#[test]
+fn parent_cycles_are_damage_not_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id, _) = multi_change_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last_entry = frames_of(&bytes)
+        .into_iter()
+        .rfind(|f| f.1 == format::KIND_ENTRY)
+        .unwrap()
+        .0;
+    // The last entry (id 7) names itself as parent.
+    rewrite(&mut bytes, last_entry, |p| {
+        p[8..16].copy_from_slice(&7u64.to_le_bytes())
+    });
+    std::fs::write(&path, &bytes).unwrap();
+    let mut r = SessionReader::open(&path).unwrap();
+    assert!(r.branch(EntryId(7), usize::MAX).is_err());
+    assert!(!read_session(&path).unwrap().skipped.is_empty());
+    // The change is withheld, and with it the selected leaf: a writer refuses to grow a
+    // branch from a withheld entry until an intact one is selected.
+    let (mut w, rec) = SessionWriter::open(&path, id).unwrap();
+    assert_eq!(rec.skipped[0].entries, Some((5, 7)));
+    assert!(matches!(w.append(&[model(8)]), Err(Error::Encode { .. })));
+    w.select(EntryId(4)).unwrap();
+    assert_eq!(w.append(&[model(8)]).unwrap(), vec![EntryId(8)]);
+}
+
+#[test]
+fn a_damaged_commit_withholds_every_change_it_hid_and_writers_see_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id, ends) = multi_change_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    // Flip a bit in the commit frame of the second change (entries 2 and 3).
+    let commit = frames_of(&bytes)
+        .into_iter()
+        .filter(|f| f.1 == format::KIND_COMMIT)
+        .nth(1)
+        .unwrap()
+        .0;
+    assert!(commit < ends[2].0);
+    bytes[commit + FRAME_HEAD_LEN + 3] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = read_session(&path).unwrap();
+    assert_eq!(ids(&out.entries), vec![1, 5, 6, 7]);
+    assert_eq!(
+        out.skipped[0].entries,
+        Some((2, 4)),
+        "both hidden changes are named"
+    );
+    // A writer validates the whole file: it knows what is withheld and refuses to select it.
+    let (mut w, rec) = SessionWriter::open(&path, id).unwrap();
+    assert_eq!(rec.skipped.len(), 1);
+    assert!(matches!(w.select(EntryId(3)), Err(Error::Encode { .. })));
+    w.select(EntryId(5)).unwrap();
+}
+
+#[test]
+fn a_damaged_index_frame_costs_no_history_and_is_rebuilt_around() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id) = big_session(dir.path(), 600);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let index = frames_of(&bytes)
+        .into_iter()
+        .find(|f| f.1 == format::KIND_INDEX)
+        .unwrap()
+        .0;
+    bytes[index + FRAME_HEAD_LEN + 30] ^= 0x20;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = read_session(&path).unwrap();
+    assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+    assert_eq!(out.entries.len(), 600);
+    assert!(!out.index_problems.is_empty());
+    let (mut w, _) = SessionWriter::open(&path, id).unwrap();
+    for n in 0..300 {
+        w.append(&[model(n)]).unwrap();
+    }
+    drop(w);
+    let mut r = SessionReader::open(&path).unwrap();
+    for e in read_session(&path).unwrap().entries.iter().step_by(13) {
+        assert_eq!(&r.entry(e.id).unwrap(), e);
+    }
+}
+
+#[test]
+fn a_last_commit_with_impossible_state_is_refused_by_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id, _) = multi_change_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last_commit = frames_of(&bytes).last().unwrap().0;
+    rewrite(&mut bytes, last_commit, |p| {
+        p[32..40].copy_from_slice(&u64::MAX.to_le_bytes());
+    });
+    std::fs::write(&path, &bytes).unwrap();
+    let r = SessionReader::open(&path).unwrap();
+    assert!(!r.used_index(), "the fast path rejects it");
+    assert!(matches!(
+        SessionWriter::open(&path, id),
+        Err(Error::Corrupt { .. })
+    ));
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}

@@ -53,6 +53,8 @@ pub struct SessionWriter {
     /// The `durable_through` the last commit frame recorded.
     recorded_durable: u64,
     index: IndexState,
+    /// Entry id ranges withheld as damaged (found when the file was opened).
+    withheld: Vec<(u64, u64)>,
     uncertain: Option<String>,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
@@ -165,6 +167,7 @@ impl SessionWriter {
                 uncovered_first: 1,
                 ..IndexState::default()
             },
+            withheld: Vec::new(),
             uncertain: None,
             #[cfg(test)]
             fault: None,
@@ -187,7 +190,8 @@ impl SessionWriter {
             .open(path)
             .map_err(io("opening session file", path))?;
         lock(&file, path)?;
-        let reader = SessionReader::open(path)?;
+        // Recovery validates every complete change before anything is adopted or appended.
+        let reader = SessionReader::open_verified(path)?;
         if let Some(end) = reader.skipped().iter().find(|s| s.at_end) {
             return Err(Error::Corrupt {
                 path: path.to_owned(),
@@ -250,6 +254,7 @@ impl SessionWriter {
             durable: state.sequence,
             recorded_durable: state.durable_through,
             index,
+            withheld: reader.skipped().iter().filter_map(|s| s.entries).collect(),
             uncertain: None,
             #[cfg(test)]
             fault: None,
@@ -313,6 +318,14 @@ impl SessionWriter {
         if entries.is_empty() {
             return Ok(Vec::new());
         }
+        if self.is_withheld(self.leaf) {
+            return Err(Error::Encode {
+                reason: format!(
+                    "the selected leaf, entry {}, lies in a damaged change that is withheld; select an intact entry first (`smith sessions select`)",
+                    self.leaf
+                ),
+            });
+        }
         if entries.len() > format::MAX_ENTRIES_PER_COMMIT as usize {
             return Err(Error::Encode {
                 reason: format!(
@@ -359,11 +372,19 @@ impl SessionWriter {
     pub fn select(&mut self, leaf: EntryId) -> Result<(), Error> {
         self.check_usable()?;
         if leaf.0 == 0 || leaf.0 >= self.next_id {
+            let range = match self.next_id - 1 {
+                0 => "it has no entries yet".to_owned(),
+                n => format!("its entries are 1..={n}"),
+            };
+            return Err(Error::Encode {
+                reason: format!("entry {} is not in this session ({range})", leaf.0),
+            });
+        }
+        if self.is_withheld(leaf.0) {
             return Err(Error::Encode {
                 reason: format!(
-                    "entry {} is not in this session (its entries are 1..={})",
-                    leaf.0,
-                    self.next_id - 1
+                    "entry {} lies in a damaged change that is withheld; select an intact entry",
+                    leaf.0
                 ),
             });
         }
@@ -381,6 +402,10 @@ impl SessionWriter {
             self.write_change(Vec::new(), self.leaf)?;
         }
         Ok(())
+    }
+
+    fn is_withheld(&self, id: u64) -> bool {
+        self.withheld.iter().any(|(a, b)| (*a..=*b).contains(&id))
     }
 
     fn check_usable(&self) -> Result<(), Error> {

@@ -75,12 +75,15 @@ by id (append order); a session is a tree of entries and its selected leaf names
 that `smith eval --session` continues. Readable output by default; --json gives LF-delimited
 records. A closed stdout ends quietly.
 
-Damage: a torn tail (an interrupted write that was never acknowledged) is reported and not
-shown; damaged changes whose frames can still be delimited are skipped and named on stderr;
-damage that hides the frame boundaries stops the read there. Any of these gives exit 3.
+Damage: a torn tail (an interrupted write that was never acknowledged, so nothing acknowledged
+is missing) is noted on stderr and not shown, with exit 0. Damaged changes whose frames can
+still be delimited are skipped and named on stderr, and everything else is shown; damage that
+hides the frame boundaries stops the read there. Either gives exit 3.
 
 Exit status:
   0    success (grep: whether or not anything matched)
+  1    a session or the sessions directory could not be read or written (permissions, I/O),
+       or stdout failed
   2    bad arguments: unknown or ambiguous id, bad pattern, entry, limit or cursor
   3    a session is damaged or of an unknown format version (the others are still listed or
        searched; the damaged one is named on stderr)

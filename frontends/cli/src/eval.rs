@@ -182,7 +182,10 @@ fn open_session(args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliErro
         let status = exit::store_status(&e);
         let hint = match status {
             exit::DAMAGED => {
-                " Start a new session by omitting --session; the file is left unchanged for inspection."
+                " The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
+            }
+            exit::RUN_FAILED if args.session.is_some() => {
+                " The session file must be a regular file you can read and write; fix its permissions, or omit --session to start a new session."
             }
             exit::RUN_FAILED => {
                 " Make the sessions directory writable, set SMITH_HOME to a writable directory, or pass --no-session."

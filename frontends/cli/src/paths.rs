@@ -126,13 +126,14 @@ pub(crate) fn find_session(
             dir.display()
         ))),
         n => Err(CliError::usage(format!(
-            "{label} `{wanted}` matches {n} sessions ({}); give more of the id",
+            "{label} `{wanted}` matches {n} sessions ({}{}); give more of the id",
             matches
                 .iter()
                 .take(5)
                 .map(|(_, id)| id.to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if n > 5 { ", …" } else { "" }
         ))),
     }
 }

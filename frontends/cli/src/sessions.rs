@@ -92,11 +92,22 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
     status
 }
 
-/// Every session file in `dir`, oldest first.
-fn sessions(dir: &Path) -> Vec<(SessionId, PathBuf)> {
+/// Every session file in `dir`, oldest first. A missing directory has none; one that cannot
+/// be read is an error.
+fn sessions(dir: &Path) -> Result<Vec<(SessionId, PathBuf)>, CliError> {
     let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(CliError::new(
+                exit::RUN_FAILED,
+                format!(
+                    "cannot read the sessions directory {}: {e}; SMITH_HOME (or XDG_DATA_HOME) must lead to a readable directory",
+                    dir.display()
+                ),
+            ));
+        }
     };
     let mut found: Vec<_> = entries
         .filter_map(Result::ok)
@@ -107,16 +118,34 @@ fn sessions(dir: &Path) -> Vec<(SessionId, PathBuf)> {
         })
         .collect();
     found.sort();
-    found
+    Ok(found)
 }
 
-fn damaged(e: &smith_store::Error) {
-    exit::report(&format!("damaged session: {e}"));
+/// Report a session that could not be read, and the status it earns: 3 for damage or an
+/// unknown version, 1 for an I/O failure (permissions, a directory in its place…).
+fn unreadable(e: &smith_store::Error) -> u8 {
+    let status = exit::store_status(e);
+    if status == exit::DAMAGED {
+        exit::report(&format!("damaged session: {e}"));
+    } else {
+        exit::report(&format!("cannot read session: {e}"));
+    }
+    status
+}
+
+/// The worse of two statuses (damage outranks an I/O failure, which outranks success).
+fn worst(a: u8, b: u8) -> u8 {
+    let rank = |s: u8| match s {
+        exit::DAMAGED => 2,
+        exit::SUCCESS => 0,
+        _ => 1,
+    };
+    if rank(b) > rank(a) { b } else { a }
 }
 
 fn list(dir: &Path, json: bool, out: &mut Out) -> Result<u8, CliError> {
     let mut status = exit::SUCCESS;
-    for (id, path) in sessions(dir) {
+    for (id, path) in sessions(dir)? {
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         // Only the first committed change (the session_start entry) is read.
         let start = CommitReader::open(&path).and_then(|mut r| r.next_change());
@@ -127,8 +156,7 @@ fn list(dir: &Path, json: bool, out: &mut Out) -> Result<u8, CliError> {
             },
             Ok(None) => (None, None),
             Err(e) => {
-                damaged(&e);
-                status = exit::DAMAGED;
+                status = worst(status, unreadable(&e));
                 continue;
             }
         };
@@ -214,17 +242,18 @@ fn grep(dir: &Path, pattern: &str, json: bool, out: &mut Out) -> Result<u8, CliE
         .size_limit(1 << 20)
         .build()
         .map_err(|e| {
+            let shown: String = pattern.chars().take(80).collect();
+            let more = if shown.len() < pattern.len() { "…" } else { "" };
             CliError::usage(format!(
-                "`{pattern}` is not a valid pattern: {e}; see `smith sessions grep --help` for the syntax"
+                "`{shown}{more}` is not a valid pattern: {e}; see `smith sessions grep --help` for the syntax"
             ))
         })?;
     let mut status = exit::SUCCESS;
-    'sessions: for (id, path) in sessions(dir) {
+    'sessions: for (id, path) in sessions(dir)? {
         let mut reader = match CommitReader::open(&path) {
             Ok(r) => r,
             Err(e) => {
-                damaged(&e);
-                status = exit::DAMAGED;
+                status = worst(status, unreadable(&e));
                 continue;
             }
         };
@@ -232,14 +261,13 @@ fn grep(dir: &Path, pattern: &str, json: bool, out: &mut Out) -> Result<u8, CliE
             let change = match reader.next_change() {
                 Ok(Some(change)) => change,
                 Ok(None) => {
-                    if report_skipped(&id, reader.skipped()) {
+                    if report_skipped(&id, reader.skipped(), true) {
                         status = exit::DAMAGED;
                     }
                     break;
                 }
                 Err(e) => {
-                    damaged(&e);
-                    status = exit::DAMAGED;
+                    status = worst(status, unreadable(&e));
                     break;
                 }
             };
@@ -346,15 +374,21 @@ struct Page {
     branch: bool,
 }
 
-/// Name the damaged changes a read skipped on stderr; whether there were any.
-fn report_skipped(id: &SessionId, skipped: &[Skipped]) -> bool {
+/// Name the damaged changes a read skipped on stderr (suggesting `verify` when asked); whether
+/// there were any.
+fn report_skipped(id: &SessionId, skipped: &[Skipped], suggest_verify: bool) -> bool {
     for s in skipped {
         let ids = s
             .entries
             .map(|(a, b)| format!(" (entries {a}..={b} withheld)"))
             .unwrap_or_default();
+        let hint = if suggest_verify {
+            format!("; run `smith sessions verify {id}`")
+        } else {
+            String::new()
+        };
         exit::report(&format!(
-            "damaged session {id}: skipped {} bytes at byte {}{ids}: {} at byte {}; run `smith sessions verify {id}`",
+            "damaged session {id}: skipped {} bytes at byte {}{ids}: {} at byte {}{hint}",
             s.len, s.offset, s.reason, s.damage_at
         ));
     }
@@ -374,7 +408,8 @@ fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Resul
     }
     let (path, id) = find(dir, wanted)?;
     let store = |e: smith_store::Error| CliError::new(exit::store_status(&e), e.to_string());
-    let mut reader = SessionReader::open(&path).map_err(store)?;
+    // The full scan: inspection recognizes the same commit boundaries and damage as verify.
+    let mut reader = SessionReader::open_verified(&path).map_err(store)?;
     let state = reader.state();
     if cursor.is_some_and(|c| c == 0 || c > state.last_id) {
         return Err(CliError::usage(format!(
@@ -383,16 +418,42 @@ fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Resul
             state.last_id
         )));
     }
+    let mut status = exit::SUCCESS;
     // One entry more than the page shows tells whether there is a next page.
     let entries = if branch {
         let start = match cursor {
-            Some(c) => reader.entry(EntryId(c)).map_err(store)?.parent,
+            Some(c) => {
+                // The cursor must be on the selected branch: walk down to it (ids only
+                // decrease toward the root), reading metadata only.
+                let mut at = state.leaf_id();
+                while let Some(e) = at.filter(|e| e.0 > c) {
+                    at = reader.parent_of(e).map_err(store)?;
+                }
+                if at != Some(EntryId(c)) {
+                    return Err(CliError::usage(format!(
+                        "--cursor {c} is not on the selected branch of session {id}; use a cursor a --branch page printed"
+                    )));
+                }
+                reader.parent_of(EntryId(c)).map_err(store)?
+            }
             None => state.leaf_id(),
         };
-        match start {
-            Some(start) => reader.branch(start, limit + 1).map_err(store)?,
-            None => Vec::new(),
+        let mut found = Vec::new();
+        let mut at = start;
+        while let Some(e) = at.filter(|_| found.len() <= limit) {
+            if reader.withheld(e.0) {
+                exit::report(&format!(
+                    "damaged session {id}: the selected branch continues into entry {}, which lies in a damaged change; `smith sessions verify {id}` has the details",
+                    e.0
+                ));
+                status = exit::DAMAGED;
+                break;
+            }
+            let entry = reader.entry(e).map_err(store)?;
+            at = entry.parent;
+            found.push(entry);
         }
+        found
     } else {
         reader
             .range(EntryId(cursor.unwrap_or(0) + 1), limit + 1)
@@ -421,7 +482,6 @@ fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Resul
         let flag = if branch { " --branch" } else { "" };
         out.line(&format!("(more with{flag} --cursor {next})"))?;
     }
-    let mut status = exit::SUCCESS;
     if let Some(t) = reader.torn_tail() {
         let what = if reader.live_writer() {
             "is still being written (pending, not shown)"
@@ -433,7 +493,7 @@ fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Resul
             t.len, t.offset
         ));
     }
-    if report_skipped(&id, reader.skipped()) {
+    if report_skipped(&id, reader.skipped(), true) {
         status = exit::DAMAGED;
     }
     Ok(status)
@@ -447,13 +507,23 @@ fn fork(
     out: &mut Out,
 ) -> Result<u8, CliError> {
     let (path, id) = find(dir, wanted)?;
+    if at == Some(0) {
+        return Err(CliError::usage(
+            "--at 0 names no entry; entries are numbered from 1 (the session's start)",
+        ));
+    }
     let forked =
         smith_store::fork(&path, dir, SessionId::new_now(), at.map(EntryId)).map_err(|e| {
             let status = match e {
                 smith_store::Error::Encode { .. } => exit::USAGE,
                 ref other => exit::store_status(other),
             };
-            CliError::new(status, format!("cannot fork session {id}: {e}"))
+            let hint = if status == exit::DAMAGED {
+                "; pass --at with an entry before the damage (`smith sessions verify` names it)"
+            } else {
+                ""
+            };
+            CliError::new(status, format!("cannot fork session {id}: {e}{hint}"))
         })?;
     if json {
         out.json(&json!({
@@ -481,7 +551,13 @@ fn select(dir: &Path, wanted: &str, entry: u64, out: &mut Out) -> Result<u8, Cli
             format!("cannot select entry {entry} in session {id}: {e}"),
         )
     };
-    let (mut writer, _) = smith_store::SessionWriter::open(&path, id).map_err(fail)?;
+    let (mut writer, recovery) = smith_store::SessionWriter::open(&path, id).map_err(fail)?;
+    if let Some(t) = &recovery.truncated {
+        exit::report(&format!(
+            "note: recovered session {id}: cut {} unacknowledged byte(s) at byte {} ({})",
+            t.len, t.offset, t.reason
+        ));
+    }
     writer.select(EntryId(entry)).map_err(fail)?;
     writer.close().map_err(fail)?;
     out.line(&format!("session {id}: selected entry {entry}"))?;
@@ -523,33 +599,45 @@ fn find(dir: &Path, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
 fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(dir, wanted)?;
     let live = smith_store::writer_active(&path).unwrap_or(false);
-    let outcome = smith_store::read_session(&path)
-        .map_err(|e| CliError::new(exit::store_status(&e), e.to_string()))?;
-    let state = outcome.state;
+    let fail = |e: smith_store::Error| CliError::new(exit::store_status(&e), e.to_string());
+    let mut reader = CommitReader::open(&path).map_err(fail)?;
+    let mut entries = 0u64;
+    // Sequences of the changes that carry entries: acknowledgement matters for those.
+    let mut with_entries = Vec::new();
+    while let Some(change) = reader.next_change().map_err(fail)? {
+        entries += change.entries.len() as u64;
+        if !change.entries.is_empty() {
+            with_entries.push(change.commit.sequence);
+        }
+    }
+    let state = reader.state();
     let mut status = exit::SUCCESS;
-    let tail = match &outcome.torn_tail {
+    let tail = match reader.torn_tail() {
         Some(t) if live => format!(
             "; {} bytes after the last complete change at byte {} are a writer's change in progress",
             t.len, t.offset
         ),
-        Some(t) => {
-            format!(
-                "; {} unacknowledged bytes after the last complete change at byte {} ({}) — not published; the next writer cuts them",
-                t.len, t.offset, t.reason
-            )
-        }
+        Some(t) => format!(
+            "; {} unacknowledged bytes after the last complete change at byte {} ({}) — not published; the next writer cuts them",
+            t.len, t.offset, t.reason
+        ),
         None => String::new(),
     };
-    let unacked = state.sequence - state.durable_through.min(state.sequence);
+    let unacked = with_entries
+        .iter()
+        .filter(|&&seq| !state.acknowledged(seq))
+        .count();
     let ack = if unacked > 0 {
-        format!("; the last {unacked} change(s) are complete but not recorded as acknowledged")
+        format!(
+            "; the last {unacked} change(s) with entries are complete but not recorded as acknowledged (the next writer syncs and records them)"
+        )
     } else {
         String::new()
     };
-    if report_skipped(&id, &outcome.skipped) {
+    if report_skipped(&id, reader.skipped(), false) {
         status = exit::DAMAGED;
     }
-    for problem in &outcome.index_problems {
+    for problem in reader.index_problems() {
         exit::report(&format!("damaged index in session {id}: {problem}"));
         status = exit::DAMAGED;
     }
@@ -559,10 +647,8 @@ fn verify(dir: &Path, wanted: &str, out: &mut Out) -> Result<u8, CliError> {
         "damaged"
     };
     out.line(&format!(
-        "session {id}: {verdict} — {} entries in {} committed changes, leaf {}{ack}{tail}",
-        outcome.entries.len(),
-        state.sequence,
-        state.leaf
+        "session {id}: {verdict} — {entries} entries in {} committed changes, leaf {}{ack}{tail}",
+        state.sequence, state.leaf
     ))?;
     Ok(status)
 }

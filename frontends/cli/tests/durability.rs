@@ -110,6 +110,19 @@ fn sigkill_mid_run_never_loses_an_acknowledged_entry() {
             );
             let after = read_session(&path).unwrap();
             assert!(after.torn_tail.is_none());
+            // The killed run is marked as ended before the next prompt: no two user messages
+            // follow each other without a run end between them.
+            let mut open_run = false;
+            for e in &after.entries {
+                match &e.record {
+                    Record::Message(m) if m.message.role == smith::Role::User => {
+                        assert!(!open_run, "iteration {iteration}: a run without its end");
+                        open_run = true;
+                    }
+                    Record::RunEnd(_) => open_run = false,
+                    _ => {}
+                }
+            }
             assert!(matches!(
                 after.entries.last().unwrap().record,
                 Record::RunEnd(_)

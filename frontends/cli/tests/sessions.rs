@@ -268,3 +268,65 @@ fn mutation_through_an_observer_fails_before_any_effect() {
     let out = env.run(&["sessions", "fork", &id.to_string()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn damage_and_odd_files_get_the_documented_statuses() {
+    let env = Env::new();
+    let files = two_sessions(&env);
+    let id = id_of(&files[0]);
+    // A flipped byte inside one entry's body: get shows every other entry and exits 3.
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let clean = bytes.clone();
+    let needle = b"README";
+    let at = bytes.windows(needle.len()).position(|w| w == needle);
+    let at = at.expect("an uncompressed body holds the text");
+    bytes[at] ^= 0x20;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let out = env.run(&["sessions", "get", &id, "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let shown = records(&out).len();
+    assert!(
+        shown >= 4,
+        "the intact entries are still shown ({shown} records)"
+    );
+    assert!(stderr(&out).contains("withheld"), "{}", stderr(&out));
+    // A torn tail is noted, nothing acknowledged is missing: exit 0.
+    std::fs::write(&files[0], &clean[..clean.len() - 10]).unwrap();
+    let out = env.run(&["sessions", "get", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("never acknowledged"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(&files[0], &clean).unwrap();
+    // Cursors off the selected branch and --at 0 are usage errors.
+    let other = id_of(&files[1]);
+    assert!(
+        env.run(&["sessions", "select", &other, "3"])
+            .status
+            .success()
+    );
+    assert!(
+        env.run(&["eval", "-m", "scripted/demo", "--session", &other, "again"])
+            .status
+            .success()
+    );
+    let out = env.run(&["sessions", "get", &other, "--branch", "--cursor", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not on the selected branch"));
+    let out = env.run(&["sessions", "fork", &other, "--at", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    // Something that is not a readable session file is an I/O failure (1), not damage (3).
+    let bogus = env
+        .sessions()
+        .join(format!("{}.smith", smith::SessionId::new_now()));
+    std::fs::create_dir(&bogus).unwrap();
+    let out = env.run(&["sessions", "list"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read session"),
+        "{}",
+        stderr(&out)
+    );
+}
