@@ -12,10 +12,12 @@
 //! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`] and
 //! tools behind [`ToolDispatch`].
 
+mod effects;
 mod run;
 mod session;
 mod tools;
 
+pub use effects::{EffectJournal, SharedWriter, ToolContext};
 pub use run::{Agent, RunError, RunLimits, RunOutcome};
 pub use session::{OpenedSession, Session};
 pub use tools::{NoTools, ToolDispatch, ToolOutput};

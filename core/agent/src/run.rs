@@ -8,7 +8,7 @@ use smith::{
 use smith_store::{MessageRecord, ModelChange, NewEntry, Record, RunEnd, ToolResultRecord};
 use smith_ui_intents::{DeltaKind, Intent, IntentSink};
 
-use crate::{Session, ToolDispatch};
+use crate::{Session, ToolContext, ToolDispatch};
 
 /// Bounds of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,7 @@ pub struct Agent<'a> {
     provider: &'a dyn Provider,
     tools: &'a dyn ToolDispatch,
     limits: RunLimits,
+    cwd: Option<std::path::PathBuf>,
 }
 
 /// The running state of one run.
@@ -80,7 +81,16 @@ impl<'a> Agent<'a> {
             provider,
             tools,
             limits,
+            cwd: None,
         }
+    }
+
+    /// Run tools in working directory `cwd` (the invocation context file tools resolve paths
+    /// against; without one they refuse file effects).
+    #[must_use]
+    pub fn in_dir(mut self, cwd: std::path::PathBuf) -> Self {
+        self.cwd = Some(cwd);
+        self
     }
 
     /// Run `prompt` with `model` selected in `session` until an explicit stop condition,
@@ -114,7 +124,7 @@ impl<'a> Agent<'a> {
         };
         let error_text = error.as_ref().map(ToString::to_string);
         // Best effort: after a store failure this append is refused too, and says so below.
-        let end = run.session.writer.append(&[Record::RunEnd(RunEnd {
+        let end = run.session.writer.lock().append(&[Record::RunEnd(RunEnd {
             stop_reason,
             usage: run.usage,
             error: error_text.clone(),
@@ -152,7 +162,7 @@ impl<'a> Agent<'a> {
         if std::mem::take(&mut run.session.interrupted) {
             // An earlier run's process died before it recorded how the run ended: say so in
             // the history, so the new prompt does not look like a second message of that run.
-            run.session.writer.append(&[Record::RunEnd(RunEnd {
+            run.session.writer.lock().append(&[Record::RunEnd(RunEnd {
                 stop_reason: StopReason::Aborted,
                 usage: UsageTotals::default(),
                 error: Some(
@@ -164,6 +174,7 @@ impl<'a> Agent<'a> {
         if run.session.model.as_ref() != Some(model) {
             run.session
                 .writer
+                .lock()
                 .append(&[Record::ModelChange(ModelChange {
                     model: model.clone(),
                 })])?;
@@ -195,7 +206,7 @@ impl<'a> Agent<'a> {
             let failure = response.error.clone();
             // Count the observed usage first: a failure to record cannot erase it.
             run.usage.add(response.usage.as_ref());
-            let message_id = run.session.writer.next_entry_id().0;
+            let message_id = run.session.writer.lock().next_entry_id().0;
             run.record_message(MessageRecord {
                 message: response.message,
                 model: Some(model.clone()),
@@ -278,7 +289,12 @@ impl<'a> Agent<'a> {
                 is_error: true,
             };
         }
-        let out = self.tools.call(call, run.cancel);
+        let context = ToolContext {
+            cwd: self.cwd.clone(),
+            journal: std::sync::Arc::new(run.session.journal()),
+            cause: run.session.call_message,
+        };
+        let out = self.tools.call(call, &context, run.cancel);
         ToolResult {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -336,14 +352,15 @@ impl Run<'_> {
         let role = record.message.role;
         if role == Role::User {
             self.sink.emit(Intent::MessageStart {
-                message_id: self.session.writer.next_entry_id().0,
+                message_id: self.session.writer.lock().next_entry_id().0,
                 role,
             });
         }
-        let reserved = self.session.writer.next_entry_id().0;
+        let reserved = self.session.writer.lock().next_entry_id().0;
         let appended = self
             .session
             .writer
+            .lock()
             .append(&[Record::Message(record.clone())]);
         let recorded = appended.is_ok();
         if let (Role::Assistant, Ok(ids)) = (role, &appended) {
@@ -372,7 +389,7 @@ impl Run<'_> {
     }
 
     fn record_result(&mut self, call: &ToolCall, result: ToolResult) -> Result<(), RunError> {
-        let ids = self.session.writer.append_entries(&[NewEntry {
+        let ids = self.session.writer.lock().append_entries(&[NewEntry {
             record: Record::ToolResult(ToolResultRecord {
                 result: result.clone(),
             }),
@@ -401,7 +418,7 @@ impl Run<'_> {
         let events = provider
             .stream(request, self.cancel)
             .map_err(RunError::Provider)?;
-        let message_id = self.session.writer.next_entry_id().0;
+        let message_id = self.session.writer.lock().next_entry_id().0;
         self.sink.emit(Intent::MessageStart {
             message_id,
             role: Role::Assistant,

@@ -1,15 +1,23 @@
 //! A session handle: the writer plus the effective context rebuilt from the file.
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 use smith::{ContextItem, EntryId, ModelRef, SessionId, ToolResult};
-use smith_store::{Record, SessionStart, SessionWriter, Skipped, TornTail};
+use smith_store::{
+    EffectCompletion, EffectOutcome, NewEntry, Record, SessionStart, SessionWriter, Skipped,
+    TornTail,
+};
+
+use crate::SharedWriter;
 
 /// An open session, writable by this process: the [`SessionWriter`], the context the next
 /// provider request starts from, and the currently selected model.
 #[derive(Debug)]
 pub struct Session {
-    pub(crate) writer: SessionWriter,
+    pub(crate) writer: SharedWriter,
+    id: SessionId,
+    path: PathBuf,
     pub(crate) context: Vec<ContextItem>,
     pub(crate) model: Option<ModelRef>,
     /// The entry of the last assistant message: tool results pair with it.
@@ -45,7 +53,9 @@ impl Session {
             cwd,
         })])?;
         Ok(Self {
-            writer,
+            id,
+            path: writer.path().to_owned(),
+            writer: SharedWriter::new(writer),
             context: Vec::new(),
             model: None,
             call_message: None,
@@ -60,7 +70,7 @@ impl Session {
     /// The store's errors: the session is locked by another writer, damaged, or of an unknown
     /// format version.
     pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
-        let (writer, mut recovery) = SessionWriter::open(path, id)?;
+        let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
         // The selected branch only, leaf to root through the in-file index; other branches
         // are never decoded.
         let mut branch = match writer.leaf() {
@@ -88,6 +98,31 @@ impl Session {
                 | Record::Unknown { .. } => {}
             }
         }
+        // Effects whose process died between intent and completion: their outcome is
+        // unknown, recorded as such, and never retried automatically.
+        let completed: HashSet<EntryId> = branch
+            .iter()
+            .filter(|e| matches!(e.record, Record::EffectCompletion(_)))
+            .filter_map(|e| e.pair)
+            .collect();
+        let unknown: Vec<NewEntry> = branch
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::EffectIntent(i) if !completed.contains(&e.id) => Some(NewEntry {
+                    record: Record::EffectCompletion(EffectCompletion {
+                        effect_id: i.effect_id.clone(),
+                        outcome: EffectOutcome::Unknown,
+                        output: b"interrupted: the process ended between this effect's intent and its completion; whether it happened is unknown, and it is not retried".to_vec(),
+                        evidence: serde_json::Value::Null,
+                    }),
+                    pair: Some(e.id),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !unknown.is_empty() {
+            writer.append_entries(&unknown)?;
+        }
         let interrupted = branch
             .iter()
             .rev()
@@ -95,7 +130,9 @@ impl Session {
             .any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
         Ok(OpenedSession {
             session: Self {
-                writer,
+                id,
+                path: path.to_owned(),
+                writer: SharedWriter::new(writer),
                 context,
                 model,
                 call_message,
@@ -112,17 +149,22 @@ impl Session {
     /// # Errors
     /// The store's write errors.
     pub fn close(self) -> Result<(), smith_store::Error> {
-        self.writer.close()
+        self.writer.lock().mark_acknowledged()
     }
 
     /// The session id.
     pub fn id(&self) -> SessionId {
-        self.writer.id()
+        self.id
     }
 
     /// The session file's path.
     pub fn path(&self) -> &Path {
-        self.writer.path()
+        &self.path
+    }
+
+    /// The session's effect journal, lent to tools for the duration of a call.
+    pub fn journal(&self) -> SharedWriter {
+        self.writer.clone()
     }
 
     /// The context the next provider request starts from.

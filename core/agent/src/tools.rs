@@ -2,6 +2,8 @@
 
 use smith::{Cancel, ToolCall, ToolDefinition};
 
+use crate::ToolContext;
+
 /// What a tool call produced: bounded output text for the model and whether it failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolOutput {
@@ -21,8 +23,9 @@ pub trait ToolDispatch {
     /// The active tools' definitions, in a stable order.
     fn definitions(&self) -> Vec<ToolDefinition>;
 
-    /// Run `call` (its name is one of [`ToolDispatch::definitions`]), observing `cancel`.
-    fn call(&self, call: &ToolCall, cancel: &Cancel) -> ToolOutput;
+    /// Run `call` (its name is one of [`ToolDispatch::definitions`]) in `context`, recording
+    /// every effect through `context.journal` before and after it runs, observing `cancel`.
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput;
 }
 
 /// The empty registry: no tools are active, so every call is answered as unknown. It is what a
@@ -35,7 +38,7 @@ impl ToolDispatch for NoTools {
         Vec::new()
     }
 
-    fn call(&self, call: &ToolCall, _cancel: &Cancel) -> ToolOutput {
+    fn call(&self, call: &ToolCall, _context: &ToolContext, _cancel: &Cancel) -> ToolOutput {
         ToolOutput {
             output: format!("tool `{}` is not active", call.name),
             is_error: true,

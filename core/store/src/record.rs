@@ -64,6 +64,8 @@ pub struct EffectIntent {
     pub effect_id: String,
     /// The tool call this effect serves.
     pub call_id: String,
+    /// The plugin and generation that asked for it (`files@0.1.0#1`).
+    pub plugin: String,
     /// The tool that performs it.
     pub tool: String,
     /// What kind of effect (e.g. `file.write`, `process.spawn`).
@@ -74,14 +76,15 @@ pub struct EffectIntent {
     pub input: serde_json::Value,
 }
 
-/// How an effect ended, as recorded by its completion.
+/// How an effect ended, as recorded by its completion: its mutation state (spec: Durable
+/// effect boundary — `applied`, `not-applied` or `unknown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "kebab-case")]
 pub enum EffectOutcome {
     /// The effect happened.
     Applied,
-    /// The effect failed before changing anything.
-    Failed,
+    /// The effect did not change anything (refused, failed before acting, cancelled).
+    NotApplied,
     /// Whether the effect happened is not known (e.g. the process died while it ran).
     Unknown,
 }

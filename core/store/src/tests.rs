@@ -550,6 +550,7 @@ fn records_out_of_bounds_are_refused_before_anything_is_written() {
     let intent = Record::EffectIntent(crate::EffectIntent {
         effect_id: "e1".into(),
         call_id: "c1".into(),
+        plugin: "files@0.1.0#1".into(),
         tool: "write".into(),
         effect: "file.write".into(),
         target: None,

@@ -391,13 +391,22 @@ impl SessionWriter {
         self.write_change(Vec::new(), leaf.0)
     }
 
-    /// Record that every change so far is durably acknowledged (a commit without entries)
-    /// and release the lock. Dropping a writer without closing loses nothing: the last
-    /// change's acknowledgement is then established by the next writer's recovery.
+    /// Record that every change so far is durably acknowledged and release the lock (see
+    /// [`SessionWriter::mark_acknowledged`]).
     ///
     /// # Errors
     /// The write errors of [`SessionWriter::append_entries`].
     pub fn close(mut self) -> Result<(), Error> {
+        self.mark_acknowledged()
+    }
+
+    /// Record that every change so far is durably acknowledged (a commit without entries).
+    /// Calling it again without new changes writes nothing. Never calling it loses nothing:
+    /// the last change's acknowledgement is then established by the next writer's recovery.
+    ///
+    /// # Errors
+    /// The write errors of [`SessionWriter::append_entries`].
+    pub fn mark_acknowledged(&mut self) -> Result<(), Error> {
         if self.uncertain.is_none() && self.recorded_durable < self.sequence {
             self.write_change(Vec::new(), self.leaf)?;
         }

@@ -137,7 +137,8 @@ fn record() -> impl Strategy<Value = Record> {
                 Record::EffectIntent(EffectIntent {
                     effect_id,
                     call_id,
-                    tool: "write".into(),
+                    plugin: "files@0.1.0#1".into(),
+        tool: "write".into(),
                     effect,
                     target,
                     input,
@@ -147,7 +148,7 @@ fn record() -> impl Strategy<Value = Record> {
             "[a-z0-9]{1,8}",
             prop_oneof![
                 Just(EffectOutcome::Applied),
-                Just(EffectOutcome::Failed),
+                Just(EffectOutcome::NotApplied),
                 Just(EffectOutcome::Unknown)
             ],
             proptest::collection::vec(any::<u8>(), 0..600),

@@ -1,0 +1,31 @@
+//! Smith's bundled plugins: ordinary wasm components under the same contract as any user
+//! plugin (spec: Tools — "Bundled defaults and user tools are ordinary sandboxed plugins"),
+//! built from `plugins/guests` by this crate's build script and embedded here with their KDL
+//! manifests. Nothing in core knows their tool names.
+
+/// A plugin shipped inside the binary: its manifest (KDL text) and its component bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct BundledPlugin {
+    /// Where the manifest came from, for diagnostics (`bundled:files/plugin.kdl`).
+    pub origin: &'static str,
+    /// The manifest, KDL text.
+    pub manifest: &'static str,
+    /// The wasm component (wasm32-wasip2).
+    pub component: &'static [u8],
+}
+
+/// The plugins every Smith starts with: the file tools (`read`, `write`, `edit`, `ls`).
+pub static BUNDLED: &[BundledPlugin] = &[BundledPlugin {
+    origin: "bundled:files/plugin.kdl",
+    manifest: include_str!("../../guests/files/plugin.kdl"),
+    component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_files.wasm")),
+}];
+
+/// The misbehaving test plugin (infinite loop, memory bomb, trap, stdout, flood…), only with
+/// the `test-plugins` feature; never part of the smith binary.
+#[cfg(feature = "test-plugins")]
+pub static HOSTILE: BundledPlugin = BundledPlugin {
+    origin: "test:hostile/plugin.kdl",
+    manifest: include_str!("../../guests/hostile/plugin.kdl"),
+    component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_hostile.wasm")),
+};

@@ -1,0 +1,87 @@
+//! The guest SDK for Smith plugins (`wasm32-wasip2` components).
+//!
+//! A tool plugin implements [`Guest`] — its tool definitions and a `call` — and exports it
+//! with [`export_tool_plugin!`]. File effects go through [`fs`], whose every call the host
+//! records durably before and after it runs; [`cancelled`] says whether the call should stop.
+//! The contract is the `smith:plugin` WIT package (`plugins/wit/smith-plugin.wit`).
+//!
+//! ```ignore
+//! use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
+//!
+//! struct Hello;
+//!
+//! impl Guest for Hello {
+//!     fn definitions() -> Vec<ToolDefinition> {
+//!         vec![smith_plugin_sdk::tool("hello", "Say hello.", r#"{"type":"object"}"#)]
+//!     }
+//!     fn call(_name: String, _arguments: String, _invocation: Invocation) -> ToolOutput {
+//!         ToolOutput::ok("hello")
+//!     }
+//! }
+//!
+//! export_tool_plugin!(Hello);
+//! ```
+
+/// The generated bindings of the `tool-plugin` world (re-exported below under shorter names).
+#[allow(missing_docs)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "tool-plugin",
+        pub_export_macro: true,
+        export_macro_name: "export_tool_plugin",
+        default_bindings_module: "smith_plugin_sdk::bindings",
+    });
+}
+
+pub use bindings::smith::plugin::fs;
+pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
+pub use serde_json;
+
+use bindings::smith;
+
+/// Whether the current call was cancelled; long work should poll this and stop.
+pub fn cancelled() -> bool {
+    smith::plugin::host::cancelled()
+}
+
+/// Show a short, transient progress message to the user.
+pub fn progress(message: &str) {
+    smith::plugin::host::progress(message);
+}
+
+/// A tool definition from its name, description and JSON Schema text.
+pub fn tool(name: &str, description: &str, input_schema: &str) -> ToolDefinition {
+    ToolDefinition {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        input_schema: input_schema.to_owned(),
+    }
+}
+
+impl ToolOutput {
+    /// A successful result.
+    pub fn ok(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            is_error: false,
+        }
+    }
+
+    /// A failed result; the text says what happened and what to do.
+    pub fn error(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            is_error: true,
+        }
+    }
+}
+
+/// Parse a call's JSON arguments into `T`, or a ready error result naming the problem.
+///
+/// # Errors
+/// A [`ToolOutput`] error when the arguments do not have `T`'s shape.
+pub fn arguments<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ToolOutput> {
+    serde_json::from_str(json)
+        .map_err(|e| ToolOutput::error(format!("the arguments do not fit this tool: {e}")))
+}
