@@ -12,11 +12,22 @@ use std::process::Command;
 const GUESTS: &[&str] = &["smith_files", "smith_hostile"];
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let manifest_dir =
+        PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let plugins = manifest_dir.parent().expect("plugins/").to_owned();
     let guests = plugins.join("guests");
-    for watched in ["guests/Cargo.toml", "guests/Cargo.lock", "guests/files", "guests/hostile", "sdk", "wit"] {
-        println!("cargo::rerun-if-changed={}", plugins.join(watched).display());
+    for watched in [
+        "guests/Cargo.toml",
+        "guests/Cargo.lock",
+        "guests/files",
+        "guests/hostile",
+        "sdk",
+        "wit",
+    ] {
+        println!(
+            "cargo::rerun-if-changed={}",
+            plugins.join(watched).display()
+        );
     }
     let target_root = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -26,32 +37,57 @@ fn main() {
 
     let mut cmd = Command::new(cargo);
     cmd.env_clear();
-    for keep in ["PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "TMPDIR", "SYSTEMROOT", "USERPROFILE"] {
+    for keep in [
+        "PATH",
+        "HOME",
+        "CARGO_HOME",
+        "RUSTUP_HOME",
+        "RUSTUP_TOOLCHAIN",
+        "TMPDIR",
+        "SYSTEMROOT",
+        "USERPROFILE",
+    ] {
         if let Some(v) = std::env::var_os(keep) {
             cmd.env(keep, v);
         }
     }
-    cmd.args(["build", "--release", "--locked", "--target", "wasm32-wasip2", "--manifest-path"])
-        .arg(guests.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target_dir);
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run cargo to build the bundled plugins: {e}"));
+    cmd.args([
+        "build",
+        "--release",
+        "--locked",
+        "--target",
+        "wasm32-wasip2",
+        "--manifest-path",
+    ])
+    .arg(guests.join("Cargo.toml"))
+    .arg("--target-dir")
+    .arg(&target_dir);
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo to build the bundled plugins: {e}"));
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        if stderr.contains("wasm32-wasip2") && (stderr.contains("may not be installed") || stderr.contains("can't find crate")) {
+        if stderr.contains("wasm32-wasip2")
+            && (stderr.contains("may not be installed") || stderr.contains("can't find crate"))
+        {
             panic!(
                 "building the bundled plugins needs the wasm32-wasip2 target, which is not installed: run `rustup target add wasm32-wasip2` and build again\n\n{stderr}"
             );
         }
-        panic!("building the bundled plugins (plugins/guests) for wasm32-wasip2 failed:\n\n{stderr}");
+        panic!(
+            "building the bundled plugins (plugins/guests) for wasm32-wasip2 failed:\n\n{stderr}"
+        );
     }
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
     for guest in GUESTS {
-        let built = target_dir.join("wasm32-wasip2/release").join(format!("{guest}.wasm"));
+        let built = target_dir
+            .join("wasm32-wasip2/release")
+            .join(format!("{guest}.wasm"));
         copy(&built, &out_dir.join(format!("{guest}.wasm")));
     }
 }
 
 fn copy(from: &Path, to: &Path) {
-    std::fs::copy(from, to).unwrap_or_else(|e| panic!("cannot copy {} to {}: {e}", from.display(), to.display()));
+    std::fs::copy(from, to)
+        .unwrap_or_else(|e| panic!("cannot copy {} to {}: {e}", from.display(), to.display()));
 }

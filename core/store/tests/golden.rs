@@ -99,7 +99,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 effect_id: "eff_1".into(),
                 call_id: "call_2".into(),
                 plugin: "files@0.1.0#1".into(),
-        tool: "write".into(),
+                tool: "write".into(),
                 effect: "file.write".into(),
                 target: Some("src/lib.rs".into()),
                 input: serde_json::json!({"bytes": 42, "mode": "replace"}),

@@ -138,7 +138,7 @@ fn record() -> impl Strategy<Value = Record> {
                     effect_id,
                     call_id,
                     plugin: "files@0.1.0#1".into(),
-        tool: "write".into(),
+                    tool: "write".into(),
                     effect,
                     target,
                     input,

@@ -85,3 +85,14 @@ pub fn arguments<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ToolOu
     serde_json::from_str(json)
         .map_err(|e| ToolOutput::error(format!("the arguments do not fit this tool: {e}")))
 }
+
+/// A file-effect error as a sentence for the model (`denied: …`, `not found: …`).
+pub fn describe(e: &fs::FsError) -> String {
+    match e {
+        fs::FsError::Denied(m) => format!("denied: {m}"),
+        fs::FsError::NotFound(m) => format!("not found: {m}"),
+        fs::FsError::Invalid(m) => m.clone(),
+        fs::FsError::Io(m) => format!("I/O error: {m}"),
+        fs::FsError::Cancelled => "cancelled before it started".to_owned(),
+    }
+}

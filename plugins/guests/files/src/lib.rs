@@ -81,7 +81,7 @@ impl Guest for Files {
 }
 
 fn failed(path: &str, e: fs::FsError) -> ToolOutput {
-    ToolOutput::error(format!("{path}: {e}"))
+    ToolOutput::error(format!("{path}: {}", smith_plugin_sdk::describe(&e)))
 }
 
 fn read(args: &str) -> Result<ToolOutput, ToolOutput> {

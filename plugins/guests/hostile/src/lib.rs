@@ -61,11 +61,11 @@ impl Guest for Hostile {
             }
             "fs-read" => match fs::read_lines(&text("path"), 1, 100) {
                 Ok(w) => ToolOutput::ok(w.text),
-                Err(e) => ToolOutput::error(e.to_string()),
+                Err(e) => ToolOutput::error(smith_plugin_sdk::describe(&e)),
             },
             "fs-write" => match fs::write_file(&text("path"), &text("content")) {
                 Ok(hash) => ToolOutput::ok(hash),
-                Err(e) => ToolOutput::error(e.to_string()),
+                Err(e) => ToolOutput::error(smith_plugin_sdk::describe(&e)),
             },
             other => ToolOutput::error(format!("no tool {other}")),
         }

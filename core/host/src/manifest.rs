@@ -1,0 +1,174 @@
+//! Plugin manifests: a KDL document naming the plugin, its version, the world it implements,
+//! the grants it requests and the tools it contributes (DESIGN §4).
+//!
+//! ```kdl
+//! plugin "files" {
+//!     version "0.1.0"
+//!     world "tool-plugin@0.1.0"
+//!     grant "fs.read"
+//!     grant "fs.write"
+//!     tool "read"
+//! }
+//! ```
+
+use kdl::{KdlDocument, KdlNode};
+
+use crate::Error;
+use crate::grants::Grant;
+
+/// The worlds this host implements, as a manifest names them.
+pub const TOOL_WORLD: &str = "tool-plugin@0.1.0";
+
+/// A parsed, validated manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The plugin id (`files`): lowercase letters, digits and `-`.
+    pub id: String,
+    /// The plugin's version.
+    pub version: String,
+    /// The world it implements ([`TOOL_WORLD`]).
+    pub world: String,
+    /// The grants it requests; the host gives at most these.
+    pub grants: Vec<Grant>,
+    /// The tools it contributes; its `definitions` export must list exactly these.
+    pub tools: Vec<String>,
+}
+
+impl Manifest {
+    /// Parse manifest `text` from `origin` (a path or `bundled:…`, for messages).
+    ///
+    /// # Errors
+    /// [`Error::Manifest`] naming the origin, the offending node and what is expected.
+    pub fn parse(text: &str, origin: &str) -> Result<Self, Error> {
+        let bad = |reason: String| Error::Manifest {
+            origin: origin.to_owned(),
+            reason,
+        };
+        let doc = KdlDocument::parse(text).map_err(|e| {
+            bad(format!(
+                "not valid KDL: {}",
+                e.diagnostics
+                    .first()
+                    .and_then(|d| d.message.clone())
+                    .unwrap_or_else(|| "cannot parse".into())
+            ))
+        })?;
+        let [plugin] = doc.nodes() else {
+            return Err(bad(
+                "a manifest holds exactly one `plugin \"ID\" { … }` node".to_owned(),
+            ));
+        };
+        if plugin.name().value() != "plugin" {
+            return Err(bad(format!(
+                "expected a `plugin` node, found `{}`",
+                plugin.name().value()
+            )));
+        }
+        let id = single_string(plugin)
+            .filter(|id| valid_id(id))
+            .ok_or_else(|| {
+                bad("`plugin` takes one id: lowercase letters, digits and `-`, e.g. plugin \"files\"".to_owned())
+            })?;
+        let mut version = None;
+        let mut world = None;
+        let mut grants = Vec::new();
+        let mut tools = Vec::new();
+        for node in plugin
+            .children()
+            .map(KdlDocument::nodes)
+            .unwrap_or_default()
+        {
+            let name = node.name().value();
+            let value = single_string(node)
+                .ok_or_else(|| bad(format!("`{name}` takes one string value")))?;
+            match name {
+                "version" => version = Some(value),
+                "world" => world = Some(value),
+                "grant" => grants.push(value.parse::<Grant>().map_err(&bad)?),
+                "tool" => {
+                    if tools.contains(&value) {
+                        return Err(bad(format!("tool `{value}` is listed twice")));
+                    }
+                    tools.push(value);
+                }
+                other => {
+                    return Err(bad(format!(
+                        "unknown manifest node `{other}`; expected version, world, grant or tool"
+                    )));
+                }
+            }
+        }
+        let version = version.ok_or_else(|| bad("missing `version \"X.Y.Z\"`".to_owned()))?;
+        let world = world.ok_or_else(|| bad(format!("missing `world \"{TOOL_WORLD}\"`")))?;
+        if world != TOOL_WORLD {
+            return Err(bad(format!(
+                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}`"
+            )));
+        }
+        if tools.is_empty() {
+            return Err(bad(
+                "a tool plugin lists at least one `tool \"NAME\"`".to_owned()
+            ));
+        }
+        Ok(Self {
+            id,
+            version,
+            world,
+            grants,
+            tools,
+        })
+    }
+}
+
+fn single_string(node: &KdlNode) -> Option<String> {
+    match node.entries() {
+        [entry] if entry.name().is_none() => entry.value().as_string().map(str::to_owned),
+        _ => None,
+    }
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_parses_and_bad_ones_say_why() {
+        let m = Manifest::parse(
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.1.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "test",
+        )
+        .unwrap();
+        assert_eq!(
+            (m.id.as_str(), m.grants.len(), m.tools.len()),
+            ("files", 1, 1)
+        );
+        for (text, says) in [
+            ("", "exactly one"),
+            ("plugin \"Files\" { }", "lowercase"),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@9\"\n tool \"a\" }",
+                "not one this Smith hosts",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.1.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "net.all",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.1.0\" }",
+                "at least one",
+            ),
+            ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
+        ] {
+            let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();
+            assert!(err.contains(says) && err.contains("m.kdl"), "{text}: {err}");
+        }
+    }
+}

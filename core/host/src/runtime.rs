@@ -1,0 +1,446 @@
+//! The wasmtime host: the engine, one store per call with memory limits and an epoch
+//! deadline, and the tool dispatch the agent calls.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use smith::{Cancel, ToolCall, ToolDefinition};
+use smith_agent::{ToolContext, ToolDispatch, ToolOutput};
+use wasmtime::component::{HasSelf, Linker, ResourceTable};
+use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, UpdateDeadline};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::Error;
+use crate::cache::CompileCache;
+use crate::effects::CallState;
+use crate::grants::default_policy;
+use crate::manifest::Manifest;
+
+/// Generated bindings of the `tool-plugin` world.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "tool-plugin",
+    });
+}
+
+use bindings::{ToolPlugin, ToolPluginPre};
+
+/// Limits every plugin call runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest linear memory of an instance, in bytes.
+    pub memory_bytes: usize,
+    /// Longest a call may run (wall time, enforced at epoch ticks).
+    pub deadline: Duration,
+    /// How long a cancelled call may go on before its instance is destroyed.
+    pub cancel_grace: Duration,
+    /// Largest tool output returned to the model, in bytes; longer output is cut with a marker.
+    pub output_bytes: usize,
+}
+
+impl Default for Limits {
+    /// 64 MiB of memory, a 60 s deadline, 250 ms of grace after a cancel, 50 KiB of output.
+    fn default() -> Self {
+        Self {
+            memory_bytes: 64 << 20,
+            deadline: Duration::from_secs(60),
+            cancel_grace: Duration::from_millis(250),
+            output_bytes: 50 * 1024,
+        }
+    }
+}
+
+/// How often the epoch advances: the resolution of deadlines and cancellation.
+const TICK: Duration = Duration::from_millis(5);
+
+/// A plugin to load: its manifest text and component bytes, and where they came from.
+#[derive(Clone, Copy, Debug)]
+pub struct PluginSource<'a> {
+    /// For messages: a path or `bundled:…`.
+    pub origin: &'a str,
+    /// The manifest, KDL text.
+    pub manifest: &'a str,
+    /// The wasm component.
+    pub component: &'a [u8],
+}
+
+/// The store data of one call.
+pub(crate) struct State {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+    pub(crate) call: CallState,
+    started: Instant,
+    deadline: Duration,
+    grace: Duration,
+    cancelled_at: Option<Instant>,
+}
+
+impl WasiView for State {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// Why the host stopped an instance.
+#[derive(Debug)]
+enum Stopped {
+    Deadline(Duration),
+    Cancelled,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Deadline(d) => write!(f, "the call ran past its deadline of {d:?}"),
+            Self::Cancelled => f.write_str("the call was cancelled and did not stop in time"),
+        }
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+struct LoadedPlugin {
+    manifest: Manifest,
+    generation: u64,
+    pre: ToolPluginPre<State>,
+    definitions: Vec<ToolDefinition>,
+    /// Set when an instance trapped or was destroyed: later calls get this error.
+    failed: Mutex<Option<String>>,
+}
+
+/// The plugin host: loaded tool plugins and the engine that runs them. Implements the agent's
+/// [`ToolDispatch`], so every tool a run sees comes from a plugin.
+pub struct Host {
+    engine: Engine,
+    plugins: Vec<LoadedPlugin>,
+    limits: Limits,
+    ticker: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Host {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Host")
+            .field(
+                "plugins",
+                &self
+                    .plugins
+                    .iter()
+                    .map(|p| &p.manifest.id)
+                    .collect::<Vec<_>>(),
+            )
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.ticker.store(true, Ordering::Relaxed);
+    }
+}
+
+fn engine() -> Result<Engine, Error> {
+    let mut config = Config::new();
+    config.wasm_component_model(true);
+    config.epoch_interruption(true);
+    Engine::new(&config).map_err(|e| Error::Engine(format!("{e:#}")))
+}
+
+impl Host {
+    /// Load `sources` (compiled through `cache`) under `limits`. Every plugin is validated:
+    /// its manifest, its component against the `tool-plugin` world, and its `definitions`
+    /// against the tools its manifest lists. Tool names must be unique across plugins.
+    ///
+    /// # Errors
+    /// [`Error::Manifest`], [`Error::Component`], [`Error::Engine`] naming the plugin.
+    pub fn load(
+        sources: &[PluginSource<'_>],
+        cache: &CompileCache,
+        limits: Limits,
+    ) -> Result<Self, Error> {
+        let engine = engine()?;
+        let mut linker: Linker<State> = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(|e| Error::Engine(format!("{e:#}")))?;
+        ToolPlugin::add_to_linker::<State, HasSelf<State>>(&mut linker, |s| s)
+            .map_err(|e| Error::Engine(format!("{e:#}")))?;
+        let ticker = Arc::new(AtomicBool::new(false));
+        {
+            let engine = engine.clone();
+            let stop = Arc::clone(&ticker);
+            std::thread::Builder::new()
+                .name("smith-epoch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(TICK);
+                        engine.increment_epoch();
+                    }
+                })
+                .map_err(|e| Error::Engine(format!("cannot start the epoch thread: {e}")))?;
+        }
+        let mut host = Self {
+            engine,
+            plugins: Vec::new(),
+            limits,
+            ticker,
+        };
+        for source in sources {
+            let manifest = Manifest::parse(source.manifest, source.origin)?;
+            let bad = |reason: String| Error::Component {
+                origin: source.origin.to_owned(),
+                reason,
+            };
+            let component = cache.load(&host.engine, source.component, source.origin)?;
+            let instance_pre = linker
+                .instantiate_pre(&component)
+                .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
+            let pre = ToolPluginPre::new(instance_pre)
+                .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
+            let mut loaded = LoadedPlugin {
+                manifest,
+                generation: 1,
+                pre,
+                definitions: Vec::new(),
+                failed: Mutex::new(None),
+            };
+            let definitions = host
+                .definitions_of(&loaded)
+                .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
+            let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
+            if listed != loaded.manifest.tools.iter().collect::<Vec<_>>() {
+                return Err(bad(format!(
+                    "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
+                    loaded.manifest.tools
+                )));
+            }
+            for d in &definitions {
+                if host
+                    .plugins
+                    .iter()
+                    .any(|p| p.manifest.tools.contains(&d.name))
+                {
+                    return Err(bad(format!(
+                        "tool `{}` is already contributed by another plugin",
+                        d.name
+                    )));
+                }
+            }
+            loaded.definitions = definitions;
+            host.plugins.push(loaded);
+        }
+        Ok(host)
+    }
+
+    /// The loaded plugins' ids and versions, in load order.
+    pub fn plugins(&self) -> Vec<(String, String)> {
+        self.plugins
+            .iter()
+            .map(|p| (p.manifest.id.clone(), p.manifest.version.clone()))
+            .collect()
+    }
+
+    fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
+        let mut store = Store::new(
+            &self.engine,
+            State {
+                // Deny by default: no preopens, no environment, no arguments, no network;
+                // stdin closed, stdout and stderr discarded (never the host's).
+                wasi: WasiCtx::builder().allow_tcp(false).allow_udp(false).build(),
+                table: ResourceTable::new(),
+                limits: StoreLimitsBuilder::new()
+                    .memory_size(self.limits.memory_bytes)
+                    .instances(16)
+                    .memories(16)
+                    .tables(64)
+                    .table_elements(1 << 20)
+                    .trap_on_grow_failure(true)
+                    .build(),
+                call,
+                started: Instant::now(),
+                deadline,
+                grace: self.limits.cancel_grace,
+                cancelled_at: None,
+            },
+        );
+        store.limiter(|s| &mut s.limits);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(|mut ctx| {
+            let s = ctx.data_mut();
+            let now = Instant::now();
+            if now.duration_since(s.started) > s.deadline {
+                return Err(wasmtime::Error::new(Stopped::Deadline(s.deadline)));
+            }
+            if s.call.cancel.is_cancelled() {
+                let at = *s.cancelled_at.get_or_insert(now);
+                if now.duration_since(at) > s.grace {
+                    return Err(wasmtime::Error::new(Stopped::Cancelled));
+                }
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+        store
+    }
+
+    fn definitions_of(&self, plugin: &LoadedPlugin) -> Result<Vec<ToolDefinition>, String> {
+        let call = CallState::inert(&plugin.manifest.id);
+        let mut store = self.store(call, Duration::from_secs(10));
+        let instance = plugin
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| format!("{e:#}"))?;
+        let defs = instance
+            .call_definitions(&mut store)
+            .map_err(|e| format!("{e:#}"))?;
+        defs.into_iter()
+            .map(|d| {
+                let input_schema = serde_json::from_str(&d.input_schema).map_err(|e| {
+                    format!(
+                        "tool `{}` has an input schema that is not JSON: {e}",
+                        d.name
+                    )
+                })?;
+                Ok(ToolDefinition {
+                    name: d.name,
+                    description: d.description,
+                    input_schema,
+                })
+            })
+            .collect()
+    }
+
+    fn bounded(&self, text: String, is_error: bool) -> ToolOutput {
+        let limit = self.limits.output_bytes;
+        if text.len() <= limit {
+            return ToolOutput {
+                output: text,
+                is_error,
+            };
+        }
+        let mut cut = limit;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        ToolOutput {
+            output: format!(
+                "{}\n[output cut at {limit} bytes of {}: the tool produced more than the output bound]",
+                &text[..cut],
+                text.len()
+            ),
+            is_error,
+        }
+    }
+}
+
+impl ToolDispatch for Host {
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        self.plugins
+            .iter()
+            .flat_map(|p| p.definitions.iter().cloned())
+            .collect()
+    }
+
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
+        let Some(plugin) = self
+            .plugins
+            .iter()
+            .find(|p| p.manifest.tools.contains(&call.name))
+        else {
+            return ToolOutput {
+                output: format!("tool `{}` is not provided by any loaded plugin", call.name),
+                is_error: true,
+            };
+        };
+        let label = format!("{}@{}", plugin.manifest.id, plugin.manifest.version);
+        if let Some(why) = plugin
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+        {
+            return ToolOutput {
+                output: format!(
+                    "plugin {label} is out of service after an earlier failure ({why}); restart Smith to load it again"
+                ),
+                is_error: true,
+            };
+        }
+        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone());
+        let state = CallState::new(
+            format!("{label}#{}", plugin.generation),
+            call,
+            context,
+            granted,
+            cancel.clone(),
+        );
+        let mut store = self.store(state, self.limits.deadline);
+        let invocation = bindings::smith::plugin::types::Invocation {
+            call_id: call.id.clone(),
+            cwd: context
+                .cwd
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        };
+        let arguments = call.arguments.to_string();
+        let result = plugin.pre.instantiate(&mut store).and_then(|instance| {
+            instance.call_call(&mut store, &call.name, &arguments, &invocation)
+        });
+        let terminal = store.data_mut().call.terminal.take();
+        match result {
+            Ok(out) => {
+                let mut text = out.text;
+                let mut is_error = out.is_error;
+                if let Some(why) = terminal {
+                    text.push_str(&format!("\n[{why}]"));
+                    is_error = true;
+                }
+                self.bounded(text, is_error)
+            }
+            Err(e) => {
+                let why = match e.downcast_ref::<Stopped>() {
+                    Some(stopped) => stopped.to_string(),
+                    None => {
+                        let text = format!("{e:#}");
+                        if text.contains("growing memory")
+                            || text.contains("memory") && text.contains("limit")
+                        {
+                            format!(
+                                "the plugin exceeded its memory limit of {} bytes",
+                                self.limits.memory_bytes
+                            )
+                        } else {
+                            format!("the plugin trapped: {text}")
+                        }
+                    }
+                };
+                let cancelled = matches!(e.downcast_ref::<Stopped>(), Some(Stopped::Cancelled));
+                if !cancelled {
+                    // A trap or an overrun is the plugin's fault: it is out of service.
+                    *plugin
+                        .failed
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
+                }
+                let after = if cancelled {
+                    "its instance was destroyed"
+                } else {
+                    "its instance was destroyed and the plugin is out of service until Smith restarts"
+                };
+                ToolOutput {
+                    output: format!(
+                        "tool `{}` of {label} failed: {why}; {after} (effects it recorded before this are in the session)",
+                        call.name
+                    ),
+                    is_error: true,
+                }
+            }
+        }
+    }
+}

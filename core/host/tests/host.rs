@@ -1,0 +1,503 @@
+//! The plugin host with real components (the bundled file tools and the hostile test plugin),
+//! real files and a real session file as the effect journal.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use smith::{Cancel, EntryId, SessionId, ToolCall};
+use smith_agent::{EffectJournal, SharedWriter, ToolContext, ToolDispatch, ToolOutput};
+use smith_host::{CompileCache, Host, Limits, PluginSource};
+use smith_store::{
+    EffectCompletion, EffectIntent, EffectOutcome, Record, SessionWriter, read_session,
+};
+
+fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
+    PluginSource {
+        origin: p.origin,
+        manifest: p.manifest,
+        component: p.component,
+    }
+}
+
+/// The compile cache shared by every test process (DESIGN §3).
+fn cache() -> CompileCache {
+    CompileCache::new(Some(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("smith-compile-cache"),
+    ))
+}
+
+fn host_with(limits: Limits) -> Host {
+    let sources = [
+        source(&smith_plugins::BUNDLED[0]),
+        source(&smith_plugins::HOSTILE),
+    ];
+    Host::load(&sources, &cache(), limits).unwrap()
+}
+
+fn host() -> Host {
+    host_with(Limits {
+        deadline: Duration::from_millis(1500),
+        ..Limits::default()
+    })
+}
+
+struct Fixture {
+    work: tempfile::TempDir,
+    _sessions: tempfile::TempDir,
+    session: PathBuf,
+    writer: SharedWriter,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let work = tempfile::tempdir().unwrap();
+        let sessions = tempfile::tempdir().unwrap();
+        let w = SessionWriter::create(sessions.path(), SessionId::new_now()).unwrap();
+        let session = w.path().to_owned();
+        Self {
+            work,
+            _sessions: sessions,
+            session,
+            writer: SharedWriter::new(w),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.work.path()
+    }
+
+    fn context(&self) -> ToolContext {
+        ToolContext {
+            cwd: Some(self.root().to_owned()),
+            journal: Arc::new(self.writer.clone()),
+            cause: None,
+        }
+    }
+
+    fn call(&self, host: &Host, name: &str, args: serde_json::Value) -> ToolOutput {
+        self.call_with(host, name, args, &Cancel::new())
+    }
+
+    fn call_with(
+        &self,
+        host: &Host,
+        name: &str,
+        args: serde_json::Value,
+        cancel: &Cancel,
+    ) -> ToolOutput {
+        let call = ToolCall {
+            id: format!("call_{name}"),
+            name: name.to_owned(),
+            arguments: args,
+        };
+        host.call(&call, &self.context(), cancel)
+    }
+
+    /// (effect, outcome) of every completed effect recorded so far, in order.
+    fn effects(&self) -> Vec<(String, EffectOutcome)> {
+        let entries = read_session(&self.session).unwrap().entries;
+        let mut out = Vec::new();
+        for e in &entries {
+            if let Record::EffectCompletion(c) = &e.record {
+                let intent = entries.iter().find(|i| Some(i.id) == e.pair).unwrap();
+                let Record::EffectIntent(i) = &intent.record else {
+                    panic!("a completion pairs with its intent")
+                };
+                assert_eq!(i.effect_id, c.effect_id);
+                out.push((i.effect.clone(), c.outcome));
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn the_file_tools_read_write_edit_and_list_recording_every_effect() {
+    let host = host();
+    let f = Fixture::new();
+    let out = f.call(
+        &host,
+        "write",
+        json!({"path": "src/lib.rs", "content": "fn a() {}\nfn b() {}\n"}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    assert_eq!(
+        std::fs::read_to_string(f.root().join("src/lib.rs")).unwrap(),
+        "fn a() {}\nfn b() {}\n"
+    );
+    let out = f.call(&host, "read", json!({"path": "src/lib.rs", "offset": 2}));
+    assert!(out.output.starts_with("fn b() {}\n"), "{}", out.output);
+    assert!(out.output.contains("lines 2-2 of 2"), "{}", out.output);
+    let sha = out.output.split("sha256 ").nth(1).unwrap()[..64].to_owned();
+    let out = f.call(
+        &host,
+        "edit",
+        json!({"path": "src/lib.rs", "edits": [{"old_text": "fn b", "new_text": "fn c"}], "expected_sha256": sha}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    assert_eq!(
+        std::fs::read_to_string(f.root().join("src/lib.rs")).unwrap(),
+        "fn a() {}\nfn c() {}\n"
+    );
+    let out = f.call(&host, "ls", json!({}));
+    assert_eq!(out.output, "src/");
+    assert_eq!(
+        f.effects(),
+        vec![
+            ("fs.write".to_owned(), EffectOutcome::Applied),
+            ("fs.read".to_owned(), EffectOutcome::Applied),
+            ("fs.edit".to_owned(), EffectOutcome::Applied),
+            ("fs.list".to_owned(), EffectOutcome::Applied),
+        ]
+    );
+    // The intent names the plugin generation; the completion holds the bounded output.
+    let entries = read_session(&f.session).unwrap().entries;
+    let Record::EffectIntent(i) = &entries[0].record else {
+        panic!()
+    };
+    assert_eq!(i.plugin, "files@0.1.0#1");
+    assert_eq!(i.input["content"], "fn a() {}\nfn b() {}\n");
+}
+
+#[test]
+fn paths_never_escape_the_granted_root() {
+    let host = host();
+    let f = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "top secret").unwrap();
+    std::os::unix::fs::symlink(outside.path(), f.root().join("link")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret"), f.root().join("secret-link"))
+        .unwrap();
+    let secret = outside.path().join("secret").display().to_string();
+    for path in [
+        "../secret",
+        "a/../../secret",
+        secret.as_str(),
+        "link/secret",
+        "secret-link",
+        "/etc/passwd",
+    ] {
+        let out = f.call(&host, "read", json!({"path": path}));
+        assert!(out.is_error, "{path}: {}", out.output);
+        assert!(!out.output.contains("top secret"), "{path}");
+        let out = f.call(&host, "write", json!({"path": path, "content": "pwned"}));
+        assert!(out.is_error, "{path}: {}", out.output);
+    }
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("secret")).unwrap(),
+        "top secret"
+    );
+    assert!(
+        f.effects()
+            .iter()
+            .all(|(_, o)| *o == EffectOutcome::NotApplied)
+    );
+    // Without a working directory nothing is granted.
+    let call = ToolCall {
+        id: "c".into(),
+        name: "ls".into(),
+        arguments: json!({}),
+    };
+    let ctx = ToolContext {
+        cwd: None,
+        ..f.context()
+    };
+    let out = host.call(&call, &ctx, &Cancel::new());
+    assert!(
+        out.is_error && out.output.contains("no grant"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn edit_rejects_missing_ambiguous_overlapping_and_stale_input() {
+    let host = host();
+    let f = Fixture::new();
+    std::fs::write(f.root().join("a.txt"), "one two two three\n").unwrap();
+    for (edits, says) in [
+        (json!([{"old_text": "four", "new_text": "4"}]), "not found"),
+        (
+            json!([{"old_text": "two", "new_text": "2"}]),
+            "occurs 2 times",
+        ),
+        (
+            json!([{"old_text": "one two two", "new_text": "x"}, {"old_text": "two two three", "new_text": "y"}]),
+            "overlap",
+        ),
+    ] {
+        let out = f.call(&host, "edit", json!({"path": "a.txt", "edits": edits}));
+        assert!(
+            out.is_error && out.output.contains(says),
+            "{says}: {}",
+            out.output
+        );
+    }
+    let out = f.call(
+        &host,
+        "edit",
+        json!({"path": "a.txt", "edits": [{"old_text": "one", "new_text": "1"}], "expected_sha256": "00".repeat(32)}),
+    );
+    assert!(
+        out.is_error && out.output.contains("stale"),
+        "{}",
+        out.output
+    );
+    assert_eq!(
+        std::fs::read_to_string(f.root().join("a.txt")).unwrap(),
+        "one two two three\n"
+    );
+    // Binary files are refused by read.
+    std::fs::write(f.root().join("b.bin"), [0u8, 1, 2, 3]).unwrap();
+    let out = f.call(&host, "read", json!({"path": "b.bin"}));
+    assert!(
+        out.is_error && out.output.contains("not a text file"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn an_infinite_loop_is_stopped_by_its_deadline_and_the_host_goes_on() {
+    let host = host_with(Limits {
+        deadline: Duration::from_millis(300),
+        ..Limits::default()
+    });
+    let f = Fixture::new();
+    let out = f.call(&host, "spin", json!({}));
+    assert!(
+        out.is_error && out.output.contains("deadline"),
+        "{}",
+        out.output
+    );
+    // The hostile plugin is out of service; the file tools still work.
+    let out = f.call(&host, "shout", json!({}));
+    assert!(
+        out.is_error && out.output.contains("out of service"),
+        "{}",
+        out.output
+    );
+    let out = f.call(&host, "ls", json!({}));
+    assert!(!out.is_error, "{}", out.output);
+}
+
+#[test]
+fn a_memory_bomb_is_stopped_by_its_limit() {
+    let host = host_with(Limits {
+        memory_bytes: 32 << 20,
+        ..Limits::default()
+    });
+    let f = Fixture::new();
+    let out = f.call(&host, "bomb", json!({}));
+    assert!(out.is_error, "{}", out.output);
+    assert!(
+        out.output.contains("memory") || out.output.contains("trapped"),
+        "{}",
+        out.output
+    );
+    assert!(!f.call(&host, "ls", json!({})).is_error);
+}
+
+#[test]
+fn a_trapping_plugin_is_marked_failed_and_later_calls_say_so() {
+    let host = host();
+    let f = Fixture::new();
+    let out = f.call(&host, "trap", json!({}));
+    assert!(
+        out.is_error && out.output.contains("trapped"),
+        "{}",
+        out.output
+    );
+    let out = f.call(&host, "flood", json!({}));
+    assert!(
+        out.is_error && out.output.contains("out of service") && out.output.contains("restart"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn oversized_output_is_cut_at_the_bound_with_a_marker() {
+    let host = host();
+    let f = Fixture::new();
+    let out = f.call(&host, "flood", json!({}));
+    assert!(!out.is_error);
+    assert!(out.output.len() < 52 * 1024, "{}", out.output.len());
+    assert!(
+        out.output
+            .ends_with("the tool produced more than the output bound]"),
+        "{}",
+        &out.output[out.output.len() - 120..]
+    );
+}
+
+#[test]
+fn plugin_stdout_never_reaches_the_host_stdout() {
+    if std::env::var_os("SMITH_HOST_SHOUT_CHILD").is_some() {
+        let host = host();
+        let f = Fixture::new();
+        let out = f.call(&host, "shout", json!({}));
+        assert_eq!(out.output, "shouted");
+        return;
+    }
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "plugin_stdout_never_reaches_the_host_stdout",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SMITH_HOST_SHOUT_CHILD", "1")
+        .output()
+        .unwrap();
+    assert!(
+        child.status.success(),
+        "{}",
+        String::from_utf8_lossy(&child.stderr)
+    );
+    let all = [child.stdout, child.stderr].concat();
+    let text = String::from_utf8_lossy(&all);
+    assert!(text.contains("1 passed"), "the child ran the call: {text}");
+    assert!(!text.contains("MUST-NOT-LEAK"), "{text}");
+}
+
+#[test]
+fn cancellation_is_polled_and_an_ignoring_plugin_is_destroyed() {
+    let host = host();
+    let f = Fixture::new();
+    let cancel = Cancel::new();
+    let trigger = cancel.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        trigger.cancel();
+    });
+    let out = f.call_with(&host, "wait-cancel", json!({}), &cancel);
+    t.join().unwrap();
+    assert_eq!(out.output, "stopped");
+    // Already cancelled: an effect is recorded as not applied and nothing is written.
+    let out = f.call_with(
+        &host,
+        "fs-write",
+        json!({"path": "x.txt", "content": "x"}),
+        &cancel,
+    );
+    assert!(
+        out.is_error && out.output.contains("cancelled"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("x.txt").exists());
+    assert_eq!(
+        f.effects(),
+        vec![("fs.write".to_owned(), EffectOutcome::NotApplied)]
+    );
+    // A plugin that never polls is destroyed after the grace period, not marked failed.
+    let out = f.call_with(&host, "spin", json!({}), &cancel);
+    assert!(
+        out.is_error && out.output.contains("cancelled"),
+        "{}",
+        out.output
+    );
+    let again = f.call(&host, "fs-read", json!({"path": "nothing"}));
+    assert!(!again.output.contains("out of service"), "{}", again.output);
+}
+
+/// A journal whose intents cannot be recorded.
+struct Broken;
+
+impl EffectJournal for Broken {
+    fn intent(&self, _: EffectIntent, _: Option<EntryId>) -> Result<EntryId, String> {
+        Err("disk full".into())
+    }
+    fn complete(&self, _: EntryId, _: EffectCompletion) -> Result<EntryId, String> {
+        Err("disk full".into())
+    }
+}
+
+#[test]
+fn an_intent_that_cannot_be_recorded_prevents_the_effect() {
+    let host = host();
+    let f = Fixture::new();
+    let call = ToolCall {
+        id: "c1".into(),
+        name: "write".into(),
+        arguments: json!({"path": "a.txt", "content": "x"}),
+    };
+    let ctx = ToolContext {
+        journal: Arc::new(Broken),
+        ..f.context()
+    };
+    let out = host.call(&call, &ctx, &Cancel::new());
+    assert!(
+        out.is_error && out.output.contains("intent could not be recorded"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("a.txt").exists());
+}
+
+#[test]
+fn an_atomic_write_is_seen_whole_by_a_concurrent_reader() {
+    let host = host();
+    let f = Fixture::new();
+    let a = "a".repeat(200_000);
+    let b = "b".repeat(300_000);
+    std::fs::write(f.root().join("big.txt"), &a).unwrap();
+    let path = f.root().join("big.txt");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (stop, path, a, b) = (Arc::clone(&stop), path.clone(), a.clone(), b.clone());
+        std::thread::spawn(move || {
+            let mut seen = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let now = std::fs::read_to_string(&path).unwrap();
+                assert!(now == a || now == b, "a torn read of {} bytes", now.len());
+                seen += 1;
+            }
+            seen
+        })
+    };
+    for i in 0..20 {
+        let content = if i % 2 == 0 { &b } else { &a };
+        let out = f.call(
+            &host,
+            "write",
+            json!({"path": "big.txt", "content": content}),
+        );
+        assert!(!out.is_error, "{}", out.output);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(reader.join().unwrap() > 0);
+}
+
+#[test]
+fn a_manifest_that_disagrees_with_its_component_is_refused() {
+    let files = &smith_plugins::BUNDLED[0];
+    let wrong = files
+        .manifest
+        .replace("tool \"ls\"", "tool \"ls\"\n    tool \"rm\"");
+    let err = Host::load(
+        &[PluginSource {
+            origin: "test",
+            manifest: &wrong,
+            component: files.component,
+        }],
+        &cache(),
+        Limits::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("must match"), "{err}");
+    let err = Host::load(
+        &[PluginSource {
+            origin: "junk",
+            manifest: files.manifest,
+            component: b"not wasm",
+        }],
+        &cache(),
+        Limits::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("junk"), "{err}");
+}
