@@ -89,6 +89,17 @@ pub enum EffectOutcome {
     Unknown,
 }
 
+impl EffectOutcome {
+    /// The outcome's recorded name: `applied`, `not-applied` or `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Applied => "applied",
+            Self::NotApplied => "not-applied",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
 /// Body of record kind 7, `effect_completion`: how an effect ended, with its output and the
 /// evidence of what it changed. Pairs with its [`EffectIntent`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

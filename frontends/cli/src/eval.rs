@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use smith::{Cancel, ModelRef, SessionId, StopReason};
-use smith_agent::{Agent, NoTools, RunLimits, Session};
+use smith_agent::{Agent, RunLimits, Session};
 use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
 use smith_ui_intents::{Delivery, Intent, IntentSink, Renderer, deliver};
 
@@ -44,15 +44,18 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
 
+    let tools = load_plugins()?;
+    let cwd = std::env::current_dir().map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
+        )
+    })?;
     let (mut session, temp) = open_session(&args)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    let outcome = Agent::new(provider.as_ref(), &NoTools, RunLimits { max_rounds }).run(
-        &mut session,
-        &model,
-        &prompt,
-        &mut sink,
-        &cancel,
-    );
+    let outcome = Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
+        .in_dir(cwd)
+        .run(&mut session, &model, &prompt, &mut sink, &cancel);
     let path = session.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
     // nothing (the next writer's recovery establishes it), so it is only noted.
@@ -82,6 +85,26 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
         }
     }
     Ok(status)
+}
+
+/// The bundled plugins, loaded through the shared compile cache. Their tools are the run's
+/// tools; nothing else is.
+fn load_plugins() -> Result<smith_host::Host, CliError> {
+    let sources: Vec<smith_host::PluginSource<'_>> = smith_plugins::BUNDLED
+        .iter()
+        .map(|p| smith_host::PluginSource {
+            origin: p.origin,
+            manifest: p.manifest,
+            component: p.component,
+        })
+        .collect();
+    let cache = smith_host::CompileCache::new(paths::compile_cache());
+    smith_host::Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("{e}; this is a defect of this Smith build — please report it"),
+        )
+    })
 }
 
 /// The model to run: its text and the source it came from (a flag, a file and line…).

@@ -59,6 +59,28 @@ pub(crate) fn user_config() -> Option<PathBuf> {
     })
 }
 
+/// The compile cache of plugin components: `$SMITH_CACHE_HOME/components`, else
+/// `$SMITH_HOME/cache/components`, else `$XDG_CACHE_HOME/smith/components`, else
+/// `$HOME/.cache/smith/components`; `None` (compile every time) when none of these variables
+/// is set.
+pub(crate) fn compile_cache() -> Option<PathBuf> {
+    if let Some(cache) = non_empty("SMITH_CACHE_HOME") {
+        return Some(PathBuf::from(cache).join("components"));
+    }
+    if let Some(home) = non_empty("SMITH_HOME") {
+        return Some(PathBuf::from(home).join("cache").join("components"));
+    }
+    if let Some(cache) = absolute("XDG_CACHE_HOME") {
+        return Some(cache.join("smith").join("components"));
+    }
+    non_empty("HOME").map(|h| {
+        PathBuf::from(h)
+            .join(".cache")
+            .join("smith")
+            .join("components")
+    })
+}
+
 /// The trust records: `$SMITH_HOME/trust.kdl`, else `$XDG_DATA_HOME/smith/trust.kdl`, else
 /// `$HOME/.local/share/smith/trust.kdl`.
 pub(crate) fn trust_file() -> Result<PathBuf, CliError> {

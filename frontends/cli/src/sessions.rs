@@ -357,9 +357,9 @@ fn summary(entry: &Entry) -> String {
             r.call_id
         ),
         Record::EffectCompletion(r) => format!(
-            "{} {:?}: {}",
+            "{} {}: {}",
             r.effect_id,
-            r.outcome,
+            r.outcome.as_str(),
             String::from_utf8_lossy(&r.output)
         ),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),

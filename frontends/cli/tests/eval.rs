@@ -170,8 +170,9 @@ fn json_eval_records_parse_and_keep_their_invariants() {
 }
 
 #[test]
-fn a_multi_round_tool_call_is_answered_paired_and_the_run_continues() {
+fn a_multi_round_tool_call_runs_the_bundled_tool_records_its_effect_and_continues() {
     let env = Env::new();
+    env.write("README.md", "# A project\nIt does things.\n");
     let out = env.run(&[
         "eval",
         "--json",
@@ -184,12 +185,12 @@ fn a_multi_round_tool_call_is_answered_paired_and_the_run_continues() {
     check_json_invariants(&recs);
     let tool_end = recs.iter().find(|r| r["type"] == "tool_end").unwrap();
     assert_eq!(tool_end["call_id"], "call_1");
-    assert_eq!(tool_end["is_error"], true);
+    assert_eq!(tool_end["is_error"], false, "{tool_end}");
     assert!(
         tool_end["output"]
             .as_str()
             .unwrap()
-            .contains("unknown tool `read`")
+            .starts_with("# A project\nIt does things.\n")
     );
     let assistant_ends = recs
         .iter()
@@ -197,18 +198,115 @@ fn a_multi_round_tool_call_is_answered_paired_and_the_run_continues() {
         .count();
     assert_eq!(assistant_ends, 2, "the run continued after the tool result");
 
-    // The session file holds the call and its paired result, in order.
+    // The session holds the call, the effect's intent and completion (each paired), then the
+    // result paired with the call's message.
     let files = env.session_files();
     let entries = read_session(&files[0]).unwrap().entries;
     let call_at = entries
         .iter()
         .position(|e| matches!(&e.record, Record::Message(m) if m.message.tool_calls().any(|c| c.id == "call_1")))
         .unwrap();
-    let Record::ToolResult(r) = &entries[call_at + 1].record else {
-        panic!("the call is not followed by its result: {entries:?}")
+    let call_entry = entries[call_at].id;
+    let Record::EffectIntent(intent) = &entries[call_at + 1].record else {
+        panic!("the effect's intent is recorded before it runs: {entries:?}")
+    };
+    assert_eq!(
+        (intent.effect.as_str(), intent.call_id.as_str()),
+        ("fs.read", "call_1")
+    );
+    assert_eq!(entries[call_at + 1].pair, Some(call_entry));
+    let Record::EffectCompletion(done) = &entries[call_at + 2].record else {
+        panic!("then its completion: {entries:?}")
+    };
+    assert_eq!(done.outcome, smith_store::EffectOutcome::Applied);
+    assert_eq!(entries[call_at + 2].pair, Some(entries[call_at + 1].id));
+    let Record::ToolResult(r) = &entries[call_at + 3].record else {
+        panic!("the call is followed by its result: {entries:?}")
     };
     assert_eq!(r.result.call_id, "call_1");
-    assert_eq!(tool_end["entry_id"], entries[call_at + 1].id.0);
+    assert_eq!(entries[call_at + 3].pair, Some(call_entry));
+    assert_eq!(tool_end["entry_id"], entries[call_at + 3].id.0);
+}
+
+#[test]
+fn a_call_to_a_tool_no_plugin_provides_is_answered_without_running_anything() {
+    let env = Env::new();
+    let script = env.write(
+        "unknown.kdl",
+        "round {\n  tool-call id=\"c1\" name=\"rm\" arguments=#\"{}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"ok\"\n  stop \"end_turn\"\n}\n",
+    );
+    let out = env.run(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/unknown",
+        "--script",
+        script.to_str().unwrap(),
+        "go",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recs = records(&out);
+    let tool_end = recs.iter().find(|r| r["type"] == "tool_end").unwrap();
+    assert_eq!(tool_end["is_error"], true);
+    let text = tool_end["output"].as_str().unwrap();
+    assert!(
+        text.contains("unknown tool `rm`") && text.contains("read"),
+        "{text}"
+    );
+    let entries = read_session(&env.session_files()[0]).unwrap().entries;
+    assert!(
+        !entries
+            .iter()
+            .any(|e| matches!(e.record, Record::EffectIntent(_)))
+    );
+}
+
+#[test]
+fn the_edit_script_writes_reads_edits_and_rereads_a_file() {
+    let env = Env::new();
+    let out = env.run(&["eval", "--json", "-m", "scripted/edit", "make notes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("notes.txt")).unwrap(),
+        "Hello, Smith\nSecond line\n"
+    );
+    let recs = records(&out);
+    check_json_invariants(&recs);
+    let tools: Vec<(&str, bool)> = recs
+        .iter()
+        .filter(|r| r["type"] == "tool_end")
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap(),
+                r["is_error"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            ("write", false),
+            ("read", false),
+            ("edit", false),
+            ("read", false)
+        ]
+    );
+    let last_read = recs.iter().rfind(|r| r["type"] == "tool_end").unwrap();
+    assert!(
+        last_read["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("Hello, Smith\n")
+    );
+    let entries = read_session(&env.session_files()[0]).unwrap().entries;
+    let effects: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::EffectIntent(i) => Some(i.effect.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(effects, ["fs.write", "fs.read", "fs.edit", "fs.read"]);
 }
 
 #[test]

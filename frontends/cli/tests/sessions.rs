@@ -64,6 +64,8 @@ fn get_pages_through_every_entry_exactly_once() {
             "model_change",
             "message",
             "message",
+            "effect_intent",
+            "effect_completion",
             "tool_result",
             "message",
             "run_end"
@@ -85,7 +87,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=7).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=9).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));

@@ -50,6 +50,11 @@ impl Env {
         cmd.args(args)
             .env("SMITH_HOME", self.home())
             .env("TMPDIR", self.tmp())
+            // One compile cache for every test process (DESIGN §3), not one per test home.
+            .env(
+                "SMITH_CACHE_HOME",
+                std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("smith-cache"),
+            )
             .env_remove("NO_COLOR")
             .env_remove("XDG_DATA_HOME")
             .env_remove("XDG_CONFIG_HOME")
