@@ -23,6 +23,7 @@ mod effects;
 pub mod fsops;
 pub mod grants;
 pub mod manifest;
+pub mod reference;
 mod runtime;
 
 pub use cache::CompileCache;

@@ -11,7 +11,24 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         cli_reference(),
         settings_reference(),
         ui_intents_reference(),
+        wit_reference(),
     ]
+}
+
+fn wit_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "wit.md".into(),
+        id: "reference/wit".into(),
+        title: "The smith:plugin WIT reference".into(),
+        tags: vec![
+            "plugins".into(),
+            "wit".into(),
+            "wasm".into(),
+            "sdk".into(),
+            "effects".into(),
+        ],
+        body: smith_host::reference::wit_reference_markdown(),
+    }
 }
 
 fn settings_reference() -> ReferenceDoc {
