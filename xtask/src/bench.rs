@@ -162,6 +162,43 @@ pub(crate) fn run() -> Result<(), String> {
         });
     }
 
+    for (name, value) in example_figures("smith-host", "host_bench")? {
+        let (label, target, met) = match name.as_str() {
+            "plugins_start_warm_ms" => (
+                "start all bundled plugins, warm compile cache (release)",
+                "≤ 5 ms",
+                Some(value <= 5.0),
+            ),
+            "plugins_start_cold_ms" => (
+                "start all bundled plugins, cold cache: compile (release)",
+                "report",
+                None,
+            ),
+            "tool_call_ms" => (
+                "one trivial tool call with durable intent + completion",
+                "report",
+                None,
+            ),
+            _ => continue,
+        };
+        figures.push(Figure {
+            name: label,
+            target,
+            measured: format!("{value:.3} ms"),
+            met,
+        });
+    }
+    for (name, value) in example_figures_debug("smith-host", "host_bench")? {
+        if name == "plugins_start_warm_ms" {
+            figures.push(Figure {
+                name: "start all bundled plugins, warm compile cache (debug build)",
+                target: "report",
+                measured: format!("{value:.3} ms"),
+                met: None,
+            });
+        }
+    }
+
     let _ = std::fs::remove_dir_all(&home);
     println!("{:<66} {:>10} {:>12}", "figure", "target", "measured");
     for f in &figures {
@@ -177,17 +214,25 @@ pub(crate) fn run() -> Result<(), String> {
 
 /// Run a bench example of `package` in release and read its `name value` lines.
 fn example_figures(package: &str, example: &str) -> Result<Vec<(String, f64)>, String> {
+    example_figures_in(package, example, true)
+}
+
+/// The same in a debug build.
+fn example_figures_debug(package: &str, example: &str) -> Result<Vec<(String, f64)>, String> {
+    example_figures_in(package, example, false)
+}
+
+fn example_figures_in(
+    package: &str,
+    example: &str,
+    release: bool,
+) -> Result<Vec<(String, f64)>, String> {
     let mut cmd = cargo();
-    cmd.args([
-        "run",
-        "--release",
-        "--quiet",
-        "--locked",
-        "-p",
-        package,
-        "--example",
-        example,
-    ]);
+    cmd.arg("run");
+    if release {
+        cmd.arg("--release");
+    }
+    cmd.args(["--quiet", "--locked", "-p", package, "--example", example]);
     let out = cmd
         .current_dir(root())
         .output()

@@ -111,6 +111,8 @@ struct LoadedPlugin {
     generation: u64,
     pre: ToolPluginPre<State>,
     definitions: Vec<ToolDefinition>,
+    /// A validator of each tool's input schema, by tool name.
+    validators: std::collections::HashMap<String, jsonschema::Validator>,
     /// Set when an instance trapped or was destroyed: later calls get this error.
     failed: Mutex<Option<String>>,
 }
@@ -208,6 +210,7 @@ impl Host {
                 generation: 1,
                 pre,
                 definitions: Vec::new(),
+                validators: std::collections::HashMap::new(),
                 failed: Mutex::new(None),
             };
             let definitions = host
@@ -231,6 +234,13 @@ impl Host {
                         d.name
                     )));
                 }
+                let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
+                    bad(format!(
+                        "tool `{}` has an invalid input schema: {e}",
+                        d.name
+                    ))
+                })?;
+                loaded.validators.insert(d.name.clone(), validator);
             }
             loaded.definitions = definitions;
             host.plugins.push(loaded);
@@ -367,6 +377,24 @@ impl ToolDispatch for Host {
             return ToolOutput {
                 output: format!(
                     "plugin {label} is out of service after an earlier failure ({why}); restart Smith to load it again"
+                ),
+                is_error: true,
+            };
+        }
+        // Arguments are validated before anything runs (spec: Security).
+        if let Some(validator) = plugin.validators.get(&call.name)
+            && let Some(error) = validator.iter_errors(&call.arguments).next()
+        {
+            let at = error.instance_path().to_string();
+            let at = if at.is_empty() {
+                "the arguments".to_owned()
+            } else {
+                format!("`{at}`")
+            };
+            return ToolOutput {
+                output: format!(
+                    "the arguments of `{}` do not match its input schema: {at}: {error}; nothing was run — call it again with arguments that match",
+                    call.name
                 ),
                 is_error: true,
             };

@@ -501,3 +501,23 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
     .unwrap_err();
     assert!(err.to_string().contains("junk"), "{err}");
 }
+
+#[test]
+fn arguments_that_do_not_match_the_schema_are_refused_before_anything_runs() {
+    let host = host();
+    let f = Fixture::new();
+    for args in [
+        json!({}),
+        json!({"path": 7}),
+        json!({"path": "a.txt", "content": "x", "mode": "append"}),
+    ] {
+        let out = f.call(&host, "write", args.clone());
+        assert!(
+            out.is_error && out.output.contains("input schema"),
+            "{args}: {}",
+            out.output
+        );
+    }
+    assert!(f.effects().is_empty(), "no effect was even intended");
+    assert!(!f.root().join("a.txt").exists());
+}

@@ -74,7 +74,9 @@ impl Guest for Files {
             "write" => write(&args),
             "edit" => edit(&args),
             "ls" => ls(&args),
-            other => Err(ToolOutput::error(format!("the files plugin has no tool `{other}`"))),
+            other => Err(ToolOutput::error(format!(
+                "the files plugin has no tool `{other}`"
+            ))),
         };
         result.unwrap_or_else(|e| e)
     }
@@ -96,7 +98,10 @@ fn read(args: &str) -> Result<ToolOutput, ToolOutput> {
     let range = if w.total_lines == 0 {
         "the file is empty".to_owned()
     } else {
-        format!("lines {}-{} of {}", w.first_line, w.last_line, w.total_lines)
+        format!(
+            "lines {}-{} of {}",
+            w.first_line, w.last_line, w.total_lines
+        )
     };
     text.push_str(&format!("[{}: {range}; sha256 {}]", a.path, w.sha256));
     if w.last_line < w.total_lines {
