@@ -37,6 +37,9 @@ pub struct ToolContext {
     pub journal: Arc<dyn EffectJournal>,
     /// The entry holding the tool call (the effects' causal parent).
     pub cause: Option<EntryId>,
+    /// Where the tool's progress messages go while it runs (shown as tool updates); `None`
+    /// drops them. Transient: nothing is recorded.
+    pub progress: Option<std::sync::mpsc::Sender<String>>,
 }
 
 impl std::fmt::Debug for ToolContext {

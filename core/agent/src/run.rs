@@ -289,12 +289,34 @@ impl<'a> Agent<'a> {
                 is_error: true,
             };
         }
+        let (progress, updates) = std::sync::mpsc::channel::<String>();
         let context = ToolContext {
             cwd: self.cwd.clone(),
             journal: std::sync::Arc::new(run.session.journal()),
             cause: run.session.call_message,
+            progress: Some(progress),
         };
-        let out = self.tools.call(call, &context, run.cancel);
+        let tools = self.tools;
+        let cancel = run.cancel;
+        // The call runs on a worker thread; this thread relays its progress as tool updates
+        // until the call returns (and drops its context, ending the channel).
+        let joined = std::thread::scope(|scope| {
+            let worker = scope.spawn(move || tools.call(call, &context, cancel));
+            for text in updates {
+                run.sink.emit(Intent::ToolUpdate {
+                    call_id: call.id.clone(),
+                    text,
+                });
+            }
+            worker.join()
+        });
+        let out = joined.unwrap_or_else(|_| crate::ToolOutput {
+            output: format!(
+                "tool `{}` failed inside Smith (a defect: the dispatcher panicked); the call's effects, if any, are in the session",
+                call.name
+            ),
+            is_error: true,
+        });
         ToolResult {
             call_id: call.id.clone(),
             name: call.name.clone(),

@@ -18,8 +18,9 @@ pub struct ToolOutput {
 /// The runtime advertises [`ToolDispatch::definitions`] to the model and calls
 /// [`ToolDispatch::call`] only for calls whose name is among them; any other call is answered
 /// with an error result without running anything ("only active tools can be invoked", spec:
-/// Security). Implementations own argument validation and effects.
-pub trait ToolDispatch {
+/// Security). Implementations own argument validation and effects. A call runs on a worker
+/// thread while the runtime relays its progress, hence `Send + Sync`.
+pub trait ToolDispatch: Send + Sync {
     /// The active tools' definitions, in a stable order.
     fn definitions(&self) -> Vec<ToolDefinition>;
 

@@ -54,6 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cwd: Some(work.path().to_owned()),
         journal: Arc::new(writer),
         cause: None,
+        progress: None,
     };
     let call = ToolCall {
         id: "bench".into(),

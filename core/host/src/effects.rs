@@ -27,6 +27,8 @@ pub(crate) struct CallState {
     count: u32,
     /// Set when a completion could not be recorded: the call's result must say so.
     pub(crate) terminal: Option<String>,
+    /// Where progress messages go.
+    progress: Option<std::sync::mpsc::Sender<String>>,
 }
 
 /// Result of running an effect: what the guest gets, the output recorded, evidence, and the
@@ -55,6 +57,7 @@ impl CallState {
             cancel,
             count: 0,
             terminal: None,
+            progress: context.progress.clone(),
         }
     }
 
@@ -70,6 +73,7 @@ impl CallState {
             cancel: Cancel::new(),
             count: 0,
             terminal: None,
+            progress: None,
         }
     }
 
@@ -281,8 +285,21 @@ impl host::Host for State {
         self.call.cancel.is_cancelled()
     }
 
-    fn progress(&mut self, _message: String) {
-        // Transient by contract; progress intents from plugins arrive with the UI work.
+    fn progress(&mut self, message: String) {
+        // Transient by contract: relayed as a tool update, never recorded; long messages are
+        // cut so a plugin cannot flood the interface.
+        if let Some(tx) = &self.call.progress {
+            let mut text = message;
+            if text.len() > 500 {
+                let mut cut = 500;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+                text.push('…');
+            }
+            let _ = tx.send(text);
+        }
     }
 }
 

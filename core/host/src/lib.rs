@@ -28,7 +28,7 @@ mod runtime;
 
 pub use cache::CompileCache;
 pub use manifest::Manifest;
-pub use runtime::{Host, Limits, PluginSource};
+pub use runtime::{Host, Limits, Loadout, PluginSource};
 
 /// A host failure, naming the plugin and what to do.
 #[derive(Debug, thiserror::Error)]

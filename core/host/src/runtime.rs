@@ -2,7 +2,7 @@
 //! deadline, and the tool dispatch the agent calls.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use smith::{Cancel, ToolCall, ToolDefinition};
@@ -108,7 +108,6 @@ impl std::error::Error for Stopped {}
 
 struct LoadedPlugin {
     manifest: Manifest,
-    generation: u64,
     pre: ToolPluginPre<State>,
     definitions: Vec<ToolDefinition>,
     /// A validator of each tool's input schema, by tool name.
@@ -117,34 +116,58 @@ struct LoadedPlugin {
     failed: Mutex<Option<String>>,
 }
 
-/// The plugin host: loaded tool plugins and the engine that runs them. Implements the agent's
-/// [`ToolDispatch`], so every tool a run sees comes from a plugin.
-pub struct Host {
+/// The engine, the limits and the epoch ticker every generation shares.
+struct Runtime {
     engine: Engine,
-    plugins: Vec<LoadedPlugin>,
     limits: Limits,
     ticker: Arc<AtomicBool>,
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        self.ticker.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One published set of plugins. Immutable once built; a reload builds a new one.
+struct Generation {
+    number: u64,
+    plugins: Vec<LoadedPlugin>,
+}
+
+/// The plugin host: the engine and the current generation of loaded tool plugins. A reload
+/// builds and validates a whole new generation and publishes it atomically; a run takes a
+/// [`Loadout`] (one generation, pinned) so its tools do not change under it.
+pub struct Host {
+    runtime: Arc<Runtime>,
+    linker: Linker<State>,
+    cache: CompileCache,
+    current: RwLock<Arc<Generation>>,
+}
+
+/// The tools of one plugin generation, pinned for the duration of a run: implements the
+/// agent's [`ToolDispatch`], so every tool a run sees comes from a plugin.
+#[derive(Clone)]
+pub struct Loadout {
+    runtime: Arc<Runtime>,
+    generation: Arc<Generation>,
 }
 
 impl std::fmt::Debug for Host {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Host")
-            .field(
-                "plugins",
-                &self
-                    .plugins
-                    .iter()
-                    .map(|p| &p.manifest.id)
-                    .collect::<Vec<_>>(),
-            )
-            .field("limits", &self.limits)
+            .field("plugins", &self.loadout().plugins())
+            .field("limits", &self.runtime.limits)
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for Host {
-    fn drop(&mut self) {
-        self.ticker.store(true, Ordering::Relaxed);
+impl std::fmt::Debug for Loadout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loadout")
+            .field("generation", &self.generation.number)
+            .field("plugins", &self.plugins())
+            .finish_non_exhaustive()
     }
 }
 
@@ -156,9 +179,10 @@ fn engine() -> Result<Engine, Error> {
 }
 
 impl Host {
-    /// Load `sources` (compiled through `cache`) under `limits`. Every plugin is validated:
-    /// its manifest, its component against the `tool-plugin` world, and its `definitions`
-    /// against the tools its manifest lists. Tool names must be unique across plugins.
+    /// Load `sources` (compiled through `cache`) under `limits` as generation 1. Every plugin
+    /// is validated: its manifest, its component against the `tool-plugin` world, its
+    /// `definitions` against the tools its manifest lists, and each input schema. Tool names
+    /// must be unique across plugins.
     ///
     /// # Errors
     /// [`Error::Manifest`], [`Error::Component`], [`Error::Engine`] naming the plugin.
@@ -187,75 +211,127 @@ impl Host {
                 })
                 .map_err(|e| Error::Engine(format!("cannot start the epoch thread: {e}")))?;
         }
-        let mut host = Self {
+        let runtime = Arc::new(Runtime {
             engine,
-            plugins: Vec::new(),
             limits,
             ticker,
-        };
-        for source in sources {
-            let manifest = Manifest::parse(source.manifest, source.origin)?;
-            let bad = |reason: String| Error::Component {
-                origin: source.origin.to_owned(),
-                reason,
-            };
-            let component = cache.load(&host.engine, source.component, source.origin)?;
-            let instance_pre = linker
-                .instantiate_pre(&component)
-                .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
-            let pre = ToolPluginPre::new(instance_pre)
-                .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
-            let mut loaded = LoadedPlugin {
-                manifest,
-                generation: 1,
-                pre,
-                definitions: Vec::new(),
-                validators: std::collections::HashMap::new(),
-                failed: Mutex::new(None),
-            };
-            let definitions = host
-                .definitions_of(&loaded)
-                .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
-            let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
-            if listed != loaded.manifest.tools.iter().collect::<Vec<_>>() {
-                return Err(bad(format!(
-                    "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
-                    loaded.manifest.tools
-                )));
-            }
-            for d in &definitions {
-                if host
-                    .plugins
-                    .iter()
-                    .any(|p| p.manifest.tools.contains(&d.name))
-                {
-                    return Err(bad(format!(
-                        "tool `{}` is already contributed by another plugin",
-                        d.name
-                    )));
-                }
-                let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
-                    bad(format!(
-                        "tool `{}` has an invalid input schema: {e}",
-                        d.name
-                    ))
-                })?;
-                loaded.validators.insert(d.name.clone(), validator);
-            }
-            loaded.definitions = definitions;
-            host.plugins.push(loaded);
-        }
-        Ok(host)
+        });
+        let first = build(&runtime, &linker, cache, sources, 1)?;
+        Ok(Self {
+            runtime,
+            linker,
+            cache: cache.clone(),
+            current: RwLock::new(Arc::new(first)),
+        })
     }
 
-    /// The loaded plugins' ids and versions, in load order.
+    /// Build a new generation from `sources` and publish it atomically: either every plugin
+    /// loads and validates and the new generation replaces the current one, or the current one
+    /// stays exactly as it was. Loadouts taken earlier keep their generation. Returns the new
+    /// generation's number.
+    ///
+    /// # Errors
+    /// As [`Host::load`]; the current generation is then unchanged.
+    pub fn reload(&self, sources: &[PluginSource<'_>]) -> Result<u64, Error> {
+        let number = self.loadout().generation.number + 1;
+        let next = build(&self.runtime, &self.linker, &self.cache, sources, number)?;
+        *self
+            .current
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(next);
+        Ok(number)
+    }
+
+    /// The current generation, pinned: what a run should use from start to end.
+    pub fn loadout(&self) -> Loadout {
+        Loadout {
+            runtime: Arc::clone(&self.runtime),
+            generation: Arc::clone(
+                &self
+                    .current
+                    .read()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            ),
+        }
+    }
+}
+
+impl Loadout {
+    /// The generation number (1 for the first load, then +1 per reload).
+    pub fn generation(&self) -> u64 {
+        self.generation.number
+    }
+
+    /// The plugins' ids and versions, in load order.
     pub fn plugins(&self) -> Vec<(String, String)> {
-        self.plugins
+        self.generation
+            .plugins
             .iter()
             .map(|p| (p.manifest.id.clone(), p.manifest.version.clone()))
             .collect()
     }
+}
 
+/// Load and validate every plugin of `sources` into generation `number`.
+fn build(
+    runtime: &Runtime,
+    linker: &Linker<State>,
+    cache: &CompileCache,
+    sources: &[PluginSource<'_>],
+    number: u64,
+) -> Result<Generation, Error> {
+    let mut plugins: Vec<LoadedPlugin> = Vec::new();
+    for source in sources {
+        let manifest = Manifest::parse(source.manifest, source.origin)?;
+        let bad = |reason: String| Error::Component {
+            origin: source.origin.to_owned(),
+            reason,
+        };
+        let component = cache.load(&runtime.engine, source.component, source.origin)?;
+        let instance_pre = linker
+            .instantiate_pre(&component)
+            .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
+        let pre = ToolPluginPre::new(instance_pre)
+            .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
+        let mut loaded = LoadedPlugin {
+            manifest,
+            pre,
+            definitions: Vec::new(),
+            validators: std::collections::HashMap::new(),
+            failed: Mutex::new(None),
+        };
+        let definitions = runtime
+            .definitions_of(&loaded)
+            .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
+        let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
+        if listed != loaded.manifest.tools.iter().collect::<Vec<_>>() {
+            return Err(bad(format!(
+                "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
+                loaded.manifest.tools
+            )));
+        }
+        for d in &definitions {
+            if plugins.iter().any(|p| p.manifest.tools.contains(&d.name)) {
+                return Err(bad(format!(
+                    "tool `{}` is already contributed by another plugin",
+                    d.name
+                )));
+            }
+            let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
+                bad(format!(
+                    "tool `{}` has an invalid input schema: {e}",
+                    d.name
+                ))
+            })?;
+            loaded.validators.insert(d.name.clone(), validator);
+        }
+        loaded.definitions = definitions;
+        plugins.push(loaded);
+    }
+    Ok(Generation { number, plugins })
+}
+
+impl Runtime {
     fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
         let mut store = Store::new(
             &self.engine,
@@ -348,9 +424,10 @@ impl Host {
     }
 }
 
-impl ToolDispatch for Host {
+impl ToolDispatch for Loadout {
     fn definitions(&self) -> Vec<ToolDefinition> {
-        self.plugins
+        self.generation
+            .plugins
             .iter()
             .flat_map(|p| p.definitions.iter().cloned())
             .collect()
@@ -358,6 +435,7 @@ impl ToolDispatch for Host {
 
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
         let Some(plugin) = self
+            .generation
             .plugins
             .iter()
             .find(|p| p.manifest.tools.contains(&call.name))
@@ -401,13 +479,13 @@ impl ToolDispatch for Host {
         }
         let granted = default_policy(&plugin.manifest.grants, context.cwd.clone());
         let state = CallState::new(
-            format!("{label}#{}", plugin.generation),
+            format!("{label}#{}", self.generation.number),
             call,
             context,
             granted,
             cancel.clone(),
         );
-        let mut store = self.store(state, self.limits.deadline);
+        let mut store = self.runtime.store(state, self.runtime.limits.deadline);
         let invocation = bindings::smith::plugin::types::Invocation {
             call_id: call.id.clone(),
             cwd: context
@@ -429,7 +507,7 @@ impl ToolDispatch for Host {
                     text.push_str(&format!("\n[{why}]"));
                     is_error = true;
                 }
-                self.bounded(text, is_error)
+                self.runtime.bounded(text, is_error)
             }
             Err(e) => {
                 let why = match e.downcast_ref::<Stopped>() {
@@ -441,7 +519,7 @@ impl ToolDispatch for Host {
                         {
                             format!(
                                 "the plugin exceeded its memory limit of {} bytes",
-                                self.limits.memory_bytes
+                                self.runtime.limits.memory_bytes
                             )
                         } else {
                             format!("the plugin trapped: {text}")
@@ -470,5 +548,18 @@ impl ToolDispatch for Host {
                 }
             }
         }
+    }
+}
+
+impl ToolDispatch for Host {
+    /// The current generation's tools.
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        self.loadout().definitions()
+    }
+
+    /// Runs in the generation current when the call starts (a run that must not see a reload
+    /// mid-way uses a [`Loadout`] instead).
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
+        self.loadout().call(call, context, cancel)
     }
 }

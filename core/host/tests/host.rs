@@ -73,6 +73,7 @@ impl Fixture {
             cwd: Some(self.root().to_owned()),
             journal: Arc::new(self.writer.clone()),
             cause: None,
+            progress: None,
         }
     }
 
@@ -520,4 +521,70 @@ fn arguments_that_do_not_match_the_schema_are_refused_before_anything_runs() {
     }
     assert!(f.effects().is_empty(), "no effect was even intended");
     assert!(!f.root().join("a.txt").exists());
+}
+
+#[test]
+fn progress_is_relayed_while_the_call_runs() {
+    let host = host();
+    let f = Fixture::new();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let call = ToolCall {
+        id: "p".into(),
+        name: "progress".into(),
+        arguments: json!({}),
+    };
+    let ctx = ToolContext {
+        progress: Some(tx),
+        ..f.context()
+    };
+    let out = host.call(&call, &ctx, &Cancel::new());
+    assert_eq!(out.output, "done");
+    drop(ctx);
+    let got: Vec<String> = rx.iter().collect();
+    assert_eq!(got[..2], ["step 1".to_owned(), "step 2".to_owned()]);
+    assert!(
+        got[2].len() < 520 && got[2].ends_with('…'),
+        "{}",
+        got[2].len()
+    );
+}
+
+#[test]
+fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_theirs() {
+    let host = host();
+    let f = Fixture::new();
+    let pinned = host.loadout();
+    assert_eq!(pinned.generation(), 1);
+    // A reload that fails leaves the current generation exactly as it was.
+    let broken = PluginSource {
+        origin: "broken",
+        manifest: "plugin \"x\" { }",
+        component: b"",
+    };
+    assert!(host.reload(&[broken]).is_err());
+    assert_eq!(host.loadout().generation(), 1);
+    // A good reload (the file tools only) replaces it as a whole.
+    assert_eq!(
+        host.reload(&[source(&smith_plugins::BUNDLED[0])]).unwrap(),
+        2
+    );
+    let now = host.loadout();
+    assert_eq!(
+        now.plugins(),
+        vec![("files".to_owned(), "0.1.0".to_owned())]
+    );
+    assert!(!now.definitions().iter().any(|d| d.name == "spin"));
+    // The pinned loadout still has the hostile tools; new calls record the new generation.
+    assert!(pinned.definitions().iter().any(|d| d.name == "spin"));
+    let call = ToolCall {
+        id: "g".into(),
+        name: "ls".into(),
+        arguments: json!({}),
+    };
+    assert!(!now.call(&call, &f.context(), &Cancel::new()).is_error);
+    let entries = read_session(&f.session).unwrap().entries;
+    let Record::EffectIntent(i) = &entries[0].record else {
+        panic!()
+    };
+    assert_eq!(i.plugin, "files@0.1.0#2");
 }

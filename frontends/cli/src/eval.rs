@@ -53,6 +53,8 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
     })?;
     let (mut session, temp) = open_session(&args)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
+    // One plugin generation for the whole run.
+    let tools = tools.loadout();
     let outcome = Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
         .in_dir(cwd)
         .run(&mut session, &model, &prompt, &mut sink, &cancel);

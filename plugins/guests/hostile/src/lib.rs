@@ -20,6 +20,7 @@ impl Guest for Hostile {
             "wait-cancel",
             "fs-read",
             "fs-write",
+            "progress",
         ]
         .iter()
         .map(|n| tool(n, "test tool", ANY))
@@ -67,6 +68,12 @@ impl Guest for Hostile {
                 Ok(hash) => ToolOutput::ok(hash),
                 Err(e) => ToolOutput::error(smith_plugin_sdk::describe(&e)),
             },
+            "progress" => {
+                smith_plugin_sdk::progress("step 1");
+                smith_plugin_sdk::progress("step 2");
+                smith_plugin_sdk::progress(&"z".repeat(10_000));
+                ToolOutput::ok("done")
+            }
             other => ToolOutput::error(format!("no tool {other}")),
         }
     }
