@@ -53,6 +53,18 @@ impl EntryMeta {
         p
     }
 
+    /// Write the metadata into the first [`ENTRY_META_LEN`] bytes of `head` (which must be
+    /// that long).
+    pub fn write_into(&self, head: &mut [u8]) {
+        head[0..8].copy_from_slice(&self.id.to_le_bytes());
+        head[8..16].copy_from_slice(&self.parent.to_le_bytes());
+        head[16..24].copy_from_slice(&self.timestamp_ms.to_le_bytes());
+        head[24..26].copy_from_slice(&self.record_kind.to_le_bytes());
+        head[26..28].copy_from_slice(&self.flags.to_le_bytes());
+        head[28..32].copy_from_slice(&self.body_len.to_le_bytes());
+        head[32..40].copy_from_slice(&self.pair.to_le_bytes());
+    }
+
     /// Split an entry payload into metadata and stored body; `None` if it is too short.
     pub fn decode(payload: &[u8]) -> Option<(Self, &[u8])> {
         if payload.len() < ENTRY_META_LEN {

@@ -203,22 +203,34 @@ impl Record {
     /// # Errors
     /// [`Error::Encode`] when serialization fails.
     pub fn encode_body(&self) -> Result<Vec<u8>, Error> {
-        fn cbor<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
-            let mut out = Vec::new();
-            ciborium::into_writer(value, &mut out).map_err(|e| Error::Encode {
+        // Most bodies fit: one allocation instead of a chain of doublings.
+        let mut out = Vec::with_capacity(512);
+        self.encode_body_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Append the body's CBOR to `out`.
+    ///
+    /// # Errors
+    /// [`Error::Encode`] when serialization fails.
+    pub fn encode_body_into(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        fn cbor<T: Serialize>(value: &T, out: &mut Vec<u8>) -> Result<(), Error> {
+            ciborium::into_writer(value, out).map_err(|e| Error::Encode {
                 reason: e.to_string(),
-            })?;
-            Ok(out)
+            })
         }
         match self {
-            Record::SessionStart(r) => cbor(r),
-            Record::ModelChange(r) => cbor(r),
-            Record::Message(r) => cbor(r),
-            Record::ToolResult(r) => cbor(r),
-            Record::RunEnd(r) => cbor(r),
-            Record::EffectIntent(r) => cbor(r),
-            Record::EffectCompletion(r) => cbor(r),
-            Record::Unknown { body, .. } => Ok(body.clone()),
+            Record::SessionStart(r) => cbor(r, out),
+            Record::ModelChange(r) => cbor(r, out),
+            Record::Message(r) => cbor(r, out),
+            Record::ToolResult(r) => cbor(r, out),
+            Record::RunEnd(r) => cbor(r, out),
+            Record::EffectIntent(r) => cbor(r, out),
+            Record::EffectCompletion(r) => cbor(r, out),
+            Record::Unknown { body, .. } => {
+                out.extend_from_slice(body);
+                Ok(())
+            }
         }
     }
 
@@ -317,9 +329,15 @@ pub struct EntryHead {
 /// [`Error::Encode`] when the body is not canonical CBOR within the depth bound, when it or
 /// the payload exceeds the frame bound, or when the pair is not an earlier entry.
 pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Error> {
-    let body = record.encode_body()?;
+    use crate::meta::ENTRY_META_LEN;
+    // The metadata's 40 bytes are reserved first and filled in last, so the body is encoded
+    // in place and never copied (unless it is compressed).
+    let mut payload = Vec::with_capacity(512);
+    payload.resize(ENTRY_META_LEN, 0);
+    record.encode_body_into(&mut payload)?;
+    let body = &payload[ENTRY_META_LEN..];
     if !matches!(record, Record::Unknown { .. }) {
-        crate::cbor::check(&body).map_err(|reason| Error::Encode {
+        crate::cbor::check(body).map_err(|reason| Error::Encode {
             reason: format!("a {} record is out of bounds: {reason}", record.kind_name()),
         })?;
     }
@@ -331,7 +349,7 @@ pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Erro
             crate::format::MAX_PAYLOAD
         ),
     };
-    let body_len = u32::try_from(body.len())
+    let body_len = u32::try_from(size)
         .ok()
         .filter(|&n| n <= crate::format::MAX_PAYLOAD)
         .ok_or_else(too_large)?;
@@ -341,8 +359,13 @@ pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Erro
             reason: format!("entry {} cannot pair with later entry {pair}", entry.id.0),
         });
     }
-    let (flags, stored) = store_body(body)?;
-    let payload = crate::meta::EntryMeta {
+    let mut flags = 0;
+    if let Some(packed) = compress(body)? {
+        payload.truncate(ENTRY_META_LEN);
+        payload.extend_from_slice(&packed);
+        flags = crate::meta::ENTRY_COMPRESSED;
+    }
+    crate::meta::EntryMeta {
         id: entry.id.0,
         parent: entry.parent.map_or(0, |p| p.0),
         timestamp_ms: entry.timestamp_ms,
@@ -351,7 +374,7 @@ pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Erro
         body_len,
         pair,
     }
-    .encode(&stored);
+    .write_into(&mut payload[..ENTRY_META_LEN]);
     if payload.len() > crate::format::MAX_PAYLOAD as usize {
         return Err(too_large());
     }
@@ -375,37 +398,36 @@ const COMPRESS_MIN: usize = 1024;
 /// The zstd level used for bodies; fixed, so encoding is deterministic for the pinned zstd.
 const ZSTD_LEVEL: i32 = 3;
 
-/// Encode a CBOR body for storage: `(entry flags, stored bytes)`. Bodies of at least 1 KiB
-/// are zstd-compressed (level 3) when that makes them smaller. The compression context is
-/// reused per thread: creating one costs more than compressing a typical body.
+/// The stored form of a CBOR body when compression applies: bodies of at least 1 KiB are
+/// zstd-compressed (level 3) and kept compressed when that makes them smaller; `None` keeps
+/// the body as it is. The compression context is reused per thread: creating one costs more
+/// than compressing a typical body.
 ///
 /// # Errors
 /// [`Error::Encode`] when compression fails.
-pub(crate) fn store_body(body: Vec<u8>) -> Result<(u16, Vec<u8>), Error> {
+fn compress(body: &[u8]) -> Result<Option<Vec<u8>>, Error> {
     thread_local! {
         static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
             const { std::cell::RefCell::new(None) };
     }
-    if body.len() >= COMPRESS_MIN {
-        let packed = COMPRESSOR
-            .with(|cell| {
-                let mut slot = cell.borrow_mut();
-                if slot.is_none() {
-                    *slot = Some(zstd::bulk::Compressor::new(ZSTD_LEVEL)?);
-                }
-                match slot.as_mut() {
-                    Some(c) => c.compress(&body),
-                    None => Err(std::io::Error::other("no compressor")),
-                }
-            })
-            .map_err(|e| Error::Encode {
-                reason: format!("compressing a record body failed: {e}"),
-            })?;
-        if packed.len() < body.len() {
-            return Ok((crate::meta::ENTRY_COMPRESSED, packed));
-        }
+    if body.len() < COMPRESS_MIN {
+        return Ok(None);
     }
-    Ok((0, body))
+    let packed = COMPRESSOR
+        .with(|cell| {
+            let mut slot = cell.borrow_mut();
+            if slot.is_none() {
+                *slot = Some(zstd::bulk::Compressor::new(ZSTD_LEVEL)?);
+            }
+            match slot.as_mut() {
+                Some(c) => c.compress(body),
+                None => Err(std::io::Error::other("no compressor")),
+            }
+        })
+        .map_err(|e| Error::Encode {
+            reason: format!("compressing a record body failed: {e}"),
+        })?;
+    Ok((packed.len() < body.len()).then_some(packed))
 }
 
 /// Recover the CBOR body from its stored form, with the decoded length `body_len` bounded
