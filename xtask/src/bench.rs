@@ -10,7 +10,7 @@ use crate::{cargo, root, run as run_cmd};
 
 struct Figure {
     name: &'static str,
-    target: &'static str,
+    target: String,
     measured: String,
     met: Option<bool>,
 }
@@ -31,7 +31,7 @@ pub(crate) fn run() -> Result<(), String> {
     let help = median(50, || time(Command::new(&smith).arg("--help")))?;
     figures.push(Figure {
         name: "`smith --help` whole process, median of 50",
-        target: "≤ 10 ms",
+        target: "≤ 10 ms".into(),
         measured: ms(help),
         met: Some(help <= Duration::from_millis(10)),
     });
@@ -47,7 +47,7 @@ pub(crate) fn run() -> Result<(), String> {
     })?;
     figures.push(Figure {
         name: "scripted eval turn (scripted/demo) whole process, median of 30",
-        target: "report",
+        target: "report".into(),
         measured: ms(turn),
         met: None,
     });
@@ -62,7 +62,7 @@ pub(crate) fn run() -> Result<(), String> {
     let rss = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     figures.push(Figure {
         name: "scripted eval turn peak RSS",
-        target: "report",
+        target: "report".into(),
         measured: if rss.is_empty() {
             "unavailable".to_owned()
         } else {
@@ -76,7 +76,7 @@ pub(crate) fn run() -> Result<(), String> {
     })?;
     figures.push(Figure {
         name: "`smith docs search` whole process, median of 30",
-        target: "≤ 20 ms",
+        target: "≤ 20 ms".into(),
         measured: ms(search),
         met: Some(search <= Duration::from_millis(20)),
     });
@@ -91,111 +91,102 @@ pub(crate) fn run() -> Result<(), String> {
     let rss = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     figures.push(Figure {
         name: "`smith docs search` peak RSS",
-        target: "report",
+        target: "report".into(),
         measured: format!("{rss} KiB"),
         met: None,
     });
-    for (name, value) in example_figures("smith-docs", "search_bench")? {
-        let (label, target, met) = match name.as_str() {
-            "query" => (
-                "docs query in process (search + snippets)",
-                "≤ 5 ms",
-                Some(value <= 5.0),
-            ),
-            "corpus_load" => ("docs corpus decompress + parse", "report", None),
-            "index_open_embedded" => ("docs index open (built at compile time)", "report", None),
-            "index_build_in_ram" => ("docs index build in RAM (the alternative)", "report", None),
-            _ => continue,
-        };
-        figures.push(Figure {
-            name: label,
-            target,
-            measured: format!("{value:.3} ms"),
-            met,
-        });
-    }
-    for (name, value) in example_figures("smith-store", "store_bench")? {
-        let (label, target, met) = match name.as_str() {
-            "encode_1000_ms" => (
-                "encode 1,000 representative entries",
-                "≤ 0.5 ms",
-                Some(value <= 0.5),
-            ),
-            "open_last50_10000_ms" => (
-                "open + last 50 entries, 10,000-entry session",
-                "≤ 50 ms",
-                Some(value <= 50.0),
-            ),
-            "open_last50_100000_ms" => (
-                "open + last 50 entries, 100,000-entry session",
-                "≤ 50 ms",
-                Some(value <= 50.0),
-            ),
-            "open_torn_100000_ms" => (
-                "recovery open (torn tail: full scan), 100,000 entries",
-                "report",
-                None,
-            ),
-            "open_last50_10000_rss_kib"
-            | "open_last50_100000_rss_kib"
-            | "open_torn_100000_rss_kib" => {
-                let label = match name.as_str() {
-                    "open_last50_10000_rss_kib" => "open + last 50, 10,000 entries: peak RSS",
-                    "open_last50_100000_rss_kib" => "open + last 50, 100,000 entries: peak RSS",
-                    _ => "recovery open, 100,000 entries: peak RSS",
-                };
-                figures.push(Figure {
-                    name: label,
-                    target: "≤ 64 MiB",
-                    measured: format!("{:.1} MiB", value / 1024.0),
-                    met: Some(value <= 64.0 * 1024.0),
-                });
-                continue;
+    let ms_limit = |limit: f64| Limit::Ms(limit);
+    let docs = [
+        (
+            "query",
+            "docs query in process (search + snippets)",
+            ms_limit(5.0),
+        ),
+        (
+            "corpus_load",
+            "docs corpus decompress + parse",
+            Limit::ReportMs,
+        ),
+        (
+            "index_open_embedded",
+            "docs index open (built at compile time)",
+            Limit::ReportMs,
+        ),
+        (
+            "index_build_in_ram",
+            "docs index build in RAM (the alternative)",
+            Limit::ReportMs,
+        ),
+    ];
+    let store = [
+        (
+            "encode_1000_ms",
+            "encode 1,000 representative entries",
+            ms_limit(0.5),
+        ),
+        (
+            "open_last50_10000_ms",
+            "open + last 50 entries, 10,000-entry session",
+            ms_limit(50.0),
+        ),
+        (
+            "open_last50_10000_rss_kib",
+            "open + last 50, 10,000 entries: peak RSS",
+            Limit::RssMib(64.0),
+        ),
+        (
+            "open_last50_100000_ms",
+            "open + last 50 entries, 100,000-entry session",
+            ms_limit(50.0),
+        ),
+        (
+            "open_last50_100000_rss_kib",
+            "open + last 50, 100,000 entries: peak RSS",
+            Limit::RssMib(64.0),
+        ),
+        (
+            "open_torn_100000_ms",
+            "recovery open (torn tail: full scan), 100,000 entries",
+            Limit::ReportMs,
+        ),
+        (
+            "open_torn_100000_rss_kib",
+            "recovery open, 100,000 entries: peak RSS",
+            Limit::RssMib(64.0),
+        ),
+    ];
+    let host = [
+        (
+            "plugins_start_warm_ms",
+            "start all bundled plugins, warm compile cache (release)",
+            ms_limit(5.0),
+        ),
+        (
+            "plugins_start_cold_ms",
+            "start all bundled plugins, cold cache: compile (release)",
+            Limit::ReportMs,
+        ),
+        (
+            "tool_call_ms",
+            "one trivial tool call with durable intent + completion",
+            Limit::ReportMs,
+        ),
+    ];
+    let host_debug = [(
+        "plugins_start_warm_ms",
+        "start all bundled plugins, warm compile cache (debug build)",
+        Limit::ReportMs,
+    )];
+    for (package, example, release, table) in [
+        ("smith-docs", "search_bench", true, &docs[..]),
+        ("smith-store", "store_bench", true, &store[..]),
+        ("smith-host", "host_bench", true, &host[..]),
+        ("smith-host", "host_bench", false, &host_debug[..]),
+    ] {
+        for (name, value) in example_figures_in(package, example, release)? {
+            if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {
+                figures.push(limit.figure(label, value));
             }
-            _ => continue,
-        };
-        figures.push(Figure {
-            name: label,
-            target,
-            measured: format!("{value:.3} ms"),
-            met,
-        });
-    }
-
-    for (name, value) in example_figures("smith-host", "host_bench")? {
-        let (label, target, met) = match name.as_str() {
-            "plugins_start_warm_ms" => (
-                "start all bundled plugins, warm compile cache (release)",
-                "≤ 5 ms",
-                Some(value <= 5.0),
-            ),
-            "plugins_start_cold_ms" => (
-                "start all bundled plugins, cold cache: compile (release)",
-                "report",
-                None,
-            ),
-            "tool_call_ms" => (
-                "one trivial tool call with durable intent + completion",
-                "report",
-                None,
-            ),
-            _ => continue,
-        };
-        figures.push(Figure {
-            name: label,
-            target,
-            measured: format!("{value:.3} ms"),
-            met,
-        });
-    }
-    for (name, value) in example_figures_debug("smith-host", "host_bench")? {
-        if name == "plugins_start_warm_ms" {
-            figures.push(Figure {
-                name: "start all bundled plugins, warm compile cache (debug build)",
-                target: "report",
-                measured: format!("{value:.3} ms"),
-                met: None,
-            });
         }
     }
 
@@ -212,16 +203,42 @@ pub(crate) fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Run a bench example of `package` in release and read its `name value` lines.
-fn example_figures(package: &str, example: &str) -> Result<Vec<(String, f64)>, String> {
-    example_figures_in(package, example, true)
+/// How a bench example's figure is judged.
+#[derive(Clone, Copy)]
+enum Limit {
+    /// Milliseconds with a target: met when at most this.
+    Ms(f64),
+    /// Milliseconds, reported only.
+    ReportMs,
+    /// A peak RSS in KiB with a target in MiB.
+    RssMib(f64),
 }
 
-/// The same in a debug build.
-fn example_figures_debug(package: &str, example: &str) -> Result<Vec<(String, f64)>, String> {
-    example_figures_in(package, example, false)
+impl Limit {
+    fn figure(self, name: &'static str, value: f64) -> Figure {
+        let (target, measured, met) = match self {
+            Limit::Ms(limit) => (
+                format!("≤ {limit} ms"),
+                format!("{value:.3} ms"),
+                Some(value <= limit),
+            ),
+            Limit::ReportMs => ("report".to_owned(), format!("{value:.3} ms"), None),
+            Limit::RssMib(limit) => (
+                format!("≤ {limit} MiB"),
+                format!("{:.1} MiB", value / 1024.0),
+                Some(value <= limit * 1024.0),
+            ),
+        };
+        Figure {
+            name,
+            target,
+            measured,
+            met,
+        }
+    }
 }
 
+/// Run a bench example of `package` (in release or debug) and read its `name value` lines.
 fn example_figures_in(
     package: &str,
     example: &str,
