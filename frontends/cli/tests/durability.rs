@@ -5,9 +5,6 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
-
 use common::{Env, stderr};
 use smith_store::{Record, read_session};
 
@@ -35,21 +32,7 @@ fn sigkill_mid_run_never_loses_an_acknowledged_entry() {
     let mut kill_after = 7usize;
     for iteration in 0..iterations {
         kill_after = (kill_after * 31 + 17) % 160 + 1;
-        let mut child = env
-            .command(&[
-                "eval",
-                "--json",
-                "-m",
-                "scripted/long",
-                "--script",
-                script.to_str().unwrap(),
-                "go",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (mut child, mut lines) = env.spawn_script_json("scripted/long", &script, "go");
         let mut acknowledged = Vec::new();
         let mut session = None;
         for _ in 0..kill_after {

@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -23,21 +22,7 @@ fn a_kill_between_intent_and_completion_recovers_as_unknown_and_is_never_retried
         "fifo.kdl",
         "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
     );
-    let mut child = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/fifo",
-            "--script",
-            script.to_str().unwrap(),
-            "go",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut child, mut lines) = env.spawn_script_json("scripted/fifo", &script, "go");
     let session = loop {
         let line = lines.next().unwrap().unwrap();
         let record: serde_json::Value = serde_json::from_str(&line).unwrap();

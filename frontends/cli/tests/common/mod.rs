@@ -65,6 +65,36 @@ impl Env {
         cmd
     }
 
+    /// Start `smith eval --json` playing `script` as model `model`, with stdout piped and
+    /// stderr discarded: the child and its stdout, line by line.
+    pub fn spawn_script_json(
+        &self,
+        model: &str,
+        script: &Path,
+        prompt: &str,
+    ) -> (
+        std::process::Child,
+        std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+    ) {
+        use std::io::BufRead;
+        let mut child = self
+            .command(&[
+                "eval",
+                "--json",
+                "-m",
+                model,
+                "--script",
+                script.to_str().unwrap(),
+                prompt,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        (child, lines)
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
     }
