@@ -135,6 +135,21 @@ impl Root {
         &self.path
     }
 
+    /// `requested` resolved as [`Root::relative`] does, for the other facilities.
+    pub(crate) fn relative_path(&self, requested: &str) -> Result<PathBuf, FsFailure> {
+        self.relative(requested)
+    }
+
+    /// The metadata of `rel` (not following a final symlink), looked up confined to the root.
+    pub(crate) fn metadata_confined(&self, rel: &Path) -> std::io::Result<cap_std::fs::Metadata> {
+        self.dir.symlink_metadata(rel)
+    }
+
+    /// Open the file `rel` for reading, confined to the root.
+    pub(crate) fn open_confined(&self, rel: &Path) -> std::io::Result<cap_std::fs::File> {
+        self.dir.open(rel)
+    }
+
     /// `requested` as a path relative to the root: relative paths as they are, absolute ones
     /// only when they lie inside the root. `..` and symlinks are left for the confined open to
     /// refuse.

@@ -1,37 +1,61 @@
 //! Grants: what a plugin may do. Everything is denied unless granted, decided by one
 //! exhaustive match so a new effect cannot be added without deciding who may perform it.
+//!
+//! Default grants (DESIGN §4, documented in the `plugins` guide): a plugin gets the file grants
+//! it requests, rooted in the invocation's working directory; it gets `process.exec` only when
+//! the user's [`Policy`] allows process execution here (a trusted project, the
+//! `process.allow` setting or the `--allow-process` flag), and otherwise every process effect
+//! is refused with the fix named.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A capability a plugin requests in its manifest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Grant {
-    /// Read files and list directories inside the granted roots.
+    /// Read, list, find and grep files inside the granted roots.
     FsRead,
     /// Create, replace and edit files inside the granted roots.
     FsWrite,
+    /// Run external programs (the process effect), subject to the user's [`Policy`].
+    ProcessExec,
+}
+
+/// Every grant, in the order the manifest reference lists them.
+pub const ALL_GRANTS: &[Grant] = &[Grant::FsRead, Grant::FsWrite, Grant::ProcessExec];
+
+impl Grant {
+    /// The grant's manifest name (`fs.read`…).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::FsRead => "fs.read",
+            Self::FsWrite => "fs.write",
+            Self::ProcessExec => "process.exec",
+        }
+    }
 }
 
 impl std::str::FromStr for Grant {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "fs.read" => Ok(Self::FsRead),
-            "fs.write" => Ok(Self::FsWrite),
-            other => Err(format!(
-                "unknown grant `{other}`; this Smith grants `fs.read` and `fs.write`"
-            )),
-        }
+        ALL_GRANTS
+            .iter()
+            .copied()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<String> = ALL_GRANTS.iter().map(|g| format!("`{g}`")).collect();
+                format!(
+                    "unknown grant `{s}`; this Smith grants {}",
+                    names.join(", ")
+                )
+            })
     }
 }
 
 impl std::fmt::Display for Grant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::FsRead => "fs.read",
-            Self::FsWrite => "fs.write",
-        })
+        f.write_str(self.name())
     }
 }
 
@@ -42,20 +66,94 @@ pub enum Effect {
     ReadFile,
     /// `fs.list-dir`.
     ListDir,
+    /// `fs.find`.
+    Find,
+    /// `fs.grep`.
+    Grep,
     /// `fs.write-file`.
     WriteFile,
     /// `fs.edit-file`.
     EditFile,
+    /// `process.run`.
+    Process,
 }
 
 impl Effect {
-    /// The effect's name as recorded in the session (`fs.read`, `fs.write`…).
+    /// The effect's name as recorded in the session (`fs.read`, `process.run`…).
     pub fn name(self) -> &'static str {
         match self {
             Self::ReadFile => "fs.read",
             Self::ListDir => "fs.list",
+            Self::Find => "fs.find",
+            Self::Grep => "fs.grep",
             Self::WriteFile => "fs.write",
             Self::EditFile => "fs.edit",
+            Self::Process => "process.run",
+        }
+    }
+
+    /// The grant the effect needs.
+    pub fn needs(self) -> Grant {
+        match self {
+            Self::ReadFile | Self::ListDir | Self::Find | Self::Grep => Grant::FsRead,
+            Self::WriteFile | Self::EditFile => Grant::FsWrite,
+            Self::Process => Grant::ProcessExec,
+        }
+    }
+}
+
+/// Whether the user allows process execution for this invocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcessPolicy {
+    /// Allowed; the text says why (e.g. "the project /p is trusted").
+    Allowed(String),
+    /// Refused; the text says why and how to allow it.
+    Refused(String),
+}
+
+/// Bounds of process effects, from the user's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// The timeout when a request gives none (`0`).
+    pub default_timeout: Duration,
+    /// The longest timeout a request may ask for (`process.max-timeout`).
+    pub max_timeout: Duration,
+    /// The most bytes kept of each output stream (`process.output-limit`).
+    pub output_bytes: usize,
+}
+
+impl Default for ProcessLimits {
+    /// 120 s by default, at most 600 s, 1 MiB per stream.
+    fn default() -> Self {
+        Self {
+            default_timeout: Duration::from_secs(120),
+            max_timeout: Duration::from_secs(600),
+            output_bytes: 1 << 20,
+        }
+    }
+}
+
+/// The user's side of the grant decision for one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Process execution.
+    pub process: ProcessPolicy,
+    /// Process bounds.
+    pub process_limits: ProcessLimits,
+    /// Environment variables a `baseline` process environment passes through besides
+    /// [`crate::process::BASELINE_ENV`] (`process.pass-env`).
+    pub pass_env: Vec<String>,
+}
+
+impl Default for Policy {
+    /// Process execution refused (no trust decision was made).
+    fn default() -> Self {
+        Self {
+            process: ProcessPolicy::Refused(
+                "process execution was not allowed for this run; trust the project with `smith trust`, or allow it with `--allow-process` or `-c process.allow=true`".to_owned(),
+            ),
+            process_limits: ProcessLimits::default(),
+            pass_env: Vec::new(),
         }
     }
 }
@@ -68,31 +166,58 @@ pub struct Granted {
     pub grants: Vec<Grant>,
     /// Directories file effects may touch (canonical paths); empty: none.
     pub roots: Vec<PathBuf>,
+    /// Why `process.exec` was withheld although requested (the fix included).
+    pub process_refused: Option<String>,
 }
 
 impl Granted {
-    /// Whether `effect` is allowed. Deny by default: every effect names the grant it needs.
-    pub fn allows(&self, effect: Effect) -> bool {
-        let needed = match effect {
-            Effect::ReadFile | Effect::ListDir => Grant::FsRead,
-            Effect::WriteFile | Effect::EditFile => Grant::FsWrite,
-        };
-        self.grants.contains(&needed) && !self.roots.is_empty()
+    /// Whether `effect` is allowed; `Err` says why not. Deny by default: every effect names
+    /// the grant it needs.
+    ///
+    /// # Errors
+    /// The reason, naming the plugin's missing grant or the user's policy.
+    pub fn check(&self, effect: Effect, plugin: &str) -> Result<(), String> {
+        let needed = effect.needs();
+        if self.grants.contains(&needed) {
+            return match needed {
+                Grant::FsRead | Grant::FsWrite if self.roots.is_empty() => Err(format!(
+                    "plugin {plugin} may not use {}: the call has no working directory to root its files in",
+                    effect.name()
+                )),
+                Grant::FsRead | Grant::FsWrite | Grant::ProcessExec => Ok(()),
+            };
+        }
+        match (needed, &self.process_refused) {
+            (Grant::ProcessExec, Some(why)) => Err(why.clone()),
+            _ => Err(format!(
+                "plugin {plugin} has no `{needed}` grant, which {} needs; its manifest must request it",
+                effect.name()
+            )),
+        }
     }
 }
 
-/// The default policy (DESIGN §4, documented in `plugins`): a plugin gets the file grants it
-/// requests, rooted in the invocation's working directory, and nothing else.
-pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>) -> Granted {
+/// The default policy (DESIGN §4): the file grants a plugin requests, rooted in the
+/// invocation's working directory, and `process.exec` when requested and `policy` allows it.
+pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy) -> Granted {
+    let mut process_refused = None;
     let grants = requested
         .iter()
         .copied()
         .filter(|g| match g {
             Grant::FsRead | Grant::FsWrite => true,
+            Grant::ProcessExec => match &policy.process {
+                ProcessPolicy::Allowed(_) => true,
+                ProcessPolicy::Refused(why) => {
+                    process_refused = Some(why.clone());
+                    false
+                }
+            },
         })
         .collect();
     Granted {
         grants,
         roots: cwd.into_iter().collect(),
+        process_refused,
     }
 }

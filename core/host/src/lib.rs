@@ -20,13 +20,18 @@
 
 pub mod cache;
 mod effects;
+mod fs_imports;
 pub mod fsops;
 pub mod grants;
 pub mod manifest;
+pub mod process;
+mod process_imports;
 pub mod reference;
 mod runtime;
+pub mod search;
 
 pub use cache::CompileCache;
+pub use grants::{Policy, ProcessLimits, ProcessPolicy};
 pub use manifest::Manifest;
 pub use runtime::{Host, Limits, Loadout, PluginSource};
 

@@ -14,7 +14,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use crate::Error;
 use crate::cache::CompileCache;
 use crate::effects::CallState;
-use crate::grants::default_policy;
+use crate::grants::{Policy, default_policy};
 use crate::manifest::Manifest;
 
 /// Generated bindings of the `tool-plugin` world.
@@ -151,6 +151,7 @@ pub struct Host {
 pub struct Loadout {
     runtime: Arc<Runtime>,
     generation: Arc<Generation>,
+    policy: Arc<Policy>,
 }
 
 impl std::fmt::Debug for Host {
@@ -245,6 +246,7 @@ impl Host {
     /// The current generation, pinned: what a run should use from start to end.
     pub fn loadout(&self) -> Loadout {
         Loadout {
+            policy: Arc::new(Policy::default()),
             runtime: Arc::clone(&self.runtime),
             generation: Arc::clone(
                 &self
@@ -257,6 +259,14 @@ impl Host {
 }
 
 impl Loadout {
+    /// The same tools under the user's `policy` (whether process execution is allowed, its
+    /// bounds). A loadout starts with [`Policy::default`]: processes refused.
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = Arc::new(policy);
+        self
+    }
+
     /// The generation number (1 for the first load, then +1 per reload).
     pub fn generation(&self) -> u64 {
         self.generation.number
@@ -360,7 +370,13 @@ impl Runtime {
         store.epoch_deadline_callback(|mut ctx| {
             let s = ctx.data_mut();
             let now = Instant::now();
-            if now.duration_since(s.started) > s.deadline {
+            // Time inside effects (a process may run for minutes) is bounded by the effect's
+            // own limits; the plugin's deadline counts the rest.
+            if now
+                .duration_since(s.started)
+                .saturating_sub(s.call.host_time)
+                > s.deadline
+            {
                 return Err(wasmtime::Error::new(Stopped::Deadline(s.deadline)));
             }
             if s.call.cancel.is_cancelled() {
@@ -477,12 +493,13 @@ impl ToolDispatch for Loadout {
                 is_error: true,
             };
         }
-        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone());
+        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
         let state = CallState::new(
             format!("{label}#{}", self.generation.number),
             call,
             context,
             granted,
+            Arc::clone(&self.policy),
             cancel.clone(),
         );
         let mut store = self.runtime.store(state, self.runtime.limits.deadline);

@@ -1,118 +1,18 @@
 //! The plugin host with real components (the bundled file tools and the hostile test plugin),
 //! real files and a real session file as the effect journal.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{Fixture, cache, host, host_with, source};
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use smith::{Cancel, EntryId, SessionId, ToolCall};
-use smith_agent::{EffectJournal, SharedWriter, ToolContext, ToolDispatch, ToolOutput};
-use smith_host::{CompileCache, Host, Limits, PluginSource};
-use smith_store::{
-    EffectCompletion, EffectIntent, EffectOutcome, Record, SessionWriter, read_session,
-};
-
-fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
-    PluginSource {
-        origin: p.origin,
-        manifest: p.manifest,
-        component: p.component,
-    }
-}
-
-/// The compile cache shared by every test process (DESIGN §3).
-fn cache() -> CompileCache {
-    CompileCache::new(Some(
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("smith-compile-cache"),
-    ))
-}
-
-fn host_with(limits: Limits) -> Host {
-    let sources = [
-        source(&smith_plugins::BUNDLED[0]),
-        source(&smith_plugins::HOSTILE),
-    ];
-    Host::load(&sources, &cache(), limits).unwrap()
-}
-
-fn host() -> Host {
-    host_with(Limits {
-        deadline: Duration::from_millis(1500),
-        ..Limits::default()
-    })
-}
-
-struct Fixture {
-    work: tempfile::TempDir,
-    _sessions: tempfile::TempDir,
-    session: PathBuf,
-    writer: SharedWriter,
-}
-
-impl Fixture {
-    fn new() -> Self {
-        let work = tempfile::tempdir().unwrap();
-        let sessions = tempfile::tempdir().unwrap();
-        let w = SessionWriter::create(sessions.path(), SessionId::new_now()).unwrap();
-        let session = w.path().to_owned();
-        Self {
-            work,
-            _sessions: sessions,
-            session,
-            writer: SharedWriter::new(w),
-        }
-    }
-
-    fn root(&self) -> &Path {
-        self.work.path()
-    }
-
-    fn context(&self) -> ToolContext {
-        ToolContext {
-            cwd: Some(self.root().to_owned()),
-            journal: Arc::new(self.writer.clone()),
-            cause: None,
-            progress: None,
-        }
-    }
-
-    fn call(&self, host: &Host, name: &str, args: serde_json::Value) -> ToolOutput {
-        self.call_with(host, name, args, &Cancel::new())
-    }
-
-    fn call_with(
-        &self,
-        host: &Host,
-        name: &str,
-        args: serde_json::Value,
-        cancel: &Cancel,
-    ) -> ToolOutput {
-        let call = ToolCall {
-            id: format!("call_{name}"),
-            name: name.to_owned(),
-            arguments: args,
-        };
-        host.call(&call, &self.context(), cancel)
-    }
-
-    /// (effect, outcome) of every completed effect recorded so far, in order.
-    fn effects(&self) -> Vec<(String, EffectOutcome)> {
-        let entries = read_session(&self.session).unwrap().entries;
-        let mut out = Vec::new();
-        for e in &entries {
-            if let Record::EffectCompletion(c) = &e.record {
-                let intent = entries.iter().find(|i| Some(i.id) == e.pair).unwrap();
-                let Record::EffectIntent(i) = &intent.record else {
-                    panic!("a completion pairs with its intent")
-                };
-                assert_eq!(i.effect_id, c.effect_id);
-                out.push((i.effect.clone(), c.outcome));
-            }
-        }
-        out
-    }
-}
+use smith::{Cancel, EntryId, ToolCall};
+use smith_agent::{EffectJournal, ToolContext, ToolDispatch};
+use smith_host::{Host, Limits, PluginSource};
+use smith_store::{EffectCompletion, EffectIntent, EffectOutcome, Record, read_session};
 
 #[test]
 fn the_file_tools_read_write_edit_and_list_recording_every_effect() {
@@ -207,7 +107,7 @@ fn paths_never_escape_the_granted_root() {
     };
     let out = host.call(&call, &ctx, &Cancel::new());
     assert!(
-        out.is_error && out.output.contains("no grant"),
+        out.is_error && out.output.contains("no working directory"),
         "{}",
         out.output
     );

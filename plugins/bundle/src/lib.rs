@@ -14,12 +14,20 @@ pub struct BundledPlugin {
     pub component: &'static [u8],
 }
 
-/// The plugins every Smith starts with: the file tools (`read`, `write`, `edit`, `ls`).
-pub static BUNDLED: &[BundledPlugin] = &[BundledPlugin {
-    origin: "bundled:files/plugin.kdl",
-    manifest: include_str!("../../guests/files/plugin.kdl"),
-    component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_files.wasm")),
-}];
+/// The plugins every Smith starts with: the file and search tools (`read`, `write`, `edit`,
+/// `ls`, `find`, `grep`) and the `bash` tool.
+pub static BUNDLED: &[BundledPlugin] = &[
+    BundledPlugin {
+        origin: "bundled:files/plugin.kdl",
+        manifest: include_str!("../../guests/files/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_files.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:shell/plugin.kdl",
+        manifest: include_str!("../../guests/shell/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_shell.wasm")),
+    },
+];
 
 /// The misbehaving test plugin (infinite loop, memory bomb, trap, stdout, flood…), only with
 /// the `test-plugins` feature; never part of the smith binary.

@@ -1,8 +1,9 @@
 //! The guest SDK for Smith plugins (`wasm32-wasip2` components).
 //!
 //! A tool plugin implements [`Guest`] — its tool definitions and a `call` — and exports it
-//! with [`export_tool_plugin!`]. File effects go through [`fs`], whose every call the host
-//! records durably before and after it runs; [`cancelled`] says whether the call should stop.
+//! with [`export_tool_plugin!`]. File and search effects go through [`fs`], external
+//! programs through [`process`] (with the `process.exec` grant); the host records every such
+//! call durably before and after it runs; [`cancelled`] says whether the call should stop.
 //! The contract is the `smith:plugin` WIT package (`plugins/wit/smith-plugin.wit`).
 //!
 //! ```ignore
@@ -34,7 +35,7 @@ pub mod bindings {
     });
 }
 
-pub use bindings::smith::plugin::fs;
+pub use bindings::smith::plugin::{fs, process};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use serde_json;
 
@@ -94,5 +95,16 @@ pub fn describe(e: &fs::FsError) -> String {
         fs::FsError::Invalid(m) => m.clone(),
         fs::FsError::Io(m) => format!("I/O error: {m}"),
         fs::FsError::Cancelled => "cancelled before it started".to_owned(),
+    }
+}
+
+/// A process-effect error as a sentence for the model.
+pub fn describe_process(e: &process::ProcessError) -> String {
+    match e {
+        process::ProcessError::Denied(m) => format!("not allowed: {m}"),
+        process::ProcessError::NotFound(m) => format!("not found: {m}"),
+        process::ProcessError::Invalid(m) => m.clone(),
+        process::ProcessError::Io(m) => format!("could not start: {m}"),
+        process::ProcessError::Cancelled => "cancelled before it started".to_owned(),
     }
 }

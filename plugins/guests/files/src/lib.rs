@@ -1,5 +1,7 @@
-//! Smith's bundled file tools: `read`, `write`, `edit` and `ls`, built on the SDK's file
-//! facilities (every call a durable effect recorded by the host).
+//! Smith's bundled file tools: `read`, `write`, `edit`, `ls`, `find` and `grep`, built on the
+//! SDK's file and search facilities (every call a durable effect recorded by the host).
+
+mod search;
 
 use serde::Deserialize;
 use smith_plugin_sdk::fs::{self, EntryKind, Replacement};
@@ -66,6 +68,9 @@ impl Guest for Files {
                 r#"{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}"#,
             ),
         ]
+        .into_iter()
+        .chain(search::definitions())
+        .collect()
     }
 
     fn call(name: String, args: String, _invocation: Invocation) -> ToolOutput {
@@ -74,6 +79,8 @@ impl Guest for Files {
             "write" => write(&args),
             "edit" => edit(&args),
             "ls" => ls(&args),
+            "find" => search::find(&args),
+            "grep" => search::grep(&args),
             other => Err(ToolOutput::error(format!(
                 "the files plugin has no tool `{other}`"
             ))),
@@ -82,7 +89,7 @@ impl Guest for Files {
     }
 }
 
-fn failed(path: &str, e: fs::FsError) -> ToolOutput {
+pub(crate) fn failed(path: &str, e: fs::FsError) -> ToolOutput {
     ToolOutput::error(format!("{path}: {}", smith_plugin_sdk::describe(&e)))
 }
 

@@ -1,0 +1,332 @@
+//! The `smith:plugin/fs` imports: file and search facilities confined to the granted root
+//! ([`crate::fsops`], [`crate::search`]), each a durable effect.
+
+use serde_json::json;
+use smith_store::EffectOutcome;
+
+use crate::effects::{CallState, Done, EffectCall, EffectError};
+use crate::fsops::{FsFailure, Listed, ListedKind, Root};
+use crate::grants::Effect;
+use crate::runtime::State;
+use crate::runtime::bindings::smith::plugin::{fs, host};
+use crate::search::{self, WalkOptions};
+
+impl EffectError for fs::FsError {
+    fn denied(message: String) -> Self {
+        Self::Denied(message)
+    }
+    fn cancelled() -> Self {
+        Self::Cancelled
+    }
+    fn io(message: String) -> Self {
+        Self::Io(message)
+    }
+}
+
+/// A file effect's value, output recorded in the completion, and evidence.
+struct Ran<T> {
+    value: T,
+    output: Vec<u8>,
+    evidence: serde_json::Value,
+}
+
+impl CallState {
+    /// Run file effect `effect` on `target` durably in the granted root.
+    fn fs_effect<T>(
+        &mut self,
+        effect: Effect,
+        target: &str,
+        input: serde_json::Value,
+        run: impl FnOnce(&Root, &CallState) -> Result<Ran<T>, FsFailure>,
+    ) -> Result<T, fs::FsError> {
+        let call = EffectCall {
+            effect,
+            target,
+            input,
+        };
+        self.durable(call, |state| {
+            let root = state
+                .granted
+                .roots
+                .first()
+                .ok_or_else(|| FsFailure::Denied("no root is granted".to_owned()))
+                .and_then(|r| Root::open(r));
+            match root.and_then(|root| run(&root, state)) {
+                Ok(ran) => Done {
+                    outcome: EffectOutcome::Applied,
+                    result: Ok(ran.value),
+                    output: ran.output,
+                    evidence: ran.evidence,
+                },
+                Err(failure) => {
+                    let outcome = match failure {
+                        FsFailure::Uncertain(_) => EffectOutcome::Unknown,
+                        FsFailure::Denied(_)
+                        | FsFailure::NotFound(_)
+                        | FsFailure::Invalid(_)
+                        | FsFailure::Io(_) => EffectOutcome::NotApplied,
+                    };
+                    let text = failure.to_string();
+                    Done {
+                        outcome,
+                        result: Err(to_wit(failure)),
+                        output: text.into_bytes(),
+                        evidence: serde_json::Value::Null,
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn walk_options(o: fs::WalkOptions) -> WalkOptions {
+    WalkOptions {
+        respect_ignore_files: o.respect_ignore_files,
+        include_hidden: o.include_hidden,
+    }
+}
+
+fn kind(k: ListedKind) -> fs::EntryKind {
+    match k {
+        ListedKind::File => fs::EntryKind::File,
+        ListedKind::Directory => fs::EntryKind::Directory,
+        ListedKind::Symlink => fs::EntryKind::Symlink,
+        ListedKind::Other => fs::EntryKind::Other,
+    }
+}
+
+fn to_wit(f: FsFailure) -> fs::FsError {
+    match f {
+        FsFailure::Denied(m) => fs::FsError::Denied(m),
+        FsFailure::NotFound(m) => fs::FsError::NotFound(m),
+        FsFailure::Invalid(m) => fs::FsError::Invalid(m),
+        FsFailure::Io(m) | FsFailure::Uncertain(m) => fs::FsError::Io(m),
+    }
+}
+
+impl fs::Host for State {
+    fn read_lines(
+        &mut self,
+        path: String,
+        offset: u32,
+        limit: u32,
+    ) -> Result<fs::LineWindow, fs::FsError> {
+        let input = json!({"path": path, "offset": offset, "limit": limit});
+        self.call
+            .fs_effect(Effect::ReadFile, &path, input, |root, _| {
+                let w = root.read_lines(&path, offset, limit)?;
+                Ok(Ran {
+                    output: w.text.clone().into_bytes(),
+                    evidence: json!({"sha256": w.sha256, "total_lines": w.total_lines}),
+                    value: fs::LineWindow {
+                        text: w.text,
+                        first_line: w.first_line,
+                        last_line: w.last_line,
+                        total_lines: w.total_lines,
+                        sha256: w.sha256,
+                    },
+                })
+            })
+    }
+
+    fn write_file(&mut self, path: String, content: String) -> Result<String, fs::FsError> {
+        let input = json!({"path": path, "content": content});
+        self.call
+            .fs_effect(Effect::WriteFile, &path, input, |root, _| {
+                let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
+                let hash = root.write_file(&path, content.as_bytes())?;
+                Ok(Ran {
+                    output: hash.clone().into_bytes(),
+                    evidence: json!({"before_sha256": before, "after_sha256": hash}),
+                    value: hash,
+                })
+            })
+    }
+
+    fn edit_file(
+        &mut self,
+        path: String,
+        edits: Vec<fs::Replacement>,
+        expected_sha256: Option<String>,
+    ) -> Result<String, fs::FsError> {
+        let pairs: Vec<(String, String)> = edits
+            .into_iter()
+            .map(|e| (e.old_text, e.new_text))
+            .collect();
+        let input = json!({
+            "path": path,
+            "edits": pairs.iter().map(|(o, n)| json!({"old_text": o, "new_text": n})).collect::<Vec<_>>(),
+            "expected_sha256": expected_sha256,
+        });
+        self.call
+            .fs_effect(Effect::EditFile, &path, input, |root, _| {
+                let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
+                let hash = root.edit_file(&path, &pairs, expected_sha256.as_deref())?;
+                Ok(Ran {
+                    output: hash.clone().into_bytes(),
+                    evidence: json!({"before_sha256": before, "after_sha256": hash}),
+                    value: hash,
+                })
+            })
+    }
+
+    fn list_dir(&mut self, path: String) -> Result<Vec<fs::DirEntry>, fs::FsError> {
+        let input = json!({"path": path});
+        self.call
+            .fs_effect(Effect::ListDir, &path, input, |root, _| {
+                let listed = root.list_dir(&path)?;
+                let output = listed
+                    .iter()
+                    .map(|l| l.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes();
+                Ok(Ran {
+                    output,
+                    evidence: json!({"entries": listed.len()}),
+                    value: listed.into_iter().map(entry).collect(),
+                })
+            })
+    }
+
+    fn find(
+        &mut self,
+        path: String,
+        pattern: String,
+        limit: u32,
+        options: fs::WalkOptions,
+    ) -> Result<fs::FindResult, fs::FsError> {
+        let input = json!({
+            "path": path, "pattern": pattern, "limit": limit,
+            "respect_ignore_files": options.respect_ignore_files,
+            "include_hidden": options.include_hidden,
+        });
+        self.call
+            .fs_effect(Effect::Find, &path, input, |root, state| {
+                let found = root.find(&path, &pattern, limit, walk_options(options), &|| {
+                    state.cancel.is_cancelled()
+                })?;
+                let output = found
+                    .entries
+                    .iter()
+                    .map(|f| f.path.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes();
+                Ok(Ran {
+                    output,
+                    evidence: json!({
+                        "entries": found.entries.len(),
+                        "truncated": found.truncated,
+                        "errors": found.errors,
+                    }),
+                    value: fs::FindResult {
+                        entries: found
+                            .entries
+                            .into_iter()
+                            .map(|f| fs::Found {
+                                path: f.path,
+                                kind: kind(f.kind),
+                                size: f.size,
+                            })
+                            .collect(),
+                        truncated: found.truncated,
+                        errors: found.errors,
+                    },
+                })
+            })
+    }
+
+    fn grep(&mut self, request: fs::GrepRequest) -> Result<fs::GrepResult, fs::FsError> {
+        let input = json!({
+            "path": request.path, "pattern": request.pattern, "literal": request.literal,
+            "case_insensitive": request.case_insensitive, "glob": request.glob,
+            "limit": request.limit,
+            "respect_ignore_files": request.options.respect_ignore_files,
+            "include_hidden": request.options.include_hidden,
+        });
+        let target = request.path.clone();
+        self.call
+            .fs_effect(Effect::Grep, &target, input, |root, state| {
+                let found = root.grep(
+                    &search::GrepRequest {
+                        path: &request.path,
+                        pattern: &request.pattern,
+                        literal: request.literal,
+                        case_insensitive: request.case_insensitive,
+                        glob: request.glob.as_deref(),
+                        limit: request.limit,
+                        options: walk_options(request.options),
+                    },
+                    &|| state.cancel.is_cancelled(),
+                )?;
+                let output = found
+                    .matches
+                    .iter()
+                    .map(|m| format!("{}:{}:{}", m.path, m.line, m.text))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes();
+                Ok(Ran {
+                    output,
+                    evidence: json!({
+                        "matches": found.matches.len(),
+                        "truncated": found.truncated,
+                        "files_searched": found.files_searched,
+                        "binary_count": found.binary_count,
+                        "binary_files": found.binary_files,
+                        "errors": found.errors,
+                    }),
+                    value: fs::GrepResult {
+                        matches: found
+                            .matches
+                            .into_iter()
+                            .map(|m| fs::GrepMatch {
+                                path: m.path,
+                                line: m.line,
+                                text: m.text,
+                            })
+                            .collect(),
+                        truncated: found.truncated,
+                        files_searched: found.files_searched,
+                        binary_files: found.binary_files,
+                        binary_count: found.binary_count,
+                        errors: found.errors,
+                    },
+                })
+            })
+    }
+}
+
+fn entry(l: Listed) -> fs::DirEntry {
+    fs::DirEntry {
+        name: l.name,
+        kind: kind(l.kind),
+        size: l.size,
+    }
+}
+
+impl host::Host for State {
+    fn cancelled(&mut self) -> bool {
+        self.call.cancel.is_cancelled()
+    }
+
+    fn progress(&mut self, message: String) {
+        // Transient by contract: relayed as a tool update, never recorded; long messages are
+        // cut so a plugin cannot flood the interface.
+        if let Some(tx) = &self.call.progress {
+            let mut text = message;
+            if text.len() > 500 {
+                let mut cut = 500;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+                text.push('…');
+            }
+            let _ = tx.send(text);
+        }
+    }
+}
+
+impl crate::runtime::bindings::smith::plugin::types::Host for State {}

@@ -1,0 +1,249 @@
+//! The `smith:plugin/process` import: one external program through [`crate::process`], a
+//! durable effect whose mutation state is `unknown` once the program started (it may have
+//! changed anything) and `not-applied` when it could not start.
+
+use std::time::Duration;
+
+use serde_json::json;
+use smith_store::EffectOutcome;
+
+use crate::effects::{CallState, Done, EffectCall, EffectError};
+use crate::fsops::{FsFailure, Root};
+use crate::grants::Effect;
+use crate::process::{self, BASELINE_ENV, ExitStatus, ProcessRequest, SpawnFailure};
+use crate::runtime::State;
+use crate::runtime::bindings::smith::plugin::process as wit;
+
+impl EffectError for wit::ProcessError {
+    fn denied(message: String) -> Self {
+        Self::Denied(message)
+    }
+    fn cancelled() -> Self {
+        Self::Cancelled
+    }
+    fn io(message: String) -> Self {
+        Self::Io(message)
+    }
+}
+
+/// The largest request (program, arguments and environment together), in bytes.
+const MAX_REQUEST_BYTES: usize = 1 << 20;
+
+fn invalid(message: String) -> Done<wit::ProcessOutput, wit::ProcessError> {
+    Done::not_applied(wit::ProcessError::Invalid(message.clone()), message)
+}
+
+/// Check the request's shape before anything runs.
+fn validate(r: &wit::ProcessRequest) -> Result<(), String> {
+    if r.program.is_empty() {
+        return Err("the program is empty; name a program, e.g. `cargo`".to_owned());
+    }
+    let size = r.program.len()
+        + r.args.iter().map(String::len).sum::<usize>()
+        + r.env.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>();
+    if size > MAX_REQUEST_BYTES {
+        return Err(format!(
+            "the program, arguments and environment take {size} bytes; at most {MAX_REQUEST_BYTES} are accepted"
+        ));
+    }
+    let texts = std::iter::once(&r.program)
+        .chain(&r.args)
+        .chain(std::iter::once(&r.cwd))
+        .chain(r.env.iter().flat_map(|(k, v)| [k, v]));
+    if texts.into_iter().any(|t| t.contains('\0')) {
+        return Err(
+            "the program, an argument, the directory or a variable holds a NUL byte".to_owned(),
+        );
+    }
+    if let Some((name, _)) = r.env.iter().find(|(k, _)| k.is_empty() || k.contains('=')) {
+        return Err(format!(
+            "`{name}` is not a valid environment variable name (empty or holding `=`)"
+        ));
+    }
+    Ok(())
+}
+
+impl CallState {
+    /// The program's environment: the baseline (plus `process.pass-env`) or nothing, then the
+    /// request's variables.
+    fn environment(&self, r: &wit::ProcessRequest) -> Vec<(String, String)> {
+        let mut env: Vec<(String, String)> = Vec::new();
+        if r.env_base == wit::EnvBase::Baseline {
+            let names = BASELINE_ENV
+                .iter()
+                .copied()
+                .chain(self.policy.pass_env.iter().map(String::as_str));
+            for name in names {
+                if let Ok(value) = std::env::var(name)
+                    && !env.iter().any(|(k, _)| k == name)
+                {
+                    env.push((name.to_owned(), value));
+                }
+            }
+        }
+        for (k, v) in &r.env {
+            env.retain(|(name, _)| name != k);
+            env.push((k.clone(), v.clone()));
+        }
+        env
+    }
+
+    /// Confine the requested working directory to the granted root.
+    fn working_dir(&self, requested: &str) -> Result<std::path::PathBuf, FsFailure> {
+        let root = self
+            .granted
+            .roots
+            .first()
+            .ok_or_else(|| FsFailure::Denied("the call has no working directory".to_owned()))?;
+        let root = Root::open(root)?;
+        if requested.is_empty() || requested == "." {
+            return Ok(root.path().to_owned());
+        }
+        let rel = root.relative_path(requested)?;
+        let dir = root
+            .path()
+            .join(rel)
+            .canonicalize()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => {
+                    FsFailure::NotFound(format!("the directory `{requested}` does not exist"))
+                }
+                _ => FsFailure::Io(format!("`{requested}`: {e}")),
+            })?;
+        if !dir.starts_with(root.path()) {
+            return Err(FsFailure::Denied(format!(
+                "`{requested}` leads outside the granted root {}",
+                root.path().display()
+            )));
+        }
+        if !dir.is_dir() {
+            return Err(FsFailure::Invalid(format!(
+                "`{requested}` is not a directory"
+            )));
+        }
+        Ok(dir)
+    }
+
+    fn run_process(&self, r: &wit::ProcessRequest) -> Done<wit::ProcessOutput, wit::ProcessError> {
+        if let Err(why) = validate(r) {
+            return invalid(why);
+        }
+        let cwd = match self.working_dir(&r.cwd) {
+            Ok(dir) => dir,
+            Err(FsFailure::NotFound(m)) => {
+                return Done::not_applied(wit::ProcessError::NotFound(m.clone()), m);
+            }
+            Err(FsFailure::Denied(m)) => {
+                return Done::not_applied(wit::ProcessError::Denied(m.clone()), m);
+            }
+            Err(other) => return invalid(other.to_string()),
+        };
+        let limits = self.policy.process_limits;
+        let timeout = match r.timeout_ms {
+            0 => limits.default_timeout,
+            ms => Duration::from_millis(ms).min(limits.max_timeout),
+        };
+        let output_bytes = match r.output_limit {
+            0 => limits.output_bytes,
+            n => (n as usize).min(limits.output_bytes),
+        };
+        let request = ProcessRequest {
+            program: r.program.clone(),
+            args: r.args.clone(),
+            cwd,
+            env: self.environment(r),
+            timeout,
+            output_bytes,
+        };
+        let ran = match process::run(&request, &|| self.cancel.is_cancelled()) {
+            Ok(ran) => ran,
+            Err(failure) => {
+                let text = failure.to_string();
+                let error = match failure {
+                    SpawnFailure::NotFound(m) => wit::ProcessError::NotFound(m),
+                    SpawnFailure::Denied(m) => wit::ProcessError::Denied(m),
+                    SpawnFailure::Io(m) => wit::ProcessError::Io(m),
+                };
+                return Done::not_applied(error, text);
+            }
+        };
+        let status = match ran.status {
+            ExitStatus::Code(c) => wit::ExitStatus::Code(c),
+            ExitStatus::Signal(s) => wit::ExitStatus::Signal(s),
+        };
+        let (code, signal) = match ran.status {
+            ExitStatus::Code(c) => (Some(c), None),
+            ExitStatus::Signal(s) => (None, Some(s)),
+        };
+        let mut output = ran.stdout.text.clone().into_bytes();
+        if !ran.stderr.text.is_empty() {
+            output.extend_from_slice(b"\n[stderr]\n");
+            output.extend_from_slice(ran.stderr.text.as_bytes());
+        }
+        let duration_ms = u64::try_from(ran.duration.as_millis()).unwrap_or(u64::MAX);
+        Done {
+            // A program may have changed anything: never claimed as applied or not.
+            outcome: EffectOutcome::Unknown,
+            evidence: json!({
+                "exit_code": code,
+                "signal": signal,
+                "timed_out": ran.timed_out,
+                "cancelled": ran.cancelled,
+                "descendants_terminated": ran.descendants_terminated,
+                "output_abandoned": ran.output_abandoned,
+                "stdout_bytes": ran.stdout.total_bytes,
+                "stderr_bytes": ran.stderr.total_bytes,
+                "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+                "duration_ms": duration_ms,
+            }),
+            output,
+            result: Ok(wit::ProcessOutput {
+                status,
+                stdout: captured(ran.stdout),
+                stderr: captured(ran.stderr),
+                timed_out: ran.timed_out,
+                cancelled: ran.cancelled,
+                descendants_terminated: ran.descendants_terminated,
+                output_abandoned: ran.output_abandoned,
+                duration_ms,
+            }),
+        }
+    }
+}
+
+fn captured(c: process::Captured) -> wit::Captured {
+    wit::Captured {
+        text: c.text,
+        total_bytes: c.total_bytes,
+        truncated: c.truncated,
+    }
+}
+
+impl wit::Host for State {
+    fn run(
+        &mut self,
+        request: wit::ProcessRequest,
+    ) -> Result<wit::ProcessOutput, wit::ProcessError> {
+        // The recorded input is the request as the plugin made it; inherited variables are
+        // not part of it (their values never reach the session).
+        let input = json!({
+            "program": request.program,
+            "args": request.args,
+            "cwd": request.cwd,
+            "env_base": match request.env_base {
+                wit::EnvBase::Clean => "clean",
+                wit::EnvBase::Baseline => "baseline",
+            },
+            "env": request.env,
+            "timeout_ms": request.timeout_ms,
+            "output_limit": request.output_limit,
+        });
+        let target = request.program.clone();
+        let call = EffectCall {
+            effect: Effect::Process,
+            target: &target,
+            input,
+        };
+        self.call.durable(call, |state| state.run_process(&request))
+    }
+}

@@ -1,0 +1,456 @@
+//! The search facilities behind `smith:plugin/fs.find` and `fs.grep`: in-process walks of a
+//! directory inside a granted root (the `ignore` crate's walker, the `globset`, `grep-regex`
+//! and `grep-searcher` crates — ripgrep's own), with no shell or helper program.
+//!
+//! Rules (documented for plugin authors in the `plugins` guide):
+//! - **Deterministic order**: one sequential walk, each directory's entries sorted by file
+//!   name, so the same tree gives the same results in the same order; bounded results are the
+//!   first ones in that order, and a cut says so (`truncated`).
+//! - **Ignore files** (when `respect-ignore-files`): `.gitignore` (also outside a git
+//!   repository), `.ignore`, `.git/info/exclude`, the user's global git excludes, and those of
+//!   parent directories, as ripgrep reads them. Hidden entries (a leading `.`) are skipped
+//!   unless `include-hidden`; `.git` itself is always skipped.
+//! - **Symlinks are never followed**: `find` lists them as `symlink`; `grep` does not read
+//!   them. Every file `grep` reads is opened through the root's directory handle, so nothing
+//!   outside the root is read even if the tree changes during the walk.
+//! - **Binary files** (a NUL byte) are skipped by `grep` and reported (count and the first
+//!   [`MAX_REPORTED`] paths).
+
+use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobMatcher};
+use grep_regex::RegexMatcherBuilder;
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use ignore::WalkBuilder;
+
+use crate::fsops::{FsFailure, ListedKind, Root};
+
+/// The most results (paths or matching lines) one call returns.
+pub const MAX_RESULTS: u32 = 1000;
+/// Results returned when a request asks for 0.
+pub const DEFAULT_RESULTS: u32 = 100;
+/// Longest matching line returned, in bytes; longer lines are cut with `…`.
+pub const MAX_LINE_BYTES: usize = 300;
+/// How many binary-file paths and walk errors are named (the rest are counted).
+pub const MAX_REPORTED: usize = 20;
+/// Largest regular expression, in bytes (compiled size is bounded too).
+pub const MAX_PATTERN_BYTES: usize = 4096;
+
+/// How a walk treats ignore files and hidden entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Honour `.gitignore`, `.ignore` and git's excludes.
+    pub respect_ignore_files: bool,
+    /// Include entries whose names start with `.` (never `.git`).
+    pub include_hidden: bool,
+}
+
+impl Default for WalkOptions {
+    /// Respect ignore files; skip hidden entries (what `rg` does).
+    fn default() -> Self {
+        Self {
+            respect_ignore_files: true,
+            include_hidden: false,
+        }
+    }
+}
+
+/// One path `find` matched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The path relative to the root, `/`-separated.
+    pub path: String,
+    /// What it is (symlinks are not followed).
+    pub kind: ListedKind,
+    /// Size in bytes (0 for directories and symlinks).
+    pub size: u64,
+}
+
+/// What `find` returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FindResult {
+    /// Matching paths in walk order.
+    pub entries: Vec<Found>,
+    /// More paths matched than were returned.
+    pub truncated: bool,
+    /// Walk errors (unreadable directories, bad ignore files), the first [`MAX_REPORTED`].
+    pub errors: Vec<String>,
+}
+
+/// One matching line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrepMatch {
+    /// The file, relative to the root, `/`-separated.
+    pub path: String,
+    /// The 1-based line number.
+    pub line: u64,
+    /// The line without its terminator, lossily UTF-8, cut at [`MAX_LINE_BYTES`].
+    pub text: String,
+}
+
+/// What `grep` returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GrepResult {
+    /// Matching lines in walk order, then line order.
+    pub matches: Vec<GrepMatch>,
+    /// More lines matched than were returned (the search stopped there).
+    pub truncated: bool,
+    /// Text files searched.
+    pub files_searched: u64,
+    /// Binary files skipped: the first [`MAX_REPORTED`] paths.
+    pub binary_files: Vec<String>,
+    /// Binary files skipped in all.
+    pub binary_count: u64,
+    /// Unreadable files and walk errors, the first [`MAX_REPORTED`].
+    pub errors: Vec<String>,
+}
+
+/// A `grep` request.
+#[derive(Clone, Debug)]
+pub struct GrepRequest<'a> {
+    /// The directory (or single file) to search, relative to the root or absolute inside it.
+    pub path: &'a str,
+    /// A regular expression (Rust `regex` syntax), or a literal when `literal`.
+    pub pattern: &'a str,
+    /// Match `pattern` as a literal string.
+    pub literal: bool,
+    /// Match case-insensitively.
+    pub case_insensitive: bool,
+    /// Only files whose name (or, with a `/`, relative path) matches this glob.
+    pub glob: Option<&'a str>,
+    /// The most matching lines to return (0: [`DEFAULT_RESULTS`]; at most [`MAX_RESULTS`]).
+    pub limit: u32,
+    /// Ignore-file and hidden-entry handling.
+    pub options: WalkOptions,
+}
+
+fn effective_limit(limit: u32) -> usize {
+    (if limit == 0 { DEFAULT_RESULTS } else { limit }).min(MAX_RESULTS) as usize
+}
+
+/// A glob pattern: against the file name when it has no `/`, else against the path relative
+/// to the walk's start.
+struct Glob {
+    matcher: GlobMatcher,
+    whole_path: bool,
+}
+
+impl Glob {
+    fn new(pattern: &str) -> Result<Self, FsFailure> {
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| {
+                FsFailure::Invalid(format!(
+                    "`{pattern}` is not a valid glob ({e}); use e.g. `*.rs`, `src/**/*.toml`"
+                ))
+            })?;
+        Ok(Self {
+            matcher: glob.compile_matcher(),
+            whole_path: pattern.contains('/'),
+        })
+    }
+
+    fn is_match(&self, relative: &Path) -> bool {
+        if self.whole_path {
+            self.matcher.is_match(relative)
+        } else {
+            relative
+                .file_name()
+                .is_some_and(|name| self.matcher.is_match(name))
+        }
+    }
+}
+
+/// Bounded list of error messages plus a count.
+#[derive(Default)]
+struct Reported {
+    named: Vec<String>,
+}
+
+impl Reported {
+    fn push(&mut self, message: String) {
+        if self.named.len() < MAX_REPORTED {
+            self.named.push(message);
+        }
+    }
+}
+
+/// A walk from `start` (canonical, inside the root) in deterministic order.
+fn walk(start: &Path, options: WalkOptions) -> ignore::Walk {
+    let mut builder = WalkBuilder::new(start);
+    builder
+        .follow_links(false)
+        .hidden(!options.include_hidden)
+        .ignore(options.respect_ignore_files)
+        .git_ignore(options.respect_ignore_files)
+        .git_exclude(options.respect_ignore_files)
+        .git_global(options.respect_ignore_files)
+        .parents(options.respect_ignore_files)
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .sort_by_file_name(std::cmp::Ord::cmp);
+    builder.build()
+}
+
+/// `path` relative to the root, `/`-separated.
+fn display(root: &Root, path: &Path) -> String {
+    let rel = path.strip_prefix(root.path()).unwrap_or(path);
+    let text = rel.to_string_lossy();
+    if text.is_empty() {
+        ".".to_owned()
+    } else {
+        text.replace('\\', "/")
+    }
+}
+
+fn kind_of(ty: Option<std::fs::FileType>) -> ListedKind {
+    match ty {
+        Some(t) if t.is_symlink() => ListedKind::Symlink,
+        Some(t) if t.is_dir() => ListedKind::Directory,
+        Some(t) if t.is_file() => ListedKind::File,
+        _ => ListedKind::Other,
+    }
+}
+
+fn walk_error(root: &Root, e: &ignore::Error) -> String {
+    let text = e.to_string();
+    // Keep messages relative to the root (and free of the host's layout).
+    text.replace(&format!("{}/", root.path().display()), "")
+}
+
+impl Root {
+    /// Find paths under `path` whose name (or, with a `/` in `pattern`, relative path)
+    /// matches the glob `pattern`, in walk order; at most `limit` (0: [`DEFAULT_RESULTS`],
+    /// capped at [`MAX_RESULTS`]). `cancelled` is polled per entry.
+    ///
+    /// # Errors
+    /// [`FsFailure`]: a bad glob (`Invalid`), a start outside the root (`Denied`) or missing
+    /// (`NotFound`), or cancellation (`Invalid`, saying so).
+    pub fn find(
+        &self,
+        path: &str,
+        pattern: &str,
+        limit: u32,
+        options: WalkOptions,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<FindResult, FsFailure> {
+        let glob = Glob::new(pattern)?;
+        let base = self.start(path)?;
+        let limit = effective_limit(limit);
+        let mut result = FindResult::default();
+        let mut errors = Reported::default();
+        for entry in walk(&base, options) {
+            if cancelled() {
+                return Err(cancelled_failure());
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    errors.push(walk_error(self, &e));
+                    continue;
+                }
+            };
+            if entry.depth() == 0 {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            if !glob.is_match(relative) {
+                continue;
+            }
+            if result.entries.len() == limit {
+                result.truncated = true;
+                break;
+            }
+            let kind = kind_of(entry.file_type());
+            let size = match kind {
+                ListedKind::File => entry.metadata().map(|m| m.len()).unwrap_or(0),
+                _ => 0,
+            };
+            result.entries.push(Found {
+                path: display(self, entry.path()),
+                kind,
+                size,
+            });
+        }
+        result.errors = errors.named;
+        Ok(result)
+    }
+
+    /// Search the text files under `request.path` for lines matching `request.pattern`, in
+    /// walk order; the search stops after the limit. Binary files are skipped and reported.
+    /// `cancelled` is polled per file.
+    ///
+    /// # Errors
+    /// [`FsFailure`]: a bad pattern or glob (`Invalid`), a start outside the root (`Denied`)
+    /// or missing (`NotFound`), or cancellation.
+    pub fn grep(
+        &self,
+        request: &GrepRequest<'_>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<GrepResult, FsFailure> {
+        if request.pattern.is_empty() || request.pattern.len() > MAX_PATTERN_BYTES {
+            return Err(FsFailure::Invalid(format!(
+                "the pattern must be 1 to {MAX_PATTERN_BYTES} bytes long"
+            )));
+        }
+        let matcher = RegexMatcherBuilder::new()
+            .case_insensitive(request.case_insensitive)
+            .fixed_strings(request.literal)
+            .line_terminator(Some(b'\n'))
+            .size_limit(8 << 20)
+            .dfa_size_limit(8 << 20)
+            .build(request.pattern)
+            .map_err(|e| {
+                FsFailure::Invalid(format!(
+                    "`{}` is not a valid regular expression: {e}; escape special characters or set `literal`",
+                    request.pattern
+                ))
+            })?;
+        let glob = request.glob.map(Glob::new).transpose()?;
+        let base = self.start(request.path)?;
+        let limit = effective_limit(request.limit);
+        let mut searcher = SearcherBuilder::new()
+            .line_number(true)
+            .binary_detection(BinaryDetection::quit(0))
+            .build();
+        let mut result = GrepResult::default();
+        let mut errors = Reported::default();
+        for entry in walk(&base, request.options) {
+            if cancelled() {
+                return Err(cancelled_failure());
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    errors.push(walk_error(self, &e));
+                    continue;
+                }
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue; // directories, and symlinks (never followed)
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            if entry.depth() > 0 && glob.as_ref().is_some_and(|g| !g.is_match(relative)) {
+                continue;
+            }
+            let shown = display(self, entry.path());
+            let inside = entry
+                .path()
+                .strip_prefix(self.path())
+                .unwrap_or(entry.path());
+            let file = match self.open_confined(inside) {
+                Ok(file) => file,
+                Err(e) => {
+                    errors.push(format!("{shown}: {e}"));
+                    continue;
+                }
+            };
+            let mut sink = Collect {
+                path: &shown,
+                matches: Vec::new(),
+                room: limit - result.matches.len(),
+                binary: false,
+                more: false,
+            };
+            if let Err(e) = searcher.search_reader(&matcher, file, &mut sink) {
+                errors.push(format!("{shown}: {e}"));
+                continue;
+            }
+            if sink.binary {
+                result.binary_count += 1;
+                if result.binary_files.len() < MAX_REPORTED {
+                    result.binary_files.push(shown);
+                }
+                continue;
+            }
+            result.files_searched += 1;
+            result.matches.append(&mut sink.matches);
+            if sink.more {
+                result.truncated = true;
+                break;
+            }
+        }
+        result.errors = errors.named;
+        Ok(result)
+    }
+
+    /// The walk's start: `path` (a directory or file inside the root) as a canonical path.
+    fn start(&self, path: &str) -> Result<PathBuf, FsFailure> {
+        let path = if path.is_empty() { "." } else { path };
+        let rel = self.relative_path(path)?;
+        // The confined lookup refuses escapes through `..` or symlinks…
+        let meta = self.metadata_confined(&rel).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => FsFailure::NotFound(format!("`{path}` does not exist")),
+            _ => FsFailure::Denied(format!(
+                "`{path}` is outside the granted root or not accessible ({e})"
+            )),
+        })?;
+        if meta.is_symlink() {
+            return Err(FsFailure::Invalid(format!(
+                "`{path}` is a symlink; search its target's path instead"
+            )));
+        }
+        // …and the walk starts from the canonical path, checked to lie inside the root.
+        let start = self
+            .path()
+            .join(&rel)
+            .canonicalize()
+            .map_err(|e| FsFailure::Io(format!("`{path}`: {e}")))?;
+        if !start.starts_with(self.path()) {
+            return Err(FsFailure::Denied(format!(
+                "`{path}` leads outside the granted root {}",
+                self.path().display()
+            )));
+        }
+        Ok(start)
+    }
+}
+
+fn cancelled_failure() -> FsFailure {
+    FsFailure::Invalid("the search was cancelled".to_owned())
+}
+
+/// Collects one file's matches; notes binary data and a reached limit.
+struct Collect<'p> {
+    path: &'p str,
+    matches: Vec<GrepMatch>,
+    room: usize,
+    binary: bool,
+    more: bool,
+}
+
+impl Sink for Collect<'_> {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
+        if self.matches.len() == self.room {
+            self.more = true;
+            return Ok(false);
+        }
+        let mut line = m.bytes();
+        while let [rest @ .., b'\n' | b'\r'] = line {
+            line = rest;
+        }
+        let text = if line.len() > MAX_LINE_BYTES {
+            let mut cut = String::from_utf8_lossy(&line[..MAX_LINE_BYTES]).into_owned();
+            cut.push('…');
+            cut
+        } else {
+            String::from_utf8_lossy(line).into_owned()
+        };
+        self.matches.push(GrepMatch {
+            path: self.path.to_owned(),
+            line: m.line_number().unwrap_or(0),
+            text,
+        });
+        Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _offset: u64) -> Result<bool, std::io::Error> {
+        self.binary = true;
+        self.matches.clear();
+        Ok(false)
+    }
+}
