@@ -349,6 +349,8 @@ mod tests {
             ("no-session temporary store", "eval"),
             ("retry from an earlier point branch", "sessions"),
             ("canonical CBOR negative zero", "session-format"),
+            ("bash refused untrusted allow process", "plugins"),
+            ("grep input schema output bounds", "reference/tools"),
         ] {
             let page = index.search(query, 5, None).unwrap();
             assert_eq!(

@@ -48,6 +48,8 @@ impl std::fmt::Display for FsFailure {
     }
 }
 
+impl std::error::Error for FsFailure {}
+
 /// A window of a text file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {

@@ -272,6 +272,19 @@ impl Loadout {
         self.generation.number
     }
 
+    /// Every active tool with the id of the plugin contributing it, in load order.
+    pub fn tools(&self) -> Vec<(String, ToolDefinition)> {
+        self.generation
+            .plugins
+            .iter()
+            .flat_map(|p| {
+                p.definitions
+                    .iter()
+                    .map(|d| (p.manifest.id.clone(), d.clone()))
+            })
+            .collect()
+    }
+
     /// The plugins' ids and versions, in load order.
     pub fn plugins(&self) -> Vec<(String, String)> {
         self.generation

@@ -18,13 +18,30 @@ use crate::exit;
     propagate_version = true
 )]
 pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: Global,
+
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+}
+
+/// Options every command takes (they are settings: `smith config show` lists them).
+#[derive(Debug, Args)]
+pub(crate) struct Global {
     /// Override one setting for this command (repeatable; highest precedence), e.g.
     /// `-c model=scripted/demo`. See `smith config show` for the settings.
     #[arg(short = 'c', long = "config", value_name = "KEY=VALUE", global = true, action = clap::ArgAction::Append)]
     pub(crate) overrides: Vec<String>,
 
-    #[command(subcommand)]
-    pub(crate) command: Option<Command>,
+    /// Do not load plugin ID for this command (repeatable): its tools are neither offered nor
+    /// callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids.
+    #[arg(long = "disable-plugin", value_name = "ID", global = true, action = clap::ArgAction::Append)]
+    pub(crate) disable_plugin: Vec<String>,
+
+    /// Let tools run external programs (e.g. the `bash` tool) for this command even though
+    /// the project is not trusted. Same as `-c process.allow=true`.
+    #[arg(long = "allow-process", global = true)]
+    pub(crate) allow_process: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,9 +58,75 @@ pub(crate) enum Command {
     /// Inspect recorded sessions, read-only: list, search, read, verify.
     #[command(after_help = SESSIONS_AFTER_HELP)]
     Sessions(SessionsArgs),
-    /// Trust a project so its `.smith/config.kdl` applies (or revoke that trust).
+    /// Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or
+    /// revoke that trust).
     #[command(after_help = TRUST_AFTER_HELP)]
     Trust(TrustArgs),
+    /// List the active tools: name, plugin, description, input schema.
+    #[command(after_help = TOOLS_AFTER_HELP)]
+    Tools(ToolsArgs),
+    /// List the plugins: id, version, world, grants, state.
+    #[command(after_help = PLUGINS_AFTER_HELP)]
+    Plugins(PluginsArgs),
+}
+
+const TOOLS_AFTER_HELP: &str = "\
+Every tool comes from a plugin (the bundled ones are ordinary plugins); a disabled plugin's
+tools are not listed, not offered to the model and cannot be called. Disable one with
+--disable-plugin ID or `smith config set plugins.ID.enabled false`. Schemas and output bounds
+of the bundled tools: `smith docs get reference/tools`.
+
+Exit status:
+  0    success (also when stdout is closed early)
+  1    a plugin could not be loaded
+  2    bad arguments or configuration (e.g. --disable-plugin naming no plugin)";
+
+const PLUGINS_AFTER_HELP: &str = "\
+State is `active` (loaded; its tools are available) or `disabled` (by --disable-plugin or the
+setting plugins.ID.enabled, whose source is shown). Grants are what the plugin's manifest
+requests; `process.exec` is given only in a trusted project (`smith trust`) or with
+--allow-process / process.allow=true.
+
+Exit status:
+  0    success (also when stdout is closed early)
+  1    a plugin could not be loaded
+  2    bad arguments or configuration";
+
+/// Arguments of `smith tools`.
+#[derive(Debug, Args)]
+pub(crate) struct ToolsArgs {
+    #[command(subcommand)]
+    pub(crate) command: ToolsCommand,
+}
+
+/// `smith tools` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ToolsCommand {
+    /// One line per active tool (name, plugin, description); --json adds the input schema.
+    List {
+        /// One JSON record per tool: `name`, `plugin`, `description`, `input_schema`.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Arguments of `smith plugins`.
+#[derive(Debug, Args)]
+pub(crate) struct PluginsArgs {
+    #[command(subcommand)]
+    pub(crate) command: PluginsCommand,
+}
+
+/// `smith plugins` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum PluginsCommand {
+    /// One line per plugin, in load order.
+    List {
+        /// One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`,
+        /// `origin`, and `disabled_by` when disabled.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 const CONFIG_AFTER_HELP: &str = "\
@@ -60,8 +143,9 @@ Exit status:
 
 const TRUST_AFTER_HELP: &str = "\
 Until a project is trusted, Smith skips its .smith/config.kdl (and says so on stderr) and runs
-none of its local executable behaviour. Trust records live in $SMITH_HOME/trust.kdl (else
-$XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current directory: the
+none of its local executable behaviour: tools may not run external programs there (the bash
+tool is refused) unless --allow-process or process.allow=true says otherwise. Trust records
+live in $SMITH_HOME/trust.kdl (else $XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current directory: the
 nearest directory upward holding .smith/, else the current directory.";
 
 const SESSIONS_AFTER_HELP: &str = "\

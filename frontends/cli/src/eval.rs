@@ -9,7 +9,7 @@ use smith_agent::{Agent, RunLimits, Session};
 use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
 use smith_ui_intents::{Delivery, Intent, IntentSink, Renderer, deliver};
 
-use crate::cli::EvalArgs;
+use crate::cli::{EvalArgs, Global};
 use crate::exit::{self, CliError};
 use crate::paths;
 
@@ -18,7 +18,7 @@ use crate::paths;
 const MAX_PROMPT_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Run `smith eval`; returns the exit status, or a diagnostic with its status.
-pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> {
+pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
     // Everything that can be refused is checked before any effect (no session file yet).
     let flags: Vec<(&str, &str, &str)> = args
         .model
@@ -26,7 +26,8 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
         .map(|m| ("--model", "model", m))
         .into_iter()
         .collect();
-    let loaded = crate::settings::load(overrides, &flags)?;
+    let mut loaded = crate::settings::load(global, &flags)?;
+    let plugins = crate::registry::known(&mut loaded)?;
     crate::settings::report_notices(&loaded);
     let configured = loaded
         .resolved
@@ -44,17 +45,18 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
 
-    let tools = load_plugins()?;
+    let tools = crate::registry::load(&plugins)?;
     let cwd = std::env::current_dir().map_err(|e| {
         CliError::new(
             exit::RUN_FAILED,
             format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
         )
     })?;
+    let policy = crate::registry::policy(&loaded, &cwd)?;
     let (mut session, temp) = open_session(&args)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    // One plugin generation for the whole run.
-    let tools = tools.loadout();
+    // One plugin generation for the whole run, under the user's policy.
+    let tools = tools.loadout().with_policy(policy);
     let outcome = Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
         .in_dir(cwd)
         .run(&mut session, &model, &prompt, &mut sink, &cancel);
@@ -87,26 +89,6 @@ pub(crate) fn run(args: EvalArgs, overrides: &[String]) -> Result<u8, CliError> 
         }
     }
     Ok(status)
-}
-
-/// The bundled plugins, loaded through the shared compile cache. Their tools are the run's
-/// tools; nothing else is.
-fn load_plugins() -> Result<smith_host::Host, CliError> {
-    let sources: Vec<smith_host::PluginSource<'_>> = smith_plugins::BUNDLED
-        .iter()
-        .map(|p| smith_host::PluginSource {
-            origin: p.origin,
-            manifest: p.manifest,
-            component: p.component,
-        })
-        .collect();
-    let cache = smith_host::CompileCache::new(paths::compile_cache());
-    smith_host::Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| {
-        CliError::new(
-            exit::RUN_FAILED,
-            format!("{e}; this is a defect of this Smith build — please report it"),
-        )
-    })
 }
 
 /// The model to run: its text and the source it came from (a flag, a file and line…).

@@ -11,8 +11,10 @@ mod eval;
 mod exit;
 mod paths;
 mod reference;
+mod registry;
 mod sessions;
 mod settings;
+mod tools_reference;
 
 use std::process::ExitCode;
 
@@ -40,14 +42,16 @@ pub fn main() -> ExitCode {
             return ExitCode::from(status);
         }
     };
-    if let Err(e) = settings::check_overrides(&cli.overrides) {
+    if let Err(e) = settings::check_overrides(&cli.global.overrides) {
         exit::report(&e.message);
         return ExitCode::from(e.status);
     }
     let result = match cli.command {
-        Some(cli::Command::Eval(args)) => eval::run(args, &cli.overrides),
+        Some(cli::Command::Eval(args)) => eval::run(args, &cli.global),
         Some(cli::Command::Docs(args)) => docs::run(args),
-        Some(cli::Command::Config(args)) => settings::run_config(args, &cli.overrides),
+        Some(cli::Command::Config(args)) => settings::run_config(args, &cli.global),
+        Some(cli::Command::Tools(args)) => registry::run_tools(args, &cli.global),
+        Some(cli::Command::Plugins(args)) => registry::run_plugins(args, &cli.global),
         Some(cli::Command::Trust(args)) => settings::run_trust(args),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
         None => Err(exit::CliError::usage(

@@ -12,6 +12,7 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         settings_reference(),
         ui_intents_reference(),
         wit_reference(),
+        crate::tools_reference::tools_reference(),
     ]
 }
 

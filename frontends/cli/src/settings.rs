@@ -8,7 +8,7 @@ use smith_config::{
     ConfigError, Level, Origin, Resolved, Resolver, SCHEMA, TrustStore, parse_file,
 };
 
-use crate::cli::{ConfigArgs, ConfigCommand, TrustArgs};
+use crate::cli::{ConfigArgs, ConfigCommand, Global, TrustArgs};
 use crate::exit::{self, CliError};
 use crate::paths;
 
@@ -26,7 +26,8 @@ pub(crate) struct Loaded {
 /// Resolve all seven levels for this invocation: defaults, (plugin levels: none yet), the user
 /// file, the trusted project file, the environment, then `-c` overrides and `flags`
 /// (`(flag, key, value)` of per-command flags such as `--model`).
-pub(crate) fn load(overrides: &[String], flags: &[(&str, &str, &str)]) -> Result<Loaded, CliError> {
+pub(crate) fn load(global: &Global, flags: &[(&str, &str, &str)]) -> Result<Loaded, CliError> {
+    let overrides = &global.overrides;
     let mut resolver = Resolver::with_defaults();
     let mut notices = Vec::new();
     if let Some(user) = paths::user_config() {
@@ -55,9 +56,27 @@ pub(crate) fn load(overrides: &[String], flags: &[(&str, &str, &str)]) -> Result
     for text in overrides {
         resolver.add_override(text).map_err(config_err)?;
     }
-    for (flag, key, value) in flags {
+    let disabled: Vec<(String, String)> = global
+        .disable_plugin
+        .iter()
+        .map(|id| {
+            (
+                format!("--disable-plugin {id}"),
+                format!("plugins.{id}.enabled"),
+            )
+        })
+        .collect();
+    let mut all: Vec<(&str, &str, &str)> = disabled
+        .iter()
+        .map(|(flag, key)| (flag.as_str(), key.as_str(), "false"))
+        .collect();
+    if global.allow_process {
+        all.push(("--allow-process", "process.allow", "true"));
+    }
+    all.extend_from_slice(flags);
+    for (flag, key, value) in all {
         let origin = Origin::Flag {
-            flag: (*flag).to_owned(),
+            flag: flag.to_owned(),
         };
         resolver
             .add_text(Level::CommandLine, origin, key, value)
@@ -121,7 +140,7 @@ pub(crate) fn report_notices(loaded: &Loaded) {
     }
 }
 
-fn write_stdout(text: &str) -> Result<u8, CliError> {
+pub(crate) fn write_stdout(text: &str) -> Result<u8, CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(exit::SUCCESS),
@@ -133,15 +152,15 @@ fn write_stdout(text: &str) -> Result<u8, CliError> {
     }
 }
 
-pub(crate) fn run_config(args: ConfigArgs, overrides: &[String]) -> Result<u8, CliError> {
+pub(crate) fn run_config(args: ConfigArgs, global: &Global) -> Result<u8, CliError> {
     match args.command {
         ConfigCommand::Show { key, json } => {
-            let loaded = load(overrides, &[])?;
+            let loaded = load(global, &[])?;
             report_notices(&loaded);
             show(&loaded.resolved, key.as_deref(), json)
         }
         ConfigCommand::Check => {
-            let loaded = load(overrides, &[])?;
+            let loaded = load(global, &[])?;
             report_notices(&loaded);
             let count = loaded.resolved.iter().count();
             write_stdout(&format!(
@@ -299,7 +318,7 @@ pub(crate) fn run_trust(args: TrustArgs) -> Result<u8, CliError> {
         }
     } else if store.trust(&dir).map_err(io_err)? {
         format!(
-            "trusted {}; its .smith/config.kdl now applies\n",
+            "trusted {}; its .smith/config.kdl now applies and its tools may run programs\n",
             dir.display()
         )
     } else {

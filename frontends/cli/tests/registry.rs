@@ -1,0 +1,315 @@
+//! The plugin registry through the built binary: `smith tools list`, `smith plugins list`,
+//! disabling plugins, the process policy (project trust, `--allow-process`,
+//! `process.allow`), and calls the registry must refuse without running anything.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Env, records, stderr, stdout};
+use smith_store::{EffectOutcome, Record, read_session};
+
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    records(out)
+}
+
+#[test]
+fn tools_and_plugins_list_every_active_contribution_as_records() {
+    let env = Env::new();
+    let tools = json_lines(&env.run(&["tools", "list", "--json"]));
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["read", "write", "edit", "ls", "find", "grep", "bash"]
+    );
+    for t in &tools {
+        assert!(t["plugin"] == "files" || t["plugin"] == "shell", "{t}");
+        assert!(t["description"].as_str().unwrap().len() > 20, "{t}");
+        assert_eq!(t["input_schema"]["type"], "object", "{t}");
+    }
+    let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
+    assert_eq!(plugins.len(), 2);
+    assert_eq!(plugins[0]["id"], "files");
+    assert_eq!(plugins[0]["world"], "tool-plugin@0.1.0");
+    assert_eq!(
+        plugins[0]["grants"],
+        serde_json::json!(["fs.read", "fs.write"])
+    );
+    assert_eq!(plugins[1]["id"], "shell");
+    assert_eq!(plugins[1]["grants"], serde_json::json!(["process.exec"]));
+    assert!(
+        plugins
+            .iter()
+            .all(|p| p["state"] == "active" && p["version"] == "0.1.0")
+    );
+    // The readable forms name the same things.
+    let text = stdout(&env.run(&["tools", "list"]));
+    assert!(
+        text.lines().count() == 7 && text.contains("bash  (shell)"),
+        "{text}"
+    );
+    let text = stdout(&env.run(&["plugins", "list"]));
+    assert!(
+        text.contains("shell 0.1.0") && text.contains("active"),
+        "{text}"
+    );
+}
+
+#[test]
+fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
+    let env = Env::new();
+    let out = env.run(&["plugins", "list", "--json", "--disable-plugin", "shell"]);
+    let plugins = json_lines(&out);
+    assert_eq!(plugins[1]["state"], "disabled");
+    assert!(
+        plugins[1]["disabled_by"]
+            .as_str()
+            .unwrap()
+            .contains("--disable-plugin shell"),
+        "{}",
+        plugins[1]
+    );
+    let tools = json_lines(&env.run(&["tools", "list", "--json", "--disable-plugin", "shell"]));
+    assert!(tools.iter().all(|t| t["name"] != "bash"));
+    // Every tool-contributing plugin disabled: no tool remains.
+    let out = env.run(&[
+        "tools",
+        "list",
+        "--json",
+        "--disable-plugin",
+        "files",
+        "--disable-plugin",
+        "shell",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    // The setting does the same, and says where it came from.
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.kdl"),
+        "plugins {\n  files {\n    enabled #false\n  }\n}\n",
+    )
+    .unwrap();
+    let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
+    assert_eq!(plugins[0]["state"], "disabled");
+    assert!(
+        plugins[0]["disabled_by"]
+            .as_str()
+            .unwrap()
+            .contains("config.kdl"),
+        "{}",
+        plugins[0]
+    );
+    let tools = json_lines(&env.run(&["tools", "list", "--json"]));
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["bash"]);
+    // A flag naming no plugin is a usage error that lists the known ones.
+    let out = env.run(&["tools", "list", "--disable-plugin", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nope") && stderr(&out).contains("files, shell"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn script(env: &Env, name: &str, tool: &str, arguments: &str) -> std::path::PathBuf {
+    env.write(
+        name,
+        &format!(
+            "round {{\n  tool-call id=\"c1\" name=\"{tool}\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+        ),
+    )
+}
+
+/// Run `script` in `dir` with extra `flags`; the tool result's output and error flag, and
+/// the session's entries.
+fn eval_in(
+    env: &Env,
+    dir: &Path,
+    script: &Path,
+    flags: &[&str],
+) -> (String, bool, Vec<smith_store::Entry>) {
+    let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
+    args.push(script.to_str().unwrap());
+    args.extend_from_slice(flags);
+    args.push("go");
+    let out = env.command(&args).current_dir(dir).output().unwrap();
+    let recs = json_lines(&out);
+    let end = recs
+        .iter()
+        .find(|r| r["type"] == "tool_end")
+        .unwrap_or_else(|| panic!("no tool_end in {recs:?}"));
+    let session = recs[0]["session"].as_str().unwrap();
+    let path = env.sessions().join(format!("{session}.smith"));
+    let entries = read_session(&path).unwrap().entries;
+    (
+        end["output"].as_str().unwrap().to_owned(),
+        end["is_error"] == true,
+        entries,
+    )
+}
+
+fn effect_outcomes(entries: &[smith_store::Entry]) -> Vec<EffectOutcome> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::EffectCompletion(c) => Some(c.outcome),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tool result's entry is paired with the message entry holding the call.
+fn assert_paired(entries: &[smith_store::Entry]) {
+    let result = entries
+        .iter()
+        .find(|e| matches!(e.record, Record::ToolResult(_)))
+        .expect("a tool result is recorded");
+    let call = entries
+        .iter()
+        .find(|e| Some(e.id) == result.pair)
+        .expect("the result names its call's entry");
+    let Record::Message(m) = &call.record else {
+        panic!("the result pairs with a message, not {:?}", call.record)
+    };
+    assert!(format!("{m:?}").contains("c1"));
+}
+
+#[test]
+fn bash_is_refused_in_an_untrusted_project_and_runs_after_smith_trust() {
+    let env = Env::new();
+    let project = env.root.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let s = script(
+        &env,
+        "bash.kdl",
+        "bash",
+        r#"{"command": "echo ran > made.txt; echo ran"}"#,
+    );
+
+    let (output, is_error, entries) = eval_in(&env, &project, &s, &[]);
+    assert!(is_error, "{output}");
+    assert!(
+        output.contains("not trusted") && output.contains("smith trust"),
+        "{output}"
+    );
+    assert!(!project.join("made.txt").exists());
+    // The refusal is itself recorded: an intent and a not-applied completion.
+    assert_eq!(effect_outcomes(&entries), [EffectOutcome::NotApplied]);
+    assert_paired(&entries);
+
+    // --allow-process allows it for one run without trusting the project.
+    let (output, is_error, entries) = eval_in(&env, &project, &s, &["--allow-process"]);
+    assert!(!is_error && output.starts_with("ran\n"), "{output}");
+    assert_eq!(effect_outcomes(&entries), [EffectOutcome::Unknown]);
+    std::fs::remove_file(project.join("made.txt")).unwrap();
+
+    let trust = env
+        .command(&["trust", project.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(trust.status.code(), Some(0), "{}", stderr(&trust));
+    let (output, is_error, _) = eval_in(&env, &project, &s, &[]);
+    assert!(!is_error, "{output}");
+    assert!(output.contains("exit status 0"), "{output}");
+    assert_eq!(
+        std::fs::read_to_string(project.join("made.txt")).unwrap(),
+        "ran\n"
+    );
+
+    // process.allow=false switches it off even in a trusted project.
+    let (output, is_error, _) = eval_in(&env, &project, &s, &["-c", "process.allow=false"]);
+    assert!(
+        is_error && output.contains("process.allow is false"),
+        "{output}"
+    );
+}
+
+#[test]
+fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effect() {
+    let env = Env::new();
+    let dir = env.root.path();
+    std::fs::write(dir.join("notes.txt"), "hello\n").unwrap();
+
+    // A disabled plugin's tool is not active: the call is answered, nothing runs.
+    let s = script(&env, "read.kdl", "read", r#"{"path": "notes.txt"}"#);
+    let (output, is_error, entries) = eval_in(&env, dir, &s, &["--disable-plugin", "files"]);
+    assert!(
+        is_error && output.contains("unknown tool `read`"),
+        "{output}"
+    );
+    assert!(
+        output.contains("bash"),
+        "the active tools are named: {output}"
+    );
+    assert_eq!(effect_outcomes(&entries), []);
+    assert!(
+        !entries
+            .iter()
+            .any(|e| matches!(e.record, Record::EffectIntent(_)))
+    );
+    assert_paired(&entries);
+
+    // With every tool plugin disabled the model is offered no tools at all.
+    let (output, _, entries) = eval_in(
+        &env,
+        dir,
+        &s,
+        &["--disable-plugin", "files", "--disable-plugin", "shell"],
+    );
+    assert!(output.contains("active tools: none"), "{output}");
+    assert_paired(&entries);
+
+    // Arguments that fail the tool's schema are refused before any effect.
+    for (name, arguments) in [
+        ("read", r#"{"path": 5}"#),
+        ("read", r#"{"path": "notes.txt", "offset": 0}"#),
+        ("grep", r#"{"pattern": ""}"#),
+        (
+            "bash",
+            r#"{"command": "touch x", "timeout_seconds": 100000}"#,
+        ),
+        ("find", r#"{"pattern": "*", "surprise": true}"#),
+    ] {
+        let s = script(&env, "bad.kdl", name, arguments);
+        let (output, is_error, entries) = eval_in(&env, dir, &s, &["--allow-process"]);
+        assert!(
+            is_error && output.contains("do not match its input schema"),
+            "{name} {arguments}: {output}"
+        );
+        assert!(
+            !entries
+                .iter()
+                .any(|e| matches!(e.record, Record::EffectIntent(_))),
+            "{name} {arguments}"
+        );
+        assert_paired(&entries);
+    }
+    assert!(!dir.join("x").exists());
+}
+
+#[test]
+fn find_and_grep_tools_answer_a_scripted_model_from_the_working_directory() {
+    let env = Env::new();
+    let dir = env.root.path().join("work");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/a.rs"), "fn needle() {}\n").unwrap();
+    std::fs::write(dir.join(".gitignore"), "build/\n").unwrap();
+    std::fs::create_dir(dir.join("build")).unwrap();
+    std::fs::write(dir.join("build/a.rs"), "fn needle() {}\n").unwrap();
+    let s = script(&env, "grep.kdl", "grep", r#"{"pattern": "needle"}"#);
+    let (output, is_error, entries) = eval_in(&env, &dir, &s, &[]);
+    assert!(!is_error, "{output}");
+    assert_eq!(output, "src/a.rs:1:fn needle() {}");
+    assert_eq!(effect_outcomes(&entries), [EffectOutcome::Applied]);
+    let s = script(
+        &env,
+        "find.kdl",
+        "find",
+        r#"{"pattern": "*.rs", "no_ignore": true}"#,
+    );
+    let (output, _, _) = eval_in(&env, &dir, &s, &[]);
+    assert_eq!(output, "build/a.rs\nsrc/a.rs");
+}
