@@ -199,7 +199,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-store", "store_bench", true, &store[..]),
         ("smith-host", "host_bench", true, &host[..]),
         ("smith-host", "host_bench", false, &host_debug[..]),
-        ("smith-host", "search_bench", true, &search[..]),
+        ("smith-host", "grep_bench", true, &search[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {
