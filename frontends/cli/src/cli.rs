@@ -377,6 +377,11 @@ Output:
   --json           one JSON record per line on stdout: run_start first, run_end last, each
                    message's start, deltas and end in order (the end record is authoritative)
 
+Tools:
+  The active plugins' tools (`smith tools list`) run in the current directory: files and
+  search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process.
+  --disable-plugin ID leaves a plugin's tools out.
+
 Sessions:
   Every run creates a new session file under $SMITH_HOME/sessions (default
   $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of

@@ -313,3 +313,67 @@ fn find_and_grep_tools_answer_a_scripted_model_from_the_working_directory() {
     let (output, _, _) = eval_in(&env, &dir, &s, &[]);
     assert_eq!(output, "build/a.rs\nsrc/a.rs");
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_a_bash_call_stops_its_processes_and_records_the_outcome() {
+    let env = Env::new();
+    let dir = env.root.path();
+    // The command announces itself through a file, then waits in a grandchild.
+    let s = script(
+        &env,
+        "slow.kdl",
+        "bash",
+        r#"{"command": "touch begun; (sleep 4201.1; echo never) ; echo never"}"#,
+    );
+    let child = env
+        .command(&[
+            "eval",
+            "--json",
+            "--allow-process",
+            "-m",
+            "scripted/slow",
+            "--script",
+            s.to_str().unwrap(),
+            "go",
+        ])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_for(&dir.join("begun"));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let recs = records(&out);
+    let end = recs.iter().find(|r| r["type"] == "tool_end").unwrap();
+    assert_eq!(end["is_error"], true);
+    assert!(end["output"].as_str().unwrap().contains("cancelled"), "{end}");
+    assert!(!end["output"].as_str().unwrap().contains("never"), "{end}");
+    assert_eq!(recs.last().unwrap()["stop_reason"], "aborted");
+    // No process of the command is left.
+    let survivors: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains("4201.1"))
+        .collect();
+    assert_eq!(survivors, Vec::<String>::new());
+    // The effect is recorded as unknown, with the cancellation as evidence.
+    let session = recs[0]["session"].as_str().unwrap();
+    let entries = read_session(&env.sessions().join(format!("{session}.smith")))
+        .unwrap()
+        .entries;
+    let completion = entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::EffectCompletion(c) => Some(c),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(completion.outcome, EffectOutcome::Unknown);
+    assert_eq!(completion.evidence["cancelled"], true);
+}
