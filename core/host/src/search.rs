@@ -6,9 +6,9 @@
 //! - **Deterministic order**: one sequential walk, each directory's entries sorted by file
 //!   name, so the same tree gives the same results in the same order; bounded results are the
 //!   first ones in that order, and a cut says so (`truncated`).
-//! - **Ignore files** (when `respect-ignore-files`): `.gitignore` (also outside a git
-//!   repository), `.ignore`, `.git/info/exclude`, the user's global git excludes, and those of
-//!   parent directories, as ripgrep reads them. Hidden entries (a leading `.`) are skipped
+//! - **Ignore files** (when `respect-ignore-files`), exactly as ripgrep reads them: `.ignore`
+//!   everywhere; `.gitignore`, `.git/info/exclude` and the user's global git excludes inside
+//!   a git repository; those of parent directories too. Hidden entries (a leading `.`) are skipped
 //!   unless `include-hidden`; `.git` itself is always skipped.
 //! - **Symlinks are never followed**: `find` lists them as `symlink`; `grep` does not read
 //!   them. Every file `grep` reads is opened through the root's directory handle, so nothing
@@ -188,7 +188,7 @@ fn walk(start: &Path, options: WalkOptions) -> ignore::Walk {
         .git_exclude(options.respect_ignore_files)
         .git_global(options.respect_ignore_files)
         .parents(options.respect_ignore_files)
-        .require_git(false)
+        .require_git(true)
         .filter_entry(|e| e.file_name() != ".git")
         .sort_by_file_name(std::cmp::Ord::cmp);
     builder.build()

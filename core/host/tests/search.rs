@@ -23,6 +23,8 @@ fn write(root: &Path, path: &str, content: &[u8]) {
 /// binary file, symlinks to a file and a directory outside the tree, and a nested git-style
 /// ignore.
 fn project(root: &Path, outside: &Path) {
+    // A git repository, so `.gitignore` applies (as in ripgrep).
+    std::fs::create_dir(root.join(".git")).unwrap();
     write(root, ".gitignore", b"target/\n*.tmp\n");
     write(root, "src/main.rs", b"fn main() {\n    needle();\n}\n");
     write(
@@ -96,6 +98,12 @@ fn grep_respects_ignore_files_skips_binaries_and_never_follows_symlinks() {
     // Without ignore files and with hidden entries, the rest is searched — still never
     // through a symlink, and never `.git`.
     write(work.path(), ".git/config", b"needle in git\n");
+    write(work.path(), ".git/info/exclude", b"README.md\n");
+    let excluded = grep(&root, "needle", WalkOptions::default());
+    assert!(
+        excluded.matches.iter().all(|m| m.path != "README.md"),
+        "git's exclude file applies: {excluded:?}"
+    );
     let all = grep(
         &root,
         "needle",

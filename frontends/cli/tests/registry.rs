@@ -296,6 +296,7 @@ fn find_and_grep_tools_answer_a_scripted_model_from_the_working_directory() {
     let dir = env.root.path().join("work");
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::write(dir.join("src/a.rs"), "fn needle() {}\n").unwrap();
+    std::fs::create_dir(dir.join(".git")).unwrap();
     std::fs::write(dir.join(".gitignore"), "build/\n").unwrap();
     std::fs::create_dir(dir.join("build")).unwrap();
     std::fs::write(dir.join("build/a.rs"), "fn needle() {}\n").unwrap();
@@ -350,7 +351,10 @@ fn ctrl_c_during_a_bash_call_stops_its_processes_and_records_the_outcome() {
     let recs = records(&out);
     let end = recs.iter().find(|r| r["type"] == "tool_end").unwrap();
     assert_eq!(end["is_error"], true);
-    assert!(end["output"].as_str().unwrap().contains("cancelled"), "{end}");
+    assert!(
+        end["output"].as_str().unwrap().contains("cancelled"),
+        "{end}"
+    );
     assert!(!end["output"].as_str().unwrap().contains("never"), "{end}");
     assert_eq!(recs.last().unwrap()["stop_reason"], "aborted");
     // No process of the command is left.
