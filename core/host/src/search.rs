@@ -35,6 +35,9 @@ pub const MAX_LINE_BYTES: usize = 300;
 pub const MAX_REPORTED: usize = 20;
 /// Largest regular expression, in bytes (compiled size is bounded too).
 pub const MAX_PATTERN_BYTES: usize = 4096;
+/// Longest line `grep` holds in memory, in bytes: a file with a longer line is skipped and
+/// reported among the errors (the search's memory stays bounded).
+pub const MAX_LINE_HEAP: usize = 16 << 20;
 
 /// How a walk treats ignore files and hidden entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -314,6 +317,7 @@ impl Root {
         let mut searcher = SearcherBuilder::new()
             .line_number(true)
             .binary_detection(BinaryDetection::quit(0))
+            .heap_limit(Some(MAX_LINE_HEAP))
             .build();
         let mut result = GrepResult::default();
         let mut errors = Reported::default();
@@ -355,7 +359,7 @@ impl Root {
                 more: false,
             };
             if let Err(e) = searcher.search_reader(&matcher, file, &mut sink) {
-                errors.push(format!("{shown}: {e}"));
+                errors.push(format!("{shown}: not searched: {e}"));
                 continue;
             }
             if sink.binary {

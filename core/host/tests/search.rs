@@ -180,6 +180,16 @@ fn grep_options_case_literal_glob_limit_and_a_single_file() {
     assert!(bad.to_string().contains("glob"), "{bad}");
     let missing = run(request("x", false, false, None, 0, "nope")).unwrap_err();
     assert!(missing.to_string().contains("does not exist"), "{missing}");
+    // A line longer than the searcher's memory bound skips its file, reported.
+    let mut huge = vec![b'y'; smith_host::search::MAX_LINE_HEAP + 1024];
+    huge.extend_from_slice(b"needle\n");
+    write(work.path(), "huge.txt", &huge);
+    let skipped = run(request("needle", false, false, Some("huge.txt"), 0, ".")).unwrap();
+    assert!(skipped.matches.is_empty());
+    assert!(
+        skipped.errors.len() == 1 && skipped.errors[0].starts_with("huge.txt: not searched"),
+        "{skipped:?}"
+    );
     // A long line is cut.
     write(
         work.path(),
