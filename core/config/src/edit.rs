@@ -106,6 +106,7 @@ pub fn set_in_file(path: &Path, key: &str, text: &str) -> Result<Value, ConfigEr
     let label = path.display().to_string();
     let source_text = format!("smith config set {key}");
     crate::resolve::check_key(key, &source_text)?;
+    let ty = find_spec(key).map_or(crate::Type::String, |spec| spec.ty);
     let value = match find_spec(key) {
         Some(spec) => {
             check(spec.ty, &Raw::Text(text.to_owned())).map_err(|reason| ConfigError::Invalid {
@@ -165,12 +166,13 @@ pub fn set_in_file(path: &Path, key: &str, text: &str) -> Result<Value, ConfigEr
         }
     };
     let check_back = crate::parse_file(&updated, &label)?;
+    // Read back in the option's type: `#true` in the file is the boolean `true`.
     let now = check_back
         .iter()
         .rev()
         .find(|e| e.key == key)
-        .map(|e| e.text());
-    if now.as_deref() != Some(value.to_string().as_str()) {
+        .and_then(|e| check(ty, &e.raw).ok());
+    if now.as_ref() != Some(&value) {
         return Err(ConfigError::Invalid {
             source_text,
             key: key.to_owned(),
@@ -209,6 +211,20 @@ mod tests {
         );
         let entries = crate::parse_file(&text, "x").unwrap();
         assert_eq!(entries.len(), 3);
+    }
+
+    #[test]
+    fn set_writes_booleans_as_kdl_keywords_and_reads_them_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.kdl");
+        assert_eq!(
+            set_in_file(&path, "process.allow", "true").unwrap(),
+            Value::Bool(true)
+        );
+        set_in_file(&path, "plugins.shell.enabled", "false").unwrap();
+        set_in_file(&path, "process.allow", "false").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "process.allow #false\nplugins.shell.enabled #false\n");
     }
 
     #[test]
