@@ -206,6 +206,7 @@ impl CallState {
                 descendants_terminated: ran.descendants_terminated,
                 output_abandoned: ran.output_abandoned,
                 duration_ms,
+                timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
             }),
         }
     }

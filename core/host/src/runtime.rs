@@ -500,8 +500,10 @@ impl ToolDispatch for Loadout {
             };
             return ToolOutput {
                 output: format!(
-                    "the arguments of `{}` do not match its input schema: {at}: {error}; nothing was run — call it again with arguments that match",
-                    call.name
+                    "the arguments of `{}` do not match its input schema: {}: {}; nothing was run — call it again with arguments that match",
+                    call.name,
+                    cut(&at, 200),
+                    cut(&error.to_string(), 500)
                 ),
                 is_error: true,
             };
@@ -524,7 +526,8 @@ impl ToolDispatch for Loadout {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
         };
-        let arguments = call.arguments.to_string();
+        // JSON Schema counts `2.0` as an integer; the plugin gets it written as one.
+        let arguments = integral(&call.arguments).to_string();
         let result = plugin.pre.instantiate(&mut store).and_then(|instance| {
             instance.call_call(&mut store, &call.name, &arguments, &invocation)
         });
@@ -578,6 +581,36 @@ impl ToolDispatch for Loadout {
                 }
             }
         }
+    }
+}
+
+/// `text` cut at about `max` bytes (on a character boundary), with `…` when cut: error
+/// messages quote offending values, which may be huge.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len())
+}
+
+/// `value` with every integral float that fits an `i64` (`2.0`) written as an integer.
+fn integral(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
+            #[allow(clippy::cast_possible_truncation)]
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(integral).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), integral(v))).collect())
+        }
+        other => other.clone(),
     }
 }
 

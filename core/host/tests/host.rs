@@ -421,6 +421,29 @@ fn arguments_that_do_not_match_the_schema_are_refused_before_anything_runs() {
     }
     assert!(f.effects().is_empty(), "no effect was even intended");
     assert!(!f.root().join("a.txt").exists());
+    // A huge offending value is not echoed back whole.
+    let out = f.call(
+        &host,
+        "write",
+        json!({"path": ["x".repeat(100_000)], "content": ""}),
+    );
+    assert!(
+        out.is_error && out.output.len() < 2_000,
+        "{}",
+        out.output.len()
+    );
+    // An integral float is an integer to JSON Schema, and reaches the plugin as one.
+    std::fs::write(f.root().join("n.txt"), "1\n2\n3\n").unwrap();
+    let out = f.call(
+        &host,
+        "read",
+        json!({"path": "n.txt", "offset": 2.0, "limit": 1.0}),
+    );
+    assert!(
+        !out.is_error && out.output.starts_with("2\n"),
+        "{}",
+        out.output
+    );
 }
 
 #[test]

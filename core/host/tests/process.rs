@@ -314,5 +314,25 @@ fn a_long_process_does_not_count_against_the_plugins_cpu_deadline() {
         out.output
     );
     assert_eq!(survivors_after_settling("4105."), Vec::<String>::new());
+    // A timeout above the user's cap is cut to the cap, and the result says so.
+    let capped = host.loadout().with_policy(Policy {
+        process_limits: smith_host::ProcessLimits {
+            max_timeout: Duration::from_secs(1),
+            ..smith_host::ProcessLimits::default()
+        },
+        ..allowed()
+    });
+    let out = f.call(
+        &capped,
+        "bash",
+        json!({"command": "sleep 4105.2", "timeout_seconds": 600}),
+    );
+    assert!(
+        out.output
+            .contains("timed out after 1 s; 600 s were asked for")
+            && out.output.contains("process.max-timeout"),
+        "{}",
+        out.output
+    );
     let _ = tools.definitions();
 }

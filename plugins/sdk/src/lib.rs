@@ -84,7 +84,11 @@ impl ToolOutput {
 /// A [`ToolOutput`] error when the arguments do not have `T`'s shape.
 pub fn arguments<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ToolOutput> {
     serde_json::from_str(json)
-        .map_err(|e| ToolOutput::error(format!("the arguments do not fit this tool: {e}")))
+        .map_err(|e| {
+            ToolOutput::error(format!(
+                "the arguments do not fit this tool: {e}; nothing was run — call it again with arguments that match its input schema"
+            ))
+        })
 }
 
 /// A file-effect error as a sentence for the model (`denied: …`, `not found: …`).

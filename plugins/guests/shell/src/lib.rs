@@ -74,8 +74,16 @@ fn bash(args: &str) -> Result<ToolOutput, ToolOutput> {
     let mut is_error = !matches!(out.status, ExitStatus::Code(0));
     let ending = if out.timed_out {
         is_error = true;
+        let applied = out.timeout_ms as f64 / 1000.0;
+        let capped = if out.timeout_ms < timeout_s.saturating_mul(1000) {
+            format!(
+                "; {timeout_s} s were asked for, but the user's process.max-timeout setting caps it"
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "[timed out after {timeout_s} s: the command and its processes were terminated ({status})]"
+            "[timed out after {applied} s{capped}: the command and its processes were terminated ({status})]"
         )
     } else if out.cancelled {
         is_error = true;
