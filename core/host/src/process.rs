@@ -163,7 +163,23 @@ impl Capture {
     fn finish(&self) -> Captured {
         let kept = (self.head.len() + self.tail.len()) as u64;
         let truncated = kept < self.total;
-        let mut text = String::from_utf8_lossy(&self.head).into_owned();
+        // A cut never splits a character: the head ends and the tail starts on a boundary.
+        let mut head: &[u8] = &self.head;
+        let mut tail: Vec<u8> = self.tail.iter().copied().collect();
+        if truncated {
+            if let Err(e) = std::str::from_utf8(head)
+                && e.error_len().is_none()
+            {
+                head = &head[..e.valid_up_to()];
+            }
+            let skip = tail
+                .iter()
+                .take(3)
+                .take_while(|b| (**b & 0b1100_0000) == 0b1000_0000)
+                .count();
+            tail.drain(..skip);
+        }
+        let mut text = String::from_utf8_lossy(head).into_owned();
         if truncated {
             if !text.ends_with('\n') && !text.is_empty() {
                 text.push('\n');
@@ -174,9 +190,6 @@ impl Capture {
                 self.half
             ));
         }
-        let (a, b) = self.tail.as_slices();
-        let mut tail = a.to_vec();
-        tail.extend_from_slice(b);
         text.push_str(&String::from_utf8_lossy(&tail));
         Captured {
             text,
@@ -398,6 +411,16 @@ mod tests {
             out.text
         );
         assert!(out.text.ends_with("]\nijXYZ"), "{}", out.text);
+        // Multi-byte characters are never split at either side of the cut.
+        let mut wide = Capture::new(9);
+        wide.push("é".repeat(20).as_bytes());
+        let out = wide.finish();
+        assert!(!out.text.contains('\u{fffd}'), "{}", out.text);
+        assert!(
+            out.text.starts_with("éé\n[…") && out.text.ends_with("]\néé"),
+            "{}",
+            out.text
+        );
         let mut small = Capture::new(10);
         small.push(b"hello");
         assert_eq!(small.finish().text, "hello");

@@ -52,7 +52,7 @@ fn validate(r: &wit::ProcessRequest) -> Result<(), String> {
         .chain(r.env.iter().flat_map(|(k, v)| [k, v]));
     if texts.into_iter().any(|t| t.contains('\0')) {
         return Err(
-            "the program, an argument, the directory or a variable holds a NUL byte".to_owned(),
+            "the program, an argument, the directory or a variable holds a NUL byte, which no program can receive; remove it".to_owned(),
         );
     }
     if let Some((name, _)) = r.env.iter().find(|(k, _)| k.is_empty() || k.contains('=')) {
@@ -106,7 +106,9 @@ impl CallState {
             .canonicalize()
             .map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => {
-                    FsFailure::NotFound(format!("the directory `{requested}` does not exist"))
+                    FsFailure::NotFound(format!(
+                        "the directory `{requested}` does not exist; pass an existing directory inside the working directory, or none for the working directory itself"
+                    ))
                 }
                 _ => FsFailure::Io(format!("`{requested}`: {e}")),
             })?;
@@ -118,7 +120,7 @@ impl CallState {
         }
         if !dir.is_dir() {
             return Err(FsFailure::Invalid(format!(
-                "`{requested}` is not a directory"
+                "`{requested}` is not a directory; pass the directory to run in"
             )));
         }
         Ok(dir)

@@ -33,8 +33,10 @@ pub const DEFAULT_RESULTS: u32 = 100;
 pub const MAX_LINE_BYTES: usize = 300;
 /// How many binary-file paths and walk errors are named (the rest are counted).
 pub const MAX_REPORTED: usize = 20;
-/// Largest regular expression, in bytes (compiled size is bounded too).
-pub const MAX_PATTERN_BYTES: usize = 4096;
+/// Largest pattern, in bytes (the tools' schemas say 4,096 characters).
+pub const MAX_PATTERN_BYTES: usize = 16 * 1024;
+/// Largest compiled regular expression, in bytes.
+const REGEX_SIZE_LIMIT: usize = 8 << 20;
 /// Longest line `grep` holds in memory, in bytes: a file with a longer line is skipped and
 /// reported among the errors (the search's memory stays bounded).
 pub const MAX_LINE_HEAP: usize = 16 << 20;
@@ -87,7 +89,8 @@ pub struct GrepMatch {
     pub path: String,
     /// The 1-based line number.
     pub line: u64,
-    /// The line without its terminator, lossily UTF-8, cut at [`MAX_LINE_BYTES`].
+    /// The line without its terminator, lossily UTF-8; a longer line than
+    /// [`MAX_LINE_BYTES`] is a window of that size around the match, `…` marking the cuts.
     pub text: String,
 }
 
@@ -136,26 +139,48 @@ fn effective_limit(limit: u32) -> usize {
 struct Glob {
     matcher: GlobMatcher,
     whole_path: bool,
+    /// The pattern ended in `/`: only directories match.
+    directories_only: bool,
 }
 
 impl Glob {
-    fn new(pattern: &str) -> Result<Self, FsFailure> {
+    fn new(given: &str) -> Result<Self, FsFailure> {
+        // `./src/*.rs` means `src/*.rs`; `build/` means the directories named `build`.
+        let mut pattern = given;
+        while let Some(rest) = pattern.strip_prefix("./") {
+            pattern = rest;
+        }
+        let directories_only = pattern.len() > 1 && pattern.ends_with('/');
+        let pattern = if directories_only {
+            pattern.trim_end_matches('/')
+        } else {
+            pattern
+        };
+        if pattern.is_empty() {
+            return Err(FsFailure::Invalid(format!(
+                "`{given}` is not a glob that can match a name; use e.g. `*.rs`, `src/**/*.toml`"
+            )));
+        }
         let glob = GlobBuilder::new(pattern)
             .literal_separator(true)
             .backslash_escape(true)
             .build()
             .map_err(|e| {
                 FsFailure::Invalid(format!(
-                    "`{pattern}` is not a valid glob ({e}); use e.g. `*.rs`, `src/**/*.toml`"
+                    "`{given}` is not a valid glob ({e}); use e.g. `*.rs`, `src/**/*.toml`"
                 ))
             })?;
         Ok(Self {
             matcher: glob.compile_matcher(),
             whole_path: pattern.contains('/'),
+            directories_only,
         })
     }
 
-    fn is_match(&self, relative: &Path) -> bool {
+    fn is_match(&self, relative: &Path, is_dir: bool) -> bool {
+        if self.directories_only && !is_dir {
+            return false;
+        }
         if self.whole_path {
             self.matcher.is_match(relative)
         } else {
@@ -197,14 +222,17 @@ fn walk(start: &Path, options: WalkOptions) -> ignore::Walk {
     builder.build()
 }
 
-/// `path` relative to the root, `/`-separated.
-fn display(root: &Root, path: &Path) -> String {
+/// `path` relative to the root, `/`-separated; `Err` with a report when the name is not
+/// UTF-8 (tools address files by UTF-8 text, so such a file cannot be named back).
+fn display(root: &Root, path: &Path) -> Result<String, String> {
     let rel = path.strip_prefix(root.path()).unwrap_or(path);
-    let text = rel.to_string_lossy();
-    if text.is_empty() {
-        ".".to_owned()
-    } else {
-        text.replace('\\', "/")
+    match rel.to_str() {
+        Some("") => Ok(".".to_owned()),
+        Some(text) => Ok(text.to_owned()),
+        None => Err(format!(
+            "`{}`: the name is not valid UTF-8, so no tool can name it; skipped (rename it to search it)",
+            rel.to_string_lossy()
+        )),
     }
 }
 
@@ -241,6 +269,11 @@ impl Root {
     ) -> Result<FindResult, FsFailure> {
         let glob = Glob::new(pattern)?;
         let base = self.start(path)?;
+        if !base.is_dir() {
+            return Err(FsFailure::Invalid(format!(
+                "`{path}` is a file; find looks inside a directory — pass the directory holding it"
+            )));
+        }
         let limit = effective_limit(limit);
         let mut result = FindResult::default();
         let mut errors = Reported::default();
@@ -259,23 +292,26 @@ impl Root {
                 continue;
             }
             let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
-            if !glob.is_match(relative) {
+            let kind = kind_of(entry.file_type());
+            if !glob.is_match(relative, kind == ListedKind::Directory) {
                 continue;
             }
+            let path = match display(self, entry.path()) {
+                Ok(path) => path,
+                Err(report) => {
+                    errors.push(report);
+                    continue;
+                }
+            };
             if result.entries.len() == limit {
                 result.truncated = true;
                 break;
             }
-            let kind = kind_of(entry.file_type());
             let size = match kind {
                 ListedKind::File => entry.metadata().map(|m| m.len()).unwrap_or(0),
                 _ => 0,
             };
-            result.entries.push(Found {
-                path: display(self, entry.path()),
-                kind,
-                size,
-            });
+            result.entries.push(Found { path, kind, size });
         }
         result.errors = errors.named;
         Ok(result)
@@ -295,21 +331,30 @@ impl Root {
     ) -> Result<GrepResult, FsFailure> {
         if request.pattern.is_empty() || request.pattern.len() > MAX_PATTERN_BYTES {
             return Err(FsFailure::Invalid(format!(
-                "the pattern must be 1 to {MAX_PATTERN_BYTES} bytes long"
+                "the pattern is {} bytes long; it must be 1 to {MAX_PATTERN_BYTES} bytes",
+                request.pattern.len()
             )));
+        }
+        if !request.literal {
+            check_regex(request.pattern, request.case_insensitive)?;
         }
         let matcher = RegexMatcherBuilder::new()
             .case_insensitive(request.case_insensitive)
             .fixed_strings(request.literal)
             .line_terminator(Some(b'\n'))
-            .size_limit(8 << 20)
-            .dfa_size_limit(8 << 20)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .dfa_size_limit(REGEX_SIZE_LIMIT)
             .build(request.pattern)
             .map_err(|e| {
-                FsFailure::Invalid(format!(
-                    "`{}` is not a valid regular expression: {e}; escape special characters or set `literal`",
-                    request.pattern
-                ))
+                let text = e.to_string();
+                FsFailure::Invalid(if text.contains("line terminator") || text.contains("not allowed") {
+                    format!(
+                        "`{}` can match a line break, but grep matches one line at a time; search for the text on either side of the break separately",
+                        request.pattern
+                    )
+                } else {
+                    format!("`{}` cannot be searched for: {text}", request.pattern)
+                })
             })?;
         let glob = request.glob.map(Glob::new).transpose()?;
         let base = self.start(request.path)?;
@@ -336,10 +381,16 @@ impl Root {
                 continue; // directories, and symlinks (never followed)
             }
             let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
-            if entry.depth() > 0 && glob.as_ref().is_some_and(|g| !g.is_match(relative)) {
+            if entry.depth() > 0 && glob.as_ref().is_some_and(|g| !g.is_match(relative, false)) {
                 continue;
             }
-            let shown = display(self, entry.path());
+            let shown = match display(self, entry.path()) {
+                Ok(shown) => shown,
+                Err(report) => {
+                    errors.push(report);
+                    continue;
+                }
+            };
             let inside = entry
                 .path()
                 .strip_prefix(self.path())
@@ -353,6 +404,7 @@ impl Root {
             };
             let mut sink = Collect {
                 path: &shown,
+                matcher: &matcher,
                 matches: Vec::new(),
                 room: limit - result.matches.len(),
                 binary: false,
@@ -387,6 +439,9 @@ impl Root {
         // The confined lookup refuses escapes through `..` or symlinks…
         let meta = self.metadata_confined(&rel).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => FsFailure::NotFound(format!("`{path}` does not exist")),
+            std::io::ErrorKind::NotADirectory => FsFailure::Invalid(format!(
+                "`{path}` goes through a file as if it were a directory; remove the trailing part"
+            )),
             _ => FsFailure::Denied(format!(
                 "`{path}` is outside the granted root or not accessible ({e})"
             )),
@@ -412,6 +467,24 @@ impl Root {
     }
 }
 
+/// Check `pattern` with the `regex` crate first: its errors point at the user's own pattern
+/// (the searcher's quote a wrapped form of it).
+fn check_regex(pattern: &str, case_insensitive: bool) -> Result<(), FsFailure> {
+    match regex::RegexBuilder::new(pattern)
+        .case_insensitive(case_insensitive)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+    {
+        Ok(_) => Ok(()),
+        Err(regex::Error::CompiledTooBig(limit)) => Err(FsFailure::Invalid(format!(
+            "`{pattern}` compiles to more than {limit} bytes; simplify it (smaller repetition counts, fewer alternatives)"
+        ))),
+        Err(e) => Err(FsFailure::Invalid(format!(
+            "`{pattern}` is not a valid regular expression (Rust regex syntax):\n{e}\nescape special characters such as ( [ {{ . * + ? with a backslash, or set `literal` to search for the text as it is"
+        ))),
+    }
+}
+
 fn cancelled_failure() -> FsFailure {
     FsFailure::Invalid("the search was cancelled".to_owned())
 }
@@ -419,6 +492,7 @@ fn cancelled_failure() -> FsFailure {
 /// Collects one file's matches; notes binary data and a reached limit.
 struct Collect<'p> {
     path: &'p str,
+    matcher: &'p grep_regex::RegexMatcher,
     matches: Vec<GrepMatch>,
     room: usize,
     binary: bool,
@@ -438,9 +512,29 @@ impl Sink for Collect<'_> {
             line = rest;
         }
         let text = if line.len() > MAX_LINE_BYTES {
-            let mut cut = String::from_utf8_lossy(&line[..MAX_LINE_BYTES]).into_owned();
-            cut.push('…');
-            cut
+            // A window of the line around the match, so the match itself is shown.
+            let at = grep_matcher::Matcher::find(self.matcher, line)
+                .ok()
+                .flatten()
+                .map_or(0, |m| m.start());
+            let is_continuation = |b: u8| (b & 0b1100_0000) == 0b1000_0000;
+            let mut from = at.saturating_sub(MAX_LINE_BYTES / 3);
+            while from > 0 && is_continuation(line[from]) {
+                from -= 1;
+            }
+            let mut to = (from + MAX_LINE_BYTES).min(line.len());
+            while to < line.len() && is_continuation(line[to]) {
+                to -= 1;
+            }
+            let mut window = String::new();
+            if from > 0 {
+                window.push('…');
+            }
+            window.push_str(&String::from_utf8_lossy(&line[from..to]));
+            if to < line.len() {
+                window.push('…');
+            }
+            window
         } else {
             String::from_utf8_lossy(line).into_owned()
         };

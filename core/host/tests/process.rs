@@ -336,3 +336,26 @@ fn a_long_process_does_not_count_against_the_plugins_cpu_deadline() {
     );
     let _ = tools.definitions();
 }
+
+#[test]
+fn the_bash_tool_gives_the_model_plain_text_without_terminal_controls() {
+    let host = host();
+    let f = Fixture::new();
+    let tools = host.loadout().with_policy(allowed());
+    let out = f.call(
+        &tools,
+        "bash",
+        json!({"command": r"printf 'a\033[31mred\033[0m\r\nb\007c\000d\033]0;title\007e\n'; printf 'é%.0s' $(seq 40000)"}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    assert!(
+        out.output.starts_with("ared\nbcde\n"),
+        "{:?}",
+        &out.output[..40]
+    );
+    assert!(
+        !out.output.contains('\u{fffd}'),
+        "a cut never splits a character"
+    );
+    assert!(out.output.contains("bytes cut"), "the long line was cut");
+}

@@ -190,6 +190,34 @@ fn grep_options_case_literal_glob_limit_and_a_single_file() {
         skipped.errors.len() == 1 && skipped.errors[0].starts_with("huge.txt: not searched"),
         "{skipped:?}"
     );
+    // A long line shows a window around the match.
+    write(
+        work.path(),
+        "wide.txt",
+        format!("{}needle{}\n", "x".repeat(5000), "y".repeat(5000)).as_bytes(),
+    );
+    let wide = run(request("needle", false, false, Some("wide.txt"), 0, ".")).unwrap();
+    let text = &wide.matches[0].text;
+    assert!(
+        text.contains("needle") && text.starts_with('…') && text.ends_with('…'),
+        "{text}"
+    );
+    // Regular-expression errors quote the user's own pattern and say what to do.
+    let bad = run(request("(unclosed", false, false, None, 0, "."))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        bad.contains("`(unclosed`") && !bad.contains("(?:") && bad.contains("literal"),
+        "{bad}"
+    );
+    let bad = run(request("a\\nb", false, false, None, 0, "."))
+        .unwrap_err()
+        .to_string();
+    assert!(bad.contains("line break"), "{bad}");
+    let bad = run(request("a{99999}{99999}", false, false, None, 0, "."))
+        .unwrap_err()
+        .to_string();
+    assert!(bad.contains("simplify"), "{bad}");
     // A long line is cut.
     write(
         work.path(),
@@ -243,8 +271,49 @@ fn find_matches_names_or_paths_in_a_deterministic_order() {
             "target/debug/out.rs",
         ]
     );
+    // `./` is the same as nothing; a trailing `/` matches directories only.
+    assert_eq!(
+        paths(&find(".", "./src/*.rs", WalkOptions::default())),
+        ["src/lib.rs", "src/link.rs", "src/main.rs"]
+    );
+    let only_dirs = find(".", "ne*/", WalkOptions::default());
+    assert_eq!(paths(&only_dirs), ["src/nested"]);
+    // A file is not a directory to look in.
+    let err = root
+        .find("src/main.rs", "*", 0, WalkOptions::default(), &|| false)
+        .unwrap_err();
+    assert!(err.to_string().contains("is a file"), "{err}");
     // The symlinked directory is listed but never entered.
     assert!(paths(&find(".", "escaped.rs", WalkOptions::default())).is_empty());
+}
+
+#[test]
+fn names_that_are_not_utf8_are_reported_and_names_with_newlines_kept_whole() {
+    use std::os::unix::ffi::OsStrExt;
+    let work = tempfile::tempdir().unwrap();
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xffname.txt");
+    std::fs::write(work.path().join(odd), "needle\n").unwrap();
+    std::fs::write(work.path().join("new\nline.txt"), "needle\n").unwrap();
+    let root = Root::open(work.path()).unwrap();
+    let found = grep(&root, "needle", WalkOptions::default());
+    assert_eq!(found.matches.len(), 1);
+    assert_eq!(found.matches[0].path, "new\nline.txt");
+    assert!(
+        found.errors.len() == 1 && found.errors[0].contains("not valid UTF-8"),
+        "{:?}",
+        found.errors
+    );
+    let listed = root
+        .find(".", "*.txt", 0, WalkOptions::default(), &|| false)
+        .unwrap();
+    assert_eq!(paths(&listed), ["new\nline.txt"]);
+    assert_eq!(listed.errors.len(), 1);
+    // The tools show such a name JSON-quoted, so it reads as one path.
+    let host = host();
+    let f = Fixture::new();
+    std::fs::write(f.root().join("new\nline.txt"), "needle\n").unwrap();
+    let out = f.call(&host, "find", json!({"pattern": "*.txt"}));
+    assert_eq!(out.output, "\"new\\nline.txt\"");
 }
 
 #[test]

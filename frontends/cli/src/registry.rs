@@ -137,15 +137,22 @@ pub(crate) fn policy(loaded: &Loaded, cwd: &Path) -> Result<Policy, CliError> {
     let max_timeout = integer(loaded, "process.max-timeout", 600).max(1);
     let output_bytes = integer(loaded, "process.output-limit", 1 << 20).max(1024);
     let max_timeout = std::time::Duration::from_secs(max_timeout.unsigned_abs());
-    let pass_env = match loaded.resolved.get("process.pass-env").map(|v| &v.value) {
-        Some(Value::String(names)) => names
-            .split(',')
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    };
+    let mut pass_env = Vec::new();
+    if let Some(setting) = loaded.resolved.get("process.pass-env")
+        && let Value::String(names) = &setting.value
+    {
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit());
+            if !valid {
+                return Err(CliError::usage(format!(
+                    "{}: process.pass-env: `{name}` is not an environment variable name (letters, digits and `_`, not starting with a digit); list names separated by commas, e.g. CARGO_HOME,RUSTUP_HOME",
+                    setting.source
+                )));
+            }
+            pass_env.push(name.to_owned());
+        }
+    }
     Ok(Policy {
         process,
         process_limits: ProcessLimits {

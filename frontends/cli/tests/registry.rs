@@ -381,3 +381,38 @@ fn ctrl_c_during_a_bash_call_stops_its_processes_and_records_the_outcome() {
     assert_eq!(completion.outcome, EffectOutcome::Unknown);
     assert_eq!(completion.evidence["cancelled"], true);
 }
+
+#[test]
+fn process_settings_are_set_with_config_set_and_bad_ones_are_refused() {
+    let env = Env::new();
+    let project = env.root.path().join("p");
+    std::fs::create_dir(&project).unwrap();
+    let set = env.run(&["config", "set", "process.allow", "true"]);
+    assert_eq!(set.status.code(), Some(0), "{}", stderr(&set));
+    let s = script(&env, "bash.kdl", "bash", r#"{"command": "echo allowed"}"#);
+    let (output, is_error, _) = eval_in(&env, &project, &s, &[]);
+    assert!(!is_error && output.starts_with("allowed\n"), "{output}");
+    // A variable list that names no variables is a usage error naming the setting.
+    let out = env
+        .command(&[
+            "eval",
+            "-m",
+            "scripted/demo",
+            "-c",
+            "process.pass-env=FOO BAR",
+            "hi",
+        ])
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("process.pass-env") && stderr(&out).contains("`FOO BAR`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        env.session_files().len() == 1,
+        "nothing was run for the refused command"
+    );
+}

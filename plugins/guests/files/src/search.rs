@@ -59,6 +59,25 @@ fn options(hidden: bool, no_ignore: bool) -> WalkOptions {
     }
 }
 
+/// A path as shown on its own line: as it is, or JSON-quoted when it holds a control
+/// character (a newline in a name must not read as two paths).
+fn show(path: &str) -> String {
+    if path.chars().any(char::is_control) {
+        smith_plugin_sdk::serde_json::to_string(path).unwrap_or_default()
+    } else {
+        path.to_owned()
+    }
+}
+
+/// How to get more after a cut at `limit` results.
+fn narrow(limit: u32, noun: &str) -> String {
+    if limit < 1000 {
+        format!("narrow the {noun}, or raise limit (at most 1000)")
+    } else {
+        format!("narrow the {noun}")
+    }
+}
+
 fn errors_note(text: &mut String, errors: &[String]) {
     if !errors.is_empty() {
         text.push_str(&format!(
@@ -83,17 +102,18 @@ pub(crate) fn find(args: &str) -> Result<ToolOutput, ToolOutput> {
             .entries
             .iter()
             .map(|f| match f.kind {
-                EntryKind::Directory => format!("{}/", f.path),
-                EntryKind::Symlink => format!("{}@", f.path),
-                EntryKind::File | EntryKind::Other => f.path.clone(),
+                EntryKind::Directory => format!("{}/", show(&f.path)),
+                EntryKind::Symlink => format!("{}@", show(&f.path)),
+                EntryKind::File | EntryKind::Other => show(&f.path),
             })
             .collect::<Vec<_>>()
             .join("\n")
     };
     if found.truncated {
         text.push_str(&format!(
-            "\n[cut at {} paths: more match; narrow the pattern or the path, or raise limit]",
-            found.entries.len()
+            "\n[cut at {} paths: more match; {}]",
+            found.entries.len(),
+            narrow(limit, "pattern or the path")
         ));
     }
     errors_note(&mut text, &found.errors);
@@ -104,13 +124,14 @@ pub(crate) fn find(args: &str) -> Result<ToolOutput, ToolOutput> {
 pub(crate) fn grep(args: &str) -> Result<ToolOutput, ToolOutput> {
     let a: GrepArgs = arguments(args)?;
     let path = a.path.unwrap_or_else(|| ".".to_owned());
+    let limit = a.limit.unwrap_or(GREP_DEFAULT);
     let request = GrepRequest {
         path: path.clone(),
         pattern: a.pattern.clone(),
         literal: a.literal,
         case_insensitive: a.ignore_case,
         glob: a.glob,
-        limit: a.limit.unwrap_or(GREP_DEFAULT),
+        limit,
         options: options(a.hidden, a.no_ignore),
     };
     let found = fs::grep(&request).map_err(|e| failed(&path, e))?;
@@ -123,14 +144,15 @@ pub(crate) fn grep(args: &str) -> Result<ToolOutput, ToolOutput> {
         found
             .matches
             .iter()
-            .map(|m| format!("{}:{}:{}", m.path, m.line, m.text))
+            .map(|m| format!("{}:{}:{}", show(&m.path), m.line, m.text))
             .collect::<Vec<_>>()
             .join("\n")
     };
     if found.truncated {
         text.push_str(&format!(
-            "\n[stopped at {} matching lines: more match; narrow the pattern, path or glob, or raise limit]",
-            found.matches.len()
+            "\n[stopped at {} matching lines: more match; {}]",
+            found.matches.len(),
+            narrow(limit, "pattern, path or glob")
         ));
     }
     if found.binary_count > 0 {
@@ -143,7 +165,12 @@ pub(crate) fn grep(args: &str) -> Result<ToolOutput, ToolOutput> {
         text.push_str(&format!(
             "\n[skipped {} binary file(s): {}{and_more}]",
             found.binary_count,
-            found.binary_files.join(", ")
+            found
+                .binary_files
+                .iter()
+                .map(|p| show(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     errors_note(&mut text, &found.errors);

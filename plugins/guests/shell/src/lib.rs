@@ -55,13 +55,13 @@ fn bash(args: &str) -> Result<ToolOutput, ToolOutput> {
     };
     let out = process::run(&request)
         .map_err(|e| ToolOutput::error(format!("bash: {}", describe_process(&e))))?;
-    let mut text = out.stdout.text;
+    let mut text = clean(&out.stdout.text);
     if !out.stderr.text.is_empty() {
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
         text.push_str("[stderr]\n");
-        text.push_str(&out.stderr.text);
+        text.push_str(&clean(&out.stderr.text));
     }
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
@@ -103,6 +103,46 @@ fn bash(args: &str) -> Result<ToolOutput, ToolOutput> {
         text.push_str("\n[a process outside the command's group kept its output open; later output was not captured]");
     }
     Ok(ToolOutput { text, is_error })
+}
+
+/// Terminal output made plain text for the model: ANSI escape sequences (colours, cursor
+/// movement, titles) are removed, a carriage return ends a line, and other control characters
+/// but tab are dropped.
+fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates, then one final byte in @..~.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC: up to BEL or ESC \.
+                Some(']') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 export_tool_plugin!(Shell);
