@@ -411,7 +411,15 @@ impl Root {
                 more: false,
             };
             if let Err(e) = searcher.search_reader(&matcher, file, &mut sink) {
-                errors.push(format!("{shown}: not searched: {e}"));
+                let why = if e.to_string().contains("allocation limit") {
+                    format!(
+                        "a line is longer than {} MiB (the search's memory bound)",
+                        MAX_LINE_HEAP >> 20
+                    )
+                } else {
+                    e.to_string()
+                };
+                errors.push(format!("{shown}: not searched: {why}"));
                 continue;
             }
             if sink.binary {
