@@ -39,6 +39,13 @@ pub fn examples() -> Vec<Intent> {
                 model: "demo".into(),
             },
         },
+        Intent::Receipt {
+            submission: 1,
+            dedup_key: Some("ci-run-42".into()),
+            deduplicated: false,
+            state: crate::ReceiptStatus::Admitted,
+            stop_reason: None,
+        },
         Intent::BranchChange { leaf: Some(2) },
         Intent::ContextUse {
             used_tokens: Some(1200),

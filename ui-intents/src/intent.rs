@@ -27,6 +27,16 @@ pub enum NoticeLevel {
     Error,
 }
 
+/// Where a submission's work stands, as a receipt reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceiptStatus {
+    /// Durably admitted; the work has not recorded an end.
+    Admitted,
+    /// The work ended (its stop reason is given).
+    Terminal,
+}
+
 /// How a frontend holds its session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -49,6 +59,21 @@ pub enum Intent {
         session: SessionId,
         /// The model the user selected.
         model: ModelRef,
+    },
+    /// A submission's durable receipt: emitted once the input is admitted (before any work
+    /// runs), or — for input whose deduplication key and content repeat an earlier
+    /// submission — that submission's receipt, with `deduplicated` set and nothing run.
+    Receipt {
+        /// The submission's entry id: its stable identity within the session.
+        submission: u64,
+        /// The caller's deduplication key, if any.
+        dedup_key: Option<String>,
+        /// The input repeated an earlier submission; this is that submission's receipt.
+        deduplicated: bool,
+        /// Admitted (work pending) or terminal.
+        state: ReceiptStatus,
+        /// The work's stop reason, when terminal.
+        stop_reason: Option<StopReason>,
     },
     /// A turn began: one provider request and its tool batch. Turns count from 1 per run.
     TurnStart {
@@ -242,6 +267,7 @@ impl Intent {
     pub fn kind(&self) -> IntentKind {
         match self {
             Intent::RunStart { .. } => IntentKind::RunStart,
+            Intent::Receipt { .. } => IntentKind::Receipt,
             Intent::TurnStart { .. } => IntentKind::TurnStart,
             Intent::MessageStart { .. } => IntentKind::MessageStart,
             Intent::MessageDelta { .. } => IntentKind::MessageDelta,

@@ -83,6 +83,9 @@ intent_kinds! {
     /// A run began.
     RunStart => "run_start", Transient, Drop, Block,
         "A run began in a session with the selected model.";
+    /// A submission's durable receipt.
+    Receipt => "receipt", Transcript, Persist, Block,
+        "A submission's durable receipt: its input was admitted (or repeats an earlier submission, whose receipt this is).";
     /// A provider round began.
     TurnStart => "turn_start", Transient, Drop, Block,
         "A turn (one provider request and its tool batch) began.";

@@ -20,7 +20,7 @@ mod reference;
 
 pub use deliver::{Delivery, Renderer, deliver};
 pub use examples::{EXAMPLE_SESSION, examples};
-pub use intent::{Access, DeltaKind, Intent, NoticeLevel};
+pub use intent::{Access, DeltaKind, Intent, NoticeLevel, ReceiptStatus};
 pub use kind::{Backpressure, Degradation, Durability, IntentKind};
 pub use queue::{IntentQueue, Pushed, QueueStats};
 pub use reference::reference_markdown;

@@ -1,13 +1,16 @@
 //! The agent loop.
 
 use smith::{
-    Cancel, ContentBlock, ContextItem, Message, ModelRef, PairingError, Provider, ProviderError,
-    ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
-    UsageTotals, check_pairing,
+    Cancel, ContentBlock, ContextItem, EntryId, Message, ModelRef, PairingError, Provider,
+    ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall,
+    ToolResult, Usage, UsageTotals, check_pairing,
 };
-use smith_store::{MessageRecord, ModelChange, NewEntry, Record, RunEnd, ToolResultRecord};
-use smith_ui_intents::{DeltaKind, Intent, IntentSink};
+use smith_store::{
+    MessageRecord, ModelChange, NewEntry, Record, RunEnd, Submission, ToolResultRecord,
+};
+use smith_ui_intents::{DeltaKind, Intent, IntentSink, ReceiptStatus};
 
+use crate::submission::{AdmissionError, Receipt, ReceiptState};
 use crate::{Session, ToolContext, ToolDispatch};
 
 /// Bounds of one run.
@@ -36,6 +39,10 @@ pub enum RunError {
     /// The context to send broke tool-call pairing (a runtime defect; nothing was sent).
     #[error("the request was not sent because its context is inconsistent: {0}")]
     Pairing(#[from] PairingError),
+    /// A deduplicated submission's original work failed or did not finish (its recorded
+    /// failure).
+    #[error("{0}")]
+    Replayed(String),
     /// The run used up its rounds.
     #[error(
         "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session (--session ID)"
@@ -49,6 +56,12 @@ pub enum RunError {
 /// How a run ended.
 #[derive(Debug)]
 pub struct RunOutcome {
+    /// The submission the run's work belongs to (its entry id), once admitted; for a
+    /// deduplicated submission, the original one.
+    pub submission: Option<EntryId>,
+    /// The input repeated an earlier submission's deduplication key and content: nothing ran,
+    /// and the fields describe the original work.
+    pub deduplicated: bool,
     /// The final stop reason: `end_turn` or `max_tokens` on success, `aborted` after
     /// cancellation, `error` on failure.
     pub stop_reason: StopReason,
@@ -72,6 +85,23 @@ struct Run<'r> {
     sink: &'r mut dyn IntentSink,
     cancel: &'r Cancel,
     usage: UsageTotals,
+    /// The caller's deduplication key for this submission.
+    dedup_key: Option<String>,
+    /// The admitted submission, once durable.
+    submission: Option<EntryId>,
+}
+
+/// Input to submit: the model to run it with, the text, and an optional deduplication key
+/// (spec: Sessions → Submission and receipts).
+#[derive(Clone, Copy, Debug)]
+pub struct Submit<'s> {
+    /// The model the work runs with.
+    pub model: &'s ModelRef,
+    /// The input text.
+    pub input: &'s str,
+    /// A key scoped to the session: repeating it with the same content returns the original
+    /// submission instead of running again.
+    pub dedup_key: Option<&'s str>,
 }
 
 impl<'a> Agent<'a> {
@@ -108,6 +138,67 @@ impl<'a> Agent<'a> {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> RunOutcome {
+        self.run_new(session, model, prompt, None, sink, cancel)
+    }
+
+    /// Submit `input` to `session` and run its work to an explicit stop condition — the
+    /// blocking convenience over admission and execution.
+    ///
+    /// Admission comes first: a `submission` record, the model selection when it changed and
+    /// the user message are committed as one change and acknowledged durably (the receipt,
+    /// emitted as [`Intent::Receipt`]) before any provider request. With a deduplication key
+    /// that the session has seen with the same content, nothing is written or run: the
+    /// original submission's receipt and recorded answer are emitted and its outcome returned
+    /// (`deduplicated`). The same key with other content fails before anything is written.
+    ///
+    /// ```no_run
+    /// # fn demo(agent: &smith_agent::Agent<'_>, session: &mut smith_agent::Session,
+    /// #         model: &smith::ModelRef, sink: &mut dyn smith_ui_intents::IntentSink) {
+    /// let submit = smith_agent::Submit { model, input: "Fix the test", dedup_key: Some("ci-42") };
+    /// let outcome = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
+    /// // A retry with the same key returns the same submission without running it again.
+    /// let again = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
+    /// assert!(again.deduplicated && again.submission == outcome.submission);
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    /// [`AdmissionError`] when the key is malformed or conflicts, or the session cannot be
+    /// read for deduplication; nothing was written.
+    pub fn submit(
+        &self,
+        session: &mut Session,
+        submit: Submit<'_>,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> Result<RunOutcome, AdmissionError> {
+        if let Some(key) = submit.dedup_key {
+            let content = crate::submission::content_sha256(submit.model, submit.input);
+            let original =
+                crate::submission::deduplicate(session.path(), session.id(), key, &content, None)?;
+            if let Some(receipt) = original {
+                return Ok(replay(session.id(), &receipt, sink));
+            }
+        }
+        Ok(self.run_new(
+            session,
+            submit.model,
+            submit.input,
+            submit.dedup_key,
+            sink,
+            cancel,
+        ))
+    }
+
+    fn run_new(
+        &self,
+        session: &mut Session,
+        model: &ModelRef,
+        prompt: &str,
+        dedup_key: Option<&str>,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> RunOutcome {
         sink.emit(Intent::RunStart {
             session: session.id(),
             model: model.clone(),
@@ -117,6 +208,8 @@ impl<'a> Agent<'a> {
             sink,
             cancel,
             usage: UsageTotals::default(),
+            dedup_key: dedup_key.map(str::to_owned),
+            submission: None,
         };
         let (stop_reason, error) = match self.rounds(&mut run, model, prompt) {
             Ok(reason) => (reason, None),
@@ -124,11 +217,15 @@ impl<'a> Agent<'a> {
         };
         let error_text = error.as_ref().map(ToString::to_string);
         // Best effort: after a store failure this append is refused too, and says so below.
-        let end = run.session.writer.lock().append(&[Record::RunEnd(RunEnd {
-            stop_reason,
-            usage: run.usage,
-            error: error_text.clone(),
-        })]);
+        // The end pairs with the submission: its terminal receipt.
+        let end = run.session.writer.lock().append_entries(&[NewEntry {
+            record: Record::RunEnd(RunEnd {
+                stop_reason,
+                usage: run.usage,
+                error: error_text.clone(),
+            }),
+            pair: run.submission,
+        }]);
         let error = match (error, end) {
             (Some(e), _) => Some(e),
             (None, Err(e)) => Some(RunError::Store(e)),
@@ -146,6 +243,8 @@ impl<'a> Agent<'a> {
             error: error.as_ref().map(ToString::to_string),
         });
         RunOutcome {
+            submission: run.submission,
+            deduplicated: false,
             stop_reason,
             usage,
             error,
@@ -158,35 +257,7 @@ impl<'a> Agent<'a> {
         model: &ModelRef,
         prompt: &str,
     ) -> Result<StopReason, RunError> {
-        run.answer_interrupted_calls()?;
-        if std::mem::take(&mut run.session.interrupted) {
-            // An earlier run's process died before it recorded how the run ended: say so in
-            // the history, so the new prompt does not look like a second message of that run.
-            run.session.writer.lock().append(&[Record::RunEnd(RunEnd {
-                stop_reason: StopReason::Aborted,
-                usage: UsageTotals::default(),
-                error: Some(
-                    "interrupted: the process running this turn stopped before it finished"
-                        .to_owned(),
-                ),
-            })])?;
-        }
-        if run.session.model.as_ref() != Some(model) {
-            run.session
-                .writer
-                .lock()
-                .append(&[Record::ModelChange(ModelChange {
-                    model: model.clone(),
-                })])?;
-            run.session.model = Some(model.clone());
-        }
-        run.record_message(MessageRecord {
-            message: Message::user_text(prompt),
-            model: None,
-            stop_reason: None,
-            usage: None,
-            error: None,
-        })?;
+        run.admit(model, prompt)?;
         let definitions = self.tools.definitions();
         for turn in 1..=self.limits.max_rounds {
             if run.cancel.is_cancelled() {
@@ -326,6 +397,76 @@ impl<'a> Agent<'a> {
     }
 }
 
+/// Emit a deduplicated submission's receipt and recorded answer, and return its outcome:
+/// nothing runs and nothing is written.
+fn replay(session: smith::SessionId, receipt: &Receipt, sink: &mut dyn IntentSink) -> RunOutcome {
+    sink.emit(Intent::RunStart {
+        session,
+        model: receipt.model.clone(),
+    });
+    let (stop_reason, usage, error, status) = match &receipt.state {
+        ReceiptState::Terminal {
+            stop_reason,
+            usage,
+            error,
+            ..
+        } => (*stop_reason, *usage, error.clone(), ReceiptStatus::Terminal),
+        ReceiptState::Admitted => (
+            StopReason::Aborted,
+            UsageTotals::default(),
+            Some(format!(
+                "submission {} has not finished; its work recorded no end",
+                receipt.submission
+            )),
+            ReceiptStatus::Admitted,
+        ),
+    };
+    sink.emit(Intent::Receipt {
+        submission: receipt.submission.0,
+        dedup_key: receipt.dedup_key.clone(),
+        deduplicated: true,
+        state: status,
+        stop_reason: matches!(status, ReceiptStatus::Terminal).then_some(stop_reason),
+    });
+    if let Some((id, message)) = &receipt.answer {
+        sink.emit(Intent::MessageStart {
+            message_id: id.0,
+            role: Role::Assistant,
+        });
+        for block in &message.content {
+            let (kind, text) = match block {
+                ContentBlock::Text { text } => (DeltaKind::Text, text),
+                ContentBlock::Thinking { text, .. } => (DeltaKind::Thinking, text),
+                ContentBlock::ToolCall(_) => continue,
+            };
+            sink.emit(Intent::MessageDelta {
+                message_id: id.0,
+                kind,
+                text: text.clone(),
+            });
+        }
+        sink.emit(Intent::MessageEnd {
+            message_id: id.0,
+            message: message.clone(),
+            stop_reason: None,
+            usage: None,
+            recorded: true,
+        });
+    }
+    sink.emit(Intent::RunEnd {
+        stop_reason,
+        usage,
+        error: error.clone(),
+    });
+    RunOutcome {
+        submission: Some(receipt.submission),
+        deduplicated: true,
+        stop_reason,
+        usage,
+        error: error.map(RunError::Replayed),
+    }
+}
+
 fn not_run(call: &ToolCall, why: &str) -> ToolResult {
     ToolResult {
         call_id: call.id.clone(),
@@ -344,29 +485,61 @@ struct Response {
 }
 
 impl Run<'_> {
-    /// Answer tool calls an earlier, interrupted run left without results, so the next request
-    /// is well formed. Their effects are unknown; the results say so.
-    fn answer_interrupted_calls(&mut self) -> Result<(), RunError> {
-        let calls = self.session.unanswered_calls();
-        for (call_id, name) in calls {
-            let result = ToolResult {
-                call_id: call_id.clone(),
-                name: name.clone(),
-                output: "interrupted: an earlier run ended before this call completed; its effect is unknown".to_owned(),
-                is_error: true,
-            };
-            let call = ToolCall {
-                id: call_id,
-                name,
-                arguments: serde_json::Value::Null,
-            };
-            self.sink.emit(Intent::ToolStart {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                arguments: call.arguments.clone(),
-            });
-            self.record_result(&call, result)?;
+    /// Admission: the submission, the model selection when it changed, and the user message,
+    /// committed as one change (durable when this returns), then the receipt.
+    fn admit(&mut self, model: &ModelRef, prompt: &str) -> Result<(), RunError> {
+        let mut writer = self.session.writer.lock();
+        let destination = writer.leaf();
+        let mut entries = vec![NewEntry::from(Record::Submission(Submission {
+            dedup_key: self.dedup_key.clone(),
+            content_sha256: crate::submission::content_sha256(model, prompt),
+            destination,
+            explicit_destination: false,
+            model: model.clone(),
+            input: prompt.to_owned(),
+        }))];
+        let model_changed = self.session.model.as_ref() != Some(model);
+        if model_changed {
+            entries.push(NewEntry::from(Record::ModelChange(ModelChange {
+                model: model.clone(),
+            })));
         }
+        let message = Message::user_text(prompt);
+        entries.push(NewEntry::from(Record::Message(MessageRecord {
+            message: message.clone(),
+            model: None,
+            stop_reason: None,
+            usage: None,
+            error: None,
+        })));
+        let reserved = writer.next_entry_id().0 + entries.len() as u64 - 1;
+        let appended = writer.append_entries(&entries);
+        drop(writer);
+        self.sink.emit(Intent::MessageStart {
+            message_id: reserved,
+            role: Role::User,
+        });
+        let recorded = appended.is_ok();
+        self.sink.emit(Intent::MessageEnd {
+            message_id: reserved,
+            message: message.clone(),
+            stop_reason: None,
+            usage: None,
+            recorded,
+        });
+        let ids = appended?;
+        if model_changed {
+            self.session.model = Some(model.clone());
+        }
+        self.session.context.push(ContextItem::Message(message));
+        self.submission = ids.first().copied();
+        self.sink.emit(Intent::Receipt {
+            submission: ids.first().map_or(0, |id| id.0),
+            dedup_key: self.dedup_key.clone(),
+            deduplicated: false,
+            state: ReceiptStatus::Admitted,
+            stop_reason: None,
+        });
         Ok(())
     }
 

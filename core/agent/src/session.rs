@@ -3,10 +3,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use smith::{ContextItem, EntryId, ModelRef, SessionId, ToolResult};
+use smith::{ContextItem, EntryId, ModelRef, SessionId, StopReason, ToolResult, UsageTotals};
 use smith_store::{
-    EffectCompletion, EffectOutcome, NewEntry, Record, SessionStart, SessionWriter, Skipped,
-    TornTail,
+    EffectCompletion, EffectOutcome, NewEntry, Record, RunEnd, SessionStart, SessionWriter,
+    Skipped, ToolResultRecord, TornTail,
 };
 
 use crate::SharedWriter;
@@ -24,6 +24,8 @@ pub struct Session {
     pub(crate) call_message: Option<EntryId>,
     /// The selected branch ends inside a run that never recorded its end (its process died).
     pub(crate) interrupted: bool,
+    /// The submission whose work the selected branch ends inside, without a recorded end.
+    pub(crate) pending_submission: Option<EntryId>,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -60,6 +62,7 @@ impl Session {
             model: None,
             call_message: None,
             interrupted: false,
+            pending_submission: None,
         })
     }
 
@@ -95,6 +98,7 @@ impl Session {
                 | Record::RunEnd(_)
                 | Record::EffectIntent(_)
                 | Record::EffectCompletion(_)
+                | Record::Submission(_)
                 | Record::Unknown { .. } => {}
             }
         }
@@ -123,24 +127,76 @@ impl Session {
         if !unknown.is_empty() {
             writer.append_entries(&unknown)?;
         }
-        let interrupted = branch
-            .iter()
-            .rev()
-            .take_while(|e| !matches!(e.record, Record::RunEnd(_)))
-            .any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
+        let since_end = || {
+            branch
+                .iter()
+                .rev()
+                .take_while(|e| !matches!(e.record, Record::RunEnd(_)))
+        };
+        let interrupted =
+            since_end().any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
+        let pending_submission = since_end()
+            .find(|e| matches!(e.record, Record::Submission(_)))
+            .map(|e| e.id);
+        let mut session = Self {
+            id,
+            path: path.to_owned(),
+            writer: SharedWriter::new(writer),
+            context,
+            model,
+            call_message,
+            interrupted,
+            pending_submission,
+        };
+        if session.interrupted {
+            session.settle_interrupted_work()?;
+        }
         Ok(OpenedSession {
-            session: Self {
-                id,
-                path: path.to_owned(),
-                writer: SharedWriter::new(writer),
-                context,
-                model,
-                call_message,
-                interrupted,
-            },
+            session,
             truncated: recovery.truncated,
             skipped: recovery.skipped,
         })
+    }
+
+    /// The selected branch ends inside work whose process died: answer its unanswered tool
+    /// calls (their effects are unknown, never retried) and record its end as aborted, paired
+    /// with its submission — its terminal receipt — in one committed change. The session can
+    /// continue, and a repeated submission of that work finds it settled.
+    fn settle_interrupted_work(&mut self) -> Result<(), smith_store::Error> {
+        let results: Vec<ToolResult> = self
+            .unanswered_calls()
+            .into_iter()
+            .map(|(call_id, name)| ToolResult {
+                call_id,
+                name,
+                output: "interrupted: an earlier run ended before this call completed; its effect is unknown".to_owned(),
+                is_error: true,
+            })
+            .collect();
+        let mut entries: Vec<NewEntry> = results
+            .iter()
+            .map(|r| NewEntry {
+                record: Record::ToolResult(ToolResultRecord { result: r.clone() }),
+                pair: self.call_message,
+            })
+            .collect();
+        entries.push(NewEntry {
+            record: Record::RunEnd(RunEnd {
+                stop_reason: StopReason::Aborted,
+                usage: UsageTotals::default(),
+                error: Some(
+                    "interrupted: the process running this turn stopped before it finished"
+                        .to_owned(),
+                ),
+            }),
+            pair: self.pending_submission,
+        });
+        self.writer.lock().append_entries(&entries)?;
+        self.context
+            .extend(results.into_iter().map(ContextItem::ToolResult));
+        self.interrupted = false;
+        self.pending_submission = None;
+        Ok(())
     }
 
     /// Close the session: record that every change is durably acknowledged and release the

@@ -68,6 +68,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "run_start",
             "message_start", // user
             "message_end",
+            "receipt", // admitted durably before any provider request
             "turn_start",
             "message_start", // assistant round 1
             "message_delta",
@@ -104,6 +105,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
         kinds,
         [
             "session_start",
+            "submission",
             "model_change",
             "message",
             "message",
@@ -112,11 +114,14 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "run_end"
         ]
     );
-    let Record::ToolResult(r) = &entries[4].record else {
+    // The run's end is the submission's terminal receipt.
+    assert_eq!(entries[7].pair, Some(entries[1].id));
+    assert_eq!(outcome.submission, Some(entries[1].id));
+    let Record::ToolResult(r) = &entries[5].record else {
         panic!()
     };
     assert_eq!(r.result.call_id, "c1");
-    let Record::Message(m) = &entries[3].record else {
+    let Record::Message(m) = &entries[4].record else {
         panic!()
     };
     assert_eq!(m.message.role, Role::Assistant);
@@ -133,7 +138,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             _ => None,
         })
         .collect();
-    assert_eq!(ends, [3, 4, 6]);
+    assert_eq!(ends, [4, 5, 7]);
 }
 
 #[test]
@@ -152,7 +157,7 @@ fn a_stream_without_terminal_fails_explicitly_and_is_recorded() {
         1
     );
     let entries = read_session(&path).unwrap().entries;
-    let Record::Message(m) = &entries[3].record else {
+    let Record::Message(m) = &entries[4].record else {
         panic!()
     };
     assert_eq!(m.stop_reason, Some(StopReason::Error));
@@ -233,7 +238,7 @@ fn abort_at_a_gate_pairs_every_call_and_records_aborted() {
     canceller.join().unwrap();
     assert_eq!(outcome.stop_reason, StopReason::Aborted);
     let entries = read_session(session.path()).unwrap().entries;
-    let Record::ToolResult(r) = &entries[4].record else {
+    let Record::ToolResult(r) = &entries[5].record else {
         panic!("{entries:?}")
     };
     assert_eq!(r.result.call_id, "c1");
@@ -365,4 +370,65 @@ fn a_repeated_call_id_fails_the_response_and_keeps_the_session_usable() {
         &Cancel::new(),
     );
     assert!(outcome.error.is_none(), "{:?}", outcome.error);
+}
+
+#[test]
+fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut session = Session::create(dir.path(), id, None).unwrap();
+    let p = provider("round { text \"once\"; stop \"end_turn\" }", dir.path());
+    let agent = Agent::new(&p, &NoTools, RunLimits::default());
+    let m = model();
+    let submit = smith_agent::Submit {
+        model: &m,
+        input: "hello",
+        dedup_key: Some("key-1"),
+    };
+    let mut intents = Vec::new();
+    let first = agent
+        .submit(&mut session, submit, &mut |i| intents.push(i), &Cancel::new())
+        .unwrap();
+    assert!(!first.deduplicated);
+    let submission = first.submission.expect("admitted");
+    // The receipt was emitted before the first provider request.
+    let at = |name: &str| intents.iter().position(|i| i.kind().name() == name).unwrap();
+    assert!(at("receipt") < at("turn_start"));
+    // The script has one round: a second run would fail. The repeat runs nothing.
+    let mut replayed = Vec::new();
+    let again = agent
+        .submit(&mut session, submit, &mut |i| replayed.push(i), &Cancel::new())
+        .unwrap();
+    assert!(again.deduplicated);
+    assert_eq!(again.submission, Some(submission));
+    assert_eq!(again.stop_reason, StopReason::EndTurn);
+    assert!(replayed.iter().all(|i| i.kind().name() != "turn_start"));
+    // Other content under the same key: refused, nothing written.
+    let before = read_session(session.path()).unwrap().entries.len();
+    let other = smith_agent::Submit {
+        input: "something else",
+        ..submit
+    };
+    let err = agent
+        .submit(&mut session, other, &mut |_| {}, &Cancel::new())
+        .unwrap_err();
+    assert!(
+        matches!(err, smith_agent::AdmissionError::Conflict { original, .. } if original == submission),
+        "{err}"
+    );
+    assert_eq!(read_session(session.path()).unwrap().entries.len(), before);
+    // Receipts are rebuilt from the file alone, after the writer is gone.
+    let path = session.path().to_owned();
+    session.close().unwrap();
+    let receipts = smith_agent::receipts(&path, id).unwrap();
+    assert_eq!(receipts.len(), 1);
+    assert_eq!(receipts[0].submission, submission);
+    assert!(matches!(
+        receipts[0].state,
+        smith_agent::ReceiptState::Terminal {
+            stop_reason: StopReason::EndTurn,
+            ..
+        }
+    ));
+    assert_eq!(receipts[0].answer.as_ref().unwrap().1.text(), "once");
 }

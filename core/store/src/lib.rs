@@ -33,7 +33,8 @@ pub use reader::{
 };
 pub use record::{
     EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead, MessageRecord, ModelChange,
-    NewEntry, Record, RunEnd, SessionStart, ToolResultRecord, entry_frame, entry_payload,
+    NewEntry, Record, RunEnd, SessionStart, Submission, ToolResultRecord, entry_frame,
+    entry_payload,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use writer::{INDEX_SPAN, Recovery, SessionWriter};

@@ -115,6 +115,26 @@ pub struct EffectCompletion {
     pub evidence: serde_json::Value,
 }
 
+/// Body of record kind 8, `submission`: input admitted into the session (spec: Sessions →
+/// Submission and receipts). Its entry id is the submission's stable identity; the work it
+/// starts ends with a `run_end` entry paired with it (its terminal receipt). It is committed
+/// in one change with the user message it delivers, so admission is all or nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Submission {
+    /// The caller's deduplication key, unique within the session, when one was given.
+    pub dedup_key: Option<String>,
+    /// SHA-256 (hex) of the submitted content: the model reference, a NUL byte, the input.
+    pub content_sha256: String,
+    /// The leaf the input was admitted onto (`None`: the session had no entries on a branch).
+    pub destination: Option<EntryId>,
+    /// Whether the caller named the destination explicitly.
+    pub explicit_destination: bool,
+    /// The model the work runs with.
+    pub model: ModelRef,
+    /// The input text.
+    pub input: String,
+}
+
 /// Serde adapter: `Vec<u8>` as a CBOR byte string (not an array of integers).
 mod bytes {
     use serde::{Deserializer, Serializer};
@@ -159,6 +179,8 @@ pub enum Record {
     EffectIntent(EffectIntent),
     /// Kind 7.
     EffectCompletion(EffectCompletion),
+    /// Kind 8.
+    Submission(Submission),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -179,12 +201,13 @@ impl Record {
             Record::RunEnd(_) => 5,
             Record::EffectIntent(_) => 6,
             Record::EffectCompletion(_) => 7,
+            Record::Submission(_) => 8,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
-    /// `run_end`, `effect_intent`, `effect_completion`, or `unknown`).
+    /// `run_end`, `effect_intent`, `effect_completion`, `submission`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -194,6 +217,7 @@ impl Record {
             Record::RunEnd(_) => "run_end",
             Record::EffectIntent(_) => "effect_intent",
             Record::EffectCompletion(_) => "effect_completion",
+            Record::Submission(_) => "submission",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -227,6 +251,7 @@ impl Record {
             Record::RunEnd(r) => cbor(r, out),
             Record::EffectIntent(r) => cbor(r, out),
             Record::EffectCompletion(r) => cbor(r, out),
+            Record::Submission(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -270,6 +295,7 @@ impl Record {
             5 => Record::RunEnd(cbor(body)?),
             6 => Record::EffectIntent(cbor(body)?),
             7 => Record::EffectCompletion(cbor(body)?),
+            8 => Record::Submission(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -123,6 +123,22 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 body: vec![0xa1, 0x61, 0x78, 0x01],
             },
         ),
+        (
+            "submission",
+            None,
+            Record::Submission(smith_store::Submission {
+                dedup_key: Some("build-42".into()),
+                content_sha256: "5e8b0f1c8a4f8c4f0a9d3d1b1f3a0d9b8e7c6a5f4e3d2c1b0a99887766554433"
+                    .into(),
+                destination: Some(EntryId(5)),
+                explicit_destination: false,
+                model: smith::ModelRef {
+                    provider: "scripted".into(),
+                    model: "demo".into(),
+                },
+                input: "Fix the failing test".into(),
+            }),
+        ),
     ]
 }
 

@@ -4,7 +4,8 @@
 
 use proptest::prelude::*;
 use smith::{
-    ContentBlock, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage, UsageTotals,
+    ContentBlock, EntryId, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage,
+    UsageTotals,
 };
 use smith_store::{
     EffectCompletion, EffectIntent, EffectOutcome, MessageRecord, ModelChange, Record, RunEnd,
@@ -162,6 +163,28 @@ fn record() -> impl Strategy<Value = Record> {
                     evidence,
                 })
             }),
+        (
+            proptest::option::of(".{0,12}"),
+            "[0-9a-f]{64}",
+            proptest::option::of(1u64..1000),
+            any::<bool>(),
+            ".{0,40}",
+        )
+            .prop_map(
+                |(dedup_key, content_sha256, destination, explicit_destination, input)| {
+                    Record::Submission(smith_store::Submission {
+                        dedup_key,
+                        content_sha256,
+                        destination: destination.map(EntryId),
+                        explicit_destination,
+                        model: smith::ModelRef {
+                            provider: "scripted".into(),
+                            model: "demo".into(),
+                        },
+                        input,
+                    })
+                }
+            ),
         (100u16..200, proptest::collection::vec(any::<u8>(), 0..32))
             .prop_map(|(kind, body)| Record::Unknown { kind, body }),
     ]

@@ -382,6 +382,13 @@ Tools:
   search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process.
   --disable-plugin ID leaves a plugin's tools out.
 
+Retries:
+  --session ID --dedup-key KEY makes a submission safe to repeat: the first admission runs;
+  a repeat with the same KEY, model and prompt runs nothing and prints the original answer
+  (its `receipt` record has deduplicated set), also after a crash or restart; the same
+  KEY with another prompt or model fails with exit 2 and writes nothing. A repeat exits as
+  the original work ended (0 when it succeeded, 1 when it failed or was interrupted).
+
 Sessions:
   Every run creates a new session file under $SMITH_HOME/sessions (default
   $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of
@@ -414,6 +421,12 @@ pub(crate) struct EvalArgs {
     /// Append to the existing session ID (a unique prefix is enough) instead of creating one.
     #[arg(long, value_name = "ID", conflicts_with = "no_session")]
     pub(crate) session: Option<String>,
+
+    /// Deduplicate this submission with KEY (needs --session): if the session already
+    /// admitted KEY with the same model and prompt, nothing runs and that submission's
+    /// receipt and recorded answer are printed; KEY with other content fails (exit 2).
+    #[arg(long, value_name = "KEY", requires = "session")]
+    pub(crate) dedup_key: Option<String>,
 
     /// Record into a temporary session store, removed when the run succeeds.
     #[arg(long)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use smith::{Cancel, ModelRef, SessionId, StopReason};
-use smith_agent::{Agent, RunLimits, Session};
+use smith_agent::{AdmissionError, Agent, RunLimits, Session, Submit};
 use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
 use smith_ui_intents::{Delivery, Intent, IntentSink, Renderer, deliver};
 
@@ -57,9 +57,24 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
     let mut sink = EvalSink::new(args.json, cancel.clone());
     // One plugin generation for the whole run, under the user's policy.
     let tools = tools.loadout().with_policy(policy);
-    let outcome = Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
+    let submit = Submit {
+        model: &model,
+        input: &prompt,
+        dedup_key: args.dedup_key.as_deref(),
+    };
+    let outcome = match Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
         .in_dir(cwd)
-        .run(&mut session, &model, &prompt, &mut sink, &cancel);
+        .submit(&mut session, submit, &mut sink, &cancel)
+    {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            let _ = session.close();
+            return Err(match e {
+                AdmissionError::Store(e) => CliError::new(exit::store_status(&e), e.to_string()),
+                other => CliError::usage(other.to_string()),
+            });
+        }
+    };
     let path = session.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
     // nothing (the next writer's recovery establishes it), so it is only noted.
@@ -74,6 +89,8 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
     } else {
         match outcome.stop_reason {
             StopReason::EndTurn | StopReason::MaxTokens | StopReason::ToolUse => exit::SUCCESS,
+            // A repeated submission whose original work was interrupted: this command was not.
+            StopReason::Aborted if outcome.deduplicated => exit::RUN_FAILED,
             StopReason::Aborted => exit::INTERRUPTED,
             StopReason::Error => exit::RUN_FAILED,
         }

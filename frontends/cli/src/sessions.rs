@@ -226,6 +226,7 @@ fn texts(record: &Record) -> Vec<String> {
             r.target.as_deref().unwrap_or("")
         )],
         Record::EffectCompletion(r) => vec![String::from_utf8_lossy(&r.output).into_owned()],
+        Record::Submission(r) => r.input.lines().map(str::to_owned).collect(),
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }
@@ -311,6 +312,7 @@ fn record_json(record: &Record) -> Value {
             "output": String::from_utf8_lossy(&r.output),
             "evidence": r.evidence,
         })),
+        Record::Submission(r) => serde_json::to_value(r),
         Record::Unknown { kind, body } => Ok(json!({"record_kind": kind, "bytes": body.len()})),
     };
     value.unwrap_or(Value::Null)
@@ -361,6 +363,15 @@ fn summary(entry: &Entry) -> String {
             r.effect_id,
             r.outcome.as_str(),
             String::from_utf8_lossy(&r.output)
+        ),
+        Record::Submission(r) => format!(
+            "{}{}: {}",
+            r.model,
+            r.dedup_key
+                .as_ref()
+                .map(|k| format!(" key {k}"))
+                .unwrap_or_default(),
+            r.input
         ),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
     };

@@ -87,6 +87,7 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
     let mut open: HashMap<u64, (String, String)> = HashMap::new();
     let mut ended = Vec::new();
     let mut tool_started = Vec::new();
+    let (mut receipted, mut turned) = (false, false);
     for r in recs {
         match r["type"].as_str().unwrap() {
             "message_start" => {
@@ -144,7 +145,19 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                     "tool_end before tool_start: {r}"
                 );
             }
-            "run_start" | "run_end" | "notice" | "turn_start" | "turn_end" | "usage" => {}
+            "receipt" => {
+                assert!(!receipted, "one receipt per run: {r}");
+                assert!(!turned, "the receipt precedes every provider request: {r}");
+                receipted = true;
+            }
+            "turn_start" => {
+                assert!(
+                    receipted,
+                    "a provider request before the admission receipt: {r}"
+                );
+                turned = true;
+            }
+            "run_start" | "run_end" | "notice" | "turn_end" | "usage" => {}
             other => panic!("undocumented record type {other}"),
         }
     }

@@ -139,11 +139,12 @@ fn excerpt(text: &str) -> String {
 }
 
 /// The kinds plain output shows: the answer, thinking, tool activity, transcript appends,
-/// notices, refusals and the run outcome. Requests are refused (eval is not interactive); the
+/// notices, refusals, receipts of repeated submissions and the run outcome. Requests are refused (eval is not interactive); the
 /// rest (turns, usage, progress, status, context use, session and branch changes, extensions)
 /// is dropped.
 const PLAIN_KINDS: &[IntentKind] = &[
     IntentKind::RunStart,
+    IntentKind::Receipt,
     IntentKind::MessageStart,
     IntentKind::MessageDelta,
     IntentKind::MessageEnd,
@@ -172,7 +173,22 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 let model = printable(&model.to_string()).into_owned();
                 self.note(&format!("{on}session {session} · model {model}{off}\n"));
             }
-            Intent::MessageStart { .. } => {}
+            // A fresh admission is silent; a repeated one says that nothing ran.
+            Intent::Receipt {
+                submission,
+                dedup_key,
+                deduplicated: true,
+                ..
+            } => {
+                let key = printable(dedup_key.as_deref().unwrap_or("")).into_owned();
+                self.diag(
+                    NoticeLevel::Info,
+                    &format!(
+                        "key {key} was already submitted (submission {submission}); nothing was run — its recorded answer follows"
+                    ),
+                );
+            }
+            Intent::Receipt { .. } | Intent::MessageStart { .. } => {}
             Intent::MessageDelta {
                 kind: DeltaKind::Text,
                 text,

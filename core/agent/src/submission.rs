@@ -1,0 +1,241 @@
+//! Submissions and their receipts (spec: Sessions → Submission and receipts).
+//!
+//! Input enters a session by *admission*: one committed change holding a `submission` record
+//! (key, content hash, destination, model, input) and the user message it delivers. The
+//! submission's entry id is its stable identity; once [`crate::Agent::submit`] has made it
+//! durable, the work runs, and the `run_end` entry that ends the work pairs with the
+//! submission — its terminal receipt. A receipt is rebuilt from the session file alone, also
+//! after a restart ([`receipts`]).
+//!
+//! Deduplication keys are scoped to the session's stable identity: a key seen before with the
+//! same content (model and input) returns the original submission's receipt and runs nothing;
+//! with other content, or an explicitly different destination, admission fails and writes
+//! nothing ([`AdmissionError::Conflict`]). Deduplicated admission does not promise
+//! exactly-once external effects: the original work may have run its effects, or been
+//! interrupted with them unknown.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use smith::{EntryId, Message, ModelRef, SessionId, StopReason, UsageTotals};
+use smith_store::{Record, SessionReader};
+
+/// The longest deduplication key, in bytes.
+pub const MAX_DEDUP_KEY_BYTES: usize = 256;
+
+/// Where a submission's work stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReceiptState {
+    /// Admitted; its work has not recorded an end (running, or interrupted before it could).
+    Admitted,
+    /// The work ended: the `run_end` entry paired with the submission.
+    Terminal {
+        /// How it ended.
+        stop_reason: StopReason,
+        /// Its failure, when it failed.
+        error: Option<String>,
+        /// Usage summed over the work.
+        usage: UsageTotals,
+        /// The `run_end` entry.
+        end: EntryId,
+    },
+}
+
+/// A submission's durable receipt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Receipt {
+    /// The session it was admitted into.
+    pub session: SessionId,
+    /// The submission's entry id: its stable identity within the session.
+    pub submission: EntryId,
+    /// The caller's deduplication key, if any.
+    pub dedup_key: Option<String>,
+    /// The model the work runs with.
+    pub model: ModelRef,
+    /// Pending or terminal.
+    pub state: ReceiptState,
+    /// The work's last assistant message and its entry id, once it has one.
+    pub answer: Option<(EntryId, Message)>,
+}
+
+/// Why input was not admitted. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum AdmissionError {
+    /// The key was used before for other content or another destination.
+    #[error(
+        "deduplication key `{key}` was already used in session {session} for submission {original} with {why}; nothing was run — use a new key for new input, or repeat the original input to get its receipt"
+    )]
+    Conflict {
+        /// The session.
+        session: SessionId,
+        /// The key.
+        key: String,
+        /// The original submission.
+        original: EntryId,
+        /// What differs.
+        why: String,
+    },
+    /// The key is empty, too long or holds control characters.
+    #[error(
+        "deduplication key `{key}` is not usable: {why}; use 1 to {MAX_DEDUP_KEY_BYTES} bytes of printable text"
+    )]
+    BadKey {
+        /// The key (cut for display).
+        key: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The session could not be read or written.
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
+/// SHA-256 (hex) of a submission's content: the model reference, a NUL byte, the input.
+pub fn content_sha256(model: &ModelRef, input: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(model.to_string().as_bytes());
+    h.update([0u8]);
+    h.update(input.as_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Check a deduplication key's shape.
+///
+/// # Errors
+/// [`AdmissionError::BadKey`].
+pub fn check_key(key: &str) -> Result<(), AdmissionError> {
+    let why = if key.is_empty() {
+        Some("it is empty")
+    } else if key.len() > MAX_DEDUP_KEY_BYTES {
+        Some("it is too long")
+    } else if key.chars().any(char::is_control) {
+        Some("it holds a control character")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(AdmissionError::BadKey {
+            key: key.chars().take(40).collect(),
+            why: why.to_owned(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Every submission in the session file at `path`, in admission order, with its receipt
+/// rebuilt from the file alone (all branches). Reads every entry (a bounded batch at a time).
+///
+/// # Errors
+/// The store's read errors.
+pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_store::Error> {
+    let mut reader = SessionReader::open(path)?;
+    let mut out: Vec<Receipt> = Vec::new();
+    // The submission whose work each entry belongs to: a submission owns itself, any other
+    // entry belongs to its parent's owner (parents precede children in id order).
+    let mut owner: std::collections::HashMap<EntryId, usize> = std::collections::HashMap::new();
+    let mut next = EntryId(1);
+    loop {
+        let batch = reader.range(next, 512)?;
+        let Some(last) = batch.last() else { break };
+        next = EntryId(last.id.0 + 1);
+        for entry in batch {
+            let inherited = entry.parent.and_then(|p| owner.get(&p).copied());
+            match &entry.record {
+                Record::Submission(s) => {
+                    owner.insert(entry.id, out.len());
+                    out.push(Receipt {
+                        session,
+                        submission: entry.id,
+                        dedup_key: s.dedup_key.clone(),
+                        model: s.model.clone(),
+                        state: ReceiptState::Admitted,
+                        answer: None,
+                    });
+                    continue;
+                }
+                Record::RunEnd(end) => {
+                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
+                        r.state = ReceiptState::Terminal {
+                            stop_reason: end.stop_reason,
+                            error: end.error.clone(),
+                            usage: end.usage,
+                            end: entry.id,
+                        };
+                    }
+                    // Entries after a work's end belong to no work until the next submission.
+                    continue;
+                }
+                Record::Message(m) if m.message.role == smith::Role::Assistant => {
+                    if let Some(r) = inherited.and_then(|i| out.get_mut(i))
+                        && r.state == ReceiptState::Admitted
+                    {
+                        r.answer = Some((entry.id, m.message.clone()));
+                    }
+                }
+                _ => {}
+            }
+            if let Some(i) = inherited {
+                owner.insert(entry.id, i);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The decision for a submission with `key`: `None` to admit it, `Some(receipt)` when it
+/// repeats an earlier one.
+///
+/// # Errors
+/// [`AdmissionError::Conflict`] when the key was used for other content or destination.
+pub(crate) fn deduplicate(
+    path: &Path,
+    session: SessionId,
+    key: &str,
+    content: &str,
+    destination: Option<EntryId>,
+) -> Result<Option<Receipt>, AdmissionError> {
+    check_key(key)?;
+    let mut reader = SessionReader::open(path)?;
+    let mut next = EntryId(1);
+    let mut original = None;
+    'scan: loop {
+        let batch = reader.range(next, 512)?;
+        let Some(last) = batch.last() else { break };
+        next = EntryId(last.id.0 + 1);
+        for entry in batch {
+            if let Record::Submission(s) = &entry.record
+                && s.dedup_key.as_deref() == Some(key)
+            {
+                original = Some((entry.id, s.clone()));
+                break 'scan;
+            }
+        }
+    }
+    let Some((id, first)) = original else {
+        return Ok(None);
+    };
+    let why = if first.content_sha256 != content {
+        Some("different content (model or input)".to_owned())
+    } else if let Some(wanted) = destination
+        && first.destination != Some(wanted)
+    {
+        Some(format!(
+            "a different destination (entry {} then, entry {wanted} now)",
+            first
+                .destination
+                .map_or_else(|| "none".to_owned(), |d| d.to_string())
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(AdmissionError::Conflict {
+            session,
+            key: key.to_owned(),
+            original: id,
+            why,
+        });
+    }
+    let all = receipts(path, session)?;
+    Ok(all.into_iter().find(|r| r.submission == id))
+}

@@ -1,0 +1,234 @@
+//! Submissions, receipts and deduplication keys through the built binary (spec: Sessions →
+//! Submission and receipts): admission is durable before any work; a repeated key recovers
+//! the original submission across restarts; a conflicting reuse creates no work.
+
+mod common;
+
+use common::{Env, records, stderr};
+use smith_store::{Record, read_session};
+
+/// Run eval `--json` with `args` (before the prompt) and `prompt`; the output.
+fn eval(env: &Env, args: &[&str], prompt: &str) -> std::process::Output {
+    let mut all = vec!["eval", "--json"];
+    all.extend_from_slice(args);
+    all.push(prompt);
+    env.run(&all)
+}
+
+fn first_session(env: &Env) -> (String, std::path::PathBuf) {
+    let path = env.session_files().remove(0);
+    let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
+    (id, path)
+}
+
+fn entry_count(path: &std::path::Path) -> usize {
+    read_session(path).unwrap().entries.len()
+}
+
+#[test]
+fn a_repeated_key_returns_the_original_submission_across_restarts_without_running() {
+    let env = Env::new();
+    let out = eval(&env, &["-m", "scripted/demo"], "start");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (id, path) = first_session(&env);
+
+    let keyed = [
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id,
+        "--dedup-key",
+        "job-7",
+    ];
+    let first = eval(&env, &keyed, "do the thing");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let recs = records(&first);
+    let receipt = recs.iter().find(|r| r["type"] == "receipt").unwrap();
+    assert_eq!(receipt["deduplicated"], false);
+    assert_eq!(receipt["state"], "admitted");
+    assert_eq!(receipt["dedup_key"], "job-7");
+    let submission = receipt["submission"].as_u64().unwrap();
+    let answer = recs
+        .iter()
+        .find(|r| r["type"] == "message_end" && r["message"]["role"] == "assistant")
+        .unwrap()
+        .clone();
+    let entries = read_session(&path).unwrap().entries;
+    let admitted = entries.iter().find(|e| e.id.0 == submission).unwrap();
+    let Record::Submission(s) = &admitted.record else {
+        panic!("the receipt names the submission entry: {admitted:?}")
+    };
+    assert_eq!(
+        (s.dedup_key.as_deref(), s.input.as_str()),
+        (Some("job-7"), "do the thing")
+    );
+    let end = entries.last().unwrap();
+    assert!(matches!(end.record, Record::RunEnd(_)));
+    assert_eq!(
+        end.pair,
+        Some(admitted.id),
+        "the run's end is the terminal receipt"
+    );
+    let count = entry_count(&path);
+
+    // A new process (a restart) with the same key and content: the original, nothing run.
+    let again = eval(&env, &keyed, "do the thing");
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    let recs = records(&again);
+    let kinds: Vec<&str> = recs.iter().map(|r| r["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "run_start",
+            "receipt",
+            "message_start",
+            "message_delta",
+            "message_delta",
+            "message_end",
+            "run_end"
+        ]
+    );
+    assert_eq!(recs[1]["deduplicated"], true);
+    assert_eq!(recs[1]["submission"], submission);
+    assert_eq!(recs[1]["state"], "terminal");
+    assert_eq!(recs[1]["stop_reason"], "end_turn");
+    assert_eq!(recs[5]["message"], answer["message"]);
+    assert_eq!(recs[5]["message_id"], answer["message_id"]);
+    assert_eq!(entry_count(&path), count, "nothing was written");
+
+    // The plain form prints the recorded answer and says nothing ran.
+    let plain = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--session",
+        &id,
+        "--dedup-key",
+        "job-7",
+        "do the thing",
+    ]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&plain.stdout).contains("You said: do the thing"));
+    assert!(
+        stderr(&plain).contains("nothing was run"),
+        "{}",
+        stderr(&plain)
+    );
+    assert_eq!(entry_count(&path), count);
+}
+
+#[test]
+fn a_conflicting_reuse_of_a_key_fails_and_creates_no_work() {
+    let env = Env::new();
+    assert_eq!(
+        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
+        Some(0)
+    );
+    let (id, path) = first_session(&env);
+    let keyed =
+        |model: &'static str| vec!["-m", model, "--session", id.as_str(), "--dedup-key", "k"];
+    let first = eval(&env, &keyed("scripted/demo"), "one");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let count = entry_count(&path);
+    for (model, prompt) in [("scripted/demo", "two"), ("scripted/tool-call", "one")] {
+        let out = eval(&env, &keyed(model), prompt);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{model} {prompt}: {}",
+            stderr(&out)
+        );
+        let err = stderr(&out);
+        assert!(
+            err.contains("`k`") && err.contains("different content") && err.contains("new key"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "no records for refused input");
+        assert_eq!(entry_count(&path), count, "no new work");
+    }
+    // Bad keys and a key without a session are usage errors.
+    let out = eval(
+        &env,
+        &["-m", "scripted/demo", "--session", &id, "--dedup-key", ""],
+        "x",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = eval(&env, &["-m", "scripted/demo", "--dedup-key", "k"], "x");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--session"), "{}", stderr(&out));
+    assert_eq!(entry_count(&path), count);
+}
+
+#[cfg(unix)]
+#[test]
+fn work_killed_mid_run_settles_as_aborted_and_its_key_recovers_that_receipt() {
+    let env = Env::new();
+    assert_eq!(
+        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
+        Some(0)
+    );
+    let (id, path) = first_session(&env);
+    // A script that waits at a gate inside the provider round: the work is admitted, then the
+    // process is killed.
+    let script = env.write(
+        "gated.kdl",
+        "round {\n  text \"partial\"\n  gate \"hold\"\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+    );
+    let keyed = [
+        "-m",
+        "scripted/gated",
+        "--script",
+        script.to_str().unwrap(),
+        "--session",
+        &id,
+        "--dedup-key",
+        "crash-1",
+    ];
+    let mut args = vec!["eval", "--json"];
+    args.extend_from_slice(&keyed);
+    args.push("long job");
+    let mut child = env
+        .command(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for(&env.root.path().join("hold.waiting"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let submission = read_session(&path)
+        .unwrap()
+        .entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::Submission(s) if s.dedup_key.as_deref() == Some("crash-1")))
+        .map(|e| e.id)
+        .expect("the submission was durable before the work ran");
+
+    // The repeat after the crash: the same submission, settled as aborted by recovery, and
+    // not run again.
+    let again = eval(&env, &keyed, "long job");
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "the original work was interrupted: {}",
+        stderr(&again)
+    );
+    let recs = records(&again);
+    let receipt = recs.iter().find(|r| r["type"] == "receipt").unwrap();
+    assert_eq!(receipt["deduplicated"], true);
+    assert_eq!(receipt["submission"], submission.0);
+    assert_eq!(receipt["state"], "terminal");
+    assert_eq!(receipt["stop_reason"], "aborted");
+    let entries = read_session(&path).unwrap().entries;
+    let ends: Vec<_> = entries
+        .iter()
+        .filter(|e| matches!(e.record, Record::RunEnd(_)) && e.pair == Some(submission))
+        .collect();
+    assert_eq!(ends.len(), 1, "exactly one terminal receipt");
+    assert!(
+        !entries
+            .iter()
+            .any(|e| matches!(&e.record, Record::Message(m) if m.message.text().contains("never"))),
+        "the interrupted work was not re-run"
+    );
+}
