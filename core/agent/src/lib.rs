@@ -20,6 +20,7 @@
 //! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`] and
 //! tools behind [`ToolDispatch`].
 
+mod abort;
 mod effects;
 mod run;
 mod session;

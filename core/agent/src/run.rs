@@ -89,6 +89,8 @@ struct Run<'r> {
     dedup_key: Option<String>,
     /// The admitted submission, once durable.
     submission: Option<EntryId>,
+    /// Records an abort request while the admitted work runs.
+    abort_watch: Option<crate::abort::AbortWatch>,
 }
 
 /// Input to submit: the model to run it with, the text, and an optional deduplication key
@@ -210,11 +212,15 @@ impl<'a> Agent<'a> {
             usage: UsageTotals::default(),
             dedup_key: dedup_key.map(str::to_owned),
             submission: None,
+            abort_watch: None,
         };
         let (stop_reason, error) = match self.rounds(&mut run, model, prompt) {
             Ok(reason) => (reason, None),
             Err(e) => (StopReason::Error, Some(e)),
         };
+        if let Some(watch) = run.abort_watch.take() {
+            watch.stop();
+        }
         let error_text = error.as_ref().map(ToString::to_string);
         // Best effort: after a store failure this append is refused too, and says so below.
         // The end pairs with the submission: its terminal receipt.
@@ -533,6 +539,13 @@ impl Run<'_> {
         }
         self.session.context.push(ContextItem::Message(message));
         self.submission = ids.first().copied();
+        if let Some(submission) = self.submission {
+            self.abort_watch = Some(crate::abort::AbortWatch::start(
+                self.session.writer.clone(),
+                self.cancel.clone(),
+                submission,
+            ));
+        }
         self.sink.emit(Intent::Receipt {
             submission: ids.first().map_or(0, |id| id.0),
             dedup_key: self.dedup_key.clone(),

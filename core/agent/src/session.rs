@@ -99,6 +99,7 @@ impl Session {
                 | Record::EffectIntent(_)
                 | Record::EffectCompletion(_)
                 | Record::Submission(_)
+                | Record::Abort(_)
                 | Record::Unknown { .. } => {}
             }
         }

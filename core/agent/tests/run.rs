@@ -387,17 +387,32 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
     };
     let mut intents = Vec::new();
     let first = agent
-        .submit(&mut session, submit, &mut |i| intents.push(i), &Cancel::new())
+        .submit(
+            &mut session,
+            submit,
+            &mut |i| intents.push(i),
+            &Cancel::new(),
+        )
         .unwrap();
     assert!(!first.deduplicated);
     let submission = first.submission.expect("admitted");
     // The receipt was emitted before the first provider request.
-    let at = |name: &str| intents.iter().position(|i| i.kind().name() == name).unwrap();
+    let at = |name: &str| {
+        intents
+            .iter()
+            .position(|i| i.kind().name() == name)
+            .unwrap()
+    };
     assert!(at("receipt") < at("turn_start"));
     // The script has one round: a second run would fail. The repeat runs nothing.
     let mut replayed = Vec::new();
     let again = agent
-        .submit(&mut session, submit, &mut |i| replayed.push(i), &Cancel::new())
+        .submit(
+            &mut session,
+            submit,
+            &mut |i| replayed.push(i),
+            &Cancel::new(),
+        )
         .unwrap();
     assert!(again.deduplicated);
     assert_eq!(again.submission, Some(submission));

@@ -32,8 +32,8 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead, MessageRecord, ModelChange,
-    NewEntry, Record, RunEnd, SessionStart, Submission, ToolResultRecord, entry_frame,
+    Abort, EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead, MessageRecord,
+    ModelChange, NewEntry, Record, RunEnd, SessionStart, Submission, ToolResultRecord, entry_frame,
     entry_payload,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};

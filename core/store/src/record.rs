@@ -135,6 +135,17 @@ pub struct Submission {
     pub input: String,
 }
 
+/// Body of record kind 9, `abort`: a recorded request to abort the work of the submission it
+/// pairs with (spec: Submission and receipts — aborting work is an authorized operation with
+/// recorded cancellation intent). It does not settle the work: the work winds down at its
+/// next effect edge and its `run_end` is the terminal receipt; effects already started keep
+/// their own recorded outcomes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Abort {
+    /// Who or what asked, in words (e.g. `interrupt signal (Ctrl-C or SIGTERM)`).
+    pub reason: String,
+}
+
 /// Serde adapter: `Vec<u8>` as a CBOR byte string (not an array of integers).
 mod bytes {
     use serde::{Deserializer, Serializer};
@@ -181,6 +192,8 @@ pub enum Record {
     EffectCompletion(EffectCompletion),
     /// Kind 8.
     Submission(Submission),
+    /// Kind 9.
+    Abort(Abort),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -202,12 +215,13 @@ impl Record {
             Record::EffectIntent(_) => 6,
             Record::EffectCompletion(_) => 7,
             Record::Submission(_) => 8,
+            Record::Abort(_) => 9,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
-    /// `run_end`, `effect_intent`, `effect_completion`, `submission`, or `unknown`).
+    /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -218,6 +232,7 @@ impl Record {
             Record::EffectIntent(_) => "effect_intent",
             Record::EffectCompletion(_) => "effect_completion",
             Record::Submission(_) => "submission",
+            Record::Abort(_) => "abort",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -252,6 +267,7 @@ impl Record {
             Record::EffectIntent(r) => cbor(r, out),
             Record::EffectCompletion(r) => cbor(r, out),
             Record::Submission(r) => cbor(r, out),
+            Record::Abort(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -296,6 +312,7 @@ impl Record {
             6 => Record::EffectIntent(cbor(body)?),
             7 => Record::EffectCompletion(cbor(body)?),
             8 => Record::Submission(cbor(body)?),
+            9 => Record::Abort(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -139,6 +139,13 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 input: "Fix the failing test".into(),
             }),
         ),
+        (
+            "abort",
+            Some(EntryId(1)),
+            Record::Abort(smith_store::Abort {
+                reason: "interrupt signal (Ctrl-C or SIGTERM)".into(),
+            }),
+        ),
     ]
 }
 

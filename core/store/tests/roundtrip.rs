@@ -185,6 +185,7 @@ fn record() -> impl Strategy<Value = Record> {
                     })
                 }
             ),
+        ".{0,40}".prop_map(|reason| Record::Abort(smith_store::Abort { reason })),
         (100u16..200, proptest::collection::vec(any::<u8>(), 0..32))
             .prop_map(|(kind, body)| Record::Unknown { kind, body }),
     ]

@@ -227,6 +227,7 @@ fn texts(record: &Record) -> Vec<String> {
         )],
         Record::EffectCompletion(r) => vec![String::from_utf8_lossy(&r.output).into_owned()],
         Record::Submission(r) => r.input.lines().map(str::to_owned).collect(),
+        Record::Abort(r) => vec![r.reason.clone()],
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }
@@ -313,6 +314,7 @@ fn record_json(record: &Record) -> Value {
             "evidence": r.evidence,
         })),
         Record::Submission(r) => serde_json::to_value(r),
+        Record::Abort(r) => serde_json::to_value(r),
         Record::Unknown { kind, body } => Ok(json!({"record_kind": kind, "bytes": body.len()})),
     };
     value.unwrap_or(Value::Null)
@@ -373,6 +375,7 @@ fn summary(entry: &Entry) -> String {
                 .unwrap_or_default(),
             r.input
         ),
+        Record::Abort(r) => r.reason.clone(),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
     };
     text.lines().collect::<Vec<_>>().join(" ⏎ ")

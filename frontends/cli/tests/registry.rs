@@ -380,6 +380,23 @@ fn ctrl_c_during_a_bash_call_stops_its_processes_and_records_the_outcome() {
         .unwrap();
     assert_eq!(completion.outcome, EffectOutcome::Unknown);
     assert_eq!(completion.evidence["cancelled"], true);
+    // The abort request is itself recorded, paired with the submission, before the work's end.
+    let submission = entries
+        .iter()
+        .find(|e| matches!(e.record, Record::Submission(_)))
+        .unwrap()
+        .id;
+    let abort = entries
+        .iter()
+        .position(|e| matches!(e.record, Record::Abort(_)))
+        .expect("an abort record");
+    assert_eq!(entries[abort].pair, Some(submission));
+    let end = entries
+        .iter()
+        .position(|e| matches!(e.record, Record::RunEnd(_)))
+        .unwrap();
+    assert!(abort < end, "the request precedes the settlement");
+    assert_eq!(entries[end].pair, Some(submission));
 }
 
 #[test]
