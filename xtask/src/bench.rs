@@ -194,12 +194,35 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportMs,
         ),
     ];
+    let turn = [
+        (
+            "turn_wall_ms",
+            "one scripted turn with one tool call: wall (incl. 7 fsyncs)",
+            Limit::ReportMs,
+        ),
+        (
+            "turn_allocations",
+            "one scripted turn with one tool call: heap allocations",
+            Limit::ReportCount,
+        ),
+        (
+            "turn_alloc_kib",
+            "one scripted turn with one tool call: KiB allocated",
+            Limit::ReportCount,
+        ),
+        (
+            "turn_fsyncs",
+            "one scripted turn with one tool call: fsyncs (commits)",
+            Limit::ReportCount,
+        ),
+    ];
     for (package, example, release, table) in [
         ("smith-docs", "search_bench", true, &docs[..]),
         ("smith-store", "store_bench", true, &store[..]),
         ("smith-host", "host_bench", true, &host[..]),
         ("smith-host", "host_bench", false, &host_debug[..]),
         ("smith-host", "grep_bench", true, &search[..]),
+        ("smith-host", "turn_bench", true, &turn[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {
@@ -230,6 +253,8 @@ enum Limit {
     ReportMs,
     /// Milliseconds of an optional outside tool, reported only; negative: not installed.
     ReportMsIfInstalled,
+    /// A count (or size), reported only.
+    ReportCount,
     /// A peak RSS in KiB with a target in MiB.
     RssMib(f64),
 }
@@ -247,6 +272,7 @@ impl Limit {
                 ("report".to_owned(), "not installed".to_owned(), None)
             }
             Limit::ReportMsIfInstalled => ("report".to_owned(), format!("{value:.3} ms"), None),
+            Limit::ReportCount => ("report".to_owned(), format!("{value}"), None),
             Limit::RssMib(limit) => (
                 format!("≤ {limit} MiB"),
                 format!("{:.1} MiB", value / 1024.0),

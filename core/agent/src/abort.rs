@@ -61,7 +61,8 @@ impl AbortWatch {
                             recorded.store(record(&writer, submission), Ordering::SeqCst);
                             return;
                         }
-                        std::thread::sleep(POLL);
+                        // Parked, so `stop` can wake it at once.
+                        std::thread::park_timeout(POLL);
                     }
                 })
                 .ok()
@@ -81,6 +82,7 @@ impl AbortWatch {
     pub(crate) fn stop(mut self) {
         self.done.store(true, Ordering::SeqCst);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             let _ = thread.join();
         }
         if self.cancel.is_cancelled() && !self.recorded.load(Ordering::SeqCst) {
