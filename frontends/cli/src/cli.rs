@@ -171,7 +171,12 @@ Exit status:
   2    bad arguments: unknown or ambiguous id, bad pattern, entry, limit or cursor
   3    a session is damaged or of an unknown format version (the others are still listed or
        searched; the damaged one is named on stderr)
-  4    select refused: another process is writing the session";
+  4    select refused: another process is writing the session
+
+watch reads only complete committed changes, so it never shows a change half-written, and it
+prints every entry from its position in commit order without skipping any; positions are
+entry ids (1 to the next one to be committed). Ending it (Ctrl-C, a closed pipe,
+--until-idle) changes nothing in the session or the run writing it.";
 
 /// Arguments of `smith sessions`.
 #[derive(Debug, Args)]
@@ -241,6 +246,23 @@ pub(crate) enum SessionsCommand {
         /// The entry to select as the leaf.
         #[arg(value_name = "ENTRY")]
         entry: u64,
+    },
+    /// Follow a session as it is written: print its committed entries from a position, then
+    /// each new commit, with no gap (Ctrl-C ends the watching, never the work).
+    Watch {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The first entry to print (default 1: the whole history); the next entry id to be
+        /// committed prints only what is new.
+        #[arg(long, value_name = "ENTRY")]
+        from: Option<u64>,
+        /// One JSON record per entry, as `get --json` prints them.
+        #[arg(long)]
+        json: bool,
+        /// Stop once every committed entry is printed and no process is writing the session.
+        #[arg(long)]
+        until_idle: bool,
     },
     /// Read a whole session and check every frame, record and index; exit 3 on damage.
     Verify {

@@ -12,6 +12,8 @@ use crate::cli::{SessionsArgs, SessionsCommand};
 use crate::exit::{self, CliError};
 use crate::paths;
 
+mod watch;
+
 /// Largest page of `get`.
 const MAX_LIMIT: usize = 1000;
 
@@ -85,6 +87,12 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
             &mut out,
         ),
         SessionsCommand::Verify { id } => verify(&dir, &id, &mut out),
+        SessionsCommand::Watch {
+            id,
+            from,
+            json,
+            until_idle,
+        } => watch::watch(&dir, &id, from, json, until_idle, &mut out),
         SessionsCommand::Fork { id, at, json } => fork(&dir, &id, at, json, &mut out),
         SessionsCommand::Select { id, entry } => select(&dir, &id, entry, &mut out),
     };

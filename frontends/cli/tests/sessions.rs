@@ -332,3 +332,103 @@ fn damage_and_odd_files_get_the_documented_statuses() {
         stderr(&out)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn watch_follows_a_running_session_without_gaps_and_stopping_it_leaves_the_work_alone() {
+    use std::io::BufRead;
+    let env = Env::new();
+    assert_eq!(
+        env.run(&["eval", "-m", "scripted/demo", "first"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let path = env.session_files().remove(0);
+    let id = id_of(&path);
+    let script = env.write(
+        "gated.kdl",
+        "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n",
+    );
+    let run = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/g",
+            "--script",
+            script.to_str().unwrap(),
+            "--session",
+            &id,
+            "second",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for(&env.root.path().join("hold.waiting"));
+
+    // One watcher follows from the start until the session is idle.
+    let mut follower = env
+        .command(&["sessions", "watch", &id, "--json", "--until-idle"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Another is cancelled mid-run: the run must not notice.
+    let mut quitter = env
+        .command(&["sessions", "watch", &id, "--from", "3"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut quitter_out = std::io::BufReader::new(quitter.stdout.take().unwrap());
+    let mut lines = std::io::BufReader::new(follower.stdout.take().unwrap()).lines();
+    // The history so far arrives before the run goes on.
+    let mut seen: Vec<serde_json::Value> = Vec::new();
+    let committed = smith_store::read_session(&path).unwrap().entries.len();
+    while seen.len() < committed {
+        seen.push(serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap());
+    }
+    // Once it printed (its signal handler is in place), interrupt it.
+    let mut first = String::new();
+    quitter_out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("#3 "), "{first}");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(quitter.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    assert_eq!(
+        quitter.wait().unwrap().code(),
+        Some(0),
+        "ending a watch is a success"
+    );
+
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "the run finished normally");
+    for line in lines {
+        seen.push(serde_json::from_str(&line.unwrap()).unwrap());
+    }
+    assert_eq!(follower.wait().unwrap().code(), Some(0));
+    // Every committed entry exactly once, in commit order, as `get` shows them.
+    let ids: Vec<u64> = seen.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    let all = smith_store::read_session(&path).unwrap().entries;
+    assert_eq!(ids, all.iter().map(|e| e.id.0).collect::<Vec<_>>());
+    let get = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
+    assert_eq!(
+        seen[..],
+        get[..get.len() - 1],
+        "watch prints what get prints"
+    );
+    assert!(
+        seen.iter()
+            .any(|r| r["kind"] == "run_end" && r["id"].as_u64() == all.last().map(|e| e.id.0))
+    );
+
+    // A position past the end is refused, naming the valid ones.
+    let out = env.run(&["sessions", "watch", &id, "--from", "999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("positions are entry ids"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = stdout(&out);
+}
