@@ -123,7 +123,9 @@ pub(crate) enum PluginsCommand {
     /// One line per plugin, in load order.
     List {
         /// One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`,
-        /// `origin`, and `disabled_by` when disabled.
+        /// `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for
+        /// requested grants this directory does not give, such as `process.exec` in an
+        /// untrusted project.
         #[arg(long)]
         json: bool,
     },

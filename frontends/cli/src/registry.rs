@@ -209,6 +209,12 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
     crate::settings::report_notices(&loaded);
     // Loading proves the active ones load; a failure is reported with its plugin.
     load(&plugins)?;
+    // Whether `process.exec` would be given to a plugin run from here.
+    let cwd = std::env::current_dir().ok();
+    let process = match &cwd {
+        Some(cwd) => policy(&loaded, cwd)?.process,
+        None => ProcessPolicy::Refused("the current directory is not accessible".to_owned()),
+    };
     let mut out = String::new();
     for p in &plugins {
         let m = &p.manifest;
@@ -231,6 +237,12 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
             if let Some(by) = &p.disabled_by {
                 record["disabled_by"] = json!(by);
             }
+            if let (true, ProcessPolicy::Refused(why)) = (
+                m.grants.contains(&smith_host::grants::Grant::ProcessExec),
+                &process,
+            ) {
+                record["refused_grants"] = json!([{"grant": "process.exec", "why": why}]);
+            }
             out.push_str(&record.to_string());
             out.push('\n');
         } else {
@@ -250,6 +262,12 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
                 m.world,
                 m.tools.join(", ")
             ));
+            if let (true, ProcessPolicy::Refused(why)) = (
+                m.grants.contains(&smith_host::grants::Grant::ProcessExec),
+                &process,
+            ) {
+                out.push_str(&format!("  process.exec is not given here: {why}\n"));
+            }
         }
     }
     write_stdout(&smith_render_plain::printable(&out))

@@ -54,6 +54,15 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         text.contains("shell 0.1.0") && text.contains("active"),
         "{text}"
     );
+    // In an untrusted directory the list says process.exec would be refused, and why.
+    assert!(
+        text.contains("process.exec is not given here") && text.contains("smith trust"),
+        "{text}"
+    );
+    assert_eq!(plugins[1]["refused_grants"][0]["grant"], "process.exec");
+    assert!(plugins[0].get("refused_grants").is_none());
+    let allowed = json_lines(&env.run(&["plugins", "list", "--json", "--allow-process"]));
+    assert!(allowed[1].get("refused_grants").is_none(), "{}", allowed[1]);
 }
 
 #[test]
