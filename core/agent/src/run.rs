@@ -497,6 +497,7 @@ impl Run<'_> {
         let mut writer = self.session.writer.lock();
         let destination = writer.leaf();
         let mut entries = vec![NewEntry::from(Record::Submission(Submission {
+            session: self.session.id(),
             dedup_key: self.dedup_key.clone(),
             content_sha256: crate::submission::content_sha256(model, prompt),
             destination,

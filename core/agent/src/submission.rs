@@ -44,7 +44,7 @@ pub enum ReceiptState {
 /// A submission's durable receipt.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Receipt {
-    /// The session it was admitted into.
+    /// The session it was admitted into (a fork's inherited submissions name their source).
     pub session: SessionId,
     /// The submission's entry id: its stable identity within the session.
     pub submission: EntryId,
@@ -127,7 +127,7 @@ pub fn check_key(key: &str) -> Result<(), AdmissionError> {
 ///
 /// # Errors
 /// The store's read errors.
-pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_store::Error> {
+pub fn receipts(path: &Path) -> Result<Vec<Receipt>, smith_store::Error> {
     let mut reader = SessionReader::open(path)?;
     let mut out: Vec<Receipt> = Vec::new();
     // The submission whose work each entry belongs to: a submission owns itself, any other
@@ -144,7 +144,7 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
                 Record::Submission(s) => {
                     owner.insert(entry.id, out.len());
                     out.push(Receipt {
-                        session,
+                        session: s.session,
                         submission: entry.id,
                         dedup_key: s.dedup_key.clone(),
                         model: s.model.clone(),
@@ -203,7 +203,10 @@ pub(crate) fn deduplicate(
         let Some(last) = batch.last() else { break };
         next = EntryId(last.id.0 + 1);
         for entry in batch {
+            // Keys are scoped to this session's identity: a fork's inherited submissions
+            // (admitted into its source) do not answer for it.
             if let Record::Submission(s) = &entry.record
+                && s.session == session
                 && s.dedup_key.as_deref() == Some(key)
             {
                 original = Some((entry.id, s.clone()));
@@ -236,6 +239,6 @@ pub(crate) fn deduplicate(
             why,
         });
     }
-    let all = receipts(path, session)?;
+    let all = receipts(path)?;
     Ok(all.into_iter().find(|r| r.submission == id))
 }

@@ -435,7 +435,8 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
     // Receipts are rebuilt from the file alone, after the writer is gone.
     let path = session.path().to_owned();
     session.close().unwrap();
-    let receipts = smith_agent::receipts(&path, id).unwrap();
+    let receipts = smith_agent::receipts(&path).unwrap();
+    assert_eq!(receipts[0].session, id);
     assert_eq!(receipts.len(), 1);
     assert_eq!(receipts[0].submission, submission);
     assert!(matches!(

@@ -121,6 +121,9 @@ pub struct EffectCompletion {
 /// in one change with the user message it delivers, so admission is all or nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Submission {
+    /// The session the input was admitted into. A fork copies its source's submissions with
+    /// the source's id: they keep their attribution and their keys stay the source's.
+    pub session: smith::SessionId,
     /// The caller's deduplication key, unique within the session, when one was given.
     pub dedup_key: Option<String>,
     /// SHA-256 (hex) of the submitted content: the model reference, a NUL byte, the input.

@@ -232,3 +232,48 @@ fn work_killed_mid_run_settles_as_aborted_and_its_key_recovers_that_receipt() {
         "the interrupted work was not re-run"
     );
 }
+
+#[test]
+fn a_fork_does_not_inherit_its_sources_keys() {
+    let env = Env::new();
+    assert_eq!(
+        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
+        Some(0)
+    );
+    let (id, _) = first_session(&env);
+    let keyed = |session: &str| {
+        vec![
+            "-m",
+            "scripted/demo",
+            "--session",
+            session,
+            "--dedup-key",
+            "shared",
+        ]
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+    };
+    let args = keyed(&id);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(eval(&env, &args, "same").status.code(), Some(0));
+    let fork = env.run(&["sessions", "fork", &id]);
+    assert_eq!(fork.status.code(), Some(0), "{}", stderr(&fork));
+    let fork_id = String::from_utf8(fork.stdout).unwrap().trim().to_owned();
+    // The fork holds the source's keyed submission, attributed to the source: the same key in
+    // the fork is new work of the fork's own.
+    let args = keyed(&fork_id);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = eval(&env, &args, "same");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let receipt = records(&out)
+        .into_iter()
+        .find(|r| r["type"] == "receipt")
+        .unwrap();
+    assert_eq!(receipt["deduplicated"], false, "{receipt}");
+    // …and the source still deduplicates its own.
+    let args = keyed(&id);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let again = records(&eval(&env, &args, "same"));
+    assert_eq!(again[1]["deduplicated"], true);
+}
