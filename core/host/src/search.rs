@@ -222,6 +222,44 @@ fn walk(start: &Path, options: WalkOptions) -> ignore::Walk {
     builder.build()
 }
 
+/// A walk that polls cancellation per entry and collects walk errors instead of yielding them.
+struct Walked<'a> {
+    root: &'a Root,
+    walk: ignore::Walk,
+    cancelled: &'a dyn Fn() -> bool,
+    errors: Reported,
+}
+
+impl<'a> Walked<'a> {
+    fn new(
+        root: &'a Root,
+        start: &Path,
+        options: WalkOptions,
+        cancelled: &'a dyn Fn() -> bool,
+    ) -> Self {
+        Self {
+            root,
+            walk: walk(start, options),
+            cancelled,
+            errors: Reported::default(),
+        }
+    }
+
+    /// The next entry; `Err` once the call was cancelled.
+    fn next_entry(&mut self) -> Result<Option<ignore::DirEntry>, FsFailure> {
+        for item in self.walk.by_ref() {
+            if (self.cancelled)() {
+                return Err(cancelled_failure());
+            }
+            match item {
+                Ok(entry) => return Ok(Some(entry)),
+                Err(e) => self.errors.push(walk_error(self.root, &e)),
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// `path` relative to the root, `/`-separated; `Err` with a report when the name is not
 /// UTF-8 (tools address files by UTF-8 text, so such a file cannot be named back).
 fn display(root: &Root, path: &Path) -> Result<String, String> {
@@ -276,18 +314,8 @@ impl Root {
         }
         let limit = effective_limit(limit);
         let mut result = FindResult::default();
-        let mut errors = Reported::default();
-        for entry in walk(&base, options) {
-            if cancelled() {
-                return Err(cancelled_failure());
-            }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    errors.push(walk_error(self, &e));
-                    continue;
-                }
-            };
+        let mut walked = Walked::new(self, &base, options, cancelled);
+        while let Some(entry) = walked.next_entry()? {
             if entry.depth() == 0 {
                 continue;
             }
@@ -299,7 +327,7 @@ impl Root {
             let path = match display(self, entry.path()) {
                 Ok(path) => path,
                 Err(report) => {
-                    errors.push(report);
+                    walked.errors.push(report);
                     continue;
                 }
             };
@@ -313,7 +341,7 @@ impl Root {
             };
             result.entries.push(Found { path, kind, size });
         }
-        result.errors = errors.named;
+        result.errors = walked.errors.named;
         Ok(result)
     }
 
@@ -365,18 +393,8 @@ impl Root {
             .heap_limit(Some(MAX_LINE_HEAP))
             .build();
         let mut result = GrepResult::default();
-        let mut errors = Reported::default();
-        for entry in walk(&base, request.options) {
-            if cancelled() {
-                return Err(cancelled_failure());
-            }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    errors.push(walk_error(self, &e));
-                    continue;
-                }
-            };
+        let mut walked = Walked::new(self, &base, request.options, cancelled);
+        while let Some(entry) = walked.next_entry()? {
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 continue; // directories, and symlinks (never followed)
             }
@@ -387,7 +405,7 @@ impl Root {
             let shown = match display(self, entry.path()) {
                 Ok(shown) => shown,
                 Err(report) => {
-                    errors.push(report);
+                    walked.errors.push(report);
                     continue;
                 }
             };
@@ -398,7 +416,7 @@ impl Root {
             let file = match self.open_confined(inside) {
                 Ok(file) => file,
                 Err(e) => {
-                    errors.push(format!("{shown}: {e}"));
+                    walked.errors.push(format!("{shown}: {e}"));
                     continue;
                 }
             };
@@ -419,7 +437,7 @@ impl Root {
                 } else {
                     e.to_string()
                 };
-                errors.push(format!("{shown}: not searched: {why}"));
+                walked.errors.push(format!("{shown}: not searched: {why}"));
                 continue;
             }
             if sink.binary {
@@ -436,7 +454,7 @@ impl Root {
                 break;
             }
         }
-        result.errors = errors.named;
+        result.errors = walked.errors.named;
         Ok(result)
     }
 
