@@ -434,7 +434,8 @@ fn replay(session: smith::SessionId, receipt: &Receipt, sink: &mut dyn IntentSin
         state: status,
         stop_reason: matches!(status, ReceiptStatus::Terminal).then_some(stop_reason),
     });
-    if let Some((id, message)) = &receipt.answer {
+    if let Some((id, record)) = &receipt.answer {
+        let message = &record.message;
         sink.emit(Intent::MessageStart {
             message_id: id.0,
             role: Role::Assistant,
@@ -454,8 +455,8 @@ fn replay(session: smith::SessionId, receipt: &Receipt, sink: &mut dyn IntentSin
         sink.emit(Intent::MessageEnd {
             message_id: id.0,
             message: message.clone(),
-            stop_reason: None,
-            usage: None,
+            stop_reason: record.stop_reason,
+            usage: record.usage,
             recorded: true,
         });
     }
@@ -497,7 +498,7 @@ impl Run<'_> {
         let mut writer = self.session.writer.lock();
         let destination = writer.leaf();
         let mut entries = vec![NewEntry::from(Record::Submission(Submission {
-            session: self.session.id(),
+            session: Some(self.session.id()),
             dedup_key: self.dedup_key.clone(),
             content_sha256: crate::submission::content_sha256(model, prompt),
             destination,

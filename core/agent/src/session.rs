@@ -149,7 +149,9 @@ impl Session {
             interrupted,
             pending_submission,
         };
-        if session.interrupted {
+        // A submission without an end — work a crash cut off, or a fork taken inside an
+        // admission — is settled at once.
+        if session.interrupted || session.pending_submission.is_some() {
             session.settle_interrupted_work()?;
         }
         Ok(OpenedSession {

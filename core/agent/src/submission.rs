@@ -17,8 +17,8 @@
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
-use smith::{EntryId, Message, ModelRef, SessionId, StopReason, UsageTotals};
-use smith_store::{Record, SessionReader};
+use smith::{EntryId, ModelRef, SessionId, StopReason, UsageTotals};
+use smith_store::{MessageRecord, Record, SessionReader};
 
 /// The longest deduplication key, in bytes.
 pub const MAX_DEDUP_KEY_BYTES: usize = 256;
@@ -54,8 +54,9 @@ pub struct Receipt {
     pub model: ModelRef,
     /// Pending or terminal.
     pub state: ReceiptState,
-    /// The work's last assistant message and its entry id, once it has one.
-    pub answer: Option<(EntryId, Message)>,
+    /// The work's last assistant message as recorded (with its stop reason and usage) and its
+    /// entry id, once it has one.
+    pub answer: Option<(EntryId, MessageRecord)>,
 }
 
 /// Why input was not admitted. Nothing was written.
@@ -115,19 +116,19 @@ pub fn check_key(key: &str) -> Result<(), AdmissionError> {
     };
     match why {
         Some(why) => Err(AdmissionError::BadKey {
-            key: key.chars().take(40).collect(),
+            key: key.chars().take(40).flat_map(char::escape_debug).collect(),
             why: why.to_owned(),
         }),
         None => Ok(()),
     }
 }
 
-/// Every submission in the session file at `path`, in admission order, with its receipt
+/// Every submission in the session file at `path` (of session `session`), in admission order, with its receipt
 /// rebuilt from the file alone (all branches). Reads every entry (a bounded batch at a time).
 ///
 /// # Errors
 /// The store's read errors.
-pub fn receipts(path: &Path) -> Result<Vec<Receipt>, smith_store::Error> {
+pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_store::Error> {
     let mut reader = SessionReader::open(path)?;
     let mut out: Vec<Receipt> = Vec::new();
     // The submission whose work each entry belongs to: a submission owns itself, any other
@@ -144,7 +145,7 @@ pub fn receipts(path: &Path) -> Result<Vec<Receipt>, smith_store::Error> {
                 Record::Submission(s) => {
                     owner.insert(entry.id, out.len());
                     out.push(Receipt {
-                        session: s.session,
+                        session: s.session.unwrap_or(session),
                         submission: entry.id,
                         dedup_key: s.dedup_key.clone(),
                         model: s.model.clone(),
@@ -169,7 +170,7 @@ pub fn receipts(path: &Path) -> Result<Vec<Receipt>, smith_store::Error> {
                     if let Some(r) = inherited.and_then(|i| out.get_mut(i))
                         && r.state == ReceiptState::Admitted
                     {
-                        r.answer = Some((entry.id, m.message.clone()));
+                        r.answer = Some((entry.id, m.clone()));
                     }
                 }
                 _ => {}
@@ -206,7 +207,7 @@ pub(crate) fn deduplicate(
             // Keys are scoped to this session's identity: a fork's inherited submissions
             // (admitted into its source) do not answer for it.
             if let Record::Submission(s) = &entry.record
-                && s.session == session
+                && s.session.unwrap_or(session) == session
                 && s.dedup_key.as_deref() == Some(key)
             {
                 original = Some((entry.id, s.clone()));
@@ -239,6 +240,6 @@ pub(crate) fn deduplicate(
             why,
         });
     }
-    let all = receipts(path)?;
+    let all = receipts(path, session)?;
     Ok(all.into_iter().find(|r| r.submission == id))
 }

@@ -238,9 +238,20 @@ fn abort_at_a_gate_pairs_every_call_and_records_aborted() {
     canceller.join().unwrap();
     assert_eq!(outcome.stop_reason, StopReason::Aborted);
     let entries = read_session(session.path()).unwrap().entries;
-    let Record::ToolResult(r) = &entries[5].record else {
+    // The abort request is recorded when it comes (it may land before the call's result); the
+    // result still pairs with the call's message.
+    let Some(Record::ToolResult(r)) = entries
+        .iter()
+        .map(|e| &e.record)
+        .find(|r| matches!(r, Record::ToolResult(_)))
+    else {
         panic!("{entries:?}")
     };
+    assert!(
+        entries
+            .iter()
+            .any(|e| matches!(e.record, Record::Abort(_)) && e.pair == Some(entries[1].id))
+    );
     assert_eq!(r.result.call_id, "c1");
     assert!(r.result.is_error);
     assert!(smith::check_pairing(session.context()).is_ok());
@@ -435,7 +446,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
     // Receipts are rebuilt from the file alone, after the writer is gone.
     let path = session.path().to_owned();
     session.close().unwrap();
-    let receipts = smith_agent::receipts(&path).unwrap();
+    let receipts = smith_agent::receipts(&path, id).unwrap();
     assert_eq!(receipts[0].session, id);
     assert_eq!(receipts.len(), 1);
     assert_eq!(receipts[0].submission, submission);
@@ -446,5 +457,8 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
             ..
         }
     ));
-    assert_eq!(receipts[0].answer.as_ref().unwrap().1.text(), "once");
+    assert_eq!(
+        receipts[0].answer.as_ref().unwrap().1.message.text(),
+        "once"
+    );
 }

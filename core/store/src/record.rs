@@ -122,8 +122,11 @@ pub struct EffectCompletion {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Submission {
     /// The session the input was admitted into. A fork copies its source's submissions with
-    /// the source's id: they keep their attribution and their keys stay the source's.
-    pub session: smith::SessionId,
+    /// the source's id: they keep their attribution and their keys stay the source's. Always
+    /// written; `None` only for a record written before the field existed (then: the file's
+    /// own session).
+    #[serde(default)]
+    pub session: Option<smith::SessionId>,
     /// The caller's deduplication key, unique within the session, when one was given.
     pub dedup_key: Option<String>,
     /// SHA-256 (hex) of the submitted content: the model reference, a NUL byte, the input.

@@ -127,7 +127,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
             "submission",
             None,
             Record::Submission(smith_store::Submission {
-                session: "01a22bd3-8d19-76f1-be00-0165c2737604".parse().unwrap(),
+                session: Some("01a22bd3-8d19-76f1-be00-0165c2737604".parse().unwrap()),
                 dedup_key: Some("build-42".into()),
                 content_sha256: "5e8b0f1c8a4f8c4f0a9d3d1b1f3a0d9b8e7c6a5f4e3d2c1b0a99887766554433"
                     .into(),

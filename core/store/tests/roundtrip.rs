@@ -173,7 +173,7 @@ fn record() -> impl Strategy<Value = Record> {
             .prop_map(
                 |(dedup_key, content_sha256, destination, explicit_destination, input)| {
                     Record::Submission(smith_store::Submission {
-                        session: SessionId::new_now(),
+                        session: Some(SessionId::new_now()),
                         dedup_key,
                         content_sha256,
                         destination: destination.map(EntryId),

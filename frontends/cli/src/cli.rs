@@ -449,7 +449,12 @@ pub(crate) struct EvalArgs {
     /// Deduplicate this submission with KEY (needs --session): if the session already
     /// admitted KEY with the same model and prompt, nothing runs and that submission's
     /// receipt and recorded answer are printed; KEY with other content fails (exit 2).
-    #[arg(long, value_name = "KEY", requires = "session")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        requires = "session",
+        conflicts_with = "no_session"
+    )]
     pub(crate) dedup_key: Option<String>,
 
     /// Record into a temporary session store, removed when the run succeeds.

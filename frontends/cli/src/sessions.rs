@@ -234,7 +234,8 @@ fn texts(record: &Record) -> Vec<String> {
             r.target.as_deref().unwrap_or("")
         )],
         Record::EffectCompletion(r) => vec![String::from_utf8_lossy(&r.output).into_owned()],
-        Record::Submission(r) => r.input.lines().map(str::to_owned).collect(),
+        // Its input is the user message's text, matched there; the key is its own.
+        Record::Submission(r) => r.dedup_key.iter().cloned().collect(),
         Record::Abort(r) => vec![r.reason.clone()],
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }

@@ -61,6 +61,7 @@ fn get_pages_through_every_entry_exactly_once() {
         kinds,
         [
             "session_start",
+            "submission",
             "model_change",
             "message",
             "message",
@@ -87,7 +88,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=9).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=10).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));
@@ -112,7 +113,7 @@ fn grep_names_session_and_entry_of_each_match() {
     }
     let text = stdout(&env.run(&["sessions", "grep", "hello there"]));
     assert!(
-        text.contains(&format!("{} #3 user: hello there", id_of(&files[1]))),
+        text.contains(&format!("{} #4 user: hello there", id_of(&files[1]))),
         "{text}"
     );
     let out = env.run(&["sessions", "grep", "("]);

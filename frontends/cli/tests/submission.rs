@@ -94,6 +94,8 @@ fn a_repeated_key_returns_the_original_submission_across_restarts_without_runnin
     assert_eq!(recs[1]["stop_reason"], "end_turn");
     assert_eq!(recs[5]["message"], answer["message"]);
     assert_eq!(recs[5]["message_id"], answer["message_id"]);
+    assert_eq!(recs[5]["stop_reason"], answer["stop_reason"]);
+    assert_eq!(recs[5]["usage"], answer["usage"]);
     assert_eq!(entry_count(&path), count, "nothing was written");
 
     // The plain form prints the recorded answer and says nothing ran.
@@ -156,6 +158,16 @@ fn a_conflicting_reuse_of_a_key_fails_and_creates_no_work() {
     let out = eval(&env, &["-m", "scripted/demo", "--dedup-key", "k"], "x");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--session"), "{}", stderr(&out));
+    let out = eval(
+        &env,
+        &["-m", "scripted/demo", "--no-session", "--dedup-key", "k"],
+        "x",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a temporary store cannot remember a key"
+    );
     assert_eq!(entry_count(&path), count);
 }
 
@@ -276,4 +288,48 @@ fn a_fork_does_not_inherit_its_sources_keys() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let again = records(&eval(&env, &args, "same"));
     assert_eq!(again[1]["deduplicated"], true);
+}
+
+#[test]
+fn a_fork_taken_inside_an_admission_settles_the_cut_off_submission() {
+    let env = Env::new();
+    assert_eq!(
+        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
+        Some(0)
+    );
+    let (id, _) = first_session(&env);
+    let out = eval(
+        &env,
+        &["-m", "scripted/demo", "--session", &id, "--dedup-key", "fk"],
+        "pA",
+    );
+    let submission = records(&out)
+        .into_iter()
+        .find(|r| r["type"] == "receipt")
+        .unwrap()["submission"]
+        .as_u64()
+        .unwrap();
+    // Fork at the submission itself: the user message it delivered stays behind.
+    let fork = env.run(&["sessions", "fork", &id, "--at", &submission.to_string()]);
+    assert_eq!(fork.status.code(), Some(0), "{}", stderr(&fork));
+    let fork_id = String::from_utf8(fork.stdout).unwrap().trim().to_owned();
+    let out = eval(
+        &env,
+        &["-m", "scripted/demo", "--session", &fork_id],
+        "next",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let path = env.sessions().join(format!("{fork_id}.smith"));
+    let entries = read_session(&path).unwrap().entries;
+    let ends: Vec<_> = entries
+        .iter()
+        .filter(|e| {
+            matches!(e.record, Record::RunEnd(_)) && e.pair.map(|p| p.0) == Some(submission)
+        })
+        .collect();
+    assert_eq!(
+        ends.len(),
+        1,
+        "the cut-off submission has its terminal receipt: {entries:?}"
+    );
 }

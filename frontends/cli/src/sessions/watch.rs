@@ -77,6 +77,12 @@ pub(super) fn watch(
             // Nothing is writing: everything committed has been printed.
             let again = SessionReader::open(&path).map_err(store)?;
             if again.state().last_id < next {
+                if let Some(t) = again.torn_tail() {
+                    exit::report(&format!(
+                        "note: session {id}: {} bytes at byte {} after the last complete change were never acknowledged (a torn tail, not shown)",
+                        t.len, t.offset
+                    ));
+                }
                 return Ok(exit::SUCCESS);
             }
             continue;
