@@ -319,11 +319,15 @@ pub fn run(
         .flatten()
         .map(|(_, rx)| rx)
         .collect();
+    // A reader signals once and then hangs up, so "done" is either; only a timeout is not.
     let closed = |within: Duration| {
         let until = Instant::now() + within;
         readers.iter().all(|rx| {
             let left = until.saturating_duration_since(Instant::now());
-            rx.recv_timeout(left).is_ok()
+            !matches!(
+                rx.recv_timeout(left),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+            )
         })
     };
     let mut all_closed = closed(DRAIN);

@@ -134,6 +134,15 @@ fn descendants_left_running_after_exit_are_terminated() {
     assert_eq!(out.stdout.text, "left\n");
     assert!(out.descendants_terminated, "{out:?}");
     assert_eq!(survivors_after_settling("4103."), Vec::<String>::new());
+    // A descendant holding only stderr past the drain window is terminated, and then both
+    // streams count as read to their end (nothing abandoned).
+    let out = run_bash("(exec sleep 4103.2 >/dev/null) & echo out", dir.path());
+    assert_eq!(out.stdout.text, "out\n");
+    assert!(
+        out.descendants_terminated && !out.output_abandoned,
+        "{out:?}"
+    );
+    assert_eq!(survivors_after_settling("4103."), Vec::<String>::new());
     // A program that leaves nothing behind reports nothing terminated.
     let out = run_bash("echo alone", dir.path());
     assert!(!out.descendants_terminated);
