@@ -249,6 +249,17 @@ pub(crate) enum SessionsCommand {
         #[arg(value_name = "ENTRY")]
         entry: u64,
     },
+    /// List a session's submissions with their receipts: key, model, and how the work ended
+    /// (or that no end is recorded), rebuilt from the file alone.
+    Receipts {
+        /// The session id or a unique prefix.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`,
+        /// `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`.
+        #[arg(long)]
+        json: bool,
+    },
     /// Follow a session as it is written: print its committed entries from a position, then
     /// each new commit, with no gap (Ctrl-C ends the watching, never the work).
     Watch {

@@ -12,6 +12,7 @@ use crate::cli::{SessionsArgs, SessionsCommand};
 use crate::exit::{self, CliError};
 use crate::paths;
 
+mod receipts;
 mod watch;
 
 /// Largest page of `get`.
@@ -87,6 +88,7 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
             &mut out,
         ),
         SessionsCommand::Verify { id } => verify(&dir, &id, &mut out),
+        SessionsCommand::Receipts { id, json } => receipts::receipts(&dir, &id, json, &mut out),
         SessionsCommand::Watch {
             id,
             from,

@@ -117,6 +117,17 @@ fn a_repeated_key_returns_the_original_submission_across_restarts_without_runnin
         stderr(&plain)
     );
     assert_eq!(entry_count(&path), count);
+
+    // The receipts are listed from the file alone, one per submission.
+    let listed = records(&env.run(&["sessions", "receipts", &id, "--json"]));
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[1]["submission"], submission);
+    assert_eq!(listed[1]["dedup_key"], "job-7");
+    assert_eq!(listed[1]["state"], "terminal");
+    assert_eq!(listed[1]["stop_reason"], "end_turn");
+    assert_eq!(listed[1]["answer"], answer["message_id"]);
+    let text = String::from_utf8(env.run(&["sessions", "receipts", &id]).stdout).unwrap();
+    assert!(text.contains("key job-7: end_turn at #"), "{text}");
 }
 
 #[test]
