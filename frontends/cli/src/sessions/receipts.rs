@@ -60,7 +60,7 @@ pub(super) fn receipts(
                 String::new()
             };
             out.line(&format!(
-                "#{:<5} {}{key}: {outcome}{from}",
+                "submission #{:<5} {}{key}: {outcome}{from}",
                 r.submission, r.model
             ))?
         };
