@@ -339,14 +339,7 @@ fn damage_and_odd_files_get_the_documented_statuses() {
 fn watch_follows_a_running_session_without_gaps_and_stopping_it_leaves_the_work_alone() {
     use std::io::BufRead;
     let env = Env::new();
-    assert_eq!(
-        env.run(&["eval", "-m", "scripted/demo", "first"])
-            .status
-            .code(),
-        Some(0)
-    );
-    let path = env.session_files().remove(0);
-    let id = id_of(&path);
+    let (id, path) = env.demo_session();
     let script = env.write(
         "gated.kdl",
         "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n",

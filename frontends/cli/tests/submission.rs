@@ -15,12 +15,6 @@ fn eval(env: &Env, args: &[&str], prompt: &str) -> std::process::Output {
     env.run(&all)
 }
 
-fn first_session(env: &Env) -> (String, std::path::PathBuf) {
-    let path = env.session_files().remove(0);
-    let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
-    (id, path)
-}
-
 fn entry_count(path: &std::path::Path) -> usize {
     read_session(path).unwrap().entries.len()
 }
@@ -28,9 +22,7 @@ fn entry_count(path: &std::path::Path) -> usize {
 #[test]
 fn a_repeated_key_returns_the_original_submission_across_restarts_without_running() {
     let env = Env::new();
-    let out = eval(&env, &["-m", "scripted/demo"], "start");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let (id, path) = first_session(&env);
+    let (id, path) = env.demo_session();
 
     let keyed = [
         "-m",
@@ -133,11 +125,7 @@ fn a_repeated_key_returns_the_original_submission_across_restarts_without_runnin
 #[test]
 fn a_conflicting_reuse_of_a_key_fails_and_creates_no_work() {
     let env = Env::new();
-    assert_eq!(
-        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
-        Some(0)
-    );
-    let (id, path) = first_session(&env);
+    let (id, path) = env.demo_session();
     let keyed =
         |model: &'static str| vec!["-m", model, "--session", id.as_str(), "--dedup-key", "k"];
     let first = eval(&env, &keyed("scripted/demo"), "one");
@@ -186,11 +174,7 @@ fn a_conflicting_reuse_of_a_key_fails_and_creates_no_work() {
 #[test]
 fn work_killed_mid_run_settles_as_aborted_and_its_key_recovers_that_receipt() {
     let env = Env::new();
-    assert_eq!(
-        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
-        Some(0)
-    );
-    let (id, path) = first_session(&env);
+    let (id, path) = env.demo_session();
     // A script that waits at a gate inside the provider round: the work is admitted, then the
     // process is killed.
     let script = env.write(
@@ -259,11 +243,7 @@ fn work_killed_mid_run_settles_as_aborted_and_its_key_recovers_that_receipt() {
 #[test]
 fn a_fork_does_not_inherit_its_sources_keys() {
     let env = Env::new();
-    assert_eq!(
-        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
-        Some(0)
-    );
-    let (id, _) = first_session(&env);
+    let (id, _) = env.demo_session();
     let keyed = |session: &str| {
         vec![
             "-m",
@@ -304,11 +284,7 @@ fn a_fork_does_not_inherit_its_sources_keys() {
 #[test]
 fn a_fork_taken_inside_an_admission_settles_the_cut_off_submission() {
     let env = Env::new();
-    assert_eq!(
-        eval(&env, &["-m", "scripted/demo"], "start").status.code(),
-        Some(0)
-    );
-    let (id, _) = first_session(&env);
+    let (id, _) = env.demo_session();
     let out = eval(
         &env,
         &["-m", "scripted/demo", "--session", &id, "--dedup-key", "fk"],

@@ -95,6 +95,15 @@ impl Env {
         (child, lines)
     }
 
+    /// Run one offline demo turn in a new session; the session's id and file.
+    pub fn demo_session(&self) -> (String, PathBuf) {
+        let out = self.run(&["eval", "-m", "scripted/demo", "start"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let path = self.session_files().remove(0);
+        let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        (id, path)
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
     }
