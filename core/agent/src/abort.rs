@@ -77,6 +77,11 @@ impl AbortWatch {
         }
     }
 
+    /// The submission whose work is watched.
+    pub(crate) fn submission(&self) -> EntryId {
+        self.submission
+    }
+
     /// Stop watching (the work is winding down). A cancellation the watcher had not recorded
     /// yet is recorded now, so every cancelled run has its abort record before its end.
     pub(crate) fn stop(mut self) {

@@ -22,15 +22,26 @@
 
 mod abort;
 mod effects;
+mod inbox;
+mod lifecycle;
+mod observer;
+mod record;
+mod replay;
 mod run;
 mod session;
 mod submission;
 mod tools;
+mod work;
 
 pub use effects::{EffectJournal, SharedWriter, ToolContext};
+pub use inbox::{Enqueue, Inbox, WithdrawError};
+pub use lifecycle::{Action, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers};
+pub use observer::{Access, ObserveError, Observer, Position};
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};
 pub use session::{OpenedSession, Session};
+pub use smith_store::Delivery;
 pub use submission::{
     AdmissionError, MAX_DEDUP_KEY_BYTES, Receipt, ReceiptState, check_key, content_sha256, receipts,
 };
 pub use tools::{NoTools, ToolDispatch, ToolOutput};
+pub use work::{QueuedInput, WorkLimits};

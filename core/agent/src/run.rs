@@ -1,17 +1,15 @@
 //! The agent loop.
 
 use smith::{
-    Cancel, ContentBlock, ContextItem, EntryId, Message, ModelRef, PairingError, Provider,
-    ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall,
-    ToolResult, Usage, UsageTotals, check_pairing,
+    Cancel, EntryId, ModelRef, PairingError, Provider, ProviderError, ProviderErrorKind,
+    ProviderRequest, StopReason, ToolCall, ToolResult, UsageTotals, check_pairing,
 };
-use smith_store::{
-    MessageRecord, ModelChange, NewEntry, Record, RunEnd, Submission, ToolResultRecord,
-};
-use smith_ui_intents::{DeltaKind, Intent, IntentSink, ReceiptStatus};
+use smith_store::{MessageRecord, NewEntry, Record, RunEnd};
+use smith_ui_intents::{Intent, IntentSink, NoticeLevel};
 
-use crate::submission::{AdmissionError, Receipt, ReceiptState};
-use crate::{Session, ToolContext, ToolDispatch};
+use crate::lifecycle::{Lifecycle, LifecycleEvent, NoHandlers, Plan};
+use crate::submission::AdmissionError;
+use crate::{Inbox, Session, ToolContext, ToolDispatch, WorkLimits};
 
 /// Bounds of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +41,9 @@ pub enum RunError {
     /// failure).
     #[error("{0}")]
     Replayed(String),
+    /// The input was not admitted (a limit, a closed session); nothing was written.
+    #[error("{0}")]
+    Admission(AdmissionError),
     /// The run used up its rounds.
     #[error(
         "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session (--session ID)"
@@ -75,22 +76,26 @@ pub struct RunOutcome {
 pub struct Agent<'a> {
     provider: &'a dyn Provider,
     tools: &'a dyn ToolDispatch,
+    lifecycle: &'a dyn Lifecycle,
     limits: RunLimits,
+    work_limits: WorkLimits,
     cwd: Option<std::path::PathBuf>,
 }
 
 /// The running state of one run.
-struct Run<'r> {
-    session: &'r mut Session,
-    sink: &'r mut dyn IntentSink,
-    cancel: &'r Cancel,
-    usage: UsageTotals,
+pub(crate) struct Run<'r> {
+    pub(crate) session: &'r mut Session,
+    pub(crate) sink: &'r mut dyn IntentSink,
+    pub(crate) cancel: &'r Cancel,
+    pub(crate) usage: UsageTotals,
     /// The caller's deduplication key for this submission.
-    dedup_key: Option<String>,
-    /// The admitted submission, once durable.
-    submission: Option<EntryId>,
+    pub(crate) dedup_key: Option<String>,
+    /// The work running now (top-level or owned child), once admitted.
+    pub(crate) submission: Option<EntryId>,
     /// Records an abort request while the admitted work runs.
-    abort_watch: Option<crate::abort::AbortWatch>,
+    pub(crate) abort_watch: Option<crate::abort::AbortWatch>,
+    /// Whether blocked queued input was already reported in this run.
+    pub(crate) blocked_reported: bool,
 }
 
 /// Input to submit: the model to run it with, the text, and an optional deduplication key
@@ -112,8 +117,52 @@ impl<'a> Agent<'a> {
         Self {
             provider,
             tools,
+            lifecycle: &NoHandlers,
             limits,
+            work_limits: WorkLimits::default(),
             cwd: None,
+        }
+    }
+
+    /// Consult `lifecycle`'s handlers at the run's safe points (the queue policy among them).
+    #[must_use]
+    pub fn with_lifecycle(mut self, lifecycle: &'a dyn Lifecycle) -> Self {
+        self.lifecycle = lifecycle;
+        self
+    }
+
+    /// Admit work and queued input under `limits` instead of [`WorkLimits::default`].
+    #[must_use]
+    pub fn with_work_limits(mut self, limits: WorkLimits) -> Self {
+        self.work_limits = limits;
+        self
+    }
+
+    /// An [`Inbox`] for `session`: queue input (under this agent's queue policy), list and
+    /// withdraw it, and admit child work — from any thread, also while a run holds the
+    /// session.
+    ///
+    /// ```no_run
+    /// # fn demo(agent: &smith_agent::Agent<'_>, session: &smith_agent::Session, model: &smith::ModelRef) {
+    /// use smith_agent::{Delivery, Enqueue};
+    /// let inbox = agent.inbox(session);
+    /// std::thread::spawn(move || {
+    ///     // Delivered after the current tool batch; the batch's remaining calls are skipped.
+    ///     let model = smith::ModelRef { provider: "scripted".into(), model: "demo".into() };
+    ///     let id = inbox.enqueue(Enqueue { model: &model, input: "Stop: run the linter first",
+    ///         delivery: Delivery::Steer, dedup_key: None }).unwrap();
+    ///     # let _ = id;
+    /// });
+    /// # }
+    /// ```
+    pub fn inbox(&self, session: &Session) -> Inbox {
+        Inbox {
+            writer: session.writer.clone(),
+            state: std::sync::Arc::clone(&session.work),
+            session: session.id(),
+            path: session.path().to_owned(),
+            limits: self.work_limits,
+            policy: self.lifecycle.queue_policy(),
         }
     }
 
@@ -140,6 +189,21 @@ impl<'a> Agent<'a> {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> RunOutcome {
+        if let Err(e) = crate::inbox::lock(&session.work).check_work(None, &self.work_limits) {
+            let error = RunError::Admission(e);
+            sink.emit(Intent::RunEnd {
+                stop_reason: StopReason::Error,
+                usage: UsageTotals::default(),
+                error: Some(error.to_string()),
+            });
+            return RunOutcome {
+                submission: None,
+                deduplicated: false,
+                stop_reason: StopReason::Error,
+                usage: UsageTotals::default(),
+                error: Some(error),
+            };
+        }
         self.run_new(session, model, prompt, None, sink, cancel)
     }
 
@@ -179,9 +243,10 @@ impl<'a> Agent<'a> {
             let original =
                 crate::submission::deduplicate(session.path(), session.id(), key, &content, None)?;
             if let Some(receipt) = original {
-                return Ok(replay(session.id(), &receipt, sink));
+                return Ok(crate::replay::replay(session.id(), &receipt, sink));
             }
         }
+        crate::inbox::lock(&session.work).check_work(None, &self.work_limits)?;
         Ok(self.run_new(
             session,
             submit.model,
@@ -213,29 +278,29 @@ impl<'a> Agent<'a> {
             dedup_key: dedup_key.map(str::to_owned),
             submission: None,
             abort_watch: None,
+            blocked_reported: false,
         };
-        let (stop_reason, error) = match self.rounds(&mut run, model, prompt) {
+        let outcome = match run.admit(model, prompt) {
+            Ok(()) => self.rounds(&mut run, model),
+            Err(e) => Err(e),
+        };
+        let (stop_reason, error) = match outcome {
             Ok(reason) => (reason, None),
             Err(e) => (StopReason::Error, Some(e)),
+        };
+        // The work settles after the work it owns: owned children run (or, when this work
+        // did not succeed, are ended unstarted) before its own end is recorded.
+        let end = match run.submission {
+            Some(work) => self.settle(&mut run, work, stop_reason, error.as_ref()),
+            None => Ok(()),
         };
         if let Some(watch) = run.abort_watch.take() {
             watch.stop();
         }
-        let error_text = error.as_ref().map(ToString::to_string);
-        // Best effort: after a store failure this append is refused too, and says so below.
-        // The end pairs with the submission: its terminal receipt.
-        let end = run.session.writer.lock().append_entries(&[NewEntry {
-            record: Record::RunEnd(RunEnd {
-                stop_reason,
-                usage: run.usage,
-                error: error_text.clone(),
-            }),
-            pair: run.submission,
-        }]);
         let error = match (error, end) {
             (Some(e), _) => Some(e),
             (None, Err(e)) => Some(RunError::Store(e)),
-            (None, Ok(_)) => None,
+            (None, Ok(())) => None,
         };
         let stop_reason = if error.is_some() {
             StopReason::Error
@@ -257,15 +322,97 @@ impl<'a> Agent<'a> {
         }
     }
 
-    fn rounds(
+    /// Run the owned children of `work` (in admission order, also those admitted meanwhile),
+    /// then record `work`'s end — its terminal receipt — paired with it. The end is written
+    /// under the work-state lock once no child waits, so no child can be admitted to an owner
+    /// that has ended.
+    fn settle(
         &self,
         run: &mut Run<'_>,
-        model: &ModelRef,
-        prompt: &str,
-    ) -> Result<StopReason, RunError> {
-        run.admit(model, prompt)?;
+        work: EntryId,
+        stop_reason: StopReason,
+        error: Option<&RunError>,
+    ) -> Result<(), smith_store::Error> {
+        let succeeded =
+            matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
+        loop {
+            let mut state = crate::inbox::lock(&run.session.work);
+            let waiting = state.waiting_children(work);
+            if waiting.is_empty() {
+                // A cancellation is recorded before the end of the work it aborts.
+                if run
+                    .abort_watch
+                    .as_ref()
+                    .is_some_and(|w| w.submission() == work)
+                    && let Some(watch) = run.abort_watch.take()
+                {
+                    watch.stop();
+                }
+                // Best effort after a store failure: this append is refused too, and says so.
+                run.session.writer.lock().append_entries(&[NewEntry {
+                    record: Record::RunEnd(RunEnd {
+                        stop_reason,
+                        usage: run.usage,
+                        error: error.map(ToString::to_string),
+                    }),
+                    pair: Some(work),
+                }])?;
+                state.live.remove(&work);
+                return Ok(());
+            }
+            drop(state);
+            for child in waiting {
+                if succeeded && !run.cancel.is_cancelled() {
+                    self.run_child(run, child)?;
+                } else {
+                    run.end_unstarted(child, work)?;
+                }
+            }
+        }
+    }
+
+    /// Run child work `child`: deliver its input (a user message paired with it), play its
+    /// rounds, and settle it (its own children first).
+    fn run_child(&self, run: &mut Run<'_>, child: EntryId) -> Result<(), smith_store::Error> {
+        let Some((model, input)) = crate::inbox::lock(&run.session.work)
+            .live
+            .get_mut(&child)
+            .map(|live| {
+                live.started = true;
+                (live.model.clone(), live.input.clone())
+            })
+        else {
+            return Ok(());
+        };
+        let (parent_work, parent_usage) = (run.submission, run.usage);
+        run.submission = Some(child);
+        run.usage = UsageTotals::default();
+        let outcome = match run.deliver_child(child, &model, &input) {
+            Ok(()) => self.rounds(run, &model),
+            Err(e) => Err(e),
+        };
+        let (stop_reason, error) = match outcome {
+            Ok(reason) => (reason, None),
+            Err(e) => (StopReason::Error, Some(e)),
+        };
+        let settled = self.settle(run, child, stop_reason, error.as_ref());
+        run.submission = parent_work;
+        run.usage = parent_usage;
+        settled
+    }
+
+    /// The provider rounds of the running work, to an explicit stop condition.
+    fn rounds(&self, run: &mut Run<'_>, model: &ModelRef) -> Result<StopReason, RunError> {
         let definitions = self.tools.definitions();
-        for turn in 1..=self.limits.max_rounds {
+        let requires = self.tools.provenance();
+        let mut turn = 0;
+        loop {
+            turn += 1;
+            if turn > self.limits.max_rounds {
+                return Err(RunError::RoundLimit {
+                    limit: self.limits.max_rounds,
+                });
+            }
             if run.cancel.is_cancelled() {
                 return Ok(StopReason::Aborted);
             }
@@ -296,7 +443,8 @@ impl<'a> Agent<'a> {
                 usage: response.usage,
                 cost_usd: None,
             });
-            for call in &calls {
+            let mut skip: Option<String> = None;
+            for (i, call) in calls.iter().enumerate() {
                 run.sink.emit(Intent::ToolStart {
                     call_id: call.id.clone(),
                     name: call.name.clone(),
@@ -312,10 +460,29 @@ impl<'a> Agent<'a> {
                         call,
                         "the run was aborted before this call started; it was not run",
                     )
+                } else if let Some(why) = &skip {
+                    not_run(call, &format!("skipped: {why}; this call was not run"))
                 } else {
                     self.dispatch(run, call, &definitions)
                 };
-                run.record_result(call, result)?;
+                let last = i + 1 == calls.len();
+                // The batch's last result and the checkpoint are one committed change.
+                let checkpoint = last.then(|| smith_store::Checkpoint {
+                    round: turn,
+                    phase: "tool_batch_complete".to_owned(),
+                    requires: requires.clone(),
+                });
+                run.record_result(call, result, checkpoint)?;
+                if !last && skip.is_none() && stop == StopReason::ToolUse {
+                    let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
+                    skip = self
+                        .consult(run, |queued| LifecycleEvent::ToolEnd {
+                            turn,
+                            remaining,
+                            queued,
+                        })
+                        .skip;
+                }
             }
             run.sink.emit(Intent::TurnEnd {
                 turn,
@@ -323,7 +490,11 @@ impl<'a> Agent<'a> {
             });
             match stop {
                 StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
-                StopReason::ToolUse => {}
+                StopReason::ToolUse => {
+                    let plan =
+                        self.consult(run, |queued| LifecycleEvent::BatchEnd { turn, queued });
+                    run.deliver(&plan.deliver)?;
+                }
                 StopReason::Error => {
                     return Err(RunError::Provider(failure.unwrap_or_else(|| {
                         ProviderError::new(
@@ -332,12 +503,63 @@ impl<'a> Agent<'a> {
                         )
                     })));
                 }
+                StopReason::EndTurn => {
+                    let plan = self.consult(run, |queued| LifecycleEvent::Idle { turn, queued });
+                    if plan.deliver.is_empty() {
+                        return Ok(StopReason::EndTurn);
+                    }
+                    run.deliver(&plan.deliver)?;
+                }
                 other => return Ok(other),
             }
         }
-        Err(RunError::RoundLimit {
-            limit: self.limits.max_rounds,
-        })
+    }
+
+    /// Consult the lifecycle handlers at a point of the run, when queued input the active
+    /// queue policy may deliver is waiting; report input blocked by a missing or different
+    /// policy once per run. Returns the validated plan (empty after a cancel).
+    fn consult(
+        &self,
+        run: &mut Run<'_>,
+        event: impl FnOnce(Vec<crate::QueuedInput>) -> LifecycleEvent,
+    ) -> Plan {
+        let active = self.lifecycle.queue_policy();
+        let (eligible, blocked): (Vec<_>, Vec<_>) = crate::inbox::lock(&run.session.work)
+            .queue
+            .iter()
+            .cloned()
+            .partition(|q| Some(&q.policy) == active.as_ref());
+        if !blocked.is_empty() && !run.blocked_reported {
+            run.blocked_reported = true;
+            let ids: Vec<String> = blocked.iter().map(|q| q.submission.to_string()).collect();
+            let needed: Vec<&str> = blocked.iter().map(|q| q.policy.as_str()).collect();
+            run.sink.emit(Intent::Notice {
+                level: NoticeLevel::Warning,
+                text: format!(
+                    "queued input {} waits for queue policy {} that admitted it, but the active queue policy is {}; it stays queued and is not delivered by another policy — enable that plugin, or withdraw the input",
+                    ids.join(", "),
+                    needed.join(", "),
+                    active.as_deref().unwrap_or("none")
+                ),
+            });
+        }
+        if eligible.is_empty() || run.cancel.is_cancelled() {
+            return Plan::default();
+        }
+        let event = event(eligible);
+        let replies = self.lifecycle.handle(&event, run.cancel);
+        if run.cancel.is_cancelled() {
+            // Aborted during a handler call: nothing it asked for applies.
+            return Plan::default();
+        }
+        let plan = crate::lifecycle::validate(&event, replies);
+        for problem in &plan.problems {
+            run.sink.emit(Intent::Notice {
+                level: NoticeLevel::Warning,
+                text: problem.clone(),
+            });
+        }
+        plan
     }
 
     fn dispatch(
@@ -403,324 +625,11 @@ impl<'a> Agent<'a> {
     }
 }
 
-/// Emit a deduplicated submission's receipt and recorded answer, and return its outcome:
-/// nothing runs and nothing is written.
-fn replay(session: smith::SessionId, receipt: &Receipt, sink: &mut dyn IntentSink) -> RunOutcome {
-    sink.emit(Intent::RunStart {
-        session,
-        model: receipt.model.clone(),
-    });
-    let (stop_reason, usage, error, status) = match &receipt.state {
-        ReceiptState::Terminal {
-            stop_reason,
-            usage,
-            error,
-            ..
-        } => (*stop_reason, *usage, error.clone(), ReceiptStatus::Terminal),
-        ReceiptState::Admitted => (
-            StopReason::Aborted,
-            UsageTotals::default(),
-            Some(format!(
-                "submission {} has not finished; its work recorded no end",
-                receipt.submission
-            )),
-            ReceiptStatus::Admitted,
-        ),
-    };
-    sink.emit(Intent::Receipt {
-        submission: receipt.submission.0,
-        dedup_key: receipt.dedup_key.clone(),
-        deduplicated: true,
-        state: status,
-        stop_reason: matches!(status, ReceiptStatus::Terminal).then_some(stop_reason),
-    });
-    if let Some((id, record)) = &receipt.answer {
-        let message = &record.message;
-        sink.emit(Intent::MessageStart {
-            message_id: id.0,
-            role: Role::Assistant,
-        });
-        for block in &message.content {
-            let (kind, text) = match block {
-                ContentBlock::Text { text } => (DeltaKind::Text, text),
-                ContentBlock::Thinking { text, .. } => (DeltaKind::Thinking, text),
-                ContentBlock::ToolCall(_) => continue,
-            };
-            sink.emit(Intent::MessageDelta {
-                message_id: id.0,
-                kind,
-                text: text.clone(),
-            });
-        }
-        sink.emit(Intent::MessageEnd {
-            message_id: id.0,
-            message: message.clone(),
-            stop_reason: record.stop_reason,
-            usage: record.usage,
-            recorded: true,
-        });
-    }
-    sink.emit(Intent::RunEnd {
-        stop_reason,
-        usage,
-        error: error.clone(),
-    });
-    RunOutcome {
-        submission: Some(receipt.submission),
-        deduplicated: true,
-        stop_reason,
-        usage,
-        error: error.map(RunError::Replayed),
-    }
-}
-
 fn not_run(call: &ToolCall, why: &str) -> ToolResult {
     ToolResult {
         call_id: call.id.clone(),
         name: call.name.clone(),
         output: why.to_owned(),
         is_error: true,
-    }
-}
-
-/// One streamed response, assembled.
-struct Response {
-    message: Message,
-    stop_reason: StopReason,
-    usage: Option<Usage>,
-    error: Option<ProviderError>,
-}
-
-impl Run<'_> {
-    /// Admission: the submission, the model selection when it changed, and the user message,
-    /// committed as one change (durable when this returns), then the receipt.
-    fn admit(&mut self, model: &ModelRef, prompt: &str) -> Result<(), RunError> {
-        let mut writer = self.session.writer.lock();
-        let destination = writer.leaf();
-        let mut entries = vec![NewEntry::from(Record::Submission(Submission {
-            session: Some(self.session.id()),
-            dedup_key: self.dedup_key.clone(),
-            content_sha256: crate::submission::content_sha256(model, prompt),
-            destination,
-            explicit_destination: false,
-            model: model.clone(),
-            input: prompt.to_owned(),
-        }))];
-        let model_changed = self.session.model.as_ref() != Some(model);
-        if model_changed {
-            entries.push(NewEntry::from(Record::ModelChange(ModelChange {
-                model: model.clone(),
-            })));
-        }
-        let message = Message::user_text(prompt);
-        entries.push(NewEntry::from(Record::Message(MessageRecord {
-            message: message.clone(),
-            model: None,
-            stop_reason: None,
-            usage: None,
-            error: None,
-        })));
-        let reserved = writer.next_entry_id().0 + entries.len() as u64 - 1;
-        let appended = writer.append_entries(&entries);
-        drop(writer);
-        self.sink.emit(Intent::MessageStart {
-            message_id: reserved,
-            role: Role::User,
-        });
-        let recorded = appended.is_ok();
-        self.sink.emit(Intent::MessageEnd {
-            message_id: reserved,
-            message: message.clone(),
-            stop_reason: None,
-            usage: None,
-            recorded,
-        });
-        let ids = appended?;
-        if model_changed {
-            self.session.model = Some(model.clone());
-        }
-        self.session.context.push(ContextItem::Message(message));
-        self.submission = ids.first().copied();
-        if let Some(submission) = self.submission {
-            self.abort_watch = Some(crate::abort::AbortWatch::start(
-                self.session.writer.clone(),
-                self.cancel.clone(),
-                submission,
-            ));
-        }
-        self.sink.emit(Intent::Receipt {
-            submission: ids.first().map_or(0, |id| id.0),
-            dedup_key: self.dedup_key.clone(),
-            deduplicated: false,
-            state: ReceiptStatus::Admitted,
-            stop_reason: None,
-        });
-        Ok(())
-    }
-
-    fn record_message(&mut self, record: MessageRecord) -> Result<(), RunError> {
-        let role = record.message.role;
-        if role == Role::User {
-            self.sink.emit(Intent::MessageStart {
-                message_id: self.session.writer.lock().next_entry_id().0,
-                role,
-            });
-        }
-        let reserved = self.session.writer.lock().next_entry_id().0;
-        let appended = self
-            .session
-            .writer
-            .lock()
-            .append(&[Record::Message(record.clone())]);
-        let recorded = appended.is_ok();
-        if let (Role::Assistant, Ok(ids)) = (role, &appended) {
-            self.session.call_message = ids.first().copied();
-        }
-        if recorded {
-            self.session
-                .context
-                .push(ContextItem::Message(record.message.clone()));
-        }
-        // The end closes the started message even when it could not be recorded, so consumers
-        // never see a message left open; `recorded: false` says it is not in the session.
-        self.sink.emit(Intent::MessageEnd {
-            message_id: appended
-                .as_ref()
-                .ok()
-                .and_then(|ids| ids.first())
-                .map_or(reserved, |id| id.0),
-            message: record.message,
-            stop_reason: record.stop_reason,
-            usage: record.usage,
-            recorded,
-        });
-        appended?;
-        Ok(())
-    }
-
-    fn record_result(&mut self, call: &ToolCall, result: ToolResult) -> Result<(), RunError> {
-        let ids = self.session.writer.lock().append_entries(&[NewEntry {
-            record: Record::ToolResult(ToolResultRecord {
-                result: result.clone(),
-            }),
-            pair: self.session.call_message,
-        }])?;
-        self.session
-            .context
-            .push(ContextItem::ToolResult(result.clone()));
-        self.sink.emit(Intent::ToolEnd {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            entry_id: ids.first().map_or(0, |id| id.0),
-            output: result.output,
-            is_error: result.is_error,
-        });
-        Ok(())
-    }
-
-    /// Play one provider response, enforcing exactly one terminal event and observing
-    /// cancellation between events.
-    fn stream(
-        &mut self,
-        provider: &dyn Provider,
-        request: &ProviderRequest,
-    ) -> Result<Response, RunError> {
-        let events = provider
-            .stream(request, self.cancel)
-            .map_err(RunError::Provider)?;
-        let message_id = self.session.writer.lock().next_entry_id().0;
-        self.sink.emit(Intent::MessageStart {
-            message_id,
-            role: Role::Assistant,
-        });
-        let mut content: Vec<ContentBlock> = Vec::new();
-        let mut usage = None;
-        let mut terminal = None;
-        for event in events {
-            match event {
-                StreamEvent::TextDelta { text } => {
-                    push_delta(&mut content, DeltaKind::Text, &text);
-                    self.sink.emit(Intent::MessageDelta {
-                        message_id,
-                        kind: DeltaKind::Text,
-                        text,
-                    });
-                }
-                StreamEvent::ThinkingDelta { text } => {
-                    push_delta(&mut content, DeltaKind::Thinking, &text);
-                    self.sink.emit(Intent::MessageDelta {
-                        message_id,
-                        kind: DeltaKind::Thinking,
-                        text,
-                    });
-                }
-                StreamEvent::ToolCall(call) => {
-                    let repeated = content
-                        .iter()
-                        .any(|b| matches!(b, ContentBlock::ToolCall(c) if c.id == call.id));
-                    if repeated {
-                        // Recording both would break call/result pairing for every later
-                        // request of the session: the response is malformed.
-                        terminal = Some((
-                            StopReason::Error,
-                            Some(ProviderError::new(
-                                ProviderErrorKind::Malformed,
-                                format!(
-                                    "the provider sent tool call id `{}` twice in one response; the response was recorded up to the repeat and failed — retry the prompt",
-                                    call.id
-                                ),
-                            )),
-                        ));
-                        break;
-                    }
-                    content.push(ContentBlock::ToolCall(call));
-                }
-                StreamEvent::Usage(u) => usage = Some(u),
-                StreamEvent::Stop { reason } => {
-                    terminal = Some((reason, None));
-                    break;
-                }
-                StreamEvent::Error(e) => {
-                    terminal = Some((StopReason::Error, Some(e)));
-                    break;
-                }
-            }
-            if self.cancel.is_cancelled() {
-                terminal = Some((StopReason::Aborted, None));
-                break;
-            }
-        }
-        let (stop_reason, error) = terminal.unwrap_or_else(|| {
-            (
-                StopReason::Error,
-                Some(ProviderError::new(
-                    ProviderErrorKind::Malformed,
-                    "the response stream ended before its terminal event (connection cut or malformed stream); the partial response was recorded as failed — retry the prompt",
-                )),
-            )
-        });
-        Ok(Response {
-            message: Message {
-                role: Role::Assistant,
-                content,
-            },
-            stop_reason,
-            usage,
-            error,
-        })
-    }
-}
-
-/// Extend the last block of `kind`, or start one.
-fn push_delta(content: &mut Vec<ContentBlock>, kind: DeltaKind, text: &str) {
-    match (content.last_mut(), kind) {
-        (Some(ContentBlock::Text { text: t }), DeltaKind::Text)
-        | (Some(ContentBlock::Thinking { text: t }), DeltaKind::Thinking) => t.push_str(text),
-        (_, DeltaKind::Text) => content.push(ContentBlock::Text {
-            text: text.to_owned(),
-        }),
-        (_, DeltaKind::Thinking) => content.push(ContentBlock::Thinking {
-            text: text.to_owned(),
-        }),
     }
 }

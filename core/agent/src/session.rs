@@ -24,8 +24,8 @@ pub struct Session {
     pub(crate) call_message: Option<EntryId>,
     /// The selected branch ends inside a run that never recorded its end (its process died).
     pub(crate) interrupted: bool,
-    /// The submission whose work the selected branch ends inside, without a recorded end.
-    pub(crate) pending_submission: Option<EntryId>,
+    /// Live work and the queue, shared with the session's [`crate::Inbox`]es.
+    pub(crate) work: std::sync::Arc<std::sync::Mutex<crate::work::WorkState>>,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -62,7 +62,7 @@ impl Session {
             model: None,
             call_message: None,
             interrupted: false,
-            pending_submission: None,
+            work: std::sync::Arc::default(),
         })
     }
 
@@ -100,6 +100,8 @@ impl Session {
                 | Record::EffectCompletion(_)
                 | Record::Submission(_)
                 | Record::Abort(_)
+                | Record::Withdrawal(_)
+                | Record::Checkpoint(_)
                 | Record::Unknown { .. } => {}
             }
         }
@@ -136,9 +138,8 @@ impl Session {
         };
         let interrupted =
             since_end().any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
-        let pending_submission = since_end()
-            .find(|e| matches!(e.record, Record::Submission(_)))
-            .map(|e| e.id);
+        let work = crate::work::WorkState::rebuild(&branch, id);
+        let live = !work.live.is_empty();
         let mut session = Self {
             id,
             path: path.to_owned(),
@@ -147,11 +148,11 @@ impl Session {
             model,
             call_message,
             interrupted,
-            pending_submission,
+            work: std::sync::Arc::new(std::sync::Mutex::new(work)),
         };
-        // A submission without an end — work a crash cut off, or a fork taken inside an
-        // admission — is settled at once.
-        if session.interrupted || session.pending_submission.is_some() {
+        // Work without an end — cut off by a crash, or inherited by a fork taken inside an
+        // admission — is settled at once; queued input stays queued.
+        if session.interrupted || live {
             session.settle_interrupted_work()?;
         }
         Ok(OpenedSession {
@@ -183,32 +184,55 @@ impl Session {
                 pair: self.call_message,
             })
             .collect();
-        entries.push(NewEntry {
+        let mut state = crate::inbox::lock(&self.work);
+        // Children before their owners (a child's id is above its owner's): every end pairs
+        // with its submission, and an owner ends after the work it owns.
+        let mut live: Vec<(EntryId, bool)> =
+            state.live.iter().map(|(id, l)| (*id, l.started)).collect();
+        live.reverse();
+        let end = |pair: Option<EntryId>, started: bool| NewEntry {
             record: Record::RunEnd(RunEnd {
                 stop_reason: StopReason::Aborted,
                 usage: UsageTotals::default(),
-                error: Some(
+                error: Some(if started {
                     "interrupted: the process running this turn stopped before it finished"
-                        .to_owned(),
-                ),
+                        .to_owned()
+                } else {
+                    "interrupted: the process stopped before this owned work started; it never ran"
+                        .to_owned()
+                }),
             }),
-            pair: self.pending_submission,
-        });
+            pair,
+        };
+        if live.is_empty() {
+            entries.push(end(None, true));
+        }
+        entries.extend(live.iter().map(|(id, started)| end(Some(*id), *started)));
         self.writer.lock().append_entries(&entries)?;
+        state.live.clear();
+        drop(state);
         self.context
             .extend(results.into_iter().map(ContextItem::ToolResult));
         self.interrupted = false;
-        self.pending_submission = None;
         Ok(())
     }
 
-    /// Close the session: record that every change is durably acknowledged and release the
-    /// writer lock.
+    /// Close the session: seal admission (inboxes refuse further input), record that every
+    /// change is durably acknowledged, and release the writer lock. Close never fabricates a
+    /// terminal receipt: work still live stays as recorded, settled on the next open.
     ///
     /// # Errors
     /// The store's write errors.
     pub fn close(self) -> Result<(), smith_store::Error> {
+        // Seal admission first: an inbox still held elsewhere admits nothing more.
+        crate::inbox::lock(&self.work).sealed = true;
         self.writer.lock().mark_acknowledged()
+    }
+
+    /// The input waiting in the session's queue, in queue order (rebuilt from the file on
+    /// open).
+    pub fn queued(&self) -> Vec<crate::QueuedInput> {
+        crate::inbox::lock(&self.work).queue.clone()
     }
 
     /// The session id.

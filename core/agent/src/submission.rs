@@ -28,6 +28,21 @@ pub const MAX_DEDUP_KEY_BYTES: usize = 256;
 pub enum ReceiptState {
     /// Admitted; its work has not recorded an end (running, or interrupted before it could).
     Admitted,
+    /// Queued input waiting for delivery.
+    Queued,
+    /// Queued input delivered into live work (the user message entry, and the work), which
+    /// has not ended yet; when it ends, this receipt becomes terminal with it.
+    Delivered {
+        /// The user message that delivered it.
+        message: EntryId,
+        /// The work it was delivered into, when known.
+        into: Option<EntryId>,
+    },
+    /// Queued input withdrawn before delivery (terminal: it never runs).
+    Withdrawn {
+        /// The `withdrawal` entry.
+        at: EntryId,
+    },
     /// The work ended: the `run_end` entry paired with the submission.
     Terminal {
         /// How it ended.
@@ -57,6 +72,22 @@ pub struct Receipt {
     /// The work's last assistant message as recorded (with its stop reason and usage) and its
     /// entry id, once it has one.
     pub answer: Option<(EntryId, MessageRecord)>,
+    /// The work that owns this one (child work), if any.
+    pub owner: Option<EntryId>,
+    /// The queue placement of queued input.
+    pub delivery: Option<smith_store::Delivery>,
+    /// The work's last checkpoint and its entry, if it recorded one.
+    pub checkpoint: Option<(EntryId, smith_store::Checkpoint)>,
+}
+
+impl Receipt {
+    /// Whether the receipt is final: the work ended, or the queued input was withdrawn.
+    pub fn is_terminal(&self) -> bool {
+        matches!(
+            self.state,
+            ReceiptState::Terminal { .. } | ReceiptState::Withdrawn { .. }
+        )
+    }
 }
 
 /// Why input was not admitted. Nothing was written.
@@ -86,6 +117,40 @@ pub enum AdmissionError {
         /// What is wrong.
         why: String,
     },
+    /// A limit on live work or active queue state would be exceeded.
+    #[error(
+        "admission refused: {what} would reach {current}, over the limit of {limit}; nothing was written — wait for work to settle or withdraw queued input, then submit again"
+    )]
+    Limit {
+        /// What is limited (`live work`, `ownership depth`, `queued inputs`, `queued input
+        /// bytes`).
+        what: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The total the admission would have reached.
+        current: u64,
+    },
+    /// Child work named an owner that is not live work in this session.
+    #[error(
+        "submission {owner} is not live work in this session (it ended, was never admitted, or is queued input), so it cannot own new work; nothing was written"
+    )]
+    UnknownOwner {
+        /// The named owner.
+        owner: EntryId,
+    },
+    /// Input was queued while no queue policy plugin is active.
+    #[error(
+        "input cannot be queued: no queue policy plugin is active (the bundled `queue` plugin may be disabled); enable it, or submit the input when the work has stopped"
+    )]
+    NoQueuePolicy,
+    /// The session was closed: admission is sealed.
+    #[error("the session was closed, so it admits no more input; open it again to submit")]
+    Closed,
+    /// The session is open read-only (another process writes it).
+    #[error(
+        "session {0} is open read-only because another Smith process writes it; nothing was submitted or aborted — run the request in that process, or fork the session (smith sessions fork ID) to get a writable copy"
+    )]
+    ReadOnly(SessionId),
     /// The session could not be read or written.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
@@ -134,6 +199,8 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
     // The submission whose work each entry belongs to: a submission owns itself, any other
     // entry belongs to its parent's owner (parents precede children in id order).
     let mut owner: std::collections::HashMap<EntryId, usize> = std::collections::HashMap::new();
+    // Queued input delivered into each work (by receipt index).
+    let mut hosted: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
     let mut next = EntryId(1);
     loop {
         let batch = reader.range(next, 512)?;
@@ -143,28 +210,77 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
             let inherited = entry.parent.and_then(|p| owner.get(&p).copied());
             match &entry.record {
                 Record::Submission(s) => {
-                    owner.insert(entry.id, out.len());
+                    // Queued input and child work do not start work here (child work starts
+                    // at its delivery): entries after them still belong to the work they
+                    // followed.
+                    if s.delivery.is_none() && s.owner.is_none() {
+                        owner.insert(entry.id, out.len());
+                    } else if let Some(i) = inherited {
+                        owner.insert(entry.id, i);
+                    }
                     out.push(Receipt {
                         session: s.session.unwrap_or(session),
                         submission: entry.id,
                         dedup_key: s.dedup_key.clone(),
                         model: s.model.clone(),
-                        state: ReceiptState::Admitted,
+                        state: if s.delivery.is_some() {
+                            ReceiptState::Queued
+                        } else {
+                            ReceiptState::Admitted
+                        },
                         answer: None,
+                        owner: s.owner,
+                        delivery: s.delivery,
+                        checkpoint: None,
                     });
                     continue;
                 }
                 Record::RunEnd(end) => {
-                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
-                        r.state = ReceiptState::Terminal {
+                    if let Some(i) = out.iter().position(|r| Some(r.submission) == entry.pair) {
+                        let state = ReceiptState::Terminal {
                             stop_reason: end.stop_reason,
                             error: end.error.clone(),
                             usage: end.usage,
                             end: entry.id,
                         };
+                        for d in hosted.remove(&i).unwrap_or_default() {
+                            out[d].state = state.clone();
+                        }
+                        out[i].state = state;
                     }
                     // Entries after a work's end belong to no work until the next submission.
                     continue;
+                }
+                Record::Withdrawal(_) => {
+                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
+                        r.state = ReceiptState::Withdrawn { at: entry.id };
+                    }
+                }
+                Record::Checkpoint(c) => {
+                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
+                        r.checkpoint = Some((entry.id, c.clone()));
+                    }
+                }
+                Record::Message(m)
+                    if m.message.role == smith::Role::User && entry.pair.is_some() =>
+                {
+                    // A delivery: queued input (or child work's input) entering its work.
+                    let target = out.iter().position(|r| Some(r.submission) == entry.pair);
+                    if let Some(t) = target
+                        && out[t].delivery.is_some()
+                    {
+                        out[t].state = ReceiptState::Delivered {
+                            message: entry.id,
+                            into: inherited.map(|i| out[i].submission),
+                        };
+                        if let Some(i) = inherited {
+                            hosted.entry(i).or_default().push(t);
+                        }
+                    } else if let Some(t) = target {
+                        // Child work starts: what follows belongs to it.
+                        owner.insert(entry.id, t);
+                        continue;
+                    }
                 }
                 Record::Message(m) if m.message.role == smith::Role::Assistant => {
                     if let Some(r) = inherited.and_then(|i| out.get_mut(i))

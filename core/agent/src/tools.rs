@@ -27,6 +27,12 @@ pub trait ToolDispatch: Send + Sync {
     /// Run `call` (its name is one of [`ToolDispatch::definitions`]) in `context`, recording
     /// every effect through `context.journal` before and after it runs, observing `cancel`.
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput;
+
+    /// What the tools come from, as `plugin-id@version` labels in load order: recorded in the
+    /// work's checkpoints as what continuing requires. Empty by default.
+    fn provenance(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The empty registry: no tools are active, so every call is answered as unknown. It is what a

@@ -110,12 +110,20 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message",
             "message",
             "tool_result",
+            "checkpoint",
             "message",
             "run_end"
         ]
     );
+    // The batch's last result and the work's checkpoint are one committed change, the
+    // checkpoint paired with the work.
+    assert_eq!(entries[6].pair, Some(entries[1].id));
+    let Record::Checkpoint(c) = &entries[6].record else {
+        panic!()
+    };
+    assert_eq!((c.round, c.phase.as_str()), (1, "tool_batch_complete"));
     // The run's end is the submission's terminal receipt.
-    assert_eq!(entries[7].pair, Some(entries[1].id));
+    assert_eq!(entries[8].pair, Some(entries[1].id));
     assert_eq!(outcome.submission, Some(entries[1].id));
     let Record::ToolResult(r) = &entries[5].record else {
         panic!()
@@ -138,7 +146,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             _ => None,
         })
         .collect();
-    assert_eq!(ends, [4, 5, 7]);
+    assert_eq!(ends, [4, 5, 8]);
 }
 
 #[test]

@@ -32,9 +32,9 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead, MessageRecord,
-    ModelChange, NewEntry, Record, RunEnd, SessionStart, Submission, ToolResultRecord, entry_frame,
-    entry_payload,
+    Abort, Checkpoint, Delivery, EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead,
+    MessageRecord, ModelChange, NewEntry, Record, RunEnd, SessionStart, Submission,
+    ToolResultRecord, Withdrawal, entry_frame, entry_payload,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use writer::{INDEX_SPAN, Recovery, SessionWriter};

@@ -139,6 +139,64 @@ pub struct Submission {
     pub model: ModelRef,
     /// The input text.
     pub input: String,
+    /// The work that owns this submission's work (child work): the owner settles only after
+    /// it. `None` for top-level work. Absent from the body when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<EntryId>,
+    /// Queue placement: the input waits in the session's queue and is delivered into live work
+    /// by the queue policy in this mode. `None`: it starts its own work at once. Absent from
+    /// the body when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
+    /// The queue policy that will deliver queued input (`plugin-id@version`); delivery by any
+    /// other policy is refused (no name-based rebinding). Absent from the body when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+}
+
+/// How queued input enters live work (spec: Agent behavior — queued input is delivered at
+/// defined lifecycle events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// As soon as the current tool-result batch is complete, before the next provider request;
+    /// the batch's remaining tool calls may be skipped (each gets an explicit result).
+    Steer,
+    /// When the work would otherwise stop (the model ended its turn): the work continues with it.
+    FollowUp,
+}
+
+impl Delivery {
+    /// `steer` or `follow_up`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Steer => "steer",
+            Self::FollowUp => "follow_up",
+        }
+    }
+}
+
+/// Body of record kind 10, `withdrawal`: queued input (the `submission` it pairs with) taken
+/// back before delivery. Terminal for that submission: it is never delivered.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    /// Who or what withdrew it, in words.
+    pub reason: String,
+}
+
+/// Body of record kind 11, `checkpoint`: where the work of the submission it pairs with stands
+/// — recorded data, not a live thread (spec: Work and recovery). Committed in the same change
+/// as the transition it describes (the last tool result of a batch), so state and checkpoint
+/// recover together.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The provider round just completed (1-based).
+    pub round: u32,
+    /// The phase reached: `tool_batch_complete` (the round's stream and every tool result are
+    /// recorded; the next step is a provider request).
+    pub phase: String,
+    /// What continuing requires: the plugins (`id@version`) whose tools the round offered.
+    pub requires: Vec<String>,
 }
 
 /// Body of record kind 9, `abort`: a recorded request to abort the work of the submission it
@@ -200,6 +258,10 @@ pub enum Record {
     Submission(Submission),
     /// Kind 9.
     Abort(Abort),
+    /// Kind 10.
+    Withdrawal(Withdrawal),
+    /// Kind 11.
+    Checkpoint(Checkpoint),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -222,12 +284,15 @@ impl Record {
             Record::EffectCompletion(_) => 7,
             Record::Submission(_) => 8,
             Record::Abort(_) => 9,
+            Record::Withdrawal(_) => 10,
+            Record::Checkpoint(_) => 11,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
-    /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, or `unknown`).
+    /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
+    /// `checkpoint`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -239,6 +304,8 @@ impl Record {
             Record::EffectCompletion(_) => "effect_completion",
             Record::Submission(_) => "submission",
             Record::Abort(_) => "abort",
+            Record::Withdrawal(_) => "withdrawal",
+            Record::Checkpoint(_) => "checkpoint",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -274,6 +341,8 @@ impl Record {
             Record::EffectCompletion(r) => cbor(r, out),
             Record::Submission(r) => cbor(r, out),
             Record::Abort(r) => cbor(r, out),
+            Record::Withdrawal(r) => cbor(r, out),
+            Record::Checkpoint(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -319,6 +388,8 @@ impl Record {
             7 => Record::EffectCompletion(cbor(body)?),
             8 => Record::Submission(cbor(body)?),
             9 => Record::Abort(cbor(body)?),
+            10 => Record::Withdrawal(cbor(body)?),
+            11 => Record::Checkpoint(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -138,6 +138,9 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     model: "demo".into(),
                 },
                 input: "Fix the failing test".into(),
+                owner: None,
+                delivery: None,
+                policy: None,
             }),
         ),
         (
@@ -145,6 +148,42 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
             Some(EntryId(1)),
             Record::Abort(smith_store::Abort {
                 reason: "interrupt signal (Ctrl-C or SIGTERM)".into(),
+            }),
+        ),
+        (
+            "submission_queued_child",
+            None,
+            Record::Submission(smith_store::Submission {
+                session: Some("01a22bd3-8d19-76f1-be00-0165c2737604".parse().unwrap()),
+                dedup_key: None,
+                content_sha256: "0a9d3d1b1f3a0d9b8e7c6a5f4e3d2c1b0a998877665544335e8b0f1c8a4f8c4f"
+                    .into(),
+                destination: Some(EntryId(9)),
+                explicit_destination: false,
+                model: smith::ModelRef {
+                    provider: "scripted".into(),
+                    model: "demo".into(),
+                },
+                input: "Stop and run the linter first".into(),
+                owner: Some(EntryId(8)),
+                delivery: Some(smith_store::Delivery::Steer),
+                policy: Some("queue@0.1.0".into()),
+            }),
+        ),
+        (
+            "withdrawal",
+            Some(EntryId(11)),
+            Record::Withdrawal(smith_store::Withdrawal {
+                reason: "withdrawn by the user".into(),
+            }),
+        ),
+        (
+            "checkpoint",
+            Some(EntryId(8)),
+            Record::Checkpoint(smith_store::Checkpoint {
+                round: 2,
+                phase: "tool_batch_complete".into(),
+                requires: vec!["files@0.1.0".into(), "shell@0.1.0".into()],
             }),
         ),
     ]

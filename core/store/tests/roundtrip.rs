@@ -169,9 +169,21 @@ fn record() -> impl Strategy<Value = Record> {
             proptest::option::of(1u64..1000),
             any::<bool>(),
             ".{0,40}",
+            proptest::option::of(1u64..1000),
+            proptest::option::of(any::<bool>()),
+            proptest::option::of("[a-z]{1,8}@0\\.1\\.0"),
         )
             .prop_map(
-                |(dedup_key, content_sha256, destination, explicit_destination, input)| {
+                |(
+                    dedup_key,
+                    content_sha256,
+                    destination,
+                    explicit_destination,
+                    input,
+                    owner,
+                    steer,
+                    policy,
+                )| {
                     Record::Submission(smith_store::Submission {
                         session: Some(SessionId::new_now()),
                         dedup_key,
@@ -183,10 +195,31 @@ fn record() -> impl Strategy<Value = Record> {
                             model: "demo".into(),
                         },
                         input,
+                        owner: owner.map(EntryId),
+                        delivery: steer.map(|s| {
+                            if s {
+                                smith_store::Delivery::Steer
+                            } else {
+                                smith_store::Delivery::FollowUp
+                            }
+                        }),
+                        policy,
                     })
                 }
             ),
         ".{0,40}".prop_map(|reason| Record::Abort(smith_store::Abort { reason })),
+        ".{0,40}".prop_map(|reason| Record::Withdrawal(smith_store::Withdrawal { reason })),
+        (
+            1u32..100,
+            proptest::collection::vec("[a-z]{1,8}@0\\.1\\.0", 0..4)
+        )
+            .prop_map(
+                |(round, requires)| Record::Checkpoint(smith_store::Checkpoint {
+                    round,
+                    phase: "tool_batch_complete".into(),
+                    requires,
+                })
+            ),
         (100u16..200, proptest::collection::vec(any::<u8>(), 0..32))
             .prop_map(|(kind, body)| Record::Unknown { kind, body }),
     ]

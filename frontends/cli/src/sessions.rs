@@ -236,9 +236,17 @@ fn texts(record: &Record) -> Vec<String> {
             r.target.as_deref().unwrap_or("")
         )],
         Record::EffectCompletion(r) => vec![String::from_utf8_lossy(&r.output).into_owned()],
-        // Its input is the user message's text, matched there; the key is its own.
-        Record::Submission(r) => r.dedup_key.iter().cloned().collect(),
+        // Its input is the user message's text, matched there (queued input has no message
+        // until it is delivered, so its own text counts); the key is its own.
+        Record::Submission(r) => r
+            .dedup_key
+            .iter()
+            .cloned()
+            .chain(r.delivery.map(|_| r.input.clone()))
+            .collect(),
         Record::Abort(r) => vec![r.reason.clone()],
+        Record::Withdrawal(r) => vec![r.reason.clone()],
+        Record::Checkpoint(r) => r.requires.clone(),
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }
@@ -326,6 +334,8 @@ fn record_json(record: &Record) -> Value {
         })),
         Record::Submission(r) => serde_json::to_value(r),
         Record::Abort(r) => serde_json::to_value(r),
+        Record::Withdrawal(r) => serde_json::to_value(r),
+        Record::Checkpoint(r) => serde_json::to_value(r),
         Record::Unknown { kind, body } => Ok(json!({"record_kind": kind, "bytes": body.len()})),
     };
     value.unwrap_or(Value::Null)
@@ -378,15 +388,32 @@ fn summary(entry: &Entry) -> String {
             String::from_utf8_lossy(&r.output)
         ),
         Record::Submission(r) => format!(
-            "{}{}: {}",
+            "{}{}{}{}: {}",
             r.model,
             r.dedup_key
                 .as_ref()
                 .map(|k| format!(" key {k}"))
                 .unwrap_or_default(),
+            r.delivery
+                .map(|d| format!(" queued ({})", d.as_str()))
+                .unwrap_or_default(),
+            r.owner
+                .map(|o| format!(" owned by {o}"))
+                .unwrap_or_default(),
             r.input
         ),
         Record::Abort(r) => r.reason.clone(),
+        Record::Withdrawal(r) => r.reason.clone(),
+        Record::Checkpoint(r) => format!(
+            "round {} {}; requires {}",
+            r.round,
+            r.phase,
+            if r.requires.is_empty() {
+                "no plugins".to_owned()
+            } else {
+                r.requires.join(", ")
+            }
+        ),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
     };
     text.lines().collect::<Vec<_>>().join(" ⏎ ")

@@ -22,6 +22,9 @@ pub(super) fn receipts(
     for r in &all {
         let (state, stop, end, error) = match &r.state {
             ReceiptState::Admitted => ("admitted", None, None, None),
+            ReceiptState::Queued => ("queued", None, None, None),
+            ReceiptState::Delivered { message, .. } => ("delivered", None, Some(message.0), None),
+            ReceiptState::Withdrawn { at } => ("withdrawn", None, Some(at.0), None),
             ReceiptState::Terminal {
                 stop_reason,
                 end,
@@ -43,6 +46,14 @@ pub(super) fn receipts(
                 "end": end,
                 "error": error,
                 "answer": r.answer.as_ref().map(|(entry, _)| entry.0),
+                "owner": r.owner.map(|o| o.0),
+                "delivery": r.delivery.map(smith_agent::Delivery::as_str),
+                "checkpoint": r.checkpoint.as_ref().map(|(entry, c)| json!({
+                    "entry": entry.0,
+                    "round": c.round,
+                    "phase": c.phase,
+                    "requires": c.requires,
+                })),
             }))?
         } else {
             let key = r
@@ -52,7 +63,14 @@ pub(super) fn receipts(
                 .unwrap_or_default();
             let outcome = match (stop, end) {
                 (Some(stop), Some(end)) => format!("{stop} at #{end}"),
+                (None, Some(at)) => format!("{state} at #{at}"),
+                _ if state == "queued" => "queued, not delivered".to_owned(),
                 _ => "admitted, no end recorded".to_owned(),
+            };
+            let outcome = match (r.owner, r.delivery) {
+                (Some(owner), _) => format!("{outcome}, owned by #{owner}"),
+                (None, Some(d)) => format!("{outcome} ({})", d.as_str()),
+                (None, None) => outcome,
             };
             let from = if inherited {
                 format!(" (inherited from {})", r.session)

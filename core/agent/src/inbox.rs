@@ -1,0 +1,193 @@
+//! The inbox: admitting input into a session while its work runs, from any thread — queued
+//! input (steer or follow-up), listing and withdrawing it, and child work owned by live work
+//! (spec: Agent behavior, Sessions → Submission and receipts, Work and recovery).
+//!
+//! Every admission is one committed change, durable when the call returns, checked against
+//! the [`WorkLimits`] first: excess admission fails and writes nothing.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use smith::{EntryId, ModelRef, SessionId};
+use smith_store::{Delivery, Record, Submission, Withdrawal};
+
+use crate::work::{Live, WorkState};
+use crate::{AdmissionError, QueuedInput, SharedWriter, WorkLimits};
+
+/// Input to queue.
+#[derive(Clone, Copy, Debug)]
+pub struct Enqueue<'s> {
+    /// The model the session runs with (recorded with the submission; delivered input runs
+    /// with the model of the work it is delivered into).
+    pub model: &'s ModelRef,
+    /// The text.
+    pub input: &'s str,
+    /// When it is delivered.
+    pub delivery: Delivery,
+    /// A key scoped to the session: repeating it with the same content returns the original
+    /// submission.
+    pub dedup_key: Option<&'s str>,
+}
+
+/// Admits input into one session from any thread while its work runs. Cheap to clone; made
+/// by [`crate::Agent::inbox`], which fixes the queue policy and the limits.
+#[derive(Clone, Debug)]
+pub struct Inbox {
+    pub(crate) writer: SharedWriter,
+    pub(crate) state: Arc<Mutex<WorkState>>,
+    pub(crate) session: SessionId,
+    pub(crate) path: PathBuf,
+    pub(crate) limits: WorkLimits,
+    pub(crate) policy: Option<String>,
+}
+
+/// Why queued input could not be withdrawn. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum WithdrawError {
+    /// The id names no input waiting in the queue (never queued, delivered or withdrawn).
+    #[error(
+        "submission {0} is not waiting in the queue (it was delivered, withdrawn, or never queued); list the queue to see what can be withdrawn"
+    )]
+    NotQueued(EntryId),
+    /// The session could not record the withdrawal.
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
+pub(crate) fn lock(state: &Mutex<WorkState>) -> MutexGuard<'_, WorkState> {
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Inbox {
+    /// Queue `enqueue` for delivery by the active queue policy; returns its submission id (the
+    /// original one when the key repeats earlier input with the same content).
+    ///
+    /// # Errors
+    /// [`AdmissionError::NoQueuePolicy`] without an active queue policy;
+    /// [`AdmissionError::Limit`] over the queue's item or byte limit; [`AdmissionError::Closed`]
+    /// after the session was closed; key errors and store errors. Nothing was written.
+    pub fn enqueue(&self, enqueue: Enqueue<'_>) -> Result<EntryId, AdmissionError> {
+        let Some(policy) = self.policy.clone() else {
+            return Err(AdmissionError::NoQueuePolicy);
+        };
+        let content = crate::submission::content_sha256(enqueue.model, enqueue.input);
+        if let Some(key) = enqueue.dedup_key
+            && let Some(original) =
+                crate::submission::deduplicate(&self.path, self.session, key, &content, None)?
+        {
+            return Ok(original.submission);
+        }
+        let mut state = lock(&self.state);
+        state.check_queue(enqueue.input, &self.limits)?;
+        let mut writer = self.writer.lock();
+        let destination = writer.leaf();
+        let ids = writer.append(&[Record::Submission(Submission {
+            session: Some(self.session),
+            dedup_key: enqueue.dedup_key.map(str::to_owned),
+            content_sha256: content,
+            destination,
+            explicit_destination: false,
+            model: enqueue.model.clone(),
+            input: enqueue.input.to_owned(),
+            owner: None,
+            delivery: Some(enqueue.delivery),
+            policy: Some(policy.clone()),
+        })])?;
+        drop(writer);
+        let id = ids[0];
+        state.queue.push(QueuedInput {
+            submission: id,
+            delivery: enqueue.delivery,
+            input: enqueue.input.to_owned(),
+            policy,
+        });
+        Ok(id)
+    }
+
+    /// The input waiting in the queue, in queue order.
+    pub fn queued(&self) -> Vec<QueuedInput> {
+        lock(&self.state).queue.clone()
+    }
+
+    /// Withdraw queued input `submission` before delivery: a `withdrawal` record paired with
+    /// it, durable when this returns; it is never delivered.
+    ///
+    /// # Errors
+    /// [`WithdrawError::NotQueued`]; store errors (the input then stays queued).
+    pub fn withdraw(&self, submission: EntryId, reason: &str) -> Result<(), WithdrawError> {
+        let mut state = lock(&self.state);
+        let Some(at) = state.queue.iter().position(|q| q.submission == submission) else {
+            return Err(WithdrawError::NotQueued(submission));
+        };
+        self.writer.lock().append_entries(&[smith_store::NewEntry {
+            record: Record::Withdrawal(Withdrawal {
+                reason: reason.to_owned(),
+            }),
+            pair: Some(submission),
+        }])?;
+        state.queue.remove(at);
+        Ok(())
+    }
+
+    /// Admit child work owned by live work `owner`: it runs after the owner's own rounds, and
+    /// the owner settles only after it. Returns the child's submission id.
+    ///
+    /// # Errors
+    /// [`AdmissionError::UnknownOwner`] when `owner` is not live work;
+    /// [`AdmissionError::Limit`] over the live-work or ownership-depth limit;
+    /// [`AdmissionError::Closed`]; store errors. Nothing was written.
+    pub fn submit_child(
+        &self,
+        owner: EntryId,
+        model: &ModelRef,
+        input: &str,
+    ) -> Result<EntryId, AdmissionError> {
+        let mut state = lock(&self.state);
+        let depth = state.check_work(Some(owner), &self.limits)?;
+        let mut writer = self.writer.lock();
+        let destination = writer.leaf();
+        let ids = writer.append(&[Record::Submission(Submission {
+            session: Some(self.session),
+            dedup_key: None,
+            content_sha256: crate::submission::content_sha256(model, input),
+            destination,
+            explicit_destination: false,
+            model: model.clone(),
+            input: input.to_owned(),
+            owner: Some(owner),
+            delivery: None,
+            policy: None,
+        })])?;
+        drop(writer);
+        state.live.insert(
+            ids[0],
+            Live {
+                owner: Some(owner),
+                depth,
+                started: false,
+                model: model.clone(),
+                input: input.to_owned(),
+            },
+        );
+        Ok(ids[0])
+    }
+
+    /// The session's id.
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+
+    /// The session file's path.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    /// The live work (admitted, no terminal receipt yet), in admission order, with its owner.
+    pub fn live_work(&self) -> Vec<(EntryId, Option<EntryId>)> {
+        lock(&self.state)
+            .live
+            .iter()
+            .map(|(id, l)| (*id, l.owner))
+            .collect()
+    }
+}
