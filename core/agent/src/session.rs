@@ -139,7 +139,7 @@ impl Session {
         let interrupted =
             since_end().any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
         let work = crate::work::WorkState::rebuild(&branch, id);
-        let live = !work.live.is_empty();
+        let live = !work.live.is_empty() || !work.inherited_open.is_empty();
         let mut session = Self {
             id,
             path: path.to_owned(),
@@ -204,10 +204,23 @@ impl Session {
             }),
             pair,
         };
-        if live.is_empty() {
+        let inherited = std::mem::take(&mut state.inherited_open);
+        if live.is_empty() && inherited.is_empty() {
             entries.push(end(None, true));
         }
         entries.extend(live.iter().map(|(id, started)| end(Some(*id), *started)));
+        // Inherited work never runs in a fork: its receipt here ends, saying where it lives.
+        entries.extend(inherited.iter().rev().map(|id| NewEntry {
+            record: Record::RunEnd(RunEnd {
+                stop_reason: StopReason::Aborted,
+                usage: UsageTotals::default(),
+                error: Some(
+                    "not continued here: this fork was taken before the work ended; it belongs to the source session"
+                        .to_owned(),
+                ),
+            }),
+            pair: Some(*id),
+        }));
         self.writer.lock().append_entries(&entries)?;
         state.live.clear();
         drop(state);

@@ -73,6 +73,9 @@ pub(crate) struct WorkState {
     pub(crate) queue: Vec<QueuedInput>,
     /// Set by close: no further admission.
     pub(crate) sealed: bool,
+    /// Work inherited from a fork's source that had not ended at the fork point: it is not
+    /// this session's live work (it never runs here), but its receipt is settled on open.
+    pub(crate) inherited_open: Vec<EntryId>,
 }
 
 impl WorkState {
@@ -95,7 +98,13 @@ impl WorkState {
             let Record::Submission(s) = &entry.record else {
                 continue;
             };
-            if s.session.unwrap_or(session) != session || ended.contains(&entry.id) {
+            if ended.contains(&entry.id) {
+                continue;
+            }
+            if s.session.unwrap_or(session) != session {
+                if s.delivery.is_none() {
+                    state.inherited_open.push(entry.id);
+                }
                 continue;
             }
             match (s.delivery, &s.policy) {

@@ -23,6 +23,7 @@ mod effects;
 mod fs_imports;
 pub mod fsops;
 pub mod grants;
+mod handlers;
 pub mod manifest;
 pub mod process;
 mod process_imports;
@@ -32,6 +33,7 @@ pub mod search;
 
 pub use cache::CompileCache;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy};
+pub use handlers::HANDLER_DEADLINE;
 pub use manifest::Manifest;
 pub use runtime::{Host, Limits, Loadout, PluginSource};
 

@@ -1,5 +1,5 @@
 //! Plugin manifests: a KDL document naming the plugin, its version, the world it implements,
-//! the grants it requests and the tools it contributes (DESIGN §4).
+//! the grants it requests and what it contributes — tools, or lifecycle handlers (DESIGN §4).
 //!
 //! ```kdl
 //! plugin "files" {
@@ -10,14 +10,31 @@
 //!     tool "read"
 //! }
 //! ```
+//!
+//! A lifecycle handler names its roles instead of tools and requests no grants:
+//!
+//! ```kdl
+//! plugin "queue" {
+//!     version "0.1.0"
+//!     world "handler-plugin@0.1.0"
+//!     handler "queue-policy"
+//! }
+//! ```
 
 use kdl::{KdlDocument, KdlNode};
 
 use crate::Error;
 use crate::grants::Grant;
 
-/// The worlds this host implements, as a manifest names them.
+/// The tool world, as a manifest names it.
 pub const TOOL_WORLD: &str = "tool-plugin@0.1.0";
+
+/// The lifecycle-handler world, as a manifest names it.
+pub const HANDLER_WORLD: &str = "handler-plugin@0.1.0";
+
+/// The handler roles a plugin may declare: `queue-policy` (delivers queued input; at most
+/// one active plugin holds it).
+pub const HANDLER_ROLES: &[&str] = &["queue-policy"];
 
 /// A parsed, validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,12 +43,27 @@ pub struct Manifest {
     pub id: String,
     /// The plugin's version.
     pub version: String,
-    /// The world it implements ([`TOOL_WORLD`]).
+    /// The world it implements ([`TOOL_WORLD`] or [`HANDLER_WORLD`]).
     pub world: String,
     /// The grants it requests; the host gives at most these.
     pub grants: Vec<Grant>,
-    /// The tools it contributes; its `definitions` export must list exactly these.
+    /// The tools it contributes; its `definitions` export must list exactly these. Empty for
+    /// a handler plugin.
     pub tools: Vec<String>,
+    /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
+    pub handlers: Vec<String>,
+}
+
+impl Manifest {
+    /// `id@version`: how sessions and diagnostics name the plugin.
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.id, self.version)
+    }
+
+    /// Whether it implements the lifecycle-handler world.
+    pub fn is_handler(&self) -> bool {
+        self.world == HANDLER_WORLD
+    }
 }
 
 impl Manifest {
@@ -73,6 +105,7 @@ impl Manifest {
         let mut world = None;
         let mut grants = Vec::new();
         let mut tools = Vec::new();
+        let mut handlers = Vec::new();
         for node in plugin
             .children()
             .map(KdlDocument::nodes)
@@ -91,24 +124,47 @@ impl Manifest {
                     }
                     tools.push(value);
                 }
+                "handler" => {
+                    if !HANDLER_ROLES.contains(&value.as_str()) {
+                        return Err(bad(format!(
+                            "handler role `{value}` is not one this Smith knows; known roles: {}",
+                            HANDLER_ROLES.join(", ")
+                        )));
+                    }
+                    if !handlers.contains(&value) {
+                        handlers.push(value);
+                    }
+                }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant or tool"
+                        "unknown manifest node `{other}`; expected version, world, grant, tool or handler"
                     )));
                 }
             }
         }
         let version = version.ok_or_else(|| bad("missing `version \"X.Y.Z\"`".to_owned()))?;
         let world = world.ok_or_else(|| bad(format!("missing `world \"{TOOL_WORLD}\"`")))?;
-        if world != TOOL_WORLD {
+        if world == HANDLER_WORLD {
+            if handlers.is_empty() || !tools.is_empty() {
+                return Err(bad(
+                    "a handler plugin lists at least one `handler \"ROLE\"` (e.g. handler \"queue-policy\") and no tools".to_owned(),
+                ));
+            }
+            if !grants.is_empty() {
+                return Err(bad(
+                    "a handler plugin has no effects, so it requests no grants; remove its `grant` nodes".to_owned(),
+                ));
+            }
+        } else if world == TOOL_WORLD {
+            if tools.is_empty() || !handlers.is_empty() {
+                return Err(bad(
+                    "a tool plugin lists at least one `tool \"NAME\"` and no handlers".to_owned(),
+                ));
+            }
+        } else {
             return Err(bad(format!(
-                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}`"
+                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}` and `{HANDLER_WORLD}`"
             )));
-        }
-        if tools.is_empty() {
-            return Err(bad(
-                "a tool plugin lists at least one `tool \"NAME\"`".to_owned()
-            ));
         }
         Ok(Self {
             id,
@@ -116,6 +172,7 @@ impl Manifest {
             world,
             grants,
             tools,
+            handlers,
         })
     }
 }
@@ -166,6 +223,18 @@ mod tests {
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n handler \"colour\" }",
+                "not one this Smith knows",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "no grants",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n tool \"a\" }",
+                "at least one `handler",
+            ),
         ] {
             let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();
             assert!(err.contains(says) && err.contains("m.kdl"), "{text}: {err}");

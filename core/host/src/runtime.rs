@@ -90,7 +90,7 @@ impl WasiView for State {
 
 /// Why the host stopped an instance.
 #[derive(Debug)]
-enum Stopped {
+pub(crate) enum Stopped {
     Deadline(Duration),
     Cancelled,
 }
@@ -117,7 +117,7 @@ struct LoadedPlugin {
 }
 
 /// The engine, the limits and the epoch ticker every generation shares.
-struct Runtime {
+pub(crate) struct Runtime {
     engine: Engine,
     limits: Limits,
     ticker: Arc<AtomicBool>,
@@ -133,6 +133,8 @@ impl Drop for Runtime {
 struct Generation {
     number: u64,
     plugins: Vec<LoadedPlugin>,
+    /// Lifecycle-handler plugins, in load order.
+    handlers: Vec<crate::handlers::LoadedHandler>,
 }
 
 /// The plugin host: the engine and the current generation of loaded tool plugins. A reload
@@ -141,6 +143,7 @@ struct Generation {
 pub struct Host {
     runtime: Arc<Runtime>,
     linker: Linker<State>,
+    handler_linker: Linker<State>,
     cache: CompileCache,
     current: RwLock<Arc<Generation>>,
 }
@@ -217,10 +220,12 @@ impl Host {
             limits,
             ticker,
         });
-        let first = build(&runtime, &linker, cache, sources, 1)?;
+        let handler_linker = crate::handlers::linker(&runtime.engine)?;
+        let first = build(&runtime, [&linker, &handler_linker], cache, sources, 1)?;
         Ok(Self {
             runtime,
             linker,
+            handler_linker,
             cache: cache.clone(),
             current: RwLock::new(Arc::new(first)),
         })
@@ -235,7 +240,13 @@ impl Host {
     /// As [`Host::load`]; the current generation is then unchanged.
     pub fn reload(&self, sources: &[PluginSource<'_>]) -> Result<u64, Error> {
         let number = self.loadout().generation.number + 1;
-        let next = build(&self.runtime, &self.linker, &self.cache, sources, number)?;
+        let next = build(
+            &self.runtime,
+            [&self.linker, &self.handler_linker],
+            &self.cache,
+            sources,
+            number,
+        )?;
         *self
             .current
             .write()
@@ -285,25 +296,43 @@ impl Loadout {
             .collect()
     }
 
-    /// The plugins' ids and versions, in load order.
+    /// The plugins' ids and versions, in load order: tool plugins, then handler plugins.
     pub fn plugins(&self) -> Vec<(String, String)> {
+        self.manifests()
+            .into_iter()
+            .map(|m| (m.id.clone(), m.version.clone()))
+            .collect()
+    }
+
+    /// The manifests of every loaded plugin, tool plugins then handler plugins.
+    pub fn manifests(&self) -> Vec<&Manifest> {
         self.generation
             .plugins
             .iter()
-            .map(|p| (p.manifest.id.clone(), p.manifest.version.clone()))
+            .map(|p| &p.manifest)
+            .chain(self.generation.handlers.iter().map(|h| &h.manifest))
             .collect()
+    }
+
+    pub(crate) fn handlers(&self) -> &[crate::handlers::LoadedHandler] {
+        &self.generation.handlers
+    }
+
+    pub(crate) fn runtime(&self) -> &Runtime {
+        &self.runtime
     }
 }
 
 /// Load and validate every plugin of `sources` into generation `number`.
 fn build(
     runtime: &Runtime,
-    linker: &Linker<State>,
+    [linker, handler_linker]: [&Linker<State>; 2],
     cache: &CompileCache,
     sources: &[PluginSource<'_>],
     number: u64,
 ) -> Result<Generation, Error> {
     let mut plugins: Vec<LoadedPlugin> = Vec::new();
+    let mut handlers: Vec<crate::handlers::LoadedHandler> = Vec::new();
     for source in sources {
         let manifest = Manifest::parse(source.manifest, source.origin)?;
         let bad = |reason: String| Error::Component {
@@ -311,6 +340,23 @@ fn build(
             reason,
         };
         let component = cache.load(&runtime.engine, source.component, source.origin)?;
+        if manifest.is_handler() {
+            for role in &manifest.handlers {
+                if let Some(holder) = handlers.iter().find(|h| h.manifest.handlers.contains(role)) {
+                    return Err(bad(format!(
+                        "handler role `{role}` is already taken by plugin {}; only one active plugin may hold it — disable one of them (--disable-plugin ID)",
+                        holder.manifest.label()
+                    )));
+                }
+            }
+            handlers.push(crate::handlers::load(
+                handler_linker,
+                &component,
+                manifest,
+                source.origin,
+            )?);
+            continue;
+        }
         let instance_pre = linker
             .instantiate_pre(&component)
             .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
@@ -351,11 +397,15 @@ fn build(
         loaded.definitions = definitions;
         plugins.push(loaded);
     }
-    Ok(Generation { number, plugins })
+    Ok(Generation {
+        number,
+        plugins,
+        handlers,
+    })
 }
 
 impl Runtime {
-    fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
+    pub(crate) fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
         let mut store = Store::new(
             &self.engine,
             State {
@@ -459,6 +509,15 @@ impl ToolDispatch for Loadout {
             .plugins
             .iter()
             .flat_map(|p| p.definitions.iter().cloned())
+            .collect()
+    }
+
+    /// The tool plugins as `id@version`, in load order.
+    fn provenance(&self) -> Vec<String> {
+        self.generation
+            .plugins
+            .iter()
+            .map(|p| p.manifest.label())
             .collect()
     }
 

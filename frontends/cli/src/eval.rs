@@ -62,7 +62,9 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         input: &prompt,
         dedup_key: args.dedup_key.as_deref(),
     };
+    // The same pinned generation's handlers (the queue policy) see the run's safe points.
     let outcome = match Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
+        .with_lifecycle(&tools)
         .in_dir(cwd)
         .submit(&mut session, submit, &mut sink, &cancel)
     {

@@ -232,6 +232,7 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
                 "grants": grants,
                 "state": state,
                 "tools": m.tools,
+                "handlers": m.handlers,
                 "origin": p.bundled.origin,
             });
             if let Some(by) = &p.disabled_by {
@@ -255,12 +256,14 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
                 Some(by) => format!("disabled by {by}"),
                 None => state.to_owned(),
             };
+            let contributes = if m.is_handler() {
+                format!("handlers: {}", m.handlers.join(", "))
+            } else {
+                format!("tools: {}", m.tools.join(", "))
+            };
             out.push_str(&format!(
-                "{} {}  {}  [{grants}]  {state}  tools: {}\n",
-                m.id,
-                m.version,
-                m.world,
-                m.tools.join(", ")
+                "{} {}  {}  [{grants}]  {state}  {contributes}\n",
+                m.id, m.version, m.world
             ));
             if let (true, ProcessPolicy::Refused(why)) = (
                 m.grants.contains(&smith_host::grants::Grant::ProcessExec),

@@ -72,14 +72,28 @@ fn body() -> String {
             continue;
         };
         let grants: Vec<String> = m.grants.iter().map(|g| format!("`{g}`")).collect();
+        let grants = if grants.is_empty() {
+            "no grants".to_owned()
+        } else {
+            format!("grants {}", grants.join(", "))
+        };
         let _ = write!(
             out,
-            "\n## Plugin `{}` {}\n\nWorld `{}`; grants {}.\n",
-            m.id,
-            m.version,
-            m.world,
-            grants.join(", ")
+            "\n## Plugin `{}` {}\n\nWorld `{}`; {grants}.\n",
+            m.id, m.version, m.world,
         );
+        if m.is_handler() {
+            let _ = write!(
+                out,
+                "\nA lifecycle handler with the role{} {}: it contributes no tools. The queue delivery policy skips the rest of a running tool batch when steering input is queued (each skipped call gets an explicit result), delivers steering input once the batch is complete, and delivers follow-up input when the work would otherwise stop. See [sessions](../sessions.md#queued-input).\n",
+                if m.handlers.len() == 1 { "" } else { "s" },
+                m.handlers
+                    .iter()
+                    .map(|h| format!("`{h}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         for (_, d) in tools.iter().filter(|(plugin, _)| *plugin == m.id) {
             let _ = write!(out, "\n### `{}`\n\n{}\n\n", d.name, d.description);
             write_properties(&mut out, &d.input_schema);

@@ -29,7 +29,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 2);
+    assert_eq!(plugins.len(), 3);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@0.1.0");
     assert_eq!(
@@ -38,6 +38,12 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     );
     assert_eq!(plugins[1]["id"], "shell");
     assert_eq!(plugins[1]["grants"], serde_json::json!(["process.exec"]));
+    // The queue delivery policy is a handler plugin: no tools, no grants.
+    assert_eq!(plugins[2]["id"], "queue");
+    assert_eq!(plugins[2]["world"], "handler-plugin@0.1.0");
+    assert_eq!(plugins[2]["handlers"], serde_json::json!(["queue-policy"]));
+    assert_eq!(plugins[2]["tools"], serde_json::json!([]));
+    assert_eq!(plugins[2]["grants"], serde_json::json!([]));
     assert!(
         plugins
             .iter()
@@ -51,7 +57,11 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     );
     let text = stdout(&env.run(&["plugins", "list"]));
     assert!(
-        text.contains("shell 0.1.0") && text.contains("active"),
+        text.contains("shell 0.1.0")
+            && text.contains("active")
+            && text.contains(
+                "queue 0.1.0  handler-plugin@0.1.0  [no grants]  active  handlers: queue-policy"
+            ),
         "{text}"
     );
     // In an untrusted directory the list says process.exec would be refused, and why.

@@ -68,6 +68,7 @@ fn get_pages_through_every_entry_exactly_once() {
             "effect_intent",
             "effect_completion",
             "tool_result",
+            "checkpoint",
             "message",
             "run_end"
         ]
@@ -88,7 +89,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=10).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=11).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));

@@ -15,7 +15,7 @@ pub struct BundledPlugin {
 }
 
 /// The plugins every Smith starts with: the file and search tools (`read`, `write`, `edit`,
-/// `ls`, `find`, `grep`) and the `bash` tool.
+/// `ls`, `find`, `grep`), the `bash` tool, and the queue delivery policy.
 pub static BUNDLED: &[BundledPlugin] = &[
     BundledPlugin {
         origin: "bundled:files/plugin.kdl",
@@ -26,6 +26,11 @@ pub static BUNDLED: &[BundledPlugin] = &[
         origin: "bundled:shell/plugin.kdl",
         manifest: include_str!("../../guests/shell/plugin.kdl"),
         component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_shell.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:queue/plugin.kdl",
+        manifest: include_str!("../../guests/queue/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_queue.wasm")),
     },
 ];
 

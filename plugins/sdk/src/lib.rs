@@ -35,8 +35,48 @@ pub mod bindings {
     });
 }
 
+/// The generated bindings of the `handler-plugin` world: lifecycle handlers such as the queue
+/// delivery policy. Implement [`handler::Guest`] and export it with
+/// [`export_handler_plugin!`].
+///
+/// ```ignore
+/// use smith_plugin_sdk::handler::{Action, Guest, LifecycleEvent};
+///
+/// struct Quiet;
+///
+/// impl Guest for Quiet {
+///     fn handle(_event: LifecycleEvent) -> Result<Vec<Action>, String> {
+///         Ok(Vec::new())
+///     }
+/// }
+///
+/// smith_plugin_sdk::export_handler_plugin!(Quiet);
+/// ```
+#[allow(missing_docs)]
+pub mod handler {
+    #[doc(hidden)]
+    pub mod generated {
+        wit_bindgen::generate!({
+            path: "../wit",
+            world: "handler-plugin",
+            pub_export_macro: true,
+            export_macro_name: "export_handler_plugin",
+            default_bindings_module: "smith_plugin_sdk::handler::generated",
+            with: {
+                "smith:plugin/host@0.1.0": crate::bindings::smith::plugin::host,
+            },
+        });
+    }
+
+    pub use generated::Guest;
+    pub use generated::smith::plugin::lifecycle::{
+        Action, Delivery, LifecycleEvent, QueuedInput, RoundEvent, ToolEndEvent,
+    };
+}
+
 pub use bindings::smith::plugin::{fs, process};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
+pub use handler::generated::export_handler_plugin;
 pub use serde_json;
 
 use bindings::smith;

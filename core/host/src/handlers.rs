@@ -1,0 +1,211 @@
+//! Lifecycle-handler plugins (the `handler-plugin` world): each event is answered in a fresh
+//! instance under the same memory limit, deadline and cancellation as tool calls, and the
+//! replies go back to the runtime, which validates and applies them only at its safe points
+//! (spec: Agent behavior → Plugin event boundary). A handler that traps or overruns is out of
+//! service until Smith restarts; the run goes on without it.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use smith::Cancel;
+use smith_agent::{Action, HandlerReply, Lifecycle, LifecycleEvent};
+use wasmtime::component::{HasSelf, Linker};
+
+use crate::Error;
+use crate::effects::CallState;
+use crate::manifest::Manifest;
+use crate::runtime::{Loadout, Runtime, State, Stopped};
+
+/// Generated bindings of the `handler-plugin` world; its `host` import is the tool world's.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "handler-plugin",
+        with: {
+            "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
+        },
+    });
+}
+
+use bindings::smith::plugin::lifecycle as wit;
+use bindings::{HandlerPlugin, HandlerPluginPre};
+
+/// The lifecycle interface holds types only.
+impl wit::Host for State {}
+
+/// Longest a handler may take to answer one event (handlers decide; they do not work).
+pub const HANDLER_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A loaded handler plugin.
+pub(crate) struct LoadedHandler {
+    pub(crate) manifest: Manifest,
+    pre: HandlerPluginPre<State>,
+    /// Set when an instance trapped or overran: later events get this error.
+    failed: Mutex<Option<String>>,
+}
+
+/// The linker of the handler world: WASI deny-by-default plus the `host` import.
+pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
+    let mut linker: Linker<State> = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| Error::Engine(format!("{e:#}")))?;
+    HandlerPlugin::add_to_linker::<State, HasSelf<State>>(&mut linker, |s| s)
+        .map_err(|e| Error::Engine(format!("{e:#}")))?;
+    Ok(linker)
+}
+
+/// Check `component` against the handler world and keep it ready to instantiate.
+pub(crate) fn load(
+    linker: &Linker<State>,
+    component: &wasmtime::component::Component,
+    manifest: Manifest,
+    origin: &str,
+) -> Result<LoadedHandler, Error> {
+    let bad = |reason: String| Error::Component {
+        origin: origin.to_owned(),
+        reason,
+    };
+    let instance_pre = linker
+        .instantiate_pre(component)
+        .map_err(|e| bad(format!("it does not fit the `handler-plugin` world: {e:#}")))?;
+    let pre = HandlerPluginPre::new(instance_pre).map_err(|e| {
+        bad(format!(
+            "it does not export the `handler-plugin` world: {e:#}"
+        ))
+    })?;
+    Ok(LoadedHandler {
+        manifest,
+        pre,
+        failed: Mutex::new(None),
+    })
+}
+
+fn queued(items: &[smith_agent::QueuedInput]) -> Vec<wit::QueuedInput> {
+    items
+        .iter()
+        .map(|q| wit::QueuedInput {
+            submission: q.submission.0,
+            delivery: match q.delivery {
+                smith_agent::Delivery::Steer => wit::Delivery::Steer,
+                smith_agent::Delivery::FollowUp => wit::Delivery::FollowUp,
+            },
+            bytes: q.input.len() as u64,
+        })
+        .collect()
+}
+
+fn event(event: &LifecycleEvent) -> wit::LifecycleEvent {
+    match event {
+        LifecycleEvent::ToolEnd {
+            turn,
+            remaining,
+            queued: q,
+        } => wit::LifecycleEvent::ToolEnd(wit::ToolEndEvent {
+            turn: *turn,
+            remaining: *remaining,
+            queued: queued(q),
+        }),
+        LifecycleEvent::BatchEnd { turn, queued: q } => {
+            wit::LifecycleEvent::BatchEnd(wit::RoundEvent {
+                turn: *turn,
+                queued: queued(q),
+            })
+        }
+        LifecycleEvent::Idle { turn, queued: q } => wit::LifecycleEvent::Idle(wit::RoundEvent {
+            turn: *turn,
+            queued: queued(q),
+        }),
+    }
+}
+
+/// A handler's reason, cut so a plugin cannot flood notices.
+fn cut(text: &str) -> String {
+    const MAX: usize = 500;
+    if text.len() <= MAX {
+        return text.to_owned();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+impl LoadedHandler {
+    fn handle(
+        &self,
+        runtime: &Runtime,
+        event: &wit::LifecycleEvent,
+        cancel: &Cancel,
+    ) -> HandlerReply {
+        let label = self.manifest.label();
+        let failed = self
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(why) = failed {
+            return HandlerReply {
+                handler: label.clone(),
+                actions: Err(format!(
+                    "{label} is out of service after an earlier failure ({why}); restart Smith to load it again"
+                )),
+            };
+        }
+        let mut call = CallState::inert(&label);
+        call.cancel = cancel.clone();
+        let mut store = runtime.store(call, HANDLER_DEADLINE);
+        let result = self
+            .pre
+            .instantiate(&mut store)
+            .and_then(|instance| instance.call_handle(&mut store, event));
+        let actions = match result {
+            Ok(Ok(actions)) => Ok(actions
+                .into_iter()
+                .map(|a| match a {
+                    wit::Action::Deliver(id) => Action::Deliver(smith::EntryId(id)),
+                    wit::Action::SkipRemaining(why) => Action::SkipRemaining(cut(&why)),
+                })
+                .collect()),
+            Ok(Err(why)) => Err(cut(&why)),
+            Err(e) => {
+                let stopped = e.downcast_ref::<Stopped>();
+                let why = match stopped {
+                    Some(s) => s.to_string(),
+                    None => format!("the plugin trapped: {}", cut(&format!("{e:#}"))),
+                };
+                if !matches!(stopped, Some(Stopped::Cancelled)) {
+                    *self
+                        .failed
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
+                }
+                Err(why)
+            }
+        };
+        HandlerReply {
+            handler: label,
+            actions,
+        }
+    }
+}
+
+impl Lifecycle for Loadout {
+    /// The handler plugin holding the `queue-policy` role, as `id@version`.
+    fn queue_policy(&self) -> Option<String> {
+        self.handlers()
+            .iter()
+            .find(|h| h.manifest.handlers.iter().any(|r| r == "queue-policy"))
+            .map(|h| h.manifest.label())
+    }
+
+    /// Every handler of the pinned generation, in load order, each in a fresh instance.
+    fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply> {
+        let wit_event = self::event(event);
+        self.handlers()
+            .iter()
+            .map(|h| h.handle(self.runtime(), &wit_event, cancel))
+            .collect()
+    }
+}
