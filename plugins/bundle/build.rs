@@ -9,7 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const GUESTS: &[&str] = &["smith_files", "smith_hostile", "smith_queue", "smith_shell"];
+const GUESTS: &[&str] = &[
+    "smith_files",
+    "smith_hostile",
+    "smith_hostile_handler",
+    "smith_queue",
+    "smith_shell",
+];
 
 fn main() {
     let manifest_dir =
@@ -21,6 +27,7 @@ fn main() {
         "guests/Cargo.lock",
         "guests/files",
         "guests/hostile",
+        "guests/hostile-handler",
         "guests/queue",
         "guests/shell",
         "sdk",

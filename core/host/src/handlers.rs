@@ -34,7 +34,8 @@ use bindings::{HandlerPlugin, HandlerPluginPre};
 /// The lifecycle interface holds types only.
 impl wit::Host for State {}
 
-/// Longest a handler may take to answer one event (handlers decide; they do not work).
+/// Longest a handler may take to answer one event (handlers decide; they do not work), or
+/// the host's call deadline when that is shorter.
 pub const HANDLER_DEADLINE: Duration = Duration::from_secs(5);
 
 /// A loaded handler plugin.
@@ -155,7 +156,7 @@ impl LoadedHandler {
         }
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
-        let mut store = runtime.store(call, HANDLER_DEADLINE);
+        let mut store = runtime.store(call, runtime.limits().deadline.min(HANDLER_DEADLINE));
         let result = self
             .pre
             .instantiate(&mut store)

@@ -405,6 +405,10 @@ fn build(
 }
 
 impl Runtime {
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     pub(crate) fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
         let mut store = Store::new(
             &self.engine,

@@ -223,3 +223,130 @@ fn two_plugins_cannot_both_hold_the_queue_policy() {
         "{text}"
     );
 }
+
+/// The hostile handler as the queue policy, beside the bundled file tools, with short limits.
+fn hostile_host(deadline: std::time::Duration) -> Host {
+    let files = smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.origin.contains("files"))
+        .unwrap();
+    let sources = [common::source(files), common::source(&smith_plugins::HOSTILE_HANDLER)];
+    Host::load(
+        &sources,
+        &common::cache(),
+        Limits {
+            deadline,
+            memory_bytes: 32 << 20,
+            ..Limits::default()
+        },
+    )
+    .unwrap()
+}
+
+/// Run `script` with one queued input of `bytes` bytes under the hostile handler; returns the
+/// notices, the outcome and the session.
+fn run_hostile(
+    script: &str,
+    bytes: usize,
+    delivery: Delivery,
+    cancel_after_first_tool: bool,
+) -> (Vec<String>, smith_agent::RunOutcome, Session, Setup) {
+    let s = setup();
+    let cancel = Cancel::new();
+    let host = hostile_host(std::time::Duration::from_millis(if cancel_after_first_tool {
+        5000
+    } else {
+        400
+    }));
+    let loadout = host.loadout();
+    let p = ScriptedProvider::new(Script::parse(script, "t.kdl", "t", None).unwrap());
+    let mut session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
+    let agent = Agent::new(&p, &loadout, RunLimits::default())
+        .with_lifecycle(&loadout)
+        .in_dir(s.work.path().to_owned());
+    agent
+        .inbox(&session)
+        .enqueue(Enqueue {
+            model: &model(),
+            input: &"x".repeat(bytes),
+            delivery,
+            dedup_key: None,
+        })
+        .unwrap();
+    let mut notices = Vec::new();
+    let outcome = agent.run(
+        &mut session,
+        &model(),
+        "go",
+        &mut |i| match i {
+            smith_ui_intents::Intent::Notice { text, .. } => notices.push(text),
+            // The handler is consulted right after the first tool's end: cancel while it runs.
+            smith_ui_intents::Intent::ToolEnd { .. } if cancel_after_first_tool => {
+                let cancel = cancel.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    cancel.cancel();
+                });
+            }
+            _ => {}
+        },
+        &cancel,
+    );
+    (notices, outcome, session, s)
+}
+
+const END_TURN: &str = r#"round { text "done"; stop "end_turn" }"#;
+
+#[test]
+fn a_failing_trapping_or_overrunning_handler_applies_nothing_and_the_work_goes_on() {
+    for (bytes, says) in [
+        (1, "deadline"),
+        (2, "trapped"),
+        (3, "memory"),
+        (4, "the hostile handler refuses"),
+        (5, "not queued input it may deliver"),
+    ] {
+        let (notices, outcome, session, _s) =
+            run_hostile(END_TURN, bytes, Delivery::FollowUp, false);
+        assert_eq!(outcome.stop_reason, StopReason::EndTurn, "{bytes}: {:?}", outcome.error);
+        assert!(
+            notices.iter().any(|n| n.contains(says) && n.contains("hostile-handler")),
+            "{bytes}: {notices:?}"
+        );
+        // Nothing was delivered: the input is still queued.
+        assert_eq!(session.queued().len(), 1, "{bytes}");
+    }
+}
+
+#[test]
+fn abort_during_a_wasm_handler_call_destroys_it_and_leaves_every_call_paired() {
+    // A steering input of 1 byte makes the handler spin at the first tool end.
+    let (_notices, outcome, session, _s) = run_hostile(
+        r##"
+        round {
+            tool-call id="c1" name="ls" arguments=#"{}"#
+            tool-call id="c2" name="ls" arguments=#"{}"#
+            stop "tool_use"
+        }
+        round { stop "end_turn" }
+        "##,
+        1,
+        Delivery::Steer,
+        true,
+    );
+    assert_eq!(outcome.stop_reason, StopReason::Aborted, "{:?}", outcome.error);
+    smith::check_pairing(session.context()).unwrap();
+    let entries = read_session(session.path()).unwrap().entries;
+    let results: Vec<&smith::ToolResult> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::ToolResult(r) => Some(&r.result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{entries:#?}");
+    assert!(!results[0].is_error, "c1 ran: {}", results[0].output);
+    assert!(results[1].output.contains("aborted"), "{}", results[1].output);
+    assert!(entries.iter().any(|e| matches!(e.record, Record::Abort(_))));
+    assert_eq!(session.queued().len(), 1, "nothing the handler asked for applied");
+}

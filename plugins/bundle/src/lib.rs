@@ -42,3 +42,12 @@ pub static HOSTILE: BundledPlugin = BundledPlugin {
     manifest: include_str!("../../guests/hostile/plugin.kdl"),
     component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_hostile.wasm")),
 };
+
+/// The misbehaving lifecycle handler (spins, traps, memory bomb, failure, invalid actions),
+/// only with the `test-plugins` feature; never part of the smith binary.
+#[cfg(feature = "test-plugins")]
+pub static HOSTILE_HANDLER: BundledPlugin = BundledPlugin {
+    origin: "test:hostile-handler/plugin.kdl",
+    manifest: include_str!("../../guests/hostile-handler/plugin.kdl"),
+    component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_hostile_handler.wasm")),
+};
