@@ -4,20 +4,22 @@
 //! at its next effect edge, ending with its `run_end` (the terminal receipt). The request's
 //! acknowledgement does not claim the work settled or that a started effect did not happen.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use smith::{Cancel, EntryId};
 use smith_store::{Abort, NewEntry, Record};
 
 use crate::SharedWriter;
+use crate::work::WorkState;
 
 /// How often the watcher looks at the cancellation flag.
 const POLL: Duration = Duration::from_millis(10);
 
 /// What the abort record says.
-const REASON: &str = "the caller cancelled the run (an interrupt signal, or its output was closed)";
+pub(crate) const REASON: &str =
+    "the caller cancelled the run (an interrupt signal, or its output was closed)";
 
 /// Watches one run's cancellation and records the abort request when it comes.
 pub(crate) struct AbortWatch {
@@ -25,12 +27,19 @@ pub(crate) struct AbortWatch {
     recorded: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
     writer: SharedWriter,
+    work: Arc<Mutex<WorkState>>,
     cancel: Cancel,
     submission: EntryId,
 }
 
-fn record(writer: &SharedWriter, submission: EntryId) -> bool {
-    writer
+/// Record the abort request for `submission` once: an explicit abort (through an
+/// [`crate::Inbox`]) may have recorded it already, with its own reason.
+fn record(writer: &SharedWriter, work: &Mutex<WorkState>, submission: EntryId) -> bool {
+    let mut state = crate::inbox::lock(work);
+    if state.abort_recorded {
+        return true;
+    }
+    let recorded = writer
         .lock()
         .append_entries(&[NewEntry {
             record: Record::Abort(Abort {
@@ -38,19 +47,27 @@ fn record(writer: &SharedWriter, submission: EntryId) -> bool {
             }),
             pair: Some(submission),
         }])
-        .is_ok()
+        .is_ok();
+    state.abort_recorded = recorded;
+    recorded
 }
 
 impl AbortWatch {
     /// Start watching `cancel` for the work of `submission`.
-    pub(crate) fn start(writer: SharedWriter, cancel: Cancel, submission: EntryId) -> Self {
+    pub(crate) fn start(
+        writer: SharedWriter,
+        work: Arc<Mutex<WorkState>>,
+        cancel: Cancel,
+        submission: EntryId,
+    ) -> Self {
         let done = Arc::new(AtomicBool::new(false));
         let recorded = Arc::new(AtomicBool::new(false));
         let thread = {
-            let (done, recorded, writer, cancel) = (
+            let (done, recorded, writer, work, cancel) = (
                 Arc::clone(&done),
                 Arc::clone(&recorded),
                 writer.clone(),
+                Arc::clone(&work),
                 cancel.clone(),
             );
             std::thread::Builder::new()
@@ -58,7 +75,7 @@ impl AbortWatch {
                 .spawn(move || {
                     while !done.load(Ordering::SeqCst) {
                         if cancel.is_cancelled() {
-                            recorded.store(record(&writer, submission), Ordering::SeqCst);
+                            recorded.store(record(&writer, &work, submission), Ordering::SeqCst);
                             return;
                         }
                         // Parked, so `stop` can wake it at once.
@@ -72,6 +89,7 @@ impl AbortWatch {
             recorded,
             thread,
             writer,
+            work,
             cancel,
             submission,
         }
@@ -91,7 +109,7 @@ impl AbortWatch {
             let _ = thread.join();
         }
         if self.cancel.is_cancelled() && !self.recorded.load(Ordering::SeqCst) {
-            record(&self.writer, self.submission);
+            record(&self.writer, &self.work, self.submission);
         }
     }
 }

@@ -54,6 +54,34 @@ pub enum WithdrawError {
     Store(#[from] smith_store::Error),
 }
 
+/// Why an abort request was refused. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum AbortError {
+    /// The work is not live (it ended, was never admitted, or is queued input).
+    #[error(
+        "submission {0} is not live work in this session (it ended, was never admitted, or is queued input — withdraw queued input instead); nothing was aborted"
+    )]
+    NotLive(EntryId),
+    /// The work is owned by other work: aborting is done to the top-level work.
+    #[error(
+        "submission {work} is owned by work {top}; abort {top} instead — owned work ends with the work that owns it"
+    )]
+    Owned {
+        /// The work named.
+        work: EntryId,
+        /// The top-level work that owns it.
+        top: EntryId,
+    },
+    /// The work is live but no run executes it in this process.
+    #[error(
+        "submission {0} is not running in this process; it is settled when the session is next opened"
+    )]
+    NotRunning(EntryId),
+    /// The abort request could not be recorded, so it was not sent.
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
 pub(crate) fn lock(state: &Mutex<WorkState>) -> MutexGuard<'_, WorkState> {
     state.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -170,6 +198,44 @@ impl Inbox {
             },
         );
         Ok(ids[0])
+    }
+
+    /// Abort running top-level work `work`: an `abort` record (with `reason`) paired with it,
+    /// durable when this returns, then the run's cancellation. The work winds down at its
+    /// next effect edge and records its end; the acknowledgement does not mean it has settled
+    /// or that a started effect did not happen (spec: Submission and receipts).
+    ///
+    /// # Errors
+    /// [`AbortError`]; nothing was written.
+    pub fn abort(&self, work: EntryId, reason: &str) -> Result<(), AbortError> {
+        let mut state = lock(&self.state);
+        let Some(live) = state.live.get(&work) else {
+            return Err(AbortError::NotLive(work));
+        };
+        if live.owner.is_some() {
+            let mut top = work;
+            while let Some(owner) = state.live.get(&top).and_then(|l| l.owner) {
+                top = owner;
+            }
+            return Err(AbortError::Owned { work, top });
+        }
+        let Some((running, cancel)) = state.running.clone() else {
+            return Err(AbortError::NotRunning(work));
+        };
+        if running != work {
+            return Err(AbortError::NotRunning(work));
+        }
+        if !state.abort_recorded {
+            self.writer.lock().append_entries(&[smith_store::NewEntry {
+                record: Record::Abort(smith_store::Abort {
+                    reason: reason.to_owned(),
+                }),
+                pair: Some(work),
+            }])?;
+            state.abort_recorded = true;
+        }
+        cancel.cancel();
+        Ok(())
     }
 
     /// The session's id.

@@ -1,24 +1,70 @@
-//! Smith's agent runtime: the one policy loop behind every frontend.
+//! Smith's agent runtime: the one policy loop and the durable runtime contracts behind every
+//! frontend and embedder (spec: Runtime foundation, Agent behavior, Sessions).
 //!
-//! Input enters by admission ([`Agent::submit`], or [`Agent::run`] without a key): a
-//! `submission` record and the user message, committed and acknowledged durably as one change
-//! before any work — the receipt ([`submission`](crate::Receipt)). Deduplication keys make a
-//! submission safe to repeat, also across restarts; receipts are rebuilt from the session file
-//! alone ([`receipts`]). Reopening a session whose work was cut off by a crash settles that
-//! work first: its unanswered tool calls get "interrupted" results and its end is recorded as
-//! aborted, paired with its submission ([`Session::open`]).
+//! # The verbs
 //!
-//! [`Agent::run`] records the user's input in the [`Session`], then plays provider rounds until
-//! an explicit stop condition: the model ends its turn, hits its output limit, the provider
-//! fails, the run is cancelled, or the round limit is reached. Each round streams normalized
-//! [`smith::StreamEvent`]s from the [`smith::Provider`] as UI intents, records the complete
-//! assistant message, and answers every tool call with a recorded [`smith::ToolResult`] — also
-//! the calls it could not run — so the next request pairs every call with its result (spec:
-//! Agent behavior).
+//! | verb | API |
+//! | --- | --- |
+//! | open a session as writer, or as observer when another process writes it | [`Session::open`], [`Session::open_or_observe`] → [`Access`], [`Observer::open`] |
+//! | submit input (optional dedup key and destination branch) → durable receipt before any work | [`Agent::submit`] with [`Submit`]; the receipt is [`smith_ui_intents::Intent::Receipt`] |
+//! | queue input into running work (steer or follow-up), list and withdraw it | [`Agent::inbox`] → [`Inbox::enqueue`], [`Inbox::queued`], [`Inbox::withdraw`] |
+//! | admit child work owned by running work | [`Inbox::submit_child`] |
+//! | inspect receipts | [`receipts`], [`Observer::receipt`] |
+//! | observe from a committed position with no gap; cancel the observation | [`Observer::changes`] with a [`Position`]; drop it, or cancel a wait |
+//! | abort work (a recorded operation) | [`Inbox::abort`], or cancel the run's [`smith::Cancel`] |
+//! | wait for settlement | [`Observer::wait_settled`] |
+//! | fork | [`smith_store::fork`], then [`Session::open`] on the new file |
+//! | close: seal admission, then release writer ownership | [`Session::close`] |
+//!
+//! Blocking conveniences compose these: [`Agent::submit`] admits and then runs the work to an
+//! explicit stop condition in the caller's thread; [`Agent::run`] is `submit` without a key.
+//! There is no second loop: every frontend goes through them.
+//!
+//! # Admission, work and recovery
+//!
+//! Input enters by admission: a `submission` record and the user message, committed and
+//! acknowledged durably as one change before any work. Deduplication keys make a submission
+//! safe to repeat, also across restarts; receipts are rebuilt from the session file alone.
+//! Each admitted submission is work with a stable identity (its entry id), an owner when it is
+//! child work, checkpoints after every tool batch (recorded data, committed with the batch's
+//! last result) and a terminal receipt (its `run_end`); an owner settles only after the work
+//! it owns. Queued input is delivered by the queue policy — a lifecycle handler plugin
+//! ([`Lifecycle`]) consulted only at safe points. [`WorkLimits`] bound live work, ownership
+//! depth and the queue; excess admission fails with nothing written. Reopening a session
+//! whose work was cut off by a crash settles that work first — unanswered tool calls get
+//! "interrupted" results, its end is recorded as aborted, children before owners — and keeps
+//! queued input queued, without running anything ([`Session::open`]).
+//!
+//! Each provider round streams normalized [`smith::StreamEvent`]s from the
+//! [`smith::Provider`] as UI intents, records the complete assistant message, and answers every
+//! tool call with a recorded [`smith::ToolResult`] — also the calls it could not run or skipped
+//! — so the next request pairs every call with its result.
 //!
 //! The runtime never prints; it emits [`smith_ui_intents::Intent`]s into the sink it is given.
-//! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`] and
-//! tools behind [`ToolDispatch`].
+//! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`],
+//! tools behind [`ToolDispatch`] and handlers behind [`Lifecycle`].
+//!
+//! ```no_run
+//! use smith_agent::{Agent, Delivery, Enqueue, NoTools, RunLimits, Session, Submit};
+//! # fn demo(provider: &dyn smith::Provider, policy: &dyn smith_agent::Lifecycle) {
+//! let model: smith::ModelRef = "scripted/demo".parse().unwrap();
+//! let dir = std::path::Path::new("/tmp/sessions");
+//! let mut session = Session::create(dir, smith::SessionId::new_now(), None).unwrap();
+//! let agent = Agent::new(provider, &NoTools, RunLimits::default()).with_lifecycle(policy);
+//! // Another thread may queue input while the work runs.
+//! let inbox = agent.inbox(&session);
+//! let m = model.clone();
+//! std::thread::spawn(move || {
+//!     let input = "and then summarise";
+//!     let delivery = Delivery::FollowUp;
+//!     inbox.enqueue(Enqueue { model: &m, input, delivery, dedup_key: None }).unwrap();
+//! });
+//! let submit = Submit { model: &model, input: "fix the test", dedup_key: Some("ci-7"), destination: None };
+//! let outcome = agent.submit(&mut session, submit, &mut |_intent| {}, &smith::Cancel::new()).unwrap();
+//! assert!(outcome.submission.is_some() && outcome.error.is_none());
+//! session.close().unwrap();
+//! # }
+//! ```
 
 mod abort;
 mod effects;
@@ -34,7 +80,7 @@ mod tools;
 mod work;
 
 pub use effects::{EffectJournal, SharedWriter, ToolContext};
-pub use inbox::{Enqueue, Inbox, WithdrawError};
+pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};
 pub use lifecycle::{Action, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers};
 pub use observer::{Access, ObserveError, Observer, Position};
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};

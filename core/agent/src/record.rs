@@ -37,7 +37,7 @@ impl Run<'_> {
             dedup_key: self.dedup_key.clone(),
             content_sha256: crate::submission::content_sha256(model, prompt),
             destination,
-            explicit_destination: false,
+            explicit_destination: self.explicit_destination,
             model: model.clone(),
             input: prompt.to_owned(),
             owner: None,
@@ -93,8 +93,14 @@ impl Run<'_> {
         self.session.context.push(ContextItem::Message(message));
         self.submission = ids.first().copied();
         if let Some(submission) = self.submission {
+            {
+                let mut state = crate::inbox::lock(&self.session.work);
+                state.running = Some((submission, self.cancel.clone()));
+                state.abort_recorded = false;
+            }
             self.abort_watch = Some(crate::abort::AbortWatch::start(
                 self.session.writer.clone(),
+                std::sync::Arc::clone(&self.session.work),
                 self.cancel.clone(),
                 submission,
             ));

@@ -90,6 +90,8 @@ pub(crate) struct Run<'r> {
     pub(crate) usage: UsageTotals,
     /// The caller's deduplication key for this submission.
     pub(crate) dedup_key: Option<String>,
+    /// Whether the caller named the destination.
+    pub(crate) explicit_destination: bool,
     /// The work running now (top-level or owned child), once admitted.
     pub(crate) submission: Option<EntryId>,
     /// Records an abort request while the admitted work runs.
@@ -109,6 +111,9 @@ pub struct Submit<'s> {
     /// A key scoped to the session: repeating it with the same content returns the original
     /// submission instead of running again.
     pub dedup_key: Option<&'s str>,
+    /// The entry to continue from (a branch point); `None` continues the selected leaf. With
+    /// a key, repeating it with another explicit destination is a conflict.
+    pub destination: Option<EntryId>,
 }
 
 impl<'a> Agent<'a> {
@@ -204,7 +209,13 @@ impl<'a> Agent<'a> {
                 error: Some(error),
             };
         }
-        self.run_new(session, model, prompt, None, sink, cancel)
+        let submit = Submit {
+            model,
+            input: prompt,
+            dedup_key: None,
+            destination: None,
+        };
+        self.run_new(session, submit, sink, cancel)
     }
 
     /// Submit `input` to `session` and run its work to an explicit stop condition — the
@@ -220,7 +231,12 @@ impl<'a> Agent<'a> {
     /// ```no_run
     /// # fn demo(agent: &smith_agent::Agent<'_>, session: &mut smith_agent::Session,
     /// #         model: &smith::ModelRef, sink: &mut dyn smith_ui_intents::IntentSink) {
-    /// let submit = smith_agent::Submit { model, input: "Fix the test", dedup_key: Some("ci-42") };
+    /// let submit = smith_agent::Submit {
+    ///     model,
+    ///     input: "Fix the test",
+    ///     dedup_key: Some("ci-42"),
+    ///     destination: None,
+    /// };
     /// let outcome = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
     /// // A retry with the same key returns the same submission without running it again.
     /// let again = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
@@ -240,32 +256,37 @@ impl<'a> Agent<'a> {
     ) -> Result<RunOutcome, AdmissionError> {
         if let Some(key) = submit.dedup_key {
             let content = crate::submission::content_sha256(submit.model, submit.input);
-            let original =
-                crate::submission::deduplicate(session.path(), session.id(), key, &content, None)?;
+            let original = crate::submission::deduplicate(
+                session.path(),
+                session.id(),
+                key,
+                &content,
+                submit.destination,
+            )?;
             if let Some(receipt) = original {
                 return Ok(crate::replay::replay(session.id(), &receipt, sink));
             }
         }
         crate::inbox::lock(&session.work).check_work(None, &self.work_limits)?;
-        Ok(self.run_new(
-            session,
-            submit.model,
-            submit.input,
-            submit.dedup_key,
-            sink,
-            cancel,
-        ))
+        if let Some(destination) = submit.destination {
+            session.select_destination(destination)?;
+        }
+        Ok(self.run_new(session, submit, sink, cancel))
     }
 
     fn run_new(
         &self,
         session: &mut Session,
-        model: &ModelRef,
-        prompt: &str,
-        dedup_key: Option<&str>,
+        submit: Submit<'_>,
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> RunOutcome {
+        let Submit {
+            model,
+            input: prompt,
+            dedup_key,
+            destination,
+        } = submit;
         sink.emit(Intent::RunStart {
             session: session.id(),
             model: model.clone(),
@@ -276,6 +297,7 @@ impl<'a> Agent<'a> {
             cancel,
             usage: UsageTotals::default(),
             dedup_key: dedup_key.map(str::to_owned),
+            explicit_destination: destination.is_some(),
             submission: None,
             abort_watch: None,
             blocked_reported: false,
@@ -336,10 +358,10 @@ impl<'a> Agent<'a> {
         let succeeded =
             matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
         loop {
-            let mut state = crate::inbox::lock(&run.session.work);
-            let waiting = state.waiting_children(work);
+            let waiting = crate::inbox::lock(&run.session.work).waiting_children(work);
             if waiting.is_empty() {
-                // A cancellation is recorded before the end of the work it aborts.
+                // Stop watching for cancellation (never while holding the work state: the
+                // watcher takes it to record).
                 if run
                     .abort_watch
                     .as_ref()
@@ -348,27 +370,65 @@ impl<'a> Agent<'a> {
                 {
                     watch.stop();
                 }
-                // Best effort after a store failure: this append is refused too, and says so.
-                run.session.writer.lock().append_entries(&[NewEntry {
-                    record: Record::RunEnd(RunEnd {
-                        stop_reason,
-                        usage: run.usage,
-                        error: error.map(ToString::to_string),
-                    }),
-                    pair: Some(work),
-                }])?;
-                state.live.remove(&work);
-                return Ok(());
-            }
-            drop(state);
-            for child in waiting {
-                if succeeded && !run.cancel.is_cancelled() {
-                    self.run_child(run, child)?;
-                } else {
-                    run.end_unstarted(child, work)?;
+                let mut state = crate::inbox::lock(&run.session.work);
+                let waiting = state.waiting_children(work);
+                if waiting.is_empty() {
+                    // A cancellation is recorded before the end of the work it aborts.
+                    let mut entries = Vec::new();
+                    if run.cancel.is_cancelled()
+                        && !state.abort_recorded
+                        && state.running.as_ref().is_some_and(|(w, _)| *w == work)
+                    {
+                        entries.push(NewEntry {
+                            record: Record::Abort(smith_store::Abort {
+                                reason: crate::abort::REASON.to_owned(),
+                            }),
+                            pair: Some(work),
+                        });
+                        state.abort_recorded = true;
+                    }
+                    entries.push(NewEntry {
+                        record: Record::RunEnd(RunEnd {
+                            stop_reason,
+                            usage: run.usage,
+                            error: error.map(ToString::to_string),
+                        }),
+                        pair: Some(work),
+                    });
+                    // Best effort after a store failure: this append is refused too, and says
+                    // so.
+                    run.session.writer.lock().append_entries(&entries)?;
+                    state.live.remove(&work);
+                    if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
+                        state.running = None;
+                    }
+                    return Ok(());
                 }
+                drop(state);
+                self.end_or_run(run, work, waiting, succeeded)?;
+                continue;
+            }
+            self.end_or_run(run, work, waiting, succeeded)?;
+        }
+    }
+
+    /// Run the waiting children of `work` when it succeeded and is not cancelled; otherwise
+    /// end them unstarted.
+    fn end_or_run(
+        &self,
+        run: &mut Run<'_>,
+        work: EntryId,
+        waiting: Vec<EntryId>,
+        succeeded: bool,
+    ) -> Result<(), smith_store::Error> {
+        for child in waiting {
+            if succeeded && !run.cancel.is_cancelled() {
+                self.run_child(run, child)?;
+            } else {
+                run.end_unstarted(child, work)?;
             }
         }
+        Ok(())
     }
 
     /// Run child work `child`: deliver its input (a user message paired with it), play its

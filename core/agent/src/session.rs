@@ -4,6 +4,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use smith::{ContextItem, EntryId, ModelRef, SessionId, StopReason, ToolResult, UsageTotals};
+// `replay` below rebuilds a branch's request context.
 use smith_store::{
     EffectCompletion, EffectOutcome, NewEntry, Record, RunEnd, SessionStart, SessionWriter,
     Skipped, ToolResultRecord, TornTail,
@@ -26,6 +27,43 @@ pub struct Session {
     pub(crate) interrupted: bool,
     /// Live work and the queue, shared with the session's [`crate::Inbox`]es.
     pub(crate) work: std::sync::Arc<std::sync::Mutex<crate::work::WorkState>>,
+}
+
+/// What a branch (root first) leaves for the next request.
+struct Replayed {
+    context: Vec<ContextItem>,
+    model: Option<ModelRef>,
+    call_message: Option<EntryId>,
+}
+
+fn replay(branch: &[smith_store::Entry]) -> Replayed {
+    let mut out = Replayed {
+        context: Vec::new(),
+        model: None,
+        call_message: None,
+    };
+    for entry in branch {
+        match &entry.record {
+            Record::Message(m) => {
+                if m.message.role == smith::Role::Assistant {
+                    out.call_message = Some(entry.id);
+                }
+                out.context.push(ContextItem::Message(m.message.clone()));
+            }
+            Record::ToolResult(r) => out.context.push(ContextItem::ToolResult(r.result.clone())),
+            Record::ModelChange(c) => out.model = Some(c.model.clone()),
+            Record::SessionStart(_)
+            | Record::RunEnd(_)
+            | Record::EffectIntent(_)
+            | Record::EffectCompletion(_)
+            | Record::Submission(_)
+            | Record::Abort(_)
+            | Record::Withdrawal(_)
+            | Record::Checkpoint(_)
+            | Record::Unknown { .. } => {}
+        }
+    }
+    out
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -81,30 +119,11 @@ impl Session {
             None => Vec::new(),
         };
         branch.reverse();
-        let mut context = Vec::new();
-        let mut model = None;
-        let mut call_message = None;
-        for entry in &branch {
-            match &entry.record {
-                Record::Message(m) => {
-                    if m.message.role == smith::Role::Assistant {
-                        call_message = Some(entry.id);
-                    }
-                    context.push(ContextItem::Message(m.message.clone()));
-                }
-                Record::ToolResult(r) => context.push(ContextItem::ToolResult(r.result.clone())),
-                Record::ModelChange(c) => model = Some(c.model.clone()),
-                Record::SessionStart(_)
-                | Record::RunEnd(_)
-                | Record::EffectIntent(_)
-                | Record::EffectCompletion(_)
-                | Record::Submission(_)
-                | Record::Abort(_)
-                | Record::Withdrawal(_)
-                | Record::Checkpoint(_)
-                | Record::Unknown { .. } => {}
-            }
-        }
+        let Replayed {
+            context,
+            model,
+            call_message,
+        } = replay(&branch);
         // Effects whose process died between intent and completion: their outcome is
         // unknown, recorded as such, and never retried automatically.
         let completed: HashSet<EntryId> = branch
@@ -240,6 +259,43 @@ impl Session {
         // Seal admission first: an inbox still held elsewhere admits nothing more.
         crate::inbox::lock(&self.work).sealed = true;
         self.writer.lock().mark_acknowledged()
+    }
+
+    /// Make `leaf` the branch the next admission continues (a submission's explicit
+    /// destination): checked first — no live work, the entry exists, every tool call on that
+    /// branch has its result — then selected as one committed change and the context rebuilt
+    /// from the file. Selecting the current leaf writes nothing.
+    ///
+    /// # Errors
+    /// [`crate::AdmissionError::Destination`] naming why; store errors. Nothing was written.
+    pub(crate) fn select_destination(
+        &mut self,
+        leaf: EntryId,
+    ) -> Result<(), crate::AdmissionError> {
+        let refuse = |why: String| crate::AdmissionError::Destination { entry: leaf, why };
+        if !crate::inbox::lock(&self.work).live.is_empty() {
+            return Err(refuse("work is running in this session".to_owned()));
+        }
+        if self.writer.lock().leaf() == Some(leaf) {
+            return Ok(());
+        }
+        let last = self.writer.lock().next_entry_id().0.saturating_sub(1);
+        if leaf.0 == 0 || leaf.0 > last {
+            return Err(refuse(format!("the session's entries are 1..={last}")));
+        }
+        let mut branch = smith_store::SessionReader::open(&self.path)?.branch(leaf, usize::MAX)?;
+        branch.reverse();
+        let replayed = replay(&branch);
+        if let Err(e) = smith::check_pairing(&replayed.context) {
+            return Err(refuse(format!(
+                "the branch there ends inside a tool batch ({e}); choose the batch's last result or an entry before its call"
+            )));
+        }
+        self.writer.lock().select(leaf)?;
+        self.context = replayed.context;
+        self.model = replayed.model;
+        self.call_message = replayed.call_message;
+        Ok(())
     }
 
     /// The input waiting in the session's queue, in queue order (rebuilt from the file on

@@ -138,6 +138,14 @@ pub enum AdmissionError {
         /// The named owner.
         owner: EntryId,
     },
+    /// The explicit destination cannot take new input.
+    #[error("entry {entry} cannot be the destination of new input: {why}; nothing was written")]
+    Destination {
+        /// The destination asked for.
+        entry: EntryId,
+        /// Why it was refused.
+        why: String,
+    },
     /// Input was queued while no queue policy plugin is active.
     #[error(
         "input cannot be queued: no queue policy plugin is active (the bundled `queue` plugin may be disabled); enable it, or submit the input when the work has stopped"

@@ -403,6 +403,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
         model: &m,
         input: "hello",
         dedup_key: Some("key-1"),
+        destination: None,
     };
     let mut intents = Vec::new();
     let first = agent
@@ -469,4 +470,84 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
         receipts[0].answer.as_ref().unwrap().1.message.text(),
         "once"
     );
+}
+
+#[test]
+fn an_explicit_destination_branches_from_that_entry_and_conflicts_under_the_same_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut session = Session::create(dir.path(), id, None).unwrap();
+    let p = provider(
+        "round { echo; stop \"end_turn\" }\nround { echo; stop \"end_turn\" }\nround { echo; stop \"end_turn\" }",
+        dir.path(),
+    );
+    let agent = Agent::new(&p, &NoTools, RunLimits::default());
+    let m = model();
+    let plain = |input| smith_agent::Submit {
+        model: &m,
+        input,
+        dedup_key: None,
+        destination: None,
+    };
+    agent
+        .submit(&mut session, plain("first"), &mut |_| {}, &Cancel::new())
+        .unwrap();
+    // Entries: 1 start, 2 submission, 3 model, 4 "first", 5 answer, 6 end.
+    let branch_at = smith::EntryId(1);
+    let submit = smith_agent::Submit {
+        model: &m,
+        input: "instead",
+        dedup_key: Some("b"),
+        destination: Some(branch_at),
+    };
+    let out = agent
+        .submit(&mut session, submit, &mut |_| {}, &Cancel::new())
+        .unwrap();
+    assert_eq!(out.stop_reason, StopReason::EndTurn);
+    // The new work continued from entry 1: the context holds only it.
+    let texts: Vec<String> = session
+        .context()
+        .iter()
+        .filter_map(|i| match i {
+            smith::ContextItem::Message(m) => Some(m.text()),
+            smith::ContextItem::ToolResult(_) => None,
+        })
+        .collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts.iter().all(|t| !t.contains("first")), "{texts:?}");
+    let entries = read_session(session.path()).unwrap().entries;
+    let sub = entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::Submission(s) if s.input == "instead"))
+        .unwrap();
+    assert_eq!(sub.parent, Some(branch_at));
+    let Record::Submission(s) = &sub.record else {
+        panic!()
+    };
+    assert!(s.explicit_destination);
+    assert_eq!(s.destination, Some(branch_at));
+    // The same key with another explicit destination: a conflict, nothing written.
+    let before = entries.len();
+    let moved = smith_agent::Submit {
+        destination: Some(smith::EntryId(5)),
+        ..submit
+    };
+    let err = agent
+        .submit(&mut session, moved, &mut |_| {}, &Cancel::new())
+        .unwrap_err();
+    assert!(err.to_string().contains("different destination"), "{err}");
+    // An entry that does not exist is refused before anything is written.
+    let nowhere = smith_agent::Submit {
+        destination: Some(smith::EntryId(999)),
+        dedup_key: None,
+        ..submit
+    };
+    let err = agent
+        .submit(&mut session, nowhere, &mut |_| {}, &Cancel::new())
+        .unwrap_err();
+    assert!(
+        matches!(err, smith_agent::AdmissionError::Destination { .. }),
+        "{err}"
+    );
+    assert_eq!(read_session(session.path()).unwrap().entries.len(), before);
 }

@@ -1094,3 +1094,59 @@ fn torn_admission_queue_withdrawal_and_checkpoint_changes_expose_no_partial_stat
     };
     assert_torn_changes_expose_nothing(&image, first_change_end, admitted_end, sid);
 }
+
+#[test]
+fn an_abort_request_is_recorded_once_with_its_reason_and_the_work_winds_down_paired() {
+    let mut f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let slot = Arc::clone(&f.inbox_slot);
+    let refusals = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&refusals);
+    let tools = Tools::new(move |call, _| {
+        if call.id == "c1" {
+            let inbox = slot.lock().unwrap().clone().unwrap();
+            let (work, _) = inbox.live_work()[0];
+            let child = inbox.submit_child(work, &model(), "child").unwrap();
+            let mut seen = seen.lock().unwrap();
+            seen.push(inbox.abort(child, "x").unwrap_err().to_string());
+            seen.push(inbox.abort(EntryId(1), "x").unwrap_err().to_string());
+            inbox.abort(work, "the user pressed stop").unwrap();
+            // A second request is acknowledged without a second record.
+            inbox.abort(work, "again").unwrap();
+        }
+    });
+    let agent = Agent::new(&p, &tools, RunLimits::default());
+    *f.inbox_slot.lock().unwrap() = Some(agent.inbox(&f.session));
+    let cancel = Cancel::new();
+    let outcome = agent.run(&mut f.session, &model(), "go", &mut |_| {}, &cancel);
+    assert_eq!(outcome.stop_reason, StopReason::Aborted);
+    let refusals = refusals.lock().unwrap();
+    assert!(refusals[0].contains("abort 2 instead"), "{}", refusals[0]);
+    assert!(refusals[1].contains("not live work"), "{}", refusals[1]);
+    assert_eq!(*tools.calls.lock().unwrap(), ["c1"]);
+    let entries = read_session(f.session.path()).unwrap().entries;
+    let aborts: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Abort(a) => Some((a.reason.clone(), e.pair)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        aborts,
+        [("the user pressed stop".to_owned(), Some(EntryId(2)))]
+    );
+    smith::check_pairing(&reopened_context(f.session.path(), f.session.id())).unwrap();
+    // The unstarted child ended with its owner, before it.
+    let receipts = smith_agent::receipts(f.session.path(), f.session.id()).unwrap();
+    assert!(
+        receipts.iter().all(smith_agent::Receipt::is_terminal),
+        "{receipts:?}"
+    );
+    let ends: Vec<_> = entries
+        .iter()
+        .filter(|e| matches!(e.record, Record::RunEnd(_)))
+        .map(|e| e.pair)
+        .collect();
+    assert_eq!(ends, [Some(receipts[1].submission), Some(EntryId(2))]);
+}

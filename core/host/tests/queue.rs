@@ -230,7 +230,10 @@ fn hostile_host(deadline: std::time::Duration) -> Host {
         .iter()
         .find(|p| p.origin.contains("files"))
         .unwrap();
-    let sources = [common::source(files), common::source(&smith_plugins::HOSTILE_HANDLER)];
+    let sources = [
+        common::source(files),
+        common::source(&smith_plugins::HOSTILE_HANDLER),
+    ];
     Host::load(
         &sources,
         &common::cache(),
@@ -253,11 +256,9 @@ fn run_hostile(
 ) -> (Vec<String>, smith_agent::RunOutcome, Session, Setup) {
     let s = setup();
     let cancel = Cancel::new();
-    let host = hostile_host(std::time::Duration::from_millis(if cancel_after_first_tool {
-        5000
-    } else {
-        400
-    }));
+    let host = hostile_host(std::time::Duration::from_millis(
+        if cancel_after_first_tool { 5000 } else { 400 },
+    ));
     let loadout = host.loadout();
     let p = ScriptedProvider::new(Script::parse(script, "t.kdl", "t", None).unwrap());
     let mut session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
@@ -308,9 +309,16 @@ fn a_failing_trapping_or_overrunning_handler_applies_nothing_and_the_work_goes_o
     ] {
         let (notices, outcome, session, _s) =
             run_hostile(END_TURN, bytes, Delivery::FollowUp, false);
-        assert_eq!(outcome.stop_reason, StopReason::EndTurn, "{bytes}: {:?}", outcome.error);
+        assert_eq!(
+            outcome.stop_reason,
+            StopReason::EndTurn,
+            "{bytes}: {:?}",
+            outcome.error
+        );
         assert!(
-            notices.iter().any(|n| n.contains(says) && n.contains("hostile-handler")),
+            notices
+                .iter()
+                .any(|n| n.contains(says) && n.contains("hostile-handler")),
             "{bytes}: {notices:?}"
         );
         // Nothing was delivered: the input is still queued.
@@ -334,7 +342,12 @@ fn abort_during_a_wasm_handler_call_destroys_it_and_leaves_every_call_paired() {
         Delivery::Steer,
         true,
     );
-    assert_eq!(outcome.stop_reason, StopReason::Aborted, "{:?}", outcome.error);
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::Aborted,
+        "{:?}",
+        outcome.error
+    );
     smith::check_pairing(session.context()).unwrap();
     let entries = read_session(session.path()).unwrap().entries;
     let results: Vec<&smith::ToolResult> = entries
@@ -346,7 +359,15 @@ fn abort_during_a_wasm_handler_call_destroys_it_and_leaves_every_call_paired() {
         .collect();
     assert_eq!(results.len(), 2, "{entries:#?}");
     assert!(!results[0].is_error, "c1 ran: {}", results[0].output);
-    assert!(results[1].output.contains("aborted"), "{}", results[1].output);
+    assert!(
+        results[1].output.contains("aborted"),
+        "{}",
+        results[1].output
+    );
     assert!(entries.iter().any(|e| matches!(e.record, Record::Abort(_))));
-    assert_eq!(session.queued().len(), 1, "nothing the handler asked for applied");
+    assert_eq!(
+        session.queued().len(),
+        1,
+        "nothing the handler asked for applied"
+    );
 }

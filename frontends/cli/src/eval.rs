@@ -61,6 +61,7 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         model: &model,
         input: &prompt,
         dedup_key: args.dedup_key.as_deref(),
+        destination: None,
     };
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
     let outcome = match Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
