@@ -971,16 +971,54 @@ fn a_fork_keeps_source_evidence_without_adopting_queued_input_or_live_work() {
     let mut f = fixture();
     let p = provider(THREE_CALLS, f.dir.path());
     let policy = Policy::new();
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    // Each call records an effect whose outcome is unknown.
+    let tools = Tools::new(|call, context| {
+        let intent = context
+            .journal
+            .intent(
+                EffectIntent {
+                    effect_id: format!("e-{}", call.id),
+                    call_id: call.id.clone(),
+                    plugin: "steps@1.0.0#1".into(),
+                    tool: "step".into(),
+                    effect: "process.run".into(),
+                    target: None,
+                    input: serde_json::json!({}),
+                },
+                context.cause,
+            )
+            .unwrap();
+        context
+            .journal
+            .complete(
+                intent,
+                smith_store::EffectCompletion {
+                    effect_id: format!("e-{}", call.id),
+                    outcome: smith_store::EffectOutcome::Unknown,
+                    output: b"timed out".to_vec(),
+                    evidence: serde_json::Value::Null,
+                },
+            )
+            .unwrap();
+    });
+    let agent = Agent::new(&p, &tools, RunLimits::default()).with_lifecycle(&policy);
     agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());
     let queued = enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
     let fork_id = SessionId::new_now();
     let forked = smith_store::fork(f.session.path(), f.dir.path(), fork_id, None).unwrap();
     let fork = Session::open(&forked.path, fork_id).unwrap().session;
-    assert!(
-        fork.queued().is_empty(),
-        "the source's queue is not the fork's"
-    );
+    assert!(fork.queued().is_empty(), "the source's queue is not the fork's");
+    // The source's effect evidence is history in the fork, unknown outcomes included.
+    let unknown = read_session(&forked.path)
+        .unwrap()
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(&e.record, Record::EffectCompletion(c)
+                if c.outcome == smith_store::EffectOutcome::Unknown)
+        })
+        .count();
+    assert_eq!(unknown, 3);
     let receipts = smith_agent::receipts(&forked.path, fork_id).unwrap();
     // Inherited receipts keep their source attribution.
     assert!(receipts.iter().all(|r| r.session == f.session.id()));
