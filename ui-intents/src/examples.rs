@@ -68,6 +68,7 @@ pub fn examples() -> Vec<Intent> {
         },
         Intent::MessageEnd {
             message_id: 3,
+            entry_id: Some(3),
             message: Message {
                 role: Role::Assistant,
                 content: vec![

@@ -99,8 +99,12 @@ pub enum Intent {
     /// A message is complete (and, unless `recorded` is false, committed). Authoritative over
     /// the deltas.
     MessageEnd {
-        /// Its entry id.
+        /// The id its start and deltas carried: the entry id it was expected to get.
         message_id: u64,
+        /// The entry id it was committed as; `None` when it was not recorded. It differs from
+        /// `message_id` only when other entries (queued input, an abort request) were committed
+        /// while the message streamed.
+        entry_id: Option<u64>,
         /// The complete message.
         message: Message,
         /// Why the response ended (assistant messages only).

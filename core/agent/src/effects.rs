@@ -66,6 +66,23 @@ impl SharedWriter {
     pub fn lock(&self) -> MutexGuard<'_, SessionWriter> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// A handle that does not keep the writer (and its file lock) alive.
+    pub(crate) fn downgrade(&self) -> WeakWriter {
+        WeakWriter(Arc::downgrade(&self.0))
+    }
+}
+
+/// A [`SharedWriter`] that does not keep the session open: an [`crate::Inbox`] outliving its
+/// session cannot write to it.
+#[derive(Clone, Debug)]
+pub(crate) struct WeakWriter(std::sync::Weak<Mutex<SessionWriter>>);
+
+impl WeakWriter {
+    /// The writer, while the session is still open somewhere.
+    pub(crate) fn upgrade(&self) -> Option<SharedWriter> {
+        self.0.upgrade().map(SharedWriter)
+    }
 }
 
 impl EffectJournal for SharedWriter {

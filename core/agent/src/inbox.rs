@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use smith::{EntryId, ModelRef, SessionId};
 use smith_store::{Delivery, Record, Submission, Withdrawal};
 
+use crate::effects::{SharedWriter, WeakWriter};
 use crate::work::{Live, WorkState};
-use crate::{AdmissionError, QueuedInput, SharedWriter, WorkLimits};
+use crate::{AdmissionError, QueuedInput, WorkLimits};
 
 /// Input to queue.
 #[derive(Clone, Copy, Debug)]
@@ -30,10 +31,12 @@ pub struct Enqueue<'s> {
 }
 
 /// Admits input into one session from any thread while its work runs. Cheap to clone; made
-/// by [`crate::Agent::inbox`], which fixes the queue policy and the limits.
+/// by [`crate::Agent::inbox`], which fixes the queue policy and the limits. It does not keep
+/// the session open: once the session is closed (or dropped), every call fails with
+/// "closed" and writes nothing.
 #[derive(Clone, Debug)]
 pub struct Inbox {
-    pub(crate) writer: SharedWriter,
+    pub(crate) writer: WeakWriter,
     pub(crate) state: Arc<Mutex<WorkState>>,
     pub(crate) session: SessionId,
     pub(crate) path: PathBuf,
@@ -49,6 +52,9 @@ pub enum WithdrawError {
         "submission {0} is not waiting in the queue (it was delivered, withdrawn, or never queued); list the queue to see what can be withdrawn"
     )]
     NotQueued(EntryId),
+    /// The session was closed.
+    #[error("the session was closed; open it again to withdraw queued input")]
+    Closed,
     /// The session could not record the withdrawal.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
@@ -77,6 +83,9 @@ pub enum AbortError {
         "submission {0} is not running in this process; it is settled when the session is next opened"
     )]
     NotRunning(EntryId),
+    /// The session was closed.
+    #[error("the session was closed; no work of it runs here")]
+    Closed,
     /// The abort request could not be recorded, so it was not sent.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
@@ -99,15 +108,18 @@ impl Inbox {
             return Err(AdmissionError::NoQueuePolicy);
         };
         let content = crate::submission::content_sha256(enqueue.model, enqueue.input);
+        // The key check and the write happen under one work-state lock, so a concurrent
+        // admission with the same key cannot slip between them.
+        let mut state = lock(&self.state);
+        let shared = self.open_writer(&state)?;
         if let Some(key) = enqueue.dedup_key
             && let Some(original) =
                 crate::submission::deduplicate(&self.path, self.session, key, &content, None)?
         {
             return Ok(original.submission);
         }
-        let mut state = lock(&self.state);
         state.check_queue(enqueue.input, &self.limits)?;
-        let mut writer = self.writer.lock();
+        let mut writer = shared.lock();
         let destination = writer.leaf();
         let ids = writer.append(&[Record::Submission(Submission {
             session: Some(self.session),
@@ -144,10 +156,13 @@ impl Inbox {
     /// [`WithdrawError::NotQueued`]; store errors (the input then stays queued).
     pub fn withdraw(&self, submission: EntryId, reason: &str) -> Result<(), WithdrawError> {
         let mut state = lock(&self.state);
+        let shared = self
+            .open_writer(&state)
+            .map_err(|_| WithdrawError::Closed)?;
         let Some(at) = state.queue.iter().position(|q| q.submission == submission) else {
             return Err(WithdrawError::NotQueued(submission));
         };
-        self.writer.lock().append_entries(&[smith_store::NewEntry {
+        shared.lock().append_entries(&[smith_store::NewEntry {
             record: Record::Withdrawal(Withdrawal {
                 reason: reason.to_owned(),
             }),
@@ -171,8 +186,9 @@ impl Inbox {
         input: &str,
     ) -> Result<EntryId, AdmissionError> {
         let mut state = lock(&self.state);
+        let shared = self.open_writer(&state)?;
         let depth = state.check_work(Some(owner), &self.limits)?;
-        let mut writer = self.writer.lock();
+        let mut writer = shared.lock();
         let destination = writer.leaf();
         let ids = writer.append(&[Record::Submission(Submission {
             session: Some(self.session),
@@ -209,6 +225,7 @@ impl Inbox {
     /// [`AbortError`]; nothing was written.
     pub fn abort(&self, work: EntryId, reason: &str) -> Result<(), AbortError> {
         let mut state = lock(&self.state);
+        let shared = self.open_writer(&state).map_err(|_| AbortError::Closed)?;
         let Some(live) = state.live.get(&work) else {
             return Err(AbortError::NotLive(work));
         };
@@ -226,7 +243,7 @@ impl Inbox {
             return Err(AbortError::NotRunning(work));
         }
         if !state.abort_recorded {
-            self.writer.lock().append_entries(&[smith_store::NewEntry {
+            shared.lock().append_entries(&[smith_store::NewEntry {
                 record: Record::Abort(smith_store::Abort {
                     reason: reason.to_owned(),
                 }),
@@ -236,6 +253,14 @@ impl Inbox {
         }
         cancel.cancel();
         Ok(())
+    }
+
+    /// The session's writer, unless the session was closed or dropped.
+    fn open_writer(&self, state: &WorkState) -> Result<SharedWriter, AdmissionError> {
+        if state.sealed {
+            return Err(AdmissionError::Closed);
+        }
+        self.writer.upgrade().ok_or(AdmissionError::Closed)
     }
 
     /// The session's id.

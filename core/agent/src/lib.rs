@@ -83,6 +83,7 @@ pub use effects::{EffectJournal, SharedWriter, ToolContext};
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};
 pub use lifecycle::{Action, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers};
 pub use observer::{Access, ObserveError, Observer, Position};
+pub use record::MAX_RECORDED_OUTPUT_BYTES;
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};
 pub use session::{OpenedSession, Session};
 pub use smith_store::Delivery;

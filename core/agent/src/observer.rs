@@ -188,9 +188,52 @@ impl Observer {
     }
 }
 
-/// Whether every work owned by `owner`, transitively, has a terminal receipt.
+/// Whether every work owned by `owner`, transitively, has a terminal receipt. Iterative with
+/// a visited set: a damaged file with an ownership cycle cannot recurse without end.
 pub(crate) fn owned_settled(all: &[Receipt], owner: EntryId) -> bool {
-    all.iter()
-        .filter(|r| r.owner == Some(owner))
-        .all(|r| r.is_terminal() && owned_settled(all, r.submission))
+    let mut seen = std::collections::HashSet::from([owner]);
+    let mut todo = vec![owner];
+    while let Some(o) = todo.pop() {
+        for r in all.iter().filter(|r| r.owner == Some(o)) {
+            if !r.is_terminal() {
+                return false;
+            }
+            if seen.insert(r.submission) {
+                todo.push(r.submission);
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ReceiptState;
+
+    fn receipt(id: u64, owner: Option<u64>, terminal: bool) -> Receipt {
+        Receipt {
+            session: SessionId::new_now(),
+            submission: EntryId(id),
+            dedup_key: None,
+            model: "scripted/t".parse().unwrap(),
+            state: if terminal {
+                ReceiptState::Withdrawn { at: EntryId(99) }
+            } else {
+                ReceiptState::Admitted
+            },
+            answer: None,
+            owner: owner.map(EntryId),
+            delivery: None,
+            checkpoint: None,
+        }
+    }
+
+    #[test]
+    fn an_ownership_cycle_in_a_damaged_file_terminates() {
+        let all = vec![receipt(5, Some(6), true), receipt(6, Some(5), true)];
+        assert!(owned_settled(&all, EntryId(5)));
+        let all = vec![receipt(5, Some(5), true), receipt(7, Some(5), false)];
+        assert!(!owned_settled(&all, EntryId(5)));
+    }
 }

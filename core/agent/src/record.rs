@@ -21,6 +21,8 @@ pub(crate) struct Response {
     pub(crate) stop_reason: StopReason,
     pub(crate) usage: Option<Usage>,
     pub(crate) error: Option<ProviderError>,
+    /// The id its start and deltas carried.
+    pub(crate) message_id: u64,
 }
 
 impl Run<'_> {
@@ -30,6 +32,28 @@ impl Run<'_> {
         // Work state before writer, always (the inbox takes them in this order too).
         let work = std::sync::Arc::clone(&self.session.work);
         let mut state = crate::inbox::lock(&work);
+        if state.sealed {
+            return Err(RunError::Admission(crate::AdmissionError::Closed));
+        }
+        // The key is checked again under the work-state lock, so two admissions with one key
+        // cannot both be written.
+        if let Some(key) = &self.dedup_key {
+            let content = crate::submission::content_sha256(model, prompt);
+            if let Some(original) = crate::submission::deduplicate(
+                self.session.path(),
+                self.session.id(),
+                key,
+                &content,
+                None,
+            )
+            .map_err(RunError::Admission)?
+            {
+                return Err(RunError::Admission(crate::AdmissionError::Raced {
+                    key: key.clone(),
+                    original: original.submission,
+                }));
+            }
+        }
         let mut writer = self.session.writer.lock();
         let destination = writer.leaf();
         let mut entries = vec![NewEntry::from(Record::Submission(Submission {
@@ -61,20 +85,9 @@ impl Run<'_> {
         let reserved = writer.next_entry_id().0 + entries.len() as u64 - 1;
         let appended = writer.append_entries(&entries);
         drop(writer);
-        self.sink.emit(Intent::MessageStart {
-            message_id: reserved,
-            role: Role::User,
-        });
-        let recorded = appended.is_ok();
-        self.sink.emit(Intent::MessageEnd {
-            message_id: reserved,
-            message: message.clone(),
-            stop_reason: None,
-            usage: None,
-            recorded,
-        });
-        let ids = appended?;
-        if let Some(id) = ids.first() {
+        if let Ok(ids) = &appended
+            && let Some(id) = ids.first()
+        {
             state.live.insert(
                 *id,
                 Live {
@@ -85,19 +98,31 @@ impl Run<'_> {
                     input: prompt.to_owned(),
                 },
             );
+            state.running = Some((*id, self.cancel.clone()));
+            state.abort_recorded = false;
         }
+        // Intents go out with no lock held: a sink may consult the inbox.
         drop(state);
+        self.sink.emit(Intent::MessageStart {
+            message_id: reserved,
+            role: Role::User,
+        });
+        let recorded = appended.is_ok();
+        self.sink.emit(Intent::MessageEnd {
+            message_id: reserved,
+            entry_id: recorded.then_some(reserved),
+            message: message.clone(),
+            stop_reason: None,
+            usage: None,
+            recorded,
+        });
+        let ids = appended?;
         if model_changed {
             self.session.model = Some(model.clone());
         }
         self.session.context.push(ContextItem::Message(message));
         self.submission = ids.first().copied();
         if let Some(submission) = self.submission {
-            {
-                let mut state = crate::inbox::lock(&self.session.work);
-                state.running = Some((submission, self.cancel.clone()));
-                state.abort_recorded = false;
-            }
             self.abort_watch = Some(crate::abort::AbortWatch::start(
                 self.session.writer.clone(),
                 std::sync::Arc::clone(&self.session.work),
@@ -115,15 +140,13 @@ impl Run<'_> {
         Ok(())
     }
 
-    pub(crate) fn record_message(&mut self, record: MessageRecord) -> Result<(), RunError> {
+    /// Record the assistant message whose start and deltas carried `message_id`.
+    pub(crate) fn record_message(
+        &mut self,
+        record: MessageRecord,
+        message_id: u64,
+    ) -> Result<(), RunError> {
         let role = record.message.role;
-        if role == Role::User {
-            self.sink.emit(Intent::MessageStart {
-                message_id: self.session.writer.lock().next_entry_id().0,
-                role,
-            });
-        }
-        let reserved = self.session.writer.lock().next_entry_id().0;
         let appended = self
             .session
             .writer
@@ -141,11 +164,12 @@ impl Run<'_> {
         // The end closes the started message even when it could not be recorded, so consumers
         // never see a message left open; `recorded: false` says it is not in the session.
         self.sink.emit(Intent::MessageEnd {
-            message_id: appended
+            message_id,
+            entry_id: appended
                 .as_ref()
                 .ok()
                 .and_then(|ids| ids.first())
-                .map_or(reserved, |id| id.0),
+                .map(|id| id.0),
             message: record.message,
             stop_reason: record.stop_reason,
             usage: record.usage,
@@ -163,6 +187,7 @@ impl Run<'_> {
         result: ToolResult,
         checkpoint: Option<Checkpoint>,
     ) -> Result<(), RunError> {
+        let result = bounded(result);
         let mut entries = vec![NewEntry {
             record: Record::ToolResult(ToolResultRecord {
                 result: result.clone(),
@@ -218,8 +243,10 @@ impl Run<'_> {
                 pair: Some(q.submission),
             })
             .collect();
-        let first = self.session.writer.lock().next_entry_id().0;
-        let appended = self.session.writer.lock().append_entries(&entries);
+        let (first, appended) = {
+            let mut writer = self.session.writer.lock();
+            (writer.next_entry_id().0, writer.append_entries(&entries))
+        };
         let recorded = appended.is_ok();
         if recorded {
             state.queue.retain(|q| !ids.contains(&q.submission));
@@ -234,6 +261,7 @@ impl Run<'_> {
             });
             self.sink.emit(Intent::MessageEnd {
                 message_id,
+                entry_id: recorded.then_some(message_id),
                 message: message.clone(),
                 stop_reason: None,
                 usage: None,
@@ -273,14 +301,18 @@ impl Run<'_> {
             }),
             pair: Some(child),
         });
-        let message_id = self.session.writer.lock().next_entry_id().0 + entries.len() as u64 - 1;
+        let (message_id, appended) = {
+            let mut writer = self.session.writer.lock();
+            let id = writer.next_entry_id().0 + entries.len() as u64 - 1;
+            (id, writer.append_entries(&entries))
+        };
         self.sink.emit(Intent::MessageStart {
             message_id,
             role: Role::User,
         });
-        let appended = self.session.writer.lock().append_entries(&entries);
         self.sink.emit(Intent::MessageEnd {
             message_id,
+            entry_id: appended.is_ok().then_some(message_id),
             message: message.clone(),
             stop_reason: None,
             usage: None,
@@ -296,23 +328,50 @@ impl Run<'_> {
 
     /// End child work `child` of `owner` that never started (its owner did not succeed or
     /// was aborted): an aborted end paired with it, so it never silently detaches.
+    /// The whole subtree of `child` — its own unstarted children included, deepest first —
+    /// ends in one committed change.
     pub(crate) fn end_unstarted(
         &mut self,
         child: EntryId,
         owner: EntryId,
     ) -> Result<(), smith_store::Error> {
         let mut state = crate::inbox::lock(&self.session.work);
-        self.session.writer.lock().append_entries(&[NewEntry {
-            record: Record::RunEnd(RunEnd {
-                stop_reason: StopReason::Aborted,
-                usage: UsageTotals::default(),
-                error: Some(format!(
-                    "not started: the work that owns it ({owner}) was aborted or failed before it could run"
-                )),
-            }),
-            pair: Some(child),
-        }])?;
-        state.live.remove(&child);
+        let mut subtree = vec![child];
+        let mut at = 0;
+        while at < subtree.len() {
+            let parent = subtree[at];
+            subtree.extend(
+                state
+                    .live
+                    .iter()
+                    .filter(|(_, l)| l.owner == Some(parent))
+                    .map(|(id, _)| *id),
+            );
+            at += 1;
+        }
+        let entries: Vec<NewEntry> = subtree
+            .iter()
+            .rev()
+            .map(|id| NewEntry {
+                record: Record::RunEnd(RunEnd {
+                    stop_reason: StopReason::Aborted,
+                    usage: UsageTotals::default(),
+                    error: Some(format!(
+                        "not started: the work that owns it ({}) was aborted or failed before it could run",
+                        if *id == child {
+                            owner
+                        } else {
+                            state.live.get(id).and_then(|l| l.owner).unwrap_or(owner)
+                        }
+                    )),
+                }),
+                pair: Some(*id),
+            })
+            .collect();
+        self.session.writer.lock().append_entries(&entries)?;
+        for id in subtree {
+            state.live.remove(&id);
+        }
         Ok(())
     }
 
@@ -405,6 +464,7 @@ impl Run<'_> {
             stop_reason,
             usage,
             error,
+            message_id,
         })
     }
 }
@@ -421,4 +481,24 @@ fn push_delta(content: &mut Vec<ContentBlock>, kind: DeltaKind, text: &str) {
             text: text.to_owned(),
         }),
     }
+}
+
+/// The most bytes of tool output recorded in a session; longer output is cut with a marker
+/// (a session entry holds at most 16 MiB, and a result that could not be recorded would leave
+/// its call unanswered).
+pub const MAX_RECORDED_OUTPUT_BYTES: usize = 1 << 20;
+
+fn bounded(mut result: ToolResult) -> ToolResult {
+    if result.output.len() > MAX_RECORDED_OUTPUT_BYTES {
+        let total = result.output.len();
+        let mut cut = MAX_RECORDED_OUTPUT_BYTES;
+        while !result.output.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        result.output.truncate(cut);
+        result.output.push_str(&format!(
+            "\n[output cut at {MAX_RECORDED_OUTPUT_BYTES} bytes of {total}: the tool produced more than a session records]"
+        ));
+    }
+    result
 }

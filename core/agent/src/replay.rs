@@ -70,6 +70,7 @@ pub(crate) fn replay(
         }
         sink.emit(Intent::MessageEnd {
             message_id: id.0,
+            entry_id: Some(id.0),
             message: message.clone(),
             stop_reason: record.stop_reason,
             usage: record.usage,

@@ -162,7 +162,7 @@ impl<'a> Agent<'a> {
     /// ```
     pub fn inbox(&self, session: &Session) -> Inbox {
         Inbox {
-            writer: session.writer.clone(),
+            writer: session.writer.downgrade(),
             state: std::sync::Arc::clone(&session.work),
             session: session.id(),
             path: session.path().to_owned(),
@@ -194,7 +194,8 @@ impl<'a> Agent<'a> {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> RunOutcome {
-        if let Err(e) = crate::inbox::lock(&session.work).check_work(None, &self.work_limits) {
+        let checked = crate::inbox::lock(&session.work).check_work(None, &self.work_limits);
+        if let Err(e) = checked {
             let error = RunError::Admission(e);
             sink.emit(Intent::RunEnd {
                 stop_reason: StopReason::Error,
@@ -357,6 +358,28 @@ impl<'a> Agent<'a> {
     ) -> Result<(), smith_store::Error> {
         let succeeded =
             matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
+        let settled = self.settle_inner(run, work, stop_reason, error, succeeded);
+        if settled.is_err() {
+            // The end could not be recorded: the work stays live in the file (settled on the
+            // next open), but no run executes it any more.
+            let mut state = crate::inbox::lock(&run.session.work);
+            if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
+                state.running = None;
+            }
+        }
+        settled
+    }
+
+    fn settle_inner(
+        &self,
+        run: &mut Run<'_>,
+        work: EntryId,
+        stop_reason: StopReason,
+        error: Option<&RunError>,
+        succeeded: bool,
+    ) -> Result<(), smith_store::Error> {
+        // Whether a child was ended without running.
+        let mut cut = false;
         loop {
             let waiting = crate::inbox::lock(&run.session.work).waiting_children(work);
             if waiting.is_empty() {
@@ -387,6 +410,13 @@ impl<'a> Agent<'a> {
                         });
                         state.abort_recorded = true;
                     }
+                    // Cancelled while its children ran, so some never ran: the work as a
+                    // whole was aborted.
+                    let stop_reason = if succeeded && cut {
+                        StopReason::Aborted
+                    } else {
+                        stop_reason
+                    };
                     entries.push(NewEntry {
                         record: Record::RunEnd(RunEnd {
                             stop_reason,
@@ -405,50 +435,54 @@ impl<'a> Agent<'a> {
                     return Ok(());
                 }
                 drop(state);
-                self.end_or_run(run, work, waiting, succeeded)?;
+                cut |= self.end_or_run(run, work, waiting, succeeded)?;
                 continue;
             }
-            self.end_or_run(run, work, waiting, succeeded)?;
+            cut |= self.end_or_run(run, work, waiting, succeeded)?;
         }
     }
 
     /// Run the waiting children of `work` when it succeeded and is not cancelled; otherwise
-    /// end them unstarted.
+    /// end them unstarted. Returns whether any was ended unstarted.
     fn end_or_run(
         &self,
         run: &mut Run<'_>,
         work: EntryId,
         waiting: Vec<EntryId>,
         succeeded: bool,
-    ) -> Result<(), smith_store::Error> {
+    ) -> Result<bool, smith_store::Error> {
+        let mut cut = false;
         for child in waiting {
             if succeeded && !run.cancel.is_cancelled() {
                 self.run_child(run, child)?;
             } else {
                 run.end_unstarted(child, work)?;
+                cut = true;
             }
         }
-        Ok(())
+        Ok(cut)
     }
 
     /// Run child work `child`: deliver its input (a user message paired with it), play its
     /// rounds, and settle it (its own children first).
     fn run_child(&self, run: &mut Run<'_>, child: EntryId) -> Result<(), smith_store::Error> {
-        let Some((model, input)) = crate::inbox::lock(&run.session.work)
+        let found = crate::inbox::lock(&run.session.work)
             .live
-            .get_mut(&child)
-            .map(|live| {
-                live.started = true;
-                (live.model.clone(), live.input.clone())
-            })
-        else {
+            .get(&child)
+            .map(|live| (live.model.clone(), live.input.clone()));
+        let Some((model, input)) = found else {
             return Ok(());
         };
         let (parent_work, parent_usage) = (run.submission, run.usage);
         run.submission = Some(child);
         run.usage = UsageTotals::default();
         let outcome = match run.deliver_child(child, &model, &input) {
-            Ok(()) => self.rounds(run, &model),
+            Ok(()) => {
+                if let Some(live) = crate::inbox::lock(&run.session.work).live.get_mut(&child) {
+                    live.started = true;
+                }
+                self.rounds(run, &model)
+            }
             Err(e) => Err(e),
         };
         let (stop_reason, error) = match outcome {
@@ -490,14 +524,17 @@ impl<'a> Agent<'a> {
             let failure = response.error.clone();
             // Count the observed usage first: a failure to record cannot erase it.
             run.usage.add(response.usage.as_ref());
-            let message_id = run.session.writer.lock().next_entry_id().0;
-            run.record_message(MessageRecord {
-                message: response.message,
-                model: Some(model.clone()),
-                stop_reason: Some(stop),
-                usage: response.usage,
-                error: failure.as_ref().map(|e| e.message.clone()),
-            })?;
+            let message_id = response.message_id;
+            run.record_message(
+                MessageRecord {
+                    message: response.message,
+                    model: Some(model.clone()),
+                    stop_reason: Some(stop),
+                    usage: response.usage,
+                    error: failure.as_ref().map(|e| e.message.clone()),
+                },
+                message_id,
+            )?;
             run.sink.emit(Intent::Usage {
                 message_id,
                 usage: response.usage,
@@ -550,6 +587,8 @@ impl<'a> Agent<'a> {
             });
             match stop {
                 StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
+                // No round is left to answer delivered input: it stays queued.
+                StopReason::ToolUse if turn == self.limits.max_rounds => {}
                 StopReason::ToolUse => {
                     let plan =
                         self.consult(run, |queued| LifecycleEvent::BatchEnd { turn, queued });
@@ -562,6 +601,9 @@ impl<'a> Agent<'a> {
                             "the provider reported an error",
                         )
                     })));
+                }
+                StopReason::EndTurn if turn == self.limits.max_rounds => {
+                    return Ok(StopReason::EndTurn);
                 }
                 StopReason::EndTurn => {
                     let plan = self.consult(run, |queued| LifecycleEvent::Idle { turn, queued });

@@ -158,7 +158,9 @@ impl Session {
         let interrupted =
             since_end().any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
         let work = crate::work::WorkState::rebuild(&branch, id);
-        let live = !work.live.is_empty() || !work.inherited_open.is_empty();
+        let live = !work.live.is_empty()
+            || !work.inherited_open.is_empty()
+            || !work.inherited_queued.is_empty();
         let mut session = Self {
             id,
             path: path.to_owned(),
@@ -171,7 +173,7 @@ impl Session {
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
-        if session.interrupted || live {
+        if session.interrupted || live || !session.unanswered_calls().is_empty() {
             session.settle_interrupted_work()?;
         }
         Ok(OpenedSession {
@@ -224,9 +226,21 @@ impl Session {
             pair,
         };
         let inherited = std::mem::take(&mut state.inherited_open);
-        if live.is_empty() && inherited.is_empty() {
+        let inherited_queued = std::mem::take(&mut state.inherited_queued);
+        if self.interrupted && live.is_empty() && inherited.is_empty() {
             entries.push(end(None, true));
         }
+        // Queued input inherited from a fork's source is never delivered here.
+        entries.extend(inherited_queued.iter().map(|id| {
+            NewEntry {
+                record: Record::Withdrawal(smith_store::Withdrawal {
+                    reason:
+                        "not delivered here: it was queued in the source session before this fork"
+                            .to_owned(),
+                }),
+                pair: Some(*id),
+            }
+        }));
         entries.extend(live.iter().map(|(id, started)| end(Some(*id), *started)));
         // Inherited work never runs in a fork: its receipt here ends, saying where it lives.
         entries.extend(inherited.iter().rev().map(|id| NewEntry {
@@ -273,8 +287,22 @@ impl Session {
         leaf: EntryId,
     ) -> Result<(), crate::AdmissionError> {
         let refuse = |why: String| crate::AdmissionError::Destination { entry: leaf, why };
-        if !crate::inbox::lock(&self.work).live.is_empty() {
-            return Err(refuse("work is running in this session".to_owned()));
+        {
+            let state = crate::inbox::lock(&self.work);
+            if !state.live.is_empty() {
+                return Err(refuse("work is running in this session".to_owned()));
+            }
+            if !state.queue.is_empty() && self.writer.lock().leaf() != Some(leaf) {
+                let ids: Vec<String> = state
+                    .queue
+                    .iter()
+                    .map(|q| q.submission.to_string())
+                    .collect();
+                return Err(refuse(format!(
+                    "input is queued on the current branch ({}); withdraw it, or let it be delivered, before continuing another branch",
+                    ids.join(", ")
+                )));
+            }
         }
         if self.writer.lock().leaf() == Some(leaf) {
             return Ok(());

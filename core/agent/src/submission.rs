@@ -107,6 +107,16 @@ pub enum AdmissionError {
         /// What differs.
         why: String,
     },
+    /// Another admission with the same key was written first (a concurrent retry).
+    #[error(
+        "deduplication key `{key}` was admitted concurrently as submission {original}; nothing was run — inspect that submission's receipt"
+    )]
+    Raced {
+        /// The key.
+        key: String,
+        /// The submission admitted first.
+        original: EntryId,
+    },
     /// The key is empty, too long or holds control characters.
     #[error(
         "deduplication key `{key}` is not usable: {why}; use 1 to {MAX_DEDUP_KEY_BYTES} bytes of printable text"
@@ -209,6 +219,8 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
     let mut owner: std::collections::HashMap<EntryId, usize> = std::collections::HashMap::new();
     // Queued input delivered into each work (by receipt index).
     let mut hosted: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+    // Receipt index by submission id: pairs resolve in constant time.
+    let mut index: std::collections::HashMap<EntryId, usize> = std::collections::HashMap::new();
     let mut next = EntryId(1);
     loop {
         let batch = reader.range(next, 512)?;
@@ -226,6 +238,7 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
                     } else if let Some(i) = inherited {
                         owner.insert(entry.id, i);
                     }
+                    index.insert(entry.id, out.len());
                     out.push(Receipt {
                         session: s.session.unwrap_or(session),
                         submission: entry.id,
@@ -244,7 +257,7 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
                     continue;
                 }
                 Record::RunEnd(end) => {
-                    if let Some(i) = out.iter().position(|r| Some(r.submission) == entry.pair) {
+                    if let Some(i) = entry.pair.and_then(|p| index.get(&p).copied()) {
                         let state = ReceiptState::Terminal {
                             stop_reason: end.stop_reason,
                             error: end.error.clone(),
@@ -260,12 +273,12 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
                     continue;
                 }
                 Record::Withdrawal(_) => {
-                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
+                    if let Some(r) = entry.pair.and_then(|p| index.get(&p)).map(|i| &mut out[*i]) {
                         r.state = ReceiptState::Withdrawn { at: entry.id };
                     }
                 }
                 Record::Checkpoint(c) => {
-                    if let Some(r) = out.iter_mut().find(|r| Some(r.submission) == entry.pair) {
+                    if let Some(r) = entry.pair.and_then(|p| index.get(&p)).map(|i| &mut out[*i]) {
                         r.checkpoint = Some((entry.id, c.clone()));
                     }
                 }
@@ -273,7 +286,7 @@ pub fn receipts(path: &Path, session: SessionId) -> Result<Vec<Receipt>, smith_s
                     if m.message.role == smith::Role::User && entry.pair.is_some() =>
                 {
                     // A delivery: queued input (or child work's input) entering its work.
-                    let target = out.iter().position(|r| Some(r.submission) == entry.pair);
+                    let target = entry.pair.and_then(|p| index.get(&p).copied());
                     if let Some(t) = target
                         && out[t].delivery.is_some()
                     {

@@ -80,6 +80,8 @@ pub(crate) struct WorkState {
     /// Work inherited from a fork's source that had not ended at the fork point: it is not
     /// this session's live work (it never runs here), but its receipt is settled on open.
     pub(crate) inherited_open: Vec<EntryId>,
+    /// Queued input inherited from a fork's source, never delivered here: withdrawn on open.
+    pub(crate) inherited_queued: Vec<EntryId>,
 }
 
 impl WorkState {
@@ -108,20 +110,27 @@ impl WorkState {
             if s.session.unwrap_or(session) != session {
                 if s.delivery.is_none() {
                     state.inherited_open.push(entry.id);
+                } else if !delivered.contains(&entry.id) {
+                    state.inherited_queued.push(entry.id);
                 }
                 continue;
             }
-            match (s.delivery, &s.policy) {
-                (Some(delivery), Some(policy)) if !delivered.contains(&entry.id) => {
+            match s.delivery {
+                Some(delivery) if !delivered.contains(&entry.id) => {
+                    // Without a recorded policy no policy may deliver it: it stays queued,
+                    // reported and withdrawable.
                     state.queue.push(QueuedInput {
                         submission: entry.id,
                         delivery,
                         input: s.input.clone(),
-                        policy: policy.clone(),
+                        policy: s
+                            .policy
+                            .clone()
+                            .unwrap_or_else(|| "(no policy recorded)".to_owned()),
                     });
                 }
-                (Some(_), _) => {}
-                (None, _) => {
+                Some(_) => {}
+                None => {
                     let depth = s
                         .owner
                         .and_then(|o| state.live.get(&o))

@@ -1007,7 +1007,10 @@ fn a_fork_keeps_source_evidence_without_adopting_queued_input_or_live_work() {
     let fork_id = SessionId::new_now();
     let forked = smith_store::fork(f.session.path(), f.dir.path(), fork_id, None).unwrap();
     let fork = Session::open(&forked.path, fork_id).unwrap().session;
-    assert!(fork.queued().is_empty(), "the source's queue is not the fork's");
+    assert!(
+        fork.queued().is_empty(),
+        "the source's queue is not the fork's"
+    );
     // The source's effect evidence is history in the fork, unknown outcomes included.
     let unknown = read_session(&forked.path)
         .unwrap()
@@ -1022,7 +1025,11 @@ fn a_fork_keeps_source_evidence_without_adopting_queued_input_or_live_work() {
     let receipts = smith_agent::receipts(&forked.path, fork_id).unwrap();
     // Inherited receipts keep their source attribution.
     assert!(receipts.iter().all(|r| r.session == f.session.id()));
-    assert!(receipts.iter().any(|r| r.submission == queued));
+    let inherited = receipts.iter().find(|r| r.submission == queued).unwrap();
+    assert!(
+        matches!(inherited.state, ReceiptState::Withdrawn { .. }),
+        "never delivered in the fork: {inherited:?}"
+    );
     // The source still has it.
     assert_eq!(f.session.queued()[0].submission, queued);
 }
@@ -1145,6 +1152,7 @@ fn an_abort_request_is_recorded_once_with_its_reason_and_the_work_winds_down_pai
             let inbox = slot.lock().unwrap().clone().unwrap();
             let (work, _) = inbox.live_work()[0];
             let child = inbox.submit_child(work, &model(), "child").unwrap();
+            inbox.submit_child(child, &model(), "grandchild").unwrap();
             let mut seen = seen.lock().unwrap();
             seen.push(inbox.abort(child, "x").unwrap_err().to_string());
             seen.push(inbox.abort(EntryId(1), "x").unwrap_err().to_string());
@@ -1186,5 +1194,261 @@ fn an_abort_request_is_recorded_once_with_its_reason_and_the_work_winds_down_pai
         .filter(|e| matches!(e.record, Record::RunEnd(_)))
         .map(|e| e.pair)
         .collect();
-    assert_eq!(ends, [Some(receipts[1].submission), Some(EntryId(2))]);
+    // Deepest first: the grandchild, the child, then the owner.
+    assert_eq!(
+        ends,
+        [
+            Some(receipts[2].submission),
+            Some(receipts[1].submission),
+            Some(EntryId(2))
+        ]
+    );
+}
+
+#[test]
+fn input_is_not_delivered_when_no_round_is_left_to_answer_it() {
+    let mut f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let policy = Policy::new();
+    let tools = Tools::new(|_, _| {});
+    let agent = Agent::new(&p, &tools, RunLimits { max_rounds: 2 }).with_lifecycle(&policy);
+    enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
+    // Round 1 uses tools, round 2 ends the turn: the last round, so nothing is delivered.
+    let outcome = agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
+    assert_eq!(f.session.queued().len(), 1);
+}
+
+#[test]
+fn another_branch_cannot_be_chosen_while_input_is_queued() {
+    let mut f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let policy = Policy::new();
+    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let id = enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
+    let m = model();
+    let submit = smith_agent::Submit {
+        model: &m,
+        input: "elsewhere",
+        dedup_key: None,
+        destination: Some(EntryId(1)),
+    };
+    let err = agent
+        .submit(&mut f.session, submit, &mut |_| {}, &Cancel::new())
+        .unwrap_err();
+    assert!(
+        matches!(&err, AdmissionError::Destination { why, .. } if why.contains(&id.to_string())),
+        "{err}"
+    );
+}
+
+#[test]
+fn message_ids_stay_matched_when_input_is_committed_while_a_message_streams() {
+    let mut f = fixture();
+    let p = provider(
+        r#"round { text "a"; gate "mid"; text "b"; stop "end_turn" }
+           round { echo; stop "end_turn" }"#,
+        f.dir.path(),
+    );
+    let policy = Policy::new();
+    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let inbox = agent.inbox(&f.session);
+    let gate_dir = f.dir.path().to_owned();
+    let helper = std::thread::spawn(move || {
+        wait_for(&gate_dir.join("mid.waiting"));
+        enqueue(&inbox, "and this", Delivery::FollowUp);
+        std::fs::write(gate_dir.join("mid.release"), "").unwrap();
+    });
+    let mut intents = Vec::new();
+    agent.run(
+        &mut f.session,
+        &model(),
+        "go",
+        &mut |i| intents.push(i),
+        &Cancel::new(),
+    );
+    helper.join().unwrap();
+    // Every end closes a started id, and names the entry it was committed as.
+    let mut started = std::collections::HashSet::new();
+    for i in &intents {
+        match i {
+            Intent::MessageStart { message_id, .. } => {
+                started.insert(*message_id);
+            }
+            Intent::MessageEnd {
+                message_id,
+                entry_id,
+                ..
+            } => {
+                assert!(started.contains(message_id), "{intents:#?}");
+                assert!(entry_id.is_some());
+            }
+            _ => {}
+        }
+    }
+    let ends: Vec<(u64, Option<u64>)> = intents
+        .iter()
+        .filter_map(|i| match i {
+            Intent::MessageEnd {
+                message_id,
+                entry_id,
+                ..
+            } => Some((*message_id, *entry_id)),
+            _ => None,
+        })
+        .collect();
+    // The first answer streamed as 5 but was committed as 6 (the queued input took 5).
+    assert_eq!(ends[1], (5, Some(6)));
+}
+
+#[test]
+fn a_sink_may_consult_the_inbox_while_intents_arrive() {
+    let mut f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let policy = Policy::new();
+    let tools = Tools::new(|_, _| {});
+    let agent = Agent::new(&p, &tools, RunLimits::default()).with_lifecycle(&policy);
+    let inbox = agent.inbox(&f.session);
+    let mut seen = 0;
+    let outcome = agent.run(
+        &mut f.session,
+        &model(),
+        "go",
+        &mut |_| {
+            seen += inbox.queued().len() + inbox.live_work().len();
+        },
+        &Cancel::new(),
+    );
+    assert_eq!(outcome.stop_reason, StopReason::EndTurn);
+    assert!(seen > 0, "live work was visible to the sink");
+}
+
+#[test]
+fn huge_tool_output_is_recorded_cut_and_the_call_stays_answered() {
+    struct Huge;
+    impl ToolDispatch for Huge {
+        fn definitions(&self) -> Vec<smith::ToolDefinition> {
+            Tools::new(|_, _| {}).definitions()
+        }
+        fn call(&self, _: &ToolCall, _: &ToolContext, _: &Cancel) -> ToolOutput {
+            ToolOutput {
+                output: "é".repeat(9 << 20),
+                is_error: false,
+            }
+        }
+    }
+    let mut f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let outcome = Agent::new(&p, &Huge, RunLimits::default()).run(
+        &mut f.session,
+        &model(),
+        "go",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
+    let entries = read_session(f.session.path()).unwrap().entries;
+    let results: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::ToolResult(r) => Some(&r.result),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 3);
+    for r in results {
+        assert!(r.output.len() < smith_agent::MAX_RECORDED_OUTPUT_BYTES + 200);
+        assert!(
+            r.output.contains("[output cut at"),
+            "{}",
+            &r.output[r.output.len() - 100..]
+        );
+    }
+}
+
+#[test]
+fn an_unanswered_call_before_a_recorded_end_is_answered_on_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut w = smith_store::SessionWriter::create(dir.path(), id).unwrap();
+    let call = smith::ToolCall {
+        id: "c9".into(),
+        name: "step".into(),
+        arguments: serde_json::json!({}),
+    };
+    w.append(&[
+        Record::Message(smith_store::MessageRecord {
+            message: smith::Message::user_text("x"),
+            model: None,
+            stop_reason: None,
+            usage: None,
+            error: None,
+        }),
+        Record::Message(smith_store::MessageRecord {
+            message: smith::Message {
+                role: smith::Role::Assistant,
+                content: vec![ContentBlock::ToolCall(call)],
+            },
+            model: Some(model()),
+            stop_reason: Some(StopReason::ToolUse),
+            usage: None,
+            error: None,
+        }),
+        Record::RunEnd(smith_store::RunEnd {
+            stop_reason: StopReason::Error,
+            usage: smith::UsageTotals::default(),
+            error: Some("the session could not record a result".into()),
+        }),
+    ])
+    .unwrap();
+    let path = w.path().to_owned();
+    drop(w);
+    let session = Session::open(&path, id).unwrap().session;
+    smith::check_pairing(session.context()).unwrap();
+    let kinds = kinds(&path);
+    assert_eq!(kinds.last(), Some(&"tool_result"), "{kinds:?}");
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "run_end").count(),
+        1,
+        "no second end"
+    );
+}
+
+#[test]
+fn an_inbox_outliving_its_session_writes_nothing() {
+    let f = fixture();
+    let p = provider(THREE_CALLS, f.dir.path());
+    let policy = Policy::new();
+    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let inbox = agent.inbox(&f.session);
+    let queued = enqueue(&inbox, "x", Delivery::Steer);
+    let path = f.session.path().to_owned();
+    let sid = f.session.id();
+    drop(f.session);
+    // The session was dropped: the writer lock is released even though the inbox lives.
+    let reopened = Session::open(&path, sid).unwrap().session;
+    assert!(matches!(
+        inbox.enqueue(Enqueue {
+            model: &model(),
+            input: "y",
+            delivery: Delivery::Steer,
+            dedup_key: None
+        }),
+        Err(AdmissionError::Closed)
+    ));
+    assert!(matches!(
+        inbox.withdraw(queued, "x"),
+        Err(WithdrawError::Closed)
+    ));
+    assert_eq!(reopened.queued().len(), 1);
 }

@@ -193,11 +193,18 @@ impl LoadedHandler {
 }
 
 impl Lifecycle for Loadout {
-    /// The handler plugin holding the `queue-policy` role, as `id@version`.
+    /// The handler plugin holding the `queue-policy` role, as `id@version` — unless it is out
+    /// of service after a failure (then no input can be queued that it could never deliver).
     fn queue_policy(&self) -> Option<String> {
         self.handlers()
             .iter()
             .find(|h| h.manifest.handlers.iter().any(|r| r == "queue-policy"))
+            .filter(|h| {
+                h.failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .is_none()
+            })
             .map(|h| h.manifest.label())
     }
 

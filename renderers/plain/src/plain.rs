@@ -332,6 +332,7 @@ mod tests {
             },
             Intent::MessageEnd {
                 message_id: 2,
+                entry_id: Some(2),
                 message,
                 stop_reason: Some(StopReason::EndTurn),
                 usage: None,
@@ -394,6 +395,7 @@ mod tests {
                 },
                 Intent::MessageEnd {
                     message_id: 1,
+                    entry_id: Some(1),
                     message: msg,
                     stop_reason: None,
                     usage: None,
