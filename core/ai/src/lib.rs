@@ -1,11 +1,13 @@
 //! Smith's model layer.
 //!
-//! Today it owns provider resolution ([`resolve`]) and the [`scripted`] provider, which
+//! It owns the [`http`] engine every provider's transport goes through, provider resolution
+//! ([`resolve`]) and the [`scripted`] provider, which
 //! replays a script of provider rounds behind the same [`smith::Provider`] boundary every
 //! provider uses, so Smith runs offline with no key. The agent loop has no special path for it.
 //!
 //! This crate never prints and holds no vendor wire format.
 
+pub mod http;
 mod resolve;
 pub mod scripted;
 

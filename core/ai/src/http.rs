@@ -1,0 +1,410 @@
+//! The HTTP engine: the one transport every provider and every granted plugin network effect
+//! uses (spec: Providers, models, and authentication → Network transport; DESIGN §3, §6).
+//!
+//! Synchronous, on ureq with rustls and the webpki root certificates (no system TLS, no async
+//! runtime). The request runs on a worker thread; the caller receives the response head and
+//! then the body's chunks as they arrive over a bounded channel, so that:
+//!
+//! - a request body over [`Bounds::max_request_bytes`] (16 MiB) is refused before anything is
+//!   sent;
+//! - the head must arrive within [`Bounds::head_timeout`] (120 s);
+//! - a gap of [`Bounds::gap_timeout`] (300 s) between body chunks ends the body as failed;
+//! - the body stops at [`Bounds::max_response_bytes`] (64 MiB), ending as truncated;
+//! - cancellation is observed while waiting for the head and at every chunk boundary, at once,
+//!   never after a timeout runs out (the worker is abandoned and ends with its connection);
+//! - every body ends with exactly one [`Outcome`]: complete, truncated, cancelled or failed;
+//! - a non-2xx status is a response like any other, never a transport error.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use smith::Cancel;
+
+/// The transport's bounds. [`Bounds::default`] is the spec's; tests shrink them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Largest request body sent, in bytes.
+    pub max_request_bytes: usize,
+    /// Largest response body delivered, in bytes; the rest is cut ([`Outcome::Truncated`]).
+    pub max_response_bytes: u64,
+    /// Longest wait from sending to the response head (connect, TLS, upload and head).
+    pub head_timeout: Duration,
+    /// Longest wait between two body chunks.
+    pub gap_timeout: Duration,
+    /// Chunks buffered between the worker and the caller before the worker waits.
+    pub channel_chunks: usize,
+}
+
+impl Default for Bounds {
+    /// 16 MiB requests, 64 MiB responses, 120 s to the head, 300 s between chunks, 32 chunks
+    /// in flight.
+    fn default() -> Self {
+        Self {
+            max_request_bytes: 16 << 20,
+            max_response_bytes: 64 << 20,
+            head_timeout: Duration::from_secs(120),
+            gap_timeout: Duration::from_secs(300),
+            channel_chunks: 32,
+        }
+    }
+}
+
+/// One request to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// `GET`, `POST`…
+    pub method: String,
+    /// The absolute URL (`http` or `https`).
+    pub url: String,
+    /// Header names and values, in order. They may hold credentials: never log them.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+/// Why a request got no response. Messages never include header values (credentials).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    /// The request body is over the bound; nothing was sent.
+    #[error(
+        "the request body is {bytes} bytes, over the {limit}-byte limit; nothing was sent — shorten the conversation (fewer or smaller tool results) and retry"
+    )]
+    RequestTooLarge {
+        /// The body's size.
+        bytes: usize,
+        /// The bound.
+        limit: usize,
+    },
+    /// The request cannot be built (bad URL, method or header).
+    #[error("the request to {url} is malformed: {why}; check the provider's base URL")]
+    BadRequest {
+        /// The URL.
+        url: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The server could not be reached or the connection failed before the head.
+    #[error("cannot reach {url}: {why}; check the base URL and the network, then retry")]
+    Connect {
+        /// The URL.
+        url: String,
+        /// What failed.
+        why: String,
+    },
+    /// No response head within the bound.
+    #[error(
+        "{url} sent no response within {timeout:?}; the server is overloaded or unreachable — retry later"
+    )]
+    HeadTimeout {
+        /// The URL.
+        url: String,
+        /// The bound.
+        timeout: Duration,
+    },
+    /// The request was cancelled before the head arrived.
+    #[error("the request was cancelled before the server answered")]
+    Cancelled,
+}
+
+/// How a response body ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The server ended the body normally.
+    Complete,
+    /// The body reached the response bound and was cut there.
+    Truncated {
+        /// The bound, in bytes.
+        limit: u64,
+    },
+    /// The caller cancelled while the body was arriving.
+    Cancelled,
+    /// The body broke off: connection reset, malformed chunking, a body shorter than its
+    /// declared length, or a gap between chunks over the bound.
+    Failed(String),
+}
+
+/// A response: its status and headers, and its body as it arrives.
+#[derive(Debug)]
+pub struct HttpResponse {
+    /// The status code (any: non-2xx statuses are responses).
+    pub status: u16,
+    /// Header names (lowercase) and values, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Body,
+}
+
+/// A response body: chunks in arrival order, then one [`Outcome`].
+#[derive(Debug)]
+pub struct Body {
+    rx: Receiver<Msg>,
+    cancel: Cancel,
+    gap: Duration,
+    outcome: Option<Outcome>,
+}
+
+#[derive(Debug)]
+enum Msg {
+    Head(Result<(u16, Vec<(String, String)>), TransportError>),
+    Chunk(Vec<u8>),
+    End(Outcome),
+}
+
+/// How often a wait looks at the cancellation flag.
+const CANCEL_POLL: Duration = Duration::from_millis(5);
+
+/// Bytes read from the connection at a time.
+const READ_SIZE: usize = 16 * 1024;
+
+/// Wait for the next message, observing `cancel` and giving up after `timeout`.
+enum Waited {
+    Msg(Msg),
+    Cancelled,
+    TimedOut,
+    Gone,
+}
+
+fn wait(rx: &Receiver<Msg>, cancel: &Cancel, timeout: Duration) -> Waited {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if cancel.is_cancelled() {
+            return Waited::Cancelled;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Waited::TimedOut;
+        }
+        match rx.recv_timeout(CANCEL_POLL.min(deadline - now)) {
+            Ok(msg) => return Waited::Msg(msg),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Waited::Gone,
+        }
+    }
+}
+
+impl Body {
+    /// The next chunk, in arrival order; `None` once the body has ended — then
+    /// [`Body::outcome`] says how. Blocks at most the gap bound, and returns at once on
+    /// cancellation.
+    pub fn next_chunk(&mut self) -> Option<Vec<u8>> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let ended = match wait(&self.rx, &self.cancel, self.gap) {
+            Waited::Msg(Msg::Chunk(bytes)) => return Some(bytes),
+            Waited::Msg(Msg::End(outcome)) => outcome,
+            Waited::Msg(Msg::Head(_)) => Outcome::Failed("the transport sent a second head".into()),
+            Waited::Cancelled => Outcome::Cancelled,
+            Waited::TimedOut => Outcome::Failed(format!(
+                "no body bytes arrived for {:?}, the limit between chunks; the response was cut off",
+                self.gap
+            )),
+            Waited::Gone => Outcome::Failed("the transport stopped without ending the body".into()),
+        };
+        self.outcome = Some(ended);
+        None
+    }
+
+    /// How the body ended, once [`Body::next_chunk`] has returned `None`.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Read the whole body (up to the bounds) and its outcome.
+    pub fn read_all(mut self) -> (Vec<u8>, Outcome) {
+        let mut all = Vec::new();
+        while let Some(chunk) = self.next_chunk() {
+            all.extend_from_slice(&chunk);
+        }
+        let outcome = self.outcome.take().unwrap_or(Outcome::Complete);
+        (all, outcome)
+    }
+}
+
+/// The HTTP engine: a connection pool and the bounds. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct HttpEngine {
+    agent: ureq::Agent,
+    bounds: Bounds,
+}
+
+impl Default for HttpEngine {
+    fn default() -> Self {
+        Self::new(Bounds::default())
+    }
+}
+
+impl HttpEngine {
+    /// An engine with `bounds`.
+    pub fn new(bounds: Bounds) -> Self {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_connect(Some(bounds.head_timeout))
+            .timeout_recv_response(Some(bounds.head_timeout))
+            // Stalls are the caller's gap bound; this only ends an abandoned worker.
+            .timeout_recv_body(Some(bounds.gap_timeout * 4))
+            .max_redirects(0)
+            .user_agent(concat!("smith/", env!("CARGO_PKG_VERSION")))
+            .build();
+        Self {
+            agent: config.into(),
+            bounds,
+        }
+    }
+
+    /// The engine's bounds.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    /// Send `request` and wait for the response head, observing `cancel`.
+    ///
+    /// # Errors
+    /// [`TransportError`]: too large (nothing sent), malformed, unreachable, no head in time,
+    /// or cancelled.
+    pub fn send(
+        &self,
+        request: HttpRequest,
+        cancel: &Cancel,
+    ) -> Result<HttpResponse, TransportError> {
+        if request.body.len() > self.bounds.max_request_bytes {
+            return Err(TransportError::RequestTooLarge {
+                bytes: request.body.len(),
+                limit: self.bounds.max_request_bytes,
+            });
+        }
+        let url = request.url.clone();
+        let built = build(request)?;
+        let (tx, rx) = sync_channel(self.bounds.channel_chunks.max(1));
+        let agent = self.agent.clone();
+        let (limit, head_timeout) = (self.bounds.max_response_bytes, self.bounds.head_timeout);
+        let worker_url = url.clone();
+        std::thread::Builder::new()
+            .name("smith-http".into())
+            .spawn(move || transfer(&agent, built, (&worker_url, head_timeout), limit, &tx))
+            .map_err(|e| TransportError::Connect {
+                url: url.clone(),
+                why: format!("cannot start the transfer thread: {e}"),
+            })?;
+        match wait(&rx, cancel, self.bounds.head_timeout) {
+            Waited::Msg(Msg::Head(Ok((status, headers)))) => Ok(HttpResponse {
+                status,
+                headers,
+                body: Body {
+                    rx,
+                    cancel: cancel.clone(),
+                    gap: self.bounds.gap_timeout,
+                    outcome: None,
+                },
+            }),
+            Waited::Msg(Msg::Head(Err(e))) => Err(e),
+            Waited::Msg(_) | Waited::Gone => Err(TransportError::Connect {
+                url,
+                why: "the transfer ended without a response".into(),
+            }),
+            Waited::Cancelled => Err(TransportError::Cancelled),
+            Waited::TimedOut => Err(TransportError::HeadTimeout {
+                url,
+                timeout: self.bounds.head_timeout,
+            }),
+        }
+    }
+}
+
+fn build(request: HttpRequest) -> Result<ureq::http::Request<Vec<u8>>, TransportError> {
+    let bad = |why: String| TransportError::BadRequest {
+        url: request.url.clone(),
+        why,
+    };
+    let method = ureq::http::Method::from_bytes(request.method.as_bytes())
+        .map_err(|_| bad(format!("`{}` is not an HTTP method", request.method)))?;
+    let mut builder = ureq::http::Request::builder()
+        .method(method)
+        .uri(request.url.as_str());
+    for (name, value) in &request.headers {
+        // Values are validated without quoting them: they may be credentials.
+        ureq::http::HeaderValue::from_str(value).map_err(|_| {
+            bad(format!(
+                "the value of header `{name}` holds characters a header cannot"
+            ))
+        })?;
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    builder
+        .body(request.body.clone())
+        .map_err(|e| bad(e.to_string()))
+}
+
+/// The worker: run the request, send the head, then the body's chunks and one end.
+fn transfer(
+    agent: &ureq::Agent,
+    request: ureq::http::Request<Vec<u8>>,
+    (url, head_timeout): (&str, Duration),
+    limit: u64,
+    tx: &SyncSender<Msg>,
+) {
+    use std::io::Read;
+    let response = match agent.run(request) {
+        Ok(response) => response,
+        Err(e) => {
+            let error = match e {
+                ureq::Error::Timeout(_) => TransportError::HeadTimeout {
+                    url: url.to_owned(),
+                    timeout: head_timeout,
+                },
+                ureq::Error::BadUri(why) => TransportError::BadRequest {
+                    url: url.to_owned(),
+                    why,
+                },
+                other => TransportError::Connect {
+                    url: url.to_owned(),
+                    why: other.to_string(),
+                },
+            };
+            let _ = tx.send(Msg::Head(Err(error)));
+            return;
+        }
+    };
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    if tx.send(Msg::Head(Ok((status, headers)))).is_err() {
+        return;
+    }
+    let mut reader = response.into_body().into_reader();
+    let mut total: u64 = 0;
+    let mut buf = vec![0u8; READ_SIZE];
+    let end = loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break Outcome::Complete,
+            Ok(n) => {
+                let room = limit - total;
+                let take = (n as u64).min(room) as usize;
+                total += take as u64;
+                if take > 0 && tx.send(Msg::Chunk(buf[..take].to_vec())).is_err() {
+                    return;
+                }
+                if take < n || total == limit && peek_more(&mut reader) {
+                    break Outcome::Truncated { limit };
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => break Outcome::Failed(format!("the connection broke off: {e}")),
+        }
+    };
+    let _ = tx.send(Msg::End(end));
+}
+
+/// Whether the body has more bytes after exactly reaching the limit.
+fn peek_more(reader: &mut impl std::io::Read) -> bool {
+    let mut one = [0u8; 1];
+    matches!(reader.read(&mut one), Ok(n) if n > 0)
+}
