@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const GUESTS: &[&str] = &[
+    "smith_anthropic",
     "smith_files",
     "smith_hostile",
     "smith_hostile_handler",
+    "smith_openai_compatible",
     "smith_queue",
     "smith_shell",
 ];
@@ -22,12 +24,23 @@ fn main() {
         PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let plugins = manifest_dir.parent().expect("plugins/").to_owned();
     let guests = plugins.join("guests");
+    // The SDK builds the shared provider-neutral types into every guest.
+    println!(
+        "cargo::rerun-if-changed={}",
+        plugins
+            .parent()
+            .expect("the workspace root")
+            .join("core/smith")
+            .display()
+    );
     for watched in [
         "guests/Cargo.toml",
         "guests/Cargo.lock",
+        "guests/anthropic",
         "guests/files",
         "guests/hostile",
         "guests/hostile-handler",
+        "guests/openai-compatible",
         "guests/queue",
         "guests/shell",
         "sdk",

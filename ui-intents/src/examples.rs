@@ -74,6 +74,8 @@ pub fn examples() -> Vec<Intent> {
                 content: vec![
                     ContentBlock::Thinking {
                         text: "The user wants the README.".into(),
+                        signature: None,
+                        redacted: false,
                     },
                     ContentBlock::Text {
                         text: "Let me read it.".into(),

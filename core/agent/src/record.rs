@@ -411,6 +411,24 @@ impl Run<'_> {
                         text,
                     });
                 }
+                StreamEvent::ThinkingSignature { signature } => {
+                    // It closes the thinking just streamed (a later delta starts a new block).
+                    match content.last_mut() {
+                        Some(ContentBlock::Thinking { signature: s, .. }) if s.is_none() => {
+                            *s = Some(signature);
+                        }
+                        _ => content.push(ContentBlock::Thinking {
+                            text: String::new(),
+                            signature: Some(signature),
+                            redacted: false,
+                        }),
+                    }
+                }
+                StreamEvent::RedactedThinking { data } => content.push(ContentBlock::Thinking {
+                    text: String::new(),
+                    signature: Some(data),
+                    redacted: true,
+                }),
                 StreamEvent::ToolCall(call) => {
                     let repeated = content
                         .iter()
@@ -473,12 +491,21 @@ impl Run<'_> {
 fn push_delta(content: &mut Vec<ContentBlock>, kind: DeltaKind, text: &str) {
     match (content.last_mut(), kind) {
         (Some(ContentBlock::Text { text: t }), DeltaKind::Text)
-        | (Some(ContentBlock::Thinking { text: t }), DeltaKind::Thinking) => t.push_str(text),
+        | (
+            Some(ContentBlock::Thinking {
+                text: t,
+                signature: None,
+                redacted: false,
+            }),
+            DeltaKind::Thinking,
+        ) => t.push_str(text),
         (_, DeltaKind::Text) => content.push(ContentBlock::Text {
             text: text.to_owned(),
         }),
         (_, DeltaKind::Thinking) => content.push(ContentBlock::Thinking {
             text: text.to_owned(),
+            signature: None,
+            redacted: false,
         }),
     }
 }

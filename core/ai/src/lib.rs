@@ -8,6 +8,8 @@
 //! This crate never prints and holds no vendor wire format.
 
 pub mod http;
+#[cfg(feature = "loopback")]
+pub mod loopback;
 mod resolve;
 pub mod scripted;
 

@@ -1,91 +1,17 @@
 //! The HTTP engine against loopback servers that send raw HTTP/1.1 in pieces (no test reaches
 //! the internet): every bound of the spec's network transport, each with its own outcome.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use smith::Cancel;
 use smith_ai::http::{Bounds, HttpEngine, HttpRequest, Outcome, TransportError};
-
-/// What the server does after reading the request.
-enum Step {
-    Send(Vec<u8>),
-    /// Wait until the test sends on the step channel.
-    Wait,
-}
-
-struct Server {
-    url: String,
-    /// The request the server read (head and body), once read.
-    requests: Receiver<Vec<u8>>,
-    go: Sender<()>,
-}
-
-fn read_request(stream: &mut TcpStream) -> Vec<u8> {
-    let mut got = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let n = stream.read(&mut buf).unwrap_or(0);
-        if n == 0 {
-            return got;
-        }
-        got.extend_from_slice(&buf[..n]);
-        if let Some(end) = got.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&got[..end]).to_lowercase();
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok())
-                .unwrap_or(0);
-            while got.len() < end + 4 + length {
-                let n = stream.read(&mut buf).unwrap_or(0);
-                if n == 0 {
-                    break;
-                }
-                got.extend_from_slice(&buf[..n]);
-            }
-            return got;
-        }
-    }
-}
+use smith_ai::loopback::{self, Server, Step, head};
 
 fn serve(steps: Vec<Step>) -> Server {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1/test", listener.local_addr().unwrap());
-    let (req_tx, requests) = channel();
-    let (go, go_rx) = channel::<()>();
-    std::thread::spawn(move || {
-        let Ok((mut stream, _)) = listener.accept() else {
-            return;
-        };
-        let request = read_request(&mut stream);
-        let _ = req_tx.send(request);
-        for step in steps {
-            match step {
-                Step::Send(bytes) => {
-                    if stream.write_all(&bytes).is_err() {
-                        return;
-                    }
-                    let _ = stream.flush();
-                }
-                Step::Wait => {
-                    if go_rx.recv().is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        // Dropping the stream closes the connection.
-    });
-    Server { url, requests, go }
-}
-
-fn head(status: &str, extra: &str) -> Step {
-    Step::Send(
-        format!("HTTP/1.1 {status}\r\ncontent-type: text/event-stream\r\n{extra}\r\n").into_bytes(),
-    )
+    let mut server = loopback::serve(vec![steps]);
+    server.url.push_str("/v1/test");
+    server
 }
 
 fn chunk(data: &str) -> Step {
@@ -117,7 +43,10 @@ fn engine(f: impl FnOnce(&mut Bounds)) -> HttpEngine {
 #[test]
 fn chunks_arrive_as_they_are_sent_and_the_body_completes() {
     let server = serve(vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
+        head(
+            "200 OK",
+            "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n",
+        ),
         chunk("data: one\n\n"),
         Step::Wait,
         chunk("data: two\n\n"),
@@ -136,14 +65,14 @@ fn chunks_arrive_as_they_are_sent_and_the_body_completes() {
     );
     // The first chunk is delivered while the server still holds the second.
     assert_eq!(response.body.next_chunk().unwrap(), b"data: one\n\n");
-    server.go.send(()).unwrap();
+    server.go();
     let mut rest = Vec::new();
     while let Some(c) = response.body.next_chunk() {
         rest.extend(c);
     }
     assert_eq!(rest, b"data: two\n\n");
     assert_eq!(response.body.outcome(), Some(&Outcome::Complete));
-    let request = String::from_utf8(server.requests.recv().unwrap()).unwrap();
+    let request = String::from_utf8(server.request().unwrap()).unwrap();
     assert!(
         request.starts_with("POST /v1/test HTTP/1.1\r\n"),
         "{request}"
@@ -205,13 +134,16 @@ fn a_slow_head_times_out() {
         .unwrap_err();
     assert!(matches!(err, TransportError::HeadTimeout { .. }), "{err:?}");
     assert!(err.to_string().contains("200ms"), "{err}");
-    drop(server.go);
+    drop(server);
 }
 
 #[test]
 fn a_stalled_body_ends_as_failed_after_the_gap_bound() {
     let server = serve(vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
+        head(
+            "200 OK",
+            "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n",
+        ),
         chunk("data: partial"),
         Step::Wait,
     ]);
@@ -225,14 +157,17 @@ fn a_stalled_body_ends_as_failed_after_the_gap_bound() {
         panic!("{outcome:?}")
     };
     assert!(why.contains("no body bytes arrived for 200ms"), "{why}");
-    drop(server.go);
+    drop(server);
 }
 
 #[test]
 fn an_oversized_response_is_truncated_at_the_bound() {
     let big = "x".repeat(4000);
     let server = serve(vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
+        head(
+            "200 OK",
+            "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n",
+        ),
         chunk(&big),
         last_chunk(),
     ]);
@@ -262,7 +197,10 @@ fn a_body_exactly_at_the_bound_is_complete() {
 #[test]
 fn cancellation_mid_body_ends_it_at_once_without_waiting_for_a_timeout() {
     let server = serve(vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
+        head(
+            "200 OK",
+            "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n",
+        ),
         chunk("data: first\n\n"),
         Step::Wait,
     ]);
@@ -284,7 +222,7 @@ fn cancellation_mid_body_ends_it_at_once_without_waiting_for_a_timeout() {
     assert_eq!(response.body.outcome(), Some(&Outcome::Cancelled));
     // Far below the 60 s gap bound (a loose bound: this checks "not after a timeout").
     assert!(started.elapsed() < Duration::from_secs(30));
-    drop(server.go);
+    drop(server);
 }
 
 #[test]
@@ -296,7 +234,7 @@ fn cancellation_before_the_head_returns_cancelled() {
         .send(post(&server.url, b"{}"), &cancel)
         .unwrap_err();
     assert_eq!(err, TransportError::Cancelled);
-    drop(server.go);
+    drop(server);
 }
 
 #[test]

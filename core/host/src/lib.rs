@@ -27,6 +27,7 @@ mod handlers;
 pub mod manifest;
 pub mod process;
 mod process_imports;
+mod providers;
 pub mod reference;
 mod runtime;
 pub mod search;
@@ -35,6 +36,7 @@ pub use cache::CompileCache;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy};
 pub use handlers::HANDLER_DEADLINE;
 pub use manifest::Manifest;
+pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Host, Limits, Loadout, PluginSource};
 
 /// A host failure, naming the plugin and what to do.

@@ -32,6 +32,34 @@ pub const TOOL_WORLD: &str = "tool-plugin@0.1.0";
 /// The lifecycle-handler world, as a manifest names it.
 pub const HANDLER_WORLD: &str = "handler-plugin@0.1.0";
 
+/// The provider world, as a manifest names it.
+pub const PROVIDER_WORLD: &str = "provider-plugin@0.1.0";
+
+/// What a provider plugin declares: its provider id, default base URL and credential.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderDecl {
+    /// The provider id, as in `provider/model`.
+    pub id: String,
+    /// The default base URL (`provider.<id>.base-url` overrides it).
+    pub base_url: String,
+    /// Where its API key comes from and how it is sent, when it takes one.
+    pub api_key: Option<ApiKey>,
+}
+
+/// A provider's API key: the environment variable it is read from and the header the host
+/// sends it in (the plugin never sees it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiKey {
+    /// The environment variable (e.g. `ANTHROPIC_API_KEY`).
+    pub env: String,
+    /// The header it is sent in (e.g. `x-api-key`, `authorization`).
+    pub header: String,
+    /// Text before the key in the header (e.g. `Bearer `).
+    pub prefix: String,
+    /// Whether a request without it is refused before sending.
+    pub required: bool,
+}
+
 /// The handler roles a plugin may declare: `queue-policy` (delivers queued input; at most
 /// one active plugin holds it).
 pub const HANDLER_ROLES: &[&str] = &["queue-policy"];
@@ -52,6 +80,8 @@ pub struct Manifest {
     pub tools: Vec<String>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
+    /// The provider it contributes ([`PROVIDER_WORLD`] only).
+    pub provider: Option<ProviderDecl>,
 }
 
 impl Manifest {
@@ -63,6 +93,11 @@ impl Manifest {
     /// Whether it implements the lifecycle-handler world.
     pub fn is_handler(&self) -> bool {
         self.world == HANDLER_WORLD
+    }
+
+    /// Whether it implements the provider world.
+    pub fn is_provider(&self) -> bool {
+        self.world == PROVIDER_WORLD
     }
 }
 
@@ -106,6 +141,8 @@ impl Manifest {
         let mut grants = Vec::new();
         let mut tools = Vec::new();
         let mut handlers = Vec::new();
+        let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
+            std::collections::BTreeMap::new();
         for node in plugin
             .children()
             .map(KdlDocument::nodes)
@@ -135,16 +172,44 @@ impl Manifest {
                         handlers.push(value);
                     }
                 }
+                field @ ("provider" | "base-url" | "api-key-env" | "api-key-header"
+                | "api-key-prefix" | "api-key") => {
+                    let key: &'static str = match field {
+                        "provider" => "provider",
+                        "base-url" => "base-url",
+                        "api-key-env" => "api-key-env",
+                        "api-key-header" => "api-key-header",
+                        "api-key-prefix" => "api-key-prefix",
+                        _ => "api-key",
+                    };
+                    provider_fields.insert(key, value);
+                }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant, tool or handler"
+                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, provider, base-url or api-key…"
                     )));
                 }
             }
         }
         let version = version.ok_or_else(|| bad("missing `version \"X.Y.Z\"`".to_owned()))?;
         let world = world.ok_or_else(|| bad(format!("missing `world \"{TOOL_WORLD}\"`")))?;
-        if world == HANDLER_WORLD {
+        let provider = if world == PROVIDER_WORLD {
+            Some(provider_decl(&provider_fields).map_err(&bad)?)
+        } else if provider_fields.is_empty() {
+            None
+        } else {
+            return Err(bad(format!(
+                "provider nodes belong to a `{PROVIDER_WORLD}` plugin; this one is `{world}`"
+            )));
+        };
+        if world == PROVIDER_WORLD {
+            if !tools.is_empty() || !handlers.is_empty() || !grants.is_empty() {
+                return Err(bad(
+                    "a provider plugin is a pure codec: it lists no tools, handlers or grants"
+                        .to_owned(),
+                ));
+            }
+        } else if world == HANDLER_WORLD {
             if handlers.is_empty() || !tools.is_empty() {
                 return Err(bad(
                     "a handler plugin lists at least one `handler \"ROLE\"` (e.g. handler \"queue-policy\") and no tools".to_owned(),
@@ -163,7 +228,7 @@ impl Manifest {
             }
         } else {
             return Err(bad(format!(
-                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}` and `{HANDLER_WORLD}`"
+                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}`, `{HANDLER_WORLD}` and `{PROVIDER_WORLD}`"
             )));
         }
         Ok(Self {
@@ -173,8 +238,53 @@ impl Manifest {
             grants,
             tools,
             handlers,
+            provider,
         })
     }
+}
+
+/// The provider declaration from a provider manifest's nodes.
+fn provider_decl(
+    fields: &std::collections::BTreeMap<&'static str, String>,
+) -> Result<ProviderDecl, String> {
+    let id = fields
+        .get("provider")
+        .filter(|id| valid_id(id))
+        .ok_or("a provider plugin names its provider id: provider \"ID\" (lowercase letters, digits, `-`)")?
+        .clone();
+    let base_url = fields
+        .get("base-url")
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .ok_or("a provider plugin names its default base URL: base-url \"https://…\"")?
+        .trim_end_matches('/')
+        .to_owned();
+    let api_key = match (fields.get("api-key-env"), fields.get("api-key-header")) {
+        (None, None) => None,
+        (Some(env), Some(header)) => Some(ApiKey {
+            env: env.clone(),
+            header: header.to_ascii_lowercase(),
+            prefix: fields.get("api-key-prefix").cloned().unwrap_or_default(),
+            required: match fields.get("api-key").map(String::as_str) {
+                None | Some("required") => true,
+                Some("optional") => false,
+                Some(other) => {
+                    return Err(format!(
+                        "api-key takes \"required\" or \"optional\", not `{other}`"
+                    ));
+                }
+            },
+        }),
+        _ => {
+            return Err(
+                "api-key-env and api-key-header go together: the variable the key is read from and the header it is sent in".to_owned(),
+            );
+        }
+    };
+    Ok(ProviderDecl {
+        id,
+        base_url,
+        api_key,
+    })
 }
 
 fn single_string(node: &KdlNode) -> Option<String> {

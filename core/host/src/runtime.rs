@@ -73,7 +73,9 @@ pub(crate) struct State {
     table: ResourceTable,
     limits: StoreLimits,
     pub(crate) call: CallState,
-    started: Instant,
+    /// When the current call began (a provider's decoder lives across many calls: each one
+    /// restarts it).
+    pub(crate) started: Instant,
     deadline: Duration,
     grace: Duration,
     cancelled_at: Option<Instant>,
@@ -135,6 +137,8 @@ struct Generation {
     plugins: Vec<LoadedPlugin>,
     /// Lifecycle-handler plugins, in load order.
     handlers: Vec<crate::handlers::LoadedHandler>,
+    /// Provider plugins, in load order.
+    providers: Vec<crate::providers::LoadedProvider>,
 }
 
 /// The plugin host: the engine and the current generation of loaded tool plugins. A reload
@@ -144,6 +148,7 @@ pub struct Host {
     runtime: Arc<Runtime>,
     linker: Linker<State>,
     handler_linker: Linker<State>,
+    provider_linker: Linker<State>,
     cache: CompileCache,
     current: RwLock<Arc<Generation>>,
 }
@@ -221,11 +226,19 @@ impl Host {
             ticker,
         });
         let handler_linker = crate::handlers::linker(&runtime.engine)?;
-        let first = build(&runtime, [&linker, &handler_linker], cache, sources, 1)?;
+        let provider_linker = crate::providers::linker(&runtime.engine)?;
+        let first = build(
+            &runtime,
+            [&linker, &handler_linker, &provider_linker],
+            cache,
+            sources,
+            1,
+        )?;
         Ok(Self {
             runtime,
             linker,
             handler_linker,
+            provider_linker,
             cache: cache.clone(),
             current: RwLock::new(Arc::new(first)),
         })
@@ -242,7 +255,7 @@ impl Host {
         let number = self.loadout().generation.number + 1;
         let next = build(
             &self.runtime,
-            [&self.linker, &self.handler_linker],
+            [&self.linker, &self.handler_linker, &self.provider_linker],
             &self.cache,
             sources,
             number,
@@ -311,11 +324,16 @@ impl Loadout {
             .iter()
             .map(|p| &p.manifest)
             .chain(self.generation.handlers.iter().map(|h| &h.manifest))
+            .chain(self.generation.providers.iter().map(|p| &p.manifest))
             .collect()
     }
 
     pub(crate) fn handlers(&self) -> &[crate::handlers::LoadedHandler] {
         &self.generation.handlers
+    }
+
+    pub(crate) fn providers(&self) -> &[crate::providers::LoadedProvider] {
+        &self.generation.providers
     }
 
     pub(crate) fn runtime(&self) -> &Runtime {
@@ -326,13 +344,14 @@ impl Loadout {
 /// Load and validate every plugin of `sources` into generation `number`.
 fn build(
     runtime: &Runtime,
-    [linker, handler_linker]: [&Linker<State>; 2],
+    [linker, handler_linker, provider_linker]: [&Linker<State>; 3],
     cache: &CompileCache,
     sources: &[PluginSource<'_>],
     number: u64,
 ) -> Result<Generation, Error> {
     let mut plugins: Vec<LoadedPlugin> = Vec::new();
     let mut handlers: Vec<crate::handlers::LoadedHandler> = Vec::new();
+    let mut providers: Vec<crate::providers::LoadedProvider> = Vec::new();
     for source in sources {
         let manifest = Manifest::parse(source.manifest, source.origin)?;
         let bad = |reason: String| Error::Component {
@@ -340,6 +359,27 @@ fn build(
             reason,
         };
         let component = cache.load(&runtime.engine, source.component, source.origin)?;
+        if let Some(decl) = &manifest.provider {
+            if let Some(holder) = providers.iter().find(|p| {
+                p.manifest
+                    .provider
+                    .as_ref()
+                    .is_some_and(|d| d.id == decl.id)
+            }) {
+                return Err(bad(format!(
+                    "provider `{}` is already contributed by plugin {}; disable one of them (--disable-plugin ID)",
+                    decl.id,
+                    holder.manifest.label()
+                )));
+            }
+            providers.push(crate::providers::load(
+                provider_linker,
+                &component,
+                manifest,
+                source.origin,
+            )?);
+            continue;
+        }
         if manifest.is_handler() {
             for role in &manifest.handlers {
                 if let Some(holder) = handlers.iter().find(|h| h.manifest.handlers.contains(role)) {
@@ -401,6 +441,7 @@ fn build(
         number,
         plugins,
         handlers,
+        providers,
     })
 }
 

@@ -46,8 +46,17 @@ pub enum ContentBlock {
     },
     /// Model reasoning shown separately from the answer.
     Thinking {
-        /// The reasoning text, UTF-8.
+        /// The reasoning text, UTF-8 (empty for redacted reasoning).
         text: String,
+        /// The vendor's opaque signature of the reasoning (or, when `redacted`, its encrypted
+        /// content), sent back unchanged on the next request to the same model. Absent when
+        /// the vendor gave none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+        /// The vendor withheld the reasoning: `signature` carries it encrypted, `text` is
+        /// empty.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        redacted: bool,
     },
     /// A tool call.
     ToolCall(ToolCall),

@@ -152,6 +152,16 @@ pub enum StreamEvent {
         /// The text piece.
         text: String,
     },
+    /// The signature of the thinking just streamed (it ends that thinking block).
+    ThinkingSignature {
+        /// The vendor's opaque signature, to be sent back unchanged.
+        signature: String,
+    },
+    /// Reasoning the vendor withheld: its encrypted content, to be sent back unchanged.
+    RedactedThinking {
+        /// The opaque data.
+        data: String,
+    },
     /// A complete tool call, arguments assembled.
     ToolCall(ToolCall),
     /// Usage for the response; a later report replaces an earlier one.

@@ -50,6 +50,8 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     content: vec![
                         ContentBlock::Thinking {
                             text: "Read it first.".into(),
+                            signature: None,
+                            redacted: false,
                         },
                         ContentBlock::ToolCall(ToolCall {
                             id: "call_1".into(),

@@ -71,7 +71,16 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
 fn block() -> impl Strategy<Value = ContentBlock> {
     prop_oneof![
         text().prop_map(|text| ContentBlock::Text { text }),
-        text().prop_map(|text| ContentBlock::Thinking { text }),
+        (
+            text(),
+            proptest::option::of("[A-Za-z0-9+/=]{1,40}"),
+            any::<bool>()
+        )
+            .prop_map(|(text, signature, redacted)| ContentBlock::Thinking {
+                text,
+                signature,
+                redacted,
+            }),
         ("[a-z0-9_]{1,8}", "[a-z]{1,8}", json_value()).prop_map(|(id, name, arguments)| {
             ContentBlock::ToolCall(ToolCall {
                 id,

@@ -38,14 +38,14 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         Some(smith_config::Value::Integer(n)) => u32::try_from(*n).unwrap_or(64),
         _ => 64,
     };
-    let provider = smith_ai::resolve(&model, args.script.as_deref())
-        .map_err(|e| CliError::usage(e.to_string()))?;
+    let tools = crate::registry::load(&plugins)?;
+    let provider =
+        crate::providers::resolve(&loaded, &tools.loadout(), &model, args.script.as_deref())?;
     let prompt = read_prompt(&args.prompt)?;
 
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
 
-    let tools = crate::registry::load(&plugins)?;
     let cwd = std::env::current_dir().map_err(|e| {
         CliError::new(
             exit::RUN_FAILED,

@@ -10,6 +10,7 @@ mod docs;
 mod eval;
 mod exit;
 mod paths;
+mod providers;
 mod reference;
 mod registry;
 mod sessions;

@@ -233,6 +233,12 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
                 "state": state,
                 "tools": m.tools,
                 "handlers": m.handlers,
+                "provider": m.provider.as_ref().map(|p| json!({
+                    "id": p.id,
+                    "base_url": p.base_url,
+                    "api_key_env": p.api_key.as_ref().map(|k| k.env.clone()),
+                    "api_key_required": p.api_key.as_ref().is_some_and(|k| k.required),
+                })),
                 "origin": p.bundled.origin,
             });
             if let Some(by) = &p.disabled_by {
@@ -256,7 +262,9 @@ pub(crate) fn run_plugins(args: PluginsArgs, global: &Global) -> Result<u8, CliE
                 Some(by) => format!("disabled by {by}"),
                 None => state.to_owned(),
             };
-            let contributes = if m.is_handler() {
+            let contributes = if let Some(p) = &m.provider {
+                format!("provider: {}", p.id)
+            } else if m.is_handler() {
                 format!("handlers: {}", m.handlers.join(", "))
             } else {
                 format!("tools: {}", m.tools.join(", "))

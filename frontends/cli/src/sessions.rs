@@ -224,7 +224,7 @@ fn texts(record: &Record) -> Vec<String> {
             .content
             .iter()
             .map(|b| match b {
-                ContentBlock::Text { text } | ContentBlock::Thinking { text } => text.clone(),
+                ContentBlock::Text { text } | ContentBlock::Thinking { text, .. } => text.clone(),
                 ContentBlock::ToolCall(c) => format!("{} {}", c.name, c.arguments),
             })
             .collect(),

@@ -82,6 +82,21 @@ fn body() -> String {
             "\n## Plugin `{}` {}\n\nWorld `{}`; {grants}.\n",
             m.id, m.version, m.world,
         );
+        if let Some(p) = &m.provider {
+            let key = match &p.api_key {
+                Some(k) if k.required => format!("its API key comes from `{}` (required)", k.env),
+                Some(k) => format!(
+                    "an API key, if the server needs one, comes from `{}`",
+                    k.env
+                ),
+                None => "it takes no API key".to_owned(),
+            };
+            let _ = write!(
+                out,
+                "\nA provider codec: models `{}/NAME`; base URL `{}` (override with `provider.{}.base-url`); {key}. It contributes no tools. See [providers](../providers.md).\n",
+                p.id, p.base_url, p.id
+            );
+        }
         if m.is_handler() {
             let _ = write!(
                 out,

@@ -15,7 +15,8 @@ pub struct BundledPlugin {
 }
 
 /// The plugins every Smith starts with: the file and search tools (`read`, `write`, `edit`,
-/// `ls`, `find`, `grep`), the `bash` tool, and the queue delivery policy.
+/// `ls`, `find`, `grep`), the `bash` tool, the queue delivery policy, and the provider codecs
+/// (`anthropic`, `openai-compatible`).
 pub static BUNDLED: &[BundledPlugin] = &[
     BundledPlugin {
         origin: "bundled:files/plugin.kdl",
@@ -31,6 +32,16 @@ pub static BUNDLED: &[BundledPlugin] = &[
         origin: "bundled:queue/plugin.kdl",
         manifest: include_str!("../../guests/queue/plugin.kdl"),
         component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_queue.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:anthropic/plugin.kdl",
+        manifest: include_str!("../../guests/anthropic/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_anthropic.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:openai-compatible/plugin.kdl",
+        manifest: include_str!("../../guests/openai-compatible/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_openai_compatible.wasm")),
     },
 ];
 

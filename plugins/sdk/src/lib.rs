@@ -74,9 +74,13 @@ pub mod handler {
     };
 }
 
+pub mod provider;
+pub mod sse;
+
 pub use bindings::smith::plugin::{fs, process};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
+pub use provider::generated::export_provider_plugin;
 pub use serde_json;
 
 use bindings::smith;

@@ -1,0 +1,448 @@
+//! Provider plugins (the `provider-plugin` world): pure codecs between Smith's
+//! provider-neutral request and events and a vendor's wire format, with the transport done
+//! here through the one HTTP engine ([`smith_ai::http`]). The host adds the credential header
+//! (the plugin never sees the key), runs the codec in one instance per response under the
+//! plugin limits (each call with its own deadline), feeds the body's chunks to the decoder as
+//! they arrive, and turns the body's outcome into the stream's end: a cut or failed body is an
+//! explicit error, never a silent partial success (spec: Providers → Network transport; Agent
+//! behavior — stream outcomes).
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use smith::{
+    Cancel, EventStream, Provider, ProviderError, ProviderErrorKind, ProviderRequest, StopReason,
+    StreamEvent,
+};
+use smith_ai::http::{HttpEngine, HttpRequest, Outcome, TransportError};
+use wasmtime::Store;
+use wasmtime::component::{Linker, ResourceAny};
+
+use crate::Error;
+use crate::effects::CallState;
+use crate::manifest::Manifest;
+use crate::runtime::{Loadout, Runtime, State, Stopped};
+
+/// Generated bindings of the `provider-plugin` world.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "provider-plugin",
+    });
+}
+
+use bindings::{ProviderPlugin, ProviderPluginPre};
+
+/// The most bytes of a non-2xx response body given to the codec's error decoder.
+const ERROR_BODY_BYTES: usize = 64 * 1024;
+
+/// A loaded provider plugin.
+pub(crate) struct LoadedProvider {
+    pub(crate) manifest: Manifest,
+    pre: ProviderPluginPre<State>,
+}
+
+/// The linker of the provider world: WASI deny-by-default only (a codec has no imports).
+pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
+    let mut linker: Linker<State> = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| Error::Engine(format!("{e:#}")))?;
+    Ok(linker)
+}
+
+/// Check `component` against the provider world.
+pub(crate) fn load(
+    linker: &Linker<State>,
+    component: &wasmtime::component::Component,
+    manifest: Manifest,
+    origin: &str,
+) -> Result<LoadedProvider, Error> {
+    let bad = |reason: String| Error::Component {
+        origin: origin.to_owned(),
+        reason,
+    };
+    let instance_pre = linker.instantiate_pre(component).map_err(|e| {
+        bad(format!(
+            "it does not fit the `provider-plugin` world: {e:#}"
+        ))
+    })?;
+    let pre = ProviderPluginPre::new(instance_pre).map_err(|e| {
+        bad(format!(
+            "it does not export the `provider-plugin` world: {e:#}"
+        ))
+    })?;
+    Ok(LoadedProvider { manifest, pre })
+}
+
+/// How to reach one provider: where, with which key, through which engine.
+#[derive(Clone, Debug)]
+pub struct ProviderSetup {
+    /// The base URL (configuration, or the plugin's default).
+    pub base_url: String,
+    /// The API key, when one was found. Never printed.
+    pub api_key: Option<String>,
+    /// The HTTP engine (its bounds).
+    pub engine: HttpEngine,
+}
+
+/// A provider plugin bound to its transport: implements [`smith::Provider`].
+pub struct PluginProvider {
+    loadout: Loadout,
+    index: usize,
+    id: String,
+    setup: ProviderSetup,
+}
+
+impl std::fmt::Debug for PluginProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PluginProvider")
+            .field("id", &self.id)
+            .field("base_url", &self.setup.base_url)
+            .field("api_key", &self.setup.api_key.as_ref().map(|_| "(set)"))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a provider could not be set up. Never includes a key.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderSetupError {
+    /// No loaded plugin provides it.
+    #[error("no provider plugin provides `{id}`; providers: {known}")]
+    Unknown {
+        /// The provider id asked for.
+        id: String,
+        /// The ids provided, comma-separated.
+        known: String,
+    },
+    /// Its required key is not set.
+    #[error(
+        "provider `{id}` needs an API key: set the environment variable {env} (or put the key in the auth file), then retry"
+    )]
+    MissingKey {
+        /// The provider.
+        id: String,
+        /// The variable.
+        env: String,
+    },
+}
+
+impl Loadout {
+    /// The ids of the providers the pinned generation's plugins contribute, in load order.
+    pub fn provider_ids(&self) -> Vec<String> {
+        self.providers()
+            .iter()
+            .filter_map(|p| p.manifest.provider.as_ref().map(|d| d.id.clone()))
+            .collect()
+    }
+
+    /// The manifest of the plugin providing `id`.
+    pub fn provider_manifest(&self, id: &str) -> Option<&Manifest> {
+        self.providers()
+            .iter()
+            .map(|p| &p.manifest)
+            .find(|m| m.provider.as_ref().is_some_and(|d| d.id == id))
+    }
+
+    /// Provider `id` with `setup`.
+    ///
+    /// # Errors
+    /// [`ProviderSetupError`]: no such provider, or its required key is missing.
+    pub fn provider(
+        &self,
+        id: &str,
+        setup: ProviderSetup,
+    ) -> Result<PluginProvider, ProviderSetupError> {
+        let Some(index) = self
+            .providers()
+            .iter()
+            .position(|p| p.manifest.provider.as_ref().is_some_and(|d| d.id == id))
+        else {
+            return Err(ProviderSetupError::Unknown {
+                id: id.to_owned(),
+                known: self.provider_ids().join(", "),
+            });
+        };
+        let decl = self.providers()[index].manifest.provider.as_ref();
+        if let Some(key) = decl.and_then(|d| d.api_key.as_ref())
+            && key.required
+            && setup.api_key.is_none()
+        {
+            return Err(ProviderSetupError::MissingKey {
+                id: id.to_owned(),
+                env: key.env.clone(),
+            });
+        }
+        Ok(PluginProvider {
+            loadout: self.clone(),
+            index,
+            id: id.to_owned(),
+            setup,
+        })
+    }
+}
+
+fn error(kind: ProviderErrorKind, message: impl Into<String>) -> ProviderError {
+    ProviderError::new(kind, message)
+}
+
+/// Parse the codec's events (JSON text each).
+fn parse_events(label: &str, list: Vec<String>) -> Vec<StreamEvent> {
+    let mut out = Vec::with_capacity(list.len());
+    for text in list {
+        match serde_json::from_str::<StreamEvent>(&text) {
+            Ok(e) => out.push(e),
+            Err(e) => {
+                out.push(StreamEvent::Error(error(
+                    ProviderErrorKind::Malformed,
+                    format!("provider plugin {label} produced an event that is not a stream event ({e}); this is a plugin defect"),
+                )));
+                break;
+            }
+        }
+    }
+    out
+}
+
+impl PluginProvider {
+    fn plugin(&self) -> &LoadedProvider {
+        &self.loadout.providers()[self.index]
+    }
+
+    /// Restart the call deadline, then report a trap or overrun as a provider error.
+    fn trapped(&self, e: &wasmtime::Error) -> StreamEvent {
+        match e.downcast_ref::<Stopped>() {
+            Some(Stopped::Cancelled) => StreamEvent::Stop {
+                reason: StopReason::Aborted,
+            },
+            Some(stopped) => StreamEvent::Error(error(
+                ProviderErrorKind::Other,
+                format!(
+                    "provider plugin {} {stopped}",
+                    self.plugin().manifest.label()
+                ),
+            )),
+            None => StreamEvent::Error(error(
+                ProviderErrorKind::Other,
+                format!(
+                    "provider plugin {} trapped: {e:#}",
+                    self.plugin().manifest.label()
+                ),
+            )),
+        }
+    }
+
+    fn transport_error(e: &TransportError) -> ProviderError {
+        let kind = match e {
+            TransportError::RequestTooLarge { .. } | TransportError::BadRequest { .. } => {
+                ProviderErrorKind::InvalidRequest
+            }
+            TransportError::Connect { .. } | TransportError::HeadTimeout { .. } => {
+                ProviderErrorKind::Transient
+            }
+            TransportError::Cancelled => ProviderErrorKind::Other,
+        };
+        error(kind, e.to_string())
+    }
+}
+
+fn single(event: StreamEvent) -> EventStream<'static> {
+    Box::new(std::iter::once(event))
+}
+
+impl Provider for PluginProvider {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn stream<'a>(
+        &'a self,
+        request: &ProviderRequest,
+        cancel: &Cancel,
+    ) -> Result<EventStream<'a>, ProviderError> {
+        let plugin = self.plugin();
+        let label = plugin.manifest.label();
+        let runtime: &Runtime = self.loadout.runtime();
+        let mut call = CallState::inert(&label);
+        call.cancel = cancel.clone();
+        let mut store = runtime.store(call, runtime.limits().deadline);
+        let json = serde_json::to_string(request).map_err(|e| {
+            error(
+                ProviderErrorKind::InvalidRequest,
+                format!("the request cannot be encoded: {e}"),
+            )
+        })?;
+        let instance: ProviderPlugin = match plugin.pre.instantiate(&mut store) {
+            Ok(i) => i,
+            Err(e) => return Ok(single(self.trapped(&e))),
+        };
+        let codec = instance.smith_plugin_codec();
+        let http = match codec.call_encode_request(&mut store, &json) {
+            Ok(Ok(http)) => http,
+            Ok(Err(why)) => {
+                return Err(error(
+                    ProviderErrorKind::InvalidRequest,
+                    format!("provider plugin {label} cannot encode the request: {why}"),
+                ));
+            }
+            Err(e) => return Ok(single(self.trapped(&e))),
+        };
+        let mut headers = http.headers;
+        if let (Some(decl), Some(key)) = (
+            plugin
+                .manifest
+                .provider
+                .as_ref()
+                .and_then(|d| d.api_key.as_ref()),
+            &self.setup.api_key,
+        ) {
+            headers.retain(|(name, _)| !name.eq_ignore_ascii_case(&decl.header));
+            headers.push((decl.header.clone(), format!("{}{key}", decl.prefix)));
+        }
+        let url = format!("{}{}", self.setup.base_url.trim_end_matches('/'), http.path);
+        let response = match self.setup.engine.send(
+            HttpRequest {
+                method: http.method,
+                url,
+                headers,
+                body: http.body,
+            },
+            cancel,
+        ) {
+            Ok(r) => r,
+            Err(TransportError::Cancelled) => {
+                return Ok(single(StreamEvent::Stop {
+                    reason: StopReason::Aborted,
+                }));
+            }
+            Err(e) => return Ok(single(StreamEvent::Error(Self::transport_error(&e)))),
+        };
+        if !(200..300).contains(&response.status) {
+            let mut body = Vec::new();
+            let mut rest = response.body;
+            while let Some(chunk) = rest.next_chunk() {
+                body.extend_from_slice(&chunk);
+                if body.len() >= ERROR_BODY_BYTES {
+                    body.truncate(ERROR_BODY_BYTES);
+                    break;
+                }
+            }
+            store.data_mut().started = Instant::now();
+            let event = match codec.call_decode_error(&mut store, response.status, &body) {
+                Ok(text) => match serde_json::from_str::<ProviderError>(&text) {
+                    Ok(e) => StreamEvent::Error(e),
+                    Err(_) => StreamEvent::Error(error(
+                        ProviderErrorKind::Other,
+                        format!("{} answered HTTP {}", self.id, response.status),
+                    )),
+                },
+                Err(e) => self.trapped(&e),
+            };
+            return Ok(single(event));
+        }
+        store.data_mut().started = Instant::now();
+        let decoder = match codec.decoder().call_constructor(&mut store) {
+            Ok(d) => d,
+            Err(e) => return Ok(single(self.trapped(&e))),
+        };
+        Ok(Box::new(PluginStream {
+            provider: self,
+            store,
+            instance,
+            decoder,
+            body: response.body,
+            pending: VecDeque::new(),
+            finished: false,
+            label,
+        }))
+    }
+}
+
+/// One response being decoded: the body's chunks go through the codec's decoder.
+struct PluginStream<'a> {
+    provider: &'a PluginProvider,
+    store: Store<State>,
+    instance: ProviderPlugin,
+    decoder: ResourceAny,
+    body: smith_ai::http::Body,
+    pending: VecDeque<StreamEvent>,
+    finished: bool,
+    label: String,
+}
+
+impl PluginStream<'_> {
+    fn decoded(&mut self, result: wasmtime::Result<Result<Vec<String>, String>>) {
+        match result {
+            Ok(Ok(list)) => self.pending.extend(parse_events(&self.label, list)),
+            Ok(Err(why)) => {
+                self.pending.push_back(StreamEvent::Error(error(
+                    ProviderErrorKind::Malformed,
+                    format!("the response could not be decoded: {why}"),
+                )));
+                self.finished = true;
+            }
+            Err(e) => {
+                self.pending.push_back(self.provider.trapped(&e));
+                self.finished = true;
+            }
+        }
+    }
+}
+
+impl Iterator for PluginStream<'_> {
+    type Item = StreamEvent;
+
+    fn next(&mut self) -> Option<StreamEvent> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                if e.is_terminal() {
+                    self.finished = true;
+                    self.pending.clear();
+                }
+                return Some(e);
+            }
+            if self.finished {
+                return None;
+            }
+            let codec = self.instance.smith_plugin_codec().decoder();
+            self.store.data_mut().started = Instant::now();
+            match self.body.next_chunk() {
+                Some(bytes) => {
+                    let result = codec.call_push(&mut self.store, self.decoder, &bytes);
+                    self.decoded(result);
+                }
+                None => {
+                    self.finished = true;
+                    match self.body.outcome().cloned().unwrap_or(Outcome::Complete) {
+                        Outcome::Complete => {
+                            let result = codec.call_finish(&mut self.store, self.decoder);
+                            self.decoded(result);
+                            // A decoder that ends without a terminal event is cut off.
+                            if !self.pending.iter().any(StreamEvent::is_terminal) {
+                                self.pending.push_back(StreamEvent::Error(error(
+                                    ProviderErrorKind::Malformed,
+                                    "the response ended without a terminal event; it was cut off — retry",
+                                )));
+                            }
+                        }
+                        Outcome::Cancelled => self.pending.push_back(StreamEvent::Stop {
+                            reason: StopReason::Aborted,
+                        }),
+                        Outcome::Truncated { limit } => {
+                            self.pending.push_back(StreamEvent::Error(error(
+                                ProviderErrorKind::Malformed,
+                                format!("the response passed the {limit}-byte limit and was cut; ask for a shorter answer"),
+                            )));
+                        }
+                        Outcome::Failed(why) => self.pending.push_back(StreamEvent::Error(error(
+                            ProviderErrorKind::Transient,
+                            format!("{why}; retry"),
+                        ))),
+                    }
+                    // Events decoded after the end are delivered by the loop above.
+                    self.finished = self.pending.is_empty();
+                }
+            }
+        }
+    }
+}

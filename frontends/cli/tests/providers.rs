@@ -1,0 +1,149 @@
+//! `smith eval` against provider plugins over loopback HTTP servers (no test reaches the
+//! internet): an `openai-compatible/<any-name>` model with only a base URL, a tool-using
+//! round whose next request pairs the result with the recorded call id, a cut stream failing
+//! the run, and a credential canary that never leaves the request header.
+
+mod common;
+
+use common::{Env, records, stderr, stdout};
+use smith_ai::loopback;
+
+const TEXT: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello from the loopback model\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+
+const CANARY: &str = "sk-canary-7f3a9e";
+
+fn base_url_flag(url: &str) -> String {
+    format!("provider.openai-compatible.base-url={url}/v1")
+}
+
+#[test]
+fn an_openai_compatible_model_of_any_name_needs_only_a_base_url() {
+    let env = Env::new();
+    let server = loopback::serve(vec![loopback::sse_in_pieces(TEXT.as_bytes(), 5)]);
+    let out = env.run(&[
+        "eval",
+        "-c",
+        &base_url_flag(&server.url),
+        "-m",
+        "openai-compatible/my-local-model",
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Hello from the loopback model"),
+        "{}",
+        stdout(&out)
+    );
+    let sent = server.request_json().unwrap();
+    assert_eq!(sent["model"], "my-local-model");
+    assert_eq!(sent["messages"][0]["content"], "hi");
+}
+
+#[test]
+fn a_tool_round_sends_the_result_paired_by_the_recorded_call_id_and_the_key_stays_secret() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("marker.txt"), "x").unwrap();
+    let call = "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_77\",\"type\":\"function\",\"function\":{\"name\":\"ls\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(call.as_bytes(), 7),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 7),
+    ]);
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base_url_flag(&server.url),
+            "-m",
+            "openai-compatible/m",
+            "list the files",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let first = String::from_utf8(server.request().unwrap()).unwrap();
+    assert!(
+        first
+            .to_lowercase()
+            .contains(&format!("authorization: bearer {CANARY}").to_lowercase())
+    );
+    let second = server.request_json().unwrap();
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["tool_calls"][0]["id"], "call_77");
+    assert_eq!(messages[2]["role"], "tool");
+    assert_eq!(messages[2]["tool_call_id"], "call_77");
+    assert!(
+        messages[2]["content"]
+            .as_str()
+            .unwrap()
+            .contains("marker.txt")
+    );
+    // The canary is in no output and in no session file.
+    let records = records(&out);
+    assert!(records.iter().any(|r| r["type"] == "tool_end"));
+    assert!(!stdout(&out).contains(CANARY) && !stderr(&out).contains(CANARY));
+    for file in env.session_files() {
+        let bytes = std::fs::read(file).unwrap();
+        assert!(!bytes.windows(CANARY.len()).any(|w| w == CANARY.as_bytes()));
+    }
+}
+
+#[test]
+fn a_stream_cut_before_its_end_fails_the_run_and_is_recorded() {
+    let env = Env::new();
+    let cut = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Half an ans\"},\"finish_reason\":null}]}\n\n";
+    let server = loopback::serve(vec![loopback::sse_in_pieces(cut.as_bytes(), 9)]);
+    let out = env.run(&[
+        "eval",
+        "-c",
+        &base_url_flag(&server.url),
+        "-m",
+        "openai-compatible/m",
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cut off"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_unreachable_server_and_a_missing_key_say_what_to_do() {
+    let env = Env::new();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = env.run(&[
+        "eval",
+        "-c",
+        &format!("provider.openai-compatible.base-url=http://127.0.0.1:{port}/v1"),
+        "-m",
+        "openai-compatible/m",
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("check the base URL"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env
+        .command(&["eval", "-m", "anthropic/claude-x", "hi"])
+        .env_remove("ANTHROPIC_API_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ANTHROPIC_API_KEY"),
+        "{}",
+        stderr(&out)
+    );
+    let out = env.run(&["eval", "-m", "nowhere/x", "hi"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("anthropic") && stderr(&out).contains("openai-compatible"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,81 @@
+//! The Anthropic Messages codec (`POST {base}/v1/messages`, streamed as server-sent events:
+//! `message_start`, `content_block_start` / `_delta` / `_stop`, `message_delta`,
+//! `message_stop`, `ping`, `error`). Thinking blocks keep their signatures, and redacted
+//! thinking its data, and both are sent back unchanged; tool results pair with their call by
+//! `tool_use_id`.
+
+mod messages;
+
+use std::cell::RefCell;
+
+use smith_plugin_sdk::export_provider_plugin;
+use smith_plugin_sdk::provider::{
+    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, error_json, events, parse_request,
+    status_kind,
+};
+
+/// The API version every request names (Anthropic's `anthropic-version` header).
+const API_VERSION: &str = "2023-06-01";
+
+struct Codec;
+
+impl Guest for Codec {
+    type Decoder = Decoder;
+
+    fn encode_request(request: String) -> Result<HttpRequest, String> {
+        let request = parse_request(&request)?;
+        let body = messages::encode(&request);
+        Ok(HttpRequest {
+            method: "POST".into(),
+            path: "/v1/messages".into(),
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("anthropic-version".into(), API_VERSION.into()),
+                ("accept".into(), "text/event-stream".into()),
+            ],
+            body: serde_json::to_vec(&body).map_err(|e| e.to_string())?,
+        })
+    }
+
+    fn decode_error(status: u16, body: Vec<u8>) -> String {
+        let (kind_name, detail) = messages::error_of(&body);
+        let kind = match kind_name.as_deref() {
+            Some("rate_limit_error") => ProviderErrorKind::RateLimited,
+            Some("overloaded_error" | "api_error") => ProviderErrorKind::Transient,
+            Some("authentication_error" | "permission_error") => ProviderErrorKind::Auth,
+            Some("not_found_error") => ProviderErrorKind::Unavailable,
+            Some("invalid_request_error" | "request_too_large") => {
+                ProviderErrorKind::InvalidRequest
+            }
+            _ => status_kind(status),
+        };
+        let advice = match kind {
+            ProviderErrorKind::Auth => "; check ANTHROPIC_API_KEY",
+            ProviderErrorKind::Unavailable => "; check the model name",
+            ProviderErrorKind::RateLimited | ProviderErrorKind::Transient => "; retry in a moment",
+            _ => "",
+        };
+        error_json(
+            kind,
+            format!("Anthropic answered HTTP {status}: {detail}{advice}"),
+        )
+    }
+}
+
+struct Decoder(RefCell<messages::Stream>);
+
+impl GuestDecoder for Decoder {
+    fn new() -> Self {
+        Self(RefCell::new(messages::Stream::default()))
+    }
+
+    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().push(&bytes)))
+    }
+
+    fn finish(&self) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().finish()))
+    }
+}
+
+export_provider_plugin!(Codec);

@@ -1,0 +1,371 @@
+//! The Messages wire format: request encoding and the streamed-response state machine.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use smith_plugin_sdk::provider::{
+    ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
+    StreamEvent, ToolCall, Usage,
+};
+use smith_plugin_sdk::sse;
+
+/// Output tokens asked for when the request names no limit (the Messages API requires one).
+const DEFAULT_MAX_TOKENS: u64 = 8192;
+
+/// Append `block` to the conversation as `role`, merging with the previous message of the
+/// same role (the API wants roles to alternate; tool results are user content).
+fn push(messages: &mut Vec<Value>, role: &str, block: Value) {
+    if let Some(last) = messages.last_mut()
+        && last["role"] == role
+        && let Some(content) = last["content"].as_array_mut()
+    {
+        content.push(block);
+        return;
+    }
+    messages.push(json!({"role": role, "content": [block]}));
+}
+
+/// The request body.
+pub(crate) fn encode(request: &ProviderRequest) -> Value {
+    let mut messages: Vec<Value> = Vec::new();
+    for item in &request.context {
+        match item {
+            ContextItem::Message(m) => {
+                let role = if m.role == Role::User {
+                    "user"
+                } else {
+                    "assistant"
+                };
+                for block in &m.content {
+                    let encoded = match block {
+                        ContentBlock::Text { text } if text.is_empty() => continue,
+                        ContentBlock::Text { text } => json!({"type": "text", "text": text}),
+                        ContentBlock::Thinking {
+                            signature: Some(data),
+                            redacted: true,
+                            ..
+                        } => json!({"type": "redacted_thinking", "data": data}),
+                        ContentBlock::Thinking {
+                            text,
+                            signature: Some(signature),
+                            ..
+                        } => json!({"type": "thinking", "thinking": text, "signature": signature}),
+                        // Unsigned thinking (another vendor's) cannot be sent back.
+                        ContentBlock::Thinking { .. } => continue,
+                        ContentBlock::ToolCall(c) => json!({
+                            "type": "tool_use",
+                            "id": c.id,
+                            "name": c.name,
+                            "input": c.arguments,
+                        }),
+                    };
+                    push(&mut messages, role, encoded);
+                }
+            }
+            ContextItem::ToolResult(r) => push(
+                &mut messages,
+                "user",
+                json!({
+                    "type": "tool_result",
+                    "tool_use_id": r.call_id,
+                    "content": r.output,
+                    "is_error": r.is_error,
+                }),
+            ),
+        }
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model.model));
+    body.insert("max_tokens".into(), json!(DEFAULT_MAX_TOKENS));
+    body.insert("stream".into(), json!(true));
+    if let Some(instructions) = &request.instructions {
+        body.insert("system".into(), json!(instructions));
+    }
+    body.insert("messages".into(), Value::Array(messages));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    Value::Object(body)
+}
+
+/// The error type and message of an error body (`{"type":"error","error":{"type","message"}}`).
+pub(crate) fn error_of(body: &[u8]) -> (Option<String>, String) {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    let kind = parsed
+        .as_ref()
+        .and_then(|v| v.pointer("/error/type"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let message = parsed
+        .as_ref()
+        .and_then(|v| v.pointer("/error/message"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            let text = String::from_utf8_lossy(&body[..body.len().min(300)])
+                .trim()
+                .to_owned();
+            if text.is_empty() {
+                "(no body)".to_owned()
+            } else {
+                text
+            }
+        });
+    (kind, message)
+}
+
+/// A content block being streamed.
+enum Block {
+    Text,
+    Thinking {
+        signature: Option<String>,
+    },
+    Tool {
+        id: String,
+        name: String,
+        json: String,
+    },
+    Other,
+}
+
+/// The decoder's state for one response.
+#[derive(Default)]
+pub(crate) struct Stream {
+    sse: sse::Parser,
+    blocks: BTreeMap<u64, Block>,
+    usage: Usage,
+    usage_seen: bool,
+    stop_reason: Option<String>,
+    started: bool,
+    done: bool,
+}
+
+fn malformed(message: impl Into<String>) -> StreamEvent {
+    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
+}
+
+impl Stream {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        match self.sse.push(bytes) {
+            Ok(list) => self.events(list),
+            Err(e) => self.fail(e.0),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        let mut out = match self.sse.finish() {
+            Ok(list) => self.events(list),
+            Err(e) => return self.fail(e.0),
+        };
+        if !self.done {
+            out.extend(
+                self.fail("the stream ended before message_stop; the response was cut off — retry"),
+            );
+        }
+        out
+    }
+
+    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
+        self.done = true;
+        vec![malformed(message)]
+    }
+
+    fn take_usage(&mut self, u: &Value) {
+        let mut set = |field: &mut Option<u64>, key: &str| {
+            if let Some(n) = u.get(key).and_then(Value::as_u64) {
+                *field = Some(n);
+                self.usage_seen = true;
+            }
+        };
+        let usage = &mut self.usage;
+        set(&mut usage.input, "input_tokens");
+        set(&mut usage.output, "output_tokens");
+        set(&mut usage.cache_read, "cache_read_input_tokens");
+        set(&mut usage.cache_write, "cache_creation_input_tokens");
+    }
+
+    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
+        let mut out = Vec::new();
+        for event in list {
+            if self.done {
+                break;
+            }
+            let data = event.data.trim();
+            if data.is_empty() {
+                continue;
+            }
+            let v: Value = match serde_json::from_str(data) {
+                Ok(v) => v,
+                Err(e) => {
+                    out.extend(self.fail(format!("a stream event is not JSON ({e})")));
+                    continue;
+                }
+            };
+            // The JSON's own `type` is authoritative; the `event:` line names the same.
+            let kind = v
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or(event.event.as_str())
+                .to_owned();
+            match kind.as_str() {
+                "message_start" => {
+                    self.started = true;
+                    if let Some(u) = v.pointer("/message/usage") {
+                        self.take_usage(u);
+                    }
+                }
+                "content_block_start" => {
+                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                    let block = &v["content_block"];
+                    let b = match block.get("type").and_then(Value::as_str) {
+                        Some("text") => {
+                            if let Some(t) = block.get("text").and_then(Value::as_str)
+                                && !t.is_empty()
+                            {
+                                out.push(StreamEvent::TextDelta { text: t.to_owned() });
+                            }
+                            Block::Text
+                        }
+                        Some("thinking") => Block::Thinking { signature: None },
+                        Some("redacted_thinking") => {
+                            if let Some(data) = block.get("data").and_then(Value::as_str) {
+                                out.push(StreamEvent::RedactedThinking {
+                                    data: data.to_owned(),
+                                });
+                            }
+                            Block::Other
+                        }
+                        Some("tool_use") => Block::Tool {
+                            id: block
+                                .get("id")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_owned(),
+                            name: block
+                                .get("name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_owned(),
+                            json: String::new(),
+                        },
+                        _ => Block::Other,
+                    };
+                    self.blocks.insert(index, b);
+                }
+                "content_block_delta" => {
+                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                    let delta = &v["delta"];
+                    let text = |key: &str| delta.get(key).and_then(Value::as_str).unwrap_or("");
+                    match (
+                        delta.get("type").and_then(Value::as_str),
+                        self.blocks.get_mut(&index),
+                    ) {
+                        (Some("text_delta"), _) => out.push(StreamEvent::TextDelta {
+                            text: text("text").to_owned(),
+                        }),
+                        (Some("thinking_delta"), _) => out.push(StreamEvent::ThinkingDelta {
+                            text: text("thinking").to_owned(),
+                        }),
+                        (Some("signature_delta"), Some(Block::Thinking { signature })) => {
+                            signature
+                                .get_or_insert_with(String::new)
+                                .push_str(text("signature"));
+                        }
+                        (Some("input_json_delta"), Some(Block::Tool { json, .. })) => {
+                            json.push_str(text("partial_json"));
+                        }
+                        _ => {}
+                    }
+                }
+                "content_block_stop" => {
+                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                    match self.blocks.remove(&index) {
+                        Some(Block::Thinking {
+                            signature: Some(signature),
+                        }) => out.push(StreamEvent::ThinkingSignature { signature }),
+                        Some(Block::Tool { id, name, json }) => {
+                            let arguments = if json.trim().is_empty() {
+                                Value::Object(Map::new())
+                            } else {
+                                match serde_json::from_str(&json) {
+                                    Ok(a) => a,
+                                    Err(e) => {
+                                        out.extend(self.fail(format!(
+                                            "tool call {id} (`{name}`) has input that is not JSON ({e}); the response was malformed — retry"
+                                        )));
+                                        continue;
+                                    }
+                                }
+                            };
+                            out.push(StreamEvent::ToolCall(ToolCall {
+                                id,
+                                name,
+                                arguments,
+                            }));
+                        }
+                        _ => {}
+                    }
+                }
+                "message_delta" => {
+                    if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                        self.stop_reason = Some(reason.to_owned());
+                    }
+                    if let Some(u) = v.get("usage") {
+                        self.take_usage(u);
+                    }
+                }
+                "message_stop" => {
+                    self.done = true;
+                    if self.usage_seen {
+                        out.push(StreamEvent::Usage(self.usage));
+                    }
+                    let reason = match self.stop_reason.as_deref() {
+                        Some("tool_use") => StopReason::ToolUse,
+                        Some("max_tokens" | "model_context_window_exceeded") => {
+                            StopReason::MaxTokens
+                        }
+                        Some("refusal") => {
+                            out.push(StreamEvent::Error(ProviderError::new(
+                                ProviderErrorKind::Other,
+                                "the model declined to answer (stop reason `refusal`)",
+                            )));
+                            continue;
+                        }
+                        _ => StopReason::EndTurn,
+                    };
+                    out.push(StreamEvent::Stop { reason });
+                }
+                "error" => {
+                    self.done = true;
+                    let kind = match v.pointer("/error/type").and_then(Value::as_str) {
+                        Some("overloaded_error" | "api_error") => ProviderErrorKind::Transient,
+                        Some("rate_limit_error") => ProviderErrorKind::RateLimited,
+                        _ => ProviderErrorKind::Other,
+                    };
+                    let message = v
+                        .pointer("/error/message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unknown error");
+                    out.push(StreamEvent::Error(ProviderError::new(
+                        kind,
+                        format!("Anthropic failed mid-stream: {message}"),
+                    )));
+                }
+                // `ping` and event types added later.
+                _ => {}
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,385 @@
+//! The Chat Completions wire format: request encoding and the streamed-response state machine.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use smith_plugin_sdk::provider::{
+    ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
+    StreamEvent, ToolCall, Usage,
+};
+use smith_plugin_sdk::sse;
+
+/// The request body.
+pub(crate) fn encode(request: &ProviderRequest) -> Value {
+    let mut messages = Vec::new();
+    if let Some(instructions) = &request.instructions {
+        messages.push(json!({"role": "system", "content": instructions}));
+    }
+    for item in &request.context {
+        match item {
+            ContextItem::Message(m) if m.role == Role::User => {
+                messages.push(json!({"role": "user", "content": m.text()}));
+            }
+            ContextItem::Message(m) => {
+                let calls: Vec<Value> = m
+                    .content
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::ToolCall(c) => Some(json!({
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": c.arguments.to_string()},
+                        })),
+                        _ => None,
+                    })
+                    .collect();
+                let text = m.text();
+                let mut msg = Map::new();
+                msg.insert("role".into(), json!("assistant"));
+                msg.insert(
+                    "content".into(),
+                    if text.is_empty() && !calls.is_empty() {
+                        Value::Null
+                    } else {
+                        json!(text)
+                    },
+                );
+                if !calls.is_empty() {
+                    msg.insert("tool_calls".into(), Value::Array(calls));
+                }
+                messages.push(Value::Object(msg));
+            }
+            ContextItem::ToolResult(r) => messages.push(json!({
+                "role": "tool",
+                "tool_call_id": r.call_id,
+                "content": r.output,
+            })),
+        }
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model.model));
+    body.insert("messages".into(), Value::Array(messages));
+    body.insert("stream".into(), json!(true));
+    body.insert("stream_options".into(), json!({"include_usage": true}));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.input_schema,
+                }})
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    Value::Object(body)
+}
+
+/// The message of an error body (`{"error": {"message": …}}`, `{"error": "…"}`,
+/// `{"message": …}`), or its first bytes as text.
+pub(crate) fn error_message(body: &[u8]) -> String {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    let found = parsed.as_ref().and_then(|v| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("error").filter(|e| e.is_string()))
+            .or_else(|| v.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    found.unwrap_or_else(|| {
+        let text = String::from_utf8_lossy(&body[..body.len().min(300)])
+            .trim()
+            .to_owned();
+        if text.is_empty() {
+            "(no body)".to_owned()
+        } else {
+            text
+        }
+    })
+}
+
+/// A tool call being assembled from its chunks.
+#[derive(Default)]
+struct PartialCall {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+/// The decoder's state for one response.
+#[derive(Default)]
+pub(crate) struct Stream {
+    sse: sse::Parser,
+    /// A non-streamed body (`{` first): kept whole and decoded at the end.
+    whole: Option<Vec<u8>>,
+    /// Whether the first non-whitespace byte was seen (and so the body kind known).
+    kind_known: bool,
+    calls: BTreeMap<u64, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Option<Usage>,
+    done: bool,
+}
+
+fn malformed(message: impl Into<String>) -> StreamEvent {
+    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
+}
+
+fn usage_of(v: &Value) -> Option<Usage> {
+    let u = v.get("usage").filter(|u| u.is_object())?;
+    let prompt = u.get("prompt_tokens").and_then(Value::as_u64);
+    let cached = u
+        .pointer("/prompt_tokens_details/cached_tokens")
+        .and_then(Value::as_u64);
+    Some(Usage {
+        // Prompt tokens include cached ones; Smith counts them apart, once each.
+        input: prompt.map(|p| p.saturating_sub(cached.unwrap_or(0))),
+        output: u.get("completion_tokens").and_then(Value::as_u64),
+        cache_read: cached,
+        cache_write: None,
+    })
+}
+
+impl Stream {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        if !self.kind_known
+            && let Some(first) = bytes.iter().find(|b| !b.is_ascii_whitespace())
+        {
+            self.kind_known = true;
+            if *first == b'{' {
+                self.whole = Some(Vec::new());
+            }
+        }
+        if let Some(whole) = &mut self.whole {
+            whole.extend_from_slice(bytes);
+            return Vec::new();
+        }
+        match self.sse.push(bytes) {
+            Ok(list) => self.events(list),
+            Err(e) => self.fail(e.0),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        if let Some(whole) = self.whole.take() {
+            return self.whole_body(&whole);
+        }
+        let mut out = match self.sse.finish() {
+            Ok(list) => self.events(list),
+            Err(e) => return self.fail(e.0),
+        };
+        if !self.done {
+            // No `[DONE]`: a finish reason is enough (some servers omit it); nothing is not.
+            if self.finish_reason.is_some() {
+                out.extend(self.end());
+            } else {
+                out.extend(self.fail(
+                    "the stream ended before its terminal event (no finish_reason, no [DONE]); the response was cut off — retry",
+                ));
+            }
+        }
+        out
+    }
+
+    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
+        self.done = true;
+        vec![malformed(message)]
+    }
+
+    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
+        let mut out = Vec::new();
+        for event in list {
+            if self.done {
+                break;
+            }
+            let data = event.data.trim();
+            if data.is_empty() {
+                continue;
+            }
+            if data == "[DONE]" {
+                out.extend(self.end());
+                continue;
+            }
+            let chunk: Value = match serde_json::from_str(data) {
+                Ok(v) => v,
+                Err(e) => {
+                    out.extend(self.fail(format!("a stream chunk is not JSON ({e})")));
+                    continue;
+                }
+            };
+            if let Some(error) = chunk.get("error") {
+                self.done = true;
+                let message = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .or_else(|| error.as_str())
+                    .unwrap_or("the server reported an error mid-stream");
+                out.push(StreamEvent::Error(ProviderError::new(
+                    ProviderErrorKind::Other,
+                    format!("the OpenAI-compatible server failed mid-stream: {message}"),
+                )));
+                continue;
+            }
+            if let Some(u) = usage_of(&chunk) {
+                self.usage = Some(u);
+            }
+            let Some(choice) = chunk.pointer("/choices/0") else {
+                continue;
+            };
+            if let Some(delta) = choice.get("delta") {
+                self.delta(delta, &mut out);
+            }
+            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+                self.finish_reason = Some(reason.to_owned());
+            }
+        }
+        out
+    }
+
+    fn delta(&mut self, delta: &Value, out: &mut Vec<StreamEvent>) {
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(text) = delta.get(key).and_then(Value::as_str)
+                && !text.is_empty()
+            {
+                out.push(StreamEvent::ThinkingDelta {
+                    text: text.to_owned(),
+                });
+            }
+        }
+        if let Some(text) = delta.get("content").and_then(Value::as_str)
+            && !text.is_empty()
+        {
+            out.push(StreamEvent::TextDelta {
+                text: text.to_owned(),
+            });
+        }
+        if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
+            for (position, call) in calls.iter().enumerate() {
+                let index = call
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(position as u64);
+                let entry = self.calls.entry(index).or_default();
+                if let Some(id) = call.get("id").and_then(Value::as_str) {
+                    entry.id = id.to_owned();
+                }
+                if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
+                    entry.name.push_str(name);
+                }
+                match call.pointer("/function/arguments") {
+                    Some(Value::String(piece)) => entry.arguments.push_str(piece),
+                    // Some servers send the arguments as an object, whole.
+                    Some(v @ Value::Object(_)) => entry.arguments = v.to_string(),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The terminal events: the assembled tool calls, the usage, the stop.
+    fn end(&mut self) -> Vec<StreamEvent> {
+        self.done = true;
+        let mut out = Vec::new();
+        for (index, call) in std::mem::take(&mut self.calls) {
+            let arguments = if call.arguments.trim().is_empty() {
+                Value::Object(Map::new())
+            } else {
+                match serde_json::from_str(&call.arguments) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        return vec![malformed(format!(
+                            "tool call {} (`{}`) has arguments that are not JSON ({e}); the response was cut or malformed — retry",
+                            if call.id.is_empty() {
+                                index.to_string()
+                            } else {
+                                call.id.clone()
+                            },
+                            call.name
+                        ))];
+                    }
+                }
+            };
+            let id = if call.id.is_empty() {
+                format!("call_{index}")
+            } else {
+                call.id
+            };
+            out.push(StreamEvent::ToolCall(ToolCall {
+                id,
+                name: call.name,
+                arguments,
+            }));
+        }
+        let made_calls = !out.is_empty();
+        if let Some(usage) = self.usage {
+            out.push(StreamEvent::Usage(usage));
+        }
+        let reason = match self.finish_reason.as_deref() {
+            Some("tool_calls" | "function_call") => StopReason::ToolUse,
+            // A server that made tool calls but says `stop`.
+            _ if made_calls => StopReason::ToolUse,
+            Some("length") => StopReason::MaxTokens,
+            Some("content_filter") => {
+                out.push(StreamEvent::Error(ProviderError::new(
+                    ProviderErrorKind::Other,
+                    "the server's content filter stopped the response",
+                )));
+                return out;
+            }
+            _ => StopReason::EndTurn,
+        };
+        out.push(StreamEvent::Stop { reason });
+        out
+    }
+
+    /// A non-streamed `chat.completion` body.
+    fn whole_body(&mut self, body: &[u8]) -> Vec<StreamEvent> {
+        let v: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => return self.fail(format!("the response body is not JSON ({e})")),
+        };
+        if let Some(error) = v.get("error") {
+            self.done = true;
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("the server reported an error");
+            return vec![StreamEvent::Error(ProviderError::new(
+                ProviderErrorKind::Other,
+                format!("the OpenAI-compatible server failed: {message}"),
+            ))];
+        }
+        self.usage = usage_of(&v);
+        let Some(choice) = v.pointer("/choices/0") else {
+            return self.fail("the response has no choices");
+        };
+        let mut out = Vec::new();
+        if let Some(message) = choice.get("message") {
+            // The whole message is one delta, tool calls with their index.
+            let mut delta = message.clone();
+            if let Some(calls) = delta.get_mut("tool_calls").and_then(Value::as_array_mut) {
+                for (i, c) in calls.iter_mut().enumerate() {
+                    if let Some(obj) = c.as_object_mut() {
+                        obj.entry("index").or_insert(json!(i));
+                    }
+                }
+            }
+            self.delta(&delta, &mut out);
+        }
+        self.finish_reason = choice
+            .get("finish_reason")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or(Some("stop".to_owned()));
+        out.extend(self.end());
+        out
+    }
+}

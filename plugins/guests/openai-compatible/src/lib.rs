@@ -1,0 +1,71 @@
+//! The OpenAI-compatible Chat Completions codec (`POST {base}/chat/completions`, streamed as
+//! server-sent events). Tolerant of the quirks of local servers: usage may be missing (it
+//! stays unknown), a final chunk may carry usage and no choices, tool calls may arrive whole
+//! in one chunk or in a non-streamed JSON body, `[DONE]` may be missing after a
+//! `finish_reason`, reasoning may come as `reasoning_content` or `reasoning`, and a server
+//! may finish with `stop` although it made tool calls.
+
+mod chat;
+
+use std::cell::RefCell;
+
+use smith_plugin_sdk::export_provider_plugin;
+use smith_plugin_sdk::provider::{
+    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, error_json, events, parse_request,
+    status_kind,
+};
+
+struct Codec;
+
+impl Guest for Codec {
+    type Decoder = Decoder;
+
+    fn encode_request(request: String) -> Result<HttpRequest, String> {
+        let request = parse_request(&request)?;
+        let body = chat::encode(&request);
+        Ok(HttpRequest {
+            method: "POST".into(),
+            path: "/chat/completions".into(),
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("accept".into(), "text/event-stream".into()),
+            ],
+            body: serde_json::to_vec(&body).map_err(|e| e.to_string())?,
+        })
+    }
+
+    fn decode_error(status: u16, body: Vec<u8>) -> String {
+        let kind = status_kind(status);
+        let detail = chat::error_message(&body);
+        let advice = match kind {
+            ProviderErrorKind::Auth => "; set OPENAI_COMPATIBLE_API_KEY if the server needs a key",
+            ProviderErrorKind::Unavailable => {
+                "; check the model name and provider.openai-compatible.base-url (it usually ends in /v1)"
+            }
+            ProviderErrorKind::RateLimited | ProviderErrorKind::Transient => "; retry in a moment",
+            _ => "",
+        };
+        error_json(
+            kind,
+            format!("the OpenAI-compatible server answered HTTP {status}: {detail}{advice}"),
+        )
+    }
+}
+
+struct Decoder(RefCell<chat::Stream>);
+
+impl GuestDecoder for Decoder {
+    fn new() -> Self {
+        Self(RefCell::new(chat::Stream::default()))
+    }
+
+    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().push(&bytes)))
+    }
+
+    fn finish(&self) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().finish()))
+    }
+}
+
+export_provider_plugin!(Codec);

@@ -1,0 +1,58 @@
+//! Provider plugins (the `provider-plugin` world): a pure codec between Smith's
+//! provider-neutral request and events and a vendor's wire format. Implement [`Guest`] (the
+//! request encoder and the error decoder) and [`GuestDecoder`] (the streaming decoder), and
+//! export them with [`export_provider_plugin!`](crate::export_provider_plugin).
+//!
+//! Requests and events cross the boundary as JSON text of the [`smith`] types re-exported
+//! here ([`ProviderRequest`], [`StreamEvent`]); [`parse_request`] and [`events`] do the
+//! conversions.
+
+#[doc(hidden)]
+pub mod generated {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "provider-plugin",
+        pub_export_macro: true,
+        export_macro_name: "export_provider_plugin",
+        default_bindings_module: "smith_plugin_sdk::provider::generated",
+    });
+}
+
+pub use generated::exports::smith::plugin::codec::{Guest, GuestDecoder, HttpRequest};
+pub use smith::{
+    ContentBlock, ContextItem, Message, ProviderError, ProviderErrorKind, ProviderRequest, Role,
+    StopReason, StreamEvent, ToolCall, ToolDefinition, ToolResult, Usage,
+};
+
+/// The request the host sent, parsed.
+///
+/// # Errors
+/// A description when the JSON is not a provider request (a host defect).
+pub fn parse_request(json: &str) -> Result<ProviderRequest, String> {
+    serde_json::from_str(json).map_err(|e| format!("the request is not a provider request: {e}"))
+}
+
+/// Events as the JSON text the host expects.
+pub fn events(list: Vec<StreamEvent>) -> Vec<String> {
+    list.iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default())
+        .collect()
+}
+
+/// A provider error as the JSON text `decode-error` returns.
+pub fn error_json(kind: ProviderErrorKind, message: impl Into<String>) -> String {
+    serde_json::to_string(&ProviderError::new(kind, message)).unwrap_or_default()
+}
+
+/// The usual class of an HTTP status: 429 rate limited, 401/403 auth, 404 unavailable,
+/// other 4xx invalid, 5xx transient.
+pub fn status_kind(status: u16) -> ProviderErrorKind {
+    match status {
+        429 => ProviderErrorKind::RateLimited,
+        401 | 403 => ProviderErrorKind::Auth,
+        404 => ProviderErrorKind::Unavailable,
+        400..=499 => ProviderErrorKind::InvalidRequest,
+        500..=599 => ProviderErrorKind::Transient,
+        _ => ProviderErrorKind::Other,
+    }
+}
