@@ -216,6 +216,23 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportCount,
         ),
     ];
+    let provider = [
+        (
+            "provider_turn_ms",
+            "eval turn vs loopback openai-compatible server: wall, median of 30",
+            ms_limit(30.0),
+        ),
+        (
+            "provider_turn_rss_kib",
+            "eval turn vs loopback openai-compatible server: peak RSS",
+            Limit::RssMib(24.0),
+        ),
+        (
+            "provider_request_bytes",
+            "eval turn vs loopback openai-compatible server: bytes sent per request",
+            Limit::ReportCount,
+        ),
+    ];
     for (package, example, release, table) in [
         ("smith-docs", "search_bench", true, &docs[..]),
         ("smith-store", "store_bench", true, &store[..]),
@@ -223,6 +240,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-host", "host_bench", false, &host_debug[..]),
         ("smith-host", "grep_bench", true, &search[..]),
         ("smith-host", "turn_bench", true, &turn[..]),
+        ("smith-cli", "provider_bench", true, &provider[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {

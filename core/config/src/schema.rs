@@ -146,6 +146,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         flag: None,
         example: "http://127.0.0.1:8080",
     },
+    OptionSpec {
+        key: "provider.*.api",
+        ty: Type::Enum(&["responses", "chat"]),
+        default: None,
+        doc: "Which API provider `*` uses where its plugin speaks several: for `openai`, `responses` (the Responses API, the default) or `chat` (Chat Completions). Passed to the provider plugin as the request option `api`.",
+        env: None,
+        flag: None,
+        example: "chat",
+    },
 ];
 
 fn matches(pattern: &str, key: &str) -> bool {

@@ -84,6 +84,9 @@ pub struct ProviderSetup {
     pub api_key: Option<String>,
     /// The HTTP engine (its bounds).
     pub engine: HttpEngine,
+    /// Options for the codec from the user's configuration (e.g. `api` from
+    /// `provider.openai.api`), sent with each request as `options`.
+    pub options: std::collections::BTreeMap<String, String>,
 }
 
 /// A provider plugin bound to its transport: implements [`smith::Provider`].
@@ -266,12 +269,18 @@ impl Provider for PluginProvider {
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
         let mut store = runtime.store(call, runtime.limits().deadline);
-        let json = serde_json::to_string(request).map_err(|e| {
+        let mut value = serde_json::to_value(request).map_err(|e| {
             error(
                 ProviderErrorKind::InvalidRequest,
                 format!("the request cannot be encoded: {e}"),
             )
         })?;
+        if !self.setup.options.is_empty()
+            && let Some(map) = value.as_object_mut()
+        {
+            map.insert("options".into(), serde_json::json!(self.setup.options));
+        }
+        let json = value.to_string();
         let instance: ProviderPlugin = match plugin.pre.instantiate(&mut store) {
             Ok(i) => i,
             Err(e) => return Ok(single(self.trapped(&e))),

@@ -26,7 +26,11 @@ fn fixture(path: &str) -> Vec<u8> {
 fn host() -> Host {
     let sources: Vec<_> = smith_plugins::BUNDLED
         .iter()
-        .filter(|p| p.origin.contains("anthropic") || p.origin.contains("openai-compatible"))
+        .filter(|p| {
+            ["anthropic", "openai", "google"]
+                .iter()
+                .any(|v| p.origin.contains(v))
+        })
         .map(common::source)
         .collect();
     Host::load(&sources, &common::cache(), Limits::default()).unwrap()
@@ -40,6 +44,7 @@ fn provider(host: &Host, id: &str, url: &str, key: Option<&str>) -> PluginProvid
                 base_url: url.to_owned(),
                 api_key: key.map(str::to_owned),
                 engine: HttpEngine::new(Bounds::default()),
+                options: Default::default(),
             },
         )
         .unwrap()
@@ -338,6 +343,7 @@ fn a_required_key_that_is_missing_stops_before_anything_is_sent() {
                 base_url: "http://127.0.0.1:9".into(),
                 api_key: None,
                 engine: HttpEngine::default(),
+                options: Default::default(),
             },
         )
         .unwrap_err();
@@ -484,4 +490,240 @@ fn cancellation_mid_body_ends_the_stream_as_aborted() {
         })
     );
     drop(server);
+}
+
+#[test]
+fn openai_responses_text_reasoning_and_parallel_function_calls() {
+    let (events, sent, head) = play("openai", &fixture("openai/responses_text.sse"), 3);
+    assert_eq!(text_of(&events), "Héllo, 世界!");
+    // 36 input tokens of which 20 cached; cache writes are free (a known zero).
+    assert!(events.contains(&StreamEvent::Usage(Usage {
+        input: Some(16),
+        output: Some(9),
+        cache_read: Some(20),
+        cache_write: Some(0),
+    })));
+    assert_eq!(
+        events.last(),
+        Some(&StreamEvent::Stop {
+            reason: StopReason::EndTurn
+        })
+    );
+    assert!(head.starts_with("POST /responses HTTP/1.1"), "{head}");
+    assert!(head.contains("authorization: Bearer sk-canary-0000"));
+    assert_eq!(sent["store"], false);
+    assert_eq!(sent["instructions"], "Be brief.");
+    assert_eq!(sent["input"][0]["content"][0]["type"], "input_text");
+    assert_eq!(sent["tools"][0]["type"], "function");
+    for piece in [1, 7, 19] {
+        let (events, _, _) = play("openai", &fixture("openai/responses_tools.sse"), piece);
+        let calls: Vec<&ToolCall> = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::ToolCall(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls.len(), 2, "piece {piece}");
+        assert_eq!(
+            (calls[0].id.as_str(), calls[0].arguments["path"].as_str()),
+            ("call_A", Some("naïve.txt"))
+        );
+        assert_eq!(calls[1].arguments["path"], "日本.md");
+        assert!(events.contains(&StreamEvent::ThinkingDelta {
+            text: "Read naïve.txt and 日本.md.".into()
+        }));
+        let signature = events.iter().find_map(|e| match e {
+            StreamEvent::ThinkingSignature { signature } => Some(signature.clone()),
+            _ => None,
+        });
+        let signature: serde_json::Value = serde_json::from_str(&signature.unwrap()).unwrap();
+        assert_eq!(
+            signature,
+            serde_json::json!({"id": "rs_1", "encrypted_content": "gAAAAABo-encrypted"})
+        );
+        assert_eq!(
+            events.last(),
+            Some(&StreamEvent::Stop {
+                reason: StopReason::ToolUse
+            })
+        );
+    }
+    let (events, _, _) = play("openai", &fixture("openai/responses_failed.sse"), 5);
+    assert!(
+        matches!(events.last(), Some(StreamEvent::Error(e)) if e.kind == ProviderErrorKind::Transient && e.message.contains("processing your request"))
+    );
+}
+
+#[test]
+fn openai_chat_completions_is_chosen_by_the_api_option() {
+    let host = host();
+    let server = loopback::serve(vec![loopback::sse_in_pieces(
+        &fixture("openai-compatible/text.sse"),
+        9,
+    )]);
+    let mut options = std::collections::BTreeMap::new();
+    options.insert("api".to_owned(), "chat".to_owned());
+    let p = host
+        .loadout()
+        .provider(
+            "openai",
+            ProviderSetup {
+                base_url: server.url.clone(),
+                api_key: Some("k".into()),
+                engine: HttpEngine::default(),
+                options,
+            },
+        )
+        .unwrap();
+    let events: Vec<_> = smith::Provider::stream(&p, &request("openai/gpt-x"), &Cancel::new())
+        .unwrap()
+        .collect();
+    assert_eq!(text_of(&events), "Héllo, 世界!");
+    // OpenAI's cache writes are free: a known zero, unlike an OpenAI-compatible server.
+    assert!(events.contains(&StreamEvent::Usage(Usage {
+        input: Some(10),
+        output: Some(9),
+        cache_read: Some(20),
+        cache_write: Some(0),
+    })));
+    let raw = String::from_utf8(server.request().unwrap()).unwrap();
+    assert!(raw.starts_with("POST /chat/completions HTTP/1.1"), "{raw}");
+    assert!(
+        !raw.contains("\"options\""),
+        "options are for the codec, not the vendor"
+    );
+}
+
+#[test]
+fn google_text_thoughts_usage_and_function_calls_without_ids() {
+    for piece in [1, 8, 200] {
+        let (events, sent, head) = play("google", &fixture("google/text.sse"), piece);
+        assert_eq!(text_of(&events), "Héllo, 世界!", "piece {piece}");
+        assert!(events.contains(&StreamEvent::ThinkingDelta {
+            text: "Greet back.".into()
+        }));
+        assert!(events.contains(&StreamEvent::Usage(Usage {
+            input: Some(20),
+            output: Some(9),
+            cache_read: Some(10),
+            cache_write: None,
+        })));
+        assert_eq!(
+            events.last(),
+            Some(&StreamEvent::Stop {
+                reason: StopReason::EndTurn
+            })
+        );
+        assert!(
+            head.starts_with("POST /models/m1:streamGenerateContent?alt=sse HTTP/1.1"),
+            "{head}"
+        );
+        assert!(head.contains("x-goog-api-key: sk-canary-0000"));
+        assert_eq!(sent["systemInstruction"]["parts"][0]["text"], "Be brief.");
+        assert_eq!(sent["tools"][0]["functionDeclarations"][0]["name"], "read");
+    }
+    let (events, _, _) = play("google", &fixture("google/tools.sse"), 6);
+    let calls: Vec<&ToolCall> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCall(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(
+        (calls[0].id.as_str(), calls[1].id.as_str()),
+        ("gemini-call-1", "gemini-call-2")
+    );
+    assert_eq!(calls[1].arguments["path"], "日本.md");
+    assert!(events.contains(&StreamEvent::ThinkingSignature {
+        signature: "CiQB0e2Kb-signature".into()
+    }));
+    assert_eq!(
+        events.last(),
+        Some(&StreamEvent::Stop {
+            reason: StopReason::ToolUse
+        })
+    );
+    // Cut before the chunk with finishReason: an explicit error.
+    let text = String::from_utf8(fixture("google/text.sse")).unwrap();
+    let cut = &text[..text.rfind("data:").unwrap()];
+    let (events, _, _) = play("google", cut.as_bytes(), 10);
+    assert!(
+        matches!(events.last(), Some(StreamEvent::Error(e)) if e.kind == ProviderErrorKind::Malformed)
+    );
+}
+
+#[test]
+fn openai_and_google_send_each_result_paired_by_call_id_and_signatures_back() {
+    let host = host();
+    let context = vec![
+        ContextItem::Message(Message::user_text("read it")),
+        ContextItem::Message(Message {
+            role: Role::Assistant,
+            content: vec![
+                ContentBlock::Thinking {
+                    text: "Need the file.".into(),
+                    signature: Some(r#"{"id":"rs_9","encrypted_content":"enc"}"#.into()),
+                    redacted: false,
+                },
+                ContentBlock::ToolCall(ToolCall {
+                    id: "call_A".into(),
+                    name: "read".into(),
+                    arguments: serde_json::json!({"path": "a"}),
+                }),
+            ],
+        }),
+        ContextItem::ToolResult(ToolResult {
+            call_id: "call_A".into(),
+            name: "read".into(),
+            output: "A".into(),
+            is_error: false,
+        }),
+    ];
+    let server = loopback::serve(vec![loopback::sse_in_pieces(
+        &fixture("openai/responses_text.sse"),
+        64,
+    )]);
+    let p = provider(&host, "openai", &server.url, Some("k"));
+    let mut req = request("openai/m1");
+    req.context = context.clone();
+    let _: Vec<_> = smith::Provider::stream(&p, &req, &Cancel::new())
+        .unwrap()
+        .collect();
+    let input = server.request_json().unwrap()["input"].clone();
+    assert_eq!(
+        input[1],
+        serde_json::json!({"id": "rs_9", "encrypted_content": "enc", "type": "reasoning", "summary": [{"type": "summary_text", "text": "Need the file."}]})
+    );
+    assert_eq!(input[2]["call_id"], "call_A");
+    assert_eq!(
+        input[3],
+        serde_json::json!({"type": "function_call_output", "call_id": "call_A", "output": "A"})
+    );
+
+    let server = loopback::serve(vec![loopback::sse_in_pieces(
+        &fixture("google/text.sse"),
+        64,
+    )]);
+    let p = provider(&host, "google", &server.url, Some("k"));
+    let mut req = request("google/m1");
+    req.context = context;
+    let _: Vec<_> = smith::Provider::stream(&p, &req, &Cancel::new())
+        .unwrap()
+        .collect();
+    let contents = server.request_json().unwrap()["contents"].clone();
+    let call = &contents[1]["parts"][0];
+    assert_eq!(call["functionCall"]["name"], "read");
+    assert_eq!(call["functionCall"]["id"], "call_A");
+    assert_eq!(
+        call["thoughtSignature"],
+        r#"{"id":"rs_9","encrypted_content":"enc"}"#
+    );
+    assert_eq!(contents[2]["parts"][0]["functionResponse"]["id"], "call_A");
+    assert_eq!(
+        contents[2]["parts"][0]["functionResponse"]["response"]["output"],
+        "A"
+    );
 }

@@ -38,9 +38,17 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         Some(smith_config::Value::Integer(n)) => u32::try_from(*n).unwrap_or(64),
         _ => 64,
     };
-    let tools = crate::registry::load(&plugins)?;
-    let provider =
-        crate::providers::resolve(&loaded, &tools.loadout(), &model, args.script.as_deref())?;
+    // Tools, handlers, and only the provider plugin this run uses.
+    let tools = crate::registry::load_where(&plugins, |m| {
+        m.provider.as_ref().is_none_or(|p| p.id == model.provider)
+    })?;
+    let provider = crate::providers::resolve(
+        &loaded,
+        &tools.loadout(),
+        &crate::registry::provider_ids(&plugins),
+        &model,
+        args.script.as_deref(),
+    )?;
     let prompt = read_prompt(&args.prompt)?;
 
     let cancel = Cancel::new();

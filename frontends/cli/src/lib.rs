@@ -5,6 +5,7 @@
 //! [`command`] is the clap declaration — the one source of `--help` and of the generated
 //! command reference ([`reference_docs`]).
 
+mod auth;
 mod cli;
 mod docs;
 mod eval;

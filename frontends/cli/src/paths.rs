@@ -98,6 +98,14 @@ pub(crate) fn trust_file() -> Result<PathBuf, CliError> {
     ))
 }
 
+/// The auth file (mode 0600): `$SMITH_HOME/auth.kdl`, else `$XDG_DATA_HOME/smith/auth.kdl`,
+/// else `$HOME/.local/share/smith/auth.kdl` (DESIGN §7). `None` when no home is known.
+pub(crate) fn auth_file() -> Option<PathBuf> {
+    trust_file()
+        .ok()
+        .map(|trust| trust.with_file_name("auth.kdl"))
+}
+
 /// The project of `dir`: the nearest directory at or above it holding `.smith/`, canonical.
 pub(crate) fn project_of(dir: &std::path::Path) -> Option<PathBuf> {
     let dir = dir.canonicalize().ok()?;

@@ -1,7 +1,7 @@
 //! Choosing the provider a model selection names: the built-in scripted provider, or a
 //! provider plugin bound to its base URL (`provider.<id>.base-url`, else the plugin's default)
-//! and its API key (the environment variable its manifest declares). Key values are never
-//! printed.
+//! and its API key (the environment variable its manifest declares, else the auth file). Key
+//! values are never printed.
 
 use smith_config::Value;
 use smith_host::{Loadout, ProviderSetup};
@@ -17,6 +17,7 @@ use crate::settings::Loaded;
 pub(crate) fn resolve(
     loaded: &Loaded,
     loadout: &Loadout,
+    known: &[String],
     model: &smith::ModelRef,
     script: Option<&std::path::Path>,
 ) -> Result<Box<dyn smith::Provider>, CliError> {
@@ -28,7 +29,7 @@ pub(crate) fn resolve(
         return smith_ai::resolve(model, script).map_err(|e| {
             let mut text = e.to_string();
             if matches!(e, smith_ai::ResolveError::UnknownProvider { .. }) {
-                let plugins = loadout.provider_ids();
+                let plugins = known;
                 if !plugins.is_empty() {
                     text = format!(
                         "unknown provider `{id}` in model `{model}`; known providers: {}, {}. Try `--model scripted/demo`",
@@ -54,15 +55,31 @@ pub(crate) fn resolve(
         Some(Value::String(url)) => url.clone(),
         _ => decl.base_url.clone(),
     };
-    let api_key = decl
+    // The variable the plugin declares first, then the auth file.
+    let mut api_key = decl
         .api_key
         .as_ref()
         .and_then(|k| std::env::var(&k.env).ok())
         .filter(|v| !v.is_empty());
+    if api_key.is_none()
+        && decl.api_key.is_some()
+        && let Some(path) = crate::paths::auth_file()
+    {
+        api_key = crate::auth::key_from(&path, id)?;
+    }
+    let mut options = std::collections::BTreeMap::new();
+    if let Some(Value::String(api)) = loaded
+        .resolved
+        .get(&format!("provider.{id}.api"))
+        .map(|v| &v.value)
+    {
+        options.insert("api".to_owned(), api.clone());
+    }
     let setup = ProviderSetup {
         base_url,
         api_key,
         engine: smith_ai::http::HttpEngine::default(),
+        options,
     };
     loadout
         .provider(id, setup)

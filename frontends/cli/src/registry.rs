@@ -78,9 +78,30 @@ pub(crate) fn known(loaded: &mut Loaded) -> Result<Vec<Known>, CliError> {
 /// # Errors
 /// A plugin that does not load (for bundled plugins, a defect of the build).
 pub(crate) fn load(plugins: &[Known]) -> Result<Host, CliError> {
-    let sources: Vec<smith_host::PluginSource<'_>> = plugins
+    load_where(plugins, |_| true)
+}
+
+/// The ids of the providers the enabled plugins contribute, in load order.
+pub(crate) fn provider_ids(plugins: &[Known]) -> Vec<String> {
+    plugins
         .iter()
         .filter(|p| p.disabled_by.is_none())
+        .filter_map(|p| p.manifest.provider.as_ref().map(|d| d.id.clone()))
+        .collect()
+}
+
+/// Load the enabled plugins whose manifest `wanted` accepts (a run loads only the provider
+/// plugin it uses: each loaded plugin costs start-up time).
+///
+/// # Errors
+/// As [`load`].
+pub(crate) fn load_where(
+    plugins: &[Known],
+    wanted: impl Fn(&Manifest) -> bool,
+) -> Result<Host, CliError> {
+    let sources: Vec<smith_host::PluginSource<'_>> = plugins
+        .iter()
+        .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
         .map(|p| smith_host::PluginSource {
             origin: p.bundled.origin,
             manifest: p.bundled.manifest,

@@ -147,3 +147,45 @@ fn an_unreachable_server_and_a_missing_key_say_what_to_do() {
         stderr(&out)
     );
 }
+
+/// Opt-in end-to-end test against a real OpenAI-compatible server (for example llama.cpp's
+/// `llama-server`): runs when `SMITH_TEST_OPENAI_COMPATIBLE_URL` names its `/v1` base URL and
+/// the server is reachable; otherwise it is skipped and says so on stderr.
+#[test]
+// A skipped opt-in test says so on stderr.
+#[allow(clippy::print_stderr)]
+fn a_real_local_server_answers_when_one_is_named() {
+    let Ok(url) = std::env::var("SMITH_TEST_OPENAI_COMPATIBLE_URL") else {
+        eprintln!(
+            "skipped: no real server named; set SMITH_TEST_OPENAI_COMPATIBLE_URL=http://127.0.0.1:8080/v1 to run against a local llama.cpp server"
+        );
+        return;
+    };
+    let authority = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let reachable = std::net::ToSocketAddrs::to_socket_addrs(&authority)
+        .ok()
+        .and_then(|mut a| a.next())
+        .is_some_and(|addr| {
+            std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(2)).is_ok()
+        });
+    if !reachable {
+        eprintln!("skipped: {url} is not reachable");
+        return;
+    }
+    let env = Env::new();
+    let out = env.run(&[
+        "eval",
+        "-c",
+        &format!("provider.openai-compatible.base-url={url}"),
+        "-m",
+        "openai-compatible/local",
+        "Answer with one word: hello",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).trim().is_empty());
+}

@@ -16,7 +16,7 @@ pub struct BundledPlugin {
 
 /// The plugins every Smith starts with: the file and search tools (`read`, `write`, `edit`,
 /// `ls`, `find`, `grep`), the `bash` tool, the queue delivery policy, and the provider codecs
-/// (`anthropic`, `openai-compatible`).
+/// (`anthropic`, `openai`, `google`, `openai-compatible`).
 pub static BUNDLED: &[BundledPlugin] = &[
     BundledPlugin {
         origin: "bundled:files/plugin.kdl",
@@ -37,6 +37,16 @@ pub static BUNDLED: &[BundledPlugin] = &[
         origin: "bundled:anthropic/plugin.kdl",
         manifest: include_str!("../../guests/anthropic/plugin.kdl"),
         component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_anthropic.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:openai/plugin.kdl",
+        manifest: include_str!("../../guests/openai/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_openai.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:google/plugin.kdl",
+        manifest: include_str!("../../guests/google/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_google.wasm")),
     },
     BundledPlugin {
         origin: "bundled:openai-compatible/plugin.kdl",

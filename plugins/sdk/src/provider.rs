@@ -32,6 +32,21 @@ pub fn parse_request(json: &str) -> Result<ProviderRequest, String> {
     serde_json::from_str(json).map_err(|e| format!("the request is not a provider request: {e}"))
 }
 
+/// The provider options the host added to the request (`options`: from the user's
+/// configuration, e.g. `provider.openai.api`), name to value.
+pub fn request_options(json: &str) -> std::collections::BTreeMap<String, String> {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    value
+        .get("options")
+        .and_then(serde_json::Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Events as the JSON text the host expects.
 pub fn events(list: Vec<StreamEvent>) -> Vec<String> {
     list.iter()

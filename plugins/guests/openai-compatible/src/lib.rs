@@ -1,11 +1,8 @@
 //! The OpenAI-compatible Chat Completions codec (`POST {base}/chat/completions`, streamed as
-//! server-sent events). Tolerant of the quirks of local servers: usage may be missing (it
-//! stays unknown), a final chunk may carry usage and no choices, tool calls may arrive whole
-//! in one chunk or in a non-streamed JSON body, `[DONE]` may be missing after a
-//! `finish_reason`, reasoning may come as `reasoning_content` or `reasoning`, and a server
-//! may finish with `stop` although it made tool calls.
+//! server-sent events) for local and third-party servers; the wire format and its quirks are
+//! in `smith-openai-chat`. Cache-write usage is unknown here (servers do not report it).
 
-mod chat;
+use smith_openai_chat as chat;
 
 use std::cell::RefCell;
 
@@ -56,7 +53,7 @@ struct Decoder(RefCell<chat::Stream>);
 
 impl GuestDecoder for Decoder {
     fn new() -> Self {
-        Self(RefCell::new(chat::Stream::default()))
+        Self(RefCell::new(chat::Stream::new(false)))
     }
 
     fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {

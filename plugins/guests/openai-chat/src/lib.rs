@@ -1,4 +1,11 @@
-//! The Chat Completions wire format: request encoding and the streamed-response state machine.
+//! The OpenAI Chat Completions wire format (`POST …/chat/completions`, streamed as server-sent
+//! events of `chat.completion.chunk` objects): request encoding and the streamed-response
+//! state machine, shared by the `openai` and `openai-compatible` codecs. Tolerant of the
+//! quirks of local servers: usage may be missing (it stays unknown), a final chunk may carry
+//! usage and no choices, tool calls may arrive whole in one chunk or in a non-streamed JSON
+//! body, `[DONE]` may be missing after a `finish_reason`, reasoning may come as
+//! `reasoning_content` or `reasoning`, and a server may finish with `stop` although it made
+//! tool calls.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +17,7 @@ use smith_plugin_sdk::provider::{
 use smith_plugin_sdk::sse;
 
 /// The request body.
-pub(crate) fn encode(request: &ProviderRequest) -> Value {
+pub fn encode(request: &ProviderRequest) -> Value {
     let mut messages = Vec::new();
     if let Some(instructions) = &request.instructions {
         messages.push(json!({"role": "system", "content": instructions}));
@@ -80,7 +87,7 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
 
 /// The message of an error body (`{"error": {"message": …}}`, `{"error": "…"}`,
 /// `{"message": …}`), or its first bytes as text.
-pub(crate) fn error_message(body: &[u8]) -> String {
+pub fn error_message(body: &[u8]) -> String {
     let parsed: Option<Value> = serde_json::from_slice(body).ok();
     let found = parsed.as_ref().and_then(|v| {
         v.pointer("/error/message")
@@ -111,7 +118,10 @@ struct PartialCall {
 
 /// The decoder's state for one response.
 #[derive(Default)]
-pub(crate) struct Stream {
+pub struct Stream {
+    /// The vendor charges nothing for prompt-cache writes: reported usage has a known zero of
+    /// them (else they stay unknown).
+    cache_writes_free: bool,
     sse: sse::Parser,
     /// A non-streamed body (`{` first): kept whole and decoded at the end.
     whole: Option<Vec<u8>>,
@@ -127,7 +137,7 @@ fn malformed(message: impl Into<String>) -> StreamEvent {
     StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
 }
 
-fn usage_of(v: &Value) -> Option<Usage> {
+fn usage_of(v: &Value, cache_writes_free: bool) -> Option<Usage> {
     let u = v.get("usage").filter(|u| u.is_object())?;
     let prompt = u.get("prompt_tokens").and_then(Value::as_u64);
     let cached = u
@@ -138,12 +148,21 @@ fn usage_of(v: &Value) -> Option<Usage> {
         input: prompt.map(|p| p.saturating_sub(cached.unwrap_or(0))),
         output: u.get("completion_tokens").and_then(Value::as_u64),
         cache_read: cached,
-        cache_write: None,
+        cache_write: cache_writes_free.then_some(0),
     })
 }
 
 impl Stream {
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+    /// A decoder for one response.
+    pub fn new(cache_writes_free: bool) -> Self {
+        Self {
+            cache_writes_free,
+            ..Self::default()
+        }
+    }
+
+    /// Feed response bytes; returns the events they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
         if self.done {
             return Vec::new();
         }
@@ -165,7 +184,8 @@ impl Stream {
         }
     }
 
-    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
+    /// The response ended: the remaining events, or an error when it was cut off.
+    pub fn finish(&mut self) -> Vec<StreamEvent> {
         if self.done {
             return Vec::new();
         }
@@ -228,7 +248,7 @@ impl Stream {
                 )));
                 continue;
             }
-            if let Some(u) = usage_of(&chunk) {
+            if let Some(u) = usage_of(&chunk, self.cache_writes_free) {
                 self.usage = Some(u);
             }
             let Some(choice) = chunk.pointer("/choices/0") else {
@@ -357,7 +377,7 @@ impl Stream {
                 format!("the OpenAI-compatible server failed: {message}"),
             ))];
         }
-        self.usage = usage_of(&v);
+        self.usage = usage_of(&v, self.cache_writes_free);
         let Some(choice) = v.pointer("/choices/0") else {
             return self.fail("the response has no choices");
         };

@@ -1,0 +1,141 @@
+//! The OpenAI codec: the Responses API (`POST {base}/responses`) by default, Chat Completions
+//! (`POST {base}/chat/completions`) when the request's option `api` is `chat` (the setting
+//! `provider.openai.api`). Both stream server-sent events. OpenAI charges nothing to write its
+//! prompt cache, so reported usage has a known zero of cache writes; cached input is counted
+//! apart from other input, once.
+
+mod responses;
+
+use std::cell::RefCell;
+
+use smith_openai_chat as chat;
+use smith_plugin_sdk::export_provider_plugin;
+use smith_plugin_sdk::provider::{
+    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, StreamEvent, error_json, events,
+    parse_request, request_options, status_kind,
+};
+
+struct Codec;
+
+/// Which API a request uses: `chat` or `responses`.
+fn use_chat(json: &str) -> Result<bool, String> {
+    match request_options(json).get("api").map(String::as_str) {
+        None | Some("responses") => Ok(false),
+        Some("chat") => Ok(true),
+        Some(other) => Err(format!(
+            "provider.openai.api is `{other}`; use `responses` or `chat`"
+        )),
+    }
+}
+
+impl Guest for Codec {
+    type Decoder = Decoder;
+
+    fn encode_request(json: String) -> Result<HttpRequest, String> {
+        let chat = use_chat(&json)?;
+        let request = parse_request(&json)?;
+        let (path, body) = if chat {
+            ("/chat/completions", chat::encode(&request))
+        } else {
+            ("/responses", responses::encode(&request))
+        };
+        Ok(HttpRequest {
+            method: "POST".into(),
+            path: path.into(),
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("accept".into(), "text/event-stream".into()),
+            ],
+            body: serde_json::to_vec(&body).map_err(|e| e.to_string())?,
+        })
+    }
+
+    fn decode_error(status: u16, body: Vec<u8>) -> String {
+        let kind = status_kind(status);
+        let detail = chat::error_message(&body);
+        let advice = match kind {
+            ProviderErrorKind::Auth => "; check OPENAI_API_KEY",
+            ProviderErrorKind::Unavailable => "; check the model name",
+            ProviderErrorKind::RateLimited | ProviderErrorKind::Transient => "; retry in a moment",
+            _ => "",
+        };
+        error_json(
+            kind,
+            format!("OpenAI answered HTTP {status}: {detail}{advice}"),
+        )
+    }
+}
+
+/// The decoder: which wire format it reads is known from the first bytes — Chat Completions
+/// chunks are `chat.completion.chunk` objects, Responses events have a `response.` type.
+enum Wire {
+    Unknown(Vec<u8>),
+    Chat(chat::Stream),
+    Responses(responses::Stream),
+}
+
+struct Decoder(RefCell<Wire>);
+
+impl Wire {
+    fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        match self {
+            Wire::Chat(s) => s.push(bytes),
+            Wire::Responses(s) => s.push(bytes),
+            Wire::Unknown(seen) => {
+                seen.extend_from_slice(bytes);
+                let text = String::from_utf8_lossy(seen);
+                let kind = if text.contains("\"response.") || text.contains("event: response.") {
+                    Some(false)
+                } else if text.contains("chat.completion") || text.trim_start().starts_with('{') {
+                    Some(true)
+                } else {
+                    None
+                };
+                match kind {
+                    None => Vec::new(),
+                    Some(chat) => {
+                        let seen = std::mem::take(seen);
+                        *self = if chat {
+                            Wire::Chat(chat::Stream::new(true))
+                        } else {
+                            Wire::Responses(responses::Stream::default())
+                        };
+                        self.push(&seen)
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Vec<StreamEvent> {
+        if let Wire::Unknown(seen) = self {
+            let seen = std::mem::take(seen);
+            // Too little to tell: read it as Responses, which then reports the cut.
+            *self = Wire::Responses(responses::Stream::default());
+            let mut out = self.push(&seen);
+            out.extend(self.finish());
+            return out;
+        }
+        match self {
+            Wire::Chat(s) => s.finish(),
+            Wire::Responses(s) => s.finish(),
+            Wire::Unknown(_) => Vec::new(),
+        }
+    }
+}
+
+impl GuestDecoder for Decoder {
+    fn new() -> Self {
+        Self(RefCell::new(Wire::Unknown(Vec::new())))
+    }
+
+    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().push(&bytes)))
+    }
+
+    fn finish(&self) -> Result<Vec<String>, String> {
+        Ok(events(self.0.borrow_mut().finish()))
+    }
+}
+
+export_provider_plugin!(Codec);

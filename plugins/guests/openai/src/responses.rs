@@ -1,0 +1,305 @@
+//! The Responses API wire format: request encoding (`input` items, `function` tools,
+//! `store: false` with encrypted reasoning included so it can be sent back) and the streamed
+//! events (`response.output_item.added` / `.done`, `response.output_text.delta`,
+//! `response.reasoning_summary_text.delta`, `response.function_call_arguments.delta`,
+//! `response.completed` / `.incomplete` / `.failed`, `error`).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+use smith_plugin_sdk::provider::{
+    ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
+    StreamEvent, ToolCall, Usage,
+};
+use smith_plugin_sdk::sse;
+
+/// The request body.
+pub(crate) fn encode(request: &ProviderRequest) -> Value {
+    let mut input = Vec::new();
+    for item in &request.context {
+        match item {
+            ContextItem::Message(m) if m.role == Role::User => input.push(json!({
+                "role": "user",
+                "content": [{"type": "input_text", "text": m.text()}],
+            })),
+            ContextItem::Message(m) => {
+                for block in &m.content {
+                    match block {
+                        // The reasoning item as the API returned it (id and encrypted content).
+                        ContentBlock::Thinking {
+                            text,
+                            signature: Some(signature),
+                            ..
+                        } => {
+                            if let Ok(Value::Object(mut item)) = serde_json::from_str(signature) {
+                                item.insert("type".into(), json!("reasoning"));
+                                let summary = if text.is_empty() {
+                                    json!([])
+                                } else {
+                                    json!([{"type": "summary_text", "text": text}])
+                                };
+                                item.insert("summary".into(), summary);
+                                input.push(Value::Object(item));
+                            }
+                        }
+                        ContentBlock::Thinking { .. } => {}
+                        ContentBlock::Text { text } if text.is_empty() => {}
+                        ContentBlock::Text { text } => input.push(json!({
+                            "type": "message",
+                            "role": "assistant",
+                            "content": [{"type": "output_text", "text": text}],
+                        })),
+                        ContentBlock::ToolCall(c) => input.push(json!({
+                            "type": "function_call",
+                            "call_id": c.id,
+                            "name": c.name,
+                            "arguments": c.arguments.to_string(),
+                        })),
+                    }
+                }
+            }
+            ContextItem::ToolResult(r) => input.push(json!({
+                "type": "function_call_output",
+                "call_id": r.call_id,
+                "output": r.output,
+            })),
+        }
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model.model));
+    if let Some(instructions) = &request.instructions {
+        body.insert("instructions".into(), json!(instructions));
+    }
+    body.insert("input".into(), Value::Array(input));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "type": "function",
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.input_schema,
+                })
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    body.insert("stream".into(), json!(true));
+    body.insert("store".into(), json!(false));
+    body.insert("include".into(), json!(["reasoning.encrypted_content"]));
+    Value::Object(body)
+}
+
+/// A function call being streamed.
+#[derive(Default)]
+struct Call {
+    call_id: String,
+    name: String,
+    arguments: String,
+}
+
+/// The decoder's state for one response.
+#[derive(Default)]
+pub(crate) struct Stream {
+    sse: sse::Parser,
+    /// Function calls by output index.
+    calls: BTreeMap<u64, Call>,
+    made_calls: bool,
+    done: bool,
+}
+
+fn malformed(message: impl Into<String>) -> StreamEvent {
+    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
+}
+
+fn usage(response: &Value) -> Option<Usage> {
+    let u = response.get("usage").filter(|u| u.is_object())?;
+    let input = u.get("input_tokens").and_then(Value::as_u64);
+    let cached = u
+        .pointer("/input_tokens_details/cached_tokens")
+        .and_then(Value::as_u64);
+    Some(Usage {
+        input: input.map(|i| i.saturating_sub(cached.unwrap_or(0))),
+        output: u.get("output_tokens").and_then(Value::as_u64),
+        cache_read: cached.or(input.map(|_| 0)),
+        cache_write: Some(0),
+    })
+}
+
+impl Stream {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        match self.sse.push(bytes) {
+            Ok(list) => self.events(list),
+            Err(e) => self.fail(e.0),
+        }
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
+        if self.done {
+            return Vec::new();
+        }
+        let mut out = match self.sse.finish() {
+            Ok(list) => self.events(list),
+            Err(e) => return self.fail(e.0),
+        };
+        if !self.done {
+            out.extend(self.fail(
+                "the stream ended before response.completed; the response was cut off — retry",
+            ));
+        }
+        out
+    }
+
+    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
+        self.done = true;
+        vec![malformed(message)]
+    }
+
+    fn call_done(&mut self, index: u64, item: &Value, out: &mut Vec<StreamEvent>) {
+        let streamed = self.calls.remove(&index).unwrap_or_default();
+        let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
+        let call_id = text("call_id").unwrap_or(streamed.call_id);
+        let name = text("name").unwrap_or(streamed.name);
+        // The done item's arguments are authoritative; the deltas are the fallback.
+        let raw = text("arguments").unwrap_or(streamed.arguments);
+        let arguments = if raw.trim().is_empty() {
+            Value::Object(Map::new())
+        } else {
+            match serde_json::from_str(&raw) {
+                Ok(v) => v,
+                Err(e) => {
+                    out.extend(self.fail(format!(
+                        "function call {call_id} (`{name}`) has arguments that are not JSON ({e}); retry"
+                    )));
+                    return;
+                }
+            }
+        };
+        self.made_calls = true;
+        out.push(StreamEvent::ToolCall(ToolCall {
+            id: call_id,
+            name,
+            arguments,
+        }));
+    }
+
+    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
+        let mut out = Vec::new();
+        for event in list {
+            if self.done {
+                break;
+            }
+            let data = event.data.trim();
+            if data.is_empty() || data == "[DONE]" {
+                continue;
+            }
+            let v: Value = match serde_json::from_str(data) {
+                Ok(v) => v,
+                Err(e) => {
+                    out.extend(self.fail(format!("a stream event is not JSON ({e})")));
+                    continue;
+                }
+            };
+            let kind = v
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or(event.event.as_str())
+                .to_owned();
+            let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
+            let delta = || {
+                v.get("delta")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned()
+            };
+            match kind.as_str() {
+                "response.output_item.added" => {
+                    let item = &v["item"];
+                    if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                        self.calls.insert(
+                            index,
+                            Call {
+                                call_id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                                name: item["name"].as_str().unwrap_or("").to_owned(),
+                                arguments: String::new(),
+                            },
+                        );
+                    }
+                }
+                "response.output_text.delta" => out.push(StreamEvent::TextDelta { text: delta() }),
+                "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
+                    out.push(StreamEvent::ThinkingDelta { text: delta() });
+                }
+                "response.function_call_arguments.delta" => {
+                    if let Some(call) = self.calls.get_mut(&index) {
+                        call.arguments.push_str(&delta());
+                    }
+                }
+                "response.output_item.done" => {
+                    let item = &v["item"];
+                    match item.get("type").and_then(Value::as_str) {
+                        Some("function_call") => self.call_done(index, item, &mut out),
+                        Some("reasoning") => {
+                            // Kept whole (id and encrypted content) to be sent back.
+                            if let Some(encrypted) =
+                                item.get("encrypted_content").and_then(Value::as_str)
+                            {
+                                let signature = json!({
+                                    "id": item.get("id").cloned().unwrap_or(Value::Null),
+                                    "encrypted_content": encrypted,
+                                });
+                                out.push(StreamEvent::ThinkingSignature {
+                                    signature: signature.to_string(),
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                "response.completed" | "response.incomplete" => {
+                    self.done = true;
+                    let response = &v["response"];
+                    if let Some(u) = usage(response) {
+                        out.push(StreamEvent::Usage(u));
+                    }
+                    let reason = if kind == "response.incomplete" {
+                        StopReason::MaxTokens
+                    } else if self.made_calls {
+                        StopReason::ToolUse
+                    } else {
+                        StopReason::EndTurn
+                    };
+                    out.push(StreamEvent::Stop { reason });
+                }
+                "response.failed" | "error" => {
+                    self.done = true;
+                    let error = v
+                        .pointer("/response/error")
+                        .filter(|e| !e.is_null())
+                        .unwrap_or(&v);
+                    let code = error.get("code").and_then(Value::as_str).unwrap_or("");
+                    let message = error
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("unknown error");
+                    let kind = match code {
+                        "rate_limit_exceeded" => ProviderErrorKind::RateLimited,
+                        "server_error" | "server_is_overloaded" => ProviderErrorKind::Transient,
+                        _ => ProviderErrorKind::Other,
+                    };
+                    out.push(StreamEvent::Error(ProviderError::new(
+                        kind,
+                        format!("OpenAI failed mid-stream: {message}"),
+                    )));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
