@@ -18,6 +18,7 @@ const GUESTS: &[&str] = &[
     "smith_openai",
     "smith_openai_compatible",
     "smith_queue",
+    "smith_scripted",
     "smith_shell",
 ];
 
@@ -47,6 +48,7 @@ fn main() {
         "guests/openai-chat",
         "guests/openai-compatible",
         "guests/queue",
+        "guests/scripted",
         "guests/shell",
         "sdk",
         "wit",

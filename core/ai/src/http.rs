@@ -221,6 +221,57 @@ impl Body {
     }
 }
 
+/// Where a provider plugin's requests go: the [`HttpEngine`], or a transport that produces the
+/// response bytes another way (the scripted provider's script). Implementations answer with a
+/// head and a [`Body`] ending in one [`Outcome`], observing `cancel`.
+pub trait Transport: Send + Sync {
+    /// Send `request` and return the response head and body.
+    ///
+    /// # Errors
+    /// [`TransportError`] when there is no response.
+    fn send(&self, request: HttpRequest, cancel: &Cancel) -> Result<HttpResponse, TransportError>;
+}
+
+impl Transport for HttpEngine {
+    fn send(&self, request: HttpRequest, cancel: &Cancel) -> Result<HttpResponse, TransportError> {
+        HttpEngine::send(self, request, cancel)
+    }
+}
+
+/// The writing end of a [`Body`] made by [`body_channel`]: chunks in order, then one end.
+#[derive(Debug)]
+pub struct BodyWriter {
+    tx: SyncSender<Msg>,
+}
+
+impl BodyWriter {
+    /// Deliver `bytes`; `false` once the reader is gone (stop writing).
+    pub fn chunk(&self, bytes: Vec<u8>) -> bool {
+        self.tx.send(Msg::Chunk(bytes)).is_ok()
+    }
+
+    /// End the body with `outcome`.
+    pub fn end(self, outcome: Outcome) {
+        let _ = self.tx.send(Msg::End(outcome));
+    }
+}
+
+/// A body fed by another transport: the writer's chunks arrive through a channel of
+/// `bounds.channel_chunks`, with the same gap bound and cancellation as an HTTP body. A writer
+/// dropped without [`BodyWriter::end`] ends the body as failed.
+pub fn body_channel(bounds: Bounds, cancel: &Cancel) -> (BodyWriter, Body) {
+    let (tx, rx) = sync_channel(bounds.channel_chunks.max(1));
+    (
+        BodyWriter { tx },
+        Body {
+            rx,
+            cancel: cancel.clone(),
+            gap: bounds.gap_timeout,
+            outcome: None,
+        },
+    )
+}
+
 /// The HTTP engine: a connection pool and the bounds. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct HttpEngine {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use smith::{ModelRef, Provider};
 
-use crate::scripted::{self, ScriptError, ScriptedProvider};
+use crate::scripted::{self, ScriptError};
 
 /// Why a model selection could not be resolved. Every message names the offending value and
 /// what is known instead.
@@ -55,22 +55,7 @@ pub const PROVIDERS: &[&str] = &[scripted::PROVIDER_ID];
 /// A [`ResolveError`] naming the unknown provider or model, or the script's defect.
 pub fn resolve(model: &ModelRef, script: Option<&Path>) -> Result<Box<dyn Provider>, ResolveError> {
     match model.provider.as_str() {
-        scripted::PROVIDER_ID => {
-            let script = match script {
-                Some(path) => scripted::Script::load(path, &model.model)?,
-                None => scripted::builtin(&model.model).ok_or_else(|| {
-                    ResolveError::UnknownModel {
-                        model: model.clone(),
-                        known: scripted::BUILTIN_NAMES
-                            .iter()
-                            .map(|n| format!("scripted/{n}"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    }
-                })??,
-            };
-            Ok(Box::new(ScriptedProvider::new(script)))
-        }
+        scripted::PROVIDER_ID => Ok(Box::new(scripted::load(model, script)?)),
         _ if script.is_some() => Err(ResolveError::ScriptNeedsScripted {
             model: model.clone(),
         }),

@@ -254,8 +254,8 @@ fn provider_decl(
         .clone();
     let base_url = fields
         .get("base-url")
-        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
-        .ok_or("a provider plugin names its default base URL: base-url \"https://…\"")?
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://") || *u == "script:")
+        .ok_or("a provider plugin names its default base URL: base-url \"https://…\" (or \"script:\" for the scripted provider, whose transport plays a script)")?
         .trim_end_matches('/')
         .to_owned();
     let api_key = match (fields.get("api-key-env"), fields.get("api-key-header")) {

@@ -14,7 +14,7 @@ use smith::{
     Cancel, EventStream, Provider, ProviderError, ProviderErrorKind, ProviderRequest, StopReason,
     StreamEvent,
 };
-use smith_ai::http::{HttpEngine, HttpRequest, Outcome, TransportError};
+use smith_ai::http::{HttpRequest, Outcome, Transport, TransportError};
 use wasmtime::Store;
 use wasmtime::component::{Linker, ResourceAny};
 
@@ -75,15 +75,15 @@ pub(crate) fn load(
     Ok(LoadedProvider { manifest, pre })
 }
 
-/// How to reach one provider: where, with which key, through which engine.
-#[derive(Clone, Debug)]
+/// How to reach one provider: where, with which key, through which transport.
+#[derive(Clone)]
 pub struct ProviderSetup {
     /// The base URL (configuration, or the plugin's default).
     pub base_url: String,
     /// The API key, when one was found. Never printed.
     pub api_key: Option<String>,
-    /// The HTTP engine (its bounds).
-    pub engine: HttpEngine,
+    /// The transport: the HTTP engine (with its bounds), or the script for `scripted`.
+    pub transport: std::sync::Arc<dyn Transport>,
     /// Options for the codec from the user's configuration (e.g. `api` from
     /// `provider.openai.api`), sent with each request as `options`.
     pub options: std::collections::BTreeMap<String, String>,
@@ -309,7 +309,7 @@ impl Provider for PluginProvider {
             headers.push((decl.header.clone(), format!("{}{key}", decl.prefix)));
         }
         let url = format!("{}{}", self.setup.base_url.trim_end_matches('/'), http.path);
-        let response = match self.setup.engine.send(
+        let response = match self.setup.transport.send(
             HttpRequest {
                 method: http.method,
                 url,

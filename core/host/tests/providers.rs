@@ -43,7 +43,7 @@ fn provider(host: &Host, id: &str, url: &str, key: Option<&str>) -> PluginProvid
             ProviderSetup {
                 base_url: url.to_owned(),
                 api_key: key.map(str::to_owned),
-                engine: HttpEngine::new(Bounds::default()),
+                transport: std::sync::Arc::new(HttpEngine::new(Bounds::default())),
                 options: Default::default(),
             },
         )
@@ -342,7 +342,7 @@ fn a_required_key_that_is_missing_stops_before_anything_is_sent() {
             ProviderSetup {
                 base_url: "http://127.0.0.1:9".into(),
                 api_key: None,
-                engine: HttpEngine::default(),
+                transport: std::sync::Arc::new(HttpEngine::default()),
                 options: Default::default(),
             },
         )
@@ -571,7 +571,7 @@ fn openai_chat_completions_is_chosen_by_the_api_option() {
             ProviderSetup {
                 base_url: server.url.clone(),
                 api_key: Some("k".into()),
-                engine: HttpEngine::default(),
+                transport: std::sync::Arc::new(HttpEngine::default()),
                 options,
             },
         )

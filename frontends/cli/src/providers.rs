@@ -1,5 +1,6 @@
-//! Choosing the provider a model selection names: the built-in scripted provider, or a
-//! provider plugin bound to its base URL (`provider.<id>.base-url`, else the plugin's default)
+//! Choosing the provider a model selection names: a provider plugin bound to its transport —
+//! the script player for `scripted` (its built-in script, or `--script FILE`), else the HTTP
+//! engine with its base URL (`provider.<id>.base-url`, else the plugin's default)
 //! and its API key (the environment variable its manifest declares, else the auth file). Key
 //! values are never printed.
 
@@ -22,24 +23,44 @@ pub(crate) fn resolve(
     script: Option<&std::path::Path>,
 ) -> Result<Box<dyn smith::Provider>, CliError> {
     let id = model.provider.as_str();
-    if id == smith_ai::scripted::PROVIDER_ID
-        || script.is_some()
-        || loadout.provider_manifest(id).is_none()
-    {
-        return smith_ai::resolve(model, script).map_err(|e| {
-            let mut text = e.to_string();
-            if matches!(e, smith_ai::ResolveError::UnknownProvider { .. }) {
-                let plugins = known;
-                if !plugins.is_empty() {
-                    text = format!(
-                        "unknown provider `{id}` in model `{model}`; known providers: {}, {}. Try `--model scripted/demo`",
-                        smith_ai::PROVIDERS.join(", "),
-                        plugins.join(", ")
-                    );
-                }
+    let scripted = id == smith_ai::scripted::PROVIDER_ID;
+    if script.is_some() && !scripted {
+        return Err(CliError::usage(
+            smith_ai::ResolveError::ScriptNeedsScripted {
+                model: model.clone(),
             }
-            CliError::usage(text)
-        });
+            .to_string(),
+        ));
+    }
+    if loadout.provider_manifest(id).is_none() {
+        return Err(CliError::usage(if scripted {
+            "the scripted provider's plugin `scripted` is disabled (by --disable-plugin or plugins.scripted.enabled); enable it to run scripted models".to_owned()
+        } else {
+            format!(
+                "unknown provider `{id}` in model `{model}`; known providers: {}. Try `--model scripted/demo`",
+                if known.is_empty() {
+                    "none (every provider plugin is disabled)".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )
+        }));
+    }
+    if scripted {
+        // The scripted codec's transport plays the script: the built-in one the model names,
+        // or `--script FILE`.
+        let player =
+            smith_ai::scripted::load(model, script).map_err(|e| CliError::usage(e.to_string()))?;
+        let setup = ProviderSetup {
+            base_url: "script:".to_owned(),
+            api_key: None,
+            transport: std::sync::Arc::new(smith_ai::scripted::ScriptTransport::new(player)),
+            options: std::collections::BTreeMap::new(),
+        };
+        return loadout
+            .provider(id, setup)
+            .map(|p| Box::new(p) as Box<dyn smith::Provider>)
+            .map_err(|e| CliError::usage(e.to_string()));
     }
     let manifest = loadout
         .provider_manifest(id)
@@ -78,7 +99,7 @@ pub(crate) fn resolve(
     let setup = ProviderSetup {
         base_url,
         api_key,
-        engine: smith_ai::http::HttpEngine::default(),
+        transport: std::sync::Arc::new(smith_ai::http::HttpEngine::default()),
         options,
     };
     loadout

@@ -91,10 +91,18 @@ fn body() -> String {
                 ),
                 None => "it takes no API key".to_owned(),
             };
+            let transport = if p.base_url == "script:" {
+                "its transport plays a script (the built-in one the model names, or `--script FILE`), offline".to_owned()
+            } else {
+                format!(
+                    "base URL `{}` (override with `provider.{}.base-url`)",
+                    p.base_url, p.id
+                )
+            };
             let _ = write!(
                 out,
-                "\nA provider codec: models `{}/NAME`; base URL `{}` (override with `provider.{}.base-url`); {key}. It contributes no tools. See [providers](../providers.md).\n",
-                p.id, p.base_url, p.id
+                "\nA provider codec: models `{}/NAME`; {transport}; {key}. It contributes no tools. See [providers](../providers.md).\n",
+                p.id
             );
         }
         if m.is_handler() {

@@ -16,7 +16,7 @@ pub struct BundledPlugin {
 
 /// The plugins every Smith starts with: the file and search tools (`read`, `write`, `edit`,
 /// `ls`, `find`, `grep`), the `bash` tool, the queue delivery policy, and the provider codecs
-/// (`anthropic`, `openai`, `google`, `openai-compatible`).
+/// (`scripted`, `anthropic`, `openai`, `google`, `openai-compatible`).
 pub static BUNDLED: &[BundledPlugin] = &[
     BundledPlugin {
         origin: "bundled:files/plugin.kdl",
@@ -32,6 +32,11 @@ pub static BUNDLED: &[BundledPlugin] = &[
         origin: "bundled:queue/plugin.kdl",
         manifest: include_str!("../../guests/queue/plugin.kdl"),
         component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_queue.wasm")),
+    },
+    BundledPlugin {
+        origin: "bundled:scripted/plugin.kdl",
+        manifest: include_str!("../../guests/scripted/plugin.kdl"),
+        component: include_bytes!(concat!(env!("OUT_DIR"), "/smith_scripted.wasm")),
     },
     BundledPlugin {
         origin: "bundled:anthropic/plugin.kdl",

@@ -8,15 +8,40 @@
 
 mod provider;
 mod script;
+mod transport;
 
 pub use provider::ScriptedProvider;
 pub use script::{MAX_SCRIPT_BYTES, Round, Script, ScriptError, Step};
+pub use transport::ScriptTransport;
 
 /// The provider id of the scripted provider.
 pub const PROVIDER_ID: &str = "scripted";
 
 /// Names of the built-in scripts, selected as `scripted/<name>` without `--script`.
 pub const BUILTIN_NAMES: &[&str] = &["demo", "tool-call", "edit"];
+
+/// The scripted provider for `model` (a `scripted/NAME` selection): the built-in script
+/// `NAME`, or the file `script` (then `NAME` is only its label).
+///
+/// # Errors
+/// [`crate::ResolveError`] for an unknown built-in or a defective script.
+pub fn load(
+    model: &smith::ModelRef,
+    script: Option<&std::path::Path>,
+) -> Result<ScriptedProvider, crate::ResolveError> {
+    let script = match script {
+        Some(path) => Script::load(path, &model.model)?,
+        None => builtin(&model.model).ok_or_else(|| crate::ResolveError::UnknownModel {
+            model: model.clone(),
+            known: BUILTIN_NAMES
+                .iter()
+                .map(|n| format!("{PROVIDER_ID}/{n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })??,
+    };
+    Ok(ScriptedProvider::new(script))
+}
 
 /// The built-in script `name`, parsed; `None` when there is no such built-in.
 pub fn builtin(name: &str) -> Option<Result<Script, ScriptError>> {
