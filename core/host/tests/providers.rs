@@ -556,6 +556,23 @@ fn openai_responses_text_reasoning_and_parallel_function_calls() {
 }
 
 #[test]
+fn openai_chooses_chat_completions_for_chat_only_models() {
+    let host = host();
+    let server = loopback::serve(vec![loopback::sse_in_pieces(
+        &fixture("openai-compatible/text.sse"),
+        64,
+    )]);
+    let p = provider(&host, "openai", &server.url, Some("k"));
+    let events: Vec<_> =
+        smith::Provider::stream(&p, &request("openai/gpt-4o-search-preview"), &Cancel::new())
+            .unwrap()
+            .collect();
+    assert_eq!(text_of(&events), "Héllo, 世界!");
+    let raw = String::from_utf8(server.request().unwrap()).unwrap();
+    assert!(raw.starts_with("POST /chat/completions HTTP/1.1"), "{raw}");
+}
+
+#[test]
 fn openai_chat_completions_is_chosen_by_the_api_option() {
     let host = host();
     let server = loopback::serve(vec![loopback::sse_in_pieces(

@@ -189,3 +189,53 @@ fn a_real_local_server_answers_when_one_is_named() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stdout(&out).trim().is_empty());
 }
+
+#[test]
+fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
+    let anthropic = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"from anthropic\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+    let openai = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"from openai\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"}}\n\n";
+    let google = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"from google\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n";
+    for (id, env_var, body, path) in [
+        (
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            anthropic,
+            "POST /v1/messages",
+        ),
+        ("openai", "OPENAI_API_KEY", openai, "POST /responses"),
+        (
+            "google",
+            "GEMINI_API_KEY",
+            google,
+            "POST /models/m:streamGenerateContent?alt=sse",
+        ),
+    ] {
+        let env = Env::new();
+        let server = loopback::serve(vec![loopback::sse_in_pieces(body.as_bytes(), 5)]);
+        let out = env
+            .command(&[
+                "eval",
+                "-c",
+                &format!("provider.{id}.base-url={}", server.url),
+                "-m",
+                &format!("{id}/m"),
+                "hi",
+            ])
+            .env(env_var, CANARY)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{id}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains(&format!("from {id}")),
+            "{id}: {}",
+            stdout(&out)
+        );
+        let request = String::from_utf8(server.request().unwrap()).unwrap();
+        assert!(request.starts_with(path), "{id}: {request}");
+        assert!(
+            request.contains(CANARY),
+            "{id}: the key is sent in its header"
+        );
+        assert!(!stderr(&out).contains(CANARY) && !stdout(&out).contains(CANARY));
+    }
+}

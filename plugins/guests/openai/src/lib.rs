@@ -1,6 +1,6 @@
 //! The OpenAI codec: the Responses API (`POST {base}/responses`) by default, Chat Completions
-//! (`POST {base}/chat/completions`) when the request's option `api` is `chat` (the setting
-//! `provider.openai.api`). Both stream server-sent events. OpenAI charges nothing to write its
+//! (`POST {base}/chat/completions`) for the models served only there, and either one when the
+//! request's option `api` says so (the setting `provider.openai.api`). Both stream server-sent events. OpenAI charges nothing to write its
 //! prompt cache, so reported usage has a known zero of cache writes; cached input is counted
 //! apart from other input, once.
 
@@ -17,10 +17,23 @@ use smith_plugin_sdk::provider::{
 
 struct Codec;
 
-/// Which API a request uses: `chat` or `responses`.
-fn use_chat(json: &str) -> Result<bool, String> {
+/// Models OpenAI serves through Chat Completions only (its model documentation: the audio and
+/// search previews); every other model uses the Responses API unless configured otherwise.
+const CHAT_ONLY: &[&str] = &[
+    "gpt-4o-audio-preview",
+    "gpt-4o-mini-audio-preview",
+    "gpt-4o-search-preview",
+    "gpt-4o-mini-search-preview",
+];
+
+/// Which API a request uses: the option `api` (`provider.openai.api`) when set, else Chat
+/// Completions for the chat-only models and Responses for the rest.
+fn use_chat(json: &str, model: &str) -> Result<bool, String> {
     match request_options(json).get("api").map(String::as_str) {
-        None | Some("responses") => Ok(false),
+        None => Ok(CHAT_ONLY
+            .iter()
+            .any(|m| model == *m || model.starts_with(&format!("{m}-")))),
+        Some("responses") => Ok(false),
         Some("chat") => Ok(true),
         Some(other) => Err(format!(
             "provider.openai.api is `{other}`; use `responses` or `chat`"
@@ -32,8 +45,8 @@ impl Guest for Codec {
     type Decoder = Decoder;
 
     fn encode_request(json: String) -> Result<HttpRequest, String> {
-        let chat = use_chat(&json)?;
         let request = parse_request(&json)?;
+        let chat = use_chat(&json, &request.model.model)?;
         let (path, body) = if chat {
             ("/chat/completions", chat::encode(&request))
         } else {
