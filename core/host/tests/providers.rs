@@ -79,6 +79,16 @@ fn play(id: &str, body: &[u8], piece: usize) -> (Vec<StreamEvent>, serde_json::V
     (events, sent, head)
 }
 
+fn calls_of(events: &[StreamEvent]) -> Vec<&ToolCall> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ToolCall(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
 fn text_of(events: &[StreamEvent]) -> String {
     events
         .iter()
@@ -138,13 +148,7 @@ fn anthropic_thinking_signatures_redaction_and_parallel_tool_calls_split_mid_cha
         assert!(events.iter().any(
             |e| matches!(e, StreamEvent::RedactedThinking { data } if data.starts_with("EmwK"))
         ));
-        let calls: Vec<&ToolCall> = events
-            .iter()
-            .filter_map(|e| match e {
-                StreamEvent::ToolCall(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let calls = calls_of(&events);
         assert_eq!(calls.len(), 2, "piece {piece}");
         assert_eq!(
             (calls[0].id.as_str(), calls[0].arguments["path"].as_str()),
@@ -210,13 +214,7 @@ fn openai_compatible_parallel_tool_calls_assembled_across_chunks_without_usage()
     let body = fixture("openai-compatible/tools.sse");
     for piece in [1, 6, 17] {
         let (events, _, _) = play("openai-compatible", &body, piece);
-        let calls: Vec<&ToolCall> = events
-            .iter()
-            .filter_map(|e| match e {
-                StreamEvent::ToolCall(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let calls = calls_of(&events);
         assert_eq!(calls.len(), 2);
         assert_eq!(
             (calls[0].id.as_str(), calls[0].arguments["path"].as_str()),
@@ -517,13 +515,7 @@ fn openai_responses_text_reasoning_and_parallel_function_calls() {
     assert_eq!(sent["tools"][0]["type"], "function");
     for piece in [1, 7, 19] {
         let (events, _, _) = play("openai", &fixture("openai/responses_tools.sse"), piece);
-        let calls: Vec<&ToolCall> = events
-            .iter()
-            .filter_map(|e| match e {
-                StreamEvent::ToolCall(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        let calls = calls_of(&events);
         assert_eq!(calls.len(), 2, "piece {piece}");
         assert_eq!(
             (calls[0].id.as_str(), calls[0].arguments["path"].as_str()),
@@ -641,13 +633,7 @@ fn google_text_thoughts_usage_and_function_calls_without_ids() {
         assert_eq!(sent["tools"][0]["functionDeclarations"][0]["name"], "read");
     }
     let (events, _, _) = play("google", &fixture("google/tools.sse"), 6);
-    let calls: Vec<&ToolCall> = events
-        .iter()
-        .filter_map(|e| match e {
-            StreamEvent::ToolCall(c) => Some(c),
-            _ => None,
-        })
-        .collect();
+    let calls = calls_of(&events);
     assert_eq!(calls.len(), 2);
     assert_eq!(
         (calls[0].id.as_str(), calls[1].id.as_str()),
