@@ -65,6 +65,137 @@ pub(crate) fn key_from(path: &Path, id: &str) -> Result<Option<String>, CliError
     Ok(None)
 }
 
+/// `smith auth …`.
+pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Result<u8, CliError> {
+    let mut loaded = crate::settings::load(global, &[])?;
+    let plugins = crate::registry::known(&mut loaded)?;
+    let declared = crate::registry::api_keys(&plugins);
+    let path = crate::paths::auth_file().ok_or_else(|| {
+        CliError::usage("cannot tell where the auth file lives: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME")
+    })?;
+    match args.command {
+        crate::cli::AuthCommand::Status { json } => {
+            let mut out = String::new();
+            for (id, key) in &declared {
+                let source = if std::env::var(&key.env).is_ok_and(|v| !v.is_empty()) {
+                    Some("environment")
+                } else if key_from(&path, id)?.is_some() {
+                    Some("auth-file")
+                } else {
+                    None
+                };
+                if json {
+                    out.push_str(
+                        &serde_json::json!({
+                            "provider": id,
+                            "env": key.env,
+                            "required": key.required,
+                            "source": source,
+                        })
+                        .to_string(),
+                    );
+                    out.push('\n');
+                } else {
+                    let state = match source {
+                        Some("environment") => format!("set by {}", key.env),
+                        Some(_) => format!("set in {}", path.display()),
+                        None if key.required => {
+                            format!("missing: set {} or run `smith auth set {id}`", key.env)
+                        }
+                        None => format!("not set (optional; {})", key.env),
+                    };
+                    out.push_str(&format!("{id:<18} {state}\n"));
+                }
+            }
+            crate::settings::write_stdout(&out)
+        }
+        crate::cli::AuthCommand::Set { provider } => {
+            if !declared.iter().any(|(id, _)| *id == provider) {
+                let known: Vec<&str> = declared.iter().map(|(id, _)| id.as_str()).collect();
+                return Err(CliError::usage(format!(
+                    "provider `{provider}` takes no API key here; providers with keys: {}",
+                    known.join(", ")
+                )));
+            }
+            let mut line = String::new();
+            std::io::stdin()
+                .read_line(&mut line)
+                .map_err(|e| CliError::usage(format!("cannot read the key from stdin: {e}")))?;
+            let key = line.trim();
+            if key.is_empty() || key.chars().any(char::is_control) {
+                return Err(CliError::usage(
+                    "no key on stdin (or it holds control characters); pipe the key in: echo \"$KEY\" | smith auth set PROVIDER",
+                ));
+            }
+            store(&path, &provider, key)?;
+            crate::settings::write_stdout(&format!(
+                "stored the key of {provider} in {}\n",
+                path.display()
+            ))
+        }
+    }
+}
+
+/// Store `key` for `id` in the auth file at `path`: under an exclusive lock (concurrent
+/// updates never lose another provider's entry), written whole to a 0600 temporary file,
+/// synced, and renamed over the old one.
+fn store(path: &Path, id: &str, key: &str) -> Result<(), CliError> {
+    let fail = |what: &str, e: std::io::Error| {
+        CliError::usage(format!(
+            "cannot {what} the auth file {}: {e}",
+            path.display()
+        ))
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| fail("create the folder of", e))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path.with_extension("kdl.lock"))
+        .map_err(|e| fail("lock", e))?;
+    lock.lock().map_err(|e| fail("lock", e))?;
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(fail("read", e)),
+    };
+    let mut doc = kdl::KdlDocument::parse(&text).map_err(|_| {
+        CliError::usage(format!(
+            "the auth file {} is not valid KDL; fix or remove it, then retry",
+            path.display()
+        ))
+    })?;
+    doc.nodes_mut().retain(|n| {
+        !(n.name().value() == "provider"
+            && n.entries().first().and_then(|e| e.value().as_string()) == Some(id))
+    });
+    let mut entry = kdl::KdlDocument::parse(&format!(
+        "provider {} {{\n    api-key {}\n}}\n",
+        kdl::KdlValue::String(id.to_owned()),
+        kdl::KdlValue::String(key.to_owned())
+    ))
+    .map_err(|_| CliError::usage("the key cannot be written as KDL text"))?;
+    doc.nodes_mut().append(entry.nodes_mut());
+    let temp = path.with_extension(format!("kdl.tmp-{}", std::process::id()));
+    {
+        use std::io::Write;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temp).map_err(|e| fail("write", e))?;
+        file.write_all(doc.to_string().as_bytes())
+            .and_then(|()| file.sync_all())
+            .map_err(|e| fail("write", e))?;
+    }
+    std::fs::rename(&temp, path).map_err(|e| fail("replace", e))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

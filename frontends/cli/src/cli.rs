@@ -68,6 +68,45 @@ pub(crate) enum Command {
     /// List the plugins: id, version, world, grants, state.
     #[command(after_help = PLUGINS_AFTER_HELP)]
     Plugins(PluginsArgs),
+    /// Check provider credentials without a model request, and store a key read from stdin.
+    #[command(after_help = AUTH_AFTER_HELP)]
+    Auth(AuthArgs),
+}
+
+const AUTH_AFTER_HELP: &str = "\
+A provider's key comes from the environment variable its plugin declares (e.g.
+ANTHROPIC_API_KEY), else from the auth file (auth.kdl beside the trust records, mode 0600).
+Keys are never printed: `status` says only whether one is set and where it comes from.
+
+  echo \"$KEY\" | smith auth set anthropic
+
+Exit status:
+  0    success
+  2    bad arguments (an unknown provider, an empty key) or an unreadable auth file";
+
+/// Arguments of `smith auth`.
+#[derive(Debug, Args)]
+pub(crate) struct AuthArgs {
+    #[command(subcommand)]
+    pub(crate) command: AuthCommand,
+}
+
+/// `smith auth` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum AuthCommand {
+    /// For each provider: whether its key is set and where it comes from (never the key).
+    Status {
+        /// One JSON record per provider: `provider`, `env`, `required`, `source`
+        /// (`environment`, `auth-file` or null).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Store PROVIDER's API key, read from stdin (one line), in the auth file; the entries of
+    /// other providers are kept.
+    Set {
+        /// The provider id (e.g. `anthropic`).
+        provider: String,
+    },
 }
 
 const TOOLS_AFTER_HELP: &str = "\

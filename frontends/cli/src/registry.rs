@@ -81,6 +81,16 @@ pub(crate) fn load(plugins: &[Known]) -> Result<Host, CliError> {
     load_where(plugins, |_| true)
 }
 
+/// The providers (of enabled plugins) that take an API key, with how, in load order.
+pub(crate) fn api_keys(plugins: &[Known]) -> Vec<(String, smith_host::manifest::ApiKey)> {
+    plugins
+        .iter()
+        .filter(|p| p.disabled_by.is_none())
+        .filter_map(|p| p.manifest.provider.as_ref())
+        .filter_map(|d| d.api_key.clone().map(|k| (d.id.clone(), k)))
+        .collect()
+}
+
 /// The ids of the providers the enabled plugins contribute, in load order.
 pub(crate) fn provider_ids(plugins: &[Known]) -> Vec<String> {
     plugins
