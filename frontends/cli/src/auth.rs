@@ -24,7 +24,7 @@ pub(crate) fn key_from(path: &Path, id: &str) -> Result<Option<String>, CliError
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
             return Err(CliError::usage(format!(
-                "cannot read the auth file {}: {e}",
+                "cannot read the auth file {}: {e}; fix or remove it, then store keys again with `smith auth set PROVIDER`",
                 path.display()
             )));
         }
@@ -77,12 +77,15 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
         crate::cli::AuthCommand::Status { json } => {
             let mut out = String::new();
             for (id, key) in &declared {
-                let source = if std::env::var(&key.env).is_ok_and(|v| !v.is_empty()) {
-                    Some("environment")
-                } else if key_from(&path, id)?.is_some() {
-                    Some("auth-file")
+                // A refused or unreadable auth file is reported per provider, not fatal here.
+                let (source, problem) = if std::env::var(&key.env).is_ok_and(|v| !v.is_empty()) {
+                    (Some("environment"), None)
                 } else {
-                    None
+                    match key_from(&path, id) {
+                        Ok(Some(_)) => (Some("auth-file"), None),
+                        Ok(None) => (None, None),
+                        Err(e) => (None, Some(e.message)),
+                    }
                 };
                 if json {
                     out.push_str(
@@ -91,18 +94,20 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
                             "env": key.env,
                             "required": key.required,
                             "source": source,
+                            "problem": problem,
                         })
                         .to_string(),
                     );
                     out.push('\n');
                 } else {
-                    let state = match source {
-                        Some("environment") => format!("set by {}", key.env),
-                        Some(_) => format!("set in {}", path.display()),
-                        None if key.required => {
+                    let state = match (source, &problem) {
+                        (_, Some(problem)) => format!("not usable: {problem}"),
+                        (Some("environment"), _) => format!("set by {}", key.env),
+                        (Some(_), _) => format!("set in {}", path.display()),
+                        (None, _) if key.required => {
                             format!("missing: set {} or run `smith auth set {id}`", key.env)
                         }
-                        None => format!("not set (optional; {})", key.env),
+                        (None, _) => format!("not set (optional; {})", key.env),
                     };
                     out.push_str(&format!("{id:<18} {state}\n"));
                 }

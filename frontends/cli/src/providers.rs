@@ -82,6 +82,14 @@ pub(crate) fn resolve(
         .as_ref()
         .and_then(|k| std::env::var(&k.env).ok())
         .filter(|v| !v.is_empty());
+    if let (Some(key), Some(declared)) = (&api_key, &decl.api_key)
+        && key.chars().any(char::is_control)
+    {
+        return Err(CliError::usage(format!(
+            "{} holds a control character (a newline?), which no request header can carry; set it to the key alone",
+            declared.env
+        )));
+    }
     if api_key.is_none()
         && decl.api_key.is_some()
         && let Some(path) = crate::paths::auth_file()

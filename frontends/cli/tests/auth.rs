@@ -153,5 +153,29 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
             "{}",
             stderr(&out)
         );
+        // Status still reports every provider, naming the refused file.
+        let out = env
+            .command(&["auth", "status"])
+            .env_remove("ANTHROPIC_API_KEY")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("chmod 600") && stdout(&out).contains("openai"),
+            "{}",
+            stdout(&out)
+        );
     }
+    // A key variable holding a newline is refused before anything runs, naming it.
+    let out = env
+        .command(&["eval", "-m", "anthropic/m", "hi"])
+        .env("ANTHROPIC_API_KEY", "sk-a\nb")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ANTHROPIC_API_KEY holds a control character"),
+        "{}",
+        stderr(&out)
+    );
 }
