@@ -12,7 +12,8 @@ use smith_ai::loopback;
 
 const CANARY: &str = "sk-canary-auth-51c2";
 
-fn set(env: &Env, provider: &str, key: &str) -> std::process::Output {
+/// Start `smith auth set PROVIDER` with `key` written to its stdin.
+fn start_set(env: &Env, provider: &str, key: &str) -> std::process::Child {
     let mut child = env
         .command(&["auth", "set", provider])
         .stdin(Stdio::piped())
@@ -26,7 +27,11 @@ fn set(env: &Env, provider: &str, key: &str) -> std::process::Output {
         .unwrap()
         .write_all(format!("{key}\n").as_bytes())
         .unwrap();
-    child.wait_with_output().unwrap()
+    child
+}
+
+fn set(env: &Env, provider: &str, key: &str) -> std::process::Output {
+    start_set(env, provider, key).wait_with_output().unwrap()
 }
 
 #[test]
@@ -39,23 +44,10 @@ fn keys_are_stored_privately_and_concurrent_updates_keep_every_provider() {
         ("google", "g1"),
         ("anthropic", CANARY),
     ];
-    let mut children = Vec::new();
-    for (provider, key) in &handles {
-        let mut child = env
-            .command(&["auth", "set", provider])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(format!("{key}\n").as_bytes())
-            .unwrap();
-        children.push(child);
-    }
+    let children: Vec<_> = handles
+        .iter()
+        .map(|(provider, key)| start_set(&env, provider, key))
+        .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();
         assert_eq!(
