@@ -34,10 +34,7 @@ pub fn examples() -> Vec<Intent> {
         },
         Intent::RunStart {
             session,
-            model: smith::ModelRef {
-                provider: "scripted".into(),
-                model: "demo".into(),
-            },
+            model: smith::Selection::Name("fast".into()),
         },
         Intent::Receipt {
             submission: 1,
@@ -47,6 +44,35 @@ pub fn examples() -> Vec<Intent> {
             stop_reason: None,
         },
         Intent::BranchChange { leaf: Some(2) },
+        Intent::Attempt {
+            entry_id: 2,
+            attempt: Box::new(smith::Attempt {
+                round: 1,
+                number: 1,
+                selection: "fast".into(),
+                model: "scripted/demo".parse().expect("a model reference"),
+                account: None,
+                thinking: None,
+                routing: smith::Routing {
+                    source: smith::RouteSource::Alias,
+                    path: vec!["fast".into(), "scripted/demo".into()],
+                    position: 1,
+                    of: 1,
+                    skipped: Vec::new(),
+                },
+                after: None,
+                capabilities: None,
+                generation: "scripted@0.1.0#0123abcd".into(),
+            }),
+        },
+        Intent::AttemptFailed {
+            failure: smith::AttemptFailure {
+                attempt: smith::EntryId(2),
+                kind: smith::ProviderErrorKind::RateLimited,
+                message: "anthropic answered HTTP 429: rate limited; retry in a moment".into(),
+                next: smith::Next::Failover,
+            },
+        },
         Intent::ContextUse {
             used_tokens: Some(1200),
             limit_tokens: Some(200_000),
@@ -89,6 +115,8 @@ pub fn examples() -> Vec<Intent> {
         },
         Intent::Usage {
             message_id: 3,
+            attempt: Some(2),
+            model: Some("scripted/demo".parse().expect("a model reference")),
             usage: Some(usage),
             cost_usd: None,
         },
@@ -157,6 +185,7 @@ pub fn examples() -> Vec<Intent> {
         Intent::RunEnd {
             stop_reason: StopReason::EndTurn,
             usage: totals,
+            cost_usd: None,
             error: None,
         },
     ]

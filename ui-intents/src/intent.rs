@@ -1,7 +1,10 @@
 //! The intents.
 
 use serde::Serialize;
-use smith::{Message, ModelRef, Role, SessionId, StopReason, Usage, UsageTotals};
+use smith::{
+    Attempt, AttemptFailure, Message, ModelRef, Role, Selection, SessionId, StopReason, Usage,
+    UsageTotals,
+};
 
 use crate::IntentKind;
 
@@ -57,8 +60,8 @@ pub enum Intent {
     RunStart {
         /// The session the run records into.
         session: SessionId,
-        /// The model the user selected.
-        model: ModelRef,
+        /// What the user selected: a model, or an alias or group name.
+        model: Selection,
     },
     /// A submission's durable receipt: emitted once the input is admitted (before any work
     /// runs), or — for input whose deduplication key and content repeat an earlier
@@ -74,6 +77,21 @@ pub enum Intent {
         state: ReceiptStatus,
         /// The work's stop reason, when terminal.
         stop_reason: Option<StopReason>,
+    },
+    /// A provider attempt was recorded (before its request is sent): the selection, the
+    /// physical model and account, thinking level, routing provenance, the catalog record it
+    /// was checked against and the plugin generation.
+    Attempt {
+        /// The attempt's entry id in the session.
+        entry_id: u64,
+        /// The attempt.
+        attempt: Box<Attempt>,
+    },
+    /// An attempt ended without a response; `failure.next` says whether the round retries,
+    /// fails over or stops.
+    AttemptFailed {
+        /// The failure.
+        failure: AttemptFailure,
     },
     /// A turn began: one provider request and its tool batch. Turns count from 1 per run.
     TurnStart {
@@ -216,9 +234,14 @@ pub enum Intent {
     Usage {
         /// The assistant message the usage belongs to.
         message_id: u64,
+        /// The attempt (entry id) that produced the response, when one was recorded.
+        attempt: Option<u64>,
+        /// The physical model that served it (and whose prices apply).
+        model: Option<ModelRef>,
         /// The usage; `None` when the provider reported none.
         usage: Option<Usage>,
-        /// Cost in US dollars, when the model is priced; `None` when unknown.
+        /// Cost in US dollars at the attempt's recorded prices; `None` when unknown (no usage,
+        /// an unknown figure, or an unpriced bucket in use).
         cost_usd: Option<f64>,
     },
     /// How much of the context window the next request uses.
@@ -253,6 +276,8 @@ pub enum Intent {
         stop_reason: StopReason,
         /// Usage summed over the run's responses.
         usage: UsageTotals,
+        /// Cost in US dollars summed over the run's responses; `None` when any is unknown.
+        cost_usd: Option<f64>,
         /// The failure, when the run failed.
         error: Option<String>,
     },
@@ -272,6 +297,8 @@ impl Intent {
         match self {
             Intent::RunStart { .. } => IntentKind::RunStart,
             Intent::Receipt { .. } => IntentKind::Receipt,
+            Intent::Attempt { .. } => IntentKind::Attempt,
+            Intent::AttemptFailed { .. } => IntentKind::AttemptFailed,
             Intent::TurnStart { .. } => IntentKind::TurnStart,
             Intent::MessageStart { .. } => IntentKind::MessageStart,
             Intent::MessageDelta { .. } => IntentKind::MessageDelta,

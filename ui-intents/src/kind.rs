@@ -86,6 +86,12 @@ intent_kinds! {
     /// A submission's durable receipt.
     Receipt => "receipt", Transcript, Persist, Block,
         "A submission's durable receipt: its input was admitted (or repeats an earlier submission, whose receipt this is).";
+    /// A provider attempt was recorded.
+    Attempt => "attempt", Transient, Drop, Block,
+        "A provider attempt was recorded before its request: selection, physical model and account, thinking level, routing, capabilities and plugin generation.";
+    /// An attempt ended without a response.
+    AttemptFailed => "attempt_failed", Transient, Drop, Block,
+        "A provider attempt ended without a response; the round retries it, fails over to the next candidate, or stops.";
     /// A provider round began.
     TurnStart => "turn_start", Transient, Drop, Block,
         "A turn (one provider request and its tool batch) began.";

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use smith::{EntryId, ModelRef, SessionId};
+use smith::{EntryId, Selection, SessionId};
 use smith_store::{Delivery, Record, Submission, Withdrawal};
 
 use crate::effects::{SharedWriter, WeakWriter};
@@ -20,7 +20,7 @@ use crate::{AdmissionError, QueuedInput, WorkLimits};
 pub struct Enqueue<'s> {
     /// The model the session runs with (recorded with the submission; delivered input runs
     /// with the model of the work it is delivered into).
-    pub model: &'s ModelRef,
+    pub model: &'s Selection,
     /// The text.
     pub input: &'s str,
     /// When it is delivered.
@@ -182,7 +182,7 @@ impl Inbox {
     pub fn submit_child(
         &self,
         owner: EntryId,
-        model: &ModelRef,
+        model: &Selection,
         input: &str,
     ) -> Result<EntryId, AdmissionError> {
         let mut state = lock(&self.state);

@@ -40,6 +40,15 @@
 //! tool call with a recorded [`smith::ToolResult`] — also the calls it could not run or skipped
 //! — so the next request pairs every call with its result.
 //!
+//! **Dispatch** ([`Route`], [`Agent::routed`]): a selection (a model, alias or group) resolved
+//! to physical candidates in failover order; before each request an `attempt` record holds the
+//! selection, physical model, account, thinking level, routing provenance, the catalog record
+//! the request was checked against (a candidate that lacks a needed capability is passed over
+//! before any byte is sent) and the plugin generation. Rate limits fail over at once,
+//! transient refusals are retried within [`RetryPolicy`], invalid requests are not retried;
+//! a partly consumed response is never replayed. **Accounting** ([`account`]) prices each
+//! response at its attempt's recorded prices, counts each once, and keeps unknown unknown.
+//!
 //! The runtime never prints; it emits [`smith_ui_intents::Intent`]s into the sink it is given.
 //! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`],
 //! tools behind [`ToolDispatch`] and handlers behind [`Lifecycle`].
@@ -47,7 +56,7 @@
 //! ```no_run
 //! use smith_agent::{Agent, Delivery, Enqueue, NoTools, RunLimits, Session, Submit};
 //! # fn demo(provider: &dyn smith::Provider, policy: &dyn smith_agent::Lifecycle) {
-//! let model: smith::ModelRef = "scripted/demo".parse().unwrap();
+//! let model: smith::Selection = "scripted/demo".parse().unwrap();
 //! let dir = std::path::Path::new("/tmp/sessions");
 //! let mut session = Session::create(dir, smith::SessionId::new_now(), None).unwrap();
 //! let agent = Agent::new(provider, &NoTools, RunLimits::default()).with_lifecycle(policy);
@@ -67,6 +76,8 @@
 //! ```
 
 mod abort;
+mod accounting;
+mod dispatch;
 mod effects;
 mod inbox;
 mod lifecycle;
@@ -79,6 +90,8 @@ mod submission;
 mod tools;
 mod work;
 
+pub use accounting::{Accounts, AttemptUsage, account};
+pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use effects::{EffectJournal, SharedWriter, ToolContext};
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};
 pub use lifecycle::{Action, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers};

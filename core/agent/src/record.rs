@@ -2,8 +2,8 @@
 //! and the streamed response, each made durable before its end intent is emitted.
 
 use smith::{
-    ContentBlock, ContextItem, EntryId, Message, ModelRef, Provider, ProviderError,
-    ProviderErrorKind, ProviderRequest, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
+    ContentBlock, ContextItem, EntryId, Message, ProviderError, Selection,
+    ProviderErrorKind, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
     UsageTotals,
 };
 use smith_store::{
@@ -28,7 +28,7 @@ pub(crate) struct Response {
 impl Run<'_> {
     /// Admission: the submission, the model selection when it changed, and the user message,
     /// committed as one change (durable when this returns), then the receipt.
-    pub(crate) fn admit(&mut self, model: &ModelRef, prompt: &str) -> Result<(), RunError> {
+    pub(crate) fn admit(&mut self, model: &Selection, prompt: &str) -> Result<(), RunError> {
         // Work state before writer, always (the inbox takes them in this order too).
         let work = std::sync::Arc::clone(&self.session.work);
         let mut state = crate::inbox::lock(&work);
@@ -81,6 +81,7 @@ impl Run<'_> {
             stop_reason: None,
             usage: None,
             error: None,
+            attempt: None,
         })));
         let reserved = writer.next_entry_id().0 + entries.len() as u64 - 1;
         let appended = writer.append_entries(&entries);
@@ -239,6 +240,7 @@ impl Run<'_> {
                     stop_reason: None,
                     usage: None,
                     error: None,
+                    attempt: None,
                 }),
                 pair: Some(q.submission),
             })
@@ -280,7 +282,7 @@ impl Run<'_> {
     pub(crate) fn deliver_child(
         &mut self,
         child: EntryId,
-        model: &ModelRef,
+        model: &Selection,
         input: &str,
     ) -> Result<(), RunError> {
         let mut entries = Vec::new();
@@ -298,6 +300,7 @@ impl Run<'_> {
                 stop_reason: None,
                 usage: None,
                 error: None,
+                attempt: None,
             }),
             pair: Some(child),
         });
@@ -377,14 +380,7 @@ impl Run<'_> {
 
     /// Play one provider response, enforcing exactly one terminal event and observing
     /// cancellation between events.
-    pub(crate) fn stream(
-        &mut self,
-        provider: &dyn Provider,
-        request: &ProviderRequest,
-    ) -> Result<Response, RunError> {
-        let events = provider
-            .stream(request, self.cancel)
-            .map_err(RunError::Provider)?;
+    pub(crate) fn play(&mut self, events: smith::EventStream<'_>) -> Result<Response, RunError> {
         let message_id = self.session.writer.lock().next_entry_id().0;
         self.sink.emit(Intent::MessageStart {
             message_id,

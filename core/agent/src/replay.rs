@@ -77,9 +77,12 @@ pub(crate) fn replay(
             recorded: true,
         });
     }
+    // The recorded end holds usage, not cost: the replay does not re-price it (the session's
+    // attempts do, through `smith sessions get`), so it reports the cost as unknown.
     sink.emit(Intent::RunEnd {
         stop_reason,
         usage,
+        cost_usd: None,
         error: error.clone(),
     });
     RunOutcome {
@@ -87,6 +90,7 @@ pub(crate) fn replay(
         deduplicated: true,
         stop_reason,
         usage,
+        cost_usd: None,
         error: error.map(RunError::Replayed),
     }
 }

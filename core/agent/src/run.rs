@@ -1,12 +1,13 @@
 //! The agent loop.
 
 use smith::{
-    Cancel, EntryId, ModelRef, PairingError, Provider, ProviderError, ProviderErrorKind,
-    ProviderRequest, StopReason, ToolCall, ToolResult, UsageTotals, check_pairing,
+    Cancel, EntryId, PairingError, Provider, ProviderError, ProviderErrorKind, ProviderRequest,
+    Selection, StopReason, ToolCall, ToolResult, UsageTotals, check_pairing,
 };
 use smith_store::{MessageRecord, NewEntry, Record, RunEnd};
 use smith_ui_intents::{Intent, IntentSink, NoticeLevel};
 
+use crate::dispatch::{Dispatcher, Route};
 use crate::lifecycle::{Lifecycle, LifecycleEvent, NoHandlers, Plan};
 use crate::submission::AdmissionError;
 use crate::{Inbox, Session, ToolContext, ToolDispatch, WorkLimits};
@@ -31,6 +32,10 @@ pub enum RunError {
     /// The provider could not be reached or its response failed.
     #[error("the provider failed: {0}")]
     Provider(ProviderError),
+    /// The selection could not be dispatched: no candidate can take the request (each one's
+    /// reason listed) or the agent has no route for it. Nothing was sent.
+    #[error("{0}")]
+    Route(String),
     /// The session could not record an event; nothing further was run.
     #[error("the session could not record the run, so it was stopped: {0}")]
     Store(#[from] smith_store::Error),
@@ -68,13 +73,16 @@ pub struct RunOutcome {
     pub stop_reason: StopReason,
     /// Usage summed over the run's responses.
     pub usage: UsageTotals,
+    /// Cost in US dollars summed over the run's responses at each attempt's recorded prices;
+    /// `None` when any response's cost is unknown.
+    pub cost_usd: Option<f64>,
     /// The failure, when `stop_reason` is `error`.
     pub error: Option<RunError>,
 }
 
 /// The agent: a provider, the active tools and the run bounds.
 pub struct Agent<'a> {
-    provider: &'a dyn Provider,
+    dispatcher: Dispatcher<'a>,
     tools: &'a dyn ToolDispatch,
     lifecycle: &'a dyn Lifecycle,
     limits: RunLimits,
@@ -88,6 +96,8 @@ pub(crate) struct Run<'r> {
     pub(crate) sink: &'r mut dyn IntentSink,
     pub(crate) cancel: &'r Cancel,
     pub(crate) usage: UsageTotals,
+    /// Cost summed over the running work's responses; `None` once any is unknown.
+    pub(crate) cost: Option<f64>,
     /// The caller's deduplication key for this submission.
     pub(crate) dedup_key: Option<String>,
     /// Whether the caller named the destination.
@@ -104,8 +114,9 @@ pub(crate) struct Run<'r> {
 /// (spec: Sessions → Submission and receipts).
 #[derive(Clone, Copy, Debug)]
 pub struct Submit<'s> {
-    /// The model the work runs with.
-    pub model: &'s ModelRef,
+    /// The selection the work runs with: a model, or an alias or group the agent's route
+    /// resolved.
+    pub model: &'s Selection,
     /// The input text.
     pub input: &'s str,
     /// A key scoped to the session: repeating it with the same content returns the original
@@ -117,10 +128,28 @@ pub struct Submit<'s> {
 }
 
 impl<'a> Agent<'a> {
-    /// An agent that talks to `provider` and dispatches to `tools`.
+    /// An agent that talks to `provider` and dispatches to `tools`. The selection must be a
+    /// model, which `provider` serves as given: its attempts are recorded with no catalog
+    /// record (unchecked, unpriced) and no retry or failover. Use [`Agent::routed`] for
+    /// checked, priced and routed dispatch.
     pub fn new(provider: &'a dyn Provider, tools: &'a dyn ToolDispatch, limits: RunLimits) -> Self {
+        Self::with_dispatcher(Dispatcher::Direct(provider), tools, limits)
+    }
+
+    /// An agent that dispatches through `route` — its candidates in failover order, each
+    /// checked against its catalog record before any byte is sent and priced by it — and
+    /// calls `tools`. Work must select `route.selection`.
+    pub fn routed(route: &'a Route<'a>, tools: &'a dyn ToolDispatch, limits: RunLimits) -> Self {
+        Self::with_dispatcher(Dispatcher::Routed(route), tools, limits)
+    }
+
+    fn with_dispatcher(
+        dispatcher: Dispatcher<'a>,
+        tools: &'a dyn ToolDispatch,
+        limits: RunLimits,
+    ) -> Self {
         Self {
-            provider,
+            dispatcher,
             tools,
             lifecycle: &NoHandlers,
             limits,
@@ -148,12 +177,12 @@ impl<'a> Agent<'a> {
     /// session.
     ///
     /// ```no_run
-    /// # fn demo(agent: &smith_agent::Agent<'_>, session: &smith_agent::Session, model: &smith::ModelRef) {
+    /// # fn demo(agent: &smith_agent::Agent<'_>, session: &smith_agent::Session) {
     /// use smith_agent::{Delivery, Enqueue};
     /// let inbox = agent.inbox(session);
     /// std::thread::spawn(move || {
     ///     // Delivered after the current tool batch; the batch's remaining calls are skipped.
-    ///     let model = smith::ModelRef { provider: "scripted".into(), model: "demo".into() };
+    ///     let model: smith::Selection = "scripted/demo".parse().unwrap();
     ///     let id = inbox.enqueue(Enqueue { model: &model, input: "Stop: run the linter first",
     ///         delivery: Delivery::Steer, dedup_key: None }).unwrap();
     ///     # let _ = id;
@@ -189,7 +218,7 @@ impl<'a> Agent<'a> {
     pub fn run(
         &self,
         session: &mut Session,
-        model: &ModelRef,
+        model: &Selection,
         prompt: &str,
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
@@ -200,6 +229,7 @@ impl<'a> Agent<'a> {
             sink.emit(Intent::RunEnd {
                 stop_reason: StopReason::Error,
                 usage: UsageTotals::default(),
+                cost_usd: Some(0.0),
                 error: Some(error.to_string()),
             });
             return RunOutcome {
@@ -207,6 +237,7 @@ impl<'a> Agent<'a> {
                 deduplicated: false,
                 stop_reason: StopReason::Error,
                 usage: UsageTotals::default(),
+                cost_usd: Some(0.0),
                 error: Some(error),
             };
         }
@@ -231,7 +262,7 @@ impl<'a> Agent<'a> {
     ///
     /// ```no_run
     /// # fn demo(agent: &smith_agent::Agent<'_>, session: &mut smith_agent::Session,
-    /// #         model: &smith::ModelRef, sink: &mut dyn smith_ui_intents::IntentSink) {
+    /// #         model: &smith::Selection, sink: &mut dyn smith_ui_intents::IntentSink) {
     /// let submit = smith_agent::Submit {
     ///     model,
     ///     input: "Fix the test",
@@ -297,6 +328,7 @@ impl<'a> Agent<'a> {
             sink,
             cancel,
             usage: UsageTotals::default(),
+            cost: Some(0.0),
             dedup_key: dedup_key.map(str::to_owned),
             explicit_destination: destination.is_some(),
             submission: None,
@@ -330,10 +362,11 @@ impl<'a> Agent<'a> {
         } else {
             stop_reason
         };
-        let usage = run.usage;
+        let (usage, cost_usd) = (run.usage, run.cost);
         run.sink.emit(Intent::RunEnd {
             stop_reason,
             usage,
+            cost_usd,
             error: error.as_ref().map(ToString::to_string),
         });
         RunOutcome {
@@ -341,6 +374,7 @@ impl<'a> Agent<'a> {
             deduplicated: false,
             stop_reason,
             usage,
+            cost_usd,
             error,
         }
     }
@@ -473,9 +507,10 @@ impl<'a> Agent<'a> {
         let Some((model, input)) = found else {
             return Ok(());
         };
-        let (parent_work, parent_usage) = (run.submission, run.usage);
+        let (parent_work, parent_usage, parent_cost) = (run.submission, run.usage, run.cost);
         run.submission = Some(child);
         run.usage = UsageTotals::default();
+        run.cost = Some(0.0);
         let outcome = match run.deliver_child(child, &model, &input) {
             Ok(()) => {
                 if let Some(live) = crate::inbox::lock(&run.session.work).live.get_mut(&child) {
@@ -492,11 +527,12 @@ impl<'a> Agent<'a> {
         let settled = self.settle(run, child, stop_reason, error.as_ref());
         run.submission = parent_work;
         run.usage = parent_usage;
+        run.cost = parent_cost;
         settled
     }
 
     /// The provider rounds of the running work, to an explicit stop condition.
-    fn rounds(&self, run: &mut Run<'_>, model: &ModelRef) -> Result<StopReason, RunError> {
+    fn rounds(&self, run: &mut Run<'_>, model: &Selection) -> Result<StopReason, RunError> {
         let definitions = self.tools.definitions();
         let requires = self.tools.provenance();
         let mut turn = 0;
@@ -511,34 +547,51 @@ impl<'a> Agent<'a> {
                 return Ok(StopReason::Aborted);
             }
             run.sink.emit(Intent::TurnStart { turn });
-            let request = ProviderRequest {
-                model: model.clone(),
+            // The model of the request is set per candidate by dispatch.
+            let base = ProviderRequest {
+                model: smith::ModelRef {
+                    provider: String::new(),
+                    model: String::new(),
+                },
                 instructions: None,
                 context: run.session.context.clone(),
                 tools: definitions.clone(),
+                thinking: None,
+                max_output: None,
             };
-            check_pairing(&request.context)?;
-            let response = run.stream(self.provider, &request)?;
+            check_pairing(&base.context)?;
+            let served = run.dispatch(self.dispatcher, turn, model, &base)?;
+            let response = served.response;
             let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
             let stop = response.stop_reason;
             let failure = response.error.clone();
-            // Count the observed usage first: a failure to record cannot erase it.
+            // Count the observed usage first: a failure to record cannot erase it. It is
+            // priced at the prices the attempt recorded.
             run.usage.add(response.usage.as_ref());
+            let cost = response
+                .usage
+                .as_ref()
+                .zip(served.price)
+                .and_then(|(usage, price)| price.cost(usage));
+            run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
             let message_id = response.message_id;
             run.record_message(
                 MessageRecord {
                     message: response.message,
-                    model: Some(model.clone()),
+                    model: Some(served.model.clone()),
                     stop_reason: Some(stop),
                     usage: response.usage,
                     error: failure.as_ref().map(|e| e.message.clone()),
+                    attempt: Some(served.attempt),
                 },
                 message_id,
             )?;
             run.sink.emit(Intent::Usage {
                 message_id,
+                attempt: Some(served.attempt.0),
+                model: Some(served.model),
                 usage: response.usage,
-                cost_usd: None,
+                cost_usd: cost,
             });
             let mut skip: Option<String> = None;
             for (i, call) in calls.iter().enumerate() {

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use smith::{ContextItem, EntryId, ModelRef, SessionId, StopReason, ToolResult, UsageTotals};
+use smith::{ContextItem, EntryId, Selection, SessionId, StopReason, ToolResult, UsageTotals};
 // `replay` below rebuilds a branch's request context.
 use smith_store::{
     EffectCompletion, EffectOutcome, NewEntry, Record, RunEnd, SessionStart, SessionWriter,
@@ -20,7 +20,7 @@ pub struct Session {
     id: SessionId,
     path: PathBuf,
     pub(crate) context: Vec<ContextItem>,
-    pub(crate) model: Option<ModelRef>,
+    pub(crate) model: Option<Selection>,
     /// The entry of the last assistant message: tool results pair with it.
     pub(crate) call_message: Option<EntryId>,
     /// The selected branch ends inside a run that never recorded its end (its process died).
@@ -32,7 +32,7 @@ pub struct Session {
 /// What a branch (root first) leaves for the next request.
 struct Replayed {
     context: Vec<ContextItem>,
-    model: Option<ModelRef>,
+    model: Option<Selection>,
     call_message: Option<EntryId>,
 }
 
@@ -60,6 +60,8 @@ fn replay(branch: &[smith_store::Entry]) -> Replayed {
             | Record::Abort(_)
             | Record::Withdrawal(_)
             | Record::Checkpoint(_)
+            | Record::Attempt(_)
+            | Record::AttemptFailed(_)
             | Record::Unknown { .. } => {}
         }
     }
@@ -353,7 +355,7 @@ impl Session {
     }
 
     /// The selected model recorded in the session, if any.
-    pub fn model(&self) -> Option<&ModelRef> {
+    pub fn model(&self) -> Option<&Selection> {
         self.model.as_ref()
     }
 

@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
-use smith::{EntryId, ModelRef, SessionId, StopReason, UsageTotals};
+use smith::{EntryId, Selection, SessionId, StopReason, UsageTotals};
 use smith_store::{MessageRecord, Record, SessionReader};
 
 /// The longest deduplication key, in bytes.
@@ -66,7 +66,7 @@ pub struct Receipt {
     /// The caller's deduplication key, if any.
     pub dedup_key: Option<String>,
     /// The model the work runs with.
-    pub model: ModelRef,
+    pub model: Selection,
     /// Pending or terminal.
     pub state: ReceiptState,
     /// The work's last assistant message as recorded (with its stop reason and usage) and its
@@ -175,7 +175,7 @@ pub enum AdmissionError {
 }
 
 /// SHA-256 (hex) of a submission's content: the model reference, a NUL byte, the input.
-pub fn content_sha256(model: &ModelRef, input: &str) -> String {
+pub fn content_sha256(model: &Selection, input: &str) -> String {
     let mut h = Sha256::new();
     h.update(model.to_string().as_bytes());
     h.update([0u8]);

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use smith::{EntryId, ModelRef, SessionId};
+use smith::{EntryId, Selection, SessionId};
 use smith_store::{Delivery, Entry, Record};
 
 use crate::AdmissionError;
@@ -62,7 +62,7 @@ pub(crate) struct Live {
     pub(crate) depth: u32,
     /// Whether its input has been delivered (its run began); child work waits for its owner.
     pub(crate) started: bool,
-    pub(crate) model: ModelRef,
+    pub(crate) model: Selection,
     pub(crate) input: String,
 }
 

@@ -2,7 +2,7 @@
 //! (spec SMH-SPEC-SPEC0001: Agent behavior; acceptance "a mock provider completes a tool-using
 //! turn with ordered durable events").
 
-use smith::{Cancel, ContentBlock, ModelRef, Role, SessionId, StopReason};
+use smith::{Cancel, ContentBlock, Role, SessionId, StopReason};
 use smith_agent::{Agent, NoTools, RunError, RunLimits, Session};
 use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_store::{Record, read_session};
@@ -12,7 +12,7 @@ fn provider(src: &str, dir: &std::path::Path) -> ScriptedProvider {
     ScriptedProvider::new(Script::parse(src, "test.kdl", "t", Some(dir.to_owned())).unwrap())
 }
 
-fn model() -> ModelRef {
+fn model() -> smith::Selection {
     "scripted/t".parse().unwrap()
 }
 
@@ -70,6 +70,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message_end",
             "receipt", // admitted durably before any provider request
             "turn_start",
+            "attempt", // recorded before the request is sent
             "message_start", // assistant round 1
             "message_delta",
             "message_end",
@@ -78,6 +79,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "tool_end",
             "turn_end",
             "turn_start",
+            "attempt",
             "message_start", // assistant round 2
             "message_delta",
             "message_end",
@@ -108,32 +110,47 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "submission",
             "model_change",
             "message",
+            "attempt",
             "message",
             "tool_result",
             "checkpoint",
+            "attempt",
             "message",
             "run_end"
         ]
     );
     // The batch's last result and the work's checkpoint are one committed change, the
     // checkpoint paired with the work.
-    assert_eq!(entries[6].pair, Some(entries[1].id));
-    let Record::Checkpoint(c) = &entries[6].record else {
+    assert_eq!(entries[7].pair, Some(entries[1].id));
+    let Record::Checkpoint(c) = &entries[7].record else {
         panic!()
     };
     assert_eq!((c.round, c.phase.as_str()), (1, "tool_batch_complete"));
     // The run's end is the submission's terminal receipt.
-    assert_eq!(entries[8].pair, Some(entries[1].id));
+    assert_eq!(entries[10].pair, Some(entries[1].id));
     assert_eq!(outcome.submission, Some(entries[1].id));
-    let Record::ToolResult(r) = &entries[5].record else {
+    let Record::ToolResult(r) = &entries[6].record else {
         panic!()
     };
     assert_eq!(r.result.call_id, "c1");
-    let Record::Message(m) = &entries[4].record else {
+    let Record::Message(m) = &entries[5].record else {
         panic!()
     };
     assert_eq!(m.message.role, Role::Assistant);
     assert!(matches!(&m.message.content[1], ContentBlock::ToolCall(c) if c.id == "c1"));
+    // Each response names the attempt recorded before it; a provider given directly is
+    // dispatched unchecked (no catalog record) under the selection as given.
+    assert_eq!(m.attempt, Some(entries[4].id));
+    let Record::Attempt(a) = &entries[4].record else {
+        panic!()
+    };
+    assert_eq!((a.round, a.number, a.selection.as_str()), (1, 1, "scripted/t"));
+    assert_eq!(a.model.to_string(), "scripted/t");
+    assert!(a.capabilities.is_none() && a.after.is_none());
+    let Record::Attempt(a) = &entries[8].record else {
+        panic!()
+    };
+    assert_eq!((a.round, a.number), (2, 1));
     // Every entry is parented to the one before it.
     for pair in entries.windows(2) {
         assert_eq!(pair[1].parent, Some(pair[0].id));
@@ -146,7 +163,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             _ => None,
         })
         .collect();
-    assert_eq!(ends, [4, 5, 8]);
+    assert_eq!(ends, [4, 6, 10]);
 }
 
 #[test]
@@ -165,7 +182,7 @@ fn a_stream_without_terminal_fails_explicitly_and_is_recorded() {
         1
     );
     let entries = read_session(&path).unwrap().entries;
-    let Record::Message(m) = &entries[4].record else {
+    let Record::Message(m) = &entries[5].record else {
         panic!()
     };
     assert_eq!(m.stop_reason, Some(StopReason::Error));
@@ -293,10 +310,11 @@ fn reopening_answers_calls_an_interrupted_run_left_unpaired() {
                     arguments: serde_json::json!({}),
                 })],
             },
-            model: Some(model()),
+            model: "scripted/demo".parse().ok(),
             stop_reason: Some(StopReason::ToolUse),
             usage: None,
             error: None,
+            attempt: None,
         })])
         .unwrap();
     }

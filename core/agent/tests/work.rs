@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use smith::{
-    Cancel, ContentBlock, ContextItem, EntryId, ModelRef, SessionId, StopReason, ToolCall,
+    Cancel, ContentBlock, ContextItem, EntryId, SessionId, StopReason, ToolCall,
 };
 use smith_agent::{
     Access, Action, AdmissionError, Agent, Delivery, Enqueue, HandlerReply, Inbox, Lifecycle,
@@ -19,7 +19,7 @@ use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_store::{EffectIntent, Record, read_session};
 use smith_ui_intents::Intent;
 
-fn model() -> ModelRef {
+fn model() -> smith::Selection {
     "scripted/t".parse().unwrap()
 }
 
@@ -212,6 +212,7 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
             "submission",
             "model_change",
             "message",
+            "attempt",
             "message",
             "submission",
             "tool_result",
@@ -219,13 +220,14 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
             "tool_result",
             "checkpoint",
             "message",
+            "attempt",
             "message",
             "run_end"
         ]
     );
     let entries = read_session(&path).unwrap().entries;
     // Each skipped call has an explicit result saying why.
-    for (i, id) in [(7, "c2"), (8, "c3")] {
+    for (i, id) in [(8, "c2"), (9, "c3")] {
         let Record::ToolResult(r) = &entries[i].record else {
             panic!()
         };
@@ -238,11 +240,11 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
         );
     }
     // The steering message follows the complete batch and pairs with its submission.
-    let Record::Message(m) = &entries[10].record else {
+    let Record::Message(m) = &entries[11].record else {
         panic!()
     };
     assert_eq!(m.message.role, smith::Role::User);
-    assert_eq!(entries[10].pair, Some(entries[5].id));
+    assert_eq!(entries[11].pair, Some(entries[6].id));
     // The next request (echoed) saw every call paired before the steering message.
     let ctx = reopened_context(&path, f.session.id());
     smith::check_pairing(&ctx).unwrap();
@@ -289,12 +291,20 @@ fn follow_up_waits_until_the_work_would_stop_then_continues_it() {
     let kinds: Vec<_> = entries.iter().map(|e| e.record.kind_name()).collect();
     // Round 1 (tools), round 2 ends the turn, then the follow-up and round 3.
     assert_eq!(
-        &kinds[9..],
-        ["checkpoint", "message", "message", "message", "run_end"]
+        &kinds[10..],
+        [
+            "checkpoint",
+            "attempt",
+            "message",
+            "message",
+            "attempt",
+            "message",
+            "run_end"
+        ]
     );
     assert_eq!(
-        entries[11].pair,
-        Some(entries[5].id),
+        entries[13].pair,
+        Some(entries[6].id),
         "the delivery pairs with the input"
     );
 }
@@ -349,9 +359,9 @@ fn conflicting_handler_actions_are_rejected_whole_with_a_notice() {
                 .push(enqueue(&inbox, "a", Delivery::Steer));
         }
     });
-    // The queued input is entry 6 (after the start, submission, model, prompt and the
-    // assistant message); the policy answers every event by delivering it twice.
-    let id = EntryId(6);
+    // The queued input is entry 7 (after the start, submission, model, prompt, the attempt
+    // and the assistant message); the policy answers every event by delivering it twice.
+    let id = EntryId(7);
     let policy = Policy {
         label: "policy@1.0.0",
         answer: Some(vec![Action::Deliver(id), Action::Deliver(id)]),
@@ -1034,6 +1044,20 @@ fn a_fork_keeps_source_evidence_without_adopting_queued_input_or_live_work() {
     assert_eq!(f.session.queued()[0].submission, queued);
 }
 
+/// The end of the first committed change after byte `from` (at most `to`).
+fn next_change_end(image: &[u8], from: u64, to: u64, id: SessionId) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{id}.smith"));
+    std::fs::write(&path, &image[..from as usize]).unwrap();
+    let before = read_session(&path).unwrap().entries.len();
+    (from + 1..=to)
+        .find(|n| {
+            std::fs::write(&path, &image[..*n as usize]).unwrap();
+            read_session(&path).unwrap().entries.len() > before
+        })
+        .expect("a change ends before `to`")
+}
+
 /// Every cut of the file inside a change reads exactly as the file before that change: no
 /// partial entry, queue item, checkpoint or receipt.
 fn assert_torn_changes_expose_nothing(image: &[u8], before: u64, after: u64, id: SessionId) {
@@ -1112,10 +1136,13 @@ fn torn_admission_queue_withdrawal_and_checkpoint_changes_expose_no_partial_stat
     let batch_done = at_gate.join().unwrap();
     let image = std::fs::read(&path).unwrap();
     let sizes = sizes.lock().unwrap().clone();
-    // The queued submission, its withdrawal, then c2's result with the checkpoint.
+    // The queued submission, its withdrawal, then c2's result with the checkpoint, then the
+    // next round's attempt record (written before its request, which waits at the gate).
     assert_torn_changes_expose_nothing(&image, sizes[0], sizes[1], sid);
     assert_torn_changes_expose_nothing(&image, sizes[1], sizes[2], sid);
-    assert_torn_changes_expose_nothing(&image, sizes[2], batch_done, sid);
+    let checkpoint_end = next_change_end(&image, sizes[2], batch_done, sid);
+    assert_torn_changes_expose_nothing(&image, sizes[2], checkpoint_end, sid);
+    assert_torn_changes_expose_nothing(&image, checkpoint_end, batch_done, sid);
     // The admission itself: session start, then submission + model + prompt in one change.
     let first_change_end = {
         let dir = tempfile::tempdir().unwrap();
@@ -1302,8 +1329,9 @@ fn message_ids_stay_matched_when_input_is_committed_while_a_message_streams() {
             _ => None,
         })
         .collect();
-    // The first answer streamed as 5 but was committed as 6 (the queued input took 5).
-    assert_eq!(ends[1], (5, Some(6)));
+    // The first answer streamed as 6 (after its attempt, 5) but was committed as 7 (the
+    // queued input took 6).
+    assert_eq!(ends[1], (6, Some(7)));
 }
 
 #[test]
@@ -1393,16 +1421,18 @@ fn an_unanswered_call_before_a_recorded_end_is_answered_on_open() {
             stop_reason: None,
             usage: None,
             error: None,
+            attempt: None,
         }),
         Record::Message(smith_store::MessageRecord {
             message: smith::Message {
                 role: smith::Role::Assistant,
                 content: vec![ContentBlock::ToolCall(call)],
             },
-            model: Some(model()),
+            model: "scripted/demo".parse().ok(),
             stop_reason: Some(StopReason::ToolUse),
             usage: None,
             error: None,
+            attempt: None,
         }),
         Record::RunEnd(smith_store::RunEnd {
             stop_reason: StopReason::Error,

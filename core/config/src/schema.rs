@@ -30,7 +30,7 @@ impl Type {
             Type::Bool => "boolean".into(),
             Type::Integer { min, max } => format!("integer {min}..={max}"),
             Type::Enum(words) => format!("one of {}", words.join(", ")),
-            Type::Model => "model `PROVIDER/MODEL`".into(),
+            Type::Model => "model `PROVIDER/MODEL`, or an alias or group name of models.kdl".into(),
             Type::Url => "URL (http or https)".into(),
         }
     }
@@ -76,6 +76,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         env: Some("SMITH_MODEL"),
         flag: Some("--model"),
         example: "scripted/demo",
+    },
+    OptionSpec {
+        key: "thinking",
+        ty: Type::Enum(&["off", "minimal", "low", "medium", "high", "xhigh", "max"]),
+        default: None,
+        doc: "The thinking (reasoning effort) level to ask for. Unset: each model's default. A model whose catalog record does not list the level is not sent the request (`smith models` lists each model's levels); in a group, such a model is passed over.",
+        env: Some("SMITH_THINKING"),
+        flag: Some("--thinking"),
+        example: "high",
     },
     OptionSpec {
         key: "run.max-rounds",

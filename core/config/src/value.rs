@@ -85,14 +85,12 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                 Err("a model reference has no white space or control characters".into())
             }
             Some(t) => match t.split_once('/') {
-                Some((p, m))
-                    if !p.is_empty() && !m.is_empty() && !t.contains(char::is_whitespace) =>
-                {
-                    Ok(Value::String(t.to_owned()))
-                }
-                _ => Err("expected PROVIDER/MODEL with both parts non-empty".into()),
+                Some((p, m)) if !p.is_empty() && !m.is_empty() => Ok(Value::String(t.to_owned())),
+                // A name without `/` is an alias or group of models.kdl, resolved at run time.
+                None if !t.is_empty() => Ok(Value::String(t.to_owned())),
+                _ => Err("expected PROVIDER/MODEL with both parts non-empty, or an alias or group name".into()),
             },
-            None => Err("expected a string PROVIDER/MODEL".into()),
+            None => Err("expected a string PROVIDER/MODEL or an alias or group name".into()),
         },
         Type::Url => {
             let rest = text.and_then(|t| {

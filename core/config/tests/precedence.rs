@@ -96,7 +96,7 @@ fn invalid_values_name_their_source_and_field() {
     assert!(text.contains("for example: run.max-rounds 32"), "{text}");
 
     let e = Resolver::default()
-        .add_env(|v| (v == "SMITH_MODEL").then(|| "nomodel".into()))
+        .add_env(|v| (v == "SMITH_MODEL").then(|| "nomodel/".into()))
         .unwrap_err();
     assert!(
         e.to_string()

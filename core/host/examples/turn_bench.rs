@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use smith::{Cancel, ModelRef, SessionId};
+use smith::{Cancel, SessionId};
 use smith_agent::{Agent, RunLimits, Session};
 use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
@@ -52,7 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let host = Host::load(&sources, &cache, Limits::default())?;
     let tools = host.loadout();
     let script = Script::parse(SCRIPT, "bench.kdl", "bench", Some(work.path().to_owned()))?;
-    let model: ModelRef = "scripted/bench".parse()?;
+    let model: smith::Selection = "scripted/bench".parse()?;
     let mut session = Session::create(sessions.path(), SessionId::new_now(), None)?;
     let (mut walls, mut allocs, mut bytes, mut commits) = (vec![], vec![], vec![], vec![]);
     for turn in 0..33 {

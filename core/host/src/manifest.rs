@@ -82,6 +82,11 @@ pub struct Manifest {
     pub handlers: Vec<String>,
     /// The provider it contributes ([`PROVIDER_WORLD`] only).
     pub provider: Option<ProviderDecl>,
+    /// Its catalog contribution ([`PROVIDER_WORLD`] only): the KDL text of its
+    /// `catalog { … }` block, in the schema of [`smith_ai::catalog`] with model names relative
+    /// to its provider (`model "m1" { … }`, `default-model { … }`). Checked at parse time;
+    /// the catalog gives it the lowest precedence.
+    pub catalog: Option<String>,
 }
 
 impl Manifest {
@@ -143,12 +148,29 @@ impl Manifest {
         let mut handlers = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
+        let mut catalog = None;
         for node in plugin
             .children()
             .map(KdlDocument::nodes)
             .unwrap_or_default()
         {
             let name = node.name().value();
+            if name == "catalog" {
+                // The block's own text, as written (line numbers stay meaningful).
+                let block = node
+                    .children()
+                    .map(|c| {
+                        let span = c.span();
+                        text.get(span.offset()..span.offset() + span.len())
+                            .unwrap_or_default()
+                            .to_owned()
+                    })
+                    .ok_or_else(|| {
+                        bad("`catalog` takes a block of `model` and `default-model` records".to_owned())
+                    })?;
+                catalog = Some(block);
+                continue;
+            }
             let value = single_string(node)
                 .ok_or_else(|| bad(format!("`{name}` takes one string value")))?;
             match name {
@@ -202,6 +224,15 @@ impl Manifest {
                 "provider nodes belong to a `{PROVIDER_WORLD}` plugin; this one is `{world}`"
             )));
         };
+        if let Some(text) = &catalog {
+            let Some(decl) = &provider else {
+                return Err(bad(format!(
+                    "a `catalog` block belongs to a `{PROVIDER_WORLD}` plugin; this one is `{world}`"
+                )));
+            };
+            smith_ai::catalog::parse(text, &format!("{origin} catalog"), Some(&decl.id))
+                .map_err(|e| bad(e.to_string()))?;
+        }
         if world == PROVIDER_WORLD {
             if !tools.is_empty() || !handlers.is_empty() || !grants.is_empty() {
                 return Err(bad(
@@ -239,6 +270,7 @@ impl Manifest {
             tools,
             handlers,
             provider,
+            catalog,
         })
     }
 }

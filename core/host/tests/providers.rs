@@ -60,6 +60,8 @@ fn request(model: &str) -> ProviderRequest {
             description: "Read a file.".into(),
             input_schema: serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
         }],
+        thinking: None,
+        max_output: None,
     }
 }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use smith::{Cancel, ContentBlock, ContextItem, ModelRef, SessionId, StopReason};
+use smith::{Cancel, ContentBlock, ContextItem, SessionId, StopReason};
 use smith_agent::{
     AdmissionError, Agent, Delivery, Enqueue, Lifecycle, ReceiptState, RunLimits, Session,
 };
@@ -14,7 +14,7 @@ use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_host::{Host, Limits, PluginSource};
 use smith_store::{Record, read_session};
 
-fn model() -> ModelRef {
+fn model() -> smith::Selection {
     "scripted/t".parse().unwrap()
 }
 

@@ -10,17 +10,23 @@
 //! boundaries — "provider details do not enter the agent, session, tool, plugin, or interface
 //! contracts").
 
+mod attempt;
 mod cancel;
+mod catalog;
 mod ids;
 mod message;
 mod model;
 mod provider;
 mod usage;
 
+pub use attempt::{Attempt, AttemptFailure, Next, RouteSource, Routing};
 pub use cancel::Cancel;
+pub use catalog::{
+    CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,
+};
 pub use ids::{EntryId, SessionId, SessionIdError};
 pub use message::{ContentBlock, Message, Role, ToolCall, ToolResult};
-pub use model::{ModelRef, ModelRefError};
+pub use model::{ModelRef, ModelRefError, Selection};
 pub use provider::{
     ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
     ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,

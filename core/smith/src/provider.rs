@@ -45,6 +45,14 @@ pub struct ProviderRequest {
     pub context: Vec<ContextItem>,
     /// The tools the model may call.
     pub tools: Vec<ToolDefinition>,
+    /// The thinking level to ask for; `None` leaves it to the model's default. Checked against
+    /// the dispatched model's catalog record before dispatch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<crate::ThinkingLevel>,
+    /// The most output tokens to ask for; `None` leaves it to the provider plugin. Set from
+    /// the dispatched model's catalog `output` limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output: Option<u64>,
 }
 
 impl ProviderRequest {

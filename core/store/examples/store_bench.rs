@@ -25,6 +25,7 @@ fn representative(i: usize) -> Record {
             stop_reason: None,
             usage: None,
             error: None,
+            attempt: None,
         }),
         1 => Record::Message(MessageRecord {
             message: Message {
@@ -49,6 +50,7 @@ fn representative(i: usize) -> Record {
                 cache_write: None,
             }),
             error: None,
+            attempt: None,
         }),
         _ => Record::ToolResult(ToolResultRecord {
             result: ToolResult {

@@ -1,7 +1,10 @@
 //! Record kinds and their CBOR bodies.
 
 use serde::{Deserialize, Serialize};
-use smith::{EntryId, Message, ModelRef, StopReason, ToolResult, Usage, UsageTotals};
+use smith::{
+    Attempt, AttemptFailure, EntryId, Message, ModelRef, Selection, StopReason, ToolResult, Usage,
+    UsageTotals,
+};
 
 use crate::Error;
 
@@ -17,8 +20,8 @@ pub struct SessionStart {
 /// Body of record kind 2, `model_change`: the user's model selection from here on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelChange {
-    /// The selected model.
-    pub model: ModelRef,
+    /// The selection: a model, or an alias or group name.
+    pub model: Selection,
 }
 
 /// Body of record kind 3, `message`: a user message, or a model response with the model that
@@ -36,6 +39,10 @@ pub struct MessageRecord {
     pub usage: Option<Usage>,
     /// The provider failure, when the response failed.
     pub error: Option<String>,
+    /// The [`Attempt`] (record kind 12) that produced it, when the run recorded one; absent
+    /// for user messages and in sessions written before attempt records existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<EntryId>,
 }
 
 /// Body of record kind 4, `tool_result`.
@@ -135,8 +142,8 @@ pub struct Submission {
     pub destination: Option<EntryId>,
     /// Whether the caller named the destination explicitly.
     pub explicit_destination: bool,
-    /// The model the work runs with.
-    pub model: ModelRef,
+    /// The selection the work runs with: a model, or an alias or group name.
+    pub model: Selection,
     /// The input text.
     pub input: String,
     /// The work that owns this submission's work (child work): the owner settles only after
@@ -262,6 +269,10 @@ pub enum Record {
     Withdrawal(Withdrawal),
     /// Kind 11.
     Checkpoint(Checkpoint),
+    /// Kind 12: a provider attempt, recorded before its request is sent.
+    Attempt(Box<Attempt>),
+    /// Kind 13: an attempt that ended without a response, and what the round did next.
+    AttemptFailed(AttemptFailure),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -286,13 +297,15 @@ impl Record {
             Record::Abort(_) => 9,
             Record::Withdrawal(_) => 10,
             Record::Checkpoint(_) => 11,
+            Record::Attempt(_) => 12,
+            Record::AttemptFailed(_) => 13,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
-    /// `checkpoint`, or `unknown`).
+    /// `checkpoint`, `attempt`, `attempt_failed`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -306,6 +319,8 @@ impl Record {
             Record::Abort(_) => "abort",
             Record::Withdrawal(_) => "withdrawal",
             Record::Checkpoint(_) => "checkpoint",
+            Record::Attempt(_) => "attempt",
+            Record::AttemptFailed(_) => "attempt_failed",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -343,6 +358,8 @@ impl Record {
             Record::Abort(r) => cbor(r, out),
             Record::Withdrawal(r) => cbor(r, out),
             Record::Checkpoint(r) => cbor(r, out),
+            Record::Attempt(r) => cbor(r, out),
+            Record::AttemptFailed(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -390,6 +407,8 @@ impl Record {
             9 => Record::Abort(cbor(body)?),
             10 => Record::Withdrawal(cbor(body)?),
             11 => Record::Checkpoint(cbor(body)?),
+            12 => Record::Attempt(cbor(body)?),
+            13 => Record::AttemptFailed(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -39,6 +39,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 stop_reason: None,
                 usage: None,
                 error: None,
+                attempt: None,
             }),
         ),
         (
@@ -71,6 +72,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     cache_write: Some(0),
                 }),
                 error: None,
+                attempt: None,
             }),
         ),
         (
@@ -135,10 +137,10 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     .into(),
                 destination: Some(EntryId(5)),
                 explicit_destination: false,
-                model: smith::ModelRef {
+                model: smith::Selection::Model(smith::ModelRef {
                     provider: "scripted".into(),
                     model: "demo".into(),
-                },
+                }),
                 input: "Fix the failing test".into(),
                 owner: None,
                 delivery: None,
@@ -162,10 +164,10 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     .into(),
                 destination: Some(EntryId(9)),
                 explicit_destination: false,
-                model: smith::ModelRef {
+                model: smith::Selection::Model(smith::ModelRef {
                     provider: "scripted".into(),
                     model: "demo".into(),
-                },
+                }),
                 input: "Stop and run the linter first".into(),
                 owner: Some(EntryId(8)),
                 delivery: Some(smith_store::Delivery::Steer),

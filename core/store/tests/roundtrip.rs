@@ -115,6 +115,7 @@ fn record() -> impl Strategy<Value = Record> {
                     stop_reason,
                     usage,
                     error,
+                    attempt: None,
                 })
             }),
         ("[a-z0-9_]{1,8}", "[a-z]{1,8}", text(), any::<bool>()).prop_map(
@@ -199,10 +200,10 @@ fn record() -> impl Strategy<Value = Record> {
                         content_sha256,
                         destination: destination.map(EntryId),
                         explicit_destination,
-                        model: smith::ModelRef {
+                        model: smith::Selection::Model(smith::ModelRef {
                             provider: "scripted".into(),
                             model: "demo".into(),
-                        },
+                        }),
                         input,
                         owner: owner.map(EntryId),
                         delivery: steer.map(|s| {

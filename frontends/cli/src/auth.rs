@@ -3,25 +3,38 @@
 //! ```kdl
 //! provider "anthropic" {
 //!     api-key "sk-ant-…"
+//!     account "work" { api-key "sk-ant-…" }
 //! }
 //! ```
 //!
-//! A provider's key comes from the environment variable its plugin declares first, then from
-//! this file. A file that others may read is refused (its keys are not used) with the fix
-//! named. Key values are never printed.
+//! A provider's keys form its account bucket, used in this order: the environment variable
+//! its plugin declares, then this file's `api-key` (account `auth-file`), then its named
+//! `account`s in file order. A file that others may read is refused (its keys are not used)
+//! with the fix named. Key values are never printed.
 
 use std::path::Path;
 
 use crate::exit::CliError;
 
-/// The API key for provider `id` in the auth file at `path`, if the file exists and has one.
+/// The first API key for provider `id` in the auth file at `path`, if the file has one.
 ///
 /// # Errors
-/// A usage error when the file cannot be read, is not valid KDL, or is readable by others.
+/// As [`accounts_from`].
 pub(crate) fn key_from(path: &Path, id: &str) -> Result<Option<String>, CliError> {
+    Ok(accounts_from(path, id)?.into_iter().next().map(|(_, key)| key))
+}
+
+/// The accounts of provider `id` in the auth file at `path`, in order: `api-key` (labelled
+/// `auth-file`), then each `account "NAME" { api-key "…" }` (labelled `NAME`). Empty when
+/// the file does not exist or names none.
+///
+/// # Errors
+/// A usage error when the file cannot be read, is not valid KDL, is readable by others, or
+/// names an account twice or without a key.
+pub(crate) fn accounts_from(path: &Path, id: &str) -> Result<Vec<(String, String)>, CliError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => {
             return Err(CliError::usage(format!(
                 "cannot read the auth file {}: {e}; fix or remove it, then store keys again with `smith auth set PROVIDER`",
@@ -55,14 +68,49 @@ pub(crate) fn key_from(path: &Path, id: &str) -> Result<Option<String>, CliError
         if !named {
             continue;
         }
-        let key = node
-            .children()
-            .and_then(|c| c.get_arg("api-key"))
-            .and_then(|v| v.as_string())
-            .map(str::to_owned);
-        return Ok(key.filter(|k| !k.is_empty()));
+        let mut out = Vec::new();
+        let Some(children) = node.children() else {
+            return Ok(out);
+        };
+        for child in children.nodes() {
+            let (label, key) = match child.name().value() {
+                "api-key" => (
+                    "auth-file".to_owned(),
+                    child.entries().first().and_then(|e| e.value().as_string()),
+                ),
+                "account" => {
+                    let name = child.entries().first().and_then(|e| e.value().as_string());
+                    let key = child
+                        .children()
+                        .and_then(|c| c.get_arg("api-key"))
+                        .and_then(|v| v.as_string());
+                    let Some(name) = name.filter(|n| !n.is_empty()) else {
+                        return Err(CliError::usage(format!(
+                            "the auth file {} has an `account` of provider `{id}` without a name; write account \"NAME\" {{ api-key \"…\" }}",
+                            path.display()
+                        )));
+                    };
+                    (name.to_owned(), key)
+                }
+                _ => continue,
+            };
+            let Some(key) = key.filter(|k| !k.is_empty()) else {
+                return Err(CliError::usage(format!(
+                    "the auth file {} names account `{label}` of provider `{id}` without an api-key; add it or remove the account",
+                    path.display()
+                )));
+            };
+            if out.iter().any(|(l, _)| *l == label) {
+                return Err(CliError::usage(format!(
+                    "the auth file {} names account `{label}` of provider `{id}` twice; account names are unique per provider",
+                    path.display()
+                )));
+            }
+            out.push((label, key.to_owned()));
+        }
+        return Ok(out);
     }
-    Ok(None)
+    Ok(Vec::new())
 }
 
 /// `smith auth …`.
@@ -114,7 +162,7 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
             }
             crate::settings::write_stdout(&out)
         }
-        crate::cli::AuthCommand::Set { provider } => {
+        crate::cli::AuthCommand::Set { provider, account } => {
             if !declared.iter().any(|(id, _)| *id == provider) {
                 let known: Vec<&str> = declared.iter().map(|(id, _)| id.as_str()).collect();
                 return Err(CliError::usage(format!(
@@ -132,19 +180,30 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
                     "no key on stdin (or it holds control characters); pipe the key in: echo \"$KEY\" | smith auth set PROVIDER",
                 ));
             }
-            store(&path, &provider, key)?;
+            if let Some(name) = &account
+                && (name.is_empty()
+                    || name == "auth-file"
+                    || name.starts_with("env:")
+                    || name.chars().any(|c| c.is_whitespace() || c.is_control()))
+            {
+                return Err(CliError::usage(format!(
+                    "account name `{name}` is reserved or has spaces; pick a plain name, e.g. --account work"
+                )));
+            }
+            store(&path, &provider, account.as_deref(), key)?;
             crate::settings::write_stdout(&format!(
-                "stored the key of {provider} in {}\n",
+                "stored the key of {provider}{} in {}\n",
+                account.map(|a| format!(" (account {a})")).unwrap_or_default(),
                 path.display()
             ))
         }
     }
 }
 
-/// Store `key` for `id` in the auth file at `path`: under an exclusive lock (concurrent
-/// updates never lose another provider's entry), written whole to a 0600 temporary file,
-/// synced, and renamed over the old one.
-fn store(path: &Path, id: &str, key: &str) -> Result<(), CliError> {
+/// Store `key` for `id` (its `api-key`, or named `account`) in the auth file at `path`: under
+/// an exclusive lock (concurrent updates never lose another provider's or account's entry),
+/// written whole to a 0600 temporary file, synced, and renamed over the old one.
+fn store(path: &Path, id: &str, account: Option<&str>, key: &str) -> Result<(), CliError> {
     let fail = |what: &str, e: std::io::Error| {
         CliError::usage(format!(
             "cannot {what} the auth file {}: {e}",
@@ -171,17 +230,45 @@ fn store(path: &Path, id: &str, key: &str) -> Result<(), CliError> {
             path.display()
         ))
     })?;
-    doc.nodes_mut().retain(|n| {
-        !(n.name().value() == "provider"
-            && n.entries().first().and_then(|e| e.value().as_string()) == Some(id))
+    // The provider's node is rewritten with its other accounts kept, in their order.
+    let mut accounts = if text.is_empty() {
+        Vec::new()
+    } else {
+        accounts_from(path, id)?
+    };
+    let label = account.unwrap_or("auth-file");
+    match accounts.iter_mut().find(|(l, _)| l == label) {
+        Some(entry) => entry.1 = key.to_owned(),
+        None if account.is_none() => accounts.insert(0, (label.to_owned(), key.to_owned())),
+        None => accounts.push((label.to_owned(), key.to_owned())),
+    }
+    let q = |s: &str| kdl::KdlValue::String(s.to_owned()).to_string();
+    let mut node = format!("provider {} {{\n", q(id));
+    for (label, key) in &accounts {
+        if label == "auth-file" {
+            node.push_str(&format!("    api-key {}\n", q(key)));
+        } else {
+            node.push_str(&format!(
+                "    account {} {{\n        api-key {}\n    }}\n",
+                q(label),
+                q(key)
+            ));
+        }
+    }
+    node.push_str("}\n");
+    let mut entry = kdl::KdlDocument::parse(&node)
+        .map_err(|_| CliError::usage("the key cannot be written as KDL text"))?;
+    let at = doc.nodes().iter().position(|n| {
+        n.name().value() == "provider"
+            && n.entries().first().and_then(|e| e.value().as_string()) == Some(id)
     });
-    let mut entry = kdl::KdlDocument::parse(&format!(
-        "provider {} {{\n    api-key {}\n}}\n",
-        kdl::KdlValue::String(id.to_owned()),
-        kdl::KdlValue::String(key.to_owned())
-    ))
-    .map_err(|_| CliError::usage("the key cannot be written as KDL text"))?;
-    doc.nodes_mut().append(entry.nodes_mut());
+    match at {
+        Some(at) => {
+            let new = entry.nodes_mut().remove(0);
+            doc.nodes_mut()[at] = new;
+        }
+        None => doc.nodes_mut().append(entry.nodes_mut()),
+    }
     let temp = path.with_extension(format!("kdl.tmp-{}", std::process::id()));
     {
         use std::io::Write;

@@ -71,6 +71,31 @@ pub(crate) enum Command {
     /// Check provider credentials without a model request, and store a key read from stdin.
     #[command(after_help = AUTH_AFTER_HELP)]
     Auth(AuthArgs),
+    /// List the model catalog: limits, capabilities, prices and where each figure comes from.
+    #[command(after_help = MODELS_AFTER_HELP)]
+    Models(ModelsArgs),
+}
+
+const MODELS_AFTER_HELP: &str = "\
+The catalog is the reviewed snapshot built into Smith (prices from the litellm package's
+table, with its version and date), entries of the enabled provider plugins, and your own
+models.kdl beside config.kdl, which wins over both. A figure no source states is unknown (`?`)
+and is never used: a request that needs it fails before anything is sent. models.kdl also
+holds aliases and groups (`smith docs get models`).
+
+Exit status:
+  0    success (also when stdout is closed early)
+  2    usage or configuration error (a models.kdl that breaks the schema names file and line)
+";
+
+/// Arguments of `smith models`.
+#[derive(Debug, Args)]
+pub(crate) struct ModelsArgs {
+    /// One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`,
+    /// `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per
+    /// million tokens), `provenance` (`source`, `figures`, `conflicts`).
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 const AUTH_AFTER_HELP: &str = "\
@@ -106,6 +131,10 @@ pub(crate) enum AuthCommand {
     Set {
         /// The provider id (e.g. `anthropic`).
         provider: String,
+        /// Store it as this named account of the provider's bucket (used after the
+        /// environment variable and the unnamed key, in file order) instead of as its key.
+        #[arg(long, value_name = "NAME")]
+        account: Option<String>,
     },
 }
 
@@ -483,10 +512,16 @@ Exit status:
 /// Arguments of `smith eval`.
 #[derive(Debug, Args)]
 pub(crate) struct EvalArgs {
-    /// The model, as PROVIDER/MODEL (e.g. scripted/demo). Required: no default model can be
-    /// configured yet.
+    /// The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of
+    /// models.kdl; default: the `model` setting.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
+
+    /// The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the
+    /// model's catalog record must list it); default: the `thinking` setting, else the
+    /// model's own default.
+    #[arg(long, value_name = "LEVEL")]
+    pub(crate) thinking: Option<String>,
 
     /// Emit LF-delimited JSON records on stdout instead of plain text.
     #[arg(long)]

@@ -4,7 +4,7 @@ use std::io::{self, IsTerminal, Read};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use smith::{Cancel, ModelRef, SessionId, StopReason};
+use smith::{Cancel, Selection, SessionId, StopReason, ThinkingLevel};
 use smith_agent::{AdmissionError, Agent, RunLimits, Session, Submit};
 use smith_render_plain::{ColorChoice, JsonLinesRenderer, PlainRenderer};
 use smith_ui_intents::{Delivery, Intent, IntentSink, Renderer, deliver};
@@ -25,6 +25,7 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         .as_deref()
         .map(|m| ("--model", "model", m))
         .into_iter()
+        .chain(args.thinking.as_deref().map(|t| ("--thinking", "thinking", t)))
         .collect();
     let mut loaded = crate::settings::load(global, &flags)?;
     let plugins = crate::registry::known(&mut loaded)?;
@@ -34,21 +35,32 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         .get("model")
         .map(|v| (v.value.to_string(), v.source.to_string()));
     let model = select_model(configured.as_ref().map(|(m, s)| (m.as_str(), s.as_str())))?;
+    let thinking = match loaded.resolved.get("thinking").map(|v| &v.value) {
+        Some(smith_config::Value::String(level)) => ThinkingLevel::parse(level),
+        _ => None,
+    };
+    let models = crate::models::load(&plugins)?;
+    let targets = crate::providers::targets(&models, &model)?;
     let max_rounds = match loaded.resolved.get("run.max-rounds").map(|v| &v.value) {
         Some(smith_config::Value::Integer(n)) => u32::try_from(*n).unwrap_or(64),
         _ => 64,
     };
-    // Tools, handlers, and only the provider plugin this run uses.
+    // Tools, handlers, and only the provider plugins this run's route uses.
     let tools = crate::registry::load_where(&plugins, |m| {
-        m.provider.as_ref().is_none_or(|p| p.id == model.provider)
+        m.provider
+            .as_ref()
+            .is_none_or(|p| targets.iter().any(|t| t.model.provider == p.id))
     })?;
-    let provider = crate::providers::resolve(
-        &loaded,
-        &tools.loadout(),
-        &crate::registry::provider_ids(&plugins),
-        &model,
-        args.script.as_deref(),
-    )?;
+    let loadout = tools.loadout();
+    let route = crate::providers::route(&crate::providers::RouteInput {
+        loaded: &loaded,
+        plugins: &plugins,
+        loadout: &loadout,
+        models: &models,
+        selection: &model,
+        thinking,
+        script: args.script.as_deref(),
+    })?;
     let prompt = read_prompt(&args.prompt)?;
 
     let cancel = Cancel::new();
@@ -64,7 +76,7 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
     let (mut session, temp) = open_session(&args)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
     // One plugin generation for the whole run, under the user's policy.
-    let tools = tools.loadout().with_policy(policy);
+    let tools = loadout.with_policy(policy);
     let submit = Submit {
         model: &model,
         input: &prompt,
@@ -72,7 +84,7 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         destination: None,
     };
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
-    let outcome = match Agent::new(provider.as_ref(), &tools, RunLimits { max_rounds })
+    let outcome = match Agent::routed(&route, &tools, RunLimits { max_rounds })
         .with_lifecycle(&tools)
         .in_dir(cwd)
         .submit(&mut session, submit, &mut sink, &cancel)
@@ -120,13 +132,13 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
 }
 
 /// The model to run: its text and the source it came from (a flag, a file and line…).
-fn select_model(given: Option<(&str, &str)>) -> Result<ModelRef, CliError> {
+fn select_model(given: Option<(&str, &str)>) -> Result<Selection, CliError> {
     let Some((text, source)) = given else {
         return Err(CliError::usage(
             "no model selected: eval needs one to answer the prompt; pass --model, e.g. `--model scripted/demo` for the offline scripted provider, or set a default with `smith config set model scripted/demo`",
         ));
     };
-    text.parse::<ModelRef>()
+    text.parse::<Selection>()
         .map_err(|e| CliError::usage(format!("{source}: {e}")))
 }
 

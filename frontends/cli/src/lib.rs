@@ -10,6 +10,7 @@ mod cli;
 mod docs;
 mod eval;
 mod exit;
+mod models;
 mod paths;
 mod providers;
 mod reference;
@@ -56,6 +57,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Plugins(args)) => registry::run_plugins(args, &cli.global),
         Some(cli::Command::Trust(args)) => settings::run_trust(args),
         Some(cli::Command::Auth(args)) => auth::run(args, &cli.global),
+        Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
         None => Err(exit::CliError::usage(
             "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",

@@ -73,6 +73,22 @@ pub(crate) fn known(loaded: &mut Loaded) -> Result<Vec<Known>, CliError> {
     Ok(plugins)
 }
 
+/// The manifests of the enabled plugins, in registry order.
+pub(crate) fn enabled(plugins: &[Known]) -> impl Iterator<Item = &Manifest> {
+    plugins
+        .iter()
+        .filter(|p| p.disabled_by.is_none())
+        .map(|p| &p.manifest)
+}
+
+/// The component bytes of plugin `id`, if known.
+pub(crate) fn component(plugins: &[Known], id: &str) -> Option<&'static [u8]> {
+    plugins
+        .iter()
+        .find(|p| p.manifest.id == id)
+        .map(|p| p.bundled.component)
+}
+
 /// Load the enabled plugins through the shared compile cache.
 ///
 /// # Errors

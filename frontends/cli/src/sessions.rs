@@ -247,6 +247,8 @@ fn texts(record: &Record) -> Vec<String> {
         Record::Abort(r) => vec![r.reason.clone()],
         Record::Withdrawal(r) => vec![r.reason.clone()],
         Record::Checkpoint(r) => r.requires.clone(),
+        Record::Attempt(a) => vec![format!("{} {}", a.selection, a.model)],
+        Record::AttemptFailed(f) => vec![f.message.clone()],
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }
@@ -336,6 +338,8 @@ fn record_json(record: &Record) -> Value {
         Record::Abort(r) => serde_json::to_value(r),
         Record::Withdrawal(r) => serde_json::to_value(r),
         Record::Checkpoint(r) => serde_json::to_value(r),
+        Record::Attempt(r) => serde_json::to_value(r),
+        Record::AttemptFailed(r) => serde_json::to_value(r),
         Record::Unknown { kind, body } => Ok(json!({"record_kind": kind, "bytes": body.len()})),
     };
     value.unwrap_or(Value::Null)
@@ -412,6 +416,35 @@ fn summary(entry: &Entry) -> String {
                 "no plugins".to_owned()
             } else {
                 r.requires.join(", ")
+            }
+        ),
+        Record::Attempt(a) => format!(
+            "round {} attempt {}: {} → {}{}{}{}",
+            a.round,
+            a.number,
+            a.selection,
+            a.model,
+            a.account
+                .as_ref()
+                .map(|x| format!(" (account {x})"))
+                .unwrap_or_default(),
+            a.thinking
+                .map(|t| format!(" thinking {t}"))
+                .unwrap_or_default(),
+            match a.after {
+                Some(smith::Next::Retry) => " (retry)",
+                Some(smith::Next::Failover) => " (failover)",
+                _ => "",
+            }
+        ),
+        Record::AttemptFailed(f) => format!(
+            "attempt {} failed: {}; {}",
+            f.attempt,
+            f.message,
+            match f.next {
+                smith::Next::Retry => "retried",
+                smith::Next::Failover => "failed over",
+                smith::Next::Stop => "stopped",
             }
         ),
         Record::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
@@ -519,6 +552,52 @@ fn get(dir: &Path, wanted: &str, json: bool, page: Page, out: &mut Out) -> Resul
         }
     }
     let next = more.then(|| shown.last().map_or(0, |e| e.id.0));
+    // Usage and cost over the whole session (not only this page), per attempt and in total.
+    let mut all = Vec::new();
+    let mut from = 1;
+    loop {
+        let batch = reader.range(EntryId(from), 512).map_err(store)?;
+        let Some(last) = batch.last().map(|e| e.id.0) else {
+            break;
+        };
+        // Only what accounting reads is kept: attempts, failures, and responses without
+        // their content.
+        all.extend(batch.into_iter().filter_map(|mut e| match &mut e.record {
+            Record::Attempt(_) | Record::AttemptFailed(_) => Some(e),
+            Record::Message(m) if m.model.is_some() => {
+                m.message.content = Vec::new();
+                Some(e)
+            }
+            _ => None,
+        }));
+        from = last + 1;
+    }
+    let accounts = smith_agent::account(&all);
+    drop(all);
+    if json {
+        out.json(&json!({
+            "type": "usage",
+            "session": id.to_string(),
+            "attempts": accounts.attempts,
+            "total": accounts.total,
+            "cost_usd": accounts.cost_usd,
+        }))?;
+    } else {
+        let t = &accounts.total;
+        let n = |x: Option<u64>| x.map_or("unknown".to_owned(), |x| x.to_string());
+        out.line(&format!(
+            "usage: {} responses over {} attempts · input {} · output {} · cache read {} · cache write {} · cost {}",
+            t.responses,
+            accounts.attempts.len(),
+            n(t.usage.input),
+            n(t.usage.output),
+            n(t.usage.cache_read),
+            n(t.usage.cache_write),
+            accounts
+                .cost_usd
+                .map_or("unknown".to_owned(), |c| format!("${c:.6}"))
+        ))?;
+    }
     if json {
         out.json(&json!({
             "type": "page",

@@ -116,7 +116,7 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
             "-c",
             &format!("provider.anthropic.base-url={}", server.url),
             "-m",
-            "anthropic/m",
+            "anthropic/claude-haiku-4-5",
             "hi",
         ])
         .env_remove("ANTHROPIC_API_KEY")
@@ -135,7 +135,7 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
         let path = env.home().join("auth.kdl");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
         let out = env
-            .command(&["eval", "-m", "anthropic/m", "hi"])
+            .command(&["eval", "-m", "anthropic/claude-haiku-4-5", "hi"])
             .env_remove("ANTHROPIC_API_KEY")
             .output()
             .unwrap();
@@ -160,7 +160,7 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
     }
     // A key variable holding a newline is refused before anything runs, naming it.
     let out = env
-        .command(&["eval", "-m", "anthropic/m", "hi"])
+        .command(&["eval", "-m", "anthropic/claude-haiku-4-5", "hi"])
         .env("ANTHROPIC_API_KEY", "sk-a\nb")
         .output()
         .unwrap();

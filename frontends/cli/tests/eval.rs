@@ -88,6 +88,7 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
     let mut ended = Vec::new();
     let mut tool_started = Vec::new();
     let (mut receipted, mut turned) = (false, false);
+    let mut last_attempt: Option<u64> = None;
     for r in recs {
         match r["type"].as_str().unwrap() {
             "message_start" => {
@@ -157,7 +158,19 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                 );
                 turned = true;
             }
-            "run_start" | "run_end" | "notice" | "turn_end" | "usage" => {}
+            "attempt" => {
+                assert!(turned, "an attempt outside a turn: {r}");
+                assert!(r["entry_id"].is_u64(), "{r}");
+                last_attempt = r["entry_id"].as_u64();
+            }
+            "usage" => {
+                assert_eq!(
+                    r["attempt"].as_u64(),
+                    last_attempt,
+                    "usage belongs to the latest attempt: {r}"
+                );
+            }
+            "run_start" | "run_end" | "notice" | "turn_end" | "attempt_failed" => {}
             other => panic!("undocumented record type {other}"),
         }
     }
@@ -180,6 +193,28 @@ fn json_eval_records_parse_and_keep_their_invariants() {
     assert_eq!(end["stop_reason"], "end_turn");
     assert_eq!(end["usage"]["input"], 24);
     assert_eq!(recs[0]["model"], "scripted/demo");
+    // The attempt names the physical dispatch and the catalog record it was checked against:
+    // the scripted plugin's own (scripts are free), so the cost is a known zero.
+    let attempt = recs.iter().find(|r| r["type"] == "attempt").unwrap();
+    let a = &attempt["attempt"];
+    assert_eq!(a["selection"], "scripted/demo");
+    assert_eq!(a["model"], "scripted/demo");
+    assert_eq!(a["routing"]["source"], "direct");
+    assert_eq!(a["capabilities"]["tools"], true);
+    assert_eq!(
+        a["capabilities"]["provenance"]["source"]["id"],
+        "scripted-plugin"
+    );
+    assert!(
+        a["generation"]
+            .as_str()
+            .is_some_and(|g| g.starts_with("scripted@0.1.0#") && g.len() == 27),
+        "{a}"
+    );
+    let usage = recs.iter().find(|r| r["type"] == "usage").unwrap();
+    assert_eq!(usage["cost_usd"], 0.0);
+    assert_eq!(usage["model"], "scripted/demo");
+    assert_eq!(end["cost_usd"], 0.0);
 }
 
 #[test]

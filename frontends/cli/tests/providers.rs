@@ -129,7 +129,7 @@ fn an_unreachable_server_and_a_missing_key_say_what_to_do() {
         stderr(&out)
     );
     let out = env
-        .command(&["eval", "-m", "anthropic/claude-x", "hi"])
+        .command(&["eval", "-m", "anthropic/claude-haiku-4-5", "hi"])
         .env_remove("ANTHROPIC_API_KEY")
         .output()
         .unwrap();
@@ -195,19 +195,22 @@ fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
     let anthropic = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"from anthropic\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
     let openai = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"from openai\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"}}\n\n";
     let google = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"from google\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n";
-    for (id, env_var, body, path) in [
+    // Catalogued models of each vendor (the bundled catalog).
+    for (id, model, env_var, body, path) in [
         (
             "anthropic",
+            "claude-haiku-4-5",
             "ANTHROPIC_API_KEY",
             anthropic,
             "POST /v1/messages",
         ),
-        ("openai", "OPENAI_API_KEY", openai, "POST /responses"),
+        ("openai", "gpt-5-mini", "OPENAI_API_KEY", openai, "POST /responses"),
         (
             "google",
+            "gemini-2.5-flash",
             "GEMINI_API_KEY",
             google,
-            "POST /models/m:streamGenerateContent?alt=sse",
+            "POST /models/gemini-2.5-flash:streamGenerateContent?alt=sse",
         ),
     ] {
         let env = Env::new();
@@ -218,7 +221,7 @@ fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
                 "-c",
                 &format!("provider.{id}.base-url={}", server.url),
                 "-m",
-                &format!("{id}/m"),
+                &format!("{id}/{model}"),
                 "hi",
             ])
             .env(env_var, CANARY)

@@ -51,8 +51,19 @@ fn get_pages_through_every_entry_exactly_once() {
     let files = two_sessions(&env);
     let id = id_of(&files[0]);
     let all = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
-    let (page, entries) = all.split_last().unwrap();
+    let (page, rest) = all.split_last().unwrap();
+    let (usage, entries) = rest.split_last().unwrap();
     assert!(page["next_cursor"].is_null());
+    // Usage over the whole session: each response once, at its attempt's recorded prices.
+    assert_eq!(usage["type"], "usage");
+    assert_eq!(usage["attempts"].as_array().unwrap().len(), 2);
+    assert_eq!(usage["total"]["responses"], 2);
+    // The tool-call script reports no cache figures: unknown, never zero, so the cost of
+    // those tokens — and the total cost — is unknown too.
+    assert_eq!(usage["total"]["input"], 115);
+    assert!(usage["total"]["cache_read"].is_null());
+    assert!(usage["cost_usd"].is_null());
+    assert_eq!(usage["attempts"][0]["model"], "scripted/tool-call");
     let kinds: Vec<_> = entries
         .iter()
         .map(|e| e["kind"].as_str().unwrap())
@@ -64,11 +75,13 @@ fn get_pages_through_every_entry_exactly_once() {
             "submission",
             "model_change",
             "message",
+            "attempt",
             "message",
             "effect_intent",
             "effect_completion",
             "tool_result",
             "checkpoint",
+            "attempt",
             "message",
             "run_end"
         ]
@@ -81,7 +94,9 @@ fn get_pages_through_every_entry_exactly_once() {
             args.extend(["--cursor", c.as_str()]);
         }
         let recs = records(&env.run(&args));
-        let (page, entries) = recs.split_last().unwrap();
+        let (page, rest) = recs.split_last().unwrap();
+        let (usage, entries) = rest.split_last().unwrap();
+        assert_eq!(usage["type"], "usage");
         assert!(entries.len() <= 3);
         seen.extend(entries.iter().map(|e| e["id"].as_u64().unwrap()));
         match page["next_cursor"].as_u64() {
@@ -89,7 +104,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=11).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=13).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));
@@ -180,7 +195,7 @@ fn branches_are_selected_forked_and_resumed() {
     let files = two_sessions(&env);
     let id = id_of(&files[1]);
     let before = records(&env.run(&["sessions", "get", &id, "--json"]));
-    let last = before[before.len() - 2]["id"].as_u64().unwrap();
+    let last = before[before.len() - 3]["id"].as_u64().unwrap();
     // Select the first user message: the next run continues beside the old branch.
     let out = env.run(&["sessions", "select", &id, "3"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -217,7 +232,7 @@ fn branches_are_selected_forked_and_resumed() {
         (Some(3), Some(3))
     );
     let copy = records(&env.run(&["sessions", "get", &forked, "--json"]));
-    assert_eq!(copy.len(), 4, "three entries and the page record");
+    assert_eq!(copy.len(), 5, "three entries, the usage and the page record");
     assert_eq!(copy[2]["record"], all[2]["record"]);
     let out = env.run(&["sessions", "verify", &forked]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -409,7 +424,7 @@ fn watch_follows_a_running_session_without_gaps_and_stopping_it_leaves_the_work_
     let get = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
     assert_eq!(
         seen[..],
-        get[..get.len() - 1],
+        get[..get.len() - 2],
         "watch prints what get prints"
     );
     assert!(

@@ -272,6 +272,8 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
             }
             // Not in PLAIN_KINDS: `deliver` never passes these here.
             Intent::TurnStart { .. }
+            | Intent::Attempt { .. }
+            | Intent::AttemptFailed { .. }
             | Intent::ToolUpdate { .. }
             | Intent::Progress { .. }
             | Intent::Status { .. }
@@ -353,6 +355,7 @@ mod tests {
             Intent::RunEnd {
                 stop_reason: StopReason::Error,
                 usage: UsageTotals::default(),
+                cost_usd: None,
                 error: Some("boom".into()),
             },
         ]

@@ -190,6 +190,8 @@ mod tests {
             instructions: None,
             context: vec![ContextItem::Message(Message::user_text(prompt))],
             tools: vec![],
+            thinking: None,
+            max_output: None,
         }
     }
 

@@ -1,0 +1,123 @@
+//! Usage and cost of a session, per attempt and in total, from its records alone (spec:
+//! Compaction, cost, and secrets — usage and pricing follow the physical model of each
+//! operation; each observation counts once; unknown stays unknown).
+//!
+//! A usage observation is an assistant message record's `usage`, attributed to the attempt
+//! (record kind 12) it names and priced at the prices that attempt recorded — never at
+//! today's catalog, so a later price change does not rewrite history. Attempts that ended
+//! without a response (record kind 13) produced no observation: they are listed, with no
+//! usage, and add nothing to the totals.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use smith::{EntryId, ModelRef, Next, ProviderErrorKind, Usage, UsageTotals};
+use smith_store::{Entry, Record};
+
+/// One attempt with what it came to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttemptUsage {
+    /// The attempt's entry id.
+    pub attempt: u64,
+    /// The round and the attempt within it.
+    pub round: u32,
+    /// The attempt within its round (1-based).
+    pub number: u32,
+    /// The selection, as the user wrote it.
+    pub selection: String,
+    /// The physical model.
+    pub model: ModelRef,
+    /// The credential account's label.
+    pub account: Option<String>,
+    /// The failure class when it ended without a response; `None` when it answered (or the
+    /// session ends before it did).
+    pub failed: Option<ProviderErrorKind>,
+    /// What the round did after that failure.
+    pub next: Option<Next>,
+    /// The assistant message it produced.
+    pub message: Option<u64>,
+    /// The usage that message reported; `None` when none (unknown).
+    pub usage: Option<Usage>,
+    /// Its cost in US dollars at the attempt's recorded prices; `None` when unknown.
+    pub cost_usd: Option<f64>,
+}
+
+/// A session's usage: per attempt, and in total over every response counted once.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Accounts {
+    /// Every attempt, in record order.
+    pub attempts: Vec<AttemptUsage>,
+    /// Usage summed over every response (each counted once); a figure is unknown when any
+    /// response left it unknown.
+    pub total: UsageTotals,
+    /// Cost summed over every response; `None` when any response's cost is unknown.
+    pub cost_usd: Option<f64>,
+}
+
+/// Account for `entries` (every committed entry of a session, in any order; each entry id
+/// counted once).
+pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
+    let mut seen = std::collections::HashSet::new();
+    let mut attempts: BTreeMap<EntryId, (AttemptUsage, Option<smith::Price>)> = BTreeMap::new();
+    // Responses, by entry id: (attempt, usage).
+    let mut responses: BTreeMap<EntryId, (Option<EntryId>, Option<Usage>)> = BTreeMap::new();
+    let mut failures: Vec<smith::AttemptFailure> = Vec::new();
+    for entry in entries {
+        if !seen.insert(entry.id) {
+            continue;
+        }
+        match &entry.record {
+            Record::Attempt(a) => {
+                attempts.insert(
+                    entry.id,
+                    (
+                        AttemptUsage {
+                            attempt: entry.id.0,
+                            round: a.round,
+                            number: a.number,
+                            selection: a.selection.clone(),
+                            model: a.model.clone(),
+                            account: a.account.clone(),
+                            failed: None,
+                            next: None,
+                            message: None,
+                            usage: None,
+                            cost_usd: None,
+                        },
+                        a.capabilities.as_ref().and_then(|c| c.price),
+                    ),
+                );
+            }
+            Record::AttemptFailed(f) => failures.push(f.clone()),
+            Record::Message(m) if m.model.is_some() => {
+                responses.insert(entry.id, (m.attempt, m.usage));
+            }
+            _ => {}
+        }
+    }
+    for f in failures {
+        if let Some((a, _)) = attempts.get_mut(&f.attempt) {
+            a.failed = Some(f.kind);
+            a.next = Some(f.next);
+        }
+    }
+    let mut total = UsageTotals::default();
+    let mut cost = Some(0.0);
+    for (message, (attempt, usage)) in responses {
+        total.add(usage.as_ref());
+        let priced = attempt
+            .and_then(|id| attempts.get_mut(&id))
+            .and_then(|(a, price)| {
+                a.message = Some(message.0);
+                a.usage = usage;
+                a.cost_usd = usage.as_ref().zip(*price).and_then(|(u, p)| p.cost(u));
+                a.cost_usd
+            });
+        cost = cost.zip(priced).map(|(a, b)| a + b);
+    }
+    Accounts {
+        attempts: attempts.into_values().map(|(a, _)| a).collect(),
+        total,
+        cost_usd: cost,
+    }
+}
