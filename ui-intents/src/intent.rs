@@ -236,8 +236,9 @@ pub enum Intent {
         message_id: u64,
         /// The attempt (entry id) that produced the response, when one was recorded.
         attempt: Option<u64>,
-        /// The physical model that served it (and whose prices apply).
-        model: Option<ModelRef>,
+        /// The physical model that served it (and whose prices apply); boxed to keep every
+        /// intent small.
+        model: Option<Box<ModelRef>>,
         /// The usage; `None` when the provider reported none.
         usage: Option<Usage>,
         /// Cost in US dollars at the attempt's recorded prices; `None` when unknown (no usage,

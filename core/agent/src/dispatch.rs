@@ -126,13 +126,14 @@ impl Run<'_> {
     /// Dispatch round `turn` of `selection` through `dispatcher`: check each candidate's
     /// capabilities, record each attempt before its request, retry and fail over by the
     /// module rules. The last failure is played as the response (it ends the round in error).
+    /// `None` when the run was cancelled while waiting to retry (nothing more was sent).
     pub(crate) fn dispatch(
         &mut self,
         dispatcher: Dispatcher<'_>,
         turn: u32,
         selection: &Selection,
         base: &ProviderRequest,
-    ) -> Result<Served, RunError> {
+    ) -> Result<Option<Served>, RunError> {
         let direct;
         let (candidates, thinking, retry): (&[Candidate<'_>], _, _) = match dispatcher {
             Dispatcher::Routed(route) if route.selection == *selection => {
@@ -212,12 +213,12 @@ impl Run<'_> {
                 let decide = |kind| next_step(kind, retries, retry, more);
                 match self.try_once(candidate.provider.as_ref(), &request, &decide)? {
                     Tried::Served(response) => {
-                        return Ok(Served {
+                        return Ok(Some(Served {
                             response,
                             attempt: id,
                             model: candidate.model.clone(),
                             price: candidate.capabilities.as_ref().and_then(|c| c.price),
-                        });
+                        }));
                     }
                     Tried::Refused(error) => {
                         let next = next_step(error.kind, retries, retry, more);
@@ -232,10 +233,7 @@ impl Run<'_> {
                             retries += 1;
                             let wait = retry.backoff * 2u32.saturating_pow(retries - 1);
                             if !wait_or_cancel(self.cancel, wait) {
-                                return Err(RunError::Provider(ProviderError::new(
-                                    ProviderErrorKind::Other,
-                                    "the run was aborted while waiting to retry the provider",
-                                )));
+                                return Ok(None);
                             }
                             continue;
                         }

@@ -560,7 +560,10 @@ impl<'a> Agent<'a> {
                 max_output: None,
             };
             check_pairing(&base.context)?;
-            let served = run.dispatch(self.dispatcher, turn, model, &base)?;
+            let Some(served) = run.dispatch(self.dispatcher, turn, model, &base)? else {
+                // Aborted while waiting to retry: the failed attempt is on record.
+                return Ok(StopReason::Aborted);
+            };
             let response = served.response;
             let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
             let stop = response.stop_reason;
@@ -589,7 +592,7 @@ impl<'a> Agent<'a> {
             run.sink.emit(Intent::Usage {
                 message_id,
                 attempt: Some(served.attempt.0),
-                model: Some(served.model),
+                model: Some(Box::new(served.model)),
                 usage: response.usage,
                 cost_usd: cost,
             });

@@ -9,6 +9,7 @@
 //! This crate never prints and holds no vendor wire format.
 
 pub mod catalog;
+pub mod credentials;
 pub mod http;
 #[cfg(feature = "loopback")]
 pub mod loopback;

@@ -39,6 +39,12 @@ impl Server {
         self.requests.recv_timeout(Duration::from_secs(10)).ok()
     }
 
+    /// How many requests have arrived and not been taken by [`Server::request`], without
+    /// waiting (the requests are taken).
+    pub fn requests_now(&self) -> usize {
+        self.requests.try_iter().count()
+    }
+
     /// The next request's body, parsed as JSON.
     pub fn request_json(&self) -> Option<serde_json::Value> {
         let raw = self.request()?;

@@ -95,10 +95,14 @@ pub struct Price {
 
 impl Price {
     /// The cost in US dollars of `usage` at these prices: each bucket priced once. `None`
-    /// (unknown) when a bucket's tokens are unknown, or when a bucket has tokens and no known
-    /// price; a bucket with zero tokens costs nothing whatever its price.
+    /// (unknown) when a bucket's tokens are unknown and its price is not a known zero, or when
+    /// a bucket has tokens and no known price; a bucket with zero tokens, or with a price of
+    /// zero, costs nothing.
     pub fn cost(&self, usage: &Usage) -> Option<f64> {
         fn bucket(tokens: Option<u64>, price: Option<f64>) -> Option<f64> {
+            if price == Some(0.0) {
+                return Some(0.0);
+            }
             match (tokens?, price) {
                 (0, _) => Some(0.0),
                 #[allow(clippy::cast_precision_loss)] // token counts are far below 2^52

@@ -190,7 +190,90 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 requires: vec!["files@0.1.0".into(), "shell@0.1.0".into()],
             }),
         ),
+        ("attempt", None, Record::Attempt(Box::new(attempt()))),
+        (
+            "attempt_failed",
+            None,
+            Record::AttemptFailed(smith::AttemptFailure {
+                attempt: EntryId(9),
+                kind: smith::ProviderErrorKind::RateLimited,
+                message: "anthropic answered HTTP 429: rate limited; retry in a moment".into(),
+                next: smith::Next::Failover,
+            }),
+        ),
+        (
+            "message_assistant_attempt",
+            None,
+            Record::Message(MessageRecord {
+                message: Message {
+                    role: Role::Assistant,
+                    content: vec![ContentBlock::Text {
+                        text: "Done.".into(),
+                    }],
+                },
+                model: Some("anthropic/claude-haiku-4-5".parse().unwrap()),
+                stop_reason: Some(StopReason::EndTurn),
+                usage: Some(Usage {
+                    input: Some(1000),
+                    output: Some(400),
+                    cache_read: Some(30000),
+                    cache_write: Some(2000),
+                }),
+                error: None,
+                attempt: Some(EntryId(11)),
+            }),
+        ),
     ]
+}
+
+/// An attempt routed through a group after a failover, with its catalog record.
+fn attempt() -> smith::Attempt {
+    let mut info = smith::ModelInfo::unknown(
+        "anthropic/claude-haiku-4-5".parse().unwrap(),
+        smith::Source {
+            id: "litellm-1.110.2".into(),
+            title: "model_prices_and_context_window_backup.json in the litellm 1.110.2 wheel on PyPI".into(),
+            date: Some("2026-11-20".into()),
+        },
+    );
+    info.context = Some(200_000);
+    info.output = Some(64_000);
+    info.image_input = Some(true);
+    info.tools = Some(true);
+    info.thinking = Some(vec![
+        smith::ThinkingLevel::Off,
+        smith::ThinkingLevel::Low,
+        smith::ThinkingLevel::Medium,
+        smith::ThinkingLevel::High,
+    ]);
+    info.cache = Some(smith::CacheInfo {
+        read: true,
+        write: true,
+    });
+    info.price = Some(smith::Price {
+        input: Some(1.0),
+        output: Some(5.0),
+        cache_read: Some(0.1),
+        cache_write: Some(1.25),
+    });
+    smith::Attempt {
+        round: 1,
+        number: 2,
+        selection: "main".into(),
+        model: "anthropic/claude-haiku-4-5".parse().unwrap(),
+        account: Some("work".into()),
+        thinking: Some(smith::ThinkingLevel::High),
+        routing: smith::Routing {
+            source: smith::RouteSource::Group,
+            path: vec!["main".into(), "anthropic/claude-haiku-4-5".into()],
+            position: 2,
+            of: 2,
+            skipped: vec![],
+        },
+        after: Some(smith::Next::Failover),
+        capabilities: Some(info),
+        generation: "anthropic@0.1.0#28593b36a514".into(),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {

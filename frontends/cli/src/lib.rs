@@ -6,6 +6,7 @@
 //! command reference ([`reference_docs`]).
 
 mod auth;
+mod auth_file;
 mod cli;
 mod docs;
 mod eval;

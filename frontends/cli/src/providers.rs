@@ -102,11 +102,11 @@ pub(crate) fn route(input: &RouteInput<'_>) -> Result<Route<'static>, CliError> 
             of: 0,
             skipped: Vec::new(),
         };
-        for (account, key) in accounts(manifest)? {
-            let provider = bind(input, manifest, model, key)?;
+        for account in accounts(input.loaded, manifest, &mut passed_over)? {
+            let provider = bind(input, manifest, model, account.key)?;
             candidates.push(Candidate {
                 model: model.clone(),
-                account,
+                account: account.label,
                 routing: routing.clone(),
                 capabilities: Some(info.clone()),
                 generation: generation.clone(),
@@ -148,15 +148,31 @@ fn generation(plugins: &[Known], manifest: &Manifest) -> String {
     format!("{}#{digest}", manifest.label())
 }
 
+/// One account of a provider's bucket: its label (never its secret) and the secret sent.
+struct Account {
+    label: Option<String>,
+    key: Option<String>,
+}
+
 /// The credential accounts of `manifest`'s provider, in order: the environment variable its
 /// plugin declares (`env:VAR`), the auth file's key (`auth-file`), then the auth file's named
-/// accounts. A provider that takes no key, or has none set, gets one account-less candidate
-/// (the plugin then refuses a required key before sending).
-fn accounts(manifest: &Manifest) -> Result<Vec<(Option<String>, Option<String>)>, CliError> {
+/// accounts — a renewable one renewed first when it has expired (an account that cannot be
+/// renewed is passed over, with why, into `passed_over`). A provider that takes no key, or
+/// has none set, gets one account-less candidate (the plugin then refuses a required key
+/// before sending).
+fn accounts(
+    loaded: &Loaded,
+    manifest: &Manifest,
+    passed_over: &mut Vec<String>,
+) -> Result<Vec<Account>, CliError> {
     let Some(declared) = manifest.provider.as_ref().and_then(|p| p.api_key.as_ref()) else {
-        return Ok(vec![(None, None)]);
+        return Ok(vec![Account {
+            label: None,
+            key: None,
+        }]);
     };
     let mut out = Vec::new();
+    let mut unusable = false;
     if let Some(key) = std::env::var(&declared.env).ok().filter(|v| !v.is_empty()) {
         if key.chars().any(char::is_control) {
             return Err(CliError::usage(format!(
@@ -164,16 +180,54 @@ fn accounts(manifest: &Manifest) -> Result<Vec<(Option<String>, Option<String>)>
                 declared.env
             )));
         }
-        out.push((Some(format!("env:{}", declared.env)), Some(key)));
+        out.push(Account {
+            label: Some(format!("env:{}", declared.env)),
+            key: Some(key),
+        });
     }
     if let Some(path) = crate::paths::auth_file() {
         let id = manifest.provider.as_ref().map_or("", |p| p.id.as_str());
-        for (label, key) in crate::auth::accounts_from(&path, id)? {
-            out.push((Some(label), Some(key)));
+        let setting = |name: &str| match loaded
+            .resolved
+            .get(&format!("provider.{id}.{name}"))
+            .map(|v| &v.value)
+        {
+            Some(Value::String(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let endpoint = setting("token-url").map(|url| smith_ai::credentials::TokenEndpoint {
+            url,
+            client_id: setting("client-id"),
+        });
+        for (label, secret) in crate::auth_file::accounts(&path, id)? {
+            let secret = match &secret {
+                crate::auth_file::Secret::Renewable(r)
+                    if r.needs_renewal(crate::auth_file::now()) =>
+                {
+                    match crate::auth_file::renew(&path, id, &label, endpoint.as_ref()) {
+                        Ok(renewed) => renewed,
+                        Err(e) => {
+                            passed_over.push(e.message);
+                            unusable = true;
+                            continue;
+                        }
+                    }
+                }
+                _ => secret,
+            };
+            out.push(Account {
+                label: Some(label),
+                key: Some(secret.value().to_owned()),
+            });
         }
     }
-    if out.is_empty() {
-        out.push((None, None));
+    // No secret at all: one keyless candidate (the plugin refuses a required key before
+    // sending). Secrets that could not be renewed: no candidate, and the reason is kept.
+    if out.is_empty() && !unusable {
+        out.push(Account {
+            label: None,
+            key: None,
+        });
     }
     Ok(out)
 }

@@ -171,3 +171,54 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
         stderr(&out)
     );
 }
+
+#[test]
+fn named_accounts_join_the_bucket_and_status_lists_them_without_secrets() {
+    let env = Env::new();
+    assert_eq!(set(&env, "openai", "sk-main-1").status.code(), Some(0));
+    let mut child = env
+        .command(&["auth", "set", "openai", "--account", "work"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{CANARY}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("(account work)"));
+    // Setting the unnamed key again keeps the named account.
+    assert_eq!(set(&env, "openai", "sk-main-2").status.code(), Some(0));
+    let out = env
+        .command(&["auth", "status", "--json"])
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let openai = records(&out)
+        .into_iter()
+        .find(|r| r["provider"] == "openai")
+        .unwrap();
+    assert_eq!(
+        openai["accounts"],
+        serde_json::json!([
+            {"account": "auth-file", "kind": "key"},
+            {"account": "work", "kind": "key"}
+        ])
+    );
+    assert!(!stdout(&out).contains(CANARY) && !stdout(&out).contains("sk-main"));
+    let text = std::fs::read_to_string(env.home().join("auth.kdl")).unwrap();
+    assert!(text.contains("sk-main-2") && text.contains(CANARY) && !text.contains("sk-main-1"));
+    // Reserved account names are refused before anything is written.
+    let out = env
+        .command(&["auth", "set", "openai", "--account", "env:X"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("reserved"), "{}", stderr(&out));
+}

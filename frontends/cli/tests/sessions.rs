@@ -58,11 +58,11 @@ fn get_pages_through_every_entry_exactly_once() {
     assert_eq!(usage["type"], "usage");
     assert_eq!(usage["attempts"].as_array().unwrap().len(), 2);
     assert_eq!(usage["total"]["responses"], 2);
-    // The tool-call script reports no cache figures: unknown, never zero, so the cost of
-    // those tokens — and the total cost — is unknown too.
+    // The tool-call script reports no cache figures: unknown, never zero. Its prices are a
+    // known zero for every bucket, so the cost is still a known zero.
     assert_eq!(usage["total"]["input"], 115);
     assert!(usage["total"]["cache_read"].is_null());
-    assert!(usage["cost_usd"].is_null());
+    assert_eq!(usage["cost_usd"], 0.0);
     assert_eq!(usage["attempts"][0]["model"], "scripted/tool-call");
     let kinds: Vec<_> = entries
         .iter()

@@ -21,7 +21,7 @@ pub mod generated {
 pub use generated::exports::smith::plugin::codec::{Guest, GuestDecoder, HttpRequest};
 pub use smith::{
     ContentBlock, ContextItem, Message, ProviderError, ProviderErrorKind, ProviderRequest, Role,
-    StopReason, StreamEvent, ToolCall, ToolDefinition, ToolResult, Usage,
+    StopReason, StreamEvent, ThinkingLevel, ToolCall, ToolDefinition, ToolResult, Usage,
 };
 
 /// The request the host sent, parsed.

@@ -12,6 +12,20 @@ use smith_plugin_sdk::sse;
 /// Output tokens asked for when the request names no limit (the Messages API requires one).
 const DEFAULT_MAX_TOKENS: u64 = 8192;
 
+/// The thinking budget (tokens) of a level; `None` for `off`.
+fn thinking_budget(level: smith_plugin_sdk::provider::ThinkingLevel) -> Option<u64> {
+    use smith_plugin_sdk::provider::ThinkingLevel as L;
+    match level {
+        L::Off => None,
+        L::Minimal => Some(1024),
+        L::Low => Some(4096),
+        L::Medium => Some(10_000),
+        L::High => Some(32_000),
+        L::Xhigh => Some(48_000),
+        L::Max => Some(64_000),
+    }
+}
+
 /// Append `block` to the conversation as `role`, merging with the previous message of the
 /// same role (the API wants roles to alternate; tool results are user content).
 fn push(messages: &mut Vec<Value>, role: &str, block: Value) {
@@ -76,7 +90,25 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
     }
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model.model));
-    body.insert("max_tokens".into(), json!(DEFAULT_MAX_TOKENS));
+    // Thinking is a token budget inside `max_tokens`; the model's output limit caps both.
+    let budget = request.thinking.and_then(thinking_budget);
+    let ceiling = request.max_output.unwrap_or(u64::MAX);
+    let max_tokens = budget
+        .map_or(DEFAULT_MAX_TOKENS, |b| (b + DEFAULT_MAX_TOKENS).max(DEFAULT_MAX_TOKENS))
+        .min(ceiling);
+    body.insert("max_tokens".into(), json!(max_tokens));
+    match (request.thinking, budget) {
+        (Some(_), Some(b)) => {
+            body.insert(
+                "thinking".into(),
+                json!({"type": "enabled", "budget_tokens": b.min(max_tokens.saturating_sub(1))}),
+            );
+        }
+        (Some(_), None) => {
+            body.insert("thinking".into(), json!({"type": "disabled"}));
+        }
+        (None, _) => {}
+    }
     body.insert("stream".into(), json!(true));
     if let Some(instructions) = &request.instructions {
         body.insert("system".into(), json!(instructions));

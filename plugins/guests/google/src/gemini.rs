@@ -84,6 +84,28 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
         );
     }
     body.insert("contents".into(), Value::Array(contents));
+    let mut generation = Map::new();
+    if let Some(level) = request.thinking {
+        use smith_plugin_sdk::provider::ThinkingLevel as L;
+        let budget = match level {
+            L::Off => 0,
+            L::Minimal => 512,
+            L::Low => 1024,
+            L::Medium => 8192,
+            L::High => 24_576,
+            L::Xhigh | L::Max => 32_768,
+        };
+        generation.insert(
+            "thinkingConfig".into(),
+            json!({"thinkingBudget": budget, "includeThoughts": budget > 0}),
+        );
+    }
+    if let Some(limit) = request.max_output {
+        generation.insert("maxOutputTokens".into(), json!(limit));
+    }
+    if !generation.is_empty() {
+        body.insert("generationConfig".into(), Value::Object(generation));
+    }
     if !request.tools.is_empty() {
         let declarations: Vec<Value> = request
             .tools

@@ -68,6 +68,13 @@ pub fn encode(request: &ProviderRequest) -> Value {
     body.insert("messages".into(), Value::Array(messages));
     body.insert("stream".into(), json!(true));
     body.insert("stream_options".into(), json!({"include_usage": true}));
+    // Asked only when the host passed them (checked against the model's catalog record).
+    if let Some(level) = request.thinking {
+        body.insert("reasoning_effort".into(), json!(effort(level)));
+    }
+    if let Some(limit) = request.max_output {
+        body.insert("max_completion_tokens".into(), json!(limit));
+    }
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
             .tools
@@ -83,6 +90,19 @@ pub fn encode(request: &ProviderRequest) -> Value {
         body.insert("tools".into(), Value::Array(tools));
     }
     Value::Object(body)
+}
+
+/// The `reasoning_effort` word of a thinking level (`off` is `none`).
+pub fn effort(level: smith_plugin_sdk::provider::ThinkingLevel) -> &'static str {
+    use smith_plugin_sdk::provider::ThinkingLevel as L;
+    match level {
+        L::Off => "none",
+        L::Minimal => "minimal",
+        L::Low => "low",
+        L::Medium => "medium",
+        L::High => "high",
+        L::Xhigh | L::Max => "xhigh",
+    }
 }
 
 /// The message of an error body (`{"error": {"message": …}}`, `{"error": "…"}`,

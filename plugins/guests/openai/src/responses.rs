@@ -86,6 +86,15 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
             .collect();
         body.insert("tools".into(), Value::Array(tools));
     }
+    if let Some(level) = request.thinking {
+        body.insert(
+            "reasoning".into(),
+            json!({"effort": smith_openai_chat::effort(level)}),
+        );
+    }
+    if let Some(limit) = request.max_output {
+        body.insert("max_output_tokens".into(), json!(limit));
+    }
     body.insert("stream".into(), json!(true));
     body.insert("store".into(), json!(false));
     body.insert("include".into(), json!(["reasoning.encrypted_content"]));

@@ -1,0 +1,412 @@
+//! The auth file (`auth.kdl`, mode 0600; DESIGN §7): each provider's account bucket.
+//!
+//! ```kdl
+//! provider "anthropic" {
+//!     api-key "sk-ant-…"                 // account `auth-file`
+//!     account "work" { api-key "…" }     // a named account
+//!     account "sso" {                    // a renewable credential
+//!         access-token "…"
+//!         expires-at 1796054400          // Unix seconds
+//!         refresh-token "…"
+//!     }
+//! }
+//! ```
+//!
+//! Accounts are used in this order: the environment variable the provider's plugin declares,
+//! then `api-key`, then the named accounts in file order. A file that others may read is
+//! refused (its secrets are not used) with the fix named. Every change happens under an
+//! exclusive lock on `auth.kdl.lock` and replaces the file whole (0600 temporary file, synced,
+//! renamed), so concurrent changes never lose another provider's or account's entry. Secret
+//! values are never printed.
+
+use std::path::Path;
+
+use smith_ai::credentials::{Renewable, TokenEndpoint};
+
+use crate::exit::CliError;
+
+/// A stored secret.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum Secret {
+    /// A static API key.
+    Key(String),
+    /// An access token renewed through its refresh token.
+    Renewable(Renewable),
+}
+
+impl std::fmt::Debug for Secret {
+    /// Never the value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Secret::Key(_) => f.write_str("Key(<redacted>)"),
+            Secret::Renewable(r) => write!(f, "Renewable({r:?})"),
+        }
+    }
+}
+
+impl Secret {
+    /// The value sent with requests (the key, or the current access token).
+    pub(crate) fn value(&self) -> &str {
+        match self {
+            Secret::Key(k) => k,
+            Secret::Renewable(r) => &r.access,
+        }
+    }
+}
+
+/// One account of a provider's bucket: its label and secret.
+pub(crate) type Account = (String, Secret);
+
+fn unreadable(path: &Path, e: &std::io::Error) -> CliError {
+    CliError::usage(format!(
+        "cannot read the auth file {}: {e}; fix or remove it, then store keys again with `smith auth set PROVIDER`",
+        path.display()
+    ))
+}
+
+/// The text of the auth file, or `None` when it does not exist.
+///
+/// # Errors
+/// A usage error when it cannot be read or others may read it.
+fn read(path: &Path) -> Result<Option<String>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(unreadable(path, &e)),
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o777)
+            .unwrap_or(0);
+        if mode & 0o077 != 0 {
+            return Err(CliError::usage(format!(
+                "the auth file {} may be read by others (mode {mode:o}), so its keys are not used; run `chmod 600 {}`",
+                path.display(),
+                path.display()
+            )));
+        }
+    }
+    Ok(Some(text))
+}
+
+fn parse(path: &Path, text: &str) -> Result<kdl::KdlDocument, CliError> {
+    kdl::KdlDocument::parse(text).map_err(|_| {
+        CliError::usage(format!(
+            "the auth file {} is not valid KDL; expected `provider \"ID\" {{ api-key \"…\" }}` nodes — fix or remove it",
+            path.display()
+        ))
+    })
+}
+
+fn provider_node<'d>(doc: &'d kdl::KdlDocument, id: &str) -> Option<&'d kdl::KdlNode> {
+    doc.nodes().iter().find(|n| {
+        n.name().value() == "provider"
+            && n.entries().first().and_then(|e| e.value().as_string()) == Some(id)
+    })
+}
+
+/// The accounts of provider `id` in the auth file at `path`, in file order: `api-key`
+/// (labelled `auth-file`), then each `account "NAME" { … }`. Empty when the file does not
+/// exist or names none.
+///
+/// # Errors
+/// A usage error when the file cannot be read, is not valid KDL, is readable by others, or
+/// names an account twice, without a name, or without a complete secret.
+pub(crate) fn accounts(path: &Path, id: &str) -> Result<Vec<Account>, CliError> {
+    let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    accounts_in(path, &parse(path, &text)?, id)
+}
+
+fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Account>, CliError> {
+    let mut out: Vec<Account> = Vec::new();
+    let Some(children) = provider_node(doc, id).and_then(kdl::KdlNode::children) else {
+        return Ok(out);
+    };
+    let bad = |what: String| {
+        CliError::usage(format!(
+            "the auth file {} {what}; fix it, or store the account again with `smith auth set {id} --account NAME`",
+            path.display()
+        ))
+    };
+    for child in children.nodes() {
+        let (label, secret) = match child.name().value() {
+            "api-key" => {
+                let key = child.entries().first().and_then(|e| e.value().as_string());
+                (
+                    "auth-file".to_owned(),
+                    key.filter(|k| !k.is_empty())
+                        .map(|k| Secret::Key(k.to_owned())),
+                )
+            }
+            "account" => {
+                let Some(name) = child
+                    .entries()
+                    .first()
+                    .and_then(|e| e.value().as_string())
+                    .filter(|n| !n.is_empty())
+                else {
+                    return Err(bad(format!(
+                        "has an `account` of provider `{id}` without a name (account \"NAME\" {{ api-key \"…\" }})"
+                    )));
+                };
+                let c = child.children();
+                let string = |k: &str| {
+                    c.and_then(|c| c.get_arg(k))
+                        .and_then(kdl::KdlValue::as_string)
+                        .filter(|v| !v.is_empty())
+                        .map(str::to_owned)
+                };
+                let expires = c
+                    .and_then(|c| c.get_arg("expires-at"))
+                    .and_then(kdl::KdlValue::as_integer)
+                    .and_then(|i| i64::try_from(i).ok());
+                let secret = match (
+                    string("api-key"),
+                    string("access-token"),
+                    expires,
+                    string("refresh-token"),
+                ) {
+                    (Some(key), None, None, None) => Some(Secret::Key(key)),
+                    (None, Some(access), Some(expires_at), Some(refresh)) => {
+                        Some(Secret::Renewable(Renewable {
+                            access,
+                            expires_at,
+                            refresh,
+                        }))
+                    }
+                    (None, None, None, None) => None,
+                    _ => {
+                        return Err(bad(format!(
+                            "gives account `{name}` of provider `{id}` an incomplete secret: either `api-key`, or all of `access-token`, `expires-at` (Unix seconds) and `refresh-token`"
+                        )));
+                    }
+                };
+                (name.to_owned(), secret)
+            }
+            _ => continue,
+        };
+        let Some(secret) = secret else {
+            return Err(bad(format!(
+                "names account `{label}` of provider `{id}` without a secret"
+            )));
+        };
+        if out.iter().any(|(l, _)| *l == label) {
+            return Err(bad(format!(
+                "names account `{label}` of provider `{id}` twice; account names are unique per provider"
+            )));
+        }
+        out.push((label, secret));
+    }
+    Ok(out)
+}
+
+/// Change provider `id`'s accounts in the auth file at `path` under the exclusive lock:
+/// `change` gets the current accounts (empty for a new file) and edits them; the file is
+/// rewritten whole with every other provider kept. Returns what `change` returned.
+///
+/// # Errors
+/// A usage error when the file cannot be locked, read, parsed or replaced, or `change` fails.
+pub(crate) fn update<T>(
+    path: &Path,
+    id: &str,
+    change: impl FnOnce(&mut Vec<Account>) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let fail = |what: &str, e: std::io::Error| {
+        CliError::usage(format!(
+            "cannot {what} the auth file {}: {e}",
+            path.display()
+        ))
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| fail("create the folder of", e))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path.with_extension("kdl.lock"))
+        .map_err(|e| fail("lock", e))?;
+    lock.lock().map_err(|e| fail("lock", e))?;
+    let text = read(path)?.unwrap_or_default();
+    let mut doc = parse(path, &text)?;
+    let mut accounts = accounts_in(path, &doc, id)?;
+    let result = change(&mut accounts)?;
+    let mut entry = parse(path, &provider_text(id, &accounts))?;
+    let at = doc.nodes().iter().position(|n| {
+        n.name().value() == "provider"
+            && n.entries().first().and_then(|e| e.value().as_string()) == Some(id)
+    });
+    match at {
+        Some(at) => doc.nodes_mut()[at] = entry.nodes_mut().remove(0),
+        None => doc.nodes_mut().append(entry.nodes_mut()),
+    }
+    let temp = path.with_extension(format!("kdl.tmp-{}", std::process::id()));
+    {
+        use std::io::Write;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temp).map_err(|e| fail("write", e))?;
+        let written = file
+            .write_all(doc.to_string().as_bytes())
+            .and_then(|()| file.sync_all());
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&temp);
+            return Err(fail("write", e));
+        }
+    }
+    std::fs::rename(&temp, path).map_err(|e| fail("replace", e))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(result)
+}
+
+/// The KDL node of provider `id` holding `accounts`.
+fn provider_text(id: &str, accounts: &[Account]) -> String {
+    let q = |s: &str| kdl::KdlValue::String(s.to_owned()).to_string();
+    let mut node = format!("provider {} {{\n", q(id));
+    for (label, secret) in accounts {
+        match secret {
+            Secret::Key(key) if label == "auth-file" => {
+                node.push_str(&format!("    api-key {}\n", q(key)));
+            }
+            Secret::Key(key) => node.push_str(&format!(
+                "    account {} {{\n        api-key {}\n    }}\n",
+                q(label),
+                q(key)
+            )),
+            Secret::Renewable(r) => node.push_str(&format!(
+                "    account {} {{\n        access-token {}\n        expires-at {}\n        refresh-token {}\n    }}\n",
+                q(label),
+                q(&r.access),
+                r.expires_at,
+                q(&r.refresh)
+            )),
+        }
+    }
+    node.push_str("}\n");
+    node
+}
+
+/// Seconds since the Unix epoch, now.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// Renew account `label` of provider `id` when it is renewable and (re-read under the lock,
+/// so another process's renewal is used, not repeated) needs it; store the new tokens and
+/// return the secret to use.
+///
+/// # Errors
+/// A usage error when the account vanished, the provider has no token endpoint, or the
+/// endpoint refused; the message names the account and the fix, never a token.
+pub(crate) fn renew(
+    path: &Path,
+    id: &str,
+    label: &str,
+    endpoint: Option<&TokenEndpoint>,
+) -> Result<Secret, CliError> {
+    update(path, id, |accounts| {
+        let Some((_, secret)) = accounts.iter_mut().find(|(l, _)| l == label) else {
+            return Err(CliError::usage(format!(
+                "account `{label}` of provider `{id}` was removed from {} meanwhile",
+                path.display()
+            )));
+        };
+        let Secret::Renewable(current) = secret else {
+            return Ok(secret.clone());
+        };
+        let now = now();
+        if !current.needs_renewal(now) {
+            return Ok(secret.clone());
+        }
+        let Some(endpoint) = endpoint else {
+            return Err(CliError::usage(format!(
+                "the access token of account `{label}` of provider `{id}` has expired and no token endpoint is known to renew it; set `provider.{id}.token-url` (and `provider.{id}.client-id` if it needs one), or store a fresh credential"
+            )));
+        };
+        let renewed = smith_ai::credentials::renew(
+            &smith_ai::http::HttpEngine::default(),
+            endpoint,
+            current,
+            now,
+            &smith::Cancel::new(),
+        )
+        .map_err(|e| {
+            CliError::usage(format!(
+                "the access token of account `{label}` of provider `{id}` has expired and could not be renewed: {e}; sign in again and store the new credential"
+            ))
+        })?;
+        *secret = Secret::Renewable(renewed);
+        Ok(secret.clone())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accounts_are_read_in_order_and_an_open_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("auth.kdl");
+        assert!(accounts(&path, "anthropic").unwrap().is_empty());
+        std::fs::write(
+            &path,
+            "provider \"anthropic\" {\n    api-key \"sk-secret-1\"\n    account \"sso\" {\n        access-token \"at\"\n        expires-at 100\n        refresh-token \"rt\"\n    }\n}\nprovider \"google\" { api-key \"g\" }\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+            let got = accounts(&path, "anthropic").unwrap();
+            assert_eq!(got.len(), 2);
+            assert_eq!(got[0].0, "auth-file");
+            assert_eq!(got[0].1.value(), "sk-secret-1");
+            assert!(matches!(&got[1].1, Secret::Renewable(r) if r.expires_at == 100));
+            assert_eq!(accounts(&path, "google").unwrap()[0].1.value(), "g");
+            assert!(accounts(&path, "openai").unwrap().is_empty());
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let err = accounts(&path, "anthropic").unwrap_err().to_string();
+            assert!(
+                err.contains("chmod 600") && !err.contains("sk-secret"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn incomplete_or_repeated_accounts_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("auth.kdl");
+        for (text, needle) in [
+            (
+                "provider \"p\" { account \"a\" { access-token \"x\" } }",
+                "incomplete secret",
+            ),
+            (
+                "provider \"p\" { account \"a\" { api-key \"x\" }\n account \"a\" { api-key \"y\" } }",
+                "twice",
+            ),
+            ("provider \"p\" { account { api-key \"x\" } }", "without a name"),
+            ("provider \"p\" { account \"a\" }", "without a secret"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+            }
+            let err = accounts(&path, "p").unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+}
