@@ -116,7 +116,9 @@ pub fn examples() -> Vec<Intent> {
         Intent::Usage {
             message_id: 3,
             attempt: Some(2),
-            model: Some(Box::new("scripted/demo".parse().expect("a model reference"))),
+            model: Some(Box::new(
+                "scripted/demo".parse().expect("a model reference"),
+            )),
             usage: Some(usage),
             cost_usd: None,
         },

@@ -2,9 +2,8 @@
 //! and the streamed response, each made durable before its end intent is emitted.
 
 use smith::{
-    ContentBlock, ContextItem, EntryId, Message, ProviderError, Selection,
-    ProviderErrorKind, Role, StopReason, StreamEvent, ToolCall, ToolResult, Usage,
-    UsageTotals,
+    ContentBlock, ContextItem, EntryId, Message, ProviderError, ProviderErrorKind, Role, Selection,
+    StopReason, StreamEvent, ToolCall, ToolResult, Usage, UsageTotals,
 };
 use smith_store::{
     Checkpoint, MessageRecord, ModelChange, NewEntry, Record, RunEnd, Submission, ToolResultRecord,

@@ -48,7 +48,10 @@ impl Provider for Fake {
 }
 
 fn refused(kind: ProviderErrorKind) -> Vec<StreamEvent> {
-    vec![StreamEvent::Error(ProviderError::new(kind, format!("{kind:?}")))]
+    vec![StreamEvent::Error(ProviderError::new(
+        kind,
+        format!("{kind:?}"),
+    ))]
 }
 
 fn answer(text: &str, usage: Option<Usage>) -> Vec<StreamEvent> {
@@ -86,7 +89,11 @@ struct Counted {
     seen: Arc<Mutex<Vec<ProviderRequest>>>,
 }
 
-fn candidate(model: &str, price: f64, plan: Vec<Vec<StreamEvent>>) -> (Candidate<'static>, Counted) {
+fn candidate(
+    model: &str,
+    price: f64,
+    plan: Vec<Vec<StreamEvent>>,
+) -> (Candidate<'static>, Counted) {
     let calls = Arc::new(AtomicUsize::new(0));
     let seen = Arc::new(Mutex::new(Vec::new()));
     let fake = Fake {
@@ -122,7 +129,14 @@ fn usage(n: u64) -> Usage {
     }
 }
 
-fn run_route(route: &Route<'_>, cancel: &Cancel) -> (tempfile::TempDir, smith_agent::RunOutcome, Vec<smith_store::Entry>) {
+fn run_route(
+    route: &Route<'_>,
+    cancel: &Cancel,
+) -> (
+    tempfile::TempDir,
+    smith_agent::RunOutcome,
+    Vec<smith_store::Entry>,
+) {
     let dir = tempfile::tempdir().unwrap();
     let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
     let outcome = smith_agent::Agent::routed(route, &NoTools, RunLimits::default()).run(
@@ -171,7 +185,12 @@ fn failover_walks_the_order_and_each_attempt_is_recorded_before_its_request() {
     let (c, c_calls) = candidate("p/c", 3.0, vec![answer("from c", Some(usage(1_000_000)))]);
     let route = Route::new("g".parse().unwrap(), None, vec![a, b, c]);
     let (_dir, outcome, entries) = run_route(&route, &Cancel::new());
-    assert_eq!(outcome.stop_reason, StopReason::EndTurn, "{:?}", outcome.error);
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
     for counted in [&a_calls, &b_calls, &c_calls] {
         assert_eq!(counted.calls.load(Ordering::SeqCst), 1);
     }
@@ -203,7 +222,10 @@ fn failover_walks_the_order_and_each_attempt_is_recorded_before_its_request() {
     assert_eq!(accounts.cost_usd, Some(6.0));
     assert_eq!(accounts.total.responses, 1);
     assert_eq!(accounts.attempts.len(), 3);
-    assert_eq!(accounts.attempts[0].failed, Some(ProviderErrorKind::RateLimited));
+    assert_eq!(
+        accounts.attempts[0].failed,
+        Some(ProviderErrorKind::RateLimited)
+    );
     // Counting the same entries twice changes nothing: each observation counts once.
     let twice: Vec<_> = entries.iter().chain(entries.iter()).collect();
     assert_eq!(smith_agent::account(twice), accounts);
@@ -231,7 +253,10 @@ fn an_abort_while_waiting_to_retry_sends_nothing_more() {
     let (_dir, outcome, entries) = run_route(&route, &cancel);
     t.join().unwrap();
     assert_eq!(outcome.stop_reason, StopReason::Aborted);
-    assert!(started.elapsed() < Duration::from_secs(20), "the wait observed the abort");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the wait observed the abort"
+    );
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1);
     let Record::AttemptFailed(f) = &entries[5].record else {
         panic!("{:?}", kinds(&entries))
@@ -249,7 +274,11 @@ fn the_last_candidates_failure_ends_the_round_as_its_response() {
     let route = Route::new("g".parse().unwrap(), None, vec![a]);
     let (_dir, outcome, entries) = run_route(&route, &Cancel::new());
     assert_eq!(outcome.stop_reason, StopReason::Error);
-    assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1, "no retry of a rate limit");
+    assert_eq!(
+        a_calls.calls.load(Ordering::SeqCst),
+        1,
+        "no retry of a rate limit"
+    );
     assert_eq!(kinds(&entries)[4..], ["attempt", "message", "run_end"]);
     let Record::Message(m) = &entries[5].record else {
         panic!()
@@ -271,7 +300,12 @@ fn a_candidate_whose_record_refuses_the_request_is_passed_over() {
         vec![a, b],
     );
     let (_dir, outcome, entries) = run_route(&route, &Cancel::new());
-    assert_eq!(outcome.stop_reason, StopReason::EndTurn, "{:?}", outcome.error);
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 0);
     let sent = &b_calls.seen.lock().unwrap()[0];
     assert_eq!(sent.thinking, Some(smith::ThinkingLevel::High));
@@ -284,12 +318,19 @@ fn a_candidate_whose_record_refuses_the_request_is_passed_over() {
 
     // When no candidate can take it, nothing is sent and the run says why for each.
     let (a, a_calls) = candidate("p/a", 1.0, vec![answer("a", None)]);
-    let route = Route::new("g".parse().unwrap(), Some(smith::ThinkingLevel::Max), vec![a]);
+    let route = Route::new(
+        "g".parse().unwrap(),
+        Some(smith::ThinkingLevel::Max),
+        vec![a],
+    );
     let (_dir, outcome, entries) = run_route(&route, &Cancel::new());
     assert_eq!(outcome.stop_reason, StopReason::Error);
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 0);
     let text = outcome.error.unwrap().to_string();
-    assert!(text.contains("nothing was sent") && text.contains("`max`"), "{text}");
+    assert!(
+        text.contains("nothing was sent") && text.contains("`max`"),
+        "{text}"
+    );
     assert!(!kinds(&entries).contains(&"attempt"));
 }
 
@@ -300,6 +341,10 @@ fn a_selection_the_route_does_not_serve_is_refused() {
     let (_dir, outcome, _) = run_route(&route, &Cancel::new());
     assert_eq!(outcome.stop_reason, StopReason::Error);
     assert!(
-        outcome.error.unwrap().to_string().contains("route serves `other`"),
+        outcome
+            .error
+            .unwrap()
+            .to_string()
+            .contains("route serves `other`"),
     );
 }

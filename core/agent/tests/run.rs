@@ -70,7 +70,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message_end",
             "receipt", // admitted durably before any provider request
             "turn_start",
-            "attempt", // recorded before the request is sent
+            "attempt",       // recorded before the request is sent
             "message_start", // assistant round 1
             "message_delta",
             "message_end",
@@ -144,7 +144,10 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
     let Record::Attempt(a) = &entries[4].record else {
         panic!()
     };
-    assert_eq!((a.round, a.number, a.selection.as_str()), (1, 1, "scripted/t"));
+    assert_eq!(
+        (a.round, a.number, a.selection.as_str()),
+        (1, 1, "scripted/t")
+    );
     assert_eq!(a.model.to_string(), "scripted/t");
     assert!(a.capabilities.is_none() && a.after.is_none());
     let Record::Attempt(a) = &entries[8].record else {

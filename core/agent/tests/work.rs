@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use smith::{
-    Cancel, ContentBlock, ContextItem, EntryId, SessionId, StopReason, ToolCall,
-};
+use smith::{Cancel, ContentBlock, ContextItem, EntryId, SessionId, StopReason, ToolCall};
 use smith_agent::{
     Access, Action, AdmissionError, Agent, Delivery, Enqueue, HandlerReply, Inbox, Lifecycle,
     LifecycleEvent, ObserveError, Observer, Position, ReceiptState, RunLimits, Session,

@@ -211,7 +211,9 @@ pub fn parse(text: &str, origin: &str, provider: Option<&str>) -> Result<Layer, 
                     provider: p.to_owned(),
                     model: "*".to_owned(),
                 };
-                layer.defaults.insert(p.to_owned(), parser.record(node, model)?);
+                layer
+                    .defaults
+                    .insert(p.to_owned(), parser.record(node, model)?);
             }
             "alias" | "group" if provider.is_none() => {}
             other => {
@@ -334,9 +336,9 @@ impl Parser<'_> {
             };
             let flag = || -> Result<bool, CatalogError> {
                 match args.as_slice() {
-                    [v] => v
-                        .as_bool()
-                        .ok_or_else(|| self.error(child, format!("`{name}` takes #true or #false"))),
+                    [v] => v.as_bool().ok_or_else(|| {
+                        self.error(child, format!("`{name}` takes #true or #false"))
+                    }),
                     _ => Err(self.error(child, format!("`{name}` takes #true or #false"))),
                 }
             };
@@ -364,15 +366,20 @@ impl Parser<'_> {
                 "thinking" => {
                     let mut levels = Vec::new();
                     for v in &args {
-                        let level = v.as_string().and_then(ThinkingLevel::parse).ok_or_else(|| {
-                            self.error(
-                                child,
-                                format!(
-                                    "thinking level {v} is not one of {}",
-                                    ThinkingLevel::ALL.map(ThinkingLevel::as_str).join(", ")
-                                ),
-                            )
-                        })?;
+                        let level =
+                            v.as_string()
+                                .and_then(ThinkingLevel::parse)
+                                .ok_or_else(|| {
+                                    self.error(
+                                        child,
+                                        format!(
+                                            "thinking level {v} is not one of {}",
+                                            ThinkingLevel::ALL
+                                                .map(ThinkingLevel::as_str)
+                                                .join(", ")
+                                        ),
+                                    )
+                                })?;
                         levels.push(level);
                     }
                     levels.sort();
@@ -501,17 +508,30 @@ mod tests {
         )
         .unwrap();
         catalog.add(Rank::User, user);
-        let plugin = parse("model \"claude-haiku-4-5\" { tools #true }", "plugin:x", Some("anthropic")).unwrap();
+        let plugin = parse(
+            "model \"claude-haiku-4-5\" { tools #true }",
+            "plugin:x",
+            Some("anthropic"),
+        )
+        .unwrap();
         catalog.add(Rank::Plugin, plugin);
         let m = catalog
             .get(&"anthropic/claude-haiku-4-5".parse().unwrap())
             .unwrap();
         assert_eq!(m.context, Some(100));
         assert_eq!(m.provenance.source.id, "models.kdl");
-        let sources: Vec<&str> = m.provenance.conflicts.iter().map(|c| c.source.as_str()).collect();
+        let sources: Vec<&str> = m
+            .provenance
+            .conflicts
+            .iter()
+            .map(|c| c.source.as_str())
+            .collect();
         assert_eq!(sources, ["litellm-1.110.2", "plugin:x"]);
         assert!(
-            m.provenance.conflicts[0].differs.iter().any(|d| d.starts_with("context: 200000")),
+            m.provenance.conflicts[0]
+                .differs
+                .iter()
+                .any(|d| d.starts_with("context: 200000")),
             "{:?}",
             m.provenance.conflicts
         );
@@ -520,10 +540,16 @@ mod tests {
     #[test]
     fn schema_errors_name_the_line_and_the_fix() {
         for (text, needle) in [
-            ("model \"a/b\" {\n  tools \"yes\"\n}", ":2: `tools` takes #true"),
+            (
+                "model \"a/b\" {\n  tools \"yes\"\n}",
+                ":2: `tools` takes #true",
+            ),
             ("model \"a/b\" {\n  colour 1\n}", "unknown figure `colour`"),
             ("model \"a/b\" {\n  thinking \"huge\"\n}", "not one of off"),
-            ("model \"a/b\" source=\"x\" {}", "source `x` is not declared"),
+            (
+                "model \"a/b\" source=\"x\" {}",
+                "source `x` is not declared",
+            ),
             ("model \"ab\" {}", "not a model reference"),
             ("model \"a/b\"\nmodel \"a/b\"", "listed twice"),
             ("model \"a/b\" {\n  price input=-1\n}", "must be a number"),
@@ -545,8 +571,14 @@ mod tests {
         )
         .unwrap();
         catalog.add(Rank::Plugin, layer);
-        assert_eq!(catalog.get(&"oc/any".parse().unwrap()).unwrap().tools, Some(true));
-        assert_eq!(catalog.get(&"oc/known".parse().unwrap()).unwrap().tools, Some(false));
+        assert_eq!(
+            catalog.get(&"oc/any".parse().unwrap()).unwrap().tools,
+            Some(true)
+        );
+        assert_eq!(
+            catalog.get(&"oc/known".parse().unwrap()).unwrap().tools,
+            Some(false)
+        );
         assert!(catalog.get(&"other/any".parse().unwrap()).is_none());
         assert!(parse("default-model {}", "models.kdl", None).is_err());
     }

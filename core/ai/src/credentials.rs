@@ -232,8 +232,14 @@ mod tests {
             url: format!("{}/token", server.url),
             client_id: Some("smith cli".into()),
         };
-        let got = renew(&HttpEngine::default(), &endpoint, &stored(), 5_000, &Cancel::new())
-            .unwrap();
+        let got = renew(
+            &HttpEngine::default(),
+            &endpoint,
+            &stored(),
+            5_000,
+            &Cancel::new(),
+        )
+        .unwrap();
         assert_eq!(got.access, "at-new");
         assert_eq!(got.refresh, "rt-new");
         assert_eq!(got.expires_at, 5_600);
@@ -241,7 +247,9 @@ mod tests {
         assert!(raw.starts_with("POST /token"), "{raw}");
         assert!(raw.contains("application/x-www-form-urlencoded"), "{raw}");
         assert!(
-            raw.ends_with("grant_type=refresh_token&refresh_token=rt-secret%2B%2F%3D&client_id=smith+cli"),
+            raw.ends_with(
+                "grant_type=refresh_token&refresh_token=rt-secret%2B%2F%3D&client_id=smith+cli"
+            ),
             "{raw}"
         );
     }
@@ -273,7 +281,10 @@ mod tests {
             client_id: None,
         };
         let got = renew(&engine, &endpoint, &stored(), 10, &Cancel::new()).unwrap();
-        assert_eq!((got.refresh.as_str(), got.expires_at), ("rt-secret+/=", 3_610));
+        assert_eq!(
+            (got.refresh.as_str(), got.expires_at),
+            ("rt-secret+/=", 3_610)
+        );
         let err = renew(
             &engine,
             &TokenEndpoint {

@@ -101,9 +101,9 @@ impl RouteTable {
             let members: Option<Vec<String>> =
                 members.iter().map(|m| m.map(str::to_owned)).collect();
             let Some(members) = members else {
-                table
-                    .problems
-                    .push(format!("{at}: the members of {kind} `{name}` must be quoted strings"));
+                table.problems.push(format!(
+                    "{at}: the members of {kind} `{name}` must be quoted strings"
+                ));
                 continue;
             };
             if name.is_empty() || name.contains('/') || name.chars().any(char::is_whitespace) {
@@ -245,7 +245,9 @@ impl RouteTable {
             (None, Some(g)) => (g, true),
             (Some(_), Some(_)) => return, // reported as ambiguous
             (None, None) => {
-                let from = stack.last().map_or(String::new(), |s| format!(" (in `{s}`)"));
+                let from = stack
+                    .last()
+                    .map_or(String::new(), |s| format!(" (in `{s}`)"));
                 problems.push(format!(
                     "`{name}`{from} is not a model (PROVIDER/MODEL), an alias or a group"
                 ));
@@ -324,7 +326,12 @@ mod tests {
             "m.kdl",
         );
         let err = table.resolve("x/y").unwrap_err().to_string();
-        for needle in ["m.kdl:1", "m.kdl:2: group `e` is empty", "m.kdl:3", "m.kdl:5: alias `f2` is defined again"] {
+        for needle in [
+            "m.kdl:1",
+            "m.kdl:2: group `e` is empty",
+            "m.kdl:3",
+            "m.kdl:5: alias `f2` is defined again",
+        ] {
             assert!(err.contains(needle), "{needle}: {err}");
         }
     }

@@ -88,7 +88,10 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                 Some((p, m)) if !p.is_empty() && !m.is_empty() => Ok(Value::String(t.to_owned())),
                 // A name without `/` is an alias or group of models.kdl, resolved at run time.
                 None if !t.is_empty() => Ok(Value::String(t.to_owned())),
-                _ => Err("expected PROVIDER/MODEL with both parts non-empty, or an alias or group name".into()),
+                _ => Err(
+                    "expected PROVIDER/MODEL with both parts non-empty, or an alias or group name"
+                        .into(),
+                ),
             },
             None => Err("expected a string PROVIDER/MODEL or an alias or group name".into()),
         },

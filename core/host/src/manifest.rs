@@ -166,7 +166,10 @@ impl Manifest {
                             .to_owned()
                     })
                     .ok_or_else(|| {
-                        bad("`catalog` takes a block of `model` and `default-model` records".to_owned())
+                        bad(
+                            "`catalog` takes a block of `model` and `default-model` records"
+                                .to_owned(),
+                        )
                     })?;
                 catalog = Some(block);
                 continue;

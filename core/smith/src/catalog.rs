@@ -183,9 +183,7 @@ pub struct ModelInfo {
 /// Why a request cannot be dispatched to a model: it needs a capability the model's catalog
 /// record does not advertise.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{model} cannot take this request: {what} (catalog source: {evidence}); {fix}"
-)]
+#[error("{model} cannot take this request: {what} (catalog source: {evidence}); {fix}")]
 pub struct CapabilityError {
     /// The dispatched model.
     pub model: ModelRef,
@@ -259,7 +257,11 @@ impl ModelInfo {
                 let known = if listed.is_empty() {
                     "none known".to_owned()
                 } else {
-                    listed.iter().map(|l| l.as_str()).collect::<Vec<_>>().join(", ")
+                    listed
+                        .iter()
+                        .map(|l| l.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 return Err(fail(
                     format!("it asks for thinking level `{level}`, but the model accepts: {known}"),
@@ -272,7 +274,9 @@ impl ModelInfo {
             && asked > limit
         {
             return Err(fail(
-                format!("it asks for up to {asked} output tokens, but the model's limit is {limit}"),
+                format!(
+                    "it asks for up to {asked} output tokens, but the model's limit is {limit}"
+                ),
                 "output",
                 "lower the output limit",
             ));
@@ -372,7 +376,12 @@ mod tests {
             thinking: Some(ThinkingLevel::High),
             ..request
         };
-        assert!(m.check(&thinking).unwrap_err().to_string().contains("`high`"));
+        assert!(
+            m.check(&thinking)
+                .unwrap_err()
+                .to_string()
+                .contains("`high`")
+        );
         m.thinking = Some(vec![ThinkingLevel::Off, ThinkingLevel::High]);
         assert!(m.check(&thinking).is_ok());
     }

@@ -232,7 +232,9 @@ fn attempt() -> smith::Attempt {
         "anthropic/claude-haiku-4-5".parse().unwrap(),
         smith::Source {
             id: "litellm-1.110.2".into(),
-            title: "model_prices_and_context_window_backup.json in the litellm 1.110.2 wheel on PyPI".into(),
+            title:
+                "model_prices_and_context_window_backup.json in the litellm 1.110.2 wheel on PyPI"
+                    .into(),
             date: Some("2026-11-20".into()),
         },
     );

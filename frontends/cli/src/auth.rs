@@ -115,7 +115,9 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
             })?;
             crate::settings::write_stdout(&format!(
                 "stored the key of {provider}{} in {}\n",
-                account.map(|a| format!(" (account {a})")).unwrap_or_default(),
+                account
+                    .map(|a| format!(" (account {a})"))
+                    .unwrap_or_default(),
                 path.display()
             ))
         }

@@ -396,7 +396,10 @@ mod tests {
                 "provider \"p\" { account \"a\" { api-key \"x\" }\n account \"a\" { api-key \"y\" } }",
                 "twice",
             ),
-            ("provider \"p\" { account { api-key \"x\" } }", "without a name"),
+            (
+                "provider \"p\" { account { api-key \"x\" } }",
+                "without a name",
+            ),
             ("provider \"p\" { account \"a\" }", "without a secret"),
         ] {
             std::fs::write(&path, text).unwrap();

@@ -25,7 +25,11 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         .as_deref()
         .map(|m| ("--model", "model", m))
         .into_iter()
-        .chain(args.thinking.as_deref().map(|t| ("--thinking", "thinking", t)))
+        .chain(
+            args.thinking
+                .as_deref()
+                .map(|t| ("--thinking", "thinking", t)),
+        )
         .collect();
     let mut loaded = crate::settings::load(global, &flags)?;
     let plugins = crate::registry::known(&mut loaded)?;

@@ -140,7 +140,11 @@ fn human(m: &smith::ModelInfo, default: bool) -> String {
         flag(m.image_input),
         flag(m.strict_tools),
         source.id,
-        source.date.as_ref().map(|d| format!(" ({d})")).unwrap_or_default()
+        source
+            .date
+            .as_ref()
+            .map(|d| format!(" ({d})"))
+            .unwrap_or_default()
     );
     for c in &m.provenance.conflicts {
         line.push_str(&format!(

@@ -142,7 +142,10 @@ fn generation(plugins: &[Known], manifest: &Manifest) -> String {
     let digest = crate::registry::component(plugins, &manifest.id)
         .map(|bytes| {
             let hash = sha2::Sha256::digest(bytes);
-            hash.iter().take(6).map(|b| format!("{b:02x}")).collect::<String>()
+            hash.iter()
+                .take(6)
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
         })
         .unwrap_or_default();
     format!("{}#{digest}", manifest.label())

@@ -204,7 +204,13 @@ fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
             anthropic,
             "POST /v1/messages",
         ),
-        ("openai", "gpt-5-mini", "OPENAI_API_KEY", openai, "POST /responses"),
+        (
+            "openai",
+            "gpt-5-mini",
+            "OPENAI_API_KEY",
+            openai,
+            "POST /responses",
+        ),
         (
             "google",
             "gemini-2.5-flash",

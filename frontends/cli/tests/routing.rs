@@ -78,7 +78,10 @@ fn of_type<'r>(recs: &'r [serde_json::Value], kind: &str) -> Vec<&'r serde_json:
 fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays() {
     let env = env_with_models();
     let usage = r#"{"prompt_tokens":1000,"completion_tokens":100,"prompt_tokens_details":{"cached_tokens":200}}"#;
-    let server = loopback::serve(vec![error("429 Too Many Requests"), chat("from backup", usage)]);
+    let server = loopback::serve(vec![
+        error("429 Too Many Requests"),
+        chat("from backup", usage),
+    ]);
     let out = eval(&env, &server.url, "fast", &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let first = server.request_json().unwrap();
@@ -92,7 +95,10 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
     assert_eq!(attempts.len(), 2);
     let (a1, a2) = (&attempts[0]["attempt"], &attempts[1]["attempt"]);
     for a in [a1, a2] {
-        assert_eq!(a["selection"], "fast", "routing never changes the selection");
+        assert_eq!(
+            a["selection"], "fast",
+            "routing never changes the selection"
+        );
         assert_eq!(a["round"], 1);
         assert_eq!(a["routing"]["source"], "group");
         assert_eq!(a["routing"]["of"], 2);
@@ -125,10 +131,7 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
     // The session holds both attempts and the failure; inspection prices the same.
     let id = recs[0]["session"].as_str().unwrap();
     let got = records(&env.run(&["sessions", "get", id, "--json"]));
-    let kinds: Vec<&str> = got
-        .iter()
-        .filter_map(|r| r["kind"].as_str())
-        .collect();
+    let kinds: Vec<&str> = got.iter().filter_map(|r| r["kind"].as_str()).collect();
     assert_eq!(
         kinds,
         [
@@ -147,7 +150,10 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
     assert_eq!(summary["attempts"][0]["failed"], "rate_limited");
     assert!(summary["attempts"][0]["usage"].is_null());
     assert!((summary["cost_usd"].as_f64().unwrap() - want).abs() < 1e-12);
-    assert_eq!(summary["total"]["responses"], 1, "the refused attempt is no response");
+    assert_eq!(
+        summary["total"]["responses"], 1,
+        "the refused attempt is no response"
+    );
 
     // The key went only into request headers.
     let file = std::fs::read(&env.session_files()[0]).unwrap();
@@ -172,7 +178,11 @@ fn transient_failures_are_retried_within_bounds_then_the_round_fails() {
     assert_eq!(attempts.len(), 3);
     assert_eq!(attempts[1]["attempt"]["after"], "retry");
     assert_eq!(attempts[2]["attempt"]["after"], "retry");
-    assert!(attempts.iter().all(|a| a["attempt"]["model"] == "openai-compatible/primary"));
+    assert!(
+        attempts
+            .iter()
+            .all(|a| a["attempt"]["model"] == "openai-compatible/primary")
+    );
 
     // Always unavailable: one try and two retries, then the round fails — never a fourth.
     let server = loopback::serve(vec![
@@ -186,14 +196,15 @@ fn transient_failures_are_retried_within_bounds_then_the_round_fails() {
     let recs = records(&out);
     assert_eq!(of_type(&recs, "attempt").len(), 3);
     let failed = of_type(&recs, "attempt_failed");
-    assert_eq!(failed.len(), 2, "the last failure ends the round as its response");
+    assert_eq!(
+        failed.len(),
+        2,
+        "the last failure ends the round as its response"
+    );
     for _ in 0..3 {
         assert!(server.request().is_some());
     }
-    assert!(
-        server.requests_now() == 0,
-        "a fourth request was sent"
-    );
+    assert!(server.requests_now() == 0, "a fourth request was sent");
 }
 
 #[test]
@@ -237,7 +248,10 @@ fn a_capability_the_model_lacks_fails_before_any_byte_is_sent() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let end = records(&out).pop().unwrap();
     assert!(
-        end["error"].as_str().unwrap().contains("thinking level `high`"),
+        end["error"]
+            .as_str()
+            .unwrap()
+            .contains("thinking level `high`"),
         "{end}"
     );
     assert_eq!(server.requests_now(), 0, "nothing reached the server");
@@ -327,7 +341,10 @@ fn cache_reads_and_writes_are_priced_once_each_at_the_catalog_prices() {
         a["capabilities"]["provenance"]["source"]["id"],
         "litellm-1.110.2"
     );
-    assert_eq!(a["capabilities"]["provenance"]["source"]["date"], "2026-11-20");
+    assert_eq!(
+        a["capabilities"]["provenance"]["source"]["date"],
+        "2026-11-20"
+    );
 }
 
 #[test]
@@ -352,7 +369,11 @@ fn routing_problems_fail_before_anything_runs_with_every_problem_named() {
     let env = Env::new();
     let out = env.run(&["eval", "-m", "slow", "hi"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("`slow` is not a model"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`slow` is not a model"),
+        "{}",
+        stderr(&out)
+    );
     // An uncatalogued model of a vendor without a default: refused with the fix named.
     let out = env.run(&["eval", "-m", "anthropic/claude-unknown-9", "hi"]);
     assert_eq!(out.status.code(), Some(2));
@@ -380,7 +401,15 @@ fn account_buckets_are_tried_in_order_and_name_only_their_labels() {
     let server = loopback::serve(vec![error("429 Too Many Requests"), chat("spare", "")]);
     let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
     let out = env
-        .command(&["eval", "--json", "-c", &base, "-m", "openai-compatible/primary", "hi"])
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-m",
+            "openai-compatible/primary",
+            "hi",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -420,11 +449,20 @@ fn models_lists_every_record_with_provenance() {
         .find(|r| r["provider"] == "openai-compatible" && r["uncatalogued_default"] == true)
         .unwrap();
     assert_eq!(default["tools"], true);
-    assert!(default["price"].is_null(), "a local model's price is unknown");
-    assert!(recs.iter().all(|r| r["provider"].is_string() && r["id"].is_string()));
+    assert!(
+        default["price"].is_null(),
+        "a local model's price is unknown"
+    );
+    assert!(
+        recs.iter()
+            .all(|r| r["provider"].is_string() && r["id"].is_string())
+    );
     let plain = String::from_utf8(env.run(&["models"]).stdout).unwrap();
     assert!(plain.contains("anthropic/claude-haiku-4-5\n"), "{plain}");
-    assert!(plain.contains("source litellm-1.110.2 (2026-11-20)"), "{plain}");
+    assert!(
+        plain.contains("source litellm-1.110.2 (2026-11-20)"),
+        "{plain}"
+    );
 
     // A user record that replaces a bundled one shows what it replaced.
     std::fs::write(
@@ -449,7 +487,11 @@ fn models_lists_every_record_with_provenance() {
         "{conflict}"
     );
     // A broken file names its line.
-    std::fs::write(env.home().join("models.kdl"), "model \"a/b\" {\n  tools \"yes\"\n}\n").unwrap();
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"a/b\" {\n  tools \"yes\"\n}\n",
+    )
+    .unwrap();
     let out = env.run(&["models"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("models.kdl:2"), "{}", stderr(&out));
@@ -479,12 +521,23 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
     )]);
     let models = loopback::serve(vec![chat("renewed", ""), chat("again", "")]);
     let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
-    let token_url = format!("provider.openai-compatible.token-url={}/oauth/token", tokens.url);
+    let token_url = format!(
+        "provider.openai-compatible.token-url={}/oauth/token",
+        tokens.url
+    );
     let run = |env: &Env| {
         env.command(&[
-            "eval", "--json", "-c", &base, "-c", &token_url, "-c",
-            "provider.openai-compatible.client-id=smith-test", "-m",
-            "openai-compatible/primary", "hi",
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-c",
+            &token_url,
+            "-c",
+            "provider.openai-compatible.client-id=smith-test",
+            "-m",
+            "openai-compatible/primary",
+            "hi",
         ])
         .output()
         .unwrap()
@@ -494,13 +547,21 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
     let grant = String::from_utf8(tokens.request().unwrap()).unwrap();
     assert!(grant.starts_with("POST /oauth/token"), "{grant}");
     assert!(
-        grant.ends_with(&format!("grant_type=refresh_token&refresh_token={refresh}&client_id=smith-test")),
+        grant.ends_with(&format!(
+            "grant_type=refresh_token&refresh_token={refresh}&client_id=smith-test"
+        )),
         "{grant}"
     );
     let sent = String::from_utf8(models.request().unwrap()).unwrap();
-    assert!(sent.contains("Bearer at-fresh-1"), "the renewed token is used: {sent}");
+    assert!(
+        sent.contains("Bearer at-fresh-1"),
+        "the renewed token is used: {sent}"
+    );
     let stored = std::fs::read_to_string(&auth).unwrap();
-    assert!(stored.contains("at-fresh-1") && stored.contains("rt-next-2"), "{stored}");
+    assert!(
+        stored.contains("at-fresh-1") && stored.contains("rt-next-2"),
+        "{stored}"
+    );
     assert!(!stored.contains("at-old-expired"));
     #[cfg(unix)]
     {
@@ -524,7 +585,11 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
     let out = run(&env);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(tokens.requests_now(), 0, "no second renewal");
-    assert!(String::from_utf8(models.request().unwrap()).unwrap().contains("Bearer at-fresh-1"));
+    assert!(
+        String::from_utf8(models.request().unwrap())
+            .unwrap()
+            .contains("Bearer at-fresh-1")
+    );
 
     // A refused renewal: nothing is sent to the model, and the message names the account
     // and the fix, never a token.
@@ -535,14 +600,32 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
     )]);
     let models = loopback::serve(vec![chat("never", "")]);
     let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
-    let token_url = format!("provider.openai-compatible.token-url={}/oauth/token", tokens.url);
+    let token_url = format!(
+        "provider.openai-compatible.token-url={}/oauth/token",
+        tokens.url
+    );
     let out = env
-        .command(&["eval", "-c", &base, "-c", &token_url, "-m", "openai-compatible/primary", "hi"])
+        .command(&[
+            "eval",
+            "-c",
+            &base,
+            "-c",
+            &token_url,
+            "-m",
+            "openai-compatible/primary",
+            "hi",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("account `sso`") && err.contains("invalid_grant"), "{err}");
-    assert!(!err.contains(refresh) && !err.contains("at-old-expired"), "{err}");
+    assert!(
+        err.contains("account `sso`") && err.contains("invalid_grant"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(refresh) && !err.contains("at-old-expired"),
+        "{err}"
+    );
     assert_eq!(models.requests_now(), 0);
 }

@@ -232,7 +232,11 @@ fn branches_are_selected_forked_and_resumed() {
         (Some(3), Some(3))
     );
     let copy = records(&env.run(&["sessions", "get", &forked, "--json"]));
-    assert_eq!(copy.len(), 5, "three entries, the usage and the page record");
+    assert_eq!(
+        copy.len(),
+        5,
+        "three entries, the usage and the page record"
+    );
     assert_eq!(copy[2]["record"], all[2]["record"]);
     let out = env.run(&["sessions", "verify", &forked]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));

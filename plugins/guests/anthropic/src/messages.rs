@@ -94,7 +94,9 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
     let budget = request.thinking.and_then(thinking_budget);
     let ceiling = request.max_output.unwrap_or(u64::MAX);
     let max_tokens = budget
-        .map_or(DEFAULT_MAX_TOKENS, |b| (b + DEFAULT_MAX_TOKENS).max(DEFAULT_MAX_TOKENS))
+        .map_or(DEFAULT_MAX_TOKENS, |b| {
+            (b + DEFAULT_MAX_TOKENS).max(DEFAULT_MAX_TOKENS)
+        })
         .min(ceiling);
     body.insert("max_tokens".into(), json!(max_tokens));
     match (request.thinking, budget) {
