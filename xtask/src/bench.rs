@@ -233,7 +233,25 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportCount,
         ),
     ];
+    let catalog = [
+        (
+            "catalog_load_ms",
+            "bundled model catalog load (embedded records), median of 50",
+            Limit::Ms(1.0),
+        ),
+        (
+            "catalog_records",
+            "bundled model catalog: records",
+            Limit::ReportCount,
+        ),
+        (
+            "catalog_kdl_parse_ms",
+            "the same records parsed from KDL (as models.kdl is)",
+            Limit::ReportMs,
+        ),
+    ];
     for (package, example, release, table) in [
+        ("smith-ai", "catalog_bench", true, &catalog[..]),
         ("smith-docs", "search_bench", true, &docs[..]),
         ("smith-store", "store_bench", true, &store[..]),
         ("smith-host", "host_bench", true, &host[..]),

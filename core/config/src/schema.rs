@@ -156,6 +156,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "http://127.0.0.1:8080",
     },
     OptionSpec {
+        key: "provider.*.api-key-env",
+        ty: Type::String,
+        default: None,
+        doc: "The environment variable provider `*`'s key is read from, instead of the one its plugin declares (for example a second variable per machine or project). The key itself never belongs in configuration: store it with `smith auth set`.",
+        env: None,
+        flag: None,
+        example: "WORK_ANTHROPIC_KEY",
+    },
+    OptionSpec {
         key: "provider.*.token-url",
         ty: Type::Url,
         default: None,

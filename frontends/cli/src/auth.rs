@@ -17,8 +17,9 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
         crate::cli::AuthCommand::Status { json } => {
             let mut out = String::new();
             for (id, key) in &declared {
+                let variable = crate::providers::key_variable(&loaded, id, &key.env);
                 // A refused or unreadable auth file is reported per provider, not fatal here.
-                let (source, problem) = if std::env::var(&key.env).is_ok_and(|v| !v.is_empty()) {
+                let (source, problem) = if std::env::var(&variable).is_ok_and(|v| !v.is_empty()) {
                     (Some("environment"), None)
                 } else {
                     match auth_file::accounts(&path, id) {
@@ -45,7 +46,7 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
                     out.push_str(
                         &serde_json::json!({
                             "provider": id,
-                            "env": key.env,
+                            "env": variable,
                             "required": key.required,
                             "source": source,
                             "accounts": accounts,
@@ -57,12 +58,12 @@ pub(crate) fn run(args: crate::cli::AuthArgs, global: &crate::cli::Global) -> Re
                 } else {
                     let state = match (source, &problem) {
                         (_, Some(problem)) => format!("not usable: {problem}"),
-                        (Some("environment"), _) => format!("set by {}", key.env),
+                        (Some("environment"), _) => format!("set by {variable}"),
                         (Some(_), _) => format!("set in {}", path.display()),
                         (None, _) if key.required => {
-                            format!("missing: set {} or run `smith auth set {id}`", key.env)
+                            format!("missing: set {variable} or run `smith auth set {id}`")
                         }
-                        (None, _) => format!("not set (optional; {})", key.env),
+                        (None, _) => format!("not set (optional; {variable})"),
                     };
                     let more = if accounts.len() > 1 {
                         format!(" ({} accounts in the auth file)", accounts.len())

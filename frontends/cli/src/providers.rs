@@ -176,20 +176,20 @@ fn accounts(
     };
     let mut out = Vec::new();
     let mut unusable = false;
-    if let Some(key) = std::env::var(&declared.env).ok().filter(|v| !v.is_empty()) {
+    let id = manifest.provider.as_ref().map_or("", |p| p.id.as_str());
+    let variable = key_variable(loaded, id, &declared.env);
+    if let Some(key) = std::env::var(&variable).ok().filter(|v| !v.is_empty()) {
         if key.chars().any(char::is_control) {
             return Err(CliError::usage(format!(
-                "{} holds a control character (a newline?), which no request header can carry; set it to the key alone",
-                declared.env
+                "{variable} holds a control character (a newline?), which no request header can carry; set it to the key alone"
             )));
         }
         out.push(Account {
-            label: Some(format!("env:{}", declared.env)),
+            label: Some(format!("env:{variable}")),
             key: Some(key),
         });
     }
     if let Some(path) = crate::paths::auth_file() {
-        let id = manifest.provider.as_ref().map_or("", |p| p.id.as_str());
         let setting = |name: &str| match loaded
             .resolved
             .get(&format!("provider.{id}.{name}"))
@@ -233,6 +233,19 @@ fn accounts(
         });
     }
     Ok(out)
+}
+
+/// The environment variable provider `id`'s key is read from: `provider.ID.api-key-env` when
+/// configured (explicit configuration), else the one its plugin declares.
+pub(crate) fn key_variable(loaded: &Loaded, id: &str, declared: &str) -> String {
+    match loaded
+        .resolved
+        .get(&format!("provider.{id}.api-key-env"))
+        .map(|v| &v.value)
+    {
+        Some(Value::String(name)) if !name.is_empty() => name.clone(),
+        _ => declared.to_owned(),
+    }
 }
 
 /// The provider plugin of `manifest` bound to `key` and its transport.

@@ -112,6 +112,8 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
     assert_eq!(a2["after"], "failover");
     assert_eq!(a2["number"], 2);
     assert_eq!(a2["capabilities"]["price"]["input"], 10.0);
+    // Failover keeps the round's plugin generation.
+    assert_eq!(a1["generation"], a2["generation"]);
     let failed = of_type(&recs, "attempt_failed");
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0]["failure"]["kind"], "rate_limited");
@@ -628,4 +630,54 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
         "{err}"
     );
     assert_eq!(models.requests_now(), 0);
+}
+
+#[test]
+fn configuration_may_name_the_key_variable() {
+    let env = env_with_models();
+    let server = loopback::serve(vec![chat("configured", "")]);
+    let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-c",
+            "provider.openai-compatible.api-key-env=MY_LOCAL_KEY",
+            "-m",
+            "openai-compatible/primary",
+            "hi",
+        ])
+        .env("MY_LOCAL_KEY", CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = String::from_utf8(server.request().unwrap()).unwrap();
+    assert!(sent.contains(&format!("Bearer {CANARY}")), "{sent}");
+    let recs = records(&out);
+    assert_eq!(
+        of_type(&recs, "attempt")[0]["attempt"]["account"],
+        "env:MY_LOCAL_KEY"
+    );
+    let status = env
+        .command(&[
+            "-c",
+            "provider.openai-compatible.api-key-env=MY_LOCAL_KEY",
+            "auth",
+            "status",
+            "--json",
+        ])
+        .env("MY_LOCAL_KEY", CANARY)
+        .output()
+        .unwrap();
+    let rec = records(&status)
+        .into_iter()
+        .find(|r| r["provider"] == "openai-compatible")
+        .unwrap();
+    assert_eq!(
+        (rec["env"].as_str(), rec["source"].as_str()),
+        (Some("MY_LOCAL_KEY"), Some("environment"))
+    );
+    assert!(!String::from_utf8_lossy(&status.stdout).contains(CANARY));
 }

@@ -1,0 +1,370 @@
+//! The KDL schema of catalog texts (see [`crate::catalog`]): the bundled snapshot (parsed at
+//! build time by `build.rs`, which includes this file alone), provider plugins' `catalog`
+//! blocks and the user's `models.kdl`. Self-contained: it uses no other module of the crate.
+
+use std::collections::BTreeMap;
+
+use kdl::{KdlDocument, KdlNode, KdlValue};
+use smith::{CacheInfo, ModelInfo, ModelRef, Price, Source, ThinkingLevel};
+
+/// A catalog text that breaks the schema: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}:{line}: {message}")]
+pub struct CatalogError {
+    /// The file (or plugin) the text came from.
+    pub origin: String,
+    /// The 1-based line of the offending node.
+    pub line: usize,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+/// A parsed catalog text: its records (and, for a plugin, its default for models it serves
+/// without a record of their own).
+#[derive(Clone, Debug, Default)]
+pub struct Layer {
+    /// The records, in file order.
+    pub models: Vec<ModelInfo>,
+    /// Per provider: evidence about any model it serves that has no record.
+    pub defaults: BTreeMap<String, ModelInfo>,
+}
+
+/// Parse a catalog text. `origin` names it in errors and is the default source of records
+/// that name none; `provider` (for a plugin's contribution) is the provider every record
+/// belongs to, so records name only the model (`model "m1" { … }`) and `default-model { … }`
+/// is allowed. Alias and group nodes are skipped here (see [`crate::routing`]).
+///
+/// # Errors
+/// A [`CatalogError`] naming the line: bad KDL, an unknown node or figure, a value of the
+/// wrong type, an unknown thinking level or source, a repeated model.
+pub fn parse(text: &str, origin: &str, provider: Option<&str>) -> Result<Layer, CatalogError> {
+    let doc = KdlDocument::parse(text).map_err(|e| {
+        let offset = e.diagnostics.first().map_or(0, |d| d.span.offset());
+        CatalogError {
+            origin: origin.to_owned(),
+            line: line_of(text, offset),
+            message: "not valid KDL v2 (strings are quoted, booleans are #true and #false)"
+                .to_owned(),
+        }
+    })?;
+    let mut parser = Parser {
+        text,
+        origin,
+        sources: BTreeMap::new(),
+    };
+    let mut layer = Layer::default();
+    for node in doc.nodes() {
+        match node.name().value() {
+            "source" => parser.source(node)?,
+            "model" => {
+                let name = parser.string_arg(node, "model \"PROVIDER/MODEL\" { … }")?;
+                let full = match provider {
+                    Some(p) => format!("{p}/{name}"),
+                    None => name,
+                };
+                let model: ModelRef = full
+                    .parse()
+                    .map_err(|e: smith::ModelRefError| parser.error(node, e.to_string()))?;
+                if layer.models.iter().any(|m| m.model == model) {
+                    return Err(parser.error(node, format!("model `{model}` is listed twice")));
+                }
+                layer.models.push(parser.record(node, model)?);
+            }
+            "default-model" if provider.is_some() => {
+                let p = provider.unwrap_or_default();
+                let model = ModelRef {
+                    provider: p.to_owned(),
+                    model: "*".to_owned(),
+                };
+                layer
+                    .defaults
+                    .insert(p.to_owned(), parser.record(node, model)?);
+            }
+            "alias" | "group" if provider.is_none() => {}
+            other => {
+                return Err(parser.error(
+                    node,
+                    format!(
+                        "unknown node `{other}`; a catalog holds `source`, `model`{} nodes",
+                        if provider.is_some() {
+                            " and `default-model`"
+                        } else {
+                            ", `alias` and `group`"
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(layer)
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    origin: &'t str,
+    sources: BTreeMap<String, Source>,
+}
+
+impl Parser<'_> {
+    fn error(&self, node: &KdlNode, message: String) -> CatalogError {
+        CatalogError {
+            origin: self.origin.to_owned(),
+            line: line_of(self.text, node.span().offset()),
+            message,
+        }
+    }
+
+    fn string_arg(&self, node: &KdlNode, example: &str) -> Result<String, CatalogError> {
+        node.entries()
+            .iter()
+            .find(|e| e.name().is_none())
+            .and_then(|e| e.value().as_string())
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                self.error(
+                    node,
+                    format!("`{}` needs a quoted name: {example}", node.name().value()),
+                )
+            })
+    }
+
+    fn prop<'n>(node: &'n KdlNode, name: &str) -> Option<&'n KdlValue> {
+        node.entries()
+            .iter()
+            .find(|e| e.name().map(|n| n.value()) == Some(name))
+            .map(kdl::KdlEntry::value)
+    }
+
+    fn source(&mut self, node: &KdlNode) -> Result<(), CatalogError> {
+        let id = self.string_arg(node, "source \"ID\" date=\"YYYY-MM-DD\" { title \"…\" }")?;
+        let date = Self::prop(node, "date")
+            .and_then(KdlValue::as_string)
+            .map(str::to_owned);
+        let title = node
+            .children()
+            .and_then(|c| c.get_arg("title"))
+            .and_then(KdlValue::as_string)
+            .map(str::to_owned)
+            .ok_or_else(|| self.error(node, format!("source `{id}` needs a `title \"…\"`")))?;
+        self.sources.insert(id.clone(), Source { id, title, date });
+        Ok(())
+    }
+
+    fn source_ref(&self, node: &KdlNode) -> Result<Option<Source>, CatalogError> {
+        let Some(v) = Self::prop(node, "source") else {
+            return Ok(None);
+        };
+        let id = v
+            .as_string()
+            .ok_or_else(|| self.error(node, "`source=` takes a quoted source id".to_owned()))?;
+        self.sources.get(id).cloned().map(Some).ok_or_else(|| {
+            let known: Vec<&str> = self.sources.keys().map(String::as_str).collect();
+            self.error(
+                node,
+                format!(
+                    "source `{id}` is not declared above it (declared: {}); add `source \"{id}\" date=\"YYYY-MM-DD\" {{ title \"…\" }}`",
+                    if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                ),
+            )
+        })
+    }
+
+    fn record(&self, node: &KdlNode, model: ModelRef) -> Result<ModelInfo, CatalogError> {
+        let source = self.source_ref(node)?.unwrap_or_else(|| Source {
+            id: self.origin.to_owned(),
+            title: format!("written in {}", self.origin),
+            date: None,
+        });
+        let mut info = ModelInfo::unknown(model, source);
+        let Some(children) = node.children() else {
+            return Ok(info);
+        };
+        for child in children.nodes() {
+            let name = child.name().value();
+            let args: Vec<&KdlValue> = child
+                .entries()
+                .iter()
+                .filter(|e| e.name().is_none())
+                .map(kdl::KdlEntry::value)
+                .collect();
+            let count = |n: u64| -> Result<u64, CatalogError> {
+                match args.as_slice() {
+                    [v] => v
+                        .as_integer()
+                        .and_then(|i| u64::try_from(i).ok())
+                        .filter(|&i| i > 0 || n == 0)
+                        .ok_or_else(|| {
+                            self.error(child, format!("`{name}` takes one positive integer"))
+                        }),
+                    _ => Err(self.error(child, format!("`{name}` takes one positive integer"))),
+                }
+            };
+            let flag = || -> Result<bool, CatalogError> {
+                match args.as_slice() {
+                    [v] => v.as_bool().ok_or_else(|| {
+                        self.error(child, format!("`{name}` takes #true or #false"))
+                    }),
+                    _ => Err(self.error(child, format!("`{name}` takes #true or #false"))),
+                }
+            };
+            let figure = match name {
+                "context" => {
+                    info.context = Some(count(1)?);
+                    "context"
+                }
+                "output" => {
+                    info.output = Some(count(1)?);
+                    "output"
+                }
+                "image-input" => {
+                    info.image_input = Some(flag()?);
+                    "image-input"
+                }
+                "tools" => {
+                    info.tools = Some(flag()?);
+                    "tools"
+                }
+                "strict-tools" => {
+                    info.strict_tools = Some(flag()?);
+                    "strict-tools"
+                }
+                "thinking" => {
+                    let mut levels = Vec::new();
+                    for v in &args {
+                        let level =
+                            v.as_string()
+                                .and_then(ThinkingLevel::parse)
+                                .ok_or_else(|| {
+                                    self.error(
+                                        child,
+                                        format!(
+                                            "thinking level {v} is not one of {}",
+                                            ThinkingLevel::ALL
+                                                .map(ThinkingLevel::as_str)
+                                                .join(", ")
+                                        ),
+                                    )
+                                })?;
+                        levels.push(level);
+                    }
+                    levels.sort();
+                    levels.dedup();
+                    if levels.is_empty() {
+                        return Err(self.error(
+                            child,
+                            "`thinking` lists the accepted levels; a model without thinking lists \"off\""
+                                .to_owned(),
+                        ));
+                    }
+                    info.thinking = Some(levels);
+                    "thinking"
+                }
+                "cache" => {
+                    let get = |k: &str| Self::prop(child, k).and_then(KdlValue::as_bool);
+                    match (get("read"), get("write")) {
+                        (Some(read), Some(write)) => info.cache = Some(CacheInfo { read, write }),
+                        _ => {
+                            return Err(self.error(
+                                child,
+                                "`cache` takes read=#true|#false write=#true|#false".to_owned(),
+                            ));
+                        }
+                    }
+                    "cache"
+                }
+                "price" => {
+                    let mut price = Price {
+                        input: None,
+                        output: None,
+                        cache_read: None,
+                        cache_write: None,
+                    };
+                    for entry in child.entries() {
+                        let Some(key) = entry.name().map(|n| n.value()) else {
+                            return Err(self.error(
+                                child,
+                                "`price` takes named prices: input= output= cache-read= cache-write= (USD per million tokens)".to_owned(),
+                            ));
+                        };
+                        if key == "source" {
+                            continue;
+                        }
+                        let value = entry
+                            .value()
+                            .as_float()
+                            .or_else(|| entry.value().as_integer().map(|i| i as f64))
+                            .filter(|p| p.is_finite() && *p >= 0.0)
+                            .ok_or_else(|| {
+                                self.error(child, format!("price `{key}` must be a number ≥ 0"))
+                            })?;
+                        let slot = match key {
+                            "input" => &mut price.input,
+                            "output" => &mut price.output,
+                            "cache-read" => &mut price.cache_read,
+                            "cache-write" => &mut price.cache_write,
+                            other => {
+                                return Err(self.error(
+                                    child,
+                                    format!("unknown price `{other}`; known: input, output, cache-read, cache-write"),
+                                ));
+                            }
+                        };
+                        *slot = Some(value);
+                    }
+                    info.price = Some(price);
+                    "price"
+                }
+                other => {
+                    return Err(self.error(
+                        child,
+                        format!(
+                            "unknown figure `{other}`; known: context, output, image-input, tools, strict-tools, thinking, cache, price"
+                        ),
+                    ));
+                }
+            };
+            if let Some(source) = self.source_ref(child)? {
+                info.provenance.figures.insert(figure.to_owned(), source);
+            }
+        }
+        Ok(info)
+    }
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_errors_name_the_line_and_the_fix() {
+        for (text, needle) in [
+            (
+                "model \"a/b\" {\n  tools \"yes\"\n}",
+                ":2: `tools` takes #true",
+            ),
+            ("model \"a/b\" {\n  colour 1\n}", "unknown figure `colour`"),
+            ("model \"a/b\" {\n  thinking \"huge\"\n}", "not one of off"),
+            (
+                "model \"a/b\" source=\"x\" {}",
+                "source `x` is not declared",
+            ),
+            ("model \"ab\" {}", "not a model reference"),
+            ("model \"a/b\"\nmodel \"a/b\"", "listed twice"),
+            ("model \"a/b\" {\n  price input=-1\n}", "must be a number"),
+            ("mode \"a/b\"", "unknown node `mode`"),
+            ("model \"a/b\" {", "not valid KDL"),
+        ] {
+            let err = parse(text, "models.kdl", None).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text:?}: {err}");
+        }
+    }
+}
