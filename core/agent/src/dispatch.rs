@@ -202,7 +202,15 @@ impl Run<'_> {
                     account: candidate.account.clone(),
                     thinking,
                     routing: Routing {
-                        skipped: skipped.clone(),
+                        // What routing passed over before the route was built, then what
+                        // this round passed over.
+                        skipped: candidate
+                            .routing
+                            .skipped
+                            .iter()
+                            .chain(&skipped)
+                            .cloned()
+                            .collect(),
                         ..candidate.routing.clone()
                     },
                     after,

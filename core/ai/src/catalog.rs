@@ -32,10 +32,11 @@ use std::collections::BTreeMap;
 
 use smith::{Conflict, ModelInfo, ModelRef};
 
+pub mod litellm;
 mod parse;
 
 pub(crate) use parse::line_of;
-pub use parse::{CatalogError, Layer, parse};
+pub use parse::{CatalogError, Layer, MAX_BYTES, MAX_NESTING, nesting, parse};
 
 /// The bundled snapshot's text (reviewed; its source of truth).
 pub const BUNDLED: &str = include_str!("../catalog/models.kdl");

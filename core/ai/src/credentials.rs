@@ -17,6 +17,9 @@ use crate::http::{HttpRequest, Outcome, Transport};
 /// with it must not carry a token that expires in flight.
 pub const RENEW_MARGIN_SECS: i64 = 60;
 
+/// The longest token accepted from a token endpoint, in bytes (real tokens are a few KiB).
+pub const MAX_TOKEN_BYTES: usize = 16 * 1024;
+
 /// A renewable credential as stored: the access token, when it expires (Unix seconds) and
 /// the refresh token. `Debug` never shows the tokens.
 #[derive(Clone, PartialEq, Eq)]
@@ -153,16 +156,37 @@ pub fn renew(
         return Err(malformed("the answer was cut off"));
     }
     let json = json.ok_or_else(|| malformed("the body is not JSON"))?;
+    let usable = |name: &str, t: &str| -> Result<(), RenewError> {
+        if t.is_empty() {
+            Err(malformed(&format!("its {name} is empty")))
+        } else if t.len() > MAX_TOKEN_BYTES {
+            Err(malformed(&format!(
+                "its {name} is {} bytes, over the {MAX_TOKEN_BYTES}-byte bound",
+                t.len()
+            )))
+        } else if t.chars().any(|c| c.is_control() || c == ' ') {
+            Err(malformed(&format!(
+                "its {name} holds spaces or control characters, which no request header can carry"
+            )))
+        } else {
+            Ok(())
+        }
+    };
     let access = json
         .get("access_token")
         .and_then(serde_json::Value::as_str)
-        .filter(|t| !t.is_empty() && !t.chars().any(char::is_control))
         .ok_or_else(|| malformed("no access_token"))?;
-    let refresh = json
+    usable("access_token", access)?;
+    let refresh = match json
         .get("refresh_token")
         .and_then(serde_json::Value::as_str)
-        .filter(|t| !t.is_empty() && !t.chars().any(char::is_control))
-        .unwrap_or(&credential.refresh);
+    {
+        Some(t) => {
+            usable("refresh_token", t)?;
+            t
+        }
+        None => &credential.refresh,
+    };
     let expires_in = json
         .get("expires_in")
         .and_then(serde_json::Value::as_i64)
@@ -285,6 +309,27 @@ mod tests {
             (got.refresh.as_str(), got.expires_at),
             ("rt-secret+/=", 3_610)
         );
+        // Oversized or header-breaking tokens are refused, naming the endpoint.
+        let huge = format!(
+            r#"{{"access_token":"{}"}}"#,
+            "A".repeat(MAX_TOKEN_BYTES + 1)
+        );
+        let server = loopback::serve(vec![
+            loopback::json_response("200 OK", &huge),
+            loopback::json_response("200 OK", r#"{"access_token":"a\nb"}"#),
+        ]);
+        let endpoint = TokenEndpoint {
+            url: server.url.clone(),
+            client_id: None,
+        };
+        let err = renew(&engine, &endpoint, &stored(), 0, &Cancel::new()).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("byte bound") && text.contains(&server.url),
+            "{text}"
+        );
+        let err = renew(&engine, &endpoint, &stored(), 0, &Cancel::new()).unwrap_err();
+        assert!(err.to_string().contains("control characters"), "{err}");
         let err = renew(
             &engine,
             &TokenEndpoint {

@@ -21,6 +21,15 @@ use smith::{ModelRef, RouteSource};
 
 use crate::catalog::line_of;
 
+/// The most problems one diagnostic lists (the rest are counted).
+pub const MAX_PROBLEMS: usize = 20;
+
+/// The deepest chain of aliases and groups a selection may follow.
+pub const MAX_DEPTH: usize = 64;
+
+/// The most physical models a selection may resolve to.
+pub const MAX_TARGETS: usize = 32;
+
 /// One definition: its members (one for an alias) and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Definition {
@@ -168,21 +177,19 @@ impl RouteTable {
     /// is kept at its first place).
     ///
     /// # Errors
-    /// [`RouteError::Invalid`] listing every definition problem, every cycle (named in full,
-    /// `a → b → a`) and every unknown member; [`RouteError::Unknown`] when the selection is
-    /// nothing known.
+    /// [`RouteError::Invalid`] listing every definition problem, each cycle once (named in
+    /// full, `a → b → a`) and every unknown member (at most [`MAX_PROBLEMS`] lines);
+    /// [`RouteError::Unknown`] when the selection is nothing known; [`RouteError::Invalid`]
+    /// when it resolves to more than [`MAX_TARGETS`] models.
     pub fn resolve(&self, selection: &str) -> Result<Vec<Target>, RouteError> {
         let mut problems = self.problems.clone();
-        // Every definition is checked, so one run shows every problem.
-        let mut names: Vec<&String> = self.aliases.keys().chain(self.groups.keys()).collect();
-        names.dedup();
-        for name in names {
-            let mut scratch = Vec::new();
-            self.walk(name, &mut vec![], false, &mut scratch, &mut problems);
-        }
-        problems.sort();
-        problems.dedup();
+        problems.extend(self.check());
         if !problems.is_empty() {
+            let total = problems.len();
+            problems.truncate(MAX_PROBLEMS);
+            if total > MAX_PROBLEMS {
+                problems.push(format!("and {} more", total - MAX_PROBLEMS));
+            }
             return Err(RouteError::Invalid(problems));
         }
         if !selection.contains('/')
@@ -194,71 +201,158 @@ impl RouteTable {
                 known: self.known(),
             });
         }
+        // The table is acyclic and every name is defined: a walk ends. Each name expands
+        // once (a name reached again adds only models not seen yet), so the walk is linear in
+        // the table's size.
         let mut targets = Vec::new();
-        let mut problems = Vec::new();
-        self.walk(selection, &mut vec![], false, &mut targets, &mut problems);
-        if !problems.is_empty() {
-            return Err(RouteError::Invalid(problems));
-        }
+        let mut expanded = std::collections::HashSet::new();
         let mut seen = std::collections::HashSet::new();
-        targets.retain(|t| seen.insert(t.model.clone()));
+        self.expand(
+            selection,
+            &mut vec![],
+            false,
+            &mut expanded,
+            &mut seen,
+            &mut targets,
+        )?;
         Ok(targets)
     }
 
-    fn walk(
+    /// Every cycle (once each) and every unknown member, by one depth-first pass over the
+    /// whole table.
+    fn check(&self) -> Vec<String> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            Open,
+            Done,
+        }
+        let mut marks: BTreeMap<&str, Mark> = BTreeMap::new();
+        let mut problems = Vec::new();
+        let names: Vec<&str> = self
+            .aliases
+            .keys()
+            .chain(self.groups.keys())
+            .map(String::as_str)
+            .collect();
+        for root in names {
+            if marks.contains_key(root) {
+                continue;
+            }
+            // An explicit stack of (name, next member index): no recursion, so a long chain
+            // cannot overflow the thread's stack.
+            let mut stack: Vec<(&str, usize)> = vec![(root, 0)];
+            marks.insert(root, Mark::Open);
+            while let Some((name, at)) = stack.last().copied() {
+                let members = self.members(name).unwrap_or(&[]);
+                let Some(member) = members.get(at) else {
+                    marks.insert(name, Mark::Done);
+                    stack.pop();
+                    continue;
+                };
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+                let member = member.as_str();
+                if member.contains('/') {
+                    if let Err(e) = member.parse::<ModelRef>() {
+                        problems.push(e.to_string());
+                    }
+                    continue;
+                }
+                if self.members(member).is_none() {
+                    let at = self
+                        .definition(name)
+                        .map_or(String::new(), |d| format!("{}: ", d.at));
+                    problems.push(format!(
+                        "{at}`{member}` (in `{name}`) is not a model (PROVIDER/MODEL), an alias or a group"
+                    ));
+                    continue;
+                }
+                match marks.get(member) {
+                    Some(Mark::Done) => {}
+                    Some(Mark::Open) => {
+                        let from = stack.iter().position(|(n, _)| *n == member).unwrap_or(0);
+                        let mut cycle: Vec<&str> = stack[from..].iter().map(|(n, _)| *n).collect();
+                        cycle.push(member);
+                        problems.push(format!("cycle {}", cycle.join(" → ")));
+                    }
+                    None => {
+                        marks.insert(member, Mark::Open);
+                        stack.push((member, 0));
+                    }
+                }
+            }
+        }
+        problems
+    }
+
+    fn definition(&self, name: &str) -> Option<&Definition> {
+        self.aliases.get(name).or_else(|| self.groups.get(name))
+    }
+
+    /// The members of alias or group `name` (none when it is both: reported as ambiguous).
+    fn members(&self, name: &str) -> Option<&[String]> {
+        match (self.aliases.get(name), self.groups.get(name)) {
+            (Some(a), None) => Some(&a.members),
+            (None, Some(g)) => Some(&g.members),
+            (Some(_), Some(_)) => Some(&[]),
+            (None, None) => None,
+        }
+    }
+
+    fn expand(
         &self,
         name: &str,
         stack: &mut Vec<String>,
         via_group: bool,
+        expanded: &mut std::collections::HashSet<String>,
+        seen: &mut std::collections::HashSet<ModelRef>,
         out: &mut Vec<Target>,
-        problems: &mut Vec<String>,
-    ) {
-        if let Some(at) = stack.iter().position(|s| s == name) {
-            let mut cycle: Vec<&str> = stack[at..].iter().map(String::as_str).collect();
-            cycle.push(name);
-            problems.push(format!("cycle {}", cycle.join(" → ")));
-            return;
-        }
+    ) -> Result<(), RouteError> {
         if name.contains('/') {
-            match name.parse::<ModelRef>() {
-                Ok(model) => {
-                    let mut path = stack.clone();
-                    path.push(name.to_owned());
-                    out.push(Target {
-                        model,
-                        source: if via_group {
-                            RouteSource::Group
-                        } else if stack.is_empty() {
-                            RouteSource::Direct
-                        } else {
-                            RouteSource::Alias
-                        },
-                        path,
-                    });
+            let model: ModelRef = name
+                .parse()
+                .map_err(|e: smith::ModelRefError| RouteError::Invalid(vec![e.to_string()]))?;
+            if seen.insert(model.clone()) {
+                if out.len() == MAX_TARGETS {
+                    return Err(RouteError::Invalid(vec![format!(
+                        "`{}` resolves to more than {MAX_TARGETS} models; a failover order that long is a mistake — shorten the group",
+                        stack.first().map_or(name, String::as_str)
+                    )]));
                 }
-                Err(e) => problems.push(e.to_string()),
+                let mut path = stack.clone();
+                path.push(name.to_owned());
+                out.push(Target {
+                    model,
+                    source: if via_group {
+                        RouteSource::Group
+                    } else if stack.is_empty() {
+                        RouteSource::Direct
+                    } else {
+                        RouteSource::Alias
+                    },
+                    path,
+                });
             }
-            return;
+            return Ok(());
         }
-        let (definition, is_group) = match (self.aliases.get(name), self.groups.get(name)) {
-            (Some(a), None) => (a, false),
-            (None, Some(g)) => (g, true),
-            (Some(_), Some(_)) => return, // reported as ambiguous
-            (None, None) => {
-                let from = stack
-                    .last()
-                    .map_or(String::new(), |s| format!(" (in `{s}`)"));
-                problems.push(format!(
-                    "`{name}`{from} is not a model (PROVIDER/MODEL), an alias or a group"
-                ));
-                return;
-            }
-        };
+        if !expanded.insert(name.to_owned()) {
+            return Ok(());
+        }
+        if stack.len() >= MAX_DEPTH {
+            return Err(RouteError::Invalid(vec![format!(
+                "`{}` nests aliases and groups more than {MAX_DEPTH} deep (at `{name}`); flatten the chain",
+                stack.first().map_or(name, String::as_str)
+            )]));
+        }
+        let is_group = self.groups.contains_key(name);
+        let members = self.members(name).unwrap_or(&[]);
         stack.push(name.to_owned());
-        for member in &definition.members {
-            self.walk(member, stack, via_group || is_group, out, problems);
+        for member in members {
+            self.expand(member, stack, via_group || is_group, expanded, seen, out)?;
         }
         stack.pop();
+        Ok(())
     }
 
     fn known(&self) -> String {
@@ -310,6 +404,52 @@ mod tests {
         assert!(err.contains("cycle a → b → g → a"), "{err}");
         assert!(err.contains("`dup` is ambiguous"), "{err}");
         assert!(err.contains("`nowhere` (in `lost`)"), "{err}");
+    }
+
+    #[test]
+    fn each_cycle_is_named_once_and_long_tables_stay_linear() {
+        let mut text = String::new();
+        for i in 0..1000 {
+            text.push_str(&format!("alias \"a{i}\" \"a{}\"\n", (i + 1) % 1000));
+        }
+        let err = RouteTable::parse(&text, "m.kdl")
+            .resolve("x/y")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err.matches("cycle").count(),
+            1,
+            "{}",
+            &err[..200.min(err.len())]
+        );
+        let table = RouteTable::parse("alias \"a\" \"b\"\nalias \"b\" \"a\"", "m.kdl");
+        let err = table.resolve("x/y").unwrap_err().to_string();
+        assert_eq!(err.matches("cycle").count(), 1, "{err}");
+        // A long chain without a cycle: refused past the depth bound, quickly.
+        let mut text = String::new();
+        for i in 0..1000 {
+            text.push_str(&format!("alias \"a{i}\" \"a{}\"\n", i + 1));
+        }
+        text.push_str("alias \"a1000\" \"x/y\"\n");
+        let table = RouteTable::parse(&text, "m.kdl");
+        assert!(table.resolve("a990").is_ok());
+        assert!(
+            table
+                .resolve("a0")
+                .unwrap_err()
+                .to_string()
+                .contains("more than 64 deep")
+        );
+        // A group with more members than a failover order may have.
+        let members: Vec<String> = (0..40).map(|i| format!("\"p/m{i}\"")).collect();
+        let table = RouteTable::parse(&format!("group \"g\" {}", members.join(" ")), "m.kdl");
+        assert!(
+            table
+                .resolve("g")
+                .unwrap_err()
+                .to_string()
+                .contains("more than 32 models")
+        );
     }
 
     #[test]

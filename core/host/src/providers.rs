@@ -253,12 +253,47 @@ fn single(event: StreamEvent) -> EventStream<'static> {
     Box::new(std::iter::once(event))
 }
 
+/// `message` with every occurrence of `secret` replaced by `[redacted]`: servers may echo the
+/// key they were sent (or part of it) in their error bodies, and those messages are printed
+/// and recorded. Secrets shorter than 8 bytes are not matched (they would redact ordinary
+/// words).
+fn redact(message: String, secret: Option<&str>) -> String {
+    match secret.filter(|s| s.len() >= 8) {
+        Some(secret) if message.contains(secret) => message.replace(secret, "[redacted]"),
+        _ => message,
+    }
+}
+
 impl Provider for PluginProvider {
     fn id(&self) -> &str {
         &self.id
     }
 
+    /// [`PluginProvider::stream_events`], with the key redacted from every error message.
     fn stream<'a>(
+        &'a self,
+        request: &ProviderRequest,
+        cancel: &Cancel,
+    ) -> Result<EventStream<'a>, ProviderError> {
+        let key = self.setup.api_key.as_deref();
+        match self.stream_events(request, cancel) {
+            Ok(events) => Ok(Box::new(events.map(move |event| match event {
+                StreamEvent::Error(mut e) => {
+                    e.message = redact(e.message, key);
+                    StreamEvent::Error(e)
+                }
+                other => other,
+            }))),
+            Err(mut e) => {
+                e.message = redact(e.message, key);
+                Err(e)
+            }
+        }
+    }
+}
+
+impl PluginProvider {
+    fn stream_events<'a>(
         &'a self,
         request: &ProviderRequest,
         cancel: &Cancel,

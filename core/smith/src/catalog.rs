@@ -248,7 +248,7 @@ impl ModelInfo {
                     advertised(self.tools)
                 ),
                 "tools",
-                "run without tools (--no-tools), or choose a model whose catalog record has `tools #true` (`smith models`), or declare the model in your models.kdl",
+                "choose a model whose catalog record has `tools #true` (`smith models`), declare the model's tool use in your models.kdl if it has it, or run without the tool plugins (--disable-plugin ID for each one `smith plugins list` shows)",
             ));
         }
         if let Some(level) = request.thinking {

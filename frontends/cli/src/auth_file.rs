@@ -64,16 +64,47 @@ fn unreadable(path: &Path, e: &std::io::Error) -> CliError {
     ))
 }
 
+/// The largest auth file read, in bytes.
+const MAX_BYTES: usize = 1 << 20;
+
+/// The UTF-8 text of the file at `path`, reading at most `limit` bytes (a longer file — or
+/// `/dev/zero` behind a symlink — is refused, not read whole).
+///
+/// # Errors
+/// The I/O error; `InvalidData` for a file over `limit` or not UTF-8 (the message says which).
+pub(crate) fn read_bounded(path: &Path, limit: usize) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it is longer than {limit} bytes"),
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
 /// The text of the auth file, or `None` when it does not exist.
 ///
 /// # Errors
 /// A usage error when it cannot be read or others may read it.
 fn read(path: &Path) -> Result<Option<String>, CliError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_bounded(path, MAX_BYTES) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(unreadable(path, &e)),
     };
+    if smith_ai::catalog::nesting(&text) > smith_ai::catalog::MAX_NESTING {
+        return Err(CliError::usage(format!(
+            "the auth file {} nests blocks deeper than {} levels; it needs three (provider {{ account {{ … }} }}) — fix or remove it",
+            path.display(),
+            smith_ai::catalog::MAX_NESTING
+        )));
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -123,14 +154,27 @@ pub(crate) fn accounts(path: &Path, id: &str) -> Result<Vec<Account>, CliError> 
 
 fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Account>, CliError> {
     let mut out: Vec<Account> = Vec::new();
-    let Some(children) = provider_node(doc, id).and_then(kdl::KdlNode::children) else {
-        return Ok(out);
-    };
     let bad = |what: String| {
         CliError::usage(format!(
             "the auth file {} {what}; fix it, or store the account again with `smith auth set {id} --account NAME`",
             path.display()
         ))
+    };
+    let blocks = doc
+        .nodes()
+        .iter()
+        .filter(|n| {
+            n.name().value() == "provider"
+                && n.entries().first().and_then(|e| e.value().as_string()) == Some(id)
+        })
+        .count();
+    if blocks > 1 {
+        return Err(bad(format!(
+            "has {blocks} `provider \"{id}\"` blocks; merge them into one"
+        )));
+    }
+    let Some(children) = provider_node(doc, id).and_then(kdl::KdlNode::children) else {
+        return Ok(out);
     };
     for child in children.nodes() {
         let (label, secret) = match child.name().value() {
@@ -187,17 +231,51 @@ fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Acco
                 };
                 (name.to_owned(), secret)
             }
-            _ => continue,
+            other => {
+                return Err(bad(format!(
+                    "has `{other}` in provider `{id}`, which is neither `api-key` nor `account` (a typo?)"
+                )));
+            }
         };
+        if label == "auth-file" && child.name().value() == "account"
+            || label.starts_with("env:")
+            || label.chars().any(|c| c.is_control() || c.is_whitespace())
+        {
+            return Err(bad(format!(
+                "names an account of provider `{id}` {label:?}, which is reserved or holds spaces or control characters; rename it"
+            )));
+        }
+        if secret.as_ref().is_some_and(|s| {
+            let v = match s {
+                Secret::Key(k) => k.as_str(),
+                Secret::Renewable(r) => {
+                    if r.refresh.chars().any(char::is_control) {
+                        return true;
+                    }
+                    r.access.as_str()
+                }
+            };
+            v.chars().any(char::is_control)
+        }) {
+            return Err(bad(format!(
+                "gives account `{label}` of provider `{id}` a secret holding a control character (a newline?), which no request header can carry"
+            )));
+        }
         let Some(secret) = secret else {
             return Err(bad(format!(
                 "names account `{label}` of provider `{id}` without a secret"
             )));
         };
         if out.iter().any(|(l, _)| *l == label) {
-            return Err(bad(format!(
-                "names account `{label}` of provider `{id}` twice; account names are unique per provider"
-            )));
+            return Err(bad(if label == "auth-file" {
+                format!(
+                    "gives provider `{id}` two `api-key` lines; keep one, or make the other a named account"
+                )
+            } else {
+                format!(
+                    "names account `{label}` of provider `{id}` twice; account names are unique per provider"
+                )
+            }));
         }
         out.push((label, secret));
     }
@@ -401,6 +479,31 @@ mod tests {
                 "without a name",
             ),
             ("provider \"p\" { account \"a\" }", "without a secret"),
+            (
+                "provider \"p\" { api-key \"k1\" }\nprovider \"p\" { api-key \"k2\" }",
+                "2 `provider \"p\"` blocks",
+            ),
+            ("provider \"p\" { apikey \"k1\" }", "has `apikey`"),
+            (
+                "provider \"p\" { api-key \"k1\"\n api-key \"k2\" }",
+                "two `api-key` lines",
+            ),
+            (
+                "provider \"p\" { api-key \"k1\\nsecret\" }",
+                "control character",
+            ),
+            (
+                "provider \"p\" { account \"auth-file\" { api-key \"k\" } }",
+                "reserved",
+            ),
+            (
+                "provider \"p\" { account \"env:X\" { api-key \"k\" } }",
+                "reserved",
+            ),
+            (
+                format!("provider \"p\" {}", "{ ".repeat(100)).as_str(),
+                "deeper than",
+            ),
         ] {
             std::fs::write(&path, text).unwrap();
             #[cfg(unix)]

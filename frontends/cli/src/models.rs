@@ -49,7 +49,7 @@ pub(crate) fn load(plugins: &[Known]) -> Result<Models, CliError> {
     }
     let mut routes = RouteTable::default();
     if let Some(path) = user_file() {
-        match std::fs::read_to_string(&path) {
+        match crate::auth_file::read_bounded(&path, smith_ai::catalog::MAX_BYTES) {
             Ok(text) => {
                 let origin = path.display().to_string();
                 let layer = smith_ai::catalog::parse(&text, &origin, None).map_err(|e| {

@@ -210,6 +210,8 @@ fn accounts(
                     match crate::auth_file::renew(&path, id, &label, endpoint.as_ref()) {
                         Ok(renewed) => renewed,
                         Err(e) => {
+                            // Said now, and recorded in the first attempt's routing.
+                            crate::exit::report(&format!("warning: {}", e.message));
                             passed_over.push(e.message);
                             unusable = true;
                             continue;

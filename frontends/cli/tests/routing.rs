@@ -212,7 +212,12 @@ fn transient_failures_are_retried_within_bounds_then_the_round_fails() {
 #[test]
 fn an_invalid_request_is_not_retried_nor_failed_over() {
     let env = env_with_models();
-    let server = loopback::serve(vec![error("400 Bad Request"), chat("never asked", "")]);
+    // The server echoes the key it was sent: the echo is redacted everywhere.
+    let echo = loopback::json_response(
+        "400 Bad Request",
+        &format!("{{\"error\":{{\"message\":\"bad request from Bearer {CANARY}\"}}}}"),
+    );
+    let server = loopback::serve(vec![echo, chat("never asked", "")]);
     let out = eval(&env, &server.url, "main", &[]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let recs = records(&out);
@@ -222,6 +227,15 @@ fn an_invalid_request_is_not_retried_nor_failed_over() {
     assert_eq!(server.requests_now(), 0, "no second request");
     let end = recs.last().unwrap();
     assert_eq!(end["stop_reason"], "error");
+    assert!(
+        end["error"].as_str().unwrap().contains("[redacted]"),
+        "{end}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(CANARY));
+    for file in env.session_files() {
+        let bytes = std::fs::read(file).unwrap();
+        assert!(!bytes.windows(CANARY.len()).any(|w| w == CANARY.as_bytes()));
+    }
 }
 
 #[test]
@@ -630,6 +644,59 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
         "{err}"
     );
     assert_eq!(models.requests_now(), 0);
+
+    // With another account in the bucket, the one that cannot be renewed is passed over —
+    // said on stderr and recorded in the attempt's routing — and the other is used.
+    std::fs::write(
+        &auth,
+        format!("provider \"openai-compatible\" {{\n    account \"sso\" {{\n        access-token \"at-old-expired\"\n        expires-at 1000\n        refresh-token \"{refresh}\"\n    }}\n    account \"spare\" {{\n        api-key \"sk-spare-3333\"\n    }}\n}}\n"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&auth, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let tokens = loopback::serve(vec![loopback::json_response(
+        "400 Bad Request",
+        r#"{"error":"invalid_grant"}"#,
+    )]);
+    let models = loopback::serve(vec![chat("spare", "")]);
+    let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
+    let token_url = format!(
+        "provider.openai-compatible.token-url={}/oauth/token",
+        tokens.url
+    );
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-c",
+            &token_url,
+            "-m",
+            "openai-compatible/primary",
+            "hi",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning") && stderr(&out).contains("account `sso`"));
+    let recs = records(&out);
+    let a = &of_type(&recs, "attempt")[0]["attempt"];
+    assert_eq!(a["account"], "spare");
+    assert!(
+        a["routing"]["skipped"][0]
+            .as_str()
+            .is_some_and(|s| s.contains("account `sso`")),
+        "{a}"
+    );
+    assert!(
+        String::from_utf8(models.request().unwrap())
+            .unwrap()
+            .contains("sk-spare-3333")
+    );
 }
 
 #[test]

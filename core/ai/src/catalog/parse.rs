@@ -7,6 +7,33 @@ use std::collections::BTreeMap;
 use kdl::{KdlDocument, KdlNode, KdlValue};
 use smith::{CacheInfo, ModelInfo, ModelRef, Price, Source, ThinkingLevel};
 
+/// The largest catalog text read, in bytes (a `models.kdl` of a few thousand records).
+pub const MAX_BYTES: usize = 1 << 20;
+
+/// The deepest `{ … }` nesting a catalog text may have (the schema needs 2).
+pub const MAX_NESTING: usize = 8;
+
+/// How deeply `text` nests `{ … }` blocks outside quoted strings — checked before parsing, so a
+/// pathological file cannot exhaust the parser's stack.
+pub fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut quoted, mut escaped) = (false, false);
+    for c in text.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '{' if !quoted => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' if !quoted => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// A catalog text that breaks the schema: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{origin}:{line}: {message}")]
@@ -38,6 +65,22 @@ pub struct Layer {
 /// A [`CatalogError`] naming the line: bad KDL, an unknown node or figure, a value of the
 /// wrong type, an unknown thinking level or source, a repeated model.
 pub fn parse(text: &str, origin: &str, provider: Option<&str>) -> Result<Layer, CatalogError> {
+    let refuse = |message: String| CatalogError {
+        origin: origin.to_owned(),
+        line: 1,
+        message,
+    };
+    if text.len() > MAX_BYTES {
+        return Err(refuse(format!(
+            "the text is {} bytes, more than the {MAX_BYTES}-byte bound of a catalog",
+            text.len()
+        )));
+    }
+    if nesting(text) > MAX_NESTING {
+        return Err(refuse(format!(
+            "blocks are nested deeper than {MAX_NESTING} levels; a catalog needs two (model {{ figures }})"
+        )));
+    }
     let doc = KdlDocument::parse(text).map_err(|e| {
         let offset = e.diagnostics.first().map_or(0, |d| d.span.offset());
         CatalogError {
@@ -65,6 +108,12 @@ pub fn parse(text: &str, origin: &str, provider: Option<&str>) -> Result<Layer, 
                 let model: ModelRef = full
                     .parse()
                     .map_err(|e: smith::ModelRefError| parser.error(node, e.to_string()))?;
+                if model.model.contains('*') {
+                    return Err(parser.error(
+                        node,
+                        format!("model `{model}`: `*` is not a model name; a provider plugin's `default-model` covers models without a record"),
+                    ));
+                }
                 if layer.models.iter().any(|m| m.model == model) {
                     return Err(parser.error(node, format!("model `{model}` is listed twice")));
                 }
@@ -179,8 +228,19 @@ impl Parser<'_> {
         let Some(children) = node.children() else {
             return Ok(info);
         };
+        let mut figures_seen: Vec<&str> = Vec::new();
         for child in children.nodes() {
             let name = child.name().value();
+            if figures_seen.contains(&name) {
+                return Err(self.error(
+                    child,
+                    format!(
+                        "`{name}` is given twice for model `{}`; keep one",
+                        info.model
+                    ),
+                ));
+            }
+            figures_seen.push(name);
             let args: Vec<&KdlValue> = child
                 .entries()
                 .iter()
@@ -362,6 +422,19 @@ mod tests {
             ("model \"a/b\" {\n  price input=-1\n}", "must be a number"),
             ("mode \"a/b\"", "unknown node `mode`"),
             ("model \"a/b\" {", "not valid KDL"),
+            ("model \"a/*\" {}", "`*` is not a model name"),
+            (
+                "model \"a/b\" {\n  context 1\n  context 2\n}",
+                ":3: `context` is given twice",
+            ),
+            (
+                format!("model \"a/b\" {}", "{a ".repeat(2000)).as_str(),
+                "nested deeper than 8",
+            ),
+            (
+                format!("// {}", "x".repeat(MAX_BYTES)).as_str(),
+                "byte bound",
+            ),
         ] {
             let err = parse(text, "models.kdl", None).unwrap_err().to_string();
             assert!(err.contains(needle), "{text:?}: {err}");
