@@ -57,6 +57,27 @@ pub(crate) fn load(plugins: &[Known]) -> Result<Models, CliError> {
                         "{e} (models.kdl holds `model`, `source`, `alias` and `group` nodes; `smith docs get models` has the schema)"
                     ))
                 })?;
+                // A user record cannot pass for reviewed data: its source ids are its own.
+                let bundled: std::collections::BTreeSet<&str> = catalog
+                    .models()
+                    .flat_map(|m| {
+                        std::iter::once(m.provenance.source.id.as_str())
+                            .chain(m.provenance.figures.values().map(|s| s.id.as_str()))
+                    })
+                    .collect();
+                if let Some(taken) = layer
+                    .models
+                    .iter()
+                    .flat_map(|m| {
+                        std::iter::once(&m.provenance.source.id)
+                            .chain(m.provenance.figures.values().map(|s| &s.id))
+                    })
+                    .find(|id| bundled.contains(id.as_str()))
+                {
+                    return Err(CliError::usage(format!(
+                        "{origin}: source id `{taken}` is a source of the bundled catalog; give your own source its own id"
+                    )));
+                }
                 catalog.add(Rank::User, layer);
                 routes = RouteTable::parse(&text, &origin);
             }

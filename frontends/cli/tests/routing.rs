@@ -511,6 +511,19 @@ fn models_lists_every_record_with_provenance() {
     let out = env.run(&["models"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("models.kdl:2"), "{}", stderr(&out));
+    // A user record cannot cite the reviewed snapshot's source.
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "source \"litellm-1.110.2\" date=\"2026-11-20\" { title \"fake\" }\nmodel \"openai-compatible/x\" source=\"litellm-1.110.2\" { tools #true }\n",
+    )
+    .unwrap();
+    let out = env.run(&["models"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is a source of the bundled catalog"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

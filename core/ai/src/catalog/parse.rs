@@ -184,11 +184,61 @@ impl Parser<'_> {
             .map(kdl::KdlEntry::value)
     }
 
+    /// Refuse properties of `node` other than `allowed` (a typo would otherwise be lost).
+    fn only_props(&self, node: &KdlNode, allowed: &[&str]) -> Result<(), CatalogError> {
+        for entry in node.entries() {
+            if let Some(name) = entry.name().map(|n| n.value())
+                && !allowed.contains(&name)
+            {
+                return Err(self.error(
+                    node,
+                    format!(
+                        "`{}` has no property `{name}`; it takes {}",
+                        node.name().value(),
+                        if allowed.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            allowed.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn source(&mut self, node: &KdlNode) -> Result<(), CatalogError> {
         let id = self.string_arg(node, "source \"ID\" date=\"YYYY-MM-DD\" { title \"…\" }")?;
+        self.only_props(node, &["date"])?;
+        if id.is_empty() || id.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(self.error(
+                node,
+                format!("source id {id:?} must be non-empty, without spaces"),
+            ));
+        }
+        if self.sources.contains_key(&id) {
+            return Err(self.error(node, format!("source `{id}` is declared twice")));
+        }
         let date = Self::prop(node, "date")
             .and_then(KdlValue::as_string)
             .map(str::to_owned);
+        if let Some(d) = &date
+            && !is_date(d)
+        {
+            return Err(self.error(
+                node,
+                format!("source `{id}` has date {d:?}; write a calendar date YYYY-MM-DD"),
+            ));
+        }
+        for child in node.children().map(KdlDocument::nodes).unwrap_or_default() {
+            let name = child.name().value();
+            if !["title", "url", "sha256"].contains(&name) {
+                return Err(self.error(
+                    child,
+                    format!("source `{id}` has `{name}`; a source holds title, url and sha256"),
+                ));
+            }
+        }
         let title = node
             .children()
             .and_then(|c| c.get_arg("title"))
@@ -219,6 +269,7 @@ impl Parser<'_> {
     }
 
     fn record(&self, node: &KdlNode, model: ModelRef) -> Result<ModelInfo, CatalogError> {
+        self.only_props(node, &["source"])?;
         let source = self.source_ref(node)?.unwrap_or_else(|| Source {
             id: self.origin.to_owned(),
             title: format!("written in {}", self.origin),
@@ -391,6 +442,27 @@ impl Parser<'_> {
     }
 }
 
+/// Whether `d` is a calendar date `YYYY-MM-DD` (Gregorian, leap years included).
+fn is_date(d: &str) -> bool {
+    let b = d.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| d.get(r).and_then(|s| s.parse::<u32>().ok());
+    let (Some(y), Some(m), Some(day)) = (num(0..4), num(5..7), num(8..10)) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
 /// The 1-based line of byte `offset` in `text`.
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
@@ -423,6 +495,17 @@ mod tests {
             ("mode \"a/b\"", "unknown node `mode`"),
             ("model \"a/b\" {", "not valid KDL"),
             ("model \"a/*\" {}", "`*` is not a model name"),
+            ("model \"a/b\" sorce=\"x\" {}", "no property `sorce`"),
+            (
+                "source \"s\" date=\"2026-02-30\" { title \"t\" }",
+                "calendar date",
+            ),
+            ("source \"s\" { title \"t\"\n bogus 1 }", "has `bogus`"),
+            (
+                "source \"s\" { title \"t\" }\nsource \"s\" { title \"u\" }",
+                "declared twice",
+            ),
+            ("source \"\" { title \"t\" }", "non-empty"),
             (
                 "model \"a/b\" {\n  context 1\n  context 2\n}",
                 ":3: `context` is given twice",
