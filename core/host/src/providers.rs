@@ -269,7 +269,7 @@ impl Provider for PluginProvider {
         &self.id
     }
 
-    /// [`PluginProvider::stream_events`], with the key redacted from every error message.
+    /// The plugin's response events, with the key redacted from every error message.
     fn stream<'a>(
         &'a self,
         request: &ProviderRequest,
