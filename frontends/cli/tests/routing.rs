@@ -403,17 +403,9 @@ fn routing_problems_fail_before_anything_runs_with_every_problem_named() {
 #[test]
 fn account_buckets_are_tried_in_order_and_name_only_their_labels() {
     let env = env_with_models();
-    let auth = env.home().join("auth.kdl");
-    std::fs::write(
-        &auth,
+    env.write_auth(
         "provider \"openai-compatible\" {\n    api-key \"sk-first-1111\"\n    account \"spare\" {\n        api-key \"sk-second-2222\"\n    }\n}\n",
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&auth, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
+    );
     let server = loopback::serve(vec![error("429 Too Many Requests"), chat("spare", "")]);
     let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
     let out = env
@@ -526,33 +518,36 @@ fn models_lists_every_record_with_provenance() {
     );
 }
 
-#[test]
-fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
-    let env = env_with_models();
-    let auth = env.home().join("auth.kdl");
-    let refresh = "rt-canary-9d2c";
-    let write_auth = |expires_at: i64| {
-        std::fs::write(
-            &auth,
-            format!("provider \"openai-compatible\" {{\n    account \"sso\" {{\n        access-token \"at-old-expired\"\n        expires-at {expires_at}\n        refresh-token \"{refresh}\"\n    }}\n}}\n"),
-        )
-        .unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&auth, std::fs::Permissions::from_mode(0o600)).unwrap();
-        }
-    };
-    write_auth(1_000);
-    let tokens = loopback::serve(vec![loopback::json_response(
-        "200 OK",
-        r#"{"access_token":"at-fresh-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-next-2"}"#,
-    )]);
-    let models = loopback::serve(vec![chat("renewed", ""), chat("again", "")]);
+/// A token endpoint answering `token`, a model server playing `model`, and the two settings
+/// pointing openai-compatible at them.
+fn renewal_servers(
+    token: Vec<loopback::Step>,
+    model: Vec<Vec<loopback::Step>>,
+) -> (loopback::Server, loopback::Server, String, String) {
+    let tokens = loopback::serve(vec![token]);
+    let models = loopback::serve(model);
     let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
     let token_url = format!(
         "provider.openai-compatible.token-url={}/oauth/token",
         tokens.url
+    );
+    (tokens, models, base, token_url)
+}
+
+#[test]
+fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
+    let env = env_with_models();
+    let refresh = "rt-canary-9d2c";
+    let sso = format!(
+        "    account \"sso\" {{\n        access-token \"at-old-expired\"\n        expires-at 1000\n        refresh-token \"{refresh}\"\n    }}\n"
+    );
+    let auth = env.write_auth(&format!("provider \"openai-compatible\" {{\n{sso}}}\n"));
+    let (tokens, models, base, token_url) = renewal_servers(
+        loopback::json_response(
+            "200 OK",
+            r#"{"access_token":"at-fresh-1","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-next-2"}"#,
+        ),
+        vec![chat("renewed", ""), chat("again", "")],
     );
     let run = |env: &Env| {
         env.command(&[
@@ -622,16 +617,10 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
 
     // A refused renewal: nothing is sent to the model, and the message names the account
     // and the fix, never a token.
-    write_auth(1_000);
-    let tokens = loopback::serve(vec![loopback::json_response(
-        "400 Bad Request",
-        r#"{"error":"invalid_grant"}"#,
-    )]);
-    let models = loopback::serve(vec![chat("never", "")]);
-    let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
-    let token_url = format!(
-        "provider.openai-compatible.token-url={}/oauth/token",
-        tokens.url
+    env.write_auth(&format!("provider \"openai-compatible\" {{\n{sso}}}\n"));
+    let (_tokens, models, base, token_url) = renewal_servers(
+        loopback::json_response("400 Bad Request", r#"{"error":"invalid_grant"}"#),
+        vec![chat("never", "")],
     );
     let out = env
         .command(&[
@@ -660,25 +649,12 @@ fn an_expired_renewable_credential_is_renewed_before_use_and_stored() {
 
     // With another account in the bucket, the one that cannot be renewed is passed over —
     // said on stderr and recorded in the attempt's routing — and the other is used.
-    std::fs::write(
-        &auth,
-        format!("provider \"openai-compatible\" {{\n    account \"sso\" {{\n        access-token \"at-old-expired\"\n        expires-at 1000\n        refresh-token \"{refresh}\"\n    }}\n    account \"spare\" {{\n        api-key \"sk-spare-3333\"\n    }}\n}}\n"),
-    )
-    .unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&auth, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
-    let tokens = loopback::serve(vec![loopback::json_response(
-        "400 Bad Request",
-        r#"{"error":"invalid_grant"}"#,
-    )]);
-    let models = loopback::serve(vec![chat("spare", "")]);
-    let base = format!("provider.openai-compatible.base-url={}/v1", models.url);
-    let token_url = format!(
-        "provider.openai-compatible.token-url={}/oauth/token",
-        tokens.url
+    env.write_auth(&format!(
+        "provider \"openai-compatible\" {{\n{sso}    account \"spare\" {{\n        api-key \"sk-spare-3333\"\n    }}\n}}\n"
+    ));
+    let (_tokens, models, base, token_url) = renewal_servers(
+        loopback::json_response("400 Bad Request", r#"{"error":"invalid_grant"}"#),
+        vec![chat("spare", "")],
     );
     let out = env
         .command(&[

@@ -39,6 +39,19 @@ impl Env {
         files
     }
 
+    /// Write the auth file (`$SMITH_HOME/auth.kdl`) with mode 0600, as Smith requires.
+    pub fn write_auth(&self, text: &str) -> PathBuf {
+        std::fs::create_dir_all(self.home()).unwrap();
+        let path = self.home().join("auth.kdl");
+        std::fs::write(&path, text).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        path
+    }
+
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.root.path().join(name);
         std::fs::write(&path, text).unwrap();
