@@ -99,11 +99,15 @@ pub(crate) struct ModelsArgs {
 }
 
 const AUTH_AFTER_HELP: &str = "\
-A provider's key comes from the environment variable its plugin declares (e.g.
-ANTHROPIC_API_KEY), else from the auth file (auth.kdl beside the trust records, mode 0600).
-Keys are never printed: `status` says only whether one is set and where it comes from.
+A provider's keys form an account bucket, tried in order after a rate limit: the environment
+variable its plugin declares (e.g. ANTHROPIC_API_KEY; `provider.ID.api-key-env` names another),
+then the auth file (auth.kdl beside the trust records, mode 0600): its key, then its named
+accounts. An account may hold a renewable credential (access-token, expires-at, refresh-token),
+renewed before use at `provider.ID.token-url`. Secrets are never printed: `status` says only
+which accounts exist and where a key comes from (`smith docs get models`).
 
   echo \"$KEY\" | smith auth set anthropic
+  echo \"$KEY\" | smith auth set anthropic --account work
 
 Exit status:
   0    success
@@ -472,6 +476,9 @@ Models:
   scripted/demo       built-in script: thinks, answers and echoes the prompt
   scripted/tool-call  built-in script: calls a tool, gets its result, answers
   scripted/NAME --script FILE   plays FILE (a KDL script of provider rounds); NAME is a label
+  ALIAS or GROUP      a name from models.kdl: resolved offline, failing over in order
+  `smith models` lists the catalog; a model gets only what its record advertises (tools,
+  --thinking levels), else nothing is sent. Every attempt is recorded apart from the selection.
 
 Output:
   plain (default)  the answer streams to stdout; thinking, tool activity and diagnostics go to
