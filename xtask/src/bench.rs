@@ -257,7 +257,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-host", "host_bench", true, &host[..]),
         ("smith-host", "host_bench", false, &host_debug[..]),
         ("smith-host", "grep_bench", true, &search[..]),
-        ("smith-host", "turn_bench", true, &turn[..]),
+        ("smith-app", "turn_bench", true, &turn[..]),
         ("smith-cli", "provider_bench", true, &provider[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {

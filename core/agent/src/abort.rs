@@ -11,8 +11,8 @@ use std::time::Duration;
 use smith::{Cancel, EntryId};
 use smith_store::{Abort, NewEntry, Record};
 
-use crate::SharedWriter;
 use crate::work::WorkState;
+use smith_store::SharedWriter;
 
 /// How often the watcher looks at the cancellation flag.
 const POLL: Duration = Duration::from_millis(10);

@@ -8,12 +8,12 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use smith::{Delivery, QueuedInput};
 use smith::{EntryId, Selection, SessionId};
-use smith_store::{Delivery, Record, Submission, Withdrawal};
+use smith_store::{Record, SharedWriter, Submission, WeakWriter, Withdrawal};
 
-use crate::effects::{SharedWriter, WeakWriter};
 use crate::work::{Live, WorkState};
-use crate::{AdmissionError, QueuedInput, WorkLimits};
+use crate::{AdmissionError, WorkLimits};
 
 /// Input to queue.
 #[derive(Clone, Copy, Debug)]

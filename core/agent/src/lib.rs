@@ -29,7 +29,7 @@
 //! child work, checkpoints after every tool batch (recorded data, committed with the batch's
 //! last result) and a terminal receipt (its `run_end`); an owner settles only after the work
 //! it owns. Queued input is delivered by the queue policy — a lifecycle handler plugin
-//! ([`Lifecycle`]) consulted only at safe points. [`WorkLimits`] bound live work, ownership
+//! ([`smith::Lifecycle`]) consulted only at safe points. [`WorkLimits`] bound live work, ownership
 //! depth and the queue; excess admission fails with nothing written. Reopening a session
 //! whose work was cut off by a crash settles that work first — unanswered tool calls get
 //! "interrupted" results, its end is recorded as aborted, children before owners — and keeps
@@ -51,11 +51,13 @@
 //!
 //! The runtime never prints; it emits [`smith_ui_intents::Intent`]s into the sink it is given.
 //! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`],
-//! tools behind [`ToolDispatch`] and handlers behind [`Lifecycle`].
+//! tools behind [`smith::ToolDispatch`] and handlers behind [`smith::Lifecycle`] — the ports
+//! the plugin host implements, which this crate never depends on.
 //!
 //! ```no_run
-//! use smith_agent::{Agent, Delivery, Enqueue, NoTools, RunLimits, Session, Submit};
-//! # fn demo(provider: &dyn smith::Provider, policy: &dyn smith_agent::Lifecycle) {
+//! use smith::{Delivery, NoTools};
+//! use smith_agent::{Agent, Enqueue, RunLimits, Session, Submit};
+//! # fn demo(provider: &dyn smith::Provider, policy: &dyn smith::Lifecycle) {
 //! let model: smith::Selection = "scripted/demo".parse().unwrap();
 //! let dir = std::path::Path::new("/tmp/sessions");
 //! let mut session = Session::create(dir, smith::SessionId::new_now(), None).unwrap();
@@ -78,30 +80,27 @@
 mod abort;
 mod accounting;
 mod dispatch;
-mod effects;
 mod inbox;
 mod lifecycle;
 mod observer;
 mod record;
 mod replay;
+mod rounds;
 mod run;
 mod session;
+mod settle;
 mod submission;
-mod tools;
+mod tool_call;
 mod work;
 
 pub use accounting::{Accounts, AttemptUsage, account};
 pub use dispatch::{Candidate, RetryPolicy, Route};
-pub use effects::{EffectJournal, SharedWriter, ToolContext};
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};
-pub use lifecycle::{Action, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers};
 pub use observer::{Access, ObserveError, Observer, Position};
 pub use record::MAX_RECORDED_OUTPUT_BYTES;
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};
 pub use session::{OpenedSession, Session};
-pub use smith_store::Delivery;
 pub use submission::{
     AdmissionError, MAX_DEDUP_KEY_BYTES, Receipt, ReceiptState, check_key, content_sha256, receipts,
 };
-pub use tools::{NoTools, ToolDispatch, ToolOutput};
-pub use work::{QueuedInput, WorkLimits};
+pub use work::WorkLimits;

@@ -1,5 +1,6 @@
 //! Lifecycle handlers: typed events out, typed action batches back, applied only at safe
-//! points (spec: Agent behavior → Plugin event boundary).
+//! points (spec: Agent behavior → Plugin event boundary). The port itself — [`smith::Lifecycle`],
+//! its events and actions — is in the vocabulary; this module validates the replies.
 //!
 //! The runtime consults the handlers at three points of a run, each event carrying the queued
 //! input that may be delivered there:
@@ -21,103 +22,7 @@
 //! so an injected message never splits a tool call from its result. The runtime consults
 //! handlers only while eligible input is queued (with an empty queue no action could apply).
 
-use smith::{Cancel, EntryId};
-use smith_store::Delivery;
-
-use crate::QueuedInput;
-
-/// A point in a run where handlers are consulted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LifecycleEvent {
-    /// A tool call finished and `remaining` calls of the batch have not started.
-    ToolEnd {
-        /// The provider round (1-based).
-        turn: u32,
-        /// Calls of the batch not yet started.
-        remaining: u32,
-        /// Input the active queue policy may deliver.
-        queued: Vec<QueuedInput>,
-    },
-    /// The round's stream and complete tool-result batch are recorded.
-    BatchEnd {
-        /// The provider round.
-        turn: u32,
-        /// Input the active queue policy may deliver.
-        queued: Vec<QueuedInput>,
-    },
-    /// The model ended its turn; the work stops unless input is delivered.
-    Idle {
-        /// The provider round.
-        turn: u32,
-        /// Input the active queue policy may deliver.
-        queued: Vec<QueuedInput>,
-    },
-}
-
-impl LifecycleEvent {
-    /// The event's name: `tool_end`, `batch_end` or `idle`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::ToolEnd { .. } => "tool_end",
-            Self::BatchEnd { .. } => "batch_end",
-            Self::Idle { .. } => "idle",
-        }
-    }
-
-    /// The queued input the event carries.
-    pub fn queued(&self) -> &[QueuedInput] {
-        match self {
-            Self::ToolEnd { queued, .. }
-            | Self::BatchEnd { queued, .. }
-            | Self::Idle { queued, .. } => queued,
-        }
-    }
-}
-
-/// What a handler asks the runtime to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Deliver the queued input with this submission id (at `batch_end` steering input only;
-    /// at `idle` any).
-    Deliver(EntryId),
-    /// Skip the batch's remaining tool calls (at `tool_end` only, while steering input is
-    /// queued); the text says why, and each skipped call's result carries it.
-    SkipRemaining(String),
-}
-
-/// One handler's answer to one event.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandlerReply {
-    /// The handler (`plugin-id@version`).
-    pub handler: String,
-    /// Its action batch, or why it failed (then it contributes nothing).
-    pub actions: Result<Vec<Action>, String>,
-}
-
-/// The active lifecycle handlers, in the order they are consulted.
-pub trait Lifecycle: Send + Sync {
-    /// The active queue policy (`plugin-id@version`), if any: queued input is admitted under
-    /// it and only it may deliver that input.
-    fn queue_policy(&self) -> Option<String>;
-
-    /// Consult every handler about `event`, in order, observing `cancel` (a handler still
-    /// running after a short grace is stopped). Returns one reply per handler.
-    fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply>;
-}
-
-/// No handlers: queued input cannot be admitted and nothing is delivered.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoHandlers;
-
-impl Lifecycle for NoHandlers {
-    fn queue_policy(&self) -> Option<String> {
-        None
-    }
-
-    fn handle(&self, _event: &LifecycleEvent, _cancel: &Cancel) -> Vec<HandlerReply> {
-        Vec::new()
-    }
-}
+use smith::{Action, Delivery, EntryId, HandlerReply, LifecycleEvent};
 
 /// The validated outcome of one event.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -212,6 +117,7 @@ pub(crate) fn validate(event: &LifecycleEvent, replies: Vec<HandlerReply>) -> Pl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use smith::QueuedInput;
 
     fn q(id: u64, delivery: Delivery) -> QueuedInput {
         QueuedInput {

@@ -223,7 +223,7 @@ impl Run<'_> {
         }
         let work = std::sync::Arc::clone(&self.session.work);
         let mut state = crate::inbox::lock(&work);
-        let items: Vec<crate::QueuedInput> = ids
+        let items: Vec<smith::QueuedInput> = ids
             .iter()
             .filter_map(|id| state.queue.iter().find(|q| q.submission == *id).cloned())
             .collect();

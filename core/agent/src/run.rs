@@ -1,16 +1,17 @@
-//! The agent loop.
+//! The agent's API: the [`Agent`] and its builder, the blocking conveniences [`Agent::run`]
+//! and [`Agent::submit`] over admission and execution, and what a run returns. The loop itself
+//! is split by what it owns: the provider rounds (`rounds`), settling work after the work it
+//! owns (`settle`), and one tool call through the tool port (`tool_call`).
 
 use smith::{
-    Cancel, EntryId, PairingError, Provider, ProviderError, ProviderErrorKind, ProviderRequest,
-    Selection, StopReason, ToolCall, ToolResult, UsageTotals, check_pairing,
+    Cancel, EntryId, Lifecycle, NoHandlers, PairingError, Provider, ProviderError, Selection,
+    StopReason, ToolDispatch, UsageTotals,
 };
-use smith_store::{MessageRecord, NewEntry, Record, RunEnd};
-use smith_ui_intents::{Intent, IntentSink, NoticeLevel};
+use smith_ui_intents::{Intent, IntentSink};
 
 use crate::dispatch::{Dispatcher, Route};
-use crate::lifecycle::{Lifecycle, LifecycleEvent, NoHandlers, Plan};
 use crate::submission::AdmissionError;
-use crate::{Inbox, Session, ToolContext, ToolDispatch, WorkLimits};
+use crate::{Inbox, Session, WorkLimits};
 
 /// Bounds of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub enum RunError {
     Admission(AdmissionError),
     /// The run used up its rounds.
     #[error(
-        "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session (--session ID)"
+        "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session"
     )]
     RoundLimit {
         /// The limit that was reached.
@@ -82,12 +83,12 @@ pub struct RunOutcome {
 
 /// The agent: a provider, the active tools and the run bounds.
 pub struct Agent<'a> {
-    dispatcher: Dispatcher<'a>,
-    tools: &'a dyn ToolDispatch,
-    lifecycle: &'a dyn Lifecycle,
-    limits: RunLimits,
-    work_limits: WorkLimits,
-    cwd: Option<std::path::PathBuf>,
+    pub(crate) dispatcher: Dispatcher<'a>,
+    pub(crate) tools: &'a dyn ToolDispatch,
+    pub(crate) lifecycle: &'a dyn Lifecycle,
+    pub(crate) limits: RunLimits,
+    pub(crate) work_limits: WorkLimits,
+    pub(crate) cwd: Option<std::path::PathBuf>,
 }
 
 /// The running state of one run.
@@ -178,7 +179,8 @@ impl<'a> Agent<'a> {
     ///
     /// ```no_run
     /// # fn demo(agent: &smith_agent::Agent<'_>, session: &smith_agent::Session) {
-    /// use smith_agent::{Delivery, Enqueue};
+    /// use smith::Delivery;
+    /// use smith_agent::Enqueue;
     /// let inbox = agent.inbox(session);
     /// std::thread::spawn(move || {
     ///     // Delivered after the current tool batch; the batch's remaining calls are skipped.
@@ -377,417 +379,5 @@ impl<'a> Agent<'a> {
             cost_usd,
             error,
         }
-    }
-
-    /// Run the owned children of `work` (in admission order, also those admitted meanwhile),
-    /// then record `work`'s end — its terminal receipt — paired with it. The end is written
-    /// under the work-state lock once no child waits, so no child can be admitted to an owner
-    /// that has ended.
-    fn settle(
-        &self,
-        run: &mut Run<'_>,
-        work: EntryId,
-        stop_reason: StopReason,
-        error: Option<&RunError>,
-    ) -> Result<(), smith_store::Error> {
-        let succeeded =
-            matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
-        let settled = self.settle_inner(run, work, stop_reason, error, succeeded);
-        if settled.is_err() {
-            // The end could not be recorded: the work stays live in the file (settled on the
-            // next open), but no run executes it any more.
-            let mut state = crate::inbox::lock(&run.session.work);
-            if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
-                state.running = None;
-            }
-        }
-        settled
-    }
-
-    fn settle_inner(
-        &self,
-        run: &mut Run<'_>,
-        work: EntryId,
-        stop_reason: StopReason,
-        error: Option<&RunError>,
-        succeeded: bool,
-    ) -> Result<(), smith_store::Error> {
-        // Whether a child was ended without running.
-        let mut cut = false;
-        loop {
-            let waiting = crate::inbox::lock(&run.session.work).waiting_children(work);
-            if waiting.is_empty() {
-                // Stop watching for cancellation (never while holding the work state: the
-                // watcher takes it to record).
-                if run
-                    .abort_watch
-                    .as_ref()
-                    .is_some_and(|w| w.submission() == work)
-                    && let Some(watch) = run.abort_watch.take()
-                {
-                    watch.stop();
-                }
-                let mut state = crate::inbox::lock(&run.session.work);
-                let waiting = state.waiting_children(work);
-                if waiting.is_empty() {
-                    // A cancellation is recorded before the end of the work it aborts.
-                    let mut entries = Vec::new();
-                    if run.cancel.is_cancelled()
-                        && !state.abort_recorded
-                        && state.running.as_ref().is_some_and(|(w, _)| *w == work)
-                    {
-                        entries.push(NewEntry {
-                            record: Record::Abort(smith_store::Abort {
-                                reason: crate::abort::REASON.to_owned(),
-                            }),
-                            pair: Some(work),
-                        });
-                        state.abort_recorded = true;
-                    }
-                    // Cancelled while its children ran, so some never ran: the work as a
-                    // whole was aborted.
-                    let stop_reason = if succeeded && cut {
-                        StopReason::Aborted
-                    } else {
-                        stop_reason
-                    };
-                    entries.push(NewEntry {
-                        record: Record::RunEnd(RunEnd {
-                            stop_reason,
-                            usage: run.usage,
-                            error: error.map(ToString::to_string),
-                        }),
-                        pair: Some(work),
-                    });
-                    // Best effort after a store failure: this append is refused too, and says
-                    // so.
-                    run.session.writer.lock().append_entries(&entries)?;
-                    state.live.remove(&work);
-                    if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
-                        state.running = None;
-                    }
-                    return Ok(());
-                }
-                drop(state);
-                cut |= self.end_or_run(run, work, waiting, succeeded)?;
-                continue;
-            }
-            cut |= self.end_or_run(run, work, waiting, succeeded)?;
-        }
-    }
-
-    /// Run the waiting children of `work` when it succeeded and is not cancelled; otherwise
-    /// end them unstarted. Returns whether any was ended unstarted.
-    fn end_or_run(
-        &self,
-        run: &mut Run<'_>,
-        work: EntryId,
-        waiting: Vec<EntryId>,
-        succeeded: bool,
-    ) -> Result<bool, smith_store::Error> {
-        let mut cut = false;
-        for child in waiting {
-            if succeeded && !run.cancel.is_cancelled() {
-                self.run_child(run, child)?;
-            } else {
-                run.end_unstarted(child, work)?;
-                cut = true;
-            }
-        }
-        Ok(cut)
-    }
-
-    /// Run child work `child`: deliver its input (a user message paired with it), play its
-    /// rounds, and settle it (its own children first).
-    fn run_child(&self, run: &mut Run<'_>, child: EntryId) -> Result<(), smith_store::Error> {
-        let found = crate::inbox::lock(&run.session.work)
-            .live
-            .get(&child)
-            .map(|live| (live.model.clone(), live.input.clone()));
-        let Some((model, input)) = found else {
-            return Ok(());
-        };
-        let (parent_work, parent_usage, parent_cost) = (run.submission, run.usage, run.cost);
-        run.submission = Some(child);
-        run.usage = UsageTotals::default();
-        run.cost = Some(0.0);
-        let outcome = match run.deliver_child(child, &model, &input) {
-            Ok(()) => {
-                if let Some(live) = crate::inbox::lock(&run.session.work).live.get_mut(&child) {
-                    live.started = true;
-                }
-                self.rounds(run, &model)
-            }
-            Err(e) => Err(e),
-        };
-        let (stop_reason, error) = match outcome {
-            Ok(reason) => (reason, None),
-            Err(e) => (StopReason::Error, Some(e)),
-        };
-        let settled = self.settle(run, child, stop_reason, error.as_ref());
-        run.submission = parent_work;
-        run.usage = parent_usage;
-        run.cost = parent_cost;
-        settled
-    }
-
-    /// The provider rounds of the running work, to an explicit stop condition.
-    fn rounds(&self, run: &mut Run<'_>, model: &Selection) -> Result<StopReason, RunError> {
-        let definitions = self.tools.definitions();
-        let requires = self.tools.provenance();
-        let mut turn = 0;
-        loop {
-            turn += 1;
-            if turn > self.limits.max_rounds {
-                return Err(RunError::RoundLimit {
-                    limit: self.limits.max_rounds,
-                });
-            }
-            if run.cancel.is_cancelled() {
-                return Ok(StopReason::Aborted);
-            }
-            run.sink.emit(Intent::TurnStart { turn });
-            // The model of the request is set per candidate by dispatch.
-            let base = ProviderRequest {
-                model: smith::ModelRef {
-                    provider: String::new(),
-                    model: String::new(),
-                },
-                instructions: None,
-                context: run.session.context.clone(),
-                tools: definitions.clone(),
-                thinking: None,
-                max_output: None,
-            };
-            check_pairing(&base.context)?;
-            let Some(served) = run.dispatch(self.dispatcher, turn, model, &base)? else {
-                // Aborted while waiting to retry: the failed attempt is on record.
-                return Ok(StopReason::Aborted);
-            };
-            let response = served.response;
-            let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
-            let stop = response.stop_reason;
-            let failure = response.error.clone();
-            // Count the observed usage first: a failure to record cannot erase it. It is
-            // priced at the prices the attempt recorded.
-            run.usage.add(response.usage.as_ref());
-            let cost = response
-                .usage
-                .as_ref()
-                .zip(served.price)
-                .and_then(|(usage, price)| price.cost(usage));
-            run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
-            let message_id = response.message_id;
-            run.record_message(
-                MessageRecord {
-                    message: response.message,
-                    model: Some(served.model.clone()),
-                    stop_reason: Some(stop),
-                    usage: response.usage,
-                    error: failure.as_ref().map(|e| e.message.clone()),
-                    attempt: Some(served.attempt),
-                },
-                message_id,
-            )?;
-            run.sink.emit(Intent::Usage {
-                message_id,
-                attempt: Some(served.attempt.0),
-                model: Some(Box::new(served.model)),
-                usage: response.usage,
-                cost_usd: cost,
-            });
-            let mut skip: Option<String> = None;
-            for (i, call) in calls.iter().enumerate() {
-                run.sink.emit(Intent::ToolStart {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    arguments: call.arguments.clone(),
-                });
-                let result = if stop != StopReason::ToolUse {
-                    not_run(
-                        call,
-                        "the model's response did not end for tool use, so the call was not run",
-                    )
-                } else if run.cancel.is_cancelled() {
-                    not_run(
-                        call,
-                        "the run was aborted before this call started; it was not run",
-                    )
-                } else if let Some(why) = &skip {
-                    not_run(call, &format!("skipped: {why}; this call was not run"))
-                } else {
-                    self.dispatch(run, call, &definitions)
-                };
-                let last = i + 1 == calls.len();
-                // The batch's last result and the checkpoint are one committed change.
-                let checkpoint = last.then(|| smith_store::Checkpoint {
-                    round: turn,
-                    phase: "tool_batch_complete".to_owned(),
-                    requires: requires.clone(),
-                });
-                run.record_result(call, result, checkpoint)?;
-                if !last && skip.is_none() && stop == StopReason::ToolUse {
-                    let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
-                    skip = self
-                        .consult(run, |queued| LifecycleEvent::ToolEnd {
-                            turn,
-                            remaining,
-                            queued,
-                        })
-                        .skip;
-                }
-            }
-            run.sink.emit(Intent::TurnEnd {
-                turn,
-                stop_reason: stop,
-            });
-            match stop {
-                StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
-                // No round is left to answer delivered input: it stays queued.
-                StopReason::ToolUse if turn == self.limits.max_rounds => {}
-                StopReason::ToolUse => {
-                    let plan =
-                        self.consult(run, |queued| LifecycleEvent::BatchEnd { turn, queued });
-                    run.deliver(&plan.deliver)?;
-                }
-                StopReason::Error => {
-                    return Err(RunError::Provider(failure.unwrap_or_else(|| {
-                        ProviderError::new(
-                            ProviderErrorKind::Other,
-                            "the provider reported an error",
-                        )
-                    })));
-                }
-                StopReason::EndTurn if turn == self.limits.max_rounds => {
-                    return Ok(StopReason::EndTurn);
-                }
-                StopReason::EndTurn => {
-                    let plan = self.consult(run, |queued| LifecycleEvent::Idle { turn, queued });
-                    if plan.deliver.is_empty() {
-                        return Ok(StopReason::EndTurn);
-                    }
-                    run.deliver(&plan.deliver)?;
-                }
-                other => return Ok(other),
-            }
-        }
-    }
-
-    /// Consult the lifecycle handlers at a point of the run, when queued input the active
-    /// queue policy may deliver is waiting; report input blocked by a missing or different
-    /// policy once per run. Returns the validated plan (empty after a cancel).
-    fn consult(
-        &self,
-        run: &mut Run<'_>,
-        event: impl FnOnce(Vec<crate::QueuedInput>) -> LifecycleEvent,
-    ) -> Plan {
-        let active = self.lifecycle.queue_policy();
-        let (eligible, blocked): (Vec<_>, Vec<_>) = crate::inbox::lock(&run.session.work)
-            .queue
-            .iter()
-            .cloned()
-            .partition(|q| Some(&q.policy) == active.as_ref());
-        if !blocked.is_empty() && !run.blocked_reported {
-            run.blocked_reported = true;
-            let ids: Vec<String> = blocked.iter().map(|q| q.submission.to_string()).collect();
-            let needed: Vec<&str> = blocked.iter().map(|q| q.policy.as_str()).collect();
-            run.sink.emit(Intent::Notice {
-                level: NoticeLevel::Warning,
-                text: format!(
-                    "queued input {} waits for queue policy {} that admitted it, but the active queue policy is {}; it stays queued and is not delivered by another policy — enable that plugin, or withdraw the input",
-                    ids.join(", "),
-                    needed.join(", "),
-                    active.as_deref().unwrap_or("none")
-                ),
-            });
-        }
-        if eligible.is_empty() || run.cancel.is_cancelled() {
-            return Plan::default();
-        }
-        let event = event(eligible);
-        let replies = self.lifecycle.handle(&event, run.cancel);
-        if run.cancel.is_cancelled() {
-            // Aborted during a handler call: nothing it asked for applies.
-            return Plan::default();
-        }
-        let plan = crate::lifecycle::validate(&event, replies);
-        for problem in &plan.problems {
-            run.sink.emit(Intent::Notice {
-                level: NoticeLevel::Warning,
-                text: problem.clone(),
-            });
-        }
-        plan
-    }
-
-    fn dispatch(
-        &self,
-        run: &mut Run<'_>,
-        call: &ToolCall,
-        definitions: &[smith::ToolDefinition],
-    ) -> ToolResult {
-        if !definitions.iter().any(|d| d.name == call.name) {
-            let active = if definitions.is_empty() {
-                "none".to_owned()
-            } else {
-                definitions
-                    .iter()
-                    .map(|d| d.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            return ToolResult {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                output: format!(
-                    "unknown tool `{}`: no active plugin provides a tool of that name (active tools: {active}); the call was not run",
-                    call.name
-                ),
-                is_error: true,
-            };
-        }
-        let (progress, updates) = std::sync::mpsc::channel::<String>();
-        let context = ToolContext {
-            cwd: self.cwd.clone(),
-            journal: std::sync::Arc::new(run.session.journal()),
-            cause: run.session.call_message,
-            progress: Some(progress),
-        };
-        let tools = self.tools;
-        let cancel = run.cancel;
-        // The call runs on a worker thread; this thread relays its progress as tool updates
-        // until the call returns (and drops its context, ending the channel).
-        let joined = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || tools.call(call, &context, cancel));
-            for text in updates {
-                run.sink.emit(Intent::ToolUpdate {
-                    call_id: call.id.clone(),
-                    text,
-                });
-            }
-            worker.join()
-        });
-        let out = joined.unwrap_or_else(|_| crate::ToolOutput {
-            output: format!(
-                "tool `{}` failed inside Smith (a defect: the dispatcher panicked); the call's effects, if any, are in the session",
-                call.name
-            ),
-            is_error: true,
-        });
-        ToolResult {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            output: out.output,
-            is_error: out.is_error,
-        }
-    }
-}
-
-fn not_run(call: &ToolCall, why: &str) -> ToolResult {
-    ToolResult {
-        call_id: call.id.clone(),
-        name: call.name.clone(),
-        output: why.to_owned(),
-        is_error: true,
     }
 }

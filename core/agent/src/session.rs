@@ -7,10 +7,8 @@ use smith::{ContextItem, EntryId, Selection, SessionId, StopReason, ToolResult, 
 // `replay` below rebuilds a branch's request context.
 use smith_store::{
     EffectCompletion, EffectOutcome, NewEntry, Record, RunEnd, SessionStart, SessionWriter,
-    Skipped, ToolResultRecord, TornTail,
+    SharedWriter, Skipped, ToolResultRecord, TornTail,
 };
-
-use crate::SharedWriter;
 
 /// An open session, writable by this process: the [`SessionWriter`], the context the next
 /// provider request starts from, and the currently selected model.
@@ -330,7 +328,7 @@ impl Session {
 
     /// The input waiting in the session's queue, in queue order (rebuilt from the file on
     /// open).
-    pub fn queued(&self) -> Vec<crate::QueuedInput> {
+    pub fn queued(&self) -> Vec<smith::QueuedInput> {
         crate::inbox::lock(&self.work).queue.clone()
     }
 

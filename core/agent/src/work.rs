@@ -10,8 +10,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use smith::{EntryId, Selection, SessionId};
-use smith_store::{Delivery, Entry, Record};
+use smith::{EntryId, QueuedInput, Selection, SessionId};
+use smith_store::{Entry, Record};
 
 use crate::AdmissionError;
 
@@ -40,19 +40,6 @@ impl Default for WorkLimits {
             max_queued_bytes: 256 * 1024,
         }
     }
-}
-
-/// Input waiting in the queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueuedInput {
-    /// Its submission's entry id (its identity).
-    pub submission: EntryId,
-    /// How it is to be delivered.
-    pub delivery: Delivery,
-    /// The text.
-    pub input: String,
-    /// The queue policy that admitted it and alone may deliver it (`id@version`).
-    pub policy: String,
 }
 
 /// Admitted work without a terminal receipt.

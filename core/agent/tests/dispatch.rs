@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use smith::NoTools;
 use smith::{
     Cancel, ModelInfo, Price, Provider, ProviderError, ProviderErrorKind, ProviderRequest,
     RouteSource, Routing, SessionId, Source, StopReason, StreamEvent, Usage,
 };
-use smith_agent::{Candidate, NoTools, RetryPolicy, Route, RunLimits, Session};
+use smith_agent::{Candidate, RetryPolicy, Route, RunLimits, Session};
 use smith_store::{Record, read_session};
 
 /// Plays one list of events per call; counts calls and keeps the requests.

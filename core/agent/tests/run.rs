@@ -2,8 +2,9 @@
 //! (spec SMH-SPEC-SPEC0001: Agent behavior; acceptance "a mock provider completes a tool-using
 //! turn with ordered durable events").
 
+use smith::NoTools;
 use smith::{Cancel, ContentBlock, Role, SessionId, StopReason};
-use smith_agent::{Agent, NoTools, RunError, RunLimits, Session};
+use smith_agent::{Agent, RunError, RunLimits, Session};
 use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_store::{Record, read_session};
 use smith_ui_intents::Intent;

@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use smith::{Cancel, ContentBlock, ContextItem, EntryId, SessionId, StopReason, ToolCall};
+use smith::{
+    Action, Cancel, ContentBlock, ContextItem, Delivery, EntryId, HandlerReply, Lifecycle,
+    LifecycleEvent, SessionId, StopReason, ToolCall, ToolContext, ToolDispatch, ToolOutput,
+};
 use smith_agent::{
-    Access, Action, AdmissionError, Agent, Delivery, Enqueue, HandlerReply, Inbox, Lifecycle,
-    LifecycleEvent, ObserveError, Observer, Position, ReceiptState, RunLimits, Session,
-    ToolContext, ToolDispatch, ToolOutput, WithdrawError, WorkLimits,
+    Access, AdmissionError, Agent, Enqueue, Inbox, ObserveError, Observer, Position, ReceiptState,
+    RunLimits, Session, WithdrawError, WorkLimits,
 };
 use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_store::{EffectIntent, Record, read_session};
@@ -405,8 +407,7 @@ fn input_queued_under_a_policy_that_is_gone_stays_queued_and_is_reported() {
     let f = fixture();
     let p = provider(THREE_CALLS, f.dir.path());
     let original = Policy::new();
-    let agent =
-        Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&original);
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default()).with_lifecycle(&original);
     let id = enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
     let before = kinds(f.session.path());
     let path = f.session.path().to_owned();
@@ -552,7 +553,7 @@ fn cancelling_a_wait_ends_only_the_observation() {
     let sid = f.session.id();
     let gate_dir = f.dir.path().to_owned();
     let runner = std::thread::spawn(move || {
-        let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default());
+        let agent = Agent::new(&p, &smith::NoTools, RunLimits::default());
         let outcome = agent.run(&mut f.session, &model(), "x", &mut |_| {}, &Cancel::new());
         (outcome.stop_reason, f)
     });
@@ -602,7 +603,7 @@ fn admission_over_the_limits_fails_without_writing_anything() {
         max_queued_items: 2,
         max_queued_bytes: 10,
     };
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default())
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default())
         .with_lifecycle(&policy)
         .with_work_limits(limits);
     let inbox = agent.inbox(&f.session);
@@ -889,7 +890,7 @@ fn closing_seals_admission() {
     let f = fixture();
     let p = provider(THREE_CALLS, f.dir.path());
     let policy = Policy::new();
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default()).with_lifecycle(&policy);
     let inbox = agent.inbox(&f.session);
     let path = f.session.path().to_owned();
     f.session.close().unwrap();
@@ -1254,7 +1255,7 @@ fn another_branch_cannot_be_chosen_while_input_is_queued() {
     let mut f = fixture();
     let p = provider(THREE_CALLS, f.dir.path());
     let policy = Policy::new();
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default()).with_lifecycle(&policy);
     let id = enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
     let m = model();
     let submit = smith_agent::Submit {
@@ -1281,7 +1282,7 @@ fn message_ids_stay_matched_when_input_is_committed_while_a_message_streams() {
         f.dir.path(),
     );
     let policy = Policy::new();
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default()).with_lifecycle(&policy);
     let inbox = agent.inbox(&f.session);
     let gate_dir = f.dir.path().to_owned();
     let helper = std::thread::spawn(move || {
@@ -1457,7 +1458,7 @@ fn an_inbox_outliving_its_session_writes_nothing() {
     let f = fixture();
     let p = provider(THREE_CALLS, f.dir.path());
     let policy = Policy::new();
-    let agent = Agent::new(&p, &smith_agent::NoTools, RunLimits::default()).with_lifecycle(&policy);
+    let agent = Agent::new(&p, &smith::NoTools, RunLimits::default()).with_lifecycle(&policy);
     let inbox = agent.inbox(&f.session);
     let queued = enqueue(&inbox, "x", Delivery::Steer);
     let path = f.session.path().to_owned();

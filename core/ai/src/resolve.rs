@@ -12,7 +12,7 @@ use crate::scripted::{self, ScriptError};
 pub enum ResolveError {
     /// No provider with that id is available.
     #[error(
-        "unknown provider `{provider}` in model `{model}`; known providers: {known}. Try `--model scripted/demo`"
+        "unknown provider `{provider}` in model `{model}`; known providers: {known} (scripted/demo runs offline with no key)"
     )]
     UnknownProvider {
         /// The provider id.
@@ -24,7 +24,7 @@ pub enum ResolveError {
     },
     /// The provider has no such model.
     #[error(
-        "unknown model `{model}`; known models: {known}. To play your own script, pass `--script FILE`"
+        "unknown model `{model}`; known models: {known}; any other name plays a script file given for it"
     )]
     UnknownModel {
         /// The selection.
@@ -32,9 +32,9 @@ pub enum ResolveError {
         /// Known models, comma-separated.
         known: String,
     },
-    /// `--script` was given for a provider that does not play scripts.
+    /// A script file was given for a provider that does not play scripts.
     #[error(
-        "`--script` applies only to the scripted provider, but the model is `{model}`; use `--model scripted/NAME --script FILE`"
+        "a script file applies only to the scripted provider, but the model is `{model}`; select a scripted model (scripted/NAME) to play a script"
     )]
     ScriptNeedsScripted {
         /// The selection.

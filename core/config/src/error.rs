@@ -48,7 +48,7 @@ pub enum ConfigError {
     },
     /// A key no schema declares, where the schema rejects unknown keys.
     #[error(
-        "{source_text}: unknown setting `{key}`{hint}; list the settings with `smith config show`"
+        "{source_text}: unknown setting `{key}`{hint}; the settings reference lists every setting"
     )]
     Unknown {
         /// Where it came from.

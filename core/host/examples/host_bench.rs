@@ -7,10 +7,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use smith::{Cancel, SessionId, ToolCall};
-use smith_agent::{SharedWriter, ToolContext, ToolDispatch};
+use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolDispatch};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
-use smith_store::SessionWriter;
+use smith_store::{SessionWriter, SharedWriter};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);

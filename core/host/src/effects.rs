@@ -7,9 +7,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use smith::{Cancel, EntryId, ToolCall};
-use smith_agent::{EffectJournal, ToolContext};
-use smith_store::{EffectCompletion, EffectIntent, EffectOutcome};
+use smith::{
+    Cancel, EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, EntryId, ToolCall,
+    ToolContext,
+};
 
 use crate::grants::{Effect, Granted, Policy};
 

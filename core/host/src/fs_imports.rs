@@ -2,7 +2,7 @@
 //! ([`crate::fsops`], [`crate::search`]), each a durable effect.
 
 use serde_json::json;
-use smith_store::EffectOutcome;
+use smith::EffectOutcome;
 
 use crate::effects::{CallState, Done, EffectCall, EffectError};
 use crate::fsops::{FsFailure, Listed, ListedKind, Root};

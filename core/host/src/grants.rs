@@ -150,7 +150,7 @@ impl Default for Policy {
     fn default() -> Self {
         Self {
             process: ProcessPolicy::Refused(
-                "process execution was not allowed for this run; trust the project with `smith trust`, or allow it with `--allow-process` or `-c process.allow=true`".to_owned(),
+                "process execution was not allowed for this run: no decision about the project's trust was made; trust the project, or set process.allow to true".to_owned(),
             ),
             process_limits: ProcessLimits::default(),
             pass_env: Vec::new(),

@@ -7,8 +7,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use smith::Cancel;
-use smith_agent::{Action, HandlerReply, Lifecycle, LifecycleEvent};
+use smith::{Action, Cancel, HandlerError, HandlerReply, Lifecycle, LifecycleEvent};
 use wasmtime::component::{HasSelf, Linker};
 
 use crate::Error;
@@ -82,14 +81,14 @@ pub(crate) fn load(
     })
 }
 
-fn queued(items: &[smith_agent::QueuedInput]) -> Vec<wit::QueuedInput> {
+fn queued(items: &[smith::QueuedInput]) -> Vec<wit::QueuedInput> {
     items
         .iter()
         .map(|q| wit::QueuedInput {
             submission: q.submission.0,
             delivery: match q.delivery {
-                smith_agent::Delivery::Steer => wit::Delivery::Steer,
-                smith_agent::Delivery::FollowUp => wit::Delivery::FollowUp,
+                smith::Delivery::Steer => wit::Delivery::Steer,
+                smith::Delivery::FollowUp => wit::Delivery::FollowUp,
             },
             bytes: q.input.len() as u64,
         })
@@ -149,9 +148,10 @@ impl LoadedHandler {
         if let Some(why) = failed {
             return HandlerReply {
                 handler: label.clone(),
-                actions: Err(format!(
-                    "{label} is out of service after an earlier failure ({why}); restart Smith to load it again"
-                )),
+                actions: Err(HandlerError::OutOfService {
+                    handler: label.clone(),
+                    why,
+                }),
             };
         }
         let mut call = CallState::inert(&label);
@@ -169,7 +169,7 @@ impl LoadedHandler {
                     wit::Action::SkipRemaining(why) => Action::SkipRemaining(cut(&why)),
                 })
                 .collect()),
-            Ok(Err(why)) => Err(cut(&why)),
+            Ok(Err(why)) => Err(HandlerError::Refused(cut(&why))),
             Err(e) => {
                 let stopped = e.downcast_ref::<Stopped>();
                 let why = match stopped {
@@ -182,7 +182,7 @@ impl LoadedHandler {
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
                 }
-                Err(why)
+                Err(HandlerError::Stopped(why))
             }
         };
         HandlerReply {

@@ -9,7 +9,7 @@
 //! destroyed and its plugin marked failed; the host goes on.
 //!
 //! Every SDK facility a plugin calls is an effect recorded through the run's
-//! [`smith_agent::EffectJournal`]: the intent is durable before the effect runs (and an
+//! [`smith::EffectJournal`]: the intent is durable before the effect runs (and an
 //! intent that cannot be recorded stops it), and the completion records the full bounded
 //! output and whether it was `applied`, `not-applied` or `unknown`. File effects are
 //! confined to the granted roots with `cap-std` ([`fsops`]); [`grants`] decides what each
@@ -22,6 +22,7 @@ pub mod cache;
 mod effects;
 mod fs_imports;
 pub mod fsops;
+mod generation;
 pub mod grants;
 mod handlers;
 pub mod manifest;
@@ -31,6 +32,7 @@ mod providers;
 pub mod reference;
 mod runtime;
 pub mod search;
+mod tool_call;
 
 pub use cache::CompileCache;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy};
@@ -58,7 +60,41 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// Two plugins of one generation contribute the same tool, provider or handler role;
+    /// only one active plugin may hold each, so nothing was loaded.
+    #[error(
+        "plugin {origin}: {contribution} is already contributed by plugin {holder}; only one active plugin may hold it — disable one of the two (setting plugins.ID.enabled false)"
+    )]
+    Conflict {
+        /// Where the second plugin came from.
+        origin: String,
+        /// What both contribute.
+        contribution: Contribution,
+        /// The plugin that holds it already (`id@version`).
+        holder: String,
+    },
     /// The wasm engine could not be set up.
     #[error("the plugin engine could not start: {0}")]
     Engine(String),
+}
+
+/// Something only one active plugin may contribute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contribution {
+    /// A tool, by name.
+    Tool(String),
+    /// A provider, by id.
+    Provider(String),
+    /// A lifecycle-handler role (e.g. `queue-policy`).
+    HandlerRole(String),
+}
+
+impl std::fmt::Display for Contribution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Tool(name) => write!(f, "tool `{name}`"),
+            Self::Provider(id) => write!(f, "provider `{id}`"),
+            Self::HandlerRole(role) => write!(f, "handler role `{role}`"),
+        }
+    }
 }

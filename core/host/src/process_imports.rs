@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use smith_store::EffectOutcome;
+use smith::EffectOutcome;
 
 use crate::effects::{CallState, Done, EffectCall, EffectError};
 use crate::fsops::{FsFailure, Root};

@@ -1,12 +1,12 @@
 //! The wasmtime host: the engine, one store per call with memory limits and an epoch
-//! deadline, and the tool dispatch the agent calls.
+//! deadline, the [`Host`] and its pinned [`Loadout`]s. Building a generation is
+//! [`crate::generation`]; a tool call through the tool port is [`crate::tool_call`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use smith::{Cancel, ToolCall, ToolDefinition};
-use smith_agent::{ToolContext, ToolDispatch, ToolOutput};
+use smith::ToolDefinition;
 use wasmtime::component::{HasSelf, Linker, ResourceTable};
 use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -14,7 +14,8 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 use crate::Error;
 use crate::cache::CompileCache;
 use crate::effects::CallState;
-use crate::grants::{Policy, default_policy};
+use crate::generation::{Generation, build};
+use crate::grants::Policy;
 use crate::manifest::Manifest;
 
 /// Generated bindings of the `tool-plugin` world.
@@ -26,7 +27,7 @@ pub(crate) mod bindings {
     });
 }
 
-use bindings::{ToolPlugin, ToolPluginPre};
+use bindings::ToolPlugin;
 
 /// Limits every plugin call runs under.
 #[derive(Clone, Copy, Debug)]
@@ -108,20 +109,10 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-struct LoadedPlugin {
-    manifest: Manifest,
-    pre: ToolPluginPre<State>,
-    definitions: Vec<ToolDefinition>,
-    /// A validator of each tool's input schema, by tool name.
-    validators: std::collections::HashMap<String, jsonschema::Validator>,
-    /// Set when an instance trapped or was destroyed: later calls get this error.
-    failed: Mutex<Option<String>>,
-}
-
 /// The engine, the limits and the epoch ticker every generation shares.
 pub(crate) struct Runtime {
-    engine: Engine,
-    limits: Limits,
+    pub(crate) engine: Engine,
+    pub(crate) limits: Limits,
     ticker: Arc<AtomicBool>,
 }
 
@@ -129,16 +120,6 @@ impl Drop for Runtime {
     fn drop(&mut self) {
         self.ticker.store(true, Ordering::Relaxed);
     }
-}
-
-/// One published set of plugins. Immutable once built; a reload builds a new one.
-struct Generation {
-    number: u64,
-    plugins: Vec<LoadedPlugin>,
-    /// Lifecycle-handler plugins, in load order.
-    handlers: Vec<crate::handlers::LoadedHandler>,
-    /// Provider plugins, in load order.
-    providers: Vec<crate::providers::LoadedProvider>,
 }
 
 /// The plugin host: the engine and the current generation of loaded tool plugins. A reload
@@ -154,12 +135,12 @@ pub struct Host {
 }
 
 /// The tools of one plugin generation, pinned for the duration of a run: implements the
-/// agent's [`ToolDispatch`], so every tool a run sees comes from a plugin.
+/// [`smith::ToolDispatch`] port, so every tool a run sees comes from a plugin.
 #[derive(Clone)]
 pub struct Loadout {
-    runtime: Arc<Runtime>,
-    generation: Arc<Generation>,
-    policy: Arc<Policy>,
+    pub(crate) runtime: Arc<Runtime>,
+    pub(crate) generation: Arc<Generation>,
+    pub(crate) policy: Arc<Policy>,
 }
 
 impl std::fmt::Debug for Host {
@@ -341,110 +322,6 @@ impl Loadout {
     }
 }
 
-/// Load and validate every plugin of `sources` into generation `number`.
-fn build(
-    runtime: &Runtime,
-    [linker, handler_linker, provider_linker]: [&Linker<State>; 3],
-    cache: &CompileCache,
-    sources: &[PluginSource<'_>],
-    number: u64,
-) -> Result<Generation, Error> {
-    let mut plugins: Vec<LoadedPlugin> = Vec::new();
-    let mut handlers: Vec<crate::handlers::LoadedHandler> = Vec::new();
-    let mut providers: Vec<crate::providers::LoadedProvider> = Vec::new();
-    for source in sources {
-        let manifest = Manifest::parse(source.manifest, source.origin)?;
-        let bad = |reason: String| Error::Component {
-            origin: source.origin.to_owned(),
-            reason,
-        };
-        let component = cache.load(&runtime.engine, source.component, source.origin)?;
-        if let Some(decl) = &manifest.provider {
-            if let Some(holder) = providers.iter().find(|p| {
-                p.manifest
-                    .provider
-                    .as_ref()
-                    .is_some_and(|d| d.id == decl.id)
-            }) {
-                return Err(bad(format!(
-                    "provider `{}` is already contributed by plugin {}; disable one of them (--disable-plugin ID)",
-                    decl.id,
-                    holder.manifest.label()
-                )));
-            }
-            providers.push(crate::providers::load(
-                provider_linker,
-                &component,
-                manifest,
-                source.origin,
-            )?);
-            continue;
-        }
-        if manifest.is_handler() {
-            for role in &manifest.handlers {
-                if let Some(holder) = handlers.iter().find(|h| h.manifest.handlers.contains(role)) {
-                    return Err(bad(format!(
-                        "handler role `{role}` is already taken by plugin {}; only one active plugin may hold it — disable one of them (--disable-plugin ID)",
-                        holder.manifest.label()
-                    )));
-                }
-            }
-            handlers.push(crate::handlers::load(
-                handler_linker,
-                &component,
-                manifest,
-                source.origin,
-            )?);
-            continue;
-        }
-        let instance_pre = linker
-            .instantiate_pre(&component)
-            .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
-        let pre = ToolPluginPre::new(instance_pre)
-            .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
-        let mut loaded = LoadedPlugin {
-            manifest,
-            pre,
-            definitions: Vec::new(),
-            validators: std::collections::HashMap::new(),
-            failed: Mutex::new(None),
-        };
-        let definitions = runtime
-            .definitions_of(&loaded)
-            .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
-        let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
-        if listed != loaded.manifest.tools.iter().collect::<Vec<_>>() {
-            return Err(bad(format!(
-                "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
-                loaded.manifest.tools
-            )));
-        }
-        for d in &definitions {
-            if plugins.iter().any(|p| p.manifest.tools.contains(&d.name)) {
-                return Err(bad(format!(
-                    "tool `{}` is already contributed by another plugin",
-                    d.name
-                )));
-            }
-            let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
-                bad(format!(
-                    "tool `{}` has an invalid input schema: {e}",
-                    d.name
-                ))
-            })?;
-            loaded.validators.insert(d.name.clone(), validator);
-        }
-        loaded.definitions = definitions;
-        plugins.push(loaded);
-    }
-    Ok(Generation {
-        number,
-        plugins,
-        handlers,
-        providers,
-    })
-}
-
 impl Runtime {
     pub(crate) fn limits(&self) -> &Limits {
         &self.limits
@@ -496,237 +373,5 @@ impl Runtime {
             Ok(UpdateDeadline::Continue(1))
         });
         store
-    }
-
-    fn definitions_of(&self, plugin: &LoadedPlugin) -> Result<Vec<ToolDefinition>, String> {
-        let call = CallState::inert(&plugin.manifest.id);
-        let mut store = self.store(call, Duration::from_secs(10));
-        let instance = plugin
-            .pre
-            .instantiate(&mut store)
-            .map_err(|e| format!("{e:#}"))?;
-        let defs = instance
-            .call_definitions(&mut store)
-            .map_err(|e| format!("{e:#}"))?;
-        defs.into_iter()
-            .map(|d| {
-                let input_schema = serde_json::from_str(&d.input_schema).map_err(|e| {
-                    format!(
-                        "tool `{}` has an input schema that is not JSON: {e}",
-                        d.name
-                    )
-                })?;
-                Ok(ToolDefinition {
-                    name: d.name,
-                    description: d.description,
-                    input_schema,
-                })
-            })
-            .collect()
-    }
-
-    fn bounded(&self, text: String, is_error: bool) -> ToolOutput {
-        let limit = self.limits.output_bytes;
-        if text.len() <= limit {
-            return ToolOutput {
-                output: text,
-                is_error,
-            };
-        }
-        let mut cut = limit;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        ToolOutput {
-            output: format!(
-                "{}\n[output cut at {limit} bytes of {}: the tool produced more than the output bound]",
-                &text[..cut],
-                text.len()
-            ),
-            is_error,
-        }
-    }
-}
-
-impl ToolDispatch for Loadout {
-    fn definitions(&self) -> Vec<ToolDefinition> {
-        self.generation
-            .plugins
-            .iter()
-            .flat_map(|p| p.definitions.iter().cloned())
-            .collect()
-    }
-
-    /// The tool plugins as `id@version`, in load order.
-    fn provenance(&self) -> Vec<String> {
-        self.generation
-            .plugins
-            .iter()
-            .map(|p| p.manifest.label())
-            .collect()
-    }
-
-    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
-        let Some(plugin) = self
-            .generation
-            .plugins
-            .iter()
-            .find(|p| p.manifest.tools.contains(&call.name))
-        else {
-            return ToolOutput {
-                output: format!("tool `{}` is not provided by any loaded plugin", call.name),
-                is_error: true,
-            };
-        };
-        let label = format!("{}@{}", plugin.manifest.id, plugin.manifest.version);
-        if let Some(why) = plugin
-            .failed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-        {
-            return ToolOutput {
-                output: format!(
-                    "plugin {label} is out of service after an earlier failure ({why}); restart Smith to load it again"
-                ),
-                is_error: true,
-            };
-        }
-        // Arguments are validated before anything runs (spec: Security).
-        if let Some(validator) = plugin.validators.get(&call.name)
-            && let Some(error) = validator.iter_errors(&call.arguments).next()
-        {
-            let at = error.instance_path().to_string();
-            let at = if at.is_empty() {
-                "the arguments".to_owned()
-            } else {
-                format!("`{at}`")
-            };
-            return ToolOutput {
-                output: format!(
-                    "the arguments of `{}` do not match its input schema: {}: {}; nothing was run — call it again with arguments that match",
-                    call.name,
-                    cut(&at, 200),
-                    cut(&error.to_string(), 500)
-                ),
-                is_error: true,
-            };
-        }
-        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
-        let state = CallState::new(
-            format!("{label}#{}", self.generation.number),
-            call,
-            context,
-            granted,
-            Arc::clone(&self.policy),
-            cancel.clone(),
-        );
-        let mut store = self.runtime.store(state, self.runtime.limits.deadline);
-        let invocation = bindings::smith::plugin::types::Invocation {
-            call_id: call.id.clone(),
-            cwd: context
-                .cwd
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-        };
-        // JSON Schema counts `2.0` as an integer; the plugin gets it written as one.
-        let arguments = integral(&call.arguments).to_string();
-        let result = plugin.pre.instantiate(&mut store).and_then(|instance| {
-            instance.call_call(&mut store, &call.name, &arguments, &invocation)
-        });
-        let terminal = store.data_mut().call.terminal.take();
-        match result {
-            Ok(out) => {
-                let mut text = out.text;
-                let mut is_error = out.is_error;
-                if let Some(why) = terminal {
-                    text.push_str(&format!("\n[{why}]"));
-                    is_error = true;
-                }
-                self.runtime.bounded(text, is_error)
-            }
-            Err(e) => {
-                let why = match e.downcast_ref::<Stopped>() {
-                    Some(stopped) => stopped.to_string(),
-                    None => {
-                        let text = format!("{e:#}");
-                        if text.contains("growing memory")
-                            || text.contains("memory") && text.contains("limit")
-                        {
-                            format!(
-                                "the plugin exceeded its memory limit of {} bytes",
-                                self.runtime.limits.memory_bytes
-                            )
-                        } else {
-                            format!("the plugin trapped: {text}")
-                        }
-                    }
-                };
-                let cancelled = matches!(e.downcast_ref::<Stopped>(), Some(Stopped::Cancelled));
-                if !cancelled {
-                    // A trap or an overrun is the plugin's fault: it is out of service.
-                    *plugin
-                        .failed
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
-                }
-                let after = if cancelled {
-                    "its instance was destroyed"
-                } else {
-                    "its instance was destroyed and the plugin is out of service until Smith restarts"
-                };
-                ToolOutput {
-                    output: format!(
-                        "tool `{}` of {label} failed: {why}; {after} (effects it recorded before this are in the session)",
-                        call.name
-                    ),
-                    is_error: true,
-                }
-            }
-        }
-    }
-}
-
-/// `text` cut at about `max` bytes (on a character boundary), with `…` when cut: error
-/// messages quote offending values, which may be huge.
-fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes in all)", &text[..end], text.len())
-}
-
-/// `value` with every integral float that fits an `i64` (`2.0`) written as an integer.
-fn integral(value: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match value {
-        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
-            #[allow(clippy::cast_possible_truncation)]
-            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
-            _ => value.clone(),
-        },
-        Value::Array(items) => Value::Array(items.iter().map(integral).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), integral(v))).collect())
-        }
-        other => other.clone(),
-    }
-}
-
-impl ToolDispatch for Host {
-    /// The current generation's tools.
-    fn definitions(&self) -> Vec<ToolDefinition> {
-        self.loadout().definitions()
-    }
-
-    /// Runs in the generation current when the call starts (a run that must not see a reload
-    /// mid-way uses a [`Loadout`] instead).
-    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
-        self.loadout().call(call, context, cancel)
     }
 }

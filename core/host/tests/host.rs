@@ -9,8 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use smith::{Cancel, EntryId, ToolCall};
-use smith_agent::{EffectJournal, ToolContext, ToolDispatch};
+use smith::{Cancel, EffectJournal, EntryId, JournalError, ToolCall, ToolContext, ToolDispatch};
 use smith_host::{Host, Limits, PluginSource};
 use smith_store::{EffectCompletion, EffectIntent, EffectOutcome, Record, read_session};
 
@@ -309,11 +308,11 @@ fn cancellation_is_polled_and_an_ignoring_plugin_is_destroyed() {
 struct Broken;
 
 impl EffectJournal for Broken {
-    fn intent(&self, _: EffectIntent, _: Option<EntryId>) -> Result<EntryId, String> {
-        Err("disk full".into())
+    fn intent(&self, _: EffectIntent, _: Option<EntryId>) -> Result<EntryId, JournalError> {
+        Err(JournalError::Storage("disk full".into()))
     }
-    fn complete(&self, _: EntryId, _: EffectCompletion) -> Result<EntryId, String> {
-        Err("disk full".into())
+    fn complete(&self, _: EntryId, _: EffectCompletion) -> Result<EntryId, JournalError> {
+        Err(JournalError::Storage("disk full".into()))
     }
 }
 

@@ -7,8 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use smith::Cancel;
-use smith_agent::ToolDispatch;
+use smith::{Cancel, ToolDispatch};
 use smith_host::process::{ExitStatus, ProcessRequest, ProcessResult, run};
 use smith_host::{Policy, ProcessPolicy};
 use smith_store::{EffectOutcome, Record, read_session};
@@ -208,7 +207,12 @@ fn the_bash_tool_is_refused_unless_the_policy_allows_processes() {
     let refused = host.loadout();
     let out = f.call(&refused, "bash", json!({"command": "touch made-it"}));
     assert!(out.is_error, "{}", out.output);
-    assert!(out.output.contains("smith trust"), "{}", out.output);
+    // The refusal names the fix, in the terms of settings (a frontend adds its own hints).
+    assert!(
+        out.output.contains("trust the project") && out.output.contains("process.allow"),
+        "{}",
+        out.output
+    );
     assert!(!f.root().join("made-it").exists());
     assert_eq!(
         f.effects(),

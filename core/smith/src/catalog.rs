@@ -248,7 +248,7 @@ impl ModelInfo {
                     advertised(self.tools)
                 ),
                 "tools",
-                "choose a model whose catalog record has `tools #true` (`smith models`), declare the model's tool use in your models.kdl if it has it, or run without the tool plugins (--disable-plugin ID for each one `smith plugins list` shows)",
+                "choose a model whose catalog record has `tools #true`, declare the model's tool use in your models.kdl if it has it, or run without the tool plugins (the setting plugins.ID.enabled false for each tool plugin)",
             ));
         }
         if let Some(level) = request.thinking {
@@ -266,7 +266,7 @@ impl ModelInfo {
                 return Err(fail(
                     format!("it asks for thinking level `{level}`, but the model accepts: {known}"),
                     "thinking",
-                    "choose one of the listed levels with --thinking, or leave thinking to the model's default",
+                    "choose one of the listed levels (the `thinking` setting), or leave thinking to the model's default",
                 ));
             }
         }

@@ -6,6 +6,13 @@
 //! [`StreamEvent`]s a provider emits, the [`Provider`] trait that is the provider boundary, and
 //! the cooperative [`Cancel`] token.
 //!
+//! It also holds the other **ports** every adapter implements, beside [`Provider`]: the tool
+//! port ([`ToolDispatch`], called with a [`ToolContext`]), the durable effect boundary
+//! ([`EffectJournal`], recording [`EffectIntent`]s and [`EffectCompletion`]s) and the
+//! lifecycle port ([`Lifecycle`]: [`LifecycleEvent`]s out, [`Action`]s back, delivering
+//! [`QueuedInput`]). The agent loop calls them and the plugin host implements them; the two
+//! meet only here (`ARCHITECTURE.md`).
+//!
 //! It must never perform I/O, print, or know any vendor's wire format (spec: Product
 //! boundaries — "provider details do not enter the agent, session, tool, plugin, or interface
 //! contracts").
@@ -13,10 +20,13 @@
 mod attempt;
 mod cancel;
 mod catalog;
+mod effect;
 mod ids;
+mod lifecycle;
 mod message;
 mod model;
 mod provider;
+mod tool;
 mod usage;
 
 pub use attempt::{Attempt, AttemptFailure, Next, RouteSource, Routing};
@@ -24,11 +34,17 @@ pub use cancel::Cancel;
 pub use catalog::{
     CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,
 };
+pub use effect::{EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, JournalError};
 pub use ids::{EntryId, SessionId, SessionIdError};
+pub use lifecycle::{
+    Action, Delivery, HandlerError, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers,
+    QueuedInput,
+};
 pub use message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};
 pub use provider::{
     ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
     ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
 };
+pub use tool::{NoTools, ToolContext, ToolDispatch, ToolOutput};
 pub use usage::{Usage, UsageTotals};

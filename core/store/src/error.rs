@@ -41,7 +41,7 @@ pub enum Error {
     },
     /// The file is damaged at `offset`.
     #[error(
-        "`{}` is damaged at byte {offset}: {reason}. The file was not changed; `smith sessions verify` reports all damage, and `smith sessions fork --at ENTRY` continues from an intact entry",
+        "`{}` is damaged at byte {offset}: {reason}. The file was not changed; a full verification of the session reports all damage, and a fork at an intact entry continues from there",
         path.display()
     )]
     Corrupt {
@@ -54,7 +54,7 @@ pub enum Error {
     },
     /// Another process holds the writer lock.
     #[error(
-        "session `{}` is open for writing by another Smith process, so this process may only read it; wait for that process to finish, or continue separately in a fork (`smith sessions fork`)",
+        "session `{}` is open for writing by another Smith process, so this process may only read it; wait for that process to finish, or continue separately in a fork of the session",
         path.display()
     )]
     Locked {

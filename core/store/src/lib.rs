@@ -21,6 +21,7 @@ pub mod meta;
 mod reader;
 mod record;
 mod scan;
+mod shared;
 mod writer;
 
 #[cfg(test)]
@@ -32,11 +33,14 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, Checkpoint, Delivery, EffectCompletion, EffectIntent, EffectOutcome, Entry, EntryHead,
-    MessageRecord, ModelChange, NewEntry, Record, RunEnd, SessionStart, Submission,
-    ToolResultRecord, Withdrawal, entry_frame, entry_payload,
+    Abort, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record, RunEnd,
+    SessionStart, Submission, ToolResultRecord, Withdrawal, entry_frame, entry_payload,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
+pub use shared::{SharedWriter, WeakWriter};
+/// Record bodies that are also port vocabulary (the durable effect boundary, queued input):
+/// they are defined in `smith`, and encoded here as record kinds 6 and 7 and inside kind 8.
+pub use smith::{Delivery, EffectCompletion, EffectIntent, EffectOutcome};
 pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
 
 /// The file name of session `id`: `<id>.smith`.

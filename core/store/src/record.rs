@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use smith::{
-    Attempt, AttemptFailure, EntryId, Message, ModelRef, Selection, StopReason, ToolResult, Usage,
-    UsageTotals,
+    Attempt, AttemptFailure, Delivery, EffectCompletion, EffectIntent, EntryId, Message, ModelRef,
+    Selection, StopReason, ToolResult, Usage, UsageTotals,
 };
 
 use crate::Error;
@@ -63,65 +63,6 @@ pub struct RunEnd {
     pub error: Option<String>,
 }
 
-/// Body of record kind 6, `effect_intent`: an external effect about to be dispatched, recorded
-/// durably before it runs (spec: Durable effect boundary). Its completion pairs with it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EffectIntent {
-    /// The effect's identity, unique within the session; the completion names it.
-    pub effect_id: String,
-    /// The tool call this effect serves.
-    pub call_id: String,
-    /// The plugin and generation that asked for it (`files@0.1.0#1`).
-    pub plugin: String,
-    /// The tool that performs it.
-    pub tool: String,
-    /// What kind of effect (e.g. `file.write`, `process.spawn`).
-    pub effect: String,
-    /// What it acts on (a path, a command line), when there is one.
-    pub target: Option<String>,
-    /// The effect's input, a structured value stored as canonical CBOR.
-    pub input: serde_json::Value,
-}
-
-/// How an effect ended, as recorded by its completion: its mutation state (spec: Durable
-/// effect boundary — `applied`, `not-applied` or `unknown`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EffectOutcome {
-    /// The effect happened.
-    Applied,
-    /// The effect did not change anything (refused, failed before acting, cancelled).
-    NotApplied,
-    /// Whether the effect happened is not known (e.g. the process died while it ran).
-    Unknown,
-}
-
-impl EffectOutcome {
-    /// The outcome's recorded name: `applied`, `not-applied` or `unknown`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Applied => "applied",
-            Self::NotApplied => "not-applied",
-            Self::Unknown => "unknown",
-        }
-    }
-}
-
-/// Body of record kind 7, `effect_completion`: how an effect ended, with its output and the
-/// evidence of what it changed. Pairs with its [`EffectIntent`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EffectCompletion {
-    /// The intent's `effect_id`.
-    pub effect_id: String,
-    /// How it ended.
-    pub outcome: EffectOutcome,
-    /// Output bytes (tool output), stored as a CBOR byte string.
-    #[serde(with = "bytes")]
-    pub output: Vec<u8>,
-    /// Evidence of the mutation (e.g. content hashes before and after), a structured value.
-    pub evidence: serde_json::Value,
-}
-
 /// Body of record kind 8, `submission`: input admitted into the session (spec: Sessions →
 /// Submission and receipts). Its entry id is the submission's stable identity; the work it
 /// starts ends with a `run_end` entry paired with it (its terminal receipt). It is committed
@@ -161,28 +102,6 @@ pub struct Submission {
     pub policy: Option<String>,
 }
 
-/// How queued input enters live work (spec: Agent behavior — queued input is delivered at
-/// defined lifecycle events).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Delivery {
-    /// As soon as the current tool-result batch is complete, before the next provider request;
-    /// the batch's remaining tool calls may be skipped (each gets an explicit result).
-    Steer,
-    /// When the work would otherwise stop (the model ended its turn): the work continues with it.
-    FollowUp,
-}
-
-impl Delivery {
-    /// `steer` or `follow_up`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Steer => "steer",
-            Self::FollowUp => "follow_up",
-        }
-    }
-}
-
 /// Body of record kind 10, `withdrawal`: queued input (the `submission` it pairs with) taken
 /// back before delivery. Terminal for that submission: it is never delivered.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -215,32 +134,6 @@ pub struct Checkpoint {
 pub struct Abort {
     /// Who or what asked, in words (e.g. `interrupt signal (Ctrl-C or SIGTERM)`).
     pub reason: String,
-}
-
-/// Serde adapter: `Vec<u8>` as a CBOR byte string (not an array of integers).
-mod bytes {
-    use serde::{Deserializer, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(v)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        struct Visit;
-        impl serde::de::Visitor<'_> for Visit {
-            type Value = Vec<u8>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a byte string")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-                Ok(v.to_vec())
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-                Ok(v)
-            }
-        }
-        d.deserialize_byte_buf(Visit)
-    }
 }
 
 /// A session record. Kinds this build does not know are kept as [`Record::Unknown`] with their

@@ -197,7 +197,7 @@ impl SessionWriter {
                 path: path.to_owned(),
                 offset: end.damage_at,
                 reason: format!(
-                    "{} after the last complete change, so the end of the history is uncertain; inspect it with `smith sessions verify`, and continue in a fork (`smith sessions fork`)",
+                    "{} after the last complete change, so the end of the history is uncertain; verify the session to see all damage, and continue in a fork at an intact entry",
                     end.reason
                 ),
             });
@@ -321,7 +321,7 @@ impl SessionWriter {
         if self.is_withheld(self.leaf) {
             return Err(Error::Encode {
                 reason: format!(
-                    "the selected leaf, entry {}, lies in a damaged change that is withheld; select an intact entry first (`smith sessions select`)",
+                    "the selected leaf, entry {}, lies in a damaged change that is withheld; select an intact entry first",
                     self.leaf
                 ),
             });

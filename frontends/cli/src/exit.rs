@@ -1,6 +1,4 @@
-//! Exit statuses (DESIGN §7) and the CLI's error type.
-
-use std::fmt;
+//! Exit statuses (DESIGN §7) and the one way diagnostics reach stderr.
 
 /// The run or command succeeded.
 pub(crate) const SUCCESS: u8 = 0;
@@ -33,41 +31,4 @@ pub(crate) fn report(message: &str) {
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(line.as_bytes());
     let _ = err.flush();
-}
-
-/// A failure reported on stderr with its exit status. The message says what happened, why,
-/// and what to do next.
-#[derive(Debug)]
-pub(crate) struct CliError {
-    pub(crate) status: u8,
-    pub(crate) message: String,
-}
-
-impl CliError {
-    pub(crate) fn new(status: u8, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            message: message.into(),
-        }
-    }
-
-    pub(crate) fn usage(message: impl Into<String>) -> Self {
-        Self::new(USAGE, message)
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-/// The status for a store error met while opening or creating a session.
-pub(crate) fn store_status(e: &smith_store::Error) -> u8 {
-    use smith_store::Error as E;
-    match e {
-        E::Locked { .. } => REFUSED,
-        E::NotASession { .. } | E::UnsupportedVersion { .. } | E::Corrupt { .. } => DAMAGED,
-        E::Io { .. } | E::Uncertain { .. } | E::Encode { .. } => RUN_FAILED,
-    }
 }

@@ -5,19 +5,12 @@
 //! [`command`] is the clap declaration — the one source of `--help` and of the generated
 //! command reference ([`reference_docs`]).
 
-mod auth;
-mod auth_file;
 mod cli;
-mod docs;
-mod eval;
+mod command_error;
+mod commands;
 mod exit;
-mod models;
-mod paths;
-mod providers;
+mod output;
 mod reference;
-mod registry;
-mod sessions;
-mod settings;
 mod tools_reference;
 
 use std::process::ExitCode;
@@ -46,21 +39,23 @@ pub fn main() -> ExitCode {
             return ExitCode::from(status);
         }
     };
-    if let Err(e) = settings::check_overrides(&cli.global.overrides) {
+    if let Err(e) = smith_app::settings::check_overrides(&cli.global.overrides) {
+        let e = command_error::config(&e);
         exit::report(&e.message);
         return ExitCode::from(e.status);
     }
+    use commands::{auth, config, docs, eval, models, plugins, sessions, tools, trust};
     let result = match cli.command {
         Some(cli::Command::Eval(args)) => eval::run(args, &cli.global),
         Some(cli::Command::Docs(args)) => docs::run(args),
-        Some(cli::Command::Config(args)) => settings::run_config(args, &cli.global),
-        Some(cli::Command::Tools(args)) => registry::run_tools(args, &cli.global),
-        Some(cli::Command::Plugins(args)) => registry::run_plugins(args, &cli.global),
-        Some(cli::Command::Trust(args)) => settings::run_trust(args),
+        Some(cli::Command::Config(args)) => config::run(args, &cli.global),
+        Some(cli::Command::Tools(args)) => tools::run(args, &cli.global),
+        Some(cli::Command::Plugins(args)) => plugins::run(args, &cli.global),
+        Some(cli::Command::Trust(args)) => trust::run(args),
         Some(cli::Command::Auth(args)) => auth::run(args, &cli.global),
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
-        None => Err(exit::CliError::usage(
+        None => Err(command_error::CliError::usage(
             "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
         )),
     };

@@ -58,7 +58,11 @@ fn body() -> String {
             component: p.component,
         })
         .collect();
-    let cache = smith_host::CompileCache::new(crate::paths::compile_cache());
+    let cache = smith_host::CompileCache::new(
+        smith_app::Paths::from_env()
+            .compile_cache()
+            .map(std::path::Path::to_path_buf),
+    );
     let host = match smith_host::Host::load(&sources, &cache, limits) {
         Ok(host) => host,
         Err(e) => {

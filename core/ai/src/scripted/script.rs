@@ -152,12 +152,12 @@ impl Script {
         };
         let meta = std::fs::metadata(path).map_err(|e| {
             io_err(format!(
-                "cannot read the script: {e}; check the path given to --script"
+                "cannot read the script: {e}; check the script's path"
             ))
         })?;
         if !meta.is_file() {
             return Err(io_err(
-                "is not a regular file; pass a script file to --script".into(),
+                "is not a regular file; give the path of a script file".into(),
             ));
         }
         if meta.len() > MAX_SCRIPT_BYTES {
@@ -168,7 +168,7 @@ impl Script {
         }
         let bytes = std::fs::read(path).map_err(|e| {
             io_err(format!(
-                "cannot read the script: {e}; check the path given to --script"
+                "cannot read the script: {e}; check the script's path"
             ))
         })?;
         let source = String::from_utf8(bytes).map_err(|e| {

@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use smith::{Cancel, SessionId, ToolCall};
-use smith_agent::{SharedWriter, ToolContext, ToolDispatch, ToolOutput};
+use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolDispatch, ToolOutput};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
-use smith_store::{EffectOutcome, Record, SessionWriter, read_session};
+use smith_store::{EffectOutcome, Record, SessionWriter, SharedWriter, read_session};
 
 pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
     PluginSource {

@@ -1,0 +1,210 @@
+//! The provider rounds of running work, to an explicit stop condition: each round sends the
+//! context, records the response and its usage, answers every tool call with a recorded
+//! result (the batch's last result and the checkpoint in one committed change), and consults
+//! the lifecycle handlers at the safe points.
+
+use smith::{
+    LifecycleEvent, ProviderError, ProviderErrorKind, ProviderRequest, Selection, StopReason,
+    ToolCall, check_pairing,
+};
+use smith_store::MessageRecord;
+use smith_ui_intents::{Intent, NoticeLevel};
+
+use crate::lifecycle::Plan;
+use crate::run::{Agent, Run, RunError};
+use crate::tool_call::not_run;
+
+impl Agent<'_> {
+    /// The provider rounds of the running work, to an explicit stop condition.
+    pub(crate) fn rounds(
+        &self,
+        run: &mut Run<'_>,
+        model: &Selection,
+    ) -> Result<StopReason, RunError> {
+        let definitions = self.tools.definitions();
+        let requires = self.tools.provenance();
+        let mut turn = 0;
+        loop {
+            turn += 1;
+            if turn > self.limits.max_rounds {
+                return Err(RunError::RoundLimit {
+                    limit: self.limits.max_rounds,
+                });
+            }
+            if run.cancel.is_cancelled() {
+                return Ok(StopReason::Aborted);
+            }
+            run.sink.emit(Intent::TurnStart { turn });
+            // The model of the request is set per candidate by dispatch.
+            let base = ProviderRequest {
+                model: smith::ModelRef {
+                    provider: String::new(),
+                    model: String::new(),
+                },
+                instructions: None,
+                context: run.session.context.clone(),
+                tools: definitions.clone(),
+                thinking: None,
+                max_output: None,
+            };
+            check_pairing(&base.context)?;
+            let Some(served) = run.dispatch(self.dispatcher, turn, model, &base)? else {
+                // Aborted while waiting to retry: the failed attempt is on record.
+                return Ok(StopReason::Aborted);
+            };
+            let response = served.response;
+            let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
+            let stop = response.stop_reason;
+            let failure = response.error.clone();
+            // Count the observed usage first: a failure to record cannot erase it. It is
+            // priced at the prices the attempt recorded.
+            run.usage.add(response.usage.as_ref());
+            let cost = response
+                .usage
+                .as_ref()
+                .zip(served.price)
+                .and_then(|(usage, price)| price.cost(usage));
+            run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
+            let message_id = response.message_id;
+            run.record_message(
+                MessageRecord {
+                    message: response.message,
+                    model: Some(served.model.clone()),
+                    stop_reason: Some(stop),
+                    usage: response.usage,
+                    error: failure.as_ref().map(|e| e.message.clone()),
+                    attempt: Some(served.attempt),
+                },
+                message_id,
+            )?;
+            run.sink.emit(Intent::Usage {
+                message_id,
+                attempt: Some(served.attempt.0),
+                model: Some(Box::new(served.model)),
+                usage: response.usage,
+                cost_usd: cost,
+            });
+            let mut skip: Option<String> = None;
+            for (i, call) in calls.iter().enumerate() {
+                run.sink.emit(Intent::ToolStart {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    arguments: call.arguments.clone(),
+                });
+                let result = if stop != StopReason::ToolUse {
+                    not_run(
+                        call,
+                        "the model's response did not end for tool use, so the call was not run",
+                    )
+                } else if run.cancel.is_cancelled() {
+                    not_run(
+                        call,
+                        "the run was aborted before this call started; it was not run",
+                    )
+                } else if let Some(why) = &skip {
+                    not_run(call, &format!("skipped: {why}; this call was not run"))
+                } else {
+                    self.call_tool(run, call, &definitions)
+                };
+                let last = i + 1 == calls.len();
+                // The batch's last result and the checkpoint are one committed change.
+                let checkpoint = last.then(|| smith_store::Checkpoint {
+                    round: turn,
+                    phase: "tool_batch_complete".to_owned(),
+                    requires: requires.clone(),
+                });
+                run.record_result(call, result, checkpoint)?;
+                if !last && skip.is_none() && stop == StopReason::ToolUse {
+                    let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
+                    skip = self
+                        .consult(run, |queued| LifecycleEvent::ToolEnd {
+                            turn,
+                            remaining,
+                            queued,
+                        })
+                        .skip;
+                }
+            }
+            run.sink.emit(Intent::TurnEnd {
+                turn,
+                stop_reason: stop,
+            });
+            match stop {
+                StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
+                // No round is left to answer delivered input: it stays queued.
+                StopReason::ToolUse if turn == self.limits.max_rounds => {}
+                StopReason::ToolUse => {
+                    let plan =
+                        self.consult(run, |queued| LifecycleEvent::BatchEnd { turn, queued });
+                    run.deliver(&plan.deliver)?;
+                }
+                StopReason::Error => {
+                    return Err(RunError::Provider(failure.unwrap_or_else(|| {
+                        ProviderError::new(
+                            ProviderErrorKind::Other,
+                            "the provider reported an error",
+                        )
+                    })));
+                }
+                StopReason::EndTurn if turn == self.limits.max_rounds => {
+                    return Ok(StopReason::EndTurn);
+                }
+                StopReason::EndTurn => {
+                    let plan = self.consult(run, |queued| LifecycleEvent::Idle { turn, queued });
+                    if plan.deliver.is_empty() {
+                        return Ok(StopReason::EndTurn);
+                    }
+                    run.deliver(&plan.deliver)?;
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// Consult the lifecycle handlers at a point of the run, when queued input the active
+    /// queue policy may deliver is waiting; report input blocked by a missing or different
+    /// policy once per run. Returns the validated plan (empty after a cancel).
+    fn consult(
+        &self,
+        run: &mut Run<'_>,
+        event: impl FnOnce(Vec<smith::QueuedInput>) -> LifecycleEvent,
+    ) -> Plan {
+        let active = self.lifecycle.queue_policy();
+        let (eligible, blocked): (Vec<_>, Vec<_>) = crate::inbox::lock(&run.session.work)
+            .queue
+            .iter()
+            .cloned()
+            .partition(|q| Some(&q.policy) == active.as_ref());
+        if !blocked.is_empty() && !run.blocked_reported {
+            run.blocked_reported = true;
+            let ids: Vec<String> = blocked.iter().map(|q| q.submission.to_string()).collect();
+            let needed: Vec<&str> = blocked.iter().map(|q| q.policy.as_str()).collect();
+            run.sink.emit(Intent::Notice {
+                level: NoticeLevel::Warning,
+                text: format!(
+                    "queued input {} waits for queue policy {} that admitted it, but the active queue policy is {}; it stays queued and is not delivered by another policy — enable that plugin, or withdraw the input",
+                    ids.join(", "),
+                    needed.join(", "),
+                    active.as_deref().unwrap_or("none")
+                ),
+            });
+        }
+        if eligible.is_empty() || run.cancel.is_cancelled() {
+            return Plan::default();
+        }
+        let event = event(eligible);
+        let replies = self.lifecycle.handle(&event, run.cancel);
+        if run.cancel.is_cancelled() {
+            // Aborted during a handler call: nothing it asked for applies.
+            return Plan::default();
+        }
+        let plan = crate::lifecycle::validate(&event, replies);
+        for problem in &plan.problems {
+            run.sink.emit(Intent::Notice {
+                level: NoticeLevel::Warning,
+                text: problem.clone(),
+            });
+        }
+        plan
+    }
+}

@@ -1,0 +1,163 @@
+//! Settlement: work settles only after the work it owns (spec: Work and recovery — a parent
+//! settles only after work it owns reaches terminal outcomes). Owned children run in admission
+//! order when the owner succeeded, or end unstarted when it did not; then the work's end — its
+//! terminal receipt — is recorded, paired with its submission.
+
+use smith::{EntryId, StopReason, UsageTotals};
+use smith_store::{NewEntry, Record, RunEnd};
+
+use crate::run::{Agent, Run, RunError};
+
+impl Agent<'_> {
+    /// Run the owned children of `work` (in admission order, also those admitted meanwhile),
+    /// then record `work`'s end — its terminal receipt — paired with it. The end is written
+    /// under the work-state lock once no child waits, so no child can be admitted to an owner
+    /// that has ended.
+    pub(crate) fn settle(
+        &self,
+        run: &mut Run<'_>,
+        work: EntryId,
+        stop_reason: StopReason,
+        error: Option<&RunError>,
+    ) -> Result<(), smith_store::Error> {
+        let succeeded =
+            matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
+        let settled = self.settle_inner(run, work, stop_reason, error, succeeded);
+        if settled.is_err() {
+            // The end could not be recorded: the work stays live in the file (settled on the
+            // next open), but no run executes it any more.
+            let mut state = crate::inbox::lock(&run.session.work);
+            if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
+                state.running = None;
+            }
+        }
+        settled
+    }
+
+    fn settle_inner(
+        &self,
+        run: &mut Run<'_>,
+        work: EntryId,
+        stop_reason: StopReason,
+        error: Option<&RunError>,
+        succeeded: bool,
+    ) -> Result<(), smith_store::Error> {
+        // Whether a child was ended without running.
+        let mut cut = false;
+        loop {
+            let waiting = crate::inbox::lock(&run.session.work).waiting_children(work);
+            if waiting.is_empty() {
+                // Stop watching for cancellation (never while holding the work state: the
+                // watcher takes it to record).
+                if run
+                    .abort_watch
+                    .as_ref()
+                    .is_some_and(|w| w.submission() == work)
+                    && let Some(watch) = run.abort_watch.take()
+                {
+                    watch.stop();
+                }
+                let mut state = crate::inbox::lock(&run.session.work);
+                let waiting = state.waiting_children(work);
+                if waiting.is_empty() {
+                    // A cancellation is recorded before the end of the work it aborts.
+                    let mut entries = Vec::new();
+                    if run.cancel.is_cancelled()
+                        && !state.abort_recorded
+                        && state.running.as_ref().is_some_and(|(w, _)| *w == work)
+                    {
+                        entries.push(NewEntry {
+                            record: Record::Abort(smith_store::Abort {
+                                reason: crate::abort::REASON.to_owned(),
+                            }),
+                            pair: Some(work),
+                        });
+                        state.abort_recorded = true;
+                    }
+                    // Cancelled while its children ran, so some never ran: the work as a
+                    // whole was aborted.
+                    let stop_reason = if succeeded && cut {
+                        StopReason::Aborted
+                    } else {
+                        stop_reason
+                    };
+                    entries.push(NewEntry {
+                        record: Record::RunEnd(RunEnd {
+                            stop_reason,
+                            usage: run.usage,
+                            error: error.map(ToString::to_string),
+                        }),
+                        pair: Some(work),
+                    });
+                    // Best effort after a store failure: this append is refused too, and says
+                    // so.
+                    run.session.writer.lock().append_entries(&entries)?;
+                    state.live.remove(&work);
+                    if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
+                        state.running = None;
+                    }
+                    return Ok(());
+                }
+                drop(state);
+                cut |= self.end_or_run(run, work, waiting, succeeded)?;
+                continue;
+            }
+            cut |= self.end_or_run(run, work, waiting, succeeded)?;
+        }
+    }
+
+    /// Run the waiting children of `work` when it succeeded and is not cancelled; otherwise
+    /// end them unstarted. Returns whether any was ended unstarted.
+    fn end_or_run(
+        &self,
+        run: &mut Run<'_>,
+        work: EntryId,
+        waiting: Vec<EntryId>,
+        succeeded: bool,
+    ) -> Result<bool, smith_store::Error> {
+        let mut cut = false;
+        for child in waiting {
+            if succeeded && !run.cancel.is_cancelled() {
+                self.run_child(run, child)?;
+            } else {
+                run.end_unstarted(child, work)?;
+                cut = true;
+            }
+        }
+        Ok(cut)
+    }
+
+    /// Run child work `child`: deliver its input (a user message paired with it), play its
+    /// rounds, and settle it (its own children first).
+    fn run_child(&self, run: &mut Run<'_>, child: EntryId) -> Result<(), smith_store::Error> {
+        let found = crate::inbox::lock(&run.session.work)
+            .live
+            .get(&child)
+            .map(|live| (live.model.clone(), live.input.clone()));
+        let Some((model, input)) = found else {
+            return Ok(());
+        };
+        let (parent_work, parent_usage, parent_cost) = (run.submission, run.usage, run.cost);
+        run.submission = Some(child);
+        run.usage = UsageTotals::default();
+        run.cost = Some(0.0);
+        let outcome = match run.deliver_child(child, &model, &input) {
+            Ok(()) => {
+                if let Some(live) = crate::inbox::lock(&run.session.work).live.get_mut(&child) {
+                    live.started = true;
+                }
+                self.rounds(run, &model)
+            }
+            Err(e) => Err(e),
+        };
+        let (stop_reason, error) = match outcome {
+            Ok(reason) => (reason, None),
+            Err(e) => (StopReason::Error, Some(e)),
+        };
+        let settled = self.settle(run, child, stop_reason, error.as_ref());
+        run.submission = parent_work;
+        run.usage = parent_usage;
+        run.cost = parent_cost;
+        settled
+    }
+}

@@ -1,0 +1,83 @@
+//! One tool call through the [`smith::ToolDispatch`] port.
+
+use smith::{ToolCall, ToolContext, ToolResult};
+use smith_ui_intents::Intent;
+
+use crate::run::{Agent, Run};
+
+impl Agent<'_> {
+    /// Run one tool call through the tool port on a worker thread, relaying its progress as
+    /// tool updates; a call of a tool that is not active is answered without running
+    /// anything (spec: Security — only active tools can be invoked).
+    pub(crate) fn call_tool(
+        &self,
+        run: &mut Run<'_>,
+        call: &ToolCall,
+        definitions: &[smith::ToolDefinition],
+    ) -> ToolResult {
+        if !definitions.iter().any(|d| d.name == call.name) {
+            let active = if definitions.is_empty() {
+                "none".to_owned()
+            } else {
+                definitions
+                    .iter()
+                    .map(|d| d.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                output: format!(
+                    "unknown tool `{}`: no active plugin provides a tool of that name (active tools: {active}); the call was not run",
+                    call.name
+                ),
+                is_error: true,
+            };
+        }
+        let (progress, updates) = std::sync::mpsc::channel::<String>();
+        let context = ToolContext {
+            cwd: self.cwd.clone(),
+            journal: std::sync::Arc::new(run.session.journal()),
+            cause: run.session.call_message,
+            progress: Some(progress),
+        };
+        let tools = self.tools;
+        let cancel = run.cancel;
+        // The call runs on a worker thread; this thread relays its progress as tool updates
+        // until the call returns (and drops its context, ending the channel).
+        let joined = std::thread::scope(|scope| {
+            let worker = scope.spawn(move || tools.call(call, &context, cancel));
+            for text in updates {
+                run.sink.emit(Intent::ToolUpdate {
+                    call_id: call.id.clone(),
+                    text,
+                });
+            }
+            worker.join()
+        });
+        let out = joined.unwrap_or_else(|_| smith::ToolOutput {
+            output: format!(
+                "tool `{}` failed inside Smith (a defect: the dispatcher panicked); the call's effects, if any, are in the session",
+                call.name
+            ),
+            is_error: true,
+        });
+        ToolResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            output: out.output,
+            is_error: out.is_error,
+        }
+    }
+}
+
+/// The result of a call that was not run, saying why.
+pub(crate) fn not_run(call: &ToolCall, why: &str) -> ToolResult {
+    ToolResult {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        output: why.to_owned(),
+        is_error: true,
+    }
+}

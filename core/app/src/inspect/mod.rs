@@ -1,0 +1,24 @@
+//! Session inspection without a provider or credentials (spec: Interface modes → Session
+//! inspection): what `list`, `grep`, `get`, `verify`, `receipts` and `watch` read, as typed,
+//! serializable records every frontend renders its own way. Everything here is read-only: it
+//! never repairs, truncates, locks or runs anything, and reads only complete committed
+//! changes.
+//!
+//! The records are [`Record`]s, serialized with a `type` tag first (`session`, `match`,
+//! `entry`, `usage`, `page`, `receipt`, `fork`); their JSON shapes are the `sessions … --json`
+//! format documented in `docs-corpus/docs/sessions.md`.
+
+mod follow;
+mod grep;
+mod page;
+mod verify;
+mod view;
+
+pub use follow::{Follow, FollowError, Polled};
+pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
+pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
+pub use verify::{Verification, verify};
+pub use view::{
+    CheckpointView, EntryView, ForkView, KnownRecord, MatchView, PageView, ReceiptView, Record,
+    RecordView, SessionSummary, UsageView, kind_label, summarize,
+};

@@ -1,0 +1,357 @@
+//! The inspection records: one view type per output record, borrowing what it shows.
+
+use serde::Serialize;
+use smith::{EntryId, SessionId, UsageTotals};
+use smith_agent::{AttemptUsage, Receipt, ReceiptState};
+use smith_store::{CommitReader, Entry, Record as Stored, SessionState};
+
+/// One inspection record, tagged by `type` (serialized first).
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Record<'a> {
+    /// A session of `list`.
+    Session(SessionSummary),
+    /// A matching line of `grep`.
+    Match(MatchView<'a>),
+    /// An entry of `get` or `watch`.
+    Entry(EntryView<'a>),
+    /// The usage and cost over a whole session (`get`).
+    Usage(UsageView<'a>),
+    /// The page trailer of `get`.
+    Page(PageView),
+    /// A submission and its receipt (`receipts`).
+    Receipt(ReceiptView),
+    /// A new fork.
+    Fork(ForkView),
+}
+
+/// A session's identity and summary metadata, read from its first committed change only.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SessionSummary {
+    /// The session id.
+    pub id: SessionId,
+    /// Creation time from the id, milliseconds since the Unix epoch.
+    pub created_ms: Option<u64>,
+    /// The file's size in bytes.
+    pub bytes: u64,
+    /// The Smith that created it.
+    pub smith_version: Option<String>,
+    /// The working directory it was created in.
+    pub cwd: Option<String>,
+}
+
+/// Summarize session `id` at `path`: its size and what its `session_start` records. Only the
+/// first committed change is read.
+///
+/// # Errors
+/// The store's error when the file cannot be opened or its first change read.
+pub fn summarize(
+    id: SessionId,
+    path: &std::path::Path,
+) -> Result<SessionSummary, smith_store::Error> {
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let start = CommitReader::open(path).and_then(|mut r| r.next_change())?;
+    let (smith_version, cwd) = match start
+        .as_ref()
+        .and_then(|c| c.entries.first())
+        .map(|e| &e.record)
+    {
+        Some(Stored::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
+        _ => (None, None),
+    };
+    Ok(SessionSummary {
+        id,
+        created_ms: id.created_ms(),
+        bytes,
+        smith_version,
+        cwd,
+    })
+}
+
+/// One matching line of one entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchView<'a> {
+    /// The session.
+    pub session: SessionId,
+    /// The entry.
+    pub entry: EntryId,
+    /// The entry's kind label ([`kind_label`]).
+    pub kind: &'static str,
+    /// The matching line.
+    pub line: &'a str,
+}
+
+/// An entry with its fixed metadata and its record.
+#[derive(Debug, Serialize)]
+pub struct EntryView<'a> {
+    /// The session.
+    pub session: SessionId,
+    /// The entry id.
+    pub id: EntryId,
+    /// Its parent on its branch.
+    pub parent: Option<EntryId>,
+    /// The entry it pairs with (a tool call's message, a submission, an effect intent).
+    pub pair: Option<EntryId>,
+    /// When it was recorded, milliseconds since the Unix epoch.
+    pub timestamp_ms: i64,
+    /// The record kind's name (`message`, `tool_result`, …).
+    pub kind: &'static str,
+    /// The record.
+    pub record: RecordView<'a>,
+}
+
+impl<'a> EntryView<'a> {
+    /// The view of `entry` of session `session`.
+    pub fn new(session: SessionId, entry: &'a Entry) -> Self {
+        Self {
+            session,
+            id: entry.id,
+            parent: entry.parent,
+            pair: entry.pair,
+            timestamp_ms: entry.timestamp_ms,
+            kind: entry.record.kind_name(),
+            record: RecordView::new(&entry.record),
+        }
+    }
+}
+
+/// A record as inspection shows it: the record's own fields, except that an effect
+/// completion's output bytes are shown as text (invalid UTF-8 replaced) and a record of an
+/// unknown kind by its kind number and size.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum RecordView<'a> {
+    /// A known record, as recorded.
+    Known(KnownRecord<'a>),
+    /// An effect completion with its output as text.
+    EffectCompletion {
+        /// The intent's effect id.
+        effect_id: &'a str,
+        /// `applied`, `not-applied` or `unknown`.
+        outcome: smith::EffectOutcome,
+        /// The output, as text.
+        output: std::borrow::Cow<'a, str>,
+        /// The evidence.
+        evidence: &'a serde_json::Value,
+    },
+    /// A record of a kind this Smith does not know.
+    Unknown {
+        /// Its kind number.
+        record_kind: u16,
+        /// Its body's size.
+        bytes: usize,
+    },
+}
+
+/// A known record kind's body, serialized as recorded.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+#[allow(missing_docs)]
+pub enum KnownRecord<'a> {
+    SessionStart(&'a smith_store::SessionStart),
+    ModelChange(&'a smith_store::ModelChange),
+    Message(&'a smith_store::MessageRecord),
+    ToolResult(&'a smith_store::ToolResultRecord),
+    RunEnd(&'a smith_store::RunEnd),
+    EffectIntent(&'a smith::EffectIntent),
+    Submission(&'a smith_store::Submission),
+    Abort(&'a smith_store::Abort),
+    Withdrawal(&'a smith_store::Withdrawal),
+    Checkpoint(&'a smith_store::Checkpoint),
+    Attempt(&'a smith::Attempt),
+    AttemptFailed(&'a smith::AttemptFailure),
+}
+
+impl<'a> RecordView<'a> {
+    /// The view of `record`.
+    pub fn new(record: &'a Stored) -> Self {
+        let known = match record {
+            Stored::SessionStart(r) => KnownRecord::SessionStart(r),
+            Stored::ModelChange(r) => KnownRecord::ModelChange(r),
+            Stored::Message(r) => KnownRecord::Message(r),
+            Stored::ToolResult(r) => KnownRecord::ToolResult(r),
+            Stored::RunEnd(r) => KnownRecord::RunEnd(r),
+            Stored::EffectIntent(r) => KnownRecord::EffectIntent(r),
+            Stored::Submission(r) => KnownRecord::Submission(r),
+            Stored::Abort(r) => KnownRecord::Abort(r),
+            Stored::Withdrawal(r) => KnownRecord::Withdrawal(r),
+            Stored::Checkpoint(r) => KnownRecord::Checkpoint(r),
+            Stored::Attempt(r) => KnownRecord::Attempt(r),
+            Stored::AttemptFailed(r) => KnownRecord::AttemptFailed(r),
+            Stored::EffectCompletion(r) => {
+                return Self::EffectCompletion {
+                    effect_id: &r.effect_id,
+                    outcome: r.outcome,
+                    output: String::from_utf8_lossy(&r.output),
+                    evidence: &r.evidence,
+                };
+            }
+            Stored::Unknown { kind, body } => {
+                return Self::Unknown {
+                    record_kind: *kind,
+                    bytes: body.len(),
+                };
+            }
+        };
+        Self::Known(known)
+    }
+}
+
+/// The kind label inspection shows: a message's role (`user`, `assistant`), else the record
+/// kind's name.
+pub fn kind_label(record: &Stored) -> &'static str {
+    match record {
+        Stored::Message(m) => m.message.role.as_str(),
+        other => other.kind_name(),
+    }
+}
+
+/// Usage and cost over a whole session: per attempt and in total.
+#[derive(Debug, Serialize)]
+pub struct UsageView<'a> {
+    /// The session.
+    pub session: SessionId,
+    /// Each attempt's usage and cost.
+    pub attempts: &'a [AttemptUsage],
+    /// Usage summed over every response, each counted once; unknown stays unknown.
+    pub total: &'a UsageTotals,
+    /// Cost in US dollars; `None` when any response's cost is unknown.
+    pub cost_usd: Option<f64>,
+}
+
+/// The trailer of a page of entries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PageView {
+    /// The session.
+    pub session: SessionId,
+    /// Entries on this page.
+    pub returned: usize,
+    /// The cursor of the next page, when there is one.
+    pub next_cursor: Option<u64>,
+    /// The selected leaf.
+    pub leaf: Option<u64>,
+    /// The largest entry id.
+    pub last_id: u64,
+    /// Commits up to this sequence number are durably acknowledged.
+    pub acknowledged_through_commit: u64,
+    /// The sequence number of the last complete commit.
+    pub last_commit: u64,
+}
+
+impl PageView {
+    /// The trailer of a page of `returned` entries of session `session` in `state`.
+    pub fn new(
+        session: SessionId,
+        returned: usize,
+        next_cursor: Option<u64>,
+        state: &SessionState,
+    ) -> Self {
+        Self {
+            session,
+            returned,
+            next_cursor,
+            leaf: state.leaf_id().map(|l| l.0),
+            last_id: state.last_id,
+            acknowledged_through_commit: state.durable_through,
+            last_commit: state.sequence,
+        }
+    }
+}
+
+/// A submission with its receipt, rebuilt from the file alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReceiptView {
+    /// The session inspected.
+    pub session: SessionId,
+    /// The submission's entry id (its identity).
+    pub submission: EntryId,
+    /// The session it was admitted in (a fork's source for inherited work).
+    pub admitted_in: SessionId,
+    /// The caller's deduplication key.
+    pub dedup_key: Option<String>,
+    /// The selection.
+    pub model: String,
+    /// `admitted`, `queued`, `delivered`, `withdrawn` or `terminal`.
+    pub state: &'static str,
+    /// How the work ended (terminal only).
+    pub stop_reason: Option<smith::StopReason>,
+    /// The entry of its end, delivery or withdrawal.
+    pub end: Option<EntryId>,
+    /// The failure (terminal only).
+    pub error: Option<String>,
+    /// The entry of the recorded answer.
+    pub answer: Option<EntryId>,
+    /// The work owning it.
+    pub owner: Option<EntryId>,
+    /// Queued input's delivery mode.
+    pub delivery: Option<&'static str>,
+    /// The latest checkpoint.
+    pub checkpoint: Option<CheckpointView>,
+}
+
+/// A work checkpoint as inspection shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckpointView {
+    /// The checkpoint's entry.
+    pub entry: EntryId,
+    /// The round completed.
+    pub round: u32,
+    /// The phase reached.
+    pub phase: String,
+    /// What continuing requires.
+    pub requires: Vec<String>,
+}
+
+impl ReceiptView {
+    /// The view of `receipt` read from session `session`.
+    pub fn new(session: SessionId, receipt: &Receipt) -> Self {
+        let (state, stop_reason, end, error) = match &receipt.state {
+            ReceiptState::Admitted => ("admitted", None, None, None),
+            ReceiptState::Queued => ("queued", None, None, None),
+            ReceiptState::Delivered { message, .. } => ("delivered", None, Some(*message), None),
+            ReceiptState::Withdrawn { at } => ("withdrawn", None, Some(*at), None),
+            ReceiptState::Terminal {
+                stop_reason,
+                end,
+                error,
+                ..
+            } => ("terminal", Some(*stop_reason), Some(*end), error.clone()),
+        };
+        Self {
+            session,
+            submission: receipt.submission,
+            admitted_in: receipt.session,
+            dedup_key: receipt.dedup_key.clone(),
+            model: receipt.model.to_string(),
+            state,
+            stop_reason,
+            end,
+            error,
+            answer: receipt.answer.as_ref().map(|(entry, _)| *entry),
+            owner: receipt.owner,
+            delivery: receipt.delivery.map(smith::Delivery::as_str),
+            checkpoint: receipt
+                .checkpoint
+                .as_ref()
+                .map(|(entry, c)| CheckpointView {
+                    entry: *entry,
+                    round: c.round,
+                    phase: c.phase.clone(),
+                    requires: c.requires.clone(),
+                }),
+        }
+    }
+}
+
+/// A new fork of a session.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ForkView {
+    /// The source session.
+    pub source: SessionId,
+    /// The new session.
+    pub session: SessionId,
+    /// Its selected leaf.
+    pub leaf: Option<EntryId>,
+    /// How many entries it holds.
+    pub entries: u64,
+}

@@ -1,0 +1,257 @@
+//! Smith's composition root: what every frontend (the CLI's `eval`, the terminal UI, JSON-RPC,
+//! MCP) builds a ready runtime from, so that none of them copies another (DESIGN §2, §10).
+//!
+//! From an [`Invocation`] (the frontend's overrides and per-command settings, its working
+//! directory) it resolves, in order:
+//!
+//! 1. [`Paths`] — where configuration, sessions, trust records, the auth file and the compile
+//!    cache live;
+//! 2. [`Settings`] — the seven precedence levels with the provenance of every value;
+//! 3. the plugin [`Registry`] — the known plugins, which are disabled and by what, loading the
+//!    enabled ones ([`App::load_plugins`]) and the user's process policy ([`App::policy`]);
+//! 4. the model catalog and routing table ([`Models`]);
+//! 5. routes and accounts ([`route`]): a selection resolved to physical candidates, each with
+//!    its credentials (the auth file included, renewable credentials renewed) and its
+//!    provider plugin bound to its transport;
+//! 6. session access ([`SessionStore`], [`TempStore`]): create, find, open as writer or
+//!    observer;
+//!
+//! and it holds the typed, serializable views session inspection prints ([`inspect`]).
+//!
+//! The agent loop (`smith-agent`) and the plugin host (`smith-host`) meet only through the
+//! ports in `smith`; this crate is where the two are wired.
+//!
+//! It never prints. Every failure is a typed error named for what failed, whose message says
+//! what happened, why and the fix by value — never a command-line flag: each frontend maps the
+//! errors to its own statuses and adds its own hints ([`Error`]).
+//!
+//! ```no_run
+//! use smith_app::{App, Invocation, Paths, RunSpec};
+//! # fn demo() -> Result<(), smith_app::Error> {
+//! let invocation = Invocation { cwd: std::env::current_dir().ok(), ..Invocation::default() };
+//! let app = App::load(Paths::from_env(), &invocation)?;
+//! let spec = RunSpec { selection: app.selection()?, thinking: app.thinking(), script: None };
+//! let prepared = app.prepare(&spec)?;
+//! let policy = app.policy(std::path::Path::new("."), &|refusal| refusal.to_string())?;
+//! let tools = prepared.tools.clone().with_policy(policy);
+//! let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
+//! # let _ = agent; Ok(()) }
+//! ```
+
+pub mod auth;
+pub mod inspect;
+pub mod models;
+pub mod paths;
+pub mod registry;
+pub mod route;
+pub mod sessions;
+pub mod settings;
+
+use std::path::Path;
+
+pub use auth::AuthError;
+pub use models::{Models, ModelsError};
+pub use paths::{NoHome, Paths};
+pub use registry::{ProcessRefusal, Registry, RegistryError};
+pub use route::{PassedOver, RouteError, RunSpec};
+pub use sessions::{CreateError, FindError, SessionStore, TempStore};
+pub use settings::{Invocation, Notice, Settings, SettingsError};
+
+use smith::{Selection, ThinkingLevel};
+use smith_agent::{Route, RunLimits};
+use smith_host::{Host, Loadout, Manifest, Policy};
+
+/// Any failure of the composition root. Each variant is the error of the step that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A path no home variable leads to.
+    #[error(transparent)]
+    NoHome(#[from] NoHome),
+    /// Configuration could not be loaded.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    /// The plugin registry could not be built or loaded, or the process policy decided.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// The model catalog could not be built.
+    #[error(transparent)]
+    Models(#[from] ModelsError),
+    /// No model is selected, or the selection is not one.
+    #[error(transparent)]
+    Select(#[from] SelectError),
+    /// No route could be built.
+    #[error(transparent)]
+    Route(#[from] RouteError),
+    /// The auth file could not be used.
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    /// A session id names no single session.
+    #[error(transparent)]
+    Find(#[from] FindError),
+    /// A session or a temporary store could not be created or removed.
+    #[error(transparent)]
+    Create(#[from] CreateError),
+    /// A session file could not be opened, read or written.
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
+/// No model is selected, or the selected text is not a model reference, alias or group name.
+#[derive(Debug, thiserror::Error)]
+pub enum SelectError {
+    /// Neither the invocation nor any configuration level sets `model`.
+    #[error(
+        "no model selected: a run needs one to answer the prompt; select one (e.g. scripted/demo, the offline scripted provider) or set a default with the `model` setting"
+    )]
+    None,
+    /// The `model` setting holds something that is not a selection.
+    #[error("{source_text}: {error}")]
+    Invalid {
+        /// Where the value came from.
+        source_text: String,
+        /// Why it is not a selection.
+        error: smith::ModelRefError,
+    },
+}
+
+/// The composition root of one invocation: paths, settings and the plugin registry, with
+/// what loading them had to tell the user.
+#[derive(Debug)]
+pub struct App {
+    /// Where Smith keeps its files.
+    pub paths: Paths,
+    /// The resolved configuration.
+    pub settings: Settings,
+    /// The known plugins.
+    pub registry: Registry,
+}
+
+/// A run made ready: its route and the plugins it uses (tools, handlers and only the
+/// provider plugins its route needs), before any session is touched.
+pub struct Prepared {
+    /// The route: the selection's physical candidates with their credentials and providers.
+    pub route: Route<'static>,
+    /// The pinned plugin generation (with the default policy: processes refused; give it the
+    /// user's with [`Loadout::with_policy`]).
+    pub tools: Loadout,
+    /// Notices (renewal failures) to tell the user.
+    pub notices: Vec<Notice>,
+}
+
+impl App {
+    /// Resolve the settings and the plugin registry of `invocation`. Notices of both are in
+    /// [`Settings::notices`].
+    ///
+    /// # Errors
+    /// [`Error::Settings`] or [`Error::Registry`].
+    pub fn load(paths: Paths, invocation: &Invocation) -> Result<Self, Error> {
+        let mut settings = Settings::load(&paths, invocation)?;
+        let (registry, notices) = Registry::resolve(&settings)?;
+        settings.notices.extend(notices);
+        Ok(Self {
+            paths,
+            settings,
+            registry,
+        })
+    }
+
+    /// The selected model: the `model` setting, from whichever level set it.
+    ///
+    /// # Errors
+    /// [`SelectError`].
+    pub fn selection(&self) -> Result<Selection, SelectError> {
+        let setting = self
+            .settings
+            .resolved
+            .get("model")
+            .ok_or(SelectError::None)?;
+        setting
+            .value
+            .to_string()
+            .parse::<Selection>()
+            .map_err(|error| SelectError::Invalid {
+                source_text: setting.source.to_string(),
+                error,
+            })
+    }
+
+    /// The thinking level the `thinking` setting asks for, if any.
+    pub fn thinking(&self) -> Option<ThinkingLevel> {
+        self.settings
+            .string("thinking")
+            .and_then(ThinkingLevel::parse)
+    }
+
+    /// The run bounds of the settings (`run.max-rounds`).
+    pub fn run_limits(&self) -> RunLimits {
+        RunLimits {
+            max_rounds: u32::try_from(self.settings.integer("run.max-rounds", 64)).unwrap_or(64),
+        }
+    }
+
+    /// The model catalog and routing table.
+    ///
+    /// # Errors
+    /// [`ModelsError`].
+    pub fn models(&self) -> Result<Models, ModelsError> {
+        Models::load(&self.paths, &self.registry)
+    }
+
+    /// Load the enabled plugins `wanted` accepts.
+    ///
+    /// # Errors
+    /// [`RegistryError`].
+    pub fn load_plugins(&self, wanted: impl Fn(&Manifest) -> bool) -> Result<Host, RegistryError> {
+        self.registry.load(&self.paths, wanted)
+    }
+
+    /// The user's policy for tools run from `cwd`, a refusal worded by `words`.
+    ///
+    /// # Errors
+    /// [`RegistryError`]: the trust records, or `process.pass-env`.
+    pub fn policy(
+        &self,
+        cwd: &Path,
+        words: &dyn Fn(&ProcessRefusal) -> String,
+    ) -> Result<Policy, RegistryError> {
+        registry::policy(&self.paths, &self.settings, cwd, words)
+    }
+
+    /// The sessions directory as a store.
+    ///
+    /// # Errors
+    /// [`NoHome`].
+    pub fn sessions(&self) -> Result<SessionStore, NoHome> {
+        Ok(SessionStore::new(self.paths.sessions()?))
+    }
+
+    /// Make a run of `spec` ready: the catalog, the selection's physical models, the plugins
+    /// it uses (tools, handlers, and only the provider plugins of those models: each loaded
+    /// plugin costs start-up time), and its route.
+    ///
+    /// # Errors
+    /// [`Error::Models`], [`Error::Route`], [`Error::Registry`].
+    pub fn prepare(&self, spec: &RunSpec) -> Result<Prepared, Error> {
+        let models = self.models()?;
+        let targets = route::targets(&models, &spec.selection)?;
+        let host = self.load_plugins(|m| {
+            m.provider
+                .as_ref()
+                .is_none_or(|p| targets.iter().any(|t| t.model.provider == p.id))
+        })?;
+        let tools = host.loadout();
+        let cx = route::RouteContext {
+            paths: &self.paths,
+            settings: &self.settings,
+            registry: &self.registry,
+            loadout: &tools,
+            models: &models,
+        };
+        let (route, notices) = route::route(&cx, spec)?;
+        Ok(Prepared {
+            route,
+            tools,
+            notices,
+        })
+    }
+}

@@ -1,0 +1,290 @@
+//! The plugin registry of one invocation: which plugins are known (the bundled ones), which
+//! are disabled (`plugins.ID.enabled false`, with the setting's source), loading the enabled
+//! ones through the shared compile cache, and the user's process policy (project trust,
+//! `process.allow`, the process bounds and environment pass-through).
+
+use std::path::{Path, PathBuf};
+
+use smith_config::{Origin, TrustStore, Value};
+use smith_host::{CompileCache, Host, Manifest, Policy, ProcessLimits, ProcessPolicy};
+
+use crate::paths::{NoHome, Paths, project_of};
+use crate::settings::{Notice, Settings};
+
+/// A plugin this Smith knows, with its manifest and, when disabled, the setting's source.
+#[derive(Debug)]
+pub struct Known {
+    bundled: &'static smith_plugins::BundledPlugin,
+    /// Its parsed manifest.
+    pub manifest: Manifest,
+    /// The source of the setting that disabled it (`None`: enabled).
+    pub disabled_by: Option<String>,
+}
+
+impl Known {
+    /// Where the plugin comes from (`bundled:files/plugin.kdl`).
+    pub fn origin(&self) -> &'static str {
+        self.bundled.origin
+    }
+
+    /// Its component bytes.
+    pub fn component(&self) -> &'static [u8] {
+        self.bundled.component
+    }
+}
+
+/// Why the registry could not be built or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// A setting given for this invocation names a plugin that is not installed.
+    #[error("{source_text}: no plugin `{id}` is installed; the known plugins are {}", known.join(", "))]
+    UnknownPlugin {
+        /// The setting's source (e.g. `--disable-plugin shell`).
+        source_text: String,
+        /// The id it names.
+        id: String,
+        /// The known ids.
+        known: Vec<String>,
+    },
+    /// A bundled manifest does not parse, or a bundled plugin does not load: a defect of the
+    /// build, never of the user's input.
+    #[error("{0}; this is a defect of this Smith build — please report it")]
+    Defect(String),
+    /// Two active plugins contribute the same tool, provider or handler role.
+    #[error(transparent)]
+    Conflict(smith_host::Error),
+    /// The trust records cannot be read.
+    #[error(transparent)]
+    Trust(#[from] smith_config::ConfigError),
+    /// The trust records cannot be placed.
+    #[error(transparent)]
+    NoHome(#[from] NoHome),
+    /// `process.pass-env` holds something that is not a variable name.
+    #[error(
+        "{source_text}: process.pass-env: `{name}` is not an environment variable name (letters, digits and `_`, not starting with a digit); list names separated by commas, e.g. CARGO_HOME,RUSTUP_HOME"
+    )]
+    PassEnv {
+        /// The setting's source.
+        source_text: String,
+        /// The offending name.
+        name: String,
+    },
+}
+
+/// Every known plugin, each marked enabled or disabled.
+#[derive(Debug)]
+pub struct Registry {
+    plugins: Vec<Known>,
+}
+
+impl Registry {
+    /// The bundled plugins, marked by the resolved `plugins.ID.enabled` settings. A setting
+    /// naming no known plugin fails when it came from the invocation itself (a mistake to stop
+    /// at) and is a [`Notice`] when it came from a file or variable (an entry may outlive its
+    /// plugin).
+    ///
+    /// # Errors
+    /// [`RegistryError::UnknownPlugin`], or [`RegistryError::Defect`] for a bundled manifest
+    /// that does not parse.
+    pub fn resolve(settings: &Settings) -> Result<(Self, Vec<Notice>), RegistryError> {
+        let mut plugins = Vec::new();
+        for bundled in smith_plugins::BUNDLED {
+            let manifest = Manifest::parse(bundled.manifest, bundled.origin)
+                .map_err(|e| RegistryError::Defect(e.to_string()))?;
+            plugins.push(Known {
+                bundled,
+                manifest,
+                disabled_by: None,
+            });
+        }
+        let known: Vec<String> = plugins.iter().map(|p| p.manifest.id.clone()).collect();
+        let mut notices = Vec::new();
+        for (key, value) in settings.resolved.iter() {
+            let Some(id) = key
+                .strip_prefix("plugins.")
+                .and_then(|k| k.strip_suffix(".enabled"))
+            else {
+                continue;
+            };
+            match plugins.iter_mut().find(|p| p.manifest.id == id) {
+                Some(p) => {
+                    if value.value == Value::Bool(false) {
+                        p.disabled_by = Some(value.source.to_string());
+                    }
+                }
+                None if matches!(value.source.origin, Origin::Flag { .. }) => {
+                    return Err(RegistryError::UnknownPlugin {
+                        source_text: value.source.to_string(),
+                        id: id.to_owned(),
+                        known,
+                    });
+                }
+                None => notices.push(Notice::UnknownPlugin {
+                    source: value.source.to_string(),
+                    id: id.to_owned(),
+                    known: known.clone(),
+                }),
+            }
+        }
+        Ok((Self { plugins }, notices))
+    }
+
+    /// Every known plugin, in load order.
+    pub fn plugins(&self) -> &[Known] {
+        &self.plugins
+    }
+
+    /// The manifests of the enabled plugins, in load order.
+    pub fn enabled(&self) -> impl Iterator<Item = &Manifest> {
+        self.plugins
+            .iter()
+            .filter(|p| p.disabled_by.is_none())
+            .map(|p| &p.manifest)
+    }
+
+    /// The component bytes of plugin `id`, if known.
+    pub fn component(&self, id: &str) -> Option<&'static [u8]> {
+        self.plugins
+            .iter()
+            .find(|p| p.manifest.id == id)
+            .map(Known::component)
+    }
+
+    /// The providers of enabled plugins that take an API key, with how, in load order.
+    pub fn api_keys(&self) -> Vec<(String, smith_host::manifest::ApiKey)> {
+        self.enabled()
+            .filter_map(|m| m.provider.as_ref())
+            .filter_map(|d| d.api_key.clone().map(|k| (d.id.clone(), k)))
+            .collect()
+    }
+
+    /// The ids of the providers the enabled plugins contribute, in load order.
+    pub fn provider_ids(&self) -> Vec<String> {
+        self.enabled()
+            .filter_map(|m| m.provider.as_ref().map(|d| d.id.clone()))
+            .collect()
+    }
+
+    /// Load the enabled plugins whose manifest `wanted` accepts, through the compile cache of
+    /// `paths` (a run loads only the provider plugin it uses: each loaded plugin costs
+    /// start-up time).
+    ///
+    /// # Errors
+    /// [`RegistryError::Conflict`] for two plugins holding one contribution;
+    /// [`RegistryError::Defect`] for a bundled plugin that does not load.
+    pub fn load(
+        &self,
+        paths: &Paths,
+        wanted: impl Fn(&Manifest) -> bool,
+    ) -> Result<Host, RegistryError> {
+        let sources: Vec<smith_host::PluginSource<'_>> = self
+            .plugins
+            .iter()
+            .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
+            .map(|p| smith_host::PluginSource {
+                origin: p.bundled.origin,
+                manifest: p.bundled.manifest,
+                component: p.bundled.component,
+            })
+            .collect();
+        let cache = CompileCache::new(paths.compile_cache().map(Path::to_path_buf));
+        Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| match e {
+            smith_host::Error::Conflict { .. } => RegistryError::Conflict(e),
+            other => RegistryError::Defect(other.to_string()),
+        })
+    }
+}
+
+/// Why process execution is refused in a directory. The frontend words it for the model and
+/// the user, with its own way of changing the decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcessRefusal {
+    /// `process.allow` is `false` (its source).
+    SwitchedOff {
+        /// Where the setting came from.
+        source: String,
+    },
+    /// The project is not trusted and nothing else allows it.
+    Untrusted {
+        /// The project (or the directory, when it is in none).
+        project: PathBuf,
+    },
+}
+
+impl std::fmt::Display for ProcessRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::SwitchedOff { source } => write!(
+                f,
+                "running programs is switched off: process.allow is false ({source}); remove that setting to allow it in trusted projects"
+            ),
+            Self::Untrusted { project } => write!(
+                f,
+                "running programs is not allowed here: the project {} is not trusted; trust the project, or set process.allow to true",
+                project.display()
+            ),
+        }
+    }
+}
+
+/// The user's policy for tools run from `cwd`: process execution allowed by `process.allow`,
+/// else by the project's trust; the process bounds (`process.max-timeout`,
+/// `process.output-limit`) and the environment pass-through (`process.pass-env`). A refusal
+/// is worded by `words` (the frontend names its own fix).
+///
+/// # Errors
+/// The trust records cannot be placed or read; `process.pass-env` is malformed.
+pub fn policy(
+    paths: &Paths,
+    settings: &Settings,
+    cwd: &Path,
+    words: &dyn Fn(&ProcessRefusal) -> String,
+) -> Result<Policy, RegistryError> {
+    let project = project_of(cwd)
+        .or_else(|| cwd.canonicalize().ok())
+        .unwrap_or_else(|| cwd.to_owned());
+    let process = match settings.resolved.get("process.allow") {
+        Some(v) if v.value == Value::Bool(true) => {
+            ProcessPolicy::Allowed(format!("process.allow is true ({})", v.source))
+        }
+        Some(v) => ProcessPolicy::Refused(words(&ProcessRefusal::SwitchedOff {
+            source: v.source.to_string(),
+        })),
+        None => {
+            if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
+                ProcessPolicy::Allowed(format!("the project {} is trusted", project.display()))
+            } else {
+                ProcessPolicy::Refused(words(&ProcessRefusal::Untrusted { project }))
+            }
+        }
+    };
+    let defaults = ProcessLimits::default();
+    let max_timeout = settings.integer("process.max-timeout", 600).max(1);
+    let output_bytes = settings.integer("process.output-limit", 1 << 20).max(1024);
+    let max_timeout = std::time::Duration::from_secs(max_timeout.unsigned_abs());
+    let mut pass_env = Vec::new();
+    if let Some(setting) = settings.resolved.get("process.pass-env")
+        && let Value::String(names) = &setting.value
+    {
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit());
+            if !valid {
+                return Err(RegistryError::PassEnv {
+                    source_text: setting.source.to_string(),
+                    name: name.to_owned(),
+                });
+            }
+            pass_env.push(name.to_owned());
+        }
+    }
+    Ok(Policy {
+        process,
+        process_limits: ProcessLimits {
+            default_timeout: defaults.default_timeout.min(max_timeout),
+            max_timeout,
+            output_bytes: usize::try_from(output_bytes).unwrap_or(usize::MAX),
+        },
+        pass_env,
+    })
+}

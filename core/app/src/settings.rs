@@ -1,0 +1,230 @@
+//! Resolved configuration for one invocation: the seven precedence levels (spec: Plugin system
+//! and configuration → Configuration) folded with the provenance of every value, and what
+//! loading had to tell the user ([`Notice`]s). The frontend describes its invocation — the
+//! `-c KEY=VALUE` overrides, the plugins it disables, its per-command settings with the words
+//! that name their origin (a flag, an RPC parameter) — and gets [`Settings`].
+
+use std::path::{Path, PathBuf};
+
+use smith_config::{ConfigError, Level, Origin, Resolved, Resolver, TrustStore, Value, parse_file};
+
+use crate::paths::{NoHome, Paths, project_of};
+
+/// One per-invocation setting with the words that name where it came from (e.g. `--model`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvocationSetting {
+    /// How the frontend names the origin, recorded as the value's source.
+    pub origin: String,
+    /// The setting's key (`model`, `process.allow`, …).
+    pub key: String,
+    /// The value as text, checked against the setting's type.
+    pub value: String,
+}
+
+/// What the frontend was asked to do, as far as configuration goes: command-line level 7.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Invocation {
+    /// `KEY=VALUE` overrides, in order (each is its own source).
+    pub overrides: Vec<String>,
+    /// Settings the frontend's own options set, in order, after the overrides.
+    pub settings: Vec<InvocationSetting>,
+    /// The working directory whose project configuration applies (when trusted).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Invocation {
+    /// Add a per-invocation setting.
+    pub fn set(
+        &mut self,
+        origin: impl Into<String>,
+        key: impl Into<String>,
+        value: impl Into<String>,
+    ) {
+        self.settings.push(InvocationSetting {
+            origin: origin.into(),
+            key: key.into(),
+            value: value.into(),
+        });
+    }
+}
+
+/// Something loading had to tell the user; nothing stopped.
+#[derive(Debug)]
+pub enum Notice {
+    /// A project's configuration file was skipped because the project is not trusted.
+    UntrustedProject {
+        /// The skipped file.
+        file: PathBuf,
+        /// The project (the directory holding `.smith/`).
+        project: PathBuf,
+    },
+    /// A configuration file enables or disables a plugin that is not installed.
+    UnknownPlugin {
+        /// Where the setting came from (file and line, variable).
+        source: String,
+        /// The plugin id it names.
+        id: String,
+        /// The known plugin ids.
+        known: Vec<String>,
+    },
+    /// A renewable credential could not be renewed; its account is passed over.
+    RenewalFailed(crate::auth::AuthError),
+}
+
+impl Notice {
+    /// Whether it warns of something that will not work (a passed-over account), rather than
+    /// noting something skipped by design.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Self::RenewalFailed(_))
+    }
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::UntrustedProject { file, .. } => write!(
+                f,
+                "project settings in {} were skipped: the project is not trusted",
+                file.display()
+            ),
+            Self::UnknownPlugin { source, id, known } => write!(
+                f,
+                "{source}: no plugin `{id}` is installed; the known plugins are {}; the setting has no effect",
+                known.join(", ")
+            ),
+            Self::RenewalFailed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Why configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A value, key or file is invalid (the message names source, key and an example).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A configuration file exists but could not be read.
+    #[error("cannot read the configuration file {}: {source}; fix its permissions or remove it", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A configuration file is not UTF-8.
+    #[error("the configuration file {} is not UTF-8 text (invalid byte at offset {offset}); fix or remove it", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The offset of the first invalid byte.
+        offset: usize,
+    },
+    /// The trust records cannot be placed.
+    #[error(transparent)]
+    NoHome(#[from] NoHome),
+}
+
+/// Resolved configuration and what loading it has to tell the user.
+#[derive(Debug)]
+pub struct Settings {
+    /// Every resolved value with its source.
+    pub resolved: Resolved,
+    /// Notices for the user (e.g. skipped untrusted project settings).
+    pub notices: Vec<Notice>,
+}
+
+impl Settings {
+    /// Resolve all seven levels for `invocation`: defaults, (plugin levels: none yet), the
+    /// user file, the trusted project file of `invocation.cwd`, the environment, then the
+    /// overrides and the invocation's own settings.
+    ///
+    /// # Errors
+    /// [`SettingsError`] naming the file, variable or override at fault.
+    pub fn load(paths: &Paths, invocation: &Invocation) -> Result<Self, SettingsError> {
+        let mut resolver = Resolver::with_defaults();
+        let mut notices = Vec::new();
+        if let Some(user) = paths.user_config() {
+            add_file(&mut resolver, Level::User, user)?;
+        }
+        if let Some(cwd) = &invocation.cwd
+            && let Some(project) = project_of(cwd)
+        {
+            let file = project.join(".smith").join("config.kdl");
+            if file.is_file() {
+                if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
+                    add_file(&mut resolver, Level::Project, &file)?;
+                } else {
+                    notices.push(Notice::UntrustedProject { file, project });
+                }
+            }
+        }
+        resolver.add_env(|var| std::env::var(var).ok())?;
+        for text in &invocation.overrides {
+            resolver.add_override(text)?;
+        }
+        for setting in &invocation.settings {
+            let origin = Origin::Flag {
+                flag: setting.origin.clone(),
+            };
+            resolver.add_text(Level::CommandLine, origin, &setting.key, &setting.value)?;
+        }
+        Ok(Self {
+            resolved: resolver.resolve(),
+            notices,
+        })
+    }
+
+    /// The resolved value of `key`, if any.
+    pub fn value(&self, key: &str) -> Option<&Value> {
+        self.resolved.get(key).map(|v| &v.value)
+    }
+
+    /// The string value of `key`, if it is set to one.
+    pub fn string(&self, key: &str) -> Option<&str> {
+        match self.value(key) {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The integer value of `key`, else `default`.
+    pub fn integer(&self, key: &str, default: i64) -> i64 {
+        match self.value(key) {
+            Some(Value::Integer(n)) => *n,
+            _ => default,
+        }
+    }
+}
+
+/// Check `-c KEY=VALUE` overrides alone, resolving nothing else: a command that reads no
+/// configuration still refuses a malformed or unknown override.
+///
+/// # Errors
+/// The first override's [`ConfigError`].
+pub fn check_overrides(overrides: &[String]) -> Result<(), ConfigError> {
+    let mut resolver = Resolver::default();
+    for text in overrides {
+        resolver.add_override(text)?;
+    }
+    Ok(())
+}
+
+fn add_file(resolver: &mut Resolver, level: Level, path: &Path) -> Result<(), SettingsError> {
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| SettingsError::NotUtf8 {
+            path: path.to_owned(),
+            offset: e.utf8_error().valid_up_to(),
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(SettingsError::Unreadable {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    };
+    let label = path.display().to_string();
+    let entries = parse_file(&text, &label)?;
+    resolver.add_file(level, &label, &entries)?;
+    Ok(())
+}

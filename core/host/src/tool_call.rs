@@ -1,0 +1,220 @@
+//! One tool call through the [`smith::ToolDispatch`] port: find the plugin, refuse a failed
+//! one, validate the arguments against the tool's input schema before anything runs (spec:
+//! Security), grant what the user's policy allows, run the call in a fresh instance under the
+//! call's limits, and bound its output.
+
+use std::sync::Arc;
+
+use smith::{Cancel, ToolCall, ToolContext, ToolDefinition, ToolDispatch, ToolOutput};
+
+use crate::effects::CallState;
+use crate::grants::default_policy;
+use crate::runtime::{Host, Loadout, Runtime, Stopped, bindings};
+
+impl Runtime {
+    /// `text` as tool output, cut at the output bound with a marker saying so.
+    fn bounded(&self, text: String, is_error: bool) -> ToolOutput {
+        let limit = self.limits.output_bytes;
+        if text.len() <= limit {
+            return ToolOutput {
+                output: text,
+                is_error,
+            };
+        }
+        let mut cut = limit;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        ToolOutput {
+            output: format!(
+                "{}\n[output cut at {limit} bytes of {}: the tool produced more than the output bound]",
+                &text[..cut],
+                text.len()
+            ),
+            is_error,
+        }
+    }
+}
+
+impl ToolDispatch for Loadout {
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        self.generation
+            .plugins
+            .iter()
+            .flat_map(|p| p.definitions.iter().cloned())
+            .collect()
+    }
+
+    /// The tool plugins as `id@version`, in load order.
+    fn provenance(&self) -> Vec<String> {
+        self.generation
+            .plugins
+            .iter()
+            .map(|p| p.manifest.label())
+            .collect()
+    }
+
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
+        let Some(plugin) = self
+            .generation
+            .plugins
+            .iter()
+            .find(|p| p.manifest.tools.contains(&call.name))
+        else {
+            return ToolOutput {
+                output: format!("tool `{}` is not provided by any loaded plugin", call.name),
+                is_error: true,
+            };
+        };
+        let label = format!("{}@{}", plugin.manifest.id, plugin.manifest.version);
+        if let Some(why) = plugin
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+        {
+            return ToolOutput {
+                output: format!(
+                    "plugin {label} is out of service after an earlier failure ({why}); restart Smith to load it again"
+                ),
+                is_error: true,
+            };
+        }
+        // Arguments are validated before anything runs (spec: Security).
+        if let Some(validator) = plugin.validators.get(&call.name)
+            && let Some(error) = validator.iter_errors(&call.arguments).next()
+        {
+            let at = error.instance_path().to_string();
+            let at = if at.is_empty() {
+                "the arguments".to_owned()
+            } else {
+                format!("`{at}`")
+            };
+            return ToolOutput {
+                output: format!(
+                    "the arguments of `{}` do not match its input schema: {}: {}; nothing was run — call it again with arguments that match",
+                    call.name,
+                    cut(&at, 200),
+                    cut(&error.to_string(), 500)
+                ),
+                is_error: true,
+            };
+        }
+        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
+        let state = CallState::new(
+            format!("{label}#{}", self.generation.number),
+            call,
+            context,
+            granted,
+            Arc::clone(&self.policy),
+            cancel.clone(),
+        );
+        let mut store = self.runtime.store(state, self.runtime.limits.deadline);
+        let invocation = bindings::smith::plugin::types::Invocation {
+            call_id: call.id.clone(),
+            cwd: context
+                .cwd
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        };
+        // JSON Schema counts `2.0` as an integer; the plugin gets it written as one.
+        let arguments = integral(&call.arguments).to_string();
+        let result = plugin.pre.instantiate(&mut store).and_then(|instance| {
+            instance.call_call(&mut store, &call.name, &arguments, &invocation)
+        });
+        let terminal = store.data_mut().call.terminal.take();
+        match result {
+            Ok(out) => {
+                let mut text = out.text;
+                let mut is_error = out.is_error;
+                if let Some(why) = terminal {
+                    text.push_str(&format!("\n[{why}]"));
+                    is_error = true;
+                }
+                self.runtime.bounded(text, is_error)
+            }
+            Err(e) => {
+                let why = match e.downcast_ref::<Stopped>() {
+                    Some(stopped) => stopped.to_string(),
+                    None => {
+                        let text = format!("{e:#}");
+                        if text.contains("growing memory")
+                            || text.contains("memory") && text.contains("limit")
+                        {
+                            format!(
+                                "the plugin exceeded its memory limit of {} bytes",
+                                self.runtime.limits.memory_bytes
+                            )
+                        } else {
+                            format!("the plugin trapped: {text}")
+                        }
+                    }
+                };
+                let cancelled = matches!(e.downcast_ref::<Stopped>(), Some(Stopped::Cancelled));
+                if !cancelled {
+                    // A trap or an overrun is the plugin's fault: it is out of service.
+                    *plugin
+                        .failed
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
+                }
+                let after = if cancelled {
+                    "its instance was destroyed"
+                } else {
+                    "its instance was destroyed and the plugin is out of service until Smith restarts"
+                };
+                ToolOutput {
+                    output: format!(
+                        "tool `{}` of {label} failed: {why}; {after} (effects it recorded before this are in the session)",
+                        call.name
+                    ),
+                    is_error: true,
+                }
+            }
+        }
+    }
+}
+
+/// `text` cut at about `max` bytes (on a character boundary), with `…` when cut: error
+/// messages quote offending values, which may be huge.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len())
+}
+
+/// `value` with every integral float that fits an `i64` (`2.0`) written as an integer.
+fn integral(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => match n.as_f64() {
+            #[allow(clippy::cast_possible_truncation)]
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => value.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(integral).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), integral(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+impl ToolDispatch for Host {
+    /// The current generation's tools.
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        self.loadout().definitions()
+    }
+
+    /// Runs in the generation current when the call starts (a run that must not see a reload
+    /// mid-way uses a [`Loadout`] instead).
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
+        self.loadout().call(call, context, cancel)
+    }
+}

@@ -1,0 +1,158 @@
+//! The lifecycle port (spec: Agent behavior → Plugin event boundary): typed events the agent
+//! emits at its safe points, the typed actions handlers answer with, and the queued input
+//! those actions deliver. The plugin host implements [`Lifecycle`]; the agent validates the
+//! replies and applies them all or nothing.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Cancel, EntryId};
+
+/// How queued input enters live work (spec: Agent behavior — queued input is delivered at
+/// defined lifecycle events). Recorded in `submission` records as `steer` or `follow_up`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// As soon as the current tool-result batch is complete, before the next provider request;
+    /// the batch's remaining tool calls may be skipped (each gets an explicit result).
+    Steer,
+    /// When the work would otherwise stop (the model ended its turn): the work continues with it.
+    FollowUp,
+}
+
+impl Delivery {
+    /// `steer` or `follow_up`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Steer => "steer",
+            Self::FollowUp => "follow_up",
+        }
+    }
+}
+
+/// Input waiting in a session's queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedInput {
+    /// Its submission's entry id (its identity).
+    pub submission: EntryId,
+    /// How it is to be delivered.
+    pub delivery: Delivery,
+    /// The text.
+    pub input: String,
+    /// The queue policy that admitted it and alone may deliver it (`id@version`).
+    pub policy: String,
+}
+
+/// A point in a run where handlers are consulted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LifecycleEvent {
+    /// A tool call finished and `remaining` calls of the batch have not started.
+    ToolEnd {
+        /// The provider round (1-based).
+        turn: u32,
+        /// Calls of the batch not yet started.
+        remaining: u32,
+        /// Input the active queue policy may deliver.
+        queued: Vec<QueuedInput>,
+    },
+    /// The round's stream and complete tool-result batch are recorded.
+    BatchEnd {
+        /// The provider round.
+        turn: u32,
+        /// Input the active queue policy may deliver.
+        queued: Vec<QueuedInput>,
+    },
+    /// The model ended its turn; the work stops unless input is delivered.
+    Idle {
+        /// The provider round.
+        turn: u32,
+        /// Input the active queue policy may deliver.
+        queued: Vec<QueuedInput>,
+    },
+}
+
+impl LifecycleEvent {
+    /// The event's name: `tool_end`, `batch_end` or `idle`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::ToolEnd { .. } => "tool_end",
+            Self::BatchEnd { .. } => "batch_end",
+            Self::Idle { .. } => "idle",
+        }
+    }
+
+    /// The queued input the event carries.
+    pub fn queued(&self) -> &[QueuedInput] {
+        match self {
+            Self::ToolEnd { queued, .. }
+            | Self::BatchEnd { queued, .. }
+            | Self::Idle { queued, .. } => queued,
+        }
+    }
+}
+
+/// What a handler asks the runtime to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Deliver the queued input with this submission id (at `batch_end` steering input only;
+    /// at `idle` any).
+    Deliver(EntryId),
+    /// Skip the batch's remaining tool calls (at `tool_end` only, while steering input is
+    /// queued); the text says why, and each skipped call's result carries it.
+    SkipRemaining(String),
+}
+
+/// Why a handler contributed nothing to an event.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandlerError {
+    /// The handler answered with an error of its own (its text, bounded by the host).
+    #[error("{0}")]
+    Refused(String),
+    /// The handler was stopped: it trapped, ran past its deadline or memory, or was
+    /// cancelled. The text says which.
+    #[error("{0}")]
+    Stopped(String),
+    /// The handler is out of service after an earlier failure (`why`) and was not called.
+    #[error(
+        "{handler} is out of service after an earlier failure ({why}); restart Smith to load it again"
+    )]
+    OutOfService {
+        /// The handler (`plugin-id@version`).
+        handler: String,
+        /// The earlier failure.
+        why: String,
+    },
+}
+
+/// One handler's answer to one event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandlerReply {
+    /// The handler (`plugin-id@version`).
+    pub handler: String,
+    /// Its action batch, or why it failed (then it contributes nothing).
+    pub actions: Result<Vec<Action>, HandlerError>,
+}
+
+/// The active lifecycle handlers, in the order they are consulted.
+pub trait Lifecycle: Send + Sync {
+    /// The active queue policy (`plugin-id@version`), if any: queued input is admitted under
+    /// it and only it may deliver that input.
+    fn queue_policy(&self) -> Option<String>;
+
+    /// Consult every handler about `event`, in order, observing `cancel` (a handler still
+    /// running after a short grace is stopped). Returns one reply per handler.
+    fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply>;
+}
+
+/// No handlers: queued input cannot be admitted and nothing is delivered.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoHandlers;
+
+impl Lifecycle for NoHandlers {
+    fn queue_policy(&self) -> Option<String> {
+        None
+    }
+
+    fn handle(&self, _event: &LifecycleEvent, _cancel: &Cancel) -> Vec<HandlerReply> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,82 @@
+//! The tool port (spec: Tools): the active tools' definitions and how a call reaches them.
+//! The plugin host implements it; the agent loop calls it; neither knows the other.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::{Cancel, EffectJournal, EntryId, ToolCall, ToolDefinition};
+
+/// What a tool call produced: bounded output text for the model and whether it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The output shown to the model.
+    pub output: String,
+    /// Whether the call failed.
+    pub is_error: bool,
+}
+
+/// What a tool call runs in: its working directory, where its effects are recorded, and the
+/// entry that caused it.
+#[derive(Clone)]
+pub struct ToolContext {
+    /// The invocation's working directory; file tools resolve paths against it and their
+    /// default grants are rooted in it. `None` when the run was given none.
+    pub cwd: Option<PathBuf>,
+    /// The journal of the run's session.
+    pub journal: Arc<dyn EffectJournal>,
+    /// The entry holding the tool call (the effects' causal parent).
+    pub cause: Option<EntryId>,
+    /// Where the tool's progress messages go while it runs (shown as tool updates); `None`
+    /// drops them. Transient: nothing is recorded.
+    pub progress: Option<std::sync::mpsc::Sender<String>>,
+}
+
+impl std::fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("cwd", &self.cwd)
+            .field("cause", &self.cause)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The active tools: their definitions and how to call them.
+///
+/// The runtime advertises [`ToolDispatch::definitions`] to the model and calls
+/// [`ToolDispatch::call`] only for calls whose name is among them; any other call is answered
+/// with an error result without running anything ("only active tools can be invoked", spec:
+/// Security). Implementations own argument validation and effects. A call runs on a worker
+/// thread while the runtime relays its progress, hence `Send + Sync`.
+pub trait ToolDispatch: Send + Sync {
+    /// The active tools' definitions, in a stable order.
+    fn definitions(&self) -> Vec<ToolDefinition>;
+
+    /// Run `call` (its name is one of [`ToolDispatch::definitions`]) in `context`, recording
+    /// every effect through `context.journal` before and after it runs, observing `cancel`.
+    /// A failure is an output with `is_error` set, worded for the model.
+    fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput;
+
+    /// What the tools come from, as `plugin-id@version` labels in load order: recorded in the
+    /// work's checkpoints as what continuing requires. Empty by default.
+    fn provenance(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The empty registry: no tools are active, so every call is answered as unknown. It is what a
+/// run gets while no tool plugin is loaded.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTools;
+
+impl ToolDispatch for NoTools {
+    fn definitions(&self) -> Vec<ToolDefinition> {
+        Vec::new()
+    }
+
+    fn call(&self, call: &ToolCall, _context: &ToolContext, _cancel: &Cancel) -> ToolOutput {
+        ToolOutput {
+            output: format!("tool `{}` is not active", call.name),
+            is_error: true,
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! `smith config show | check | set`: every setting with its resolved value and source, a
+//! validation of every layer, and a comment-preserving write of one setting.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+use smith_app::paths::project_of;
+use smith_app::{Paths, Settings};
+use smith_config::{Resolved, SCHEMA, TrustStore};
+
+use crate::cli::Global;
+use crate::command_error::{self, CliError};
+use crate::exit;
+use crate::output::{report_notices, shell_quote, write_stdout};
+
+pub(crate) const CONFIG_AFTER_HELP: &str = "\
+Precedence, lowest first: product defaults, built-in plugin defaults, plugin contributions,
+user configuration ($SMITH_HOME/config.kdl, else $XDG_CONFIG_HOME/smith/config.kdl, else
+~/.config/smith/config.kdl), trusted project configuration (.smith/config.kdl), environment
+variables, command-line flags (-c KEY=VALUE and per-command flags). Every setting is listed in
+`smith docs get reference/settings`.
+
+Exit status:
+  0    success
+  2    invalid configuration (the message names the file and line, variable or flag), an
+       unknown key (with the closest known ones), or a bad value for `set`";
+
+/// Arguments of `smith config`.
+#[derive(Debug, Args)]
+pub(crate) struct ConfigArgs {
+    #[command(subcommand)]
+    pub(crate) command: ConfigCommand,
+}
+
+/// `smith config` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ConfigCommand {
+    /// Print every setting (or KEY) with its resolved value and source.
+    Show {
+        /// Only this setting.
+        #[arg(value_name = "KEY")]
+        key: Option<String>,
+        /// One JSON record per setting: `key`, `value`, `source`, `level`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate every configuration layer and report the first problem.
+    Check,
+    /// Write one setting to the user configuration (or the project's), keeping comments.
+    Set {
+        /// The setting, e.g. `model`.
+        #[arg(value_name = "KEY")]
+        key: String,
+        /// Its new value.
+        #[arg(value_name = "VALUE")]
+        value: String,
+        /// Write to the project's `.smith/config.kdl` instead.
+        #[arg(long)]
+        project: bool,
+    },
+}
+
+/// `smith config …`.
+pub(crate) fn run(args: ConfigArgs, global: &Global) -> Result<u8, CliError> {
+    match args.command {
+        ConfigCommand::Show { key, json } => {
+            let settings = settings(global)?;
+            report_notices(&settings.notices);
+            show(&settings.resolved, key.as_deref(), json)
+        }
+        ConfigCommand::Check => {
+            let settings = settings(global)?;
+            report_notices(&settings.notices);
+            let count = settings.resolved.iter().count();
+            write_stdout(&format!(
+                "configuration is valid ({count} settings resolved)\n"
+            ))
+        }
+        ConfigCommand::Set {
+            key,
+            value,
+            project,
+        } => set(&key, &value, project),
+    }
+}
+
+/// The settings of this invocation (the plugin registry is not needed to show them).
+fn settings(global: &Global) -> Result<Settings, CliError> {
+    let invocation = global.invocation(std::env::current_dir().ok(), &[]);
+    Ok(Settings::load(&Paths::from_env(), &invocation)?)
+}
+
+fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliError> {
+    let mut keys: Vec<String> = SCHEMA
+        .iter()
+        .filter(|s| !s.key.contains('*'))
+        .map(|s| s.key.to_owned())
+        .collect();
+    keys.extend(resolved.iter().map(|(k, _)| k.clone()));
+    keys.sort();
+    keys.dedup();
+    if let Some(only) = only {
+        if !keys.iter().any(|k| k == only) && smith_config::find_spec(only).is_none() {
+            let close = smith_config::closest_keys(only);
+            return Err(CliError::usage(format!(
+                "unknown setting `{only}`{}; list the settings with `smith config show`",
+                if close.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (did you mean {}?)", close.join(", "))
+                }
+            )));
+        }
+        keys = vec![only.to_owned()];
+    }
+    let mut out = String::new();
+    for key in keys {
+        let v = resolved.get(&key);
+        if json {
+            let record = match v {
+                Some(v) => json!({
+                    "key": key,
+                    "value": v.value,
+                    "source": v.source.to_string(),
+                    "level": v.source.level,
+                    "origin": v.source.origin,
+                    "overridden": v.overridden.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                }),
+                None => json!({"key": key, "value": null, "source": null, "level": null}),
+            };
+            out.push_str(&record.to_string());
+            out.push('\n');
+        } else {
+            match v {
+                Some(v) => {
+                    // One setting per line, whatever its key, value or source holds.
+                    let line = format!("{key} = {}  # {}", v.value, v.source);
+                    out.push_str(&line.replace('\n', "\\n"));
+                    if !v.overridden.is_empty() {
+                        let list: Vec<String> =
+                            v.overridden.iter().map(ToString::to_string).collect();
+                        out.push_str(&format!(" (overrides {})", list.join(", ")));
+                    }
+                    out.push('\n');
+                }
+                None => out.push_str(&format!("{key} is not set\n")),
+            }
+        }
+    }
+    write_stdout(&smith_render_plain::printable(&out))
+}
+
+fn set(key: &str, value: &str, project: bool) -> Result<u8, CliError> {
+    let paths = Paths::from_env();
+    let path: PathBuf = if project {
+        let cwd = std::env::current_dir()
+            .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;
+        let root = project_of(&cwd).unwrap_or(cwd);
+        let trusted = match root.canonicalize() {
+            Ok(canonical) => trust_store(&paths)?.is_trusted(&canonical),
+            Err(_) => false,
+        };
+        if !trusted {
+            exit::report(&format!(
+                "note: {} is not trusted, so its project settings do not apply until `smith trust {}`",
+                root.display(),
+                shell_quote(&root.display().to_string())
+            ));
+        }
+        root.join(".smith").join("config.kdl")
+    } else {
+        paths
+            .require_user_config()
+            .map_err(|e| command_error::no_home(&e))?
+            .to_owned()
+    };
+    let written =
+        smith_config::set_in_file(&path, key, value).map_err(|e| command_error::config(&e))?;
+    write_stdout(&smith_render_plain::printable(&format!(
+        "{key} = {written}  # written to {}\n",
+        path.display()
+    )))
+}
+
+/// The trust records of `paths`.
+pub(crate) fn trust_store(paths: &Paths) -> Result<TrustStore, CliError> {
+    let file = paths.trust_file().map_err(|e| command_error::no_home(&e))?;
+    TrustStore::load(&file).map_err(|e| CliError::usage(e.to_string()))
+}

@@ -1,0 +1,12 @@
+//! One module per command, each with its clap arguments beside the code that runs it
+//! (`smith_app` builds the runtime; these modules parse, print and choose exit statuses).
+
+pub(crate) mod auth;
+pub(crate) mod config;
+pub(crate) mod docs;
+pub(crate) mod eval;
+pub(crate) mod models;
+pub(crate) mod plugins;
+pub(crate) mod sessions;
+pub(crate) mod tools;
+pub(crate) mod trust;

@@ -1,0 +1,71 @@
+//! `smith sessions fork ID [--at ENTRY]`: a session's history up to an entry copied into a new
+//! session, published atomically; prints the new session's id.
+
+use clap::Args;
+use smith::{EntryId, SessionId};
+use smith_app::SessionStore;
+use smith_app::inspect::{ForkView, Record};
+
+use super::find;
+use crate::command_error::{self, CliError};
+use crate::exit;
+use crate::output::Out;
+
+/// Arguments of `smith sessions fork`.
+#[derive(Debug, Args)]
+pub(crate) struct ForkArgs {
+    /// The session id or a unique prefix.
+    #[arg(value_name = "ID")]
+    pub(crate) id: String,
+    /// The fork point: the new session holds entries 1..=ENTRY with ENTRY selected
+    /// (default: the selected leaf).
+    #[arg(long, value_name = "ENTRY")]
+    pub(crate) at: Option<u64>,
+    /// Print a JSON record instead of the bare id.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+pub(super) fn run(store: &SessionStore, args: &ForkArgs, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(store, &args.id)?;
+    if args.at == Some(0) {
+        return Err(CliError::usage(
+            "--at 0 names no entry; entries are numbered from 1 (the session's start)",
+        ));
+    }
+    let forked = smith_store::fork(
+        &path,
+        store.dir(),
+        SessionId::new_now(),
+        args.at.map(EntryId),
+    )
+    .map_err(|e| {
+        let status = match e {
+            smith_store::Error::Encode { .. } => exit::USAGE,
+            ref other => command_error::store_status(other),
+        };
+        let hint = if status == exit::DAMAGED {
+            "; pass --at with an entry before the damage (`smith sessions verify` names it)"
+        } else {
+            ""
+        };
+        CliError::new(
+            status,
+            format!(
+                "cannot fork session {id}: {}{hint}",
+                command_error::store_message(&e)
+            ),
+        )
+    })?;
+    if args.json {
+        out.json(&Record::Fork(ForkView {
+            source: id,
+            session: forked.id,
+            leaf: forked.leaf,
+            entries: forked.entries,
+        }))?;
+    } else {
+        out.line(&forked.id.to_string())?;
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,123 @@
+//! `smith sessions get ID`: one session read through bounded traversal, a page of entries at a
+//! time (by id, or `--branch`), then the usage over the whole session and the page trailer.
+
+use clap::Args;
+use smith_app::SessionStore;
+use smith_app::inspect::{
+    MAX_LIMIT, PageError, PageRequest, PageView, Record, UsageView, read_page,
+};
+
+use super::render::emit;
+use super::{find, report_skipped};
+use crate::command_error::{self, CliError};
+use crate::exit;
+use crate::output::Out;
+
+/// Arguments of `smith sessions get`.
+#[derive(Debug, Args)]
+pub(crate) struct GetArgs {
+    /// The session id or a unique prefix.
+    #[arg(value_name = "ID")]
+    pub(crate) id: String,
+    /// One JSON record per entry, then a `page` record.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Entries per page (1 to 1000).
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub(crate) limit: usize,
+    /// Continue after this entry id (the cursor the previous page printed).
+    #[arg(long, value_name = "C")]
+    pub(crate) cursor: Option<u64>,
+    /// Only the selected branch, from its leaf toward the root (newest first); the cursor
+    /// then names the entry whose parent the next page starts at.
+    #[arg(long)]
+    pub(crate) branch: bool,
+}
+
+pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(store, &args.id)?;
+    let request = PageRequest {
+        limit: args.limit,
+        cursor: args.cursor,
+        branch: args.branch,
+    };
+    let mut page = read_page(&path, id, request).map_err(|e| match e {
+        PageError::Limit { limit } => CliError::usage(format!(
+            "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
+        )),
+        PageError::Cursor {
+            cursor,
+            session,
+            last,
+        } => CliError::usage(format!(
+            "--cursor {cursor} is not an entry of session {session} (its entries are 1..={last})"
+        )),
+        PageError::OffBranch { cursor, session } => CliError::usage(format!(
+            "--cursor {cursor} is not on the selected branch of session {session}; use a cursor a --branch page printed"
+        )),
+        PageError::Store(e) => command_error::store(&e),
+    })?;
+    let mut status = exit::SUCCESS;
+    if let Some(entry) = page.withheld {
+        exit::report(&format!(
+            "damaged session {id}: the selected branch continues into entry {entry}, which lies in a damaged change; `smith sessions verify {id}` has the details"
+        ));
+        status = exit::DAMAGED;
+    }
+    for entry in &page.entries {
+        if !emit(out, &id, entry, args.json)? {
+            return Ok(exit::SUCCESS);
+        }
+    }
+    // Usage and cost over the whole session (not only this page), per attempt and in total.
+    let accounts = page.usage().map_err(|e| command_error::store(&e))?;
+    if args.json {
+        out.json(&Record::Usage(UsageView {
+            session: id,
+            attempts: &accounts.attempts,
+            total: &accounts.total,
+            cost_usd: accounts.cost_usd,
+        }))?;
+    } else {
+        let t = &accounts.total;
+        let n = |x: Option<u64>| x.map_or("unknown".to_owned(), |x| x.to_string());
+        out.line(&format!(
+            "usage: {} responses over {} attempts · input {} · output {} · cache read {} · cache write {} · cost {}",
+            t.responses,
+            accounts.attempts.len(),
+            n(t.usage.input),
+            n(t.usage.output),
+            n(t.usage.cache_read),
+            n(t.usage.cache_write),
+            accounts
+                .cost_usd
+                .map_or("unknown".to_owned(), |c| format!("${c:.6}"))
+        ))?;
+    }
+    if args.json {
+        out.json(&Record::Page(PageView::new(
+            id,
+            page.entries.len(),
+            page.next_cursor,
+            &page.state,
+        )))?;
+    } else if let Some(next) = page.next_cursor {
+        let flag = if args.branch { " --branch" } else { "" };
+        out.line(&format!("(more with{flag} --cursor {next})"))?;
+    }
+    if let Some(t) = &page.torn_tail {
+        let what = if page.live_writer {
+            "is still being written (pending, not shown)"
+        } else {
+            "were never acknowledged (a torn tail, not shown)"
+        };
+        exit::report(&format!(
+            "note: session {id}: {} bytes at byte {} after the last complete change {what}",
+            t.len, t.offset
+        ));
+    }
+    if report_skipped(&id, &page.skipped, true) {
+        status = exit::DAMAGED;
+    }
+    Ok(status)
+}

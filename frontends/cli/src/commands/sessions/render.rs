@@ -1,0 +1,157 @@
+//! The readable rendering of inspection records: one line per entry, times in UTC.
+
+use smith::SessionId;
+use smith_app::inspect::{EntryView, Record, kind_label};
+use smith_store::{Entry, Record as Stored};
+
+use crate::command_error::CliError;
+use crate::output::Out;
+
+/// Print `entry` of session `id`: its JSON record, or one readable line.
+pub(super) fn emit(
+    out: &mut Out,
+    id: &SessionId,
+    entry: &Entry,
+    json: bool,
+) -> Result<bool, CliError> {
+    if json {
+        out.json(&Record::Entry(EntryView::new(*id, entry)))
+    } else {
+        out.line(&format!(
+            "#{:<5} {:<12} {}",
+            entry.id,
+            kind_label(&entry.record),
+            summary(entry)
+        ))
+    }
+}
+
+/// `YYYY-MM-DD HH:MM:SS` UTC for milliseconds since the epoch (civil-from-days, proleptic
+/// Gregorian).
+pub(super) fn format_utc(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// One readable line of `entry`'s record (line breaks shown as ` ⏎ `).
+fn summary(entry: &Entry) -> String {
+    let text = match &entry.record {
+        Stored::SessionStart(s) => format!(
+            "smith {} in {}",
+            s.smith_version,
+            s.cwd.as_deref().unwrap_or("-")
+        ),
+        Stored::ModelChange(m) => m.model.to_string(),
+        Stored::Message(m) => {
+            let mut parts = vec![m.message.text()];
+            for call in m.message.tool_calls() {
+                parts.push(format!("[tool call {} {}]", call.name, call.id));
+            }
+            if let Some(stop) = m.stop_reason {
+                parts.push(format!("({stop})"));
+            }
+            parts.join(" ")
+        }
+        Stored::ToolResult(r) => format!(
+            "{} {} {}: {}",
+            r.result.name,
+            r.result.call_id,
+            if r.result.is_error { "failed" } else { "ok" },
+            r.result.output
+        ),
+        Stored::RunEnd(r) => format!(
+            "{}{}",
+            r.stop_reason,
+            r.error
+                .as_ref()
+                .map(|e| format!(": {e}"))
+                .unwrap_or_default()
+        ),
+        Stored::EffectIntent(r) => format!(
+            "{} {} {} (call {})",
+            r.effect_id,
+            r.effect,
+            r.target.as_deref().unwrap_or("-"),
+            r.call_id
+        ),
+        Stored::EffectCompletion(r) => format!(
+            "{} {}: {}",
+            r.effect_id,
+            r.outcome.as_str(),
+            String::from_utf8_lossy(&r.output)
+        ),
+        Stored::Submission(r) => format!(
+            "{}{}{}{}: {}",
+            r.model,
+            r.dedup_key
+                .as_ref()
+                .map(|k| format!(" key {k}"))
+                .unwrap_or_default(),
+            r.delivery
+                .map(|d| format!(" queued ({})", d.as_str()))
+                .unwrap_or_default(),
+            r.owner
+                .map(|o| format!(" owned by {o}"))
+                .unwrap_or_default(),
+            r.input
+        ),
+        Stored::Abort(r) => r.reason.clone(),
+        Stored::Withdrawal(r) => r.reason.clone(),
+        Stored::Checkpoint(r) => format!(
+            "round {} {}; requires {}",
+            r.round,
+            r.phase,
+            if r.requires.is_empty() {
+                "no plugins".to_owned()
+            } else {
+                r.requires.join(", ")
+            }
+        ),
+        Stored::Attempt(a) => format!(
+            "round {} attempt {}: {} → {}{}{}{}",
+            a.round,
+            a.number,
+            a.selection,
+            a.model,
+            a.account
+                .as_ref()
+                .map(|x| format!(" (account {x})"))
+                .unwrap_or_default(),
+            a.thinking
+                .map(|t| format!(" thinking {t}"))
+                .unwrap_or_default(),
+            match a.after {
+                Some(smith::Next::Retry) => " (retry)",
+                Some(smith::Next::Failover) => " (failover)",
+                _ => "",
+            }
+        ),
+        Stored::AttemptFailed(f) => format!(
+            "attempt {} failed: {}; {}",
+            f.attempt,
+            f.message,
+            match f.next {
+                smith::Next::Retry => "retried",
+                smith::Next::Failover => "failed over",
+                smith::Next::Stop => "stopped",
+            }
+        ),
+        Stored::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
+    };
+    text.lines().collect::<Vec<_>>().join(" ⏎ ")
+}

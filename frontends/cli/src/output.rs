@@ -1,0 +1,132 @@
+//! Writing to stdout and stderr: whole outputs, streamed lines that end quietly at a closed
+//! pipe, and the notices loading had to tell (DESIGN §7: stdout carries the command's data;
+//! diagnostics go to stderr; control characters are made visible).
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use crate::command_error::CliError;
+use crate::exit;
+
+/// Write `text` to stdout whole; a closed pipe ends quietly with status 0.
+pub(crate) fn write_stdout(text: &str) -> Result<u8, CliError> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(exit::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(exit::SUCCESS),
+        Err(e) => Err(CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot write to stdout: {e}"),
+        )),
+    }
+}
+
+/// Report each notice on stderr: `warning:` for what will not work, `note:` for what was
+/// skipped by design, with the command that changes it.
+pub(crate) fn report_notices(notices: &[smith_app::Notice]) {
+    for notice in notices {
+        match notice {
+            smith_app::Notice::UntrustedProject { project, .. } => exit::report(&format!(
+                "note: {notice}; trust it with `smith trust {}`",
+                shell_quote(&project.display().to_string())
+            )),
+            smith_app::Notice::RenewalFailed(e) => exit::report(&format!(
+                "warning: {}",
+                crate::command_error::auth_message(e)
+            )),
+            smith_app::Notice::UnknownPlugin { .. } => exit::report(&format!("note: {notice}")),
+        }
+    }
+}
+
+/// `text` quoted for a POSIX shell when it needs to be.
+pub(crate) fn shell_quote(text: &str) -> String {
+    if text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c))
+    {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// Streams output line by line; a closed pipe turns into a quiet stop.
+pub(crate) struct Out {
+    out: io::StdoutLock<'static>,
+    closed: bool,
+    /// A write failure met inside a callback ([`Out::flow`]), for the caller to return.
+    failed: Option<CliError>,
+}
+
+impl Out {
+    pub(crate) fn new() -> Self {
+        Self {
+            out: io::stdout().lock(),
+            closed: false,
+            failed: None,
+        }
+    }
+
+    /// Whether the reader went away.
+    pub(crate) fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// A write's result as the control flow of a reading callback: go on while the reader
+    /// reads; stop at a closed pipe or a failure (kept for [`Out::take_failure`]).
+    pub(crate) fn flow(&mut self, written: Result<bool, CliError>) -> ControlFlow<()> {
+        match written {
+            Ok(true) => ControlFlow::Continue(()),
+            Ok(false) => ControlFlow::Break(()),
+            Err(e) => {
+                self.failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// The write failure a callback met, if any.
+    pub(crate) fn take_failure(&mut self) -> Result<(), CliError> {
+        self.failed.take().map_or(Ok(()), Err)
+    }
+
+    /// Write `text` and a newline, control characters made visible; `Ok(false)` once the
+    /// reader went away.
+    pub(crate) fn line(&mut self, text: &str) -> Result<bool, CliError> {
+        if self.closed {
+            return Ok(false);
+        }
+        let text = smith_render_plain::printable(text);
+        match self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.write_all(b"\n"))
+        {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(false)
+            }
+            Err(e) => Err(CliError::new(
+                exit::RUN_FAILED,
+                format!("cannot write to stdout: {e}"),
+            )),
+        }
+    }
+
+    /// Write `record` as one JSON line.
+    pub(crate) fn json(&mut self, record: &impl serde::Serialize) -> Result<bool, CliError> {
+        let text = serde_json::to_string(record).map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!("cannot encode a record as JSON: {e}"),
+            )
+        })?;
+        self.line(&text)
+    }
+
+    pub(crate) fn finish(&mut self) {
+        let _ = self.out.flush();
+    }
+}
