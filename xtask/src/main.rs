@@ -2,18 +2,24 @@
 //!
 //! - `check`: the quality gate CI runs (fmt, clippy `-D warnings`, tests, docs, drift checks).
 //! - `bench`: speed and memory figures against their targets, printed, never failing the build.
+//!
+//! Its unit tests hold the architecture check (`arch`): the crate graph against the rules of
+//! `ARCHITECTURE.md`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod arch;
 mod bench;
 mod check;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|site|bench|soak|fuzz>
+const USAGE: &str = "usage: cargo xtask <check|docs|arch|site|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate the generated reference in docs-corpus/docs/reference/ from the declarations
+  arch    check the crate graph against ARCHITECTURE.md (its rules and edge list); --bless
+          rewrites the edge list
   site    render the docs corpus to a static site in target/site and check its links
   bench   speed and memory figures: figure / target / measured
   soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
@@ -26,6 +32,7 @@ fn main() -> ExitCode {
         Some("check") => check::run_all(),
         Some("bench") => bench::run(),
         Some("docs") => check::bless_reference(),
+        Some("arch") => arch::run(args.get(1).is_some_and(|a| a == "--bless")),
         Some("site") => check::site(),
         Some("soak") => check::soak(),
         Some("fuzz") => check::fuzz(),
