@@ -77,7 +77,7 @@ pub fn examples() -> Vec<Intent> {
             used_tokens: Some(1200),
             limit_tokens: Some(200_000),
         },
-        Intent::TurnStart { turn: 1 },
+        Intent::RoundStart { round: 1 },
         Intent::MessageStart {
             message_id: 3,
             role: Role::Assistant,
@@ -138,8 +138,8 @@ pub fn examples() -> Vec<Intent> {
             output: "# Smith\n…".into(),
             is_error: false,
         },
-        Intent::TurnEnd {
-            turn: 1,
+        Intent::RoundEnd {
+            round: 1,
             stop_reason: StopReason::ToolUse,
         },
         Intent::Progress {

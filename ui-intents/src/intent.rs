@@ -93,10 +93,10 @@ pub enum Intent {
         /// The failure.
         failure: AttemptFailure,
     },
-    /// A turn began: one provider request and its tool batch. Turns count from 1 per run.
-    TurnStart {
-        /// The turn number.
-        turn: u32,
+    /// A round began: one provider request and its tool batch. Rounds count from 1 per run.
+    RoundStart {
+        /// The round number.
+        round: u32,
     },
     /// A message begins; deltas with the same `message_id` follow, then its end.
     MessageStart {
@@ -264,10 +264,10 @@ pub enum Intent {
         /// The new leaf entry, `None` for an empty session.
         leaf: Option<u64>,
     },
-    /// A turn ended.
-    TurnEnd {
-        /// The turn number.
-        turn: u32,
+    /// A round ended.
+    RoundEnd {
+        /// The round number.
+        round: u32,
         /// The stop reason of its response.
         stop_reason: StopReason,
     },
@@ -300,7 +300,7 @@ impl Intent {
             Intent::Receipt { .. } => IntentKind::Receipt,
             Intent::Attempt { .. } => IntentKind::Attempt,
             Intent::AttemptFailed { .. } => IntentKind::AttemptFailed,
-            Intent::TurnStart { .. } => IntentKind::TurnStart,
+            Intent::RoundStart { .. } => IntentKind::RoundStart,
             Intent::MessageStart { .. } => IntentKind::MessageStart,
             Intent::MessageDelta { .. } => IntentKind::MessageDelta,
             Intent::MessageEnd { .. } => IntentKind::MessageEnd,
@@ -319,7 +319,7 @@ impl Intent {
             Intent::ContextUse { .. } => IntentKind::ContextUse,
             Intent::SessionChange { .. } => IntentKind::SessionChange,
             Intent::BranchChange { .. } => IntentKind::BranchChange,
-            Intent::TurnEnd { .. } => IntentKind::TurnEnd,
+            Intent::RoundEnd { .. } => IntentKind::RoundEnd,
             Intent::RunEnd { .. } => IntentKind::RunEnd,
             Intent::Extension { .. } => IntentKind::Extension,
         }

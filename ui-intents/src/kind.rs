@@ -93,8 +93,8 @@ intent_kinds! {
     AttemptFailed => "attempt_failed", Transient, Drop, Block,
         "A provider attempt ended without a response; the round retries it, fails over to the next candidate, or stops.";
     /// A provider round began.
-    TurnStart => "turn_start", Transient, Drop, Block,
-        "A turn (one provider request and its tool batch) began.";
+    RoundStart => "round_start", Transient, Drop, Block,
+        "A round (one provider request and its tool batch) began.";
     /// A message began.
     MessageStart => "message_start", Transient, Drop, Block,
         "A message began; its deltas and its end follow with the same message id.";
@@ -149,9 +149,9 @@ intent_kinds! {
     /// The selected branch changed.
     BranchChange => "branch_change", Transient, Drop, Block,
         "The session's selected leaf (branch) changed.";
-    /// A turn ended.
-    TurnEnd => "turn_end", Transient, Drop, Block,
-        "A turn ended with the stop reason of its response.";
+    /// A provider round ended.
+    RoundEnd => "round_end", Transient, Drop, Block,
+        "A round ended with the stop reason of its response.";
     /// The run ended.
     RunEnd => "run_end", Transcript, Persist, Block,
         "The run ended; its outcome is committed to the session.";

@@ -123,14 +123,14 @@ enum Tried {
 }
 
 impl Run<'_> {
-    /// Dispatch round `turn` of `selection` through `dispatcher`: check each candidate's
+    /// Dispatch round `round` of `selection` through `dispatcher`: check each candidate's
     /// capabilities, record each attempt before its request, retry and fail over by the
     /// module rules. The last failure is played as the response (it ends the round in error).
     /// `None` when the run was cancelled while waiting to retry (nothing more was sent).
     pub(crate) fn dispatch(
         &mut self,
         dispatcher: Dispatcher<'_>,
-        turn: u32,
+        round: u32,
         selection: &Selection,
         base: &ProviderRequest,
     ) -> Result<Option<Served>, RunError> {
@@ -195,7 +195,7 @@ impl Run<'_> {
             loop {
                 number += 1;
                 let attempt = Attempt {
-                    round: turn,
+                    round,
                     number,
                     selection: selection.to_string(),
                     model: candidate.model.clone(),

@@ -51,7 +51,7 @@
 //!
 //! The runtime never prints; it emits [`smith_ui_intents::Intent`]s into the sink it is given.
 //! There is no provider- or tool-specific path: providers sit behind [`smith::Provider`],
-//! tools behind [`smith::ToolDispatch`] and handlers behind [`smith::Lifecycle`] — the ports
+//! tools behind [`smith::ToolRegistry`] and handlers behind [`smith::Lifecycle`] — the ports
 //! the plugin host implements, which this crate never depends on.
 //!
 //! ```no_run

@@ -12,7 +12,7 @@
 //! - [`LifecycleEvent::BatchEnd`]: the provider stream and its complete tool-result batch are
 //!   recorded, the next provider request follows. [`Action::Deliver`] of steering input is
 //!   valid here.
-//! - [`LifecycleEvent::Idle`]: the model ended its turn and the work would stop.
+//! - [`LifecycleEvent::Idle`]: the model finished its answer (`end_turn`) and the work would stop.
 //!   [`Action::Deliver`] of any queued input is valid; the work then continues with it.
 //!
 //! Each event's replies are validated together and applied all or nothing: an action that is
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn a_valid_batch_delivers_in_queue_order() {
         let event = LifecycleEvent::Idle {
-            turn: 1,
+            round: 1,
             queued: vec![q(4, Delivery::FollowUp), q(7, Delivery::Steer)],
         };
         let plan = validate(
@@ -156,7 +156,7 @@ mod tests {
     fn conflicting_or_misplaced_actions_reject_the_whole_batch() {
         let queued = vec![q(4, Delivery::Steer), q(5, Delivery::FollowUp)];
         let batch = LifecycleEvent::BatchEnd {
-            turn: 1,
+            round: 1,
             queued: queued.clone(),
         };
         for actions in [
@@ -173,7 +173,7 @@ mod tests {
             assert_eq!(plan.problems.len(), 1, "{actions:?}");
         }
         let tool_end = LifecycleEvent::ToolEnd {
-            turn: 1,
+            round: 1,
             remaining: 2,
             queued,
         };
@@ -190,14 +190,14 @@ mod tests {
     #[test]
     fn skipping_needs_queued_steering_input() {
         let event = LifecycleEvent::ToolEnd {
-            turn: 1,
+            round: 1,
             remaining: 1,
             queued: vec![q(4, Delivery::FollowUp)],
         };
         let plan = validate(&event, vec![reply(vec![Action::SkipRemaining("s".into())])]);
         assert!(plan.skip.is_none() && plan.problems.len() == 1);
         let event = LifecycleEvent::ToolEnd {
-            turn: 1,
+            round: 1,
             remaining: 1,
             queued: vec![q(4, Delivery::Steer)],
         };

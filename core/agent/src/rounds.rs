@@ -23,10 +23,10 @@ impl Agent<'_> {
     ) -> Result<StopReason, RunError> {
         let definitions = self.tools.definitions();
         let requires = self.tools.provenance();
-        let mut turn = 0;
+        let mut round = 0;
         loop {
-            turn += 1;
-            if turn > self.limits.max_rounds {
+            round += 1;
+            if round > self.limits.max_rounds {
                 return Err(RunError::RoundLimit {
                     limit: self.limits.max_rounds,
                 });
@@ -34,7 +34,7 @@ impl Agent<'_> {
             if run.cancel.is_cancelled() {
                 return Ok(StopReason::Aborted);
             }
-            run.sink.emit(Intent::TurnStart { turn });
+            run.sink.emit(Intent::RoundStart { round });
             // The model of the request is set per candidate by dispatch.
             let base = ProviderRequest {
                 model: smith::ModelRef {
@@ -48,7 +48,7 @@ impl Agent<'_> {
                 max_output: None,
             };
             check_pairing(&base.context)?;
-            let Some(served) = run.dispatch(self.dispatcher, turn, model, &base)? else {
+            let Some(served) = run.dispatch(self.dispatcher, round, model, &base)? else {
                 // Aborted while waiting to retry: the failed attempt is on record.
                 return Ok(StopReason::Aborted);
             };
@@ -109,7 +109,7 @@ impl Agent<'_> {
                 let last = i + 1 == calls.len();
                 // The batch's last result and the checkpoint are one committed change.
                 let checkpoint = last.then(|| smith_store::Checkpoint {
-                    round: turn,
+                    round,
                     phase: "tool_batch_complete".to_owned(),
                     requires: requires.clone(),
                 });
@@ -118,24 +118,24 @@ impl Agent<'_> {
                     let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
                     skip = self
                         .consult(run, |queued| LifecycleEvent::ToolEnd {
-                            turn,
+                            round,
                             remaining,
                             queued,
                         })
                         .skip;
                 }
             }
-            run.sink.emit(Intent::TurnEnd {
-                turn,
+            run.sink.emit(Intent::RoundEnd {
+                round,
                 stop_reason: stop,
             });
             match stop {
                 StopReason::ToolUse if run.cancel.is_cancelled() => return Ok(StopReason::Aborted),
                 // No round is left to answer delivered input: it stays queued.
-                StopReason::ToolUse if turn == self.limits.max_rounds => {}
+                StopReason::ToolUse if round == self.limits.max_rounds => {}
                 StopReason::ToolUse => {
                     let plan =
-                        self.consult(run, |queued| LifecycleEvent::BatchEnd { turn, queued });
+                        self.consult(run, |queued| LifecycleEvent::BatchEnd { round, queued });
                     run.deliver(&plan.deliver)?;
                 }
                 StopReason::Error => {
@@ -146,11 +146,11 @@ impl Agent<'_> {
                         )
                     })));
                 }
-                StopReason::EndTurn if turn == self.limits.max_rounds => {
+                StopReason::EndTurn if round == self.limits.max_rounds => {
                     return Ok(StopReason::EndTurn);
                 }
                 StopReason::EndTurn => {
-                    let plan = self.consult(run, |queued| LifecycleEvent::Idle { turn, queued });
+                    let plan = self.consult(run, |queued| LifecycleEvent::Idle { round, queued });
                     if plan.deliver.is_empty() {
                         return Ok(StopReason::EndTurn);
                     }

@@ -5,7 +5,7 @@
 
 use smith::{
     Cancel, EntryId, Lifecycle, NoHandlers, PairingError, Provider, ProviderError, Selection,
-    StopReason, ToolDispatch, UsageTotals,
+    StopReason, ToolRegistry, UsageTotals,
 };
 use smith_ui_intents::{Intent, IntentSink};
 
@@ -52,7 +52,7 @@ pub enum RunError {
     Admission(AdmissionError),
     /// The run used up its rounds.
     #[error(
-        "the run stopped after {limit} provider rounds without the model ending its turn; continue it with another prompt in the same session"
+        "the run stopped after {limit} provider rounds without the model finishing its answer; continue it with another prompt in the same session"
     )]
     RoundLimit {
         /// The limit that was reached.
@@ -84,7 +84,7 @@ pub struct RunOutcome {
 /// The agent: a provider, the active tools and the run bounds.
 pub struct Agent<'a> {
     pub(crate) dispatcher: Dispatcher<'a>,
-    pub(crate) tools: &'a dyn ToolDispatch,
+    pub(crate) tools: &'a dyn ToolRegistry,
     pub(crate) lifecycle: &'a dyn Lifecycle,
     pub(crate) limits: RunLimits,
     pub(crate) work_limits: WorkLimits,
@@ -129,24 +129,24 @@ pub struct Submit<'s> {
 }
 
 impl<'a> Agent<'a> {
-    /// An agent that talks to `provider` and dispatches to `tools`. The selection must be a
+    /// An agent that talks to `provider` and calls `tools`. The selection must be a
     /// model, which `provider` serves as given: its attempts are recorded with no catalog
     /// record (unchecked, unpriced) and no retry or failover. Use [`Agent::routed`] for
     /// checked, priced and routed dispatch.
-    pub fn new(provider: &'a dyn Provider, tools: &'a dyn ToolDispatch, limits: RunLimits) -> Self {
+    pub fn new(provider: &'a dyn Provider, tools: &'a dyn ToolRegistry, limits: RunLimits) -> Self {
         Self::with_dispatcher(Dispatcher::Direct(provider), tools, limits)
     }
 
     /// An agent that dispatches through `route` — its candidates in failover order, each
     /// checked against its catalog record before any byte is sent and priced by it — and
     /// calls `tools`. Work must select `route.selection`.
-    pub fn routed(route: &'a Route<'a>, tools: &'a dyn ToolDispatch, limits: RunLimits) -> Self {
+    pub fn routed(route: &'a Route<'a>, tools: &'a dyn ToolRegistry, limits: RunLimits) -> Self {
         Self::with_dispatcher(Dispatcher::Routed(route), tools, limits)
     }
 
     fn with_dispatcher(
         dispatcher: Dispatcher<'a>,
-        tools: &'a dyn ToolDispatch,
+        tools: &'a dyn ToolRegistry,
         limits: RunLimits,
     ) -> Self {
         Self {

@@ -1,4 +1,4 @@
-//! One tool call through the [`smith::ToolDispatch`] port.
+//! One tool call through the [`smith::ToolRegistry`] port.
 
 use smith::{ToolCall, ToolContext, ToolResult};
 use smith_ui_intents::Intent;

@@ -18,12 +18,15 @@ use smith::{
 };
 use smith_agent::{Candidate, RetryPolicy, Route, RunLimits, Session};
 use smith_store::{Record, read_session};
+use smith_testkit::kinds_of;
 
 /// Plays one list of events per call; counts calls and keeps the requests.
 struct Fake {
     plan: Mutex<VecDeque<Vec<StreamEvent>>>,
     calls: Arc<AtomicUsize>,
     seen: Arc<Mutex<Vec<ProviderRequest>>>,
+    /// Abort the run from inside this call (1-based), as a user would while it runs.
+    abort_at: Option<usize>,
 }
 
 impl Provider for Fake {
@@ -34,9 +37,12 @@ impl Provider for Fake {
     fn stream<'a>(
         &'a self,
         request: &ProviderRequest,
-        _cancel: &Cancel,
+        cancel: &Cancel,
     ) -> Result<smith::EventStream<'a>, ProviderError> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
+        let call = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
+        if self.abort_at == Some(call) {
+            cancel.cancel();
+        }
         self.seen.lock().unwrap().push(request.clone());
         let events = self.plan.lock().unwrap().pop_front().unwrap_or_else(|| {
             vec![StreamEvent::Error(ProviderError::new(
@@ -95,12 +101,23 @@ fn candidate(
     price: f64,
     plan: Vec<Vec<StreamEvent>>,
 ) -> (Candidate<'static>, Counted) {
+    candidate_aborting(model, price, plan, None)
+}
+
+/// A candidate whose provider aborts the run from inside call `abort_at` (1-based).
+fn candidate_aborting(
+    model: &str,
+    price: f64,
+    plan: Vec<Vec<StreamEvent>>,
+    abort_at: Option<usize>,
+) -> (Candidate<'static>, Counted) {
     let calls = Arc::new(AtomicUsize::new(0));
     let seen = Arc::new(Mutex::new(Vec::new()));
     let fake = Fake {
         plan: Mutex::new(plan.into()),
         calls: Arc::clone(&calls),
         seen: Arc::clone(&seen),
+        abort_at,
     };
     (
         Candidate {
@@ -151,10 +168,6 @@ fn run_route(
     (dir, outcome, entries)
 }
 
-fn kinds(entries: &[smith_store::Entry]) -> Vec<&'static str> {
-    entries.iter().map(|e| e.record.kind_name()).collect()
-}
-
 #[test]
 fn a_partly_consumed_stream_is_never_replayed() {
     // Text arrived, then a transient failure: the round fails with what arrived; no retry
@@ -173,10 +186,10 @@ fn a_partly_consumed_stream_is_never_replayed() {
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1);
     assert_eq!(b_calls.calls.load(Ordering::SeqCst), 0);
     let Record::Message(m) = &entries[5].record else {
-        panic!("{:?}", kinds(&entries))
+        panic!("{:?}", kinds_of(&entries))
     };
     assert_eq!(m.message.text(), "half an ans");
-    assert!(!kinds(&entries).contains(&"attempt_failed"));
+    assert!(!kinds_of(&entries).contains(&"attempt_failed"));
 }
 
 #[test]
@@ -196,7 +209,7 @@ fn failover_walks_the_order_and_each_attempt_is_recorded_before_its_request() {
         assert_eq!(counted.calls.load(Ordering::SeqCst), 1);
     }
     assert_eq!(
-        kinds(&entries)[4..],
+        kinds_of(&entries)[4..],
         [
             "attempt",
             "attempt_failed",
@@ -234,10 +247,13 @@ fn failover_walks_the_order_and_each_attempt_is_recorded_before_its_request() {
 
 #[test]
 fn an_abort_while_waiting_to_retry_sends_nothing_more() {
-    let (a, a_calls) = candidate(
+    // The abort comes inside the refused attempt, so the run always meets it in the backoff
+    // wait, never earlier or later.
+    let (a, a_calls) = candidate_aborting(
         "p/a",
         1.0,
         vec![refused(ProviderErrorKind::Transient), answer("late", None)],
+        Some(1),
     );
     let mut route = Route::new("g".parse().unwrap(), None, vec![a]);
     route.retry = RetryPolicy {
@@ -245,14 +261,8 @@ fn an_abort_while_waiting_to_retry_sends_nothing_more() {
         backoff: Duration::from_secs(30),
     };
     let cancel = Cancel::new();
-    let stopper = cancel.clone();
-    let t = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(200));
-        stopper.cancel();
-    });
     let started = std::time::Instant::now();
     let (_dir, outcome, entries) = run_route(&route, &cancel);
-    t.join().unwrap();
     assert_eq!(outcome.stop_reason, StopReason::Aborted);
     assert!(
         started.elapsed() < Duration::from_secs(20),
@@ -260,7 +270,7 @@ fn an_abort_while_waiting_to_retry_sends_nothing_more() {
     );
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1);
     let Record::AttemptFailed(f) = &entries[5].record else {
-        panic!("{:?}", kinds(&entries))
+        panic!("{:?}", kinds_of(&entries))
     };
     assert_eq!(f.next, smith::Next::Retry);
     // No response was recorded: usage totals are a known zero, not unknown.
@@ -280,7 +290,7 @@ fn the_last_candidates_failure_ends_the_round_as_its_response() {
         1,
         "no retry of a rate limit"
     );
-    assert_eq!(kinds(&entries)[4..], ["attempt", "message", "run_end"]);
+    assert_eq!(kinds_of(&entries)[4..], ["attempt", "message", "run_end"]);
     let Record::Message(m) = &entries[5].record else {
         panic!()
     };
@@ -332,7 +342,7 @@ fn a_candidate_whose_record_refuses_the_request_is_passed_over() {
         text.contains("nothing was sent") && text.contains("`max`"),
         "{text}"
     );
-    assert!(!kinds(&entries).contains(&"attempt"));
+    assert!(!kinds_of(&entries).contains(&"attempt"));
 }
 
 #[test]

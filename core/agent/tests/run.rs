@@ -5,16 +5,17 @@
 use smith::NoTools;
 use smith::{Cancel, ContentBlock, Role, SessionId, StopReason};
 use smith_agent::{Agent, RunError, RunLimits, Session};
-use smith_ai::scripted::{Script, ScriptedProvider};
+use smith_ai::scripted::ScriptedProvider;
 use smith_store::{Record, read_session};
+use smith_testkit::{scripted, selection};
 use smith_ui_intents::Intent;
 
 fn provider(src: &str, dir: &std::path::Path) -> ScriptedProvider {
-    ScriptedProvider::new(Script::parse(src, "test.kdl", "t", Some(dir.to_owned())).unwrap())
+    scripted(src, Some(dir))
 }
 
 fn model() -> smith::Selection {
-    "scripted/t".parse().unwrap()
+    selection("scripted/t")
 }
 
 fn run(
@@ -70,7 +71,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message_start", // user
             "message_end",
             "receipt", // admitted durably before any provider request
-            "turn_start",
+            "round_start",
             "attempt",       // recorded before the request is sent
             "message_start", // assistant round 1
             "message_delta",
@@ -78,14 +79,14 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "usage",
             "tool_start",
             "tool_end",
-            "turn_end",
-            "turn_start",
+            "round_end",
+            "round_start",
             "attempt",
             "message_start", // assistant round 2
             "message_delta",
             "message_end",
             "usage",
-            "turn_end",
+            "round_end",
             "run_end"
         ]
     );
@@ -445,7 +446,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
             .position(|i| i.kind().name() == name)
             .unwrap()
     };
-    assert!(at("receipt") < at("turn_start"));
+    assert!(at("receipt") < at("round_start"));
     // The script has one round: a second run would fail. The repeat runs nothing.
     let mut replayed = Vec::new();
     let again = agent
@@ -459,7 +460,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
     assert!(again.deduplicated);
     assert_eq!(again.submission, Some(submission));
     assert_eq!(again.stop_reason, StopReason::EndTurn);
-    assert!(replayed.iter().all(|i| i.kind().name() != "turn_start"));
+    assert!(replayed.iter().all(|i| i.kind().name() != "round_start"));
     // Other content under the same key: refused, nothing written.
     let before = read_session(session.path()).unwrap().entries.len();
     let other = smith_agent::Submit {

@@ -9,22 +9,23 @@ use std::time::Duration;
 
 use smith::{
     Action, Cancel, ContentBlock, ContextItem, Delivery, EntryId, HandlerReply, Lifecycle,
-    LifecycleEvent, SessionId, StopReason, ToolCall, ToolContext, ToolDispatch, ToolOutput,
+    LifecycleEvent, SessionId, StopReason, ToolCall, ToolContext, ToolOutput, ToolRegistry,
 };
 use smith_agent::{
     Access, AdmissionError, Agent, Enqueue, Inbox, ObserveError, Observer, Position, ReceiptState,
     RunLimits, Session, WithdrawError, WorkLimits,
 };
-use smith_ai::scripted::{Script, ScriptedProvider};
+use smith_ai::scripted::ScriptedProvider;
 use smith_store::{EffectIntent, Record, read_session};
+use smith_testkit::{kinds, scripted, selection, wait_for};
 use smith_ui_intents::Intent;
 
 fn model() -> smith::Selection {
-    "scripted/t".parse().unwrap()
+    selection("scripted/t")
 }
 
 fn provider(src: &str, dir: &Path) -> ScriptedProvider {
-    ScriptedProvider::new(Script::parse(src, "test.kdl", "t", Some(dir.to_owned())).unwrap())
+    scripted(src, Some(dir))
 }
 
 /// The steer/follow-up policy the bundled plugin implements, as a Rust handler.
@@ -90,7 +91,7 @@ impl Tools {
     }
 }
 
-impl ToolDispatch for Tools {
+impl ToolRegistry for Tools {
     fn definitions(&self) -> Vec<smith::ToolDefinition> {
         vec![smith::ToolDefinition {
             name: "step".into(),
@@ -139,15 +140,6 @@ fn fixture() -> Fixture {
         session,
         inbox_slot: Arc::new(Mutex::new(None)),
     }
-}
-
-fn kinds(path: &Path) -> Vec<&'static str> {
-    read_session(path)
-        .unwrap()
-        .entries
-        .iter()
-        .map(|e| e.record.kind_name())
-        .collect()
 }
 
 fn enqueue(inbox: &Inbox, input: &str, delivery: Delivery) -> EntryId {
@@ -560,16 +552,11 @@ fn cancelling_a_wait_ends_only_the_observation() {
     wait_for(&gate_dir.join("hold.waiting"));
     let observer = Observer::open(&path, sid).unwrap();
     let work = observer.receipts().unwrap()[0].submission;
+    // The wait is cancelled before it begins, so no timing decides which path runs: it sees
+    // the work unsettled, then the cancellation, and ends — the work does not.
     let cancel = Cancel::new();
-    let stopper = {
-        let cancel = cancel.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(20));
-            cancel.cancel();
-        })
-    };
+    cancel.cancel();
     let waited = observer.wait_settled(work, &cancel, Duration::from_millis(2));
-    stopper.join().unwrap();
     assert!(matches!(waited, Err(ObserveError::Cancelled)), "{waited:?}");
     // The work was untouched and completes normally once released.
     assert_eq!(
@@ -580,16 +567,6 @@ fn cancelling_a_wait_ends_only_the_observation() {
     let (stop, _f) = runner.join().unwrap();
     assert_eq!(stop, StopReason::EndTurn);
     assert!(observer.receipt(work).unwrap().is_terminal());
-}
-
-fn wait_for(path: &Path) {
-    for _ in 0..5000 {
-        if path.exists() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    panic!("{} never appeared", path.display());
 }
 
 #[test]
@@ -1358,7 +1335,7 @@ fn a_sink_may_consult_the_inbox_while_intents_arrive() {
 #[test]
 fn huge_tool_output_is_recorded_cut_and_the_call_stays_answered() {
     struct Huge;
-    impl ToolDispatch for Huge {
+    impl ToolRegistry for Huge {
         fn definitions(&self) -> Vec<smith::ToolDefinition> {
             Tools::new(|_, _| {}).definitions()
         }

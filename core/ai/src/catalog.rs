@@ -35,8 +35,7 @@ use smith::{Conflict, ModelInfo, ModelRef};
 pub mod litellm;
 mod parse;
 
-pub(crate) use parse::line_of;
-pub use parse::{CatalogError, Layer, MAX_BYTES, MAX_NESTING, nesting, parse};
+pub use parse::{CatalogError, Layer, MAX_BYTES, MAX_NESTING, parse};
 
 /// The bundled snapshot's text (reviewed; its source of truth).
 pub const BUNDLED: &str = include_str!("../catalog/models.kdl");

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use kdl::KdlDocument;
 use smith::{ModelRef, RouteSource};
 
-use crate::catalog::line_of;
+use smith_config::kdl::line_of;
 
 /// The most problems one diagnostic lists (the rest are counted).
 pub const MAX_PROBLEMS: usize = 20;

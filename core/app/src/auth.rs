@@ -185,7 +185,7 @@ fn read(path: &Path) -> Result<Option<String>, AuthError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(unreadable(path, e)),
     };
-    if smith_ai::catalog::nesting(&text) > smith_ai::catalog::MAX_NESTING {
+    if smith_config::kdl::nesting(&text) > smith_ai::catalog::MAX_NESTING {
         return Err(AuthError::TooDeep {
             path: path.to_owned(),
             max: smith_ai::catalog::MAX_NESTING,

@@ -9,12 +9,11 @@ mod common;
 
 use smith::{Cancel, ContentBlock, ContextItem, Delivery, Lifecycle, SessionId, StopReason};
 use smith_agent::{AdmissionError, Agent, Enqueue, ReceiptState, RunLimits, Session};
-use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_host::{Host, Limits, PluginSource};
 use smith_store::{Record, read_session};
 
 fn model() -> smith::Selection {
-    "scripted/t".parse().unwrap()
+    smith_testkit::selection("scripted/t")
 }
 
 fn bundled(without: &[&str]) -> Host {
@@ -69,7 +68,7 @@ fn the_bundled_policy_skips_the_batch_rest_for_steering_and_delivers_it_after_th
     let host = bundled(&[]);
     let loadout = host.loadout();
     assert_eq!(loadout.queue_policy().as_deref(), Some("queue@0.1.0"));
-    let p = ScriptedProvider::new(Script::parse(TWO_READS, "t.kdl", "t", None).unwrap());
+    let p = smith_testkit::scripted(TWO_READS, None);
     let mut session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
     let agent = Agent::new(&p, &loadout, RunLimits::default())
         .with_lifecycle(&loadout)
@@ -145,15 +144,10 @@ fn the_bundled_policy_delivers_follow_up_input_when_the_work_would_stop() {
     let s = setup();
     let host = bundled(&[]);
     let loadout = host.loadout();
-    let p = ScriptedProvider::new(
-        Script::parse(
-            r#"round { text "first"; stop "end_turn" }
-               round { echo; stop "end_turn" }"#,
-            "t.kdl",
-            "t",
-            None,
-        )
-        .unwrap(),
+    let p = smith_testkit::scripted(
+        r#"round { text "first"; stop "end_turn" }
+           round { echo; stop "end_turn" }"#,
+        None,
     );
     let mut session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
     let agent = Agent::new(&p, &loadout, RunLimits::default()).with_lifecycle(&loadout);
@@ -178,7 +172,7 @@ fn without_the_queue_plugin_input_cannot_be_queued() {
     let host = bundled(&["queue"]);
     let loadout = host.loadout();
     assert_eq!(loadout.queue_policy(), None);
-    let p = ScriptedProvider::new(Script::parse(TWO_READS, "t.kdl", "t", None).unwrap());
+    let p = smith_testkit::scripted(TWO_READS, None);
     let session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
     let agent = Agent::new(&p, &loadout, RunLimits::default()).with_lifecycle(&loadout);
     let size = std::fs::metadata(session.path()).unwrap().len();
@@ -245,6 +239,26 @@ fn hostile_host(deadline: std::time::Duration) -> Host {
     .unwrap()
 }
 
+/// Lifecycle handlers that request the run's abort as a handler call begins (when `cancel`
+/// is given), then consult `inner`.
+struct AbortInside<'a> {
+    inner: &'a smith_host::Loadout,
+    cancel: Option<Cancel>,
+}
+
+impl Lifecycle for AbortInside<'_> {
+    fn queue_policy(&self) -> Option<String> {
+        self.inner.queue_policy()
+    }
+
+    fn handle(&self, event: &smith::LifecycleEvent, cancel: &Cancel) -> Vec<smith::HandlerReply> {
+        if let Some(abort) = &self.cancel {
+            abort.cancel();
+        }
+        self.inner.handle(event, cancel)
+    }
+}
+
 /// Run `script` with one queued input of `bytes` bytes under the hostile handler; returns the
 /// notices, the outcome and the session.
 fn run_hostile(
@@ -259,10 +273,16 @@ fn run_hostile(
         if cancel_after_first_tool { 5000 } else { 400 },
     ));
     let loadout = host.loadout();
-    let p = ScriptedProvider::new(Script::parse(script, "t.kdl", "t", None).unwrap());
+    let p = smith_testkit::scripted(script, None);
     let mut session = Session::create(s.sessions.path(), SessionId::new_now(), None).unwrap();
+    // Aborting from inside the handler call: the wasm handler always starts with the abort
+    // requested, whatever the machine's load, and is destroyed while it spins.
+    let handlers = AbortInside {
+        inner: &loadout,
+        cancel: cancel_after_first_tool.then(|| cancel.clone()),
+    };
     let agent = Agent::new(&p, &loadout, RunLimits::default())
-        .with_lifecycle(&loadout)
+        .with_lifecycle(&handlers)
         .in_dir(s.work.path().to_owned());
     agent
         .inbox(&session)
@@ -278,17 +298,10 @@ fn run_hostile(
         &mut session,
         &model(),
         "go",
-        &mut |i| match i {
-            smith_ui_intents::Intent::Notice { text, .. } => notices.push(text),
-            // The handler is consulted right after the first tool's end: cancel while it runs.
-            smith_ui_intents::Intent::ToolEnd { .. } if cancel_after_first_tool => {
-                let cancel = cancel.clone();
-                std::thread::spawn(move || {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                    cancel.cancel();
-                });
+        &mut |i| {
+            if let smith_ui_intents::Intent::Notice { text, .. } = i {
+                notices.push(text);
             }
-            _ => {}
         },
         &cancel,
     );

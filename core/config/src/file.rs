@@ -1,8 +1,9 @@
 //! Reading a KDL configuration file into dotted keys with their lines.
 
-use kdl::{KdlDocument, KdlNode};
+use ::kdl::{KdlDocument, KdlNode};
 
 use crate::ConfigError;
+use crate::kdl::{Bounds, Lines, SyntaxError, line_col};
 use crate::value::Raw;
 
 /// Largest configuration file read, in bytes.
@@ -30,64 +31,6 @@ impl FileEntry {
     }
 }
 
-/// Byte offsets of line starts, for line numbers in O(log n).
-pub(crate) struct Lines(Vec<usize>);
-
-impl Lines {
-    pub(crate) fn new(text: &str) -> Self {
-        Self(
-            std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect(),
-        )
-    }
-
-    /// 1-based line of byte `offset`.
-    pub(crate) fn line(&self, offset: usize) -> usize {
-        self.0.partition_point(|&start| start <= offset)
-    }
-}
-
-/// 1-based line and column of byte `offset` in `text`.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    (
-        before.matches('\n').count() + 1,
-        before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
-    )
-}
-
-/// The deepest `{` nesting outside quoted strings — an upper bound used only to refuse
-/// pathological files before the recursive KDL parser sees them.
-fn max_depth(text: &str) -> usize {
-    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for c in text.chars() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
-}
-
 /// Parse configuration `text` from `file` (used in messages). Nested nodes make dotted keys
 /// (`run { max-rounds 32 }` is `run.max-rounds`), and a node name may itself be dotted
 /// (`run.max-rounds 32`). A setting is a node with exactly one argument and no children.
@@ -104,36 +47,32 @@ pub fn parse_file(text: &str, file: &str) -> Result<Vec<FileEntry>, ConfigError>
         column,
         message,
     };
-    if text.len() > MAX_FILE_BYTES {
-        return Err(syntax(
+    let bounds = Bounds {
+        max_bytes: MAX_FILE_BYTES,
+        max_nesting: MAX_DEPTH,
+    };
+    let doc = crate::kdl::parse(text, bounds).map_err(|e| match e {
+        SyntaxError::TooLong { len, max } => syntax(
             1,
             1,
-            format!(
-                "the file is {} bytes, more than the {MAX_FILE_BYTES}-byte bound for configuration",
-                text.len()
-            ),
-        ));
-    }
-    if max_depth(text) > MAX_DEPTH {
-        return Err(syntax(
-            1,
-            1,
-            format!("blocks are nested deeper than {MAX_DEPTH} levels"),
-        ));
-    }
-    let doc = KdlDocument::parse(text).map_err(|e| {
-        let d = e.diagnostics.first();
-        let (line, column) = line_col(text, d.map_or(0, |d| d.span.offset()));
-        let message = d
-            .and_then(|d| d.message.clone())
-            .unwrap_or_else(|| "cannot parse".into());
-        syntax(
-            line,
-            column,
-            format!(
-                "{message} (configuration files are KDL v2: strings are quoted, booleans are #true and #false)"
-            ),
-        )
+            format!("the file is {len} bytes, more than the {max}-byte bound for configuration"),
+        ),
+        SyntaxError::TooDeep { max } => {
+            syntax(1, 1, format!("blocks are nested deeper than {max} levels"))
+        }
+        SyntaxError::Invalid {
+            offset, message, ..
+        } => {
+            let (line, column) = line_col(text, offset);
+            let message = message.unwrap_or_else(|| "cannot parse".into());
+            syntax(
+                line,
+                column,
+                format!(
+                    "{message} (configuration files are KDL v2: strings are quoted, booleans are #true and #false)"
+                ),
+            )
+        }
     })?;
     let mut out = Vec::new();
     walk(&doc, "", &Lines::new(text), file, &mut out)?;

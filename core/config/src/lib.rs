@@ -21,6 +21,7 @@
 mod edit;
 mod error;
 mod file;
+pub mod kdl;
 mod reference;
 mod resolve;
 mod schema;

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolDispatch};
+use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolRegistry};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
 use smith_store::{SessionWriter, SharedWriter};
 

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use smith::ToolDefinition;
-use wasmtime::component::Linker;
+use wasmtime::component::{Component, Linker};
 
 use crate::cache::CompileCache;
 use crate::effects::CallState;
@@ -55,6 +55,14 @@ pub(crate) fn build(
             reason,
         };
         let component = cache.load(&runtime.engine, source.component, source.origin)?;
+        if let Some(found) = package_version(&runtime.engine, &component)
+            && found != crate::manifest::PACKAGE_VERSION
+        {
+            return Err(Error::Package {
+                origin: source.origin.to_owned(),
+                found,
+            });
+        }
         if let Some(decl) = &manifest.provider {
             if let Some(holder) = providers.iter().find(|p| {
                 p.manifest
@@ -139,6 +147,22 @@ pub(crate) fn build(
         plugins,
         handlers,
         providers,
+    })
+}
+
+/// The version of the `smith:plugin` package `component` was built against: the version of
+/// the first `smith:plugin/…@VERSION` interface it imports or exports.
+fn package_version(engine: &wasmtime::Engine, component: &Component) -> Option<String> {
+    let ty = component.component_type();
+    let names: Vec<String> = ty
+        .imports(engine)
+        .map(|(name, _)| name.to_owned())
+        .chain(ty.exports(engine).map(|(name, _)| name.to_owned()))
+        .collect();
+    names.iter().find_map(|name| {
+        name.strip_prefix("smith:plugin/")
+            .and_then(|rest| rest.split_once('@'))
+            .map(|(_, version)| version.to_owned())
     })
 }
 

@@ -98,22 +98,22 @@ fn queued(items: &[smith::QueuedInput]) -> Vec<wit::QueuedInput> {
 fn event(event: &LifecycleEvent) -> wit::LifecycleEvent {
     match event {
         LifecycleEvent::ToolEnd {
-            turn,
+            round,
             remaining,
             queued: q,
         } => wit::LifecycleEvent::ToolEnd(wit::ToolEndEvent {
-            turn: *turn,
+            round: *round,
             remaining: *remaining,
             queued: queued(q),
         }),
-        LifecycleEvent::BatchEnd { turn, queued: q } => {
+        LifecycleEvent::BatchEnd { round, queued: q } => {
             wit::LifecycleEvent::BatchEnd(wit::RoundEvent {
-                turn: *turn,
+                round: *round,
                 queued: queued(q),
             })
         }
-        LifecycleEvent::Idle { turn, queued: q } => wit::LifecycleEvent::Idle(wit::RoundEvent {
-            turn: *turn,
+        LifecycleEvent::Idle { round, queued: q } => wit::LifecycleEvent::Idle(wit::RoundEvent {
+            round: *round,
             queued: queued(q),
         }),
     }

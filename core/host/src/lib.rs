@@ -73,6 +73,19 @@ pub enum Error {
         /// The plugin that holds it already (`id@version`).
         holder: String,
     },
+    /// A plugin was built against another version of the `smith:plugin` package than the one
+    /// this Smith hosts ([`manifest::PACKAGE_VERSION`]); its manifest or its component says
+    /// which.
+    #[error(
+        "plugin {origin} was built against smith:plugin@{found}, but this Smith hosts smith:plugin@{hosted}; rebuild it against the {hosted} package (the plugins guide lists what changed between versions)",
+        hosted = manifest::PACKAGE_VERSION
+    )]
+    Package {
+        /// Where the plugin came from.
+        origin: String,
+        /// The package version it was built against.
+        found: String,
+    },
     /// The wasm engine could not be set up.
     #[error("the plugin engine could not start: {0}")]
     Engine(String),

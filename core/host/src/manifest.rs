@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@0.1.0"
+//!     world "tool-plugin@0.2.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,24 +16,35 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@0.1.0"
+//!     world "handler-plugin@0.2.0"
 //!     handler "queue-policy"
 //! }
 //! ```
 
-use kdl::{KdlDocument, KdlNode};
+use smith_config::kdl::{self as schema, Bounds, SyntaxError};
 
 use crate::Error;
 use crate::grants::Grant;
 
+/// The version of the `smith:plugin` WIT package this Smith hosts. Before 1.0 each change of
+/// the package is a minor bump, and a plugin built against another version is refused with
+/// [`crate::Error::Package`] (its rebuild is the fix).
+pub const PACKAGE_VERSION: &str = "0.2.0";
+
+/// The largest manifest read, in bytes (a provider's catalog block included).
+pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+
+/// The deepest `{ … }` nesting a manifest may have (it needs three).
+const MAX_NESTING: usize = 8;
+
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@0.1.0";
+pub const TOOL_WORLD: &str = "tool-plugin@0.2.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@0.1.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@0.2.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@0.1.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@0.2.0";
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,14 +127,21 @@ impl Manifest {
             origin: origin.to_owned(),
             reason,
         };
-        let doc = KdlDocument::parse(text).map_err(|e| {
-            bad(format!(
+        let bounds = Bounds {
+            max_bytes: MAX_MANIFEST_BYTES,
+            max_nesting: MAX_NESTING,
+        };
+        let doc = schema::parse(text, bounds).map_err(|e| match e {
+            SyntaxError::TooLong { len, max } => bad(format!(
+                "the manifest is {len} bytes, more than the {max}-byte bound of a manifest"
+            )),
+            SyntaxError::TooDeep { max } => bad(format!(
+                "blocks are nested deeper than {max} levels; a manifest needs three (plugin {{ catalog {{ model {{ … }} }} }})"
+            )),
+            SyntaxError::Invalid { message, .. } => bad(format!(
                 "not valid KDL: {}",
-                e.diagnostics
-                    .first()
-                    .and_then(|d| d.message.clone())
-                    .unwrap_or_else(|| "cannot parse".into())
-            ))
+                message.unwrap_or_else(|| "cannot parse".into())
+            )),
         })?;
         let [plugin] = doc.nodes() else {
             return Err(bad(
@@ -136,7 +154,8 @@ impl Manifest {
                 plugin.name().value()
             )));
         }
-        let id = single_string(plugin)
+        let id = schema::single_string(plugin)
+            .map(str::to_owned)
             .filter(|id| valid_id(id))
             .ok_or_else(|| {
                 bad("`plugin` takes one id: lowercase letters, digits and `-`, e.g. plugin \"files\"".to_owned())
@@ -149,11 +168,7 @@ impl Manifest {
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
         let mut catalog = None;
-        for node in plugin
-            .children()
-            .map(KdlDocument::nodes)
-            .unwrap_or_default()
-        {
+        for node in schema::children(plugin) {
             let name = node.name().value();
             if name == "catalog" {
                 // The block's own text, as written (line numbers stay meaningful).
@@ -174,7 +189,8 @@ impl Manifest {
                 catalog = Some(block);
                 continue;
             }
-            let value = single_string(node)
+            let value = schema::single_string(node)
+                .map(str::to_owned)
                 .ok_or_else(|| bad(format!("`{name}` takes one string value")))?;
             match name {
                 "version" => version = Some(value),
@@ -218,6 +234,16 @@ impl Manifest {
         }
         let version = version.ok_or_else(|| bad("missing `version \"X.Y.Z\"`".to_owned()))?;
         let world = world.ok_or_else(|| bad(format!("missing `world \"{TOOL_WORLD}\"`")))?;
+        // A known world of another package version: said as such, before anything else.
+        if let Some((name, found)) = world.split_once('@')
+            && ["tool-plugin", "handler-plugin", "provider-plugin"].contains(&name)
+            && found != PACKAGE_VERSION
+        {
+            return Err(Error::Package {
+                origin: origin.to_owned(),
+                found: found.to_owned(),
+            });
+        }
         let provider = if world == PROVIDER_WORLD {
             Some(provider_decl(&provider_fields).map_err(&bad)?)
         } else if provider_fields.is_empty() {
@@ -322,13 +348,6 @@ fn provider_decl(
     })
 }
 
-fn single_string(node: &KdlNode) -> Option<String> {
-    match node.entries() {
-        [entry] if entry.name().is_none() => entry.value().as_string().map(str::to_owned),
-        _ => None,
-    }
-}
-
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
@@ -344,7 +363,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.1.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.2.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -356,28 +375,32 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@9\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.2.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.1.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@9\"\n tool \"a\" }",
+                "built against smith:plugin@9",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.2.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.1.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.2.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "no grants",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.1.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

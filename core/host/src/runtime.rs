@@ -135,7 +135,7 @@ pub struct Host {
 }
 
 /// The tools of one plugin generation, pinned for the duration of a run: implements the
-/// [`smith::ToolDispatch`] port, so every tool a run sees comes from a plugin.
+/// [`smith::ToolRegistry`] port, so every tool a run sees comes from a plugin.
 #[derive(Clone)]
 pub struct Loadout {
     pub(crate) runtime: Arc<Runtime>,

@@ -1,11 +1,11 @@
-//! One tool call through the [`smith::ToolDispatch`] port: find the plugin, refuse a failed
+//! One tool call through the [`smith::ToolRegistry`] port: find the plugin, refuse a failed
 //! one, validate the arguments against the tool's input schema before anything runs (spec:
 //! Security), grant what the user's policy allows, run the call in a fresh instance under the
 //! call's limits, and bound its output.
 
 use std::sync::Arc;
 
-use smith::{Cancel, ToolCall, ToolContext, ToolDefinition, ToolDispatch, ToolOutput};
+use smith::{Cancel, ToolCall, ToolContext, ToolDefinition, ToolOutput, ToolRegistry};
 
 use crate::effects::CallState;
 use crate::grants::default_policy;
@@ -36,7 +36,7 @@ impl Runtime {
     }
 }
 
-impl ToolDispatch for Loadout {
+impl ToolRegistry for Loadout {
     fn definitions(&self) -> Vec<ToolDefinition> {
         self.generation
             .plugins
@@ -206,7 +206,7 @@ fn integral(value: &serde_json::Value) -> serde_json::Value {
     }
 }
 
-impl ToolDispatch for Host {
+impl ToolRegistry for Host {
     /// The current generation's tools.
     fn definitions(&self) -> Vec<ToolDefinition> {
         self.loadout().definitions()

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use smith::{Cancel, EffectJournal, EntryId, JournalError, ToolCall, ToolContext, ToolDispatch};
+use smith::{Cancel, EffectJournal, EntryId, JournalError, ToolCall, ToolContext, ToolRegistry};
 use smith_host::{Host, Limits, PluginSource};
 use smith_store::{EffectCompletion, EffectIntent, EffectOutcome, Record, read_session};
 
@@ -268,13 +268,26 @@ fn cancellation_is_polled_and_an_ignoring_plugin_is_destroyed() {
     let host = host();
     let f = Fixture::new();
     let cancel = Cancel::new();
+    // The plugin says when it polls; the cancel follows that progress message, mid-call.
+    let (progress, said) = std::sync::mpsc::channel::<String>();
     let trigger = cancel.clone();
     let t = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(100));
+        let first = said.recv().expect("the plugin reports that it polls");
         trigger.cancel();
+        first
     });
-    let out = f.call_with(&host, "wait-cancel", json!({}), &cancel);
-    t.join().unwrap();
+    let call = ToolCall {
+        id: "call_wait".into(),
+        name: "wait-cancel".into(),
+        arguments: json!({}),
+    };
+    let context = ToolContext {
+        progress: Some(progress),
+        ..f.context()
+    };
+    let out = host.call(&call, &context, &cancel);
+    drop(context);
+    assert_eq!(t.join().unwrap(), "polling for cancellation");
     assert_eq!(out.output, "stopped");
     // Already cancelled: an effect is recorded as not applied and nothing is written.
     let out = f.call_with(
@@ -509,4 +522,41 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
         panic!()
     };
     assert_eq!(i.plugin, "files@0.1.0#2");
+}
+
+/// A real component built against `smith:plugin@0.1.0` (the queue policy as it was before the
+/// 0.2.0 package) is refused naming the version it was built against, whatever its manifest
+/// claims; a manifest naming a 0.1.0 world is refused the same way before anything loads.
+#[test]
+fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
+    const OLD: &[u8] = include_bytes!("fixtures/queue-wit-0.1.0.wasm");
+    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@0.2.0\"\n    handler \"queue-policy\"\n}\n";
+    let sources = [PluginSource {
+        origin: "test:queue-wit-0.1.0",
+        manifest: current,
+        component: OLD,
+    }];
+    let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
+    assert!(
+        matches!(&err, smith_host::Error::Package { found, .. } if found == "0.1.0"),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("smith:plugin@0.1.0")
+            && text.contains("smith:plugin@0.2.0")
+            && text.contains("rebuild"),
+        "{text}"
+    );
+    let old_manifest = current.replace("@0.2.0", "@0.1.0");
+    let sources = [PluginSource {
+        origin: "test:queue-manifest-0.1.0",
+        manifest: &old_manifest,
+        component: OLD,
+    }];
+    let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
+    assert!(
+        matches!(&err, smith_host::Error::Package { found, origin } if found == "0.1.0" && origin == "test:queue-manifest-0.1.0"),
+        "{err:?}"
+    );
 }

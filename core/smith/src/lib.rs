@@ -7,7 +7,7 @@
 //! the cooperative [`Cancel`] token.
 //!
 //! It also holds the other **ports** every adapter implements, beside [`Provider`]: the tool
-//! port ([`ToolDispatch`], called with a [`ToolContext`]), the durable effect boundary
+//! port ([`ToolRegistry`], called with a [`ToolContext`]), the durable effect boundary
 //! ([`EffectJournal`], recording [`EffectIntent`]s and [`EffectCompletion`]s) and the
 //! lifecycle port ([`Lifecycle`]: [`LifecycleEvent`]s out, [`Action`]s back, delivering
 //! [`QueuedInput`]). The agent loop calls them and the plugin host implements them; the two
@@ -46,5 +46,5 @@ pub use provider::{
     ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
     ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
 };
-pub use tool::{NoTools, ToolContext, ToolDispatch, ToolOutput};
+pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry};
 pub use usage::{Usage, UsageTotals};

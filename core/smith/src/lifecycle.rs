@@ -15,7 +15,7 @@ pub enum Delivery {
     /// As soon as the current tool-result batch is complete, before the next provider request;
     /// the batch's remaining tool calls may be skipped (each gets an explicit result).
     Steer,
-    /// When the work would otherwise stop (the model ended its turn): the work continues with it.
+    /// When the work would otherwise stop (the model ended its answer, `end_turn`): the work continues with it.
     FollowUp,
 }
 
@@ -48,7 +48,7 @@ pub enum LifecycleEvent {
     /// A tool call finished and `remaining` calls of the batch have not started.
     ToolEnd {
         /// The provider round (1-based).
-        turn: u32,
+        round: u32,
         /// Calls of the batch not yet started.
         remaining: u32,
         /// Input the active queue policy may deliver.
@@ -57,14 +57,14 @@ pub enum LifecycleEvent {
     /// The round's stream and complete tool-result batch are recorded.
     BatchEnd {
         /// The provider round.
-        turn: u32,
+        round: u32,
         /// Input the active queue policy may deliver.
         queued: Vec<QueuedInput>,
     },
-    /// The model ended its turn; the work stops unless input is delivered.
+    /// The model ended its answer (`end_turn`); the work stops unless input is delivered.
     Idle {
         /// The provider round.
-        turn: u32,
+        round: u32,
         /// Input the active queue policy may deliver.
         queued: Vec<QueuedInput>,
     },

@@ -42,16 +42,16 @@ impl std::fmt::Debug for ToolContext {
 
 /// The active tools: their definitions and how to call them.
 ///
-/// The runtime advertises [`ToolDispatch::definitions`] to the model and calls
-/// [`ToolDispatch::call`] only for calls whose name is among them; any other call is answered
+/// The runtime advertises [`ToolRegistry::definitions`] to the model and calls
+/// [`ToolRegistry::call`] only for calls whose name is among them; any other call is answered
 /// with an error result without running anything ("only active tools can be invoked", spec:
 /// Security). Implementations own argument validation and effects. A call runs on a worker
 /// thread while the runtime relays its progress, hence `Send + Sync`.
-pub trait ToolDispatch: Send + Sync {
+pub trait ToolRegistry: Send + Sync {
     /// The active tools' definitions, in a stable order.
     fn definitions(&self) -> Vec<ToolDefinition>;
 
-    /// Run `call` (its name is one of [`ToolDispatch::definitions`]) in `context`, recording
+    /// Run `call` (its name is one of [`ToolRegistry::definitions`]) in `context`, recording
     /// every effect through `context.journal` before and after it runs, observing `cancel`.
     /// A failure is an output with `is_error` set, worded for the model.
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput;
@@ -68,7 +68,7 @@ pub trait ToolDispatch: Send + Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoTools;
 
-impl ToolDispatch for NoTools {
+impl ToolRegistry for NoTools {
     fn definitions(&self) -> Vec<ToolDefinition> {
         Vec::new()
     }

@@ -46,15 +46,27 @@ pub const FILE_EXTENSION: &str = "smith";
 /// commit frame copied from another file is never mistaken for one of this file.
 pub type Salt = [u8; 8];
 
+/// Where the header holds the format version (`u16` LE).
+pub const HEADER_VERSION: std::ops::Range<usize> = 8..10;
+/// Where the header holds its salt.
+pub const HEADER_SALT: std::ops::Range<usize> = 12..20;
+/// Where the header holds its checksum: CRC-32C of the bytes before it.
+pub const HEADER_CRC: std::ops::Range<usize> = 28..32;
+
 /// The 32-byte file header for [`VERSION`] with `salt`.
 pub fn header_bytes(salt: Salt) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..20].copy_from_slice(&salt);
-    let crc = crc32c::crc32c(&h[..28]);
-    h[28..32].copy_from_slice(&crc.to_le_bytes());
+    h[HEADER_VERSION].copy_from_slice(&VERSION.to_le_bytes());
+    h[HEADER_SALT].copy_from_slice(&salt);
+    seal_header(&mut h);
     h
+}
+
+/// Write header `h`'s checksum ([`HEADER_CRC`]) over the bytes before it.
+pub fn seal_header(h: &mut [u8; HEADER_LEN]) {
+    let crc = crc32c::crc32c(&h[..HEADER_CRC.start]);
+    h[HEADER_CRC].copy_from_slice(&crc.to_le_bytes());
 }
 
 /// A fresh random salt from the operating system.

@@ -151,7 +151,7 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                 assert!(!turned, "the receipt precedes every provider request: {r}");
                 receipted = true;
             }
-            "turn_start" => {
+            "round_start" => {
                 assert!(
                     receipted,
                     "a provider request before the admission receipt: {r}"
@@ -170,7 +170,7 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                     "usage belongs to the latest attempt: {r}"
                 );
             }
-            "run_start" | "run_end" | "notice" | "turn_end" | "attempt_failed" => {}
+            "run_start" | "run_end" | "notice" | "round_end" | "attempt_failed" => {}
             other => panic!("undocumented record type {other}"),
         }
     }
@@ -537,9 +537,7 @@ fn a_session_of_unknown_format_version_is_refused_unchanged() {
     );
     let file = env.session_files().remove(0);
     let mut bytes = std::fs::read(&file).unwrap();
-    bytes[8] = 7; // format version 7
-    let crc = crc32c(&bytes[..12]);
-    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+    smith_testkit::set_format_version(&mut bytes, 7);
     std::fs::write(&file, &bytes).unwrap();
     let id = file.file_stem().unwrap().to_str().unwrap().to_owned();
     let out = env.run(&["eval", "-m", "scripted/demo", "--session", &id, "x"]);
@@ -550,22 +548,6 @@ fn a_session_of_unknown_format_version_is_refused_unchanged() {
         stderr(&out)
     );
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
-}
-
-/// CRC-32C (Castagnoli), bitwise; enough for a 12-byte header in a test.
-fn crc32c(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0x82F6_3B78
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 #[test]

@@ -63,7 +63,7 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.1.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/host@0.2.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -74,6 +74,7 @@ pub mod handler {
     };
 }
 
+pub mod decoder;
 pub mod provider;
 pub mod sse;
 

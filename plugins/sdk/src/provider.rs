@@ -59,6 +59,19 @@ pub fn error_json(kind: ProviderErrorKind, message: impl Into<String>) -> String
     serde_json::to_string(&ProviderError::new(kind, message)).unwrap_or_default()
 }
 
+/// The start of an error body for a message when its JSON names no message: its first 300
+/// bytes as text, trimmed, or `(no body)`.
+pub fn body_excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(300)])
+        .trim()
+        .to_owned();
+    if text.is_empty() {
+        "(no body)".to_owned()
+    } else {
+        text
+    }
+}
+
 /// The usual class of an HTTP status: 429 rate limited, 401/403 auth, 404 unavailable,
 /// other 4xx invalid, 5xx transient.
 pub fn status_kind(status: u16) -> ProviderErrorKind {

@@ -140,7 +140,7 @@ fn excerpt(text: &str) -> String {
 
 /// The kinds plain output shows: the answer, thinking, tool activity, transcript appends,
 /// notices, refusals, receipts of repeated submissions and the run outcome. Requests are refused (eval is not interactive); the
-/// rest (turns, usage, progress, status, context use, session and branch changes, extensions)
+/// rest (rounds, usage, progress, status, context use, session and branch changes, extensions)
 /// is dropped.
 const PLAIN_KINDS: &[IntentKind] = &[
     IntentKind::RunStart,
@@ -271,7 +271,7 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 }
             }
             // Not in PLAIN_KINDS: `deliver` never passes these here.
-            Intent::TurnStart { .. }
+            Intent::RoundStart { .. }
             | Intent::Attempt { .. }
             | Intent::AttemptFailed { .. }
             | Intent::ToolUpdate { .. }
@@ -284,7 +284,7 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
             | Intent::ContextUse { .. }
             | Intent::SessionChange { .. }
             | Intent::BranchChange { .. }
-            | Intent::TurnEnd { .. }
+            | Intent::RoundEnd { .. }
             | Intent::Extension { .. } => {}
         }
         Ok(())

@@ -1,38 +1,19 @@
 //! The KDL schema of catalog texts (see [`crate::catalog`]): the bundled snapshot (parsed at
 //! build time by `build.rs`, which includes this file alone), provider plugins' `catalog`
-//! blocks and the user's `models.kdl`. Self-contained: it uses no other module of the crate.
+//! blocks and the user's `models.kdl`. Self-contained: it uses no other module of the crate,
+//! only the shared KDL schema helpers of `smith_config::kdl`.
 
 use std::collections::BTreeMap;
 
-use kdl::{KdlDocument, KdlNode, KdlValue};
+use kdl::{KdlNode, KdlValue};
 use smith::{CacheInfo, ModelInfo, ModelRef, Price, Source, ThinkingLevel};
+use smith_config::kdl::{self as schema, Bounds, SyntaxError};
 
 /// The largest catalog text read, in bytes (a `models.kdl` of a few thousand records).
 pub const MAX_BYTES: usize = 1 << 20;
 
 /// The deepest `{ … }` nesting a catalog text may have (the schema needs 2).
 pub const MAX_NESTING: usize = 8;
-
-/// How deeply `text` nests `{ … }` blocks outside quoted strings — checked before parsing, so a
-/// pathological file cannot exhaust the parser's stack.
-pub fn nesting(text: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut quoted, mut escaped) = (false, false);
-    for c in text.chars() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '{' if !quoted => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            '}' if !quoted => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
 
 /// A catalog text that breaks the schema: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -70,25 +51,23 @@ pub fn parse(text: &str, origin: &str, provider: Option<&str>) -> Result<Layer, 
         line: 1,
         message,
     };
-    if text.len() > MAX_BYTES {
-        return Err(refuse(format!(
-            "the text is {} bytes, more than the {MAX_BYTES}-byte bound of a catalog",
-            text.len()
-        )));
-    }
-    if nesting(text) > MAX_NESTING {
-        return Err(refuse(format!(
-            "blocks are nested deeper than {MAX_NESTING} levels; a catalog needs two (model {{ figures }})"
-        )));
-    }
-    let doc = KdlDocument::parse(text).map_err(|e| {
-        let offset = e.diagnostics.first().map_or(0, |d| d.span.offset());
-        CatalogError {
+    let bounds = Bounds {
+        max_bytes: MAX_BYTES,
+        max_nesting: MAX_NESTING,
+    };
+    let doc = schema::parse(text, bounds).map_err(|e| match e {
+        SyntaxError::TooLong { len, max } => refuse(format!(
+            "the text is {len} bytes, more than the {max}-byte bound of a catalog"
+        )),
+        SyntaxError::TooDeep { max } => refuse(format!(
+            "blocks are nested deeper than {max} levels; a catalog needs two (model {{ figures }})"
+        )),
+        SyntaxError::Invalid { offset, .. } => CatalogError {
             origin: origin.to_owned(),
-            line: line_of(text, offset),
+            line: schema::line_of(text, offset),
             message: "not valid KDL v2 (strings are quoted, booleans are #true and #false)"
                 .to_owned(),
-        }
+        },
     })?;
     let mut parser = Parser {
         text,
@@ -158,16 +137,13 @@ impl Parser<'_> {
     fn error(&self, node: &KdlNode, message: String) -> CatalogError {
         CatalogError {
             origin: self.origin.to_owned(),
-            line: line_of(self.text, node.span().offset()),
+            line: schema::line_of(self.text, node.span().offset()),
             message,
         }
     }
 
     fn string_arg(&self, node: &KdlNode, example: &str) -> Result<String, CatalogError> {
-        node.entries()
-            .iter()
-            .find(|e| e.name().is_none())
-            .and_then(|e| e.value().as_string())
+        schema::first_string(node)
             .map(str::to_owned)
             .ok_or_else(|| {
                 self.error(
@@ -178,33 +154,26 @@ impl Parser<'_> {
     }
 
     fn prop<'n>(node: &'n KdlNode, name: &str) -> Option<&'n KdlValue> {
-        node.entries()
-            .iter()
-            .find(|e| e.name().map(|n| n.value()) == Some(name))
-            .map(kdl::KdlEntry::value)
+        schema::property(node, name)
     }
 
     /// Refuse properties of `node` other than `allowed` (a typo would otherwise be lost).
     fn only_props(&self, node: &KdlNode, allowed: &[&str]) -> Result<(), CatalogError> {
-        for entry in node.entries() {
-            if let Some(name) = entry.name().map(|n| n.value())
-                && !allowed.contains(&name)
-            {
-                return Err(self.error(
-                    node,
-                    format!(
-                        "`{}` has no property `{name}`; it takes {}",
-                        node.name().value(),
-                        if allowed.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            allowed.join(", ")
-                        }
-                    ),
-                ));
-            }
+        match schema::unknown_property(node, allowed) {
+            Some((_, name)) => Err(self.error(
+                node,
+                format!(
+                    "`{}` has no property `{name}`; it takes {}",
+                    node.name().value(),
+                    if allowed.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        allowed.join(", ")
+                    }
+                ),
+            )),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn source(&mut self, node: &KdlNode) -> Result<(), CatalogError> {
@@ -230,7 +199,7 @@ impl Parser<'_> {
                 format!("source `{id}` has date {d:?}; write a calendar date YYYY-MM-DD"),
             ));
         }
-        for child in node.children().map(KdlDocument::nodes).unwrap_or_default() {
+        for child in schema::children(node) {
             let name = child.name().value();
             if !["title", "url", "sha256"].contains(&name) {
                 return Err(self.error(
@@ -292,12 +261,7 @@ impl Parser<'_> {
                 ));
             }
             figures_seen.push(name);
-            let args: Vec<&KdlValue> = child
-                .entries()
-                .iter()
-                .filter(|e| e.name().is_none())
-                .map(kdl::KdlEntry::value)
-                .collect();
+            let args: Vec<&KdlValue> = schema::arguments(child);
             let count = |n: u64| -> Result<u64, CatalogError> {
                 match args.as_slice() {
                     [v] => v
@@ -461,15 +425,6 @@ fn is_date(d: &str) -> bool {
         _ => return false,
     };
     (1..=days).contains(&day)
-}
-
-/// The 1-based line of byte `offset` in `text`.
-pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use kdl::{KdlDocument, KdlEntry, KdlNode, KdlValue};
+use kdl::{KdlEntry, KdlNode, KdlValue};
 use smith::{ProviderErrorKind, StopReason, ToolCall, Usage};
+use smith_config::kdl::{self as schema, Bounds, SyntaxError, line_col};
 
 /// A defect in a script: where it is (file, 1-based line and column), which field, and what
 /// to write instead.
@@ -91,6 +92,9 @@ pub struct Script {
 /// Largest script file accepted, in bytes.
 pub const MAX_SCRIPT_BYTES: u64 = 8 * 1024 * 1024;
 
+/// The deepest `{ … }` nesting a script may have (the format needs two: `round { step }`).
+const MAX_NESTING: usize = 8;
+
 /// Longest gate name, in bytes (gate names become file names).
 const MAX_GATE_NAME: usize = 64;
 
@@ -120,18 +124,6 @@ impl Ctx<'_> {
             message: message.into(),
         }
     }
-}
-
-/// 1-based line and column (in characters) of byte `offset` in `source`.
-fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(source.len());
-    while !source.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 impl Script {
@@ -210,21 +202,39 @@ impl Script {
         gate_dir: Option<PathBuf>,
     ) -> Result<Self, ScriptError> {
         let ctx = Ctx { source, origin };
-        let doc = KdlDocument::parse(source).map_err(|e| {
-            let first = e.diagnostics.first();
-            let offset = first.map_or(0, |d| d.span.offset());
-            let mut message = first
-                .and_then(|d| d.message.clone())
-                .unwrap_or_else(|| "invalid KDL".into());
-            if let Some(help) = first.and_then(|d| d.help.clone()) {
-                message.push_str("; ");
-                message.push_str(&help);
-            }
-            ctx.err(
-                offset,
+        let bounds = Bounds {
+            max_bytes: usize::try_from(MAX_SCRIPT_BYTES).unwrap_or(usize::MAX),
+            max_nesting: MAX_NESTING,
+        };
+        let doc = schema::parse(source, bounds).map_err(|e| match e {
+            SyntaxError::TooLong { len, max } => ctx.err(
+                0,
+                "file",
+                format!("is {len} bytes, more than the {max}-byte bound for scripts"),
+            ),
+            SyntaxError::TooDeep { max } => ctx.err(
+                0,
                 "syntax",
-                format!("{message} (scripts are KDL v2 documents)"),
-            )
+                format!(
+                    "blocks are nested deeper than {max} levels; a script needs two (round {{ step }})"
+                ),
+            ),
+            SyntaxError::Invalid {
+                offset,
+                message,
+                help,
+            } => {
+                let mut message = message.unwrap_or_else(|| "invalid KDL".into());
+                if let Some(help) = help {
+                    message.push_str("; ");
+                    message.push_str(&help);
+                }
+                ctx.err(
+                    offset,
+                    "syntax",
+                    format!("{message} (scripts are KDL v2 documents)"),
+                )
+            }
         })?;
         let mut rounds = Vec::new();
         for node in doc.nodes() {
@@ -281,8 +291,7 @@ fn one_string(
     example: &str,
 ) -> Result<String, ScriptError> {
     let args: Vec<&KdlEntry> = node.entries().iter().collect();
-    if let Some(prop) = args.iter().find(|e| e.name().is_some()) {
-        let name = prop.name().map_or("", |n| n.value());
+    if let Some((prop, name)) = schema::unknown_property(node, &[]) {
         return Err(ctx.err(
             prop.span().offset(),
             format!("{field} › {name}"),

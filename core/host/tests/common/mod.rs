@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolDispatch, ToolOutput};
+use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolOutput, ToolRegistry};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
 use smith_store::{EffectOutcome, Record, SessionWriter, SharedWriter, read_session};
 
@@ -75,13 +75,13 @@ impl Fixture {
         }
     }
 
-    pub fn call(&self, host: &dyn ToolDispatch, name: &str, args: serde_json::Value) -> ToolOutput {
+    pub fn call(&self, host: &dyn ToolRegistry, name: &str, args: serde_json::Value) -> ToolOutput {
         self.call_with(host, name, args, &Cancel::new())
     }
 
     pub fn call_with(
         &self,
-        host: &dyn ToolDispatch,
+        host: &dyn ToolRegistry,
         name: &str,
         args: serde_json::Value,
         cancel: &Cancel,

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 /// An isolated environment: its own SMITH_HOME and TMPDIR inside one temp directory.
 pub struct Env {
@@ -140,15 +139,6 @@ pub fn records(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Wait until `path` exists; generous deadline, no fixed sleeps in the assertion path.
-pub fn wait_for(path: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !path.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "{} never appeared",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
+/// Wait until `path` exists (one generous deadline for every test).
+#[allow(unused_imports)]
+pub use smith_testkit::wait_for;

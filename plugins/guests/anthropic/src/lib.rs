@@ -6,12 +6,10 @@
 
 mod messages;
 
-use std::cell::RefCell;
-
+use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
-    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, error_json, events, parse_request,
-    status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
 
 /// The API version every request names (Anthropic's `anthropic-version` header).
@@ -20,7 +18,7 @@ const API_VERSION: &str = "2023-06-01";
 struct Codec;
 
 impl Guest for Codec {
-    type Decoder = Decoder;
+    type Decoder = Resource<messages::Stream>;
 
     fn encode_request(request: String) -> Result<HttpRequest, String> {
         let request = parse_request(&request)?;
@@ -59,22 +57,6 @@ impl Guest for Codec {
             kind,
             format!("Anthropic answered HTTP {status}: {detail}{advice}"),
         )
-    }
-}
-
-struct Decoder(RefCell<messages::Stream>);
-
-impl GuestDecoder for Decoder {
-    fn new() -> Self {
-        Self(RefCell::new(messages::Stream::default()))
-    }
-
-    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().push(&bytes)))
-    }
-
-    fn finish(&self) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().finish()))
     }
 }
 

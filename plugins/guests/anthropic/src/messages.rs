@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
+use smith_plugin_sdk::decoder::{JsonEvents, JsonSse, Next};
 use smith_plugin_sdk::provider::{
     ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
-    StreamEvent, ToolCall, Usage,
+    StreamEvent, ToolCall, Usage, body_excerpt,
 };
-use smith_plugin_sdk::sse;
 
 /// Output tokens asked for when the request names no limit (the Messages API requires one).
 const DEFAULT_MAX_TOKENS: u64 = 8192;
@@ -140,20 +140,12 @@ pub(crate) fn error_of(body: &[u8]) -> (Option<String>, String) {
         .and_then(|v| v.pointer("/error/message"))
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .unwrap_or_else(|| {
-            let text = String::from_utf8_lossy(&body[..body.len().min(300)])
-                .trim()
-                .to_owned();
-            if text.is_empty() {
-                "(no body)".to_owned()
-            } else {
-                text
-            }
-        });
+        .unwrap_or_else(|| body_excerpt(body));
     (kind, message)
 }
 
 /// A content block being streamed.
+#[derive(Debug)]
 enum Block {
     Text,
     Thinking {
@@ -167,54 +159,19 @@ enum Block {
     Other,
 }
 
-/// The decoder's state for one response.
-#[derive(Default)]
-pub(crate) struct Stream {
-    sse: sse::Parser,
+/// The decoder of one response: the SDK's SSE + JSON shell around [`Events`].
+pub(crate) type Stream = JsonSse<Events>;
+
+/// What the Messages stream's events mean, event by event.
+#[derive(Debug, Default)]
+pub(crate) struct Events {
     blocks: BTreeMap<u64, Block>,
     usage: Usage,
     usage_seen: bool,
     stop_reason: Option<String>,
-    started: bool,
-    done: bool,
 }
 
-fn malformed(message: impl Into<String>) -> StreamEvent {
-    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
-}
-
-impl Stream {
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        match self.sse.push(bytes) {
-            Ok(list) => self.events(list),
-            Err(e) => self.fail(e.0),
-        }
-    }
-
-    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        let mut out = match self.sse.finish() {
-            Ok(list) => self.events(list),
-            Err(e) => return self.fail(e.0),
-        };
-        if !self.done {
-            out.extend(
-                self.fail("the stream ended before message_stop; the response was cut off — retry"),
-            );
-        }
-        out
-    }
-
-    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
-        self.done = true;
-        vec![malformed(message)]
-    }
-
+impl Events {
     fn take_usage(&mut self, u: &Value) {
         let mut set = |field: &mut Option<u64>, key: &str| {
             if let Some(n) = u.get(key).and_then(Value::as_u64) {
@@ -228,178 +185,163 @@ impl Stream {
         set(&mut usage.cache_read, "cache_read_input_tokens");
         set(&mut usage.cache_write, "cache_creation_input_tokens");
     }
+}
 
-    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
-        let mut out = Vec::new();
-        for event in list {
-            if self.done {
-                break;
+impl JsonEvents for Events {
+    fn event(&mut self, name: &str, v: Value, out: &mut Vec<StreamEvent>) -> Result<Next, String> {
+        // The JSON's own `type` is authoritative; the `event:` line names the same.
+        let kind = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(name)
+            .to_owned();
+        match kind.as_str() {
+            "message_start" => {
+                if let Some(u) = v.pointer("/message/usage") {
+                    self.take_usage(u);
+                }
             }
-            let data = event.data.trim();
-            if data.is_empty() {
-                continue;
+            "content_block_start" => {
+                let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let block = &v["content_block"];
+                let b = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(t) = block.get("text").and_then(Value::as_str)
+                            && !t.is_empty()
+                        {
+                            out.push(StreamEvent::TextDelta { text: t.to_owned() });
+                        }
+                        Block::Text
+                    }
+                    Some("thinking") => Block::Thinking { signature: None },
+                    Some("redacted_thinking") => {
+                        if let Some(data) = block.get("data").and_then(Value::as_str) {
+                            out.push(StreamEvent::RedactedThinking {
+                                data: data.to_owned(),
+                            });
+                        }
+                        Block::Other
+                    }
+                    Some("tool_use") => Block::Tool {
+                        id: block
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_owned(),
+                        name: block
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_owned(),
+                        json: String::new(),
+                    },
+                    _ => Block::Other,
+                };
+                self.blocks.insert(index, b);
             }
-            let v: Value = match serde_json::from_str(data) {
-                Ok(v) => v,
-                Err(e) => {
-                    out.extend(self.fail(format!("a stream event is not JSON ({e})")));
-                    continue;
-                }
-            };
-            // The JSON's own `type` is authoritative; the `event:` line names the same.
-            let kind = v
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or(event.event.as_str())
-                .to_owned();
-            match kind.as_str() {
-                "message_start" => {
-                    self.started = true;
-                    if let Some(u) = v.pointer("/message/usage") {
-                        self.take_usage(u);
+            "content_block_delta" => {
+                let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let delta = &v["delta"];
+                let text = |key: &str| delta.get(key).and_then(Value::as_str).unwrap_or("");
+                match (
+                    delta.get("type").and_then(Value::as_str),
+                    self.blocks.get_mut(&index),
+                ) {
+                    (Some("text_delta"), _) => out.push(StreamEvent::TextDelta {
+                        text: text("text").to_owned(),
+                    }),
+                    (Some("thinking_delta"), _) => out.push(StreamEvent::ThinkingDelta {
+                        text: text("thinking").to_owned(),
+                    }),
+                    (Some("signature_delta"), Some(Block::Thinking { signature })) => {
+                        signature
+                            .get_or_insert_with(String::new)
+                            .push_str(text("signature"));
                     }
-                }
-                "content_block_start" => {
-                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
-                    let block = &v["content_block"];
-                    let b = match block.get("type").and_then(Value::as_str) {
-                        Some("text") => {
-                            if let Some(t) = block.get("text").and_then(Value::as_str)
-                                && !t.is_empty()
-                            {
-                                out.push(StreamEvent::TextDelta { text: t.to_owned() });
-                            }
-                            Block::Text
-                        }
-                        Some("thinking") => Block::Thinking { signature: None },
-                        Some("redacted_thinking") => {
-                            if let Some(data) = block.get("data").and_then(Value::as_str) {
-                                out.push(StreamEvent::RedactedThinking {
-                                    data: data.to_owned(),
-                                });
-                            }
-                            Block::Other
-                        }
-                        Some("tool_use") => Block::Tool {
-                            id: block
-                                .get("id")
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_owned(),
-                            name: block
-                                .get("name")
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_owned(),
-                            json: String::new(),
-                        },
-                        _ => Block::Other,
-                    };
-                    self.blocks.insert(index, b);
-                }
-                "content_block_delta" => {
-                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
-                    let delta = &v["delta"];
-                    let text = |key: &str| delta.get(key).and_then(Value::as_str).unwrap_or("");
-                    match (
-                        delta.get("type").and_then(Value::as_str),
-                        self.blocks.get_mut(&index),
-                    ) {
-                        (Some("text_delta"), _) => out.push(StreamEvent::TextDelta {
-                            text: text("text").to_owned(),
-                        }),
-                        (Some("thinking_delta"), _) => out.push(StreamEvent::ThinkingDelta {
-                            text: text("thinking").to_owned(),
-                        }),
-                        (Some("signature_delta"), Some(Block::Thinking { signature })) => {
-                            signature
-                                .get_or_insert_with(String::new)
-                                .push_str(text("signature"));
-                        }
-                        (Some("input_json_delta"), Some(Block::Tool { json, .. })) => {
-                            json.push_str(text("partial_json"));
-                        }
-                        _ => {}
+                    (Some("input_json_delta"), Some(Block::Tool { json, .. })) => {
+                        json.push_str(text("partial_json"));
                     }
+                    _ => {}
                 }
-                "content_block_stop" => {
-                    let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
-                    match self.blocks.remove(&index) {
-                        Some(Block::Thinking {
-                            signature: Some(signature),
-                        }) => out.push(StreamEvent::ThinkingSignature { signature }),
-                        Some(Block::Tool { id, name, json }) => {
-                            let arguments = if json.trim().is_empty() {
-                                Value::Object(Map::new())
-                            } else {
-                                match serde_json::from_str(&json) {
-                                    Ok(a) => a,
-                                    Err(e) => {
-                                        out.extend(self.fail(format!(
-                                            "tool call {id} (`{name}`) has input that is not JSON ({e}); the response was malformed — retry"
-                                        )));
-                                        continue;
-                                    }
+            }
+            "content_block_stop" => {
+                let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
+                match self.blocks.remove(&index) {
+                    Some(Block::Thinking {
+                        signature: Some(signature),
+                    }) => out.push(StreamEvent::ThinkingSignature { signature }),
+                    Some(Block::Tool { id, name, json }) => {
+                        let arguments = if json.trim().is_empty() {
+                            Value::Object(Map::new())
+                        } else {
+                            match serde_json::from_str(&json) {
+                                Ok(a) => a,
+                                Err(e) => {
+                                    return Err(format!(
+                                        "tool call {id} (`{name}`) has input that is not JSON ({e}); the response was malformed — retry"
+                                    ));
                                 }
-                            };
-                            out.push(StreamEvent::ToolCall(ToolCall {
-                                id,
-                                name,
-                                arguments,
-                            }));
-                        }
-                        _ => {}
+                            }
+                        };
+                        out.push(StreamEvent::ToolCall(ToolCall {
+                            id,
+                            name,
+                            arguments,
+                        }));
                     }
+                    _ => {}
                 }
-                "message_delta" => {
-                    if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                        self.stop_reason = Some(reason.to_owned());
-                    }
-                    if let Some(u) = v.get("usage") {
-                        self.take_usage(u);
-                    }
-                }
-                "message_stop" => {
-                    self.done = true;
-                    if self.usage_seen {
-                        out.push(StreamEvent::Usage(self.usage));
-                    }
-                    let reason = match self.stop_reason.as_deref() {
-                        Some("tool_use") => StopReason::ToolUse,
-                        Some("max_tokens" | "model_context_window_exceeded") => {
-                            StopReason::MaxTokens
-                        }
-                        Some("refusal") => {
-                            out.push(StreamEvent::Error(ProviderError::new(
-                                ProviderErrorKind::Other,
-                                "the model declined to answer (stop reason `refusal`)",
-                            )));
-                            continue;
-                        }
-                        _ => StopReason::EndTurn,
-                    };
-                    out.push(StreamEvent::Stop { reason });
-                }
-                "error" => {
-                    self.done = true;
-                    let kind = match v.pointer("/error/type").and_then(Value::as_str) {
-                        Some("overloaded_error" | "api_error") => ProviderErrorKind::Transient,
-                        Some("rate_limit_error") => ProviderErrorKind::RateLimited,
-                        _ => ProviderErrorKind::Other,
-                    };
-                    let message = v
-                        .pointer("/error/message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("unknown error");
-                    out.push(StreamEvent::Error(ProviderError::new(
-                        kind,
-                        format!("Anthropic failed mid-stream: {message}"),
-                    )));
-                }
-                // `ping` and event types added later.
-                _ => {}
             }
+            "message_delta" => {
+                if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.stop_reason = Some(reason.to_owned());
+                }
+                if let Some(u) = v.get("usage") {
+                    self.take_usage(u);
+                }
+            }
+            "message_stop" => {
+                if self.usage_seen {
+                    out.push(StreamEvent::Usage(self.usage));
+                }
+                let reason = match self.stop_reason.as_deref() {
+                    Some("tool_use") => StopReason::ToolUse,
+                    Some("max_tokens" | "model_context_window_exceeded") => StopReason::MaxTokens,
+                    Some("refusal") => {
+                        out.push(StreamEvent::Error(ProviderError::new(
+                            ProviderErrorKind::Other,
+                            "the model declined to answer (stop reason `refusal`)",
+                        )));
+                        return Ok(Next::Done);
+                    }
+                    _ => StopReason::EndTurn,
+                };
+                out.push(StreamEvent::Stop { reason });
+                return Ok(Next::Done);
+            }
+            "error" => {
+                let kind = match v.pointer("/error/type").and_then(Value::as_str) {
+                    Some("overloaded_error" | "api_error") => ProviderErrorKind::Transient,
+                    Some("rate_limit_error") => ProviderErrorKind::RateLimited,
+                    _ => ProviderErrorKind::Other,
+                };
+                let message = v
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown error");
+                out.push(StreamEvent::Error(ProviderError::new(
+                    kind,
+                    format!("Anthropic failed mid-stream: {message}"),
+                )));
+                return Ok(Next::Done);
+            }
+            // `ping` and event types added later.
+            _ => {}
         }
-        out
+        Ok(Next::Continue)
+    }
+
+    fn end(&mut self, _out: &mut Vec<StreamEvent>) -> Result<(), String> {
+        Err("the stream ended before message_stop; the response was cut off — retry".to_owned())
     }
 }

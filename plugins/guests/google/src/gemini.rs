@@ -3,11 +3,11 @@
 //! `GenerateContentResponse` chunks.
 
 use serde_json::{Map, Value, json};
+use smith_plugin_sdk::decoder::{JsonEvents, JsonSse, Next};
 use smith_plugin_sdk::provider::{
     ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
-    StreamEvent, ToolCall, Usage,
+    StreamEvent, ToolCall, Usage, body_excerpt,
 };
-use smith_plugin_sdk::sse;
 
 /// Prefix of the ids given to function calls Gemini sent without one.
 const SYNTHETIC_ID: &str = "gemini-call-";
@@ -144,61 +144,32 @@ pub(crate) fn error_of(body: &[u8]) -> (Option<String>, String) {
         .and_then(|v| v.pointer("/error/message"))
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .unwrap_or_else(|| {
-            let text = String::from_utf8_lossy(&body[..body.len().min(300)])
-                .trim()
-                .to_owned();
-            if text.is_empty() {
-                "(no body)".to_owned()
-            } else {
-                text
-            }
-        });
+        .unwrap_or_else(|| body_excerpt(body));
     (status, message)
 }
 
-/// The decoder's state for one response.
-#[derive(Default)]
-pub(crate) struct Stream {
-    sse: sse::Parser,
+/// The decoder of one response: the SDK's SSE + JSON shell around [`Chunks`].
+pub(crate) type Stream = JsonSse<Chunks>;
+
+/// What the stream's `GenerateContentResponse` chunks mean, and what they add up to.
+#[derive(Debug, Default)]
+pub(crate) struct Chunks {
     calls: u32,
     usage: Option<Usage>,
     finish_reason: Option<String>,
-    done: bool,
 }
 
-fn malformed(message: impl Into<String>) -> StreamEvent {
-    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
-}
+impl JsonEvents for Chunks {
+    const UNIT: &'static str = "chunk";
 
-impl Stream {
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        match self.sse.push(bytes) {
-            Ok(list) => self.events(list),
-            Err(e) => self.fail(e.0),
-        }
-    }
-
-    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        let mut out = match self.sse.finish() {
-            Ok(list) => self.events(list),
-            Err(e) => return self.fail(e.0),
-        };
-        if self.done {
-            return out;
-        }
-        self.done = true;
+    /// Gemini sends no terminal event: the stream's end is its end, with the last chunk's
+    /// finish reason.
+    fn end(&mut self, out: &mut Vec<StreamEvent>) -> Result<(), String> {
         let Some(reason) = self.finish_reason.clone() else {
-            out.push(malformed(
-                "the stream ended without a finishReason; the response was cut off — retry",
-            ));
-            return out;
+            return Err(
+                "the stream ended without a finishReason; the response was cut off — retry"
+                    .to_owned(),
+            );
         };
         if let Some(usage) = self.usage {
             out.push(StreamEvent::Usage(usage));
@@ -218,106 +189,82 @@ impl Stream {
                 format!("Gemini stopped the response: finishReason {other}"),
             ))),
         }
-        out
+        Ok(())
     }
 
-    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
-        self.done = true;
-        vec![malformed(message)]
-    }
-
-    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
-        let mut out = Vec::new();
-        for event in list {
-            if self.done {
-                break;
-            }
-            let data = event.data.trim();
-            if data.is_empty() {
-                continue;
-            }
-            let v: Value = match serde_json::from_str(data) {
-                Ok(v) => v,
-                Err(e) => {
-                    out.extend(self.fail(format!("a stream chunk is not JSON ({e})")));
-                    continue;
+    fn event(&mut self, _name: &str, v: Value, out: &mut Vec<StreamEvent>) -> Result<Next, String> {
+        if let Some(error) = v.get("error") {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown error");
+            out.push(StreamEvent::Error(ProviderError::new(
+                ProviderErrorKind::Other,
+                format!("Gemini failed mid-stream: {message}"),
+            )));
+            return Ok(Next::Done);
+        }
+        if let Some(u) = v.get("usageMetadata") {
+            let n = |k: &str| u.get(k).and_then(Value::as_u64);
+            let cached = n("cachedContentTokenCount");
+            self.usage = Some(Usage {
+                // The prompt count includes cached content; counted apart, once.
+                input: n("promptTokenCount").map(|p| p.saturating_sub(cached.unwrap_or(0))),
+                // Output includes thinking.
+                output: n("candidatesTokenCount").map(|c| c + n("thoughtsTokenCount").unwrap_or(0)),
+                cache_read: cached.or(Some(0)),
+                cache_write: None,
+            });
+        }
+        let Some(candidate) = v.pointer("/candidates/0") else {
+            return Ok(Next::Continue);
+        };
+        if let Some(parts) = candidate
+            .pointer("/content/parts")
+            .and_then(Value::as_array)
+        {
+            for part in parts {
+                let signature = part.get("thoughtSignature").and_then(Value::as_str);
+                if let Some(s) = signature {
+                    out.push(StreamEvent::ThinkingSignature {
+                        signature: s.to_owned(),
+                    });
                 }
-            };
-            if let Some(error) = v.get("error") {
-                self.done = true;
-                let message = error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("unknown error");
-                out.push(StreamEvent::Error(ProviderError::new(
-                    ProviderErrorKind::Other,
-                    format!("Gemini failed mid-stream: {message}"),
-                )));
-                continue;
-            }
-            if let Some(u) = v.get("usageMetadata") {
-                let n = |k: &str| u.get(k).and_then(Value::as_u64);
-                let cached = n("cachedContentTokenCount");
-                self.usage = Some(Usage {
-                    // The prompt count includes cached content; counted apart, once.
-                    input: n("promptTokenCount").map(|p| p.saturating_sub(cached.unwrap_or(0))),
-                    // Output includes thinking.
-                    output: n("candidatesTokenCount")
-                        .map(|c| c + n("thoughtsTokenCount").unwrap_or(0)),
-                    cache_read: cached.or(Some(0)),
-                    cache_write: None,
-                });
-            }
-            let Some(candidate) = v.pointer("/candidates/0") else {
-                continue;
-            };
-            if let Some(parts) = candidate
-                .pointer("/content/parts")
-                .and_then(Value::as_array)
-            {
-                for part in parts {
-                    let signature = part.get("thoughtSignature").and_then(Value::as_str);
-                    if let Some(s) = signature {
-                        out.push(StreamEvent::ThinkingSignature {
-                            signature: s.to_owned(),
-                        });
-                    }
-                    if let Some(call) = part.get("functionCall") {
-                        self.calls += 1;
-                        let id = call
-                            .get("id")
+                if let Some(call) = part.get("functionCall") {
+                    self.calls += 1;
+                    let id = call
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .map_or_else(|| format!("{SYNTHETIC_ID}{}", self.calls), str::to_owned);
+                    out.push(StreamEvent::ToolCall(ToolCall {
+                        id,
+                        name: call
+                            .get("name")
                             .and_then(Value::as_str)
-                            .map_or_else(|| format!("{SYNTHETIC_ID}{}", self.calls), str::to_owned);
-                        out.push(StreamEvent::ToolCall(ToolCall {
-                            id,
-                            name: call
-                                .get("name")
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_owned(),
-                            arguments: call.get("args").cloned().unwrap_or(json!({})),
-                        }));
-                    } else if let Some(text) = part.get("text").and_then(Value::as_str) {
-                        if text.is_empty() {
-                            continue;
-                        }
-                        let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
-                        out.push(if thought {
-                            StreamEvent::ThinkingDelta {
-                                text: text.to_owned(),
-                            }
-                        } else {
-                            StreamEvent::TextDelta {
-                                text: text.to_owned(),
-                            }
-                        });
+                            .unwrap_or("")
+                            .to_owned(),
+                        arguments: call.get("args").cloned().unwrap_or(json!({})),
+                    }));
+                } else if let Some(text) = part.get("text").and_then(Value::as_str) {
+                    if text.is_empty() {
+                        continue;
                     }
+                    let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+                    out.push(if thought {
+                        StreamEvent::ThinkingDelta {
+                            text: text.to_owned(),
+                        }
+                    } else {
+                        StreamEvent::TextDelta {
+                            text: text.to_owned(),
+                        }
+                    });
                 }
-            }
-            if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
-                self.finish_reason = Some(reason.to_owned());
             }
         }
-        out
+        if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
+            self.finish_reason = Some(reason.to_owned());
+        }
+        Ok(Next::Continue)
     }
 }

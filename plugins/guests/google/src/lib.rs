@@ -7,18 +7,16 @@
 
 mod gemini;
 
-use std::cell::RefCell;
-
+use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
-    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, error_json, events, parse_request,
-    status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
 
 struct Codec;
 
 impl Guest for Codec {
-    type Decoder = Decoder;
+    type Decoder = Resource<gemini::Stream>;
 
     fn encode_request(json: String) -> Result<HttpRequest, String> {
         let request = parse_request(&json)?;
@@ -60,22 +58,6 @@ impl Guest for Codec {
             kind,
             format!("Gemini answered HTTP {status}: {detail}{advice}"),
         )
-    }
-}
-
-struct Decoder(RefCell<gemini::Stream>);
-
-impl GuestDecoder for Decoder {
-    fn new() -> Self {
-        Self(RefCell::new(gemini::Stream::default()))
-    }
-
-    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().push(&bytes)))
-    }
-
-    fn finish(&self) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().finish()))
     }
 }
 

@@ -10,11 +10,12 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
+use smith_plugin_sdk::decoder::Stream as DecoderStream;
+use smith_plugin_sdk::decoder::{JsonEvents, JsonSse, Next, malformed};
 use smith_plugin_sdk::provider::{
     ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
-    StreamEvent, ToolCall, Usage,
+    StreamEvent, ToolCall, Usage, body_excerpt,
 };
-use smith_plugin_sdk::sse;
 
 /// The request body.
 pub fn encode(request: &ProviderRequest) -> Value {
@@ -116,45 +117,39 @@ pub fn error_message(body: &[u8]) -> String {
             .and_then(Value::as_str)
             .map(str::to_owned)
     });
-    found.unwrap_or_else(|| {
-        let text = String::from_utf8_lossy(&body[..body.len().min(300)])
-            .trim()
-            .to_owned();
-        if text.is_empty() {
-            "(no body)".to_owned()
-        } else {
-            text
-        }
-    })
+    found.unwrap_or_else(|| body_excerpt(body))
 }
 
 /// A tool call being assembled from its chunks.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct PartialCall {
     id: String,
     name: String,
     arguments: String,
 }
 
-/// The decoder's state for one response.
-#[derive(Default)]
+/// The decoder of one response: a streamed body through the SDK's SSE + JSON shell around
+/// [`Chunks`], or a non-streamed JSON body decoded whole at its end.
+#[derive(Debug, Default)]
 pub struct Stream {
-    /// The vendor charges nothing for prompt-cache writes: reported usage has a known zero of
-    /// them (else they stay unknown).
-    cache_writes_free: bool,
-    sse: sse::Parser,
+    sse: JsonSse<Chunks>,
     /// A non-streamed body (`{` first): kept whole and decoded at the end.
     whole: Option<Vec<u8>>,
     /// Whether the first non-whitespace byte was seen (and so the body kind known).
     kind_known: bool,
-    calls: BTreeMap<u64, PartialCall>,
-    finish_reason: Option<String>,
-    usage: Option<Usage>,
+    /// The non-streamed body was decoded.
     done: bool,
 }
 
-fn malformed(message: impl Into<String>) -> StreamEvent {
-    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
+/// What the stream's chunks mean, chunk by chunk, and what they add up to.
+#[derive(Debug, Default)]
+pub struct Chunks {
+    /// The vendor charges nothing for prompt-cache writes: reported usage has a known zero of
+    /// them (else they stay unknown).
+    cache_writes_free: bool,
+    calls: BTreeMap<u64, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Option<Usage>,
 }
 
 fn usage_of(v: &Value, cache_writes_free: bool) -> Option<Usage> {
@@ -176,7 +171,10 @@ impl Stream {
     /// A decoder for one response.
     pub fn new(cache_writes_free: bool) -> Self {
         Self {
-            cache_writes_free,
+            sse: JsonSse::new(Chunks {
+                cache_writes_free,
+                ..Chunks::default()
+            }),
             ..Self::default()
         }
     }
@@ -198,10 +196,7 @@ impl Stream {
             whole.extend_from_slice(bytes);
             return Vec::new();
         }
-        match self.sse.push(bytes) {
-            Ok(list) => self.events(list),
-            Err(e) => self.fail(e.0),
-        }
+        self.sse.push(bytes)
     }
 
     /// The response ended: the remaining events, or an error when it was cut off.
@@ -210,80 +205,77 @@ impl Stream {
             return Vec::new();
         }
         if let Some(whole) = self.whole.take() {
-            return self.whole_body(&whole);
+            self.done = true;
+            return self.sse.codec_mut().whole_body(&whole);
         }
-        let mut out = match self.sse.finish() {
-            Ok(list) => self.events(list),
-            Err(e) => return self.fail(e.0),
+        self.sse.finish()
+    }
+}
+
+impl DecoderStream for Stream {
+    fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
+        Stream::push(self, bytes)
+    }
+
+    fn finish(&mut self) -> Vec<StreamEvent> {
+        Stream::finish(self)
+    }
+}
+
+impl JsonEvents for Chunks {
+    const UNIT: &'static str = "chunk";
+
+    fn sentinel(&mut self, data: &str, out: &mut Vec<StreamEvent>) -> Option<Result<Next, String>> {
+        (data == "[DONE]").then(|| {
+            out.extend(self.terminal());
+            Ok(Next::Done)
+        })
+    }
+
+    fn event(
+        &mut self,
+        _name: &str,
+        chunk: Value,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<Next, String> {
+        if let Some(error) = chunk.get("error") {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .or_else(|| error.as_str())
+                .unwrap_or("the server reported an error mid-stream");
+            out.push(StreamEvent::Error(ProviderError::new(
+                ProviderErrorKind::Other,
+                format!("the OpenAI-compatible server failed mid-stream: {message}"),
+            )));
+            return Ok(Next::Done);
+        }
+        if let Some(u) = usage_of(&chunk, self.cache_writes_free) {
+            self.usage = Some(u);
+        }
+        let Some(choice) = chunk.pointer("/choices/0") else {
+            return Ok(Next::Continue);
         };
-        if !self.done {
-            // No `[DONE]`: a finish reason is enough (some servers omit it); nothing is not.
-            if self.finish_reason.is_some() {
-                out.extend(self.end());
-            } else {
-                out.extend(self.fail(
-                    "the stream ended before its terminal event (no finish_reason, no [DONE]); the response was cut off — retry",
-                ));
-            }
+        if let Some(delta) = choice.get("delta") {
+            self.delta(delta, out);
         }
-        out
-    }
-
-    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
-        self.done = true;
-        vec![malformed(message)]
-    }
-
-    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
-        let mut out = Vec::new();
-        for event in list {
-            if self.done {
-                break;
-            }
-            let data = event.data.trim();
-            if data.is_empty() {
-                continue;
-            }
-            if data == "[DONE]" {
-                out.extend(self.end());
-                continue;
-            }
-            let chunk: Value = match serde_json::from_str(data) {
-                Ok(v) => v,
-                Err(e) => {
-                    out.extend(self.fail(format!("a stream chunk is not JSON ({e})")));
-                    continue;
-                }
-            };
-            if let Some(error) = chunk.get("error") {
-                self.done = true;
-                let message = error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .or_else(|| error.as_str())
-                    .unwrap_or("the server reported an error mid-stream");
-                out.push(StreamEvent::Error(ProviderError::new(
-                    ProviderErrorKind::Other,
-                    format!("the OpenAI-compatible server failed mid-stream: {message}"),
-                )));
-                continue;
-            }
-            if let Some(u) = usage_of(&chunk, self.cache_writes_free) {
-                self.usage = Some(u);
-            }
-            let Some(choice) = chunk.pointer("/choices/0") else {
-                continue;
-            };
-            if let Some(delta) = choice.get("delta") {
-                self.delta(delta, &mut out);
-            }
-            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.finish_reason = Some(reason.to_owned());
-            }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            self.finish_reason = Some(reason.to_owned());
         }
-        out
+        Ok(Next::Continue)
     }
 
+    /// No `[DONE]`: a finish reason is enough (some servers omit it); nothing is not.
+    fn end(&mut self, out: &mut Vec<StreamEvent>) -> Result<(), String> {
+        if self.finish_reason.is_none() {
+            return Err("the stream ended before its terminal event (no finish_reason, no [DONE]); the response was cut off — retry".to_owned());
+        }
+        out.extend(self.terminal());
+        Ok(())
+    }
+}
+
+impl Chunks {
     fn delta(&mut self, delta: &Value, out: &mut Vec<StreamEvent>) {
         for key in ["reasoning_content", "reasoning"] {
             if let Some(text) = delta.get(key).and_then(Value::as_str)
@@ -325,8 +317,7 @@ impl Stream {
     }
 
     /// The terminal events: the assembled tool calls, the usage, the stop.
-    fn end(&mut self) -> Vec<StreamEvent> {
-        self.done = true;
+    fn terminal(&mut self) -> Vec<StreamEvent> {
         let mut out = Vec::new();
         for (index, call) in std::mem::take(&mut self.calls) {
             let arguments = if call.arguments.trim().is_empty() {
@@ -384,10 +375,9 @@ impl Stream {
     fn whole_body(&mut self, body: &[u8]) -> Vec<StreamEvent> {
         let v: Value = match serde_json::from_slice(body) {
             Ok(v) => v,
-            Err(e) => return self.fail(format!("the response body is not JSON ({e})")),
+            Err(e) => return vec![malformed(format!("the response body is not JSON ({e})"))],
         };
         if let Some(error) = v.get("error") {
-            self.done = true;
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
@@ -399,7 +389,7 @@ impl Stream {
         }
         self.usage = usage_of(&v, self.cache_writes_free);
         let Some(choice) = v.pointer("/choices/0") else {
-            return self.fail("the response has no choices");
+            return vec![malformed("the response has no choices")];
         };
         let mut out = Vec::new();
         if let Some(message) = choice.get("message") {
@@ -419,7 +409,7 @@ impl Stream {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .or(Some("stop".to_owned()));
-        out.extend(self.end());
+        out.extend(self.terminal());
         out
     }
 }

@@ -4,18 +4,16 @@
 
 use smith_openai_chat as chat;
 
-use std::cell::RefCell;
-
+use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
-    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, error_json, events, parse_request,
-    status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
 
 struct Codec;
 
 impl Guest for Codec {
-    type Decoder = Decoder;
+    type Decoder = Resource<chat::Stream>;
 
     fn encode_request(request: String) -> Result<HttpRequest, String> {
         let request = parse_request(&request)?;
@@ -46,22 +44,6 @@ impl Guest for Codec {
             kind,
             format!("the OpenAI-compatible server answered HTTP {status}: {detail}{advice}"),
         )
-    }
-}
-
-struct Decoder(RefCell<chat::Stream>);
-
-impl GuestDecoder for Decoder {
-    fn new() -> Self {
-        Self(RefCell::new(chat::Stream::new(false)))
-    }
-
-    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().push(&bytes)))
-    }
-
-    fn finish(&self) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().finish()))
     }
 }
 

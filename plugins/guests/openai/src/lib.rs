@@ -6,13 +6,12 @@
 
 mod responses;
 
-use std::cell::RefCell;
-
 use smith_openai_chat as chat;
+use smith_plugin_sdk::decoder::{Resource, Stream};
 use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
-    Guest, GuestDecoder, HttpRequest, ProviderErrorKind, StreamEvent, error_json, events,
-    parse_request, request_options, status_kind,
+    Guest, HttpRequest, ProviderErrorKind, StreamEvent, error_json, parse_request, request_options,
+    status_kind,
 };
 
 struct Codec;
@@ -42,7 +41,7 @@ fn use_chat(json: &str, model: &str) -> Result<bool, String> {
 }
 
 impl Guest for Codec {
-    type Decoder = Decoder;
+    type Decoder = Resource<Wire>;
 
     fn encode_request(json: String) -> Result<HttpRequest, String> {
         let request = parse_request(&json)?;
@@ -87,9 +86,14 @@ enum Wire {
     Responses(responses::Stream),
 }
 
-struct Decoder(RefCell<Wire>);
+impl Default for Wire {
+    /// Nothing read yet: the wire format is told from the first bytes.
+    fn default() -> Self {
+        Wire::Unknown(Vec::new())
+    }
+}
 
-impl Wire {
+impl Stream for Wire {
     fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
         match self {
             Wire::Chat(s) => s.push(bytes),
@@ -134,20 +138,6 @@ impl Wire {
             Wire::Responses(s) => s.finish(),
             Wire::Unknown(_) => Vec::new(),
         }
-    }
-}
-
-impl GuestDecoder for Decoder {
-    fn new() -> Self {
-        Self(RefCell::new(Wire::Unknown(Vec::new())))
-    }
-
-    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().push(&bytes)))
-    }
-
-    fn finish(&self) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().finish()))
     }
 }
 

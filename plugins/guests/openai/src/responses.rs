@@ -7,11 +7,11 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
+use smith_plugin_sdk::decoder::{JsonEvents, JsonSse, Next};
 use smith_plugin_sdk::provider::{
     ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
     StreamEvent, ToolCall, Usage,
 };
-use smith_plugin_sdk::sse;
 
 /// The request body.
 pub(crate) fn encode(request: &ProviderRequest) -> Value {
@@ -102,25 +102,22 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
 }
 
 /// A function call being streamed.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Call {
     call_id: String,
     name: String,
     arguments: String,
 }
 
-/// The decoder's state for one response.
-#[derive(Default)]
-pub(crate) struct Stream {
-    sse: sse::Parser,
+/// The decoder of one response: the SDK's SSE + JSON shell around [`Events`].
+pub(crate) type Stream = JsonSse<Events>;
+
+/// What the Responses stream's events mean, event by event.
+#[derive(Debug, Default)]
+pub(crate) struct Events {
     /// Function calls by output index.
     calls: BTreeMap<u64, Call>,
     made_calls: bool,
-    done: bool,
-}
-
-fn malformed(message: impl Into<String>) -> StreamEvent {
-    StreamEvent::Error(ProviderError::new(ProviderErrorKind::Malformed, message))
 }
 
 fn usage(response: &Value) -> Option<Usage> {
@@ -137,39 +134,13 @@ fn usage(response: &Value) -> Option<Usage> {
     })
 }
 
-impl Stream {
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        match self.sse.push(bytes) {
-            Ok(list) => self.events(list),
-            Err(e) => self.fail(e.0),
-        }
-    }
-
-    pub(crate) fn finish(&mut self) -> Vec<StreamEvent> {
-        if self.done {
-            return Vec::new();
-        }
-        let mut out = match self.sse.finish() {
-            Ok(list) => self.events(list),
-            Err(e) => return self.fail(e.0),
-        };
-        if !self.done {
-            out.extend(self.fail(
-                "the stream ended before response.completed; the response was cut off — retry",
-            ));
-        }
-        out
-    }
-
-    fn fail(&mut self, message: impl Into<String>) -> Vec<StreamEvent> {
-        self.done = true;
-        vec![malformed(message)]
-    }
-
-    fn call_done(&mut self, index: u64, item: &Value, out: &mut Vec<StreamEvent>) {
+impl Events {
+    fn call_done(
+        &mut self,
+        index: u64,
+        item: &Value,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), String> {
         let streamed = self.calls.remove(&index).unwrap_or_default();
         let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
         let call_id = text("call_id").unwrap_or(streamed.call_id);
@@ -182,10 +153,9 @@ impl Stream {
             match serde_json::from_str(&raw) {
                 Ok(v) => v,
                 Err(e) => {
-                    out.extend(self.fail(format!(
+                    return Err(format!(
                         "function call {call_id} (`{name}`) has arguments that are not JSON ({e}); retry"
-                    )));
-                    return;
+                    ));
                 }
             }
         };
@@ -195,120 +165,122 @@ impl Stream {
             name,
             arguments,
         }));
+        Ok(())
+    }
+}
+
+impl JsonEvents for Events {
+    fn sentinel(
+        &mut self,
+        data: &str,
+        _out: &mut Vec<StreamEvent>,
+    ) -> Option<Result<Next, String>> {
+        // Some servers end a Responses stream with the Chat Completions sentinel.
+        (data == "[DONE]").then_some(Ok(Next::Continue))
     }
 
-    fn events(&mut self, list: Vec<sse::Event>) -> Vec<StreamEvent> {
-        let mut out = Vec::new();
-        for event in list {
-            if self.done {
-                break;
-            }
-            let data = event.data.trim();
-            if data.is_empty() || data == "[DONE]" {
-                continue;
-            }
-            let v: Value = match serde_json::from_str(data) {
-                Ok(v) => v,
-                Err(e) => {
-                    out.extend(self.fail(format!("a stream event is not JSON ({e})")));
-                    continue;
-                }
-            };
-            let kind = v
-                .get("type")
+    fn event(&mut self, name: &str, v: Value, out: &mut Vec<StreamEvent>) -> Result<Next, String> {
+        let kind = v
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(name)
+            .to_owned();
+        let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
+        let delta = || {
+            v.get("delta")
                 .and_then(Value::as_str)
-                .unwrap_or(event.event.as_str())
-                .to_owned();
-            let index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
-            let delta = || {
-                v.get("delta")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned()
-            };
-            match kind.as_str() {
-                "response.output_item.added" => {
-                    let item = &v["item"];
-                    if item.get("type").and_then(Value::as_str) == Some("function_call") {
-                        self.calls.insert(
-                            index,
-                            Call {
-                                call_id: item["call_id"].as_str().unwrap_or("").to_owned(),
-                                name: item["name"].as_str().unwrap_or("").to_owned(),
-                                arguments: String::new(),
-                            },
-                        );
-                    }
+                .unwrap_or("")
+                .to_owned()
+        };
+        match kind.as_str() {
+            "response.output_item.added" => {
+                let item = &v["item"];
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    self.calls.insert(
+                        index,
+                        Call {
+                            call_id: item["call_id"].as_str().unwrap_or("").to_owned(),
+                            name: item["name"].as_str().unwrap_or("").to_owned(),
+                            arguments: String::new(),
+                        },
+                    );
                 }
-                "response.output_text.delta" => out.push(StreamEvent::TextDelta { text: delta() }),
-                "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
-                    out.push(StreamEvent::ThinkingDelta { text: delta() });
-                }
-                "response.function_call_arguments.delta" => {
-                    if let Some(call) = self.calls.get_mut(&index) {
-                        call.arguments.push_str(&delta());
-                    }
-                }
-                "response.output_item.done" => {
-                    let item = &v["item"];
-                    match item.get("type").and_then(Value::as_str) {
-                        Some("function_call") => self.call_done(index, item, &mut out),
-                        Some("reasoning") => {
-                            // Kept whole (id and encrypted content) to be sent back.
-                            if let Some(encrypted) =
-                                item.get("encrypted_content").and_then(Value::as_str)
-                            {
-                                let signature = json!({
-                                    "id": item.get("id").cloned().unwrap_or(Value::Null),
-                                    "encrypted_content": encrypted,
-                                });
-                                out.push(StreamEvent::ThinkingSignature {
-                                    signature: signature.to_string(),
-                                });
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                "response.completed" | "response.incomplete" => {
-                    self.done = true;
-                    let response = &v["response"];
-                    if let Some(u) = usage(response) {
-                        out.push(StreamEvent::Usage(u));
-                    }
-                    let reason = if kind == "response.incomplete" {
-                        StopReason::MaxTokens
-                    } else if self.made_calls {
-                        StopReason::ToolUse
-                    } else {
-                        StopReason::EndTurn
-                    };
-                    out.push(StreamEvent::Stop { reason });
-                }
-                "response.failed" | "error" => {
-                    self.done = true;
-                    let error = v
-                        .pointer("/response/error")
-                        .filter(|e| !e.is_null())
-                        .unwrap_or(&v);
-                    let code = error.get("code").and_then(Value::as_str).unwrap_or("");
-                    let message = error
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("unknown error");
-                    let kind = match code {
-                        "rate_limit_exceeded" => ProviderErrorKind::RateLimited,
-                        "server_error" | "server_is_overloaded" => ProviderErrorKind::Transient,
-                        _ => ProviderErrorKind::Other,
-                    };
-                    out.push(StreamEvent::Error(ProviderError::new(
-                        kind,
-                        format!("OpenAI failed mid-stream: {message}"),
-                    )));
-                }
-                _ => {}
             }
+            "response.output_text.delta" => out.push(StreamEvent::TextDelta { text: delta() }),
+            "response.reasoning_summary_text.delta" | "response.reasoning_text.delta" => {
+                out.push(StreamEvent::ThinkingDelta { text: delta() });
+            }
+            "response.function_call_arguments.delta" => {
+                if let Some(call) = self.calls.get_mut(&index) {
+                    call.arguments.push_str(&delta());
+                }
+            }
+            "response.output_item.done" => {
+                let item = &v["item"];
+                match item.get("type").and_then(Value::as_str) {
+                    Some("function_call") => self.call_done(index, item, out)?,
+                    Some("reasoning") => {
+                        // Kept whole (id and encrypted content) to be sent back.
+                        if let Some(encrypted) =
+                            item.get("encrypted_content").and_then(Value::as_str)
+                        {
+                            let signature = json!({
+                                "id": item.get("id").cloned().unwrap_or(Value::Null),
+                                "encrypted_content": encrypted,
+                            });
+                            out.push(StreamEvent::ThinkingSignature {
+                                signature: signature.to_string(),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "response.completed" | "response.incomplete" => {
+                let response = &v["response"];
+                if let Some(u) = usage(response) {
+                    out.push(StreamEvent::Usage(u));
+                }
+                let reason = if kind == "response.incomplete" {
+                    StopReason::MaxTokens
+                } else if self.made_calls {
+                    StopReason::ToolUse
+                } else {
+                    StopReason::EndTurn
+                };
+                out.push(StreamEvent::Stop { reason });
+                return Ok(Next::Done);
+            }
+            "response.failed" | "error" => {
+                let error = v
+                    .pointer("/response/error")
+                    .filter(|e| !e.is_null())
+                    .unwrap_or(&v);
+                let code = error.get("code").and_then(Value::as_str).unwrap_or("");
+                let message = error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown error");
+                let kind = match code {
+                    "rate_limit_exceeded" => ProviderErrorKind::RateLimited,
+                    "server_error" | "server_is_overloaded" => ProviderErrorKind::Transient,
+                    _ => ProviderErrorKind::Other,
+                };
+                out.push(StreamEvent::Error(ProviderError::new(
+                    kind,
+                    format!("OpenAI failed mid-stream: {message}"),
+                )));
+                return Ok(Next::Done);
+            }
+            _ => {}
         }
-        out
+        Ok(Next::Continue)
+    }
+
+    fn end(&mut self, _out: &mut Vec<StreamEvent>) -> Result<(), String> {
+        Err(
+            "the stream ended before response.completed; the response was cut off — retry"
+                .to_owned(),
+        )
     }
 }

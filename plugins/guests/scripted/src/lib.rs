@@ -3,18 +3,16 @@
 //! request itself; the answer is JSON lines of stream events, one per line, which this decoder
 //! checks and passes on. A body that ends without a terminal event was cut off.
 
-use std::cell::RefCell;
-
+use smith_plugin_sdk::decoder::{Resource, Stream};
 use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
-    Guest, GuestDecoder, HttpRequest, ProviderError, ProviderErrorKind, StreamEvent, error_json,
-    events, parse_request,
+    Guest, HttpRequest, ProviderError, ProviderErrorKind, StreamEvent, error_json, parse_request,
 };
 
 struct Codec;
 
 impl Guest for Codec {
-    type Decoder = Decoder;
+    type Decoder = Resource<Lines>;
 
     fn encode_request(json: String) -> Result<HttpRequest, String> {
         // Checked here so a malformed request fails in the codec, as for any vendor.
@@ -71,7 +69,9 @@ impl Lines {
             }
         }
     }
+}
 
+impl Stream for Lines {
     fn push(&mut self, bytes: &[u8]) -> Vec<StreamEvent> {
         let mut out = Vec::new();
         for &b in bytes {
@@ -96,22 +96,6 @@ impl Lines {
             )));
         }
         out
-    }
-}
-
-struct Decoder(RefCell<Lines>);
-
-impl GuestDecoder for Decoder {
-    fn new() -> Self {
-        Self(RefCell::new(Lines::default()))
-    }
-
-    fn push(&self, bytes: Vec<u8>) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().push(&bytes)))
-    }
-
-    fn finish(&self) -> Result<Vec<String>, String> {
-        Ok(events(self.0.borrow_mut().finish()))
     }
 }
 

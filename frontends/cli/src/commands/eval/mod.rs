@@ -59,7 +59,7 @@ Sessions:
   kept (its path is printed) when it does not.
 
 Exit status:
-  0    the model ended its turn (or stopped at its output limit, with a warning), or stdout was
+  0    the model finished its answer (or stopped at its output limit, with a warning), or stdout was
        closed early (the run stops quietly). A failed tool call does not fail the run: the
        model gets the error as the call's result.
   1    the run failed: provider error, a stream cut before its end, a storage failure

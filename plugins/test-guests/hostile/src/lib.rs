@@ -53,6 +53,8 @@ impl Guest for Hostile {
             "trap" => panic!("a plugin bug"),
             "flood" => ToolOutput::ok("x".repeat(1 << 20)),
             "wait-cancel" => {
+                // Said once it polls, so a test cancels it mid-call without guessing when.
+                smith_plugin_sdk::progress("polling for cancellation");
                 let mut polls: u64 = 0;
                 while !smith_plugin_sdk::cancelled() {
                     polls += 1;

@@ -1,0 +1,96 @@
+//! What Smith's tests share, written once (ARCHITECTURE.md: only ever a dev-dependency).
+//!
+//! - [`selection`]: a model selection from text;
+//! - [`scripted`]: the scripted provider playing a script text, its gates in a directory;
+//! - [`kinds`], [`kinds_of`]: the record kinds of a session file or of entries, in order;
+//! - [`wait_until`] and [`wait_for`]: polling until a condition holds, with one generous
+//!   deadline ([`DEADLINE`]) for every test, so a loaded machine slows a test down instead of
+//!   failing it; never a fixed sleep standing in for synchronisation;
+//! - [`set_format_version`]: a session file's header rewritten to another format version, by
+//!   the offsets and checksum of `smith_store::format`, never by magic numbers.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use smith::Selection;
+use smith_ai::scripted::{Script, ScriptedProvider};
+use smith_store::format::{HEADER_CRC, HEADER_LEN, HEADER_VERSION, seal_header};
+
+/// How long any polled condition may take before the test fails: generous, because a loaded
+/// 2-core runner may be slow, and it costs nothing when the condition holds early.
+pub const DEADLINE: Duration = Duration::from_secs(60);
+
+/// How often a polled condition is looked at.
+const POLL: Duration = Duration::from_millis(2);
+
+/// The selection `text` (e.g. `scripted/t`).
+///
+/// # Panics
+/// When `text` is not a selection (a defect of the test).
+pub fn selection(text: &str) -> Selection {
+    text.parse()
+        .unwrap_or_else(|e| panic!("`{text}` is not a selection: {e}"))
+}
+
+/// The scripted provider playing script `src` (origin `test.kdl`, label `t`), its gates in
+/// `gates` (`None` forbids gates).
+///
+/// # Panics
+/// When `src` is not a valid script (a defect of the test), with the script's diagnostic.
+pub fn scripted(src: &str, gates: Option<&Path>) -> ScriptedProvider {
+    let script = Script::parse(src, "test.kdl", "t", gates.map(Path::to_path_buf))
+        .unwrap_or_else(|e| panic!("the test script is invalid: {e}"));
+    ScriptedProvider::new(script)
+}
+
+/// The record kinds of the session file at `path`, in entry order.
+///
+/// # Panics
+/// When the file cannot be read.
+pub fn kinds(path: &Path) -> Vec<&'static str> {
+    let read = smith_store::read_session(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    kinds_of(&read.entries)
+}
+
+/// The record kinds of `entries`, in order.
+pub fn kinds_of(entries: &[smith_store::Entry]) -> Vec<&'static str> {
+    entries.iter().map(|e| e.record.kind_name()).collect()
+}
+
+/// Poll `condition` until it holds.
+///
+/// # Panics
+/// When it still does not hold after [`DEADLINE`], with `what` in the message.
+pub fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = Instant::now() + DEADLINE;
+    while !condition() {
+        assert!(
+            Instant::now() < deadline,
+            "{what} did not happen within {DEADLINE:?}"
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Wait until `path` exists.
+///
+/// # Panics
+/// When it does not appear within [`DEADLINE`].
+pub fn wait_for(path: &Path) {
+    wait_until(&format!("{} appearing", path.display()), || path.exists());
+}
+
+/// Rewrite the header of session-file bytes `file` to claim format `version`, with a valid
+/// header checksum, so only the version is wrong.
+///
+/// # Panics
+/// When `file` is shorter than a header.
+pub fn set_format_version(file: &mut [u8], version: u16) {
+    let header: &mut [u8; HEADER_LEN] = (&mut file[..HEADER_LEN])
+        .try_into()
+        .unwrap_or_else(|_| panic!("a session file starts with a {HEADER_LEN}-byte header"));
+    header[HEADER_VERSION].copy_from_slice(&version.to_le_bytes());
+    seal_header(header);
+    debug_assert_eq!(HEADER_CRC.end, HEADER_LEN);
+}
