@@ -33,6 +33,9 @@ pub(crate) fn run_all() -> Result<(), String> {
         .env("RUSTDOCFLAGS", "-D warnings");
     run(doc)?;
 
+    // The coverage-guided targets, briefly: what they find is a failure like any test's.
+    crate::fuzz::run_targets(20)?;
+
     site()?;
     eprintln!("xtask: check passed");
     Ok(())
@@ -64,7 +67,21 @@ fn guests() -> Result<(), String> {
         .arg("--target-dir")
         .arg(target.join("guests"))
         .args(["--", "-D", "warnings"]);
-    run(clippy)
+    run(clippy)?;
+    // The SDK's own tests (the SSE parser, the decoder shell) run natively, resolved by the
+    // guest workspace's lock file.
+    let mut test = cargo();
+    test.args([
+        "test",
+        "--locked",
+        "-p",
+        "smith-plugin-sdk",
+        "--manifest-path",
+    ])
+    .arg(plugins.join("guests/Cargo.toml"))
+    .arg("--target-dir")
+    .arg(target.join("sdk-native"));
+    run(test)
 }
 
 /// `cargo xtask docs`: rewrite the generated reference from the declarations.
@@ -100,6 +117,10 @@ pub(crate) fn site() -> Result<(), String> {
 /// The mutation fuzzer of the session decoder, long: 20,000 iterations, a fresh seed (printed,
 /// so a failure can be replayed with `SMITH_FUZZ_SEED`).
 pub(crate) fn fuzz() -> Result<(), String> {
+    let seconds: u64 = std::env::var("SMITH_FUZZ_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3600);
     let iterations = std::env::var("SMITH_FUZZ_ITERATIONS").unwrap_or_else(|_| "20000".into());
     let seed = std::env::var("SMITH_FUZZ_SEED").unwrap_or_else(|_| {
         std::time::SystemTime::now()
@@ -122,7 +143,8 @@ pub(crate) fn fuzz() -> Result<(), String> {
     ])
     .env("SMITH_FUZZ_ITERATIONS", iterations)
     .env("SMITH_FUZZ_SEED", seed);
-    run(test)
+    run(test)?;
+    crate::fuzz::run_targets(seconds)
 }
 
 pub(crate) fn soak() -> Result<(), String> {

@@ -10,6 +10,7 @@
 mod arch;
 mod bench;
 mod check;
+mod fuzz;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -24,7 +25,9 @@ const USAGE: &str = "usage: cargo xtask <check|docs|arch|site|bench|soak|fuzz>
   bench   speed and memory figures: figure / target / measured
   soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
   fuzz    the session-decoder mutation fuzzer at 20,000 iterations with a fresh seed (CI
-          runs 300 with a fixed one); SMITH_FUZZ_ITERATIONS and SMITH_FUZZ_SEED override";
+          runs 300 with a fixed one; SMITH_FUZZ_ITERATIONS and SMITH_FUZZ_SEED override),
+          then the coverage-guided targets in fuzz/ (session, sse, kdl) for an hour each
+          (CI runs 20 s each; SMITH_FUZZ_SECONDS overrides)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -144,10 +144,20 @@ impl<C: JsonEvents> JsonSse<C> {
         if self.done {
             return Vec::new();
         }
-        match self.sse.push(bytes) {
-            Ok(list) => self.events(list),
-            Err(e) => self.fail(e.0),
+        let parsed = self.sse.push(bytes);
+        self.parsed(parsed)
+    }
+
+    /// The events of `parsed`, then — unless one of them ended the stream — its malformed
+    /// line as the stream's end.
+    fn parsed(&mut self, parsed: sse::Parsed) -> Vec<StreamEvent> {
+        let mut out = self.events(parsed.events);
+        if let Some(e) = parsed.malformed
+            && !self.done
+        {
+            out.extend(self.fail(e.0));
         }
+        out
     }
 
     /// The response ended: the remaining events, then the codec's verdict when no terminal
@@ -156,10 +166,8 @@ impl<C: JsonEvents> JsonSse<C> {
         if self.done {
             return Vec::new();
         }
-        let mut out = match self.sse.finish() {
-            Ok(list) => self.events(list),
-            Err(e) => return self.fail(e.0),
-        };
+        let parsed = self.sse.finish();
+        let mut out = self.parsed(parsed);
         if !self.done {
             self.done = true;
             if let Err(message) = self.codec.end(&mut out) {

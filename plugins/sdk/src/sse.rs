@@ -33,11 +33,24 @@ pub struct Parser {
     id: Option<String>,
     /// Whether any field was seen since the last dispatch.
     started: bool,
+    /// A line was malformed: nothing more is read.
+    failed: bool,
 }
 
 /// Why the bytes are not an event stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Malformed(pub String);
+
+/// What a [`Parser::push`] or [`Parser::finish`] gave: the events completed, in order, and —
+/// when a line was malformed — why. The events before a malformed line are kept, however the
+/// bytes were split; nothing after it is read (the parser then stays finished).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The events completed.
+    pub events: Vec<Event>,
+    /// Why the stream stopped being an event stream, if it did.
+    pub malformed: Option<Malformed>,
+}
 
 impl Parser {
     /// A parser at the start of a stream.
@@ -45,12 +58,13 @@ impl Parser {
         Self::default()
     }
 
-    /// Feed `bytes`; returns the events they complete.
-    ///
-    /// # Errors
-    /// [`Malformed`] when a complete line is not UTF-8.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<Event>, Malformed> {
-        let mut out = Vec::new();
+    /// Feed `bytes`; returns the events they complete, and why the stream is malformed when a
+    /// complete line is not UTF-8.
+    pub fn push(&mut self, bytes: &[u8]) -> Parsed {
+        let mut out = Parsed::default();
+        if self.failed {
+            return out;
+        }
         for &b in bytes {
             if self.after_cr {
                 self.after_cr = false;
@@ -58,31 +72,43 @@ impl Parser {
                     continue;
                 }
             }
-            match b {
-                b'\n' => self.line(&mut out)?,
+            let ended = match b {
+                b'\n' => self.line(&mut out.events),
                 b'\r' => {
                     self.after_cr = true;
-                    self.line(&mut out)?;
+                    self.line(&mut out.events)
                 }
-                _ => self.pending.push(b),
+                _ => {
+                    self.pending.push(b);
+                    Ok(())
+                }
+            };
+            if let Err(e) = ended {
+                self.failed = true;
+                out.malformed = Some(e);
+                break;
             }
         }
-        Ok(out)
+        out
     }
 
     /// The stream ended: the last line and event, even without their line ends.
-    ///
-    /// # Errors
-    /// [`Malformed`] when the last line is not UTF-8.
-    pub fn finish(&mut self) -> Result<Vec<Event>, Malformed> {
-        let mut out = Vec::new();
-        if !self.pending.is_empty() {
-            self.line(&mut out)?;
+    pub fn finish(&mut self) -> Parsed {
+        let mut out = Parsed::default();
+        if self.failed {
+            return out;
+        }
+        self.failed = true;
+        if !self.pending.is_empty()
+            && let Err(e) = self.line(&mut out.events)
+        {
+            out.malformed = Some(e);
+            return out;
         }
         if self.started {
-            out.push(self.take());
+            out.events.push(self.take());
         }
-        Ok(out)
+        out
     }
 
     fn take(&mut self) -> Event {
@@ -139,9 +165,13 @@ mod tests {
         let mut p = Parser::new();
         let mut out = Vec::new();
         for c in chunks {
-            out.extend(p.push(c).unwrap());
+            let parsed = p.push(c);
+            assert_eq!(parsed.malformed, None);
+            out.extend(parsed.events);
         }
-        out.extend(p.finish().unwrap());
+        let parsed = p.finish();
+        assert_eq!(parsed.malformed, None);
+        out.extend(parsed.events);
         out
     }
 
@@ -171,8 +201,19 @@ mod tests {
     }
 
     #[test]
-    fn a_line_that_is_not_utf8_is_malformed() {
-        let mut p = Parser::new();
-        assert!(p.push(b"data: \xff\n").is_err());
+    fn a_line_that_is_not_utf8_is_malformed_and_what_came_before_it_is_kept() {
+        let bytes = b"data: one\n\ndata: \xff\ndata: two\n\n";
+        for split in 1..bytes.len() {
+            let mut p = Parser::new();
+            let mut first = p.push(&bytes[..split]);
+            let second = p.push(&bytes[split..]);
+            first.events.extend(second.events);
+            let malformed = first.malformed.or(second.malformed);
+            assert_eq!(first.events.len(), 1, "split at {split}");
+            assert_eq!(first.events[0].data, "one");
+            assert!(malformed.is_some_and(|m| m.0.contains("not UTF-8")));
+            assert_eq!(p.push(b"data: more\n\n"), Parsed::default());
+            assert_eq!(p.finish(), Parsed::default());
+        }
     }
 }

@@ -3,11 +3,12 @@
 //! `message_stop`, `ping`, `error`). Thinking blocks keep their signatures, and redacted
 //! thinking its data, and both are sent back unchanged; tool results pair with their call by
 //! `tool_use_id`.
+// Natively (the fuzz targets) only the decoder is used; the component exports the rest.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-mod messages;
+pub mod messages;
 
 use smith_plugin_sdk::decoder::Resource;
-use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
     Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
@@ -60,4 +61,9 @@ impl Guest for Codec {
     }
 }
 
-export_provider_plugin!(Codec);
+/// The response decoder, also outside the component (the native fuzz targets feed it).
+pub type ResponseStream = messages::Stream;
+
+// The component's exports, only in the component: a native build links several codecs.
+#[cfg(target_arch = "wasm32")]
+smith_plugin_sdk::export_provider_plugin!(Codec);

@@ -160,11 +160,11 @@ enum Block {
 }
 
 /// The decoder of one response: the SDK's SSE + JSON shell around [`Events`].
-pub(crate) type Stream = JsonSse<Events>;
+pub type Stream = JsonSse<Events>;
 
 /// What the Messages stream's events mean, event by event.
 #[derive(Debug, Default)]
-pub(crate) struct Events {
+pub struct Events {
     blocks: BTreeMap<u64, Block>,
     usage: Usage,
     usage_seen: bool,

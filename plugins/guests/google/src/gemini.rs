@@ -149,11 +149,11 @@ pub(crate) fn error_of(body: &[u8]) -> (Option<String>, String) {
 }
 
 /// The decoder of one response: the SDK's SSE + JSON shell around [`Chunks`].
-pub(crate) type Stream = JsonSse<Chunks>;
+pub type Stream = JsonSse<Chunks>;
 
 /// What the stream's `GenerateContentResponse` chunks mean, and what they add up to.
 #[derive(Debug, Default)]
-pub(crate) struct Chunks {
+pub struct Chunks {
     calls: u32,
     usage: Option<Usage>,
     finish_reason: Option<String>,

@@ -4,11 +4,12 @@
 //! with). Gemini may give function calls no id: they get `gemini-call-N` ids, and results are sent
 //! back by function name (and id, when it gave one). The stream has no end marker: the last
 //! chunk carries `finishReason`, and a stream without one was cut off.
+// Natively (the fuzz targets) only the decoder is used; the component exports the rest.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-mod gemini;
+pub mod gemini;
 
 use smith_plugin_sdk::decoder::Resource;
-use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
     Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
@@ -61,4 +62,9 @@ impl Guest for Codec {
     }
 }
 
-export_provider_plugin!(Codec);
+/// The response decoder, also outside the component (the native fuzz targets feed it).
+pub type ResponseStream = gemini::Stream;
+
+// The component's exports, only in the component: a native build links several codecs.
+#[cfg(target_arch = "wasm32")]
+smith_plugin_sdk::export_provider_plugin!(Codec);

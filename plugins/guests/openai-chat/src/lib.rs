@@ -137,6 +137,8 @@ pub struct Stream {
     whole: Option<Vec<u8>>,
     /// Whether the first non-whitespace byte was seen (and so the body kind known).
     kind_known: bool,
+    /// The bytes before that: blank so far, kept until the kind is known.
+    head: Vec<u8>,
     /// The non-streamed body was decoded.
     done: bool,
 }
@@ -184,13 +186,20 @@ impl Stream {
         if self.done {
             return Vec::new();
         }
-        if !self.kind_known
-            && let Some(first) = bytes.iter().find(|b| !b.is_ascii_whitespace())
-        {
+        if !self.kind_known {
+            // The kind is told by the first non-blank byte, whichever push brings it; the
+            // blank bytes before it belong to the body either way.
+            self.head.extend_from_slice(bytes);
+            let Some(&first) = self.head.iter().find(|b| !b.is_ascii_whitespace()) else {
+                return Vec::new();
+            };
             self.kind_known = true;
-            if *first == b'{' {
-                self.whole = Some(Vec::new());
+            let head = std::mem::take(&mut self.head);
+            if first == b'{' {
+                self.whole = Some(head);
+                return Vec::new();
             }
+            return self.sse.push(&head);
         }
         if let Some(whole) = &mut self.whole {
             whole.extend_from_slice(bytes);
@@ -208,7 +217,11 @@ impl Stream {
             self.done = true;
             return self.sse.codec_mut().whole_body(&whole);
         }
-        self.sse.finish()
+        // A blank body so far: the stream parser reports how it ends.
+        let head = std::mem::take(&mut self.head);
+        let mut out = self.sse.push(&head);
+        out.extend(self.sse.finish());
+        out
     }
 }
 

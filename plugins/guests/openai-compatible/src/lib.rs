@@ -1,11 +1,12 @@
 //! The OpenAI-compatible Chat Completions codec (`POST {base}/chat/completions`, streamed as
 //! server-sent events) for local and third-party servers; the wire format and its quirks are
 //! in `smith-openai-chat`. Cache-write usage is unknown here (servers do not report it).
+// Natively (the fuzz targets) only the decoder is used; the component exports the rest.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 use smith_openai_chat as chat;
 
 use smith_plugin_sdk::decoder::Resource;
-use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
     Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
 };
@@ -47,4 +48,9 @@ impl Guest for Codec {
     }
 }
 
-export_provider_plugin!(Codec);
+/// The response decoder, also outside the component (the native fuzz targets feed it).
+pub type ResponseStream = chat::Stream;
+
+// The component's exports, only in the component: a native build links several codecs.
+#[cfg(target_arch = "wasm32")]
+smith_plugin_sdk::export_provider_plugin!(Codec);

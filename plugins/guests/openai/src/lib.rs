@@ -3,12 +3,13 @@
 //! request's option `api` says so (the setting `provider.openai.api`). Both stream server-sent events. OpenAI charges nothing to write its
 //! prompt cache, so reported usage has a known zero of cache writes; cached input is counted
 //! apart from other input, once.
+// Natively (the fuzz targets) only the decoder is used; the component exports the rest.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-mod responses;
+pub mod responses;
 
 use smith_openai_chat as chat;
 use smith_plugin_sdk::decoder::{Resource, Stream};
-use smith_plugin_sdk::export_provider_plugin;
 use smith_plugin_sdk::provider::{
     Guest, HttpRequest, ProviderErrorKind, StreamEvent, error_json, parse_request, request_options,
     status_kind,
@@ -80,10 +81,41 @@ impl Guest for Codec {
 
 /// The decoder: which wire format it reads is known from the first bytes — Chat Completions
 /// chunks are `chat.completion.chunk` objects, Responses events have a `response.` type.
-enum Wire {
+pub enum Wire {
+    /// Not enough bytes yet to tell (kept until they are).
     Unknown(Vec<u8>),
+    /// Chat Completions chunks.
     Chat(chat::Stream),
+    /// Responses events.
     Responses(responses::Stream),
+}
+
+/// Which wire format `text` (the body so far) is, when it can be told: `Some(true)` for Chat
+/// Completions (a `{` as the first non-blank character: a body that is not streamed, or a
+/// `chat.completion` chunk), `Some(false)` for Responses (a `"response.` type or an
+/// `event: response.` line). The earliest sign wins, and a sign counts only once no longer
+/// sign could still begin before it in bytes not yet seen (unless the body is `complete`), so
+/// the verdict never depends on how the body was split.
+fn detect(text: &str, complete: bool) -> Option<bool> {
+    const SIGNS: [(&str, bool); 3] = [
+        ("\"response.", false),
+        ("event: response.", false),
+        ("chat.completion", true),
+    ];
+    let longest = SIGNS.iter().map(|(sign, _)| sign.len()).max().unwrap_or(0);
+    let mut earliest: Option<(usize, bool)> = text
+        .find(|c: char| !c.is_whitespace())
+        .filter(|&i| text[i..].starts_with('{'))
+        .map(|i| (i, true));
+    for (sign, chat) in SIGNS {
+        if let Some(at) = text.find(sign)
+            && earliest.is_none_or(|(first, _)| at < first)
+        {
+            earliest = Some((at, chat));
+        }
+    }
+    let (at, chat) = earliest?;
+    (complete || text.len() >= at + longest).then_some(chat)
 }
 
 impl Default for Wire {
@@ -100,15 +132,7 @@ impl Stream for Wire {
             Wire::Responses(s) => s.push(bytes),
             Wire::Unknown(seen) => {
                 seen.extend_from_slice(bytes);
-                let text = String::from_utf8_lossy(seen);
-                let kind = if text.contains("\"response.") || text.contains("event: response.") {
-                    Some(false)
-                } else if text.contains("chat.completion") || text.trim_start().starts_with('{') {
-                    Some(true)
-                } else {
-                    None
-                };
-                match kind {
+                match detect(&String::from_utf8_lossy(seen), false) {
                     None => Vec::new(),
                     Some(chat) => {
                         let seen = std::mem::take(seen);
@@ -127,8 +151,12 @@ impl Stream for Wire {
     fn finish(&mut self) -> Vec<StreamEvent> {
         if let Wire::Unknown(seen) = self {
             let seen = std::mem::take(seen);
-            // Too little to tell: read it as Responses, which then reports the cut.
-            *self = Wire::Responses(responses::Stream::default());
+            // Told now, from the whole body; too little to tell: read it as Responses, which
+            // then reports the cut.
+            *self = match detect(&String::from_utf8_lossy(&seen), true) {
+                Some(true) => Wire::Chat(chat::Stream::new(true)),
+                _ => Wire::Responses(responses::Stream::default()),
+            };
             let mut out = self.push(&seen);
             out.extend(self.finish());
             return out;
@@ -141,4 +169,9 @@ impl Stream for Wire {
     }
 }
 
-export_provider_plugin!(Codec);
+/// The response decoder, also outside the component (the native fuzz targets feed it).
+pub type ResponseStream = Wire;
+
+// The component's exports, only in the component: a native build links several codecs.
+#[cfg(target_arch = "wasm32")]
+smith_plugin_sdk::export_provider_plugin!(Codec);

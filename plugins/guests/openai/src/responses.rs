@@ -110,11 +110,11 @@ struct Call {
 }
 
 /// The decoder of one response: the SDK's SSE + JSON shell around [`Events`].
-pub(crate) type Stream = JsonSse<Events>;
+pub type Stream = JsonSse<Events>;
 
 /// What the Responses stream's events mean, event by event.
 #[derive(Debug, Default)]
-pub(crate) struct Events {
+pub struct Events {
     /// Function calls by output index.
     calls: BTreeMap<u64, Call>,
     made_calls: bool,

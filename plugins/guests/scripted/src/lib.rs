@@ -1,4 +1,4 @@
-//! The scripted provider's codec (DESIGN §6): the same provider boundary as the vendors, with
+//! The scripted provider's codec: the same provider boundary as the vendors, with
 //! the host's script player as the transport. A request is sent as the provider-neutral
 //! request itself; the answer is JSON lines of stream events, one per line, which this decoder
 //! checks and passes on. A body that ends without a terminal event was cut off.
