@@ -1,5 +1,5 @@
 //! The HTTP engine: the one transport every provider and every granted plugin network effect
-//! uses (spec: Providers, models, and authentication → Network transport; DESIGN §3, §6).
+//! uses (spec: Providers, models, and authentication → Network transport).
 //!
 //! Synchronous, on ureq with rustls and the webpki root certificates (no system TLS, no async
 //! runtime). The request runs on a worker thread; the caller receives the response head and

@@ -1,4 +1,4 @@
-//! The auth file (`auth.kdl`, mode 0600; DESIGN §7): each provider's account bucket.
+//! The auth file (`auth.kdl`, mode 0600, beside the trust records): each provider's account bucket.
 //!
 //! ```kdl
 //! provider "anthropic" {

@@ -1,5 +1,5 @@
 //! Smith's composition root: what every frontend (the CLI's `eval`, the terminal UI, JSON-RPC,
-//! MCP) builds a ready runtime from, so that none of them copies another (DESIGN §2, §10).
+//! MCP) builds a ready runtime from, so that none of them copies another (`ARCHITECTURE.md`).
 //!
 //! From an [`Invocation`] (the frontend's overrides and per-command settings, its working
 //! directory) it resolves, in order:

@@ -1,4 +1,4 @@
-//! Where Smith keeps its files (DESIGN §7), resolved once per invocation from the
+//! Where Smith keeps its files, resolved once per invocation from the
 //! environment: `SMITH_HOME` first, then the XDG base directories (only absolute values
 //! count, as the XDG Base Directory specification says), then `HOME`.
 //!

@@ -1,6 +1,6 @@
 //! The compile cache: compiled components shared by every Smith process (tests included), so
-//! start-up deserializes instead of compiling (DESIGN §3: compiling costs 100 ms–2 s, loading
-//! a compiled artifact under a millisecond).
+//! start-up deserializes instead of compiling (compiling costs 100 ms–2 s, loading a compiled
+//! artifact under a millisecond).
 //!
 //! An entry is `<dir>/<key>.cwasm`, where the key is the SHA-256 of the engine's
 //! compatibility hash (wasmtime version and configuration) and the component's bytes. The
@@ -99,7 +99,7 @@ fn read_verified(engine: &Engine, path: &Path) -> Option<Component> {
     // these are exactly the bytes this Smith serialized (a truncated or corrupted file fails
     // the digest and is recompiled). The cache directory belongs to the user running Smith;
     // whoever can write there can also replace the smith binary itself. This is Smith's one
-    // `unsafe` exception (DESIGN §3).
+    // `unsafe` exception (the workspace forbids unsafe code everywhere else).
     #[allow(unsafe_code)]
     let component = unsafe { Component::deserialize(engine, artifact) };
     component.ok()

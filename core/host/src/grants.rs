@@ -1,7 +1,7 @@
 //! Grants: what a plugin may do. Everything is denied unless granted, decided by one
 //! exhaustive match so a new effect cannot be added without deciding who may perform it.
 //!
-//! Default grants (DESIGN §4, documented in the `plugins` guide): a plugin gets the file grants
+//! Default grants (documented in the `plugins` guide): a plugin gets the file grants
 //! it requests, rooted in the invocation's working directory; it gets `process.exec` only when
 //! the user's [`Policy`] allows process execution here (a trusted project, the
 //! `process.allow` setting or the `--allow-process` flag), and otherwise every process effect
@@ -197,7 +197,7 @@ impl Granted {
     }
 }
 
-/// The default policy (DESIGN §4): the file grants a plugin requests, rooted in the
+/// The default policy: the file grants a plugin requests, rooted in the
 /// invocation's working directory, and `process.exec` when requested and `policy` allows it.
 pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy) -> Granted {
     let mut process_refused = None;

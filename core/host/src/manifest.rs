@@ -1,5 +1,5 @@
 //! Plugin manifests: a KDL document naming the plugin, its version, the world it implements,
-//! the grants it requests and what it contributes — tools, or lifecycle handlers (DESIGN §4).
+//! the grants it requests and what it contributes — tools, lifecycle handlers or a provider codec.
 //!
 //! ```kdl
 //! plugin "files" {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// The stable identity of a session: a UUIDv7 (RFC 9562), so ids sort by creation time.
 ///
 /// Displayed and parsed in the canonical lowercase hyphenated form
-/// (`0193a1b2-…`, 36 characters); the session file is named after it (DESIGN §5).
+/// (`0193a1b2-…`, 36 characters); the session file is named after it (`<id>.smith`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct SessionId(uuid::Uuid);

@@ -1,6 +1,6 @@
 //! Validation of canonical CBOR spans before they are decoded.
 //!
-//! Smith's canonical CBOR (DESIGN §5, RFC 8949 §4.2.1 "preferred serialization" without key
+//! Smith's canonical CBOR (`docs/session-format.md`, RFC 8949 §4.2.1 "preferred serialization" without key
 //! sorting): integers, lengths and tags in their shortest form; definite lengths only; floats
 //! in the shortest of half, single and double precision that keeps the value's exact bits
 //! (so negative zero and the integer/float distinction survive); map entries in insertion

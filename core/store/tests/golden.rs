@@ -1,6 +1,6 @@
 //! Golden files: the exact bytes of one entry frame per record kind (spec SMH-SPEC-SPEC0001:
-//! Storage and encoding — deterministic encoding; DESIGN §5 — compressed bytes depend on the
-//! pinned zstd, and these files catch a change). Regenerate deliberately with
+//! Storage and encoding — deterministic encoding; compressed bytes depend on the pinned
+//! zstd, and these files catch a change). Regenerate deliberately with
 //! `SMITH_BLESS=1 cargo test -p smith-store --test golden`, and say why in the commit.
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! The CLI's error type and its edge: every library error becomes an exit status (DESIGN §7)
+//! The CLI's error type and its edge: every library error becomes an exit status (`exit.rs`)
 //! and a message worded for this command line — the library's own message, with the flags and
 //! commands that fix it added here (the library names values and settings, never flags).
 

@@ -1,4 +1,5 @@
-//! Exit statuses (DESIGN §7) and the one way diagnostics reach stderr.
+//! Exit statuses (the table `smith --help` prints and `docs/exit-status.md` documents) and
+//! the one way diagnostics reach stderr.
 
 /// The run or command succeeded.
 pub(crate) const SUCCESS: u8 = 0;

@@ -1,7 +1,7 @@
 //! The `smith` command line.
 //!
 //! [`main`] parses the command line, runs the selected mode, and turns its outcome into an exit
-//! status (DESIGN §7). Diagnostics go to stderr; stdout carries only the mode's output.
+//! status (`exit.rs`). Diagnostics go to stderr; stdout carries only the mode's output.
 //! [`command`] is the clap declaration — the one source of `--help` and of the generated
 //! command reference ([`reference_docs`]).
 

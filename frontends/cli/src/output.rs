@@ -1,5 +1,5 @@
 //! Writing to stdout and stderr: whole outputs, streamed lines that end quietly at a closed
-//! pipe, and the notices loading had to tell (DESIGN §7: stdout carries the command's data;
+//! pipe, and the notices loading had to tell (stdout carries the command's data;
 //! diagnostics go to stderr; control characters are made visible).
 
 use std::io::{self, Write};

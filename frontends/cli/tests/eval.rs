@@ -1,5 +1,5 @@
 //! `smith eval` end to end against the built binary (spec SMH-SPEC-SPEC0001: Interface modes →
-//! Eval, Diagnostics; DESIGN §7 exit statuses).
+//! Eval, Diagnostics; the exit statuses of `docs/exit-status.md`).
 
 mod common;
 

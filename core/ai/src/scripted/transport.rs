@@ -1,5 +1,6 @@
 //! The scripted provider's transport: the provider plugin `scripted` is a codec like any
-//! other, and this transport plays the script where the others go to the network (DESIGN §6).
+//! other, and this transport plays the script where the others go to the network, so the whole product
+//! runs offline behind the same provider boundary.
 //! A request's body is the provider-neutral request the codec encoded; the answer is the next
 //! round of the script as JSON lines of stream events, written as the round plays (gates hold
 //! the body open; cancellation ends it). A script with no round left answers 400 with the

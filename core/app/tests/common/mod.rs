@@ -1,5 +1,6 @@
 //! What the composition root's integration tests share: the compile cache every test process
-//! uses (DESIGN §3) and plugin sources from the bundled plugins.
+//! uses (compiling a component takes seconds in a debug build) and plugin sources from the
+//! bundled plugins.
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::PathBuf;

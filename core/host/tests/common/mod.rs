@@ -18,7 +18,7 @@ pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static>
     }
 }
 
-/// The compile cache shared by every test process (DESIGN §3).
+/// The compile cache shared by every test process (compiling takes seconds in debug builds).
 pub fn cache() -> CompileCache {
     CompileCache::new(Some(
         PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("smith-compile-cache"),

@@ -62,7 +62,8 @@ impl Env {
         cmd.args(args)
             .env("SMITH_HOME", self.home())
             .env("TMPDIR", self.tmp())
-            // One compile cache for every test process (DESIGN §3), not one per test home.
+            // One compile cache for every test process (compiling a component takes seconds in a
+            // debug build), not one per test home.
             .env(
                 "SMITH_CACHE_HOME",
                 std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("smith-cache"),
