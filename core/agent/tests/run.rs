@@ -104,7 +104,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
     assert!(output.contains("unknown tool `read`"), "{output}");
 
     let entries = read_session(&path).unwrap().entries;
-    let kinds: Vec<_> = entries.iter().map(|e| e.record.kind_name()).collect();
+    let kinds = smith_testkit::kinds_of(&entries);
     assert_eq!(
         kinds,
         [

@@ -280,7 +280,7 @@ fn follow_up_waits_until_the_work_would_stop_then_continues_it() {
     // Follow-up input skips nothing.
     assert_eq!(*tools.calls.lock().unwrap(), ["c1", "c2", "c3"]);
     let entries = read_session(f.session.path()).unwrap().entries;
-    let kinds: Vec<_> = entries.iter().map(|e| e.record.kind_name()).collect();
+    let kinds = smith_testkit::kinds_of(&entries);
     // Round 1 (tools), round 2 ends the turn, then the follow-up and round 3.
     assert_eq!(
         &kinds[10..],
