@@ -35,7 +35,8 @@ fn main() -> Result<(), String> {
         ),
         date: Some(date.clone()),
     };
-    let mut records: Vec<smith::ModelInfo> = smith_ai::catalog::litellm::entries(&json)?
+    let mut records: Vec<smith::ModelInfo> = smith_ai::catalog::litellm::entries(&json)
+        .map_err(|e| e.to_string())?
         .iter()
         .filter(|e| !skip.is_match(&e.model.model))
         .filter(|e| e.deprecated.is_none_or(|d| d >= date.as_str()))

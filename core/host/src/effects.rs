@@ -158,7 +158,8 @@ impl CallState {
                 "the effect was not run because its intent could not be recorded: {e}"
             ))
         })?;
-        let done = if let Err(why) = self.granted.check(call.effect, &self.plugin) {
+        let done = if let Err(denied) = self.granted.check(call.effect, &self.plugin) {
+            let why = denied.to_string();
             Done::not_applied(E::denied(why.clone()), why)
         } else if self.cancel.is_cancelled() {
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())

@@ -35,21 +35,20 @@ impl Grant {
     }
 }
 
-impl std::str::FromStr for Grant {
-    type Err = String;
+/// A grant name this Smith does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown grant `{0}`; this Smith grants {known}", known = ALL_GRANTS.iter().map(|g| format!("`{g}`")).collect::<Vec<_>>().join(", "))]
+pub struct UnknownGrant(pub String);
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl std::str::FromStr for Grant {
+    type Err = UnknownGrant;
+
+    fn from_str(s: &str) -> Result<Self, UnknownGrant> {
         ALL_GRANTS
             .iter()
             .copied()
             .find(|g| g.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<String> = ALL_GRANTS.iter().map(|g| format!("`{g}`")).collect();
-                format!(
-                    "unknown grant `{s}`; this Smith grants {}",
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownGrant(s.to_owned()))
     }
 }
 
@@ -170,29 +169,59 @@ pub struct Granted {
     pub process_refused: Option<String>,
 }
 
+/// Why an effect is not granted. The message is what the plugin (and the model) is told.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Denied {
+    /// The plugin holds the file grant, but the call has no working directory to root it in.
+    #[error(
+        "plugin {plugin} may not use {effect}: the call has no working directory to root its files in"
+    )]
+    NoRoot {
+        /// The plugin.
+        plugin: String,
+        /// The effect's name.
+        effect: &'static str,
+    },
+    /// The user's policy refuses process execution here; the text says why and the fix.
+    #[error("{0}")]
+    Refused(String),
+    /// The plugin's manifest does not request the grant the effect needs.
+    #[error(
+        "plugin {plugin} has no `{grant}` grant, which {effect} needs; its manifest must request it"
+    )]
+    NoGrant {
+        /// The plugin.
+        plugin: String,
+        /// The grant needed.
+        grant: Grant,
+        /// The effect's name.
+        effect: &'static str,
+    },
+}
+
 impl Granted {
-    /// Whether `effect` is allowed; `Err` says why not. Deny by default: every effect names
-    /// the grant it needs.
+    /// Whether `effect` is allowed. Deny by default: every effect names the grant it needs.
     ///
     /// # Errors
-    /// The reason, naming the plugin's missing grant or the user's policy.
-    pub fn check(&self, effect: Effect, plugin: &str) -> Result<(), String> {
+    /// [`Denied`], naming the plugin's missing grant or the user's policy.
+    pub fn check(&self, effect: Effect, plugin: &str) -> Result<(), Denied> {
         let needed = effect.needs();
         if self.grants.contains(&needed) {
             return match needed {
-                Grant::FsRead | Grant::FsWrite if self.roots.is_empty() => Err(format!(
-                    "plugin {plugin} may not use {}: the call has no working directory to root its files in",
-                    effect.name()
-                )),
+                Grant::FsRead | Grant::FsWrite if self.roots.is_empty() => Err(Denied::NoRoot {
+                    plugin: plugin.to_owned(),
+                    effect: effect.name(),
+                }),
                 Grant::FsRead | Grant::FsWrite | Grant::ProcessExec => Ok(()),
             };
         }
         match (needed, &self.process_refused) {
-            (Grant::ProcessExec, Some(why)) => Err(why.clone()),
-            _ => Err(format!(
-                "plugin {plugin} has no `{needed}` grant, which {} needs; its manifest must request it",
-                effect.name()
-            )),
+            (Grant::ProcessExec, Some(why)) => Err(Denied::Refused(why.clone())),
+            _ => Err(Denied::NoGrant {
+                plugin: plugin.to_owned(),
+                grant: needed,
+                effect: effect.name(),
+            }),
         }
     }
 }

@@ -195,7 +195,7 @@ impl Manifest {
             match name {
                 "version" => version = Some(value),
                 "world" => world = Some(value),
-                "grant" => grants.push(value.parse::<Grant>().map_err(&bad)?),
+                "grant" => grants.push(value.parse::<Grant>().map_err(|e| bad(e.to_string()))?),
                 "tool" => {
                     if tools.contains(&value) {
                         return Err(bad(format!("tool `{value}` is listed twice")));

@@ -12,8 +12,15 @@
 pub const MAX_DEPTH: usize = 64;
 
 /// Check that `bytes` is exactly one canonical CBOR data item nested at most [`MAX_DEPTH`]
-/// deep. `Err` describes the first problem and its byte offset.
-pub fn check(bytes: &[u8]) -> Result<(), String> {
+/// deep.
+///
+/// # Errors
+/// [`DecodeError`] describing the first problem and its byte offset.
+pub fn check(bytes: &[u8]) -> Result<(), DecodeError> {
+    check_item(bytes).map_err(DecodeError)
+}
+
+fn check_item(bytes: &[u8]) -> Result<(), String> {
     let mut at = 0usize;
     item(bytes, &mut at, 0)?;
     if at != bytes.len() {
@@ -24,6 +31,8 @@ pub fn check(bytes: &[u8]) -> Result<(), String> {
     }
     Ok(())
 }
+
+use crate::DecodeError;
 
 fn take<'a>(bytes: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], String> {
     let end = at
@@ -176,18 +185,18 @@ mod tests {
     #[test]
     fn non_canonical_forms_are_refused() {
         // 1 as a two-byte integer.
-        assert!(check(&[0x18, 0x01]).unwrap_err().contains("non-shortest"));
+        assert!(check(&[0x18, 0x01]).unwrap_err().0.contains("non-shortest"));
         // 1.0 as a double.
         let mut d = vec![0xfb];
         d.extend_from_slice(&1.0f64.to_be_bytes());
-        assert!(check(&d).unwrap_err().contains("float"));
+        assert!(check(&d).unwrap_err().0.contains("float"));
         // Indefinite-length array.
-        assert!(check(&[0x9f, 0xff]).unwrap_err().contains("indefinite"));
+        assert!(check(&[0x9f, 0xff]).unwrap_err().0.contains("indefinite"));
         // Tag, undefined, trailing bytes, truncation.
-        assert!(check(&[0xc1, 0x00]).unwrap_err().contains("tag"));
-        assert!(check(&[0xf7]).unwrap_err().contains("simple"));
-        assert!(check(&[0x00, 0x00]).unwrap_err().contains("follow"));
-        assert!(check(&[0x82, 0x00]).unwrap_err().contains("ends early"));
+        assert!(check(&[0xc1, 0x00]).unwrap_err().0.contains("tag"));
+        assert!(check(&[0xf7]).unwrap_err().0.contains("simple"));
+        assert!(check(&[0x00, 0x00]).unwrap_err().0.contains("follow"));
+        assert!(check(&[0x82, 0x00]).unwrap_err().0.contains("ends early"));
         // A huge claimed array is refused without looping over it.
         assert!(check(&[0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).is_err());
     }
@@ -199,6 +208,6 @@ mod tests {
         check(&deep).unwrap();
         let mut deeper = vec![0x81; MAX_DEPTH + 1];
         deeper.push(0x00);
-        assert!(check(&deeper).unwrap_err().contains("nested"));
+        assert!(check(&deeper).unwrap_err().0.contains("nested"));
     }
 }

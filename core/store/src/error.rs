@@ -79,3 +79,17 @@ pub enum Error {
         reason: String,
     },
 }
+
+/// Bytes that are not a valid encoding of what they claim to be — a frame head, a commit or
+/// index payload, an entry, a record body, canonical CBOR. The message names the field, the
+/// offending value and, where it matters, its byte offset. Readers turn it into
+/// [`Error::Corrupt`] with the file and offset, or into a damage report.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct DecodeError(pub String);
+
+impl From<DecodeError> for String {
+    fn from(e: DecodeError) -> Self {
+        e.0
+    }
+}

@@ -148,7 +148,11 @@ pub struct FrameHead {
 impl FrameHead {
     /// Decode and check a frame head. `Err` says why it cannot be trusted: a head checksum
     /// mismatch, or a length above [`MAX_PAYLOAD`].
-    pub fn decode(h: &[u8; FRAME_HEAD_LEN]) -> Result<Self, String> {
+    pub fn decode(h: &[u8; FRAME_HEAD_LEN]) -> Result<Self, crate::DecodeError> {
+        Self::decode_shape(h).map_err(crate::DecodeError)
+    }
+
+    fn decode_shape(h: &[u8; FRAME_HEAD_LEN]) -> Result<Self, String> {
         let stored = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
         if crc32c::crc32c(&h[..8]) != stored {
             return Err("frame head checksum mismatch".to_owned());
@@ -223,6 +227,7 @@ mod tests {
         assert!(
             FrameHead::decode(&head)
                 .unwrap_err()
+                .0
                 .contains("head checksum")
         );
     }

@@ -27,7 +27,7 @@ mod writer;
 #[cfg(test)]
 mod tests;
 
-pub use error::Error;
+pub use error::{DecodeError, Error};
 pub use fork::{Forked, fork};
 pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
@@ -52,7 +52,7 @@ pub fn file_name(id: &smith::SessionId) -> String {
 /// bounds checked, decompressed when flagged, canonical CBOR validated.
 ///
 /// # Errors
-/// A description of what is wrong with the payload.
-pub fn decode_entry_payload(payload: &[u8]) -> Result<Entry, String> {
-    scan::decode_entry(payload)
+/// [`DecodeError`] saying what is wrong with the payload.
+pub fn decode_entry_payload(payload: &[u8]) -> Result<Entry, DecodeError> {
+    scan::decode_entry(payload).map_err(DecodeError)
 }

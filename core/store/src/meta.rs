@@ -3,6 +3,7 @@
 //! Every field has a fixed width and offset, little-endian, independent of Rust memory layout;
 //! `docs-corpus/docs/session-format.md` is the normative description.
 
+use crate::DecodeError;
 use crate::format::{Salt, u16_at, u32_at, u64_at};
 
 /// Length of an entry payload's fixed metadata before the stored body.
@@ -123,8 +124,15 @@ impl CommitMeta {
         p
     }
 
-    /// Decode a commit payload; `Err` says what is wrong with its shape.
-    pub fn decode(p: &[u8]) -> Result<Self, String> {
+    /// Decode a commit payload.
+    ///
+    /// # Errors
+    /// [`DecodeError`] saying what is wrong with its shape.
+    pub fn decode(p: &[u8]) -> Result<Self, DecodeError> {
+        Self::decode_shape(p).map_err(DecodeError)
+    }
+
+    fn decode_shape(p: &[u8]) -> Result<Self, String> {
         if p.len() != COMMIT_LEN {
             return Err(format!(
                 "commit frame payload is {} bytes, not {COMMIT_LEN}",
@@ -185,8 +193,15 @@ impl IndexFrame {
         p
     }
 
-    /// Decode an index payload; `Err` says what is wrong with its shape.
-    pub fn decode(p: &[u8]) -> Result<Self, String> {
+    /// Decode an index payload.
+    ///
+    /// # Errors
+    /// [`DecodeError`] saying what is wrong with its shape.
+    pub fn decode(p: &[u8]) -> Result<Self, DecodeError> {
+        Self::decode_shape(p).map_err(DecodeError)
+    }
+
+    fn decode_shape(p: &[u8]) -> Result<Self, String> {
         if p.len() < INDEX_FIXED_LEN {
             return Err("index frame too short".to_owned());
         }

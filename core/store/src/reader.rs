@@ -663,5 +663,5 @@ pub(crate) fn read_index(file: &File, offset: u64, limit: u64) -> Result<IndexFr
     if h.kind != format::KIND_INDEX {
         return Err(format!("no index frame at byte {offset}"));
     }
-    IndexFrame::decode(&payload)
+    Ok(IndexFrame::decode(&payload)?)
 }

@@ -264,7 +264,11 @@ impl Record {
     ///
     /// # Errors
     /// A description of why a known kind's body is malformed.
-    pub fn decode(kind: u16, body: &[u8]) -> Result<Self, String> {
+    pub fn decode(kind: u16, body: &[u8]) -> Result<Self, crate::DecodeError> {
+        Self::decode_body(kind, body).map_err(crate::DecodeError)
+    }
+
+    fn decode_body(kind: u16, body: &[u8]) -> Result<Self, String> {
         fn cbor<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
             crate::cbor::check(body)?;
             let mut rest = body;

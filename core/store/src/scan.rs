@@ -396,7 +396,7 @@ impl Scanner {
                             "commit frame flags are {:#06x}, not 0",
                             frame.flags
                         )),
-                        Err(e) => Some(e.clone()),
+                        Err(e) => Some(e.to_string()),
                         Ok(c) => self.commit_problem(
                             c,
                             at,

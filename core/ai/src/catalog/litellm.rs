@@ -36,14 +36,29 @@ pub struct Entry<'v> {
     pub deprecated: Option<&'v str>,
 }
 
+/// The price table is not a JSON object of models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the price table is not a JSON object of models (found {found})")]
+pub struct NotATable {
+    /// What was found instead (`an array`, `a string`…).
+    pub found: &'static str,
+}
+
 /// The usable entries of table `json`, in the table's order.
 ///
 /// # Errors
-/// A description when `json` is not a JSON object.
-pub fn entries(json: &Value) -> Result<Vec<Entry<'_>>, String> {
-    let table = json
-        .as_object()
-        .ok_or("the price table is not a JSON object of models")?;
+/// [`NotATable`] when `json` is not a JSON object.
+pub fn entries(json: &Value) -> Result<Vec<Entry<'_>>, NotATable> {
+    let table = json.as_object().ok_or(NotATable {
+        found: match json {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        },
+    })?;
     let mut out = Vec::new();
     for (key, value) in table {
         if value.get("mode").and_then(Value::as_str) != Some("chat") {
