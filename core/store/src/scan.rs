@@ -353,10 +353,14 @@ impl Scanner {
                     if let Some((damage_at, reason)) = damage.take() {
                         // Resynchronise on a commit frame that is provably this file's own.
                         match commit {
+                            // The damaged region can hold at most one entry per frame's
+                            // worth of bytes: a commit claiming more is not this file's.
                             Ok(c)
                                 if c.salt == self.salt
                                     && c.self_offset == at
                                     && c.last_id >= self.last_id
+                                    && c.last_id - self.last_id
+                                        <= (at - change_start) / format::FRAME_OVERHEAD as u64
                                     && c.sequence > self.last_sequence =>
                             {
                                 // Everything after the last published entry through this
