@@ -6,7 +6,8 @@
 //! Bundle layout (before compression), repeated per entry in order:
 //! `name_len u16 LE | name (UTF-8, `/`-separated) | data_len u32 LE | data`.
 //! The corpus bundle's entries are documents (name: path relative to docs/); the index
-//! bundle's are the index directory's files. Every document's front matter is validated here,
+//! bundle's are the index directory's files; the man bundle's are the manual pages of `man/`
+//! (name: `smith-eval.1`). Every document's front matter is validated here,
 //! so a bad document fails the build with its path and line.
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,10 @@ mod frontmatter;
 #[path = "src/schema.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod schema;
+
+#[path = "src/sections.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod sections;
 
 use tantivy::directory::Directory;
 
@@ -41,6 +46,7 @@ fn write_bundle(out: &std::path::Path, name: &str, bundle: &[u8]) {
 fn index_bundle(docs: &[(frontmatter::FrontMatter, String)]) -> Vec<u8> {
     let (schema, fields) = schema::schema();
     let index = tantivy::Index::create_in_ram(schema);
+    schema::register_tokenizer(&index);
     let mut writer = index
         .writer_with_num_threads(1, schema::WRITER_BUDGET)
         .expect("an in-RAM index writer");
@@ -106,7 +112,8 @@ fn main() {
             .unwrap_or_else(|e| panic!("docs/{rel}: cannot read: {e}"));
         let (front, body) = frontmatter::parse(&text)
             .unwrap_or_else(|e| panic!("docs/{rel}: invalid front matter: {e}"));
-        parsed.push((front.clone(), body.to_owned()));
+        // The body as the corpus holds it: line 1 is its first non-blank line.
+        parsed.push((front.clone(), body.trim_start_matches('\n').to_owned()));
         if let Some(other) = ids.insert(front.id.clone(), rel.clone()) {
             panic!(
                 "docs/{rel}: id `{}` is already used by docs/{other}",
@@ -115,9 +122,34 @@ fn main() {
         }
         push_entry(&mut bundle, &rel, text.as_bytes());
     }
+    // The manual pages (generated from the command declarations by `cargo xtask man`).
+    let man = root.join("man");
+    println!("cargo::rerun-if-changed={}", man.display());
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&man)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "1"))
+                .collect()
+        })
+        .unwrap_or_default();
+    pages.sort();
+    let mut man_bundle = Vec::new();
+    for path in &pages {
+        println!("cargo::rerun-if-changed={}", path.display());
+        let name = path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        let data = std::fs::read(path).unwrap_or_else(|e| panic!("man/{name}: cannot read: {e}"));
+        push_entry(&mut man_bundle, &name, &data);
+    }
     // The index lists documents in id order, as the corpus does.
     parsed.sort_by(|a, b| a.0.id.cmp(&b.0.id));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     write_bundle(&out, "corpus", &bundle);
     write_bundle(&out, "index", &index_bundle(&parsed));
+    write_bundle(&out, "man", &man_bundle);
 }

@@ -100,6 +100,99 @@ pub fn bless(reference_dir: &Path, docs: &[ReferenceDoc]) -> std::io::Result<()>
     Ok(())
 }
 
+/// A generated region inside a hand-written document: the text between
+/// `<!-- generated: NAME (cargo xtask docs) -->` and `<!-- end generated: NAME -->`, kept
+/// equal to its declarations like a whole reference document (e.g. the configuration guide's
+/// list of environment variables).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The document's path under `docs/`, e.g. `configuration.md`.
+    pub file: String,
+    /// The region's name in its markers.
+    pub name: String,
+    /// The markdown between the markers.
+    pub body: String,
+}
+
+impl Region {
+    fn markers(&self) -> (String, String) {
+        (
+            format!("<!-- generated: {} (cargo xtask docs) -->\n", self.name),
+            format!("<!-- end generated: {} -->", self.name),
+        )
+    }
+
+    /// `text` with this region's content replaced by its body; `None` when `text` lacks the
+    /// markers.
+    pub fn apply(&self, text: &str) -> Option<String> {
+        let (start, end) = self.markers();
+        let from = text.find(&start)? + start.len();
+        let to = from + text[from..].find(&end)?;
+        Some(format!(
+            "{}{}\n{}",
+            &text[..from],
+            self.body.trim_end(),
+            &text[to..]
+        ))
+    }
+}
+
+/// Compare every region with its document in `docs_dir`.
+///
+/// # Errors
+/// Every [`Drift`]: a document that is missing, lacks the markers, or differs.
+pub fn check_regions(docs_dir: &Path, regions: &[Region]) -> Result<(), Vec<Drift>> {
+    let mut drifts = Vec::new();
+    for region in regions {
+        let path = docs_dir.join(&region.file);
+        let what = match std::fs::read_to_string(&path) {
+            Err(_) => Some("missing".to_owned()),
+            Ok(text) => match region.apply(&text) {
+                None => Some(format!(
+                    "lacks the markers of the generated region `{}`",
+                    region.name
+                )),
+                Some(fresh) if fresh != text => Some(format!(
+                    "its generated region `{}` differs from the declarations",
+                    region.name
+                )),
+                Some(_) => None,
+            },
+        };
+        if let Some(what) = what {
+            drifts.push(Drift { path, what });
+        }
+    }
+    if drifts.is_empty() {
+        Ok(())
+    } else {
+        Err(drifts)
+    }
+}
+
+/// Rewrite every region in its document in `docs_dir`.
+///
+/// # Errors
+/// An I/O error, or `InvalidData` for a document lacking a region's markers.
+pub fn bless_regions(docs_dir: &Path, regions: &[Region]) -> std::io::Result<()> {
+    for region in regions {
+        let path = docs_dir.join(&region.file);
+        let text = std::fs::read_to_string(&path)?;
+        let fresh = region.apply(&text).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "{} lacks the markers of region `{}`",
+                    path.display(),
+                    region.name
+                ),
+            )
+        })?;
+        std::fs::write(&path, fresh)?;
+    }
+    Ok(())
+}
+
 /// Escape text for a markdown table cell: pipes and line breaks.
 pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', "<br>")
@@ -134,6 +227,36 @@ mod tests {
         assert_eq!(
             drift[0].what,
             format!("differs from the declarations from line {stale_line}")
+        );
+    }
+
+    #[test]
+    fn a_region_is_replaced_between_its_markers_and_stale_ones_are_drift() {
+        let dir = tempfile::tempdir().unwrap();
+        let region = Region {
+            file: "g.md".into(),
+            name: "vars".into(),
+            body: "| a |\n".into(),
+        };
+        let text = "intro\n<!-- generated: vars (cargo xtask docs) -->\nold\n<!-- end generated: vars -->\nafter\n";
+        std::fs::write(dir.path().join("g.md"), text).unwrap();
+        let drift = check_regions(dir.path(), std::slice::from_ref(&region)).unwrap_err();
+        assert!(drift[0].what.contains("differs"), "{drift:?}");
+        bless_regions(dir.path(), std::slice::from_ref(&region)).unwrap();
+        let fresh = std::fs::read_to_string(dir.path().join("g.md")).unwrap();
+        assert_eq!(
+            fresh,
+            "intro\n<!-- generated: vars (cargo xtask docs) -->\n| a |\n<!-- end generated: vars -->\nafter\n"
+        );
+        assert_eq!(
+            check_regions(dir.path(), std::slice::from_ref(&region)),
+            Ok(())
+        );
+        std::fs::write(dir.path().join("g.md"), "no markers\n").unwrap();
+        assert!(
+            check_regions(dir.path(), &[region]).unwrap_err()[0]
+                .what
+                .contains("lacks")
         );
     }
 

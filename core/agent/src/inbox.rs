@@ -132,6 +132,7 @@ impl Inbox {
             owner: None,
             delivery: Some(enqueue.delivery),
             policy: Some(policy.clone()),
+            attachments: Vec::new(),
         })])?;
         drop(writer);
         let id = ids[0];
@@ -201,6 +202,7 @@ impl Inbox {
             owner: Some(owner),
             delivery: None,
             policy: None,
+            attachments: Vec::new(),
         })])?;
         drop(writer);
         state.live.insert(

@@ -66,6 +66,7 @@ impl Run<'_> {
             owner: None,
             delivery: None,
             policy: None,
+            attachments: std::mem::take(&mut self.attachments),
         }))];
         let model_changed = self.session.model.as_ref() != Some(model);
         if model_changed {

@@ -109,6 +109,8 @@ pub(crate) struct Run<'r> {
     pub(crate) abort_watch: Option<crate::abort::AbortWatch>,
     /// Whether blocked queued input was already reported in this run.
     pub(crate) blocked_reported: bool,
+    /// The files the input attaches, recorded in its submission.
+    pub(crate) attachments: Vec<smith_store::Attachment>,
 }
 
 /// Input to submit: the model to run it with, the text, and an optional deduplication key
@@ -126,6 +128,9 @@ pub struct Submit<'s> {
     /// The entry to continue from (a branch point); `None` continues the selected leaf. With
     /// a key, repeating it with another explicit destination is a conflict.
     pub destination: Option<EntryId>,
+    /// The files the input attaches (their content is in `input`), recorded in the
+    /// submission with their paths, sizes and hashes.
+    pub attachments: &'s [smith_store::Attachment],
 }
 
 impl<'a> Agent<'a> {
@@ -248,6 +253,7 @@ impl<'a> Agent<'a> {
             input: prompt,
             dedup_key: None,
             destination: None,
+            attachments: &[],
         };
         self.run_new(session, submit, sink, cancel)
     }
@@ -270,6 +276,7 @@ impl<'a> Agent<'a> {
     ///     input: "Fix the test",
     ///     dedup_key: Some("ci-42"),
     ///     destination: None,
+    ///     attachments: &[],
     /// };
     /// let outcome = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
     /// // A retry with the same key returns the same submission without running it again.
@@ -320,6 +327,7 @@ impl<'a> Agent<'a> {
             input: prompt,
             dedup_key,
             destination,
+            attachments,
         } = submit;
         sink.emit(Intent::RunStart {
             session: session.id(),
@@ -336,6 +344,7 @@ impl<'a> Agent<'a> {
             submission: None,
             abort_watch: None,
             blocked_reported: false,
+            attachments: attachments.to_vec(),
         };
         let outcome = match run.admit(model, prompt) {
             Ok(()) => self.rounds(&mut run, model),

@@ -16,6 +16,22 @@ impl Agent<'_> {
         definitions: &[smith::ToolDefinition],
     ) -> ToolResult {
         if !definitions.iter().any(|d| d.name == call.name) {
+            if let Some(withheld) = self
+                .tools
+                .withheld()
+                .into_iter()
+                .find(|w| w.name == call.name)
+            {
+                return ToolResult {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    output: format!(
+                        "tool `{}` of {} is not available here: {}; the call was not run",
+                        call.name, withheld.plugin, withheld.why
+                    ),
+                    is_error: true,
+                };
+            }
             let active = if definitions.is_empty() {
                 "none".to_owned()
             } else {

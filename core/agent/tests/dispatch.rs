@@ -123,6 +123,7 @@ fn candidate_aborting(
         Candidate {
             model: model.parse().unwrap(),
             account: None,
+            credential: None,
             routing: Routing {
                 source: RouteSource::Group,
                 path: vec!["g".into(), model.into()],

@@ -427,6 +427,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
         input: "hello",
         dedup_key: Some("key-1"),
         destination: None,
+        attachments: &[],
     };
     let mut intents = Vec::new();
     let first = agent
@@ -511,6 +512,7 @@ fn an_explicit_destination_branches_from_that_entry_and_conflicts_under_the_same
         input,
         dedup_key: None,
         destination: None,
+        attachments: &[],
     };
     agent
         .submit(&mut session, plain("first"), &mut |_| {}, &Cancel::new())
@@ -522,6 +524,7 @@ fn an_explicit_destination_branches_from_that_entry_and_conflicts_under_the_same
         input: "instead",
         dedup_key: Some("b"),
         destination: Some(branch_at),
+        attachments: &[],
     };
     let out = agent
         .submit(&mut session, submit, &mut |_| {}, &Cancel::new())

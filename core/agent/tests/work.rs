@@ -1240,6 +1240,7 @@ fn another_branch_cannot_be_chosen_while_input_is_queued() {
         input: "elsewhere",
         dedup_key: None,
         destination: Some(EntryId(1)),
+        attachments: &[],
     };
     let err = agent
         .submit(&mut f.session, submit, &mut |_| {}, &Cancel::new())

@@ -25,6 +25,10 @@ use std::path::PathBuf;
 
 use smith_ai::credentials::{RenewError, Renewable, TokenEndpoint};
 
+/// The label of the auth file's unnamed key of a provider (`smith auth set ID` without an
+/// account name): the first account of the provider's bucket after its environment variable.
+pub const DEFAULT_ACCOUNT: &str = "auth-file";
+
 /// A stored secret.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Secret {
@@ -262,7 +266,7 @@ fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Acco
             "api-key" => {
                 let key = child.entries().first().and_then(|e| e.value().as_string());
                 (
-                    "auth-file".to_owned(),
+                    DEFAULT_ACCOUNT.to_owned(),
                     key.filter(|k| !k.is_empty())
                         .map(|k| Secret::Key(k.to_owned())),
                 )
@@ -318,7 +322,7 @@ fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Acco
                 )));
             }
         };
-        if label == "auth-file" && child.name().value() == "account"
+        if label == DEFAULT_ACCOUNT && child.name().value() == "account"
             || label.starts_with("env:")
             || label.chars().any(|c| c.is_control() || c.is_whitespace())
         {
@@ -348,7 +352,7 @@ fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Acco
             )));
         };
         if out.iter().any(|(l, _)| *l == label) {
-            return Err(bad(if label == "auth-file" {
+            return Err(bad(if label == DEFAULT_ACCOUNT {
                 format!(
                     "gives provider `{id}` two `api-key` lines; keep one, or make the other a named account"
                 )
@@ -430,7 +434,7 @@ fn provider_text(id: &str, accounts: &[Account]) -> String {
     let mut node = format!("provider {} {{\n", q(id));
     for (label, secret) in accounts {
         match secret {
-            Secret::Key(key) if label == "auth-file" => {
+            Secret::Key(key) if label == DEFAULT_ACCOUNT => {
                 node.push_str(&format!("    api-key {}\n", q(key)));
             }
             Secret::Key(key) => node.push_str(&format!(

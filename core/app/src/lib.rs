@@ -42,6 +42,7 @@ pub mod auth;
 pub mod inspect;
 pub mod models;
 pub mod paths;
+pub mod prompt;
 pub mod registry;
 pub mod route;
 pub mod sessions;

@@ -1,6 +1,8 @@
 //! Where Smith keeps its files, resolved once per invocation from the
 //! environment: `SMITH_HOME` first, then the XDG base directories (only absolute values
-//! count, as the XDG Base Directory specification says), then `HOME`.
+//! count, as the XDG Base Directory specification says), then `HOME`. A relative
+//! `SMITH_HOME` is resolved against the working directory once, here, and the frontend says
+//! so ([`Paths::relative_home`]): every later path is absolute.
 //!
 //! | what | with `SMITH_HOME=X` | else |
 //! | --- | --- | --- |
@@ -53,6 +55,8 @@ pub struct NoHome {
 /// accessors that need one say so with [`NoHome`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Paths {
+    smith_home: Option<PathBuf>,
+    relative_home: Option<PathBuf>,
     sessions: Option<PathBuf>,
     user_config: Option<PathBuf>,
     data: Option<PathBuf>,
@@ -65,11 +69,14 @@ impl Paths {
         Self::from_vars(|name| std::env::var_os(name))
     }
 
-    /// The paths the variables `var` returns give (`None` or empty: unset).
+    /// The paths the variables `var` returns give (`None` or empty: unset); a relative
+    /// `SMITH_HOME` is resolved against the process's working directory.
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Self {
         let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let absolute = |name: &str| set(name).filter(|p| p.is_absolute());
-        let smith_home = set("SMITH_HOME");
+        let given_home = set("SMITH_HOME");
+        let relative_home = given_home.clone().filter(|h| h.is_relative());
+        let smith_home = given_home.map(|h| std::path::absolute(&h).unwrap_or(h));
         let home = set("HOME");
         let data = smith_home.clone().or_else(|| {
             absolute("XDG_DATA_HOME")
@@ -115,11 +122,24 @@ impl Paths {
                     .map(|h| h.join(".cache").join("smith").join("components"))
             });
         Self {
+            smith_home,
+            relative_home,
             sessions,
             user_config,
             data,
             compile_cache,
         }
+    }
+
+    /// `SMITH_HOME`, absolute, when it is set.
+    pub fn smith_home(&self) -> Option<&Path> {
+        self.smith_home.as_deref()
+    }
+
+    /// `(as given, as resolved)` when `SMITH_HOME` was a relative path: the frontend tells the
+    /// user where it led (a relative home leads somewhere else from every directory).
+    pub fn relative_home(&self) -> Option<(&Path, &Path)> {
+        Some((self.relative_home.as_deref()?, self.smith_home.as_deref()?))
     }
 
     /// The sessions directory.

@@ -59,6 +59,21 @@ pub enum RegistryError {
     /// The trust records cannot be placed.
     #[error(transparent)]
     NoHome(#[from] NoHome),
+    /// A `provider.ID.…` setting names a provider no known plugin provides.
+    #[error(
+        "{source_text}: `{key}` names the provider `{}`, which no plugin provides; {}the providers are {} (settings apply to a provider by its id, e.g. provider.openai-compatible.base-url)",
+        provider_of(key),
+        crate::route::did_you_mean(&closest_provider(key, known)).replace("If not, ", ""),
+        known.join(", ")
+    )]
+    UnknownProvider {
+        /// The setting's source (a file and line, a variable, a flag).
+        source_text: String,
+        /// The setting's key (`provider.ID.…`).
+        key: String,
+        /// Every known provider id.
+        known: Vec<String>,
+    },
     /// `process.pass-env` holds something that is not a variable name.
     #[error(
         "{source_text}: process.pass-env: `{name}` is not an environment variable name (letters, digits and `_`, not starting with a digit); list names separated by commas, e.g. CARGO_HOME,RUSTUP_HOME"
@@ -69,6 +84,21 @@ pub enum RegistryError {
         /// The offending name.
         name: String,
     },
+}
+
+/// The provider id of a `provider.ID.…` key.
+fn provider_of(key: &str) -> &str {
+    key.strip_prefix("provider.")
+        .and_then(|k| k.split('.').next())
+        .unwrap_or(key)
+}
+
+/// The known provider ids closest to the one `key` names, best first.
+fn closest_provider(key: &str, known: &[String]) -> Vec<String> {
+    smith_config::closest(provider_of(key), known.iter().map(String::as_str))
+        .into_iter()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Every known plugin, each marked enabled or disabled.
@@ -83,9 +113,12 @@ impl Registry {
     /// at) and is a [`Notice`] when it came from a file or variable (an entry may outlive its
     /// plugin).
     ///
+    /// A `provider.ID.…` setting naming a provider no known plugin (enabled or not) provides
+    /// is refused, wherever it came from: such a value would silently apply to nothing.
+    ///
     /// # Errors
-    /// [`RegistryError::UnknownPlugin`], or [`RegistryError::Defect`] for a bundled manifest
-    /// that does not parse.
+    /// [`RegistryError::UnknownPlugin`], [`RegistryError::UnknownProvider`], or
+    /// [`RegistryError::Defect`] for a bundled manifest that does not parse.
     pub fn resolve(settings: &Settings) -> Result<(Self, Vec<Notice>), RegistryError> {
         let mut plugins = Vec::new();
         for bundled in smith_plugins::BUNDLED {
@@ -98,6 +131,25 @@ impl Registry {
             });
         }
         let known: Vec<String> = plugins.iter().map(|p| p.manifest.id.clone()).collect();
+        let providers: Vec<String> = plugins
+            .iter()
+            .filter_map(|p| p.manifest.provider.as_ref().map(|d| d.id.clone()))
+            .collect();
+        for (key, value) in settings.resolved.iter() {
+            let Some(id) = key
+                .strip_prefix("provider.")
+                .and_then(|k| k.split('.').next())
+            else {
+                continue;
+            };
+            if !providers.iter().any(|p| p == id) {
+                return Err(RegistryError::UnknownProvider {
+                    source_text: value.source.to_string(),
+                    key: key.clone(),
+                    known: providers,
+                });
+            }
+        }
         let mut notices = Vec::new();
         for (key, value) in settings.resolved.iter() {
             let Some(id) = key

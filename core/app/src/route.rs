@@ -59,6 +59,8 @@ pub enum PassedOver {
         plugin: String,
         /// The user's `models.kdl`, where a record could be declared.
         models_file: Option<PathBuf>,
+        /// Catalogued models whose names are closest to it (a likely typo), best first.
+        suggestions: Vec<String>,
     },
     /// A renewable credential could not be renewed.
     Renewal(String),
@@ -85,15 +87,26 @@ impl std::fmt::Display for PassedOver {
                 model,
                 plugin,
                 models_file,
+                suggestions,
             } => write!(
                 f,
-                "{model}: not in the model catalog (no bundled record, none in models.kdl, and plugin {plugin} declares nothing for models it does not list), so nothing is known of its limits, tools or prices and Smith sends it nothing; declare it in {}: model \"{model}\" {{ tools #true }}",
+                "{model}: not in the model catalog (no bundled record, none in models.kdl, and plugin {plugin} declares nothing for models it does not list), so nothing is known of its limits, tools or prices and Smith sends it nothing; {}declare it in {}: model \"{model}\" {{ tools #true }}",
+                did_you_mean(suggestions),
                 models_file
                     .as_ref()
                     .map_or("models.kdl".to_owned(), |p| p.display().to_string())
             ),
             Self::Renewal(why) => f.write_str(why),
         }
+    }
+}
+
+/// `did you mean a, b or c? ` for `suggestions`, empty for none.
+pub fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!("did you mean {one}? If not, "),
+        [init @ .., last] => format!("did you mean {} or {last}? If not, ", init.join(", ")),
     }
 }
 
@@ -215,10 +228,23 @@ pub fn route(
             continue;
         };
         let Some(info) = cx.models.catalog.get(model) else {
+            // The same provider's catalogued names, compared without the provider prefix they
+            // all share.
+            let known: Vec<&str> = cx
+                .models
+                .catalog
+                .models()
+                .filter(|m| m.model.provider == model.provider)
+                .map(|m| m.model.model.as_str())
+                .collect();
             passed_over.push(PassedOver::NotInCatalog {
                 model: model.clone(),
                 plugin: manifest.label(),
                 models_file: cx.models.file.clone(),
+                suggestions: smith_config::closest(&model.model, known)
+                    .into_iter()
+                    .map(|name| format!("{}/{name}", model.provider))
+                    .collect(),
             });
             continue;
         };
@@ -235,6 +261,7 @@ pub fn route(
             candidates.push(Candidate {
                 model: model.clone(),
                 account: account.label,
+                credential: account.source,
                 routing: routing.clone(),
                 capabilities: Some(info.clone()),
                 generation: generation.clone(),
@@ -274,10 +301,12 @@ fn generation(registry: &Registry, manifest: &Manifest) -> String {
     format!("{}#{digest}", manifest.label())
 }
 
-/// One account of a provider's bucket: its label (never its secret) and the secret sent.
+/// One account of a provider's bucket: its label (never its secret), the secret sent, and
+/// where that secret comes from in words (for an authentication failure's message).
 struct Account {
     label: Option<String>,
     key: Option<String>,
+    source: Option<String>,
 }
 
 /// The credential accounts of `manifest`'s provider, in order: the environment variable
@@ -295,6 +324,7 @@ fn accounts(
         return Ok(vec![Account {
             label: None,
             key: None,
+            source: None,
         }]);
     };
     let mut out = Vec::new();
@@ -308,9 +338,13 @@ fn accounts(
         out.push(Account {
             label: Some(format!("env:{variable}")),
             key: Some(key),
+            source: Some(format!(
+                "the key in the environment variable {variable} (correct it, or unset it to use the auth file's keys)"
+            )),
         });
     }
-    if let Ok(path) = cx.paths.auth_file() {
+    let auth_file = cx.paths.auth_file().ok();
+    if let Some(path) = &auth_file {
         let setting = |name: &str| {
             cx.settings
                 .string(&format!("provider.{id}.{name}"))
@@ -320,10 +354,10 @@ fn accounts(
             url,
             client_id: setting("client-id"),
         });
-        for (label, secret) in auth::accounts(&path, id)? {
+        for (label, secret) in auth::accounts(path, id)? {
             let secret = match &secret {
                 Secret::Renewable(r) if r.needs_renewal(auth::now()) => {
-                    match auth::renew(&path, id, &label, endpoint.as_ref()) {
+                    match auth::renew(path, id, &label, endpoint.as_ref()) {
                         Ok(renewed) => renewed,
                         Err(e) => {
                             passed_over.push(PassedOver::Renewal(e.to_string()));
@@ -335,9 +369,21 @@ fn accounts(
                 }
                 _ => secret,
             };
+            let source = if label == auth::DEFAULT_ACCOUNT {
+                format!(
+                    "the key stored for {id} in the auth file {} (store a correct one)",
+                    path.display()
+                )
+            } else {
+                format!(
+                    "account `{label}` of {id} in the auth file {} (store a correct one for that account)",
+                    path.display()
+                )
+            };
             out.push(Account {
                 label: Some(label),
                 key: Some(secret.value().to_owned()),
+                source: Some(source),
             });
         }
     }
@@ -347,6 +393,13 @@ fn accounts(
         out.push(Account {
             label: None,
             key: None,
+            source: Some(format!(
+                "none: no key is set in the environment variable {variable}{}",
+                auth_file.map_or_else(String::new, |p| format!(
+                    " or stored for {id} in the auth file {}",
+                    p.display()
+                ))
+            )),
         });
     }
     Ok(out)

@@ -88,6 +88,12 @@ pub enum CreateError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A session with the id asked for exists already.
+    #[error("session {id} exists already; continue it instead of creating it")]
+    Exists {
+        /// The id.
+        id: SessionId,
+    },
     /// The session file could not be created.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
@@ -148,11 +154,23 @@ impl SessionStore {
                 wanted: wanted.to_owned(),
             });
         }
-        let entries = std::fs::read_dir(&self.dir).map_err(|source| FindError::Unlistable {
-            wanted: wanted.to_owned(),
-            dir: self.dir.clone(),
-            source,
-        })?;
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            // No directory yet: no session has been written, so none matches.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(FindError::NoMatch {
+                    wanted: wanted.to_owned(),
+                    dir: self.dir.clone(),
+                });
+            }
+            Err(source) => {
+                return Err(FindError::Unlistable {
+                    wanted: wanted.to_owned(),
+                    dir: self.dir.clone(),
+                    source,
+                });
+            }
+        };
         let mut matches: Vec<(PathBuf, SessionId)> = entries
             .filter_map(Result::ok)
             .filter_map(|entry| {
@@ -187,6 +205,51 @@ impl SessionStore {
             source,
         })?;
         Ok(Session::create(&self.dir, SessionId::new_now(), cwd)?)
+    }
+
+    /// Create session `id` (a caller-chosen id, e.g. for a retry-safe first submission) and
+    /// its directory, recording `cwd`. Two processes creating one id cannot both succeed: the
+    /// file is published without replacing one already there.
+    ///
+    /// # Errors
+    /// [`CreateError::Exists`] when the session exists already (open it instead); otherwise as
+    /// [`SessionStore::create`].
+    pub fn create_with(&self, id: SessionId, cwd: Option<String>) -> Result<Session, CreateError> {
+        std::fs::create_dir_all(&self.dir).map_err(|source| CreateError::Directory {
+            dir: self.dir.clone(),
+            source,
+        })?;
+        match Session::create(&self.dir, id, cwd) {
+            Err(smith_store::Error::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::AlreadyExists =>
+            {
+                Err(CreateError::Exists { id })
+            }
+            other => Ok(other?),
+        }
+    }
+
+    /// The session most recently written whose recorded working directory is `cwd`: what a
+    /// frontend's "continue" resumes. Sessions are tried newest first by modification time
+    /// (then id), reading each one's first change only until one matches; a session that
+    /// cannot be read is passed over.
+    ///
+    /// # Errors
+    /// The directory exists but cannot be read.
+    pub fn latest_in(&self, cwd: &str) -> std::io::Result<Option<(PathBuf, SessionId)>> {
+        let mut found: Vec<(std::time::SystemTime, SessionId, PathBuf)> = self
+            .list()?
+            .into_iter()
+            .filter_map(|(id, path)| {
+                let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok()?;
+                Some((modified, id, path))
+            })
+            .collect();
+        found.sort_by_key(|(modified, id, _)| std::cmp::Reverse((*modified, *id)));
+        Ok(found
+            .into_iter()
+            .find(|(_, _, path)| recorded_cwd(path).as_deref() == Some(cwd))
+            .map(|(_, id, path)| (path, id)))
     }
 
     /// Open session `id` at `path` as its writer (recovering a torn tail, settling cut-off
@@ -249,5 +312,16 @@ impl TempStore {
             dir: self.store.dir.clone(),
             source,
         })
+    }
+}
+
+/// The working directory session file `path` records in its start, if it can be read.
+fn recorded_cwd(path: &Path) -> Option<String> {
+    let start = smith_store::CommitReader::open(path)
+        .and_then(|mut r| r.next_change())
+        .ok()??;
+    match start.entries.first().map(|e| &e.record) {
+        Some(smith_store::Record::SessionStart(s)) => s.cwd.clone(),
+        _ => None,
     }
 }

@@ -111,6 +111,17 @@ pub enum SettingsError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The directory a configuration file would be in cannot be read (or is not a
+    /// directory): named itself, not the file inside it.
+    #[error("cannot read the directory {}{}: {source}; {}", dir.display(), if *home { " (SMITH_HOME)" } else { "" }, if *home { "set SMITH_HOME to a directory you can read and write" } else { "fix its permissions, or point the variable that leads there elsewhere" })]
+    UnreadableDirectory {
+        /// The directory.
+        dir: PathBuf,
+        /// Whether it is `SMITH_HOME`.
+        home: bool,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// A configuration file is not UTF-8.
     #[error("the configuration file {} is not UTF-8 text (invalid byte at offset {offset}); fix or remove it", path.display())]
     NotUtf8 {
@@ -144,7 +155,7 @@ impl Settings {
         let mut resolver = Resolver::with_defaults();
         let mut notices = Vec::new();
         if let Some(user) = paths.user_config() {
-            add_file(&mut resolver, Level::User, user)?;
+            add_file(&mut resolver, Level::User, user, paths.smith_home())?;
         }
         if let Some(cwd) = &invocation.cwd
             && let Some(project) = project_of(cwd)
@@ -152,7 +163,7 @@ impl Settings {
             let file = project.join(".smith").join("config.kdl");
             if file.is_file() {
                 if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
-                    add_file(&mut resolver, Level::Project, &file)?;
+                    add_file(&mut resolver, Level::Project, &file, None)?;
                 } else {
                     notices.push(Notice::UntrustedProject { file, project });
                 }
@@ -196,6 +207,18 @@ impl Settings {
     }
 }
 
+/// Validate the configuration file at `path` on its own, applying it nowhere: what `config
+/// check` does with a project file that is skipped because the project is not trusted.
+/// Returns how many settings it sets (0 for a missing file).
+///
+/// # Errors
+/// [`SettingsError`] naming the file and line at fault.
+pub fn check_file(path: &Path) -> Result<usize, SettingsError> {
+    let mut resolver = Resolver::default();
+    add_file(&mut resolver, Level::Project, path, None)?;
+    Ok(resolver.resolve().iter().count())
+}
+
 /// Check `-c KEY=VALUE` overrides alone, resolving nothing else: a command that reads no
 /// configuration still refuses a malformed or unknown override.
 ///
@@ -209,14 +232,43 @@ pub fn check_overrides(overrides: &[String]) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn add_file(resolver: &mut Resolver, level: Level, path: &Path) -> Result<(), SettingsError> {
+/// Add the file at `path` (absent: nothing) at `level`; `home` is `SMITH_HOME`, named when
+/// it is the directory that cannot be read.
+fn add_file(
+    resolver: &mut Resolver,
+    level: Level,
+    path: &Path,
+    home: Option<&Path>,
+) -> Result<(), SettingsError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| SettingsError::NotUtf8 {
             path: path.to_owned(),
             offset: e.utf8_error().valid_up_to(),
         })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // A home that is a file reads as "not found" on some systems: name it.
+            if let Some(dir) = path.parent()
+                && dir.is_file()
+            {
+                return Err(SettingsError::UnreadableDirectory {
+                    dir: dir.to_owned(),
+                    home: home == Some(dir),
+                    source: std::io::ErrorKind::NotADirectory.into(),
+                });
+            }
+            return Ok(());
+        }
         Err(source) => {
+            // The directory itself is the problem (no permission, not a directory): name it.
+            if let Some(dir) = path.parent()
+                && let Err(source) = std::fs::read_dir(dir)
+            {
+                return Err(SettingsError::UnreadableDirectory {
+                    dir: dir.to_owned(),
+                    home: home == Some(dir),
+                    source,
+                });
+            }
             return Err(SettingsError::Unreadable {
                 path: path.to_owned(),
                 source,

@@ -31,10 +31,10 @@ mod value;
 pub use edit::set_in_file;
 pub use error::ConfigError;
 pub use file::{FileEntry, MAX_DEPTH, MAX_FILE_BYTES, parse_file};
-pub use reference::reference_markdown;
+pub use reference::{environment_markdown, reference_markdown};
 pub use resolve::{Level, Origin, PluginOption, Resolved, ResolvedValue, Resolver, Source};
 pub use schema::{
-    OptionSpec, SCHEMA, Type, UnknownPolicy, closest_keys, find_spec, unknown_policy,
+    OptionSpec, SCHEMA, Type, UnknownPolicy, closest, closest_keys, find_spec, unknown_policy,
 };
 pub use trust::TrustStore;
 pub use value::Value;

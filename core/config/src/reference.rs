@@ -44,3 +44,15 @@ are kept for the plugin that declares them. A `*` in a key stands for any one na
     }
     out
 }
+
+/// The environment variables that set options, as a markdown table (`variable`, `setting`,
+/// `value`): the configuration guide's list, generated so it never lags the declarations.
+pub fn environment_markdown() -> String {
+    let mut out = String::from("| variable | sets | value |\n| --- | --- | --- |\n");
+    for spec in SCHEMA {
+        if let Some(var) = spec.env {
+            let _ = writeln!(out, "| `{var}` | `{}` | {} |", spec.key, spec.ty.describe());
+        }
+    }
+    out
+}

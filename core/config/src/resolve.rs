@@ -161,7 +161,7 @@ pub(crate) fn check_key(key: &str, source_text: &str) -> Result<(), ConfigError>
             key: key.to_owned(),
             value: String::new(),
             reason: "a setting key is dotted words with no empty part, `*` or white space".into(),
-            example: "provider.local.base-url".into(),
+            example: "provider.openai-compatible.base-url".into(),
         })
     }
 }

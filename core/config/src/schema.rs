@@ -221,12 +221,20 @@ pub fn unknown_policy(key: &str) -> UnknownPolicy {
 
 /// Up to three declared keys closest to `key`.
 pub fn closest_keys(key: &str) -> Vec<&'static str> {
-    let mut scored: Vec<(f64, &'static str)> = SCHEMA
-        .iter()
-        .map(|s| (strsim::jaro_winkler(key, s.key), s.key))
+    closest(key, SCHEMA.iter().map(|s| s.key))
+}
+
+/// Up to three of `candidates` closest to `wanted` (Jaro–Winkler similarity above 0.7, the
+/// most similar first, ties by name): the "did you mean" of a misspelt key, model or
+/// provider id.
+pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut scored: Vec<(f64, &'a str)> = candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(wanted, c), c))
         .filter(|(score, _)| *score > 0.7)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(3).map(|(_, k)| k).collect()
 }
 

@@ -5,10 +5,13 @@
 
 use std::sync::Arc;
 
-use smith::{Cancel, ToolCall, ToolContext, ToolDefinition, ToolOutput, ToolRegistry};
+use smith::{
+    Cancel, ToolCall, ToolContext, ToolDefinition, ToolOutput, ToolRegistry, WithheldTool,
+};
 
 use crate::effects::CallState;
-use crate::grants::default_policy;
+use crate::generation::LoadedPlugin;
+use crate::grants::{Grant, ProcessPolicy, default_policy};
 use crate::runtime::{Host, Loadout, Runtime, Stopped, bindings};
 
 impl Runtime {
@@ -36,21 +39,53 @@ impl Runtime {
     }
 }
 
+impl Loadout {
+    /// Why the user's policy withholds `plugin`'s tools here, if it does: a plugin whose
+    /// manifest requests `process.exec` while process execution is refused (its tools could
+    /// only fail), with the refusal's reason and fix.
+    pub(crate) fn withholds(&self, plugin: &LoadedPlugin) -> Option<&str> {
+        match &self.policy.process {
+            ProcessPolicy::Refused(why) if plugin.manifest.grants.contains(&Grant::ProcessExec) => {
+                Some(why)
+            }
+            _ => None,
+        }
+    }
+}
+
 impl ToolRegistry for Loadout {
+    /// The tools offered here: every tool plugin's, but those the policy withholds.
     fn definitions(&self) -> Vec<ToolDefinition> {
         self.generation
             .plugins
             .iter()
+            .filter(|p| self.withholds(p).is_none())
             .flat_map(|p| p.definitions.iter().cloned())
             .collect()
     }
 
-    /// The tool plugins as `id@version`, in load order.
+    /// The tool plugins offered here, as `id@version`, in load order.
     fn provenance(&self) -> Vec<String> {
         self.generation
             .plugins
             .iter()
+            .filter(|p| self.withholds(p).is_none())
             .map(|p| p.manifest.label())
+            .collect()
+    }
+
+    fn withheld(&self) -> Vec<WithheldTool> {
+        self.generation
+            .plugins
+            .iter()
+            .filter_map(|p| self.withholds(p).map(|why| (p, why)))
+            .flat_map(|(p, why)| {
+                p.definitions.iter().map(move |d| WithheldTool {
+                    name: d.name.clone(),
+                    plugin: p.manifest.label(),
+                    why: why.to_owned(),
+                })
+            })
             .collect()
     }
 

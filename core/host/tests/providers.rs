@@ -296,7 +296,8 @@ fn non_2xx_json_error_bodies_become_classified_provider_errors() {
             "401 Unauthorized",
             r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
             ProviderErrorKind::Auth,
-            "ANTHROPIC_API_KEY",
+            // The runtime, not the codec, names the credential sent and where it came from.
+            "invalid x-api-key",
         ),
         (
             "openai-compatible",

@@ -46,5 +46,5 @@ pub use provider::{
     ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
     ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
 };
-pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry};
+pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
 pub use usage::{Usage, UsageTotals};

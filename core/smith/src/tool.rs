@@ -61,6 +61,24 @@ pub trait ToolRegistry: Send + Sync {
     fn provenance(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Tools of active plugins that are not offered here, and why (e.g. the user's policy
+    /// refuses the grant their plugin needs): never advertised, so no round is spent on a call
+    /// that must fail, and a call of one is answered with the reason. Empty by default.
+    fn withheld(&self) -> Vec<WithheldTool> {
+        Vec::new()
+    }
+}
+
+/// A tool that is not offered here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WithheldTool {
+    /// The tool's name.
+    pub name: String,
+    /// Its plugin (`id@version`).
+    pub plugin: String,
+    /// Why it is withheld, with the fix.
+    pub why: String,
 }
 
 /// The empty registry: no tools are active, so every call is answered as unknown. It is what a

@@ -33,8 +33,8 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record, RunEnd,
-    SessionStart, Submission, ToolResultRecord, Withdrawal, entry_frame, entry_payload,
+    Abort, Attachment, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record,
+    RunEnd, SessionStart, Submission, ToolResultRecord, Withdrawal, entry_frame, entry_payload,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use shared::{SharedWriter, WeakWriter};

@@ -100,6 +100,23 @@ pub struct Submission {
     /// other policy is refused (no name-based rebinding). Absent from the body when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
+    /// Files the input attaches (`@path` mentions): what was read, so the content in the user
+    /// message can be traced to the bytes it came from. Absent from the body when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file attached to a submission: its path as written (relative to the working directory),
+/// its size in bytes and the SHA-256 (hex) of those bytes. The content itself is part of the
+/// submission's input and user message, in the same committed change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// The path as the mention wrote it.
+    pub path: String,
+    /// The file's size in bytes.
+    pub bytes: u64,
+    /// SHA-256 of the file's bytes, lowercase hex.
+    pub sha256: String,
 }
 
 /// Body of record kind 10, `withdrawal`: queued input (the `submission` it pairs with) taken

@@ -585,18 +585,32 @@ impl SessionWriter {
     }
 }
 
-/// Publish `temp` as `path` in `dir`: rename (refusing to replace an existing file), then sync
-/// the directory so the new name is durable.
+/// Publish the complete file `temp` as `path`, never replacing a file already there: a hard
+/// link is made (which fails when `path` exists, atomically, so two processes creating one id
+/// cannot both succeed and lose one file), then the temporary name removed and the directory
+/// synced. Where the file system has no hard links, a rename after a check stands in.
 pub(crate) fn publish(temp: &Path, path: &Path, dir: &Path) -> Result<(), Error> {
-    if path.exists() {
-        let _ = std::fs::remove_file(temp);
-        return Err(Error::Io {
-            action: "publishing session file",
-            path: path.to_owned(),
-            source: std::io::ErrorKind::AlreadyExists.into(),
-        });
+    let exists = |source: std::io::Error| Error::Io {
+        action: "publishing session file",
+        path: path.to_owned(),
+        source,
+    };
+    match std::fs::hard_link(temp, path) {
+        Ok(()) => {
+            std::fs::remove_file(temp).map_err(io("removing the temporary session file", temp))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let _ = std::fs::remove_file(temp);
+            return Err(exists(e));
+        }
+        Err(_) => {
+            if path.exists() {
+                let _ = std::fs::remove_file(temp);
+                return Err(exists(std::io::ErrorKind::AlreadyExists.into()));
+            }
+            std::fs::rename(temp, path).map_err(io("publishing session file", path))?;
+        }
     }
-    std::fs::rename(temp, path).map_err(io("publishing session file", path))?;
     sync_dir(dir)
 }
 

@@ -145,6 +145,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 owner: None,
                 delivery: None,
                 policy: None,
+                attachments: Vec::new(),
             }),
         ),
         (
@@ -172,6 +173,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 owner: Some(EntryId(8)),
                 delivery: Some(smith_store::Delivery::Steer),
                 policy: Some("queue@0.1.0".into()),
+                attachments: Vec::new(),
             }),
         ),
         (

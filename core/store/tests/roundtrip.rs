@@ -182,6 +182,7 @@ fn record() -> impl Strategy<Value = Record> {
             proptest::option::of(1u64..1000),
             proptest::option::of(any::<bool>()),
             proptest::option::of("[a-z]{1,8}@0\\.1\\.0"),
+            proptest::collection::vec(("[a-z/.]{1,12}", any::<u64>(), "[0-9a-f]{64}"), 0..3),
         )
             .prop_map(
                 |(
@@ -193,6 +194,7 @@ fn record() -> impl Strategy<Value = Record> {
                     owner,
                     steer,
                     policy,
+                    attachments,
                 )| {
                     Record::Submission(smith_store::Submission {
                         session: Some(SessionId::new_now()),
@@ -214,6 +216,14 @@ fn record() -> impl Strategy<Value = Record> {
                             }
                         }),
                         policy,
+                        attachments: attachments
+                            .into_iter()
+                            .map(|(path, bytes, sha256)| smith_store::Attachment {
+                                path,
+                                bytes,
+                                sha256,
+                            })
+                            .collect(),
                     })
                 }
             ),

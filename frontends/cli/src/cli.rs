@@ -5,6 +5,7 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::commands::auth::{AUTH_AFTER_HELP, AuthArgs};
+use crate::commands::completions::{COMPLETIONS_AFTER_HELP, CompletionsArgs};
 use crate::commands::config::{CONFIG_AFTER_HELP, ConfigArgs};
 use crate::commands::docs::{DOCS_AFTER_HELP, DocsArgs};
 use crate::commands::eval::{EVAL_AFTER_HELP, EvalArgs};
@@ -64,7 +65,8 @@ pub(crate) enum Command {
     /// Show, check and set configuration; every value with its source.
     #[command(after_help = CONFIG_AFTER_HELP)]
     Config(ConfigArgs),
-    /// Inspect recorded sessions, read-only: list, search, read, verify.
+    /// Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the
+    /// branch a session continues on.
     #[command(after_help = SESSIONS_AFTER_HELP)]
     Sessions(SessionsArgs),
     /// Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or
@@ -77,12 +79,16 @@ pub(crate) enum Command {
     /// List the plugins: id, version, world, grants, state.
     #[command(after_help = PLUGINS_AFTER_HELP)]
     Plugins(PluginsArgs),
-    /// Check provider credentials without a model request, and store a key read from stdin.
+    /// Check provider credentials without a model request, and store a key (typed with echo
+    /// off, or piped on stdin).
     #[command(after_help = AUTH_AFTER_HELP)]
     Auth(AuthArgs),
     /// List the model catalog: limits, capabilities, prices and where each figure comes from.
     #[command(after_help = MODELS_AFTER_HELP)]
     Models(ModelsArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(after_help = COMPLETIONS_AFTER_HELP)]
+    Completions(CompletionsArgs),
 }
 
 impl Global {

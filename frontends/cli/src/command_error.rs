@@ -130,9 +130,9 @@ impl From<SettingsError> for CliError {
         match &e {
             SettingsError::Config(c) => config(c),
             SettingsError::NoHome(h) => no_home(h),
-            SettingsError::Unreadable { .. } | SettingsError::NotUtf8 { .. } => {
-                CliError::usage(e.to_string())
-            }
+            SettingsError::Unreadable { .. }
+            | SettingsError::UnreadableDirectory { .. }
+            | SettingsError::NotUtf8 { .. } => CliError::usage(e.to_string()),
         }
     }
 }
@@ -146,9 +146,9 @@ impl From<RegistryError> for CliError {
             }
             RegistryError::Trust(c) => CliError::usage(c.to_string()),
             RegistryError::NoHome(h) => no_home(h),
-            RegistryError::UnknownPlugin { .. } | RegistryError::PassEnv { .. } => {
-                CliError::usage(e.to_string())
-            }
+            RegistryError::UnknownPlugin { .. }
+            | RegistryError::UnknownProvider { .. }
+            | RegistryError::PassEnv { .. } => CliError::usage(e.to_string()),
         }
     }
 }
@@ -190,8 +190,10 @@ fn passed_over(reason: &PassedOver) -> String {
             model,
             plugin,
             models_file,
+            suggestions,
         } => format!(
-            "{model}: not in the model catalog (no bundled record, none in models.kdl, and plugin {plugin} declares nothing for models it does not list), so nothing is known of its limits, tools or prices and Smith sends it nothing; `smith models` lists the known models, or declare it in {}: model \"{model}\" {{ tools #true }}",
+            "{model}: not in the model catalog (no bundled record, none in models.kdl, and plugin {plugin} declares nothing for models it does not list), so nothing is known of its limits, tools or prices and Smith sends it nothing; {}`smith models` lists the known models, or declare it in {}: model \"{model}\" {{ tools #true }}",
+            smith_app::route::did_you_mean(suggestions),
             models_file
                 .as_ref()
                 .map_or("models.kdl".to_owned(), |p| p.display().to_string())
@@ -285,6 +287,7 @@ pub(crate) fn create(e: &CreateError) -> CliError {
             format!("{e} — set SMITH_HOME to one, or pass --no-session"),
         ),
         CreateError::Store(s) => store(s),
+        CreateError::Exists { .. } => CliError::usage(e.to_string()),
         CreateError::Temporary { .. } | CreateError::Remove { .. } => {
             CliError::new(RUN_FAILED, e.to_string())
         }

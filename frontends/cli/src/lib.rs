@@ -17,11 +17,22 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-pub use reference::reference_docs;
+pub use commands::completions::script as completion_script;
+pub use reference::{generated_regions, reference_docs};
 
 /// The complete clap command tree of `smith`.
 pub fn command() -> clap::Command {
     cli::Cli::command()
+}
+
+/// Whether the process arguments ask for `smith eval --json` (before any `--`): a command
+/// line clap refuses then still gets its one `error` record on stdout (eval-json).
+fn eval_json_requested() -> bool {
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .collect();
+    args.iter().any(|a| a == "eval") && args.iter().any(|a| a == "--json")
 }
 
 /// Run `smith` with the process arguments and return its exit status.
@@ -36,6 +47,15 @@ pub fn main() -> ExitCode {
                 exit::SUCCESS
             };
             let _ = e.print(); // best effort: a closed stream must not panic
+            if status == exit::USAGE && eval_json_requested() {
+                let rendered = e.render().to_string();
+                let first = rendered.lines().next().unwrap_or_default();
+                let message = format!(
+                    "{}; see `smith eval --help`",
+                    first.strip_prefix("error: ").unwrap_or(first)
+                );
+                commands::eval::write_error_record(&command_error::CliError::usage(message));
+            }
             return ExitCode::from(status);
         }
     };
@@ -44,7 +64,16 @@ pub fn main() -> ExitCode {
         exit::report(&e.message);
         return ExitCode::from(e.status);
     }
-    use commands::{auth, config, docs, eval, models, plugins, sessions, tools, trust};
+    if let Some((given, resolved)) = smith_app::Paths::from_env().relative_home() {
+        exit::report(&format!(
+            "note: SMITH_HOME is the relative path {}, so it leads somewhere else from every directory; here it is {} (set an absolute path to keep one home)",
+            given.display(),
+            resolved.display()
+        ));
+    }
+    use commands::{
+        auth, completions, config, docs, eval, models, plugins, sessions, tools, trust,
+    };
     let result = match cli.command {
         Some(cli::Command::Eval(args)) => eval::run(args, &cli.global),
         Some(cli::Command::Docs(args)) => docs::run(args),
@@ -55,6 +84,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Auth(args)) => auth::run(args, &cli.global),
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
+        Some(cli::Command::Completions(args)) => completions::run(&args),
         None => Err(command_error::CliError::usage(
             "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
         )),

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use smith_docs::reference::{ReferenceDoc, cell};
+use smith_docs::reference::{ReferenceDoc, Region, cell};
 
 /// Every generated reference document this binary knows. Configuration schemas, the WIT
 /// package and the RPC/event schemas join this list as they land.
@@ -14,6 +14,15 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         wit_reference(),
         crate::tools_reference::tools_reference(),
     ]
+}
+
+/// Every generated region of a hand-written guide.
+pub fn generated_regions() -> Vec<Region> {
+    vec![Region {
+        file: "configuration.md".into(),
+        name: "environment".into(),
+        body: smith_config::environment_markdown(),
+    }]
 }
 
 fn wit_reference() -> ReferenceDoc {

@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::Stdio;
-
 use common::{Env, records, stderr, stdout};
 use smith_ai::loopback;
 
@@ -14,20 +11,7 @@ const CANARY: &str = "sk-canary-auth-51c2";
 
 /// Start `smith auth set PROVIDER` with `key` written to its stdin.
 fn start_set(env: &Env, provider: &str, key: &str) -> std::process::Child {
-    let mut child = env
-        .command(&["auth", "set", provider])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{key}\n").as_bytes())
-        .unwrap();
-    child
+    env.spawn_with_stdin(&["auth", "set", provider], &format!("{key}\n"))
 }
 
 fn set(env: &Env, provider: &str, key: &str) -> std::process::Output {
@@ -176,20 +160,10 @@ fn eval_uses_a_stored_key_and_refuses_an_auth_file_others_can_read() {
 fn named_accounts_join_the_bucket_and_status_lists_them_without_secrets() {
     let env = Env::new();
     assert_eq!(set(&env, "openai", "sk-main-1").status.code(), Some(0));
-    let mut child = env
-        .command(&["auth", "set", "openai", "--account", "work"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{CANARY}\n").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = env.run_with_stdin(
+        &["auth", "set", "openai", "--account", "work"],
+        &format!("{CANARY}\n"),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("(account work)"));
     // Setting the unnamed key again keeps the named account.

@@ -187,3 +187,77 @@ fn hostile_queries_get_answers_not_crashes() {
     );
     assert!(stderr(&out).contains("1000 characters"));
 }
+
+#[test]
+fn a_question_is_answered_by_its_section_and_a_query_of_nothing_says_so() {
+    let env = Env::new();
+    let text = stdout(&env.run(&["docs", "search", "how do I continue a session"]));
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with("eval  ")
+            && first.contains("› Continuing a session")
+            && first.contains("(smith docs get eval --lines "),
+        "{text}"
+    );
+    // The printed window is that section.
+    let lines = first
+        .rsplit("--lines ")
+        .next()
+        .unwrap()
+        .trim_end_matches(')');
+    let section = stdout(&env.run(&["docs", "get", "eval", "--lines", lines]));
+    assert!(section.starts_with("## Continuing a session"), "{section}");
+    let json = records(&env.run(&["docs", "search", "how do I continue a session", "--json"]));
+    assert_eq!(json[0]["section"], "Continuing a session");
+    for nothing in ["xylophone quasar", "how do I knit a scarf", "the of and"] {
+        let out = env.run(&["docs", "search", nothing]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(stdout(&out), format!("no document matches `{nothing}`\n"));
+        let page = records(&env.run(&["docs", "search", nothing, "--json"]));
+        assert_eq!(page.len(), 1);
+        assert_eq!(page[0]["total"], 0);
+    }
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_declarations() {
+    let env = Env::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for (shell, file) in [
+        ("bash", "smith.bash"),
+        ("zsh", "_smith"),
+        ("fish", "smith.fish"),
+        ("powershell", "_smith.ps1"),
+    ] {
+        let out = env.run(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let shipped = std::fs::read_to_string(root.join("dist/completions").join(file)).unwrap();
+        assert_eq!(
+            stdout(&out),
+            shipped,
+            "{shell}: the shipped script is stale"
+        );
+    }
+    let out = env.run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("possible values"), "{}", stderr(&out));
+
+    let page = stdout(&env.run(&["docs", "man", "eval"]));
+    assert!(
+        page.contains(&format!(
+            ".TH smith-eval 1  \"smith {}\" \"Smith Manual\"",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{page}"
+    );
+    assert!(page.contains("\\-\\-continue"), "{page}");
+    let list = stdout(&env.run(&["docs", "man", "--list"]));
+    assert!(list.lines().any(|l| l == "smith-sessions-list.1"), "{list}");
+    let out = env.run(&["docs", "man", "frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no manual page for `smith frobnicate`"),
+        "{}",
+        stderr(&out)
+    );
+}

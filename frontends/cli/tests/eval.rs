@@ -4,7 +4,7 @@
 mod common;
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 
 use common::{Env, records, stderr, stdout, wait_for};
@@ -466,20 +466,7 @@ fn missing_or_malformed_scripts_exit_2_naming_file_line_and_field() {
 #[test]
 fn the_prompt_can_come_from_stdin() {
     let env = Env::new();
-    let mut child = env
-        .command(&["eval", "-m", "scripted/demo", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"from a pipe")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = env.run_with_stdin(&["eval", "-m", "scripted/demo", "-"], "from a pipe");
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("You said: from a pipe"));
 

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use smith_docs::reference::{bless, check_drift};
+use smith_docs::reference::{bless, bless_regions, check_drift, check_regions};
 
 fn reference_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs-corpus/docs/reference")
@@ -13,11 +13,22 @@ fn reference_dir() -> PathBuf {
 #[test]
 fn checked_in_and_embedded_reference_match_the_declarations() {
     let docs = smith_cli::reference_docs();
+    let regions = smith_cli::generated_regions();
+    let docs_dir = reference_dir().join("..");
     if std::env::var_os("SMITH_BLESS").is_some_and(|v| v == "1") {
         bless(&reference_dir(), &docs).unwrap();
+        bless_regions(&docs_dir, &regions).unwrap();
         return;
     }
-    if let Err(drifts) = check_drift(&reference_dir(), &docs) {
+    let drifts: Vec<_> = [
+        check_drift(&reference_dir(), &docs),
+        check_regions(&docs_dir, &regions),
+    ]
+    .into_iter()
+    .filter_map(Result::err)
+    .flatten()
+    .collect();
+    if !drifts.is_empty() {
         let list: Vec<String> = drifts.iter().map(ToString::to_string).collect();
         panic!(
             "generated reference is stale — run `cargo xtask docs` and commit the result:\n  {}",
@@ -66,4 +77,120 @@ fn every_command_and_option_is_in_the_reference() {
                 .cloned(),
         );
     }
+}
+
+/// Generated files that must equal their declarations: `(directory, [(file name, text)])`.
+fn check_or_bless(dir: &std::path::Path, files: &[(String, String)], what: &str) {
+    let bless = std::env::var_os("SMITH_BLESS").is_some_and(|v| v == "1");
+    if bless {
+        std::fs::create_dir_all(dir).unwrap();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        return;
+    }
+    let mut stale = Vec::new();
+    for (name, text) in files {
+        match std::fs::read_to_string(dir.join(name)) {
+            Ok(found) if found == *text => {}
+            Ok(_) => stale.push(format!("{name} differs")),
+            Err(_) => stale.push(format!("{name} is missing")),
+        }
+    }
+    for entry in std::fs::read_dir(dir).into_iter().flatten() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !files.iter().any(|(n, _)| *n == name) {
+            stale.push(format!("{name} is not generated any more"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the checked-in {what} in {} are stale — run `cargo xtask man` and commit the result:\n  {}",
+        dir.display(),
+        stale.join("\n  ")
+    );
+}
+
+/// The manual page of `cmd` and of each of its subcommands, `(file name, roff)`, by name.
+fn man_pages() -> Vec<(String, String)> {
+    fn render(cmd: &clap::Command, out: &mut Vec<(String, String)>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            render(sub, out);
+        }
+        let man = clap_mangen::Man::new(cmd.clone())
+            .source(format!("smith {}", env!("CARGO_PKG_VERSION")))
+            .manual("Smith Manual");
+        let mut text = Vec::new();
+        man.render(&mut text).unwrap();
+        out.push((man.get_filename(), String::from_utf8(text).unwrap()));
+    }
+    let mut root = smith_cli::command().disable_help_subcommand(true);
+    root.build();
+    let mut pages = Vec::new();
+    render(&root, &mut pages);
+    pages.sort();
+    pages
+}
+
+#[test]
+fn the_man_pages_match_the_declarations_and_are_embedded() {
+    let pages = man_pages();
+    let names: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+    for expected in [
+        "smith.1",
+        "smith-eval.1",
+        "smith-sessions-list.1",
+        "smith-completions.1",
+    ] {
+        assert!(names.contains(&expected), "{names:?}");
+    }
+    let eval = &pages.iter().find(|(n, _)| n == "smith-eval.1").unwrap().1;
+    assert!(
+        eval.contains("\\-\\-continue") && eval.contains("\\-\\-stdin"),
+        "{eval}"
+    );
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs-corpus/man");
+    check_or_bless(&dir, &pages, "manual pages");
+    if std::env::var_os("SMITH_BLESS").is_none() {
+        assert_eq!(
+            smith_docs::man_pages().unwrap(),
+            pages,
+            "the binary embeds stale manual pages; rebuild it (cargo build) after `cargo xtask man`"
+        );
+    }
+}
+
+#[test]
+fn the_completion_scripts_match_the_declarations() {
+    use clap_complete::{Generator as _, Shell};
+    let scripts: Vec<(String, String)> = [
+        Shell::Bash,
+        Shell::Zsh,
+        Shell::Fish,
+        Shell::PowerShell,
+        Shell::Elvish,
+    ]
+    .into_iter()
+    .map(|shell| {
+        (
+            shell.file_name("smith"),
+            smith_cli::completion_script(shell),
+        )
+    })
+    .collect();
+    let bash = &scripts[0].1;
+    for word in [
+        "eval",
+        "sessions",
+        "--continue",
+        "--session-id",
+        "completions",
+    ] {
+        assert!(bash.contains(word), "bash completion lacks {word}");
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist/completions");
+    check_or_bless(&dir, &scripts, "completion scripts");
 }

@@ -74,7 +74,13 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     // The readable forms name the same things.
     let text = stdout(&env.run(&["tools", "list"]));
     assert!(
-        text.lines().count() == 7 && text.contains("bash  (shell)"),
+        text.lines().filter(|l| !l.starts_with(' ')).count() == 7 && text.contains("bash  (shell)"),
+        "{text}"
+    );
+    // In this untrusted directory bash is listed, but as not offered, with the fix.
+    assert!(
+        text.contains("  not offered here: running programs is not allowed here")
+            && text.contains("smith trust"),
         "{text}"
     );
     let text = stdout(&env.run(&["plugins", "list"]));
@@ -230,15 +236,18 @@ fn bash_is_refused_in_an_untrusted_project_and_runs_after_smith_trust() {
         r#"{"command": "echo ran > made.txt; echo ran"}"#,
     );
 
+    // bash is not offered here; a call of it anyway is answered with why, and nothing runs
+    // (no effect is even attempted).
     let (output, is_error, entries) = eval_in(&env, &project, &s, &[]);
     assert!(is_error, "{output}");
     assert!(
-        output.contains("not trusted") && output.contains("smith trust"),
+        output.contains("is not available here")
+            && output.contains("not trusted")
+            && output.contains("smith trust"),
         "{output}"
     );
     assert!(!project.join("made.txt").exists());
-    // The refusal is itself recorded: an intent and a not-applied completion.
-    assert_eq!(effect_outcomes(&entries), [EffectOutcome::NotApplied]);
+    assert_eq!(effect_outcomes(&entries), []);
     assert_paired(&entries);
 
     // --allow-process allows it for one run without trusting the project.
@@ -276,7 +285,12 @@ fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effec
 
     // A disabled plugin's tool is not active: the call is answered, nothing runs.
     let s = script(&env, "read.kdl", "read", r#"{"path": "notes.txt"}"#);
-    let (output, is_error, entries) = eval_in(&env, dir, &s, &["--disable-plugin", "files"]);
+    let (output, is_error, entries) = eval_in(
+        &env,
+        dir,
+        &s,
+        &["--disable-plugin", "files", "--allow-process"],
+    );
     assert!(
         is_error && output.contains("unknown tool `read`"),
         "{output}"

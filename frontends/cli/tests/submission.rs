@@ -144,7 +144,22 @@ fn a_conflicting_reuse_of_a_key_fails_and_creates_no_work() {
             err.contains("`k`") && err.contains("different content") && err.contains("new key"),
             "{err}"
         );
-        assert!(out.stdout.is_empty(), "no records for refused input");
+        // Refused input runs nothing: the one record is the error, with the same words.
+        let records = String::from_utf8(out.stdout.clone()).unwrap();
+        let lines: Vec<serde_json::Value> = records
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 1, "{records}");
+        assert_eq!(lines[0]["type"], "error");
+        assert_eq!(lines[0]["status"], 2);
+        assert!(
+            lines[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("different content"),
+            "{records}"
+        );
         assert_eq!(entry_count(&path), count, "no new work");
     }
     // Bad keys and a key without a session are usage errors.

@@ -20,5 +20,5 @@ pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
 pub use verify::{Verification, verify};
 pub use view::{
     CheckpointView, EntryView, ForkView, KnownRecord, MatchView, PageView, ReceiptView, Record,
-    RecordView, SessionSummary, UsageView, kind_label, summarize,
+    RecordView, SessionSummary, TITLE_CHARS, UsageView, kind_label, recorded_selection, summarize,
 };

@@ -1,9 +1,9 @@
 //! The inspection records: one view type per output record, borrowing what it shows.
 
 use serde::Serialize;
-use smith::{EntryId, SessionId, UsageTotals};
+use smith::{EntryId, Selection, SessionId, UsageTotals};
 use smith_agent::{AttemptUsage, Receipt, ReceiptState};
-use smith_store::{CommitReader, Entry, Record as Stored, SessionState};
+use smith_store::{Entry, Record as Stored, SessionReader, SessionState};
 
 /// One inspection record, tagged by `type` (serialized first).
 #[derive(Debug, Serialize)]
@@ -25,47 +25,110 @@ pub enum Record<'a> {
     Fork(ForkView),
 }
 
-/// A session's identity and summary metadata, read from its first committed change only.
+/// The most characters of a session's title ([`SessionSummary::title`]), ellipsis included.
+pub const TITLE_CHARS: usize = 72;
+
+/// A session's identity and summary metadata: what its start records, its title and the model
+/// it last selected. Read through the file's index: the start, the first few entries and the
+/// selected branch back to its last selection — never the whole history.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SessionSummary {
     /// The session id.
     pub id: SessionId,
     /// Creation time from the id, milliseconds since the Unix epoch.
     pub created_ms: Option<u64>,
+    /// When the file was last written (its modification time), milliseconds since the Unix
+    /// epoch.
+    pub modified_ms: Option<u64>,
     /// The file's size in bytes.
     pub bytes: u64,
     /// The Smith that created it.
     pub smith_version: Option<String>,
     /// The working directory it was created in.
     pub cwd: Option<String>,
+    /// The first line of the first submitted prompt, at most [`TITLE_CHARS`] characters
+    /// (cut with `…`); `None` before the first submission.
+    pub title: Option<String>,
+    /// The selection (model, alias or group) the selected branch last recorded: its last
+    /// submission or model change.
+    pub last_model: Option<String>,
 }
 
-/// Summarize session `id` at `path`: its size and what its `session_start` records. Only the
-/// first committed change is read.
+/// How many entries from the start are searched for the first submission (the title).
+const TITLE_SEARCH: usize = 16;
+
+/// `input`'s first non-blank line, trimmed and bounded to [`TITLE_CHARS`] characters.
+fn title_of(input: &str) -> Option<String> {
+    let line = input.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if line.chars().count() <= TITLE_CHARS {
+        return Some(line.to_owned());
+    }
+    let mut cut: String = line.chars().take(TITLE_CHARS - 1).collect();
+    cut.push('…');
+    Some(cut)
+}
+
+/// Summarize session `id` at `path`: its size, modification time, what its `session_start`
+/// records, its title and last selection.
 ///
 /// # Errors
-/// The store's error when the file cannot be opened or its first change read.
+/// The store's error when the file cannot be opened or its entries read.
 pub fn summarize(
     id: SessionId,
     path: &std::path::Path,
 ) -> Result<SessionSummary, smith_store::Error> {
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let start = CommitReader::open(path).and_then(|mut r| r.next_change())?;
-    let (smith_version, cwd) = match start
+    let meta = std::fs::metadata(path).ok();
+    let modified_ms = meta
         .as_ref()
-        .and_then(|c| c.entries.first())
-        .map(|e| &e.record)
-    {
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_millis()).ok());
+    let mut reader = SessionReader::open(path)?;
+    let first = reader.range(EntryId(1), TITLE_SEARCH)?;
+    let (smith_version, cwd) = match first.first().map(|e| &e.record) {
         Some(Stored::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
         _ => (None, None),
     };
+    let title = first.iter().find_map(|e| match &e.record {
+        Stored::Submission(s) => title_of(&s.input),
+        _ => None,
+    });
+    let last_model = last_selection(&mut reader)?.map(|s| s.to_string());
     Ok(SessionSummary {
         id,
         created_ms: id.created_ms(),
-        bytes,
+        modified_ms,
+        bytes: meta.map_or(0, |m| m.len()),
         smith_version,
         cwd,
+        title,
+        last_model,
     })
+}
+
+/// The selection the selected branch of `reader`'s session last recorded (its newest
+/// submission or model change), walking back from the leaf.
+fn last_selection(reader: &mut SessionReader) -> Result<Option<Selection>, smith_store::Error> {
+    let mut at = reader.state().leaf_id();
+    while let Some(id) = at {
+        let entry = reader.entry(id)?;
+        match entry.record {
+            Stored::Submission(s) => return Ok(Some(s.model)),
+            Stored::ModelChange(c) => return Ok(Some(c.model)),
+            _ => at = entry.parent,
+        }
+    }
+    Ok(None)
+}
+
+/// The selection session file `path` last recorded on its selected branch (its newest
+/// submission or model change), `None` when it has none: what continuing the session runs
+/// with unless the caller selects another.
+///
+/// # Errors
+/// The store's error when the file cannot be opened or an entry on the branch read.
+pub fn recorded_selection(path: &std::path::Path) -> Result<Option<Selection>, smith_store::Error> {
+    last_selection(&mut SessionReader::open(path)?)
 }
 
 /// One matching line of one entry.

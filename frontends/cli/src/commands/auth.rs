@@ -1,6 +1,6 @@
 //! `smith auth status` and `smith auth set`: credentials checked without a model request, and
-//! a key read from stdin stored in the auth file (`smith_app::auth`). Values are never
-//! printed.
+//! a key — typed at a prompt with echo off on a terminal, else one line of stdin — stored in
+//! the auth file (`smith_app::auth`). Values are never printed.
 
 use clap::{Args, Subcommand};
 use smith_app::auth::{self, Secret};
@@ -17,8 +17,12 @@ accounts. An account may hold a renewable credential (access-token, expires-at, 
 renewed before use at `provider.ID.token-url`. Secrets are never printed: `status` says only
 which accounts exist and where a key comes from (`smith docs get models`).
 
+  smith auth set anthropic                    (on a terminal: asks, with echo off)
   echo \"$KEY\" | smith auth set anthropic
   echo \"$KEY\" | smith auth set anthropic --account work
+
+A key the vendor refuses (HTTP 401/403) fails with the source of the key that was sent: the
+variable, or which account of the auth file.
 
 Exit status:
   0    success
@@ -41,8 +45,8 @@ pub(crate) enum AuthCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Store PROVIDER's API key, read from stdin (one line), in the auth file; the entries of
-    /// other providers are kept.
+    /// Store PROVIDER's API key in the auth file: asked for with echo off on a terminal, else
+    /// read from stdin (one line); the entries of other providers are kept.
     Set {
         /// The provider id (e.g. `anthropic`).
         provider: String,
@@ -125,15 +129,29 @@ pub(crate) fn run(args: AuthArgs, global: &Global) -> Result<u8, CliError> {
         }
         AuthCommand::Set { provider, account } => {
             if !declared.iter().any(|(id, _)| *id == provider) {
-                let known: Vec<&str> = declared.iter().map(|(id, _)| id.as_str()).collect();
-                return Err(CliError::usage(format!(
-                    "provider `{provider}` takes no API key here; providers with keys: {}",
-                    known.join(", ")
-                )));
+                let with_keys: Vec<&str> = declared.iter().map(|(id, _)| id.as_str()).collect();
+                let known = app.registry.provider_ids();
+                return Err(CliError::usage(if known.contains(&provider) {
+                    format!(
+                        "provider `{provider}` takes no API key; providers with keys: {}",
+                        with_keys.join(", ")
+                    )
+                } else {
+                    let close: Vec<String> =
+                        smith_config::closest(&provider, with_keys.iter().copied())
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect();
+                    format!(
+                        "unknown provider `{provider}`; {}providers with keys: {} (`smith auth status` lists them)",
+                        smith_app::route::did_you_mean(&close).replace("If not, ", ""),
+                        with_keys.join(", ")
+                    )
+                }));
             }
             if let Some(name) = &account
                 && (name.is_empty()
-                    || name == "auth-file"
+                    || name == auth::DEFAULT_ACCOUNT
                     || name.starts_with("env:")
                     || name.chars().any(|c| c.is_whitespace() || c.is_control()))
             {
@@ -141,17 +159,16 @@ pub(crate) fn run(args: AuthArgs, global: &Global) -> Result<u8, CliError> {
                     "account name `{name}` is reserved or has spaces; pick a plain name, e.g. --account work"
                 )));
             }
-            let mut line = String::new();
-            std::io::stdin()
-                .read_line(&mut line)
-                .map_err(|e| CliError::usage(format!("cannot read the key from stdin: {e}")))?;
-            let key = line.trim();
+            let key = read_key(&provider)?;
+            let key = key.trim();
             if key.is_empty() || key.chars().any(char::is_control) {
                 return Err(CliError::usage(
-                    "no key on stdin (or it holds control characters); pipe the key in: echo \"$KEY\" | smith auth set PROVIDER",
+                    "no key given (or it holds control characters); type it at the prompt, or pipe it in: echo \"$KEY\" | smith auth set PROVIDER",
                 ));
             }
-            let label = account.clone().unwrap_or_else(|| "auth-file".to_owned());
+            let label = account
+                .clone()
+                .unwrap_or_else(|| auth::DEFAULT_ACCOUNT.to_owned());
             auth::update(&path, &provider, |accounts| {
                 let secret = Secret::Key(key.to_owned());
                 match accounts.iter_mut().find(|(l, _)| *l == label) {
@@ -171,4 +188,18 @@ pub(crate) fn run(args: AuthArgs, global: &Global) -> Result<u8, CliError> {
             ))
         }
     }
+}
+
+/// The key: typed at a prompt with echo off when stdin is a terminal, else one line of stdin.
+fn read_key(provider: &str) -> Result<String, CliError> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        return rpassword::prompt_password(format!("API key for {provider} (input hidden): "))
+            .map_err(|e| CliError::usage(format!("cannot read the key from the terminal: {e}; pipe it in instead: echo \"$KEY\" | smith auth set {provider}")));
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| CliError::usage(format!("cannot read the key from stdin: {e}")))?;
+    Ok(line)
 }

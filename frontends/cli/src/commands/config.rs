@@ -69,20 +69,47 @@ pub(crate) fn run(args: ConfigArgs, global: &Global) -> Result<u8, CliError> {
             report_notices(&settings.notices);
             show(&settings.resolved, key.as_deref(), json)
         }
-        ConfigCommand::Check => {
-            let settings = settings(global)?;
-            report_notices(&settings.notices);
-            let count = settings.resolved.iter().count();
-            write_stdout(&format!(
-                "configuration is valid ({count} settings resolved)\n"
-            ))
-        }
+        ConfigCommand::Check => check(global),
         ConfigCommand::Set {
             key,
             value,
             project,
         } => set(&key, &value, project),
     }
+}
+
+/// `config check`: every applied layer, the settings against the known plugins and providers,
+/// and an untrusted project's file too — checked, and said not to apply.
+fn check(global: &Global) -> Result<u8, CliError> {
+    let settings = settings(global)?;
+    let (_, registry_notices) = smith_app::Registry::resolve(&settings)?;
+    let mut out = format!(
+        "configuration is valid ({} settings resolved)\n",
+        settings.resolved.iter().count()
+    );
+    for notice in settings.notices.iter().chain(&registry_notices) {
+        if let smith_app::Notice::UntrustedProject { file, project } = notice {
+            let count = smith_app::settings::check_file(file).map_err(|e| {
+                let e = CliError::from(e);
+                CliError::new(
+                    e.status,
+                    format!(
+                        "{} (the project is not trusted, so this file is not applied yet; fix it before `smith trust {}`)",
+                        e.message,
+                        shell_quote(&project.display().to_string())
+                    ),
+                )
+            })?;
+            out.push_str(&format!(
+                "{} is valid ({count} settings) but not applied: the project is not trusted; trust it with `smith trust {}`\n",
+                file.display(),
+                shell_quote(&project.display().to_string())
+            ));
+        } else {
+            report_notices(std::slice::from_ref(notice));
+        }
+    }
+    write_stdout(&out)
 }
 
 /// The settings of this invocation (the plugin registry is not needed to show them).

@@ -51,6 +51,16 @@ pub(crate) enum DocsCommand {
         #[arg(long, value_name = "C")]
         cursor: Option<String>,
     },
+    /// Print the manual page of `smith` or of one of its commands (roff: pipe it into
+    /// `man -l -`), or list the pages with --list.
+    Man {
+        /// The command, e.g. `eval` or `sessions list`; none: `smith` itself.
+        #[arg(value_name = "COMMAND")]
+        command: Vec<String>,
+        /// List the page names instead.
+        #[arg(long, conflicts_with = "command")]
+        list: bool,
+    },
     /// Print one document, or a window of its lines.
     Get {
         /// The document id (see `smith docs list`).
@@ -66,11 +76,16 @@ pub(crate) enum DocsCommand {
 }
 
 const SEARCH_AFTER_HELP: &str = "\
-Query syntax: words match their English stems in titles (weighted ×3), tags (×2) and bodies;
-\"a phrase\" matches words in order; +word requires and -word excludes a word; title:word,
-tags:word and body:word search one field. Malformed syntax is read leniently, never an error.
-When more results remain, the last line (or the JSON `page` record) gives the --cursor for
-the next page.";
+Each document is searched section by section, and each matching document is shown once, at
+the section that matches best, with the `smith docs get ID --lines A..B` that prints it.
+Query syntax: words match their English stems in section headings (weighted ×3), document
+titles and tags (×1.5) and section text; words that carry no meaning (the, a, how, do, I,
+what, where…) are ignored, so a question works as a query, and words standing together in
+the query rank sections where they stand together higher. \"a phrase\" matches words in
+order; +word requires and -word excludes a word; title:word, heading:word, tags:word and
+body:word search one field. Malformed syntax is read leniently, never an error. A query
+nothing matches says so. When more results remain, the last line (or the JSON `page` record)
+gives the --cursor for the next page.";
 
 /// Most lines `smith docs get` prints without `--lines`; longer documents continue with
 /// `--lines`.
@@ -90,6 +105,7 @@ pub(crate) fn run(args: DocsArgs) -> Result<u8, CliError> {
             cursor,
         } => search(&query, json, limit, cursor.as_deref())?,
         DocsCommand::Get { id, lines, json } => get(&corpus, &id, lines.as_deref(), json)?,
+        DocsCommand::Man { command, list } => man(&command, list)?,
     };
     write_stdout(&text)
 }
@@ -171,7 +187,15 @@ fn search(query: &str, json: bool, limit: usize, cursor: Option<&str>) -> Result
             ));
         }
         for hit in &page.hits {
-            out.push_str(&format!("{}  {}\n", hit.id, hit.title));
+            let section = if hit.section == hit.title {
+                String::new()
+            } else {
+                format!(" › {}", hit.section)
+            };
+            out.push_str(&format!(
+                "{}  {}{section}  (smith docs get {} --lines {})\n",
+                hit.id, hit.title, hit.id, hit.lines
+            ));
             if !hit.snippet.is_empty() {
                 out.push_str(&format!("    {}\n", hit.snippet));
             }
@@ -189,6 +213,29 @@ fn search(query: &str, json: bool, limit: usize, cursor: Option<&str>) -> Result
         }
     }
     Ok(out)
+}
+
+fn man(command: &[String], list: bool) -> Result<String, CliError> {
+    let pages =
+        smith_docs::man_pages().map_err(|e| CliError::new(exit::RUN_FAILED, e.to_string()))?;
+    if list {
+        return Ok(pages.iter().map(|(name, _)| format!("{name}\n")).collect());
+    }
+    let name = std::iter::once("smith")
+        .chain(command.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("-")
+        + ".1";
+    pages
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| text)
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "no manual page for `smith {}`; `smith docs man --list` lists them",
+                command.join(" ")
+            ))
+        })
 }
 
 fn get(corpus: &Corpus, id: &str, lines: Option<&str>, json: bool) -> Result<String, CliError> {

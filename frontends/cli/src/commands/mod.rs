@@ -2,6 +2,7 @@
 //! (`smith_app` builds the runtime; these modules parse, print and choose exit statuses).
 
 pub(crate) mod auth;
+pub(crate) mod completions;
 pub(crate) mod config;
 pub(crate) mod docs;
 pub(crate) mod eval;

@@ -130,13 +130,45 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
                 "{} {}  {}  [{grants}]  {state}  {contributes}\n",
                 m.id, m.version, m.world
             ));
+            if let Some(provider) = &m.provider {
+                out.push_str(&provider_line(&app, provider));
+            }
             if let (true, ProcessPolicy::Refused(why)) = (
                 m.grants.contains(&smith_host::grants::Grant::ProcessExec),
                 &process,
             ) {
-                out.push_str(&format!("  process.exec is not given here: {why}\n"));
+                out.push_str(&format!(
+                    "  process.exec is not given here, so its tools ({}) are not offered to the model: {why}\n",
+                    m.tools.join(", ")
+                ));
             }
         }
     }
     write_stdout(&smith_render_plain::printable(&out))
+}
+
+/// A provider plugin's second line: the base URL it uses here (and what set it) and where its
+/// key is read from.
+fn provider_line(app: &smith_app::App, provider: &smith_host::manifest::ProviderDecl) -> String {
+    let id = &provider.id;
+    let key = format!("provider.{id}.base-url");
+    let url = match app.settings.resolved.get(&key) {
+        Some(v) => format!("base URL {} (from {})", v.value, v.source),
+        None if !provider.base_url.starts_with("http") => {
+            format!("no network: its transport is `{}`", provider.base_url)
+        }
+        None => format!(
+            "base URL {} (the default; {key} overrides it)",
+            provider.base_url
+        ),
+    };
+    let credential = match &provider.api_key {
+        Some(k) => format!(
+            "key from {} or the auth file (`smith auth set {id}`), {}",
+            smith_app::route::key_variable(&app.settings, id, &k.env),
+            if k.required { "required" } else { "optional" }
+        ),
+        None => "no key".to_owned(),
+    };
+    format!("  {url}; {credential}\n")
 }

@@ -122,6 +122,33 @@ impl Env {
     pub fn run(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
     }
+
+    /// Start `smith ARGS` with `input` written to its stdin, which is then closed; stdout and
+    /// stderr piped.
+    pub fn spawn_with_stdin(&self, args: &[&str], input: &str) -> std::process::Child {
+        use std::io::Write;
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child
+    }
+
+    /// Run `smith ARGS` with `input` on its stdin (closed after it).
+    pub fn run_with_stdin(&self, args: &[&str], input: &str) -> Output {
+        self.spawn_with_stdin(args, input)
+            .wait_with_output()
+            .unwrap()
+    }
 }
 
 pub fn stdout(o: &Output) -> String {

@@ -50,7 +50,7 @@ impl Guest for Codec {
             _ => status_kind(status),
         };
         let advice = match kind {
-            ProviderErrorKind::Auth => "; check GEMINI_API_KEY",
+            // Authentication failures: the runtime names the credential sent and its source.
             ProviderErrorKind::Unavailable => "; check the model name",
             ProviderErrorKind::RateLimited | ProviderErrorKind::Transient => "; retry in a moment",
             _ => "",

@@ -34,7 +34,7 @@ impl Guest for Codec {
         let kind = status_kind(status);
         let detail = chat::error_message(&body);
         let advice = match kind {
-            ProviderErrorKind::Auth => "; set OPENAI_COMPATIBLE_API_KEY if the server needs a key",
+            // Authentication failures: the runtime names the credential sent and its source.
             ProviderErrorKind::Unavailable => {
                 "; check the model name and provider.openai-compatible.base-url (it usually ends in /v1)"
             }

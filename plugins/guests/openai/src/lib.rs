@@ -67,7 +67,7 @@ impl Guest for Codec {
         let kind = status_kind(status);
         let detail = chat::error_message(&body);
         let advice = match kind {
-            ProviderErrorKind::Auth => "; check OPENAI_API_KEY",
+            // Authentication failures: the runtime names the credential sent and its source.
             ProviderErrorKind::Unavailable => "; check the model name",
             ProviderErrorKind::RateLimited | ProviderErrorKind::Transient => "; retry in a moment",
             _ => "",

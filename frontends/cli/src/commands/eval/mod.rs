@@ -2,16 +2,18 @@
 //! ready (settings, plugins, catalog, route), the prompt is read, the session opened, and the
 //! one agent loop runs with the intents rendered to stdout and stderr ([`sink`]).
 
+mod input;
 mod sink;
+mod target;
 
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use clap::Args;
+use clap::{ArgGroup, Args};
 use smith::{Cancel, StopReason};
-use smith_agent::{AdmissionError, Agent, Session, Submit};
-use smith_app::{App, RunSpec, TempStore};
+use smith_agent::{AdmissionError, Agent, Submit};
+use smith_app::{App, RunSpec};
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
@@ -19,19 +21,26 @@ use crate::commands::plugins::process_refusal;
 use crate::exit;
 use crate::output::report_notices;
 use sink::EvalSink;
-
-/// Largest prompt, in bytes, from the command line or stdin. Well under the session format's
-/// 16 MiB frame bound, so an accepted prompt can always be recorded.
-const MAX_PROMPT_BYTES: u64 = 8 * 1024 * 1024;
+use target::Target;
 
 pub(crate) const EVAL_AFTER_HELP: &str = "\
 Models:
   scripted/demo       built-in script: thinks, answers and echoes the prompt
   scripted/tool-call  built-in script: calls a tool, gets its result, answers
+  scripted/edit       built-in script: writes, reads, edits and rereads notes.txt (run it in
+                      an empty directory)
   scripted/NAME --script FILE   plays FILE (a KDL script of provider rounds); NAME is a label
   ALIAS or GROUP      a name from models.kdl: resolved offline, failing over in order
   `smith models` lists the catalog; a model gets only what its record advertises (tools,
   --thinking levels), else nothing is sent. Every attempt is recorded apart from the selection.
+  Without --model, the `model` setting selects; else a continued session's last model does.
+
+Prompt:
+  PROMPT              the prompt; `@path` attaches a UTF-8 file of this directory (at most
+                      256 KiB, 16 files; the path, size and SHA-256 are recorded), `@@` is `@`
+  (no PROMPT) or -    the prompt is read from stdin, when stdin is not a terminal
+  --stdin             appends stdin to PROMPT as a fenced block (at most 1 MiB); without it
+                      stdin is never read when PROMPT is given
 
 Output:
   plain (default)  the answer streams to stdout; thinking, tool activity and diagnostics go to
@@ -42,21 +51,23 @@ Output:
 
 Tools:
   The active plugins' tools (`smith tools list`) run in the current directory: files and
-  search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process.
-  --disable-plugin ID leaves a plugin's tools out.
+  search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process
+  (elsewhere it is not offered to the model). --disable-plugin ID leaves a plugin's tools out.
 
 Retries:
-  --session ID --dedup-key KEY makes a submission safe to repeat: the first admission runs;
+  --session ID (or --session-id UUID) --dedup-key KEY makes a submission safe to repeat: the first admission runs;
   a repeat with the same KEY, model and prompt runs nothing and prints the original answer
   (its `receipt` record has deduplicated set), also after a crash or restart; the same
   KEY with another prompt or model fails with exit 2 and writes nothing. A repeat exits as
   the original work ended (0 when it succeeded, 1 when it failed or was interrupted).
+  --session-id UUID creates that session or continues it, so a first prompt retries safely.
 
 Sessions:
   Every run creates a new session file under $SMITH_HOME/sessions (default
   $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of
-  its id is enough). --no-session uses a temporary store, removed when the run succeeds and
-  kept (its path is printed) when it does not.
+  its id is enough); --continue (or --session last) continues the latest session started in
+  this directory (`smith sessions list --here`). --no-session uses a temporary store, removed
+  when the run succeeds and kept (its path is printed) when it does not.
 
 Exit status:
   0    the model finished its answer (or stopped at its output limit, with a warning), or stdout was
@@ -64,16 +75,19 @@ Exit status:
        model gets the error as the call's result.
   1    the run failed: provider error, a stream cut before its end, a storage failure
   2    usage or configuration error (no or unknown model, bad script, bad flags, empty
-       prompt); nothing was run or written
+       prompt, an @path that names no file); nothing was run or written. With --json, an
+       error before the run starts is also one `error` record on stdout
   3    the --session file is damaged or of a format version this Smith does not read
   4    the --session is open for writing by another Smith process
   130  interrupted (Ctrl-C or SIGTERM); the session records what happened";
 
 /// Arguments of `smith eval`.
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("retry_target").args(["session", "session_id"])))]
 pub(crate) struct EvalArgs {
     /// The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of
-    /// models.kdl; default: the `model` setting.
+    /// models.kdl; default: the `model` setting, else (continuing a session) the model the
+    /// session last recorded.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
 
@@ -87,18 +101,30 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
-    /// Append to the existing session ID (a unique prefix is enough) instead of creating one.
-    #[arg(long, value_name = "ID", conflicts_with = "no_session")]
+    /// Append to the existing session ID (a unique prefix is enough; `last`: the latest
+    /// session started in this directory) instead of creating one.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["no_session", "continue_latest", "session_id"])]
     pub(crate) session: Option<String>,
 
-    /// Deduplicate this submission with KEY (needs --session): if the session already
-    /// admitted KEY with the same model and prompt, nothing runs and that submission's
-    /// receipt and recorded answer are printed; KEY with other content fails (exit 2).
+    /// Continue the session most recently written among those started in this directory
+    /// (same as --session last).
+    #[arg(long = "continue", conflicts_with_all = ["no_session", "session_id"])]
+    pub(crate) continue_latest: bool,
+
+    /// Record into session ID (a UUID you choose), creating it if it does not exist yet and
+    /// continuing it if it does: with --dedup-key, a retried first prompt is one admission.
+    #[arg(long, value_name = "UUID", conflicts_with = "no_session")]
+    pub(crate) session_id: Option<String>,
+
+    /// Deduplicate this submission with KEY (needs --session or --session-id): if the session
+    /// already admitted KEY with the same model and prompt, nothing runs and that
+    /// submission's receipt and recorded answer are printed; KEY with other content fails
+    /// (exit 2).
     #[arg(
         long,
         value_name = "KEY",
-        requires = "session",
-        conflicts_with = "no_session"
+        requires = "retry_target",
+        conflicts_with_all = ["no_session", "continue_latest"]
     )]
     pub(crate) dedup_key: Option<String>,
 
@@ -110,14 +136,53 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) script: Option<PathBuf>,
 
-    /// The prompt; `-` reads it from standard input (UTF-8, at most 8 MiB).
+    /// Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without
+    /// it stdin is not read when a prompt is given.
+    #[arg(long = "stdin")]
+    pub(crate) with_stdin: bool,
+
+    /// The prompt; `@path` attaches a file of this directory (`@@` is a literal `@`). Absent
+    /// or `-`: read from stdin when it is not a terminal (UTF-8, at most 8 MiB).
     #[arg(value_name = "PROMPT")]
-    pub(crate) prompt: String,
+    pub(crate) prompt: Option<String>,
 }
 
-/// Run `smith eval`; returns the exit status, or a diagnostic with its status.
+/// Run `smith eval`; returns the exit status, or a diagnostic with its status. With `--json`,
+/// a failure before the run starts is also one `error` record on stdout.
 pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
-    // Everything that can be refused is checked before any effect (no session file yet).
+    let json = args.json;
+    match ready(args, global) {
+        Ok(ready) => execute(ready),
+        Err(e) => {
+            if json {
+                write_error_record(&e);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Write the `error` record of a failure before the run started (eval-json).
+pub(crate) fn write_error_record(e: &CliError) {
+    use std::io::Write;
+    let record = serde_json::json!({"type": "error", "status": e.status, "message": e.message});
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{record}");
+    let _ = out.flush();
+}
+
+/// Everything a run needs, checked before any effect (no session file is written yet).
+struct Ready {
+    app: App,
+    args: EvalArgs,
+    spec: RunSpec,
+    prepared: smith_app::Prepared,
+    prompt: smith_app::prompt::Prompt,
+    cwd: PathBuf,
+    target: Target,
+}
+
+fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
     let flags: Vec<(&str, &str, &str)> = args
         .model
         .as_deref()
@@ -131,34 +196,71 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         .collect();
     let app = global.app(&flags)?;
     report_notices(&app.settings.notices);
-    let spec = RunSpec {
-        selection: app.selection()?,
-        thinking: app.thinking(),
-        script: args.script.clone(),
-    };
-    let prepared = app.prepare(&spec)?;
-    report_notices(&prepared.notices);
-    let prompt = read_prompt(&args.prompt)?;
-
-    let cancel = Cancel::new();
-    install_interrupt_handler(&cancel);
-
     let cwd = std::env::current_dir().map_err(|e| {
         CliError::new(
             exit::RUN_FAILED,
             format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
         )
     })?;
+    let target = target::resolve(&app, &args, cwd.to_str())?;
+    let spec = RunSpec {
+        selection: selection(&app, &target)?,
+        thinking: app.thinking(),
+        script: args.script.clone(),
+    };
+    let prepared = app.prepare(&spec)?;
+    report_notices(&prepared.notices);
+    let prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
+    Ok(Ready {
+        app,
+        args,
+        spec,
+        prepared,
+        prompt,
+        cwd,
+        target,
+    })
+}
+
+/// The selection of the run: a flag or setting, else the one an existing session last
+/// recorded (said on stderr).
+fn selection(app: &App, target: &Target) -> Result<smith::Selection, CliError> {
+    if app.settings.resolved.get("model").is_none()
+        && let Target::Existing { path, id } = target
+        && let Some(recorded) = smith_app::inspect::recorded_selection(path)
+            .map_err(|e| target::store_error(&e, true))?
+    {
+        target::note(&format!(
+            "continuing session {id} with {recorded}, the model it last recorded (select another with --model)"
+        ));
+        return Ok(recorded);
+    }
+    Ok(app.selection()?)
+}
+
+fn execute(ready: Ready) -> Result<u8, CliError> {
+    let Ready {
+        app,
+        args,
+        spec,
+        prepared,
+        prompt,
+        cwd,
+        target,
+    } = ready;
+    let cancel = Cancel::new();
+    install_interrupt_handler(&cancel);
     let policy = app.policy(&cwd, &process_refusal)?;
-    let (mut session, temp) = open_session(&app, &args)?;
+    let (mut session, temp) = target::open(&app, target, cwd.to_str().map(str::to_owned))?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
     // One plugin generation for the whole run, under the user's policy.
     let tools = prepared.tools.with_policy(policy);
     let submit = Submit {
         model: &spec.selection,
-        input: &prompt,
+        input: &prompt.text,
         dedup_key: args.dedup_key.as_deref(),
         destination: None,
+        attachments: &prompt.attachments,
     };
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
     let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
@@ -169,10 +271,14 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
         Ok(outcome) => outcome,
         Err(e) => {
             let _ = session.close();
-            return Err(match e {
+            let e = match e {
                 AdmissionError::Store(e) => command_error::store(&e),
                 other => CliError::usage(other.to_string()),
-            });
+            };
+            if args.json {
+                write_error_record(&e);
+            }
+            return Err(e);
         }
     };
     let path = session.path().to_owned();
@@ -208,43 +314,6 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
     Ok(status)
 }
 
-fn read_prompt(arg: &str) -> Result<String, CliError> {
-    let prompt = if arg == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .lock()
-            .take(MAX_PROMPT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| CliError::usage(format!("cannot read the prompt from stdin: {e}")))?;
-        if bytes.len() as u64 > MAX_PROMPT_BYTES {
-            return Err(CliError::usage(format!(
-                "the prompt on stdin is longer than {MAX_PROMPT_BYTES} bytes; shorten it"
-            )));
-        }
-        String::from_utf8(bytes).map_err(|e| {
-            CliError::usage(format!(
-                "the prompt on stdin is not valid UTF-8 (invalid byte at offset {}); pass UTF-8 text",
-                e.utf8_error().valid_up_to()
-            ))
-        })?
-    } else {
-        if arg.len() as u64 > MAX_PROMPT_BYTES {
-            return Err(CliError::usage(format!(
-                "the prompt is longer than {MAX_PROMPT_BYTES} bytes; shorten it"
-            )));
-        }
-        arg.to_owned()
-    };
-    if prompt.trim().is_empty() {
-        return Err(CliError::usage(if arg == "-" {
-            "the prompt read from stdin is empty; pipe the prompt text into smith, e.g. `echo \"Hello\" | smith eval -m scripted/demo -`"
-        } else {
-            "the prompt is empty; pass the prompt text, e.g. `smith eval -m scripted/demo \"Hello\"`"
-        }));
-    }
-    Ok(prompt)
-}
-
 fn install_interrupt_handler(cancel: &Cancel) {
     static PRESSES: AtomicU32 = AtomicU32::new(0);
     let cancel = cancel.clone();
@@ -255,66 +324,4 @@ fn install_interrupt_handler(cancel: &Cancel) {
         }
         cancel.cancel();
     });
-}
-
-/// The session this run records into: a temporary store's (`--no-session`), the existing
-/// one `--session` names, or a new one.
-fn open_session(app: &App, args: &EvalArgs) -> Result<(Session, Option<TempStore>), CliError> {
-    let store_err = |e: smith_store::Error| {
-        let status = command_error::store_status(&e);
-        let hint = match status {
-            exit::DAMAGED => {
-                " The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
-            }
-            exit::RUN_FAILED if args.session.is_some() => {
-                " The session file must be a regular file you can read and write; fix its permissions, or omit --session to start a new session."
-            }
-            exit::RUN_FAILED => {
-                " Make the sessions directory writable, set SMITH_HOME to a writable directory, or pass --no-session."
-            }
-            _ => return command_error::store(&e),
-        };
-        CliError::new(
-            status,
-            format!("{}.{hint}", command_error::store_message(&e)),
-        )
-    };
-    let create_err = |e: smith_app::CreateError| match e {
-        smith_app::CreateError::Store(e) => store_err(e),
-        other => command_error::create(&other),
-    };
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_owned));
-    if args.no_session {
-        let temp = TempStore::create().map_err(|e| command_error::create(&e))?;
-        let session = temp.store().create(cwd).map_err(create_err)?;
-        return Ok((session, Some(temp)));
-    }
-    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-    if let Some(wanted) = &args.session {
-        let (path, id) = store.find(wanted).map_err(|e| {
-            command_error::find(&e, "--session", "omit --session to start a new session")
-        })?;
-        let opened = store.open(&path, id).map_err(store_err)?;
-        for s in &opened.skipped {
-            eprint_note(&format!(
-                "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
-                s.damage_at, s.reason
-            ));
-        }
-        if let Some(tail) = &opened.truncated {
-            eprint_note(&format!(
-                "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
-                tail.len, tail.offset, tail.reason
-            ));
-        }
-        return Ok((opened.session, None));
-    }
-    let session = store.create(cwd).map_err(create_err)?;
-    Ok((session, None))
-}
-
-fn eprint_note(text: &str) {
-    exit::report(&format!("note: {text}"));
 }

@@ -1,5 +1,6 @@
-//! `smith sessions list`: session identities and summary metadata, oldest first, each read
-//! from its first committed change only.
+//! `smith sessions list`: session identities and summary metadata, oldest first — each read
+//! through its index (its start, its first prompt for the title, its last selection) — with
+//! `--here` keeping those started in this directory.
 
 use clap::Args;
 use smith_app::SessionStore;
@@ -17,9 +18,24 @@ pub(crate) struct ListArgs {
     /// One JSON record per session.
     #[arg(long)]
     pub(crate) json: bool,
+
+    /// Only the sessions started in this directory (what `smith eval --continue` picks from).
+    #[arg(long)]
+    pub(crate) here: bool,
 }
 
 pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Result<u8, CliError> {
+    let here = if args.here {
+        let cwd = std::env::current_dir().map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!("--here: cannot tell the working directory: {e}; run smith from an existing directory"),
+            )
+        })?;
+        Some(cwd.to_string_lossy().into_owned())
+    } else {
+        None
+    };
     let mut status = exit::SUCCESS;
     for (id, path) in sessions(store)? {
         let summary = match summarize(id, &path) {
@@ -29,16 +45,24 @@ pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Resul
                 continue;
             }
         };
+        if here.is_some() && summary.cwd != here {
+            continue;
+        }
         let more = if args.json {
             out.json(&Record::Session(summary))?
         } else {
             out.line(&format!(
-                "{id}  {}  {:>9} B  {}",
+                "{id}  {}  {:>9} B  {}  {}  {}",
                 summary
                     .created_ms
                     .map_or_else(|| "-".to_owned(), |ms| format!("{} UTC", format_utc(ms))),
                 summary.bytes,
-                summary.cwd.as_deref().unwrap_or("-")
+                summary.last_model.as_deref().unwrap_or("-"),
+                summary.cwd.as_deref().unwrap_or("-"),
+                summary
+                    .title
+                    .as_deref()
+                    .map_or_else(|| "-".to_owned(), |t| format!("\"{t}\""))
             ))?
         };
         if !more {

@@ -65,7 +65,8 @@ pub(crate) struct SessionsArgs {
 /// `smith sessions` subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum SessionsCommand {
-    /// List sessions, oldest first: id, creation time, size, working directory.
+    /// List sessions, oldest first: id, creation time, size, last model, working directory
+    /// and title (the first prompt's first line).
     List(list::ListArgs),
     /// Search recorded messages and tool output with a regular expression.
     #[command(after_help = GREP_AFTER_HELP)]

@@ -1,0 +1,576 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[smith] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'smith'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'smith'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand docs 'Read Smith''s documentation, offline: list, search and get documents'
+            cand config 'Show, check and set configuration; every value with its source'
+            cand sessions 'Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the branch a session continues on'
+            cand trust 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+            cand tools 'List the active tools: name, plugin, description, input schema'
+            cand plugins 'List the plugins: id, version, world, grants, state'
+            cand auth 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+            cand models 'List the model catalog: limits, capabilities, prices and where each figure comes from'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;eval'= {
+            cand -m 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded'
+            cand --model 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded'
+            cand --thinking 'The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the model''s catalog record must list it); default: the `thinking` setting, else the model''s own default'
+            cand --session 'Append to the existing session ID (a unique prefix is enough; `last`: the latest session started in this directory) instead of creating one'
+            cand --session-id 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission'
+            cand --dedup-key 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)'
+            cand --script 'Play this provider script (scripted provider only); the model name becomes its label'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit LF-delimited JSON records on stdout instead of plain text'
+            cand --continue 'Continue the session most recently written among those started in this directory (same as --session last)'
+            cand --no-session 'Record into a temporary session store, removed when the run succeeds'
+            cand --stdin 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;docs'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List every document: id, kind and title, ordered by id'
+            cand search 'Search the documentation; results are ranked by relevance, ties ordered by id'
+            cand man 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+            cand get 'Print one document, or a window of its lines'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;docs;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit one JSON record per document'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;docs;search'= {
+            cand --limit 'Hits per page (1 to 100)'
+            cand --cursor 'Continue after the previous page (the cursor it printed)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit one JSON record per hit, then a `page` record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;docs;man'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --list 'List the page names instead'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;docs;get'= {
+            cand --lines 'Body lines A..B, 1-based and inclusive (`A..` runs to the end; `A` is one line)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit the document as one JSON record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;docs;help'= {
+            cand list 'List every document: id, kind and title, ordered by id'
+            cand search 'Search the documentation; results are ranked by relevance, ties ordered by id'
+            cand man 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+            cand get 'Print one document, or a window of its lines'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;docs;help;list'= {
+        }
+        &'smith;docs;help;search'= {
+        }
+        &'smith;docs;help;man'= {
+        }
+        &'smith;docs;help;get'= {
+        }
+        &'smith;docs;help;help'= {
+        }
+        &'smith;config'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Print every setting (or KEY) with its resolved value and source'
+            cand check 'Validate every configuration layer and report the first problem'
+            cand set 'Write one setting to the user configuration (or the project''s), keeping comments'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;config;show'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per setting: `key`, `value`, `source`, `level`'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;config;check'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;config;set'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --project 'Write to the project''s `.smith/config.kdl` instead'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;config;help'= {
+            cand show 'Print every setting (or KEY) with its resolved value and source'
+            cand check 'Validate every configuration layer and report the first problem'
+            cand set 'Write one setting to the user configuration (or the project''s), keeping comments'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;config;help;show'= {
+        }
+        &'smith;config;help;check'= {
+        }
+        &'smith;config;help;set'= {
+        }
+        &'smith;config;help;help'= {
+        }
+        &'smith;sessions'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
+            cand grep 'Search recorded messages and tool output with a regular expression'
+            cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+            cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+            cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+            cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;sessions;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per session'
+            cand --here 'Only the sessions started in this directory (what `smith eval --continue` picks from)'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;grep'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per matching line'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;get'= {
+            cand --limit 'Entries per page (1 to 1000)'
+            cand --cursor 'Continue after this entry id (the cursor the previous page printed)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per entry, then a `page` record'
+            cand --branch 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;fork'= {
+            cand --at 'The fork point: the new session holds entries 1..=ENTRY with ENTRY selected (default: the selected leaf)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Print a JSON record instead of the bare id'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;select'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;receipts'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`, `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;watch'= {
+            cand --from 'The first entry to print (default 1: the whole history); the next entry id to be committed prints only what is new'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per entry, as `get --json` prints them'
+            cand --until-idle 'Stop once every committed entry is printed and no process is writing the session'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;verify'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;help'= {
+            cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
+            cand grep 'Search recorded messages and tool output with a regular expression'
+            cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+            cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+            cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+            cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;sessions;help;list'= {
+        }
+        &'smith;sessions;help;grep'= {
+        }
+        &'smith;sessions;help;get'= {
+        }
+        &'smith;sessions;help;fork'= {
+        }
+        &'smith;sessions;help;select'= {
+        }
+        &'smith;sessions;help;receipts'= {
+        }
+        &'smith;sessions;help;watch'= {
+        }
+        &'smith;sessions;help;verify'= {
+        }
+        &'smith;sessions;help;help'= {
+        }
+        &'smith;trust'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --revoke 'Stop trusting the project instead'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;tools'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;tools;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per tool: `name`, `plugin`, `description`, `input_schema`, `offered` (whether a run from here offers it) and `withheld` (why not, or null)'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;tools;help'= {
+            cand list 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;tools;help;list'= {
+        }
+        &'smith;tools;help;help'= {
+        }
+        &'smith;plugins'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'One line per plugin, in load order'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;plugins;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`, `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for requested grants this directory does not give, such as `process.exec` in an untrusted project'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;plugins;help'= {
+            cand list 'One line per plugin, in load order'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;plugins;help;list'= {
+        }
+        &'smith;plugins;help;help'= {
+        }
+        &'smith;auth'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand status 'For each provider: whether its key is set and where it comes from (never the key)'
+            cand set 'Store PROVIDER''s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;auth;status'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per provider: `provider`, `env`, `required`, `source` (`environment`, `auth-file` or null)'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;auth;set'= {
+            cand --account 'Store it as this named account of the provider''s bucket (used after the environment variable and the unnamed key, in file order) instead of as its key'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;auth;help'= {
+            cand status 'For each provider: whether its key is set and where it comes from (never the key)'
+            cand set 'Store PROVIDER''s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;auth;help;status'= {
+        }
+        &'smith;auth;help;set'= {
+        }
+        &'smith;auth;help;help'= {
+        }
+        &'smith;models'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;completions'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;help'= {
+            cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand docs 'Read Smith''s documentation, offline: list, search and get documents'
+            cand config 'Show, check and set configuration; every value with its source'
+            cand sessions 'Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the branch a session continues on'
+            cand trust 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+            cand tools 'List the active tools: name, plugin, description, input schema'
+            cand plugins 'List the plugins: id, version, world, grants, state'
+            cand auth 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+            cand models 'List the model catalog: limits, capabilities, prices and where each figure comes from'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;help;eval'= {
+        }
+        &'smith;help;docs'= {
+            cand list 'List every document: id, kind and title, ordered by id'
+            cand search 'Search the documentation; results are ranked by relevance, ties ordered by id'
+            cand man 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+            cand get 'Print one document, or a window of its lines'
+        }
+        &'smith;help;docs;list'= {
+        }
+        &'smith;help;docs;search'= {
+        }
+        &'smith;help;docs;man'= {
+        }
+        &'smith;help;docs;get'= {
+        }
+        &'smith;help;config'= {
+            cand show 'Print every setting (or KEY) with its resolved value and source'
+            cand check 'Validate every configuration layer and report the first problem'
+            cand set 'Write one setting to the user configuration (or the project''s), keeping comments'
+        }
+        &'smith;help;config;show'= {
+        }
+        &'smith;help;config;check'= {
+        }
+        &'smith;help;config;set'= {
+        }
+        &'smith;help;sessions'= {
+            cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
+            cand grep 'Search recorded messages and tool output with a regular expression'
+            cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+            cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+            cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+            cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+        }
+        &'smith;help;sessions;list'= {
+        }
+        &'smith;help;sessions;grep'= {
+        }
+        &'smith;help;sessions;get'= {
+        }
+        &'smith;help;sessions;fork'= {
+        }
+        &'smith;help;sessions;select'= {
+        }
+        &'smith;help;sessions;receipts'= {
+        }
+        &'smith;help;sessions;watch'= {
+        }
+        &'smith;help;sessions;verify'= {
+        }
+        &'smith;help;trust'= {
+        }
+        &'smith;help;tools'= {
+            cand list 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+        }
+        &'smith;help;tools;list'= {
+        }
+        &'smith;help;plugins'= {
+            cand list 'One line per plugin, in load order'
+        }
+        &'smith;help;plugins;list'= {
+        }
+        &'smith;help;auth'= {
+            cand status 'For each provider: whether its key is set and where it comes from (never the key)'
+            cand set 'Store PROVIDER''s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
+        }
+        &'smith;help;auth;status'= {
+        }
+        &'smith;help;auth;set'= {
+        }
+        &'smith;help;models'= {
+        }
+        &'smith;help;completions'= {
+        }
+        &'smith;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

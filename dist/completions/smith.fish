@@ -1,0 +1,305 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_smith_global_optspecs
+    string join \n c/config= disable-plugin= allow-process h/help V/version
+end
+
+function __fish_smith_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_smith_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_smith_using_subcommand
+    set -l cmd (__fish_smith_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c smith -n "__fish_smith_needs_command" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_needs_command" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_needs_command" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c smith -n "__fish_smith_needs_command" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_needs_command" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'
+complete -c smith -n "__fish_smith_needs_command" -f -a "docs" -d 'Read Smith\'s documentation, offline: list, search and get documents'
+complete -c smith -n "__fish_smith_needs_command" -f -a "config" -d 'Show, check and set configuration; every value with its source'
+complete -c smith -n "__fish_smith_needs_command" -f -a "sessions" -d 'Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the branch a session continues on'
+complete -c smith -n "__fish_smith_needs_command" -f -a "trust" -d 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+complete -c smith -n "__fish_smith_needs_command" -f -a "tools" -d 'List the active tools: name, plugin, description, input schema'
+complete -c smith -n "__fish_smith_needs_command" -f -a "plugins" -d 'List the plugins: id, version, world, grants, state'
+complete -c smith -n "__fish_smith_needs_command" -f -a "auth" -d 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+complete -c smith -n "__fish_smith_needs_command" -f -a "models" -d 'List the model catalog: limits, capabilities, prices and where each figure comes from'
+complete -c smith -n "__fish_smith_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c smith -n "__fish_smith_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand eval" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l thinking -d 'The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the model\'s catalog record must list it); default: the `thinking` setting, else the model\'s own default' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l session -d 'Append to the existing session ID (a unique prefix is enough; `last`: the latest session started in this directory) instead of creating one' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l session-id -d 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l dedup-key -d 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission\'s receipt and recorded answer are printed; KEY with other content fails (exit 2)' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l script -d 'Play this provider script (scripted provider only); the model name becomes its label' -r -F
+complete -c smith -n "__fish_smith_using_subcommand eval" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l json -d 'Emit LF-delimited JSON records on stdout instead of plain text'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written among those started in this directory (same as --session last)'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l no-session -d 'Record into a temporary session store, removed when the run succeeds'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l stdin -d 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand eval" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand eval" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "man" -d 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "get" -d 'Print one document, or a window of its lines'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l json -d 'Emit one JSON record per document'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l limit -d 'Hits per page (1 to 100)' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l cursor -d 'Continue after the previous page (the cursor it printed)' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l json -d 'Emit one JSON record per hit, then a `page` record'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l list -d 'List the page names instead'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l lines -d 'Body lines A..B, 1-based and inclusive (`A..` runs to the end; `A` is one line)' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l json -d 'Emit the document as one JSON record'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "man" -d 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print one document, or a window of its lines'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "show" -d 'Print every setting (or KEY) with its resolved value and source'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "check" -d 'Validate every configuration layer and report the first problem'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "set" -d 'Write one setting to the user configuration (or the project\'s), keeping comments'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'One JSON record per setting: `key`, `value`, `source`, `level`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l project -d 'Write to the project\'s `.smith/config.kdl` instead'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting (or KEY) with its resolved value and source'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate every configuration layer and report the first problem'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Write one setting to the user configuration (or the project\'s), keeping comments'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "list" -d 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt\'s first line)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "grep" -d 'Search recorded messages and tool output with a regular expression'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "get" -d 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "fork" -d 'Copy a session\'s history up to an entry into a new session, published atomically; prints the new session\'s id'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "select" -d 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "receipts" -d 'List a session\'s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "watch" -d 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "verify" -d 'Read a whole session and check every frame, record and index; exit 3 on damage'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get fork select receipts watch verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per session'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l json -d 'One JSON record per matching line'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l limit -d 'Entries per page (1 to 1000)' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l cursor -d 'Continue after this entry id (the cursor the previous page printed)' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l json -d 'One JSON record per entry, then a `page` record'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l at -d 'The fork point: the new session holds entries 1..=ENTRY with ENTRY selected (default: the selected leaf)' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l json -d 'Print a JSON record instead of the bare id'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l json -d 'One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`, `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l from -d 'The first entry to print (default 1: the whole history); the next entry id to be committed prints only what is new' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l json -d 'One JSON record per entry, as `get --json` prints them'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l until-idle -d 'Stop once every committed entry is printed and no process is writing the session'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt\'s first line)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "grep" -d 'Search recorded messages and tool output with a regular expression'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "fork" -d 'Copy a session\'s history up to an entry into a new session, published atomically; prints the new session\'s id'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "select" -d 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "receipts" -d 'List a session\'s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Read a whole session and check every frame, record and index; exit 3 on damage'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand trust" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand trust" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand trust" -l revoke -d 'Stop trusting the project instead'
+complete -c smith -n "__fish_smith_using_subcommand trust" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand trust" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand trust" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per tool: `name`, `plugin`, `description`, `input_schema`, `offered` (whether a run from here offers it) and `withheld` (why not, or null)'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'One line per plugin, in load order'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`, `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for requested grants this directory does not give, such as `process.exec` in an untrusted project'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per plugin, in load order'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -f -a "status" -d 'For each provider: whether its key is set and where it comes from (never the key)'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -f -a "set" -d 'Store PROVIDER\'s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'One JSON record per provider: `provider`, `env`, `required`, `source` (`environment`, `auth-file` or null)'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l account -d 'Store it as this named account of the provider\'s bucket (used after the environment variable and the unnamed key, in file order) instead of as its key' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'For each provider: whether its key is set and where it comes from (never the key)'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "set" -d 'Store PROVIDER\'s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand models" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand models" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand models" -l json -d 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
+complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand models" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand models" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand completions" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand completions" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand completions" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "docs" -d 'Read Smith\'s documentation, offline: list, search and get documents'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "config" -d 'Show, check and set configuration; every value with its source'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "sessions" -d 'Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the branch a session continues on'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "trust" -d 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "tools" -d 'List the active tools: name, plugin, description, input schema'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "plugins" -d 'List the plugins: id, version, world, grants, state'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "auth" -d 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "models" -d 'List the model catalog: limits, capabilities, prices and where each figure comes from'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval docs config sessions trust tools plugins auth models completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "man" -d 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "get" -d 'Print one document, or a window of its lines'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting (or KEY) with its resolved value and source'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Validate every configuration layer and report the first problem'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Write one setting to the user configuration (or the project\'s), keeping comments'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "list" -d 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt\'s first line)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "grep" -d 'Search recorded messages and tool output with a regular expression'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "get" -d 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "fork" -d 'Copy a session\'s history up to an entry into a new session, published atomically; prints the new session\'s id'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "select" -d 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "receipts" -d 'List a session\'s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "watch" -d 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from sessions" -f -a "verify" -d 'Read a whole session and check every frame, record and index; exit 3 on damage'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from tools" -f -a "list" -d 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from plugins" -f -a "list" -d 'One line per plugin, in load order'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "status" -d 'For each provider: whether its key is set and where it comes from (never the key)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "set" -d 'Store PROVIDER\'s API key in the auth file: asked for with echo off on a terminal, else read from stdin (one line); the entries of other providers are kept'
