@@ -62,6 +62,8 @@ pub enum PassedOver {
         /// Catalogued models whose names are closest to it (a likely typo), best first.
         suggestions: Vec<String>,
     },
+    /// The model's record does not list the thinking level asked for.
+    Unsupported(smith::CapabilityError),
     /// A renewable credential could not be renewed.
     Renewal(String),
 }
@@ -96,6 +98,7 @@ impl std::fmt::Display for PassedOver {
                     .as_ref()
                     .map_or("models.kdl".to_owned(), |p| p.display().to_string())
             ),
+            Self::Unsupported(e) => write!(f, "{e}"),
             Self::Renewal(why) => f.write_str(why),
         }
     }
@@ -248,6 +251,14 @@ pub fn route(
             });
             continue;
         };
+        // A thinking level the record does not list is refused here, before any session is
+        // written, rather than at dispatch.
+        if let Some(level) = spec.thinking
+            && let Err(e) = info.check_thinking(level)
+        {
+            passed_over.push(PassedOver::Unsupported(e));
+            continue;
+        }
         let generation = generation(cx.registry, manifest);
         let routing = Routing {
             source: target.source,

@@ -19,6 +19,16 @@ pub enum FindError {
         /// The text given.
         wanted: String,
     },
+    /// A path was given that is not a file in the sessions directory.
+    #[error(
+        "`{wanted}` is not a file in the sessions directory {}; give a session id (the name of a `.smith` file there), or set SMITH_HOME to the home whose sessions it is", dir.display()
+    )]
+    Elsewhere {
+        /// The text given.
+        wanted: String,
+        /// The sessions directory.
+        dir: PathBuf,
+    },
     /// The sessions directory cannot be listed.
     #[error("`{wanted}`: cannot list the sessions directory {}: {source}", dir.display())]
     Unlistable {
@@ -147,7 +157,8 @@ impl SessionStore {
     /// [`FindError`]: not an id, no match, several matches, or an unreadable directory.
     pub fn find(&self, wanted: &str) -> Result<(PathBuf, SessionId), FindError> {
         let suffix = format!(".{}", smith_store::format::FILE_EXTENSION);
-        let prefix = wanted.to_ascii_lowercase();
+        let name = self.name_in_dir(wanted)?;
+        let prefix = name.to_ascii_lowercase();
         let prefix = prefix.strip_suffix(&suffix).unwrap_or(&prefix).to_owned();
         if prefix.is_empty() || !prefix.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
             return Err(FindError::NotAnId {
@@ -191,6 +202,30 @@ impl SessionStore {
                 wanted: wanted.to_owned(),
                 count,
                 matches: matches.iter().take(5).map(|(_, id)| *id).collect(),
+            }),
+        }
+    }
+
+    /// `wanted` as a name in the sessions directory: a path (it has a `/`) is accepted when it
+    /// names a file directly in that directory, and its file name is used.
+    fn name_in_dir<'a>(&self, wanted: &'a str) -> Result<&'a str, FindError> {
+        if !wanted.contains(std::path::MAIN_SEPARATOR) && !wanted.contains('/') {
+            return Ok(wanted);
+        }
+        let path = Path::new(wanted);
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let same_dir = match (
+            parent.map(std::fs::canonicalize),
+            std::fs::canonicalize(&self.dir),
+        ) {
+            (Some(Ok(a)), Ok(b)) => a == b,
+            _ => false,
+        };
+        match path.file_name().and_then(|n| n.to_str()) {
+            Some(name) if same_dir => Ok(name),
+            _ => Err(FindError::Elsewhere {
+                wanted: wanted.to_owned(),
+                dir: self.dir.clone(),
             }),
         }
     }

@@ -230,6 +230,16 @@ fn sessions_are_found_by_id_prefix_or_file_name_and_refused_by_reason() {
     assert_eq!(store.find(&format!("{text}.smith")).unwrap().1, ida);
     assert_eq!(store.find(&text.to_uppercase()).unwrap().1, ida);
     assert_eq!(store.find(&idb.to_string()[..30]).unwrap().1, idb);
+    // A path works when it names a file in the sessions directory, and only then.
+    let path = dir.path().join(format!("{text}.smith"));
+    assert_eq!(store.find(path.to_str().unwrap()).unwrap().1, ida);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let other = elsewhere.path().join(format!("{text}.smith"));
+    std::fs::copy(&path, &other).unwrap();
+    assert!(matches!(
+        store.find(other.to_str().unwrap()),
+        Err(FindError::Elsewhere { .. })
+    ));
     assert!(matches!(store.find("zz"), Err(FindError::NotAnId { .. })));
     assert!(matches!(store.find("ffff"), Err(FindError::NoMatch { .. })));
     // Both ids begin with the same time-ordered digits.

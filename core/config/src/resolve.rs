@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::schema::{SCHEMA, UnknownPolicy, find_spec, unknown_policy};
-use crate::value::{Raw, check};
+use crate::value::{Raw, check, shown};
 use crate::{ConfigError, FileEntry, Value};
 
 /// The precedence levels, lowest first (spec: Configuration).
@@ -242,9 +242,14 @@ impl Resolver {
             .or_else(|| find_spec(key).map(|s| (s.ty, s.example.to_owned())));
         let value = match declared {
             Some((ty, example)) => check(ty, raw).map_err(|reason| ConfigError::Invalid {
-                source_text,
+                source_text: match &source.origin {
+                    Origin::Flag { flag } if flag.starts_with("-c") => {
+                        format!("flag -c {key}={}", shown(ty, raw))
+                    }
+                    _ => source_text,
+                },
                 key: key.to_owned(),
-                value: raw.to_string(),
+                value: shown(ty, raw),
                 reason,
                 example: example_for(&source.origin, key, &example),
             })?,
@@ -258,7 +263,17 @@ impl Resolver {
                         example: example_for(&source.origin, key, "text"),
                     })?
                 }
-                UnknownPolicy::Reject => return Err(ConfigError::unknown_key(source_text, key)),
+                UnknownPolicy::Reject => {
+                    // The value of a key nobody declared is never repeated: it may be a secret
+                    // pasted into the wrong place (`-c provider.x.api-key=sk-…`).
+                    let source_text = match &source.origin {
+                        Origin::Flag { flag } if flag.starts_with("-c") => {
+                            format!("flag -c {key}=…")
+                        }
+                        _ => source_text,
+                    };
+                    return Err(ConfigError::unknown_key(source_text, key));
+                }
             },
         };
         self.entries.push((key.to_owned(), value, source));

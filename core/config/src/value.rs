@@ -44,6 +44,23 @@ impl fmt::Display for Raw {
     }
 }
 
+/// `raw` as an error may show it: a URL's user information (`user:password@`) is replaced by
+/// `…@`, since it may be a credential.
+pub(crate) fn shown(ty: Type, raw: &Raw) -> String {
+    let text = raw.to_string();
+    if ty != Type::Url {
+        return text;
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return text;
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{scheme}://…{}", &rest[at..]),
+        None => text,
+    }
+}
+
 /// Read `raw` as a value of `ty`, or say why it is not one.
 pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
     let text = match raw {
@@ -105,6 +122,11 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                 (Some(t), _) if t.chars().any(|c| c.is_whitespace() || c.is_control()) => {
                     Err("a URL has no white space or control characters".into())
                 }
+                (Some(_), Some(host)) if host.contains('@') => Err(
+                    "a URL here carries no user name or password (they would be shown and logged); \
+                     give the provider its key as a credential instead"
+                        .into(),
+                ),
                 (Some(t), Some(host)) if !host.is_empty() && !host.starts_with(':') => {
                     Ok(Value::String(t.to_owned()))
                 }

@@ -108,6 +108,17 @@ fn invalid_values_name_their_source_and_field() {
         .add_override("provider.x.base-url=ftp://x")
         .unwrap_err();
     assert!(e.to_string().contains("http:// or https://"), "{e}");
+
+    // User information in a URL is refused and never repeated.
+    let e = Resolver::default()
+        .add_override("provider.x.base-url=https://me:hunter2@proxy.example/v1")
+        .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("no user name or password") && !text.contains("hunter2"),
+        "{text}"
+    );
+    assert!(text.contains("https://…@proxy.example/v1"), "{text}");
 }
 
 #[test]
@@ -118,6 +129,15 @@ fn unknown_keys_follow_the_policy() {
     assert!(matches!(e, ConfigError::Unknown { .. }));
     assert!(
         e.to_string().contains("`modle`") && e.to_string().contains("did you mean model"),
+        "{e}"
+    );
+    // A key nobody declares never has its value repeated: it may be a misplaced secret.
+    let e = Resolver::default()
+        .add_override("provider.anthropic.api-key=sk-ant-canary-1234")
+        .unwrap_err();
+    assert!(matches!(e, ConfigError::Unknown { .. }));
+    assert!(
+        !e.to_string().contains("canary") && e.to_string().contains("provider.anthropic.api-key"),
         "{e}"
     );
     let e = Resolver::default().add_override("no-equals").unwrap_err();

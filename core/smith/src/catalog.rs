@@ -252,23 +252,7 @@ impl ModelInfo {
             ));
         }
         if let Some(level) = request.thinking {
-            let listed = self.thinking.as_deref().unwrap_or(&[]);
-            if !listed.contains(&level) {
-                let known = if listed.is_empty() {
-                    "none known".to_owned()
-                } else {
-                    listed
-                        .iter()
-                        .map(|l| l.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                return Err(fail(
-                    format!("it asks for thinking level `{level}`, but the model accepts: {known}"),
-                    "thinking",
-                    "choose one of the listed levels (the `thinking` setting), or leave thinking to the model's default",
-                ));
-            }
+            self.check_thinking(level)?;
         }
         if let (Some(asked), Some(limit)) = (request.max_output, self.output)
             && asked > limit
@@ -282,6 +266,35 @@ impl ModelInfo {
             ));
         }
         Ok(())
+    }
+}
+
+impl ModelInfo {
+    /// Check that thinking `level` is one this model's record lists — what a route checks
+    /// before anything is written, so an unsupported level is refused up front.
+    ///
+    /// # Errors
+    /// A [`CapabilityError`] naming the listed levels and the deciding source.
+    pub fn check_thinking(&self, level: ThinkingLevel) -> Result<(), CapabilityError> {
+        let listed = self.thinking.as_deref().unwrap_or(&[]);
+        if listed.contains(&level) {
+            return Ok(());
+        }
+        let known = if listed.is_empty() {
+            "none known".to_owned()
+        } else {
+            listed
+                .iter()
+                .map(|l| l.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        Err(CapabilityError {
+            model: self.model.clone(),
+            what: format!("it asks for thinking level `{level}`, but the model accepts: {known}"),
+            evidence: self.source_of("thinking").to_owned(),
+            fix: "choose one of the listed levels (the `thinking` setting), or leave thinking to the model's default".to_owned(),
+        })
     }
 }
 

@@ -198,6 +198,9 @@ fn passed_over(reason: &PassedOver) -> String {
                 .as_ref()
                 .map_or("models.kdl".to_owned(), |p| p.display().to_string())
         ),
+        PassedOver::Unsupported(e) => {
+            format!("{e} (--thinking LEVEL; `smith models` lists each model's levels)")
+        }
         PassedOver::Renewal(why) => why.clone(),
     }
 }
@@ -275,7 +278,7 @@ pub(crate) fn find(e: &FindError, label: &str, create_hint: &str) -> CliError {
             format!("{label} {e} (`smith sessions list` shows them) — {create_hint}")
         }
         FindError::Unlistable { .. } => format!("{label} {e}; {create_hint}"),
-        FindError::Ambiguous { .. } => format!("{label} {e}"),
+        FindError::Ambiguous { .. } | FindError::Elsewhere { .. } => format!("{label} {e}"),
     })
 }
 

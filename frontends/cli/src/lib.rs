@@ -32,7 +32,10 @@ fn eval_json_requested() -> bool {
         .skip(1)
         .take_while(|a| a != "--")
         .collect();
-    args.iter().any(|a| a == "eval") && args.iter().any(|a| a == "--json")
+    args.iter().any(|a| a == "eval")
+        && args
+            .iter()
+            .any(|a| a == "--json" || a.to_str().is_some_and(|a| a.starts_with("--json=")))
 }
 
 /// Run `smith` with the process arguments and return its exit status.
@@ -48,11 +51,18 @@ pub fn main() -> ExitCode {
             };
             let _ = e.print(); // best effort: a closed stream must not panic
             if status == exit::USAGE && eval_json_requested() {
+                // The diagnostic without its usage lines, on one line.
                 let rendered = e.render().to_string();
-                let first = rendered.lines().next().unwrap_or_default();
+                let head = rendered.split("\n\nUsage:").next().unwrap_or_default();
+                let words: Vec<&str> = head
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                let text = words.join(" ");
                 let message = format!(
                     "{}; see `smith eval --help`",
-                    first.strip_prefix("error: ").unwrap_or(first)
+                    text.strip_prefix("error: ").unwrap_or(&text)
                 );
                 commands::eval::write_error_record(&command_error::CliError::usage(message));
             }
@@ -62,6 +72,9 @@ pub fn main() -> ExitCode {
     if let Err(e) = smith_app::settings::check_overrides(&cli.global.overrides) {
         let e = command_error::config(&e);
         exit::report(&e.message);
+        if matches!(&cli.command, Some(cli::Command::Eval(args)) if args.json) {
+            commands::eval::write_error_record(&e);
+        }
         return ExitCode::from(e.status);
     }
     if let Some((given, resolved)) = smith_app::Paths::from_env().relative_home() {

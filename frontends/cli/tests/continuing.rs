@@ -143,6 +143,11 @@ fn sessions_list_shows_title_directory_and_model_and_filters_by_directory() {
     let env = Env::new();
     let here = env.root.path().join("proj");
     std::fs::create_dir(&here).unwrap();
+    // None yet: stdout stays empty, and stderr says so.
+    let out = env.run(&["sessions", "list"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("no sessions in"), "{}", stderr(&out));
     let long = format!("Explain the layout {}\nsecond line", "x".repeat(100));
     let out = env
         .command(&["eval", "-m", "scripted/demo", &long])
@@ -167,6 +172,18 @@ fn sessions_list_shows_title_directory_and_model_and_filters_by_directory() {
     assert_eq!(title.chars().count(), 72);
     assert_eq!(proj["last_model"], "scripted/demo");
     assert!(proj["modified_ms"].as_u64().unwrap() > 0);
+
+    // A session file's path names its session as its id does.
+    let path = env
+        .session_files()
+        .into_iter()
+        .find(|p| {
+            let out = env.run(&["sessions", "get", p.to_str().unwrap(), "--json"]);
+            stdout(&out).contains("from the root")
+        })
+        .expect("the path of a session file names it");
+    let out = env.run(&["eval", "--session", path.to_str().unwrap(), "again"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     let text = stdout(&env.run(&["sessions", "list"]));
     assert!(

@@ -240,6 +240,35 @@ fn json_gets_one_error_record_when_the_run_never_starts() {
             2,
             "matches no session",
         ),
+        (
+            &[
+                "eval",
+                "--json",
+                "--thinking",
+                "high",
+                "-m",
+                "scripted/demo",
+                "hi",
+            ],
+            2,
+            "accepts: off",
+        ),
+        (
+            &["eval", "--json=yes", "hi"],
+            2,
+            "unexpected value 'yes' for '--json'",
+        ),
+        (
+            &[
+                "-c",
+                "provider.anthropic.api-key=sk-canary-77",
+                "eval",
+                "--json",
+                "hi",
+            ],
+            2,
+            "unknown setting `provider.anthropic.api-key`",
+        ),
     ] {
         let out = env.run(args);
         assert_eq!(
@@ -257,6 +286,10 @@ fn json_gets_one_error_record_when_the_run_never_starts() {
         assert!(
             stderr(&out).contains(says),
             "the diagnostic is on stderr too"
+        );
+        assert!(
+            !message.contains("canary") && !stderr(&out).contains("canary"),
+            "a value given to an unknown key is never repeated: {message}"
         );
     }
     assert!(env.session_files().is_empty());
@@ -303,7 +336,7 @@ fn config_check_refuses_unknown_providers_and_checks_an_untrusted_project_withou
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).contains(
-            "config.kdl is valid (1 settings) but not applied: the project is not trusted"
+            "config.kdl is valid (1 setting) but not applied: the project is not trusted"
         ) && stdout(&out).contains("smith trust"),
         "{}",
         stdout(&out)

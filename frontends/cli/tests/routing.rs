@@ -254,22 +254,26 @@ fn a_capability_the_model_lacks_fails_before_any_byte_is_sent() {
         "{err}"
     );
     assert!(of_type(&records(&out), "attempt").is_empty());
-    // A thinking level the model does not list.
+    // A thinking level the model does not list: refused while routing, before a session is
+    // written (a usage error, the run's one `error` record).
+    let sessions = env.session_files().len();
     let out = eval(
         &env,
         &server.url,
         "openai-compatible/backup",
         &["--thinking", "high"],
     );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let end = records(&out).pop().unwrap();
+    assert_eq!(end["type"], "error", "{end}");
     assert!(
-        end["error"]
+        end["message"]
             .as_str()
             .unwrap()
             .contains("thinking level `high`"),
         "{end}"
     );
+    assert_eq!(env.session_files().len(), sessions, "nothing was written");
     assert_eq!(server.requests_now(), 0, "nothing reached the server");
 
     // In a group, the model that cannot take the request is passed over, on the record.

@@ -78,14 +78,23 @@ pub(crate) fn run(args: ConfigArgs, global: &Global) -> Result<u8, CliError> {
     }
 }
 
+/// "1 setting", "2 settings".
+fn settings_count(n: usize) -> String {
+    if n == 1 {
+        "1 setting".to_owned()
+    } else {
+        format!("{n} settings")
+    }
+}
+
 /// `config check`: every applied layer, the settings against the known plugins and providers,
 /// and an untrusted project's file too — checked, and said not to apply.
 fn check(global: &Global) -> Result<u8, CliError> {
     let settings = settings(global)?;
     let (_, registry_notices) = smith_app::Registry::resolve(&settings)?;
     let mut out = format!(
-        "configuration is valid ({} settings resolved)\n",
-        settings.resolved.iter().count()
+        "configuration is valid ({} resolved)\n",
+        settings_count(settings.resolved.iter().count())
     );
     for notice in settings.notices.iter().chain(&registry_notices) {
         if let smith_app::Notice::UntrustedProject { file, project } = notice {
@@ -101,8 +110,9 @@ fn check(global: &Global) -> Result<u8, CliError> {
                 )
             })?;
             out.push_str(&format!(
-                "{} is valid ({count} settings) but not applied: the project is not trusted; trust it with `smith trust {}`\n",
+                "{} is valid ({}) but not applied: the project is not trusted; trust it with `smith trust {}`\n",
                 file.display(),
+                settings_count(count),
                 shell_quote(&project.display().to_string())
             ));
         } else {

@@ -250,8 +250,18 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     } = ready;
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
-    let policy = app.policy(&cwd, &process_refusal)?;
-    let (mut session, temp) = target::open(&app, target, cwd.to_str().map(str::to_owned))?;
+    // Still before the run starts: a failure here is the run's one `error` record too.
+    let not_started = |e: CliError| {
+        if args.json {
+            write_error_record(&e);
+        }
+        e
+    };
+    let policy = app
+        .policy(&cwd, &process_refusal)
+        .map_err(|e| not_started(e.into()))?;
+    let (mut session, temp) =
+        target::open(&app, target, cwd.to_str().map(str::to_owned)).map_err(not_started)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
     // One plugin generation for the whole run, under the user's policy.
     let tools = prepared.tools.with_policy(policy);
@@ -271,14 +281,10 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         Ok(outcome) => outcome,
         Err(e) => {
             let _ = session.close();
-            let e = match e {
+            return Err(not_started(match e {
                 AdmissionError::Store(e) => command_error::store(&e),
                 other => CliError::usage(other.to_string()),
-            };
-            if args.json {
-                write_error_record(&e);
-            }
-            return Err(e);
+            }));
         }
     };
     let path = session.path().to_owned();

@@ -37,6 +37,7 @@ pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Resul
         None
     };
     let mut status = exit::SUCCESS;
+    let mut shown = 0usize;
     for (id, path) in sessions(store)? {
         let summary = match summarize(id, &path) {
             Ok(summary) => summary,
@@ -65,9 +66,22 @@ pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Resul
                     .map_or_else(|| "-".to_owned(), |t| format!("\"{t}\""))
             ))?
         };
+        shown += 1;
         if !more {
             break;
         }
+    }
+    if shown == 0 && status == exit::SUCCESS && !args.json {
+        // Said on stderr, so that stdout stays empty for a script counting lines.
+        exit::report(&format!(
+            "no sessions{} in {}; `smith eval` starts one",
+            if here.is_some() {
+                " started in this directory"
+            } else {
+                ""
+            },
+            store.dir().display()
+        ));
     }
     Ok(status)
 }
