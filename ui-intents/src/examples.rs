@@ -63,6 +63,10 @@ pub fn examples() -> Vec<Intent> {
                 after: None,
                 capabilities: None,
                 generation: "scripted@0.1.0#0123abcd".into(),
+                output_limit: Some(smith::OutputLimit {
+                    tokens: None,
+                    source: smith::OutputLimitSource::ProviderDefault,
+                }),
             }),
         },
         Intent::AttemptFailed {

@@ -13,8 +13,8 @@
 use std::time::Duration;
 
 use smith::{
-    Attempt, AttemptFailure, Cancel, EntryId, ModelInfo, ModelRef, Next, Price, Provider,
-    ProviderError, ProviderErrorKind, ProviderRequest, RouteSource, Routing, Selection,
+    Attempt, AttemptFailure, Cancel, EntryId, ModelInfo, ModelRef, Next, OutputLimit, Price,
+    Provider, ProviderError, ProviderErrorKind, ProviderRequest, RouteSource, Routing, Selection,
     StreamEvent, ThinkingLevel,
 };
 use smith_store::{NewEntry, Record};
@@ -73,6 +73,9 @@ pub struct Route<'p> {
     pub thinking: Option<ThinkingLevel>,
     /// Retry bounds.
     pub retry: RetryPolicy,
+    /// The configured output limit (the `max-output` setting); each candidate is sent the
+    /// lower of this and its catalog limit ([`smith::OutputLimit::choose`]).
+    pub max_output: Option<u64>,
     candidates: Vec<Candidate<'p>>,
 }
 
@@ -93,6 +96,7 @@ impl<'p> Route<'p> {
             selection,
             thinking,
             retry: RetryPolicy::default(),
+            max_output: None,
             candidates,
         }
     }
@@ -139,40 +143,44 @@ impl Run<'_> {
         base: &ProviderRequest,
     ) -> Result<Option<Served>, RunError> {
         let direct;
-        let (candidates, thinking, retry): (&[Candidate<'_>], _, _) = match dispatcher {
-            Dispatcher::Routed(route) if route.selection == *selection => {
-                (&route.candidates, route.thinking, route.retry)
-            }
-            Dispatcher::Routed(route) => {
-                return Err(RunError::Route(format!(
-                    "the work selects `{selection}`, but this agent's route serves `{}`; run it with an agent routed for `{selection}`",
-                    route.selection
-                )));
-            }
-            Dispatcher::Direct(provider) => {
-                let model = selection.as_model().cloned().ok_or_else(|| {
+        let (candidates, thinking, retry, max_output): (&[Candidate<'_>], _, _, _) =
+            match dispatcher {
+                Dispatcher::Routed(route) if route.selection == *selection => (
+                    &route.candidates,
+                    route.thinking,
+                    route.retry,
+                    route.max_output,
+                ),
+                Dispatcher::Routed(route) => {
+                    return Err(RunError::Route(format!(
+                        "the work selects `{selection}`, but this agent's route serves `{}`; run it with an agent routed for `{selection}`",
+                        route.selection
+                    )));
+                }
+                Dispatcher::Direct(provider) => {
+                    let model = selection.as_model().cloned().ok_or_else(|| {
                     RunError::Route(format!(
                         "`{selection}` is an alias or group name, but this agent was given one provider and no route; resolve the selection first"
                     ))
                 })?;
-                direct = [Candidate {
-                    routing: Routing {
-                        source: RouteSource::Direct,
-                        path: vec![model.to_string()],
-                        position: 1,
-                        of: 1,
-                        skipped: Vec::new(),
-                    },
-                    model,
-                    account: None,
-                    credential: None,
-                    capabilities: None,
-                    generation: format!("direct:{}", provider.id()),
-                    provider: Box::new(Borrowed(provider)),
-                }];
-                (&direct, None, RetryPolicy::default())
-            }
-        };
+                    direct = [Candidate {
+                        routing: Routing {
+                            source: RouteSource::Direct,
+                            path: vec![model.to_string()],
+                            position: 1,
+                            of: 1,
+                            skipped: Vec::new(),
+                        },
+                        model,
+                        account: None,
+                        credential: None,
+                        capabilities: None,
+                        generation: format!("direct:{}", provider.id()),
+                        provider: Box::new(Borrowed(provider)),
+                    }];
+                    (&direct, None, RetryPolicy::default(), None)
+                }
+            };
         let mut skipped: Vec<String> = Vec::new();
         let mut number = 0u32;
         let mut after: Option<Next> = None;
@@ -180,7 +188,11 @@ impl Run<'_> {
             let mut request = base.clone();
             request.model = candidate.model.clone();
             request.thinking = thinking;
-            request.max_output = candidate.capabilities.as_ref().and_then(|c| c.output);
+            let output_limit = OutputLimit::choose(
+                candidate.capabilities.as_ref().and_then(|c| c.output),
+                max_output,
+            );
+            request.max_output = output_limit.tokens;
             if let Some(info) = &candidate.capabilities
                 && let Err(e) = info.check(&request)
             {
@@ -192,7 +204,7 @@ impl Run<'_> {
                 c.capabilities.as_ref().is_none_or(|info| {
                     let mut theirs = request.clone();
                     theirs.model = c.model.clone();
-                    theirs.max_output = info.output;
+                    theirs.max_output = OutputLimit::choose(info.output, max_output).tokens;
                     info.check(&theirs).is_ok()
                 })
             });
@@ -221,11 +233,19 @@ impl Run<'_> {
                     after,
                     capabilities: candidate.capabilities.clone(),
                     generation: candidate.generation.clone(),
+                    output_limit: Some(output_limit),
                 };
                 let id = self.record_attempt(&attempt)?;
                 let decide = |kind| next_step(kind, retries, retry, more);
                 let credential = candidate.credential.as_deref();
-                match self.try_once(candidate.provider.as_ref(), &request, credential, &decide)? {
+                let info = candidate.capabilities.as_ref();
+                match self.try_once(
+                    candidate.provider.as_ref(),
+                    &request,
+                    credential,
+                    info,
+                    &decide,
+                )? {
                     Tried::Served(response) => {
                         return Ok(Some(Served {
                             response,
@@ -274,13 +294,14 @@ impl Run<'_> {
         provider: &dyn Provider,
         request: &ProviderRequest,
         credential: Option<&str>,
+        info: Option<&ModelInfo>,
         decide: &dyn Fn(ProviderErrorKind) -> Next,
     ) -> Result<Tried, RunError> {
         let retriable = |e: &ProviderError| decide(e.kind) != Next::Stop;
         let mut events = match provider.stream(request, self.cancel) {
             Ok(events) => events,
             Err(e) => {
-                let e = attributed(e, credential);
+                let e = attributed(e, credential, info);
                 return if retriable(&e) {
                     Ok(Tried::Refused(e))
                 } else {
@@ -289,7 +310,9 @@ impl Run<'_> {
             }
         };
         let first = match events.next() {
-            Some(StreamEvent::Error(e)) => Some(StreamEvent::Error(attributed(e, credential))),
+            Some(StreamEvent::Error(e)) => {
+                Some(StreamEvent::Error(attributed(e, credential, info)))
+            }
             other => other,
         };
         if let Some(StreamEvent::Error(e)) = &first
@@ -342,17 +365,42 @@ impl Run<'_> {
     }
 }
 
-/// `e`, naming where the credential sent came from when it is an authentication failure.
-fn attributed(mut e: ProviderError, credential: Option<&str>) -> ProviderError {
-    if e.kind == ProviderErrorKind::Auth
-        && let Some(source) = credential
-    {
-        e.message = format!("{}; the credential was {source}", e.message);
+/// `e`, naming where the credential sent came from when it is an authentication failure, and
+/// the model's context window (from `info`, its catalog record) when the context overflowed.
+fn attributed(
+    mut e: ProviderError,
+    credential: Option<&str>,
+    info: Option<&ModelInfo>,
+) -> ProviderError {
+    match e.kind {
+        ProviderErrorKind::Auth => {
+            if let Some(source) = credential {
+                e.message = format!("{}; the credential was {source}", e.message);
+            }
+        }
+        ProviderErrorKind::ContextOverflow => {
+            let window = match info.and_then(|i| i.context.map(|c| (i, c))) {
+                Some((info, tokens)) => format!(
+                    "{}'s context window is {tokens} tokens (catalog source: {})",
+                    info.model,
+                    info.source_of("context")
+                ),
+                None => "the model's context window is not in its catalog record".to_owned(),
+            };
+            e.message = format!(
+                "{}; the conversation does not fit: {window}; compact the session, start a new one, or choose a model with a larger window",
+                e.message
+            );
+        }
+        _ => {}
     }
     e
 }
 
-/// What follows a refused attempt of class `kind` after `retries` retries of this candidate.
+/// What follows a refused attempt of class `kind` after `retries` retries of this candidate: a
+/// transient failure is retried within bounds; it, a rate limit, an unavailable model, an
+/// authentication failure and a context overflow (a later model may have a larger window)
+/// fail over when a later candidate could take the request.
 fn next_step(kind: ProviderErrorKind, retries: u32, policy: RetryPolicy, more: bool) -> Next {
     match kind {
         ProviderErrorKind::Transient if retries < policy.transient_retries => Next::Retry,
@@ -360,6 +408,7 @@ fn next_step(kind: ProviderErrorKind, retries: u32, policy: RetryPolicy, more: b
         | ProviderErrorKind::RateLimited
         | ProviderErrorKind::Unavailable
         | ProviderErrorKind::Auth
+        | ProviderErrorKind::ContextOverflow
             if more =>
         {
             Next::Failover

@@ -290,10 +290,12 @@ pub fn route(
     if let Some(first) = candidates.first_mut() {
         first.routing.skipped = passed_over.iter().map(ToString::to_string).collect();
     }
-    Ok((
-        Route::new(spec.selection.clone(), spec.thinking, candidates),
-        notices,
-    ))
+    let mut route = Route::new(spec.selection.clone(), spec.thinking, candidates);
+    route.max_output = cx.settings.value("max-output").and_then(|v| match v {
+        smith_config::Value::Integer(n) => u64::try_from(*n).ok(),
+        _ => None,
+    });
+    Ok((route, notices))
 }
 
 /// `id@version#` and the first 12 hex digits of the SHA-256 of the plugin's component: the

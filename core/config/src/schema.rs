@@ -87,6 +87,18 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "high",
     },
     OptionSpec {
+        key: "max-output",
+        ty: Type::Integer {
+            min: 1,
+            max: 100_000_000,
+        },
+        default: None,
+        doc: "The most output tokens (thinking included) one response may have. Each request asks for the lower of this and the model's catalog limit; unset, the catalog's limit, and for a model whose limit is unknown the provider's documented default. Each attempt records the limit sent and where it came from.",
+        env: Some("SMITH_MAX_OUTPUT"),
+        flag: None,
+        example: "16000",
+    },
+    OptionSpec {
         key: "run.max-rounds",
         ty: Type::Integer { min: 1, max: 1000 },
         default: Some("64"),

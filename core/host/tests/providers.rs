@@ -310,7 +310,7 @@ fn non_2xx_json_error_bodies_become_classified_provider_errors() {
             "openai-compatible",
             "400 Bad Request",
             r#"{"error":"context length exceeded"}"#,
-            ProviderErrorKind::InvalidRequest,
+            ProviderErrorKind::ContextOverflow,
             "context length exceeded",
         ),
     ] {
@@ -330,6 +330,106 @@ fn non_2xx_json_error_bodies_become_classified_provider_errors() {
             e.message
         );
         assert!(!e.message.contains("canary"));
+    }
+}
+
+#[test]
+fn each_vendors_context_overflow_error_is_recognised_as_such() {
+    let host = host();
+    for (id, fixture_file) in [
+        ("anthropic", "overflow/anthropic.json"),
+        ("openai", "overflow/openai-chat.json"),
+        ("openai", "overflow/openai-responses.json"),
+        ("google", "overflow/google.json"),
+        ("openai-compatible", "overflow/llama-cpp.json"),
+        ("openai-compatible", "overflow/vllm.json"),
+    ] {
+        let body = String::from_utf8(fixture(fixture_file)).unwrap();
+        let server = loopback::serve(vec![loopback::json_response("400 Bad Request", &body)]);
+        let p = provider(&host, id, &server.url, Some("sk-canary-0000"));
+        let events: Vec<StreamEvent> =
+            smith::Provider::stream(&p, &request(&format!("{id}/m1")), &Cancel::new())
+                .unwrap()
+                .collect();
+        let [StreamEvent::Error(e)] = events.as_slice() else {
+            panic!("{fixture_file}: {events:?}")
+        };
+        assert_eq!(
+            e.kind,
+            ProviderErrorKind::ContextOverflow,
+            "{fixture_file}: {e:?}"
+        );
+        assert!(e.message.contains("400"), "{fixture_file}: {}", e.message);
+    }
+    // An invalid request that is not about the context stays one.
+    let server = loopback::serve(vec![loopback::json_response(
+        "400 Bad Request",
+        r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"}}"#,
+    )]);
+    let p = provider(&host, "anthropic", &server.url, Some("sk-canary-0000"));
+    let events: Vec<StreamEvent> =
+        smith::Provider::stream(&p, &request("anthropic/m1"), &Cancel::new())
+            .unwrap()
+            .collect();
+    assert!(
+        matches!(events.as_slice(), [StreamEvent::Error(e)] if e.kind == ProviderErrorKind::InvalidRequest),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn each_codec_sends_the_output_limit_with_thinking_inside_it() {
+    let host = host();
+    let streams = [
+        ("anthropic", fixture("anthropic/text.sse")),
+        ("openai", fixture("openai/responses_text.sse")),
+        ("google", fixture("google/text.sse")),
+    ];
+    // The field each vendor names the limit in.
+    let limit_of = |id: &str, sent: &serde_json::Value| -> Option<u64> {
+        match id {
+            "anthropic" => sent["max_tokens"].as_u64(),
+            "openai" => sent["max_output_tokens"].as_u64(),
+            _ => sent["generationConfig"]["maxOutputTokens"].as_u64(),
+        }
+    };
+    for (id, body) in &streams {
+        for (max_output, thinking) in [
+            (Some(64_000), None),
+            (Some(64_000), Some(smith::ThinkingLevel::High)),
+            (Some(2_000), Some(smith::ThinkingLevel::Max)),
+            (None, None),
+        ] {
+            let server = loopback::serve(vec![loopback::sse_in_pieces(body, 64)]);
+            let p = provider(&host, id, &server.url, Some("sk-canary-0000"));
+            let mut req = request(&format!("{id}/m1"));
+            req.max_output = max_output;
+            req.thinking = thinking;
+            let _: Vec<StreamEvent> = smith::Provider::stream(&p, &req, &Cancel::new())
+                .unwrap()
+                .collect();
+            let raw = server.request().unwrap();
+            let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+            let sent: serde_json::Value = serde_json::from_slice(&raw[at + 4..]).unwrap();
+            let case = format!("{id} {max_output:?} {thinking:?}");
+            match (max_output, *id) {
+                (Some(limit), _) => assert_eq!(limit_of(id, &sent), Some(limit), "{case}: {sent}"),
+                // The Messages API requires a limit: its smallest model's.
+                (None, "anthropic") => assert_eq!(sent["max_tokens"], 4096, "{case}"),
+                (None, _) => assert_eq!(limit_of(id, &sent), None, "{case}: {sent}"),
+            }
+            let Some(limit) = max_output else { continue };
+            // Thinking is a budget inside the limit, leaving room for the answer.
+            let budget = match *id {
+                "anthropic" => sent["thinking"]["budget_tokens"].as_u64(),
+                "google" => sent["generationConfig"]["thinkingConfig"]["thinkingBudget"].as_u64(),
+                _ => None,
+            };
+            if thinking.is_some() && *id != "openai" {
+                let budget = budget.unwrap_or_else(|| panic!("{case}: {sent}"));
+                assert!(budget > 0 && budget <= limit / 4 * 3, "{case}: {budget}");
+            }
+        }
     }
 }
 

@@ -74,6 +74,48 @@ pub struct Attempt {
     pub capabilities: Option<ModelInfo>,
     /// The provider plugin generation that encoded and decoded it (`id@version#digest`).
     pub generation: String,
+    /// The output limit sent and where it came from; `None` in attempts recorded before
+    /// Smith recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_limit: Option<OutputLimit>,
+}
+
+/// Where an attempt's output limit came from. Wire names are kebab-case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputLimitSource {
+    /// The dispatched model's catalog record (`output`).
+    Catalog,
+    /// The `max-output` setting, lower than the catalog's limit or with none known.
+    Setting,
+    /// Neither is known: the provider plugin sends its vendor's documented default (or none,
+    /// where the vendor has one of its own).
+    ProviderDefault,
+}
+
+/// The output-token limit one attempt asks for (spec: Providers, models, and authentication →
+/// Model capabilities — "Provider requests use only advertised capabilities").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputLimit {
+    /// The most output tokens asked for (thinking included where the vendor counts it there);
+    /// `None` when left to the provider plugin's default.
+    pub tokens: Option<u64>,
+    /// Where the figure came from.
+    pub source: OutputLimitSource,
+}
+
+impl OutputLimit {
+    /// The limit for a model whose catalog says `catalog` when the `max-output` setting says
+    /// `setting`: the lower of the two known figures, the catalog's on a tie.
+    pub fn choose(catalog: Option<u64>, setting: Option<u64>) -> Self {
+        let (tokens, source) = match (catalog, setting) {
+            (Some(c), Some(s)) if s < c => (Some(s), OutputLimitSource::Setting),
+            (Some(c), _) => (Some(c), OutputLimitSource::Catalog),
+            (None, Some(s)) => (Some(s), OutputLimitSource::Setting),
+            (None, None) => (None, OutputLimitSource::ProviderDefault),
+        };
+        Self { tokens, source }
+    }
 }
 
 /// An attempt that ended without a response, and what the round does next.

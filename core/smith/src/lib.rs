@@ -29,7 +29,9 @@ mod provider;
 mod tool;
 mod usage;
 
-pub use attempt::{Attempt, AttemptFailure, Next, RouteSource, Routing};
+pub use attempt::{
+    Attempt, AttemptFailure, Next, OutputLimit, OutputLimitSource, RouteSource, Routing,
+};
 pub use cancel::Cancel;
 pub use catalog::{
     CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,

@@ -114,6 +114,10 @@ pub enum ProviderErrorKind {
     Unavailable,
     /// Credentials are missing, wrong or expired.
     Auth,
+    /// The request's context (input plus the output asked for) does not fit the model's context
+    /// window; the same request cannot succeed, a shorter context (compaction) or a model with
+    /// a larger window can. Mapped by each codec from its vendor's documented error shapes.
+    ContextOverflow,
     /// The stream broke the provider's wire format or ended without a terminal event.
     Malformed,
     /// Anything else the provider reported.

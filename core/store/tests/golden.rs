@@ -192,6 +192,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 requires: vec!["files@0.1.0".into(), "shell@0.1.0".into()],
             }),
         ),
+        // Recorded before attempts said their output limit: still read, as `None`.
         ("attempt", None, Record::Attempt(Box::new(attempt()))),
         (
             "attempt_failed",
@@ -224,6 +225,17 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 error: None,
                 attempt: Some(EntryId(11)),
             }),
+        ),
+        (
+            "attempt_output_limit",
+            None,
+            Record::Attempt(Box::new(smith::Attempt {
+                output_limit: Some(smith::OutputLimit {
+                    tokens: Some(64_000),
+                    source: smith::OutputLimitSource::Catalog,
+                }),
+                ..attempt()
+            })),
         ),
     ]
 }
@@ -277,6 +289,7 @@ fn attempt() -> smith::Attempt {
         after: Some(smith::Next::Failover),
         capabilities: Some(info),
         generation: "anthropic@0.1.0#28593b36a514".into(),
+        output_limit: None,
     }
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Env, records, stderr, stdout};
+use common::{Env, Vendor, records, stderr, stdout};
 use smith_ai::loopback;
 
 const TEXT: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello from the loopback model\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
@@ -192,33 +192,15 @@ fn a_real_local_server_answers_when_one_is_named() {
 
 #[test]
 fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
-    let anthropic = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"from anthropic\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
-    let openai = "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"from openai\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"}}\n\n";
-    let google = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"from google\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n";
     // Catalogued models of each vendor (the bundled catalog).
-    for (id, model, env_var, body, path) in [
-        (
-            "anthropic",
-            "claude-haiku-4-5",
-            "ANTHROPIC_API_KEY",
-            anthropic,
-            "POST /v1/messages",
-        ),
-        (
-            "openai",
-            "gpt-5-mini",
-            "OPENAI_API_KEY",
-            openai,
-            "POST /responses",
-        ),
-        (
-            "google",
-            "gemini-2.5-flash",
-            "GEMINI_API_KEY",
-            google,
-            "POST /models/gemini-2.5-flash:streamGenerateContent?alt=sse",
-        ),
-    ] {
+    for Vendor {
+        id,
+        model,
+        key_var: env_var,
+        text_stream: body,
+        request_line: path,
+    } in common::VENDORS
+    {
         let env = Env::new();
         let server = loopback::serve(vec![loopback::sse_in_pieces(body.as_bytes(), 5)]);
         let out = env

@@ -72,6 +72,32 @@ pub fn body_excerpt(body: &[u8]) -> String {
     }
 }
 
+/// Whether an error `message` says the request's context does not fit the model's window, in
+/// the words the vendors document or send (matched case-insensitively):
+///
+/// - Anthropic: `prompt is too long: 208310 tokens > 200000 maximum` (Messages API errors,
+///   `invalid_request_error`);
+/// - OpenAI and vLLM: `This model's maximum context length is 128000 tokens…` (code
+///   `context_length_exceeded`), Responses: `Your input exceeds the context window of this
+///   model`;
+/// - Gemini: `The input token count (1200000) exceeds the maximum number of tokens allowed
+///   (1048576)`;
+/// - llama.cpp server: `the request exceeds the available context size` (type
+///   `exceed_context_size_error`); others: `context length exceeded`.
+pub fn says_context_overflow(message: &str) -> bool {
+    const PHRASES: [&str; 7] = [
+        "prompt is too long",
+        "maximum context length",
+        "context_length_exceeded",
+        "context length exceeded",
+        "exceeds the context window",
+        "exceeds the maximum number of tokens allowed",
+        "exceeds the available context size",
+    ];
+    let lower = message.to_ascii_lowercase();
+    PHRASES.iter().any(|p| lower.contains(p))
+}
+
 /// The usual class of an HTTP status: 429 rate limited, 401/403 auth, 404 unavailable,
 /// other 4xx invalid, 5xx transient.
 pub fn status_kind(status: u16) -> ProviderErrorKind {

@@ -100,8 +100,7 @@ const MAX_GATE_NAME: usize = 64;
 
 const STEP_NAMES: &str = "text, thinking, echo, tool-call, usage, gate, stop, error, disconnect";
 const STOP_NAMES: &str = "end_turn, tool_use, max_tokens";
-const ERROR_KINDS: &str =
-    "rate_limited, transient, invalid_request, unavailable, auth, malformed, other";
+const ERROR_KINDS: &str = "rate_limited, transient, invalid_request, unavailable, auth, context_overflow, malformed, other";
 
 struct Ctx<'a> {
     source: &'a str,
@@ -613,6 +612,7 @@ fn parse_error(ctx: &Ctx<'_>, node: &KdlNode, field: &str) -> Result<Step, Scrip
                     "unavailable" => ProviderErrorKind::Unavailable,
                     "auth" => ProviderErrorKind::Auth,
                     "malformed" => ProviderErrorKind::Malformed,
+                    "context_overflow" => ProviderErrorKind::ContextOverflow,
                     "other" => ProviderErrorKind::Other,
                     other => {
                         return Err(ctx.err(

@@ -170,3 +170,49 @@ pub fn records(o: &Output) -> Vec<serde_json::Value> {
 /// Wait until `path` exists (one generous deadline for every test).
 #[allow(unused_imports)]
 pub use smith_testkit::wait_for;
+
+/// A vendor the bundled provider plugins speak to, for tests against loopback servers: its
+/// provider id, a catalogued model, its key variable, a one-answer text stream saying
+/// `from ID` in its documented wire format, and the request line it is sent to.
+pub struct Vendor {
+    pub id: &'static str,
+    pub model: &'static str,
+    pub key_var: &'static str,
+    pub text_stream: &'static str,
+    pub request_line: &'static str,
+}
+
+/// Anthropic Messages, OpenAI Responses and Google Gemini, each with a model of the bundled
+/// catalog (streams after each vendor's API reference).
+pub const VENDORS: [Vendor; 3] = [
+    Vendor {
+        id: "anthropic",
+        model: "claude-haiku-4-5",
+        key_var: "ANTHROPIC_API_KEY",
+        text_stream: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"from anthropic\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+        request_line: "POST /v1/messages",
+    },
+    Vendor {
+        id: "openai",
+        model: "gpt-5-mini",
+        key_var: "OPENAI_API_KEY",
+        text_stream: "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"from openai\"}\n\nevent: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"}}\n\n",
+        request_line: "POST /responses",
+    },
+    Vendor {
+        id: "google",
+        model: "gemini-2.5-flash",
+        key_var: "GEMINI_API_KEY",
+        text_stream: "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"from google\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n",
+        request_line: "POST /models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    },
+];
+
+/// The JSON body of a raw HTTP request as a loopback server received it.
+pub fn request_body(raw: &[u8]) -> serde_json::Value {
+    let at = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a request head");
+    serde_json::from_slice(&raw[at + 4..]).expect("a JSON body")
+}

@@ -10,7 +10,8 @@ pub mod messages;
 
 use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::provider::{
-    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, says_context_overflow,
+    status_kind,
 };
 
 /// The API version every request names (Anthropic's `anthropic-version` header).
@@ -43,6 +44,9 @@ impl Guest for Codec {
             Some("overloaded_error" | "api_error") => ProviderErrorKind::Transient,
             Some("authentication_error" | "permission_error") => ProviderErrorKind::Auth,
             Some("not_found_error") => ProviderErrorKind::Unavailable,
+            Some("invalid_request_error") if says_context_overflow(&detail) => {
+                ProviderErrorKind::ContextOverflow
+            }
             Some("invalid_request_error" | "request_too_large") => {
                 ProviderErrorKind::InvalidRequest
             }

@@ -9,8 +9,14 @@ use smith_plugin_sdk::provider::{
     StreamEvent, ToolCall, Usage, body_excerpt,
 };
 
-/// Output tokens asked for when the request names no limit (the Messages API requires one).
-const DEFAULT_MAX_TOKENS: u64 = 8192;
+/// Output tokens asked for when the request names no limit: the Messages API requires
+/// `max_tokens` and documents no default, so this is the smallest output limit of its models
+/// (claude-3-haiku's 4,096), which every model accepts. The attempt record says the limit was
+/// left to the provider.
+const DEFAULT_MAX_TOKENS: u64 = 4096;
+
+/// The least thinking budget the Messages API accepts (`budget_tokens` ≥ 1,024).
+const MIN_THINKING_BUDGET: u64 = 1024;
 
 /// The thinking budget (tokens) of a level; `None` for `off`.
 fn thinking_budget(level: smith_plugin_sdk::provider::ThinkingLevel) -> Option<u64> {
@@ -90,23 +96,24 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
     }
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model.model));
-    // Thinking is a token budget inside `max_tokens`; the model's output limit caps both.
-    let budget = request.thinking.and_then(thinking_budget);
-    let ceiling = request.max_output.unwrap_or(u64::MAX);
-    let max_tokens = budget
-        .map_or(DEFAULT_MAX_TOKENS, |b| {
-            (b + DEFAULT_MAX_TOKENS).max(DEFAULT_MAX_TOKENS)
-        })
-        .min(ceiling);
+    // `max_tokens` is the model's output limit (the catalog's, or the configured lower one);
+    // thinking is a budget inside it (`budget_tokens` < `max_tokens`), capped at three quarters
+    // so that the answer keeps room.
+    let max_tokens = request.max_output.unwrap_or(DEFAULT_MAX_TOKENS);
     body.insert("max_tokens".into(), json!(max_tokens));
+    let budget = request
+        .thinking
+        .and_then(thinking_budget)
+        .map(|b| b.min(max_tokens / 4 * 3));
     match (request.thinking, budget) {
-        (Some(_), Some(b)) => {
+        (Some(_), Some(b)) if b >= MIN_THINKING_BUDGET => {
             body.insert(
                 "thinking".into(),
-                json!({"type": "enabled", "budget_tokens": b.min(max_tokens.saturating_sub(1))}),
+                json!({"type": "enabled", "budget_tokens": b}),
             );
         }
-        (Some(_), None) => {
+        // Off, or an output limit too small to hold the least budget.
+        (Some(_), _) => {
             body.insert("thinking".into(), json!({"type": "disabled"}));
         }
         (None, _) => {}

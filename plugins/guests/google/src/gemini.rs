@@ -95,6 +95,10 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
             L::High => 24_576,
             L::Xhigh | L::Max => 32_768,
         };
+        // Thinking counts against `maxOutputTokens`: keep a quarter of it for the answer.
+        let budget = request
+            .max_output
+            .map_or(budget, |limit| budget.min(limit / 4 * 3));
         generation.insert(
             "thinkingConfig".into(),
             json!({"thinkingBudget": budget, "includeThoughts": budget > 0}),

@@ -11,7 +11,8 @@ pub mod gemini;
 
 use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::provider::{
-    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, says_context_overflow,
+    status_kind,
 };
 
 struct Codec;
@@ -46,6 +47,9 @@ impl Guest for Codec {
             Some("UNAVAILABLE" | "INTERNAL") => ProviderErrorKind::Transient,
             Some("UNAUTHENTICATED" | "PERMISSION_DENIED") => ProviderErrorKind::Auth,
             Some("NOT_FOUND") => ProviderErrorKind::Unavailable,
+            Some("INVALID_ARGUMENT") if says_context_overflow(&detail) => {
+                ProviderErrorKind::ContextOverflow
+            }
             Some("INVALID_ARGUMENT" | "FAILED_PRECONDITION") => ProviderErrorKind::InvalidRequest,
             _ => status_kind(status),
         };

@@ -14,7 +14,7 @@ use smith_plugin_sdk::decoder::Stream as DecoderStream;
 use smith_plugin_sdk::decoder::{JsonEvents, JsonSse, Next, malformed};
 use smith_plugin_sdk::provider::{
     ContentBlock, ContextItem, ProviderError, ProviderErrorKind, ProviderRequest, Role, StopReason,
-    StreamEvent, ToolCall, Usage, body_excerpt,
+    StreamEvent, ToolCall, Usage, body_excerpt, says_context_overflow, status_kind,
 };
 
 /// The request body.
@@ -104,6 +104,28 @@ pub fn effort(level: smith_plugin_sdk::provider::ThinkingLevel) -> &'static str 
         L::High => "high",
         L::Xhigh | L::Max => "xhigh",
     }
+}
+
+/// The class of a non-2xx response: a context overflow by its code (`context_length_exceeded`,
+/// OpenAI; `exceed_context_size_error`, llama.cpp server) or its message
+/// ([`says_context_overflow`]: vLLM and others), else by its status.
+pub fn error_kind(status: u16, body: &[u8]) -> ProviderErrorKind {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    let field = |name: &str| {
+        parsed
+            .as_ref()
+            .and_then(|v| v.pointer(&format!("/error/{name}")))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let overflow_code = field("code").as_deref() == Some("context_length_exceeded")
+        || field("type").as_deref() == Some("exceed_context_size_error");
+    if (400..500).contains(&status)
+        && (overflow_code || says_context_overflow(&error_message(body)))
+    {
+        return ProviderErrorKind::ContextOverflow;
+    }
+    status_kind(status)
 }
 
 /// The message of an error body (`{"error": {"message": …}}`, `{"error": "…"}`,
@@ -257,8 +279,13 @@ impl JsonEvents for Chunks {
                 .and_then(Value::as_str)
                 .or_else(|| error.as_str())
                 .unwrap_or("the server reported an error mid-stream");
+            let kind = if says_context_overflow(message) {
+                ProviderErrorKind::ContextOverflow
+            } else {
+                ProviderErrorKind::Other
+            };
             out.push(StreamEvent::Error(ProviderError::new(
-                ProviderErrorKind::Other,
+                kind,
                 format!("the OpenAI-compatible server failed mid-stream: {message}"),
             )));
             return Ok(Next::Done);

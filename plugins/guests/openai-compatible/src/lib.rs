@@ -8,7 +8,7 @@ use smith_openai_chat as chat;
 
 use smith_plugin_sdk::decoder::Resource;
 use smith_plugin_sdk::provider::{
-    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request, status_kind,
+    Guest, HttpRequest, ProviderErrorKind, error_json, parse_request,
 };
 
 struct Codec;
@@ -31,7 +31,7 @@ impl Guest for Codec {
     }
 
     fn decode_error(status: u16, body: Vec<u8>) -> String {
-        let kind = status_kind(status);
+        let kind = chat::error_kind(status, &body);
         let detail = chat::error_message(&body);
         let advice = match kind {
             // Authentication failures: the runtime names the credential sent and its source.

@@ -12,7 +12,6 @@ use smith_openai_chat as chat;
 use smith_plugin_sdk::decoder::{Resource, Stream};
 use smith_plugin_sdk::provider::{
     Guest, HttpRequest, ProviderErrorKind, StreamEvent, error_json, parse_request, request_options,
-    status_kind,
 };
 
 struct Codec;
@@ -64,7 +63,7 @@ impl Guest for Codec {
     }
 
     fn decode_error(status: u16, body: Vec<u8>) -> String {
-        let kind = status_kind(status);
+        let kind = chat::error_kind(status, &body);
         let detail = chat::error_message(&body);
         let advice = match kind {
             // Authentication failures: the runtime names the credential sent and its source.

@@ -264,6 +264,7 @@ impl JsonEvents for Events {
                 let kind = match code {
                     "rate_limit_exceeded" => ProviderErrorKind::RateLimited,
                     "server_error" | "server_is_overloaded" => ProviderErrorKind::Transient,
+                    "context_length_exceeded" => ProviderErrorKind::ContextOverflow,
                     _ => ProviderErrorKind::Other,
                 };
                 out.push(StreamEvent::Error(ProviderError::new(
