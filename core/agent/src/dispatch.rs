@@ -193,6 +193,14 @@ impl Run<'_> {
                 max_output,
             );
             request.max_output = output_limit.tokens;
+            let caches = candidate
+                .capabilities
+                .as_ref()
+                .and_then(|c| c.cache)
+                .is_some_and(|c| c.read || c.write);
+            if !caches {
+                request.cache = None;
+            }
             if let Some(info) = &candidate.capabilities
                 && let Err(e) = info.check(&request)
             {

@@ -46,6 +46,10 @@ impl Agent<'_> {
                 tools: definitions.clone(),
                 thinking: None,
                 max_output: None,
+                // Kept by dispatch only for a model whose record advertises caching.
+                cache: Some(smith::PromptCache {
+                    key: run.session.id().to_string(),
+                }),
             };
             check_pairing(&base.context)?;
             let Some(served) = run.dispatch(self.dispatcher, round, model, &base)? else {

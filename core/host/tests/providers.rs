@@ -62,6 +62,7 @@ fn request(model: &str) -> ProviderRequest {
         }],
         thinking: None,
         max_output: None,
+        cache: None,
     }
 }
 
@@ -431,6 +432,53 @@ fn each_codec_sends_the_output_limit_with_thinking_inside_it() {
             }
         }
     }
+}
+
+#[test]
+fn caching_is_asked_for_only_when_the_request_says_so_in_each_vendors_form() {
+    let host = host();
+    let send = |id: &str, body: &[u8], cache: bool| -> serde_json::Value {
+        let server = loopback::serve(vec![loopback::sse_in_pieces(body, 64)]);
+        let p = provider(&host, id, &server.url, Some("sk-canary-0000"));
+        let mut req = request(&format!("{id}/m1"));
+        req.cache = cache.then(|| smith::PromptCache {
+            key: "01a22a94-a317-7338-916a-bf230df657af".into(),
+        });
+        let _: Vec<StreamEvent> = smith::Provider::stream(&p, &req, &Cancel::new())
+            .unwrap()
+            .collect();
+        let raw = server.request().unwrap();
+        let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        serde_json::from_slice(&raw[at + 4..]).unwrap()
+    };
+    let ephemeral = serde_json::json!({"type": "ephemeral"});
+    let anthropic = fixture("anthropic/text.sse");
+    let sent = send("anthropic", &anthropic, true);
+    assert_eq!(sent["system"][0]["text"], "Be brief.");
+    assert_eq!(sent["system"][0]["cache_control"], ephemeral);
+    assert_eq!(sent["tools"][0]["cache_control"], ephemeral);
+    assert_eq!(
+        sent["messages"][0]["content"][0]["cache_control"],
+        ephemeral
+    );
+    let sent = send("anthropic", &anthropic, false);
+    assert_eq!(sent["system"], "Be brief.");
+    assert!(!sent.to_string().contains("cache_control"), "{sent}");
+
+    let openai = fixture("openai/responses_text.sse");
+    let sent = send("openai", &openai, true);
+    assert_eq!(
+        sent["prompt_cache_key"],
+        "01a22a94-a317-7338-916a-bf230df657af"
+    );
+    assert!(
+        send("openai", &openai, false)
+            .get("prompt_cache_key")
+            .is_none()
+    );
+    // Gemini caches implicitly: nothing to send.
+    let sent = send("google", &fixture("google/text.sse"), true);
+    assert!(!sent.to_string().contains("cache"), "{sent}");
 }
 
 #[test]

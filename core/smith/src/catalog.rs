@@ -379,6 +379,7 @@ mod tests {
             }],
             thinking: None,
             max_output: None,
+            cache: None,
         };
         let err = info().check(&request).unwrap_err();
         assert!(err.to_string().contains("unknown"), "{err}");

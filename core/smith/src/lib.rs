@@ -45,8 +45,8 @@ pub use lifecycle::{
 pub use message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};
 pub use provider::{
-    ContextItem, EventStream, PairingError, Provider, ProviderError, ProviderErrorKind,
-    ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
+    ContextItem, EventStream, PairingError, PromptCache, Provider, ProviderError,
+    ProviderErrorKind, ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
 };
 pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
 pub use usage::{Usage, UsageTotals};

@@ -53,6 +53,21 @@ pub struct ProviderRequest {
     /// the dispatched model's catalog `output` limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_output: Option<u64>,
+    /// Prompt caching to ask for; `None` asks for none. Set at dispatch only when the
+    /// dispatched model's catalog record advertises cache reads or writes (spec: Model
+    /// capabilities — "Provider requests use only advertised capabilities").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<PromptCache>,
+}
+
+/// Prompt caching asked of a provider. Each codec uses it in its vendor's form: Anthropic
+/// marks cache breakpoints on the stable prefix (`cache_control`), OpenAI routes requests by
+/// `prompt_cache_key`, Gemini caches implicitly and is sent nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptCache {
+    /// A key stable across the rounds of one conversation (the session id), for vendors
+    /// that route requests to caches by key. Never a secret.
+    pub key: String,
 }
 
 impl ProviderRequest {

@@ -133,3 +133,106 @@ fn a_context_overflow_names_the_models_window() {
     );
     assert!(!error.contains(CANARY));
 }
+
+/// An Anthropic stream whose one content block is a call of the `ls` tool.
+const ANTHROPIC_LS_CALL: &str = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":30,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_01\",\"name\":\"ls\",\"input\":{}}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":5}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+
+/// The JSON paths of every `cache_control` in an Anthropic request body.
+fn breakpoints(sent: &serde_json::Value) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Some(last) = sent["tools"].as_array().and_then(|t| t.last())
+        && !last["cache_control"].is_null()
+    {
+        found.push("tools[-1]".to_owned());
+    }
+    for (i, t) in sent["tools"].as_array().into_iter().flatten().enumerate() {
+        let last = sent["tools"].as_array().map_or(0, Vec::len) - 1;
+        assert!(
+            i == last || t["cache_control"].is_null(),
+            "only the last tool"
+        );
+    }
+    if sent["system"][0]["cache_control"] == serde_json::json!({"type": "ephemeral"}) {
+        found.push("system".to_owned());
+    }
+    for (m, message) in sent["messages"].as_array().unwrap().iter().enumerate() {
+        for (b, block) in message["content"].as_array().unwrap().iter().enumerate() {
+            if !block["cache_control"].is_null() {
+                found.push(format!("messages[{m}].content[{b}]"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn anthropic_requests_mark_the_stable_prefix_and_the_next_round_reuses_it() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let v = &common::VENDORS[0];
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(ANTHROPIC_LS_CALL.as_bytes(), 64),
+        loopback::sse_in_pieces(v.text_stream.as_bytes(), 64),
+    ]);
+    let out = eval_at(&env, v, v.model, &server.url, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let first = request_body(&server.request().unwrap());
+    let second = request_body(&server.request().unwrap());
+    // Round 1: the tool definitions and the prompt (no system prompt is sent yet).
+    assert_eq!(
+        breakpoints(&first),
+        ["tools[-1]", "messages[0].content[0]"],
+        "{first}"
+    );
+    // Round 2: the same two, so it reads what round 1 wrote, and the tool result, which the
+    // next round will read; never more than the API's four.
+    let second_points = breakpoints(&second);
+    assert_eq!(
+        second_points,
+        [
+            "tools[-1]",
+            "messages[0].content[0]",
+            "messages[2].content[0]"
+        ],
+        "{second}"
+    );
+    assert_eq!(second["messages"][2]["content"][0]["type"], "tool_result");
+    assert_eq!(first["tools"], second["tools"]);
+    assert_eq!(
+        first["messages"][0], second["messages"][0],
+        "the prefix is byte-identical"
+    );
+
+    // A model whose record does not advertise caching is sent no breakpoint.
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"anthropic/claude-private\" {\n    tools #true\n    output 8000\n}\n",
+    )
+    .unwrap();
+    let server = loopback::serve(vec![loopback::sse_in_pieces(v.text_stream.as_bytes(), 64)]);
+    let out = eval_at(&env, v, "claude-private", &server.url, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = request_body(&server.request().unwrap());
+    assert!(breakpoints(&sent).is_empty(), "{sent}");
+}
+
+#[test]
+fn openai_requests_carry_a_prompt_cache_key_stable_across_the_session() {
+    let env = Env::new();
+    let v = &common::VENDORS[1];
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(v.text_stream.as_bytes(), 64),
+        loopback::sse_in_pieces(v.text_stream.as_bytes(), 64),
+    ]);
+    let out = eval_at(&env, v, v.model, &server.url, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let session = records(&out)[0]["session"].as_str().unwrap().to_owned();
+    let key = request_body(&server.request().unwrap())["prompt_cache_key"].clone();
+    assert_eq!(key, session.as_str(), "the session id");
+    let out = eval_at(&env, v, v.model, &server.url, &["--session", &session]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        request_body(&server.request().unwrap())["prompt_cache_key"],
+        key
+    );
+}

@@ -192,6 +192,7 @@ mod tests {
             tools: vec![],
             thinking: None,
             max_output: None,
+            cache: None,
         }
     }
 

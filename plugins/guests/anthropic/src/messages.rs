@@ -32,6 +32,35 @@ fn thinking_budget(level: smith_plugin_sdk::provider::ThinkingLevel) -> Option<u
     }
 }
 
+/// A cache breakpoint (Anthropic prompt caching: `cache_control` on the block that ends a
+/// cacheable prefix; the cache lives five minutes, refreshed on each hit).
+fn breakpoint() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// How many user messages, from the newest back, end with a breakpoint. With one on the tool
+/// definitions and one on the system prompt this makes four, the API's limit per request.
+/// The newest user message ends the prefix the next round reads; the one before it ends the
+/// prefix this round reads (written by the previous round).
+const MESSAGE_BREAKPOINTS: usize = 2;
+
+/// Mark the last block of each of the newest [`MESSAGE_BREAKPOINTS`] user messages.
+fn mark_message_breakpoints(messages: &mut [Value]) {
+    let users = messages
+        .iter_mut()
+        .rev()
+        .filter(|m| m["role"] == "user")
+        .take(MESSAGE_BREAKPOINTS);
+    for message in users {
+        if let Some(Value::Object(block)) = message["content"]
+            .as_array_mut()
+            .and_then(|blocks| blocks.last_mut())
+        {
+            block.insert("cache_control".into(), breakpoint());
+        }
+    }
+}
+
 /// Append `block` to the conversation as `role`, merging with the previous message of the
 /// same role (the API wants roles to alternate; tool results are user content).
 fn push(messages: &mut Vec<Value>, role: &str, block: Value) {
@@ -119,16 +148,30 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
         (None, _) => {}
     }
     body.insert("stream".into(), json!(true));
+    // Prompt caching, when the model's record advertises it: breakpoints on the stable prefix
+    // in the API's cache order — tool definitions, system prompt, then the conversation.
+    let caching = request.cache.is_some();
     if let Some(instructions) = &request.instructions {
-        body.insert("system".into(), json!(instructions));
+        let system = if caching {
+            json!([{"type": "text", "text": instructions, "cache_control": breakpoint()}])
+        } else {
+            json!(instructions)
+        };
+        body.insert("system".into(), system);
+    }
+    if caching {
+        mark_message_breakpoints(&mut messages);
     }
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
             .collect();
+        if caching && let Some(Value::Object(last)) = tools.last_mut() {
+            last.insert("cache_control".into(), breakpoint());
+        }
         body.insert("tools".into(), Value::Array(tools));
     }
     Value::Object(body)

@@ -46,11 +46,16 @@ impl Guest for Codec {
     fn encode_request(json: String) -> Result<HttpRequest, String> {
         let request = parse_request(&json)?;
         let chat = use_chat(&json, &request.model.model)?;
-        let (path, body) = if chat {
+        let (path, mut body) = if chat {
             ("/chat/completions", chat::encode(&request))
         } else {
             ("/responses", responses::encode(&request))
         };
+        // OpenAI caches prompt prefixes by itself; a key stable across a conversation's rounds
+        // routes them to the same cache (both APIs take `prompt_cache_key`).
+        if let (Some(cache), Some(fields)) = (&request.cache, body.as_object_mut()) {
+            fields.insert("prompt_cache_key".into(), cache.key.clone().into());
+        }
         Ok(HttpRequest {
             method: "POST".into(),
             path: path.into(),
