@@ -46,6 +46,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --session-id 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission'
             cand --dedup-key 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)'
             cand --script 'Play this provider script (scripted provider only); the model name becomes its label'
+            cand --image 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'

@@ -70,7 +70,7 @@
 //!     let delivery = Delivery::FollowUp;
 //!     inbox.enqueue(Enqueue { model: &m, input, delivery, dedup_key: None }).unwrap();
 //! });
-//! let submit = Submit { model: &model, input: "fix the test", dedup_key: Some("ci-7"), destination: None, attachments: &[] };
+//! let submit = Submit { model: &model, input: "fix the test", dedup_key: Some("ci-7"), destination: None, attachments: &[], images: &[] };
 //! let outcome = agent.submit(&mut session, submit, &mut |_intent| {}, &smith::Cancel::new()).unwrap();
 //! assert!(outcome.submission.is_some() && outcome.error.is_none());
 //! session.close().unwrap();

@@ -74,7 +74,12 @@ impl Run<'_> {
                 model: model.clone(),
             })));
         }
-        let message = Message::user_text(prompt);
+        let mut message = Message::user_text(prompt);
+        message.content.extend(
+            std::mem::take(&mut self.images)
+                .into_iter()
+                .map(smith::ContentBlock::Image),
+        );
         entries.push(NewEntry::from(Record::Message(MessageRecord {
             message: message.clone(),
             model: None,

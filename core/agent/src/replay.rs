@@ -60,7 +60,7 @@ pub(crate) fn replay(
             let (kind, text) = match block {
                 ContentBlock::Text { text } => (DeltaKind::Text, text),
                 ContentBlock::Thinking { text, .. } => (DeltaKind::Thinking, text),
-                ContentBlock::ToolCall(_) => continue,
+                ContentBlock::ToolCall(_) | ContentBlock::Image(_) => continue,
             };
             sink.emit(Intent::MessageDelta {
                 message_id: id.0,

@@ -111,6 +111,8 @@ pub(crate) struct Run<'r> {
     pub(crate) blocked_reported: bool,
     /// The files the input attaches, recorded in its submission.
     pub(crate) attachments: Vec<smith_store::Attachment>,
+    /// The images the input attaches, after its text in the user message.
+    pub(crate) images: Vec<smith::Image>,
 }
 
 /// Input to submit: the model to run it with, the text, and an optional deduplication key
@@ -131,6 +133,9 @@ pub struct Submit<'s> {
     /// The files the input attaches (their content is in `input`), recorded in the
     /// submission with their paths, sizes and hashes.
     pub attachments: &'s [smith_store::Attachment],
+    /// Images the user message carries after its text (each also among `attachments`, and
+    /// named in `input`, so the content hash covers it).
+    pub images: &'s [smith::Image],
 }
 
 impl<'a> Agent<'a> {
@@ -254,6 +259,7 @@ impl<'a> Agent<'a> {
             dedup_key: None,
             destination: None,
             attachments: &[],
+            images: &[],
         };
         self.run_new(session, submit, sink, cancel)
     }
@@ -277,6 +283,7 @@ impl<'a> Agent<'a> {
     ///     dedup_key: Some("ci-42"),
     ///     destination: None,
     ///     attachments: &[],
+    ///     images: &[],
     /// };
     /// let outcome = agent.submit(session, submit, sink, &smith::Cancel::new()).unwrap();
     /// // A retry with the same key returns the same submission without running it again.
@@ -328,6 +335,7 @@ impl<'a> Agent<'a> {
             dedup_key,
             destination,
             attachments,
+            images,
         } = submit;
         sink.emit(Intent::RunStart {
             session: session.id(),
@@ -345,6 +353,7 @@ impl<'a> Agent<'a> {
             abort_watch: None,
             blocked_reported: false,
             attachments: attachments.to_vec(),
+            images: images.to_vec(),
         };
         let outcome = match run.admit(model, prompt) {
             Ok(()) => self.rounds(&mut run, model),

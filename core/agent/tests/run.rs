@@ -428,6 +428,7 @@ fn submissions_are_admitted_durably_and_a_repeated_key_is_not_run_again() {
         dedup_key: Some("key-1"),
         destination: None,
         attachments: &[],
+        images: &[],
     };
     let mut intents = Vec::new();
     let first = agent
@@ -513,6 +514,7 @@ fn an_explicit_destination_branches_from_that_entry_and_conflicts_under_the_same
         dedup_key: None,
         destination: None,
         attachments: &[],
+        images: &[],
     };
     agent
         .submit(&mut session, plain("first"), &mut |_| {}, &Cancel::new())
@@ -525,6 +527,7 @@ fn an_explicit_destination_branches_from_that_entry_and_conflicts_under_the_same
         dedup_key: Some("b"),
         destination: Some(branch_at),
         attachments: &[],
+        images: &[],
     };
     let out = agent
         .submit(&mut session, submit, &mut |_| {}, &Cancel::new())

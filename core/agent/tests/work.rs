@@ -1241,6 +1241,7 @@ fn another_branch_cannot_be_chosen_while_input_is_queued() {
         dedup_key: None,
         destination: Some(EntryId(1)),
         attachments: &[],
+        images: &[],
     };
     let err = agent
         .submit(&mut f.session, submit, &mut |_| {}, &Cancel::new())

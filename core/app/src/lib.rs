@@ -54,7 +54,7 @@ pub use auth::AuthError;
 pub use models::{Models, ModelsError};
 pub use paths::{NoHome, Paths};
 pub use registry::{ProcessRefusal, Registry, RegistryError};
-pub use route::{PassedOver, RouteError, RunSpec};
+pub use route::{NoImageInput, PassedOver, RouteError, RunSpec};
 pub use sessions::{CreateError, FindError, SessionStore, TempStore};
 pub use settings::{Invocation, Notice, Settings, SettingsError};
 

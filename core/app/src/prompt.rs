@@ -8,6 +8,12 @@
 //! the next white space; `@@` is a literal `@` (`@@name` stays `@name`); an `@` inside a word
 //! (`me@example.com`) is text. Every mention must name a UTF-8 file inside the working
 //! directory, else the prompt is refused — a typo never silently leaves the file out.
+//!
+//! A mentioned file whose bytes are a PNG, JPEG, GIF or WebP image ([`smith::Image::sniff`])
+//! is attached as an image block of the user message instead of text, and a frontend may
+//! attach images by path too ([`attach_image`]). Each image adds one line to the text naming
+//! its path, type, size and SHA-256, so the model can tell the images apart and the
+//! submission's content hash covers their bytes.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -23,15 +29,20 @@ pub struct Bounds {
     pub files: usize,
     /// The largest piped block appended, in bytes.
     pub piped_bytes: usize,
+    /// The largest image attached, in bytes.
+    pub image_bytes: u64,
 }
 
 impl Default for Bounds {
-    /// 256 KiB per file, 16 files, 1 MiB of piped input.
+    /// 256 KiB per text file, 16 files, 1 MiB of piped input, and 3.75 MiB per image — so that
+    /// its base64 form stays within Anthropic's 5 MiB per-image limit, the lowest of the
+    /// vendors'.
     fn default() -> Self {
         Self {
             file_bytes: 256 * 1024,
             files: 16,
             piped_bytes: 1024 * 1024,
+            image_bytes: 3 * 1024 * 1024 + 768 * 1024,
         }
     }
 }
@@ -41,8 +52,21 @@ impl Default for Bounds {
 pub struct Prompt {
     /// The text the model sees.
     pub text: String,
-    /// The files attached, in mention order.
+    /// The files attached, in mention order (images included).
     pub attachments: Vec<Attachment>,
+    /// The images attached, in order; they follow the text in the user message.
+    pub images: Vec<smith::Image>,
+}
+
+impl Prompt {
+    /// A prompt of `text` alone, taken literally.
+    pub fn literal(text: String) -> Self {
+        Self {
+            text,
+            attachments: Vec::new(),
+            images: Vec::new(),
+        }
+    }
 }
 
 /// Why a prompt cannot be taken as written.
@@ -68,6 +92,26 @@ pub enum PromptError {
     #[error("`@{mention}` is not a regular file; mention a file")]
     NotAFile {
         /// The mention's path.
+        mention: String,
+    },
+    /// An attached image is too large.
+    #[error(
+        "`{mention}` is a {bytes}-byte image, more than the {max}-byte bound for an attached image; scale it down or crop it"
+    )]
+    ImageTooLarge {
+        /// The image's path as given.
+        mention: String,
+        /// Its size.
+        bytes: u64,
+        /// The bound.
+        max: u64,
+    },
+    /// A file given as an image is not one.
+    #[error(
+        "`{mention}` is not a PNG, JPEG, GIF or WebP image (by its first bytes); attach one of those"
+    )]
+    NotAnImage {
+        /// The path as given.
         mention: String,
     },
     /// A mentioned file is too large.
@@ -240,9 +284,12 @@ pub fn expand(
     }
     let mut body: String = pieces.iter().map(|(t, _)| t.as_str()).collect();
     let mut attachments: Vec<Attachment> = Vec::new();
+    let mut images: Vec<Attached> = Vec::new();
     let mut blocks = String::new();
     for mention in mentions {
-        if attachments.iter().any(|a| a.path == *mention) {
+        if attachments.iter().any(|a| a.path == *mention)
+            || images.iter().any(|i| i.attachment.path == *mention)
+        {
             continue;
         }
         let path = resolve(cwd, mention)?;
@@ -255,7 +302,19 @@ pub fn expand(
                 mention: mention.clone(),
             });
         }
-        if meta.len() > bounds.file_bytes {
+        // An image by its first bytes gets the image bound, anything else the text bound.
+        let head = read_head(&path).map_err(|source| PromptError::Unreadable {
+            mention: mention.clone(),
+            source,
+        })?;
+        if smith::Image::sniff(&head).is_some() && meta.len() > bounds.image_bytes {
+            return Err(PromptError::ImageTooLarge {
+                mention: mention.clone(),
+                bytes: meta.len(),
+                max: bounds.image_bytes,
+            });
+        }
+        if meta.len() > bounds.file_bytes.max(bounds.image_bytes) {
             return Err(PromptError::TooLarge {
                 mention: mention.clone(),
                 bytes: meta.len(),
@@ -266,14 +325,22 @@ pub fn expand(
             mention: mention.clone(),
             source,
         })?;
+        if let Some(media_type) = smith::Image::sniff(&bytes) {
+            images.push(image(mention, media_type, &bytes, bounds)?);
+            continue;
+        }
+        if bytes.len() as u64 > bounds.file_bytes {
+            return Err(PromptError::TooLarge {
+                mention: mention.clone(),
+                bytes: bytes.len() as u64,
+                max: bounds.file_bytes,
+            });
+        }
         let content = String::from_utf8(bytes.clone()).map_err(|e| PromptError::NotText {
             mention: mention.clone(),
             offset: e.utf8_error().valid_up_to(),
         })?;
-        let sha256: String = sha2::Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let sha256 = sha256_hex(&bytes);
         let fence = fence(&content);
         let newline = if content.ends_with('\n') { "" } else { "\n" };
         blocks.push_str(&format!(
@@ -298,10 +365,125 @@ pub fn expand(
         let newline = if piped.ends_with('\n') { "" } else { "\n" };
         body.push_str(&format!("\n\n{fence}\n{piped}{newline}{fence}"));
     }
-    Ok(Prompt {
+    let mut prompt = Prompt {
         text: body,
         attachments,
+        images: Vec::new(),
+    };
+    for attached in images {
+        prompt.add_image(attached);
+    }
+    Ok(prompt)
+}
+
+/// An image read for a prompt, not yet added to it.
+struct Attached {
+    attachment: Attachment,
+    image: smith::Image,
+}
+
+impl Prompt {
+    /// Add `attached`: its line in the text, its attachment record and its image block.
+    fn add_image(&mut self, attached: Attached) {
+        let Attached { attachment, image } = attached;
+        self.text.push_str(&format!(
+            "\n\n`{}` ({}, {} bytes, sha256 {}): attached as image {}",
+            attachment.path,
+            image.media_type,
+            attachment.bytes,
+            attachment.sha256,
+            self.images.len() + 1
+        ));
+        self.attachments.push(attachment);
+        self.images.push(image);
+    }
+}
+
+/// The image of `bytes` (of `media_type`) read from `mention`, within `bounds`.
+fn image(
+    mention: &str,
+    media_type: &str,
+    bytes: &[u8],
+    bounds: Bounds,
+) -> Result<Attached, PromptError> {
+    use base64::Engine as _;
+    if bytes.len() as u64 > bounds.image_bytes {
+        return Err(PromptError::ImageTooLarge {
+            mention: mention.to_owned(),
+            bytes: bytes.len() as u64,
+            max: bounds.image_bytes,
+        });
+    }
+    Ok(Attached {
+        attachment: Attachment {
+            path: mention.to_owned(),
+            bytes: bytes.len() as u64,
+            sha256: sha256_hex(bytes),
+        },
+        image: smith::Image {
+            media_type: media_type.to_owned(),
+            data: base64::engine::general_purpose::STANDARD.encode(bytes),
+        },
     })
+}
+
+/// Attach the image at `path` (any readable path: the caller named it explicitly, e.g.
+/// `--image FILE`) to `prompt`, shown as `shown`.
+///
+/// # Errors
+/// [`PromptError`]: unreadable, not a regular file, not an image, or over the image bound.
+pub fn attach_image(
+    prompt: &mut Prompt,
+    path: &Path,
+    shown: &str,
+    bounds: Bounds,
+) -> Result<(), PromptError> {
+    if prompt.images.len() >= bounds.files {
+        return Err(PromptError::TooMany {
+            count: prompt.images.len() + 1,
+            max: bounds.files,
+        });
+    }
+    let unreadable = |source| PromptError::Unreadable {
+        mention: shown.to_owned(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err(PromptError::NotAFile {
+            mention: shown.to_owned(),
+        });
+    }
+    if meta.len() > bounds.image_bytes {
+        return Err(PromptError::ImageTooLarge {
+            mention: shown.to_owned(),
+            bytes: meta.len(),
+            max: bounds.image_bytes,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(unreadable)?;
+    let media_type = smith::Image::sniff(&bytes).ok_or_else(|| PromptError::NotAnImage {
+        mention: shown.to_owned(),
+    })?;
+    let attached = image(shown, media_type, &bytes, bounds)?;
+    prompt.add_image(attached);
+    Ok(())
+}
+
+/// The first bytes of the file at `path`, enough to tell an image by its signature.
+fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut head = Vec::with_capacity(12);
+    std::fs::File::open(path)?.take(12).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// SHA-256 of `bytes`, lowercase hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -400,5 +582,78 @@ mod tests {
             expand("x", dir.path(), Some("12345"), tiny),
             Err(PromptError::PipedTooLarge { bytes: 5, max: 4 })
         ));
+    }
+
+    #[test]
+    fn image_mentions_and_given_images_become_image_blocks_within_bounds() {
+        let dir = work();
+        let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR-not-checked-further";
+        std::fs::write(dir.path().join("shot.png"), png).unwrap();
+        std::fs::write(dir.path().join("fake.png"), "not an image").unwrap();
+        let mut p = expand(
+            "see @shot.png and @a.txt",
+            dir.path(),
+            None,
+            Bounds::default(),
+        )
+        .unwrap();
+        assert_eq!(p.images.len(), 1);
+        assert_eq!(p.images[0].media_type, "image/png");
+        use base64::Engine as _;
+        assert_eq!(
+            base64::engine::general_purpose::STANDARD
+                .decode(&p.images[0].data)
+                .unwrap(),
+            png
+        );
+        // Text files are still text; the image is named in the text, after them.
+        assert!(p.text.contains("`a.txt` (6 bytes"), "{}", p.text);
+        assert!(
+            p.text.ends_with(&format!(
+                "`shot.png` (image/png, {} bytes, sha256 {}): attached as image 1",
+                png.len(),
+                sha256_hex(png)
+            )),
+            "{}",
+            p.text
+        );
+        assert_eq!(p.attachments.len(), 2);
+
+        // A file with an image's name but not its bytes is text.
+        let q = expand("@fake.png", dir.path(), None, Bounds::default()).unwrap();
+        assert!(q.images.is_empty() && q.text.contains("not an image"));
+
+        // Given by path: anywhere, but an image, and bounded.
+        let outside = tempfile::tempdir().unwrap();
+        let gif = outside.path().join("d.gif");
+        std::fs::write(&gif, b"GIF89a\x01\x00").unwrap();
+        attach_image(&mut p, &gif, "d.gif", Bounds::default()).unwrap();
+        assert_eq!(p.images[1].media_type, "image/gif");
+        assert!(p.text.ends_with("attached as image 2"), "{}", p.text);
+        let text = outside.path().join("t.txt");
+        std::fs::write(&text, "hello").unwrap();
+        assert!(matches!(
+            attach_image(&mut p, &text, "t.txt", Bounds::default()),
+            Err(PromptError::NotAnImage { .. })
+        ));
+        let small = Bounds {
+            image_bytes: 4,
+            ..Bounds::default()
+        };
+        assert!(matches!(
+            attach_image(&mut p, &gif, "d.gif", small),
+            Err(PromptError::ImageTooLarge {
+                bytes: 8,
+                max: 4,
+                ..
+            })
+        ));
+        let err = expand("@shot.png", dir.path(), None, small).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("-byte image, more than the 4-byte bound"),
+            "{err}"
+        );
+        assert_eq!(p.images.len(), 2, "a refused image adds nothing");
     }
 }

@@ -472,3 +472,59 @@ fn bind(
         .provider(id, setup)
         .map(|p| Box::new(p) as Box<dyn smith::Provider>)?)
 }
+
+/// No candidate of a route takes image input, and the input has images.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{selection}` cannot take the {images} image(s) of this input: {}; choose a model whose catalog record has `image-input #true` (declare it in models.kdl if the model takes images), or leave the images out",
+    reasons.join("; ")
+)]
+pub struct NoImageInput {
+    /// The selection.
+    pub selection: String,
+    /// How many images the input has.
+    pub images: usize,
+    /// Each candidate's model and its image-input evidence.
+    pub reasons: Vec<String>,
+}
+
+/// Refuse input with `images` images (when any) before anything is written, unless some
+/// candidate of `route` advertises image input; the others are passed over at dispatch, with
+/// the reason recorded (spec: Model capabilities — "Unsupported optional behavior degrades
+/// predictably or fails before dispatch").
+///
+/// # Errors
+/// [`NoImageInput`] naming each candidate's evidence.
+pub fn check_image_input(route: &Route<'_>, images: usize) -> Result<(), NoImageInput> {
+    if images == 0 {
+        return Ok(());
+    }
+    let candidates = route.candidates();
+    if candidates.iter().any(|c| {
+        c.capabilities
+            .as_ref()
+            .is_some_and(|i| i.image_input == Some(true))
+    }) {
+        return Ok(());
+    }
+    let reasons = candidates
+        .iter()
+        .map(|c| match &c.capabilities {
+            Some(info) => format!(
+                "{}'s image input is {} (catalog source: {})",
+                c.model,
+                match info.image_input {
+                    Some(false) => "not supported",
+                    _ => "unknown",
+                },
+                info.source_of("image-input")
+            ),
+            None => format!("{} has no catalog record", c.model),
+        })
+        .collect();
+    Err(NoImageInput {
+        selection: route.selection.to_string(),
+        images,
+        reasons,
+    })
+}

@@ -82,6 +82,20 @@ fn play(id: &str, body: &[u8], piece: usize) -> (Vec<StreamEvent>, serde_json::V
     (events, sent, head)
 }
 
+/// Stream `req` through `p` to its end and return the JSON body `server` received.
+fn sent_body(
+    p: &PluginProvider,
+    server: &loopback::Server,
+    req: &ProviderRequest,
+) -> serde_json::Value {
+    let _: Vec<StreamEvent> = smith::Provider::stream(p, req, &Cancel::new())
+        .unwrap()
+        .collect();
+    let raw = server.request().unwrap();
+    let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    serde_json::from_slice(&raw[at + 4..]).unwrap()
+}
+
 fn calls_of(events: &[StreamEvent]) -> Vec<&ToolCall> {
     events
         .iter()
@@ -406,12 +420,7 @@ fn each_codec_sends_the_output_limit_with_thinking_inside_it() {
             let mut req = request(&format!("{id}/m1"));
             req.max_output = max_output;
             req.thinking = thinking;
-            let _: Vec<StreamEvent> = smith::Provider::stream(&p, &req, &Cancel::new())
-                .unwrap()
-                .collect();
-            let raw = server.request().unwrap();
-            let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-            let sent: serde_json::Value = serde_json::from_slice(&raw[at + 4..]).unwrap();
+            let sent = sent_body(&p, &server, &req);
             let case = format!("{id} {max_output:?} {thinking:?}");
             match (max_output, *id) {
                 (Some(limit), _) => assert_eq!(limit_of(id, &sent), Some(limit), "{case}: {sent}"),
@@ -444,12 +453,7 @@ fn caching_is_asked_for_only_when_the_request_says_so_in_each_vendors_form() {
         req.cache = cache.then(|| smith::PromptCache {
             key: "01a22a94-a317-7338-916a-bf230df657af".into(),
         });
-        let _: Vec<StreamEvent> = smith::Provider::stream(&p, &req, &Cancel::new())
-            .unwrap()
-            .collect();
-        let raw = server.request().unwrap();
-        let at = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-        serde_json::from_slice(&raw[at + 4..]).unwrap()
+        sent_body(&p, &server, &req)
     };
     let ephemeral = serde_json::json!({"type": "ephemeral"});
     let anthropic = fixture("anthropic/text.sse");
@@ -479,6 +483,86 @@ fn caching_is_asked_for_only_when_the_request_says_so_in_each_vendors_form() {
     // Gemini caches implicitly: nothing to send.
     let sent = send("google", &fixture("google/text.sse"), true);
     assert!(!sent.to_string().contains("cache"), "{sent}");
+}
+
+#[test]
+fn an_image_reaches_each_vendor_in_its_shape() {
+    // A 1×1 PNG.
+    let image = smith::Image {
+        media_type: "image/png".into(),
+        data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==".into(),
+    };
+    let url = format!("data:image/png;base64,{}", image.data);
+    let host = host();
+    for (id, stream, api) in [
+        ("anthropic", fixture("anthropic/text.sse"), None),
+        ("openai", fixture("openai/responses_text.sse"), None),
+        (
+            "openai",
+            fixture("openai-compatible/text.sse"),
+            Some("chat"),
+        ),
+        (
+            "openai-compatible",
+            fixture("openai-compatible/text.sse"),
+            None,
+        ),
+        ("google", fixture("google/text.sse"), None),
+    ] {
+        let server = loopback::serve(vec![loopback::sse_in_pieces(&stream, 64)]);
+        let p = host
+            .loadout()
+            .provider(
+                id,
+                ProviderSetup {
+                    base_url: server.url.clone(),
+                    api_key: Some("sk-canary-0000".into()),
+                    transport: std::sync::Arc::new(HttpEngine::new(Bounds::default())),
+                    options: api
+                        .map(|a| [("api".to_owned(), a.to_owned())].into_iter().collect())
+                        .unwrap_or_default(),
+                },
+            )
+            .unwrap();
+        let mut req = request(&format!("{id}/m1"));
+        let ContextItem::Message(m) = &mut req.context[0] else {
+            unreachable!()
+        };
+        m.content.push(ContentBlock::Image(image.clone()));
+        let sent = sent_body(&p, &server, &req);
+        let (text, img) = match (id, api) {
+            ("anthropic", _) => {
+                let c = &sent["messages"][0]["content"];
+                (c[0].clone(), c[1].clone())
+            }
+            ("openai", None) => {
+                let c = &sent["input"][0]["content"];
+                (c[0].clone(), c[1].clone())
+            }
+            ("google", _) => {
+                let c = &sent["contents"][0]["parts"];
+                (c[0].clone(), c[1].clone())
+            }
+            // Chat Completions: after the system message.
+            _ => {
+                let c = &sent["messages"][1]["content"];
+                (c[0].clone(), c[1].clone())
+            }
+        };
+        let case = format!("{id} {api:?}");
+        assert!(text.to_string().contains("Hi"), "{case}: {sent}");
+        let expected = match (id, api) {
+            ("anthropic", _) => {
+                serde_json::json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image.data}})
+            }
+            ("openai", None) => serde_json::json!({"type": "input_image", "image_url": url}),
+            ("google", _) => {
+                serde_json::json!({"inlineData": {"mimeType": "image/png", "data": image.data}})
+            }
+            _ => serde_json::json!({"type": "image_url", "image_url": {"url": url}}),
+        };
+        assert_eq!(img, expected, "{case}");
+    }
 }
 
 #[test]

@@ -251,6 +251,24 @@ impl ModelInfo {
                 "choose a model whose catalog record has `tools #true`, declare the model's tool use in your models.kdl if it has it, or run without the tool plugins (the setting plugins.ID.enabled false for each tool plugin)",
             ));
         }
+        let images: usize = request
+            .context
+            .iter()
+            .map(|item| match item {
+                crate::ContextItem::Message(m) => m.images().count(),
+                crate::ContextItem::ToolResult(_) => 0,
+            })
+            .sum();
+        if images > 0 && self.image_input != Some(true) {
+            return Err(fail(
+                format!(
+                    "its context has {images} image(s), but the model's image input is {}",
+                    advertised(self.image_input)
+                ),
+                "image-input",
+                "choose a model whose catalog record has `image-input #true`, declare it in your models.kdl if the model takes images, or leave the image out",
+            ));
+        }
         if let Some(level) = request.thinking {
             self.check_thinking(level)?;
         }

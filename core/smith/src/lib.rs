@@ -42,7 +42,7 @@ pub use lifecycle::{
     Action, Delivery, HandlerError, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers,
     QueuedInput,
 };
-pub use message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+pub use message::{ContentBlock, Image, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};
 pub use provider::{
     ContextItem, EventStream, PairingError, PromptCache, Provider, ProviderError,

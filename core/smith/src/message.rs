@@ -60,6 +60,46 @@ pub enum ContentBlock {
     },
     /// A tool call.
     ToolCall(ToolCall),
+    /// An image in a user message, sent only to models whose catalog record says image
+    /// input.
+    Image(Image),
+}
+
+/// An image's bytes as a provider takes them: its media type and its base64 encoding
+/// (RFC 4648 §4, with padding), which every vendor's request carries as is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Image {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp` (see [`Image::sniff`]).
+    pub media_type: String,
+    /// The image bytes, base64-encoded.
+    pub data: String,
+}
+
+impl Image {
+    /// The media types images may have: the formats every supported vendor accepts.
+    pub const MEDIA_TYPES: [&'static str; 4] =
+        ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+    /// The media type of `bytes` by their signature (PNG `\x89PNG\r\n\x1a\n`, JPEG
+    /// `FF D8 FF`, GIF `GIF87a`/`GIF89a`, WebP `RIFF….WEBP`), or `None` for anything else.
+    pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+            Some("image/png")
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+            Some("image/jpeg")
+        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+            Some("image/gif")
+        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+            Some("image/webp")
+        } else {
+            None
+        }
+    }
+
+    /// `data:` URL of the image (RFC 2397), as OpenAI's APIs take it.
+    pub fn data_url(&self) -> String {
+        format!("data:{};base64,{}", self.media_type, self.data)
+    }
 }
 
 /// A message of the conversation: its role and its content blocks.
@@ -89,6 +129,14 @@ impl Message {
             }
         }
         out
+    }
+
+    /// The images of the message, in order.
+    pub fn images(&self) -> impl Iterator<Item = &Image> {
+        self.content.iter().filter_map(|block| match block {
+            ContentBlock::Image(image) => Some(image),
+            _ => None,
+        })
     }
 
     /// The tool calls of the message, in order.

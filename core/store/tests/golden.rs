@@ -237,6 +237,29 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 ..attempt()
             })),
         ),
+        (
+            "message_user_image",
+            None,
+            Record::Message(MessageRecord {
+                message: Message {
+                    role: Role::User,
+                    content: vec![
+                        ContentBlock::Text {
+                            text: "What is in `pixel.png`?\n\n`pixel.png` (image/png, 70 bytes, sha256 …): attached as image 1".into(),
+                        },
+                        ContentBlock::Image(smith::Image {
+                            media_type: "image/png".into(),
+                            data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==".into(),
+                        }),
+                    ],
+                },
+                model: None,
+                stop_reason: None,
+                usage: None,
+                error: None,
+                attempt: None,
+            }),
+        ),
     ]
 }
 

@@ -236,3 +236,169 @@ fn openai_requests_carry_a_prompt_cache_key_stable_across_the_session() {
         key
     );
 }
+
+/// A 1×1 PNG.
+const PIXEL_PNG: [u8; 70] = [
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+    0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0x64, 0x60, 0xf8, 0x5f,
+    0x0f, 0x00, 0x02, 0x87, 0x01, 0x80, 0xeb, 0x47, 0xba, 0x92, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+    0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+#[test]
+fn images_reach_a_model_that_takes_them_recorded_with_the_prompt() {
+    let env = Env::new();
+    let work = env.root.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("shot.png"), PIXEL_PNG).unwrap();
+    let mut gif = b"GIF89a".to_vec();
+    gif.extend_from_slice(&[1, 0, 1, 0, 0, 0, 0, 0x3b]);
+    let elsewhere = env.root.path().join("diagram.gif");
+    std::fs::write(&elsewhere, &gif).unwrap();
+
+    let v = &common::VENDORS[0];
+    let server = loopback::serve(vec![loopback::sse_in_pieces(v.text_stream.as_bytes(), 64)]);
+    let base = format!("provider.anthropic.base-url={}", server.url);
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-m",
+            "anthropic/claude-haiku-4-5",
+            "--image",
+            elsewhere.to_str().unwrap(),
+            "what differs between @shot.png and the diagram?",
+        ])
+        .current_dir(&work)
+        .env(v.key_var, CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(attempt(&out)["capabilities"]["image_input"], true);
+    let sent = request_body(&server.request().unwrap());
+    let content = sent["messages"][0]["content"].as_array().unwrap();
+    let images: Vec<&serde_json::Value> = content.iter().filter(|b| b["type"] == "image").collect();
+    assert_eq!(images.len(), 2, "{sent}");
+    assert_eq!(images[0]["source"]["media_type"], "image/png");
+    assert_eq!(images[1]["source"]["media_type"], "image/gif");
+    let text = content[0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("`shot.png` (image/png, 70 bytes, sha256 ")
+            && text.contains("attached as image 1")
+            && text.contains("attached as image 2"),
+        "{text}"
+    );
+
+    // The session holds the images in the user message and the files in the submission.
+    let file = env.session_files().pop().unwrap();
+    let session = smith_store::read_session(&file).unwrap();
+    let mut saw_message = false;
+    for entry in session.entries {
+        match entry.record {
+            smith_store::Record::Submission(s) => {
+                let paths: Vec<&str> = s.attachments.iter().map(|a| a.path.as_str()).collect();
+                assert_eq!(paths, ["shot.png", elsewhere.to_str().unwrap()]);
+            }
+            smith_store::Record::Message(m) if m.message.role == smith::Role::User => {
+                let types: Vec<&str> = m.message.images().map(|i| i.media_type.as_str()).collect();
+                assert_eq!(types, ["image/png", "image/gif"]);
+                saw_message = true;
+            }
+            _ => {}
+        }
+    }
+    assert!(saw_message);
+}
+
+#[test]
+fn an_image_for_a_text_only_model_is_refused_before_anything_is_sent_or_passed_over_in_a_group() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let png = env.root.path().join("shot.png");
+    std::fs::write(&png, PIXEL_PNG).unwrap();
+    let png = png.to_str().unwrap();
+
+    // Alone: refused while routing, nothing written.
+    let out = env.run(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/demo",
+        "--image",
+        png,
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let recs = records(&out);
+    let message = recs[0]["message"].as_str().unwrap();
+    assert!(
+        recs[0]["type"] == "error"
+            && message.contains("cannot take the 1 image(s)")
+            && message.contains("scripted/demo's image input is"),
+        "{message}"
+    );
+    assert!(env.session_files().is_empty());
+
+    // Not an image at all.
+    let notes = env.write("notes.txt", "plain text");
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--image",
+        notes.to_str().unwrap(),
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not a PNG, JPEG, GIF or WebP image"),
+        "{}",
+        stderr(&out)
+    );
+
+    // In a group, the text-only model is passed over, on the record, before any byte is sent
+    // to it.
+    std::fs::write(
+        env.home().join("models.kdl"),
+        r#"
+model "openai-compatible/text-only" {
+    tools #true
+    image-input #false
+}
+model "openai-compatible/vision" {
+    tools #true
+    image-input #true
+}
+group "looks" "openai-compatible/text-only" "openai-compatible/vision"
+"#,
+    )
+    .unwrap();
+    let chat = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"seen\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    let server = loopback::serve(vec![loopback::sse_in_pieces(chat.as_bytes(), 64)]);
+    let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let out = env
+        .command(&[
+            "eval", "--json", "-c", &base, "-m", "looks", "--image", png, "hi",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let a = attempt(&out);
+    assert_eq!(a["model"], "openai-compatible/vision");
+    let skipped = a["routing"]["skipped"][0].as_str().unwrap();
+    assert!(
+        skipped.starts_with("openai-compatible/text-only") && skipped.contains("image"),
+        "{skipped}"
+    );
+    let sent = request_body(&server.request().unwrap());
+    assert_eq!(sent["model"], "vision");
+    assert_eq!(
+        server.requests_now(),
+        0,
+        "one request, to the model that takes images"
+    );
+}

@@ -63,6 +63,8 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             .map(|b| match b {
                 ContentBlock::Text { text } | ContentBlock::Thinking { text, .. } => text.clone(),
                 ContentBlock::ToolCall(c) => format!("{} {}", c.name, c.arguments),
+                // Its media type, never its bytes.
+                ContentBlock::Image(i) => i.media_type.clone(),
             })
             .collect(),
         Record::ToolResult(r) => vec![r.result.output.clone()],

@@ -101,6 +101,14 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
                         } => json!({"type": "thinking", "thinking": text, "signature": signature}),
                         // Unsigned thinking (another vendor's) cannot be sent back.
                         ContentBlock::Thinking { .. } => continue,
+                        ContentBlock::Image(image) => json!({
+                            "type": "image",
+                            "source": {
+                                "type": "base64",
+                                "media_type": image.media_type,
+                                "data": image.data,
+                            },
+                        }),
                         ContentBlock::ToolCall(c) => json!({
                             "type": "tool_use",
                             "id": c.id,

@@ -31,6 +31,13 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
         match item {
             ContextItem::Message(m) if m.role == Role::User => {
                 push(&mut contents, "user", json!({"text": m.text()}));
+                for image in m.images() {
+                    push(
+                        &mut contents,
+                        "user",
+                        json!({"inlineData": {"mimeType": image.media_type, "data": image.data}}),
+                    );
+                }
             }
             ContextItem::Message(m) => {
                 // A signature travels on the next part of the turn, as it came.
@@ -43,7 +50,7 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
                             signature = Some(s);
                             continue;
                         }
-                        ContentBlock::Thinking { .. } => continue,
+                        ContentBlock::Thinking { .. } | ContentBlock::Image(_) => continue,
                         ContentBlock::Text { text } if text.is_empty() => continue,
                         ContentBlock::Text { text } => json!({"text": text}),
                         ContentBlock::ToolCall(c) => {

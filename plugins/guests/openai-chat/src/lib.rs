@@ -25,8 +25,16 @@ pub fn encode(request: &ProviderRequest) -> Value {
     }
     for item in &request.context {
         match item {
-            ContextItem::Message(m) if m.role == Role::User => {
+            // Text alone is a string; with images, content parts (`image_url` data URLs).
+            ContextItem::Message(m) if m.role == Role::User && m.images().next().is_none() => {
                 messages.push(json!({"role": "user", "content": m.text()}));
+            }
+            ContextItem::Message(m) if m.role == Role::User => {
+                let mut parts = vec![json!({"type": "text", "text": m.text()})];
+                parts.extend(m.images().map(
+                    |image| json!({"type": "image_url", "image_url": {"url": image.data_url()}}),
+                ));
+                messages.push(json!({"role": "user", "content": parts}));
             }
             ContextItem::Message(m) => {
                 let calls: Vec<Value> = m

@@ -18,10 +18,15 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
     let mut input = Vec::new();
     for item in &request.context {
         match item {
-            ContextItem::Message(m) if m.role == Role::User => input.push(json!({
-                "role": "user",
-                "content": [{"type": "input_text", "text": m.text()}],
-            })),
+            ContextItem::Message(m) if m.role == Role::User => {
+                // The text first, then each image (`input_image` with a data URL).
+                let mut content = vec![json!({"type": "input_text", "text": m.text()})];
+                content
+                    .extend(m.images().map(
+                        |image| json!({"type": "input_image", "image_url": image.data_url()}),
+                    ));
+                input.push(json!({"role": "user", "content": content}));
+            }
             ContextItem::Message(m) => {
                 for block in &m.content {
                     match block {
@@ -49,6 +54,8 @@ pub(crate) fn encode(request: &ProviderRequest) -> Value {
                             "role": "assistant",
                             "content": [{"type": "output_text", "text": text}],
                         })),
+                        // Images are user content; an assistant message has none.
+                        ContentBlock::Image(_) => {}
                         ContentBlock::ToolCall(c) => input.push(json!({
                             "type": "function_call",
                             "call_id": c.id,

@@ -21,10 +21,7 @@ pub(super) const MAX_PROMPT_BYTES: usize = 8 * 1024 * 1024;
 pub(super) fn read(arg: Option<&str>, with_stdin: bool, cwd: &Path) -> Result<Prompt, CliError> {
     let bounds = Bounds::default();
     let stdin = io::stdin();
-    let literal = |text: String| Prompt {
-        text,
-        attachments: Vec::new(),
-    };
+    let literal = Prompt::literal;
     let prompt = match arg {
         Some("-") if with_stdin => {
             return Err(CliError::usage(

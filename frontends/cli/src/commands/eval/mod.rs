@@ -141,6 +141,12 @@ pub(crate) struct EvalArgs {
     #[arg(long = "stdin")]
     pub(crate) with_stdin: bool,
 
+    /// Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB); repeatable.
+    /// Sent only to a model whose catalog record says image input. `@shot.png` in the prompt
+    /// attaches an image inside the working directory too.
+    #[arg(long = "image", value_name = "FILE")]
+    pub(crate) images: Vec<PathBuf>,
+
     /// The prompt; `@path` attaches a file of this directory (`@@` is a literal `@`). Absent
     /// or `-`: read from stdin when it is not a terminal (UTF-8, at most 8 MiB).
     #[arg(value_name = "PROMPT")]
@@ -210,7 +216,14 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
     };
     let prepared = app.prepare(&spec)?;
     report_notices(&prepared.notices);
-    let prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
+    let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
+    for path in &args.images {
+        let shown = path.display().to_string();
+        smith_app::prompt::attach_image(&mut prompt, path, &shown, Default::default())
+            .map_err(|e| CliError::usage(format!("--image {e}")))?;
+    }
+    smith_app::route::check_image_input(&prepared.route, prompt.images.len())
+        .map_err(|e| CliError::usage(format!("{e} (`smith models` shows each model's record)")))?;
     Ok(Ready {
         app,
         args,
@@ -271,6 +284,7 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         dedup_key: args.dedup_key.as_deref(),
         destination: None,
         attachments: &prompt.attachments,
+        images: &prompt.images,
     };
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
     let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
