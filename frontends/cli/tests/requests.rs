@@ -135,7 +135,7 @@ fn a_context_overflow_names_the_models_window() {
 }
 
 /// An Anthropic stream whose one content block is a call of the `ls` tool.
-const ANTHROPIC_LS_CALL: &str = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":30,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_01\",\"name\":\"ls\",\"input\":{}}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":5}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+const ANTHROPIC_LS_CALL: &str = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":30,\"cache_creation_input_tokens\":2000,\"cache_read_input_tokens\":0,\"output_tokens\":1}}}\n\nevent: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_01\",\"name\":\"ls\",\"input\":{}}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\nevent: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":5}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
 
 /// The JSON paths of every `cache_control` in an Anthropic request body.
 fn breakpoints(sent: &serde_json::Value) -> Vec<String> {
@@ -170,12 +170,32 @@ fn anthropic_requests_mark_the_stable_prefix_and_the_next_round_reuses_it() {
     let env = Env::new();
     std::fs::create_dir_all(env.home()).unwrap();
     let v = &common::VENDORS[0];
+    // Round 2 reads from the cache what round 1 wrote (the Messages API reports both cache
+    // buckets in every usage).
+    let reads = v.text_stream.replace(
+        "\"input_tokens\":3,",
+        "\"input_tokens\":3,\"cache_read_input_tokens\":2000,\"cache_creation_input_tokens\":0,",
+    );
     let server = loopback::serve(vec![
         loopback::sse_in_pieces(ANTHROPIC_LS_CALL.as_bytes(), 64),
-        loopback::sse_in_pieces(v.text_stream.as_bytes(), 64),
+        loopback::sse_in_pieces(reads.as_bytes(), 64),
     ]);
     let out = eval_at(&env, v, v.model, &server.url, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Each bucket is priced once, at the attempt's catalog prices.
+    let price = attempt(&out)["capabilities"]["price"].clone();
+    let p = |k: &str| price[k].as_f64().unwrap() / 1e6;
+    let expected = 33.0 * p("input")
+        + 7.0 * p("output")
+        + 2000.0 * p("cache_write")
+        + 2000.0 * p("cache_read");
+    let end = records(&out).pop().unwrap();
+    let cost = end["cost_usd"].as_f64().unwrap();
+    assert!(
+        (cost - expected).abs() < 1e-12,
+        "{cost} vs {expected}: {end}"
+    );
+    assert!(p("cache_read") < p("input") && p("cache_write") > p("input"));
     let first = request_body(&server.request().unwrap());
     let second = request_body(&server.request().unwrap());
     // Round 1: the tool definitions and the prompt (no system prompt is sent yet).
