@@ -50,7 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--session-id', '--session-id', [CompletionResultType]::ParameterName, 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission')
             [CompletionResult]::new('--dedup-key', '--dedup-key', [CompletionResultType]::ParameterName, 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script (scripted provider only); the model name becomes its label')
-            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too')
+            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB each and 8 MiB in all, at most 16); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -236,6 +236,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
@@ -277,6 +278,18 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON record per entry, then a `page` record')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;sessions;export' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -349,6 +362,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
@@ -364,6 +378,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;sessions;help;get' {
+            break
+        }
+        'smith;sessions;help;export' {
             break
         }
         'smith;sessions;help;fork' {
@@ -599,6 +616,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
@@ -613,6 +631,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;sessions;get' {
+            break
+        }
+        'smith;help;sessions;export' {
             break
         }
         'smith;help;sessions;fork' {

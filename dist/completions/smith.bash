@@ -184,6 +184,9 @@ _smith() {
             smith__subcmd__help__subcmd__plugins,list)
                 cmd="smith__subcmd__help__subcmd__plugins__subcmd__list"
                 ;;
+            smith__subcmd__help__subcmd__sessions,export)
+                cmd="smith__subcmd__help__subcmd__sessions__subcmd__export"
+                ;;
             smith__subcmd__help__subcmd__sessions,fork)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__fork"
                 ;;
@@ -223,6 +226,9 @@ _smith() {
             smith__subcmd__plugins__subcmd__help,list)
                 cmd="smith__subcmd__plugins__subcmd__help__subcmd__list"
                 ;;
+            smith__subcmd__sessions,export)
+                cmd="smith__subcmd__sessions__subcmd__export"
+                ;;
             smith__subcmd__sessions,fork)
                 cmd="smith__subcmd__sessions__subcmd__fork"
                 ;;
@@ -249,6 +255,9 @@ _smith() {
                 ;;
             smith__subcmd__sessions,watch)
                 cmd="smith__subcmd__sessions__subcmd__watch"
+                ;;
+            smith__subcmd__sessions__subcmd__help,export)
+                cmd="smith__subcmd__sessions__subcmd__help__subcmd__export"
                 ;;
             smith__subcmd__sessions__subcmd__help,fork)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__fork"
@@ -1210,8 +1219,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions)
-            opts="list grep get fork select receipts watch verify"
+            opts="list grep get export fork select receipts watch verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__sessions__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1498,8 +1521,34 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list grep get fork select receipts watch verify help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version list grep get export fork select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__export)
+            opts="-c -h -V --branch --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1614,8 +1663,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__help)
-            opts="list grep get fork select receipts watch verify help"
+            opts="list grep get export fork select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

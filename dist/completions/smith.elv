@@ -46,7 +46,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --session-id 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission'
             cand --dedup-key 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)'
             cand --script 'Play this provider script (scripted provider only); the model name becomes its label'
-            cand --image 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too'
+            cand --image 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB each and 8 MiB in all, at most 16); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -211,6 +211,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
@@ -249,6 +250,17 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'One JSON record per entry, then a `page` record'
             cand --branch 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;export'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --branch 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -315,6 +327,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
@@ -327,6 +340,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;sessions;help;grep'= {
         }
         &'smith;sessions;help;get'= {
+        }
+        &'smith;sessions;help;export'= {
         }
         &'smith;sessions;help;fork'= {
         }
@@ -524,6 +539,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
+            cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
@@ -535,6 +551,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;sessions;grep'= {
         }
         &'smith;help;sessions;get'= {
+        }
+        &'smith;help;sessions;export'= {
         }
         &'smith;help;sessions;fork'= {
         }

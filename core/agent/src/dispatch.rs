@@ -387,23 +387,32 @@ fn attributed(
             }
         }
         ProviderErrorKind::ContextOverflow => {
-            let window = match info.and_then(|i| i.context.map(|c| (i, c))) {
-                Some((info, tokens)) => format!(
-                    "{}'s context window is {tokens} tokens (catalog source: {})",
-                    info.model,
-                    info.source_of("context")
-                ),
-                None => "the model's context window is not in its catalog record".to_owned(),
+            let window = match info {
+                Some(info) => match info.context {
+                    Some(tokens) => format!(
+                        "{}'s context window is {tokens} tokens (catalog source: {})",
+                        info.model,
+                        info.source_of("context")
+                    ),
+                    None => format!(
+                        "{}'s context window is not in its catalog record",
+                        info.model
+                    ),
+                },
+                None => "the model's context window is not known here".to_owned(),
             };
             e.message = format!(
-                "{}; the conversation does not fit: {window}; compact the session, start a new one, or choose a model with a larger window",
-                e.message
+                "{}; the conversation does not fit: {window}; {OVERFLOW_FIX}",
+                e.message.trim_end_matches(['.', ' '])
             );
         }
         _ => {}
     }
     e
 }
+
+/// What to do about a context that does not fit (compaction joins these once it lands).
+const OVERFLOW_FIX: &str = "start a new session (or fork one from an earlier entry), lower the max-output setting if the vendor counts the output against the window, or choose a model with a larger window";
 
 /// What follows a refused attempt of class `kind` after `retries` retries of this candidate: a
 /// transient failure is retried within bounds; it, a rate limit, an unavailable model, an

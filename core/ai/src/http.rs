@@ -230,11 +230,21 @@ pub trait Transport: Send + Sync {
     /// # Errors
     /// [`TransportError`] when there is no response.
     fn send(&self, request: HttpRequest, cancel: &Cancel) -> Result<HttpResponse, TransportError>;
+
+    /// The largest request body it sends, in bytes (a larger one is refused before send);
+    /// callers bound what they build by it. Default: [`Bounds::default`]'s 16 MiB.
+    fn max_request_bytes(&self) -> usize {
+        Bounds::default().max_request_bytes
+    }
 }
 
 impl Transport for HttpEngine {
     fn send(&self, request: HttpRequest, cancel: &Cancel) -> Result<HttpResponse, TransportError> {
         HttpEngine::send(self, request, cancel)
+    }
+
+    fn max_request_bytes(&self) -> usize {
+        self.bounds.max_request_bytes
     }
 }
 

@@ -31,18 +31,22 @@ pub struct Bounds {
     pub piped_bytes: usize,
     /// The largest image attached, in bytes.
     pub image_bytes: u64,
+    /// The most bytes of images one prompt carries, in all.
+    pub images_bytes: u64,
 }
 
 impl Default for Bounds {
     /// 256 KiB per text file, 16 files, 1 MiB of piped input, and 3.75 MiB per image — so that
     /// its base64 form stays within Anthropic's 5 MiB per-image limit, the lowest of the
-    /// vendors'.
+    /// vendors' — and 8 MiB of images per prompt, whose base64 (10.7 MiB) leaves room within
+    /// the 16 MiB bounds of a session frame and a provider request.
     fn default() -> Self {
         Self {
             file_bytes: 256 * 1024,
             files: 16,
             piped_bytes: 1024 * 1024,
             image_bytes: 3 * 1024 * 1024 + 768 * 1024,
+            images_bytes: 8 << 20,
         }
     }
 }
@@ -96,7 +100,8 @@ pub enum PromptError {
     },
     /// An attached image is too large.
     #[error(
-        "`{mention}` is a {bytes}-byte image, more than the {max}-byte bound for an attached image; scale it down or crop it"
+        "`{mention}` is an image of {}, more than the {} an attached image may be; scale it down or crop it",
+        mib(*bytes), mib(*max)
     )]
     ImageTooLarge {
         /// The image's path as given.
@@ -105,6 +110,39 @@ pub enum PromptError {
         bytes: u64,
         /// The bound.
         max: u64,
+    },
+    /// An image given by path cannot be read.
+    #[error("cannot read the image `{path}`: {source}")]
+    ImageUnreadable {
+        /// The path as given.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// An image given by path is not a regular file.
+    #[error("the image `{path}` is not a regular file; give an image file")]
+    ImageNotAFile {
+        /// The path as given.
+        path: String,
+    },
+    /// The images of one prompt are too large together.
+    #[error(
+        "the prompt's images are {} together, more than the {} one prompt may carry (a provider request is at most 16 MiB); attach fewer or smaller images",
+        mib(*bytes), mib(*max)
+    )]
+    ImagesTooLarge {
+        /// Their total size.
+        bytes: u64,
+        /// The bound.
+        max: u64,
+    },
+    /// Too many images are given.
+    #[error("{count} images are given, more than the {max} one prompt attaches")]
+    TooManyImages {
+        /// How many.
+        count: usize,
+        /// The bound.
+        max: usize,
     },
     /// A file given as an image is not one.
     #[error(
@@ -162,6 +200,16 @@ pub enum PromptError {
         /// The bound.
         max: usize,
     },
+}
+
+/// `bytes` as a person reads a size: `3.75 MiB`, or `512 bytes` under 1 MiB.
+fn mib(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        return format!("{bytes} bytes");
+    }
+    let text = format!("{:.2}", bytes as f64 / f64::from(1 << 20));
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} MiB")
 }
 
 /// The mentions of `text`, with the text around them: `(text, mention)` pieces in order.
@@ -326,7 +374,8 @@ pub fn expand(
             source,
         })?;
         if let Some(media_type) = smith::Image::sniff(&bytes) {
-            images.push(image(mention, media_type, &bytes, bounds)?);
+            let so_far: u64 = images.iter().map(|i| i.image.decoded_len()).sum();
+            images.push(image(mention, media_type, &bytes, bounds, so_far)?);
             continue;
         }
         if bytes.len() as u64 > bounds.file_bytes {
@@ -405,6 +454,7 @@ fn image(
     media_type: &str,
     bytes: &[u8],
     bounds: Bounds,
+    so_far: u64,
 ) -> Result<Attached, PromptError> {
     use base64::Engine as _;
     if bytes.len() as u64 > bounds.image_bytes {
@@ -412,6 +462,12 @@ fn image(
             mention: mention.to_owned(),
             bytes: bytes.len() as u64,
             max: bounds.image_bytes,
+        });
+    }
+    if so_far + bytes.len() as u64 > bounds.images_bytes {
+        return Err(PromptError::ImagesTooLarge {
+            bytes: so_far + bytes.len() as u64,
+            max: bounds.images_bytes,
         });
     }
     Ok(Attached {
@@ -439,19 +495,19 @@ pub fn attach_image(
     bounds: Bounds,
 ) -> Result<(), PromptError> {
     if prompt.images.len() >= bounds.files {
-        return Err(PromptError::TooMany {
+        return Err(PromptError::TooManyImages {
             count: prompt.images.len() + 1,
             max: bounds.files,
         });
     }
-    let unreadable = |source| PromptError::Unreadable {
-        mention: shown.to_owned(),
+    let unreadable = |source| PromptError::ImageUnreadable {
+        path: shown.to_owned(),
         source,
     };
     let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_file() {
-        return Err(PromptError::NotAFile {
-            mention: shown.to_owned(),
+        return Err(PromptError::ImageNotAFile {
+            path: shown.to_owned(),
         });
     }
     if meta.len() > bounds.image_bytes {
@@ -465,7 +521,8 @@ pub fn attach_image(
     let media_type = smith::Image::sniff(&bytes).ok_or_else(|| PromptError::NotAnImage {
         mention: shown.to_owned(),
     })?;
-    let attached = image(shown, media_type, &bytes, bounds)?;
+    let so_far: u64 = prompt.images.iter().map(smith::Image::decoded_len).sum();
+    let attached = image(shown, media_type, &bytes, bounds, so_far)?;
     prompt.add_image(attached);
     Ok(())
 }
@@ -650,10 +707,32 @@ mod tests {
         ));
         let err = expand("@shot.png", dir.path(), None, small).unwrap_err();
         assert!(
-            err.to_string()
-                .contains("-byte image, more than the 4-byte bound"),
+            err.to_string().contains(
+                "is an image of 36 bytes, more than the 4 bytes an attached image may be"
+            ),
             "{err}"
         );
         assert_eq!(p.images.len(), 2, "a refused image adds nothing");
+        // The images of one prompt are bounded together too.
+        let together = Bounds {
+            images_bytes: 12,
+            ..Bounds::default()
+        };
+        assert!(matches!(
+            attach_image(&mut p, &gif, "d.gif", together),
+            Err(PromptError::ImagesTooLarge { max: 12, .. })
+        ));
+        let err = attach_image(&mut p, &text, "t.txt", Bounds::default()).unwrap_err();
+        assert!(err.to_string().starts_with("`t.txt` is not a PNG"), "{err}");
+        let err = attach_image(&mut p, outside.path(), "dir", Bounds::default()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("the image `dir` is not a regular file"),
+            "{err}"
+        );
+        assert_eq!(mib(3 * 1024 * 1024 + 768 * 1024), "3.75 MiB");
+        assert_eq!(mib(8 << 20), "8 MiB");
+        assert_eq!(mib(1 << 19), "524288 bytes");
+        assert_eq!(mib(10 << 20), "10 MiB");
     }
 }

@@ -476,7 +476,8 @@ fn bind(
 /// No candidate of a route takes image input, and the input has images.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{selection}` cannot take the {images} image(s) of this input: {}; choose a model whose catalog record has `image-input #true` (declare it in models.kdl if the model takes images), or leave the images out",
+    "`{selection}` cannot take the {} of this input: {}; choose a model whose catalog record has `image-input #true` (declare it in models.kdl if the model takes images), or leave the images out",
+    if *images == 1 { "image".to_owned() } else { format!("{images} images") },
     reasons.join("; ")
 )]
 pub struct NoImageInput {

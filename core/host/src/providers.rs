@@ -185,6 +185,21 @@ impl Loadout {
     }
 }
 
+/// The refusal of a request of `bytes` over the transport's `bound`: the conversation does not
+/// fit in one provider request (spec: Network transport — request bodies above 16 MiB are
+/// rejected before send).
+fn too_large(bytes: usize, bound: usize) -> ProviderError {
+    let mib = |n: usize| n as f64 / f64::from(1 << 20);
+    error(
+        ProviderErrorKind::ContextOverflow,
+        format!(
+            "the request is {:.1} MiB, more than the {:.0} MiB a provider request may be, so nothing was encoded or sent; start a new session (or fork one from an earlier entry) to continue with less history",
+            mib(bytes),
+            mib(bound)
+        ),
+    )
+}
+
 fn error(kind: ProviderErrorKind, message: impl Into<String>) -> ProviderError {
     ProviderError::new(kind, message)
 }
@@ -213,6 +228,8 @@ impl PluginProvider {
     }
 
     /// Restart the call deadline, then report a trap or overrun as a provider error.
+    /// A trap in one sentence: what failed (the trap's own message, its root cause), the
+    /// plugin and the next step; the wasm backtrace only when `SMITH_BACKTRACE` is set.
     fn trapped(&self, e: &wasmtime::Error) -> StreamEvent {
         match e.downcast_ref::<Stopped>() {
             Some(Stopped::Cancelled) => StreamEvent::Stop {
@@ -225,21 +242,28 @@ impl PluginProvider {
                     self.plugin().manifest.label()
                 ),
             )),
-            None => StreamEvent::Error(error(
-                ProviderErrorKind::Other,
-                format!(
-                    "provider plugin {} trapped: {e:#}",
-                    self.plugin().manifest.label()
-                ),
-            )),
+            None => {
+                let detail = if std::env::var_os("SMITH_BACKTRACE").is_some() {
+                    format!("{e:#}")
+                } else {
+                    let cause = e.root_cause().to_string();
+                    cause.lines().next().unwrap_or_default().to_owned()
+                };
+                StreamEvent::Error(error(
+                    ProviderErrorKind::Other,
+                    format!(
+                        "provider plugin {} failed ({detail}); nothing more was sent — retry, and if it fails again report it to the plugin's author (SMITH_BACKTRACE=1 shows where it failed)",
+                        self.plugin().manifest.label()
+                    ),
+                ))
+            }
         }
     }
 
     fn transport_error(e: &TransportError) -> ProviderError {
         let kind = match e {
-            TransportError::RequestTooLarge { .. } | TransportError::BadRequest { .. } => {
-                ProviderErrorKind::InvalidRequest
-            }
+            TransportError::RequestTooLarge { bytes, limit } => return too_large(*bytes, *limit),
+            TransportError::BadRequest { .. } => ProviderErrorKind::InvalidRequest,
             TransportError::Connect { .. } | TransportError::HeadTimeout { .. } => {
                 ProviderErrorKind::Transient
             }
@@ -303,7 +327,11 @@ impl PluginProvider {
         let runtime: &Runtime = self.loadout.runtime();
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
-        let mut store = runtime.store(call, runtime.limits().deadline);
+        let mut store = runtime.store_with_memory(
+            call,
+            runtime.limits().deadline,
+            runtime.limits().provider_memory_bytes,
+        );
         let mut value = serde_json::to_value(request).map_err(|e| {
             error(
                 ProviderErrorKind::InvalidRequest,
@@ -316,6 +344,12 @@ impl PluginProvider {
             map.insert("options".into(), serde_json::json!(self.setup.options));
         }
         let json = value.to_string();
+        // Bounded before any plugin runs: the encoded body is about as large as the request,
+        // and the transport would refuse it anyway — after the plugin had spent its memory.
+        let bound = self.setup.transport.max_request_bytes();
+        if json.len() > bound {
+            return Err(too_large(json.len(), bound));
+        }
         let instance: ProviderPlugin = match plugin.pre.instantiate(&mut store) {
             Ok(i) => i,
             Err(e) => return Ok(single(self.trapped(&e))),

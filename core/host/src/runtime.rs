@@ -32,8 +32,13 @@ use bindings::ToolPlugin;
 /// Limits every plugin call runs under.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Largest linear memory of an instance, in bytes.
+    /// Largest linear memory of a tool or handler instance, in bytes.
     pub memory_bytes: usize,
+    /// Largest linear memory of a provider codec instance, in bytes: enough for the largest
+    /// admissible request (16 MiB of request JSON in, its parsed form, the encoded body out)
+    /// with headroom. Measured with the bundled codecs on a 15.5 MiB request: the anthropic
+    /// codec needs 112 MiB, openai and google 96 MiB; the default 256 MiB leaves over 2×.
+    pub provider_memory_bytes: usize,
     /// Longest a call may run (wall time, enforced at epoch ticks).
     pub deadline: Duration,
     /// How long a cancelled call may go on before its instance is destroyed.
@@ -43,10 +48,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 64 MiB of memory, a 60 s deadline, 250 ms of grace after a cancel, 50 KiB of output.
+    /// 64 MiB of memory (256 MiB for a provider codec), a 60 s deadline, 250 ms of grace
+    /// after a cancel, 50 KiB of output.
     fn default() -> Self {
         Self {
             memory_bytes: 64 << 20,
+            provider_memory_bytes: 256 << 20,
             deadline: Duration::from_secs(60),
             cancel_grace: Duration::from_millis(250),
             output_bytes: 50 * 1024,
@@ -328,6 +335,16 @@ impl Runtime {
     }
 
     pub(crate) fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
+        self.store_with_memory(call, deadline, self.limits.memory_bytes)
+    }
+
+    /// A store whose instances may grow to `memory_bytes` of linear memory.
+    pub(crate) fn store_with_memory(
+        &self,
+        call: CallState,
+        deadline: Duration,
+        memory_bytes: usize,
+    ) -> Store<State> {
         let mut store = Store::new(
             &self.engine,
             State {
@@ -336,7 +353,7 @@ impl Runtime {
                 wasi: WasiCtx::builder().allow_tcp(false).allow_udp(false).build(),
                 table: ResourceTable::new(),
                 limits: StoreLimitsBuilder::new()
-                    .memory_size(self.limits.memory_bytes)
+                    .memory_size(memory_bytes)
                     .instances(16)
                     .memories(16)
                     .tables(64)

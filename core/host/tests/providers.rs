@@ -24,6 +24,10 @@ fn fixture(path: &str) -> Vec<u8> {
 }
 
 fn host() -> Host {
+    host_with(Limits::default())
+}
+
+fn host_with(limits: Limits) -> Host {
     let sources: Vec<_> = smith_plugins::BUNDLED
         .iter()
         .filter(|p| {
@@ -33,7 +37,7 @@ fn host() -> Host {
         })
         .map(common::source)
         .collect();
-    Host::load(&sources, &common::cache(), Limits::default()).unwrap()
+    Host::load(&sources, &common::cache(), limits).unwrap()
 }
 
 fn provider(host: &Host, id: &str, url: &str, key: Option<&str>) -> PluginProvider {
@@ -563,6 +567,127 @@ fn an_image_reaches_each_vendor_in_its_shape() {
         };
         assert_eq!(img, expected, "{case}");
     }
+}
+
+/// A request whose one tool result holds `bytes` of plain text.
+fn request_of_size(model: &str, bytes: usize) -> ProviderRequest {
+    let mut req = request(model);
+    req.context.push(ContextItem::Message(Message {
+        role: Role::Assistant,
+        content: vec![ContentBlock::ToolCall(ToolCall {
+            id: "call_1".into(),
+            name: "read".into(),
+            arguments: serde_json::json!({"path": "big.txt"}),
+        })],
+    }));
+    // Varied printable text, so that no codec can shorten it.
+    let output: String = (0..bytes)
+        .map(|i| char::from(b'a' + ((i * 7 + i / 13) % 26) as u8))
+        .collect();
+    req.context.push(ContextItem::ToolResult(ToolResult {
+        call_id: "call_1".into(),
+        name: "read".into(),
+        output,
+        is_error: false,
+    }));
+    req
+}
+
+#[test]
+fn a_request_over_the_transport_bound_is_refused_before_any_plugin_runs() {
+    let host = host();
+    let server = loopback::serve(vec![]);
+    // A transport bounded at 64 KiB: the bound the host checks is the transport's own.
+    let small = Bounds {
+        max_request_bytes: 64 << 10,
+        ..Bounds::default()
+    };
+    let p = host
+        .loadout()
+        .provider(
+            "anthropic",
+            ProviderSetup {
+                base_url: server.url.clone(),
+                api_key: Some("sk-canary-0000".into()),
+                transport: std::sync::Arc::new(HttpEngine::new(small)),
+                options: Default::default(),
+            },
+        )
+        .unwrap();
+    let Err(e) = smith::Provider::stream(
+        &p,
+        &request_of_size("anthropic/m1", 100 << 10),
+        &Cancel::new(),
+    ) else {
+        panic!("refused")
+    };
+    assert_eq!(e.kind, ProviderErrorKind::ContextOverflow);
+    assert!(
+        e.message
+            .contains("MiB a provider request may be, so nothing was encoded or sent")
+            && e.message.contains("start a new session"),
+        "{}",
+        e.message
+    );
+    assert_eq!(server.requests_now(), 0);
+}
+
+#[test]
+fn a_request_just_under_the_bound_goes_through_the_real_codecs() {
+    let host = host();
+    // 15.5 MiB of tool output: the encoded bodies stay under the 16 MiB transport bound.
+    for (id, stream) in [
+        ("anthropic", fixture("anthropic/text.sse")),
+        ("openai", fixture("openai/responses_text.sse")),
+    ] {
+        let server = loopback::serve(vec![loopback::sse_in_pieces(&stream, 4096)]);
+        let p = provider(&host, id, &server.url, Some("sk-canary-0000"));
+        let req = request_of_size(&format!("{id}/m1"), (15 << 20) + (1 << 19));
+        let events: Vec<StreamEvent> = smith::Provider::stream(&p, &req, &Cancel::new())
+            .unwrap()
+            .collect();
+        assert!(
+            matches!(events.last(), Some(StreamEvent::Stop { .. })),
+            "{id}: {:?}",
+            events.last()
+        );
+        let raw = server.request().unwrap();
+        assert!(
+            raw.len() > 15 << 20 && raw.len() < 16 << 20,
+            "{id}: {}",
+            raw.len()
+        );
+    }
+}
+
+#[test]
+fn a_plugin_trap_is_one_sentence_naming_the_plugin_and_the_next_step() {
+    // A codec given too little memory for the request runs out while encoding it.
+    let host = host_with(Limits {
+        provider_memory_bytes: 2 << 20,
+        ..Limits::default()
+    });
+    let server = loopback::serve(vec![]);
+    let p = provider(&host, "anthropic", &server.url, Some("sk-canary-0000"));
+    let events: Vec<StreamEvent> = smith::Provider::stream(
+        &p,
+        &request_of_size("anthropic/m1", 4 << 20),
+        &Cancel::new(),
+    )
+    .unwrap()
+    .collect();
+    let [StreamEvent::Error(e)] = events.as_slice() else {
+        panic!("{events:?}")
+    };
+    assert!(
+        e.message.starts_with("provider plugin anthropic@")
+            && e.message.contains("nothing more was sent")
+            && !e.message.contains("wasm backtrace")
+            && !e.message.contains('\n'),
+        "{}",
+        e.message
+    );
+    assert_eq!(server.requests_now(), 0);
 }
 
 #[test]

@@ -262,15 +262,33 @@ impl ModelInfo {
         if images > 0 && self.image_input != Some(true) {
             return Err(fail(
                 format!(
-                    "its context has {images} image(s), but the model's image input is {}",
+                    "its context has {}, but the model's image input is {}",
+                    if images == 1 {
+                        "an image".to_owned()
+                    } else {
+                        format!("{images} images")
+                    },
                     advertised(self.image_input)
                 ),
                 "image-input",
-                "choose a model whose catalog record has `image-input #true`, declare it in your models.kdl if the model takes images, or leave the image out",
+                "choose a model whose catalog record has `image-input #true` or declare it in your models.kdl if the model takes images; images already in the session's history stay in it, so continue without them in a new session or a fork from before them",
             ));
         }
         if let Some(level) = request.thinking {
             self.check_thinking(level)?;
+        }
+        if let Some(window) = self.context {
+            let estimate = request.estimated_input_tokens();
+            if estimate > window {
+                return Err(fail(
+                    format!(
+                        "its context is about {estimate} tokens (estimated at {} bytes per token), more than the model's {window}-token context window",
+                        crate::provider::BYTES_PER_TOKEN
+                    ),
+                    "context",
+                    "start a new session (or fork one from an earlier entry), or choose a model with a larger context window",
+                ));
+            }
         }
         if let (Some(asked), Some(limit)) = (request.max_output, self.output)
             && asked > limit

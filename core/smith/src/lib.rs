@@ -45,8 +45,9 @@ pub use lifecycle::{
 pub use message::{ContentBlock, Image, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};
 pub use provider::{
-    ContextItem, EventStream, PairingError, PromptCache, Provider, ProviderError,
-    ProviderErrorKind, ProviderRequest, StopReason, StreamEvent, ToolDefinition, check_pairing,
+    BYTES_PER_TOKEN, ContextItem, EventStream, PairingError, PromptCache, Provider, ProviderError,
+    ProviderErrorKind, ProviderRequest, StopReason, StreamEvent, TOKENS_PER_IMAGE, ToolDefinition,
+    check_pairing,
 };
 pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
 pub use usage::{Usage, UsageTotals};

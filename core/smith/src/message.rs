@@ -96,6 +96,19 @@ impl Image {
         }
     }
 
+    /// The size of the image's bytes, from the length of `data` (4 characters per 3 bytes,
+    /// less the padding); never more than `data` could hold.
+    pub fn decoded_len(&self) -> u64 {
+        let padding = self
+            .data
+            .bytes()
+            .rev()
+            .take(2)
+            .filter(|b| *b == b'=')
+            .count();
+        ((self.data.len() / 4 * 3).saturating_sub(padding)) as u64
+    }
+
     /// `data:` URL of the image (RFC 2397), as OpenAI's APIs take it.
     pub fn data_url(&self) -> String {
         format!("data:{};base64,{}", self.media_type, self.data)

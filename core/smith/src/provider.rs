@@ -70,7 +70,52 @@ pub struct PromptCache {
     pub key: String,
 }
 
+/// Bytes of text per estimated token in [`ProviderRequest::estimated_input_tokens`]: the usual
+/// figure for English prose; code and other languages run fewer bytes per token, so the
+/// estimate tends low and a refusal from it is a clear overflow.
+pub const BYTES_PER_TOKEN: u64 = 4;
+
+/// Tokens counted per image in the estimate: Anthropic's figure for an image at the largest
+/// size it keeps (about 1.15 megapixels).
+pub const TOKENS_PER_IMAGE: u64 = 1600;
+
 impl ProviderRequest {
+    /// An estimate of the request's input tokens made before encoding, in linear time and no
+    /// allocation: [`BYTES_PER_TOKEN`] bytes per token of the instructions, every text,
+    /// thinking, tool call (name and arguments) and tool result, and the tool definitions,
+    /// plus [`TOKENS_PER_IMAGE`] per image.
+    pub fn estimated_input_tokens(&self) -> u64 {
+        let mut bytes = self.instructions.as_ref().map_or(0, String::len) as u64;
+        let mut images = 0u64;
+        for item in &self.context {
+            match item {
+                ContextItem::Message(m) => {
+                    for block in &m.content {
+                        bytes += match block {
+                            crate::ContentBlock::Text { text } => text.len(),
+                            crate::ContentBlock::Thinking {
+                                text, signature, ..
+                            } => text.len() + signature.as_ref().map_or(0, String::len),
+                            crate::ContentBlock::ToolCall(c) => {
+                                c.name.len() + json_len(&c.arguments)
+                            }
+                            crate::ContentBlock::Image(_) => {
+                                images += 1;
+                                0
+                            }
+                        } as u64;
+                    }
+                }
+                ContextItem::ToolResult(r) => bytes += (r.name.len() + r.output.len()) as u64,
+            }
+        }
+        for tool in &self.tools {
+            bytes +=
+                (tool.name.len() + tool.description.len() + json_len(&tool.input_schema)) as u64;
+        }
+        bytes.div_ceil(BYTES_PER_TOKEN) + images * TOKENS_PER_IMAGE
+    }
+
     /// The text of the last user message in the context, if any.
     pub fn last_user_text(&self) -> Option<String> {
         self.context.iter().rev().find_map(|item| match item {
@@ -78,6 +123,23 @@ impl ProviderRequest {
             _ => None,
         })
     }
+}
+
+/// The length of `value` as compact JSON, counted without building the text.
+fn json_len(value: &serde_json::Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 /// Why a model response ended. Wire names are snake_case (`end_turn`, `tool_use`, …).

@@ -378,3 +378,30 @@ fn plugins_list_shows_each_providers_base_url_and_key_variable() {
         "{text}"
     );
 }
+
+#[test]
+fn config_check_reads_models_kdl_as_every_run_does() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let models = env.home().join("models.kdl");
+    std::fs::write(
+        &models,
+        "model \"openai-compatible/x\" {\n    image-input \"yes\"\n}\n",
+    )
+    .unwrap();
+    let out = env.run(&["config", "check"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("models.kdl:2") && stderr(&out).contains("#true or #false"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(
+        &models,
+        "model \"openai-compatible/x\" {\n    image-input #true\n}\n",
+    )
+    .unwrap();
+    let out = env.run(&["config", "check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("models.kdl read"), "{}", stdout(&out));
+}

@@ -128,7 +128,7 @@ fn a_context_overflow_names_the_models_window() {
     assert!(
         error.contains("prompt is too long")
             && error.contains(&format!("context window is {window} tokens"))
-            && error.contains("compact the session"),
+            && error.contains("start a new session"),
         "{end}"
     );
     assert!(!error.contains(CANARY));
@@ -356,7 +356,7 @@ fn an_image_for_a_text_only_model_is_refused_before_anything_is_sent_or_passed_o
     let message = recs[0]["message"].as_str().unwrap();
     assert!(
         recs[0]["type"] == "error"
-            && message.contains("cannot take the 1 image(s)")
+            && message.contains("cannot take the image of this input")
             && message.contains("scripted/demo's image input is"),
         "{message}"
     );

@@ -446,3 +446,69 @@ fn watch_follows_a_running_session_without_gaps_and_stopping_it_leaves_the_work_
     );
     let _ = stdout(&out);
 }
+
+#[test]
+fn export_streams_every_entry_of_get_once_in_order_and_says_damage() {
+    let env = Env::new();
+    let files = two_sessions(&env);
+    let id = id_of(&files[0]);
+    // Several runs of tool turns (the export reads 1000 entries a page, as `get` does).
+    for n in 0..3 {
+        let prompt = format!("again {n}");
+        let out = env.run(&[
+            "eval",
+            "-m",
+            "scripted/tool-call",
+            "--session",
+            &id,
+            &prompt,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    let before = std::fs::read(&files[0]).unwrap();
+    let entries = |out: &std::process::Output| -> Vec<serde_json::Value> {
+        records(out)
+            .into_iter()
+            .filter(|r| r["type"] == "entry")
+            .collect()
+    };
+    let got = entries(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
+    let out = env.run(&["sessions", "export", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Every line is one record, and only entries.
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .all(|l| serde_json::from_str::<serde_json::Value>(l)
+                .is_ok_and(|v| v["type"] == "entry"))
+    );
+    let exported = entries(&out);
+    assert!(exported.len() > 10, "{}", exported.len());
+    assert_eq!(exported, got, "the same records, once each, in order");
+    // The selected branch, as `get --branch` pages it.
+    let branch = entries(&env.run(&[
+        "sessions", "get", &id, "--json", "--branch", "--limit", "1000",
+    ]));
+    assert_eq!(
+        entries(&env.run(&["sessions", "export", &id, "--branch"])),
+        branch
+    );
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        before,
+        "export changes nothing"
+    );
+
+    // A damaged body: the intact entries are exported, the damage is named, exit 3.
+    let mut bytes = before.clone();
+    let at = bytes
+        .windows(6)
+        .position(|w| w == b"README")
+        .expect("an uncompressed body holds the text");
+    bytes[at] ^= 0x20;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let out = env.run(&["sessions", "export", &id]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("withheld"), "{}", stderr(&out));
+    assert!(entries(&out).len() < exported.len() && !entries(&out).is_empty());
+}

@@ -91,9 +91,11 @@ fn settings_count(n: usize) -> String {
 /// and an untrusted project's file too — checked, and said not to apply.
 fn check(global: &Global) -> Result<u8, CliError> {
     let settings = settings(global)?;
-    let (_, registry_notices) = smith_app::Registry::resolve(&settings)?;
+    let (registry, registry_notices) = smith_app::Registry::resolve(&settings)?;
+    // The model catalog with the user's models.kdl: what every run reads too.
+    smith_app::Models::load(&Paths::from_env(), &registry)?;
     let mut out = format!(
-        "configuration is valid ({} resolved)\n",
+        "configuration is valid ({} resolved; the model catalog and models.kdl read)\n",
         settings_count(settings.resolved.iter().count())
     );
     for notice in settings.notices.iter().chain(&registry_notices) {

@@ -141,7 +141,8 @@ pub(crate) struct EvalArgs {
     #[arg(long = "stdin")]
     pub(crate) with_stdin: bool,
 
-    /// Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB); repeatable.
+    /// Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB each and 8 MiB
+    /// in all, at most 16); repeatable.
     /// Sent only to a model whose catalog record says image input. `@shot.png` in the prompt
     /// attaches an image inside the working directory too.
     #[arg(long = "image", value_name = "FILE")]
@@ -217,10 +218,18 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
     let prepared = app.prepare(&spec)?;
     report_notices(&prepared.notices);
     let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
+    let bounds = smith_app::prompt::Bounds::default();
+    let count = prompt.images.len() + args.images.len();
+    if count > bounds.files {
+        return Err(CliError::usage(format!(
+            "{count} images are given (--image and @ mentions), more than the {} one prompt attaches",
+            bounds.files
+        )));
+    }
     for path in &args.images {
         let shown = path.display().to_string();
-        smith_app::prompt::attach_image(&mut prompt, path, &shown, Default::default())
-            .map_err(|e| CliError::usage(format!("--image {e}")))?;
+        smith_app::prompt::attach_image(&mut prompt, path, &shown, bounds)
+            .map_err(|e| CliError::usage(format!("--image {shown}: {e}")))?;
     }
     smith_app::route::check_image_input(&prepared.route, prompt.images.len())
         .map_err(|e| CliError::usage(format!("{e} (`smith models` shows each model's record)")))?;

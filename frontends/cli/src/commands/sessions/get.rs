@@ -34,14 +34,9 @@ pub(crate) struct GetArgs {
     pub(crate) branch: bool,
 }
 
-pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result<u8, CliError> {
-    let (path, id) = find(store, &args.id)?;
-    let request = PageRequest {
-        limit: args.limit,
-        cursor: args.cursor,
-        branch: args.branch,
-    };
-    let mut page = read_page(&path, id, request).map_err(|e| match e {
+/// A page that cannot be read, with the flag to change.
+pub(super) fn page_error(e: PageError) -> CliError {
+    match e {
         PageError::Limit { limit } => CliError::usage(format!(
             "--limit {limit} is out of range; give 1 to {MAX_LIMIT}"
         )),
@@ -56,12 +51,29 @@ pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result
             "--cursor {cursor} is not on the selected branch of session {session}; use a cursor a --branch page printed"
         )),
         PageError::Store(e) => command_error::store(&e),
-    })?;
-    let mut status = exit::SUCCESS;
-    if let Some(entry) = page.withheld {
+    }
+}
+
+/// Report a page's withheld entry (damage the selected branch runs into): whether it was.
+pub(super) fn report_withheld(id: &smith::SessionId, withheld: Option<u64>) -> bool {
+    if let Some(entry) = withheld {
         exit::report(&format!(
             "damaged session {id}: the selected branch continues into entry {entry}, which lies in a damaged change; `smith sessions verify {id}` has the details"
         ));
+    }
+    withheld.is_some()
+}
+
+pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(store, &args.id)?;
+    let request = PageRequest {
+        limit: args.limit,
+        cursor: args.cursor,
+        branch: args.branch,
+    };
+    let mut page = read_page(&path, id, request).map_err(page_error)?;
+    let mut status = exit::SUCCESS;
+    if report_withheld(&id, page.withheld) {
         status = exit::DAMAGED;
     }
     for entry in &page.entries {

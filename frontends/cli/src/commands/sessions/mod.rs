@@ -1,8 +1,9 @@
 //! `smith sessions`: read-only inspection of recorded sessions (`list`, `grep`, `get`,
-//! `verify`, `receipts`, `watch`), and the two commands that write — `fork` (a new session)
+//! `export`, `verify`, `receipts`, `watch`), and the two commands that write — `fork` (a new session)
 //! and `select` (the one mutation, under the writer lock). The reading itself is
 //! `smith_app::inspect`; these files print it and choose the exit statuses.
 
+mod export;
 mod fork;
 mod get;
 mod grep;
@@ -73,6 +74,9 @@ pub(crate) enum SessionsCommand {
     Grep(grep::GrepArgs),
     /// Print the entries of one session, a bounded page at a time (by id, or --branch).
     Get(get::GetArgs),
+    /// Stream the whole session as JSONL, one record per entry (the records of `get --json`),
+    /// for inspection and interchange; the `.smith` file stays the authority.
+    Export(export::ExportArgs),
     /// Copy a session's history up to an entry into a new session, published atomically;
     /// prints the new session's id.
     Fork(fork::ForkArgs),
@@ -98,6 +102,7 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
         SessionsCommand::List(a) => list::run(&store, &a, &mut out),
         SessionsCommand::Grep(a) => grep::run(&store, &a, &mut out),
         SessionsCommand::Get(a) => get::run(&store, &a, &mut out),
+        SessionsCommand::Export(a) => export::run(&store, &a, &mut out),
         SessionsCommand::Verify(a) => verify::run(&store, &a, &mut out),
         SessionsCommand::Receipts(a) => receipts::run(&store, &a, &mut out),
         SessionsCommand::Watch(a) => watch::run(&store, &a, &mut out),

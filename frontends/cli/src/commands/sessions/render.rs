@@ -60,10 +60,11 @@ fn summary(entry: &Entry) -> String {
         Stored::Message(m) => {
             let mut parts = vec![m.message.text()];
             for image in m.message.images() {
-                // Base64 holds 3 bytes in 4 characters (less its padding).
-                let bytes =
-                    (image.data.len() / 4 * 3).saturating_sub(image.data.matches('=').count());
-                parts.push(format!("[image {} {bytes} B]", image.media_type));
+                parts.push(format!(
+                    "[image {} {} B]",
+                    image.media_type,
+                    image.decoded_len()
+                ));
             }
             for call in m.message.tool_calls() {
                 parts.push(format!("[tool call {} {}]", call.name, call.id));
