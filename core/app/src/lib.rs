@@ -248,7 +248,8 @@ impl App {
             loadout: &tools,
             models: &models,
         };
-        let (route, notices) = route::route(&cx, spec)?;
+        let (route, mut notices) = route::route(&cx, spec)?;
+        notices.extend(host.compile_cache_failure().map(Notice::CacheUnwritable));
         Ok(Prepared {
             route,
             tools,

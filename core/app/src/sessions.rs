@@ -239,6 +239,8 @@ impl SessionStore {
             dir: self.dir.clone(),
             source,
         })?;
+        // Best effort: what a killed creator left behind costs disk space only.
+        let _ = smith_store::remove_abandoned_temporaries(&self.dir);
         Ok(Session::create(&self.dir, SessionId::new_now(), cwd)?)
     }
 

@@ -69,13 +69,16 @@ pub enum Notice {
     },
     /// A renewable credential could not be renewed; its account is passed over.
     RenewalFailed(crate::auth::AuthError),
+    /// The compile cache could not be written (its directory and the I/O error): plugins are
+    /// compiled again on every start.
+    CacheUnwritable(String),
 }
 
 impl Notice {
     /// Whether it warns of something that will not work (a passed-over account), rather than
     /// noting something skipped by design.
     pub fn is_warning(&self) -> bool {
-        matches!(self, Self::RenewalFailed(_))
+        matches!(self, Self::RenewalFailed(_) | Self::CacheUnwritable(_))
     }
 }
 
@@ -93,6 +96,10 @@ impl std::fmt::Display for Notice {
                 known.join(", ")
             ),
             Self::RenewalFailed(e) => write!(f, "{e}"),
+            Self::CacheUnwritable(why) => write!(
+                f,
+                "the compile cache cannot be written ({why}), so plugins are compiled on every start"
+            ),
         }
     }
 }

@@ -21,6 +21,9 @@ use crate::Error;
 #[derive(Clone, Debug)]
 pub struct CompileCache {
     dir: Option<PathBuf>,
+    /// The first failure to write an entry (shared by clones): a cache that cannot be written
+    /// costs every start a compile, which the user should hear about.
+    write_failure: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 /// Feeds `Hash` output into SHA-256 (stable, unlike `DefaultHasher`).
@@ -39,7 +42,19 @@ impl Hasher for ShaHasher {
 impl CompileCache {
     /// A cache in `dir` (created when first written), or none.
     pub fn new(dir: Option<PathBuf>) -> Self {
-        Self { dir }
+        Self {
+            dir,
+            write_failure: std::sync::Arc::default(),
+        }
+    }
+
+    /// Why an entry could not be written, when one could not (the first such failure): the
+    /// directory and the I/O error. Plugins still load, compiled on every start.
+    pub fn write_failure(&self) -> Option<String> {
+        self.write_failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// The cache directory, if any.
@@ -70,8 +85,15 @@ impl CompileCache {
         }
         let component = compile(engine, wasm, origin)?;
         if let Ok(artifact) = component.serialize() {
-            // Best effort: a cache that cannot be written only costs time.
-            let _ = write_entry(dir, &path, &artifact);
+            // A cache that cannot be written only costs time, but that is said.
+            remove_abandoned_temporaries(dir);
+            if let Err(e) = write_entry(dir, &path, &artifact) {
+                let mut failure = self
+                    .write_failure
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                failure.get_or_insert_with(|| format!("{}: {e}", dir.display()));
+            }
         }
         Ok(component)
     }
@@ -103,6 +125,48 @@ fn read_verified(engine: &Engine, path: &Path) -> Option<Component> {
     #[allow(unsafe_code)]
     let component = unsafe { Component::deserialize(engine, artifact) };
     component.ok()
+}
+
+/// Remove the temporary entries (`.<key>.cwasm.<pid>.tmp`) in `dir` that a killed process or a
+/// full disk left: only those whose process no longer exists and that are older than
+/// [`ABANDONED_AFTER`], so a live writer's file is never touched.
+fn remove_abandoned_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.starts_with('.'))
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.rsplit_once('.'))
+            .and_then(|(_, pid)| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > ABANDONED_AFTER));
+        if old && !process_exists(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// How old a temporary file of a process that no longer exists must be to be removed.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Whether process `pid` exists (a signal-0 probe; a process of another user exists too).
+fn process_exists(pid: i32) -> bool {
+    let Some(pid) = rustix::process::Pid::from_raw(pid) else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
 }
 
 fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {

@@ -176,6 +176,12 @@ fn engine() -> Result<Engine, Error> {
 }
 
 impl Host {
+    /// Why the compile cache could not be written, when it could not (its directory and the
+    /// I/O error): plugins still load, but are compiled again on every start.
+    pub fn compile_cache_failure(&self) -> Option<String> {
+        self.cache.write_failure()
+    }
+
     /// Load `sources` (compiled through `cache`) under `limits` as generation 1. Every plugin
     /// is validated: its manifest, its component against the `tool-plugin` world, its
     /// `definitions` against the tools its manifest lists, and each input schema. Tool names

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use smith::{Cancel, EffectJournal, EntryId, JournalError, ToolCall, ToolContext, ToolRegistry};
-use smith_host::{Host, Limits, PluginSource};
+use smith_host::{CompileCache, Host, Limits, PluginSource};
 use smith_store::{EffectCompletion, EffectIntent, EffectOutcome, Record, read_session};
 
 #[test]
@@ -559,4 +559,47 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         matches!(&err, smith_host::Error::Package { found, origin } if found == "0.1.0" && origin == "test:queue-manifest-0.1.0"),
         "{err:?}"
     );
+}
+
+#[test]
+fn the_compile_cache_sweeps_what_dead_writers_left_and_says_when_it_cannot_write() {
+    let queue = smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.origin.contains("queue"))
+        .expect("the bundled queue policy");
+    let dir = tempfile::tempdir().unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+    let leave = |name: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, b"partial").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        path
+    };
+    // A process that has exited: its pid names no process now.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let abandoned = leave(format!(".abc.cwasm.{dead}.tmp"));
+    let live = leave(format!(".def.cwasm.{}.tmp", std::process::id()));
+    let cache = CompileCache::new(Some(dir.path().to_owned()));
+    Host::load(&[common::source(queue)], &cache, Limits::default()).unwrap();
+    assert!(
+        !abandoned.exists(),
+        "a dead writer's partial entry is removed"
+    );
+    assert!(live.exists(), "a live process's is kept");
+    assert!(cache.write_failure().is_none());
+
+    // A cache directory that cannot be created: plugins load, and the failure is said.
+    let blocker = dir.path().join("a-file");
+    std::fs::write(&blocker, b"").unwrap();
+    let cache = CompileCache::new(Some(blocker.join("cache")));
+    let host = Host::load(&[common::source(queue)], &cache, Limits::default()).unwrap();
+    let why = host.compile_cache_failure().expect("the failure is kept");
+    assert!(why.contains("a-file"), "{why}");
 }

@@ -41,7 +41,9 @@ pub use shared::{SharedWriter, WeakWriter};
 /// Record bodies that are also port vocabulary (the durable effect boundary, queued input):
 /// they are defined in `smith`, and encoded here as record kinds 6 and 7 and inside kind 8.
 pub use smith::{Delivery, EffectCompletion, EffectIntent, EffectOutcome};
-pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
+pub use writer::{
+    ABANDONED_AFTER, INDEX_SPAN, Recovery, SessionWriter, remove_abandoned_temporaries,
+};
 
 /// The file name of session `id`: `<id>.smith`.
 pub fn file_name(id: &smith::SessionId) -> String {

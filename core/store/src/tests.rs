@@ -691,3 +691,34 @@ fn a_last_commit_with_impossible_state_is_refused_by_writers() {
     ));
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
+
+#[test]
+fn abandoned_temporary_files_are_removed_and_live_or_fresh_ones_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let aged = |path: &std::path::Path| {
+        let then = std::time::SystemTime::now() - crate::ABANDONED_AFTER * 2;
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+    };
+    // A creator still holds its temporary file: kept, however old.
+    let (live, live_temp) = SessionWriter::create_temp(dir.path(), SessionId::new_now()).unwrap();
+    aged(&live_temp);
+    // A creator that died (its lock released) long enough ago: removed.
+    let (dead, dead_temp) = SessionWriter::create_temp(dir.path(), SessionId::new_now()).unwrap();
+    drop(dead);
+    aged(&dead_temp);
+    // One that died a moment ago may be a creator between creating and locking: kept.
+    let (fresh, fresh_temp) = SessionWriter::create_temp(dir.path(), SessionId::new_now()).unwrap();
+    drop(fresh);
+    assert_eq!(crate::remove_abandoned_temporaries(dir.path()).unwrap(), 1);
+    assert!(live_temp.exists() && fresh_temp.exists() && !dead_temp.exists());
+    drop(live);
+    assert_eq!(
+        crate::remove_abandoned_temporaries(&dir.path().join("none")).unwrap(),
+        0
+    );
+}

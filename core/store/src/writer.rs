@@ -100,6 +100,52 @@ fn lock(file: &File, path: &Path) -> Result<(), Error> {
     }
 }
 
+/// How old an unlocked temporary file must be before it counts as abandoned: a creating
+/// process locks its temporary file within microseconds of creating it, so one older than
+/// this and unlocked belongs to no live process.
+pub const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Remove the temporary session files (`.<id>.smith.tmp`, written while a session is created
+/// or forked and renamed into place when published) that a killed process or a full disk left
+/// in `dir`. A file is removed only when no process holds its lock and it was last modified
+/// more than [`ABANDONED_AFTER`] ago, so a live creator's file is never touched. Returns how
+/// many were removed; a directory that does not exist has none.
+///
+/// # Errors
+/// The directory cannot be listed.
+pub fn remove_abandoned_temporaries(dir: &Path) -> std::io::Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let suffix = format!(".{}.tmp", format::FILE_EXTENSION);
+    let mut removed = 0;
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !(name.starts_with('.') && name.ends_with(&suffix)) {
+            continue;
+        }
+        let path = entry.path();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > ABANDONED_AFTER));
+        if !old {
+            continue;
+        }
+        // Holding its lock while removing it: no live writer can be mid-way through it.
+        let Ok(file) = OpenOptions::new().read(true).write(true).open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Milliseconds since the Unix epoch, UTC (0 if the clock is before 1970).
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now()

@@ -405,3 +405,22 @@ fn config_check_reads_models_kdl_as_every_run_does() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("models.kdl read"), "{}", stdout(&out));
 }
+
+#[test]
+fn a_compile_cache_that_cannot_be_written_is_a_warning_not_a_silent_cost() {
+    let env = Env::new();
+    let blocker = env.write("not-a-dir", "");
+    let out = env
+        .command(&["eval", "-m", "scripted/demo", "hi"])
+        .env("SMITH_CACHE_HOME", blocker.join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning: the compile cache cannot be written")
+            && stderr(&out).contains("not-a-dir")
+            && stderr(&out).contains("SMITH_CACHE_HOME"),
+        "{}",
+        stderr(&out)
+    );
+}
