@@ -204,7 +204,11 @@ impl Run<'_> {
             if let Some(info) = &candidate.capabilities
                 && let Err(e) = info.check(&request)
             {
-                skipped.push(format!("{}: {e}", label(candidate)));
+                // The error names the model; an account is added when there is one.
+                skipped.push(match &candidate.account {
+                    Some(a) => format!("{e} (account {a})"),
+                    None => e.to_string(),
+                });
                 continue;
             }
             // Whether a later candidate could take the request (failover has somewhere to go).
@@ -444,13 +448,6 @@ fn wait_or_cancel(cancel: &Cancel, wait: Duration) -> bool {
         std::thread::sleep(Duration::from_millis(10).min(end - std::time::Instant::now()));
     }
     !cancel.is_cancelled()
-}
-
-fn label(c: &Candidate<'_>) -> String {
-    match &c.account {
-        Some(a) => format!("{} (account {a})", c.model),
-        None => c.model.to_string(),
-    }
 }
 
 /// A borrowed provider as an owned box.

@@ -319,7 +319,76 @@ impl<'a> Agent<'a> {
         if let Some(destination) = submit.destination {
             session.select_destination(destination)?;
         }
+        if let Dispatcher::Routed(route) = self.dispatcher {
+            self.check_serviceable(route, session, &submit)?;
+        }
         Ok(self.run_new(session, submit, sink, cancel))
+    }
+
+    /// Refuse input that no candidate of `route` can take — the conversation with it (images
+    /// already in the history included, its estimated size, the tools, the thinking level)
+    /// checked against each candidate's catalog record as dispatch would — before anything is
+    /// written (spec: Model capabilities — unsupported behavior fails before dispatch).
+    fn check_serviceable(
+        &self,
+        route: &crate::dispatch::Route<'_>,
+        session: &mut Session,
+        submit: &Submit<'_>,
+    ) -> Result<(), AdmissionError> {
+        if route.selection != *submit.model {
+            return Ok(());
+        }
+        let mut message = smith::Message::user_text(submit.input);
+        message.content.extend(
+            submit
+                .images
+                .iter()
+                .cloned()
+                .map(smith::ContentBlock::Image),
+        );
+        // The context is borrowed for the check, not copied: a long history stays one copy.
+        let mut context = std::mem::take(&mut session.context);
+        context.push(smith::ContextItem::Message(message));
+        let mut request = smith::ProviderRequest {
+            model: submit
+                .model
+                .as_model()
+                .cloned()
+                .unwrap_or_else(|| smith::ModelRef {
+                    provider: String::new(),
+                    model: String::new(),
+                }),
+            instructions: None,
+            context,
+            tools: self.tools.definitions(),
+            thinking: route.thinking,
+            max_output: None,
+            cache: None,
+        };
+        let mut reasons = Vec::new();
+        let serviceable = route.candidates().iter().any(|c| match &c.capabilities {
+            None => true,
+            Some(info) => {
+                request.model = c.model.clone();
+                request.max_output =
+                    smith::OutputLimit::choose(info.output, route.max_output).tokens;
+                let checked = info.check(&request);
+                if let Err(e) = &checked {
+                    reasons.push(e.to_string());
+                }
+                checked.is_ok()
+            }
+        });
+        request.context.pop();
+        session.context = request.context;
+        if serviceable {
+            Ok(())
+        } else {
+            Err(AdmissionError::Unserviceable {
+                selection: route.selection.to_string(),
+                reasons,
+            })
+        }
     }
 
     fn run_new(

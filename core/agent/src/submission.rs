@@ -161,6 +161,15 @@ pub enum AdmissionError {
         "input cannot be queued: no queue policy plugin is active (the bundled `queue` plugin may be disabled); enable it, or submit the input when the work has stopped"
     )]
     NoQueuePolicy,
+    /// No candidate of the selection can take the conversation with this input (each
+    /// candidate's catalog record says why).
+    #[error("`{selection}` cannot take this input, so nothing was written: {}", reasons.join("; "))]
+    Unserviceable {
+        /// The selection.
+        selection: String,
+        /// Each candidate's reason.
+        reasons: Vec<String>,
+    },
     /// The session was closed: admission is sealed.
     #[error("the session was closed, so it admits no more input; open it again to submit")]
     Closed,

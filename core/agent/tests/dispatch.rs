@@ -326,7 +326,7 @@ fn a_candidate_whose_record_refuses_the_request_is_passed_over() {
         panic!()
     };
     assert_eq!(att.thinking, Some(smith::ThinkingLevel::High));
-    assert!(att.routing.skipped[0].starts_with("p/a: p/a cannot take this request"));
+    assert!(att.routing.skipped[0].starts_with("p/a cannot take this request"));
 
     // When no candidate can take it, nothing is sent and the run says why for each.
     let (a, a_calls) = candidate("p/a", 1.0, vec![answer("a", None)]);

@@ -421,4 +421,39 @@ group "looks" "openai-compatible/text-only" "openai-compatible/vision"
         0,
         "one request, to the model that takes images"
     );
+
+    // Continuing that session on the text-only model: its history holds the image, so the new
+    // input is refused before anything is written.
+    let session = records(&out)[0]["session"].as_str().unwrap().to_owned();
+    let file = env.session_files().pop().unwrap();
+    let entries = |file: &std::path::Path| smith_store::read_session(file).unwrap().entries;
+    let before = entries(&file);
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base,
+            "-m",
+            "openai-compatible/text-only",
+            "--session",
+            &session,
+            "and now?",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let message = records(&out).pop().unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.contains("cannot take this input, so nothing was written")
+            && message.contains("its context has an image")
+            && message.contains("a new session or a fork"),
+        "{message}"
+    );
+    assert!(entries(&file) == before, "no entry was written");
+    assert_eq!(server.requests_now(), 0);
 }

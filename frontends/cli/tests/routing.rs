@@ -242,13 +242,17 @@ fn an_invalid_request_is_not_retried_nor_failed_over() {
 fn a_capability_the_model_lacks_fails_before_any_byte_is_sent() {
     let env = env_with_models();
     let server = loopback::serve(vec![chat("never asked", "")]);
-    // Tools are on (the bundled tool plugins), and this model has none.
+    // Tools are on (the bundled tool plugins), and this model has none: refused before the
+    // input is admitted (a usage error, the run's one `error` record).
     let out = eval(&env, &server.url, "openai-compatible/no-tools", &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(env.session_files().is_empty(), "no empty session is left");
     let recs = records(&out);
-    let err = recs.last().unwrap()["error"].as_str().unwrap().to_owned();
+    assert_eq!(recs.last().unwrap()["type"], "error");
+    let err = recs.last().unwrap()["message"].as_str().unwrap().to_owned();
     assert!(
-        err.contains("openai-compatible/no-tools cannot take this request")
+        err.contains("cannot take this input, so nothing was written")
+            && err.contains("openai-compatible/no-tools cannot take this request")
             && err.contains("tool use is not supported")
             && err.contains("test-prices"),
         "{err}"

@@ -282,6 +282,8 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     let policy = app
         .policy(&cwd, &process_refusal)
         .map_err(|e| not_started(e.into()))?;
+    // A session this run creates holds nothing but its start until the input is admitted.
+    let fresh = matches!(target, Target::New);
     let (mut session, temp) =
         target::open(&app, target, cwd.to_str().map(str::to_owned)).map_err(not_started)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
@@ -303,7 +305,12 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     {
         Ok(outcome) => outcome,
         Err(e) => {
+            let created = session.path().to_owned();
             let _ = session.close();
+            // Input refused before admission leaves no empty session behind.
+            if fresh && !matches!(e, AdmissionError::Store(_)) {
+                let _ = std::fs::remove_file(&created);
+            }
             return Err(not_started(match e {
                 AdmissionError::Store(e) => command_error::store(&e),
                 other => CliError::usage(other.to_string()),
