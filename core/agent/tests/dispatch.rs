@@ -360,3 +360,41 @@ fn a_selection_the_route_does_not_serve_is_refused() {
             .contains("route serves `other`"),
     );
 }
+
+#[test]
+fn input_no_candidate_can_take_is_refused_before_admission() {
+    let (a, a_calls) = candidate("p/a", 1.0, vec![answer("a", None)]);
+    let route = Route::new(
+        "g".parse().unwrap(),
+        Some(smith::ThinkingLevel::Max),
+        vec![a],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
+    let before = read_session(session.path()).unwrap().entries.len();
+    let model = "g".parse().unwrap();
+    let submit = smith_agent::Submit {
+        model: &model,
+        input: "hi",
+        dedup_key: None,
+        destination: None,
+        attachments: &[],
+        images: &[],
+    };
+    let refused = smith_agent::Agent::routed(&route, &NoTools, RunLimits::default()).submit(
+        &mut session,
+        submit,
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    let Err(smith_agent::AdmissionError::Unserviceable { selection, reasons }) = refused else {
+        panic!("refused before admission")
+    };
+    assert_eq!(selection, "g");
+    assert!(
+        reasons.len() == 1 && reasons[0].contains("thinking level `max`"),
+        "{reasons:?}"
+    );
+    assert_eq!(read_session(session.path()).unwrap().entries.len(), before);
+    assert_eq!(a_calls.calls.load(Ordering::SeqCst), 0);
+}

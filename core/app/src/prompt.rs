@@ -641,6 +641,10 @@ mod tests {
         ));
     }
 
+    fn outside_dir() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
     #[test]
     fn image_mentions_and_given_images_become_image_blocks_within_bounds() {
         let dir = work();
@@ -680,10 +684,23 @@ mod tests {
         let q = expand("@fake.png", dir.path(), None, Bounds::default()).unwrap();
         assert!(q.images.is_empty() && q.text.contains("not an image"));
 
+        // A bare signature is not an image.
+        let bare = outside_dir();
+        std::fs::write(bare.path().join("hdr.gif"), b"GIF89a").unwrap();
+        assert!(matches!(
+            attach_image(
+                &mut p.clone(),
+                &bare.path().join("hdr.gif"),
+                "hdr.gif",
+                Bounds::default()
+            ),
+            Err(PromptError::NotAnImage { .. })
+        ));
+
         // Given by path: anywhere, but an image, and bounded.
         let outside = tempfile::tempdir().unwrap();
         let gif = outside.path().join("d.gif");
-        std::fs::write(&gif, b"GIF89a\x01\x00").unwrap();
+        std::fs::write(&gif, b"GIF89a\x01\x00\x01\x00\x00\x00\x00\x3b").unwrap();
         attach_image(&mut p, &gif, "d.gif", Bounds::default()).unwrap();
         assert_eq!(p.images[1].media_type, "image/gif");
         assert!(p.text.ends_with("attached as image 2"), "{}", p.text);
@@ -700,7 +717,7 @@ mod tests {
         assert!(matches!(
             attach_image(&mut p, &gif, "d.gif", small),
             Err(PromptError::ImageTooLarge {
-                bytes: 8,
+                bytes: 14,
                 max: 4,
                 ..
             })

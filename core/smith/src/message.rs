@@ -80,16 +80,21 @@ impl Image {
     pub const MEDIA_TYPES: [&'static str; 4] =
         ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
-    /// The media type of `bytes` by their signature (PNG `\x89PNG\r\n\x1a\n`, JPEG
-    /// `FF D8 FF`, GIF `GIF87a`/`GIF89a`, WebP `RIFF….WEBP`), or `None` for anything else.
+    /// The media type of `bytes` by their signature and first structure, or `None` for
+    /// anything else: PNG `\x89PNG\r\n\x1a\n` then its `IHDR` chunk (33 bytes at least),
+    /// JPEG `FF D8 FF`, GIF `GIF87a`/`GIF89a` with its screen descriptor (13 bytes), WebP
+    /// `RIFF….WEBP` with a chunk header (20 bytes). A bare signature is not an image.
     pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
-        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() >= 33 && &bytes[12..16] == b"IHDR"
+        {
             Some("image/png")
-        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) && bytes.len() >= 4 {
             Some("image/jpeg")
-        } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        } else if (bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a"))
+            && bytes.len() >= 13
+        {
             Some("image/gif")
-        } else if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        } else if bytes.len() >= 20 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
             Some("image/webp")
         } else {
             None
