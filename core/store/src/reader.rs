@@ -186,6 +186,9 @@ pub struct SessionReader {
     /// The file length when the snapshot was taken; nothing past it is read.
     snapshot_len: u64,
     cache: HashMap<u64, IndexFrame>,
+    /// Changes found whole on access when opened through the index: the commit frame's offset
+    /// to the change's first byte.
+    committed: std::collections::BTreeMap<u64, u64>,
 }
 
 impl std::fmt::Debug for SessionReader {
@@ -257,6 +260,7 @@ impl SessionReader {
             live_writer,
             snapshot_len: len,
             cache: HashMap::new(),
+            committed: std::collections::BTreeMap::new(),
         };
         if !(fast && reader.fast_open(len)?) {
             reader.full_scan()?;
@@ -534,7 +538,60 @@ impl SessionReader {
                 format!("found entry {} where {id} was expected", entry.id.0),
             ));
         }
+        self.check_committed(at).map_err(|e| (at, e))?;
         Ok(entry)
+    }
+
+    /// Check, when opened through the index, that the change holding the frame at `at` is
+    /// closed by a valid commit frame — what a full scan checks of every change, so that both
+    /// ways of opening agree on commit boundaries (spec: Checkpoints and integrity — records
+    /// are validated on access). The frame heads from `at` are followed to the next commit,
+    /// whose checksums, salt and offsets are verified; a change found whole is remembered.
+    fn check_committed(&mut self, at: u64) -> Result<(), String> {
+        if matches!(self.locate, Locate::Full(_)) {
+            // A full scan withheld every change it could not find whole.
+            return Ok(());
+        }
+        if let Some((_, &start)) = self.committed.range(at..).next()
+            && start <= at
+        {
+            return Ok(());
+        }
+        let mut pos = at;
+        let mut input = BufReader::with_capacity(4096, &self.file);
+        input
+            .seek(SeekFrom::Start(pos))
+            .map_err(|e| format!("cannot read byte {pos}: {e}"))?;
+        loop {
+            if pos >= self.state.committed_end {
+                return Err(format!(
+                    "no commit frame closes the change holding byte {at}"
+                ));
+            }
+            let mut head = [0u8; format::FRAME_HEAD_LEN];
+            input
+                .read_exact(&mut head)
+                .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
+            let h = FrameHead::decode(&head).map_err(|e| e.to_string())?;
+            if h.kind == format::KIND_COMMIT {
+                let (_, payload) = self.frame_at(pos)?;
+                let c = CommitMeta::decode(&payload).map_err(|e| e.to_string())?;
+                if c.salt != self.salt || c.self_offset != pos || c.change_start > at {
+                    return Err(format!(
+                        "the commit frame at byte {pos} does not close the change holding byte {at}"
+                    ));
+                }
+                if self.committed.len() >= 1 << 16 {
+                    self.committed.clear();
+                }
+                self.committed.insert(pos, c.change_start);
+                return Ok(());
+            }
+            pos += h.frame_len();
+            input
+                .seek_relative(i64::from(h.len) + 4)
+                .map_err(|e| format!("cannot read byte {pos}: {e}"))?;
+        }
     }
 
     /// The parent of entry `id` from its metadata alone (the body is not decoded); the

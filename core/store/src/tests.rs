@@ -722,3 +722,30 @@ fn abandoned_temporary_files_are_removed_and_live_or_fresh_ones_kept() {
         0
     );
 }
+
+#[test]
+fn fast_opening_readers_agree_with_the_full_scan_on_a_damaged_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _id, _) = multi_change_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let commit = frames_of(&bytes)
+        .into_iter()
+        .filter(|f| f.1 == format::KIND_COMMIT)
+        .nth(1)
+        .unwrap()
+        .0;
+    bytes[commit + FRAME_HEAD_LEN + 3] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let full = read_session(&path).unwrap();
+    assert_eq!(ids(&full.entries), vec![1, 5, 6, 7]);
+    // Opened through the index, the reader validates each entry's change on access: entries
+    // of the change whose commit is damaged are refused, the others read as the scan read them.
+    let mut r = SessionReader::open(&path).unwrap();
+    for e in &full.entries {
+        assert_eq!(&r.entry(e.id).unwrap(), e);
+    }
+    let mut r = SessionReader::open(&path).unwrap();
+    assert!(matches!(r.entry(EntryId(3)), Err(Error::Corrupt { .. })));
+    assert!(matches!(r.entry(EntryId(2)), Err(Error::Corrupt { .. })));
+    assert_eq!(&r.entry(EntryId(6)).unwrap(), &full.entries[2]);
+}
