@@ -617,21 +617,27 @@ fn parent_cycles_are_damage_not_loops() {
     assert_eq!(w.append(&[model(8)]).unwrap(), vec![EntryId(8)]);
 }
 
-#[test]
-fn a_damaged_commit_withholds_every_change_it_hid_and_writers_see_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let (path, id, ends) = multi_change_file(dir.path());
-    let mut bytes = std::fs::read(&path).unwrap();
-    // Flip a bit in the commit frame of the second change (entries 2 and 3).
+/// Flip a bit in the payload of the commit frame of the file's second change (entries 2 and
+/// 3 of [`multi_change_file`]); returns that frame's offset.
+fn damage_second_commit(path: &std::path::Path) -> usize {
+    let mut bytes = std::fs::read(path).unwrap();
     let commit = frames_of(&bytes)
         .into_iter()
         .filter(|f| f.1 == format::KIND_COMMIT)
         .nth(1)
         .unwrap()
         .0;
-    assert!(commit < ends[2].0);
     bytes[commit + FRAME_HEAD_LEN + 3] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
+    std::fs::write(path, &bytes).unwrap();
+    commit
+}
+
+#[test]
+fn a_damaged_commit_withholds_every_change_it_hid_and_writers_see_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, id, ends) = multi_change_file(dir.path());
+    let commit = damage_second_commit(&path);
+    assert!(commit < ends[2].0);
     let out = read_session(&path).unwrap();
     assert_eq!(ids(&out.entries), vec![1, 5, 6, 7]);
     assert_eq!(
@@ -727,15 +733,7 @@ fn abandoned_temporary_files_are_removed_and_live_or_fresh_ones_kept() {
 fn fast_opening_readers_agree_with_the_full_scan_on_a_damaged_commit() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _id, _) = multi_change_file(dir.path());
-    let mut bytes = std::fs::read(&path).unwrap();
-    let commit = frames_of(&bytes)
-        .into_iter()
-        .filter(|f| f.1 == format::KIND_COMMIT)
-        .nth(1)
-        .unwrap()
-        .0;
-    bytes[commit + FRAME_HEAD_LEN + 3] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
+    damage_second_commit(&path);
     let full = read_session(&path).unwrap();
     assert_eq!(ids(&full.entries), vec![1, 5, 6, 7]);
     // Opened through the index, the reader validates each entry's change on access: entries

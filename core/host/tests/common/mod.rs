@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub mod codecs;
+
 use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolOutput, ToolRegistry};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
 use smith_store::{EffectOutcome, Record, SessionWriter, SharedWriter, read_session};
