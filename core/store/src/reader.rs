@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, TryLockError};
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use smith::EntryId;
@@ -167,12 +167,13 @@ enum Locate {
 /// was opened. Takes no lock and never writes, so it is also how an observer reads a session
 /// another process is writing (spec: Access ownership).
 ///
-/// Opening is flat in history size when the file ends with a valid commit frame: the commit
-/// names the newest index frame, whose back pointers find any entry in O(log n) frame reads.
-/// Otherwise (a torn or damaged tail, a missing index) it falls back to a full scan, which
-/// costs time proportional to the file but keeps only offsets resident. Entries are validated
-/// when they are read; an index that leads somewhere wrong triggers the full scan instead of
-/// hiding history.
+/// Opening is flat in history size when the file ends with a valid commit frame closing a
+/// whole change: the commit names the newest index frame, whose back pointers find any entry
+/// in O(log n) frame reads. Otherwise (a torn or damaged tail, a missing index) it falls back
+/// to a full scan, which costs time proportional to the file but keeps only offsets resident.
+/// Entries are validated when they are read — the frame, and the change holding it as the
+/// full scan would judge it — so both ways of opening publish the same entries; an index that
+/// leads somewhere wrong triggers the full scan instead of hiding history.
 pub struct SessionReader {
     path: PathBuf,
     file: File,
@@ -230,9 +231,10 @@ impl SessionReader {
     }
 
     /// Open a snapshot by scanning and validating the whole file (no decoding of bodies), so
-    /// it recognizes exactly the commit boundaries, skipped changes and torn tail that
-    /// [`read_session`] does. Writers and inspection use this; its cost grows with the file
-    /// (reported by `cargo xtask bench`) while memory stays at 8 bytes per entry.
+    /// it knows every skipped change and the torn tail up front, as [`read_session`] does.
+    /// [`SessionReader::open`] falls back to this when the file's tail needs it; a writer does
+    /// when its selected leaf is damaged. Its cost grows with the file (reported by
+    /// `cargo xtask bench`) while memory stays at 8 bytes per entry.
     ///
     /// # Errors
     /// As [`SessionReader::open`].
@@ -295,45 +297,18 @@ impl SessionReader {
             return Ok(false);
         }
         let at = len - commit_frame;
-        let Ok(frame) = self.frame_at(at) else {
+        let Ok(c) = self.commit_at(at) else {
             return Ok(false);
         };
-        let Ok(c) = CommitMeta::decode(&frame.1) else {
-            return Ok(false);
-        };
-        if frame.0.kind != format::KIND_COMMIT
-            || frame.0.flags != 0
-            || c.salt != self.salt
-            || c.self_offset != at
-            || c.change_start > at
-            || c.change_start < format::HEADER_LEN as u64
-            || c.leaf > c.last_id
+        if c.leaf > c.last_id
             || (c.leaf == 0 && c.last_id != 0)
             || c.durable_through >= c.sequence
             || u64::from(c.entry_count) > c.last_id
         {
             return Ok(false);
         }
-        // The change the commit closes must be whole: every frame from its start hops exactly
-        // onto the commit, with valid checksums and the right entry ids.
-        let mut pos = c.change_start;
-        let mut id = c.last_id + 1 - u64::from(c.entry_count);
-        let mut entries = 0u32;
-        while pos < at {
-            let Ok((head, payload)) = self.frame_at(pos) else {
-                return Ok(false);
-            };
-            if head.kind == format::KIND_ENTRY {
-                match EntryMeta::decode(&payload) {
-                    Some((m, _)) if m.id == id && m.parent < id && m.pair < id => {}
-                    _ => return Ok(false),
-                }
-                id += 1;
-                entries += 1;
-            }
-            pos += head.frame_len();
-        }
-        if pos != at || entries != c.entry_count {
+        // The change the commit closes must be whole.
+        if self.change_whole(&c).is_err() {
             return Ok(false);
         }
         // Entries after the newest index frame, found by hopping frame heads.
@@ -348,17 +323,11 @@ impl SessionReader {
             let first = index.end_id();
             (Some((c.index_offset, index)), end, first)
         };
+        // Positioned reads of the heads alone: the cost follows the number of frames after
+        // the newest index frame (at most one index span of entries), not their size.
         let mut tail = Vec::new();
-        let mut input = BufReader::with_capacity(16 * 1024, &self.file);
-        input
-            .seek(SeekFrom::Start(pos))
-            .map_err(io("reading session file", &self.path))?;
         while pos < len {
-            let mut head = [0u8; format::FRAME_HEAD_LEN];
-            if input.read_exact(&mut head).is_err() {
-                return Ok(false);
-            }
-            let Ok(h) = FrameHead::decode(&head) else {
+            let Ok(h) = self.head_at(pos) else {
                 return Ok(false);
             };
             if h.kind == format::KIND_ENTRY {
@@ -368,9 +337,6 @@ impl SessionReader {
                 }
             }
             pos += h.frame_len();
-            if input.seek_relative(i64::from(h.len) + 4).is_err() {
-                return Ok(false);
-            }
         }
         if pos != len || tail_first + tail.len() as u64 != c.last_id + 1 {
             return Ok(false);
@@ -489,20 +455,72 @@ impl SessionReader {
         &self.skipped
     }
 
-    /// Read entry `id`, validated. When the index leads to something that is not that entry,
-    /// the reader rescans the whole file once and tries again.
+    /// Read entry `id`, validated: its frame's checksums, its metadata, the commit frame
+    /// closing its change, and its body. When the index leads to something that is not that
+    /// entry, the reader rescans the whole file once and tries again.
     ///
     /// # Errors
     /// [`Error::Corrupt`] when the entry is damaged or withheld; [`Error::Io`].
     pub fn entry(&mut self, id: EntryId) -> Result<Entry, Error> {
-        match self.try_entry(id.0) {
+        self.validated(id, |r, id| {
+            let (at, payload) = r.entry_frame(id)?;
+            decode_entry(&payload).map_err(|e| (at, e))
+        })
+    }
+
+    /// Validate entry `id` as [`SessionReader::entry`] does, without decoding its body.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn check(&mut self, id: EntryId) -> Result<(), Error> {
+        self.validated(id, |r, id| r.entry_frame(id).map(drop))
+    }
+
+    /// The fixed metadata of entry `id` (its kind, parent, pair, body length), read without
+    /// the rest of its frame: what walks that pick entries by kind use to pass over large
+    /// bodies. Neither the frame's checksum nor its commit is checked; what such a walk then
+    /// reads goes through [`SessionReader::entry`], which checks both.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the index does not lead to that entry's metadata; [`Error::Io`].
+    pub fn entry_meta(&mut self, id: EntryId) -> Result<EntryMeta, Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
+            read_at(&r.file, at, &mut head)
+                .map_err(|e| (at, format!("cannot read entry {id} at byte {at}: {e}")))?;
+            let mut frame_head = [0u8; format::FRAME_HEAD_LEN];
+            frame_head.copy_from_slice(&head[..format::FRAME_HEAD_LEN]);
+            let h = FrameHead::decode(&frame_head).map_err(|e| (at, e.to_string()))?;
+            match EntryMeta::decode(&head[format::FRAME_HEAD_LEN..]) {
+                Some((m, _))
+                    if h.kind == format::KIND_ENTRY
+                        && m.id == id
+                        && m.parent < id
+                        && at + h.frame_len() <= r.snapshot_len =>
+                {
+                    Ok(m)
+                }
+                _ => Err((at, format!("expected entry {id} at byte {at}"))),
+            }
+        })
+    }
+
+    /// Run `read` for entry `id`; when opened through the index and it fails, rescan the
+    /// whole file once and run it again, so a wrong index never hides or invents history.
+    fn validated<T>(
+        &mut self,
+        id: EntryId,
+        read: impl Fn(&mut Self, u64) -> Result<T, (u64, String)>,
+    ) -> Result<T, Error> {
+        match read(self, id.0) {
             Ok(e) => Ok(e),
             Err((at, reason)) => {
                 if matches!(self.locate, Locate::Indexed { .. }) {
                     self.index_problems
                         .push(format!("index lookup of entry {} failed: {reason}", id.0));
                     self.full_scan()?;
-                    if let Ok(e) = self.try_entry(id.0) {
+                    if let Ok(e) = read(self, id.0) {
                         return Ok(e);
                     }
                 }
@@ -515,38 +533,47 @@ impl SessionReader {
         }
     }
 
-    fn try_entry(&mut self, id: u64) -> Result<Entry, (u64, String)> {
+    /// The offset of entry `id`'s frame; the error names the damage when it is withheld.
+    fn locate_entry(&mut self, id: u64) -> Result<u64, (u64, String)> {
         if id == 0 || id > self.state.last_id {
             return Err((0, format!("there is no entry {id}")));
         }
-        let at = self.offset_of(id).map_err(|e| {
+        self.offset_of(id).map_err(|e| {
             let damage = self
                 .skipped
                 .iter()
                 .find(|s| s.entries.is_some_and(|(a, b)| (a..=b).contains(&id)))
                 .map_or(0, |s| s.damage_at);
             (damage, e)
-        })?;
+        })
+    }
+
+    /// Entry `id`'s frame payload, its checksums, metadata and commit checked.
+    fn entry_frame(&mut self, id: u64) -> Result<(u64, Vec<u8>), (u64, String)> {
+        let at = self.locate_entry(id)?;
         let (h, payload) = self.frame_at(at).map_err(|e| (at, e))?;
         if h.kind != format::KIND_ENTRY || h.flags != 0 {
             return Err((at, format!("expected entry {id} at byte {at}")));
         }
-        let entry = decode_entry(&payload).map_err(|e| (at, e))?;
-        if entry.id.0 != id {
-            return Err((
-                at,
-                format!("found entry {} where {id} was expected", entry.id.0),
-            ));
+        match EntryMeta::decode(&payload) {
+            Some((m, _)) if m.id == id => {}
+            Some((m, _)) => {
+                return Err((at, format!("found entry {} where {id} was expected", m.id)));
+            }
+            None => return Err((at, "entry frame too short".to_owned())),
         }
         self.check_committed(at).map_err(|e| (at, e))?;
-        Ok(entry)
+        Ok((at, payload))
     }
 
-    /// Check, when opened through the index, that the change holding the frame at `at` is
-    /// closed by a valid commit frame — what a full scan checks of every change, so that both
-    /// ways of opening agree on commit boundaries (spec: Checkpoints and integrity — records
-    /// are validated on access). The frame heads from `at` are followed to the next commit,
-    /// whose checksums, salt and offsets are verified; a change found whole is remembered.
+    /// Check, when opened through the index, that the frame at `at` lies in a committed change
+    /// whose boundaries the full scan recognizes too (spec: Checkpoints and integrity — records
+    /// are validated on access; recovery, inspection and replay agree on commit boundaries): a
+    /// valid commit frame closes it, its frame heads hop onto that commit with the entry ids
+    /// it names, and the change before it ends with a valid commit frame (damage there hides
+    /// the changes up to the next valid commit). The record's own frame is checked by its
+    /// reader; other frames' payloads are not read, so a damaged neighbour in the same change is
+    /// found by verification, not by this access. A change found whole is remembered.
     fn check_committed(&mut self, at: u64) -> Result<(), String> {
         if matches!(self.locate, Locate::Full(_)) {
             // A full scan withheld every change it could not find whole.
@@ -558,40 +585,116 @@ impl SessionReader {
             return Ok(());
         }
         let mut pos = at;
-        let mut input = BufReader::with_capacity(4096, &self.file);
-        input
-            .seek(SeekFrom::Start(pos))
-            .map_err(|e| format!("cannot read byte {pos}: {e}"))?;
-        loop {
+        let c = loop {
             if pos >= self.state.committed_end {
                 return Err(format!(
                     "no commit frame closes the change holding byte {at}"
                 ));
             }
-            let mut head = [0u8; format::FRAME_HEAD_LEN];
-            input
-                .read_exact(&mut head)
-                .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
-            let h = FrameHead::decode(&head).map_err(|e| e.to_string())?;
+            let h = self.head_at(pos)?;
             if h.kind == format::KIND_COMMIT {
-                let (_, payload) = self.frame_at(pos)?;
-                let c = CommitMeta::decode(&payload).map_err(|e| e.to_string())?;
-                if c.salt != self.salt || c.self_offset != pos || c.change_start > at {
+                let c = self.commit_at(pos)?;
+                if c.change_start > at {
                     return Err(format!(
                         "the commit frame at byte {pos} does not close the change holding byte {at}"
                     ));
                 }
-                if self.committed.len() >= 1 << 16 {
-                    self.committed.clear();
-                }
-                self.committed.insert(pos, c.change_start);
-                return Ok(());
+                break c;
             }
             pos += h.frame_len();
-            input
-                .seek_relative(i64::from(h.len) + 4)
-                .map_err(|e| format!("cannot read byte {pos}: {e}"))?;
+        };
+        self.change_whole(&c)?;
+        let commit_frame = (COMMIT_LEN + format::FRAME_OVERHEAD) as u64;
+        if c.change_start > format::HEADER_LEN as u64 {
+            let before = c.change_start.saturating_sub(commit_frame);
+            let previous = self.commit_at(before).map_err(|e| {
+                format!("the change before the one holding byte {at} does not end with a valid commit ({e}), so the changes up to the next valid commit are withheld")
+            })?;
+            if previous.sequence + 1 != c.sequence
+                || previous.last_id + u64::from(c.entry_count) != c.last_id
+            {
+                return Err(format!(
+                    "the commit frames at bytes {before} and {} do not follow one another",
+                    c.self_offset
+                ));
+            }
         }
+        if self.committed.len() >= 1 << 16 {
+            self.committed.clear();
+        }
+        self.committed.insert(c.self_offset, c.change_start);
+        Ok(())
+    }
+
+    /// The head of the frame at `pos`, read alone (the payload is not read or checked).
+    fn head_at(&self, pos: u64) -> Result<FrameHead, String> {
+        let mut head = [0u8; format::FRAME_HEAD_LEN];
+        read_at(&self.file, pos, &mut head)
+            .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
+        FrameHead::decode(&head).map_err(|e| e.to_string())
+    }
+
+    /// The commit frame at `at`: checksums, kind, salt and its own offset checked.
+    fn commit_at(&self, at: u64) -> Result<CommitMeta, String> {
+        let (h, payload) = self.frame_at(at)?;
+        if h.kind != format::KIND_COMMIT || h.flags != 0 {
+            return Err(format!("no commit frame at byte {at}"));
+        }
+        let c = CommitMeta::decode(&payload).map_err(|e| e.to_string())?;
+        if c.salt != self.salt
+            || c.self_offset != at
+            || c.change_start > at
+            || c.change_start < format::HEADER_LEN as u64
+        {
+            return Err(format!(
+                "the commit frame at byte {at} records impossible offsets or another file's salt"
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Whether the change commit `c` closes is delimited as the commit says: the frame heads
+    /// from its start hop exactly onto the commit, and its entry frames carry the ids the
+    /// commit names, each naming earlier entries as parent and pair. Reads each frame's head
+    /// and entry metadata only (payload checksums are checked when a frame itself is read), so
+    /// the cost follows the number of frames, not their size.
+    fn change_whole(&self, c: &CommitMeta) -> Result<(), String> {
+        let mut pos = c.change_start;
+        let mut id = (c.last_id + 1)
+            .checked_sub(u64::from(c.entry_count))
+            .ok_or_else(|| format!("commit {} names more entries than exist", c.sequence))?;
+        let mut entries = 0u32;
+        while pos < c.self_offset {
+            let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
+            let n = (c.self_offset - pos).min(head.len() as u64) as usize;
+            read_at(&self.file, pos, &mut head[..n])
+                .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
+            let Some(frame_head) = head
+                .first_chunk::<{ format::FRAME_HEAD_LEN }>()
+                .filter(|_| n >= format::FRAME_HEAD_LEN)
+            else {
+                return Err(format!(
+                    "a frame head at byte {pos} runs into the commit frame"
+                ));
+            };
+            let h = FrameHead::decode(frame_head).map_err(|e| e.to_string())?;
+            if h.kind == format::KIND_ENTRY {
+                match EntryMeta::decode(&head[format::FRAME_HEAD_LEN..n]) {
+                    Some((m, _)) if m.id == id && m.parent < id && m.pair < id && h.flags == 0 => {}
+                    _ => return Err(format!("the entry frame at byte {pos} is not entry {id}")),
+                }
+                id += 1;
+                entries += 1;
+            }
+            pos += h.frame_len();
+        }
+        if pos != c.self_offset || entries != c.entry_count {
+            return Err(format!(
+                "the frames of the change closed at byte {} do not match its commit",
+                c.self_offset
+            ));
+        }
+        Ok(())
     }
 
     /// The parent of entry `id` from its metadata alone (the body is not decoded); the
@@ -647,7 +750,8 @@ impl SessionReader {
         Ok(out)
     }
 
-    /// Up to `limit` entries in id order starting at `from`, skipping withheld ones.
+    /// Up to `limit` entries in id order starting at `from`, skipping withheld ones (those a
+    /// full scan withheld, including one this read found damaged and rescanned for).
     ///
     /// # Errors
     /// As [`SessionReader::entry`].
@@ -655,11 +759,14 @@ impl SessionReader {
         let mut out = Vec::new();
         let mut id = from.0.max(1);
         while out.len() < limit && id <= self.state.last_id {
-            if self.withheld(id) {
-                id += 1;
-                continue;
+            if !self.withheld(id) {
+                match self.entry(EntryId(id)) {
+                    Ok(e) => out.push(e),
+                    // Found damaged on access: the rescan that followed withheld its change.
+                    Err(_) if self.withheld(id) => {}
+                    Err(e) => return Err(e),
+                }
             }
-            out.push(self.entry(EntryId(id))?);
             id += 1;
         }
         Ok(out)
@@ -712,6 +819,20 @@ pub(crate) fn read_frame(
         return Err(format!("frame checksum mismatch at byte {offset}"));
     }
     Ok((h, payload))
+}
+
+/// Fill `buf` from `file` at `offset` (positioned read: the file's cursor is not used).
+fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        let mut f = file;
+        f.seek(SeekFrom::Start(offset))?;
+        f.read_exact(buf)
+    }
 }
 
 /// Read and decode the index frame at `offset`.

@@ -193,22 +193,49 @@ pub enum Record {
 }
 
 impl Record {
+    /// Record kind of [`Record::SessionStart`] in entry metadata.
+    pub const SESSION_START: u16 = 1;
+    /// Record kind of [`Record::ModelChange`] in entry metadata.
+    pub const MODEL_CHANGE: u16 = 2;
+    /// Record kind of [`Record::Message`] in entry metadata.
+    pub const MESSAGE: u16 = 3;
+    /// Record kind of [`Record::ToolResult`] in entry metadata.
+    pub const TOOL_RESULT: u16 = 4;
+    /// Record kind of [`Record::RunEnd`] in entry metadata.
+    pub const RUN_END: u16 = 5;
+    /// Record kind of [`Record::EffectIntent`] in entry metadata.
+    pub const EFFECT_INTENT: u16 = 6;
+    /// Record kind of [`Record::EffectCompletion`] in entry metadata.
+    pub const EFFECT_COMPLETION: u16 = 7;
+    /// Record kind of [`Record::Submission`] in entry metadata.
+    pub const SUBMISSION: u16 = 8;
+    /// Record kind of [`Record::Abort`] in entry metadata.
+    pub const ABORT: u16 = 9;
+    /// Record kind of [`Record::Withdrawal`] in entry metadata.
+    pub const WITHDRAWAL: u16 = 10;
+    /// Record kind of [`Record::Checkpoint`] in entry metadata.
+    pub const CHECKPOINT: u16 = 11;
+    /// Record kind of [`Record::Attempt`] in entry metadata.
+    pub const ATTEMPT: u16 = 12;
+    /// Record kind of [`Record::AttemptFailed`] in entry metadata.
+    pub const ATTEMPT_FAILED: u16 = 13;
+
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
         match self {
-            Record::SessionStart(_) => 1,
-            Record::ModelChange(_) => 2,
-            Record::Message(_) => 3,
-            Record::ToolResult(_) => 4,
-            Record::RunEnd(_) => 5,
-            Record::EffectIntent(_) => 6,
-            Record::EffectCompletion(_) => 7,
-            Record::Submission(_) => 8,
-            Record::Abort(_) => 9,
-            Record::Withdrawal(_) => 10,
-            Record::Checkpoint(_) => 11,
-            Record::Attempt(_) => 12,
-            Record::AttemptFailed(_) => 13,
+            Record::SessionStart(_) => Self::SESSION_START,
+            Record::ModelChange(_) => Self::MODEL_CHANGE,
+            Record::Message(_) => Self::MESSAGE,
+            Record::ToolResult(_) => Self::TOOL_RESULT,
+            Record::RunEnd(_) => Self::RUN_END,
+            Record::EffectIntent(_) => Self::EFFECT_INTENT,
+            Record::EffectCompletion(_) => Self::EFFECT_COMPLETION,
+            Record::Submission(_) => Self::SUBMISSION,
+            Record::Abort(_) => Self::ABORT,
+            Record::Withdrawal(_) => Self::WITHDRAWAL,
+            Record::Checkpoint(_) => Self::CHECKPOINT,
+            Record::Attempt(_) => Self::ATTEMPT,
+            Record::AttemptFailed(_) => Self::ATTEMPT_FAILED,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -310,19 +337,19 @@ impl Record {
             Ok(value)
         }
         Ok(match kind {
-            1 => Record::SessionStart(cbor(body)?),
-            2 => Record::ModelChange(cbor(body)?),
-            3 => Record::Message(cbor(body)?),
-            4 => Record::ToolResult(cbor(body)?),
-            5 => Record::RunEnd(cbor(body)?),
-            6 => Record::EffectIntent(cbor(body)?),
-            7 => Record::EffectCompletion(cbor(body)?),
-            8 => Record::Submission(cbor(body)?),
-            9 => Record::Abort(cbor(body)?),
-            10 => Record::Withdrawal(cbor(body)?),
-            11 => Record::Checkpoint(cbor(body)?),
-            12 => Record::Attempt(cbor(body)?),
-            13 => Record::AttemptFailed(cbor(body)?),
+            Self::SESSION_START => Record::SessionStart(cbor(body)?),
+            Self::MODEL_CHANGE => Record::ModelChange(cbor(body)?),
+            Self::MESSAGE => Record::Message(cbor(body)?),
+            Self::TOOL_RESULT => Record::ToolResult(cbor(body)?),
+            Self::RUN_END => Record::RunEnd(cbor(body)?),
+            Self::EFFECT_INTENT => Record::EffectIntent(cbor(body)?),
+            Self::EFFECT_COMPLETION => Record::EffectCompletion(cbor(body)?),
+            Self::SUBMISSION => Record::Submission(cbor(body)?),
+            Self::ABORT => Record::Abort(cbor(body)?),
+            Self::WITHDRAWAL => Record::Withdrawal(cbor(body)?),
+            Self::CHECKPOINT => Record::Checkpoint(cbor(body)?),
+            Self::ATTEMPT => Record::Attempt(cbor(body)?),
+            Self::ATTEMPT_FAILED => Record::AttemptFailed(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

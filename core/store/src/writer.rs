@@ -25,7 +25,10 @@ pub struct Recovery {
     pub reader: SessionReader,
     /// The torn tail that was cut off (it was never published or acknowledged).
     pub truncated: Option<TornTail>,
-    /// Damaged changes in the middle of the file that are skipped (the file is not changed).
+    /// Damaged changes in the middle of the file that are skipped (the file is not changed),
+    /// as far as opening looked: all of them when it scanned the whole file (a torn tail, a
+    /// damaged leaf); none when it opened through the index, where damage is found when the
+    /// damaged entries are read.
     pub skipped: Vec<Skipped>,
 }
 
@@ -56,6 +59,8 @@ pub struct SessionWriter {
     /// Entry id ranges withheld as damaged (found when the file was opened).
     withheld: Vec<(u64, u64)>,
     uncertain: Option<String>,
+    /// Whether the index state was rebuilt by a full scan since opening.
+    rescanned: bool,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
     pub(crate) fault: Option<Fault>,
@@ -215,6 +220,7 @@ impl SessionWriter {
             },
             withheld: Vec::new(),
             uncertain: None,
+            rescanned: false,
             #[cfg(test)]
             fault: None,
         };
@@ -224,6 +230,9 @@ impl SessionWriter {
     /// Open an existing session file for writing: take the lock (or fail at once with
     /// [`Error::Locked`]), recover — cut off a torn tail, which was never acknowledged — and
     /// sync, so every complete change in the file is durable before anything is appended.
+    /// Opening goes through the in-file index and costs the same at any history size when the
+    /// file ends with a whole change (its selected leaf is validated); a torn tail or a damaged
+    /// leaf makes it scan the whole file, as verification does.
     ///
     /// # Errors
     /// [`Error::Locked`] when another process writes the session; the read errors of
@@ -236,8 +245,18 @@ impl SessionWriter {
             .open(path)
             .map_err(io("opening session file", path))?;
         lock(&file, path)?;
-        // Recovery validates every complete change before anything is adopted or appended.
-        let reader = SessionReader::open_verified(path)?;
+        // Opened through the in-file index when the file ends with a valid commit (its change
+        // whole), else by the full scan that recovers a torn tail. Records are validated when
+        // they are read (spec: Checkpoints and integrity).
+        let mut reader = SessionReader::open(path)?;
+        if reader.used_index()
+            && let Some(leaf) = reader.state().leaf_id()
+            && reader.check(leaf).is_err()
+        {
+            // The selected leaf lies in a damaged change: learn every damaged change, so the
+            // writer refuses to build on them and can still select an intact entry.
+            reader = SessionReader::open_verified(path)?;
+        }
         if let Some(end) = reader.skipped().iter().find(|s| s.at_end) {
             return Err(Error::Corrupt {
                 path: path.to_owned(),
@@ -263,31 +282,7 @@ impl SessionWriter {
                 .map_err(io("reading session file", path))?;
             crate::scan::read_header(path, &mut f, state.committed_end)?
         };
-        let mut index = IndexState {
-            uncovered_first: 1,
-            ..IndexState::default()
-        };
-        if state.index_offset != 0 {
-            let frame =
-                read_index(&file, state.index_offset, state.committed_end).map_err(|reason| {
-                    Error::Corrupt {
-                        path: path.to_owned(),
-                        offset: state.index_offset,
-                        reason,
-                    }
-                })?;
-            index
-                .known
-                .insert(frame.ordinal, (frame.first_id, state.index_offset));
-            index.uncovered_first = frame.end_id();
-            index.newest = Some((state.index_offset, frame));
-        }
-        index.uncovered = reader.offsets_from(index.uncovered_first);
-        // Withheld (damaged) entries have no usable offset: coverage restarts after them.
-        if let Some(last_zero) = index.uncovered.iter().rposition(|&o| o == 0) {
-            index.uncovered_first += last_zero as u64 + 1;
-            index.uncovered.drain(..=last_zero);
-        }
+        let (index, withheld) = index_state(&file, path, &reader)?;
         let writer = Self {
             file,
             path: path.to_owned(),
@@ -300,8 +295,9 @@ impl SessionWriter {
             durable: state.sequence,
             recorded_durable: state.durable_through,
             index,
-            withheld: reader.skipped().iter().filter_map(|s| s.entries).collect(),
+            withheld,
             uncertain: None,
+            rescanned: false,
             #[cfg(test)]
             fault: None,
         };
@@ -434,6 +430,9 @@ impl SessionWriter {
                 ),
             });
         }
+        // Validated on access: its frame and the commit closing its change (fast opening
+        // did not look for damage in the middle of the file).
+        SessionReader::open(&self.path)?.check(leaf)?;
         self.write_change(Vec::new(), leaf.0)
     }
 
@@ -456,6 +455,30 @@ impl SessionWriter {
         if self.uncertain.is_none() && self.recorded_durable < self.sequence {
             self.write_change(Vec::new(), self.leaf)?;
         }
+        Ok(())
+    }
+
+    /// After a failed write or fsync (the writer is uncertain): cut the file back to the end
+    /// of the last change whose fsync returned, sync that, and accept changes again — what
+    /// reopening the file would recover, without giving up the lock. The failed change was
+    /// never acknowledged, so nothing acknowledged is lost; every earlier change was synced
+    /// before it was acknowledged. Does nothing when the writer is not uncertain. A storage
+    /// failure can then be recorded in the session itself (its run's end says why).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be cut back or synced (the writer stays uncertain).
+    pub fn recover(&mut self) -> Result<(), Error> {
+        if self.uncertain.is_none() {
+            return Ok(());
+        }
+        self.file.set_len(self.end).map_err(io(
+            "cutting back the unacknowledged tail of session file",
+            &self.path,
+        ))?;
+        self.file
+            .sync_all()
+            .map_err(io("syncing session file", &self.path))?;
+        self.uncertain = None;
         Ok(())
     }
 
@@ -499,7 +522,16 @@ impl SessionWriter {
             let mut offsets = self.index.uncovered.clone();
             offsets.extend_from_slice(&new_offsets);
             let ordinal = self.index.newest.as_ref().map_or(0, |(_, f)| f.ordinal + 1);
-            let back = self.back_pointers(ordinal)?;
+            let back = match self.back_pointers(ordinal) {
+                Ok(back) => back,
+                Err(_) if !self.rescanned => {
+                    // An older index frame is damaged (fast opening never read it): learn
+                    // the file as the full scan sees it, then write this change again.
+                    self.rescan()?;
+                    return self.write_change(frames, leaf);
+                }
+                Err(e) => return Err(e),
+            };
             let frame = IndexFrame {
                 ordinal,
                 first_id: self.index.uncovered_first,
@@ -554,6 +586,16 @@ impl SessionWriter {
             }
             None => self.index.uncovered.extend_from_slice(&new_offsets),
         }
+        Ok(())
+    }
+
+    /// Rebuild the index state and the withheld ranges from a full scan of the file.
+    fn rescan(&mut self) -> Result<(), Error> {
+        self.rescanned = true;
+        let reader = SessionReader::open_verified(&self.path)?;
+        let (index, withheld) = index_state(&self.file, &self.path, &reader)?;
+        self.index = index;
+        self.withheld = withheld;
         Ok(())
     }
 
@@ -629,6 +671,42 @@ impl SessionWriter {
             .sync_data()
             .map_err(io("syncing session file", &self.path))
     }
+}
+
+/// The writer's index state and withheld entry ranges from a reader of the file it holds.
+fn index_state(
+    file: &File,
+    path: &Path,
+    reader: &SessionReader,
+) -> Result<(IndexState, Vec<(u64, u64)>), Error> {
+    let state = reader.state();
+    let mut index = IndexState {
+        uncovered_first: 1,
+        ..IndexState::default()
+    };
+    if state.index_offset != 0 {
+        let frame =
+            read_index(file, state.index_offset, state.committed_end).map_err(|reason| {
+                Error::Corrupt {
+                    path: path.to_owned(),
+                    offset: state.index_offset,
+                    reason,
+                }
+            })?;
+        index
+            .known
+            .insert(frame.ordinal, (frame.first_id, state.index_offset));
+        index.uncovered_first = frame.end_id();
+        index.newest = Some((state.index_offset, frame));
+    }
+    index.uncovered = reader.offsets_from(index.uncovered_first);
+    // Withheld (damaged) entries have no usable offset: coverage restarts after them.
+    if let Some(last_zero) = index.uncovered.iter().rposition(|&o| o == 0) {
+        index.uncovered_first += last_zero as u64 + 1;
+        index.uncovered.drain(..=last_zero);
+    }
+    let withheld = reader.skipped().iter().filter_map(|s| s.entries).collect();
+    Ok((index, withheld))
 }
 
 /// Publish the complete file `temp` as `path`, never replacing a file already there: a hard
