@@ -138,9 +138,10 @@ pub fn examples() -> Vec<Intent> {
         Intent::ToolEnd {
             call_id: call.id,
             name: call.name,
-            entry_id: 4,
+            entry_id: Some(4),
             output: "# Smith\n…".into(),
             is_error: false,
+            recorded: true,
         },
         Intent::RoundEnd {
             round: 1,

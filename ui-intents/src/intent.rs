@@ -158,18 +158,21 @@ pub enum Intent {
         /// The latest partial output or progress text.
         text: String,
     },
-    /// A tool call's result is committed.
+    /// A tool call's result is committed (unless `recorded` is false).
     ToolEnd {
         /// The call id.
         call_id: String,
         /// The tool name.
         name: String,
-        /// The entry id of the committed result.
-        entry_id: u64,
+        /// The entry id of the committed result; `None` when it was not recorded.
+        entry_id: Option<u64>,
         /// The output shown to the model.
         output: String,
         /// Whether the call failed or did not run.
         is_error: bool,
+        /// Whether the result is committed to the session. `false` only when recording failed
+        /// (a storage failure); the run then ends with an error.
+        recorded: bool,
     },
     /// Progress of long-running work.
     Progress {

@@ -206,17 +206,27 @@ impl Run<'_> {
                 pair: Some(work),
             });
         }
-        let ids = self.session.writer.lock().append_entries(&entries)?;
-        self.session
-            .context
-            .push(ContextItem::ToolResult(result.clone()));
+        let appended = self.session.writer.lock().append_entries(&entries);
+        let entry_id = appended
+            .as_ref()
+            .ok()
+            .and_then(|ids| ids.first())
+            .map(|id| id.0);
+        if appended.is_ok() {
+            self.session
+                .context
+                .push(ContextItem::ToolResult(result.clone()));
+        }
+        // Every tool start gets its end, recorded or not (eval-json invariant 4).
         self.sink.emit(Intent::ToolEnd {
             call_id: call.id.clone(),
             name: call.name.clone(),
-            entry_id: ids.first().map_or(0, |id| id.0),
+            entry_id,
             output: result.output,
             is_error: result.is_error,
+            recorded: appended.is_ok(),
         });
+        appended?;
         Ok(())
     }
 

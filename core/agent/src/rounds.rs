@@ -117,7 +117,14 @@ impl Agent<'_> {
                     phase: "tool_batch_complete".to_owned(),
                     requires: requires.clone(),
                 });
-                run.record_result(call, result, checkpoint)?;
+                if let Err(e) = run.record_result(call, result, checkpoint) {
+                    // The round ends with the failure; the run's end says why.
+                    run.sink.emit(Intent::RoundEnd {
+                        round,
+                        stop_reason: StopReason::Error,
+                    });
+                    return Err(e);
+                }
                 if !last && skip.is_none() && stop == StopReason::ToolUse {
                     let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
                     skip = self

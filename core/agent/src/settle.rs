@@ -89,9 +89,16 @@ impl Agent<'_> {
                         }),
                         pair: Some(work),
                     });
-                    // Best effort after a store failure: this append is refused too, and says
-                    // so.
-                    run.session.writer.lock().append_entries(&entries)?;
+                    // After a storage failure the unacknowledged tail is cut back first, so
+                    // the session records the failure as this work's end (when the disk
+                    // takes the small change); otherwise this append is refused too and the
+                    // next open settles the work as interrupted.
+                    let mut writer = run.session.writer.lock();
+                    if matches!(error, Some(RunError::Store(_))) {
+                        let _ = writer.recover();
+                    }
+                    writer.append_entries(&entries)?;
+                    drop(writer);
                     state.live.remove(&work);
                     if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
                         state.running = None;

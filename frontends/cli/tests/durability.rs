@@ -114,3 +114,98 @@ fn sigkill_mid_run_never_loses_an_acknowledged_entry() {
         let _ = std::fs::remove_file(&path);
     }
 }
+
+/// `cmd` run under a file-size limit of `blocks` 512-byte blocks with `SIGXFSZ` ignored, so a
+/// write past the limit fails with `EFBIG` — a real storage failure (as a full disk's
+/// `ENOSPC`), set up by the shell's `ulimit` and `trap`, with no hook in Smith.
+fn under_file_size_limit(cmd: &std::process::Command, blocks: u32) -> std::process::Command {
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""
+        ))
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        sh.current_dir(dir);
+    }
+    sh
+}
+
+#[test]
+fn a_storage_failure_mid_run_ends_the_json_stream_by_its_rules_and_is_recorded() {
+    let env = Env::new();
+    // Warm the shared compile cache (a limit would make its writes fail too).
+    let warm = env.run(&["eval", "--no-session", "-m", "scripted/demo", "warm"]);
+    assert_eq!(warm.status.code(), Some(0), "{}", stderr(&warm));
+    // Pseudo-random lines, so the store cannot compress the tool output under the limit.
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let readme: String = (0..2000)
+        .map(|_| {
+            let line: String = (0..60)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    char::from(b'!' + (x % 90) as u8)
+                })
+                .collect();
+            line + "\n"
+        })
+        .collect();
+    env.write("README.md", &readme);
+    let cmd = env.command(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/tool-call",
+        "Read the README",
+    ]);
+    let out = under_file_size_limit(&cmd, 64).output().unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recs = common::records(&out);
+    let types: Vec<&str> = recs.iter().map(|r| r["type"].as_str().unwrap()).collect();
+    // Every tool_start has its tool_end (not recorded), the round ends, the run ends once,
+    // last, with the storage error.
+    let start = types
+        .iter()
+        .position(|t| *t == "tool_start")
+        .expect("a tool_start");
+    let end = &recs[start + 1];
+    assert_eq!(end["type"], "tool_end", "{types:?}");
+    assert_eq!(end["call_id"], recs[start]["call_id"]);
+    assert_eq!(end["recorded"], false);
+    assert!(end["entry_id"].is_null());
+    assert_eq!(recs[start + 2]["type"], "round_end", "{types:?}");
+    assert_eq!(recs[start + 2]["stop_reason"], "error");
+    let last = recs.last().unwrap();
+    assert_eq!(last["type"], "run_end", "{types:?}");
+    assert_eq!(types.iter().filter(|t| **t == "run_end").count(), 1);
+    assert_eq!(last["stop_reason"], "error");
+    let error = last["error"].as_str().unwrap();
+    assert!(error.contains("could not record"), "{error}");
+    // The session records that failure as the work's end (its tail cut back first), not an
+    // interruption found on the next open.
+    let path = env.session_files().remove(0);
+    let read = read_session(&path).unwrap();
+    assert!(read.torn_tail.is_none() && read.skipped.is_empty());
+    let Some(Record::RunEnd(run_end)) = read.entries.last().map(|e| &e.record) else {
+        panic!(
+            "the last entry is not a run_end: {:?}",
+            smith_testkit::kinds_of(&read.entries)
+        );
+    };
+    let recorded = run_end.error.as_deref().unwrap_or_default();
+    assert!(recorded.contains("could not record"), "{recorded}");
+    assert!(!recorded.contains("interrupted"), "{recorded}");
+    // Without the limit the session continues.
+    let id = path.file_stem().unwrap().to_str().unwrap();
+    let again = env.run(&["eval", "-m", "scripted/demo", "--session", id, "again"]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+}

@@ -348,9 +348,10 @@ mod tests {
             Intent::ToolEnd {
                 call_id: "c".into(),
                 name: "read".into(),
-                entry_id: 3,
+                entry_id: Some(3),
                 output: "nope\nmore".into(),
                 is_error: true,
+                recorded: true,
             },
             Intent::RunEnd {
                 stop_reason: StopReason::Error,
