@@ -250,6 +250,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'One JSON record per entry, then a `page` record'
             cand --branch 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
+            cand --usage 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -232,6 +232,41 @@ pub(crate) fn run() -> Result<(), String> {
             "eval turn vs loopback openai-compatible server: bytes sent per request",
             Limit::ReportCount,
         ),
+        (
+            "large_get_1mb_ms",
+            "`sessions get --limit 50`, 1 MB session of 50 KB tool results",
+            Limit::ReportMs,
+        ),
+        (
+            "large_get_100mb_ms",
+            "`sessions get --limit 50`, 100 MB session of 50 KB tool results",
+            ms_limit(20.0),
+        ),
+        (
+            "large_get_100mb_rss_kib",
+            "`sessions get --limit 50`, 100 MB session: peak RSS",
+            Limit::RssMib(16.0),
+        ),
+        (
+            "large_turn_1mb_ms",
+            "resume + one loopback turn, 1 MB session (short selected branch)",
+            Limit::ReportMs,
+        ),
+        (
+            "large_turn_100mb_ms",
+            "resume + one loopback turn, 100 MB beside a short selected branch",
+            ms_limit(40.0),
+        ),
+        (
+            "large_turn_1mb_rss_kib",
+            "resume + one loopback turn, 1 MB session: peak RSS",
+            Limit::ReportCount,
+        ),
+        (
+            "large_turn_100mb_rss_kib",
+            "resume + one loopback turn, 100 MB beside a short branch: peak RSS",
+            Limit::RssMib(32.0),
+        ),
     ];
     let catalog = [
         (

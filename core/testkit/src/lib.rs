@@ -6,8 +6,11 @@
 //! - [`wait_until`] and [`wait_for`]: polling until a condition holds, with one generous
 //!   deadline ([`DEADLINE`]) for every test, so a loaded machine slows a test down instead of
 //!   failing it; never a fixed sleep standing in for synchronisation;
+//! - [`large`]: a large session of ordinary tool turns, built through the store's API;
 //! - [`set_format_version`]: a session file's header rewritten to another format version, by
 //!   the offsets and checksum of `smith_store::format`, never by magic numbers.
+
+pub mod large;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,7 +1,10 @@
 //! Bench: one `smith eval` turn against a loopback OpenAI-compatible server that answers at
 //! once — whole-process wall time (median of 30) and peak RSS of one warm turn of the release
-//! binary, and the bytes sent per request. Run by `cargo xtask bench` after it builds `smith` in release;
-//! prints `name value` lines.
+//! binary, and the bytes sent per request; then large sessions (the testkit fixture: 50 KB tool
+//! results, the bulk on a branch the selected one does not include) of 1 MB and 100 MB —
+//! `sessions get --limit 50` and one more loopback turn continuing the session, wall (median of
+//! 10) and peak RSS. Run by `cargo xtask bench` after it builds `smith` in release; prints
+//! `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::path::PathBuf;
@@ -22,37 +25,104 @@ fn smith() -> PathBuf {
     target.join("release").join("smith")
 }
 
-/// Probe mode: run one turn as this process's only child and print its peak RSS (KiB).
-fn probe(smith: &std::path::Path, base: &str, home: &str) {
+/// Probe mode: run `smith args` (home `home`) as this process's only child and print its peak
+/// RSS (KiB).
+fn probe(smith: &std::path::Path, home: &str, args: &[String]) {
     let status = Command::new(smith)
-        .args([
-            "eval",
-            "--no-session",
-            "-c",
-            base,
-            "-m",
-            "openai-compatible/bench",
-            "bench",
-        ])
+        .args(args)
         .env("SMITH_HOME", home)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
         .expect("smith runs");
-    assert!(status.success(), "the probed turn failed");
+    assert!(status.success(), "the probed command failed: {args:?}");
     let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
         .expect("getrusage");
     // Linux reports ru_maxrss in KiB.
     println!("{}", usage.max_rss());
 }
 
+/// Peak RSS (KiB) of `smith args` in home `home`, measured by a probe process.
+fn peak_rss(home: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new(std::env::current_exe().expect("this bench"))
+        .arg("--probe")
+        .arg(home)
+        .args(args)
+        .output()
+        .expect("the probe runs");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Wall time of `smith args` in home `home`.
+fn timed(smith: &std::path::Path, home: &std::path::Path, args: &[&str]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(smith)
+        .args(args)
+        .env("SMITH_HOME", home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("smith runs");
+    assert!(status.success(), "the bench command failed: {args:?}");
+    start.elapsed()
+}
+
+fn median_of(n: usize, mut run: impl FnMut() -> Duration) -> f64 {
+    let mut times: Vec<Duration> = (0..n).map(|_| run()).collect();
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1000.0
+}
+
+/// The large-session figures at `mb` megabytes.
+fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
+    let home = tempfile::tempdir().expect("a temp dir");
+    let sessions = home.path().join("sessions");
+    std::fs::create_dir_all(&sessions).expect("a sessions dir");
+    // The compile cache of the main bench's home, so no turn here compiles a plugin.
+    std::os::unix::fs::symlink(cache, home.path().join("cache")).expect("a link to the cache");
+    let s = smith_testkit::large::large_session(
+        &sessions,
+        smith_testkit::large::Shape {
+            result_bytes: 50 * 1024,
+            file_bytes: mb << 20,
+            bulk_off_branch: true,
+        },
+        "/bench",
+    );
+    let id = s.id.to_string();
+    let get = ["sessions", "get", id.as_str(), "--limit", "50"];
+    timed(smith, home.path(), &get);
+    let get_ms = median_of(10, || timed(smith, home.path(), &get));
+    println!("large_get_{mb}mb_ms {get_ms:.3}");
+    println!("large_get_{mb}mb_rss_kib {}", peak_rss(home.path(), &get));
+    let responses = (0..13)
+        .map(|_| loopback::sse_in_pieces(ANSWER, ANSWER.len()))
+        .collect();
+    let server = loopback::serve(responses);
+    let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let turn = [
+        "eval",
+        "--session",
+        id.as_str(),
+        "-c",
+        base.as_str(),
+        "-m",
+        "openai-compatible/bench",
+        "one more",
+    ];
+    timed(smith, home.path(), &turn);
+    let turn_ms = median_of(10, || timed(smith, home.path(), &turn));
+    println!("large_turn_{mb}mb_ms {turn_ms:.3}");
+    println!("large_turn_{mb}mb_rss_kib {}", peak_rss(home.path(), &turn));
+}
+
 fn main() {
     let smith = smith();
     let args: Vec<String> = std::env::args().collect();
-    if let [_, flag, base, home] = args.as_slice()
+    if let [_, flag, home, rest @ ..] = args.as_slice()
         && flag == "--probe"
     {
-        probe(&smith, base, home);
+        probe(&smith, home, rest);
         return;
     }
     if !smith.exists() {
@@ -99,10 +169,20 @@ fn main() {
     println!("provider_request_bytes {}", request.len());
     // Peak RSS of one warm turn, measured in a fresh process whose only child it is (this
     // process's children include the cold warm-up, which compiles the plugins).
-    let out = Command::new(std::env::current_exe().expect("this bench"))
-        .args(["--probe", &base, &home.path().display().to_string()])
-        .output()
-        .expect("the probe runs");
-    let rss = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let rss = peak_rss(
+        home.path(),
+        &[
+            "eval",
+            "--no-session",
+            "-c",
+            &base,
+            "-m",
+            "openai-compatible/bench",
+            "bench",
+        ],
+    );
     println!("provider_turn_rss_kib {rss}");
+    for mb in [1, 100] {
+        large(&smith, &home.path().join("cache"), mb);
+    }
 }

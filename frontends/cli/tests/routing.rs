@@ -132,7 +132,7 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
 
     // The session holds both attempts and the failure; inspection prices the same.
     let id = recs[0]["session"].as_str().unwrap();
-    let got = records(&env.run(&["sessions", "get", id, "--json"]));
+    let got = records(&env.run(&["sessions", "get", id, "--json", "--usage"]));
     let kinds: Vec<&str> = got.iter().filter_map(|r| r["kind"].as_str()).collect();
     assert_eq!(
         kinds,

@@ -50,7 +50,9 @@ fn get_pages_through_every_entry_exactly_once() {
     let env = Env::new();
     let files = two_sessions(&env);
     let id = id_of(&files[0]);
-    let all = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
+    let all = records(&env.run(&[
+        "sessions", "get", &id, "--json", "--limit", "1000", "--usage",
+    ]));
     let (page, rest) = all.split_last().unwrap();
     let (usage, entries) = rest.split_last().unwrap();
     assert!(page["next_cursor"].is_null());
@@ -94,9 +96,11 @@ fn get_pages_through_every_entry_exactly_once() {
             args.extend(["--cursor", c.as_str()]);
         }
         let recs = records(&env.run(&args));
-        let (page, rest) = recs.split_last().unwrap();
-        let (usage, entries) = rest.split_last().unwrap();
-        assert_eq!(usage["type"], "usage");
+        let (page, entries) = recs.split_last().unwrap();
+        assert!(
+            entries.iter().all(|e| e["type"] == "entry"),
+            "without --usage a page holds entries and its trailer"
+        );
         assert!(entries.len() <= 3);
         seen.extend(entries.iter().map(|e| e["id"].as_u64().unwrap()));
         match page["next_cursor"].as_u64() {
@@ -195,7 +199,7 @@ fn branches_are_selected_forked_and_resumed() {
     let files = two_sessions(&env);
     let id = id_of(&files[1]);
     let before = records(&env.run(&["sessions", "get", &id, "--json"]));
-    let last = before[before.len() - 3]["id"].as_u64().unwrap();
+    let last = before[before.len() - 2]["id"].as_u64().unwrap();
     // Select the first user message: the next run continues beside the old branch.
     let out = env.run(&["sessions", "select", &id, "3"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -232,11 +236,7 @@ fn branches_are_selected_forked_and_resumed() {
         (Some(3), Some(3))
     );
     let copy = records(&env.run(&["sessions", "get", &forked, "--json"]));
-    assert_eq!(
-        copy.len(),
-        5,
-        "three entries, the usage and the page record"
-    );
+    assert_eq!(copy.len(), 4, "three entries and the page record");
     assert_eq!(copy[2]["record"], all[2]["record"]);
     let out = env.run(&["sessions", "verify", &forked]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -313,6 +313,21 @@ fn damage_and_odd_files_get_the_documented_statuses() {
         "the intact entries are still shown ({shown} records)"
     );
     assert!(stderr(&out).contains("withheld"), "{}", stderr(&out));
+    // Records are validated on access: a page that ends before the damage reads none of it
+    // (exit 0); verification reads everything and reports it; continuing the session reads
+    // its selected branch, which runs through the damage, and refuses with exit 3.
+    let out = env.run(&["sessions", "get", &id, "--limit", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.run(&["sessions", "verify", &id]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let out = env.run(&["eval", "-m", "scripted/demo", "--session", &id, "go on"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("damaged"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        bytes,
+        "nothing was written"
+    );
     // A torn tail is noted, nothing acknowledged is missing: exit 0.
     std::fs::write(&files[0], &clean[..clean.len() - 10]).unwrap();
     let out = env.run(&["sessions", "get", &id]);
@@ -428,7 +443,7 @@ fn watch_follows_a_running_session_without_gaps_and_stopping_it_leaves_the_work_
     let get = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
     assert_eq!(
         seen[..],
-        get[..get.len() - 2],
+        get[..get.len() - 1],
         "watch prints what get prints"
     );
     assert!(

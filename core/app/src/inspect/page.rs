@@ -11,9 +11,6 @@ use smith_store::{Entry, Record, SessionReader, SessionState, Skipped, TornTail}
 /// Largest page.
 pub const MAX_LIMIT: usize = 1000;
 
-/// Entries read per batch by the accounting walk.
-const BATCH: usize = 512;
-
 /// Which page to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PageRequest {
@@ -88,8 +85,9 @@ impl Page {
     }
 }
 
-/// Read page `request` of session `id` at `path` with the full scan (inspection recognizes
-/// the same commit boundaries and damage as verification).
+/// Read page `request` of session `id` at `path`, opened through the in-file index and each
+/// entry validated as it is read (inspection publishes the same entries as verification; the
+/// damage a page meets is in [`Page::skipped`]).
 ///
 /// # Errors
 /// [`PageError`]: a limit or cursor out of range, or the store's error.
@@ -102,7 +100,7 @@ pub fn read_page(path: &Path, id: SessionId, request: PageRequest) -> Result<Pag
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(PageError::Limit { limit });
     }
-    let mut reader = SessionReader::open_verified(path)?;
+    let mut reader = SessionReader::open(path)?;
     let state = reader.state();
     if let Some(c) = cursor.filter(|&c| c == 0 || c > state.last_id) {
         return Err(PageError::Cursor {
@@ -135,11 +133,15 @@ pub fn read_page(path: &Path, id: SessionId, request: PageRequest) -> Result<Pag
         let mut found = Vec::new();
         let mut at = start;
         while let Some(e) = at.filter(|_| found.len() <= limit) {
-            if reader.withheld(e.0) {
-                withheld = Some(e.0);
-                break;
-            }
-            let entry = reader.entry(e)?;
+            let entry = match reader.entry(e) {
+                Ok(entry) => entry,
+                // Damaged, found now or by the scan that opened it: the page ends before it.
+                Err(_) if reader.withheld(e.0) => {
+                    withheld = Some(e.0);
+                    break;
+                }
+                Err(err) => return Err(err.into()),
+            };
             at = entry.parent;
             found.push(entry);
         }
@@ -163,28 +165,40 @@ pub fn read_page(path: &Path, id: SessionId, request: PageRequest) -> Result<Pag
 }
 
 /// Usage and cost over the whole session `reader` reads (not only one page), per attempt and
-/// in total, walking it in bounded batches and keeping only what accounting reads: attempts,
+/// in total, walking it by entry metadata and keeping only what accounting reads: attempts,
 /// failures, and responses without their content.
 ///
 /// # Errors
 /// The store's error.
 pub fn usage_of(reader: &mut SessionReader) -> Result<Accounts, smith_store::Error> {
     let mut kept = Vec::new();
-    let mut from = 1;
-    loop {
-        let batch = reader.range(EntryId(from), BATCH)?;
-        let Some(last) = batch.last().map(|e| e.id.0) else {
-            break;
+    for id in 1..=reader.state().last_id {
+        if reader.withheld(id) {
+            continue;
+        }
+        // The metadata picks what accounting reads, so large bodies (tool results, effect
+        // output) are passed over unread; what is kept is read and validated whole.
+        let kind = match reader.entry_meta(EntryId(id)) {
+            Ok(meta) => meta.record_kind,
+            Err(_) if reader.withheld(id) => continue,
+            Err(e) => return Err(e),
         };
-        kept.extend(batch.into_iter().filter_map(|mut e| match &mut e.record {
-            Record::Attempt(_) | Record::AttemptFailed(_) => Some(e),
+        if ![Record::ATTEMPT, Record::ATTEMPT_FAILED, Record::MESSAGE].contains(&kind) {
+            continue;
+        }
+        let mut entry = match reader.entry(EntryId(id)) {
+            Ok(entry) => entry,
+            Err(_) if reader.withheld(id) => continue,
+            Err(e) => return Err(e),
+        };
+        match &mut entry.record {
+            Record::Attempt(_) | Record::AttemptFailed(_) => kept.push(entry),
             Record::Message(m) if m.model.is_some() => {
                 m.message.content = Vec::new();
-                Some(e)
+                kept.push(entry);
             }
-            _ => None,
-        }));
-        from = last + 1;
+            _ => {}
+        }
     }
     Ok(smith_agent::account(&kept))
 }

@@ -84,7 +84,25 @@ pub fn summarize(
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .and_then(|d| u64::try_from(d.as_millis()).ok());
     let mut reader = SessionReader::open(path)?;
-    let first = reader.range(EntryId(1), TITLE_SEARCH)?;
+    // Only the kinds a summary shows are decoded: the metadata passes over tool output.
+    let mut first = Vec::new();
+    for id in 1..=reader.state().last_id.min(TITLE_SEARCH as u64) {
+        if reader.withheld(id) {
+            continue;
+        }
+        let kind = match reader.entry_meta(EntryId(id)) {
+            Ok(meta) => meta.record_kind,
+            Err(_) if reader.withheld(id) => continue,
+            Err(e) => return Err(e),
+        };
+        if kind == Stored::SESSION_START || kind == Stored::SUBMISSION {
+            match reader.entry(EntryId(id)) {
+                Ok(entry) => first.push(entry),
+                Err(_) if reader.withheld(id) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
     let (smith_version, cwd) = match first.first().map(|e| &e.record) {
         Some(Stored::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
         _ => (None, None),

@@ -1,5 +1,6 @@
 //! `smith sessions get ID`: one session read through bounded traversal, a page of entries at a
-//! time (by id, or `--branch`), then the usage over the whole session and the page trailer.
+//! time (by id, or `--branch`), then — with `--usage` — the usage over the whole session, and
+//! the page trailer. A page reads what it shows; the usage reads every attempt of the session.
 
 use clap::Args;
 use smith_app::SessionStore;
@@ -32,6 +33,10 @@ pub(crate) struct GetArgs {
     /// then names the entry whose parent the next page starts at.
     #[arg(long)]
     pub(crate) branch: bool,
+    /// Also account for the whole session, whatever the page: usage and cost per attempt and
+    /// in total (reads every attempt, so it costs more as the session grows).
+    #[arg(long)]
+    pub(crate) usage: bool,
 }
 
 /// A page that cannot be read, with the flag to change.
@@ -82,29 +87,8 @@ pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result
         }
     }
     // Usage and cost over the whole session (not only this page), per attempt and in total.
-    let accounts = page.usage().map_err(|e| command_error::store(&e))?;
-    if args.json {
-        out.json(&Record::Usage(UsageView {
-            session: id,
-            attempts: &accounts.attempts,
-            total: &accounts.total,
-            cost_usd: accounts.cost_usd,
-        }))?;
-    } else {
-        let t = &accounts.total;
-        let n = |x: Option<u64>| x.map_or("unknown".to_owned(), |x| x.to_string());
-        out.line(&format!(
-            "usage: {} responses over {} attempts · input {} · output {} · cache read {} · cache write {} · cost {}",
-            t.responses,
-            accounts.attempts.len(),
-            n(t.usage.input),
-            n(t.usage.output),
-            n(t.usage.cache_read),
-            n(t.usage.cache_write),
-            accounts
-                .cost_usd
-                .map_or("unknown".to_owned(), |c| format!("${c:.6}"))
-        ))?;
+    if args.usage {
+        usage(&mut page, &id, args.json, out)?;
     }
     if args.json {
         out.json(&Record::Page(PageView::new(
@@ -132,4 +116,38 @@ pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result
         status = exit::DAMAGED;
     }
     Ok(status)
+}
+
+/// Print the usage and cost over the whole session `page` was read from.
+fn usage(
+    page: &mut smith_app::inspect::Page,
+    id: &smith::SessionId,
+    json: bool,
+    out: &mut Out,
+) -> Result<(), CliError> {
+    let accounts = page.usage().map_err(|e| command_error::store(&e))?;
+    if json {
+        out.json(&Record::Usage(UsageView {
+            session: *id,
+            attempts: &accounts.attempts,
+            total: &accounts.total,
+            cost_usd: accounts.cost_usd,
+        }))?;
+    } else {
+        let t = &accounts.total;
+        let n = |x: Option<u64>| x.map_or("unknown".to_owned(), |x| x.to_string());
+        out.line(&format!(
+            "usage: {} responses over {} attempts · input {} · output {} · cache read {} · cache write {} · cost {}",
+            t.responses,
+            accounts.attempts.len(),
+            n(t.usage.input),
+            n(t.usage.output),
+            n(t.usage.cache_read),
+            n(t.usage.cache_write),
+            accounts
+                .cost_usd
+                .map_or("unknown".to_owned(), |c| format!("${c:.6}"))
+        ))?;
+    }
+    Ok(())
 }
