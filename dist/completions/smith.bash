@@ -40,6 +40,9 @@ _smith() {
             smith,plugins)
                 cmd="smith__subcmd__plugins"
                 ;;
+            smith,secrets)
+                cmd="smith__subcmd__secrets"
+                ;;
             smith,sessions)
                 cmd="smith__subcmd__sessions"
                 ;;
@@ -145,6 +148,9 @@ _smith() {
             smith__subcmd__help,plugins)
                 cmd="smith__subcmd__help__subcmd__plugins"
                 ;;
+            smith__subcmd__help,secrets)
+                cmd="smith__subcmd__help__subcmd__secrets"
+                ;;
             smith__subcmd__help,sessions)
                 cmd="smith__subcmd__help__subcmd__sessions"
                 ;;
@@ -183,6 +189,15 @@ _smith() {
                 ;;
             smith__subcmd__help__subcmd__plugins,list)
                 cmd="smith__subcmd__help__subcmd__plugins__subcmd__list"
+                ;;
+            smith__subcmd__help__subcmd__secrets,add)
+                cmd="smith__subcmd__help__subcmd__secrets__subcmd__add"
+                ;;
+            smith__subcmd__help__subcmd__secrets,list)
+                cmd="smith__subcmd__help__subcmd__secrets__subcmd__list"
+                ;;
+            smith__subcmd__help__subcmd__secrets,remove)
+                cmd="smith__subcmd__help__subcmd__secrets__subcmd__remove"
                 ;;
             smith__subcmd__help__subcmd__sessions,export)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__export"
@@ -225,6 +240,30 @@ _smith() {
                 ;;
             smith__subcmd__plugins__subcmd__help,list)
                 cmd="smith__subcmd__plugins__subcmd__help__subcmd__list"
+                ;;
+            smith__subcmd__secrets,add)
+                cmd="smith__subcmd__secrets__subcmd__add"
+                ;;
+            smith__subcmd__secrets,help)
+                cmd="smith__subcmd__secrets__subcmd__help"
+                ;;
+            smith__subcmd__secrets,list)
+                cmd="smith__subcmd__secrets__subcmd__list"
+                ;;
+            smith__subcmd__secrets,remove)
+                cmd="smith__subcmd__secrets__subcmd__remove"
+                ;;
+            smith__subcmd__secrets__subcmd__help,add)
+                cmd="smith__subcmd__secrets__subcmd__help__subcmd__add"
+                ;;
+            smith__subcmd__secrets__subcmd__help,help)
+                cmd="smith__subcmd__secrets__subcmd__help__subcmd__help"
+                ;;
+            smith__subcmd__secrets__subcmd__help,list)
+                cmd="smith__subcmd__secrets__subcmd__help__subcmd__list"
+                ;;
+            smith__subcmd__secrets__subcmd__help,remove)
+                cmd="smith__subcmd__secrets__subcmd__help__subcmd__remove"
                 ;;
             smith__subcmd__sessions,export)
                 cmd="smith__subcmd__sessions__subcmd__export"
@@ -305,7 +344,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval docs config sessions trust tools plugins auth models completions help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -953,7 +992,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval docs config sessions trust tools plugins auth models completions help"
+            opts="eval docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1205,6 +1244,62 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__plugins__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__secrets)
+            opts="add remove list"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__secrets__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__secrets__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__secrets__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1496,6 +1591,184 @@ _smith() {
             ;;
         smith__subcmd__plugins__subcmd__list)
             opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets)
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__add)
+            opts="-c -h -V --label --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__help)
+            opts="add remove list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__list)
+            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__secrets__subcmd__remove)
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand tools 'List the active tools: name, plugin, description, input schema'
             cand plugins 'List the plugins: id, version, world, grants, state'
             cand auth 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+            cand secrets 'Register secrets that never reach a provider, a session file or any output (stored with mode 0600, values never printed), and list every secret a run redacts'
             cand models 'List the model catalog: limits, capabilities, prices and where each figure comes from'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -475,6 +476,66 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;auth;help;help'= {
         }
+        &'smith;secrets'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Store secret NAME: typed with echo off on a terminal, else read from stdin (one line, its line ending dropped)'
+            cand remove 'Remove secret NAME from the store (records already written stay redacted)'
+            cand list 'Every secret a run redacts: name, source and label (never a value)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;secrets;add'= {
+            cand --label 'What it is, shown by `list` and recorded with its registration'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;secrets;remove'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;secrets;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'One JSON record per secret: `name`, `reference`, `source`, `label`'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;secrets;help'= {
+            cand add 'Store secret NAME: typed with echo off on a terminal, else read from stdin (one line, its line ending dropped)'
+            cand remove 'Remove secret NAME from the store (records already written stay redacted)'
+            cand list 'Every secret a run redacts: name, source and label (never a value)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;secrets;help;add'= {
+        }
+        &'smith;secrets;help;remove'= {
+        }
+        &'smith;secrets;help;list'= {
+        }
+        &'smith;secrets;help;help'= {
+        }
         &'smith;models'= {
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
@@ -505,6 +566,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand tools 'List the active tools: name, plugin, description, input schema'
             cand plugins 'List the plugins: id, version, world, grants, state'
             cand auth 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+            cand secrets 'Register secrets that never reach a provider, a session file or any output (stored with mode 0600, values never printed), and list every secret a run redacts'
             cand models 'List the model catalog: limits, capabilities, prices and where each figure comes from'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -584,6 +646,17 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;auth;status'= {
         }
         &'smith;help;auth;set'= {
+        }
+        &'smith;help;secrets'= {
+            cand add 'Store secret NAME: typed with echo off on a terminal, else read from stdin (one line, its line ending dropped)'
+            cand remove 'Remove secret NAME from the store (records already written stay redacted)'
+            cand list 'Every secret a run redacts: name, source and label (never a value)'
+        }
+        &'smith;help;secrets;add'= {
+        }
+        &'smith;help;secrets;remove'= {
+        }
+        &'smith;help;secrets;list'= {
         }
         &'smith;help;models'= {
         }

@@ -1,6 +1,6 @@
 //! The intents.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use smith::{
     Attempt, AttemptFailure, Message, ModelRef, Role, Selection, SessionId, StopReason, Usage,
     UsageTotals,
@@ -9,7 +9,7 @@ use smith::{
 use crate::IntentKind;
 
 /// Which part of a message a delta extends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeltaKind {
     /// Visible text.
@@ -19,7 +19,7 @@ pub enum DeltaKind {
 }
 
 /// Severity of a notice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoticeLevel {
     /// Informational.
@@ -31,7 +31,7 @@ pub enum NoticeLevel {
 }
 
 /// Where a submission's work stands, as a receipt reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReceiptStatus {
     /// Durably admitted; the work has not recorded an end.
@@ -41,7 +41,7 @@ pub enum ReceiptStatus {
 }
 
 /// How a frontend holds its session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     /// The one writer: may submit and mutate.
@@ -53,7 +53,7 @@ pub enum Access {
 /// One semantic UI intent. It carries meaning only — never geometry, colour or terminal
 /// types. Message and entry ids are the session's entry ids. The JSON form (serde) is an
 /// object with a `type` field naming the [`IntentKind`], then the fields below.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Intent {
     /// A run began.

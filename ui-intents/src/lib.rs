@@ -16,6 +16,7 @@ mod examples;
 mod intent;
 mod kind;
 mod queue;
+mod redact;
 mod reference;
 
 pub use deliver::{Delivery, Renderer, deliver};
@@ -23,6 +24,7 @@ pub use examples::{EXAMPLE_SESSION, examples};
 pub use intent::{Access, DeltaKind, Intent, NoticeLevel, ReceiptStatus};
 pub use kind::{Backpressure, Degradation, Durability, IntentKind};
 pub use queue::{IntentQueue, Pushed, QueueStats};
+pub use redact::{RedactingSink, redact_intent};
 pub use reference::reference_markdown;
 
 /// Where the runtime sends intents, in emission order. Emitting never fails from the

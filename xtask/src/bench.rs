@@ -285,10 +285,23 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportMs,
         ),
     ];
+    let secrets = [
+        (
+            "redact_64mib_100_ms",
+            "redact 64 MiB of tool output against 100 secrets (all forms)",
+            ms_limit(100.0),
+        ),
+        (
+            "redactor_build_100_ms",
+            "build the redactor of 100 secrets",
+            Limit::ReportMs,
+        ),
+    ];
     for (package, example, release, table) in [
         ("smith-ai", "catalog_bench", true, &catalog[..]),
         ("smith-docs", "search_bench", true, &docs[..]),
         ("smith-store", "store_bench", true, &store[..]),
+        ("smith-secrets", "redact_bench", true, &secrets[..]),
         ("smith-host", "host_bench", true, &host[..]),
         ("smith-host", "host_bench", false, &host_debug[..]),
         ("smith-host", "grep_bench", true, &search[..]),

@@ -25,6 +25,8 @@ pub struct Session {
     pub(crate) interrupted: bool,
     /// Live work and the queue, shared with the session's [`crate::Inbox`]es.
     pub(crate) work: std::sync::Arc<std::sync::Mutex<crate::work::WorkState>>,
+    /// Names of the secrets registered on the selected branch.
+    registered: std::collections::BTreeSet<String>,
 }
 
 /// What a branch (root first) leaves for the next request.
@@ -32,6 +34,8 @@ struct Replayed {
     context: Vec<ContextItem>,
     model: Option<Selection>,
     call_message: Option<EntryId>,
+    /// Names of the secrets registered on the branch.
+    registered: std::collections::BTreeSet<String>,
 }
 
 fn replay(branch: &[smith_store::Entry]) -> Replayed {
@@ -39,6 +43,7 @@ fn replay(branch: &[smith_store::Entry]) -> Replayed {
         context: Vec::new(),
         model: None,
         call_message: None,
+        registered: std::collections::BTreeSet::new(),
     };
     for entry in branch {
         match &entry.record {
@@ -50,6 +55,9 @@ fn replay(branch: &[smith_store::Entry]) -> Replayed {
             }
             Record::ToolResult(r) => out.context.push(ContextItem::ToolResult(r.result.clone())),
             Record::ModelChange(c) => out.model = Some(c.model.clone()),
+            Record::SecretRegistration(r) => {
+                out.registered.insert(r.name.clone());
+            }
             Record::SessionStart(_)
             | Record::RunEnd(_)
             | Record::EffectIntent(_)
@@ -101,6 +109,7 @@ impl Session {
             call_message: None,
             interrupted: false,
             work: std::sync::Arc::default(),
+            registered: std::collections::BTreeSet::new(),
         })
     }
 
@@ -123,6 +132,7 @@ impl Session {
             context,
             model,
             call_message,
+            registered,
         } = replay(&branch);
         // Effects whose process died between intent and completion: their outcome is
         // unknown, recorded as such, and never retried automatically.
@@ -170,6 +180,7 @@ impl Session {
             call_message,
             interrupted,
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
+            registered,
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -275,6 +286,36 @@ impl Session {
         self.writer.lock().mark_acknowledged()
     }
 
+    /// Redact every record written from now on against `redactor`'s secrets (spec: Durable
+    /// effect boundary — secret plaintext is replaced before persistence), and record the
+    /// registrations the selected branch does not hold yet, as one committed change. The
+    /// records keep each secret's name, label and source, never its plaintext.
+    ///
+    /// # Errors
+    /// The store's write errors.
+    pub fn register_secrets(
+        &mut self,
+        redactor: std::sync::Arc<smith_secrets::Redactor>,
+        registrations: &[smith_store::SecretRegistration],
+    ) -> Result<(), smith_store::Error> {
+        let mut writer = self.writer.lock();
+        writer.set_redactor(redactor);
+        let new: Vec<NewEntry> = registrations
+            .iter()
+            .filter(|r| !self.registered.contains(&r.name))
+            .map(|r| NewEntry {
+                record: Record::SecretRegistration(r.clone()),
+                pair: None,
+            })
+            .collect();
+        if !new.is_empty() {
+            writer.append_entries(&new)?;
+            self.registered
+                .extend(registrations.iter().map(|r| r.name.clone()));
+        }
+        Ok(())
+    }
+
     /// Make `leaf` the branch the next admission continues (a submission's explicit
     /// destination): checked first — no live work, the entry exists, every tool call on that
     /// branch has its result — then selected as one committed change and the context rebuilt
@@ -323,6 +364,7 @@ impl Session {
         self.context = replayed.context;
         self.model = replayed.model;
         self.call_message = replayed.call_message;
+        self.registered = replayed.registered;
         Ok(())
     }
 

@@ -184,6 +184,12 @@ pub fn read_bounded(path: &Path, limit: usize) -> std::io::Result<String> {
 /// # Errors
 /// A usage error when it cannot be read or others may read it.
 fn read(path: &Path) -> Result<Option<String>, AuthError> {
+    read_checked(path, true)
+}
+
+/// As [`read`]; `check_mode: false` reads a file others may read too (its keys are not used,
+/// but they are still secrets to redact).
+fn read_checked(path: &Path, check_mode: bool) -> Result<Option<String>, AuthError> {
     let text = match read_bounded(path, MAX_BYTES) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -196,7 +202,7 @@ fn read(path: &Path) -> Result<Option<String>, AuthError> {
         });
     }
     #[cfg(unix)]
-    {
+    if check_mode {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path)
             .map(|m| m.permissions().mode() & 0o777)
@@ -224,6 +230,25 @@ fn provider_node<'d>(doc: &'d kdl::KdlDocument, id: &str) -> Option<&'d kdl::Kdl
     })
 }
 
+/// The ids of the providers the auth file at `path` holds accounts for, in file order; empty
+/// when it does not exist. Read whatever the file's mode (for redaction).
+///
+/// # Errors
+/// [`AuthError`] when the file cannot be read or is not valid KDL.
+pub fn providers(path: &Path) -> Result<Vec<String>, AuthError> {
+    let Some(text) = read_checked(path, false)? else {
+        return Ok(Vec::new());
+    };
+    let mut ids: Vec<String> = parse(path, &text)?
+        .nodes()
+        .iter()
+        .filter(|n| n.name().value() == "provider")
+        .filter_map(|n| n.entries().first()?.value().as_string().map(str::to_owned))
+        .collect();
+    ids.dedup();
+    Ok(ids)
+}
+
 /// The accounts of provider `id` in the auth file at `path`, in file order: `api-key`
 /// (labelled `auth-file`), then each `account "NAME" { … }`. Empty when the file does not
 /// exist or names none.
@@ -233,6 +258,18 @@ fn provider_node<'d>(doc: &'d kdl::KdlDocument, id: &str) -> Option<&'d kdl::Kdl
 /// names an account twice, without a name, or without a complete secret.
 pub fn accounts(path: &Path, id: &str) -> Result<Vec<Account>, AuthError> {
     let Some(text) = read(path)? else {
+        return Ok(Vec::new());
+    };
+    accounts_in(path, &parse(path, &text)?, id)
+}
+
+/// The accounts of provider `id` as [`accounts`] reads them, whatever the file's mode: a file
+/// others may read is not used for requests, but its keys are still secrets to redact.
+///
+/// # Errors
+/// As [`accounts`], except for the mode.
+pub fn accounts_to_redact(path: &Path, id: &str) -> Result<Vec<Account>, AuthError> {
+    let Some(text) = read_checked(path, false)? else {
         return Ok(Vec::new());
     };
     accounts_in(path, &parse(path, &text)?, id)
@@ -385,13 +422,7 @@ pub fn update<T>(
     };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| fail("create the folder of", e))?;
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path.with_extension("kdl.lock"))
-        .map_err(|e| fail("lock", e))?;
-    lock.lock().map_err(|e| fail("lock", e))?;
+    let _lock = lock_beside(path).map_err(|e| fail("lock", e))?;
     let text = read(path)?.unwrap_or_default();
     let mut doc = parse(path, &text)?;
     let mut accounts = accounts_in(path, &doc, id)?;
@@ -405,27 +436,57 @@ pub fn update<T>(
         Some(at) => doc.nodes_mut()[at] = entry.nodes_mut().remove(0),
         None => doc.nodes_mut().append(entry.nodes_mut()),
     }
-    let temp = path.with_extension(format!("kdl.tmp-{}", std::process::id()));
-    {
-        use std::io::Write;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&temp).map_err(|e| fail("write", e))?;
-        let written = file
-            .write_all(doc.to_string().as_bytes())
-            .and_then(|()| file.sync_all());
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&temp);
-            return Err(fail("write", e));
-        }
+    replace_private(path, doc.to_string().as_bytes()).map_err(|e| fail("replace", e))?;
+    Ok(result)
+}
+
+/// Take the exclusive lock on `PATH.lock` (created when missing, its folder too): the lock
+/// every change of a private file (`auth.kdl`, `secrets.kdl`) holds. Released when the returned
+/// file is dropped.
+///
+/// # Errors
+/// The I/O error.
+pub(crate) fn lock_beside(path: &Path) -> std::io::Result<std::fs::File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
     }
-    std::fs::rename(&temp, path).map_err(|e| fail("replace", e))?;
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(name))?;
+    lock.lock()?;
+    Ok(lock)
+}
+
+/// Replace the file at `path` whole with `contents`: a 0600 temporary file beside it, synced,
+/// renamed into place, the folder synced.
+///
+/// # Errors
+/// The I/O error (the temporary file is removed).
+pub(crate) fn replace_private(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".tmp-{}", std::process::id()));
+    let temp = PathBuf::from(name);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&temp)?;
+    let written = file.write_all(contents).and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    std::fs::rename(&temp, path)?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(result)
+    Ok(())
 }
 
 /// The KDL node of provider `id` holding `accounts`.

@@ -45,6 +45,7 @@ pub mod paths;
 pub mod prompt;
 pub mod registry;
 pub mod route;
+pub mod secrets;
 pub mod sessions;
 pub mod settings;
 
@@ -86,6 +87,9 @@ pub enum Error {
     /// The auth file could not be used.
     #[error(transparent)]
     Auth(#[from] AuthError),
+    /// The secret store could not be used, or a secret is refused.
+    #[error(transparent)]
+    Secrets(#[from] secrets::SecretsError),
     /// A session id names no single session.
     #[error(transparent)]
     Find(#[from] FindError),
@@ -137,6 +141,9 @@ pub struct Prepared {
     pub tools: Loadout,
     /// Notices (renewal failures) to tell the user.
     pub notices: Vec<Notice>,
+    /// The secrets the run redacts: give the session its registrations
+    /// (`Session::register_secrets`) and wrap every output in the redactor.
+    pub secrets: secrets::Secrets,
 }
 
 impl App {
@@ -218,6 +225,38 @@ impl App {
         registry::policy(&self.paths, &self.settings, cwd, words)
     }
 
+    /// The secrets this invocation redacts: the user's secret store, the auth file's
+    /// credentials of every known provider, and the values of the providers' key variables
+    /// (as the `provider.ID.key-env` settings name them) set in the environment.
+    ///
+    /// # Errors
+    /// [`secrets::SecretsError`] from the store or the auth file.
+    pub fn secrets(&self) -> Result<secrets::Secrets, secrets::SecretsError> {
+        let mut variables: Vec<(String, String)> = self
+            .registry
+            .api_keys()
+            .into_iter()
+            .map(|(id, key)| {
+                let variable = route::key_variable(&self.settings, &id, &key.env);
+                (format!("the {id} key variable"), variable)
+            })
+            .collect();
+        let named = registry::variable_names(&self.settings, "secrets.env")
+            .map_err(|(source_text, name)| secrets::SecretsError::Setting { source_text, name })?;
+        variables.extend(
+            named
+                .into_iter()
+                .map(|name| ("named by the secrets.env setting".to_owned(), name)),
+        );
+        secrets::gather(
+            self.paths.secrets_file().as_deref(),
+            self.paths.auth_file().ok().as_deref(),
+            &self.registry.provider_ids(),
+            &variables,
+            &|name| std::env::var(name).ok(),
+        )
+    }
+
     /// The sessions directory as a store.
     ///
     /// # Errors
@@ -241,12 +280,14 @@ impl App {
                 .is_none_or(|p| targets.iter().any(|t| t.model.provider == p.id))
         })?;
         let tools = host.loadout();
+        let secrets = self.secrets()?;
         let cx = route::RouteContext {
             paths: &self.paths,
             settings: &self.settings,
             registry: &self.registry,
             loadout: &tools,
             models: &models,
+            redactor: secrets.redactor.clone(),
         };
         let (route, mut notices) = route::route(&cx, spec)?;
         notices.extend(host.compile_cache_failure().map(Notice::CacheUnwritable));
@@ -254,6 +295,7 @@ impl App {
             route,
             tools,
             notices,
+            secrets,
         })
     }
 }

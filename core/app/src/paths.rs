@@ -202,6 +202,12 @@ impl Paths {
             })
     }
 
+    /// The user's secret store (`secrets.kdl`, mode 0600), beside the auth file; `None` when no
+    /// variable leads to it.
+    pub fn secrets_file(&self) -> Option<PathBuf> {
+        self.data.as_ref().map(|d| d.join("secrets.kdl"))
+    }
+
     /// The compile cache of plugin components; `None` (compile every time) when no variable
     /// leads to it.
     pub fn compile_cache(&self) -> Option<&Path> {

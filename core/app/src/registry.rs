@@ -279,6 +279,29 @@ impl std::fmt::Display for ProcessRefusal {
     }
 }
 
+/// The environment variable names the comma-separated string setting `key` lists (empty when
+/// unset); `Err((source, name))` for the first that is not a name (letters, digits and `_`,
+/// not starting with a digit).
+pub(crate) fn variable_names(
+    settings: &Settings,
+    key: &str,
+) -> Result<Vec<String>, (String, String)> {
+    let mut out = Vec::new();
+    if let Some(setting) = settings.resolved.get(key)
+        && let Value::String(names) = &setting.value
+    {
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit());
+            if !valid {
+                return Err((setting.source.to_string(), name.to_owned()));
+            }
+            out.push(name.to_owned());
+        }
+    }
+    Ok(out)
+}
+
 /// The user's policy for tools run from `cwd`: process execution allowed by `process.allow`,
 /// else by the project's trust; the process bounds (`process.max-timeout`,
 /// `process.output-limit`) and the environment pass-through (`process.pass-env`). A refusal
@@ -314,22 +337,8 @@ pub fn policy(
     let max_timeout = settings.integer("process.max-timeout", 600).max(1);
     let output_bytes = settings.integer("process.output-limit", 1 << 20).max(1024);
     let max_timeout = std::time::Duration::from_secs(max_timeout.unsigned_abs());
-    let mut pass_env = Vec::new();
-    if let Some(setting) = settings.resolved.get("process.pass-env")
-        && let Value::String(names) = &setting.value
-    {
-        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !name.starts_with(|c: char| c.is_ascii_digit());
-            if !valid {
-                return Err(RegistryError::PassEnv {
-                    source_text: setting.source.to_string(),
-                    name: name.to_owned(),
-                });
-            }
-            pass_env.push(name.to_owned());
-        }
-    }
+    let pass_env = variable_names(settings, "process.pass-env")
+        .map_err(|(source_text, name)| RegistryError::PassEnv { source_text, name })?;
     Ok(Policy {
         process,
         process_limits: ProcessLimits {
@@ -338,5 +347,6 @@ pub fn policy(
             output_bytes: usize::try_from(output_bytes).unwrap_or(usize::MAX),
         },
         pass_env,
+        secrets: std::sync::Arc::default(),
     })
 }

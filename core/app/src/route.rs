@@ -186,6 +186,8 @@ pub struct RouteContext<'a> {
     pub loadout: &'a Loadout,
     /// The catalog and routing table.
     pub models: &'a Models,
+    /// Replaces registered secrets in every request before its provider plugin encodes it.
+    pub redactor: Arc<smith_secrets::Redactor>,
 }
 
 /// Build the route of `spec`. Renewal failures are returned as notices (they are also
@@ -445,6 +447,7 @@ fn bind(
             api_key: None,
             transport: Arc::new(smith_ai::scripted::ScriptTransport::new(player)),
             options: BTreeMap::new(),
+            redactor: cx.redactor.clone(),
         }
     } else {
         let decl = manifest
@@ -465,6 +468,7 @@ fn bind(
             api_key,
             transport: Arc::new(smith_ai::http::HttpEngine::default()),
             options,
+            redactor: cx.redactor.clone(),
         }
     };
     Ok(cx

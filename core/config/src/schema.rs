@@ -150,6 +150,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "CARGO_HOME,RUSTUP_HOME",
     },
     OptionSpec {
+        key: "secrets.env",
+        ty: Type::String,
+        default: Some(""),
+        doc: "Comma-separated names of environment variables whose values are secrets: registered with the secret proxy (source `env:NAME`) like the providers' key variables, so they never reach a provider, a session file or any output (`smith secrets list` shows them; `smith docs get secrets`).",
+        env: None,
+        flag: None,
+        example: "GITHUB_TOKEN,NPM_TOKEN",
+    },
+    OptionSpec {
         key: "plugins.*.enabled",
         ty: Type::Bool,
         default: None,

@@ -142,6 +142,12 @@ pub struct Policy {
     /// Environment variables a `baseline` process environment passes through besides
     /// [`crate::process::BASELINE_ENV`] (`process.pass-env`).
     pub pass_env: Vec<String>,
+    /// The registered secrets whose references (`⟦secret:NAME⟧`) are restored to plaintext at
+    /// the local effect boundaries this policy authorizes: a process's program, arguments and
+    /// environment, and the content of a file write or edit inside the granted roots — never a
+    /// network effect. Records keep the reference (spec: the secret proxy restores secrets
+    /// "only for authorized local effects").
+    pub secrets: std::sync::Arc<smith_secrets::Redactor>,
 }
 
 impl Default for Policy {
@@ -153,6 +159,7 @@ impl Default for Policy {
             ),
             process_limits: ProcessLimits::default(),
             pass_env: Vec::new(),
+            secrets: std::sync::Arc::default(),
         }
     }
 }

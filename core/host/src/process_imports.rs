@@ -149,11 +149,18 @@ impl CallState {
             0 => limits.output_bytes,
             n => (n as usize).min(limits.output_bytes),
         };
+        // The local effect boundary: references become plaintext for the program only (the
+        // intent already recorded the request as given, with its references).
+        let restore = |s: &str| self.policy.secrets.restore(s, &|_| true).0;
         let request = ProcessRequest {
-            program: r.program.clone(),
-            args: r.args.clone(),
+            program: restore(&r.program),
+            args: r.args.iter().map(|a| restore(a)).collect(),
             cwd,
-            env: self.environment(r),
+            env: self
+                .environment(r)
+                .into_iter()
+                .map(|(k, v)| (k, restore(&v)))
+                .collect(),
             timeout,
             output_bytes,
         };

@@ -87,6 +87,10 @@ pub struct ProviderSetup {
     /// Options for the codec from the user's configuration (e.g. `api` from
     /// `provider.openai.api`), sent with each request as `options`.
     pub options: std::collections::BTreeMap<String, String>,
+    /// Replaces registered secrets (and their encodings) by their references in every string
+    /// and object key of the request before the plugin encodes it (spec: "The secret proxy
+    /// replaces registered secrets before remote dispatch"). Empty: nothing is replaced.
+    pub redactor: std::sync::Arc<smith_secrets::Redactor>,
 }
 
 /// A provider plugin bound to its transport: implements [`smith::Provider`].
@@ -338,6 +342,7 @@ impl PluginProvider {
                 format!("the request cannot be encoded: {e}"),
             )
         })?;
+        self.setup.redactor.redact_json(&mut value);
         if !self.setup.options.is_empty()
             && let Some(map) = value.as_object_mut()
         {

@@ -296,6 +296,7 @@ fn a_required_key_that_is_missing_stops_before_anything_is_sent() {
                 api_key: None,
                 transport: std::sync::Arc::new(HttpEngine::default()),
                 options: Default::default(),
+                redactor: Default::default(),
             },
         )
         .unwrap_err();
@@ -536,6 +537,7 @@ fn openai_chat_completions_is_chosen_by_the_api_option() {
                 api_key: Some("k".into()),
                 transport: std::sync::Arc::new(HttpEngine::default()),
                 options,
+                redactor: Default::default(),
             },
         )
         .unwrap();

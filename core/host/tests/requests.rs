@@ -188,6 +188,7 @@ fn an_image_reaches_each_vendor_in_its_shape() {
                     options: api
                         .map(|a| [("api".to_owned(), a.to_owned())].into_iter().collect())
                         .unwrap_or_default(),
+                    redactor: Default::default(),
                 },
             )
             .unwrap();
@@ -274,6 +275,7 @@ fn a_request_over_the_transport_bound_is_refused_before_any_plugin_runs() {
                 api_key: Some("sk-canary-0000".into()),
                 transport: std::sync::Arc::new(HttpEngine::new(small)),
                 options: Default::default(),
+                redactor: Default::default(),
             },
         )
         .unwrap();

@@ -34,7 +34,8 @@ pub use reader::{
 };
 pub use record::{
     Abort, Attachment, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record,
-    RunEnd, SessionStart, Submission, ToolResultRecord, Withdrawal, entry_frame, entry_payload,
+    RunEnd, SecretRegistration, SessionStart, Submission, ToolResultRecord, Withdrawal,
+    entry_frame, entry_payload, redact_record,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use shared::{SharedWriter, WeakWriter};

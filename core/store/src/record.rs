@@ -127,6 +127,23 @@ pub struct Withdrawal {
     pub reason: String,
 }
 
+/// Body of record kind 14, `secret_registration`: a secret the session's records are redacted
+/// against (spec: Sessions — entries represent secret registration; Compaction, cost, and
+/// secrets). Its name, label and source — never its plaintext, which stays local in the user's
+/// secret store or where its source keeps it. Records name it by its reference
+/// `⟦secret:NAME⟧`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SecretRegistration {
+    /// The secret's name (its reference is `⟦secret:NAME⟧`).
+    pub name: String,
+    /// What it is, in the user's words; `None` when none was given.
+    pub label: Option<String>,
+    /// Where it was registered from: `user` (the secret store), `auth:PROVIDER/ACCOUNT` (a
+    /// stored credential), `env:VARIABLE` (a key variable or a variable the configuration
+    /// names).
+    pub source: String,
+}
+
 /// Body of record kind 11, `checkpoint`: where the work of the submission it pairs with stands
 /// — recorded data, not a live thread (spec: Work and recovery). Committed in the same change
 /// as the transition it describes (the last tool result of a batch), so state and checkpoint
@@ -183,6 +200,8 @@ pub enum Record {
     Attempt(Box<Attempt>),
     /// Kind 13: an attempt that ended without a response, and what the round did next.
     AttemptFailed(AttemptFailure),
+    /// Kind 14.
+    SecretRegistration(SecretRegistration),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -219,6 +238,8 @@ impl Record {
     pub const ATTEMPT: u16 = 12;
     /// Record kind of [`Record::AttemptFailed`] in entry metadata.
     pub const ATTEMPT_FAILED: u16 = 13;
+    /// Record kind of [`Record::SecretRegistration`] in entry metadata.
+    pub const SECRET_REGISTRATION: u16 = 14;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -236,13 +257,14 @@ impl Record {
             Record::Checkpoint(_) => Self::CHECKPOINT,
             Record::Attempt(_) => Self::ATTEMPT,
             Record::AttemptFailed(_) => Self::ATTEMPT_FAILED,
+            Record::SecretRegistration(_) => Self::SECRET_REGISTRATION,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
-    /// `checkpoint`, `attempt`, `attempt_failed`, or `unknown`).
+    /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -258,6 +280,7 @@ impl Record {
             Record::Checkpoint(_) => "checkpoint",
             Record::Attempt(_) => "attempt",
             Record::AttemptFailed(_) => "attempt_failed",
+            Record::SecretRegistration(_) => "secret_registration",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -297,6 +320,7 @@ impl Record {
             Record::Checkpoint(r) => cbor(r, out),
             Record::Attempt(r) => cbor(r, out),
             Record::AttemptFailed(r) => cbor(r, out),
+            Record::SecretRegistration(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -350,6 +374,7 @@ impl Record {
             Self::CHECKPOINT => Record::Checkpoint(cbor(body)?),
             Self::ATTEMPT => Record::Attempt(cbor(body)?),
             Self::ATTEMPT_FAILED => Record::AttemptFailed(cbor(body)?),
+            Self::SECRET_REGISTRATION => Record::SecretRegistration(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),
@@ -545,4 +570,59 @@ pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<
         ));
     }
     Ok(body)
+}
+
+/// `record` with every form of every secret `redactor` holds replaced by its reference, in
+/// every text and byte string of its body and in every map key, at any depth (spec: Durable
+/// effect boundary — "Secret plaintext is replaced before persistence"; Shared structured data
+/// — substitution across nested values and object keys). `None` when the body holds none.
+///
+/// # Errors
+/// [`Error::Encode`] when the record cannot be encoded, or its redacted body is not a valid
+/// body of its kind (a defect).
+pub fn redact_record(
+    record: &Record,
+    redactor: &smith_secrets::Redactor,
+) -> Result<Option<Record>, Error> {
+    if redactor.is_empty() {
+        return Ok(None);
+    }
+    let body = record.encode_body()?;
+    if !redactor.finds(&body) {
+        return Ok(None);
+    }
+    let defect = |what: String| Error::Encode {
+        reason: format!("a {} record cannot be redacted: {what}", record.kind_name()),
+    };
+    let mut value: ciborium::Value =
+        ciborium::from_reader(&body[..]).map_err(|e| defect(e.to_string()))?;
+    redact_value(&mut value, redactor);
+    let mut redacted = Vec::with_capacity(body.len());
+    ciborium::into_writer(&value, &mut redacted).map_err(|e| defect(e.to_string()))?;
+    Record::decode(record.kind(), &redacted)
+        .map(Some)
+        .map_err(|e| defect(e.to_string()))
+}
+
+fn redact_value(value: &mut ciborium::Value, redactor: &smith_secrets::Redactor) {
+    use ciborium::Value;
+    match value {
+        Value::Text(s) => {
+            if let std::borrow::Cow::Owned(new) = redactor.redact(s) {
+                *s = new;
+            }
+        }
+        Value::Bytes(b) => {
+            if let std::borrow::Cow::Owned(new) = redactor.redact_bytes(b) {
+                *b = new;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_value(v, redactor)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            redact_value(k, redactor);
+            redact_value(v, redactor);
+        }),
+        Value::Tag(_, inner) => redact_value(inner, redactor),
+        _ => {}
+    }
 }

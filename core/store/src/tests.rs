@@ -858,3 +858,42 @@ fn reading_on_access_agrees_with_the_full_scan_on_commit_boundaries_whatever_fra
     }
     assert!(refused_through_the_index >= 4, "damage was found on access");
 }
+
+#[test]
+fn a_writer_with_a_redactor_never_writes_a_secret_in_any_string_bytes_or_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut w, _id) = new_session(dir.path());
+    let secret = "sk-store-secret-0123456789";
+    w.set_redactor(std::sync::Arc::new(
+        smith_secrets::Redactor::new([("KEY", secret)]).unwrap(),
+    ));
+    w.append(&[
+        start(),
+        Record::EffectIntent(smith::EffectIntent {
+            effect_id: "c/1".into(),
+            call_id: "c".into(),
+            plugin: "files@0.1.0#1".into(),
+            tool: "write".into(),
+            effect: "fs.write".into(),
+            target: Some(format!("dir/{secret}.txt")),
+            input: serde_json::json!({ secret: [{"deep": secret}] }),
+        }),
+        Record::EffectCompletion(smith::EffectCompletion {
+            effect_id: "c/1".into(),
+            outcome: smith::EffectOutcome::Applied,
+            output: format!("wrote {secret}").repeat(200).into_bytes(),
+            evidence: serde_json::Value::Null,
+        }),
+    ])
+    .unwrap();
+    let path = w.path().to_owned();
+    drop(w);
+    let read = read_session(&path).unwrap();
+    let mut bodies = Vec::new();
+    for e in &read.entries {
+        bodies.extend(e.record.encode_body().unwrap());
+    }
+    let text = String::from_utf8_lossy(&bodies);
+    assert!(!text.contains(secret), "a secret reached the file");
+    assert_eq!(text.matches("⟦secret:KEY⟧").count(), 203, "{text}");
+}

@@ -61,6 +61,8 @@ pub struct SessionWriter {
     uncertain: Option<String>,
     /// Whether the index state was rebuilt by a full scan since opening.
     rescanned: bool,
+    /// Replaces registered secrets in every record before it is written.
+    redactor: Option<std::sync::Arc<smith_secrets::Redactor>>,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
     pub(crate) fault: Option<Fault>,
@@ -221,6 +223,7 @@ impl SessionWriter {
             withheld: Vec::new(),
             uncertain: None,
             rescanned: false,
+            redactor: None,
             #[cfg(test)]
             fault: None,
         };
@@ -298,6 +301,7 @@ impl SessionWriter {
             withheld,
             uncertain: None,
             rescanned: false,
+            redactor: None,
             #[cfg(test)]
             fault: None,
         };
@@ -310,6 +314,13 @@ impl SessionWriter {
                 skipped,
             },
         ))
+    }
+
+    /// Replace every form of every secret `redactor` holds by its reference in each record
+    /// appended from now on, before it is encoded (spec: Durable effect boundary — "Secret
+    /// plaintext is replaced before persistence"). A redactor with no secrets changes nothing.
+    pub fn set_redactor(&mut self, redactor: std::sync::Arc<smith_secrets::Redactor>) {
+        self.redactor = (!redactor.is_empty()).then_some(redactor);
     }
 
     /// The session id.
@@ -381,6 +392,11 @@ impl SessionWriter {
         let mut frames = Vec::with_capacity(entries.len());
         let mut parent = self.leaf;
         for (n, entry) in entries.iter().enumerate() {
+            let redacted = match &self.redactor {
+                Some(r) => crate::record::redact_record(&entry.record, r)?,
+                None => None,
+            };
+            let record = redacted.as_ref().unwrap_or(&entry.record);
             let id = self.next_id + n as u64;
             let head = EntryHead {
                 id: EntryId(id),
@@ -388,7 +404,7 @@ impl SessionWriter {
                 pair: entry.pair,
                 timestamp_ms,
             };
-            let payload = entry_payload(&head, &entry.record)?;
+            let payload = entry_payload(&head, record)?;
             frames.push(PendingFrame {
                 kind: format::KIND_ENTRY,
                 flags: 0,

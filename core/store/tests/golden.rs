@@ -260,6 +260,15 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 attempt: None,
             }),
         ),
+        (
+            "secret_registration",
+            None,
+            Record::SecretRegistration(smith_store::SecretRegistration {
+                name: "DEPLOY_TOKEN".into(),
+                label: Some("the staging deploy token".into()),
+                source: "user".into(),
+            }),
+        ),
     ]
 }
 

@@ -230,6 +230,18 @@ fn record() -> impl Strategy<Value = Record> {
         ".{0,40}".prop_map(|reason| Record::Abort(smith_store::Abort { reason })),
         ".{0,40}".prop_map(|reason| Record::Withdrawal(smith_store::Withdrawal { reason })),
         (
+            "[A-Za-z0-9_.-]{1,64}",
+            proptest::option::of(".{0,40}"),
+            ".{1,40}"
+        )
+            .prop_map(|(name, label, source)| Record::SecretRegistration(
+                smith_store::SecretRegistration {
+                    name,
+                    label,
+                    source,
+                }
+            )),
+        (
             1u32..100,
             proptest::collection::vec("[a-z]{1,8}@0\\.1\\.0", 0..4)
         )

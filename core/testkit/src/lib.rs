@@ -97,3 +97,25 @@ pub fn set_format_version(file: &mut [u8], version: u16) {
     seal_header(header);
     debug_assert_eq!(HEADER_CRC.end, HEADER_LEN);
 }
+
+/// Every entry body of the session file at `path`, decoded (decompressed when stored
+/// compressed) and concatenated: where to search for text a session must not hold. A byte
+/// search of the file itself proves nothing, since large bodies are stored zstd-compressed.
+///
+/// # Panics
+/// When the file cannot be read.
+pub fn decoded_bodies(path: &Path) -> Vec<u8> {
+    let read = smith_store::read_session(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut out = Vec::new();
+    for entry in &read.entries {
+        out.extend(
+            entry
+                .record
+                .encode_body()
+                .unwrap_or_else(|e| panic!("entry {} does not encode: {e}", entry.id.0)),
+        );
+        out.push(b'\n');
+    }
+    out
+}

@@ -11,6 +11,7 @@ use crate::commands::docs::{DOCS_AFTER_HELP, DocsArgs};
 use crate::commands::eval::{EVAL_AFTER_HELP, EvalArgs};
 use crate::commands::models::{MODELS_AFTER_HELP, ModelsArgs};
 use crate::commands::plugins::{PLUGINS_AFTER_HELP, PluginsArgs};
+use crate::commands::secrets::{SECRETS_AFTER_HELP, SecretsArgs};
 use crate::commands::sessions::{SESSIONS_AFTER_HELP, SessionsArgs};
 use crate::commands::tools::{TOOLS_AFTER_HELP, ToolsArgs};
 use crate::commands::trust::{TRUST_AFTER_HELP, TrustArgs};
@@ -83,6 +84,10 @@ pub(crate) enum Command {
     /// off, or piped on stdin).
     #[command(after_help = AUTH_AFTER_HELP)]
     Auth(AuthArgs),
+    /// Register secrets that never reach a provider, a session file or any output (stored with
+    /// mode 0600, values never printed), and list every secret a run redacts.
+    #[command(after_help = SECRETS_AFTER_HELP)]
+    Secrets(SecretsArgs),
     /// List the model catalog: limits, capabilities, prices and where each figure comes from.
     #[command(after_help = MODELS_AFTER_HELP)]
     Models(ModelsArgs),

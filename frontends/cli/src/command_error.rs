@@ -265,7 +265,21 @@ impl From<smith_app::Error> for CliError {
             ),
             E::Create(e) => create(&e),
             E::Store(e) => store(&e),
+            E::Secrets(e) => secrets(&e),
         }
+    }
+}
+
+/// The secret store or a secret that cannot be used, with the command that fixes it.
+pub(crate) fn secrets(e: &smith_app::secrets::SecretsError) -> CliError {
+    use smith_app::secrets::SecretsError as S;
+    match e {
+        S::Setting { .. } => CliError::usage(e.to_string()),
+        S::Refused(_) | S::Malformed { .. } | S::OpenToOthers { .. } => CliError::usage(format!(
+            "{e} (`smith secrets list` shows the registered secrets; `smith secrets remove NAME` drops one)"
+        )),
+        S::Auth(a) => CliError::usage(a.to_string()),
+        S::Unreadable { .. } | S::Write { .. } => CliError::new(RUN_FAILED, e.to_string()),
     }
 }
 

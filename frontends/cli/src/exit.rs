@@ -28,8 +28,27 @@ Exit status:
 /// with control characters made visible so no escape sequence reaches the terminal.
 pub(crate) fn report(message: &str) {
     use std::io::Write;
-    let line = format!("smith: {}\n", smith_render_plain::printable(message));
+    let message = redact(message);
+    let line = format!("smith: {}\n", smith_render_plain::printable(&message));
     let mut err = std::io::stderr().lock();
     let _ = err.write_all(line.as_bytes());
     let _ = err.flush();
+}
+
+/// The secrets this process redacts from everything it writes itself (diagnostics, error
+/// records), set once its secrets are known.
+static REDACTOR: std::sync::OnceLock<std::sync::Arc<smith_secrets::Redactor>> =
+    std::sync::OnceLock::new();
+
+/// Redact `redactor`'s secrets from every diagnostic and error record written from now on.
+pub(crate) fn redact_with(redactor: std::sync::Arc<smith_secrets::Redactor>) {
+    let _ = REDACTOR.set(redactor);
+}
+
+/// `text` with the process's registered secrets replaced by their references.
+pub(crate) fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    match REDACTOR.get() {
+        Some(r) => r.redact(text),
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }

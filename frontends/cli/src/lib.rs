@@ -95,6 +95,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Plugins(args)) => plugins::run(args, &cli.global),
         Some(cli::Command::Trust(args)) => trust::run(args),
         Some(cli::Command::Auth(args)) => auth::run(args, &cli.global),
+        Some(cli::Command::Secrets(args)) => commands::secrets::run(args, &cli.global),
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
         Some(cli::Command::Completions(args)) => completions::run(&args),

@@ -100,7 +100,8 @@ impl Out {
         if self.closed {
             return Ok(false);
         }
-        let text = smith_render_plain::printable(text);
+        let text = exit::redact(text);
+        let text = smith_render_plain::printable(&text);
         match self
             .out
             .write_all(text.as_bytes())

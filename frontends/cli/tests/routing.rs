@@ -138,6 +138,8 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
         kinds,
         [
             "session_start",
+            // The key variable's value is a secret the session is redacted against.
+            "secret_registration",
             "submission",
             "model_change",
             "message",

@@ -88,6 +88,12 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
         Record::Checkpoint(r) => r.requires.clone(),
         Record::Attempt(a) => vec![format!("{} {}", a.selection, a.model)],
         Record::AttemptFailed(f) => vec![f.message.clone()],
+        Record::SecretRegistration(r) => vec![format!(
+            "{} {} {}",
+            r.name,
+            r.label.as_deref().unwrap_or_default(),
+            r.source
+        )],
         Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
     }
 }

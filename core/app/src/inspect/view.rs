@@ -241,6 +241,7 @@ pub enum KnownRecord<'a> {
     Checkpoint(&'a smith_store::Checkpoint),
     Attempt(&'a smith::Attempt),
     AttemptFailed(&'a smith::AttemptFailure),
+    SecretRegistration(&'a smith_store::SecretRegistration),
 }
 
 impl<'a> RecordView<'a> {
@@ -259,6 +260,7 @@ impl<'a> RecordView<'a> {
             Stored::Checkpoint(r) => KnownRecord::Checkpoint(r),
             Stored::Attempt(r) => KnownRecord::Attempt(r),
             Stored::AttemptFailed(r) => KnownRecord::AttemptFailed(r),
+            Stored::SecretRegistration(r) => KnownRecord::SecretRegistration(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,

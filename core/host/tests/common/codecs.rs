@@ -41,6 +41,7 @@ pub fn provider(host: &Host, id: &str, url: &str, key: Option<&str>) -> PluginPr
                 api_key: key.map(str::to_owned),
                 transport: std::sync::Arc::new(HttpEngine::new(Bounds::default())),
                 options: Default::default(),
+                redactor: Default::default(),
             },
         )
         .unwrap()

@@ -14,6 +14,7 @@ use clap::{ArgGroup, Args};
 use smith::{Cancel, StopReason};
 use smith_agent::{AdmissionError, Agent, Submit};
 use smith_app::{App, RunSpec};
+use smith_ui_intents::RedactingSink;
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
@@ -172,7 +173,7 @@ pub(crate) fn run(args: EvalArgs, global: &Global) -> Result<u8, CliError> {
 /// Write the `error` record of a failure before the run started (eval-json).
 pub(crate) fn write_error_record(e: &CliError) {
     use std::io::Write;
-    let record = serde_json::json!({"type": "error", "status": e.status, "message": e.message});
+    let record = serde_json::json!({"type": "error", "status": e.status, "message": exit::redact(&e.message)});
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{record}");
     let _ = out.flush();
@@ -216,6 +217,7 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
         script: args.script.clone(),
     };
     let prepared = app.prepare(&spec)?;
+    exit::redact_with(prepared.secrets.redactor.clone());
     report_notices(&prepared.notices);
     let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
     let bounds = smith_app::prompt::Bounds::default();
@@ -279,14 +281,24 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         }
         e
     };
-    let policy = app
+    let mut policy = app
         .policy(&cwd, &process_refusal)
         .map_err(|e| not_started(e.into()))?;
+    // References in tool calls become plaintext only at the local effects the policy allows.
+    policy.secrets = prepared.secrets.redactor.clone();
     // A session this run creates holds nothing but its start until the input is admitted.
     let fresh = matches!(target, Target::New);
     let (mut session, temp) =
         target::open(&app, target, cwd.to_str().map(str::to_owned)).map_err(not_started)?;
+    // Every record from here on is redacted, and the session records what it redacts.
+    session
+        .register_secrets(
+            prepared.secrets.redactor.clone(),
+            &prepared.secrets.registrations,
+        )
+        .map_err(|e| not_started(command_error::store(&e)))?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
+    let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
     // One plugin generation for the whole run, under the user's policy.
     let tools = prepared.tools.with_policy(policy);
     let submit = Submit {
@@ -301,7 +313,7 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
         .in_dir(cwd)
-        .submit(&mut session, submit, &mut sink, &cancel)
+        .submit(&mut session, submit, &mut shown, &cancel)
     {
         Ok(outcome) => outcome,
         Err(e) => {
@@ -317,6 +329,7 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
             }));
         }
     };
+    drop(shown);
     let path = session.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
     // nothing (the next writer's recovery establishes it), so it is only noted.

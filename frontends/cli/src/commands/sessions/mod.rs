@@ -97,6 +97,12 @@ pub(crate) enum SessionsCommand {
 pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
     let paths = smith_app::Paths::from_env();
     let store = SessionStore::new(paths.sessions().map_err(|e| command_error::no_home(&e))?);
+    // Inspection shows references, never plaintext — also of sessions written before a secret
+    // was registered.
+    match smith_app::secrets::for_inspection(&paths) {
+        Ok(secrets) => crate::exit::redact_with(secrets.redactor),
+        Err(e) => return Err(command_error::secrets(&e)),
+    }
     let mut out = Out::new();
     let status = match args.command {
         SessionsCommand::List(a) => list::run(&store, &a, &mut out),

@@ -119,6 +119,15 @@ fn summary(entry: &Entry) -> String {
         ),
         Stored::Abort(r) => r.reason.clone(),
         Stored::Withdrawal(r) => r.reason.clone(),
+        Stored::SecretRegistration(r) => format!(
+            "{} from {}{}",
+            smith_secrets::reference(&r.name),
+            r.source,
+            r.label
+                .as_ref()
+                .map(|l| format!(" ({l})"))
+                .unwrap_or_default()
+        ),
         Stored::Checkpoint(r) => format!(
             "round {} {}; requires {}",
             r.round,

@@ -1,0 +1,588 @@
+//! Smith's secret proxy mechanism (spec: Compaction, cost, and secrets — "The secret proxy replaces
+//! registered secrets before remote dispatch and restores them only for authorized local
+//! effects"; Durable effect boundary — "Secret plaintext is replaced before persistence"; Shared
+//! structured data — substitution "across nested values and object keys").
+//!
+//! A [`Redactor`] holds the registered secrets and replaces each occurrence — of the plaintext
+//! and of its common encodings (JSON string escaping, URL percent-encoding, standard base64 at
+//! each of its three byte alignments) — by the secret's stable reference token
+//! `⟦secret:NAME⟧` ([`reference()`]). One Aho-Corasick automaton matches every form of every
+//! secret in one pass (leftmost-first over the forms sorted longest first, so of overlapping secrets the longest is redacted).
+//! [`Redactor::restore`] turns references back into plaintext, for the local effect boundaries
+//! a policy authorizes; [`StreamRedactor`] redacts text that arrives in pieces, holding back
+//! only what could still be the start of a secret.
+//!
+//! Pure: no I/O. Where secrets come from (the user's secret store, provider credentials,
+//! configuration) is the composition root's business.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use base64::Engine as _;
+
+/// The fewest bytes a secret may have: shorter values would redact ordinary text.
+pub const MIN_SECRET_BYTES: usize = 8;
+
+/// The most bytes a secret may have.
+pub const MAX_SECRET_BYTES: usize = 16 * 1024;
+
+/// Inputs at least this long are searched in parallel chunks.
+const PARALLEL_BYTES: usize = 4 << 20;
+
+/// The longest secret name.
+pub const MAX_NAME_BYTES: usize = 64;
+
+/// The reference token standing for secret `name`: `⟦secret:NAME⟧`. It contains no character
+/// JSON, URLs or POSIX shells treat specially, so it survives being quoted, escaped or echoed.
+pub fn reference(name: &str) -> String {
+    format!("⟦secret:{name}⟧")
+}
+
+const REFERENCE_OPEN: &str = "⟦secret:";
+const REFERENCE_CLOSE: char = '⟧';
+
+/// A secret that cannot be registered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SecretError {
+    /// The name is empty, too long, or has a character outside `A-Z a-z 0-9 _ . -`.
+    #[error(
+        "secret name `{name}` is not valid: use 1 to {MAX_NAME_BYTES} of the characters A-Z, a-z, 0-9, `_`, `.` and `-`"
+    )]
+    Name {
+        /// The name given.
+        name: String,
+    },
+    /// The value is shorter than [`MIN_SECRET_BYTES`] (it would redact ordinary text) or longer
+    /// than [`MAX_SECRET_BYTES`].
+    #[error(
+        "secret `{name}` is {len} bytes; a secret has {MIN_SECRET_BYTES} to {MAX_SECRET_BYTES} bytes (a shorter one would redact ordinary text)"
+    )]
+    Length {
+        /// The secret's name.
+        name: String,
+        /// Its length in bytes.
+        len: usize,
+    },
+}
+
+/// Check a secret name: 1 to [`MAX_NAME_BYTES`] of `A-Z a-z 0-9 _ . -`.
+///
+/// # Errors
+/// [`SecretError::Name`].
+pub fn check_name(name: &str) -> Result<(), SecretError> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_NAME_BYTES
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(SecretError::Name {
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// Replaces registered secrets by their references. Cheap to share (`Arc`) and immutable; an
+/// empty redactor changes nothing and costs one length check.
+#[derive(Clone, Default)]
+pub struct Redactor {
+    /// The automaton over every form of every secret; `None` when there are none.
+    automaton: Option<AhoCorasick>,
+    /// The reference token of each pattern, by pattern index.
+    tokens: Vec<String>,
+    /// Plaintext by name, for restoration.
+    plaintext: BTreeMap<String, String>,
+    /// The longest pattern in bytes.
+    longest: usize,
+}
+
+/// Two redactors are equal when they hold the same secrets.
+impl PartialEq for Redactor {
+    fn eq(&self, other: &Self) -> bool {
+        self.plaintext == other.plaintext
+    }
+}
+
+impl Eq for Redactor {}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Names only: never the plaintext.
+        f.debug_struct("Redactor")
+            .field("secrets", &self.plaintext.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+/// URL percent-encoding as JavaScript's `encodeURIComponent` writes it: everything but ASCII
+/// letters, digits and `-_.!~*'()` is escaped.
+const URL_COMPONENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// The forms of `value` that are redacted: the plaintext, its JSON string escaping, its URL
+/// percent-encoding, and the base64 characters that depend on the value alone at each of the
+/// three byte alignments it can have in a longer base64 text. Forms shorter than
+/// [`MIN_SECRET_BYTES`] are left out.
+fn forms(value: &str) -> Vec<String> {
+    let mut out = vec![value.to_owned()];
+    let json = serde_json::to_string(value).unwrap_or_default();
+    out.push(json[1..json.len().saturating_sub(1).max(1)].to_owned());
+    out.push(percent_encoding::utf8_percent_encode(value, URL_COMPONENT).to_string());
+    for align in 0..3usize {
+        let mut bytes = vec![0u8; align];
+        bytes.extend_from_slice(value.as_bytes());
+        let encoded = base64::engine::general_purpose::STANDARD_NO_PAD.encode(&bytes);
+        // Characters carrying a padding bit, or a bit of what follows, are not the value's.
+        let start = (8 * align).div_ceil(6);
+        let end = (8 * bytes.len()) / 6;
+        if let Some(stable) = encoded.get(start..end) {
+            out.push(stable.to_owned());
+        }
+    }
+    out.retain(|f| f.len() >= MIN_SECRET_BYTES);
+    out.sort();
+    out.dedup();
+    out
+}
+
+impl Redactor {
+    /// A redactor over `secrets` (name, plaintext).
+    ///
+    /// # Errors
+    /// [`SecretError`] naming the first secret whose name or length is refused.
+    pub fn new<'a>(
+        secrets: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, SecretError> {
+        let mut plaintext = BTreeMap::new();
+        for (name, value) in secrets {
+            check_name(name)?;
+            if !(MIN_SECRET_BYTES..=MAX_SECRET_BYTES).contains(&value.len()) {
+                return Err(SecretError::Length {
+                    name: name.to_owned(),
+                    len: value.len(),
+                });
+            }
+            plaintext.insert(name.to_owned(), value.to_owned());
+        }
+        let mut forms_of: Vec<(String, String)> = Vec::new();
+        for (name, value) in &plaintext {
+            for form in forms(value) {
+                forms_of.push((form, reference(name)));
+            }
+        }
+        // Longest first: of matches starting at one place the first pattern wins, so the
+        // longest secret is redacted when secrets overlap.
+        forms_of.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        let (patterns, tokens): (Vec<String>, Vec<String>) = forms_of.into_iter().unzip();
+        let longest = patterns.iter().map(String::len).max().unwrap_or(0);
+        let automaton = if patterns.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    // A DFA: the fastest search, its memory bounded by the few hundred forms
+                    // of the registered secrets.
+                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                    .build(&patterns)
+                    .map_err(|_| SecretError::Length {
+                        name: "(all)".to_owned(),
+                        len: longest,
+                    })?,
+            )
+        };
+        Ok(Self {
+            automaton,
+            tokens,
+            plaintext,
+            longest,
+        })
+    }
+
+    /// Whether no secret is registered.
+    pub fn is_empty(&self) -> bool {
+        self.automaton.is_none()
+    }
+
+    /// The registered names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.plaintext.keys().map(String::as_str)
+    }
+
+    /// Whether `bytes` hold any form of any secret.
+    pub fn finds(&self, bytes: &[u8]) -> bool {
+        // One match is enough: the search stops at the first.
+        self.automaton.as_ref().is_some_and(|a| a.is_match(bytes))
+    }
+
+    /// `text` with every form of every secret replaced by its reference. The text is copied
+    /// only when it holds a secret.
+    pub fn redact<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        let found = self.matches(text.as_bytes());
+        if found.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end, pattern) in found {
+            out.push_str(&text[at..start]);
+            out.push_str(&self.tokens[pattern]);
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        Cow::Owned(out)
+    }
+
+    /// `bytes` with every form of every secret replaced by its reference (UTF-8 bytes).
+    pub fn redact_bytes<'t>(&self, bytes: &'t [u8]) -> Cow<'t, [u8]> {
+        let found = self.matches(bytes);
+        if found.is_empty() {
+            return Cow::Borrowed(bytes);
+        }
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut at = 0;
+        for (start, end, pattern) in found {
+            out.extend_from_slice(&bytes[at..start]);
+            out.extend_from_slice(self.tokens[pattern].as_bytes());
+            at = end;
+        }
+        out.extend_from_slice(&bytes[at..]);
+        Cow::Owned(out)
+    }
+
+    /// The non-overlapping matches of `hay` (start, end, pattern), leftmost first. Large
+    /// inputs are searched in parallel chunks, each reading `longest` bytes past its end; a
+    /// chunk a match runs into is searched again from that match's end, so the result is the
+    /// one sequential search gives.
+    fn matches(&self, hay: &[u8]) -> Vec<(usize, usize, usize)> {
+        let Some(a) = &self.automaton else {
+            return Vec::new();
+        };
+        let scan = |from: usize, to: usize| -> Vec<(usize, usize, usize)> {
+            let window = &hay[from..(to + self.longest).min(hay.len())];
+            a.find_iter(window)
+                .map(|m| (from + m.start(), from + m.end(), m.pattern().as_usize()))
+                .take_while(|m| m.0 < to)
+                .collect()
+        };
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        if threads < 2 || hay.len() < PARALLEL_BYTES {
+            return scan(0, hay.len());
+        }
+        let step = hay.len().div_ceil(threads);
+        let bounds: Vec<(usize, usize)> = (0..threads)
+            .map(|i| (i * step, ((i + 1) * step).min(hay.len())))
+            .filter(|(from, to)| from < to)
+            .collect();
+        let chunks: Vec<Vec<(usize, usize, usize)>> = std::thread::scope(|s| {
+            let running: Vec<_> = bounds
+                .iter()
+                .map(|&(from, to)| s.spawn(move || scan(from, to)))
+                .collect();
+            running
+                .into_iter()
+                .map(|t| t.join().unwrap_or_default())
+                .collect()
+        });
+        let mut out: Vec<(usize, usize, usize)> = Vec::new();
+        for (&(from, to), chunk) in bounds.iter().zip(chunks) {
+            let end = out.last().map_or(0, |m| m.1);
+            if end > from {
+                // A match of the chunk before runs into this one: search it again from there.
+                if end < to {
+                    out.extend(scan(end, to));
+                }
+            } else {
+                out.extend(chunk);
+            }
+        }
+        out
+    }
+
+    /// Redact every string of `value` in place, object keys included, at any depth. Returns
+    /// whether anything changed.
+    pub fn redact_json(&self, value: &mut serde_json::Value) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        self.map_json(value, &|s| match self.redact(s) {
+            Cow::Owned(o) => Some(o),
+            Cow::Borrowed(_) => None,
+        })
+    }
+
+    /// `text` with each reference to a registered secret that `allowed` accepts (by name)
+    /// replaced by its plaintext, and how many were restored. For an authorized local effect
+    /// only: the plaintext never goes back into a record.
+    pub fn restore(&self, text: &str, allowed: &dyn Fn(&str) -> bool) -> (String, usize) {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        let mut restored = 0;
+        while let Some(at) = rest.find(REFERENCE_OPEN) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + REFERENCE_OPEN.len()..];
+            let known = after.find(REFERENCE_CLOSE).and_then(|end| {
+                let name = &after[..end];
+                let value = self.plaintext.get(name).filter(|_| allowed(name))?;
+                Some((value, end))
+            });
+            match known {
+                Some((value, end)) => {
+                    out.push_str(value);
+                    restored += 1;
+                    rest = &after[end + REFERENCE_CLOSE.len_utf8()..];
+                }
+                None => {
+                    out.push_str(REFERENCE_OPEN);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        (out, restored)
+    }
+
+    /// Restore references in every string of `value` in place, object keys included (see
+    /// [`Redactor::restore`]); how many were restored.
+    pub fn restore_json(
+        &self,
+        value: &mut serde_json::Value,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> usize {
+        let count = std::cell::Cell::new(0);
+        self.map_json(value, &|s| {
+            if !s.contains(REFERENCE_OPEN) {
+                return None;
+            }
+            let (restored, n) = self.restore(s, allowed);
+            count.set(count.get() + n);
+            (n > 0).then_some(restored)
+        });
+        count.get()
+    }
+
+    /// Replace each string of `value` (keys included) for which `f` gives a new one.
+    fn map_json(&self, value: &mut serde_json::Value, f: &dyn Fn(&str) -> Option<String>) -> bool {
+        use serde_json::Value;
+        match value {
+            Value::String(s) => match f(s) {
+                Some(new) => {
+                    *s = new;
+                    true
+                }
+                None => false,
+            },
+            Value::Array(items) => items
+                .iter_mut()
+                .fold(false, |changed, v| self.map_json(v, f) | changed),
+            Value::Object(map) => {
+                let mut changed = false;
+                let old = std::mem::take(map);
+                for (k, mut v) in old {
+                    changed |= self.map_json(&mut v, f);
+                    let k = match f(&k) {
+                        Some(new) => {
+                            changed = true;
+                            new
+                        }
+                        None => k,
+                    };
+                    map.insert(k, v);
+                }
+                changed
+            }
+            _ => false,
+        }
+    }
+
+    /// Redact text that arrives in pieces with the state in `held` (what is held back so far,
+    /// empty at the start): take `piece`, return the redacted text that is now certain. At the
+    /// end, [`Redactor::redact`] of what is still held is the rest. [`StreamRedactor`] wraps
+    /// this for one stream; a caller with many streams keeps one `held` per stream.
+    pub fn push_piece(&self, held: &mut String, piece: &str) -> String {
+        let Some(automaton) = &self.automaton else {
+            held.push_str(piece);
+            return std::mem::take(held);
+        };
+        held.push_str(piece);
+        let len = held.len();
+        // No secret can start at or before `cut` and end after the text seen so far…
+        let mut cut = len.saturating_sub(self.longest.saturating_sub(1));
+        // …unless a match found now straddles it: hold that match back whole.
+        for m in automaton.find_iter(held.as_str()) {
+            if m.start() < cut && m.end() > cut {
+                cut = m.start();
+                break;
+            }
+            if m.start() >= cut {
+                break;
+            }
+        }
+        while !held.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let rest = held.split_off(cut);
+        let ready = std::mem::replace(held, rest);
+        self.redact(&ready).into_owned()
+    }
+
+    /// A redactor for text that arrives in pieces (a stream's deltas).
+    pub fn stream(&self) -> StreamRedactor<'_> {
+        StreamRedactor {
+            redactor: self,
+            held: String::new(),
+        }
+    }
+}
+
+/// Redacts text that arrives in pieces: what it returns, concatenated, equals
+/// [`Redactor::redact`] of the whole text. It holds back only a tail that could still be the
+/// start of a secret (shorter than the longest form).
+#[derive(Debug)]
+pub struct StreamRedactor<'r> {
+    redactor: &'r Redactor,
+    held: String,
+}
+
+impl StreamRedactor<'_> {
+    /// Take `piece`; the redacted text that is now certain.
+    pub fn push(&mut self, piece: &str) -> String {
+        self.redactor.push_piece(&mut self.held, piece)
+    }
+
+    /// The end of the text: everything still held, redacted.
+    pub fn finish(&mut self) -> String {
+        let held = std::mem::take(&mut self.held);
+        self.redactor.redact(&held).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "sk-test-0123456789abcdef";
+
+    fn redactor() -> Redactor {
+        Redactor::new([("OPENAI", KEY), ("SHORTER", "sk-test-0123")]).unwrap()
+    }
+
+    #[test]
+    fn every_form_is_replaced_by_the_reference_and_the_longest_wins() {
+        let r = redactor();
+        let b64 = base64::engine::general_purpose::STANDARD.encode(format!("key={KEY}\n"));
+        for text in [
+            format!("token {KEY} end"),
+            format!("{{\"k\":\"{}\"}}", serde_json::to_string(KEY).unwrap()),
+            percent_encoding::utf8_percent_encode(&format!("a={KEY}"), URL_COMPONENT).to_string(),
+            b64,
+        ] {
+            let out = r.redact(&text);
+            assert!(!out.contains(KEY) && !out.contains("sk-test-0123"), "{out}");
+            assert!(out.contains("⟦secret:OPENAI⟧"), "{text} → {out}");
+        }
+        assert_eq!(r.redact("sk-test-0123 alone"), "⟦secret:SHORTER⟧ alone");
+        assert!(matches!(r.redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn base64_at_every_alignment_is_found() {
+        let r = redactor();
+        for prefix in ["", "a", "ab", "abc"] {
+            let encoded =
+                base64::engine::general_purpose::STANDARD.encode(format!("{prefix}{KEY}!!"));
+            assert!(r.finds(encoded.as_bytes()), "prefix {prefix:?}: {encoded}");
+        }
+    }
+
+    #[test]
+    fn structured_values_are_redacted_in_keys_and_at_depth_and_restored_by_policy() {
+        let r = redactor();
+        let mut v = serde_json::json!({ KEY: [1, {"deep": format!("x{KEY}y")}] });
+        assert!(r.redact_json(&mut v));
+        let text = v.to_string();
+        assert!(!text.contains(KEY), "{text}");
+        assert_eq!(
+            r.restore_json(&mut v, &|name| name == "OPENAI"),
+            2,
+            "key and value"
+        );
+        assert_eq!(v[KEY][1]["deep"], format!("x{KEY}y"));
+        let (text, n) = r.restore("echo ⟦secret:OPENAI⟧ ⟦secret:NONE⟧", &|_| false);
+        assert_eq!(
+            (text.as_str(), n),
+            ("echo ⟦secret:OPENAI⟧ ⟦secret:NONE⟧", 0)
+        );
+    }
+
+    #[test]
+    fn streamed_pieces_redact_as_the_whole_does() {
+        let r = redactor();
+        let text = format!("start {KEY} middle sk-test-0123 ünïcode {KEY}");
+        for size in 1..=text.len() {
+            let mut s = r.stream();
+            let mut out = String::new();
+            let mut rest = text.as_str();
+            while !rest.is_empty() {
+                let mut n = size.min(rest.len());
+                while !rest.is_char_boundary(n) {
+                    n += 1;
+                }
+                out.push_str(&s.push(&rest[..n]));
+                rest = &rest[n..];
+            }
+            out.push_str(&s.finish());
+            assert_eq!(out, r.redact(&text), "pieces of {size}");
+        }
+    }
+
+    #[test]
+    fn a_large_input_searched_in_chunks_gives_what_one_search_gives() {
+        let r = redactor();
+        let automaton = r.automaton.as_ref().unwrap();
+        let len = 2 * PARALLEL_BYTES + 123;
+        let mut text = "x".repeat(len);
+        // Secrets straddling and touching every boundary two to eight threads would cut at.
+        for threads in 2..=8usize {
+            let step = len.div_ceil(threads);
+            for i in 1..threads {
+                for offset in [KEY.len() / 2, 0, KEY.len(), 3] {
+                    let at = (i * step).saturating_sub(offset);
+                    if at + KEY.len() <= len {
+                        text.replace_range(at..at + KEY.len(), KEY);
+                    }
+                }
+            }
+        }
+        let sequential: Vec<(usize, usize, usize)> = automaton
+            .find_iter(&text)
+            .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+            .collect();
+        assert!(!sequential.is_empty());
+        assert_eq!(r.matches(text.as_bytes()), sequential);
+    }
+
+    #[test]
+    fn short_values_and_bad_names_are_refused() {
+        assert!(matches!(
+            Redactor::new([("A", "1234567")]),
+            Err(SecretError::Length { len: 7, .. })
+        ));
+        assert!(matches!(
+            Redactor::new([("a b", "12345678")]),
+            Err(SecretError::Name { .. })
+        ));
+        assert!(Redactor::new(std::iter::empty()).unwrap().is_empty());
+    }
+}
