@@ -20,6 +20,8 @@ use crate::http::{
 pub struct ScriptTransport {
     provider: Arc<ScriptedProvider>,
     bounds: Bounds,
+    /// The threads playing rounds, with the cancellation of their request.
+    players: std::sync::Mutex<Vec<(std::thread::JoinHandle<()>, Cancel)>>,
 }
 
 impl ScriptTransport {
@@ -28,6 +30,26 @@ impl ScriptTransport {
         Self {
             provider: Arc::new(provider),
             bounds: Bounds::default(),
+            players: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl Drop for ScriptTransport {
+    /// Wait for the rounds that ended or were cancelled (a cancelled one stops at its next poll
+    /// and removes its gate marker), so nothing of a finished run is left behind when the
+    /// process exits; a round still held at a gate of a live request is left to its thread.
+    fn drop(&mut self) {
+        let players = std::mem::take(
+            &mut *self
+                .players
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for (player, cancel) in players {
+            if player.is_finished() || cancel.is_cancelled() {
+                let _ = player.join();
+            }
         }
     }
 }
@@ -57,7 +79,7 @@ impl Transport for ScriptTransport {
         let provider = Arc::clone(&self.provider);
         let thread_cancel = cancel.clone();
         // The round plays on a thread so a gate holds the body open while the caller reads.
-        std::thread::Builder::new()
+        let player = std::thread::Builder::new()
             .name("smith-script".into())
             .spawn(move || {
                 let events = match provider.stream(&parsed, &thread_cancel) {
@@ -83,6 +105,14 @@ impl Transport for ScriptTransport {
                 url: "script".into(),
                 why: format!("cannot start the script thread: {e}"),
             })?;
+        {
+            let mut players = self
+                .players
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            players.retain(|(p, _)| !p.is_finished());
+            players.push((player, cancel.clone()));
+        }
         match started_rx.recv() {
             Ok(Ok(())) => Ok(HttpResponse {
                 status: 200,
