@@ -5,10 +5,8 @@
 //! still replaced; only what could be the start of one is held back, until the next delta or
 //! the message's end).
 
+use smith_secrets::{Redactor, Shared};
 use std::collections::HashMap;
-use std::sync::Arc;
-
-use smith_secrets::Redactor;
 
 use crate::{Delivery, DeltaKind, Intent, IntentSink};
 
@@ -16,14 +14,14 @@ use crate::{Delivery, DeltaKind, Intent, IntentSink};
 /// untouched.
 pub struct RedactingSink<'s> {
     inner: &'s mut dyn IntentSink,
-    redactor: Arc<Redactor>,
+    redactor: Shared,
     /// What each message's stream holds back, by message and delta kind.
     held: HashMap<(u64, DeltaKind), String>,
 }
 
 impl<'s> RedactingSink<'s> {
     /// Wrap `inner`.
-    pub fn new(inner: &'s mut dyn IntentSink, redactor: Arc<Redactor>) -> Self {
+    pub fn new(inner: &'s mut dyn IntentSink, redactor: Shared) -> Self {
         Self {
             inner,
             redactor,
@@ -42,7 +40,7 @@ impl<'s> RedactingSink<'s> {
         keys.sort_by_key(|(_, k)| *k == DeltaKind::Text);
         for key in keys {
             if let Some(held) = self.held.remove(&key) {
-                let text = self.redactor.redact(&held).into_owned();
+                let text = self.redactor.current().redact(&held).into_owned();
                 if !text.is_empty() {
                     self.inner.emit(Intent::MessageDelta {
                         message_id,
@@ -70,7 +68,8 @@ pub fn redact_intent(redactor: &Redactor, intent: Intent) -> Option<Intent> {
 
 impl IntentSink for RedactingSink<'_> {
     fn emit(&mut self, intent: Intent) -> Delivery {
-        if self.redactor.is_empty() {
+        let redactor = self.redactor.current();
+        if redactor.is_empty() && self.held.is_empty() {
             return self.inner.emit(intent);
         }
         match intent {
@@ -80,7 +79,7 @@ impl IntentSink for RedactingSink<'_> {
                 text,
             } => {
                 let held = self.held.entry((message_id, kind)).or_default();
-                let ready = self.redactor.push_piece(held, &text);
+                let ready = redactor.push_piece(held, &text);
                 if ready.is_empty() {
                     return Delivery::Shown;
                 }
@@ -94,7 +93,7 @@ impl IntentSink for RedactingSink<'_> {
                 if let Intent::MessageEnd { message_id, .. } = &other {
                     self.flush(*message_id);
                 }
-                match redact_intent(&self.redactor, other) {
+                match redact_intent(&redactor, other) {
                     Some(intent) => self.inner.emit(intent),
                     None => Delivery::Dropped,
                 }

@@ -206,7 +206,12 @@ impl Run<'_> {
                 pair: Some(work),
             });
         }
-        let appended = self.session.writer.lock().append_entries(&entries);
+        // Secrets the tool's plugin handed over are registered first, so the result (and all
+        // that follows) is recorded redacted against them.
+        let appended = self
+            .session
+            .record_handed_over()
+            .and_then(|()| self.session.writer.lock().append_entries(&entries));
         let entry_id = appended
             .as_ref()
             .ok()

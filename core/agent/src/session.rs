@@ -27,6 +27,9 @@ pub struct Session {
     pub(crate) work: std::sync::Arc<std::sync::Mutex<crate::work::WorkState>>,
     /// Names of the secrets registered on the selected branch.
     registered: std::collections::BTreeSet<String>,
+    /// The secrets the session is redacted against, and how many handed over since were
+    /// recorded.
+    secrets: Option<(smith_secrets::Shared, usize)>,
 }
 
 /// What a branch (root first) leaves for the next request.
@@ -110,6 +113,7 @@ impl Session {
             interrupted: false,
             work: std::sync::Arc::default(),
             registered: std::collections::BTreeSet::new(),
+            secrets: None,
         })
     }
 
@@ -181,6 +185,7 @@ impl Session {
             interrupted,
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
             registered,
+            secrets: None,
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -295,9 +300,11 @@ impl Session {
     /// The store's write errors.
     pub fn register_secrets(
         &mut self,
-        redactor: std::sync::Arc<smith_secrets::Redactor>,
+        redactor: smith_secrets::Shared,
         registrations: &[smith_store::SecretRegistration],
     ) -> Result<(), smith_store::Error> {
+        let (_, seen) = redactor.added_since(0);
+        self.secrets = Some((redactor.clone(), seen));
         let mut writer = self.writer.lock();
         writer.set_redactor(redactor);
         let new: Vec<NewEntry> = registrations
@@ -312,6 +319,35 @@ impl Session {
             writer.append_entries(&new)?;
             self.registered
                 .extend(registrations.iter().map(|r| r.name.clone()));
+        }
+        Ok(())
+    }
+
+    /// Record the secrets handed over (by a plugin, through the shared registry) since the
+    /// last call, as registration entries in one committed change; nothing when there are none.
+    ///
+    /// # Errors
+    /// The store's write errors.
+    pub(crate) fn record_handed_over(&mut self) -> Result<(), smith_store::Error> {
+        let Some((shared, seen)) = &mut self.secrets else {
+            return Ok(());
+        };
+        let (added, now) = shared.added_since(*seen);
+        *seen = now;
+        let new: Vec<NewEntry> = added
+            .into_iter()
+            .filter(|a| self.registered.insert(a.name.clone()))
+            .map(|a| NewEntry {
+                record: Record::SecretRegistration(smith_store::SecretRegistration {
+                    name: a.name,
+                    label: a.label,
+                    source: a.source,
+                }),
+                pair: None,
+            })
+            .collect();
+        if !new.is_empty() {
+            self.writer.lock().append_entries(&new)?;
         }
         Ok(())
     }

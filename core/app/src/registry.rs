@@ -347,6 +347,6 @@ pub fn policy(
             output_bytes: usize::try_from(output_bytes).unwrap_or(usize::MAX),
         },
         pass_env,
-        secrets: std::sync::Arc::default(),
+        secrets: smith_secrets::Shared::default(),
     })
 }

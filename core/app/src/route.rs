@@ -187,7 +187,7 @@ pub struct RouteContext<'a> {
     /// The catalog and routing table.
     pub models: &'a Models,
     /// Replaces registered secrets in every request before its provider plugin encodes it.
-    pub redactor: Arc<smith_secrets::Redactor>,
+    pub redactor: smith_secrets::Shared,
 }
 
 /// Build the route of `spec`. Renewal failures are returned as notices (they are also

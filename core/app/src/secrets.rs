@@ -13,7 +13,6 @@
 //! holds one.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use smith_secrets::{Redactor, SecretError};
 use smith_store::SecretRegistration;
@@ -26,8 +25,9 @@ const MAX_BYTES: usize = 1 << 20;
 /// The secrets of a run: the redactor over their plaintext and their registration records.
 #[derive(Clone, Debug, Default)]
 pub struct Secrets {
-    /// Replaces every registered secret (and its encodings) by its reference.
-    pub redactor: Arc<Redactor>,
+    /// Replaces every registered secret (and its encodings) by its reference; shared, so a
+    /// secret a plugin hands over is redacted everywhere from then on.
+    pub redactor: smith_secrets::Shared,
     /// What sessions record of each: name, label, source.
     pub registrations: Vec<SecretRegistration>,
 }
@@ -316,7 +316,7 @@ pub fn gather(
     }
     let redactor = Redactor::new(plain.iter().map(|(n, v)| (n.as_str(), v.as_str())))?;
     Ok(Secrets {
-        redactor: Arc::new(redactor),
+        redactor: smith_secrets::Shared::new(redactor),
         registrations,
     })
 }

@@ -34,7 +34,13 @@ pub(crate) struct CallState {
     /// Wall time spent inside effects (a process may run for minutes): the plugin's own
     /// deadline counts only the rest.
     pub(crate) host_time: Duration,
+    /// Asks the secret policy whether an effect may receive a secret's plaintext (`None`:
+    /// never).
+    pub(crate) authorize: Option<Authorizer>,
 }
+
+/// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
+pub(crate) type Authorizer = Arc<dyn Fn(&crate::handlers::RestoreQuery<'_>) -> bool + Send + Sync>;
 
 /// How an effect ended: its mutation state, what the plugin gets, the output and evidence
 /// recorded in the completion.
@@ -96,6 +102,7 @@ impl CallState {
             terminal: None,
             progress: context.progress.clone(),
             host_time: Duration::ZERO,
+            authorize: None,
         }
     }
 
@@ -114,7 +121,30 @@ impl CallState {
             terminal: None,
             progress: None,
             host_time: Duration::ZERO,
+            authorize: None,
         }
+    }
+
+    /// `text` with each registered secret's reference replaced by its plaintext where the
+    /// secret policy lets `effect` on `target` receive it (spec: the secret proxy restores
+    /// secrets only for authorized local effects); other references stay as they are.
+    pub(crate) fn restore(&self, text: &str, effect: &str, target: &str) -> String {
+        let secrets = self.policy.secrets.current();
+        if secrets.is_empty() || !text.contains("⟦secret:") {
+            return text.to_owned();
+        }
+        let plugin = self.plugin.split('#').next().unwrap_or(&self.plugin);
+        let allowed = |secret: &str| {
+            self.authorize.as_ref().is_some_and(|ask| {
+                ask(&crate::handlers::RestoreQuery {
+                    secret,
+                    plugin,
+                    effect,
+                    target,
+                })
+            })
+        };
+        secrets.restore(text, &allowed).0
     }
 
     /// Run `body` as effect `call`, durably: the intent is recorded before anything else (a

@@ -131,13 +131,12 @@ impl fs::Host for State {
 
     fn write_file(&mut self, path: String, content: String) -> Result<String, fs::FsError> {
         let input = json!({"path": path, "content": content});
-        let secrets = self.call.policy.secrets.clone();
+        // The local effect boundary: the file gets the plaintext where the secret policy
+        // allows it, the record the reference.
+        let content = self.call.restore(&content, "fs.write", &path);
         self.call
             .fs_effect(Effect::WriteFile, &path, input, |root, _| {
                 let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
-                // The local effect boundary: the file gets the plaintext, the record the
-                // reference.
-                let (content, _) = secrets.restore(&content, &|_| true);
                 let hash = root.write_file(&path, content.as_bytes())?;
                 Ok(Ran {
                     output: hash.clone().into_bytes(),
@@ -162,15 +161,18 @@ impl fs::Host for State {
             "edits": pairs.iter().map(|(o, n)| json!({"old_text": o, "new_text": n})).collect::<Vec<_>>(),
             "expected_sha256": expected_sha256,
         });
-        let secrets = self.call.policy.secrets.clone();
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(o, n)| {
+                (
+                    self.call.restore(o, "fs.edit", &path),
+                    self.call.restore(n, "fs.edit", &path),
+                )
+            })
+            .collect();
         self.call
             .fs_effect(Effect::EditFile, &path, input, |root, _| {
                 let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
-                let restore = |s: &str| secrets.restore(s, &|_| true).0;
-                let pairs: Vec<(String, String)> = pairs
-                    .iter()
-                    .map(|(o, n)| (restore(o), restore(n)))
-                    .collect();
                 let hash = root.edit_file(&path, &pairs, expected_sha256.as_deref())?;
                 Ok(Ran {
                     output: hash.clone().into_bytes(),

@@ -19,10 +19,17 @@ pub enum Grant {
     FsWrite,
     /// Run external programs (the process effect), subject to the user's [`Policy`].
     ProcessExec,
+    /// Hand a secret the plugin created to the secret proxy (`secrets.register`).
+    SecretsRegister,
 }
 
 /// Every grant, in the order the manifest reference lists them.
-pub const ALL_GRANTS: &[Grant] = &[Grant::FsRead, Grant::FsWrite, Grant::ProcessExec];
+pub const ALL_GRANTS: &[Grant] = &[
+    Grant::FsRead,
+    Grant::FsWrite,
+    Grant::ProcessExec,
+    Grant::SecretsRegister,
+];
 
 impl Grant {
     /// The grant's manifest name (`fs.read`…).
@@ -31,6 +38,7 @@ impl Grant {
             Self::FsRead => "fs.read",
             Self::FsWrite => "fs.write",
             Self::ProcessExec => "process.exec",
+            Self::SecretsRegister => "secrets.register",
         }
     }
 }
@@ -147,7 +155,7 @@ pub struct Policy {
     /// environment, and the content of a file write or edit inside the granted roots — never a
     /// network effect. Records keep the reference (spec: the secret proxy restores secrets
     /// "only for authorized local effects").
-    pub secrets: std::sync::Arc<smith_secrets::Redactor>,
+    pub secrets: smith_secrets::Shared,
 }
 
 impl Default for Policy {
@@ -159,7 +167,7 @@ impl Default for Policy {
             ),
             process_limits: ProcessLimits::default(),
             pass_env: Vec::new(),
-            secrets: std::sync::Arc::default(),
+            secrets: smith_secrets::Shared::default(),
         }
     }
 }
@@ -219,7 +227,9 @@ impl Granted {
                     plugin: plugin.to_owned(),
                     effect: effect.name(),
                 }),
-                Grant::FsRead | Grant::FsWrite | Grant::ProcessExec => Ok(()),
+                Grant::FsRead | Grant::FsWrite | Grant::ProcessExec | Grant::SecretsRegister => {
+                    Ok(())
+                }
             };
         }
         match (needed, &self.process_refused) {
@@ -234,14 +244,16 @@ impl Granted {
 }
 
 /// The default policy: the file grants a plugin requests, rooted in the
-/// invocation's working directory, and `process.exec` when requested and `policy` allows it.
+/// invocation's working directory, `secrets.register` when requested, and `process.exec` when
+/// requested and `policy` allows it.
 pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy) -> Granted {
     let mut process_refused = None;
     let grants = requested
         .iter()
         .copied()
         .filter(|g| match g {
-            Grant::FsRead | Grant::FsWrite => true,
+            // Handing a secret over only ever hides more: granted when requested.
+            Grant::FsRead | Grant::FsWrite | Grant::SecretsRegister => true,
             Grant::ProcessExec => match &policy.process {
                 ProcessPolicy::Allowed(_) => true,
                 ProcessPolicy::Refused(why) => {

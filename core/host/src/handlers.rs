@@ -133,12 +133,13 @@ fn cut(text: &str) -> String {
 }
 
 impl LoadedHandler {
-    fn handle(
+    /// Answer `event` in a fresh instance: the plugin's actions as it gave them.
+    fn answer(
         &self,
         runtime: &Runtime,
         event: &wit::LifecycleEvent,
         cancel: &Cancel,
-    ) -> HandlerReply {
+    ) -> Result<Vec<wit::Action>, HandlerError> {
         let label = self.manifest.label();
         let failed = self
             .failed
@@ -146,13 +147,10 @@ impl LoadedHandler {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone();
         if let Some(why) = failed {
-            return HandlerReply {
-                handler: label.clone(),
-                actions: Err(HandlerError::OutOfService {
-                    handler: label.clone(),
-                    why,
-                }),
-            };
+            return Err(HandlerError::OutOfService {
+                handler: label,
+                why,
+            });
         }
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
@@ -161,14 +159,8 @@ impl LoadedHandler {
             .pre
             .instantiate(&mut store)
             .and_then(|instance| instance.call_handle(&mut store, event));
-        let actions = match result {
-            Ok(Ok(actions)) => Ok(actions
-                .into_iter()
-                .map(|a| match a {
-                    wit::Action::Deliver(id) => Action::Deliver(smith::EntryId(id)),
-                    wit::Action::SkipRemaining(why) => Action::SkipRemaining(cut(&why)),
-                })
-                .collect()),
+        match result {
+            Ok(Ok(actions)) => Ok(actions),
             Ok(Err(why)) => Err(HandlerError::Refused(cut(&why))),
             Err(e) => {
                 let stopped = e.downcast_ref::<Stopped>();
@@ -184,11 +176,68 @@ impl LoadedHandler {
                 }
                 Err(HandlerError::Stopped(why))
             }
-        };
+        }
+    }
+
+    fn handle(
+        &self,
+        runtime: &Runtime,
+        event: &wit::LifecycleEvent,
+        cancel: &Cancel,
+    ) -> HandlerReply {
+        let actions = self.answer(runtime, event, cancel).and_then(|actions| {
+            actions
+                .into_iter()
+                .map(|a| match a {
+                    wit::Action::Deliver(id) => Ok(Action::Deliver(smith::EntryId(id))),
+                    wit::Action::SkipRemaining(why) => Ok(Action::SkipRemaining(cut(&why))),
+                    wit::Action::Restore => Err(HandlerError::Refused(
+                        "it answered `restore`, which answers only a `restore` event".to_owned(),
+                    )),
+                })
+                .collect()
+        });
         HandlerReply {
-            handler: label,
+            handler: self.manifest.label(),
             actions,
         }
+    }
+}
+
+/// A restore decision to ask the secret policy (see the WIT `restore-event`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RestoreQuery<'a> {
+    /// The secret's name.
+    pub(crate) secret: &'a str,
+    /// The plugin whose tool asked for the effect (`id@version`).
+    pub(crate) plugin: &'a str,
+    /// `process.run`, `fs.write` or `fs.edit`.
+    pub(crate) effect: &'a str,
+    /// The program, or the file's path as given.
+    pub(crate) target: &'a str,
+}
+
+impl Loadout {
+    /// Whether the active `secret-policy` handler lets the effect `query` describes receive
+    /// the secret's plaintext. No such handler, an out-of-service one, or any answer but
+    /// `restore`: no (deny by default).
+    pub(crate) fn authorize_restore(&self, query: &RestoreQuery<'_>, cancel: &Cancel) -> bool {
+        let Some(policy) = self
+            .handlers()
+            .iter()
+            .find(|h| h.manifest.handlers.iter().any(|r| r == "secret-policy"))
+        else {
+            return false;
+        };
+        let event = wit::LifecycleEvent::Restore(wit::RestoreEvent {
+            secret: query.secret.to_owned(),
+            plugin: query.plugin.to_owned(),
+            effect: query.effect.to_owned(),
+            target: query.target.to_owned(),
+        });
+        policy
+            .answer(self.runtime(), &event, cancel)
+            .is_ok_and(|actions| actions.iter().any(|a| matches!(a, wit::Action::Restore)))
     }
 }
 

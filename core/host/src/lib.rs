@@ -32,6 +32,7 @@ mod providers;
 pub mod reference;
 mod runtime;
 pub mod search;
+mod secrets_imports;
 mod tool_call;
 
 pub use cache::CompileCache;

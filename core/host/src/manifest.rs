@@ -72,8 +72,9 @@ pub struct ApiKey {
 }
 
 /// The handler roles a plugin may declare: `queue-policy` (delivers queued input; at most
-/// one active plugin holds it).
-pub const HANDLER_ROLES: &[&str] = &["queue-policy"];
+/// one active plugin holds it) and `secret-policy` (decides at which effects a registered
+/// secret's reference becomes its plaintext; the first active one decides).
+pub const HANDLER_ROLES: &[&str] = &["queue-policy", "secret-policy"];
 
 /// A parsed, validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]

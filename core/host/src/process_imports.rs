@@ -149,9 +149,9 @@ impl CallState {
             0 => limits.output_bytes,
             n => (n as usize).min(limits.output_bytes),
         };
-        // The local effect boundary: references become plaintext for the program only (the
-        // intent already recorded the request as given, with its references).
-        let restore = |s: &str| self.policy.secrets.restore(s, &|_| true).0;
+        // The local effect boundary: references become plaintext for the program only, where
+        // the secret policy allows it (the intent already recorded the request as given).
+        let restore = |s: &str| self.restore(s, "process.run", &r.program);
         let request = ProcessRequest {
             program: restore(&r.program),
             args: r.args.iter().map(|a| restore(a)).collect(),

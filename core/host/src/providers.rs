@@ -90,7 +90,7 @@ pub struct ProviderSetup {
     /// Replaces registered secrets (and their encodings) by their references in every string
     /// and object key of the request before the plugin encodes it (spec: "The secret proxy
     /// replaces registered secrets before remote dispatch"). Empty: nothing is replaced.
-    pub redactor: std::sync::Arc<smith_secrets::Redactor>,
+    pub redactor: smith_secrets::Shared,
 }
 
 /// A provider plugin bound to its transport: implements [`smith::Provider`].
@@ -342,7 +342,7 @@ impl PluginProvider {
                 format!("the request cannot be encoded: {e}"),
             )
         })?;
-        self.setup.redactor.redact_json(&mut value);
+        self.setup.redactor.current().redact_json(&mut value);
         if !self.setup.options.is_empty()
             && let Some(map) = value.as_object_mut()
         {

@@ -136,7 +136,7 @@ impl ToolRegistry for Loadout {
             };
         }
         let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
-        let state = CallState::new(
+        let mut state = CallState::new(
             format!("{label}#{}", self.generation.number),
             call,
             context,
@@ -144,6 +144,13 @@ impl ToolRegistry for Loadout {
             Arc::clone(&self.policy),
             cancel.clone(),
         );
+        {
+            let loadout = self.clone();
+            let cancel = cancel.clone();
+            state.authorize = Some(Arc::new(move |query| {
+                loadout.authorize_restore(query, &cancel)
+            }));
+        }
         let mut store = self.runtime.store(state, self.runtime.limits.deadline);
         let invocation = bindings::smith::plugin::types::Invocation {
             call_id: call.id.clone(),

@@ -140,7 +140,7 @@ pub struct SecretRegistration {
     pub label: Option<String>,
     /// Where it was registered from: `user` (the secret store), `auth:PROVIDER/ACCOUNT` (a
     /// stored credential), `env:VARIABLE` (a key variable or a variable the configuration
-    /// names).
+    /// names), `plugin:ID@VERSION` (handed over by the plugin that created it).
     pub source: String,
 }
 

@@ -864,7 +864,7 @@ fn a_writer_with_a_redactor_never_writes_a_secret_in_any_string_bytes_or_key() {
     let dir = tempfile::tempdir().unwrap();
     let (mut w, _id) = new_session(dir.path());
     let secret = "sk-store-secret-0123456789";
-    w.set_redactor(std::sync::Arc::new(
+    w.set_redactor(smith_secrets::Shared::new(
         smith_secrets::Redactor::new([("KEY", secret)]).unwrap(),
     ));
     w.append(&[

@@ -62,7 +62,7 @@ pub struct SessionWriter {
     /// Whether the index state was rebuilt by a full scan since opening.
     rescanned: bool,
     /// Replaces registered secrets in every record before it is written.
-    redactor: Option<std::sync::Arc<smith_secrets::Redactor>>,
+    redactor: Option<smith_secrets::Shared>,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
     pub(crate) fault: Option<Fault>,
@@ -318,9 +318,10 @@ impl SessionWriter {
 
     /// Replace every form of every secret `redactor` holds by its reference in each record
     /// appended from now on, before it is encoded (spec: Durable effect boundary — "Secret
-    /// plaintext is replaced before persistence"). A redactor with no secrets changes nothing.
-    pub fn set_redactor(&mut self, redactor: std::sync::Arc<smith_secrets::Redactor>) {
-        self.redactor = (!redactor.is_empty()).then_some(redactor);
+    /// plaintext is replaced before persistence"), as they stand at each append (a secret
+    /// registered later is redacted from then on).
+    pub fn set_redactor(&mut self, redactor: smith_secrets::Shared) {
+        self.redactor = Some(redactor);
     }
 
     /// The session id.
@@ -393,7 +394,7 @@ impl SessionWriter {
         let mut parent = self.leaf;
         for (n, entry) in entries.iter().enumerate() {
             let redacted = match &self.redactor {
-                Some(r) => crate::record::redact_record(&entry.record, r)?,
+                Some(r) => crate::record::redact_record(&entry.record, &r.current())?,
                 None => None,
             };
             let record = redacted.as_ref().unwrap_or(&entry.record);

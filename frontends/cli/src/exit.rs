@@ -37,18 +37,17 @@ pub(crate) fn report(message: &str) {
 
 /// The secrets this process redacts from everything it writes itself (diagnostics, error
 /// records), set once its secrets are known.
-static REDACTOR: std::sync::OnceLock<std::sync::Arc<smith_secrets::Redactor>> =
-    std::sync::OnceLock::new();
+static REDACTOR: std::sync::OnceLock<smith_secrets::Shared> = std::sync::OnceLock::new();
 
 /// Redact `redactor`'s secrets from every diagnostic and error record written from now on.
-pub(crate) fn redact_with(redactor: std::sync::Arc<smith_secrets::Redactor>) {
+pub(crate) fn redact_with(redactor: smith_secrets::Shared) {
     let _ = REDACTOR.set(redactor);
 }
 
 /// `text` with the process's registered secrets replaced by their references.
 pub(crate) fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     match REDACTOR.get() {
-        Some(r) => r.redact(text),
+        Some(r) => std::borrow::Cow::Owned(r.current().redact(text).into_owned()),
         None => std::borrow::Cow::Borrowed(text),
     }
 }

@@ -29,7 +29,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 8);
+    assert_eq!(plugins.len(), 9);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@0.2.0");
     assert_eq!(
@@ -44,12 +44,16 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[2]["handlers"], serde_json::json!(["queue-policy"]));
     assert_eq!(plugins[2]["tools"], serde_json::json!([]));
     assert_eq!(plugins[2]["grants"], serde_json::json!([]));
+    // So is the secret policy: it decides where a secret's reference becomes its plaintext.
+    assert_eq!(plugins[3]["id"], "secret-policy");
+    assert_eq!(plugins[3]["handlers"], serde_json::json!(["secret-policy"]));
+    assert_eq!(plugins[3]["grants"], serde_json::json!([]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
-    assert_eq!(plugins[4]["id"], "anthropic");
-    assert_eq!(plugins[4]["world"], "provider-plugin@0.2.0");
-    assert_eq!(plugins[4]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
-    assert_eq!(plugins[4]["provider"]["api_key_required"], true);
-    let ids: Vec<&str> = plugins[3..]
+    assert_eq!(plugins[5]["id"], "anthropic");
+    assert_eq!(plugins[5]["world"], "provider-plugin@0.2.0");
+    assert_eq!(plugins[5]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
+    assert_eq!(plugins[5]["provider"]["api_key_required"], true);
+    let ids: Vec<&str> = plugins[4..]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();
@@ -64,8 +68,8 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         ]
     );
     // The scripted provider is a codec too; its transport plays scripts, offline.
-    assert_eq!(plugins[3]["provider"]["base_url"], "script:");
-    assert_eq!(plugins[7]["provider"]["api_key_required"], false);
+    assert_eq!(plugins[4]["provider"]["base_url"], "script:");
+    assert_eq!(plugins[8]["provider"]["api_key_required"], false);
     assert!(
         plugins
             .iter()

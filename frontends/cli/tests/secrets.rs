@@ -261,3 +261,34 @@ fn variables_the_configuration_names_are_secrets_too() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("secrets.env"), "{}", stderr(&out));
 }
+
+#[test]
+fn without_the_secret_policy_plugin_no_effect_receives_a_plaintext() {
+    let env = Env::new();
+    add_canary(&env);
+    let bash = serde_json::json!({ "command": format!("printf %s '{REFERENCE}' > out.txt") });
+    let script = env.write(
+        "policy.kdl",
+        &format!(
+            "round {{\n  tool-call id=\"b1\" name=\"bash\" arguments=#\"{bash}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+        ),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["eval", "-c", "process.allow=true"];
+        args.extend_from_slice(extra);
+        args.extend([
+            "-m",
+            "scripted/policy",
+            "--script",
+            script.to_str().unwrap(),
+            "go",
+        ]);
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        std::fs::read_to_string(env.root.path().join("out.txt")).unwrap()
+    };
+    // The bundled policy lets a local process have it…
+    assert_eq!(run(&[]), CANARY);
+    // …and with the policy plugin disabled nothing is restored (deny by default).
+    assert_eq!(run(&["--disable-plugin", "secret-policy"]), REFERENCE);
+}

@@ -3,7 +3,9 @@
 //! A tool plugin implements [`Guest`] — its tool definitions and a `call` — and exports it
 //! with [`export_tool_plugin!`]. File and search effects go through [`fs`], external
 //! programs through [`process`] (with the `process.exec` grant); the host records every such
-//! call durably before and after it runs; [`cancelled`] says whether the call should stop.
+//! call durably before and after it runs; [`cancelled`] says whether the call should stop. A
+//! plugin that creates a secret hands it to the secret proxy through [`secrets`] (with the
+//! `secrets.register` grant) before any output of its carries it.
 //! The contract is the `smith:plugin` WIT package (`plugins/wit/smith-plugin.wit`).
 //!
 //! ```ignore
@@ -70,7 +72,7 @@ pub mod handler {
 
     pub use generated::Guest;
     pub use generated::smith::plugin::lifecycle::{
-        Action, Delivery, LifecycleEvent, QueuedInput, RoundEvent, ToolEndEvent,
+        Action, Delivery, LifecycleEvent, QueuedInput, RestoreEvent, RoundEvent, ToolEndEvent,
     };
 }
 
@@ -78,7 +80,7 @@ pub mod decoder;
 pub mod provider;
 pub mod sse;
 
-pub use bindings::smith::plugin::{fs, process};
+pub use bindings::smith::plugin::{fs, process, secrets};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
 pub use provider::generated::export_provider_plugin;

@@ -33,6 +33,8 @@ impl Guest for Queue {
                 .chain(e.queued.iter().filter(|q| q.delivery == Delivery::FollowUp))
                 .map(|q| Action::Deliver(q.submission))
                 .collect(),
+            // Secrets are the secret policy's business.
+            LifecycleEvent::Restore(_) => Vec::new(),
         })
     }
 }
