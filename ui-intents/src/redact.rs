@@ -31,10 +31,15 @@ impl<'s> RedactingSink<'s> {
 
     /// Emit what the streams of `message_id` still hold.
     fn flush(&mut self, message_id: u64) {
+        self.flush_except(message_id, (u64::MAX, DeltaKind::Text));
+    }
+
+    /// Emit what the streams of `message_id` other than `keep` still hold.
+    fn flush_except(&mut self, message_id: u64, keep: (u64, DeltaKind)) {
         let mut keys: Vec<(u64, DeltaKind)> = self
             .held
             .keys()
-            .filter(|(m, _)| *m == message_id)
+            .filter(|key| key.0 == message_id && **key != keep)
             .copied()
             .collect();
         keys.sort_by_key(|(_, k)| *k == DeltaKind::Text);
@@ -78,6 +83,17 @@ impl IntentSink for RedactingSink<'_> {
                 kind,
                 text,
             } => {
+                // Another stream's held tail goes out first, so what is shown keeps the order
+                // it arrived in (a secret cannot run on across two streams).
+                let others: Vec<u64> = self
+                    .held
+                    .iter()
+                    .filter(|(key, held)| **key != (message_id, kind) && !held.is_empty())
+                    .map(|(key, _)| key.0)
+                    .collect();
+                for other in others {
+                    self.flush_except(other, (message_id, kind));
+                }
                 let held = self.held.entry((message_id, kind)).or_default();
                 let ready = redactor.push_piece(held, &text);
                 if ready.is_empty() {

@@ -86,6 +86,17 @@ pub enum SecretsError {
     /// A secret is refused (its name, or its length).
     #[error(transparent)]
     Refused(#[from] SecretError),
+    /// A value or label holds a control character (a line break, an escape), which would be
+    /// stored or shown mangled.
+    #[error(
+        "the {what} of secret `{name}` holds a control character (a line break, a tab, an escape); a secret and its label are one line of printable text"
+    )]
+    Control {
+        /// `value` or `label`.
+        what: &'static str,
+        /// The secret's name.
+        name: String,
+    },
     /// The store cannot be written.
     #[error("the secret store `{}` cannot be {action}: {source}", path.display())]
     Write {
@@ -170,13 +181,28 @@ pub fn stored(path: &Path) -> Result<Vec<StoredSecret>, SecretsError> {
     Ok(out)
 }
 
-/// Add (or replace) secret `name` in the store at `path`.
+/// Add (or replace) secret `name` in the store at `path`; whether it replaced one.
 ///
 /// # Errors
-/// [`SecretsError::Refused`] for a name or length the proxy refuses (before anything is
-/// written); the store's read and write errors.
-pub fn add(path: &Path, name: &str, value: &str, label: Option<&str>) -> Result<(), SecretsError> {
+/// [`SecretsError::Refused`] for a name or length the proxy refuses and
+/// [`SecretsError::Control`] for a control character (before anything is written); the
+/// store's read and write errors.
+pub fn add(
+    path: &Path,
+    name: &str,
+    value: &str,
+    label: Option<&str>,
+) -> Result<bool, SecretsError> {
     Redactor::new([(name, value)])?;
+    for (what, text) in [("value", Some(value)), ("label", label)] {
+        if text.is_some_and(|t| t.chars().any(char::is_control)) {
+            return Err(SecretsError::Control {
+                what,
+                name: name.to_owned(),
+            });
+        }
+    }
+    let mut replaced = false;
     update(path, |secrets| {
         let secret = StoredSecret {
             name: name.to_owned(),
@@ -184,12 +210,15 @@ pub fn add(path: &Path, name: &str, value: &str, label: Option<&str>) -> Result<
             label: label.map(str::to_owned),
         };
         match secrets.iter_mut().find(|s| s.name == name) {
-            Some(s) => *s = secret,
+            Some(s) => {
+                replaced = true;
+                *s = secret;
+            }
             None => secrets.push(secret),
         }
         true
-    })
-    .map(drop)
+    })?;
+    Ok(replaced)
 }
 
 /// Remove secret `name` from the store at `path`; whether it was there. Sessions that recorded
@@ -273,9 +302,18 @@ pub fn gather(
     let mut register = |name: String, value: String, label: Option<String>, source: String| {
         if value.len() < smith_secrets::MIN_SECRET_BYTES
             || value.len() > smith_secrets::MAX_SECRET_BYTES
-            || plain.iter().any(|(n, _)| *n == name)
+            || plain.iter().any(|(_, v)| *v == value)
         {
             return;
+        }
+        // Two sources may use one name (a stored secret and a variable): each keeps its value,
+        // the later one under `NAME.2`, `NAME.3`, …
+        let mut name = name;
+        let base = name.clone();
+        let mut n = 1;
+        while plain.iter().any(|(taken, _)| *taken == name) {
+            n += 1;
+            name = format!("{base}.{n}");
         }
         plain.push((name.clone(), value));
         registrations.push(SecretRegistration {

@@ -138,7 +138,31 @@ fn forms(value: &str) -> Vec<String> {
     let mut out = vec![value.to_owned()];
     let json = serde_json::to_string(value).unwrap_or_default();
     out.push(json[1..json.len().saturating_sub(1).max(1)].to_owned());
-    out.push(percent_encoding::utf8_percent_encode(value, URL_COMPONENT).to_string());
+    // JSON as ASCII-only encoders write it (`\u00fc`, surrogate pairs beyond the BMP).
+    let mut ascii = String::new();
+    for c in json[1..json.len().saturating_sub(1).max(1)].chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                ascii.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+    out.push(ascii);
+    // Percent-encoding as the common encoders write it: `encodeURIComponent`, every byte but
+    // letters and digits, a path segment (`/` kept), a form (`+` for a space) — and each with
+    // lowercase hex.
+    let component = percent_encoding::utf8_percent_encode(value, URL_COMPONENT).to_string();
+    let strict = percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC)
+        .to_string();
+    let path = component.replace("%2F", "/");
+    let form = component.replace("%20", "+");
+    for encoded in [component, strict, path, form] {
+        out.push(lowercase_escapes(&encoded));
+        out.push(encoded);
+    }
     for align in 0..3usize {
         let mut bytes = vec![0u8; align];
         bytes.extend_from_slice(value.as_bytes());
@@ -155,6 +179,26 @@ fn forms(value: &str) -> Vec<String> {
     out.dedup();
     out
 }
+
+/// `encoded` with the hex digits of its `%XX` escapes in lowercase.
+fn lowercase_escapes(encoded: &str) -> String {
+    let mut out = String::with_capacity(encoded.len());
+    let mut rest = encoded;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let escape = rest.get(at..at + 3).unwrap_or(&rest[at..]);
+        out.push_str(&escape.to_ascii_lowercase());
+        rest = &rest[at + escape.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The most pattern bytes, in all, for which the automaton is a DFA; beyond, or with a very
+/// long pattern, its construction costs too much (long repetitive patterns make it quadratic)
+/// and a contiguous NFA is built instead.
+const DFA_PATTERN_BYTES: usize = 64 * 1024;
+const DFA_LONGEST_PATTERN: usize = 512;
 
 impl Redactor {
     /// A redactor over `secrets` (name, plaintext).
@@ -181,6 +225,13 @@ impl Redactor {
                 forms_of.push((form, reference(name)));
             }
         }
+        // A reference already in the text stands for itself, so a secret whose value occurs
+        // inside reference text never mangles it.
+        if !forms_of.is_empty() {
+            for name in plaintext.keys() {
+                forms_of.push((reference(name), reference(name)));
+            }
+        }
         // Longest first: of matches starting at one place the first pattern wins, so the
         // longest secret is redacted when secrets overlap.
         forms_of.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
@@ -192,9 +243,17 @@ impl Redactor {
             Some(
                 AhoCorasickBuilder::new()
                     .match_kind(MatchKind::LeftmostFirst)
-                    // A DFA: the fastest search, its memory bounded by the few hundred forms
-                    // of the registered secrets.
-                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                    // A DFA, the fastest search, while the forms are few and short enough for
+                    // its construction to stay cheap.
+                    .kind(Some(
+                        if longest <= DFA_LONGEST_PATTERN
+                            && patterns.iter().map(String::len).sum::<usize>() <= DFA_PATTERN_BYTES
+                        {
+                            aho_corasick::AhoCorasickKind::DFA
+                        } else {
+                            aho_corasick::AhoCorasickKind::ContiguousNFA
+                        },
+                    ))
                     .build(&patterns)
                     .map_err(|_| SecretError::Length {
                         name: "(all)".to_owned(),
@@ -611,6 +670,34 @@ mod tests {
         }
         assert_eq!(r.redact("sk-test-0123 alone"), "⟦secret:SHORTER⟧ alone");
         assert!(matches!(r.redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_common_url_and_json_encodings_are_found_and_references_stay_whole() {
+        let r = Redactor::new([("P", "my pass/wörd+x'$")]).unwrap();
+        for text in [
+            "my%20pass/w%C3%B6rd%2Bx'%24",
+            "my%20pass%2fw%c3%b6rd%2bx'%24",
+            "my+pass%2Fw%C3%B6rd%2Bx'%24",
+            "my%20pass%2Fw%C3%B6rd%2Bx%27%24",
+            "my pass/w\\u00f6rd+x'$",
+        ] {
+            assert_eq!(r.redact(text), "⟦secret:P⟧", "{text}");
+        }
+        // A value that occurs inside reference text leaves references whole.
+        let r = Redactor::new([("TOKEN", "sk-live-0123456789"), ("META", "ecret:TOKEN")]).unwrap();
+        assert_eq!(r.redact("a sk-live-0123456789 b"), "a ⟦secret:TOKEN⟧ b");
+        assert_eq!(
+            r.redact("⟦secret:TOKEN⟧ and ecret:TOKEN"),
+            "⟦secret:TOKEN⟧ and ⟦secret:META⟧"
+        );
+    }
+
+    #[test]
+    fn a_long_repetitive_secret_builds_and_redacts() {
+        let value = "q".repeat(MAX_SECRET_BYTES);
+        let r = Redactor::new([("BIG", value.as_str())]).unwrap();
+        assert_eq!(r.redact(&format!("a{value}b")), "a⟦secret:BIG⟧b");
     }
 
     #[test]

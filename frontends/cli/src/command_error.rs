@@ -274,12 +274,16 @@ impl From<smith_app::Error> for CliError {
 pub(crate) fn secrets(e: &smith_app::secrets::SecretsError) -> CliError {
     use smith_app::secrets::SecretsError as S;
     match e {
-        S::Setting { .. } => CliError::usage(e.to_string()),
-        S::Refused(_) | S::Malformed { .. } | S::OpenToOthers { .. } => CliError::usage(format!(
-            "{e} (`smith secrets list` shows the registered secrets; `smith secrets remove NAME` drops one)"
+        S::Setting { .. } | S::Refused(_) | S::Control { .. } | S::OpenToOthers { .. } => {
+            CliError::usage(e.to_string())
+        }
+        S::Malformed { path, .. } | S::Unreadable { path, .. } => CliError::usage(format!(
+            "{e}; fix it in an editor, or move it away to start a new store (its secrets are then no longer redacted): mv {} {}.bak",
+            path.display(),
+            path.display()
         )),
         S::Auth(a) => CliError::usage(a.to_string()),
-        S::Unreadable { .. } | S::Write { .. } => CliError::new(RUN_FAILED, e.to_string()),
+        S::Write { .. } => CliError::new(RUN_FAILED, e.to_string()),
     }
 }
 

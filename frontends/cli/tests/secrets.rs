@@ -292,3 +292,60 @@ fn without_the_secret_policy_plugin_no_effect_receives_a_plaintext() {
     // …and with the policy plugin disabled nothing is restored (deny by default).
     assert_eq!(run(&["--disable-plugin", "secret-policy"]), REFERENCE);
 }
+
+#[test]
+fn add_takes_one_printable_line_says_when_it_replaces_and_names_never_collide() {
+    let env = Env::new();
+    let add = |args: &[&str], stdin: &str| {
+        let mut full = vec!["secrets", "add"];
+        full.extend_from_slice(args);
+        env.spawn_with_stdin(&full, stdin)
+            .wait_with_output()
+            .unwrap()
+    };
+    let out = add(&["EMPTY"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nothing came on stdin"),
+        "{}",
+        stderr(&out)
+    );
+    let out = add(&["TWO"], "line one value\nline two value\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("one line"), "{}", stderr(&out));
+    let out = add(&["CTRL", "--label", "a\u{1b}b"], "valuevalue\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("control character"),
+        "{}",
+        stderr(&out)
+    );
+    // Nothing refused was written, so the store still reads.
+    let out = env.run(&["secrets", "list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = add(&["TOKEN"], "first-value-0001\n");
+    assert!(stdout(&out).starts_with("stored"), "{}", stdout(&out));
+    let out = add(&["TOKEN"], "second-value-0002\n");
+    assert!(stdout(&out).starts_with("replaced"), "{}", stdout(&out));
+    // A variable named like a stored secret keeps its own registration.
+    let mut cmd = env.command(&[
+        "-c",
+        "secrets.env=TOKEN",
+        "eval",
+        "-m",
+        "scripted/demo",
+        "say second-value-0002 and other-value-0003",
+    ]);
+    cmd.env("TOKEN", "other-value-0003");
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains("second-value-0002") && !text.contains("other-value-0003"),
+        "{text}"
+    );
+    assert!(
+        text.contains("⟦secret:TOKEN⟧") && text.contains("⟦secret:TOKEN.2⟧"),
+        "{text}"
+    );
+}

@@ -71,12 +71,11 @@ pub(crate) fn run(args: SecretsArgs, global: &Global) -> Result<u8, CliError> {
     match args.command {
         SecretsCommand::Add { name, label } => {
             let value = read_value(&name)?;
-            let value = value.strip_suffix('\n').unwrap_or(&value);
-            let value = value.strip_suffix('\r').unwrap_or(value);
-            secrets::add(&path, &name, value, label.as_deref())
+            let replaced = secrets::add(&path, &name, &value, label.as_deref())
                 .map_err(|e| command_error::secrets(&e))?;
             write_stdout(&format!(
-                "stored secret {name} in {}; it is shown as {}\n",
+                "{} secret {name} in {}; it is shown as {}\n",
+                if replaced { "replaced" } else { "stored" },
                 path.display(),
                 smith_secrets::reference(&name)
             ))?;
@@ -127,9 +126,24 @@ fn read_value(name: &str) -> Result<String, CliError> {
         return rpassword::prompt_password(format!("value of secret {name} (input hidden): "))
             .map_err(|e| CliError::usage(format!("cannot read the value from the terminal: {e}; pipe it in instead: echo \"$VALUE\" | smith secrets add {name}")));
     }
-    let mut line = String::new();
+    use std::io::Read;
+    let mut text = String::new();
     std::io::stdin()
-        .read_line(&mut line)
+        .take(u64::try_from(smith_secrets::MAX_SECRET_BYTES).unwrap_or(u64::MAX) + 3)
+        .read_to_string(&mut text)
         .map_err(|e| CliError::usage(format!("cannot read the value from stdin: {e}")))?;
-    Ok(line)
+    let line = text.strip_suffix('\n').unwrap_or(&text);
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing came on stdin for secret {name}; pipe the value in: echo \"$VALUE\" | smith secrets add {name}"
+        )));
+    }
+    if line.contains('\n') {
+        return Err(CliError::usage(format!(
+            "stdin holds {} lines; a secret is one line (a multi-line key such as a PEM file cannot be registered whole — register the line that matters)",
+            line.lines().count()
+        )));
+    }
+    Ok(line.to_owned())
 }
