@@ -201,18 +201,11 @@ fn read_checked(path: &Path, check_mode: bool) -> Result<Option<String>, AuthErr
             max: smith_ai::catalog::MAX_NESTING,
         });
     }
-    #[cfg(unix)]
-    if check_mode {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o777)
-            .unwrap_or(0);
-        if mode & 0o077 != 0 {
-            return Err(AuthError::OpenToOthers {
-                path: path.to_owned(),
-                mode,
-            });
-        }
+    if check_mode && let Some(mode) = open_to_others(path) {
+        return Err(AuthError::OpenToOthers {
+            path: path.to_owned(),
+            mode,
+        });
     }
     Ok(Some(text))
 }
@@ -438,6 +431,24 @@ pub fn update<T>(
     }
     replace_private(path, doc.to_string().as_bytes()).map_err(|e| fail("replace", e))?;
     Ok(result)
+}
+
+/// The permission bits of the private file at `path` when others may read or write it (`None`
+/// when only its owner may, or where permissions are not Unix modes).
+pub(crate) fn open_to_others(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o777)
+            .unwrap_or(0);
+        (mode & 0o077 != 0).then_some(mode)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// Take the exclusive lock on `PATH.lock` (created when missing, its folder too): the lock

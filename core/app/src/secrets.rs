@@ -137,18 +137,11 @@ pub fn stored(path: &Path) -> Result<Vec<StoredSecret>, SecretsError> {
             });
         }
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path)
-            .map(|m| m.permissions().mode() & 0o777)
-            .unwrap_or(0);
-        if mode & 0o077 != 0 {
-            return Err(SecretsError::OpenToOthers {
-                path: path.to_owned(),
-                mode,
-            });
-        }
+    if let Some(mode) = auth::open_to_others(path) {
+        return Err(SecretsError::OpenToOthers {
+            path: path.to_owned(),
+            mode,
+        });
     }
     let bad = |what: String| SecretsError::Malformed {
         path: path.to_owned(),

@@ -772,6 +772,40 @@ impl SessionReader {
         Ok(out)
     }
 
+    /// Visit, in id order, every readable entry of `ids` whose record kind is one of `kinds`:
+    /// the others are passed over by their metadata alone (their bodies are never read), and
+    /// entries in damaged, withheld changes are skipped — also one this walk finds damaged
+    /// (the reader then rescans, and [`SessionReader::skipped`] names it).
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`], for damage the full scan cannot delimit.
+    pub fn for_each_of_kinds(
+        &mut self,
+        ids: std::ops::RangeInclusive<u64>,
+        kinds: &[u16],
+        mut visit: impl FnMut(Entry),
+    ) -> Result<(), Error> {
+        for id in ids {
+            if self.withheld(id) {
+                continue;
+            }
+            let kind = match self.entry_meta(EntryId(id)) {
+                Ok(meta) => meta.record_kind,
+                Err(_) if self.withheld(id) => continue,
+                Err(e) => return Err(e),
+            };
+            if !kinds.contains(&kind) {
+                continue;
+            }
+            match self.entry(EntryId(id)) {
+                Ok(entry) => visit(entry),
+                Err(_) if self.withheld(id) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
     /// Offsets of entries `first..=last_id` as far as they are known without reading (0 for a
     /// withheld entry); the writer's starting point for its next index frame.
     pub(crate) fn offsets_from(&self, first: u64) -> Vec<u64> {

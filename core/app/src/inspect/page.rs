@@ -172,33 +172,17 @@ pub fn read_page(path: &Path, id: SessionId, request: PageRequest) -> Result<Pag
 /// The store's error.
 pub fn usage_of(reader: &mut SessionReader) -> Result<Accounts, smith_store::Error> {
     let mut kept = Vec::new();
-    for id in 1..=reader.state().last_id {
-        if reader.withheld(id) {
-            continue;
+    // The metadata picks what accounting reads, so large bodies (tool results, effect output)
+    // are passed over unread; what is kept is read and validated whole.
+    let last = reader.state().last_id;
+    let kinds = [Record::ATTEMPT, Record::ATTEMPT_FAILED, Record::MESSAGE];
+    reader.for_each_of_kinds(1..=last, &kinds, |mut entry| match &mut entry.record {
+        Record::Attempt(_) | Record::AttemptFailed(_) => kept.push(entry),
+        Record::Message(m) if m.model.is_some() => {
+            m.message.content = Vec::new();
+            kept.push(entry);
         }
-        // The metadata picks what accounting reads, so large bodies (tool results, effect
-        // output) are passed over unread; what is kept is read and validated whole.
-        let kind = match reader.entry_meta(EntryId(id)) {
-            Ok(meta) => meta.record_kind,
-            Err(_) if reader.withheld(id) => continue,
-            Err(e) => return Err(e),
-        };
-        if ![Record::ATTEMPT, Record::ATTEMPT_FAILED, Record::MESSAGE].contains(&kind) {
-            continue;
-        }
-        let mut entry = match reader.entry(EntryId(id)) {
-            Ok(entry) => entry,
-            Err(_) if reader.withheld(id) => continue,
-            Err(e) => return Err(e),
-        };
-        match &mut entry.record {
-            Record::Attempt(_) | Record::AttemptFailed(_) => kept.push(entry),
-            Record::Message(m) if m.model.is_some() => {
-                m.message.content = Vec::new();
-                kept.push(entry);
-            }
-            _ => {}
-        }
-    }
+        _ => {}
+    })?;
     Ok(smith_agent::account(&kept))
 }

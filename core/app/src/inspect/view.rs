@@ -86,23 +86,14 @@ pub fn summarize(
     let mut reader = SessionReader::open(path)?;
     // Only the kinds a summary shows are decoded: the metadata passes over tool output.
     let mut first = Vec::new();
-    for id in 1..=reader.state().last_id.min(TITLE_SEARCH as u64) {
-        if reader.withheld(id) {
-            continue;
-        }
-        let kind = match reader.entry_meta(EntryId(id)) {
-            Ok(meta) => meta.record_kind,
-            Err(_) if reader.withheld(id) => continue,
-            Err(e) => return Err(e),
-        };
-        if kind == Stored::SESSION_START || kind == Stored::SUBMISSION {
-            match reader.entry(EntryId(id)) {
-                Ok(entry) => first.push(entry),
-                Err(_) if reader.withheld(id) => {}
-                Err(e) => return Err(e),
-            }
-        }
-    }
+    let last = reader.state().last_id.min(TITLE_SEARCH as u64);
+    reader.for_each_of_kinds(
+        1..=last,
+        &[Stored::SESSION_START, Stored::SUBMISSION],
+        |e| {
+            first.push(e);
+        },
+    )?;
     let (smith_version, cwd) = match first.first().map(|e| &e.record) {
         Some(Stored::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
         _ => (None, None),
