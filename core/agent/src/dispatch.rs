@@ -141,6 +141,7 @@ impl Run<'_> {
         round: u32,
         selection: &Selection,
         base: &ProviderRequest,
+        pieces: &[smith::RequestPiece],
     ) -> Result<Option<Served>, RunError> {
         let direct;
         let (candidates, thinking, retry, max_output): (&[Candidate<'_>], _, _, _) =
@@ -247,7 +248,7 @@ impl Run<'_> {
                     generation: candidate.generation.clone(),
                     output_limit: Some(output_limit),
                 };
-                let id = self.record_attempt(&attempt)?;
+                let id = self.record_attempt(&attempt, &request, pieces)?;
                 let decide = |kind| next_step(kind, retries, retry, more);
                 let credential = candidate.credential.as_deref();
                 let info = candidate.capabilities.as_ref();
@@ -336,13 +337,15 @@ impl Run<'_> {
         Ok(Tried::Served(self.play(events)?))
     }
 
-    fn record_attempt(&mut self, attempt: &Attempt) -> Result<EntryId, RunError> {
-        let id = {
-            let mut writer = self.session.writer.lock();
-            let id = writer.next_entry_id();
-            writer.append_entries(&[NewEntry::from(Record::Attempt(Box::new(attempt.clone())))])?;
-            id
-        };
+    /// Record `attempt` with its `request` before it is sent (one committed change; see
+    /// [`Run::record_attempt_request`]), and say so.
+    fn record_attempt(
+        &mut self,
+        attempt: &Attempt,
+        request: &ProviderRequest,
+        pieces: &[smith::RequestPiece],
+    ) -> Result<EntryId, RunError> {
+        let id = self.record_attempt_request(attempt, request, pieces)?;
         self.sink.emit(Intent::Attempt {
             entry_id: id.0,
             attempt: Box::new(attempt.clone()),

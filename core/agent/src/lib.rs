@@ -80,11 +80,14 @@
 mod abort;
 mod accounting;
 mod dispatch;
+mod edit;
 mod inbox;
 mod lifecycle;
 mod observer;
+mod projection;
 mod record;
 mod replay;
+mod request;
 mod rounds;
 mod run;
 mod session;
@@ -95,9 +98,14 @@ mod work;
 
 pub use accounting::{Accounts, AttemptUsage, account};
 pub use dispatch::{Candidate, RetryPolicy, Route};
+pub use edit::EditError;
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};
 pub use observer::{Access, ObserveError, Observer, Position};
+pub use projection::{
+    Projection, ProjectionError, Projector, project, project_entries, project_with,
+};
 pub use record::MAX_RECORDED_OUTPUT_BYTES;
+pub use request::request_sha256;
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};
 pub use session::{OpenedSession, Session};
 pub use submission::{

@@ -126,7 +126,8 @@ impl Run<'_> {
         if model_changed {
             self.session.model = Some(model.clone());
         }
-        self.session.context.push(ContextItem::Message(message));
+        self.session
+            .push_context(EntryId(reserved), ContextItem::Message(message));
         self.submission = ids.first().copied();
         if let Some(submission) = self.submission {
             self.abort_watch = Some(crate::abort::AbortWatch::start(
@@ -162,10 +163,11 @@ impl Run<'_> {
         if let (Role::Assistant, Ok(ids)) = (role, &appended) {
             self.session.call_message = ids.first().copied();
         }
-        if recorded {
+        if let Ok(ids) = &appended
+            && let Some(id) = ids.first()
+        {
             self.session
-                .context
-                .push(ContextItem::Message(record.message.clone()));
+                .push_context(*id, ContextItem::Message(record.message.clone()));
         }
         // The end closes the started message even when it could not be recorded, so consumers
         // never see a message left open; `recorded: false` says it is not in the session.
@@ -217,10 +219,9 @@ impl Run<'_> {
             .ok()
             .and_then(|ids| ids.first())
             .map(|id| id.0);
-        if appended.is_ok() {
+        if let Some(id) = entry_id {
             self.session
-                .context
-                .push(ContextItem::ToolResult(result.clone()));
+                .push_context(EntryId(id), ContextItem::ToolResult(result.clone()));
         }
         // Every tool start gets its end, recorded or not (eval-json invariant 4).
         self.sink.emit(Intent::ToolEnd {
@@ -290,7 +291,8 @@ impl Run<'_> {
                 recorded,
             });
             if recorded {
-                self.session.context.push(ContextItem::Message(message));
+                self.session
+                    .push_context(EntryId(message_id), ContextItem::Message(message));
             }
         }
         appended?;
@@ -345,7 +347,8 @@ impl Run<'_> {
         if model_changed {
             self.session.model = Some(model.clone());
         }
-        self.session.context.push(ContextItem::Message(message));
+        self.session
+            .push_context(EntryId(message_id), ContextItem::Message(message));
         Ok(())
     }
 

@@ -35,13 +35,16 @@ impl Agent<'_> {
                 return Ok(StopReason::Aborted);
             }
             run.sink.emit(Intent::RoundStart { round });
+            // The instructions are asked for at this safe point, once per round; retries and
+            // failover within the round send the same.
+            let prepared = run.prepare(self.lifecycle, round, &definitions);
             // The model of the request is set per candidate by dispatch.
             let base = ProviderRequest {
                 model: smith::ModelRef {
                     provider: String::new(),
                     model: String::new(),
                 },
-                instructions: None,
+                instructions: crate::request::instructions(&prepared.pieces),
                 context: run.session.context.clone(),
                 tools: definitions.clone(),
                 thinking: None,
@@ -52,7 +55,9 @@ impl Agent<'_> {
                 }),
             };
             check_pairing(&base.context)?;
-            let Some(served) = run.dispatch(self.dispatcher, round, model, &base)? else {
+            let Some(served) =
+                run.dispatch(self.dispatcher, round, model, &base, &prepared.pieces)?
+            else {
                 // Aborted while waiting to retry: the failed attempt is on record.
                 return Ok(StopReason::Aborted);
             };

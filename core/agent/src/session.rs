@@ -18,6 +18,8 @@ pub struct Session {
     id: SessionId,
     path: PathBuf,
     pub(crate) context: Vec<ContextItem>,
+    /// The entry each item of `context` comes from.
+    pub(crate) context_entries: Vec<EntryId>,
     pub(crate) model: Option<Selection>,
     /// The entry of the last assistant message: tool results pair with it.
     pub(crate) call_message: Option<EntryId>,
@@ -30,51 +32,8 @@ pub struct Session {
     /// The secrets the session is redacted against, and how many handed over since were
     /// recorded.
     secrets: Option<(smith_secrets::Shared, usize)>,
-}
-
-/// What a branch (root first) leaves for the next request.
-struct Replayed {
-    context: Vec<ContextItem>,
-    model: Option<Selection>,
-    call_message: Option<EntryId>,
-    /// Names of the secrets registered on the branch.
-    registered: std::collections::BTreeSet<String>,
-}
-
-fn replay(branch: &[smith_store::Entry]) -> Replayed {
-    let mut out = Replayed {
-        context: Vec::new(),
-        model: None,
-        call_message: None,
-        registered: std::collections::BTreeSet::new(),
-    };
-    for entry in branch {
-        match &entry.record {
-            Record::Message(m) => {
-                if m.message.role == smith::Role::Assistant {
-                    out.call_message = Some(entry.id);
-                }
-                out.context.push(ContextItem::Message(m.message.clone()));
-            }
-            Record::ToolResult(r) => out.context.push(ContextItem::ToolResult(r.result.clone())),
-            Record::ModelChange(c) => out.model = Some(c.model.clone()),
-            Record::SecretRegistration(r) => {
-                out.registered.insert(r.name.clone());
-            }
-            Record::SessionStart(_)
-            | Record::RunEnd(_)
-            | Record::EffectIntent(_)
-            | Record::EffectCompletion(_)
-            | Record::Submission(_)
-            | Record::Abort(_)
-            | Record::Withdrawal(_)
-            | Record::Checkpoint(_)
-            | Record::Attempt(_)
-            | Record::AttemptFailed(_)
-            | Record::Unknown { .. } => {}
-        }
-    }
-    out
+    /// The request inputs last recorded on the selected branch.
+    pub(crate) ledger: crate::request::Ledger,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -108,12 +67,14 @@ impl Session {
             path: writer.path().to_owned(),
             writer: SharedWriter::new(writer),
             context: Vec::new(),
+            context_entries: Vec::new(),
             model: None,
             call_message: None,
             interrupted: false,
             work: std::sync::Arc::default(),
             registered: std::collections::BTreeSet::new(),
             secrets: None,
+            ledger: crate::request::Ledger::default(),
         })
     }
 
@@ -122,7 +83,8 @@ impl Session {
     ///
     /// # Errors
     /// The store's errors: the session is locked by another writer, damaged, or of an unknown
-    /// format version.
+    /// format version; [`smith_store::Error::Unprojectable`] when its selected branch holds a
+    /// record this build does not know that changes what the model sees.
     pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
         let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
         // The selected branch only, leaf to root through the in-file index; other branches
@@ -132,12 +94,14 @@ impl Session {
             None => Vec::new(),
         };
         branch.reverse();
-        let Replayed {
-            context,
+        let crate::Projection {
+            items: context,
+            entries: context_entries,
             model,
             call_message,
             registered,
-        } = replay(&branch);
+            ..
+        } = crate::projection::project_entries(branch.iter()).map_err(|e| e.into_store(path))?;
         // Effects whose process died between intent and completion: their outcome is
         // unknown, recorded as such, and never retried automatically.
         let completed: HashSet<EntryId> = branch
@@ -180,12 +144,14 @@ impl Session {
             path: path.to_owned(),
             writer: SharedWriter::new(writer),
             context,
+            context_entries,
             model,
             call_message,
             interrupted,
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
             registered,
             secrets: None,
+            ledger: crate::request::Ledger::default(),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -270,11 +236,12 @@ impl Session {
             }),
             pair: Some(*id),
         }));
-        self.writer.lock().append_entries(&entries)?;
+        let ids = self.writer.lock().append_entries(&entries)?;
         state.live.clear();
         drop(state);
-        self.context
-            .extend(results.into_iter().map(ContextItem::ToolResult));
+        for (id, result) in ids.into_iter().zip(results) {
+            self.push_context(id, ContextItem::ToolResult(result));
+        }
         self.interrupted = false;
         Ok(())
     }
@@ -388,20 +355,30 @@ impl Session {
         if leaf.0 == 0 || leaf.0 > last {
             return Err(refuse(format!("the session's entries are 1..={last}")));
         }
-        let mut branch = smith_store::SessionReader::open(&self.path)?.branch(leaf, usize::MAX)?;
-        branch.reverse();
-        let replayed = replay(&branch);
-        if let Err(e) = smith::check_pairing(&replayed.context) {
+        let mut reader = smith_store::SessionReader::open(&self.path)?;
+        let replayed =
+            crate::projection::project(&mut reader, Some(leaf)).map_err(|e| match e {
+                crate::ProjectionError::Store(e) => crate::AdmissionError::Store(e),
+                other => refuse(other.to_string()),
+            })?;
+        if let Err(e) = smith::check_pairing(&replayed.items) {
             return Err(refuse(format!(
                 "the branch there ends inside a tool batch ({e}); choose the batch's last result or an entry before its call"
             )));
         }
         self.writer.lock().select(leaf)?;
-        self.context = replayed.context;
+        self.context = replayed.items;
+        self.context_entries = replayed.entries;
         self.model = replayed.model;
         self.call_message = replayed.call_message;
+        self.ledger = crate::request::Ledger::default();
         self.registered = replayed.registered;
         Ok(())
+    }
+
+    /// The redactor the session's records are redacted against, when secrets are registered.
+    pub(crate) fn redactor(&self) -> Option<std::sync::Arc<smith_secrets::Redactor>> {
+        self.secrets.as_ref().map(|(shared, _)| shared.current())
     }
 
     /// The input waiting in the session's queue, in queue order (rebuilt from the file on
@@ -425,9 +402,20 @@ impl Session {
         self.writer.clone()
     }
 
-    /// The context the next provider request starts from.
+    /// The context the next provider request starts from (the selected branch's projection).
     pub fn context(&self) -> &[ContextItem] {
         &self.context
+    }
+
+    /// The entry each item of [`Session::context`] comes from, in the same order.
+    pub fn context_entries(&self) -> &[EntryId] {
+        &self.context_entries
+    }
+
+    /// Add recorded entry `id`'s `item` to the end of the context.
+    pub(crate) fn push_context(&mut self, id: EntryId, item: ContextItem) {
+        self.context.push(item);
+        self.context_entries.push(id);
     }
 
     /// The selected model recorded in the session, if any.

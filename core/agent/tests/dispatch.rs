@@ -186,7 +186,7 @@ fn a_partly_consumed_stream_is_never_replayed() {
     assert_eq!(outcome.stop_reason, StopReason::Error);
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1);
     assert_eq!(b_calls.calls.load(Ordering::SeqCst), 0);
-    let Record::Message(m) = &entries[5].record else {
+    let Record::Message(m) = &entries[6].record else {
         panic!("{:?}", kinds_of(&entries))
     };
     assert_eq!(m.message.text(), "half an ans");
@@ -213,17 +213,20 @@ fn failover_walks_the_order_and_each_attempt_is_recorded_before_its_request() {
         kinds_of(&entries)[4..],
         [
             "attempt",
+            "request",
             "attempt_failed",
             "attempt",
+            "request",
             "attempt_failed",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]
     );
     // Each request went to its own physical model; the selection stayed `g`.
     assert_eq!(c_calls.seen.lock().unwrap()[0].model.to_string(), "p/c");
-    for (i, want) in [(4, "p/a"), (6, "p/b"), (8, "p/c")] {
+    for (i, want) in [(4, "p/a"), (7, "p/b"), (10, "p/c")] {
         let Record::Attempt(a) = &entries[i].record else {
             panic!()
         };
@@ -270,7 +273,7 @@ fn an_abort_while_waiting_to_retry_sends_nothing_more() {
         "the wait observed the abort"
     );
     assert_eq!(a_calls.calls.load(Ordering::SeqCst), 1);
-    let Record::AttemptFailed(f) = &entries[5].record else {
+    let Record::AttemptFailed(f) = &entries[6].record else {
         panic!("{:?}", kinds_of(&entries))
     };
     assert_eq!(f.next, smith::Next::Retry);
@@ -291,8 +294,12 @@ fn the_last_candidates_failure_ends_the_round_as_its_response() {
         1,
         "no retry of a rate limit"
     );
-    assert_eq!(kinds_of(&entries)[4..], ["attempt", "message", "run_end"]);
-    let Record::Message(m) = &entries[5].record else {
+    // The attempt's request is recorded with it, before it is sent.
+    assert_eq!(
+        kinds_of(&entries)[4..],
+        ["attempt", "request", "message", "run_end"]
+    );
+    let Record::Message(m) = &entries[6].record else {
         panic!()
     };
     assert!(m.error.is_some() && m.attempt == Some(entries[4].id));

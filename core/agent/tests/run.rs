@@ -113,29 +113,31 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "model_change",
             "message",
             "attempt",
+            "request",
             "message",
             "tool_result",
             "checkpoint",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]
     );
     // The batch's last result and the work's checkpoint are one committed change, the
     // checkpoint paired with the work.
-    assert_eq!(entries[7].pair, Some(entries[1].id));
-    let Record::Checkpoint(c) = &entries[7].record else {
+    assert_eq!(entries[8].pair, Some(entries[1].id));
+    let Record::Checkpoint(c) = &entries[8].record else {
         panic!()
     };
     assert_eq!((c.round, c.phase.as_str()), (1, "tool_batch_complete"));
     // The run's end is the submission's terminal receipt.
-    assert_eq!(entries[10].pair, Some(entries[1].id));
+    assert_eq!(entries[12].pair, Some(entries[1].id));
     assert_eq!(outcome.submission, Some(entries[1].id));
-    let Record::ToolResult(r) = &entries[6].record else {
+    let Record::ToolResult(r) = &entries[7].record else {
         panic!()
     };
     assert_eq!(r.result.call_id, "c1");
-    let Record::Message(m) = &entries[5].record else {
+    let Record::Message(m) = &entries[6].record else {
         panic!()
     };
     assert_eq!(m.message.role, Role::Assistant);
@@ -143,6 +145,12 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
     // Each response names the attempt recorded before it; a provider given directly is
     // dispatched unchecked (no catalog record) under the selection as given.
     assert_eq!(m.attempt, Some(entries[4].id));
+    // The attempt's request is recorded with it, paired with it, anchored at the prompt.
+    let Record::Request(r) = &entries[5].record else {
+        panic!()
+    };
+    assert_eq!(entries[5].pair, Some(entries[4].id));
+    assert_eq!(r.anchor, Some(entries[3].id));
     let Record::Attempt(a) = &entries[4].record else {
         panic!()
     };
@@ -152,7 +160,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
     );
     assert_eq!(a.model.to_string(), "scripted/t");
     assert!(a.capabilities.is_none() && a.after.is_none());
-    let Record::Attempt(a) = &entries[8].record else {
+    let Record::Attempt(a) = &entries[9].record else {
         panic!()
     };
     assert_eq!((a.round, a.number), (2, 1));
@@ -168,7 +176,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             _ => None,
         })
         .collect();
-    assert_eq!(ends, [4, 6, 10]);
+    assert_eq!(ends, [4, 7, 12]);
 }
 
 #[test]
@@ -187,7 +195,7 @@ fn a_stream_without_terminal_fails_explicitly_and_is_recorded() {
         1
     );
     let entries = read_session(&path).unwrap().entries;
-    let Record::Message(m) = &entries[5].record else {
+    let Record::Message(m) = &entries[6].record else {
         panic!()
     };
     assert_eq!(m.stop_reason, Some(StopReason::Error));

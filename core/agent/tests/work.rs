@@ -204,7 +204,9 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
             "submission",
             "model_change",
             "message",
+            "request_input",
             "attempt",
+            "request",
             "message",
             "submission",
             "tool_result",
@@ -213,13 +215,14 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
             "checkpoint",
             "message",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]
     );
     let entries = read_session(&path).unwrap().entries;
     // Each skipped call has an explicit result saying why.
-    for (i, id) in [(8, "c2"), (9, "c3")] {
+    for (i, id) in [(10, "c2"), (11, "c3")] {
         let Record::ToolResult(r) = &entries[i].record else {
             panic!()
         };
@@ -232,11 +235,11 @@ fn steering_skips_the_rest_of_the_batch_with_explicit_results_and_is_delivered_a
         );
     }
     // The steering message follows the complete batch and pairs with its submission.
-    let Record::Message(m) = &entries[11].record else {
+    let Record::Message(m) = &entries[13].record else {
         panic!()
     };
     assert_eq!(m.message.role, smith::Role::User);
-    assert_eq!(entries[11].pair, Some(entries[6].id));
+    assert_eq!(entries[13].pair, Some(entries[8].id));
     // The next request (echoed) saw every call paired before the steering message.
     let ctx = reopened_context(&path, f.session.id());
     smith::check_pairing(&ctx).unwrap();
@@ -283,20 +286,22 @@ fn follow_up_waits_until_the_work_would_stop_then_continues_it() {
     let kinds = smith_testkit::kinds_of(&entries);
     // Round 1 (tools), round 2 ends the turn, then the follow-up and round 3.
     assert_eq!(
-        &kinds[10..],
+        &kinds[12..],
         [
             "checkpoint",
             "attempt",
+            "request",
             "message",
             "message",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]
     );
     assert_eq!(
-        entries[13].pair,
-        Some(entries[6].id),
+        entries[16].pair,
+        Some(entries[8].id),
         "the delivery pairs with the input"
     );
 }
@@ -351,9 +356,9 @@ fn conflicting_handler_actions_are_rejected_whole_with_a_notice() {
                 .push(enqueue(&inbox, "a", Delivery::Steer));
         }
     });
-    // The queued input is entry 7 (after the start, submission, model, prompt, the attempt
-    // and the assistant message); the policy answers every event by delivering it twice.
-    let id = EntryId(7);
+    // The queued input is entry 9 (after the start, submission, model, prompt, the tool
+    // definitions, the attempt, its request and the assistant message); the policy answers every event by delivering it twice.
+    let id = EntryId(9);
     let policy = Policy {
         label: "policy@1.0.0",
         answer: Some(vec![Action::Deliver(id), Action::Deliver(id)]),
@@ -1307,9 +1312,9 @@ fn message_ids_stay_matched_when_input_is_committed_while_a_message_streams() {
             _ => None,
         })
         .collect();
-    // The first answer streamed as 6 (after its attempt, 5) but was committed as 7 (the
-    // queued input took 6).
-    assert_eq!(ends[1], (6, Some(7)));
+    // The first answer streamed as 7 (after its attempt, 5, and request, 6) but was
+    // committed as 8 (the queued input took 7).
+    assert_eq!(ends[1], (7, Some(8)));
 }
 
 #[test]

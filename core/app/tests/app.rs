@@ -281,6 +281,7 @@ fn recorded_session(dir: &Path) -> (std::path::PathBuf, SessionId) {
             Stored::Unknown {
                 kind: 999,
                 body: vec![0xa0],
+                projection: false,
             },
         ])
         .unwrap();
@@ -333,7 +334,9 @@ fn inspection_records_serialize_type_first_in_the_sessions_json_shape() {
         lines[1]
     );
     assert!(
-        lines[2].ends_with(r#""kind":"unknown","record":{"record_kind":999,"bytes":1}}"#),
+        lines[2].ends_with(
+            r#""kind":"unknown","record":{"record_kind":999,"bytes":1,"projection":false}}"#
+        ),
         "{}",
         lines[2]
     );

@@ -101,6 +101,52 @@ pub enum Action {
     SkipRemaining(String),
 }
 
+/// What a piece of a request's instructions is for. Wire names are snake_case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PieceRole {
+    /// Base instructions, from a `prompt` handler.
+    Instructions,
+    /// Standing context (an `AGENTS.md` file), from a `context` handler.
+    Context,
+}
+
+/// What the request-preparing handlers are asked before a round's request, at the safe point
+/// between provider requests (spec: Agent behavior → Plugin event boundary; Sessions →
+/// Effective request context — accepted prompt and context transformations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestEvent {
+    /// The provider round the request opens (1-based within the run).
+    pub round: u32,
+    /// The names of the tools the request advertises, in order.
+    pub tools: Vec<String>,
+}
+
+/// One piece of a request's instructions, as a handler gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestPiece {
+    /// The handler plugin that gave it (`id@version`).
+    pub handler: String,
+    /// Base instructions or standing context.
+    pub role: PieceRole,
+    /// Where its text came from (a file's path), when it came from one.
+    pub source: Option<String>,
+    /// The text.
+    pub text: String,
+}
+
+/// What the request-preparing handlers gave for one request: the pieces of its instructions
+/// in order (the `prompt` handler's, then each `context` handler's), and why any handler
+/// gave nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PreparedRequest {
+    /// The pieces, in order; their texts joined by a blank line are the instructions.
+    pub pieces: Vec<RequestPiece>,
+    /// A sentence per handler that failed or answered wrongly (the request goes on without
+    /// its contribution).
+    pub problems: Vec<String>,
+}
+
 /// Why a handler contributed nothing to an event.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandlerError {
@@ -141,6 +187,15 @@ pub trait Lifecycle: Send + Sync {
     /// Consult every handler about `event`, in order, observing `cancel` (a handler still
     /// running after a short grace is stopped). Returns one reply per handler.
     fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply>;
+
+    /// Ask the `prompt` handler, then each `context` handler, for the pieces of the next
+    /// request's instructions, observing `cancel`. Called once per round before its request;
+    /// the agent records what they give, and history is never rebuilt by asking again. The
+    /// default has no such handlers: no instructions.
+    fn prepare_request(&self, event: &RequestEvent, cancel: &Cancel) -> PreparedRequest {
+        let _ = (event, cancel);
+        PreparedRequest::default()
+    }
 }
 
 /// No handlers: queued input cannot be admitted and nothing is delivered.

@@ -72,6 +72,19 @@ pub enum Error {
         /// The original failure.
         reason: String,
     },
+    /// The selected branch cannot be projected into a provider request: it holds a record
+    /// this build does not know that changes what the model sees, or a context edit whose
+    /// target is not on its branch (spec: Sessions → Context edits — reconstruction that needs
+    /// unknown edit semantics is rejected, never silently ignored).
+    #[error("`{}`: {reason}; the file was not changed", path.display())]
+    Unprojectable {
+        /// The file.
+        path: PathBuf,
+        /// The entry at fault.
+        entry: u64,
+        /// What is wrong and what to do.
+        reason: String,
+    },
     /// A record could not be encoded within the format's bounds.
     #[error("cannot record entry: {reason}")]
     Encode {

@@ -20,6 +20,7 @@ pub mod format;
 pub mod meta;
 mod reader;
 mod record;
+mod request;
 mod scan;
 mod shared;
 mod writer;
@@ -36,6 +37,10 @@ pub use record::{
     Abort, Attachment, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record,
     RunEnd, SecretRegistration, SessionStart, Submission, ToolResultRecord, Withdrawal,
     entry_frame, entry_payload, redact_record,
+};
+pub use request::{
+    ContextEdit, EditChange, EditOp, EffectiveRequest, MAX_EDIT_BYTES, MAX_EDITS,
+    PROJECTION_VERSION, PieceRole, RequestInput,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use shared::{SharedWriter, WeakWriter};

@@ -10,6 +10,10 @@ use crate::format::{Salt, u16_at, u32_at, u64_at};
 pub const ENTRY_META_LEN: usize = 40;
 /// Entry flag: the stored body is a zstd frame of the CBOR body.
 pub const ENTRY_COMPRESSED: u16 = 1;
+/// Entry flag: the record changes what later provider requests see (a context edit): a reader
+/// that does not know its kind must refuse to reconstruct a request past it rather than
+/// ignore it (spec: Sessions → Context edits, last paragraph).
+pub const ENTRY_PROJECTION: u16 = 2;
 /// Length of a commit payload.
 pub const COMMIT_LEN: usize = 72;
 /// Length of an index payload before its offset table.
@@ -30,7 +34,7 @@ pub struct EntryMeta {
     pub timestamp_ms: i64,
     /// The record kind of the body.
     pub record_kind: u16,
-    /// Entry flags ([`ENTRY_COMPRESSED`]; other bits 0).
+    /// Entry flags ([`ENTRY_COMPRESSED`], [`ENTRY_PROJECTION`]; other bits 0).
     pub flags: u16,
     /// Length of the decoded (uncompressed) CBOR body in bytes.
     pub body_len: u32,

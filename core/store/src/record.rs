@@ -202,12 +202,22 @@ pub enum Record {
     AttemptFailed(AttemptFailure),
     /// Kind 14.
     SecretRegistration(SecretRegistration),
+    /// Kind 15: edits to the model-visible content of earlier entries.
+    ContextEdit(crate::ContextEdit),
+    /// Kind 16: an input of later requests (instructions or tool definitions).
+    RequestInput(crate::RequestInput),
+    /// Kind 17: the request of a provider attempt.
+    Request(crate::EffectiveRequest),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
         kind: u16,
         /// Its body, byte for byte.
         body: Vec<u8>,
+        /// Whether its entry carries the projection flag
+        /// ([`crate::meta::ENTRY_PROJECTION`]): it changes what later requests see, so a
+        /// request cannot be reconstructed past it by this build.
+        projection: bool,
     },
 }
 
@@ -240,6 +250,12 @@ impl Record {
     pub const ATTEMPT_FAILED: u16 = 13;
     /// Record kind of [`Record::SecretRegistration`] in entry metadata.
     pub const SECRET_REGISTRATION: u16 = 14;
+    /// Record kind of [`Record::ContextEdit`].
+    pub const CONTEXT_EDIT: u16 = 15;
+    /// Record kind of [`Record::RequestInput`].
+    pub const REQUEST_INPUT: u16 = 16;
+    /// Record kind of [`Record::Request`].
+    pub const REQUEST: u16 = 17;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -258,13 +274,17 @@ impl Record {
             Record::Attempt(_) => Self::ATTEMPT,
             Record::AttemptFailed(_) => Self::ATTEMPT_FAILED,
             Record::SecretRegistration(_) => Self::SECRET_REGISTRATION,
+            Record::ContextEdit(_) => Self::CONTEXT_EDIT,
+            Record::RequestInput(_) => Self::REQUEST_INPUT,
+            Record::Request(_) => Self::REQUEST,
             Record::Unknown { kind, .. } => *kind,
         }
     }
 
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
-    /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, or `unknown`).
+    /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, `context_edit`,
+    /// `request_input`, `request`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -281,6 +301,9 @@ impl Record {
             Record::Attempt(_) => "attempt",
             Record::AttemptFailed(_) => "attempt_failed",
             Record::SecretRegistration(_) => "secret_registration",
+            Record::ContextEdit(_) => "context_edit",
+            Record::RequestInput(_) => "request_input",
+            Record::Request(_) => "request",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -321,6 +344,9 @@ impl Record {
             Record::Attempt(r) => cbor(r, out),
             Record::AttemptFailed(r) => cbor(r, out),
             Record::SecretRegistration(r) => cbor(r, out),
+            Record::ContextEdit(r) => cbor(r, out),
+            Record::RequestInput(r) => cbor(r, out),
+            Record::Request(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -328,7 +354,19 @@ impl Record {
         }
     }
 
-    /// Decode a body of `kind`. Unknown kinds become [`Record::Unknown`].
+    /// Whether an entry of this record changes what later requests see (context edits, and an
+    /// unknown kind whose entry says so): its entry carries
+    /// [`crate::meta::ENTRY_PROJECTION`].
+    pub fn changes_projection(&self) -> bool {
+        match self {
+            Record::ContextEdit(_) => true,
+            Record::Unknown { projection, .. } => *projection,
+            _ => false,
+        }
+    }
+
+    /// Decode a body of `kind`. Unknown kinds become [`Record::Unknown`] (without the
+    /// projection flag, which is the entry's: [`crate::decode_entry_payload`] sets it).
     ///
     /// # Errors
     /// A description of why a known kind's body is malformed.
@@ -375,9 +413,13 @@ impl Record {
             Self::ATTEMPT => Record::Attempt(cbor(body)?),
             Self::ATTEMPT_FAILED => Record::AttemptFailed(cbor(body)?),
             Self::SECRET_REGISTRATION => Record::SecretRegistration(cbor(body)?),
+            Self::CONTEXT_EDIT => Record::ContextEdit(cbor(body)?),
+            Self::REQUEST_INPUT => Record::RequestInput(cbor(body)?),
+            Self::REQUEST => Record::Request(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),
+                projection: false,
             },
         })
     }
@@ -464,11 +506,15 @@ pub fn entry_payload(entry: &EntryHead, record: &Record) -> Result<Vec<u8>, Erro
             reason: format!("entry {} cannot pair with later entry {pair}", entry.id.0),
         });
     }
-    let mut flags = 0;
+    let mut flags = if record.changes_projection() {
+        crate::meta::ENTRY_PROJECTION
+    } else {
+        0
+    };
     if let Some(packed) = compress(body)? {
         payload.truncate(ENTRY_META_LEN);
         payload.extend_from_slice(&packed);
-        flags = crate::meta::ENTRY_COMPRESSED;
+        flags |= crate::meta::ENTRY_COMPRESSED;
     }
     crate::meta::EntryMeta {
         id: entry.id.0,
@@ -542,7 +588,7 @@ fn compress(body: &[u8]) -> Result<Option<Vec<u8>>, Error> {
 /// A description of what is wrong: unknown flags, a length out of bounds or not matching,
 /// a zstd stream that is damaged or longer than declared.
 pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<u8>, String> {
-    if flags & !crate::meta::ENTRY_COMPRESSED != 0 {
+    if flags & !(crate::meta::ENTRY_COMPRESSED | crate::meta::ENTRY_PROJECTION) != 0 {
         return Err(format!("unknown entry flags {flags:#06x}"));
     }
     if body_len > crate::format::MAX_PAYLOAD {
@@ -599,9 +645,11 @@ pub fn redact_record(
     redact_value(&mut value, redactor);
     let mut redacted = Vec::with_capacity(body.len());
     ciborium::into_writer(&value, &mut redacted).map_err(|e| defect(e.to_string()))?;
-    Record::decode(record.kind(), &redacted)
-        .map(Some)
-        .map_err(|e| defect(e.to_string()))
+    let mut out = Record::decode(record.kind(), &redacted).map_err(|e| defect(e.to_string()))?;
+    if let Record::Unknown { projection, .. } = &mut out {
+        *projection = record.changes_projection();
+    }
+    Ok(Some(out))
 }
 
 fn redact_value(value: &mut ciborium::Value, redactor: &smith_secrets::Redactor) {

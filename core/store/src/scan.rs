@@ -602,8 +602,11 @@ pub(crate) fn decode_entry(payload: &[u8]) -> Result<Entry, String> {
         return Err(problem);
     }
     let body = load_body(meta.flags, meta.body_len, stored)?;
-    let record = Record::decode(meta.record_kind, &body)
+    let mut record = Record::decode(meta.record_kind, &body)
         .map_err(|reason| format!("entry {} has a malformed body: {reason}", meta.id))?;
+    if let Record::Unknown { projection, .. } = &mut record {
+        *projection = meta.flags & crate::meta::ENTRY_PROJECTION != 0;
+    }
     Ok(Entry {
         id: EntryId(meta.id),
         parent: (meta.parent != 0).then_some(EntryId(meta.parent)),

@@ -125,6 +125,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
             Record::Unknown {
                 kind: 900,
                 body: vec![0xa1, 0x61, 0x78, 0x01],
+                projection: false,
             },
         ),
         (
@@ -269,6 +270,70 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 source: "user".into(),
             }),
         ),
+        (
+            "context_edit",
+            None,
+            Record::ContextEdit(smith_store::ContextEdit {
+                edits: vec![
+                    smith_store::EditOp {
+                        target: EntryId(3),
+                        change: smith_store::EditChange::Replace(
+                            "Fix the failing test in src/lib.rs (the parser one)".into(),
+                        ),
+                    },
+                    smith_store::EditOp {
+                        target: EntryId(9),
+                        change: smith_store::EditChange::Omit,
+                    },
+                ],
+            }),
+        ),
+        (
+            "request_input_piece",
+            None,
+            Record::RequestInput(smith_store::RequestInput::Piece {
+                handler: "agents-md@0.1.0".into(),
+                role: smith_store::PieceRole::Context,
+                source: Some("/home/ada/project/AGENTS.md".into()),
+                text: "Run `cargo test` before you stop.".into(),
+            }),
+        ),
+        (
+            "request_input_tools",
+            None,
+            Record::RequestInput(smith_store::RequestInput::Tools(vec![
+                smith::ToolDefinition {
+                    name: "read".into(),
+                    description: "Read a file's lines.".into(),
+                    input_schema: serde_json::json!({
+                        "type": "object",
+                        "properties": {"path": {"type": "string"}},
+                        "required": ["path"],
+                    }),
+                },
+            ])),
+        ),
+        (
+            "request",
+            Some(EntryId(13)),
+            Record::Request(smith_store::EffectiveRequest {
+                anchor: Some(EntryId(12)),
+                projection: smith_store::PROJECTION_VERSION,
+                instructions: vec![EntryId(20), EntryId(21)],
+                tools: Some(EntryId(22)),
+                cache_key: Some("01a22bd3-8d19-76f1-be00-0165c2737604".into()),
+                sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+            }),
+        ),
+        (
+            "unknown_projection",
+            None,
+            Record::Unknown {
+                kind: 901,
+                body: vec![0xa1, 0x61, 0x79, 0x02],
+                projection: true,
+            },
+        ),
     ]
 }
 
@@ -370,6 +435,12 @@ fn every_record_kind_encodes_to_its_golden_bytes_and_back() {
         assert_eq!(
             (entry.id, entry.parent, entry.pair),
             (head.id, head.parent, head.pair)
+        );
+        let entry_flags = u16::from_le_bytes([payload[26], payload[27]]);
+        assert_eq!(
+            entry_flags & smith_store::meta::ENTRY_PROJECTION != 0,
+            matches!(name, "context_edit" | "unknown_projection"),
+            "{name}: the projection flag marks exactly the records that change later requests"
         );
         if name.ends_with("compressed") {
             let flags = u16::from_le_bytes([payload[26], payload[27]]);

@@ -252,8 +252,13 @@ fn record() -> impl Strategy<Value = Record> {
                     requires,
                 })
             ),
-        (100u16..200, proptest::collection::vec(any::<u8>(), 0..32))
-            .prop_map(|(kind, body)| Record::Unknown { kind, body }),
+        (100u16..200, proptest::collection::vec(any::<u8>(), 0..32)).prop_map(|(kind, body)| {
+            Record::Unknown {
+                kind,
+                body,
+                projection: false,
+            }
+        }),
     ]
 }
 

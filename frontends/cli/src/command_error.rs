@@ -44,7 +44,10 @@ pub(crate) fn store_status(e: &smith_store::Error) -> u8 {
     use smith_store::Error as E;
     match e {
         E::Locked { .. } => REFUSED,
-        E::NotASession { .. } | E::UnsupportedVersion { .. } | E::Corrupt { .. } => DAMAGED,
+        E::NotASession { .. }
+        | E::UnsupportedVersion { .. }
+        | E::Corrupt { .. }
+        | E::Unprojectable { .. } => DAMAGED,
         E::Io { .. } | E::Uncertain { .. } | E::Encode { .. } => RUN_FAILED,
     }
 }

@@ -143,9 +143,12 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
             "submission",
             "model_change",
             "message",
+            "request_input",
             "attempt",
+            "request",
             "attempt_failed",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]

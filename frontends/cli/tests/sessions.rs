@@ -77,13 +77,18 @@ fn get_pages_through_every_entry_exactly_once() {
             "submission",
             "model_change",
             "message",
+            // The tool definitions the request advertised, then each attempt with its
+            // recorded request.
+            "request_input",
             "attempt",
+            "request",
             "message",
             "effect_intent",
             "effect_completion",
             "tool_result",
             "checkpoint",
             "attempt",
+            "request",
             "message",
             "run_end"
         ]
@@ -108,7 +113,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=13).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=16).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));

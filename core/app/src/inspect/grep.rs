@@ -53,7 +53,8 @@ impl Pattern {
 
 /// The searchable text of a record, part by part: message text, thinking and tool calls
 /// (name and arguments), tool output, failures, effect targets and output, queued input,
-/// keys, abort and withdrawal reasons, checkpoint requirements, attempt models.
+/// keys, abort and withdrawal reasons, checkpoint requirements, attempt models, context-edit
+/// replacements, recorded instructions and their sources.
 pub fn searchable_texts(record: &Record) -> Vec<String> {
     match record {
         Record::Message(m) => m
@@ -94,7 +95,22 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             r.label.as_deref().unwrap_or_default(),
             r.source
         )],
-        Record::SessionStart(_) | Record::ModelChange(_) | Record::Unknown { .. } => Vec::new(),
+        Record::ContextEdit(e) => e
+            .edits
+            .iter()
+            .filter_map(|op| match &op.change {
+                smith_store::EditChange::Replace(text) => Some(text.clone()),
+                smith_store::EditChange::Omit => None,
+            })
+            .collect(),
+        Record::RequestInput(smith_store::RequestInput::Piece { text, source, .. }) => {
+            source.iter().cloned().chain([text.clone()]).collect()
+        }
+        Record::SessionStart(_)
+        | Record::ModelChange(_)
+        | Record::RequestInput(smith_store::RequestInput::Tools(_))
+        | Record::Request(_)
+        | Record::Unknown { .. } => Vec::new(),
     }
 }
 

@@ -212,6 +212,9 @@ pub enum RecordView<'a> {
         record_kind: u16,
         /// Its body's size.
         bytes: usize,
+        /// Whether it changes what the model sees (its entry carries the projection flag):
+        /// requests past it cannot be reconstructed by this Smith.
+        projection: bool,
     },
 }
 
@@ -233,6 +236,9 @@ pub enum KnownRecord<'a> {
     Attempt(&'a smith::Attempt),
     AttemptFailed(&'a smith::AttemptFailure),
     SecretRegistration(&'a smith_store::SecretRegistration),
+    ContextEdit(&'a smith_store::ContextEdit),
+    RequestInput(&'a smith_store::RequestInput),
+    Request(&'a smith_store::EffectiveRequest),
 }
 
 impl<'a> RecordView<'a> {
@@ -252,6 +258,9 @@ impl<'a> RecordView<'a> {
             Stored::Attempt(r) => KnownRecord::Attempt(r),
             Stored::AttemptFailed(r) => KnownRecord::AttemptFailed(r),
             Stored::SecretRegistration(r) => KnownRecord::SecretRegistration(r),
+            Stored::ContextEdit(r) => KnownRecord::ContextEdit(r),
+            Stored::RequestInput(r) => KnownRecord::RequestInput(r),
+            Stored::Request(r) => KnownRecord::Request(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,
@@ -260,10 +269,15 @@ impl<'a> RecordView<'a> {
                     evidence: &r.evidence,
                 };
             }
-            Stored::Unknown { kind, body } => {
+            Stored::Unknown {
+                kind,
+                body,
+                projection,
+            } => {
                 return Self::Unknown {
                     record_kind: *kind,
                     bytes: body.len(),
+                    projection: *projection,
                 };
             }
         };

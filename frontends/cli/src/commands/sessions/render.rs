@@ -167,7 +167,62 @@ fn summary(entry: &Entry) -> String {
                 smith::Next::Stop => "stopped",
             }
         ),
-        Stored::Unknown { kind, body } => format!("record kind {kind}, {} bytes", body.len()),
+        Stored::ContextEdit(e) => e
+            .edits
+            .iter()
+            .map(|op| match &op.change {
+                smith_store::EditChange::Omit => format!("omit {}", op.target),
+                smith_store::EditChange::Replace(text) => {
+                    format!("replace {}: {text}", op.target)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        Stored::RequestInput(smith_store::RequestInput::Piece {
+            handler,
+            role,
+            source,
+            text,
+        }) => format!(
+            "{} from {handler}{}: {} bytes",
+            match role {
+                smith::PieceRole::Instructions => "instructions",
+                smith::PieceRole::Context => "context",
+            },
+            source
+                .as_ref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default(),
+            text.len()
+        ),
+        Stored::RequestInput(smith_store::RequestInput::Tools(tools)) => format!(
+            "tools: {}",
+            tools
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Stored::Request(r) => format!(
+            "request of attempt {}: context to {}, sha256 {}",
+            entry.pair.map_or_else(String::new, |p| p.to_string()),
+            r.anchor
+                .map_or_else(|| "none".to_owned(), |a| a.to_string()),
+            &r.sha256[..r.sha256.len().min(12)]
+        ),
+        Stored::Unknown {
+            kind,
+            body,
+            projection,
+        } => format!(
+            "record kind {kind}, {} bytes{}",
+            body.len(),
+            if *projection {
+                " (changes what the model sees)"
+            } else {
+                ""
+            }
+        ),
     };
     text.lines().collect::<Vec<_>>().join(" ⏎ ")
 }

@@ -1,0 +1,185 @@
+//! Context edits (spec: Sessions → Context edits): one validated batch, appended as one
+//! `context_edit` record, that omits or replaces the model-visible content of earlier
+//! messages and tool results on the selected branch. Raw history is never changed: the targets
+//! keep their identity, role, content, effects and usage; later requests see the projection.
+
+use smith::EntryId;
+use smith_store::{ContextEdit, EditChange, EditOp, Entry, MAX_EDIT_BYTES, MAX_EDITS, Record};
+
+use crate::Session;
+use crate::projection::{Projection, Projector};
+
+/// Why an edit batch was refused. Nothing was written, and the projection is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// The batch holds no edit.
+    #[error("the edit batch is empty; name at least one entry to omit or replace")]
+    Empty,
+    /// More edits than one batch may hold.
+    #[error("the edit batch holds {count} edits, more than the {max} one batch may hold; split it")]
+    TooMany {
+        /// Edits in the batch.
+        count: usize,
+        /// [`MAX_EDITS`].
+        max: usize,
+    },
+    /// The replacement texts are too large together.
+    #[error(
+        "the edit batch's replacement texts are {bytes} bytes together, more than the {max} one batch may hold; shorten them or split the batch"
+    )]
+    TooLarge {
+        /// Their total size in bytes.
+        bytes: usize,
+        /// [`MAX_EDIT_BYTES`].
+        max: usize,
+    },
+    /// Two edits of the batch name one target.
+    #[error("entry {target} is edited twice in one batch; give each entry one edit")]
+    Duplicate {
+        /// The target.
+        target: EntryId,
+    },
+    /// The target does not exist.
+    #[error("the session has no entry {target} (its entries are 1..={last})")]
+    NoSuchEntry {
+        /// The target.
+        target: EntryId,
+        /// The session's last entry id.
+        last: u64,
+    },
+    /// The target is not something the model sees.
+    #[error(
+        "entry {target} is a {kind} record, not a message or tool result; only those are part of what the model sees"
+    )]
+    NotContext {
+        /// The target.
+        target: EntryId,
+        /// Its record kind's name.
+        kind: &'static str,
+    },
+    /// The target is not on the selected branch.
+    #[error(
+        "entry {target} is not on the selected branch, so editing it would change nothing the next request sees; select a branch through it first"
+    )]
+    OffBranch {
+        /// The target.
+        target: EntryId,
+    },
+    /// The edited context would break the pairing or order of tool calls and results.
+    #[error(
+        "the edited context would break tool-call pairing ({reason}); omit a tool call's message together with all of its results, or replace their text instead"
+    )]
+    Pairing {
+        /// What the pairing check found.
+        reason: String,
+    },
+    /// Work is running in the session.
+    #[error("work is running in this session; edit its context after the work ends")]
+    Busy,
+    /// The branch cannot be projected.
+    #[error(transparent)]
+    Projection(#[from] crate::ProjectionError),
+    /// The store's errors (nothing was appended).
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
+impl Session {
+    /// Append `edits` as one `context_edit` batch on the selected branch, after validating the
+    /// batch whole: at most [`MAX_EDITS`] edits and [`MAX_EDIT_BYTES`] of replacement text, each
+    /// to a distinct message or tool result on the selected branch, and a resulting context
+    /// whose tool calls and results stay paired and ordered. The latest edit of a target wins;
+    /// an earlier omission can be undone by a later replacement. Returns the batch's entry id;
+    /// the next request sees the edited projection.
+    ///
+    /// # Errors
+    /// [`EditError`], naming the offending target; nothing was written.
+    pub fn edit_context(&mut self, edits: Vec<EditOp>) -> Result<EntryId, EditError> {
+        if edits.is_empty() {
+            return Err(EditError::Empty);
+        }
+        if edits.len() > MAX_EDITS {
+            return Err(EditError::TooMany {
+                count: edits.len(),
+                max: MAX_EDITS,
+            });
+        }
+        let bytes: usize = edits
+            .iter()
+            .map(|e| match &e.change {
+                EditChange::Replace(text) => text.len(),
+                EditChange::Omit => 0,
+            })
+            .sum();
+        if bytes > MAX_EDIT_BYTES {
+            return Err(EditError::TooLarge {
+                bytes,
+                max: MAX_EDIT_BYTES,
+            });
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = edits.iter().find(|e| !seen.insert(e.target)) {
+            return Err(EditError::Duplicate { target: dup.target });
+        }
+        if !crate::inbox::lock(&self.work).live.is_empty() {
+            return Err(EditError::Busy);
+        }
+        let (leaf, next) = {
+            let writer = self.writer.lock();
+            (writer.leaf(), writer.next_entry_id())
+        };
+        let mut reader = smith_store::SessionReader::open(self.path())?;
+        for edit in &edits {
+            if edit.target.0 == 0 || edit.target.0 >= next.0 {
+                return Err(EditError::NoSuchEntry {
+                    target: edit.target,
+                    last: next.0.saturating_sub(1),
+                });
+            }
+            let kind = reader.entry_meta(edit.target)?.record_kind;
+            if kind != Record::MESSAGE && kind != Record::TOOL_RESULT {
+                let name = reader.entry(edit.target)?.record.kind_name();
+                return Err(EditError::NotContext {
+                    target: edit.target,
+                    kind: name,
+                });
+            }
+        }
+        let batch = ContextEdit { edits };
+        let projected = self.project_with_batch(&mut reader, leaf, next, &batch)?;
+        if let Err(e) = smith::check_pairing(&projected.items) {
+            return Err(EditError::Pairing {
+                reason: e.to_string(),
+            });
+        }
+        let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
+        self.context = projected.items;
+        self.context_entries = projected.entries;
+        Ok(ids.first().copied().unwrap_or(next))
+    }
+
+    /// The projection of the selected branch with `batch` appended at its leaf as entry
+    /// `next`; a target the walk never meets is off the branch.
+    fn project_with_batch(
+        &self,
+        reader: &mut smith_store::SessionReader,
+        leaf: Option<EntryId>,
+        next: EntryId,
+        batch: &ContextEdit,
+    ) -> Result<Projection, EditError> {
+        let mut projector = Projector::new();
+        projector.push(Entry {
+            id: next,
+            parent: leaf,
+            pair: None,
+            timestamp_ms: 0,
+            record: Record::ContextEdit(batch.clone()),
+        })?;
+        match crate::projection::project_with(reader, leaf, projector) {
+            Err(crate::ProjectionError::Target { target, edit }) if edit == next => {
+                Err(EditError::OffBranch { target })
+            }
+            other => Ok(other?),
+        }
+    }
+}

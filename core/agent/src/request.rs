@@ -1,0 +1,150 @@
+//! The effective request of each attempt (spec: Sessions → Effective request context; plan
+//! B3): the round's instructions come from the request-preparing handlers, and before every
+//! attempt its request is recorded — in the same committed change as the attempt, so an append
+//! failure sends nothing and recording costs no extra fsync. Inputs unchanged since the last
+//! request on the branch (instructions pieces, tool definitions) are referenced, not stored
+//! again.
+
+use sha2::{Digest, Sha256};
+use smith::{
+    Attempt, EntryId, PreparedRequest, ProviderRequest, RequestEvent, RequestPiece, ToolDefinition,
+};
+use smith_store::{EffectiveRequest, NewEntry, PROJECTION_VERSION, Record, RequestInput};
+
+use crate::run::{Run, RunError};
+
+/// The request inputs last recorded on the selected branch, reused while unchanged.
+#[derive(Debug, Default)]
+pub(crate) struct Ledger {
+    pieces: Vec<(RequestPiece, EntryId)>,
+    tools: Option<(Vec<ToolDefinition>, EntryId)>,
+}
+
+/// The instructions a round's handlers gave, joined by a blank line; `None` for none.
+pub(crate) fn instructions(pieces: &[RequestPiece]) -> Option<String> {
+    (!pieces.is_empty()).then(|| {
+        pieces
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    })
+}
+
+/// SHA-256 (lowercase hex) of `request` as the provider plugin receives it: its JSON text with
+/// every registered secret replaced by its reference.
+pub fn request_sha256(
+    request: &ProviderRequest,
+    redactor: Option<&smith_secrets::Redactor>,
+) -> String {
+    let mut value = serde_json::to_value(request).unwrap_or(serde_json::Value::Null);
+    if let Some(redactor) = redactor {
+        redactor.redact_json(&mut value);
+    }
+    Sha256::digest(value.to_string().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Run<'_> {
+    /// Ask the request-preparing handlers for round `round`'s instructions; their problems
+    /// become warnings.
+    pub(crate) fn prepare(
+        &mut self,
+        lifecycle: &dyn smith::Lifecycle,
+        round: u32,
+        tools: &[ToolDefinition],
+    ) -> PreparedRequest {
+        let event = RequestEvent {
+            round,
+            tools: tools.iter().map(|t| t.name.clone()).collect(),
+        };
+        let prepared = lifecycle.prepare_request(&event, self.cancel);
+        for problem in &prepared.problems {
+            self.sink.emit(smith_ui_intents::Intent::Notice {
+                level: smith_ui_intents::NoticeLevel::Warning,
+                text: problem.clone(),
+            });
+        }
+        prepared
+    }
+
+    /// Record `attempt` and its `request` (built from `pieces` and the branch's projection) as
+    /// one committed change: the inputs not yet recorded, the attempt, then the request paired
+    /// with it. Returns the attempt's entry id.
+    pub(crate) fn record_attempt_request(
+        &mut self,
+        attempt: &Attempt,
+        request: &ProviderRequest,
+        pieces: &[RequestPiece],
+    ) -> Result<EntryId, RunError> {
+        let redactor = self.session.redactor();
+        let sha256 = request_sha256(request, redactor.as_deref());
+        let mut writer = self.session.writer.lock();
+        let anchor = writer.leaf();
+        let mut next = writer.next_entry_id();
+        let mut entries = Vec::new();
+        let ledger = &self.session.ledger;
+        let mut instructions = Vec::with_capacity(pieces.len());
+        let mut new_pieces = Vec::new();
+        for piece in pieces {
+            match ledger.pieces.iter().find(|(p, _)| p == piece) {
+                Some((_, id)) => instructions.push(*id),
+                None => {
+                    entries.push(NewEntry::from(Record::RequestInput(RequestInput::Piece {
+                        handler: piece.handler.clone(),
+                        role: piece.role,
+                        source: piece.source.clone(),
+                        text: piece.text.clone(),
+                    })));
+                    instructions.push(next);
+                    new_pieces.push((piece.clone(), next));
+                    next = EntryId(next.0 + 1);
+                }
+            }
+        }
+        let tools = match &ledger.tools {
+            _ if request.tools.is_empty() => None,
+            Some((defs, id)) if *defs == request.tools => Some(*id),
+            _ => {
+                entries.push(NewEntry::from(Record::RequestInput(RequestInput::Tools(
+                    request.tools.clone(),
+                ))));
+                let id = next;
+                next = EntryId(next.0 + 1);
+                Some(id)
+            }
+        };
+        let attempt_id = next;
+        entries.push(NewEntry::from(Record::Attempt(Box::new(attempt.clone()))));
+        entries.push(NewEntry {
+            record: Record::Request(EffectiveRequest {
+                anchor,
+                projection: PROJECTION_VERSION,
+                instructions: instructions.clone(),
+                tools,
+                cache_key: request.cache.as_ref().map(|c| c.key.clone()),
+                sha256,
+            }),
+            pair: Some(attempt_id),
+        });
+        writer.append_entries(&entries)?;
+        drop(writer);
+        // Recorded: later requests reference these inputs while they stay the same.
+        let ledger = &mut self.session.ledger;
+        if !new_pieces.is_empty() {
+            ledger.pieces = pieces
+                .iter()
+                .cloned()
+                .zip(instructions.iter().copied())
+                .collect();
+        }
+        if let Some(id) = tools
+            && ledger.tools.as_ref().is_none_or(|(_, old)| *old != id)
+        {
+            ledger.tools = Some((request.tools.clone(), id));
+        }
+        Ok(attempt_id)
+    }
+}

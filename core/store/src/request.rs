@@ -1,0 +1,102 @@
+//! The record bodies of the effective request (spec: Sessions → Effective request context,
+//! Context edits): context edits (kind 15), the recorded inputs of requests (kind 16) and the
+//! recorded request of each provider attempt (kind 17).
+
+use serde::{Deserialize, Serialize};
+use smith::{EntryId, ToolDefinition};
+
+/// Largest number of edits one context-edit batch may hold.
+pub const MAX_EDITS: usize = 256;
+
+/// Largest total size, in bytes, of the replacement texts of one context-edit batch.
+pub const MAX_EDIT_BYTES: usize = 1 << 20;
+
+/// Body of record kind 15, `context_edit`: one batch of edits to the model-visible content of
+/// earlier messages and tool results on this entry's branch (spec: Sessions → Context edits).
+/// The targets keep their identity, role, raw content, effects and usage: only the projection
+/// of later requests changes, and only on branches through this entry. Its entry carries the
+/// projection flag ([`crate::meta::ENTRY_PROJECTION`]), so a reader that does not know the
+/// kind refuses to reconstruct a request rather than ignore it. Validated as a whole before
+/// it is appended: the targets are distinct, on the branch, and the context that results keeps
+/// every tool call paired with its result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextEdit {
+    /// The edits, at most [`MAX_EDITS`], each to a distinct target.
+    pub edits: Vec<EditOp>,
+}
+
+/// One edit of a [`ContextEdit`] batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EditOp {
+    /// The message or tool result whose model-visible content changes (its entry id).
+    pub target: EntryId,
+    /// What the model sees instead.
+    pub change: EditChange,
+}
+
+/// What an [`EditOp`] does to its target. Wire names are snake_case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditChange {
+    /// The target is left out of the context.
+    Omit,
+    /// The target's text is replaced: a message's text, thinking and images become this one
+    /// text (its tool calls stay, so their results stay paired); a tool result's output
+    /// becomes this text.
+    Replace(String),
+}
+
+pub use smith::PieceRole;
+
+/// Body of record kind 16, `request_input`: an input of later requests, recorded once and
+/// referenced by every request that uses it unchanged, so an unchanged prefix is never stored
+/// again per round (spec: Effective request context — accepted prompt and context
+/// transformations and advertised tool definitions are durable request history).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestInput {
+    /// A handler's accepted output: a piece of the instructions.
+    Piece {
+        /// The handler plugin that gave it (`id@version`).
+        handler: String,
+        /// Base instructions or standing context.
+        role: PieceRole,
+        /// Where its text came from (a file's path), when it came from one.
+        source: Option<String>,
+        /// The text, as it enters the instructions.
+        text: String,
+    },
+    /// The tool definitions advertised to the model.
+    Tools(Vec<ToolDefinition>),
+}
+
+/// The rules by which [`EffectiveRequest::anchor`]'s branch projects to a request's context:
+/// version 1 applies context edits (kind 15) to the branch's messages and tool results.
+pub const PROJECTION_VERSION: u32 = 1;
+
+/// Body of record kind 17, `request`: the request of the provider attempt it pairs with,
+/// recorded in the same committed change as that attempt, before the request is sent (spec:
+/// Effective request context — recorded inputs reconstruct each request's exact ordered
+/// messages, effective instructions, advertised tool definitions, model dispatch and
+/// generation provenance in secret-safe form). It references immutable recorded entries only:
+/// the branch up to `anchor` (its projection is the context), the `request_input` entries
+/// (the instructions, then the tool definitions) and the attempt (model, thinking, output
+/// limit, generation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectiveRequest {
+    /// The last entry of the branch whose projection is the request's context; `None` for an
+    /// empty branch.
+    pub anchor: Option<EntryId>,
+    /// The projection rules ([`PROJECTION_VERSION`]).
+    pub projection: u32,
+    /// The `request_input` pieces whose texts, joined by a blank line in this order, are the
+    /// instructions (none: no instructions).
+    pub instructions: Vec<EntryId>,
+    /// The `request_input` entry holding the advertised tool definitions; `None`: no tools.
+    pub tools: Option<EntryId>,
+    /// The prompt-cache key asked for, when the dispatched model caches.
+    pub cache_key: Option<String>,
+    /// SHA-256 (lowercase hex) of the provider-neutral request as handed to the provider
+    /// plugin: its JSON text (`ProviderRequest`), secrets replaced by their references.
+    pub sha256: String,
+}
