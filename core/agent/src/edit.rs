@@ -49,7 +49,7 @@ pub enum EditError {
     },
     /// The target is not something the model sees.
     #[error(
-        "entry {target} is a {kind} record, not a message or tool result; only those are part of what the model sees"
+        "entry {target} holds a `{kind}` record, not a message or tool result; only those are part of what the model sees"
     )]
     NotContext {
         /// The target.

@@ -85,6 +85,7 @@ mod inbox;
 mod lifecycle;
 mod observer;
 mod projection;
+mod reconstruct;
 mod record;
 mod replay;
 mod request;
@@ -104,6 +105,7 @@ pub use observer::{Access, ObserveError, Observer, Position};
 pub use projection::{
     Projection, ProjectionError, Projector, project, project_entries, project_with,
 };
+pub use reconstruct::{ReconstructError, Reconstructed, attempt_at, reconstruct};
 pub use record::MAX_RECORDED_OUTPUT_BYTES;
 pub use request::request_sha256;
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};

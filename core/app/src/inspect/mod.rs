@@ -5,18 +5,23 @@
 //! changes.
 //!
 //! The records are [`Record`]s, serialized with a `type` tag first (`session`, `match`,
-//! `entry`, `usage`, `page`, `receipt`, `fork`); their JSON shapes are the `sessions … --json`
+//! `entry`, `usage`, `page`, `receipt`, `fork`, `request`); their JSON shapes are the `sessions … --json`
 //! format documented in `docs-corpus/docs/sessions.md`.
 
 mod follow;
 mod grep;
 mod page;
+mod request;
 mod verify;
 mod view;
 
 pub use follow::{Follow, FollowError, Polled};
 pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
 pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
+pub use request::{
+    AttemptSelector, BadSelector, ContextView, PieceView, RequestError, RequestView, ShownRequest,
+    read_request,
+};
 pub use verify::{Verification, verify};
 pub use view::{
     CheckpointView, EntryView, ForkView, KnownRecord, MatchView, PageView, ReceiptView, Record,

@@ -23,6 +23,8 @@ pub enum Record<'a> {
     Receipt(ReceiptView),
     /// A new fork.
     Fork(ForkView),
+    /// An attempt's effective request (`get --request`).
+    Request(Box<super::RequestView<'a>>),
 }
 
 /// The most characters of a session's title ([`SessionSummary::title`]), ellipsis included.

@@ -1,6 +1,7 @@
 //! `smith sessions get ID`: one session read through bounded traversal, a page of entries at a
 //! time (by id, or `--branch`), then — with `--usage` — the usage over the whole session, and
 //! the page trailer. A page reads what it shows; the usage reads every attempt of the session.
+//! `--request` shows one attempt's effective request instead (`request.rs`).
 
 use clap::Args;
 use smith_app::SessionStore;
@@ -37,6 +38,17 @@ pub(crate) struct GetArgs {
     /// in total (reads every attempt, so it costs more as the session grows).
     #[arg(long)]
     pub(crate) usage: bool,
+    /// Instead of entries, the effective request of one attempt — its entry id as the page
+    /// lists it, or TURN.ROUND.ATTEMPT (e.g. 1.2.1): the instructions, tool definitions and
+    /// context exactly as the provider plugin received them, rebuilt from the session file
+    /// alone and checked against the SHA-256 recorded at dispatch. Edited items show the
+    /// edit; the entries themselves keep their original content.
+    #[arg(
+        long,
+        value_name = "ATTEMPT",
+        conflicts_with_all = ["limit", "cursor", "branch", "usage"]
+    )]
+    pub(crate) request: Option<smith_app::inspect::AttemptSelector>,
 }
 
 /// A page that cannot be read, with the flag to change.
@@ -71,6 +83,9 @@ pub(super) fn report_withheld(id: &smith::SessionId, withheld: Option<u64>) -> b
 
 pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(store, &args.id)?;
+    if let Some(selector) = args.request {
+        return super::request::run(&path, id, selector, args.json, out);
+    }
     let request = PageRequest {
         limit: args.limit,
         cursor: args.cursor,

@@ -1,8 +1,9 @@
 //! `smith sessions`: read-only inspection of recorded sessions (`list`, `grep`, `get`,
-//! `export`, `verify`, `receipts`, `watch`), and the two commands that write — `fork` (a new session)
-//! and `select` (the one mutation, under the writer lock). The reading itself is
+//! `export`, `verify`, `receipts`, `watch`), and the commands that write — `fork` (a new
+//! session), and `select` and `edit` (appended under the writer lock). The reading itself is
 //! `smith_app::inspect`; these files print it and choose the exit statuses.
 
+mod edit;
 mod export;
 mod fork;
 mod get;
@@ -10,6 +11,7 @@ mod grep;
 mod list;
 mod receipts;
 mod render;
+mod request;
 mod select;
 mod verify;
 mod watch;
@@ -30,7 +32,9 @@ pub(crate) const SESSIONS_AFTER_HELP: &str = "\
 Inspection (list, grep, get, verify) is read-only: it never repairs, truncates, locks or runs
 anything, and works on a session another process is writing (it reads the complete committed
 changes present when it starts; the writer's unfinished change is pending, not damage).
-fork writes only a new session; select is the one mutation and needs the writer lock.
+fork writes only a new session; select and edit append to the session and need the writer
+lock (edit changes only what later requests show the model: get still shows the originals,
+and get --request ATTEMPT shows what an attempt sent).
 Sessions are the `.smith` files in $SMITH_HOME/sessions (else $XDG_DATA_HOME/smith/sessions);
 an ID may be a unique prefix. Order: sessions by creation (their ids sort by time), entries
 by id (append order); a session is a tree of entries and its selected leaf names the branch
@@ -49,7 +53,7 @@ Exit status:
   2    bad arguments: unknown or ambiguous id, bad pattern, entry, limit or cursor
   3    a session is damaged or of an unknown format version (the others are still listed or
        searched; the damaged one is named on stderr)
-  4    select refused: another process is writing the session
+  4    select or edit refused: another process is writing the session
 
 watch reads only complete committed changes, so it never shows a change half-written, and it
 prints every entry from its position in commit order without skipping any; positions are
@@ -80,6 +84,10 @@ pub(crate) enum SessionsCommand {
     /// Copy a session's history up to an entry into a new session, published atomically;
     /// prints the new session's id.
     Fork(fork::ForkArgs),
+    /// Change what later requests show the model of earlier messages and tool results —
+    /// omit them or replace their text — as one validated batch on the selected branch;
+    /// the entries keep their original content.
+    Edit(edit::EditArgs),
     /// Select the branch ending at ENTRY; the next `smith eval --session ID` continues there,
     /// beside the existing branches (nothing is deleted).
     Select(select::SelectArgs),
@@ -114,6 +122,7 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
         SessionsCommand::Watch(a) => watch::run(&store, &a, &mut out),
         SessionsCommand::Fork(a) => fork::run(&store, &a, &mut out),
         SessionsCommand::Select(a) => select::run(&store, &a, &mut out),
+        SessionsCommand::Edit(a) => edit::run(&store, &a, &mut out),
     };
     out.finish();
     status

@@ -1,0 +1,109 @@
+//! `smith sessions edit ID --omit ENTRY --replace ENTRY=FILE …`: one context-edit batch on the
+//! selected branch, validated whole and appended under the writer lock (spec: Sessions →
+//! Context edits). Later requests see the edited projection; the entries keep their original
+//! content, which `sessions get` shows.
+
+use clap::Args;
+use smith::EntryId;
+use smith_agent::EditError;
+use smith_app::SessionStore;
+use smith_store::{EditChange, EditOp};
+
+use super::find;
+use crate::command_error::{self, CliError};
+use crate::exit;
+use crate::output::Out;
+
+/// Arguments of `smith sessions edit`.
+#[derive(Debug, Args)]
+pub(crate) struct EditArgs {
+    /// The session id or a unique prefix.
+    #[arg(value_name = "ID")]
+    pub(crate) id: String,
+    /// Leave this message or tool result out of what the model sees (repeatable). A tool
+    /// call's message goes together with all of its results.
+    #[arg(long, value_name = "ENTRY")]
+    pub(crate) omit: Vec<u64>,
+    /// Show the model FILE's text instead of this message's text or tool result's output
+    /// (repeatable; `-` reads standard input). A message keeps its tool calls.
+    #[arg(long, value_name = "ENTRY=FILE")]
+    pub(crate) replace: Vec<String>,
+}
+
+/// The edits `args` asks for, reading the replacement files.
+fn edits(args: &EditArgs) -> Result<Vec<EditOp>, CliError> {
+    let mut ops: Vec<EditOp> = args
+        .omit
+        .iter()
+        .map(|id| EditOp {
+            target: EntryId(*id),
+            change: EditChange::Omit,
+        })
+        .collect();
+    for spec in &args.replace {
+        let Some((entry, file)) = spec.split_once('=') else {
+            return Err(CliError::usage(format!(
+                "--replace {spec} is not ENTRY=FILE; e.g. --replace 8=summary.txt"
+            )));
+        };
+        let target = entry.parse::<u64>().map_err(|_| {
+            CliError::usage(format!(
+                "--replace {spec}: `{entry}` is not an entry id; `smith sessions get ID` lists them"
+            ))
+        })?;
+        let text = if file == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(file)
+        }
+        .map_err(|e| {
+            CliError::usage(format!(
+                "--replace {spec}: cannot read `{file}` as UTF-8 text: {e}"
+            ))
+        })?;
+        ops.push(EditOp {
+            target: EntryId(target),
+            change: EditChange::Replace(text),
+        });
+    }
+    Ok(ops)
+}
+
+pub(super) fn run(store: &SessionStore, args: &EditArgs, out: &mut Out) -> Result<u8, CliError> {
+    let (path, id) = find(store, &args.id)?;
+    let ops = edits(args)?;
+    if ops.is_empty() {
+        return Err(CliError::usage(
+            "nothing to edit: give --omit ENTRY or --replace ENTRY=FILE",
+        ));
+    }
+    let summary: Vec<String> = ops
+        .iter()
+        .map(|op| match &op.change {
+            EditChange::Omit => format!("omitted #{}", op.target),
+            EditChange::Replace(t) => format!("replaced #{} ({} bytes)", op.target, t.len()),
+        })
+        .collect();
+    let opened = store
+        .open(&path, id)
+        .map_err(|e| command_error::store(&e))?;
+    let mut session = opened.session;
+    let edit = session.edit_context(ops).map_err(|e| {
+        let status = match &e {
+            EditError::Store(s) => command_error::store_status(s),
+            EditError::Projection(_) => exit::DAMAGED,
+            EditError::Busy => exit::REFUSED,
+            _ => exit::USAGE,
+        };
+        CliError::new(
+            status,
+            format!("cannot edit the context of session {id}: {e}; nothing was written"),
+        )
+    })?;
+    session.close().map_err(|e| command_error::store(&e))?;
+    out.line(&format!(
+        "session {id}: context edit #{edit}: {}; later requests see it, and `smith sessions get {id}` still shows the originals",
+        summary.join(", ")
+    ))?;
+    Ok(exit::SUCCESS)
+}
