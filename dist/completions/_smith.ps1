@@ -239,6 +239,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
@@ -274,6 +275,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;sessions;get' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Entries per page (1 to 1000)')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue after this entry id (the cursor the previous page printed)')
+            [CompletionResult]::new('--request', '--request', [CompletionResultType]::ParameterName, 'Instead of entries, the effective request of one attempt — its entry id as the page lists it, or TURN.ROUND.ATTEMPT (e.g. 1.2.1): the instructions, tool definitions and context exactly as the provider plugin received them, rebuilt from the session file alone and checked against the SHA-256 recorded at dispatch. Edited items show the edit; the entries themselves keep their original content')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -305,6 +307,19 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON record instead of the bare id')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;sessions;edit' {
+            [CompletionResult]::new('--omit', '--omit', [CompletionResultType]::ParameterName, 'Leave this message or tool result out of what the model sees (repeatable). A tool call''s message goes together with all of its results')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Show the model FILE''s text instead of this message''s text or tool result''s output (repeatable; `-` reads standard input). A message keeps its tool calls')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -366,6 +381,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
@@ -386,6 +402,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;sessions;help;fork' {
+            break
+        }
+        'smith;sessions;help;edit' {
             break
         }
         'smith;sessions;help;select' {
@@ -690,6 +709,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
@@ -709,6 +729,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;sessions;fork' {
+            break
+        }
+        'smith;help;sessions;edit' {
             break
         }
         'smith;help;sessions;select' {

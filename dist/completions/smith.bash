@@ -199,6 +199,9 @@ _smith() {
             smith__subcmd__help__subcmd__secrets,remove)
                 cmd="smith__subcmd__help__subcmd__secrets__subcmd__remove"
                 ;;
+            smith__subcmd__help__subcmd__sessions,edit)
+                cmd="smith__subcmd__help__subcmd__sessions__subcmd__edit"
+                ;;
             smith__subcmd__help__subcmd__sessions,export)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__export"
                 ;;
@@ -265,6 +268,9 @@ _smith() {
             smith__subcmd__secrets__subcmd__help,remove)
                 cmd="smith__subcmd__secrets__subcmd__help__subcmd__remove"
                 ;;
+            smith__subcmd__sessions,edit)
+                cmd="smith__subcmd__sessions__subcmd__edit"
+                ;;
             smith__subcmd__sessions,export)
                 cmd="smith__subcmd__sessions__subcmd__export"
                 ;;
@@ -294,6 +300,9 @@ _smith() {
                 ;;
             smith__subcmd__sessions,watch)
                 cmd="smith__subcmd__sessions__subcmd__watch"
+                ;;
+            smith__subcmd__sessions__subcmd__help,edit)
+                cmd="smith__subcmd__sessions__subcmd__help__subcmd__edit"
                 ;;
             smith__subcmd__sessions__subcmd__help,export)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__export"
@@ -1314,8 +1323,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions)
-            opts="list grep get export fork select receipts watch verify"
+            opts="list grep get export fork edit select receipts watch verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__sessions__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1794,12 +1817,46 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list grep get export fork select receipts watch verify help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version list grep get export fork edit select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__edit)
+            opts="-c -h -V --omit --replace --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --omit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1876,7 +1933,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__get)
-            opts="-c -h -V --json --limit --cursor --branch --usage --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --limit --cursor --branch --usage --request --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1887,6 +1944,10 @@ _smith() {
                     return 0
                     ;;
                 --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1936,8 +1997,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__help)
-            opts="list grep get export fork select receipts watch verify help"
+            opts="list grep get export fork edit select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

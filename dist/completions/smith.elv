@@ -214,6 +214,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
@@ -246,6 +247,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;sessions;get'= {
             cand --limit 'Entries per page (1 to 1000)'
             cand --cursor 'Continue after this entry id (the cursor the previous page printed)'
+            cand --request 'Instead of entries, the effective request of one attempt — its entry id as the page lists it, or TURN.ROUND.ATTEMPT (e.g. 1.2.1): the instructions, tool definitions and context exactly as the provider plugin received them, rebuilt from the session file alone and checked against the SHA-256 recorded at dispatch. Edited items show the edit; the entries themselves keep their original content'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -275,6 +277,18 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'Print a JSON record instead of the bare id'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;edit'= {
+            cand --omit 'Leave this message or tool result out of what the model sees (repeatable). A tool call''s message goes together with all of its results'
+            cand --replace 'Show the model FILE''s text instead of this message''s text or tool result''s output (repeatable; `-` reads standard input). A message keeps its tool calls'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -331,6 +345,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
@@ -346,6 +361,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;sessions;help;export'= {
         }
         &'smith;sessions;help;fork'= {
+        }
+        &'smith;sessions;help;edit'= {
         }
         &'smith;sessions;help;select'= {
         }
@@ -604,6 +621,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
+            cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
@@ -618,6 +636,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;sessions;export'= {
         }
         &'smith;help;sessions;fork'= {
+        }
+        &'smith;help;sessions;edit'= {
         }
         &'smith;help;sessions;select'= {
         }

@@ -39,6 +39,7 @@
 //! ```
 
 pub mod auth;
+pub mod docs;
 pub mod inspect;
 pub mod models;
 pub mod paths;

@@ -61,6 +61,7 @@ pub struct Paths {
     user_config: Option<PathBuf>,
     data: Option<PathBuf>,
     compile_cache: Option<PathBuf>,
+    home: Option<PathBuf>,
 }
 
 impl Paths {
@@ -128,6 +129,7 @@ impl Paths {
             user_config,
             data,
             compile_cache,
+            home: home.filter(|h| h.is_absolute()),
         }
     }
 
@@ -215,6 +217,59 @@ impl Paths {
     }
 }
 
+impl Paths {
+    /// The directory of the user configuration file (`SMITH_HOME`, else
+    /// `$XDG_CONFIG_HOME/smith`, else `~/.config/smith`): where the user's own standing
+    /// context (`AGENTS.md`) lives.
+    pub fn user_config_dir(&self) -> Option<&Path> {
+        self.user_config.as_deref().and_then(Path::parent)
+    }
+
+    /// The home directory (`HOME`), when it is set and absolute.
+    pub fn home(&self) -> Option<&Path> {
+        self.home.as_deref()
+    }
+}
+
+/// The directories standing context files are read from for a session in `cwd`, in order: the
+/// user's configuration directory, then the project root — the nearest directory at or above
+/// `cwd` holding `.git` (the git work tree's root), never above the home directory when `cwd`
+/// is inside it; `cwd` itself when there is none — down to `cwd`. Canonical paths, each once.
+pub fn context_dirs(paths: &Paths, cwd: &Path) -> Vec<PathBuf> {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_owned());
+    let home = paths
+        .home()
+        .map(|h| h.canonicalize().unwrap_or_else(|_| h.to_owned()));
+    let bound = home.as_deref().filter(|h| cwd.starts_with(h));
+    let mut chain: Vec<&Path> = Vec::new();
+    let mut root = None;
+    for dir in cwd.ancestors() {
+        chain.push(dir);
+        if dir.join(".git").exists() {
+            root = Some(chain.len());
+            break;
+        }
+        if Some(dir) == bound {
+            break;
+        }
+    }
+    let from_root: Vec<PathBuf> = match root {
+        Some(n) => chain[..n].iter().rev().map(|d| d.to_path_buf()).collect(),
+        None => vec![cwd.clone()],
+    };
+    let mut out: Vec<PathBuf> = paths
+        .user_config_dir()
+        .map(|d| d.canonicalize().unwrap_or_else(|_| d.to_owned()))
+        .into_iter()
+        .collect();
+    for dir in from_root {
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
+}
+
 /// The project of `dir`: the nearest directory at or above it holding `.smith/`, canonical;
 /// `None` when there is none (or `dir` cannot be resolved).
 pub fn project_of(dir: &Path) -> Option<PathBuf> {
@@ -275,6 +330,32 @@ mod tests {
         assert_eq!(p.compile_cache().unwrap(), Path::new("/k/smith/components"));
         let p = paths(&[("HOME", "/h"), ("SMITH_CACHE_HOME", "/cc")]);
         assert_eq!(p.compile_cache().unwrap(), Path::new("/cc/components"));
+    }
+
+    #[test]
+    fn context_dirs_run_from_the_config_dir_then_the_git_root_down_to_cwd() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let home = base.join("home");
+        let repo = home.join("repo");
+        let deep = repo.join("a").join("b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        let config = base.join("smith-home");
+        std::fs::create_dir_all(&config).unwrap();
+        let p = paths(&[
+            ("SMITH_HOME", config.to_str().unwrap()),
+            ("HOME", home.to_str().unwrap()),
+        ]);
+        assert_eq!(
+            context_dirs(&p, &deep),
+            [config.clone(), repo.clone(), repo.join("a"), deep.clone()]
+        );
+        // Without a work tree, the search stops at the home directory: only cwd is read.
+        let loose = home.join("loose").join("x");
+        std::fs::create_dir_all(&loose).unwrap();
+        std::fs::create_dir_all(base.join(".git")).unwrap();
+        assert_eq!(context_dirs(&p, &loose), [config, loose]);
     }
 
     #[test]

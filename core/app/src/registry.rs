@@ -304,8 +304,10 @@ pub(crate) fn variable_names(
 
 /// The user's policy for tools run from `cwd`: process execution allowed by `process.allow`,
 /// else by the project's trust; the process bounds (`process.max-timeout`,
-/// `process.output-limit`) and the environment pass-through (`process.pass-env`). A refusal
-/// is worded by `words` (the frontend names its own fix).
+/// `process.output-limit`) and the environment pass-through (`process.pass-env`); where the
+/// run is for the request-preparing handlers ([`crate::paths::context_dirs`]); Smith's
+/// documentation for tools granted `docs.read`. A refusal is worded by `words` (the frontend
+/// names its own fix).
 ///
 /// # Errors
 /// The trust records cannot be placed or read; `process.pass-env` is malformed.
@@ -348,5 +350,10 @@ pub fn policy(
         },
         pass_env,
         secrets: smith_secrets::Shared::default(),
+        scope: smith_host::RequestScope {
+            cwd: Some(cwd.canonicalize().unwrap_or_else(|_| cwd.to_owned())),
+            context_dirs: crate::paths::context_dirs(paths, cwd),
+        },
+        docs: crate::docs::embedded(),
     })
 }

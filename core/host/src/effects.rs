@@ -37,6 +37,8 @@ pub(crate) struct CallState {
     /// Asks the secret policy whether an effect may receive a secret's plaintext (`None`:
     /// never).
     pub(crate) authorize: Option<Authorizer>,
+    /// What a `context` handler may read while it answers (`None` elsewhere).
+    pub(crate) context: Option<crate::context_imports::ContextAccess>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -103,6 +105,7 @@ impl CallState {
             progress: context.progress.clone(),
             host_time: Duration::ZERO,
             authorize: None,
+            context: None,
         }
     }
 
@@ -122,6 +125,7 @@ impl CallState {
             progress: None,
             host_time: Duration::ZERO,
             authorize: None,
+            context: None,
         }
     }
 

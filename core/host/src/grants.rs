@@ -21,6 +21,11 @@ pub enum Grant {
     ProcessExec,
     /// Hand a secret the plugin created to the secret proxy (`secrets.register`).
     SecretsRegister,
+    /// Read Smith's built-in documentation (`docs.read`; tool plugins).
+    DocsRead,
+    /// Read the standing context files the manifest names (`context-file`) in the directories
+    /// of a `context` event (`context.read`; `context` handlers).
+    ContextRead,
 }
 
 /// Every grant, in the order the manifest reference lists them.
@@ -29,6 +34,8 @@ pub const ALL_GRANTS: &[Grant] = &[
     Grant::FsWrite,
     Grant::ProcessExec,
     Grant::SecretsRegister,
+    Grant::DocsRead,
+    Grant::ContextRead,
 ];
 
 impl Grant {
@@ -39,6 +46,8 @@ impl Grant {
             Self::FsWrite => "fs.write",
             Self::ProcessExec => "process.exec",
             Self::SecretsRegister => "secrets.register",
+            Self::DocsRead => "docs.read",
+            Self::ContextRead => "context.read",
         }
     }
 }
@@ -156,6 +165,23 @@ pub struct Policy {
     /// network effect. Records keep the reference (spec: the secret proxy restores secrets
     /// "only for authorized local effects").
     pub secrets: smith_secrets::Shared,
+    /// Where the run is, for the `prompt` and `context` handlers.
+    pub scope: RequestScope,
+    /// Smith's documentation, for tools granted `docs.read` (none: they are told it is not
+    /// available).
+    pub docs: crate::Docs,
+}
+
+/// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
+/// tell them, and the directories a `context` handler's `context.read` grant covers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RequestScope {
+    /// The session's working directory.
+    pub cwd: Option<PathBuf>,
+    /// The directories standing context files are read from, in order: the user's Smith
+    /// configuration directory, then the project root (the git work tree's root, never above
+    /// the home directory) down to the working directory.
+    pub context_dirs: Vec<PathBuf>,
 }
 
 impl Default for Policy {
@@ -168,6 +194,8 @@ impl Default for Policy {
             process_limits: ProcessLimits::default(),
             pass_env: Vec::new(),
             secrets: smith_secrets::Shared::default(),
+            scope: RequestScope::default(),
+            docs: crate::Docs::default(),
         }
     }
 }
@@ -227,9 +255,12 @@ impl Granted {
                     plugin: plugin.to_owned(),
                     effect: effect.name(),
                 }),
-                Grant::FsRead | Grant::FsWrite | Grant::ProcessExec | Grant::SecretsRegister => {
-                    Ok(())
-                }
+                Grant::FsRead
+                | Grant::FsWrite
+                | Grant::ProcessExec
+                | Grant::SecretsRegister
+                | Grant::DocsRead
+                | Grant::ContextRead => Ok(()),
             };
         }
         match (needed, &self.process_refused) {
@@ -252,8 +283,13 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
         .iter()
         .copied()
         .filter(|g| match g {
-            // Handing a secret over only ever hides more: granted when requested.
-            Grant::FsRead | Grant::FsWrite | Grant::SecretsRegister => true,
+            // Handing a secret over only ever hides more, and the documentation and the
+            // standing context files are read-only and bounded: granted when requested.
+            Grant::FsRead
+            | Grant::FsWrite
+            | Grant::SecretsRegister
+            | Grant::DocsRead
+            | Grant::ContextRead => true,
             Grant::ProcessExec => match &policy.process {
                 ProcessPolicy::Allowed(_) => true,
                 ProcessPolicy::Refused(why) => {

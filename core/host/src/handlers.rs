@@ -7,7 +7,10 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use smith::{Action, Cancel, HandlerError, HandlerReply, Lifecycle, LifecycleEvent};
+use smith::{
+    Action, Cancel, HandlerError, HandlerReply, Lifecycle, LifecycleEvent, PieceRole,
+    PreparedRequest, RequestEvent, RequestPiece,
+};
 use wasmtime::component::{HasSelf, Linker};
 
 use crate::Error;
@@ -139,6 +142,7 @@ impl LoadedHandler {
         runtime: &Runtime,
         event: &wit::LifecycleEvent,
         cancel: &Cancel,
+        context: Option<crate::context_imports::ContextAccess>,
     ) -> Result<Vec<wit::Action>, HandlerError> {
         let label = self.manifest.label();
         let failed = self
@@ -154,6 +158,15 @@ impl LoadedHandler {
         }
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
+        if context.is_some()
+            && self
+                .manifest
+                .grants
+                .contains(&crate::grants::Grant::ContextRead)
+        {
+            call.granted.grants.push(crate::grants::Grant::ContextRead);
+            call.context = context;
+        }
         let mut store = runtime.store(call, runtime.limits().deadline.min(HANDLER_DEADLINE));
         let result = self
             .pre
@@ -185,7 +198,7 @@ impl LoadedHandler {
         event: &wit::LifecycleEvent,
         cancel: &Cancel,
     ) -> HandlerReply {
-        let actions = self.answer(runtime, event, cancel).and_then(|actions| {
+        let actions = self.answer(runtime, event, cancel, None).and_then(|actions| {
             actions
                 .into_iter()
                 .map(|a| match a {
@@ -194,6 +207,11 @@ impl LoadedHandler {
                     wit::Action::Restore => Err(HandlerError::Refused(
                         "it answered `restore`, which answers only a `restore` event".to_owned(),
                     )),
+                    wit::Action::Instructions(_) | wit::Action::Context(_) => {
+                        Err(HandlerError::Refused(
+                            "it answered `instructions` or `context`, which answer only `prompt` and `context` events".to_owned(),
+                        ))
+                    }
                 })
                 .collect()
         });
@@ -236,8 +254,77 @@ impl Loadout {
             target: query.target.to_owned(),
         });
         policy
-            .answer(self.runtime(), &event, cancel)
+            .answer(self.runtime(), &event, cancel, None)
             .is_ok_and(|actions| actions.iter().any(|a| matches!(a, wit::Action::Restore)))
+    }
+}
+
+/// The largest instructions a `prompt` handler may give, and the largest piece of standing
+/// context, in bytes.
+pub const MAX_PIECE_BYTES: usize = 64 * 1024;
+
+/// The largest standing context all of one `context` handler's pieces may add, in bytes.
+pub const MAX_CONTEXT_BYTES: usize = 256 * 1024;
+
+/// `os-arch` as the `prompt` event names the platform (`linux-x86_64`, `macos-aarch64`).
+fn platform() -> String {
+    format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH)
+}
+
+impl Loadout {
+    /// The pieces `handler` gave for `event` (of role `role`), validated as one batch: only
+    /// the answer `role` takes, each within [`MAX_PIECE_BYTES`], together within
+    /// [`MAX_CONTEXT_BYTES`]; or a sentence saying why it contributes nothing.
+    fn pieces(
+        &self,
+        handler: &LoadedHandler,
+        event: &wit::LifecycleEvent,
+        role: PieceRole,
+        cancel: &Cancel,
+    ) -> Result<Vec<RequestPiece>, String> {
+        let label = handler.manifest.label();
+        let access = (role == PieceRole::Context).then(|| crate::context_imports::ContextAccess {
+            dirs: self.policy.scope.context_dirs.clone(),
+            names: handler.manifest.context_files.clone(),
+        });
+        let (kind, answer) = match role {
+            PieceRole::Instructions => ("prompt", "instructions"),
+            PieceRole::Context => ("context", "context"),
+        };
+        let actions = handler
+            .answer(self.runtime(), event, cancel, access)
+            .map_err(|e| format!("{kind} handler {label} gave nothing for this request: {e}"))?;
+        let mut pieces = Vec::new();
+        let mut total = 0usize;
+        for action in actions {
+            let (source, text) = match (role, action) {
+                (PieceRole::Instructions, wit::Action::Instructions(text)) => (None, text),
+                (PieceRole::Context, wit::Action::Context(piece)) => (piece.source, piece.text),
+                _ => {
+                    return Err(format!(
+                        "{kind} handler {label} answered with an action other than `{answer}`, so its whole answer was set aside"
+                    ));
+                }
+            };
+            total += text.len();
+            if text.len() > MAX_PIECE_BYTES || total > MAX_CONTEXT_BYTES {
+                return Err(format!(
+                    "{kind} handler {label} gave more than {} bytes, so its whole answer was set aside; shorten what it reads",
+                    if text.len() > MAX_PIECE_BYTES {
+                        MAX_PIECE_BYTES
+                    } else {
+                        MAX_CONTEXT_BYTES
+                    }
+                ));
+            }
+            pieces.push(RequestPiece {
+                handler: label.clone(),
+                role,
+                source: source.map(|s| cut(&s)),
+                text,
+            });
+        }
+        Ok(pieces)
     }
 }
 
@@ -262,7 +349,61 @@ impl Lifecycle for Loadout {
         let wit_event = self::event(event);
         self.handlers()
             .iter()
+            .filter(|h| {
+                // Request preparers answer only their own events.
+                !h.manifest
+                    .handlers
+                    .iter()
+                    .all(|r| r == "prompt" || r == "context")
+            })
             .map(|h| h.handle(self.runtime(), &wit_event, cancel))
             .collect()
+    }
+
+    /// The first `prompt` handler's instructions, then every `context` handler's pieces, in
+    /// load order, each handler in a fresh instance; a handler that fails or answers wrongly
+    /// contributes nothing and is named in the problems.
+    fn prepare_request(&self, event: &RequestEvent, cancel: &Cancel) -> PreparedRequest {
+        let scope = &self.policy.scope;
+        let cwd = scope
+            .cwd
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let mut out = PreparedRequest::default();
+        let has = |h: &&LoadedHandler, role: &str| h.manifest.handlers.iter().any(|r| r == role);
+        if let Some(prompt) = self.handlers().iter().find(|h| has(h, "prompt")) {
+            let wit_event = wit::LifecycleEvent::Prompt(wit::PromptEvent {
+                round: event.round,
+                cwd: cwd.clone(),
+                platform: platform(),
+                smith_version: env!("CARGO_PKG_VERSION").to_owned(),
+                tools: event.tools.clone(),
+            });
+            match self.pieces(prompt, &wit_event, PieceRole::Instructions, cancel) {
+                Ok(pieces) => out.pieces.extend(pieces),
+                Err(problem) => out.problems.push(problem),
+            }
+        }
+        let dirs: Vec<String> = scope
+            .context_dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        for handler in self.handlers().iter().filter(|h| has(h, "context")) {
+            if cancel.is_cancelled() {
+                break;
+            }
+            let wit_event = wit::LifecycleEvent::Context(wit::ContextEvent {
+                round: event.round,
+                cwd: cwd.clone(),
+                dirs: dirs.clone(),
+            });
+            match self.pieces(handler, &wit_event, PieceRole::Context, cancel) {
+                Ok(pieces) => out.pieces.extend(pieces),
+                Err(problem) => out.problems.push(problem),
+            }
+        }
+        out
     }
 }

@@ -19,6 +19,8 @@
 //! verified ([`CompileCache`]).
 
 pub mod cache;
+mod context_imports;
+mod docs_imports;
 mod effects;
 mod fs_imports;
 pub mod fsops;
@@ -36,8 +38,12 @@ mod secrets_imports;
 mod tool_call;
 
 pub use cache::CompileCache;
-pub use grants::{Policy, ProcessLimits, ProcessPolicy};
-pub use handlers::HANDLER_DEADLINE;
+pub use context_imports::MAX_CONTEXT_FILE_BYTES;
+pub use docs_imports::{
+    DocHit, DocPage, Docs, DocsSource, MAX_DOC_HITS, MAX_DOC_LINES, MAX_DOC_QUERY_CHARS,
+};
+pub use grants::{Policy, ProcessLimits, ProcessPolicy, RequestScope};
+pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
 pub use manifest::Manifest;
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Host, Limits, Loadout, PluginSource};

@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@0.2.0"
+//!     world "tool-plugin@0.3.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@0.2.0"
+//!     world "handler-plugin@0.3.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -29,7 +29,7 @@ use crate::grants::Grant;
 /// The version of the `smith:plugin` WIT package this Smith hosts. Before 1.0 each change of
 /// the package is a minor bump, and a plugin built against another version is refused with
 /// [`crate::Error::Package`] (its rebuild is the fix).
-pub const PACKAGE_VERSION: &str = "0.2.0";
+pub const PACKAGE_VERSION: &str = "0.3.0";
 
 /// The largest manifest read, in bytes (a provider's catalog block included).
 pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
@@ -38,13 +38,13 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@0.2.0";
+pub const TOOL_WORLD: &str = "tool-plugin@0.3.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@0.2.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@0.3.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@0.2.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@0.3.0";
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,9 +72,14 @@ pub struct ApiKey {
 }
 
 /// The handler roles a plugin may declare: `queue-policy` (delivers queued input; at most
-/// one active plugin holds it) and `secret-policy` (decides at which effects a registered
-/// secret's reference becomes its plaintext; the first active one decides).
-pub const HANDLER_ROLES: &[&str] = &["queue-policy", "secret-policy"];
+/// one active plugin holds it), `secret-policy` (decides at which effects a registered
+/// secret's reference becomes its plaintext; the first active one decides), `prompt` (gives
+/// each request's base instructions; the first active one gives them) and `context` (adds
+/// standing context such as `AGENTS.md` files; every active one, in load order).
+pub const HANDLER_ROLES: &[&str] = &["queue-policy", "secret-policy", "prompt", "context"];
+
+/// The most `context-file` names one manifest may declare.
+pub const MAX_CONTEXT_FILES: usize = 8;
 
 /// A parsed, validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +97,9 @@ pub struct Manifest {
     pub tools: Vec<String>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
+    /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
+    /// directory of a `context` event; at most [`MAX_CONTEXT_FILES`], plain file names.
+    pub context_files: Vec<String>,
     /// The provider it contributes ([`PROVIDER_WORLD`] only).
     pub provider: Option<ProviderDecl>,
     /// Its catalog contribution ([`PROVIDER_WORLD`] only): the KDL text of its
@@ -166,6 +174,7 @@ impl Manifest {
         let mut grants = Vec::new();
         let mut tools = Vec::new();
         let mut handlers = Vec::new();
+        let mut context_files: Vec<String> = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
         let mut catalog = None;
@@ -214,6 +223,21 @@ impl Manifest {
                         handlers.push(value);
                     }
                 }
+                "context-file" => {
+                    if !valid_file_name(&value) {
+                        return Err(bad(format!(
+                            "context-file `{value}` is not a plain file name (no `/`, `\\`, `..` or control characters), e.g. context-file \"AGENTS.md\""
+                        )));
+                    }
+                    if context_files.len() == MAX_CONTEXT_FILES {
+                        return Err(bad(format!(
+                            "a plugin may declare at most {MAX_CONTEXT_FILES} context files"
+                        )));
+                    }
+                    if !context_files.contains(&value) {
+                        context_files.push(value);
+                    }
+                }
                 field @ ("provider" | "base-url" | "api-key-env" | "api-key-header"
                 | "api-key-prefix" | "api-key") => {
                     let key: &'static str = match field {
@@ -228,7 +252,7 @@ impl Manifest {
                 }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, provider, base-url or api-key…"
+                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, context-file, provider, base-url or api-key…"
                     )));
                 }
             }
@@ -276,12 +300,25 @@ impl Manifest {
                     "a handler plugin lists at least one `handler \"ROLE\"` (e.g. handler \"queue-policy\") and no tools".to_owned(),
                 ));
             }
-            if !grants.is_empty() {
+            if let Some(g) = grants.iter().find(|g| **g != Grant::ContextRead) {
+                return Err(bad(format!(
+                    "a handler plugin has no effects, so it may request only `context.read` (to read its `context-file`s); remove `grant \"{g}\"`"
+                )));
+            }
+            let reads = grants.contains(&Grant::ContextRead);
+            let context = handlers.iter().any(|h| h == "context");
+            if reads != !context_files.is_empty() || (reads && !context) {
                 return Err(bad(
-                    "a handler plugin has no effects, so it requests no grants; remove its `grant` nodes".to_owned(),
+                    "`grant \"context.read\"` and `context-file \"NAME\"` go together, in a plugin holding `handler \"context\"`".to_owned(),
                 ));
             }
         } else if world == TOOL_WORLD {
+            if grants.contains(&Grant::ContextRead) || !context_files.is_empty() {
+                return Err(bad(
+                    "`context.read` and `context-file` belong to a `context` handler plugin"
+                        .to_owned(),
+                ));
+            }
             if tools.is_empty() || !handlers.is_empty() {
                 return Err(bad(
                     "a tool plugin lists at least one `tool \"NAME\"` and no handlers".to_owned(),
@@ -299,10 +336,23 @@ impl Manifest {
             grants,
             tools,
             handlers,
+            context_files,
             provider,
             catalog,
         })
     }
+}
+
+/// A plain file name: no path separators, no `.`/`..`, no control characters, at most 255
+/// bytes.
+fn valid_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
 }
 
 /// The provider declaration from a provider manifest's nodes.
@@ -364,7 +414,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.2.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.3.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -376,7 +426,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.2.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.3.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -384,24 +434,36 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.2.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.3.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.2.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.3.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.3.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
-                "no grants",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.3.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.2.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.3.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "go together",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.3.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "not a plain file name",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.3.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "belong to a `context` handler",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.3.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

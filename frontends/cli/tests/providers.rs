@@ -36,7 +36,15 @@ fn an_openai_compatible_model_of_any_name_needs_only_a_base_url() {
     );
     let sent = server.request_json().unwrap();
     assert_eq!(sent["model"], "my-local-model");
-    assert_eq!(sent["messages"][0]["content"], "hi");
+    // The bundled prompt plugin's instructions come first, then the prompt.
+    assert_eq!(sent["messages"][0]["role"], "system");
+    assert!(
+        sent["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("You are Smith, a coding agent")
+    );
+    assert_eq!(sent["messages"][1]["content"], "hi");
 }
 
 #[test]
@@ -70,11 +78,12 @@ fn a_tool_round_sends_the_result_paired_by_the_recorded_call_id_and_the_key_stay
     );
     let second = server.request_json().unwrap();
     let messages = second["messages"].as_array().unwrap();
-    assert_eq!(messages[1]["tool_calls"][0]["id"], "call_77");
-    assert_eq!(messages[2]["role"], "tool");
-    assert_eq!(messages[2]["tool_call_id"], "call_77");
+    assert_eq!(messages[0]["role"], "system");
+    assert_eq!(messages[2]["tool_calls"][0]["id"], "call_77");
+    assert_eq!(messages[3]["role"], "tool");
+    assert_eq!(messages[3]["tool_call_id"], "call_77");
     assert!(
-        messages[2]["content"]
+        messages[3]["content"]
             .as_str()
             .unwrap()
             .contains("marker.txt")

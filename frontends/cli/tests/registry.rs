@@ -21,39 +21,54 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["read", "write", "edit", "ls", "find", "grep", "bash"]
+        [
+            "read", "write", "edit", "ls", "find", "grep", "bash", "docs"
+        ]
     );
     for t in &tools {
-        assert!(t["plugin"] == "files" || t["plugin"] == "shell", "{t}");
+        assert!(
+            t["plugin"] == "files" || t["plugin"] == "shell" || t["plugin"] == "docs",
+            "{t}"
+        );
         assert!(t["description"].as_str().unwrap().len() > 20, "{t}");
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 9);
+    assert_eq!(plugins.len(), 12);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@0.2.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@0.3.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
     );
     assert_eq!(plugins[1]["id"], "shell");
     assert_eq!(plugins[1]["grants"], serde_json::json!(["process.exec"]));
+    // The docs tool reads Smith's documentation and nothing else.
+    assert_eq!(plugins[2]["id"], "docs");
+    assert_eq!(plugins[2]["grants"], serde_json::json!(["docs.read"]));
     // The queue delivery policy is a handler plugin: no tools, no grants.
-    assert_eq!(plugins[2]["id"], "queue");
-    assert_eq!(plugins[2]["world"], "handler-plugin@0.2.0");
-    assert_eq!(plugins[2]["handlers"], serde_json::json!(["queue-policy"]));
-    assert_eq!(plugins[2]["tools"], serde_json::json!([]));
-    assert_eq!(plugins[2]["grants"], serde_json::json!([]));
-    // So is the secret policy: it decides where a secret's reference becomes its plaintext.
-    assert_eq!(plugins[3]["id"], "secret-policy");
-    assert_eq!(plugins[3]["handlers"], serde_json::json!(["secret-policy"]));
+    assert_eq!(plugins[3]["id"], "queue");
+    assert_eq!(plugins[3]["world"], "handler-plugin@0.3.0");
+    assert_eq!(plugins[3]["handlers"], serde_json::json!(["queue-policy"]));
+    assert_eq!(plugins[3]["tools"], serde_json::json!([]));
     assert_eq!(plugins[3]["grants"], serde_json::json!([]));
+    // So is the secret policy: it decides where a secret's reference becomes its plaintext.
+    assert_eq!(plugins[4]["id"], "secret-policy");
+    assert_eq!(plugins[4]["handlers"], serde_json::json!(["secret-policy"]));
+    assert_eq!(plugins[4]["grants"], serde_json::json!([]));
+    // The base instructions, and the AGENTS.md context whose grant covers only those files.
+    assert_eq!(plugins[5]["id"], "prompt");
+    assert_eq!(plugins[5]["handlers"], serde_json::json!(["prompt"]));
+    assert_eq!(plugins[5]["grants"], serde_json::json!([]));
+    assert_eq!(plugins[6]["id"], "agents-md");
+    assert_eq!(plugins[6]["handlers"], serde_json::json!(["context"]));
+    assert_eq!(plugins[6]["grants"], serde_json::json!(["context.read"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
-    assert_eq!(plugins[5]["id"], "anthropic");
-    assert_eq!(plugins[5]["world"], "provider-plugin@0.2.0");
-    assert_eq!(plugins[5]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
-    assert_eq!(plugins[5]["provider"]["api_key_required"], true);
-    let ids: Vec<&str> = plugins[4..]
+    assert_eq!(plugins[8]["id"], "anthropic");
+    assert_eq!(plugins[8]["world"], "provider-plugin@0.3.0");
+    assert_eq!(plugins[8]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
+    assert_eq!(plugins[8]["provider"]["api_key_required"], true);
+    let ids: Vec<&str> = plugins[7..]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();
@@ -68,8 +83,8 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         ]
     );
     // The scripted provider is a codec too; its transport plays scripts, offline.
-    assert_eq!(plugins[4]["provider"]["base_url"], "script:");
-    assert_eq!(plugins[8]["provider"]["api_key_required"], false);
+    assert_eq!(plugins[7]["provider"]["base_url"], "script:");
+    assert_eq!(plugins[11]["provider"]["api_key_required"], false);
     assert!(
         plugins
             .iter()
@@ -78,7 +93,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     // The readable forms name the same things.
     let text = stdout(&env.run(&["tools", "list"]));
     assert!(
-        text.lines().filter(|l| !l.starts_with(' ')).count() == 7 && text.contains("bash  (shell)"),
+        text.lines().filter(|l| !l.starts_with(' ')).count() == 8 && text.contains("bash  (shell)"),
         "{text}"
     );
     // In this untrusted directory bash is listed, but as not offered, with the fix.
@@ -92,7 +107,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@0.2.0  [no grants]  active  handlers: queue-policy"
+                "queue 0.1.0  handler-plugin@0.3.0  [no grants]  active  handlers: queue-policy"
             ),
         "{text}"
     );
@@ -132,6 +147,8 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
         "files",
         "--disable-plugin",
         "shell",
+        "--disable-plugin",
+        "docs",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
@@ -154,7 +171,7 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
     );
     let tools = json_lines(&env.run(&["tools", "list", "--json"]));
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["bash"]);
+    assert_eq!(names, ["bash", "docs"]);
     // A flag naming no plugin is a usage error that lists the known ones.
     let out = env.run(&["tools", "list", "--disable-plugin", "nope"]);
     assert_eq!(out.status.code(), Some(2));
@@ -316,7 +333,14 @@ fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effec
         &env,
         dir,
         &s,
-        &["--disable-plugin", "files", "--disable-plugin", "shell"],
+        &[
+            "--disable-plugin",
+            "files",
+            "--disable-plugin",
+            "shell",
+            "--disable-plugin",
+            "docs",
+        ],
     );
     assert!(output.contains("active tools: none"), "{output}");
     assert_paired(&entries);

@@ -198,23 +198,29 @@ fn anthropic_requests_mark_the_stable_prefix_and_the_next_round_reuses_it() {
     assert!(p("cache_read") < p("input") && p("cache_write") > p("input"));
     let first = request_body(&server.request().unwrap());
     let second = request_body(&server.request().unwrap());
-    // Round 1: the tool definitions and the prompt (no system prompt is sent yet).
+    // Round 1: the tool definitions, the instructions (the bundled prompt plugin's) and the
+    // prompt.
     assert_eq!(
         breakpoints(&first),
-        ["tools[-1]", "messages[0].content[0]"],
+        ["tools[-1]", "system", "messages[0].content[0]"],
         "{first}"
     );
-    // Round 2: the same two, so it reads what round 1 wrote, and the tool result, which the
+    // Round 2: the same three, so it reads what round 1 wrote, and the tool result, which the
     // next round will read; never more than the API's four.
     let second_points = breakpoints(&second);
     assert_eq!(
         second_points,
         [
             "tools[-1]",
+            "system",
             "messages[0].content[0]",
             "messages[2].content[0]"
         ],
         "{second}"
+    );
+    assert_eq!(
+        first["system"], second["system"],
+        "unchanged instructions are byte-identical, so the cache holds"
     );
     assert_eq!(second["messages"][2]["content"][0]["type"], "tool_result");
     assert_eq!(first["tools"], second["tools"]);

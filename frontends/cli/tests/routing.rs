@@ -143,6 +143,8 @@ fn a_rate_limit_fails_over_to_the_backup_which_is_priced_and_the_selection_stays
             "submission",
             "model_change",
             "message",
+            // The instructions and the tool definitions the request carries.
+            "request_input",
             "request_input",
             "attempt",
             "request",

@@ -77,8 +77,9 @@ fn get_pages_through_every_entry_exactly_once() {
             "submission",
             "model_change",
             "message",
-            // The tool definitions the request advertised, then each attempt with its
-            // recorded request.
+            // The instructions and tool definitions the request carried (recorded once), then
+            // each attempt with its recorded request.
+            "request_input",
             "request_input",
             "attempt",
             "request",
@@ -113,7 +114,7 @@ fn get_pages_through_every_entry_exactly_once() {
             None => break,
         }
     }
-    assert_eq!(seen, (1..=16).collect::<Vec<u64>>());
+    assert_eq!(seen, (1..=17).collect::<Vec<u64>>());
     let out = env.run(&["sessions", "get", &id, "--cursor", "99"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is not an entry of session"));

@@ -5,7 +5,8 @@
 //! programs through [`process`] (with the `process.exec` grant); the host records every such
 //! call durably before and after it runs; [`cancelled`] says whether the call should stop. A
 //! plugin that creates a secret hands it to the secret proxy through [`secrets`] (with the
-//! `secrets.register` grant) before any output of its carries it.
+//! `secrets.register` grant) before any output of its carries it. Smith's own documentation is
+//! readable through [`docs`] (with the `docs.read` grant).
 //! The contract is the `smith:plugin` WIT package (`plugins/wit/smith-plugin.wit`).
 //!
 //! ```ignore
@@ -65,14 +66,16 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.2.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/host@0.3.0": crate::bindings::smith::plugin::host,
             },
         });
     }
 
     pub use generated::Guest;
+    pub use generated::smith::plugin::context_files;
     pub use generated::smith::plugin::lifecycle::{
-        Action, Delivery, LifecycleEvent, QueuedInput, RestoreEvent, RoundEvent, ToolEndEvent,
+        Action, ContextEvent, ContextPiece, Delivery, LifecycleEvent, PromptEvent, QueuedInput,
+        RestoreEvent, RoundEvent, ToolEndEvent,
     };
 }
 
@@ -80,7 +83,7 @@ pub mod decoder;
 pub mod provider;
 pub mod sse;
 
-pub use bindings::smith::plugin::{fs, process, secrets};
+pub use bindings::smith::plugin::{docs, fs, process, secrets};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
 pub use provider::generated::export_provider_plugin;
