@@ -282,6 +282,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON record per entry, then a `page` record')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at')
             [CompletionResult]::new('--usage', '--usage', [CompletionResultType]::ParameterName, 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)')
+            [CompletionResult]::new('--wire', '--wire', [CompletionResultType]::ParameterName, 'With --request: the HTTP request instead (method, path, headers, body), encoded again by the provider plugin generation that sent it — byte for byte what went out, without the credential header. Nothing is sent and no credential is read')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -1933,7 +1933,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__get)
-            opts="-c -h -V --json --limit --cursor --branch --usage --request --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --limit --cursor --branch --usage --request --wire --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -39,6 +39,9 @@ pub struct Candidate<'p> {
     pub capabilities: Option<ModelInfo>,
     /// The provider plugin generation serving it (`id@version#digest`).
     pub generation: String,
+    /// The codec options sent with each request (`provider.ID.api`…), recorded with it so
+    /// the request can be encoded again exactly.
+    pub options: std::collections::BTreeMap<String, String>,
     /// The provider, bound to this candidate's credentials.
     pub provider: Box<dyn Provider + 'p>,
 }
@@ -177,6 +180,7 @@ impl Run<'_> {
                         credential: None,
                         capabilities: None,
                         generation: format!("direct:{}", provider.id()),
+                        options: std::collections::BTreeMap::new(),
                         provider: Box::new(Borrowed(provider)),
                     }];
                     (&direct, None, RetryPolicy::default(), None)
@@ -248,7 +252,7 @@ impl Run<'_> {
                     generation: candidate.generation.clone(),
                     output_limit: Some(output_limit),
                 };
-                let id = self.record_attempt(&attempt, &request, pieces)?;
+                let id = self.record_attempt(&attempt, &request, pieces, &candidate.options)?;
                 let decide = |kind| next_step(kind, retries, retry, more);
                 let credential = candidate.credential.as_deref();
                 let info = candidate.capabilities.as_ref();
@@ -344,8 +348,9 @@ impl Run<'_> {
         attempt: &Attempt,
         request: &ProviderRequest,
         pieces: &[smith::RequestPiece],
+        options: &std::collections::BTreeMap<String, String>,
     ) -> Result<EntryId, RunError> {
-        let id = self.record_attempt_request(attempt, request, pieces)?;
+        let id = self.record_attempt_request(attempt, request, pieces, options)?;
         self.sink.emit(Intent::Attempt {
             entry_id: id.0,
             attempt: Box::new(attempt.clone()),

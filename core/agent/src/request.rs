@@ -78,6 +78,7 @@ impl Run<'_> {
         attempt: &Attempt,
         request: &ProviderRequest,
         pieces: &[RequestPiece],
+        options: &std::collections::BTreeMap<String, String>,
     ) -> Result<EntryId, RunError> {
         let redactor = self.session.redactor();
         let sha256 = request_sha256(request, redactor.as_deref());
@@ -125,6 +126,7 @@ impl Run<'_> {
                 instructions: instructions.clone(),
                 tools,
                 cache_key: request.cache.as_ref().map(|c| c.key.clone()),
+                options: options.clone(),
                 sha256,
             }),
             pair: Some(attempt_id),

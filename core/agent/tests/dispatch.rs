@@ -133,6 +133,7 @@ fn candidate_aborting(
             },
             capabilities: Some(info(model, price)),
             generation: "fake@1.0.0#000000000000".into(),
+            options: Default::default(),
             provider: Box::new(fake),
         },
         Counted { calls, seen },

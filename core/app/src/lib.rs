@@ -102,6 +102,35 @@ pub enum Error {
     Store(#[from] smith_store::Error),
 }
 
+/// Why a recorded request could not be encoded again ([`App::encode_recorded`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    /// No installed provider plugin has that id and version.
+    #[error(
+        "the provider plugin that encoded this request ({generation}) is not installed here; the provider-neutral request is still shown in full"
+    )]
+    NotInstalled {
+        /// The recorded generation.
+        generation: String,
+    },
+    /// The installed plugin of that id and version is another build.
+    #[error(
+        "the request was encoded by {recorded}, but the installed plugin is {installed} (another build), whose bytes may differ; the provider-neutral request is still shown in full"
+    )]
+    OtherGeneration {
+        /// The recorded generation.
+        recorded: String,
+        /// The installed one.
+        installed: String,
+    },
+    /// The plugin could not be loaded.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// The codec refused the request or trapped.
+    #[error("{0}")]
+    Codec(smith::ProviderError),
+}
+
 /// No model is selected, or the selected text is not a model reference, alias or group name.
 #[derive(Debug, thiserror::Error)]
 pub enum SelectError {
@@ -256,6 +285,47 @@ impl App {
             &variables,
             &|name| std::env::var(name).ok(),
         )
+    }
+
+    /// Encode a recorded request again with the provider plugin generation that encoded it
+    /// (`id@version#digest`, as the attempt recorded it) and the recorded codec `options`:
+    /// the exact HTTP request dispatch built, without its credential — nothing is sent and no
+    /// credential is read. Secrets are replaced by their references against `redactor`.
+    ///
+    /// # Errors
+    /// [`EncodeError`]: that generation is not installed (another version or build of the
+    /// plugin is), the plugin cannot be loaded, or its codec refused the request.
+    pub fn encode_recorded(
+        &self,
+        generation: &str,
+        request: &smith::ProviderRequest,
+        options: &std::collections::BTreeMap<String, String>,
+        redactor: &smith_secrets::Redactor,
+    ) -> Result<smith_host::EncodedRequest, EncodeError> {
+        let label = generation.split('#').next().unwrap_or(generation);
+        let manifest = self
+            .registry
+            .enabled()
+            .find(|m| m.is_provider() && m.label() == label)
+            .ok_or_else(|| EncodeError::NotInstalled {
+                generation: generation.to_owned(),
+            })?;
+        let installed = route::generation(&self.registry, manifest);
+        if installed != generation {
+            return Err(EncodeError::OtherGeneration {
+                recorded: generation.to_owned(),
+                installed,
+            });
+        }
+        let id = manifest
+            .provider
+            .as_ref()
+            .map(|p| p.id.clone())
+            .unwrap_or_default();
+        let host = self.load_plugins(|m| m.label() == label)?;
+        host.loadout()
+            .encode_request(&id, request, options, redactor)
+            .map_err(EncodeError::Codec)
     }
 
     /// The sessions directory as a store.

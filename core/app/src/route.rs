@@ -278,6 +278,7 @@ pub fn route(
                 routing: routing.clone(),
                 capabilities: Some(info.clone()),
                 generation: generation.clone(),
+                options: codec_options(cx, &model.provider),
                 provider,
             });
         }
@@ -302,7 +303,7 @@ pub fn route(
 
 /// `id@version#` and the first 12 hex digits of the SHA-256 of the plugin's component: the
 /// generation that encodes and decodes the requests.
-fn generation(registry: &Registry, manifest: &Manifest) -> String {
+pub(crate) fn generation(registry: &Registry, manifest: &Manifest) -> String {
     let digest = registry
         .component(&manifest.id)
         .map(|bytes| {
@@ -429,6 +430,18 @@ pub fn key_variable(settings: &Settings, id: &str, declared: &str) -> String {
     }
 }
 
+/// The codec options of provider `id` from the settings (`provider.ID.api`), sent with each
+/// request as `options` and recorded with it. The scripted provider takes none.
+fn codec_options(cx: &RouteContext<'_>, id: &str) -> BTreeMap<String, String> {
+    let mut options = BTreeMap::new();
+    if id != smith_ai::scripted::PROVIDER_ID
+        && let Some(api) = cx.settings.string(&format!("provider.{id}.api"))
+    {
+        options.insert("api".to_owned(), api.to_owned());
+    }
+    options
+}
+
 /// The provider plugin of `manifest` bound to `api_key` and its transport.
 fn bind(
     cx: &RouteContext<'_>,
@@ -459,15 +472,11 @@ fn bind(
                 .string(&format!("provider.{id}.{name}"))
                 .map(str::to_owned)
         };
-        let mut options = BTreeMap::new();
-        if let Some(api) = setting("api") {
-            options.insert("api".to_owned(), api);
-        }
         ProviderSetup {
             base_url: setting("base-url").unwrap_or(decl.base_url),
             api_key,
             transport: Arc::new(smith_ai::http::HttpEngine::default()),
-            options,
+            options: codec_options(cx, id),
             redactor: cx.redactor.clone(),
         }
     };

@@ -34,7 +34,7 @@ impl wit::Host for State {
         let access = call.context.as_ref().ok_or_else(|| {
             "context files are readable only while answering a `context` event".to_owned()
         })?;
-        if !access.names.iter().any(|n| *n == name) {
+        if !access.names.contains(&name) {
             return Err(format!(
                 "`{name}` is not a context file plugin {plugin} declares ({}); add `context-file \"{name}\"` to its manifest",
                 access.names.join(", ")

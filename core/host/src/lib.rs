@@ -22,6 +22,7 @@ pub mod cache;
 mod context_imports;
 mod docs_imports;
 mod effects;
+mod encode;
 mod fs_imports;
 pub mod fsops;
 mod generation;
@@ -42,6 +43,7 @@ pub use context_imports::MAX_CONTEXT_FILE_BYTES;
 pub use docs_imports::{
     DocHit, DocPage, Docs, DocsSource, MAX_DOC_HITS, MAX_DOC_LINES, MAX_DOC_QUERY_CHARS,
 };
+pub use encode::EncodedRequest;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy, RequestScope};
 pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
 pub use manifest::Manifest;

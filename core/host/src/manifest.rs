@@ -307,7 +307,7 @@ impl Manifest {
             }
             let reads = grants.contains(&Grant::ContextRead);
             let context = handlers.iter().any(|h| h == "context");
-            if reads != !context_files.is_empty() || (reads && !context) {
+            if reads == context_files.is_empty() || (reads && !context) {
                 return Err(bad(
                     "`grant \"context.read\"` and `context-file \"NAME\"` go together, in a plugin holding `handler \"context\"`".to_owned(),
                 ));

@@ -40,7 +40,7 @@ const ERROR_BODY_BYTES: usize = 64 * 1024;
 /// A loaded provider plugin.
 pub(crate) struct LoadedProvider {
     pub(crate) manifest: Manifest,
-    pre: ProviderPluginPre<State>,
+    pub(crate) pre: ProviderPluginPre<State>,
 }
 
 /// The linker of the provider world: WASI deny-by-default only (a codec has no imports).
@@ -336,19 +336,11 @@ impl PluginProvider {
             runtime.limits().deadline,
             runtime.limits().provider_memory_bytes,
         );
-        let mut value = serde_json::to_value(request).map_err(|e| {
-            error(
-                ProviderErrorKind::InvalidRequest,
-                format!("the request cannot be encoded: {e}"),
-            )
-        })?;
-        self.setup.redactor.current().redact_json(&mut value);
-        if !self.setup.options.is_empty()
-            && let Some(map) = value.as_object_mut()
-        {
-            map.insert("options".into(), serde_json::json!(self.setup.options));
-        }
-        let json = value.to_string();
+        let json = crate::encode::request_json(
+            request,
+            &self.setup.redactor.current(),
+            &self.setup.options,
+        )?;
         // Bounded before any plugin runs: the encoded body is about as large as the request,
         // and the transport would refuse it anyway — after the plugin had spent its memory.
         let bound = self.setup.transport.max_request_bytes();

@@ -81,7 +81,7 @@ pub const PROJECTION_VERSION: u32 = 1;
 /// generation provenance in secret-safe form). It references immutable recorded entries only:
 /// the branch up to `anchor` (its projection is the context), the `request_input` entries
 /// (the instructions, then the tool definitions) and the attempt (model, thinking, output
-/// limit, generation).
+/// limit, generation). The SHA-256 covers the provider-neutral request, not the codec options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EffectiveRequest {
     /// The last entry of the branch whose projection is the request's context; `None` for an
@@ -96,6 +96,10 @@ pub struct EffectiveRequest {
     pub tools: Option<EntryId>,
     /// The prompt-cache key asked for, when the dispatched model caches.
     pub cache_key: Option<String>,
+    /// The codec options the provider plugin was given with the request (`api`…, from the
+    /// provider's settings), so the request can be encoded again exactly. Absent when none.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: std::collections::BTreeMap<String, String>,
     /// SHA-256 (lowercase hex) of the provider-neutral request as handed to the provider
     /// plugin: its JSON text (`ProviderRequest`), secrets replaced by their references.
     pub sha256: String,

@@ -322,6 +322,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 instructions: vec![EntryId(20), EntryId(21)],
                 tools: Some(EntryId(22)),
                 cache_key: Some("01a22bd3-8d19-76f1-be00-0165c2737604".into()),
+                options: [("api".to_owned(), "responses".to_owned())].into(),
                 sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
             }),
         ),

@@ -5,7 +5,7 @@
 //! changes.
 //!
 //! The records are [`Record`]s, serialized with a `type` tag first (`session`, `match`,
-//! `entry`, `usage`, `page`, `receipt`, `fork`, `request`); their JSON shapes are the `sessions … --json`
+//! `entry`, `usage`, `page`, `receipt`, `fork`, `request`, `wire`); their JSON shapes are the `sessions … --json`
 //! format documented in `docs-corpus/docs/sessions.md`.
 
 mod follow;
@@ -20,7 +20,7 @@ pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_text
 pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
 pub use request::{
     AttemptSelector, BadSelector, ContextView, PieceView, RequestError, RequestView, ShownRequest,
-    read_request,
+    WireView, read_request,
 };
 pub use verify::{Verification, verify};
 pub use view::{

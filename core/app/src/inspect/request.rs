@@ -154,6 +154,27 @@ pub struct RequestView<'a> {
     pub provider_request: &'a smith::ProviderRequest,
 }
 
+/// A recorded request encoded again by the provider plugin generation that sent it: record
+/// type `wire` of `sessions get --request ATTEMPT --wire`. The credential header is not part
+/// of it (the host adds that at send time, and inspection never reads credentials).
+#[derive(Debug, Serialize)]
+pub struct WireView<'a> {
+    /// The session.
+    pub session: SessionId,
+    /// The attempt's entry id.
+    pub attempt: EntryId,
+    /// The provider plugin generation that encoded it.
+    pub generation: &'a str,
+    /// The HTTP method.
+    pub method: &'a str,
+    /// The path and query, after the provider's base URL.
+    pub path: &'a str,
+    /// The headers the plugin set, in order.
+    pub headers: &'a [(String, String)],
+    /// The body (UTF-8; invalid bytes replaced).
+    pub body: std::borrow::Cow<'a, str>,
+}
+
 /// A reconstructed request and the sources of its instruction pieces.
 #[derive(Debug)]
 pub struct ShownRequest {

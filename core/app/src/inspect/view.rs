@@ -25,6 +25,8 @@ pub enum Record<'a> {
     Fork(ForkView),
     /// An attempt's effective request (`get --request`).
     Request(Box<super::RequestView<'a>>),
+    /// An attempt's request as its provider plugin encodes it (`get --request --wire`).
+    Wire(super::WireView<'a>),
 }
 
 /// The most characters of a session's title ([`SessionSummary::title`]), ellipsis included.

@@ -49,6 +49,11 @@ pub(crate) struct GetArgs {
         conflicts_with_all = ["limit", "cursor", "branch", "usage"]
     )]
     pub(crate) request: Option<smith_app::inspect::AttemptSelector>,
+    /// With --request: the HTTP request instead (method, path, headers, body), encoded again
+    /// by the provider plugin generation that sent it — byte for byte what went out, without
+    /// the credential header. Nothing is sent and no credential is read.
+    #[arg(long, requires = "request")]
+    pub(crate) wire: bool,
 }
 
 /// A page that cannot be read, with the flag to change.
@@ -84,7 +89,7 @@ pub(super) fn report_withheld(id: &smith::SessionId, withheld: Option<u64>) -> b
 pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(store, &args.id)?;
     if let Some(selector) = args.request {
-        return super::request::run(&path, id, selector, args.json, out);
+        return super::request::run(&path, id, selector, args, out);
     }
     let request = PageRequest {
         limit: args.limit,

@@ -33,10 +33,14 @@ pub(super) fn run(
     path: &Path,
     id: SessionId,
     selector: AttemptSelector,
-    json: bool,
+    args: &super::get::GetArgs,
     out: &mut Out,
 ) -> Result<u8, CliError> {
+    let json = args.json;
     let shown = read_request(path, id, selector).map_err(request_error)?;
+    if args.wire {
+        return wire(&shown, json, out);
+    }
     let view = shown.view();
     let (verified, attempt, sha256) = (view.verified, view.attempt, view.sha256.to_owned());
     if json {
@@ -53,6 +57,61 @@ pub(super) fn run(
         ));
         Ok(exit::DAMAGED)
     }
+}
+
+/// Print the request as the recorded provider plugin generation encodes it.
+fn wire(
+    shown: &smith_app::inspect::ShownRequest,
+    json: bool,
+    out: &mut Out,
+) -> Result<u8, CliError> {
+    let r = &shown.request;
+    let invocation = smith_app::Invocation {
+        cwd: std::env::current_dir().ok(),
+        ..smith_app::Invocation::default()
+    };
+    let app = smith_app::App::load(smith_app::Paths::from_env(), &invocation)?;
+    // The records are redacted already; nothing is left to replace.
+    let encoded = app
+        .encode_recorded(
+            &r.attempt.generation,
+            &r.request,
+            &r.record.options,
+            &smith_secrets::Redactor::default(),
+        )
+        .map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!(
+                    "cannot encode the request of attempt {} again: {e}; `smith sessions get {} --request {}` shows it",
+                    r.attempt_entry, shown.session, r.attempt_entry
+                ),
+            )
+        })?;
+    let body = String::from_utf8_lossy(&encoded.body);
+    if json {
+        out.json(&Record::Wire(smith_app::inspect::WireView {
+            session: shown.session,
+            attempt: r.attempt_entry,
+            generation: &r.attempt.generation,
+            method: &encoded.method,
+            path: &encoded.path,
+            headers: &encoded.headers,
+            body,
+        }))?;
+    } else {
+        out.line(&format!("{} {}", encoded.method, encoded.path))?;
+        for (name, value) in &encoded.headers {
+            out.line(&format!("{name}: {value}"))?;
+        }
+        out.line("")?;
+        out.line(&body)?;
+    }
+    Ok(if r.verified {
+        exit::SUCCESS
+    } else {
+        exit::DAMAGED
+    })
 }
 
 fn human(view: &smith_app::inspect::RequestView<'_>, out: &mut Out) -> Result<(), CliError> {

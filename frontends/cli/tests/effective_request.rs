@@ -1,0 +1,317 @@
+//! The effective request against a real provider plugin over loopback HTTP (SMH-SPEC-SPEC0001:
+//! Sessions → Effective request context, Context edits; plan SMH-PLAN-99TPLN9I B1, B3): the
+//! bundled prompt and AGENTS.md plugins give the instructions, a context edit changes what the
+//! next request carries while inspection keeps the original, navigating before the edit
+//! restores it, each recorded request encodes again to the exact bytes the server received —
+//! offline and without a credential — and a request that cannot be recorded is never sent.
+
+mod common;
+
+use common::{Env, records, stderr, stdout};
+use smith_ai::loopback;
+
+const TEXT: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello from the loopback model\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+
+const LS_CALL: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"ls\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+
+const CANARY: &str = "sk-canary-5d1e0b";
+
+const MODEL: &str = "openai-compatible/m";
+
+fn base_url(server: &loopback::Server) -> String {
+    format!("provider.openai-compatible.base-url={}/v1", server.url)
+}
+
+/// The body bytes of a raw HTTP request.
+fn body(raw: &[u8]) -> Vec<u8> {
+    let at = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a request head")
+        + 4;
+    raw[at..].to_vec()
+}
+
+fn json(raw: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(&body(raw)).expect("a JSON body")
+}
+
+/// The system message's text of an OpenAI chat request.
+fn system(sent: &serde_json::Value) -> String {
+    assert_eq!(sent["messages"][0]["role"], "system", "{sent}");
+    sent["messages"][0]["content"].as_str().unwrap().to_owned()
+}
+
+/// The session's only file's id.
+fn session_id(env: &Env) -> String {
+    let path = env.session_files().remove(0);
+    path.file_stem().unwrap().to_str().unwrap().to_owned()
+}
+
+/// The entry ids of `kind` (as `sessions get --json` names it), in order.
+fn entries_of(env: &Env, id: &str, kind: &str) -> Vec<u64> {
+    records(&env.run(&["sessions", "get", id, "--json", "--limit", "1000"]))
+        .iter()
+        .filter(|r| r["type"] == "entry" && r["kind"] == kind)
+        .map(|r| r["id"].as_u64().unwrap())
+        .collect()
+}
+
+/// `sessions get ID --request ATTEMPT --wire --json`, run with no credential in the
+/// environment: the wire record.
+fn wire(env: &Env, id: &str, attempt: u64) -> serde_json::Value {
+    let out = env.run(&[
+        "sessions",
+        "get",
+        id,
+        "--request",
+        &attempt.to_string(),
+        "--wire",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", stdout(&out));
+    recs.remove(0)
+}
+
+#[test]
+fn agents_md_enters_the_first_request_and_its_change_only_the_next_and_every_request_encodes_again_exactly()
+ {
+    let env = Env::new();
+    // The temp root is the project: a work tree whose AGENTS.md applies.
+    std::fs::create_dir(env.root.path().join(".git")).unwrap();
+    let agents = env.write("AGENTS.md", "Run the tests with `make check`.\n");
+    // Round 1 is held until the test has changed the file.
+    let mut first = vec![loopback::Step::Wait];
+    first.extend(loopback::sse_in_pieces(LS_CALL.as_bytes(), 11));
+    let server = loopback::serve(vec![first, loopback::sse_in_pieces(TEXT.as_bytes(), 13)]);
+    let child = env
+        .command(&[
+            "eval",
+            "-c",
+            &base_url(&server),
+            "-m",
+            MODEL,
+            "list the files",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", CANARY)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let round1 = server.request().expect("round 1's request");
+    // Round 1's request is fixed before it was sent: changing the file now reaches only the
+    // next request.
+    std::fs::write(&agents, "Run the tests with `cargo test --workspace`.\n").unwrap();
+    server.go();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let round2 = server.request().expect("round 2's request");
+    let (one, two) = (system(&json(&round1)), system(&json(&round2)));
+    assert!(
+        one.starts_with("You are Smith, a coding agent"),
+        "the bundled prompt comes first: {one}"
+    );
+    let path = agents.canonicalize().unwrap();
+    assert!(
+        one.contains(&format!("Instructions from {}", path.display())),
+        "{one}"
+    );
+    assert!(
+        one.contains("make check") && !one.contains("cargo test --workspace"),
+        "{one}"
+    );
+    assert!(
+        two.contains("cargo test --workspace") && !two.contains("make check"),
+        "{two}"
+    );
+    assert!(one.contains(&format!(
+        "Working directory: {}",
+        env.root.path().canonicalize().unwrap().display()
+    )));
+
+    // Inspection rebuilds each request from the file alone: round 1 still says what it said.
+    let id = session_id(&env);
+    let attempts = entries_of(&env, &id, "attempt");
+    assert_eq!(attempts.len(), 2);
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "1.1.1", "--json"]));
+    assert_eq!(shown[0]["type"], "request");
+    assert_eq!(shown[0]["verified"], true);
+    assert_eq!(shown[0]["attempt"], attempts[0]);
+    assert_eq!(shown[0]["instructions"], one.as_str());
+    assert_eq!(shown[0]["pieces"][1]["handler"], "agents-md@0.1.0");
+    assert_eq!(
+        shown[0]["pieces"][1]["source"],
+        path.display().to_string().as_str()
+    );
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "1.2.1", "--json"]));
+    assert_eq!(shown[0]["instructions"], two.as_str());
+    // Each recorded request, encoded again by the recorded provider plugin generation, is the
+    // body the server received, byte for byte — with no credential and no server.
+    drop(server);
+    for (attempt, raw) in attempts.iter().zip([&round1, &round2]) {
+        let w = wire(&env, &id, *attempt);
+        assert_eq!(
+            w["body"].as_str().unwrap().as_bytes(),
+            body(raw).as_slice(),
+            "attempt {attempt}"
+        );
+        assert_eq!(w["method"], "POST");
+        assert_eq!(w["path"], "/chat/completions");
+        let text = w.to_string();
+        assert!(!text.contains(CANARY), "{text}");
+    }
+    // The unchanged prompt piece and tool definitions were recorded once, not per round.
+    let inputs = entries_of(&env, &id, "request_input");
+    assert_eq!(
+        inputs.len(),
+        4,
+        "the prompt, two AGENTS.md versions and the tools"
+    );
+}
+
+#[test]
+fn a_context_edit_reaches_the_next_request_while_history_keeps_the_original_and_navigating_before_it_restores_it()
+ {
+    let env = Env::new();
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+    ]);
+    let flag = base_url(&server);
+    let out = env.run(&["eval", "-c", &flag, "-m", MODEL, "my password is hunter2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let first = json(&server.request().unwrap());
+    assert_eq!(first["messages"][1]["content"], "my password is hunter2");
+    let id = session_id(&env);
+    let user = entries_of(&env, &id, "message")[0];
+    let before_edit = entries_of(&env, &id, "run_end")[0];
+    let replacement = env.write("redacted.txt", "(the user shared a password here)");
+    let out = env.run(&[
+        "sessions",
+        "edit",
+        &id,
+        "--replace",
+        &format!("{user}={}", replacement.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("context edit"), "{}", stdout(&out));
+
+    let out = env.run(&["eval", "-c", &flag, "-m", MODEL, "--session", &id, "go on"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let second = json(&server.request().unwrap());
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["content"], "(the user shared a password here)");
+    assert_eq!(messages[3]["content"], "go on");
+    assert!(!second.to_string().contains("hunter2"), "{second}");
+    // Raw history keeps the original; the edited request says which edit changed the item.
+    let got = records(&env.run(&["sessions", "get", &id, "--json"]));
+    let original = got.iter().find(|r| r["id"] == user).unwrap();
+    assert_eq!(
+        original["record"]["message"]["content"][0]["text"],
+        "my password is hunter2"
+    );
+    let edit = entries_of(&env, &id, "context_edit")[0];
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "2.1.1", "--json"]));
+    assert_eq!(shown[0]["context"][0]["entry"], user);
+    assert_eq!(shown[0]["context"][0]["edited_by"], edit);
+
+    // Back before the edit: the next request sees the original again.
+    let out = env.run(&["sessions", "select", &id, &before_edit.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.run(&["eval", "-c", &flag, "-m", MODEL, "--session", &id, "again"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let third = json(&server.request().unwrap());
+    assert_eq!(third["messages"][1]["content"], "my password is hunter2");
+    assert_eq!(third["messages"][3]["content"], "again");
+
+    // A batch that would break pairing, an off-branch target or a non-message is refused
+    // and changes nothing.
+    let before = std::fs::read(env.session_files().remove(0)).unwrap();
+    let edited_leaf = entries_of(&env, &id, "message")[3];
+    for (args, says) in [
+        (vec!["--omit", "99999"], "has no entry 99999"),
+        (
+            vec!["--omit", &edited_leaf.to_string()],
+            "not on the selected branch",
+        ),
+        (vec!["--omit", "1"], "not a message or tool result"),
+    ] {
+        let mut all = vec!["sessions", "edit", &id];
+        all.extend(args.iter().copied());
+        let out = env.run(&all);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+    assert_eq!(
+        std::fs::read(env.session_files().remove(0)).unwrap(),
+        before,
+        "refused batches write nothing"
+    );
+}
+
+/// A file-size limit that lets the submission be recorded but not the attempt and its
+/// request: the provider is never asked.
+#[test]
+fn a_request_that_cannot_be_recorded_is_never_sent() {
+    let env = Env::new();
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+    ]);
+    // Warm the shared compile cache with the same plugins (the limit would make its writes
+    // fail too).
+    let warm = env.run(&[
+        "eval",
+        "--no-session",
+        "-c",
+        &base_url(&server),
+        "-m",
+        MODEL,
+        "warm",
+    ]);
+    assert_eq!(warm.status.code(), Some(0), "{}", stderr(&warm));
+    server.request().expect("the warming request");
+    // An AGENTS.md of 60 KB of pseudo-random text the store cannot compress below the limit
+    // (32 KiB: the plugins' memory images fit under it).
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let text: String = (0..60_000)
+        .map(|i| {
+            if i % 80 == 79 {
+                return '\n';
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            char::from(b'a' + (x % 26) as u8)
+        })
+        .collect();
+    env.write("AGENTS.md", &text);
+    let cmd = env.command(&["eval", "-c", &base_url(&server), "-m", MODEL, "hello"]);
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"")
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    sh.current_dir(env.root.path());
+    let out = sh.output().unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("could not record"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(server.requests_now(), 0, "nothing was sent");
+    // The session holds the submission and its failed end, and no attempt.
+    let id = session_id(&env);
+    assert!(entries_of(&env, &id, "attempt").is_empty());
+    assert_eq!(entries_of(&env, &id, "run_end").len(), 1);
+}
