@@ -121,3 +121,35 @@ pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
         cost_usd: cost,
     }
 }
+
+/// The usage of work `work` (a submission's entry id) with everything it owns: its end's own
+/// usage plus, by reference, each child's (recursively, each end counted once however it is
+/// referenced). `None` when the work has no recorded end. Equal to the sum over the
+/// responses the work and its children recorded: no response is counted twice (plan
+/// SMH-PLAN-99TPLN9I B5).
+pub fn work_usage<'e>(
+    entries: impl IntoIterator<Item = &'e Entry>,
+    work: EntryId,
+) -> Option<UsageTotals> {
+    let ends: BTreeMap<EntryId, &smith_store::RunEnd> = entries
+        .into_iter()
+        .filter_map(|e| match (&e.record, e.pair) {
+            (Record::RunEnd(end), Some(pair)) => Some((pair, end)),
+            _ => None,
+        })
+        .collect();
+    ends.get(&work)?;
+    let mut total = UsageTotals::default();
+    let mut counted = std::collections::HashSet::new();
+    let mut pending = vec![work];
+    while let Some(id) = pending.pop() {
+        if !counted.insert(id) {
+            continue;
+        }
+        if let Some(end) = ends.get(&id) {
+            total.merge(&end.usage);
+            pending.extend(end.children.iter().copied());
+        }
+    }
+    Some(total)
+}

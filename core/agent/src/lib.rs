@@ -97,7 +97,7 @@ mod submission;
 mod tool_call;
 mod work;
 
-pub use accounting::{Accounts, AttemptUsage, account};
+pub use accounting::{Accounts, AttemptUsage, account, work_usage};
 pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use edit::EditError;
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};

@@ -380,6 +380,12 @@ impl Run<'_> {
             .rev()
             .map(|id| NewEntry {
                 record: Record::RunEnd(RunEnd {
+                    // Its own unstarted children end in this change, before it.
+                    children: subtree
+                        .iter()
+                        .copied()
+                        .filter(|c| state.live.get(c).and_then(|l| l.owner) == Some(*id))
+                        .collect(),
                     stop_reason: StopReason::Aborted,
                     usage: UsageTotals::default(),
                     error: Some(format!(

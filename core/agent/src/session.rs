@@ -195,6 +195,7 @@ impl Session {
         live.reverse();
         let end = |pair: Option<EntryId>, started: bool| NewEntry {
             record: Record::RunEnd(RunEnd {
+                children: Vec::new(),
                 stop_reason: StopReason::Aborted,
                 usage: UsageTotals::default(),
                 error: Some(if started {
@@ -227,6 +228,7 @@ impl Session {
         // Inherited work never runs in a fork: its receipt here ends, saying where it lives.
         entries.extend(inherited.iter().rev().map(|id| NewEntry {
             record: Record::RunEnd(RunEnd {
+                children: Vec::new(),
                 stop_reason: StopReason::Aborted,
                 usage: UsageTotals::default(),
                 error: Some(

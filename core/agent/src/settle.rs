@@ -44,6 +44,8 @@ impl Agent<'_> {
     ) -> Result<(), smith_store::Error> {
         // Whether a child was ended without running.
         let mut cut = false;
+        // The children settled under this work, referenced by its end.
+        let mut children: Vec<EntryId> = Vec::new();
         loop {
             let waiting = crate::inbox::lock(&run.session.work).waiting_children(work);
             if waiting.is_empty() {
@@ -86,6 +88,7 @@ impl Agent<'_> {
                             stop_reason,
                             usage: run.usage,
                             error: error.map(ToString::to_string),
+                            children: std::mem::take(&mut children),
                         }),
                         pair: Some(work),
                     });
@@ -106,9 +109,11 @@ impl Agent<'_> {
                     return Ok(());
                 }
                 drop(state);
+                children.extend(&waiting);
                 cut |= self.end_or_run(run, work, waiting, succeeded)?;
                 continue;
             }
+            children.extend(&waiting);
             cut |= self.end_or_run(run, work, waiting, succeeded)?;
         }
     }

@@ -37,6 +37,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
 
 fn run_end() -> Record {
     Record::RunEnd(smith_store::RunEnd {
+        children: Vec::new(),
         stop_reason: smith::StopReason::EndTurn,
         usage: smith::UsageTotals::default(),
         error: None,
@@ -276,9 +277,14 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
                     role: smith::Role::Assistant,
                     content: vec![smith::ContentBlock::ToolCall(call)],
                 },
-                model: None,
+                model: Some("scripted/t".parse().unwrap()),
                 stop_reason: Some(smith::StopReason::ToolUse),
-                usage: None,
+                usage: Some(smith::Usage {
+                    input: Some(120),
+                    output: Some(7),
+                    cache_read: None,
+                    cache_write: None,
+                }),
                 error: None,
                 attempt: None,
             }),
@@ -301,6 +307,7 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
     drop(journal);
     session.close().unwrap();
     let result = EntryId(ids[1].0 + 1);
+    let usage_before = smith_agent::account(&smith_store::read_session(&path).unwrap().entries);
     let mut opened = Session::open(&path, id).unwrap().session;
     let before = opened.context().to_vec();
     for batch in [vec![result], vec![ids[1]]] {
@@ -350,4 +357,9 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
     );
     // The replaced assistant message keeps its tool call, so its result stays paired.
     smith::check_pairing(opened.context()).unwrap();
+    // Edits never erase or move recorded usage.
+    opened.close().unwrap();
+    let usage_after = smith_agent::account(&smith_store::read_session(&path).unwrap().entries);
+    assert_eq!(usage_after, usage_before);
+    assert_eq!(usage_after.total.usage.input, Some(120));
 }

@@ -511,6 +511,16 @@ fn a_parent_settles_after_the_child_work_it_owns_and_observers_wait_for_both() {
             .unwrap()
     };
     assert!(end_of(child) < end_of(parent), "the child ends first");
+    // The parent's end references the child; its own usage excludes the child's, and the
+    // work's total counts each response once: the session's whole accounting.
+    let Record::RunEnd(parent_end) = &entries[end_of(parent)].record else {
+        panic!()
+    };
+    assert_eq!(parent_end.children, [child]);
+    assert_eq!(parent_end.usage.responses, 2);
+    let whole = smith_agent::work_usage(&entries, parent).unwrap();
+    assert_eq!(whole.responses, 3);
+    assert_eq!(whole, smith_agent::account(&entries).total);
     // The child's input was delivered as a user message paired with it, then it ran.
     let delivered = entries
         .iter()
@@ -1418,6 +1428,7 @@ fn an_unanswered_call_before_a_recorded_end_is_answered_on_open() {
             attempt: None,
         }),
         Record::RunEnd(smith_store::RunEnd {
+            children: Vec::new(),
             stop_reason: StopReason::Error,
             usage: smith::UsageTotals::default(),
             error: Some("the session could not record a result".into()),

@@ -101,6 +101,23 @@ impl UsageTotals {
     }
 }
 
+impl UsageTotals {
+    /// Add `other`'s counted responses and figures; a figure unknown on either side stays
+    /// unknown.
+    pub fn merge(&mut self, other: &UsageTotals) {
+        fn sum(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+            Some(a?.saturating_add(b?))
+        }
+        self.responses += other.responses;
+        self.usage = Usage {
+            input: sum(self.usage.input, other.usage.input),
+            output: sum(self.usage.output, other.usage.output),
+            cache_read: sum(self.usage.cache_read, other.usage.cache_read),
+            cache_write: sum(self.usage.cache_write, other.usage.cache_write),
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,10 +57,16 @@ pub struct ToolResultRecord {
 pub struct RunEnd {
     /// Why the run ended.
     pub stop_reason: StopReason,
-    /// Usage summed over the run.
+    /// Usage summed over the run's own responses (its child work's are not in it: they are
+    /// referenced through `children`, so no response is counted twice).
     pub usage: UsageTotals,
     /// The failure, when the run failed.
     pub error: Option<String>,
+    /// The child work (submission entry ids) this work owned and settled before it, whose
+    /// own ends carry their usage (spec: Compaction, cost, and secrets — nested work is
+    /// attributed once; plan SMH-PLAN-99TPLN9I B5). Absent from the body when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<EntryId>,
 }
 
 /// Body of record kind 8, `submission`: input admitted into the session (spec: Sessions →

@@ -91,6 +91,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
             "run_end",
             None,
             Record::RunEnd(RunEnd {
+                children: Vec::new(),
                 stop_reason: StopReason::EndTurn,
                 usage: UsageTotals::default(),
                 error: None,
@@ -334,6 +335,16 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 body: vec![0xa1, 0x61, 0x79, 0x02],
                 projection: true,
             },
+        ),
+        (
+            "run_end_children",
+            Some(EntryId(2)),
+            Record::RunEnd(RunEnd {
+                stop_reason: StopReason::EndTurn,
+                usage: UsageTotals::default(),
+                error: None,
+                children: vec![EntryId(7), EntryId(11)],
+            }),
         ),
     ]
 }

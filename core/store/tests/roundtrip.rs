@@ -132,6 +132,7 @@ fn record() -> impl Strategy<Value = Record> {
         ),
         (stop(), proptest::option::of(text())).prop_map(|(stop_reason, error)| {
             Record::RunEnd(RunEnd {
+                children: Vec::new(),
                 stop_reason,
                 usage: UsageTotals::default(),
                 error,

@@ -246,6 +246,7 @@ fn turn(first: u64, onto: u64, n: usize, model_change: bool, content: String) ->
     );
     push(
         Record::RunEnd(RunEnd {
+            children: Vec::new(),
             stop_reason: StopReason::EndTurn,
             usage: UsageTotals {
                 responses: 2,
