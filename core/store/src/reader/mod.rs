@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fs::{File, TryLockError};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use smith::EntryId;
 
@@ -161,7 +162,7 @@ enum Locate {
     Full(Vec<u64>),
     /// From the in-file index: the newest index frame and the entries after it.
     Indexed {
-        newest: Option<(u64, IndexFrame)>,
+        newest: Option<(u64, Arc<IndexFrame>)>,
         tail_first: u64,
         tail: Vec<u64>,
     },
@@ -190,7 +191,8 @@ pub struct SessionReader {
     live_writer: bool,
     /// The file length when the snapshot was taken; nothing past it is read.
     snapshot_len: u64,
-    cache: HashMap<u64, IndexFrame>,
+    /// Index frames read, by offset; shared, so a lookup never copies an offset table.
+    cache: HashMap<u64, Arc<IndexFrame>>,
     /// Changes found whole on access when opened through the index: the commit frame's offset
     /// to the change's first byte.
     committed: std::collections::BTreeMap<u64, u64>,
@@ -366,15 +368,15 @@ impl SessionReader {
         read_frame(&self.file, offset, self.snapshot_len)
     }
 
-    fn index_at(&mut self, offset: u64) -> Result<IndexFrame, String> {
+    fn index_at(&mut self, offset: u64) -> Result<Arc<IndexFrame>, String> {
         if let Some(i) = self.cache.get(&offset) {
-            return Ok(i.clone());
+            return Ok(Arc::clone(i));
         }
-        let index = read_index(&self.file, offset, self.snapshot_len)?;
+        let index = Arc::new(read_index(&self.file, offset, self.snapshot_len)?);
         if self.cache.len() >= 64 {
             self.cache.clear();
         }
-        self.cache.insert(offset, index.clone());
+        self.cache.insert(offset, Arc::clone(&index));
         Ok(index)
     }
 
@@ -400,7 +402,7 @@ impl SessionReader {
                         .ok_or_else(|| format!("there is no entry {id}"));
                 }
                 match newest {
-                    Some((at, frame)) => (*at, frame.clone()),
+                    Some((at, frame)) => (*at, Arc::clone(frame)),
                     None => return Err(format!("there is no entry {id}")),
                 }
             }
