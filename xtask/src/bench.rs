@@ -268,6 +268,28 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::RssMib(32.0),
         ),
     ];
+    let projection = [
+        (
+            "projection_10k_ms",
+            "project a 10,000-entry selected branch from its file (resume)",
+            ms_limit(5.0),
+        ),
+        (
+            "projection_10k_resident_ms",
+            "next request's context in a running 10,000-entry session",
+            ms_limit(5.0),
+        ),
+        (
+            "projection_1k_ms",
+            "project a 1,000-entry selected branch from its file",
+            Limit::ReportMs,
+        ),
+        (
+            "projection_1k_beside_9k_ms",
+            "the same beside 9,000 unrelated entries (flat: ≈ the line above)",
+            Limit::ReportMs,
+        ),
+    ];
     let catalog = [
         (
             "catalog_load_ms",
@@ -305,6 +327,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-host", "host_bench", true, &host[..]),
         ("smith-host", "host_bench", false, &host_debug[..]),
         ("smith-host", "grep_bench", true, &search[..]),
+        ("smith-agent", "projection_bench", true, &projection[..]),
         ("smith-app", "turn_bench", true, &turn[..]),
         ("smith-cli", "provider_bench", true, &provider[..]),
     ] {

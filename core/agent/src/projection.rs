@@ -231,13 +231,10 @@ pub fn project_with(
 ) -> Result<Projection, ProjectionError> {
     let mut at = leaf;
     while let Some(id) = at {
-        let meta = reader.entry_meta(id)?;
-        if Projector::reads(meta.record_kind, meta.flags) {
-            let entry = reader.entry(id)?;
-            at = entry.parent;
+        let (meta, entry) = reader.entry_if(id, |m| Projector::reads(m.record_kind, m.flags))?;
+        at = (meta.parent != 0).then_some(EntryId(meta.parent));
+        if let Some(entry) = entry {
             projector.push(entry)?;
-        } else {
-            at = (meta.parent != 0).then_some(EntryId(meta.parent));
         }
     }
     projector.finish()

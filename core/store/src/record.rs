@@ -593,7 +593,11 @@ fn compress(body: &[u8]) -> Result<Option<Vec<u8>>, Error> {
 /// # Errors
 /// A description of what is wrong: unknown flags, a length out of bounds or not matching,
 /// a zstd stream that is damaged or longer than declared.
-pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) fn load_body(
+    flags: u16,
+    body_len: u32,
+    stored: &[u8],
+) -> Result<std::borrow::Cow<'_, [u8]>, String> {
     if flags & !(crate::meta::ENTRY_COMPRESSED | crate::meta::ENTRY_PROJECTION) != 0 {
         return Err(format!("unknown entry flags {flags:#06x}"));
     }
@@ -610,7 +614,7 @@ pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<
                 stored.len()
             ));
         }
-        return Ok(stored.to_vec());
+        return Ok(std::borrow::Cow::Borrowed(stored));
     }
     let body = zstd::bulk::decompress(stored, body_len as usize).map_err(|e| {
         format!("its compressed body does not decompress within {body_len} bytes: {e}")
@@ -621,7 +625,7 @@ pub(crate) fn load_body(flags: u16, body_len: u32, stored: &[u8]) -> Result<Vec<
             body.len()
         ));
     }
-    Ok(body)
+    Ok(std::borrow::Cow::Owned(body))
 }
 
 /// `record` with every form of every secret `redactor` holds replaced by its reference, in

@@ -72,7 +72,7 @@ impl SessionReader {
     /// The head of the frame at `pos`, read alone (the payload is not read or checked).
     pub(super) fn head_at(&self, pos: u64) -> Result<FrameHead, String> {
         let mut head = [0u8; format::FRAME_HEAD_LEN];
-        read_at(&self.file, pos, &mut head)
+        self.read_at(pos, &mut head)
             .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
         FrameHead::decode(&head).map_err(|e| e.to_string())
     }
@@ -110,7 +110,7 @@ impl SessionReader {
         while pos < c.self_offset {
             let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
             let n = (c.self_offset - pos).min(head.len() as u64) as usize;
-            read_at(&self.file, pos, &mut head[..n])
+            self.read_at(pos, &mut head[..n])
                 .map_err(|e| format!("cannot read a frame at byte {pos}: {e}"))?;
             let Some(frame_head) = head
                 .first_chunk::<{ format::FRAME_HEAD_LEN }>()

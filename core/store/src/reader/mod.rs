@@ -15,8 +15,7 @@ use crate::scan::{Change, Scanner, Skipped, TornTail, decode_entry, io};
 use crate::{Entry, Error};
 
 mod access;
-
-use access::read_at;
+mod blocks;
 
 /// What [`read_session`] found: the whole committed history, validated.
 #[derive(Debug)]
@@ -193,6 +192,11 @@ pub struct SessionReader {
     snapshot_len: u64,
     /// Index frames read, by offset; shared, so a lookup never copies an offset table.
     cache: HashMap<u64, Arc<IndexFrame>>,
+    /// The last blocks of the snapshot read.
+    blocks: blocks::Blocks,
+    /// The index frame the last lookup below the tail ended in: a walk's next lookups are
+    /// mostly in it.
+    last_frame: Option<(u64, Arc<IndexFrame>)>,
     /// Changes found whole on access when opened through the index: the commit frame's offset
     /// to the change's first byte.
     committed: std::collections::BTreeMap<u64, u64>,
@@ -268,6 +272,8 @@ impl SessionReader {
             live_writer,
             snapshot_len: len,
             cache: HashMap::new(),
+            blocks: blocks::Blocks::default(),
+            last_frame: None,
             committed: std::collections::BTreeMap::new(),
         };
         if !(fast && reader.fast_open(len)?) {
@@ -292,6 +298,7 @@ impl SessionReader {
         self.skipped = scan.skipped;
         self.index_problems = scan.index_problems;
         self.cache.clear();
+        self.last_frame = None;
         Ok(())
     }
 
@@ -363,16 +370,47 @@ impl SessionReader {
         Ok(true)
     }
 
-    /// Read the frame at `offset`: its head and payload, checksums verified.
+    /// Read the frame at `offset` through the block cache: its head and payload, checksums
+    /// verified, the frame wholly inside the snapshot.
     fn frame_at(&self, offset: u64) -> Result<(FrameHead, Vec<u8>), String> {
-        read_frame(&self.file, offset, self.snapshot_len)
+        let failed = |e: std::io::Error| format!("cannot read a frame at byte {offset}: {e}");
+        let mut head = [0u8; format::FRAME_HEAD_LEN];
+        self.read_at(offset, &mut head).map_err(failed)?;
+        let h = FrameHead::decode(&head)?;
+        if offset + h.frame_len() > self.snapshot_len {
+            return Err(format!(
+                "frame at byte {offset} runs past byte {}",
+                self.snapshot_len
+            ));
+        }
+        let mut rest = vec![0u8; h.len as usize + format::FRAME_TAIL_LEN];
+        self.read_at(offset + format::FRAME_HEAD_LEN as u64, &mut rest)
+            .map_err(failed)?;
+        let tail_at = h.len as usize;
+        let tail: [u8; 4] = rest[tail_at..tail_at + 4]
+            .try_into()
+            .map_err(|_| format!("frame at byte {offset} has no checksum"))?;
+        rest.truncate(tail_at);
+        if !format::frame_checksum_ok(&head, &rest, tail) {
+            return Err(format!("frame checksum mismatch at byte {offset}"));
+        }
+        Ok((h, rest))
+    }
+
+    /// Fill `buf` from the snapshot at `offset`, through the block cache.
+    pub(super) fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        self.blocks.read(&self.file, self.snapshot_len, offset, buf)
     }
 
     fn index_at(&mut self, offset: u64) -> Result<Arc<IndexFrame>, String> {
         if let Some(i) = self.cache.get(&offset) {
             return Ok(Arc::clone(i));
         }
-        let index = Arc::new(read_index(&self.file, offset, self.snapshot_len)?);
+        let (h, payload) = self.frame_at(offset)?;
+        if h.kind != format::KIND_INDEX {
+            return Err(format!("no index frame at byte {offset}"));
+        }
+        let index = Arc::new(IndexFrame::decode(&payload)?);
         if self.cache.len() >= 64 {
             self.cache.clear();
         }
@@ -401,6 +439,17 @@ impl SessionReader {
                         .copied()
                         .ok_or_else(|| format!("there is no entry {id}"));
                 }
+                if let Some((at, frame)) = &self.last_frame
+                    && (frame.first_id..frame.end_id()).contains(&id)
+                {
+                    return frame
+                        .offsets
+                        .get((id - frame.first_id) as usize)
+                        .copied()
+                        .ok_or_else(|| {
+                            format!("index frame at byte {at} does not cover entry {id}")
+                        });
+                }
                 match newest {
                     Some((at, frame)) => (*at, Arc::clone(frame)),
                     None => return Err(format!("there is no entry {id}")),
@@ -409,11 +458,13 @@ impl SessionReader {
         };
         for _ in 0..128 {
             if id >= frame.first_id {
-                return frame
+                let found = frame
                     .offsets
                     .get((id - frame.first_id) as usize)
                     .copied()
                     .ok_or_else(|| format!("index frame at byte {at} does not cover entry {id}"));
+                self.last_frame = Some((at, frame));
+                return found;
             }
             let pick = frame
                 .back
@@ -474,6 +525,31 @@ impl SessionReader {
         })
     }
 
+    /// Entry `id`'s metadata (read as [`SessionReader::entry_meta`] does), and the entry
+    /// itself — validated and decoded as [`SessionReader::entry`] does — when `wanted` says so
+    /// of the metadata: one lookup for walks that decode only some kinds (the projection); the
+    /// bodies of the others are never read.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn entry_if(
+        &mut self,
+        id: EntryId,
+        wanted: impl Fn(&EntryMeta) -> bool,
+    ) -> Result<(EntryMeta, Option<Entry>), Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            let meta = r.meta_at(at, id)?;
+            if !wanted(&meta) {
+                return Ok((meta, None));
+            }
+            let payload = r.entry_frame_at(at, id)?;
+            decode_entry(&payload)
+                .map(|e| (meta, Some(e)))
+                .map_err(|e| (at, e))
+        })
+    }
+
     /// Validate entry `id` as [`SessionReader::entry`] does, without decoding its body.
     ///
     /// # Errors
@@ -492,24 +568,29 @@ impl SessionReader {
     pub fn entry_meta(&mut self, id: EntryId) -> Result<EntryMeta, Error> {
         self.validated(id, |r, id| {
             let at = r.locate_entry(id)?;
-            let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
-            read_at(&r.file, at, &mut head)
-                .map_err(|e| (at, format!("cannot read entry {id} at byte {at}: {e}")))?;
-            let mut frame_head = [0u8; format::FRAME_HEAD_LEN];
-            frame_head.copy_from_slice(&head[..format::FRAME_HEAD_LEN]);
-            let h = FrameHead::decode(&frame_head).map_err(|e| (at, e.to_string()))?;
-            match EntryMeta::decode(&head[format::FRAME_HEAD_LEN..]) {
-                Some((m, _))
-                    if h.kind == format::KIND_ENTRY
-                        && m.id == id
-                        && m.parent < id
-                        && at + h.frame_len() <= r.snapshot_len =>
-                {
-                    Ok(m)
-                }
-                _ => Err((at, format!("expected entry {id} at byte {at}"))),
-            }
+            r.meta_at(at, id)
         })
+    }
+
+    /// The metadata of entry `id` in the frame at `at`, from the frame's head alone.
+    fn meta_at(&self, at: u64, id: u64) -> Result<EntryMeta, (u64, String)> {
+        let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
+        self.read_at(at, &mut head)
+            .map_err(|e| (at, format!("cannot read entry {id} at byte {at}: {e}")))?;
+        let mut frame_head = [0u8; format::FRAME_HEAD_LEN];
+        frame_head.copy_from_slice(&head[..format::FRAME_HEAD_LEN]);
+        let h = FrameHead::decode(&frame_head).map_err(|e| (at, e.to_string()))?;
+        match EntryMeta::decode(&head[format::FRAME_HEAD_LEN..]) {
+            Some((m, _))
+                if h.kind == format::KIND_ENTRY
+                    && m.id == id
+                    && m.parent < id
+                    && at + h.frame_len() <= self.snapshot_len =>
+            {
+                Ok(m)
+            }
+            _ => Err((at, format!("expected entry {id} at byte {at}"))),
+        }
     }
 
     /// Run `read` for entry `id`; when opened through the index and it fails, rescan the
@@ -557,6 +638,11 @@ impl SessionReader {
     /// Entry `id`'s frame payload, its checksums, metadata and commit checked.
     fn entry_frame(&mut self, id: u64) -> Result<(u64, Vec<u8>), (u64, String)> {
         let at = self.locate_entry(id)?;
+        self.entry_frame_at(at, id).map(|payload| (at, payload))
+    }
+
+    /// The payload of entry `id`'s frame at `at`, its checksums, metadata and commit checked.
+    fn entry_frame_at(&mut self, at: u64, id: u64) -> Result<Vec<u8>, (u64, String)> {
         let (h, payload) = self.frame_at(at).map_err(|e| (at, e))?;
         if h.kind != format::KIND_ENTRY || h.flags != 0 {
             return Err((at, format!("expected entry {id} at byte {at}")));
@@ -569,7 +655,7 @@ impl SessionReader {
             None => return Err((at, "entry frame too short".to_owned())),
         }
         self.check_committed(at).map_err(|e| (at, e))?;
-        Ok((at, payload))
+        Ok(payload)
     }
 
     /// The parent of entry `id` from its metadata alone (the body is not decoded); the

@@ -1,0 +1,124 @@
+//! Bench for `cargo xtask bench`: projecting the next request's context from a session file
+//! (what resume and request reconstruction do; spec: Sessions → Effective request context —
+//! projection obeys bounded working-set laws). Sessions of real files: a 10,000-entry
+//! selected branch (user and assistant messages, a context edit every 100 entries), and a
+//! 1,000-entry branch alone and beside 9,000 unrelated entries. Median of 20 projections each
+//! (opening the reader included), in milliseconds; and what a running session's next round
+//! costs instead (its resident projection cloned into the request). Prints `name value`
+//! lines.
+#![allow(clippy::print_stdout, missing_docs)]
+
+use std::time::Instant;
+
+use smith::{ContentBlock, EntryId, Message, Role, SessionId};
+use smith_store::{
+    ContextEdit, EditChange, EditOp, MessageRecord, Record, SessionReader, SessionWriter,
+};
+
+fn message(role: Role, text: String) -> Record {
+    Record::Message(MessageRecord {
+        message: Message {
+            role,
+            content: vec![ContentBlock::Text { text }],
+        },
+        model: None,
+        stop_reason: None,
+        usage: None,
+        error: None,
+        attempt: None,
+    })
+}
+
+/// A session with `unrelated` entries on a branch of their own, then a selected branch of
+/// `branch` entries from the root; its path and leaf.
+fn session(
+    dir: &std::path::Path,
+    branch: usize,
+    unrelated: usize,
+) -> Result<(std::path::PathBuf, EntryId), Box<dyn std::error::Error>> {
+    let mut w = SessionWriter::create(dir, SessionId::new_now())?;
+    let root = w.append(&[message(Role::User, "root".into())])?[0];
+    for chunk in 0..unrelated / 100 {
+        let batch: Vec<Record> = (0..100)
+            .map(|i| {
+                message(
+                    Role::Assistant,
+                    format!("unrelated {chunk}/{i}: {}", "x".repeat(150)),
+                )
+            })
+            .collect();
+        w.append(&batch)?;
+    }
+    w.select(root)?;
+    let mut leaf = root;
+    let mut n = 1;
+    while n < branch {
+        let first = w.next_entry_id();
+        let mut batch: Vec<Record> = (0..99)
+            .map(|i| {
+                let role = if i % 2 == 0 {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
+                message(
+                    role,
+                    format!("entry {n}+{i} of the branch: {}", "y".repeat(150)),
+                )
+            })
+            .collect();
+        batch.push(Record::ContextEdit(ContextEdit {
+            edits: vec![EditOp {
+                target: first,
+                change: EditChange::Replace("(shortened)".into()),
+            }],
+        }));
+        let ids = w.append(&batch)?;
+        leaf = *ids.last().unwrap_or(&leaf);
+        n += batch.len();
+    }
+    let path = w.path().to_owned();
+    w.close()?;
+    Ok((path, leaf))
+}
+
+fn median_ms(path: &std::path::Path, leaf: EntryId) -> Result<f64, Box<dyn std::error::Error>> {
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let mut reader = SessionReader::open(path)?;
+        let projection = smith_agent::project(&mut reader, Some(leaf))?;
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+        std::hint::black_box(projection);
+    }
+    samples.sort_by(f64::total_cmp);
+    Ok(samples[samples.len() / 2])
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let ten = tempfile::tempdir()?;
+    let (path, leaf) = session(ten.path(), 10_000, 0)?;
+    println!("projection_10k_ms {:.3}", median_ms(&path, leaf)?);
+    // What each round of a running session does instead: the resident projection, cloned
+    // into the request.
+    let mut reader = SessionReader::open(&path)?;
+    let resident = smith_agent::project(&mut reader, Some(leaf))?.items;
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        std::hint::black_box(resident.clone());
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    samples.sort_by(f64::total_cmp);
+    println!(
+        "projection_10k_resident_ms {:.3}",
+        samples[samples.len() / 2]
+    );
+    let alone = tempfile::tempdir()?;
+    let (path, leaf) = session(alone.path(), 1_000, 0)?;
+    println!("projection_1k_ms {:.3}", median_ms(&path, leaf)?);
+    let beside = tempfile::tempdir()?;
+    let (path, leaf) = session(beside.path(), 1_000, 9_000)?;
+    println!("projection_1k_beside_9k_ms {:.3}", median_ms(&path, leaf)?);
+    Ok(())
+}
