@@ -60,11 +60,14 @@ impl Blocks {
                     kept.len() - 1
                 }
                 None => {
-                    kept.retain(|(s, _)| *s != start);
-                    if kept.len() == KEPT {
-                        kept.remove(0);
-                    }
-                    let mut block = vec![0u8; want];
+                    // The oldest block's buffer is reused: the cache allocates at most
+                    // `KEPT` blocks over the reader's life.
+                    let mut block = match kept.iter().position(|(s, _)| *s == start) {
+                        Some(stale) => kept.remove(stale).1,
+                        None if kept.len() == KEPT => kept.remove(0).1,
+                        None => Vec::new(),
+                    };
+                    block.resize(want, 0);
                     read_at(file, start, &mut block)?;
                     kept.push((start, block));
                     kept.len() - 1
