@@ -35,6 +35,59 @@ pub(crate) struct Cli {
     pub(crate) command: Option<Command>,
 }
 
+impl Cli {
+    /// Parse the process arguments as [`Parser::try_parse`] does, except that the repeatable
+    /// global options keep every occurrence, before and after the subcommand, in command-line
+    /// order. Clap alone keeps only the subcommand's when both are given, which would drop a
+    /// `-c secrets.env=…` written before `eval` once `eval -c …` follows; so the options
+    /// before the subcommand are parsed on their own as well.
+    ///
+    /// # Errors
+    /// Clap's: help, version and usage errors.
+    pub(crate) fn parse_all_globals() -> Result<Self, clap::Error> {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        let mut cli = Self::try_parse_from(&args)?;
+        let before = root_options(&args);
+        if before < args.len() && cli.command.is_some() {
+            let root = Self::try_parse_from(&args[..before])?.global;
+            for (all, first) in [
+                (&mut cli.global.overrides, root.overrides),
+                (&mut cli.global.disable_plugin, root.disable_plugin),
+            ] {
+                // Without options of its own the subcommand holds the root's, copied down.
+                if *all != first {
+                    let mut merged = first;
+                    merged.append(all);
+                    *all = merged;
+                }
+            }
+            cli.global.allow_process |= root.allow_process;
+        }
+        Ok(cli)
+    }
+}
+
+/// How many of `args` (the program name first) precede the subcommand: the global options
+/// and their values (`-c KEY=VALUE`, `--config …`, `--disable-plugin ID`, each also as
+/// `--name=value` or `-cVALUE`), up to the first other word.
+fn root_options(args: &[std::ffi::OsString]) -> usize {
+    let mut i = 1;
+    while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
+        match arg {
+            "-c" | "--config" | "--disable-plugin" => i += 2,
+            "--allow-process" => i += 1,
+            a if a.starts_with("--config=")
+                || a.starts_with("--disable-plugin=")
+                || (a.starts_with("-c") && a.len() > 2) =>
+            {
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    i.min(args.len())
+}
+
 /// Options every command takes (they are settings: `smith config show` lists them).
 #[derive(Debug, Args)]
 pub(crate) struct Global {

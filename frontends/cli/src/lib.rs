@@ -15,7 +15,7 @@ mod tools_reference;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 
 pub use commands::completions::script as completion_script;
 pub use reference::{generated_regions, reference_docs};
@@ -40,7 +40,7 @@ fn eval_json_requested() -> bool {
 
 /// Run `smith` with the process arguments and return its exit status.
 pub fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::Cli::parse_all_globals() {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with status 0; usage errors to stderr with 2.

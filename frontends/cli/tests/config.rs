@@ -281,3 +281,43 @@ fn set_refuses_control_characters_and_show_cannot_be_spoofed() {
         "{text}"
     );
 }
+
+/// Global options given both before and after the subcommand all count, in command-line
+/// order: one before `eval` is not dropped because another follows it (a dropped
+/// `-c secrets.env=…` would send a secret in plaintext).
+#[test]
+fn global_options_before_and_after_the_subcommand_all_apply() {
+    let env = Env::new();
+    let out = env.run(&[
+        "-c",
+        "secrets.env=DEPLOY_TOKEN",
+        "--disable-plugin",
+        "docs",
+        "config",
+        "show",
+        "-c",
+        "run.max-rounds=3",
+        "--disable-plugin",
+        "shell",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("secrets.env = DEPLOY_TOKEN"), "{text}");
+    assert!(text.contains("run.max-rounds = 3"), "{text}");
+    assert!(text.contains("plugins.docs.enabled = false"), "{text}");
+    assert!(text.contains("plugins.shell.enabled = false"), "{text}");
+    // The later of two values for one key wins, wherever each was written.
+    let out = env.run(&[
+        "-c",
+        "run.max-rounds=4",
+        "config",
+        "show",
+        "-c",
+        "run.max-rounds=5",
+    ]);
+    assert!(
+        stdout(&out).contains("run.max-rounds = 5"),
+        "{}",
+        stdout(&out)
+    );
+}
