@@ -315,3 +315,104 @@ fn a_request_that_cannot_be_recorded_is_never_sent() {
     assert!(entries_of(&env, &id, "attempt").is_empty());
     assert_eq!(entries_of(&env, &id, "run_end").len(), 1);
 }
+
+/// A secret in an AGENTS.md file reaches neither the provider nor the session as plaintext:
+/// the request carries its reference, the recorded piece too, and the rebuilt request still
+/// hashes to what was sent.
+#[test]
+fn a_secret_in_agents_md_is_sent_and_recorded_as_its_reference() {
+    let env = Env::new();
+    let value = "ghp_agentsmd0123456789abcdef";
+    env.write("AGENTS.md", &format!("Deploy with the token {value}.\n"));
+    let server = loopback::serve(vec![loopback::sse_in_pieces(TEXT.as_bytes(), 17)]);
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            "secrets.env=DEPLOY_TOKEN",
+            "-c",
+            &base_url(&server),
+            "-m",
+            MODEL,
+            "deploy",
+        ])
+        .env("DEPLOY_TOKEN", value)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let raw = server.request().unwrap();
+    let sent = String::from_utf8_lossy(&raw);
+    assert!(!sent.contains(value), "the provider never sees the value");
+    assert!(system(&json(&raw)).contains("⟦secret:DEPLOY_TOKEN⟧"));
+    let file = std::fs::read(env.session_files().remove(0)).unwrap();
+    assert!(!file.windows(value.len()).any(|w| w == value.as_bytes()));
+    let id = session_id(&env);
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "1.1.1", "--json"]));
+    assert_eq!(shown[0]["verified"], true, "{}", shown[0]);
+    assert!(
+        shown[0]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("⟦secret:DEPLOY_TOKEN⟧")
+    );
+}
+
+/// The bundled `docs` tool searches and reads Smith's own documentation, bounded, and says
+/// how to continue; bad calls are answered with what to do.
+#[test]
+fn the_docs_tool_searches_and_reads_the_built_in_documentation() {
+    let env = Env::new();
+    let script = env.write(
+        "docs.kdl",
+        r##"round {
+  tool-call id="c1" name="docs" arguments=#"{"search": "context edit replace omit"}"#
+  tool-call id="c2" name="docs" arguments=#"{"get": "context", "limit": 5}"#
+  tool-call id="c3" name="docs" arguments=#"{"get": "contxt"}"#
+  tool-call id="c4" name="docs" arguments=#"{}"#
+  stop "tool_use"
+}
+round {
+  text "done"
+  stop "end_turn"
+}
+"##,
+    );
+    let out = env.run(&[
+        "eval",
+        "--json",
+        "-m",
+        "scripted/t",
+        "--script",
+        script.to_str().unwrap(),
+        "how do I edit the context?",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends: Vec<serde_json::Value> = records(&out)
+        .into_iter()
+        .filter(|r| r["type"] == "tool_end")
+        .collect();
+    assert_eq!(ends.len(), 4);
+    let text = |i: usize| ends[i]["output"].as_str().unwrap().to_owned();
+    assert_eq!(ends[0]["is_error"], false, "{}", text(0));
+    assert!(
+        text(0).contains("context — What the model sees"),
+        "{}",
+        text(0)
+    );
+    assert!(text(0).contains("{\"get\": \"ID\""), "{}", text(0));
+    assert_eq!(ends[1]["is_error"], false, "{}", text(1));
+    assert!(
+        text(1).starts_with("What the model sees (context) — lines 1–5 of"),
+        "{}",
+        text(1)
+    );
+    assert!(text(1).contains("(more: {\"get\": \"context\", \"offset\": 6})"));
+    assert_eq!(ends[2]["is_error"], true);
+    assert!(
+        text(2).contains("context"),
+        "closest ids named: {}",
+        text(2)
+    );
+    assert_eq!(ends[3]["is_error"], true);
+    assert!(text(3).contains("exactly one of"), "{}", text(3));
+}

@@ -1,0 +1,158 @@
+//! Request preparation through real wasm components (SMH-SPEC-SPEC0001: Sessions → Effective
+//! request context; Agent behavior → Plugin event boundary): the bundled `prompt` plugin's
+//! instructions name the working directory and the tools, the bundled `agents-md` plugin
+//! reads the `AGENTS.md` of each context directory in order, and a `context` handler's
+//! `context.read` grant covers exactly the file names its manifest declares in the event's
+//! directories — an undeclared name, a directory not among them, a symbolic link or an
+//! oversized file is refused.
+
+mod common;
+
+use common::{cache, source};
+use smith::{Cancel, Lifecycle, PieceRole, RequestEvent};
+use smith_host::{Host, Limits, Policy, RequestScope};
+
+fn loadout(
+    plugins: &[&'static smith_plugins::BundledPlugin],
+    dirs: &[&std::path::Path],
+) -> smith_host::Loadout {
+    let sources: Vec<_> = plugins.iter().map(|p| source(p)).collect();
+    let host = Host::load(&sources, &cache(), Limits::default()).unwrap();
+    host.loadout().with_policy(Policy {
+        scope: RequestScope {
+            cwd: dirs.last().map(|d| d.to_path_buf()),
+            context_dirs: dirs.iter().map(|d| d.to_path_buf()).collect(),
+        },
+        ..Policy::default()
+    })
+}
+
+fn bundled(id: &str) -> &'static smith_plugins::BundledPlugin {
+    smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.manifest.contains(&format!("plugin \"{id}\"")))
+        .unwrap()
+}
+
+fn event(tools: &[&str]) -> RequestEvent {
+    RequestEvent {
+        round: 1,
+        tools: tools.iter().map(|t| (*t).to_owned()).collect(),
+    }
+}
+
+#[test]
+fn the_bundled_plugins_give_the_instructions_and_each_agents_md_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let home = root.join("config");
+    let project = root.join("project");
+    let sub = project.join("sub");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(home.join("AGENTS.md"), "Mine: be brief.\n").unwrap();
+    std::fs::write(project.join("AGENTS.md"), "Project: run make.\n").unwrap();
+    // `sub` has none: it contributes nothing.
+    let tools = loadout(
+        &[bundled("prompt"), bundled("agents-md")],
+        &[&home, &project, &sub],
+    );
+    let prepared = tools.prepare_request(&event(&["read", "bash", "docs"]), &Cancel::new());
+    assert!(prepared.problems.is_empty(), "{:?}", prepared.problems);
+    let roles: Vec<PieceRole> = prepared.pieces.iter().map(|p| p.role).collect();
+    assert_eq!(
+        roles,
+        [
+            PieceRole::Instructions,
+            PieceRole::Context,
+            PieceRole::Context
+        ]
+    );
+    let base = &prepared.pieces[0];
+    assert_eq!(base.handler, "prompt@0.1.0");
+    assert!(
+        base.text
+            .contains(&format!("Working directory: {}", sub.display()))
+    );
+    assert!(
+        base.text.contains("Available: read, bash, docs."),
+        "{}",
+        base.text
+    );
+    assert!(base.text.contains("the `docs` tool"), "{}", base.text);
+    let sources: Vec<String> = prepared.pieces[1..]
+        .iter()
+        .map(|p| p.source.clone().unwrap())
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            home.join("AGENTS.md").display().to_string(),
+            project.join("AGENTS.md").display().to_string()
+        ]
+    );
+    assert!(prepared.pieces[1].text.ends_with("Mine: be brief."));
+    assert!(prepared.pieces[2].text.ends_with("Project: run make."));
+    // The same event gives byte-identical instructions (recorded once).
+    let again = tools.prepare_request(&event(&["read", "bash", "docs"]), &Cancel::new());
+    assert_eq!(again, prepared);
+
+    // A file over the bound is refused, naming it: that plugin's context goes, the base
+    // instructions stay.
+    std::fs::write(project.join("AGENTS.md"), "x".repeat(70_000)).unwrap();
+    let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
+    assert_eq!(prepared.pieces.len(), 1);
+    assert!(
+        prepared.problems[0].contains("agents-md@0.1.0")
+            && prepared.problems[0].contains("70000 bytes"),
+        "{:?}",
+        prepared.problems
+    );
+}
+
+#[test]
+fn a_context_grant_reads_only_the_declared_files_in_the_events_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let a = root.join("a");
+    let linked = root.join("linked");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&linked).unwrap();
+    std::fs::write(a.join("AGENTS.md"), "rules of a").unwrap();
+    std::fs::write(a.join("passwd"), "secret").unwrap();
+    std::fs::write(root.join("AGENTS.md"), "outside").unwrap();
+    std::os::unix::fs::symlink(a.join("passwd"), linked.join("AGENTS.md")).unwrap();
+    let tools = loadout(&[&smith_plugins::CONTEXT_PROBE], &[&a, &linked]);
+    let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
+    assert!(prepared.problems.is_empty(), "{:?}", prepared.problems);
+    let seen: Vec<(String, String)> = prepared
+        .pieces
+        .iter()
+        .map(|p| (p.source.clone().unwrap(), p.text.clone()))
+        .collect();
+    let of = |label: &str, dir: &std::path::Path| {
+        let key = format!("{label} {}", dir.display());
+        seen.iter()
+            .find(|(s, _)| *s == key || s.starts_with(&format!("{key}/")))
+            .map(|(_, t)| t.clone())
+            .unwrap_or_else(|| panic!("no {key} in {seen:?}"))
+    };
+    assert_eq!(of("declared", &a), "ok: rules of a");
+    assert!(
+        of("undeclared", &a).contains("is not a context file"),
+        "{seen:?}"
+    );
+    assert!(
+        of("parent", &a).contains("not one of this event's directories"),
+        "{seen:?}"
+    );
+    assert!(
+        of("declared", &linked).contains("not a regular file"),
+        "{seen:?}"
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|(_, t)| t.contains("secret") || t.contains("outside"))
+    );
+}
