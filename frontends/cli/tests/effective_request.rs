@@ -416,3 +416,32 @@ round {
     assert_eq!(ends[3]["is_error"], true);
     assert!(text(3).contains("exactly one of"), "{}", text(3));
 }
+
+/// The instructions are plugins like any other: disabled, the request carries none, and its
+/// record says so.
+#[test]
+fn with_the_prompt_and_context_plugins_disabled_no_instructions_are_sent() {
+    let env = Env::new();
+    env.write("AGENTS.md", "Never seen.\n");
+    let server = loopback::serve(vec![loopback::sse_in_pieces(TEXT.as_bytes(), 17)]);
+    let out = env.run(&[
+        "eval",
+        "--disable-plugin",
+        "prompt",
+        "--disable-plugin",
+        "agents-md",
+        "-c",
+        &base_url(&server),
+        "-m",
+        MODEL,
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = json(&server.request().unwrap());
+    assert_eq!(sent["messages"][0]["role"], "user", "{sent}");
+    assert_eq!(sent["messages"][0]["content"], "hi");
+    let id = session_id(&env);
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "1.1.1", "--json"]));
+    assert!(shown[0]["instructions"].is_null(), "{}", shown[0]);
+    assert_eq!(shown[0]["verified"], true);
+}
