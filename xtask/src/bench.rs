@@ -197,7 +197,7 @@ pub(crate) fn run() -> Result<(), String> {
     let turn = [
         (
             "turn_wall_ms",
-            "one scripted turn with one tool call: wall (incl. 7 fsyncs)",
+            "one scripted turn with one tool call: wall (one fsync per commit)",
             Limit::ReportMs,
         ),
         (
@@ -221,6 +221,11 @@ pub(crate) fn run() -> Result<(), String> {
             "provider_turn_ms",
             "eval turn vs loopback openai-compatible server: wall, median of 30",
             ms_limit(30.0),
+        ),
+        (
+            "provider_turn_bare_ms",
+            "the same without the prompt, agents-md and docs plugins",
+            Limit::ReportMs,
         ),
         (
             "provider_turn_rss_kib",

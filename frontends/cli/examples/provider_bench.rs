@@ -134,12 +134,12 @@ fn main() {
     }
     let home = tempfile::tempdir().expect("a temp dir");
     // The warm-up, the timed runs, and the RSS probe.
-    let responses = (0..RUNS + 2)
+    let responses = (0..2 * RUNS + 2)
         .map(|_| loopback::sse_in_pieces(ANSWER, ANSWER.len()))
         .collect();
     let server = loopback::serve(responses);
     let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
-    let run = || {
+    let run_with = |extra: &[&str]| {
         let start = Instant::now();
         let status = Command::new(&smith)
             .args([
@@ -149,8 +149,9 @@ fn main() {
                 &base,
                 "-m",
                 "openai-compatible/bench",
-                "bench",
             ])
+            .args(extra)
+            .arg("bench")
             .env("SMITH_HOME", home.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -159,6 +160,7 @@ fn main() {
         assert!(status.success(), "the bench turn failed");
         start.elapsed()
     };
+    let run = || run_with(&[]);
     // One warm-up run (the compile cache) whose request is measured for size.
     run();
     let request = server.request().expect("a request");
@@ -167,6 +169,22 @@ fn main() {
     let median = times[times.len() / 2];
     println!("provider_turn_ms {:.3}", median.as_secs_f64() * 1000.0);
     println!("provider_request_bytes {}", request.len());
+    // The same turn without the plugins that write the instructions and read the docs: what
+    // recording the request costs apart from them (the request is recorded either way).
+    let bare = [
+        "--disable-plugin",
+        "prompt",
+        "--disable-plugin",
+        "agents-md",
+        "--disable-plugin",
+        "docs",
+    ];
+    let mut times: Vec<Duration> = (0..RUNS).map(|_| run_with(&bare)).collect();
+    times.sort();
+    println!(
+        "provider_turn_bare_ms {:.3}",
+        times[times.len() / 2].as_secs_f64() * 1000.0
+    );
     // Peak RSS of one warm turn, measured in a fresh process whose only child it is (this
     // process's children include the cold warm-up, which compiles the plugins).
     let rss = peak_rss(
