@@ -25,13 +25,21 @@ pub enum EditError {
     },
     /// The replacement texts are too large together.
     #[error(
-        "the edit batch's replacement texts are {bytes} bytes together, more than the {max} one batch may hold; shorten them or split the batch"
+        "the edit batch's replacement texts are {bytes} bytes together, more than the {max} one batch may hold; shorten them (or split the batch when there are several)"
     )]
     TooLarge {
         /// Their total size in bytes.
         bytes: usize,
         /// [`MAX_EDIT_BYTES`].
         max: usize,
+    },
+    /// A replacement is empty.
+    #[error(
+        "the replacement of entry {target} is empty; an empty message or output would leave a request some providers refuse — omit the entry instead, or give it some text"
+    )]
+    EmptyReplacement {
+        /// The target.
+        target: EntryId,
     },
     /// Two edits of the batch name one target.
     #[error("entry {target} is edited twice in one batch; give each entry one edit")]
@@ -40,7 +48,7 @@ pub enum EditError {
         target: EntryId,
     },
     /// The target does not exist.
-    #[error("the session has no entry {target} (its entries are 1..={last})")]
+    #[error("the session has no entry {target} (its entries are 1 to {last})")]
     NoSuchEntry {
         /// The target.
         target: EntryId,
@@ -49,7 +57,7 @@ pub enum EditError {
     },
     /// The target is not something the model sees.
     #[error(
-        "entry {target} holds a `{kind}` record, not a message or tool result; only those are part of what the model sees"
+        "entry {target} is not a message or tool result (it holds the `{kind}` record); only those are part of what the model sees"
     )]
     NotContext {
         /// The target.
@@ -117,6 +125,14 @@ impl Session {
                 max: MAX_EDIT_BYTES,
             });
         }
+        if let Some(empty) = edits
+            .iter()
+            .find(|e| matches!(&e.change, EditChange::Replace(t) if t.trim().is_empty()))
+        {
+            return Err(EditError::EmptyReplacement {
+                target: empty.target,
+            });
+        }
         let mut seen = std::collections::HashSet::new();
         if let Some(dup) = edits.iter().find(|e| !seen.insert(e.target)) {
             return Err(EditError::Duplicate { target: dup.target });
@@ -148,8 +164,27 @@ impl Session {
         let batch = ContextEdit { edits };
         let projected = self.project_with_batch(&mut reader, leaf, next, &batch)?;
         if let Err(e) = smith::check_pairing(&projected.items) {
+            let entry = |index: usize| {
+                projected
+                    .entries
+                    .get(index)
+                    .map_or_else(|| "?".to_owned(), ToString::to_string)
+            };
             return Err(EditError::Pairing {
-                reason: e.to_string(),
+                reason: match e {
+                    smith::PairingError::Unanswered { call_id, index } => format!(
+                        "tool call `{call_id}` of entry {} would have no result after it",
+                        entry(index)
+                    ),
+                    smith::PairingError::Orphan { call_id, index } => format!(
+                        "the tool result for `{call_id}` (entry {}) would follow no message holding its call",
+                        entry(index)
+                    ),
+                    smith::PairingError::DuplicateCall { call_id, index } => format!(
+                        "tool call `{call_id}` appears twice in entry {}",
+                        entry(index)
+                    ),
+                },
             });
         }
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;

@@ -105,7 +105,7 @@ pub use observer::{Access, ObserveError, Observer, Position};
 pub use projection::{
     Projection, ProjectionError, Projector, project, project_entries, project_with,
 };
-pub use reconstruct::{ReconstructError, Reconstructed, attempt_at, reconstruct};
+pub use reconstruct::{ReconstructError, Reconstructed, attempt_at, reconstruct, turn_of};
 pub use record::MAX_RECORDED_OUTPUT_BYTES;
 pub use request::request_sha256;
 pub use run::{Agent, RunError, RunLimits, RunOutcome, Submit};

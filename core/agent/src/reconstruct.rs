@@ -108,6 +108,23 @@ pub fn attempt_at(
     Ok(found)
 }
 
+/// The turn attempt entry `attempt` belongs to (as [`attempt_at`] counts them: the number of
+/// work-starting submissions at or before it); 0 when none precedes it.
+///
+/// # Errors
+/// The store's read errors.
+pub fn turn_of(reader: &mut SessionReader, attempt: EntryId) -> Result<u32, smith_store::Error> {
+    let mut turns = 0u32;
+    reader.for_each_of_kinds(1..=attempt.0, &[Record::SUBMISSION], |entry| {
+        if let Record::Submission(s) = &entry.record
+            && s.delivery.is_none()
+        {
+            turns += 1;
+        }
+    })?;
+    Ok(turns)
+}
+
 /// Rebuild the request of the attempt at entry `attempt` from the file `reader` reads, and
 /// check it against the SHA-256 recorded at dispatch.
 ///

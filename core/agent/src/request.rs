@@ -20,6 +20,52 @@ pub(crate) struct Ledger {
     tools: Option<(Vec<ToolDefinition>, EntryId)>,
 }
 
+impl Ledger {
+    /// The inputs the last recorded request of `branch` (root first) references, so a
+    /// reopened session references them too while they stay the same.
+    pub(crate) fn from_branch(branch: &[smith_store::Entry]) -> Self {
+        let Some(last) = branch.iter().rev().find_map(|e| match &e.record {
+            Record::Request(r) => Some(r),
+            _ => None,
+        }) else {
+            return Self::default();
+        };
+        let inputs: std::collections::HashMap<EntryId, &RequestInput> = branch
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::RequestInput(input) => Some((e.id, input)),
+                _ => None,
+            })
+            .collect();
+        let pieces = last
+            .instructions
+            .iter()
+            .filter_map(|id| match inputs.get(id) {
+                Some(RequestInput::Piece {
+                    handler,
+                    role,
+                    source,
+                    text,
+                }) => Some((
+                    RequestPiece {
+                        handler: handler.clone(),
+                        role: *role,
+                        source: source.clone(),
+                        text: text.clone(),
+                    },
+                    *id,
+                )),
+                _ => None,
+            })
+            .collect();
+        let tools = last.tools.and_then(|id| match inputs.get(&id) {
+            Some(RequestInput::Tools(defs)) => Some((defs.clone(), id)),
+            _ => None,
+        });
+        Self { pieces, tools }
+    }
+}
+
 /// The instructions a round's handlers gave, joined by a blank line; `None` for none.
 pub(crate) fn instructions(pieces: &[RequestPiece]) -> Option<String> {
     (!pieces.is_empty()).then(|| {

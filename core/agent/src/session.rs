@@ -151,7 +151,7 @@ impl Session {
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
             registered,
             secrets: None,
-            ledger: crate::request::Ledger::default(),
+            ledger: crate::request::Ledger::from_branch(&branch),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.

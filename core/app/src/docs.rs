@@ -52,7 +52,29 @@ impl DocsSource for Embedded {
 
     fn get(&self, id: &str, offset: u32, limit: u32) -> Result<DocPage, String> {
         let (corpus, _) = self.load()?;
-        let doc = corpus.get(id).map_err(|e| e.to_string())?;
+        // Worded for a tool's caller (the model), who names documents by id and lines by
+        // offset — not by the command line's `smith docs` and `--lines`.
+        let doc = corpus.get(id).map_err(|_| {
+            let closest = corpus.closest(id);
+            if closest.is_empty() {
+                format!("there is no document `{id}`; find one with {{\"search\": \"a few words\"}}")
+            } else {
+                format!(
+                    "there is no document `{id}`; the closest ids are {}, or find one with {{\"search\": \"a few words\"}}",
+                    closest
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        })?;
+        let total = doc.line_count();
+        if offset as usize > total.max(1) {
+            return Err(format!(
+                "offset {offset} is past the end of `{id}`, which has {total} lines; give an offset from 1 to {total}"
+            ));
+        }
         let start = offset.max(1) as usize;
         let range = LineRange {
             start,

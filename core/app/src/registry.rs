@@ -353,6 +353,9 @@ pub fn policy(
         scope: smith_host::RequestScope {
             cwd: Some(cwd.canonicalize().unwrap_or_else(|_| cwd.to_owned())),
             context_dirs: crate::paths::context_dirs(paths, cwd),
+            user_dir: paths
+                .user_config_dir()
+                .map(|d| d.canonicalize().unwrap_or_else(|_| d.to_owned())),
         },
         docs: crate::docs::embedded(),
     })

@@ -1,6 +1,7 @@
 //! The `smith:plugin/context-files` import of the handler world: a `context` handler reads the
 //! standing context files its manifest names (`context-file "AGENTS.md"`) in the directories of
-//! the current `context` event, and nothing else. Not an effect: what it reads enters a request
+//! the current `context` event (a symbolic link only to a file in one of them), and nothing
+//! else. Not an effect: what it reads enters a request
 //! only through the handler's answer, which the agent records.
 
 use std::io::Read;
@@ -20,6 +21,8 @@ pub(crate) struct ContextAccess {
     pub(crate) dirs: Vec<PathBuf>,
     /// The file names the manifest declares.
     pub(crate) names: Vec<String>,
+    /// The user's configuration directory: a link elsewhere never leads into it.
+    pub(crate) user_dir: Option<PathBuf>,
 }
 
 impl wit::Host for State {
@@ -48,20 +51,50 @@ impl wit::Host for State {
             ));
         }
         let limit = limit.min(MAX_CONTEXT_FILE_BYTES);
-        read_bounded(&dir.join(&name), limit)
+        read_bounded(&dir.join(&name), limit, access)
     }
 }
 
 /// The text of the regular file at `path`, at most `limit` bytes; `None` when there is none.
-fn read_bounded(path: &Path, limit: u32) -> Result<Option<String>, String> {
-    let meta = match std::fs::symlink_metadata(path) {
+/// A symbolic link is followed only to a regular file in one of the event's directories (an
+/// `AGENTS.md` that links to the project's `CLAUDE.md`, or to the root's `AGENTS.md`) — into
+/// the user's configuration directory only from a link in it — never elsewhere.
+fn read_bounded(path: &Path, limit: u32, access: &ContextAccess) -> Result<Option<String>, String> {
+    let mut meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read `{}`: {e}", path.display())),
     };
+    let mut path = path.to_path_buf();
+    if meta.file_type().is_symlink() {
+        let target = std::fs::canonicalize(&path).map_err(|e| {
+            format!(
+                "`{}` is a symbolic link that cannot be followed ({e}); point it at a file, or replace it with a copy",
+                path.display()
+            )
+        })?;
+        let canonical = |d: &PathBuf| d.canonicalize().unwrap_or_else(|_| d.clone());
+        let user = access.user_dir.as_ref().map(canonical);
+        let from = path.parent().map(Path::to_path_buf).map(|p| canonical(&p));
+        let inside = target.parent().is_some_and(|parent| {
+            access.dirs.iter().any(|d| canonical(d) == parent)
+                && (user.as_deref() != Some(parent) || from.as_deref() == Some(parent))
+        });
+        if !inside {
+            return Err(format!(
+                "`{}` is a symbolic link to `{}`, outside the directories context files are read in; replace it with a copy of the file",
+                path.display(),
+                target.display()
+            ));
+        }
+        meta = std::fs::metadata(&target)
+            .map_err(|e| format!("cannot read `{}`: {e}", target.display()))?;
+        path = target;
+    }
+    let path = path.as_path();
     if !meta.is_file() {
         return Err(format!(
-            "`{}` is not a regular file (a symbolic link or a directory is not read)",
+            "`{}` is not a regular file (a directory or a device is not read); remove it or replace it with a file",
             path.display()
         ));
     }
@@ -84,5 +117,5 @@ fn read_bounded(path: &Path, limit: u32) -> Result<Option<String>, String> {
     }
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
+        .map_err(|_| format!("`{}` is not UTF-8 text; save it as UTF-8", path.display()))
 }

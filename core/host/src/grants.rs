@@ -182,6 +182,8 @@ pub struct RequestScope {
     /// configuration directory, then the project root (the git work tree's root, never above
     /// the home directory) down to the working directory.
     pub context_dirs: Vec<PathBuf>,
+    /// The user's Smith configuration directory (the first of `context_dirs`), when known.
+    pub user_dir: Option<PathBuf>,
 }
 
 impl Default for Policy {

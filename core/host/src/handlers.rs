@@ -207,9 +207,9 @@ impl LoadedHandler {
                     wit::Action::Restore => Err(HandlerError::Refused(
                         "it answered `restore`, which answers only a `restore` event".to_owned(),
                     )),
-                    wit::Action::Instructions(_) | wit::Action::Context(_) => {
+                    wit::Action::Instructions(_) | wit::Action::Context(_) | wit::Action::Notice(_) => {
                         Err(HandlerError::Refused(
-                            "it answered `instructions` or `context`, which answer only `prompt` and `context` events".to_owned(),
+                            "it answered `instructions`, `context` or `notice`, which answer only `prompt` and `context` events".to_owned(),
                         ))
                     }
                 })
@@ -260,8 +260,9 @@ impl Loadout {
 }
 
 /// The largest instructions a `prompt` handler may give, and the largest piece of standing
-/// context, in bytes.
-pub const MAX_PIECE_BYTES: usize = 64 * 1024;
+/// context, in bytes: a context file of [`crate::MAX_CONTEXT_FILE_BYTES`] with room for the
+/// heading that names it.
+pub const MAX_PIECE_BYTES: usize = 68 * 1024;
 
 /// The largest standing context all of one `context` handler's pieces may add, in bytes.
 pub const MAX_CONTEXT_BYTES: usize = 256 * 1024;
@@ -272,20 +273,23 @@ fn platform() -> String {
 }
 
 impl Loadout {
-    /// The pieces `handler` gave for `event` (of role `role`), validated as one batch: only
-    /// the answer `role` takes, each within [`MAX_PIECE_BYTES`], together within
-    /// [`MAX_CONTEXT_BYTES`]; or a sentence saying why it contributes nothing.
+    /// The pieces `handler` gave for `event` (of role `role`) and its notices (each prefixed
+    /// with the handler), validated as one batch: only the answer `role` takes and notices,
+    /// each piece within [`MAX_PIECE_BYTES`], together within [`MAX_CONTEXT_BYTES`]; or a
+    /// sentence saying why it contributes nothing.
     fn pieces(
         &self,
         handler: &LoadedHandler,
         event: &wit::LifecycleEvent,
         role: PieceRole,
         cancel: &Cancel,
+        notices: &mut Vec<String>,
     ) -> Result<Vec<RequestPiece>, String> {
         let label = handler.manifest.label();
         let access = (role == PieceRole::Context).then(|| crate::context_imports::ContextAccess {
             dirs: self.policy.scope.context_dirs.clone(),
             names: handler.manifest.context_files.clone(),
+            user_dir: self.policy.scope.user_dir.clone(),
         });
         let (kind, answer) = match role {
             PieceRole::Instructions => ("prompt", "instructions"),
@@ -295,11 +299,16 @@ impl Loadout {
             .answer(self.runtime(), event, cancel, access)
             .map_err(|e| format!("{kind} handler {label} gave nothing for this request: {e}"))?;
         let mut pieces = Vec::new();
+        let mut said = Vec::new();
         let mut total = 0usize;
         for action in actions {
             let (source, text) = match (role, action) {
                 (PieceRole::Instructions, wit::Action::Instructions(text)) => (None, text),
                 (PieceRole::Context, wit::Action::Context(piece)) => (piece.source, piece.text),
+                (_, wit::Action::Notice(text)) => {
+                    said.push(format!("{kind} handler {label}: {}", cut(&text)));
+                    continue;
+                }
                 _ => {
                     return Err(format!(
                         "{kind} handler {label} answered with an action other than `{answer}`, so its whole answer was set aside"
@@ -324,6 +333,7 @@ impl Loadout {
                 text,
             });
         }
+        notices.extend(said);
         Ok(pieces)
     }
 }
@@ -380,7 +390,13 @@ impl Lifecycle for Loadout {
                 smith_version: env!("CARGO_PKG_VERSION").to_owned(),
                 tools: event.tools.clone(),
             });
-            match self.pieces(prompt, &wit_event, PieceRole::Instructions, cancel) {
+            match self.pieces(
+                prompt,
+                &wit_event,
+                PieceRole::Instructions,
+                cancel,
+                &mut out.problems,
+            ) {
                 Ok(pieces) => out.pieces.extend(pieces),
                 Err(problem) => out.problems.push(problem),
             }
@@ -398,8 +414,15 @@ impl Lifecycle for Loadout {
                 round: event.round,
                 cwd: cwd.clone(),
                 dirs: dirs.clone(),
+                user_dir: scope.user_dir.as_ref().map(|d| d.display().to_string()),
             });
-            match self.pieces(handler, &wit_event, PieceRole::Context, cancel) {
+            match self.pieces(
+                handler,
+                &wit_event,
+                PieceRole::Context,
+                cancel,
+                &mut out.problems,
+            ) {
                 Ok(pieces) => out.pieces.extend(pieces),
                 Err(problem) => out.problems.push(problem),
             }

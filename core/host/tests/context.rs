@@ -22,6 +22,7 @@ fn loadout(
         scope: RequestScope {
             cwd: dirs.last().map(|d| d.to_path_buf()),
             context_dirs: dirs.iter().map(|d| d.to_path_buf()).collect(),
+            user_dir: dirs.first().map(|d| d.to_path_buf()),
         },
         ..Policy::default()
     })
@@ -92,22 +93,32 @@ fn the_bundled_plugins_give_the_instructions_and_each_agents_md_in_order() {
         ]
     );
     assert!(prepared.pieces[1].text.ends_with("Mine: be brief."));
+    assert!(prepared.pieces[1].text.contains("every project"));
     assert!(prepared.pieces[2].text.ends_with("Project: run make."));
     // The same event gives byte-identical instructions (recorded once).
     let again = tools.prepare_request(&event(&["read", "bash", "docs"]), &Cancel::new());
     assert_eq!(again, prepared);
 
-    // A file over the bound is refused, naming it: that plugin's context goes, the base
-    // instructions stay.
+    // A file over the bound is skipped with a notice naming it; the others stay. A file of
+    // exactly the bound fits, heading and all.
     std::fs::write(project.join("AGENTS.md"), "x".repeat(70_000)).unwrap();
+    std::fs::write(sub.join("AGENTS.md"), "y".repeat(64 * 1024)).unwrap();
     let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
-    assert_eq!(prepared.pieces.len(), 1);
+    assert_eq!(prepared.pieces.len(), 3, "{:?}", prepared.problems);
+    assert!(prepared.pieces[1].text.ends_with("Mine: be brief."));
+    assert!(prepared.pieces[2].text.ends_with(&"y".repeat(100)));
+    assert_eq!(prepared.problems.len(), 1, "{:?}", prepared.problems);
+    let notice = &prepared.problems[0];
     assert!(
-        prepared.problems[0].contains("agents-md@0.1.0")
-            && prepared.problems[0].contains("70000 bytes"),
-        "{:?}",
-        prepared.problems
+        notice.contains("agents-md@0.1.0")
+            && notice.contains(&project.join("AGENTS.md").display().to_string())
+            && notice.contains("70000 bytes"),
+        "{notice}"
     );
+    // A byte-order mark is not passed on.
+    std::fs::write(project.join("AGENTS.md"), "\u{feff}Project: run make.\n").unwrap();
+    let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
+    assert!(prepared.pieces[2].text.contains("\n\nProject: run make."));
 }
 
 #[test]
@@ -121,8 +132,20 @@ fn a_context_grant_reads_only_the_declared_files_in_the_events_directories() {
     std::fs::write(a.join("AGENTS.md"), "rules of a").unwrap();
     std::fs::write(a.join("passwd"), "secret").unwrap();
     std::fs::write(root.join("AGENTS.md"), "outside").unwrap();
-    std::os::unix::fs::symlink(a.join("passwd"), linked.join("AGENTS.md")).unwrap();
-    let tools = loadout(&[&smith_plugins::CONTEXT_PROBE], &[&a, &linked]);
+    // A link out of the event's directories is refused; one to a file in them is followed.
+    std::os::unix::fs::symlink(root.join("AGENTS.md"), linked.join("AGENTS.md")).unwrap();
+    let aliased = root.join("aliased");
+    std::fs::create_dir_all(&aliased).unwrap();
+    std::fs::write(aliased.join("CLAUDE.md"), "the same rules").unwrap();
+    std::os::unix::fs::symlink(aliased.join("CLAUDE.md"), aliased.join("AGENTS.md")).unwrap();
+    // `a` is the user's directory here: a project's link into it is refused.
+    let into_user = root.join("into-user");
+    std::fs::create_dir_all(&into_user).unwrap();
+    std::os::unix::fs::symlink(a.join("AGENTS.md"), into_user.join("AGENTS.md")).unwrap();
+    let tools = loadout(
+        &[&smith_plugins::CONTEXT_PROBE],
+        &[&a, &linked, &aliased, &into_user],
+    );
     let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
     assert!(prepared.problems.is_empty(), "{:?}", prepared.problems);
     let seen: Vec<(String, String)> = prepared
@@ -147,12 +170,19 @@ fn a_context_grant_reads_only_the_declared_files_in_the_events_directories() {
         "{seen:?}"
     );
     assert!(
-        of("declared", &linked).contains("not a regular file"),
+        of("declared", &linked).contains("outside the directories"),
         "{seen:?}"
     );
+    assert_eq!(of("declared", &aliased), "ok: the same rules");
+    assert!(
+        of("declared", &into_user).contains("outside the directories"),
+        "{seen:?}"
+    );
+    // Nothing outside the grant was read.
     assert!(
         !seen
             .iter()
-            .any(|(_, t)| t.contains("secret") || t.contains("outside"))
+            .any(|(_, t)| t == "ok: secret" || t == "ok: outside"),
+        "{seen:?}"
     );
 }

@@ -119,8 +119,9 @@ pub(crate) enum Command {
     /// Show, check and set configuration; every value with its source.
     #[command(after_help = CONFIG_AFTER_HELP)]
     Config(ConfigArgs),
-    /// Inspect recorded sessions (list, search, read, verify, follow), fork one, or select the
-    /// branch a session continues on.
+    /// Inspect recorded sessions (list, search, read, verify, follow, the request an attempt
+    /// sent), fork one, select the branch a session continues on, or edit what later requests
+    /// show the model.
     #[command(after_help = SESSIONS_AFTER_HELP)]
     Sessions(SessionsArgs),
     /// Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or

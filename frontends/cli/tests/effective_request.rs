@@ -226,6 +226,8 @@ fn a_context_edit_reaches_the_next_request_while_history_keeps_the_original_and_
     let third = json(&server.request().unwrap());
     assert_eq!(third["messages"][1]["content"], "my password is hunter2");
     assert_eq!(third["messages"][3]["content"], "again");
+    // Three turns, each in its own process, recorded the unchanged prompt and tools once.
+    assert_eq!(entries_of(&env, &id, "request_input").len(), 2);
 
     // A batch that would break pairing, an off-branch target or a non-message is refused
     // and changes nothing.
@@ -238,6 +240,18 @@ fn a_context_edit_reaches_the_next_request_while_history_keeps_the_original_and_
             "not on the selected branch",
         ),
         (vec!["--omit", "1"], "not a message or tool result"),
+        (
+            vec!["--replace", &format!("{user}=")],
+            "names no FILE after `=`",
+        ),
+        (
+            vec!["--replace", &format!("{user}=/dev/null")],
+            "is empty; an empty message",
+        ),
+        (
+            vec!["--replace", &format!("{user}=-"), "--replace", "2=-"],
+            "read standard input",
+        ),
     ] {
         let mut all = vec!["sessions", "edit", &id];
         all.extend(args.iter().copied());

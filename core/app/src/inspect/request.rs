@@ -71,7 +71,7 @@ pub enum RequestError {
         attempt: u32,
     },
     /// The entry id is not in the session.
-    #[error("session {session} has no entry {entry} (its entries are 1..={last})")]
+    #[error("session {session} has no entry {entry} (its entries are 1 to {last})")]
     NoSuchEntry {
         /// The session.
         session: SessionId,
@@ -122,7 +122,9 @@ pub struct RequestView<'a> {
     pub session: SessionId,
     /// The attempt's entry id.
     pub attempt: EntryId,
-    /// The round and the attempt within it.
+    /// The turn it belongs to (the n-th submission of the session that started work).
+    pub turn: u32,
+    /// The round within the turn.
     pub round: u32,
     /// The attempt within the round.
     pub number: u32,
@@ -175,11 +177,31 @@ pub struct WireView<'a> {
     pub body: std::borrow::Cow<'a, str>,
 }
 
+impl RequestView<'_> {
+    /// Each piece's text, in order: the instructions split where the pieces join (each
+    /// piece's byte length is known, and they are joined by a blank line).
+    pub fn piece_texts(&self) -> Vec<&str> {
+        let Some(all) = self.instructions else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(self.pieces.len());
+        let mut at = 0usize;
+        for p in &self.pieces {
+            let end = (at + p.bytes).min(all.len());
+            out.push(all.get(at..end).unwrap_or_default());
+            at = end + 2;
+        }
+        out
+    }
+}
+
 /// A reconstructed request and the sources of its instruction pieces.
 #[derive(Debug)]
 pub struct ShownRequest {
     /// The session.
     pub session: SessionId,
+    /// The turn the attempt belongs to.
+    pub turn: u32,
     /// The reconstruction.
     pub request: Reconstructed,
     /// The instruction pieces' sources, in order.
@@ -209,6 +231,7 @@ impl ShownRequest {
         RequestView {
             session: self.session,
             attempt: r.attempt_entry,
+            turn: self.turn,
             round: r.attempt.round,
             number: r.attempt.number,
             selection: &r.attempt.selection,
@@ -264,6 +287,10 @@ pub fn read_request(
         )?,
     };
     let request = smith_agent::reconstruct(&mut reader, attempt)?;
+    let turn = match selector {
+        AttemptSelector::Position { turn, .. } => turn,
+        AttemptSelector::Entry(_) => smith_agent::turn_of(&mut reader, attempt)?,
+    };
     let mut pieces = Vec::new();
     for id in &request.record.instructions {
         if let Stored::RequestInput(RequestInput::Piece {
@@ -284,6 +311,7 @@ pub fn read_request(
     }
     Ok(ShownRequest {
         session,
+        turn,
         request,
         pieces,
     })

@@ -40,12 +40,27 @@ fn edits(args: &EditArgs) -> Result<Vec<EditOp>, CliError> {
             change: EditChange::Omit,
         })
         .collect();
+    let stdin_uses = args
+        .replace
+        .iter()
+        .filter(|spec| spec.split_once('=').is_some_and(|(_, f)| f == "-"))
+        .count();
+    if stdin_uses > 1 {
+        return Err(CliError::usage(format!(
+            "{stdin_uses} --replace options read standard input (`=-`), which holds one text; give the others a FILE"
+        )));
+    }
     for spec in &args.replace {
         let Some((entry, file)) = spec.split_once('=') else {
             return Err(CliError::usage(format!(
                 "--replace {spec} is not ENTRY=FILE; e.g. --replace 8=summary.txt"
             )));
         };
+        if file.is_empty() {
+            return Err(CliError::usage(format!(
+                "--replace {spec} names no FILE after `=`; e.g. --replace {entry}=summary.txt, or {entry}=- for standard input"
+            )));
+        }
         let target = entry.parse::<u64>().map_err(|_| {
             CliError::usage(format!(
                 "--replace {spec}: `{entry}` is not an entry id; `smith sessions get ID` lists them"
@@ -57,8 +72,13 @@ fn edits(args: &EditArgs) -> Result<Vec<EditOp>, CliError> {
             std::fs::read_to_string(file)
         }
         .map_err(|e| {
+            let what = if file == "-" {
+                "standard input".to_owned()
+            } else {
+                format!("`{file}`")
+            };
             CliError::usage(format!(
-                "--replace {spec}: cannot read `{file}` as UTF-8 text: {e}"
+                "--replace {spec}: cannot read {what} as UTF-8 text: {e}"
             ))
         })?;
         ops.push(EditOp {

@@ -116,8 +116,17 @@ fn wire(
 
 fn human(view: &smith_app::inspect::RequestView<'_>, out: &mut Out) -> Result<(), CliError> {
     out.line(&format!(
-        "request of attempt #{} (round {}, attempt {}): {} → {} · {}",
-        view.attempt, view.round, view.number, view.selection, view.model, view.generation
+        "request of attempt #{} ({}.{}.{}: turn {}, round {}, attempt {}): {} → {} · {}",
+        view.attempt,
+        view.turn,
+        view.round,
+        view.number,
+        view.turn,
+        view.round,
+        view.number,
+        view.selection,
+        view.model,
+        view.generation
     ))?;
     out.line(&format!(
         "{} sha256 {}",
@@ -133,7 +142,7 @@ fn human(view: &smith_app::inspect::RequestView<'_>, out: &mut Out) -> Result<()
         "── instructions: {} piece(s), {bytes} bytes",
         view.pieces.len()
     ))?;
-    for p in &view.pieces {
+    for (p, text) in view.pieces.iter().zip(view.piece_texts()) {
         out.line(&format!(
             "   #{} {} from {}{}, {} bytes",
             p.entry,
@@ -148,8 +157,6 @@ fn human(view: &smith_app::inspect::RequestView<'_>, out: &mut Out) -> Result<()
                 .unwrap_or_default(),
             p.bytes
         ))?;
-    }
-    if let Some(text) = view.instructions {
         for line in text.lines() {
             out.line(&format!("   │ {line}"))?;
         }
