@@ -363,3 +363,45 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
     assert_eq!(usage_after, usage_before);
     assert_eq!(usage_after.total.usage.input, Some(120));
 }
+
+/// A record this build does not know is kept and passed over — unless its entry says it
+/// changes what requests see: then the session is not continued past it, and the error says
+/// why, rather than building a request that silently ignores it.
+#[test]
+fn an_unknown_record_that_changes_the_projection_refuses_the_branch() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut w = SessionWriter::create(dir.path(), id).unwrap();
+    let first = w.append(&[user("hello"), run_end()]).unwrap();
+    w.append(&[Record::Unknown {
+        kind: 900,
+        body: vec![0xa0],
+        projection: false,
+    }])
+    .unwrap();
+    let path = w.path().to_owned();
+    w.close().unwrap();
+    let opened = Session::open(&path, id).unwrap().session;
+    assert_eq!(texts(opened.context()), ["hello"]);
+    opened.close().unwrap();
+
+    let (mut w, _) = SessionWriter::open(&path, id).unwrap();
+    let flagged = w
+        .append(&[Record::Unknown {
+            kind: 901,
+            body: vec![0xa0],
+            projection: true,
+        }])
+        .unwrap()[0];
+    w.close().unwrap();
+    let err = Session::open(&path, id).unwrap_err();
+    assert!(
+        matches!(&err, smith_store::Error::Unprojectable { entry, .. } if *entry == flagged.0),
+        "{err}"
+    );
+    assert!(err.to_string().contains("kind 901"), "{err}");
+    // The branch before it still projects.
+    let before =
+        smith_agent::project(&mut SessionReader::open(&path).unwrap(), Some(first[1])).unwrap();
+    assert_eq!(texts(&before.items), ["hello"]);
+}
