@@ -459,3 +459,46 @@ fn with_the_prompt_and_context_plugins_disabled_no_instructions_are_sent() {
     assert!(shown[0]["instructions"].is_null(), "{}", shown[0]);
     assert_eq!(shown[0]["verified"], true);
 }
+
+/// An edit needs the writer lock: while another process writes the session (held at a gate)
+/// it is refused with exit 4 and the file is unchanged; once the run ends it applies.
+#[test]
+fn an_edit_of_a_session_another_process_writes_is_refused() {
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    let script = env.write(
+        "hold.kdl",
+        "round {\n  gate \"hold\"\n  text \"held\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut run = env
+        .command(&[
+            "eval",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "--session",
+            &id,
+            "second",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for(&env.root.path().join("hold.waiting"));
+    let user = entries_of(&env, &id, "message")[0];
+    let before = std::fs::read(&path).unwrap();
+    let out = env.run(&["sessions", "edit", &id, "--omit", &user.to_string()]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("another Smith process"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was written");
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    assert!(run.wait().unwrap().success());
+    // Once the run has ended the same edit applies.
+    let out = env.run(&["sessions", "edit", &id, "--omit", &user.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
