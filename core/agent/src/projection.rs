@@ -7,7 +7,8 @@
 //!
 //! The branch is walked from its leaf toward the root, so an edit is met before its targets
 //! and the first edit met for a target — the latest — wins. Only the kinds the projection
-//! reads are decoded; what it keeps is the projected context itself.
+//! reads are decoded, a bounded batch at a time (read in order, decoded on the available
+//! cores); what it keeps is the projected context itself.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -229,15 +230,75 @@ pub fn project_with(
     leaf: Option<EntryId>,
     mut projector: Projector,
 ) -> Result<Projection, ProjectionError> {
+    let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
     let mut at = leaf;
-    while let Some(id) = at {
-        let (meta, entry) = reader.entry_if(id, |m| Projector::reads(m.record_kind, m.flags))?;
-        at = (meta.parent != 0).then_some(EntryId(meta.parent));
-        if let Some(entry) = entry {
+    let mut batch: Vec<(EntryId, Vec<u8>)> = Vec::with_capacity(BATCH);
+    while at.is_some() {
+        // A bounded batch of the ancestry, read in order (metadata first; only wanted bodies)…
+        batch.clear();
+        while let Some(id) = at {
+            if batch.len() == BATCH {
+                break;
+            }
+            let (meta, payload) = reader.entry_payload_if(id, wanted)?;
+            at = (meta.parent != 0).then_some(EntryId(meta.parent));
+            if let Some(payload) = payload {
+                batch.push((id, payload));
+            }
+        }
+        // …decoded on the available cores, then folded in order.
+        for (i, decoded) in decode_all(&batch).into_iter().enumerate() {
+            let entry = match decoded {
+                Some(entry) => entry,
+                // A body that does not decode: read it again the validated way, which says
+                // what is wrong (or finds it after a rescan).
+                None => match reader.entry_if(batch[i].0, wanted)?.1 {
+                    Some(entry) => entry,
+                    None => continue,
+                },
+            };
             projector.push(entry)?;
         }
     }
     projector.finish()
+}
+
+/// Entries one batch of a projection holds at most: the working set of the walk.
+const BATCH: usize = 1024;
+
+/// Decode `batch`'s payloads, in order, splitting the work over the available cores when the
+/// batch is large enough to pay for the threads. `None` for a payload that does not decode.
+fn decode_all(batch: &[(EntryId, Vec<u8>)]) -> Vec<Option<Entry>> {
+    let decode = |items: &[(EntryId, Vec<u8>)]| -> Vec<Option<Entry>> {
+        items
+            .iter()
+            .map(|(_, p)| smith_store::decode_entry_payload(p).ok())
+            .collect()
+    };
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if cores < 2 || batch.len() < 256 {
+        return decode(batch);
+    }
+    let parts = cores.min(4);
+    let chunk = batch.len().div_ceil(parts);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .skip(1)
+            .map(|part| scope.spawn(move || decode(part)))
+            .collect();
+        let mut out = decode(&batch[..chunk.min(batch.len())]);
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => out.extend(part),
+                // A decoding thread cannot panic on bad input (decoding returns errors); if
+                // it did, its entries are read again the validated way.
+                Err(_) => out.extend(std::iter::repeat_n(None, chunk)),
+            }
+        }
+        out.truncate(batch.len());
+        out
+    })
 }
 
 /// Project an in-memory branch given root first (as [`SessionReader::branch`] reversed).

@@ -405,3 +405,41 @@ fn an_unknown_record_that_changes_the_projection_refuses_the_branch() {
         smith_agent::project(&mut SessionReader::open(&path).unwrap(), Some(first[1])).unwrap();
     assert_eq!(texts(&before.items), ["hello"]);
 }
+
+/// A branch long enough to be decoded in parallel batches projects exactly as the in-memory
+/// fold of the same entries does (order, edits and all).
+#[test]
+fn a_long_branch_projects_the_same_from_the_file_as_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut w = SessionWriter::create(dir.path(), id).unwrap();
+    let mut last = EntryId(0);
+    for chunk in 0..30 {
+        let batch: Vec<Record> = (0..100).map(|i| user(&format!("m{chunk}-{i}"))).collect();
+        let ids = w.append(&batch).unwrap();
+        last = *ids.last().unwrap();
+        w.append(&[Record::ContextEdit(smith_store::ContextEdit {
+            edits: vec![
+                EditOp {
+                    target: ids[3],
+                    change: EditChange::Omit,
+                },
+                EditOp {
+                    target: ids[7],
+                    change: EditChange::Replace(format!("edited {chunk}")),
+                },
+            ],
+        })])
+        .unwrap();
+    }
+    let path = w.path().to_owned();
+    w.close().unwrap();
+    let leaf = smith_store::read_session(&path).unwrap().state.leaf_id();
+    let from_file = smith_agent::project(&mut SessionReader::open(&path).unwrap(), leaf).unwrap();
+    let entries = smith_store::read_session(&path).unwrap().entries;
+    let in_memory = smith_agent::project_entries(entries.iter()).unwrap();
+    assert_eq!(from_file, in_memory);
+    assert_eq!(from_file.items.len(), 30 * 99);
+    assert!(texts(&from_file.items).contains(&"edited 29".to_owned()));
+    assert!(last.0 > 2000);
+}

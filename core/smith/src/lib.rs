@@ -20,6 +20,7 @@
 mod attempt;
 mod cancel;
 mod catalog;
+mod content_de;
 mod effect;
 mod ids;
 mod lifecycle;

@@ -35,8 +35,10 @@ pub struct ToolCall {
     pub arguments: serde_json::Value,
 }
 
-/// One piece of a message's content, in the order the model produced it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One piece of a message's content, in the order the model produced it. Its wire form is a
+/// map tagged by `type` (`text`, `thinking`, `tool_call`, `image`); it is read in one pass when
+/// `type` comes first (`content_de.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     /// Visible text.

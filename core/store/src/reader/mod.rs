@@ -550,6 +550,28 @@ impl SessionReader {
         })
     }
 
+    /// As [`SessionReader::entry_if`], but the wanted entry's payload is returned validated
+    /// and not yet decoded ([`crate::decode_entry_payload`] decodes it), so a walk can read in
+    /// order and decode in parallel.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`], except a body that does not decode (found when it is).
+    pub fn entry_payload_if(
+        &mut self,
+        id: EntryId,
+        wanted: impl Fn(&EntryMeta) -> bool,
+    ) -> Result<(EntryMeta, Option<Vec<u8>>), Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            let meta = r.meta_at(at, id)?;
+            if !wanted(&meta) {
+                return Ok((meta, None));
+            }
+            r.entry_frame_at(at, id)
+                .map(|payload| (meta, Some(payload)))
+        })
+    }
+
     /// Validate entry `id` as [`SessionReader::entry`] does, without decoding its body.
     ///
     /// # Errors
