@@ -115,29 +115,6 @@ fn sigkill_mid_run_never_loses_an_acknowledged_entry() {
     }
 }
 
-/// `cmd` run under a file-size limit of `blocks` 512-byte blocks with `SIGXFSZ` ignored, so a
-/// write past the limit fails with `EFBIG` — a real storage failure (as a full disk's
-/// `ENOSPC`), set up by the shell's `ulimit` and `trap`, with no hook in Smith.
-fn under_file_size_limit(cmd: &std::process::Command, blocks: u32) -> std::process::Command {
-    let mut sh = std::process::Command::new("sh");
-    sh.arg("-c")
-        .arg(format!(
-            "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""
-        ))
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (k, v) in cmd.get_envs() {
-        match v {
-            Some(v) => sh.env(k, v),
-            None => sh.env_remove(k),
-        };
-    }
-    if let Some(dir) = cmd.get_current_dir() {
-        sh.current_dir(dir);
-    }
-    sh
-}
-
 #[test]
 fn a_storage_failure_mid_run_ends_the_json_stream_by_its_rules_and_is_recorded() {
     let env = Env::new();
@@ -167,7 +144,7 @@ fn a_storage_failure_mid_run_ends_the_json_stream_by_its_rules_and_is_recorded()
         "scripted/tool-call",
         "Read the README",
     ]);
-    let out = under_file_size_limit(&cmd, 64).output().unwrap();
+    let out = common::under_file_size_limit(&cmd, 64).output().unwrap();
     assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
     let recs = common::records(&out);
     let types: Vec<&str> = recs.iter().map(|r| r["type"].as_str().unwrap()).collect();

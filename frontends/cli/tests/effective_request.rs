@@ -304,19 +304,7 @@ fn a_request_that_cannot_be_recorded_is_never_sent() {
         .collect();
     env.write("AGENTS.md", &text);
     let cmd = env.command(&["eval", "-c", &base_url(&server), "-m", MODEL, "hello"]);
-    let mut sh = std::process::Command::new("sh");
-    sh.arg("-c")
-        .arg("trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"")
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (k, v) in cmd.get_envs() {
-        match v {
-            Some(v) => sh.env(k, v),
-            None => sh.env_remove(k),
-        };
-    }
-    sh.current_dir(env.root.path());
-    let out = sh.output().unwrap();
+    let out = common::under_file_size_limit(&cmd, 64).output().unwrap();
     assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("could not record"),

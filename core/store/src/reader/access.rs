@@ -4,9 +4,13 @@
 
 use std::fs::File;
 
+use smith::EntryId;
+
 use super::{Locate, SessionReader};
 use crate::format::{self, FrameHead};
 use crate::meta::{COMMIT_LEN, CommitMeta, EntryMeta};
+use crate::scan::decode_entry;
+use crate::{Entry, Error};
 
 impl SessionReader {
     /// Check, when opened through the index, that the frame at `at` lies in a committed change
@@ -152,5 +156,138 @@ pub(super) fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Resu
         let mut f = file;
         f.seek(SeekFrom::Start(offset))?;
         f.read_exact(buf)
+    }
+}
+
+/// Reading one entry: validated on access, and rescanned once when the index misleads.
+impl SessionReader {
+    /// Read entry `id`, validated: its frame's checksums, its metadata, the commit frame
+    /// closing its change, and its body. When the index leads to something that is not that
+    /// entry, the reader rescans the whole file once and tries again.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the entry is damaged or withheld; [`Error::Io`].
+    pub fn entry(&mut self, id: EntryId) -> Result<Entry, Error> {
+        self.validated(id, |r, id| {
+            let (at, payload) = r.entry_frame(id)?;
+            decode_entry(&payload).map_err(|e| (at, e))
+        })
+    }
+
+    /// Entry `id`'s metadata (read as [`SessionReader::entry_meta`] does), and the entry
+    /// itself — validated and decoded as [`SessionReader::entry`] does — when `wanted` says so
+    /// of the metadata: one lookup for walks that decode only some kinds (the projection); the
+    /// bodies of the others are never read.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn entry_if(
+        &mut self,
+        id: EntryId,
+        wanted: impl Fn(&EntryMeta) -> bool,
+    ) -> Result<(EntryMeta, Option<Entry>), Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            let meta = r.meta_at(at, id)?;
+            if !wanted(&meta) {
+                return Ok((meta, None));
+            }
+            let payload = r.entry_frame_at(at, id)?;
+            decode_entry(&payload)
+                .map(|e| (meta, Some(e)))
+                .map_err(|e| (at, e))
+        })
+    }
+
+    /// As [`SessionReader::entry_if`], but the wanted entry's payload is returned validated
+    /// and not yet decoded ([`crate::decode_entry_payload`] decodes it), so a walk can read in
+    /// order and decode in parallel.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`], except a body that does not decode (found when it is).
+    pub fn entry_payload_if(
+        &mut self,
+        id: EntryId,
+        wanted: impl Fn(&EntryMeta) -> bool,
+    ) -> Result<(EntryMeta, Option<Vec<u8>>), Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            let meta = r.meta_at(at, id)?;
+            if !wanted(&meta) {
+                return Ok((meta, None));
+            }
+            r.entry_frame_at(at, id)
+                .map(|payload| (meta, Some(payload)))
+        })
+    }
+
+    /// Validate entry `id` as [`SessionReader::entry`] does, without decoding its body.
+    ///
+    /// # Errors
+    /// As [`SessionReader::entry`].
+    pub fn check(&mut self, id: EntryId) -> Result<(), Error> {
+        self.validated(id, |r, id| r.entry_frame(id).map(drop))
+    }
+
+    /// The fixed metadata of entry `id` (its kind, parent, pair, body length), read without
+    /// the rest of its frame: what walks that pick entries by kind use to pass over large
+    /// bodies. Neither the frame's checksum nor its commit is checked; what such a walk then
+    /// reads goes through [`SessionReader::entry`], which checks both.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the index does not lead to that entry's metadata; [`Error::Io`].
+    pub fn entry_meta(&mut self, id: EntryId) -> Result<EntryMeta, Error> {
+        self.validated(id, |r, id| {
+            let at = r.locate_entry(id)?;
+            r.meta_at(at, id)
+        })
+    }
+
+    /// The metadata of entry `id` in the frame at `at`, from the frame's head alone.
+    fn meta_at(&self, at: u64, id: u64) -> Result<EntryMeta, (u64, String)> {
+        let mut head = [0u8; format::FRAME_HEAD_LEN + crate::meta::ENTRY_META_LEN];
+        self.read_at(at, &mut head)
+            .map_err(|e| (at, format!("cannot read entry {id} at byte {at}: {e}")))?;
+        let mut frame_head = [0u8; format::FRAME_HEAD_LEN];
+        frame_head.copy_from_slice(&head[..format::FRAME_HEAD_LEN]);
+        let h = FrameHead::decode(&frame_head).map_err(|e| (at, e.to_string()))?;
+        match EntryMeta::decode(&head[format::FRAME_HEAD_LEN..]) {
+            Some((m, _))
+                if h.kind == format::KIND_ENTRY
+                    && m.id == id
+                    && m.parent < id
+                    && at + h.frame_len() <= self.snapshot_len =>
+            {
+                Ok(m)
+            }
+            _ => Err((at, format!("expected entry {id} at byte {at}"))),
+        }
+    }
+
+    /// Run `read` for entry `id`; when opened through the index and it fails, rescan the
+    /// whole file once and run it again, so a wrong index never hides or invents history.
+    fn validated<T>(
+        &mut self,
+        id: EntryId,
+        read: impl Fn(&mut Self, u64) -> Result<T, (u64, String)>,
+    ) -> Result<T, Error> {
+        match read(self, id.0) {
+            Ok(e) => Ok(e),
+            Err((at, reason)) => {
+                if matches!(self.locate, Locate::Indexed { .. }) {
+                    self.index_problems
+                        .push(format!("index lookup of entry {} failed: {reason}", id.0));
+                    self.full_scan()?;
+                    if let Ok(e) = read(self, id.0) {
+                        return Ok(e);
+                    }
+                }
+                Err(Error::Corrupt {
+                    path: self.path.clone(),
+                    offset: at,
+                    reason,
+                })
+            }
+        }
     }
 }

@@ -216,3 +216,26 @@ pub fn request_body(raw: &[u8]) -> serde_json::Value {
         .expect("a request head");
     serde_json::from_slice(&raw[at + 4..]).expect("a JSON body")
 }
+
+/// `cmd` run under a file-size limit of `blocks` 512-byte blocks with `SIGXFSZ` ignored, so a
+/// write past the limit fails with `EFBIG` — a real storage failure (as a full disk's
+/// `ENOSPC`), set up by the shell's `ulimit` and `trap`, with no hook in Smith.
+pub fn under_file_size_limit(cmd: &std::process::Command, blocks: u32) -> std::process::Command {
+    let mut sh = std::process::Command::new("sh");
+    sh.arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f {blocks}; exec \"$0\" \"$@\""
+        ))
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        sh.current_dir(dir);
+    }
+    sh
+}
