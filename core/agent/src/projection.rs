@@ -7,10 +7,11 @@
 //!
 //! The branch is walked from its leaf toward the root, so an edit is met before its targets
 //! and the first edit met for a target — the latest — wins. Only the kinds the projection
-//! reads are decoded, a bounded batch at a time (read in order, decoded on the available
-//! cores); what it keeps is the projected context itself.
+//! reads are decoded, a bounded batch at a time (read in order, decoded on a second core while
+//! the next batch is read); what it keeps is the projected context itself.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::{Arc, mpsc};
 
 use smith::{ContentBlock, ContextItem, EntryId, Selection};
 use smith_store::{EditChange, Entry, Record, SessionReader, meta::ENTRY_PROJECTION};
@@ -88,8 +89,10 @@ impl ProjectionError {
 pub struct Projector {
     /// Pending edits by target: the first met (the latest) wins.
     edits: HashMap<EntryId, (EntryId, EditChange)>,
-    /// Items leaf-first: `(entry, item, edit)`.
-    reversed: Vec<(EntryId, ContextItem, Option<EntryId>)>,
+    /// Items leaf-first, their entries, and the edited ones (`(index into items, edit)`).
+    items: Vec<ContextItem>,
+    entries: Vec<EntryId>,
+    edited: Vec<(usize, EntryId)>,
     model: Option<Selection>,
     call_message: Option<EntryId>,
     registered: BTreeSet<String>,
@@ -122,12 +125,10 @@ impl Projector {
         let id = entry.id;
         match entry.record {
             Record::Message(m) => {
-                if m.message.role == smith::Role::Assistant && self.call_message.is_none() {
-                    self.call_message = Some(id);
-                }
-                self.keep(id, ContextItem::Message(m.message));
+                let assistant = m.message.role == smith::Role::Assistant;
+                self.item(id, ContextItem::Message(m.message), assistant);
             }
-            Record::ToolResult(r) => self.keep(id, ContextItem::ToolResult(r.result)),
+            Record::ToolResult(r) => self.item(id, ContextItem::ToolResult(r.result), false),
             Record::ModelChange(c) if self.model.is_none() => self.model = Some(c.model),
             Record::SecretRegistration(r) => {
                 self.registered.insert(r.name);
@@ -147,14 +148,45 @@ impl Projector {
         Ok(())
     }
 
-    fn keep(&mut self, id: EntryId, item: ContextItem) {
-        match self.edits.remove(&id) {
-            None => self.reversed.push((id, item, None)),
-            Some((_, EditChange::Omit)) => {}
-            Some((edit, EditChange::Replace(text))) => {
-                self.reversed.push((id, replaced(item, text), Some(edit)));
-            }
+    /// Feed a message (`assistant`: of the assistant) or tool result.
+    fn item(&mut self, id: EntryId, item: ContextItem, assistant: bool) {
+        if assistant && self.call_message.is_none() {
+            self.call_message = Some(id);
         }
+        self.keep(id, item);
+    }
+
+    /// Feed what the decoding thread made of an entry.
+    fn feed(&mut self, fed: Fed) -> Result<(), ProjectionError> {
+        match fed {
+            Fed::Item {
+                id,
+                item,
+                assistant,
+            } => {
+                self.item(id, item, assistant);
+                Ok(())
+            }
+            Fed::Entry(entry) => self.push(*entry),
+        }
+    }
+
+    fn keep(&mut self, id: EntryId, item: ContextItem) {
+        let edit = if self.edits.is_empty() {
+            None
+        } else {
+            self.edits.remove(&id)
+        };
+        let item = match edit {
+            None => item,
+            Some((_, EditChange::Omit)) => return,
+            Some((edit, EditChange::Replace(text))) => {
+                self.edited.push((self.items.len(), edit));
+                replaced(item, text)
+            }
+        };
+        self.items.push(item);
+        self.entries.push(id);
     }
 
     /// The projection of the branch fed so far (to its root).
@@ -168,22 +200,23 @@ impl Projector {
                 target: *target,
             });
         }
-        let mut out = Projection {
-            items: Vec::with_capacity(self.reversed.len()),
-            entries: Vec::with_capacity(self.reversed.len()),
-            edited: Vec::new(),
+        let (mut items, mut entries, mut edited) = (self.items, self.entries, self.edited);
+        // Leaf-first to conversation order, in place.
+        items.reverse();
+        entries.reverse();
+        edited.reverse();
+        let last = items.len().saturating_sub(1);
+        for (index, _) in &mut edited {
+            *index = last - *index;
+        }
+        Ok(Projection {
+            items,
+            entries,
+            edited,
             model: self.model,
             call_message: self.call_message,
             registered: self.registered,
-        };
-        for (index, (id, item, edit)) in self.reversed.into_iter().rev().enumerate() {
-            out.items.push(item);
-            out.entries.push(id);
-            if let Some(edit) = edit {
-                out.edited.push((index, edit));
-            }
-        }
-        Ok(out)
+        })
     }
 }
 
@@ -221,7 +254,9 @@ pub fn project(
 }
 
 /// [`project`], continuing `projector` (already fed the entries after `leaf`, such as an edit
-/// batch not yet appended).
+/// batch not yet appended). A branch longer than one batch is read on this thread while a
+/// second decodes what was read (the two at most [`IN_FLIGHT`] batches apart); the fold stays
+/// here, in order.
 ///
 /// # Errors
 /// As [`project`].
@@ -230,75 +265,208 @@ pub fn project_with(
     leaf: Option<EntryId>,
     mut projector: Projector,
 ) -> Result<Projection, ProjectionError> {
-    let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
     let mut at = leaf;
-    let mut batch: Vec<(EntryId, Vec<u8>)> = Vec::with_capacity(BATCH);
-    while at.is_some() {
-        // A bounded batch of the ancestry, read in order (metadata first; only wanted bodies)…
-        batch.clear();
-        while let Some(id) = at {
-            if batch.len() == BATCH {
-                break;
+    let mut batch = Batch::default();
+    batch.fill(reader, &mut at)?;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if at.is_none() || cores < 2 {
+        let (mut decoded, mut none) = (Vec::new(), Vec::new());
+        loop {
+            batch.decode_into(0..batch.entries.len(), &mut decoded);
+            (decoded, none) = batch.fold(reader, &mut projector, decoded, none)?;
+            if at.is_none() {
+                return projector.finish();
             }
-            let (meta, payload) = reader.entry_payload_if(id, wanted)?;
-            at = (meta.parent != 0).then_some(EntryId(meta.parent));
-            if let Some(payload) = payload {
-                batch.push((id, payload));
-            }
-        }
-        // …decoded on the available cores, then folded in order.
-        for (i, decoded) in decode_all(&batch).into_iter().enumerate() {
-            let entry = match decoded {
-                Some(entry) => entry,
-                // A body that does not decode: read it again the validated way, which says
-                // what is wrong (or finds it after a rescan).
-                None => match reader.entry_if(batch[i].0, wanted)?.1 {
-                    Some(entry) => entry,
-                    None => continue,
-                },
-            };
-            projector.push(entry)?;
+            batch.fill(reader, &mut at)?;
         }
     }
-    projector.finish()
+    std::thread::scope(|scope| {
+        type Work = (Arc<Batch>, Decoded);
+        let (to_worker, work) = mpsc::sync_channel::<Work>(IN_FLIGHT);
+        let (to_main, done) = mpsc::sync_channel::<Decoded>(IN_FLIGHT);
+        scope.spawn(move || {
+            for (batch, mut decoded) in work {
+                batch.decode_into(0..batch.split(), &mut decoded);
+                drop(batch);
+                if to_main.send(decoded).is_err() {
+                    break;
+                }
+            }
+        });
+        // Batches sent to the worker, oldest first; their buffers come back for reuse.
+        let mut sent: VecDeque<Arc<Batch>> = VecDeque::with_capacity(IN_FLIGHT);
+        let mut spare: Vec<Batch> = Vec::new();
+        // Emptied decode buffers, handed back to the worker (no fresh allocation per batch).
+        let mut outputs: Vec<Decoded> = Vec::new();
+        let mut tail = Vec::new();
+        let mut worker = Some(to_worker);
+        let mut read = Some(batch);
+        loop {
+            if let Some(batch) = read.take() {
+                let batch = Arc::new(batch);
+                if worker.as_ref().is_some_and(|w| {
+                    let output = outputs.pop().unwrap_or_default();
+                    w.send((Arc::clone(&batch), output)).is_err()
+                }) {
+                    worker = None;
+                }
+                sent.push_back(batch);
+            }
+            if at.is_some() && sent.len() < IN_FLIGHT {
+                let mut batch = spare.pop().unwrap_or_default();
+                batch.fill(reader, &mut at)?;
+                read = Some(batch);
+                continue;
+            }
+            let Some(oldest) = sent.pop_front() else {
+                break;
+            };
+            // The batch's tail is decoded here while the worker decodes its head (or the next
+            // batch's). The worker answers in order; should it have stopped (it cannot on bad
+            // input: decoding returns errors), what it did not answer is decoded here.
+            oldest.decode_into(oldest.split()..oldest.entries.len(), &mut tail);
+            let head = match worker.as_ref().and_then(|_| done.recv().ok()) {
+                Some(head) => head,
+                None => {
+                    worker = None;
+                    let mut head = Vec::new();
+                    oldest.decode_into(0..oldest.split(), &mut head);
+                    head
+                }
+            };
+            let (head, emptied) = oldest.fold(reader, &mut projector, head, tail)?;
+            outputs.push(head);
+            tail = emptied;
+            if let Ok(batch) = Arc::try_unwrap(oldest) {
+                spare.push(batch);
+            }
+        }
+        drop(worker);
+        projector.finish()
+    })
 }
 
-/// Entries one batch of a projection holds at most: the working set of the walk.
+/// Wanted entries one batch of a projection holds at most.
 const BATCH: usize = 1024;
 
-/// Decode `batch`'s payloads, in order, splitting the work over the available cores when the
-/// batch is large enough to pay for the threads. `None` for a payload that does not decode.
-fn decode_all(batch: &[(EntryId, Vec<u8>)]) -> Vec<Option<Entry>> {
-    let decode = |items: &[(EntryId, Vec<u8>)]| -> Vec<Option<Entry>> {
-        items
-            .iter()
-            .map(|(_, p)| smith_store::decode_entry_payload(p).ok())
-            .collect()
-    };
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if cores < 2 || batch.len() < 256 {
-        return decode(batch);
+/// Batches read ahead of the fold at most: with [`BATCH`], the walk's working set.
+const IN_FLIGHT: usize = 2;
+
+/// An entry as the fold takes it, made on the decoding thread: most entries are messages and
+/// tool results, moved out of their records there (so the fold receives a context item, not
+/// the much larger record); others are passed whole.
+#[derive(Debug)]
+enum Fed {
+    /// A message or tool result: its entry, its item, whether it is the assistant's.
+    Item {
+        id: EntryId,
+        item: ContextItem,
+        assistant: bool,
+    },
+    /// Any other entry the projection reads.
+    Entry(Box<Entry>),
+}
+
+impl From<Entry> for Fed {
+    fn from(entry: Entry) -> Self {
+        let id = entry.id;
+        match entry.record {
+            Record::Message(m) => Fed::Item {
+                id,
+                assistant: m.message.role == smith::Role::Assistant,
+                item: ContextItem::Message(m.message),
+            },
+            Record::ToolResult(r) => Fed::Item {
+                id,
+                item: ContextItem::ToolResult(r.result),
+                assistant: false,
+            },
+            record => Fed::Entry(Box::new(Entry { record, ..entry })),
+        }
     }
-    let parts = cores.min(4);
-    let chunk = batch.len().div_ceil(parts);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .chunks(chunk)
-            .skip(1)
-            .map(|part| scope.spawn(move || decode(part)))
-            .collect();
-        let mut out = decode(&batch[..chunk.min(batch.len())]);
-        for handle in handles {
-            match handle.join() {
-                Ok(part) => out.extend(part),
-                // A decoding thread cannot panic on bad input (decoding returns errors); if
-                // it did, its entries are read again the validated way.
-                Err(_) => out.extend(std::iter::repeat_n(None, chunk)),
+}
+
+/// A batch's entries (or a part of them) decoded, in order: `None` for a payload that does
+/// not decode.
+type Decoded = Vec<Option<Fed>>;
+
+/// A batch of the ancestry's wanted entries, read in order: their validated frame payloads
+/// in one reused buffer.
+#[derive(Debug, Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    entries: Vec<(EntryId, std::ops::Range<usize>)>,
+}
+
+impl Batch {
+    /// Read up to [`BATCH`] wanted entries from `at` toward the root (metadata first; only
+    /// wanted bodies), leaving `at` at the next entry to read.
+    fn fill(
+        &mut self,
+        reader: &mut SessionReader,
+        at: &mut Option<EntryId>,
+    ) -> Result<(), ProjectionError> {
+        let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
+        self.bytes.clear();
+        self.entries.clear();
+        while let Some(id) = *at {
+            if self.entries.len() == BATCH {
+                break;
+            }
+            let start = self.bytes.len();
+            let (meta, read) = reader.entry_payload_into(id, wanted, &mut self.bytes)?;
+            *at = (meta.parent != 0).then_some(EntryId(meta.parent));
+            if read {
+                self.entries.push((id, start..self.bytes.len()));
             }
         }
-        out.truncate(batch.len());
-        out
-    })
+        Ok(())
+    }
+
+    /// Where the worker's share of the batch (its head) ends: it decodes about three
+    /// quarters, the reading thread the rest (reading and folding are its other work).
+    fn split(&self) -> usize {
+        self.entries.len() * 3 / 4
+    }
+
+    /// The batch's entries `which` decoded, in order, into `out` (emptied first); `None` for
+    /// a payload that does not decode.
+    fn decode_into(&self, which: std::ops::Range<usize>, out: &mut Decoded) {
+        out.clear();
+        let entries = self.entries.get(which).unwrap_or_default();
+        out.extend(entries.iter().map(|(_, range)| {
+            self.bytes
+                .get(range.clone())
+                .and_then(|p| smith_store::decode_entry_payload(p).ok())
+                .map(Fed::from)
+        }));
+    }
+
+    /// Feed `head` then `tail` (this batch's entries decoded, in two parts) to `projector`,
+    /// in order; both returned emptied, for reuse.
+    fn fold(
+        &self,
+        reader: &mut SessionReader,
+        projector: &mut Projector,
+        mut head: Decoded,
+        mut tail: Decoded,
+    ) -> Result<(Decoded, Decoded), ProjectionError> {
+        let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
+        let decoded = head.drain(..).chain(tail.drain(..));
+        for ((id, _), decoded) in self.entries.iter().zip(decoded) {
+            match decoded {
+                Some(fed) => projector.feed(fed)?,
+                // A body that does not decode: read it again the validated way, which says
+                // what is wrong (or finds it after a rescan).
+                None => {
+                    if let Some(entry) = reader.entry_if(*id, wanted)?.1 {
+                        projector.push(entry)?;
+                    }
+                }
+            }
+        }
+        Ok((head, tail))
+    }
 }
 
 /// Project an in-memory branch given root first (as [`SessionReader::branch`] reversed).

@@ -74,6 +74,35 @@ enum Field {
     Other,
 }
 
+/// A block's first key: `type` (read without allocating), or another, kept for the buffered
+/// way.
+enum FirstKey {
+    Type,
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for FirstKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = FirstKey;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a field name")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<FirstKey, E> {
+                Ok(if key == "type" {
+                    FirstKey::Type
+                } else {
+                    FirstKey::Other(key.to_owned())
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
 struct BlockVisitor;
 
 impl<'de> Visitor<'de> for BlockVisitor {
@@ -85,14 +114,13 @@ impl<'de> Visitor<'de> for BlockVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentBlock, A::Error> {
         // The fast way needs `type` first; otherwise the block is buffered whole.
-        let first: Option<String> = map.next_key()?;
-        match first.as_deref() {
-            Some("type") => {}
+        match map.next_key::<FirstKey>()? {
+            Some(FirstKey::Type) => {}
             None => return Err(de::Error::missing_field("type")),
-            Some(key) => {
+            Some(FirstKey::Other(key)) => {
                 let mut value = serde_json::Map::new();
                 let v: serde_json::Value = map.next_value()?;
-                value.insert(key.to_owned(), v);
+                value.insert(key, v);
                 while let Some((k, v)) = map.next_entry::<String, serde_json::Value>()? {
                     value.insert(k, v);
                 }

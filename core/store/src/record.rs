@@ -382,27 +382,7 @@ impl Record {
 
     fn decode_body(kind: u16, body: &[u8]) -> Result<Self, String> {
         fn cbor<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, String> {
-            crate::cbor::check(body)?;
-            let mut rest = body;
-            let value = ciborium::from_reader(&mut rest).map_err(|e| match e {
-                ciborium::de::Error::Io(_) => "its CBOR body ends early".to_owned(),
-                ciborium::de::Error::Syntax(at) => {
-                    format!("its CBOR body has a syntax error at body byte {at}")
-                }
-                ciborium::de::Error::Semantic(_, what) => {
-                    format!("its CBOR body does not have the record's shape ({what})")
-                }
-                ciborium::de::Error::RecursionLimitExceeded => {
-                    "its CBOR body is nested too deeply".to_owned()
-                }
-            })?;
-            if !rest.is_empty() {
-                return Err(format!(
-                    "{} bytes follow its CBOR body, which must fill the frame",
-                    rest.len()
-                ));
-            }
-            Ok(value)
+            crate::cbor::de::from_slice(body).map_err(|e| e.to_string())
         }
         Ok(match kind {
             Self::SESSION_START => Record::SessionStart(cbor(body)?),

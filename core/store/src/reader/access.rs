@@ -199,25 +199,26 @@ impl SessionReader {
         })
     }
 
-    /// As [`SessionReader::entry_if`], but the wanted entry's payload is returned validated
-    /// and not yet decoded ([`crate::decode_entry_payload`] decodes it), so a walk can read in
-    /// order and decode in parallel.
+    /// As [`SessionReader::entry_if`], but the wanted entry's frame payload is appended to
+    /// `buf` validated and not yet decoded ([`crate::decode_entry_payload`] decodes it), so a
+    /// walk can read in order into one reused buffer and decode elsewhere. Returns the
+    /// metadata and whether the payload was appended; on error `buf` is as it was.
     ///
     /// # Errors
     /// As [`SessionReader::entry`], except a body that does not decode (found when it is).
-    pub fn entry_payload_if(
+    pub fn entry_payload_into(
         &mut self,
         id: EntryId,
         wanted: impl Fn(&EntryMeta) -> bool,
-    ) -> Result<(EntryMeta, Option<Vec<u8>>), Error> {
+        buf: &mut Vec<u8>,
+    ) -> Result<(EntryMeta, bool), Error> {
         self.validated(id, |r, id| {
             let at = r.locate_entry(id)?;
             let meta = r.meta_at(at, id)?;
             if !wanted(&meta) {
-                return Ok((meta, None));
+                return Ok((meta, false));
             }
-            r.entry_frame_at(at, id)
-                .map(|payload| (meta, Some(payload)))
+            r.entry_frame_into(at, id, buf).map(|()| (meta, true))
         })
     }
 
@@ -269,7 +270,7 @@ impl SessionReader {
     fn validated<T>(
         &mut self,
         id: EntryId,
-        read: impl Fn(&mut Self, u64) -> Result<T, (u64, String)>,
+        mut read: impl FnMut(&mut Self, u64) -> Result<T, (u64, String)>,
     ) -> Result<T, Error> {
         match read(self, id.0) {
             Ok(e) => Ok(e),

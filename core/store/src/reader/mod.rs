@@ -373,6 +373,13 @@ impl SessionReader {
     /// Read the frame at `offset` through the block cache: its head and payload, checksums
     /// verified, the frame wholly inside the snapshot.
     fn frame_at(&self, offset: u64) -> Result<(FrameHead, Vec<u8>), String> {
+        let mut payload = Vec::new();
+        let h = self.frame_into(offset, &mut payload)?;
+        Ok((h, payload))
+    }
+
+    /// As [`Self::frame_at`], the payload appended to `buf`; on error `buf` is as it was.
+    fn frame_into(&self, offset: u64, buf: &mut Vec<u8>) -> Result<FrameHead, String> {
         let failed = |e: std::io::Error| format!("cannot read a frame at byte {offset}: {e}");
         let mut head = [0u8; format::FRAME_HEAD_LEN];
         self.read_at(offset, &mut head).map_err(failed)?;
@@ -383,18 +390,24 @@ impl SessionReader {
                 self.snapshot_len
             ));
         }
-        let mut rest = vec![0u8; h.len as usize + format::FRAME_TAIL_LEN];
-        self.read_at(offset + format::FRAME_HEAD_LEN as u64, &mut rest)
-            .map_err(failed)?;
-        let tail_at = h.len as usize;
-        let tail: [u8; 4] = rest[tail_at..tail_at + 4]
-            .try_into()
-            .map_err(|_| format!("frame at byte {offset} has no checksum"))?;
-        rest.truncate(tail_at);
-        if !format::frame_checksum_ok(&head, &rest, tail) {
-            return Err(format!("frame checksum mismatch at byte {offset}"));
-        }
-        Ok((h, rest))
+        let start = buf.len();
+        let tail_at = start + h.len as usize;
+        buf.resize(tail_at + format::FRAME_TAIL_LEN, 0);
+        let checked = self
+            .read_at(offset + format::FRAME_HEAD_LEN as u64, &mut buf[start..])
+            .map_err(failed)
+            .and_then(|()| {
+                let tail: [u8; 4] = buf[tail_at..]
+                    .try_into()
+                    .map_err(|_| format!("frame at byte {offset} has no checksum"))?;
+                if format::frame_checksum_ok(&head, &buf[start..tail_at], tail) {
+                    Ok(())
+                } else {
+                    Err(format!("frame checksum mismatch at byte {offset}"))
+                }
+            });
+        buf.truncate(if checked.is_ok() { tail_at } else { start });
+        checked.map(|()| h)
     }
 
     /// Fill `buf` from the snapshot at `offset`, through the block cache.
@@ -535,19 +548,37 @@ impl SessionReader {
 
     /// The payload of entry `id`'s frame at `at`, its checksums, metadata and commit checked.
     fn entry_frame_at(&mut self, at: u64, id: u64) -> Result<Vec<u8>, (u64, String)> {
-        let (h, payload) = self.frame_at(at).map_err(|e| (at, e))?;
-        if h.kind != format::KIND_ENTRY || h.flags != 0 {
-            return Err((at, format!("expected entry {id} at byte {at}")));
-        }
-        match EntryMeta::decode(&payload) {
-            Some((m, _)) if m.id == id => {}
-            Some((m, _)) => {
-                return Err((at, format!("found entry {} where {id} was expected", m.id)));
-            }
-            None => return Err((at, "entry frame too short".to_owned())),
-        }
-        self.check_committed(at).map_err(|e| (at, e))?;
+        let mut payload = Vec::new();
+        self.entry_frame_into(at, id, &mut payload)?;
         Ok(payload)
+    }
+
+    /// As [`Self::entry_frame_at`], the payload appended to `buf`; on error `buf` is as it
+    /// was.
+    pub(super) fn entry_frame_into(
+        &mut self,
+        at: u64,
+        id: u64,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), (u64, String)> {
+        let start = buf.len();
+        let h = self.frame_into(at, buf).map_err(|e| (at, e))?;
+        let problem = if h.kind != format::KIND_ENTRY || h.flags != 0 {
+            Some(format!("expected entry {id} at byte {at}"))
+        } else {
+            match EntryMeta::decode(&buf[start..]) {
+                Some((m, _)) if m.id == id => self.check_committed(at).err(),
+                Some((m, _)) => Some(format!("found entry {} where {id} was expected", m.id)),
+                None => Some("entry frame too short".to_owned()),
+            }
+        };
+        match problem {
+            None => Ok(()),
+            Some(problem) => {
+                buf.truncate(start);
+                Err((at, problem))
+            }
+        }
     }
 
     /// The parent of entry `id` from its metadata alone (the body is not decoded); the

@@ -34,7 +34,9 @@ fn check_item(bytes: &[u8]) -> Result<(), String> {
 
 use crate::DecodeError;
 
-fn take<'a>(bytes: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], String> {
+pub(crate) mod de;
+
+pub(super) fn take<'a>(bytes: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], String> {
     let end = at
         .checked_add(n)
         .filter(|&e| e <= bytes.len())
@@ -45,7 +47,12 @@ fn take<'a>(bytes: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], Strin
 }
 
 /// Read an argument (the value after the initial byte) and insist on its shortest form.
-fn argument(bytes: &[u8], at: &mut usize, minor: u8, start: usize) -> Result<u64, String> {
+pub(super) fn argument(
+    bytes: &[u8],
+    at: &mut usize,
+    minor: u8,
+    start: usize,
+) -> Result<u64, String> {
     let value = match minor {
         0..=23 => return Ok(u64::from(minor)),
         24 => u64::from(take(bytes, at, 1)?[0]),
@@ -74,7 +81,7 @@ fn argument(bytes: &[u8], at: &mut usize, minor: u8, start: usize) -> Result<u64
     Ok(value)
 }
 
-fn item(bytes: &[u8], at: &mut usize, depth: usize) -> Result<(), String> {
+pub(super) fn item(bytes: &[u8], at: &mut usize, depth: usize) -> Result<(), String> {
     let start = *at;
     let initial = take(bytes, at, 1)?[0];
     let (major, minor) = (initial >> 5, initial & 0x1f);
@@ -140,7 +147,7 @@ fn item(bytes: &[u8], at: &mut usize, depth: usize) -> Result<(), String> {
 }
 
 /// Whether `v` is exactly representable as an IEEE half-precision float.
-fn half_exact(v: f64) -> bool {
+pub(super) fn half_exact(v: f64) -> bool {
     if v.is_nan() {
         return false;
     }
