@@ -254,9 +254,9 @@ pub fn project(
 }
 
 /// [`project`], continuing `projector` (already fed the entries after `leaf`, such as an edit
-/// batch not yet appended). A branch longer than one batch is read on this thread while a
-/// second decodes what was read (the two at most [`IN_FLIGHT`] batches apart); the fold stays
-/// here, in order.
+/// batch not yet appended). A branch longer than one batch (1,024 wanted entries) is read on
+/// this thread while a second decodes most of what was read (at most two batches ahead); the
+/// fold stays here, in order.
 ///
 /// # Errors
 /// As [`project`].
