@@ -185,6 +185,7 @@ pub fn examples() -> Vec<Intent> {
             level: NoticeLevel::Warning,
             text: "the answer stopped at the model's output limit".into(),
         },
+        Intent::FellBehind { session, next: 7 },
         Intent::Extension {
             capability: "terminal.image".into(),
             payload: serde_json::json!({"png": "…"}),

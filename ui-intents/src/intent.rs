@@ -285,6 +285,16 @@ pub enum Intent {
         /// The failure, when the run failed.
         error: Option<String>,
     },
+    /// A subscriber too slow for its bounded stream fell behind: what was queued for it was
+    /// dropped (never what the session holds), and it resumes by reading the session's
+    /// committed records from `next` (DESIGN §10 Backpressure).
+    FellBehind {
+        /// The session whose intents were dropped.
+        session: SessionId,
+        /// The committed position to resume from: the next entry id no dropped intent can
+        /// precede (entry ids are dense and in commit order).
+        next: u64,
+    },
     /// A payload only for frontends that declare `capability` (a manifest-declared escape
     /// hatch); every other frontend drops it.
     Extension {
@@ -324,6 +334,7 @@ impl Intent {
             Intent::BranchChange { .. } => IntentKind::BranchChange,
             Intent::RoundEnd { .. } => IntentKind::RoundEnd,
             Intent::RunEnd { .. } => IntentKind::RunEnd,
+            Intent::FellBehind { .. } => IntentKind::FellBehind,
             Intent::Extension { .. } => IntentKind::Extension,
         }
     }

@@ -155,6 +155,9 @@ intent_kinds! {
     /// The run ended.
     RunEnd => "run_end", Transcript, Persist, Block,
         "The run ended; its outcome is committed to the session.";
+    /// A subscriber fell behind its bounded stream.
+    FellBehind => "fell_behind", Transient, Persist, Block,
+        "A subscriber too slow for its bounded stream fell behind: what was queued for it was dropped, and it resumes from the committed position `next` by reading the session's records.";
     /// A frontend-specific escape hatch.
     Extension => "extension", Transient, Drop, Block,
         "A payload for frontends that declare the named capability (a manifest-declared escape hatch); others drop it.";

@@ -39,6 +39,7 @@
 //! ```
 
 pub mod auth;
+pub mod catalog;
 pub mod docs;
 pub mod inspect;
 pub mod models;

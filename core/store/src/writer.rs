@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use smith::{EntryId, SessionId};
@@ -48,6 +50,8 @@ pub struct SessionWriter {
     id: SessionId,
     salt: Salt,
     next_id: u64,
+    /// `next_id` as of the last acknowledged change, readable from other threads.
+    published: Arc<AtomicU64>,
     leaf: u64,
     end: u64,
     sequence: u64,
@@ -211,6 +215,7 @@ impl SessionWriter {
             id,
             salt,
             next_id: 1,
+            published: Arc::new(AtomicU64::new(1)),
             leaf: 0,
             end: format::HEADER_LEN as u64,
             sequence: 0,
@@ -292,6 +297,7 @@ impl SessionWriter {
             id,
             salt,
             next_id: state.last_id + 1,
+            published: Arc::new(AtomicU64::new(state.last_id + 1)),
             leaf: state.leaf,
             end: state.committed_end,
             sequence: state.sequence,
@@ -337,6 +343,13 @@ impl SessionWriter {
     /// The selected leaf, `None` in an empty session.
     pub fn leaf(&self) -> Option<EntryId> {
         (self.leaf != 0).then_some(EntryId(self.leaf))
+    }
+
+    /// The next entry id as of the last acknowledged change, shared: a frontend reads it from
+    /// another thread (without the writer's lock) to give a live event the durable position it
+    /// follows. Entry ids are dense, so the value is the committed position (DESIGN §10).
+    pub fn published_position(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.published)
     }
 
     /// The id the next appended entry will get.
@@ -591,6 +604,7 @@ impl SessionWriter {
         self.durable = sequence;
         self.recorded_durable = commit.durable_through;
         self.next_id = last_id + 1;
+        self.published.store(self.next_id, Ordering::Release);
         self.leaf = leaf;
         match new_index {
             Some(frame) => {

@@ -285,6 +285,7 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
             | Intent::SessionChange { .. }
             | Intent::BranchChange { .. }
             | Intent::RoundEnd { .. }
+            | Intent::FellBehind { .. }
             | Intent::Extension { .. } => {}
         }
         Ok(())

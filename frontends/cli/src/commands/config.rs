@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde_json::json;
 use smith_app::paths::project_of;
 use smith_app::{Paths, Settings};
-use smith_config::{Resolved, SCHEMA, TrustStore};
+use smith_config::{Resolved, TrustStore};
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
@@ -131,14 +130,7 @@ fn settings(global: &Global) -> Result<Settings, CliError> {
 }
 
 fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliError> {
-    let mut keys: Vec<String> = SCHEMA
-        .iter()
-        .filter(|s| !s.key.contains('*'))
-        .map(|s| s.key.to_owned())
-        .collect();
-    keys.extend(resolved.iter().map(|(k, _)| k.clone()));
-    keys.sort();
-    keys.dedup();
+    let mut keys = smith_app::catalog::setting_keys(resolved);
     if let Some(only) = only {
         if !keys.iter().any(|k| k == only) && smith_config::find_spec(only).is_none() {
             let close = smith_config::closest_keys(only);
@@ -157,17 +149,7 @@ fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliEr
     for key in keys {
         let v = resolved.get(&key);
         if json {
-            let record = match v {
-                Some(v) => json!({
-                    "key": key,
-                    "value": v.value,
-                    "source": v.source.to_string(),
-                    "level": v.source.level,
-                    "origin": v.source.origin,
-                    "overridden": v.overridden.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                }),
-                None => json!({"key": key, "value": null, "source": null, "level": null}),
-            };
+            let record = smith_app::catalog::setting_record(&key, resolved);
             out.push_str(&record.to_string());
             out.push('\n');
         } else {

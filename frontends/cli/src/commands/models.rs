@@ -34,30 +34,13 @@ pub(crate) struct ModelsArgs {
 pub(crate) fn run(args: ModelsArgs, global: &Global) -> Result<u8, CliError> {
     let app = global.app(&[])?;
     let models = app.models()?;
-    let providers = app.registry.provider_ids();
     let mut out = String::new();
-    let records = models
-        .catalog
-        .models()
-        .map(|m| (m, false))
-        .chain(models.catalog.defaults().map(|m| (m, true)))
-        .filter(|(m, _)| providers.contains(&m.model.provider));
-    for (info, default) in records {
+    for record in smith_app::catalog::model_records(&models, &app) {
         if args.json {
-            let mut value = serde_json::to_value(info).unwrap_or_default();
-            if let Some(map) = value.as_object_mut() {
-                map.remove("model");
-                let mut head = serde_json::Map::new();
-                head.insert("provider".into(), info.model.provider.clone().into());
-                head.insert("id".into(), info.model.model.clone().into());
-                head.insert("uncatalogued_default".into(), default.into());
-                head.extend(std::mem::take(map));
-                value = serde_json::Value::Object(head);
-            }
-            out.push_str(&value.to_string());
+            out.push_str(&record.to_json().to_string());
             out.push('\n');
         } else {
-            out.push_str(&human(info, default));
+            out.push_str(&human(record.info, record.default));
         }
     }
     write_stdout(&out)

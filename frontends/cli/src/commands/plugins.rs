@@ -3,7 +3,6 @@
 //! refusal of process execution ([`process_refusal`]), for every command that runs tools.
 
 use clap::{Args, Subcommand};
-use serde_json::json;
 use smith_app::ProcessRefusal;
 use smith_host::ProcessPolicy;
 
@@ -82,31 +81,7 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             "active"
         };
         if json {
-            let mut record = json!({
-                "id": m.id,
-                "version": m.version,
-                "world": m.world,
-                "grants": grants,
-                "state": state,
-                "tools": m.tools,
-                "handlers": m.handlers,
-                "provider": m.provider.as_ref().map(|p| json!({
-                    "id": p.id,
-                    "base_url": p.base_url,
-                    "api_key_env": p.api_key.as_ref().map(|k| k.env.clone()),
-                    "api_key_required": p.api_key.as_ref().is_some_and(|k| k.required),
-                })),
-                "origin": p.origin(),
-            });
-            if let Some(by) = &p.disabled_by {
-                record["disabled_by"] = json!(by);
-            }
-            if let (true, ProcessPolicy::Refused(why)) = (
-                m.grants.contains(&smith_host::grants::Grant::ProcessExec),
-                &process,
-            ) {
-                record["refused_grants"] = json!([{"grant": "process.exec", "why": why}]);
-            }
+            let record = smith_app::catalog::plugin_record(p, &process);
             out.push_str(&record.to_string());
             out.push('\n');
         } else {

@@ -2,8 +2,6 @@
 //! enabled plugins.
 
 use clap::{Args, Subcommand};
-use serde_json::json;
-use smith::ToolRegistry as _;
 
 use crate::cli::Global;
 use crate::command_error::CliError;
@@ -48,37 +46,22 @@ pub(crate) fn run(args: ToolsArgs, global: &Global) -> Result<u8, CliError> {
     let ToolsCommand::List { json } = args.command;
     let app = global.app(&[])?;
     report_notices(&app.settings.notices);
-    let host = app.load_plugins(|_| true)?;
-    let mut loadout = host.loadout();
     // What a run from here would offer: the user's policy withholds some tools.
-    if let Ok(cwd) = std::env::current_dir() {
-        loadout = loadout.with_policy(app.policy(&cwd, &process_refusal)?);
-    }
-    let withheld = loadout.withheld();
+    let cwd = std::env::current_dir().ok();
+    let tools = smith_app::catalog::tool_records(&app, cwd.as_deref(), &process_refusal)?;
     let mut out = String::new();
-    for (plugin, definition) in loadout.tools() {
-        let why = withheld
-            .iter()
-            .find(|w| w.name == definition.name)
-            .map(|w| w.why.as_str());
+    for tool in &tools {
         if json {
-            let record = json!({
-                "name": definition.name,
-                "plugin": plugin,
-                "description": definition.description,
-                "input_schema": definition.input_schema,
-                "offered": why.is_none(),
-                "withheld": why,
-            });
-            out.push_str(&record.to_string());
+            out.push_str(&serde_json::to_string(tool).unwrap_or_default());
             out.push('\n');
         } else {
             out.push_str(&format!(
-                "{}  ({plugin})  {}\n",
-                definition.name,
-                first_sentence(&definition.description)
+                "{}  ({})  {}\n",
+                tool.name,
+                tool.plugin,
+                first_sentence(&tool.description)
             ));
-            if let Some(why) = why {
+            if let Some(why) = &tool.withheld {
                 out.push_str(&format!("  not offered here: {why}\n"));
             }
         }
