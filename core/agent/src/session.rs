@@ -378,6 +378,17 @@ impl Session {
         Ok(())
     }
 
+    /// Select the branch ending at `leaf` as the session's leaf, as a destination is selected
+    /// before admission: refused while work runs, while input is queued on another branch, or
+    /// when that branch ends inside a tool batch; then one committed change, and the context
+    /// rebuilt from the file. Selecting the current leaf writes nothing.
+    ///
+    /// # Errors
+    /// [`crate::AdmissionError::Destination`] naming why; store errors. Nothing was written.
+    pub fn select_branch(&mut self, leaf: EntryId) -> Result<(), crate::AdmissionError> {
+        self.select_destination(leaf)
+    }
+
     /// The redactor the session's records are redacted against, when secrets are registered.
     pub(crate) fn redactor(&self) -> Option<std::sync::Arc<smith_secrets::Redactor>> {
         self.secrets.as_ref().map(|(shared, _)| shared.current())

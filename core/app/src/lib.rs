@@ -60,10 +60,12 @@ pub use registry::{ProcessRefusal, Registry, RegistryError};
 pub use route::{NoImageInput, PassedOver, RouteError, RunSpec};
 pub use sessions::{CreateError, FindError, SessionStore, TempStore};
 pub use settings::{Invocation, Notice, Settings, SettingsError};
+/// The pinned plugin generation a run uses (re-exported for frontends that keep one).
+pub use smith_host::Loadout;
 
 use smith::{Selection, ThinkingLevel};
 use smith_agent::{Route, RunLimits};
-use smith_host::{Host, Loadout, Manifest, Policy};
+use smith_host::{Host, Manifest, Policy};
 
 /// Any failure of the composition root. Each variant is the error of the step that failed.
 #[derive(Debug, thiserror::Error)]

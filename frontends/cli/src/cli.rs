@@ -11,6 +11,7 @@ use crate::commands::docs::{DOCS_AFTER_HELP, DocsArgs};
 use crate::commands::eval::{EVAL_AFTER_HELP, EvalArgs};
 use crate::commands::models::{MODELS_AFTER_HELP, ModelsArgs};
 use crate::commands::plugins::{PLUGINS_AFTER_HELP, PluginsArgs};
+use crate::commands::rpc::{RPC_AFTER_HELP, RpcArgs};
 use crate::commands::secrets::{SECRETS_AFTER_HELP, SecretsArgs};
 use crate::commands::sessions::{SESSIONS_AFTER_HELP, SessionsArgs};
 use crate::commands::tools::{TOOLS_AFTER_HELP, ToolsArgs};
@@ -113,6 +114,10 @@ pub(crate) enum Command {
     /// Run one agent turn without the terminal UI and print its output.
     #[command(after_help = EVAL_AFTER_HELP)]
     Eval(EvalArgs),
+    /// Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts,
+    /// queue, abort, observation from durable positions, inspection.
+    #[command(after_help = RPC_AFTER_HELP)]
+    Rpc(RpcArgs),
     /// Read Smith's documentation, offline: list, search and get documents.
     #[command(after_help = DOCS_AFTER_HELP)]
     Docs(DocsArgs),

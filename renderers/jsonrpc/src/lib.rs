@@ -1,4 +1,15 @@
-//! Smith's JSON-RPC renderer for `smith rpc`, grown by the RPC frontend work.
+//! JSON-RPC 2.0 over LF-delimited stdio, the parts every stdio protocol frontend shares
+//! (`smith rpc` today; `smith mcp` reuses the framing and the outbox): framing with the
+//! U+2028/U+2029 escape and a line bound ([`frame`]), message classification and the error
+//! object ([`message`]), and the bounded, never-stalling outbox of one connection
+//! ([`outbox`]), where live intents become events with the durable position they follow.
 //!
-//! Will map UI intents to LF-delimited JSON-RPC notifications and responses on stdout.
-//! Nothing is implemented yet; no crate depends on it.
+//! It never reads or writes a file and never prints; the frontend owns stdin and stdout.
+
+pub mod frame;
+pub mod message;
+pub mod outbox;
+
+pub use frame::{Line, LineReader, MAX_LINE_BYTES, encode_line, write_line};
+pub use message::{Call, ErrorObject, Refused, error_response, notification, parse, response};
+pub use outbox::{Event, Out, Outbox, Pushed};

@@ -8,6 +8,7 @@ pub(crate) mod docs;
 pub(crate) mod eval;
 pub(crate) mod models;
 pub(crate) mod plugins;
+pub(crate) mod rpc;
 pub(crate) mod secrets;
 pub(crate) mod sessions;
 pub(crate) mod tools;

@@ -1,0 +1,820 @@
+//! The protocol's declarations: every method (its parameters, result and errors) and every
+//! notification, in one table — the source of `rpc.discover`'s OpenRPC 1.3 document
+//! (<https://spec.open-rpc.org>), of the generated reference (`docs/reference/rpc.md`, under
+//! the drift gate) and of parameter validation.
+
+use serde_json::{Value, json};
+
+/// The protocol version `initialize` and `rpc.discover` report. A client compares it with the
+/// version it was written for; a change that breaks a client raises it.
+pub const PROTOCOL_VERSION: &str = "1.0.0";
+
+/// One parameter of a method.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Its name.
+    pub name: &'static str,
+    /// Whether it must be given.
+    pub required: bool,
+    /// What it is.
+    pub description: &'static str,
+    /// Its JSON Schema.
+    pub schema: Value,
+}
+
+/// One method.
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// The method name.
+    pub name: &'static str,
+    /// What it does, in one paragraph.
+    pub summary: &'static str,
+    /// Its parameters (by name).
+    pub params: Vec<Param>,
+    /// What the result is.
+    pub result: &'static str,
+    /// The result's JSON Schema.
+    pub result_schema: Value,
+    /// Smith's own error codes it may answer with (besides the standard ones).
+    pub errors: &'static [i64],
+}
+
+/// One notification the server sends.
+#[derive(Clone, Debug)]
+pub struct Notification {
+    /// The method name of the notification.
+    pub name: &'static str,
+    /// What it carries and when it is sent.
+    pub summary: &'static str,
+    /// Its params' JSON Schema.
+    pub schema: Value,
+}
+
+/// Smith's own error codes (JSON-RPC leaves -32000..-32099 to servers).
+pub mod code {
+    /// The session is not open in this server.
+    pub const NOT_OPEN: i64 = -32001;
+    /// The session is open read-only (another process writes it): mutation is refused before
+    /// anything is written.
+    pub const READ_ONLY: i64 = -32002;
+    /// Work is running in the session and the method needs it idle.
+    pub const BUSY: i64 = -32003;
+    /// No session, submission, entry or document by that name.
+    pub const NOT_FOUND: i64 = -32004;
+    /// Input was refused at admission (a dedup key with other content, a limit, a bad
+    /// destination, no queue policy); nothing was written.
+    pub const REFUSED: i64 = -32005;
+    /// A position that is not one of the session's (an observation cannot start there).
+    pub const POSITION: i64 = -32006;
+    /// The session file could not be read or written (damaged, unreadable, full disk).
+    pub const STORAGE: i64 = -32007;
+    /// Configuration or plugins do not allow it (no model selected, an unknown model, a
+    /// plugin that would not load).
+    pub const CONFIG: i64 = -32008;
+    /// The wait was cancelled (`rpc.cancel`); the work goes on unchanged.
+    pub const CANCELLED: i64 = -32009;
+    /// The work or queued input named is not in the state the method needs (not live, not
+    /// queued).
+    pub const STATE: i64 = -32010;
+    /// The server is shutting down: nothing new is admitted.
+    pub const SHUTTING_DOWN: i64 = -32011;
+
+    /// Every code with its name and meaning, for the reference.
+    pub const ALL: &[(i64, &str, &str)] = &[
+        (
+            NOT_OPEN,
+            "not_open",
+            "the session is not open in this server; open it with `sessions.open`",
+        ),
+        (
+            READ_ONLY,
+            "read_only",
+            "the session is open read-only (another process writes it); fork it to write, or ask that process",
+        ),
+        (
+            BUSY,
+            "busy",
+            "work is running in the session; wait for it (`session.wait`) or abort it first",
+        ),
+        (
+            NOT_FOUND,
+            "not_found",
+            "no session, submission, entry or document by that name",
+        ),
+        (
+            REFUSED,
+            "refused",
+            "input refused at admission; nothing was written",
+        ),
+        (
+            POSITION,
+            "position",
+            "the position is not one of the session's",
+        ),
+        (
+            STORAGE,
+            "storage",
+            "the session file could not be read or written",
+        ),
+        (CONFIG, "config", "configuration or plugins do not allow it"),
+        (
+            CANCELLED,
+            "cancelled",
+            "the wait was cancelled; the work goes on unchanged",
+        ),
+        (
+            STATE,
+            "state",
+            "the work or queued input is not in the state the method needs",
+        ),
+        (
+            SHUTTING_DOWN,
+            "shutting_down",
+            "the server is shutting down",
+        ),
+    ];
+}
+
+fn string() -> Value {
+    json!({"type": "string"})
+}
+
+fn entry() -> Value {
+    json!({"type": "integer", "minimum": 1})
+}
+
+fn object() -> Value {
+    json!({"type": "object"})
+}
+
+fn p(name: &'static str, required: bool, schema: Value, description: &'static str) -> Param {
+    Param {
+        name,
+        required,
+        description,
+        schema,
+    }
+}
+
+fn session() -> Param {
+    p(
+        "session",
+        true,
+        string(),
+        "The session id (a unique prefix is enough where a session is opened).",
+    )
+}
+
+fn session_info() -> Value {
+    json!({"type": "object", "required": ["session", "access", "position"], "properties": {
+        "session": {"type": "string"},
+        "access": {"enum": ["writer", "observer"]},
+        "position": {"type": "integer", "description": "the next entry id to be committed"},
+        "path": {"type": "string"},
+        "cwd": {"type": ["string", "null"]}
+    }})
+}
+
+fn receipt() -> Value {
+    json!({"type": "object", "required": ["session", "submission", "state"], "properties": {
+        "session": {"type": "string"},
+        "submission": {"type": "integer"},
+        "state": {"enum": ["admitted", "queued", "delivered", "withdrawn", "terminal"]},
+        "stop_reason": {"type": ["string", "null"]}
+    }})
+}
+
+fn enqueue_params() -> Vec<Param> {
+    vec![
+        session(),
+        p("input", true, string(), "The text to queue."),
+        p(
+            "model",
+            false,
+            string(),
+            "The model for it (PROVIDER/MODEL, alias or group); default: the session's.",
+        ),
+        p(
+            "dedup_key",
+            false,
+            string(),
+            "A key that makes the call safe to repeat.",
+        ),
+    ]
+}
+
+/// Every method, in reference order.
+pub fn methods() -> Vec<Method> {
+    use code::*;
+    vec![
+        Method {
+            name: "rpc.discover",
+            summary: "This server's OpenRPC 1.3 document: every method with its parameters, result and errors, the notifications under `x-notifications`, the error codes under `x-error-codes`.",
+            params: vec![],
+            result: "The OpenRPC document.",
+            result_schema: object(),
+            errors: &[],
+        },
+        Method {
+            name: "initialize",
+            summary: "The handshake a client sends first: it says who the client is and learns the protocol version and the server's version. Optional — every method works without it — but a client should check `protocol_version`.",
+            params: vec![
+                p(
+                    "client",
+                    false,
+                    json!({"type": "object", "properties": {"name": {"type": "string"}, "version": {"type": "string"}}}),
+                    "The client's name and version, for diagnostics.",
+                ),
+                p(
+                    "protocol_version",
+                    false,
+                    string(),
+                    "The protocol version the client was written for; a different major version is refused.",
+                ),
+            ],
+            result: "`protocol_version`, `server` (`name`, `version`), and `capabilities` (what this server does: batches false, max line bytes, positions true).",
+            result_schema: json!({"type": "object", "required": ["protocol_version", "server"], "properties": {
+                "protocol_version": {"type": "string"}, "server": object(), "capabilities": object()}}),
+            errors: &[],
+        },
+        Method {
+            name: "sessions.create",
+            summary: "Create a new session in the sessions directory and open it as its writer.",
+            params: vec![
+                p(
+                    "cwd",
+                    false,
+                    string(),
+                    "The working directory the session records and its tools run in; default: the server's.",
+                ),
+                p(
+                    "id",
+                    false,
+                    string(),
+                    "A UUID for the new session; default: a fresh one.",
+                ),
+            ],
+            result: "The opened session: `session`, `access` (`writer`), `position`, `path`, `cwd`.",
+            result_schema: session_info(),
+            errors: &[STORAGE, REFUSED, SHUTTING_DOWN],
+        },
+        Method {
+            name: "sessions.open",
+            summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`.",
+            params: vec![session()],
+            result: "The opened session: `session`, `access` (`writer` or `observer`), `position`, `path`, `cwd`.",
+            result_schema: session_info(),
+            errors: &[NOT_FOUND, STORAGE, SHUTTING_DOWN],
+        },
+        Method {
+            name: "sessions.list",
+            summary: "The sessions of the sessions directory, newest first, with summary metadata read without decoding histories.",
+            params: vec![
+                p(
+                    "limit",
+                    false,
+                    json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+                    "At most this many (default 100).",
+                ),
+                p(
+                    "cwd",
+                    false,
+                    string(),
+                    "Only sessions started in this directory.",
+                ),
+            ],
+            result: "`sessions`: summaries (`session`, `started`, `cwd`, `entries`, `first_prompt`…), and `more` when the limit cut the list.",
+            result_schema: json!({"type": "object", "required": ["sessions"], "properties": {"sessions": {"type": "array"}, "more": {"type": "boolean"}}}),
+            errors: &[STORAGE],
+        },
+        Method {
+            name: "sessions.fork",
+            summary: "Fork a session (open or not, also one another process writes) at an entry into a new, independently writable session, and open the fork as its writer.",
+            params: vec![
+                session(),
+                p(
+                    "at",
+                    false,
+                    entry(),
+                    "The entry the fork ends at; default: the selected leaf.",
+                ),
+            ],
+            result: "The opened fork, as `sessions.create` returns it, with `forked_from`.",
+            result_schema: session_info(),
+            errors: &[NOT_FOUND, STORAGE],
+        },
+        Method {
+            name: "sessions.select",
+            summary: "Select the branch ending at an entry as the session's leaf (one committed change); the next submission continues it.",
+            params: vec![session(), p("entry", true, entry(), "The new leaf.")],
+            result: "`leaf`: the selected entry.",
+            result_schema: json!({"type": "object", "properties": {"leaf": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, BUSY, REFUSED, STORAGE],
+        },
+        Method {
+            name: "sessions.close",
+            summary: "Close a session this server opened: admission is sealed, its observations end, and a writer's ownership is released. Refused while work runs.",
+            params: vec![session()],
+            result: "`closed`: true.",
+            result_schema: json!({"type": "object", "properties": {"closed": {"type": "boolean"}}}),
+            errors: &[NOT_OPEN, BUSY, STORAGE],
+        },
+        Method {
+            name: "session.submit",
+            summary: "Submit input to an idle session. The reply is the durable admission receipt, sent only after the submission is committed and synced, before the work's events; the work then runs, streaming `session.event` notifications tagged with this request's id, and settles with a `run_end` event. A repeated `dedup_key` with the same content returns the original receipt (`deduplicated`) and runs nothing.",
+            params: vec![
+                session(),
+                p("input", true, string(), "The prompt."),
+                p(
+                    "model",
+                    false,
+                    string(),
+                    "The model (PROVIDER/MODEL, alias or group); default: the `model` setting, else the session's last.",
+                ),
+                p(
+                    "dedup_key",
+                    false,
+                    string(),
+                    "A key that makes the submission safe to repeat, also across restarts.",
+                ),
+                p(
+                    "destination",
+                    false,
+                    entry(),
+                    "Continue the branch ending at this entry instead of the selected leaf.",
+                ),
+                p(
+                    "script",
+                    false,
+                    string(),
+                    "A provider script file to play (the scripted provider only).",
+                ),
+            ],
+            result: "The receipt: `session`, `submission` (its entry id, its identity), `state`, `dedup_key`, `deduplicated`, `position`.",
+            result_schema: receipt(),
+            errors: &[
+                NOT_OPEN,
+                READ_ONLY,
+                BUSY,
+                REFUSED,
+                CONFIG,
+                STORAGE,
+                SHUTTING_DOWN,
+            ],
+        },
+        Method {
+            name: "session.abort",
+            summary: "Abort running work: a recorded operation, separate from cancelling an observation or a wait. The reply acknowledges that the abort is recorded; the work then ends at its next safe point, and its terminal events (`round_end`, `run_end` with `aborted`) follow — nothing of it after its `run_end`.",
+            params: vec![
+                session(),
+                p(
+                    "submission",
+                    false,
+                    entry(),
+                    "The work to abort; default: the running work.",
+                ),
+                p("reason", false, string(), "Why, recorded."),
+            ],
+            result: "`aborted`: the work's submission id.",
+            result_schema: json!({"type": "object", "properties": {"aborted": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, STATE, STORAGE],
+        },
+        Method {
+            name: "session.wait",
+            summary: "Wait until a submission has settled (its receipt and every work it owns are terminal). Cancelling the wait (`rpc.cancel`) ends only the wait.",
+            params: vec![session(), p("submission", true, entry(), "The submission.")],
+            result: "The terminal receipt, as `receipts.get` returns it.",
+            result_schema: receipt(),
+            errors: &[NOT_OPEN, NOT_FOUND, CANCELLED, STORAGE],
+        },
+        Method {
+            name: "session.observe",
+            summary: "Observe a session's committed records from a position: every record after it, in bounded batches, then each record committed while the observation lasts — no gap, no duplicate — as `session.record` notifications carrying the position after each. Works for sessions another process writes (reconnect): only committed records cross processes, never another process's deltas.",
+            params: vec![
+                session(),
+                p(
+                    "from",
+                    false,
+                    entry(),
+                    "The next entry id to send (default 1: the whole history); the session's `position` sends only what is new.",
+                ),
+            ],
+            result: "`subscription` (an id for `session.unobserve`), `from`, and `position` (the next entry to be committed now).",
+            result_schema: json!({"type": "object", "required": ["subscription"], "properties": {"subscription": {"type": "integer"}, "from": {"type": "integer"}, "position": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, POSITION, STORAGE],
+        },
+        Method {
+            name: "session.unobserve",
+            summary: "End an observation; nothing in the session changes.",
+            params: vec![p(
+                "subscription",
+                true,
+                json!({"type": "integer"}),
+                "The subscription.",
+            )],
+            result: "`ended`: true.",
+            result_schema: json!({"type": "object", "properties": {"ended": {"type": "boolean"}}}),
+            errors: &[NOT_FOUND],
+        },
+        Method {
+            name: "session.entries",
+            summary: "A bounded batch of a session's committed entries (as `smith sessions get --json` prints them), with a cursor for the next batch.",
+            params: vec![
+                session(),
+                p(
+                    "cursor",
+                    false,
+                    json!({"type": "integer", "minimum": 0}),
+                    "Continue after this entry (from the next page's `next_cursor`).",
+                ),
+                p(
+                    "limit",
+                    false,
+                    json!({"type": "integer", "minimum": 1, "maximum": 1000}),
+                    "Entries per batch (default 100).",
+                ),
+                p(
+                    "branch",
+                    false,
+                    json!({"type": "boolean"}),
+                    "Only the selected branch, newest first.",
+                ),
+            ],
+            result: "`entries` and `page` (`returned`, `next_cursor`, `leaf`, `last_id`…).",
+            result_schema: json!({"type": "object", "required": ["entries", "page"], "properties": {"entries": {"type": "array"}, "page": object()}}),
+            errors: &[NOT_OPEN, STORAGE],
+        },
+        Method {
+            name: "session.grep",
+            summary: "Search a session's recorded content with a regular expression; each match names its entry.",
+            params: vec![
+                session(),
+                p(
+                    "pattern",
+                    true,
+                    string(),
+                    "A regular expression (Rust `regex` syntax).",
+                ),
+                p(
+                    "limit",
+                    false,
+                    json!({"type": "integer", "minimum": 1, "maximum": 10000}),
+                    "At most this many matches (default 100).",
+                ),
+            ],
+            result: "`matches` and `more` when the limit cut them.",
+            result_schema: json!({"type": "object", "properties": {"matches": {"type": "array"}, "more": {"type": "boolean"}}}),
+            errors: &[NOT_OPEN, STORAGE],
+        },
+        Method {
+            name: "session.usage",
+            summary: "The session's effective usage and cost: each response counted once at its attempt's recorded prices; unknown stays unknown.",
+            params: vec![session()],
+            result: "The usage totals and cost.",
+            result_schema: object(),
+            errors: &[NOT_OPEN, STORAGE],
+        },
+        Method {
+            name: "session.request",
+            summary: "The recorded effective request of an attempt, reconstructed from the file alone: instructions, ordered messages, tool definitions and dispatch, secret-safe.",
+            params: vec![
+                session(),
+                p(
+                    "attempt",
+                    true,
+                    json!({"type": ["integer", "string"]}),
+                    "The attempt's entry id, or `last`.",
+                ),
+            ],
+            result: "The request view (as `smith sessions get --request --json` prints it).",
+            result_schema: object(),
+            errors: &[NOT_OPEN, NOT_FOUND, STORAGE],
+        },
+        Method {
+            name: "session.edit",
+            summary: "Edit what the model sees without rewriting history: omit or replace the model-visible content of earlier messages and tool results on the selected branch, validated whole (pairing kept), as one appended record.",
+            params: vec![
+                session(),
+                p(
+                    "omit",
+                    false,
+                    json!({"type": "array", "items": entry()}),
+                    "Entries to omit.",
+                ),
+                p(
+                    "replace",
+                    false,
+                    json!({"type": "array", "items": {"type": "object", "required": ["entry", "text"], "properties": {"entry": entry(), "text": {"type": "string"}}}}),
+                    "Entries whose content is replaced by `text`.",
+                ),
+            ],
+            result: "`edit`: the context edit's entry id.",
+            result_schema: json!({"type": "object", "properties": {"edit": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, BUSY, REFUSED, STORAGE],
+        },
+        Method {
+            name: "receipts.get",
+            summary: "One submission's receipt, from the committed file (retrievable after reopen).",
+            params: vec![session(), p("submission", true, entry(), "The submission.")],
+            result: "The receipt view (as `smith sessions receipts --json` prints it).",
+            result_schema: receipt(),
+            errors: &[NOT_OPEN, NOT_FOUND, STORAGE],
+        },
+        Method {
+            name: "receipts.list",
+            summary: "Every receipt of the session, in admission order.",
+            params: vec![session()],
+            result: "`receipts`.",
+            result_schema: json!({"type": "object", "properties": {"receipts": {"type": "array", "items": receipt()}}}),
+            errors: &[NOT_OPEN, STORAGE],
+        },
+        Method {
+            name: "queue.steer",
+            summary: "Queue input to be delivered into the running work at its next safe point (steering), by the queue policy.",
+            params: enqueue_params(),
+            result: "`submission`: the queued input's id.",
+            result_schema: json!({"type": "object", "properties": {"submission": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, REFUSED, CONFIG, STORAGE],
+        },
+        Method {
+            name: "queue.follow_up",
+            summary: "Queue input to run after the running work ends (a follow-up).",
+            params: enqueue_params(),
+            result: "`submission`: the queued input's id.",
+            result_schema: json!({"type": "object", "properties": {"submission": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, REFUSED, CONFIG, STORAGE],
+        },
+        Method {
+            name: "queue.list",
+            summary: "The input waiting in the session's queue, in delivery order.",
+            params: vec![session()],
+            result: "`queued`: `submission`, `delivery`, `input`.",
+            result_schema: json!({"type": "object", "properties": {"queued": {"type": "array"}}}),
+            errors: &[NOT_OPEN, READ_ONLY],
+        },
+        Method {
+            name: "queue.withdraw",
+            summary: "Withdraw queued input before it is delivered (recorded).",
+            params: vec![
+                session(),
+                p("submission", true, entry(), "The queued input."),
+                p("reason", false, string(), "Why, recorded."),
+            ],
+            result: "`withdrawn`: the submission id.",
+            result_schema: json!({"type": "object", "properties": {"withdrawn": {"type": "integer"}}}),
+            errors: &[NOT_OPEN, READ_ONLY, STATE, STORAGE],
+        },
+        Method {
+            name: "queue.clear",
+            summary: "Withdraw every queued input (each recorded).",
+            params: vec![session(), p("reason", false, string(), "Why, recorded.")],
+            result: "`withdrawn`: the submission ids.",
+            result_schema: json!({"type": "object", "properties": {"withdrawn": {"type": "array", "items": {"type": "integer"}}}}),
+            errors: &[NOT_OPEN, READ_ONLY, STORAGE],
+        },
+        Method {
+            name: "request.respond",
+            summary: "Answer a request the runtime asked (`confirm_request`, `select_request`, `input_request` events). This runtime asks none yet, so every id is unknown; the method exists so clients can be written against the protocol.",
+            params: vec![
+                p("request_id", true, string(), "The request's id."),
+                p(
+                    "answer",
+                    true,
+                    json!({}),
+                    "true/false, the chosen option, or the text.",
+                ),
+            ],
+            result: "`answered`: true.",
+            result_schema: json!({"type": "object"}),
+            errors: &[NOT_FOUND],
+        },
+        Method {
+            name: "rpc.cancel",
+            summary: "Cancel a pending request of this connection (a `session.wait`): it is answered with `cancelled`. Work is never touched — abort it with `session.abort`.",
+            params: vec![p(
+                "id",
+                true,
+                json!({"type": ["string", "integer"]}),
+                "The id of the request to cancel.",
+            )],
+            result: "`cancelled`: whether a pending request had that id.",
+            result_schema: json!({"type": "object", "properties": {"cancelled": {"type": "boolean"}}}),
+            errors: &[],
+        },
+        Method {
+            name: "models.list",
+            summary: "The models the installed provider plugins serve, with capabilities and provenance (as `smith models --json`).",
+            params: vec![],
+            result: "`models`.",
+            result_schema: json!({"type": "object", "properties": {"models": {"type": "array"}}}),
+            errors: &[CONFIG],
+        },
+        Method {
+            name: "tools.list",
+            summary: "The active plugins' tools as a run from the server's directory would offer them, with their schemas and why any is withheld (as `smith tools list --json`).",
+            params: vec![],
+            result: "`tools`.",
+            result_schema: json!({"type": "object", "properties": {"tools": {"type": "array"}}}),
+            errors: &[CONFIG],
+        },
+        Method {
+            name: "plugins.list",
+            summary: "The known plugins: id, version, origin, whether enabled and what disabled it.",
+            params: vec![],
+            result: "`plugins`.",
+            result_schema: json!({"type": "object", "properties": {"plugins": {"type": "array"}}}),
+            errors: &[],
+        },
+        Method {
+            name: "config.show",
+            summary: "The resolved settings, each with the level that set it.",
+            params: vec![],
+            result: "`settings`: `key`, `value`, `source`.",
+            result_schema: json!({"type": "object", "properties": {"settings": {"type": "array"}}}),
+            errors: &[],
+        },
+        Method {
+            name: "docs.search",
+            summary: "Search the built-in documentation corpus (offline).",
+            params: vec![
+                p("query", true, string(), "Search words."),
+                p(
+                    "limit",
+                    false,
+                    json!({"type": "integer", "minimum": 1, "maximum": 50}),
+                    "At most this many hits (default 10).",
+                ),
+            ],
+            result: "`hits`: `id`, `title`, `snippet`.",
+            result_schema: json!({"type": "object", "properties": {"hits": {"type": "array"}}}),
+            errors: &[],
+        },
+        Method {
+            name: "docs.get",
+            summary: "One document of the corpus, or a range of its lines.",
+            params: vec![
+                p(
+                    "id",
+                    true,
+                    string(),
+                    "The document id (from `docs.search`).",
+                ),
+                p(
+                    "offset",
+                    false,
+                    json!({"type": "integer", "minimum": 1}),
+                    "The first line (1-based; default 1).",
+                ),
+                p(
+                    "limit",
+                    false,
+                    json!({"type": "integer", "minimum": 1}),
+                    "At most this many lines (default: to the end).",
+                ),
+            ],
+            result: "`id`, `title`, `text`, `offset` (its first line), `total` (the document's lines) and `more`.",
+            result_schema: object(),
+            errors: &[NOT_FOUND],
+        },
+    ]
+}
+
+/// Every notification the server sends.
+pub fn notifications() -> Vec<Notification> {
+    vec![
+        Notification {
+            name: "session.event",
+            summary: "A live event of work this server runs: one UI intent (`event`, an object whose `type` names its kind — the kinds of `docs/reference/intents.md`) with the `session`, the committed `position` it follows (every record it mirrors lies before it) and the `request` id of the `session.submit` that caused it. Message deltas come in order between `message_start` and `message_end`; the end event is authoritative (its content equals the deltas).",
+            schema: json!({"type": "object", "required": ["session", "position", "event"], "properties": {
+                "session": {"type": "string"}, "position": {"type": "integer"}, "request": {}, "event": {"type": "object"}}}),
+        },
+        Notification {
+            name: "session.record",
+            summary: "A committed record of an observed session (`session.observe`): the `entry` (as `smith sessions get --json` prints it), the `session`, the `subscription` and the `position` after it — resume from there after a reconnect.",
+            schema: json!({"type": "object", "required": ["session", "subscription", "position", "entry"], "properties": {
+                "session": {"type": "string"}, "subscription": {"type": "integer"}, "position": {"type": "integer"}, "entry": {"type": "object"}}}),
+        },
+        Notification {
+            name: "session.fell_behind",
+            summary: "The client read too slowly for the bounded outbox: the live events queued for it were dropped (never what the session holds). Read the committed records from `next` (`session.observe` or `session.entries`) to catch up; events whose position is below what you read are duplicates.",
+            schema: json!({"type": "object", "required": ["session", "next"], "properties": {"session": {"type": "string"}, "next": {"type": "integer"}}}),
+        },
+        Notification {
+            name: "session.observe_ended",
+            summary: "An observation ended on its own (the session was closed, or its file can no longer be read): `subscription`, `reason`.",
+            schema: json!({"type": "object", "properties": {"subscription": {"type": "integer"}, "reason": {"type": "string"}}}),
+        },
+    ]
+}
+
+fn content_descriptor(name: &str, description: &str, schema: &Value, required: bool) -> Value {
+    json!({"name": name, "description": description, "required": required, "schema": schema})
+}
+
+/// The OpenRPC document (`rpc.discover`'s result).
+pub fn openrpc() -> Value {
+    let methods: Vec<Value> = methods()
+        .iter()
+        .map(|m| {
+            let params: Vec<Value> = m
+                .params
+                .iter()
+                .map(|p| content_descriptor(p.name, p.description, &p.schema, p.required))
+                .collect();
+            let errors: Vec<Value> = m
+                .errors
+                .iter()
+                .filter_map(|c| code::ALL.iter().find(|(k, _, _)| k == c))
+                .map(|(c, _, meaning)| json!({"code": c, "message": meaning}))
+                .collect();
+            let mut method = json!({
+                "name": m.name,
+                "summary": first_sentence(m.summary),
+                "description": m.summary,
+                "paramStructure": "by-name",
+                "params": params,
+                "result": content_descriptor("result", m.result, &m.result_schema, true),
+            });
+            if !errors.is_empty() {
+                method["errors"] = Value::from(errors);
+            }
+            method
+        })
+        .collect();
+    let notifications: Vec<Value> = notifications()
+        .iter()
+        .map(|n| json!({"name": n.name, "description": n.summary, "params": n.schema}))
+        .collect();
+    let codes: Vec<Value> = code::ALL
+        .iter()
+        .map(|(c, name, meaning)| json!({"code": c, "name": name, "meaning": meaning}))
+        .collect();
+    json!({
+        "openrpc": "1.3.2",
+        "info": {
+            "title": "Smith JSON-RPC",
+            "version": PROTOCOL_VERSION,
+            "description": "Smith's runtime over JSON-RPC 2.0 on stdin/stdout: one JSON value per LF-terminated line, U+2028/U+2029 escaped; see `smith docs get rpc`."
+        },
+        "methods": methods,
+        "x-notifications": notifications,
+        "x-error-codes": codes,
+    })
+}
+
+fn first_sentence(text: &str) -> &str {
+    text.find(". ").map_or(text, |end| &text[..=end])
+}
+
+/// The generated method and notification reference (`docs/reference/rpc.md`).
+pub fn reference_markdown() -> String {
+    let mut out = String::from(
+        "# JSON-RPC reference\n\n<!-- Generated from frontends/rpc/src/decl.rs by `cargo xtask docs`; do not edit. -->\n\n",
+    );
+    out.push_str(&format!(
+        "Protocol version {PROTOCOL_VERSION}. Transport: JSON-RPC 2.0 over stdin/stdout, one JSON value per LF-terminated line (at most {} bytes), U+2028 and U+2029 escaped; batches are refused; parameters are given by name. The guide is `rpc`.\n\n## Methods\n\n",
+        smith_render_jsonrpc::MAX_LINE_BYTES
+    ));
+    for m in methods() {
+        out.push_str(&format!("### `{}`\n\n{}\n\n", m.name, m.summary));
+        if m.params.is_empty() {
+            out.push_str("Parameters: none.\n\n");
+        } else {
+            out.push_str(
+                "| parameter | required | schema | meaning |\n| --- | --- | --- | --- |\n",
+            );
+            for p in &m.params {
+                out.push_str(&format!(
+                    "| `{}` | {} | `{}` | {} |\n",
+                    p.name,
+                    if p.required { "yes" } else { "no" },
+                    p.schema,
+                    p.description
+                ));
+            }
+            out.push('\n');
+        }
+        out.push_str(&format!("Result: {}\n\n", m.result));
+        if !m.errors.is_empty() {
+            let names: Vec<String> = m
+                .errors
+                .iter()
+                .filter_map(|c| code::ALL.iter().find(|(k, _, _)| k == c))
+                .map(|(c, name, _)| format!("`{c}` {name}"))
+                .collect();
+            out.push_str(&format!("Errors: {}.\n\n", names.join(", ")));
+        }
+    }
+    out.push_str("## Notifications\n\n");
+    for n in notifications() {
+        out.push_str(&format!(
+            "### `{}`\n\n{}\n\nParams: `{}`\n\n",
+            n.name, n.summary, n.schema
+        ));
+    }
+    out.push_str("## Error codes\n\nThe standard ones: -32700 parse error (the server goes on), -32600 invalid request, -32601 unknown method, -32602 invalid params (naming the field and what was expected), -32603 internal error. Smith's own:\n\n| code | name | meaning |\n| --- | --- | --- |\n");
+    for (c, name, meaning) in code::ALL {
+        out.push_str(&format!("| {c} | `{name}` | {meaning} |\n"));
+    }
+    out
+}

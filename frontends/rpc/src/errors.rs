@@ -1,0 +1,70 @@
+//! Errors of the runtime as JSON-RPC error objects: Smith's codes ([`crate::decl::code`]),
+//! the core's message (what happened, why, the fix — never a command-line flag) and, in
+//! `data`, the names a client can act on.
+
+use serde_json::json;
+use smith_agent::AdmissionError;
+use smith_render_jsonrpc::ErrorObject;
+
+use crate::decl::code;
+
+/// A store failure.
+pub(crate) fn store(e: &smith_store::Error) -> ErrorObject {
+    ErrorObject::new(code::STORAGE, e.to_string())
+}
+
+/// A refused admission.
+pub(crate) fn admission(e: &AdmissionError) -> ErrorObject {
+    match e {
+        AdmissionError::ReadOnly(id) => read_only(&id.to_string()),
+        AdmissionError::Store(e) => store(e),
+        AdmissionError::Closed => ErrorObject::new(code::SHUTTING_DOWN, e.to_string()),
+        other => ErrorObject::new(code::REFUSED, other.to_string()),
+    }
+}
+
+/// Mutation of a session open read-only.
+pub(crate) fn read_only(session: &str) -> ErrorObject {
+    ErrorObject {
+        code: code::READ_ONLY,
+        message: format!(
+            "session {session} is open read-only: another process writes it, so nothing was written; fork it (`sessions.fork`) to continue in a session of your own"
+        ),
+        data: Some(json!({"session": session})),
+    }
+}
+
+/// A method that needs an idle session.
+pub(crate) fn busy(session: &str) -> ErrorObject {
+    ErrorObject {
+        code: code::BUSY,
+        message: format!(
+            "work is running in session {session}; wait for it to settle (`session.wait`), abort it (`session.abort`), or queue input (`queue.steer`, `queue.follow_up`)"
+        ),
+        data: Some(json!({"session": session})),
+    }
+}
+
+/// A session not open in this server.
+pub(crate) fn not_open(session: &str) -> ErrorObject {
+    ErrorObject {
+        code: code::NOT_OPEN,
+        message: format!(
+            "session {session} is not open in this server; open it with `sessions.open` (or create one with `sessions.create`)"
+        ),
+        data: Some(json!({"session": session})),
+    }
+}
+
+/// The server is shutting down.
+pub(crate) fn shutting_down() -> ErrorObject {
+    ErrorObject::new(
+        code::SHUTTING_DOWN,
+        "the server is shutting down (its input ended or it was asked to stop); nothing new is admitted — start another `smith rpc`",
+    )
+}
+
+/// A configuration or plugin failure of the composition root.
+pub(crate) fn config(e: &dyn std::fmt::Display) -> ErrorObject {
+    ErrorObject::new(code::CONFIG, e.to_string())
+}

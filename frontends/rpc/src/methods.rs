@@ -1,0 +1,749 @@
+//! The handlers of every declared method ([`crate::decl::methods`]), dispatched by name.
+//! Work and mutation go to the session's thread ([`crate::work`]); reads run here, each a
+//! bounded read of the committed file; waits and searches run on threads of their own.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use smith::{Cancel, Delivery, EntryId, SessionId};
+use smith_agent::{Enqueue, Session};
+use smith_app::inspect::{self, EntryView, PageRequest, PageView, ReceiptView, UsageView};
+use smith_render_jsonrpc::ErrorObject;
+
+use crate::decl::{self, PROTOCOL_VERSION, code};
+use crate::errors;
+use crate::params::Params;
+use crate::server::{Answer, Held, Opened, Server, lock};
+use crate::work::{Command, SubmitParams, WriterHandle};
+
+type Result<T> = std::result::Result<T, ErrorObject>;
+
+fn now(result: Result<Value>) -> Answer {
+    Answer::Now(result)
+}
+
+/// Handle `method` (already checked against its declaration).
+pub(crate) fn handle(server: &Arc<Server>, method: &str, id: Option<Value>, p: Params) -> Answer {
+    let refused_after_shutdown = matches!(
+        method,
+        "sessions.create" | "sessions.open" | "sessions.fork" | "session.submit"
+    );
+    if refused_after_shutdown && server.shutting_down.load(Ordering::SeqCst) {
+        return now(Err(errors::shutting_down()));
+    }
+    match method {
+        "rpc.discover" => now(Ok(decl::openrpc())),
+        "initialize" => now(initialize(&p)),
+        "sessions.create" => now(create(server, &p)),
+        "sessions.open" => now(open(server, &p)),
+        "sessions.list" => now(list(server, &p)),
+        "sessions.fork" => now(fork(server, &p)),
+        "sessions.select" => to_writer(server, id, &p, |id| Command::Select {
+            id,
+            entry: p.u64("entry").unwrap_or_default(),
+        }),
+        "sessions.close" => close(server, id, &p),
+        "session.submit" => submit(server, id, &p),
+        "session.abort" => now(abort(server, &p)),
+        "session.wait" => wait(server, id, &p),
+        "session.observe" => match server
+            .opened(&p)
+            .and_then(|o| crate::observe::start(server, id.as_ref(), &o, p.u64("from")))
+        {
+            Ok(()) => Answer::Later,
+            Err(e) => now(Err(e)),
+        },
+        "session.unobserve" => now(unobserve(server, &p)),
+        "session.entries" => now(entries(server, &p)),
+        "session.grep" => grep(server, id, &p),
+        "session.usage" => now(usage(server, &p)),
+        "session.request" => now(request(server, &p)),
+        "session.edit" => match edits(&p) {
+            Ok(edits) => to_writer(server, id, &p, |id| Command::Edit { id, edits }),
+            Err(e) => now(Err(e)),
+        },
+        "receipts.get" => now(receipt(server, &p)),
+        "receipts.list" => now(receipts(server, &p)),
+        "queue.steer" => now(enqueue(server, &p, Delivery::Steer)),
+        "queue.follow_up" => now(enqueue(server, &p, Delivery::FollowUp)),
+        "queue.list" => now(queued(server, &p)),
+        "queue.withdraw" => now(withdraw(server, &p)),
+        "queue.clear" => now(clear(server, &p)),
+        "request.respond" => now(Err(ErrorObject {
+            code: code::NOT_FOUND,
+            message: format!(
+                "no request {:?} is waiting for an answer: the runtime asks none yet",
+                p.str("request_id").unwrap_or_default()
+            ),
+            data: Some(json!({"request_id": p.str("request_id")})),
+        })),
+        "rpc.cancel" => now(cancel(server, &p)),
+        "models.list" => now(models(server)),
+        "tools.list" => now(tools(server)),
+        "plugins.list" => now(plugins(server)),
+        "config.show" => now(Ok(config(server))),
+        "docs.search" => now(docs_search(&p)),
+        "docs.get" => now(docs_get(&p)),
+        other => now(Err(ErrorObject::new(
+            smith_render_jsonrpc::message::INTERNAL_ERROR,
+            format!("method `{other}` is declared but has no handler; this is a bug in smith rpc"),
+        ))),
+    }
+}
+
+fn initialize(p: &Params) -> Result<Value> {
+    if let Some(wanted) = p.str("protocol_version") {
+        let major = |v: &str| v.split('.').next().unwrap_or_default().to_owned();
+        if major(wanted) != major(PROTOCOL_VERSION) {
+            return Err(ErrorObject {
+                code: smith_render_jsonrpc::message::INVALID_PARAMS,
+                message: format!(
+                    "protocol version {wanted} is not served: this Smith speaks {PROTOCOL_VERSION}; use a client for {PROTOCOL_VERSION}, or the Smith your client was written for"
+                ),
+                data: Some(json!({"field": "protocol_version", "served": PROTOCOL_VERSION})),
+            });
+        }
+    }
+    Ok(json!({
+        "protocol_version": PROTOCOL_VERSION,
+        "server": {"name": "smith", "version": env!("CARGO_PKG_VERSION")},
+        "capabilities": {
+            "batches": false,
+            "max_line_bytes": smith_render_jsonrpc::MAX_LINE_BYTES,
+            "positions": true,
+            "outbox_events": crate::server::OUTBOX_CAPACITY,
+        },
+    }))
+}
+
+fn store(server: &Server) -> Result<smith_app::SessionStore> {
+    server.app.sessions().map_err(|e| errors::config(&e))
+}
+
+fn hold(server: &Arc<Server>, session: Session, cwd: Option<String>) -> Arc<Opened> {
+    let run_dir = cwd
+        .as_ref()
+        .map_or_else(|| server.cwd.clone(), PathBuf::from);
+    let opened = Arc::new(Opened {
+        id: session.id(),
+        path: session.path().to_owned(),
+        cwd,
+        held: Held::Writer(WriterHandle::start(server, session, run_dir)),
+    });
+    lock(&server.sessions).insert(opened.id, Arc::clone(&opened));
+    opened
+}
+
+fn create(server: &Arc<Server>, p: &Params) -> Result<Value> {
+    let store = store(server)?;
+    let cwd = p
+        .str("cwd")
+        .map(str::to_owned)
+        .or_else(|| server.cwd.to_str().map(str::to_owned));
+    if let Some(dir) = p.str("cwd")
+        && !std::path::Path::new(dir).is_dir()
+    {
+        return Err(ErrorObject::invalid_params("cwd", "an existing directory"));
+    }
+    let created = match p.str("id") {
+        Some(text) => {
+            let id: SessionId = text
+                .parse()
+                .map_err(|_| ErrorObject::invalid_params("id", "a UUID"))?;
+            store.create_with(id, cwd.clone())
+        }
+        None => store.create(cwd.clone()),
+    };
+    let session = created.map_err(|e| match e {
+        smith_app::CreateError::Store(e) => errors::store(&e),
+        other => ErrorObject::new(code::REFUSED, other.to_string()),
+    })?;
+    Ok(hold(server, session, cwd).info())
+}
+
+fn recorded_cwd(id: SessionId, path: &std::path::Path) -> Option<String> {
+    inspect::summarize(id, path).ok()?.cwd
+}
+
+fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
+    let store = store(server)?;
+    let wanted = p.str("session").unwrap_or_default();
+    let (path, id) = store.find(wanted).map_err(|e| ErrorObject {
+        code: code::NOT_FOUND,
+        message: e.to_string(),
+        data: Some(json!({"session": wanted})),
+    })?;
+    if let Some(opened) = lock(&server.sessions).get(&id) {
+        return Ok(opened.info());
+    }
+    let cwd = recorded_cwd(id, &path);
+    match store
+        .open_or_observe(&path, id)
+        .map_err(|e| errors::store(&e))?
+    {
+        smith_agent::Access::Writer(opened) => Ok(hold(server, opened.session, cwd).info()),
+        smith_agent::Access::Observer(_) => {
+            let opened = Arc::new(Opened {
+                id,
+                path,
+                cwd,
+                held: Held::Observer,
+            });
+            lock(&server.sessions).insert(id, Arc::clone(&opened));
+            Ok(opened.info())
+        }
+    }
+}
+
+fn list(server: &Server, p: &Params) -> Result<Value> {
+    let store = store(server)?;
+    let limit = p.u64("limit").unwrap_or(100) as usize;
+    let mut all = store.list().map_err(|e| {
+        ErrorObject::new(
+            code::STORAGE,
+            format!(
+                "cannot list the sessions directory {}: {e}; make it readable",
+                store.dir().display()
+            ),
+        )
+    })?;
+    all.sort_by_key(|(id, _)| std::cmp::Reverse(id.created_ms()));
+    let mut sessions = Vec::new();
+    let mut more = false;
+    for (id, path) in all {
+        let Ok(summary) = inspect::summarize(id, &path) else {
+            continue;
+        };
+        if let Some(cwd) = p.str("cwd")
+            && summary.cwd.as_deref() != Some(cwd)
+        {
+            continue;
+        }
+        if sessions.len() == limit {
+            more = true;
+            break;
+        }
+        sessions.push(serde_json::to_value(summary).unwrap_or_default());
+    }
+    Ok(json!({"sessions": sessions, "more": more}))
+}
+
+fn fork(server: &Arc<Server>, p: &Params) -> Result<Value> {
+    let store = store(server)?;
+    let wanted = p.str("session").unwrap_or_default();
+    let (path, id) = store
+        .find(wanted)
+        .map_err(|e| ErrorObject::new(code::NOT_FOUND, e.to_string()))?;
+    let new_id = SessionId::new_now();
+    let forked = smith_store::fork(&path, store.dir(), new_id, p.u64("at").map(EntryId)).map_err(
+        |e| match e {
+            smith_store::Error::Encode { .. } => ErrorObject {
+                code: code::NOT_FOUND,
+                message: format!("cannot fork session {id} there: {e}"),
+                data: Some(json!({"field": "at"})),
+            },
+            other => errors::store(&other),
+        },
+    )?;
+    let cwd = recorded_cwd(forked.id, &forked.path);
+    let opened = store
+        .open(&forked.path, forked.id)
+        .map_err(|e| errors::store(&e))?;
+    let mut info = hold(server, opened.session, cwd).info();
+    info["forked_from"] = json!({"session": id, "leaf": forked.leaf});
+    Ok(info)
+}
+
+/// Send a command that needs the session idle to its thread.
+fn to_writer(
+    server: &Arc<Server>,
+    id: Option<Value>,
+    p: &Params,
+    command: impl FnOnce(Value) -> Command,
+) -> Answer {
+    let result = server.opened(p).and_then(|o| {
+        let w = o.writer()?;
+        if w.shared.busy.load(Ordering::SeqCst) {
+            return Err(errors::busy(&o.id.to_string()));
+        }
+        if w.send(command(id.clone().unwrap_or(Value::Null))) {
+            Ok(())
+        } else {
+            Err(errors::shutting_down())
+        }
+    });
+    match result {
+        Ok(()) => Answer::Later,
+        Err(e) => now(Err(e)),
+    }
+}
+
+fn close(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let opened = match server.opened(p) {
+        Ok(o) => o,
+        Err(e) => return now(Err(e)),
+    };
+    for (session, stop) in lock(&server.observations).values() {
+        if *session == opened.id {
+            stop.store(true, Ordering::SeqCst);
+        }
+    }
+    match &opened.held {
+        Held::Observer => {
+            lock(&server.sessions).remove(&opened.id);
+            now(Ok(json!({"closed": true})))
+        }
+        Held::Writer(w) => {
+            if w.shared.busy.load(Ordering::SeqCst) {
+                return now(Err(errors::busy(&opened.id.to_string())));
+            }
+            lock(&server.sessions).remove(&opened.id);
+            if w.send(Command::Close { id }) {
+                Answer::Later
+            } else {
+                now(Ok(json!({"closed": true})))
+            }
+        }
+    }
+}
+
+fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let result = server.opened(p).and_then(|o| {
+        let w = o.writer()?;
+        if w.shared
+            .busy
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            return Err(errors::busy(&o.id.to_string()));
+        }
+        let params = SubmitParams {
+            input: p.str("input").unwrap_or_default().to_owned(),
+            model: p.str("model").map(str::to_owned),
+            dedup_key: p.str("dedup_key").map(str::to_owned),
+            destination: p.u64("destination"),
+            script: p.str("script").map(PathBuf::from),
+        };
+        if w.send(Command::Submit {
+            id: id.clone().unwrap_or(Value::Null),
+            params,
+        }) {
+            Ok(())
+        } else {
+            w.shared.busy.store(false, Ordering::SeqCst);
+            Err(errors::shutting_down())
+        }
+    });
+    match result {
+        Ok(()) => Answer::Later,
+        Err(e) => now(Err(e)),
+    }
+}
+
+fn abort(server: &Arc<Server>, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let w = o.writer()?;
+    let work = match p.u64("submission") {
+        Some(s) => EntryId(s),
+        None => (*lock(&w.shared.running)).ok_or_else(|| ErrorObject {
+            code: code::STATE,
+            message: format!(
+                "no work is running in session {}; nothing was aborted",
+                o.id
+            ),
+            data: None,
+        })?,
+    };
+    let reason = p.str("reason").unwrap_or("aborted by the JSON-RPC client");
+    w.inbox()?.abort(work, reason).map_err(|e| match e {
+        smith_agent::AbortError::Store(e) => errors::store(&e),
+        other => ErrorObject::new(code::STATE, other.to_string()),
+    })?;
+    Ok(json!({"aborted": work}))
+}
+
+fn key(id: &Value) -> String {
+    id.to_string()
+}
+
+fn wait(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let opened = match server.opened(p) {
+        Ok(o) => o,
+        Err(e) => return now(Err(e)),
+    };
+    let submission = EntryId(p.u64("submission").unwrap_or_default());
+    let cancel = Cancel::new();
+    if let Some(id) = &id {
+        lock(&server.pending).insert(key(id), cancel.clone());
+    }
+    let server2 = Arc::clone(server);
+    server.spawn(move || {
+        let result = smith_agent::Observer::open(&opened.path, opened.id)
+            .map_err(|e| errors::store(&e))
+            .and_then(|observer| {
+                observer
+                    .wait_settled(submission, &cancel, Duration::from_millis(20))
+                    .map_err(|e| match e {
+                        smith_agent::ObserveError::Cancelled => {
+                            ErrorObject::new(code::CANCELLED, e.to_string())
+                        }
+                        smith_agent::ObserveError::UnknownSubmission(_) => {
+                            ErrorObject::new(code::NOT_FOUND, e.to_string())
+                        }
+                        smith_agent::ObserveError::Store(e) => errors::store(&e),
+                        other => ErrorObject::new(code::STORAGE, other.to_string()),
+                    })
+            })
+            .map(|r| serde_json::to_value(ReceiptView::new(opened.id, &r)).unwrap_or_default());
+        if let Some(id) = &id {
+            lock(&server2.pending).remove(&key(id));
+        }
+        server2.answer(id.as_ref(), result);
+    });
+    Answer::Later
+}
+
+fn cancel(server: &Server, p: &Params) -> Result<Value> {
+    let wanted = p.value("id").map(key).unwrap_or_default();
+    let cancelled = match lock(&server.pending).get(&wanted) {
+        Some(c) => {
+            c.cancel();
+            true
+        }
+        None => false,
+    };
+    Ok(json!({"cancelled": cancelled}))
+}
+
+fn unobserve(server: &Server, p: &Params) -> Result<Value> {
+    let sub = p.u64("subscription").unwrap_or_default();
+    match lock(&server.observations).remove(&sub) {
+        Some((_, stop)) => {
+            stop.store(true, Ordering::SeqCst);
+            Ok(json!({"ended": true}))
+        }
+        None => Err(ErrorObject::new(
+            code::NOT_FOUND,
+            format!(
+                "there is no observation {sub} (it ended, or was never started); `session.observe` starts one"
+            ),
+        )),
+    }
+}
+
+fn entries(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let request = PageRequest {
+        limit: p.u64("limit").unwrap_or(100) as usize,
+        cursor: p.u64("cursor"),
+        branch: p.bool("branch").unwrap_or(false),
+    };
+    let page = inspect::read_page(&o.path, o.id, request).map_err(|e| match e {
+        inspect::PageError::Store(e) => errors::store(&e),
+        other => ErrorObject::new(
+            smith_render_jsonrpc::message::INVALID_PARAMS,
+            other.to_string(),
+        ),
+    })?;
+    let entries: Vec<Value> = page
+        .entries
+        .iter()
+        .map(|e| serde_json::to_value(EntryView::new(o.id, e)).unwrap_or_default())
+        .collect();
+    let view = PageView::new(o.id, page.entries.len(), page.next_cursor, &page.state);
+    Ok(json!({"entries": entries, "page": view}))
+}
+
+fn grep(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let o = match server.opened(p) {
+        Ok(o) => o,
+        Err(e) => return now(Err(e)),
+    };
+    let pattern = match inspect::Pattern::new(p.str("pattern").unwrap_or_default()) {
+        Ok(pattern) => pattern,
+        Err(e) => {
+            return now(Err(ErrorObject {
+                code: smith_render_jsonrpc::message::INVALID_PARAMS,
+                message: format!("invalid params: `pattern` {e}"),
+                data: Some(json!({"field": "pattern"})),
+            }));
+        }
+    };
+    let limit = p.u64("limit").unwrap_or(100) as usize;
+    let server2 = Arc::clone(server);
+    server.spawn(move || {
+        let mut matches = Vec::new();
+        let mut more = false;
+        let result = inspect::grep_session(&o.path, o.id, &pattern, &mut |m| {
+            if matches.len() == limit {
+                more = true;
+                return ControlFlow::Break(());
+            }
+            matches.push(serde_json::to_value(m).unwrap_or_default());
+            ControlFlow::Continue(())
+        })
+        .map(|_| json!({"matches": matches, "more": more}))
+        .map_err(|e| errors::store(&e));
+        server2.answer(id.as_ref(), result);
+    });
+    Answer::Later
+}
+
+fn usage(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let mut reader = smith_store::SessionReader::open(&o.path).map_err(|e| errors::store(&e))?;
+    let accounts = inspect::usage_of(&mut reader).map_err(|e| errors::store(&e))?;
+    Ok(serde_json::to_value(UsageView {
+        session: o.id,
+        attempts: &accounts.attempts,
+        total: &accounts.total,
+        cost_usd: accounts.cost_usd,
+    })
+    .unwrap_or_default())
+}
+
+fn request(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let text = match p.value("attempt") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    };
+    let selector: inspect::AttemptSelector =
+        text.parse()
+            .map_err(|e: inspect::BadSelector| ErrorObject {
+                code: smith_render_jsonrpc::message::INVALID_PARAMS,
+                message: format!("invalid params: `attempt` {}", e.0),
+                data: Some(json!({"field": "attempt"})),
+            })?;
+    let shown = inspect::read_request(&o.path, o.id, selector).map_err(|e| match e {
+        inspect::RequestError::Store(e) => errors::store(&e),
+        other => ErrorObject::new(code::NOT_FOUND, other.to_string()),
+    })?;
+    Ok(serde_json::to_value(shown.view()).unwrap_or_default())
+}
+
+fn edits(p: &Params) -> Result<Vec<smith_store::EditOp>> {
+    let mut edits = Vec::new();
+    for target in p
+        .value("omit")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        edits.push(smith_store::EditOp {
+            target: EntryId(target.as_u64().unwrap_or_default()),
+            change: smith_store::EditChange::Omit,
+        });
+    }
+    for r in p
+        .value("replace")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        edits.push(smith_store::EditOp {
+            target: EntryId(r["entry"].as_u64().unwrap_or_default()),
+            change: smith_store::EditChange::Replace(
+                r["text"].as_str().unwrap_or_default().to_owned(),
+            ),
+        });
+    }
+    if edits.is_empty() {
+        return Err(ErrorObject::invalid_params(
+            "omit",
+            "a non-empty array (or `replace` given): an edit changes at least one entry",
+        ));
+    }
+    Ok(edits)
+}
+
+fn receipt(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let submission = EntryId(p.u64("submission").unwrap_or_default());
+    let all = smith_agent::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
+    let r = all
+        .iter()
+        .find(|r| r.submission == submission)
+        .ok_or_else(|| ErrorObject {
+            code: code::NOT_FOUND,
+            message: format!(
+                "submission {submission} is not in session {}; `receipts.list` lists them",
+                o.id
+            ),
+            data: Some(json!({"submission": submission})),
+        })?;
+    Ok(serde_json::to_value(ReceiptView::new(o.id, r)).unwrap_or_default())
+}
+
+fn receipts(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let all = smith_agent::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
+    let views: Vec<Value> = all
+        .iter()
+        .map(|r| serde_json::to_value(ReceiptView::new(o.id, r)).unwrap_or_default())
+        .collect();
+    Ok(json!({"receipts": views}))
+}
+
+fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
+    let o = server.opened(p)?;
+    let w = o.writer()?;
+    let inbox = w.inbox()?;
+    let model: smith::Selection = match p.str("model") {
+        Some(m) => m.parse().map_err(|e: smith::ModelRefError| ErrorObject {
+            code: code::CONFIG,
+            message: format!("`model` {m:?} is not a model reference, alias or group: {e}"),
+            data: Some(json!({"field": "model"})),
+        })?,
+        None => server
+            .app
+            .selection()
+            .or_else(|e| {
+                smith_app::inspect::recorded_selection(&o.path)
+                    .ok()
+                    .flatten()
+                    .ok_or(e)
+            })
+            .map_err(|e| errors::config(&e))?,
+    };
+    let submission = inbox
+        .enqueue(Enqueue {
+            model: &model,
+            input: p.str("input").unwrap_or_default(),
+            delivery,
+            dedup_key: p.str("dedup_key"),
+        })
+        .map_err(|e| errors::admission(&e))?;
+    Ok(json!({"submission": submission}))
+}
+
+fn queued(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let inbox = o.writer()?.inbox()?;
+    let queued: Vec<Value> = inbox
+        .queued()
+        .iter()
+        .map(|q| json!({"submission": q.submission, "delivery": q.delivery, "input": q.input}))
+        .collect();
+    Ok(json!({"queued": queued}))
+}
+
+fn withdraw(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let inbox = o.writer()?.inbox()?;
+    let submission = EntryId(p.u64("submission").unwrap_or_default());
+    inbox
+        .withdraw(
+            submission,
+            p.str("reason")
+                .unwrap_or("withdrawn by the JSON-RPC client"),
+        )
+        .map_err(|e| match e {
+            smith_agent::WithdrawError::Store(e) => errors::store(&e),
+            other => ErrorObject::new(code::STATE, other.to_string()),
+        })?;
+    Ok(json!({"withdrawn": submission}))
+}
+
+fn clear(server: &Server, p: &Params) -> Result<Value> {
+    let o = server.opened(p)?;
+    let inbox = o.writer()?.inbox()?;
+    let reason = p.str("reason").unwrap_or("cleared by the JSON-RPC client");
+    let mut withdrawn = Vec::new();
+    for q in inbox.queued() {
+        match inbox.withdraw(q.submission, reason) {
+            Ok(()) => withdrawn.push(q.submission),
+            // Delivered meanwhile: it is no longer queued.
+            Err(smith_agent::WithdrawError::NotQueued(_)) => {}
+            Err(smith_agent::WithdrawError::Store(e)) => return Err(errors::store(&e)),
+            Err(other) => return Err(ErrorObject::new(code::STATE, other.to_string())),
+        }
+    }
+    Ok(json!({"withdrawn": withdrawn}))
+}
+
+fn models(server: &Server) -> Result<Value> {
+    let models = server.app.models().map_err(|e| errors::config(&e))?;
+    let records: Vec<Value> = smith_app::catalog::model_records(&models, &server.app)
+        .iter()
+        .map(smith_app::catalog::ModelRecord::to_json)
+        .collect();
+    Ok(json!({"models": records}))
+}
+
+fn tools(server: &Server) -> Result<Value> {
+    let tools =
+        smith_app::catalog::tool_records(&server.app, Some(&server.cwd), &|r| r.to_string())
+            .map_err(|e| errors::config(&e))?;
+    Ok(json!({"tools": tools}))
+}
+
+fn plugins(server: &Server) -> Result<Value> {
+    let process = server
+        .app
+        .policy(&server.cwd, &|r| r.to_string())
+        .map_err(|e| errors::config(&e))?
+        .process;
+    let plugins: Vec<Value> = server
+        .app
+        .registry
+        .plugins()
+        .iter()
+        .map(|k| smith_app::catalog::plugin_record(k, &process))
+        .collect();
+    Ok(json!({"plugins": plugins}))
+}
+
+fn config(server: &Server) -> Value {
+    let resolved = &server.app.settings.resolved;
+    let settings: Vec<Value> = smith_app::catalog::setting_keys(resolved)
+        .iter()
+        .map(|k| smith_app::catalog::setting_record(k, resolved))
+        .collect();
+    json!({"settings": settings})
+}
+
+fn docs() -> Result<std::sync::Arc<dyn smith_host::DocsSource>> {
+    smith_app::docs::embedded().0.ok_or_else(|| {
+        ErrorObject::new(code::NOT_FOUND, "this Smith has no documentation built in")
+    })
+}
+
+fn docs_search(p: &Params) -> Result<Value> {
+    let hits = docs()?
+        .search(
+            p.str("query").unwrap_or_default(),
+            p.u64("limit").unwrap_or(10) as u32,
+        )
+        .map_err(|e| ErrorObject::new(smith_render_jsonrpc::message::INVALID_PARAMS, e))?;
+    let hits: Vec<Value> = hits
+        .iter()
+        .map(|h| json!({"id": h.id, "title": h.title, "section": h.section, "line": h.line, "snippet": h.snippet}))
+        .collect();
+    Ok(json!({"hits": hits}))
+}
+
+fn docs_get(p: &Params) -> Result<Value> {
+    let offset = p.u64("offset").unwrap_or(1).max(1) as u32;
+    let limit = p
+        .u64("limit")
+        .unwrap_or(u64::from(u32::MAX))
+        .min(u64::from(u32::MAX)) as u32;
+    let page = docs()?
+        .get(p.str("id").unwrap_or_default(), offset, limit)
+        .map_err(|e| ErrorObject::new(code::NOT_FOUND, e))?;
+    let shown = page.text.lines().count() as u32;
+    Ok(json!({
+        "id": page.id,
+        "title": page.title,
+        "text": page.text,
+        "offset": page.offset,
+        "total": page.total,
+        "more": page.offset + shown <= page.total && page.offset.saturating_sub(1) + shown < page.total,
+    }))
+}

@@ -1,0 +1,417 @@
+//! A session this server writes: its own thread owns the [`smith_agent::Session`] and runs
+//! its work (the one agent loop, as every frontend does) while the connection goes on; queue
+//! operations and aborts go through the session's [`Inbox`] from any thread. Live intents
+//! become events in the outbox, each with the committed position it follows and the id of
+//! the request that caused the work.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
+
+use serde_json::{Value, json};
+use smith::{Cancel, EntryId, Selection, SessionId};
+use smith_agent::{Agent, Inbox, Session, Submit};
+use smith_render_jsonrpc::{ErrorObject, Event, Outbox, response};
+use smith_ui_intents::{Delivery, Intent, IntentSink, RedactingSink};
+
+use crate::decl::code;
+use crate::errors;
+use crate::server::{Server, lock};
+
+/// What a submission asks for.
+pub(crate) struct SubmitParams {
+    pub(crate) input: String,
+    pub(crate) model: Option<String>,
+    pub(crate) dedup_key: Option<String>,
+    pub(crate) destination: Option<u64>,
+    pub(crate) script: Option<PathBuf>,
+}
+
+/// A command for the session's thread, answered to `id`.
+pub(crate) enum Command {
+    Submit {
+        id: Value,
+        params: SubmitParams,
+    },
+    Edit {
+        id: Value,
+        edits: Vec<smith_store::EditOp>,
+    },
+    Select {
+        id: Value,
+        entry: u64,
+    },
+    Close {
+        id: Option<Value>,
+    },
+}
+
+/// What the connection's threads share with the session's thread.
+#[derive(Default)]
+pub(crate) struct Shared {
+    /// Work is running, or a submission is on its way to the session's thread.
+    pub(crate) busy: AtomicBool,
+    /// The running work's submission.
+    pub(crate) running: Mutex<Option<EntryId>>,
+    /// The session's inbox (once a run was prepared).
+    pub(crate) inbox: Mutex<Option<Inbox>>,
+    /// Why there is no inbox (the session could not be prepared for work).
+    pub(crate) unprepared: Mutex<Option<String>>,
+}
+
+/// The connection's handle on a session it writes.
+pub(crate) struct WriterHandle {
+    commands: Mutex<Option<mpsc::Sender<Command>>>,
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) published: Arc<AtomicU64>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl WriterHandle {
+    /// Start the session's thread.
+    pub(crate) fn start(server: &Arc<Server>, session: Session, cwd: PathBuf) -> Self {
+        let published = session.journal().lock().published_position();
+        let shared = Arc::new(Shared::default());
+        let (tx, rx) = mpsc::channel();
+        let thread = {
+            let server = Arc::clone(server);
+            let shared = Arc::clone(&shared);
+            let published = Arc::clone(&published);
+            std::thread::spawn(move || {
+                Actor {
+                    server,
+                    session: Some(session),
+                    cwd,
+                    shared,
+                    published,
+                    ready: HashMap::new(),
+                    registered: false,
+                }
+                .run(&rx);
+            })
+        };
+        Self {
+            commands: Mutex::new(Some(tx)),
+            shared,
+            published,
+            thread: Mutex::new(Some(thread)),
+        }
+    }
+
+    /// Send `command` to the session's thread; `false` when it has ended.
+    pub(crate) fn send(&self, command: Command) -> bool {
+        lock(&self.commands)
+            .as_ref()
+            .is_some_and(|tx| tx.send(command).is_ok())
+    }
+
+    /// The inbox, or why queue operations cannot be served.
+    pub(crate) fn inbox(&self) -> Result<Inbox, ErrorObject> {
+        if let Some(inbox) = lock(&self.shared.inbox).clone() {
+            return Ok(inbox);
+        }
+        let why = lock(&self.shared.unprepared).clone().unwrap_or_else(|| {
+            "the session is still being prepared for work; try again".to_owned()
+        });
+        Err(ErrorObject::new(code::CONFIG, why))
+    }
+
+    /// Abort the running work, if any (recorded).
+    pub(crate) fn abort_running(&self, reason: &str) {
+        let running = *lock(&self.shared.running);
+        if let (Some(work), Ok(inbox)) = (running, self.inbox()) {
+            let _ = inbox.abort(work, reason);
+        }
+    }
+
+    /// Close the session after the work it runs (its turn ends first) and wait for its thread.
+    pub(crate) fn close_and_join(&self) {
+        self.send(Command::Close { id: None });
+        lock(&self.commands).take();
+        if let Some(t) = lock(&self.thread).take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A prepared route and the plugin generation a run uses.
+struct Ready {
+    prepared: smith_app::Prepared,
+    tools: smith_app::Loadout,
+}
+
+struct Actor {
+    server: Arc<Server>,
+    session: Option<Session>,
+    cwd: PathBuf,
+    shared: Arc<Shared>,
+    published: Arc<AtomicU64>,
+    ready: HashMap<String, Ready>,
+    registered: bool,
+}
+
+impl Actor {
+    fn run(mut self, rx: &mpsc::Receiver<Command>) {
+        // Prepare the default selection now, so queue operations have the queue policy
+        // before the first submission.
+        match self.default_selection(None) {
+            Ok(selection) => {
+                if let Err(e) = self.prepare(&selection, None) {
+                    *lock(&self.shared.unprepared) = Some(e.message);
+                }
+            }
+            Err(e) => *lock(&self.shared.unprepared) = Some(e.message),
+        }
+        while let Ok(command) = rx.recv() {
+            match command {
+                Command::Submit { id, params } => {
+                    let result = self.submit(&id, params);
+                    self.shared.busy.store(false, Ordering::SeqCst);
+                    if let Err(e) = result {
+                        self.server.answer(Some(&id), Err(e));
+                    }
+                }
+                Command::Edit { id, edits } => {
+                    let result = self.with_session(|s| {
+                        s.edit_context(edits)
+                            .map(|edit| json!({"edit": edit}))
+                            .map_err(|e| match e {
+                                smith_agent::EditError::Store(e) => errors::store(&e),
+                                other => ErrorObject::new(code::REFUSED, other.to_string()),
+                            })
+                    });
+                    self.server.answer(Some(&id), result);
+                }
+                Command::Select { id, entry } => {
+                    let result = self.with_session(|s| {
+                        s.select_branch(EntryId(entry))
+                            .map(|()| json!({"leaf": entry}))
+                            .map_err(|e| errors::admission(&e))
+                    });
+                    self.server.answer(Some(&id), result);
+                }
+                Command::Close { id } => {
+                    let result = match self.session.take() {
+                        Some(s) => s
+                            .close()
+                            .map(|()| json!({"closed": true}))
+                            .map_err(|e| errors::store(&e)),
+                        None => Ok(json!({"closed": true})),
+                    };
+                    self.server.answer(id.as_ref(), result);
+                    break;
+                }
+            }
+        }
+        if let Some(s) = self.session.take() {
+            let _ = s.close();
+        }
+    }
+
+    fn with_session(
+        &mut self,
+        f: impl FnOnce(&mut Session) -> Result<Value, ErrorObject>,
+    ) -> Result<Value, ErrorObject> {
+        match self.session.as_mut() {
+            Some(s) => f(s),
+            None => Err(errors::shutting_down()),
+        }
+    }
+
+    /// The selection of a submission: its `model`, else the `model` setting, else the one
+    /// the session last recorded.
+    fn default_selection(&self, model: Option<&str>) -> Result<Selection, ErrorObject> {
+        if let Some(model) = model {
+            return model.parse().map_err(|e: smith::ModelRefError| {
+                ErrorObject {
+                    code: code::CONFIG,
+                    message: format!("`model` {model:?} is not a model reference, alias or group: {e}; `models.list` lists the models"),
+                    data: Some(json!({"field": "model"})),
+                }
+            });
+        }
+        let app = &self.server.app;
+        if app.settings.resolved.get("model").is_none()
+            && let Some(recorded) = self.session.as_ref().and_then(|s| s.model().cloned())
+        {
+            return Ok(recorded);
+        }
+        app.selection().map_err(|e| errors::config(&e))
+    }
+
+    fn key(selection: &Selection, script: Option<&PathBuf>) -> String {
+        format!(
+            "{selection}\u{0}{}",
+            script.map(|p| p.display().to_string()).unwrap_or_default()
+        )
+    }
+
+    /// Prepare `selection` (cached), and give the session its inbox and secrets.
+    fn prepare(
+        &mut self,
+        selection: &Selection,
+        script: Option<&PathBuf>,
+    ) -> Result<String, ErrorObject> {
+        let key = Self::key(selection, script);
+        if !self.ready.contains_key(&key) {
+            let app = &self.server.app;
+            let spec = smith_app::RunSpec {
+                selection: selection.clone(),
+                thinking: app.thinking(),
+                script: script.cloned(),
+            };
+            let prepared = app.prepare(&spec).map_err(|e| errors::config(&e))?;
+            let mut policy = app
+                .policy(&self.cwd, &|refusal| refusal.to_string())
+                .map_err(|e| errors::config(&e))?;
+            policy.secrets = prepared.secrets.redactor.clone();
+            let tools = prepared.tools.clone().with_policy(policy);
+            self.ready.insert(key.clone(), Ready { prepared, tools });
+        }
+        let ready = &self.ready[&key];
+        let Some(session) = self.session.as_mut() else {
+            return Err(errors::shutting_down());
+        };
+        if !self.registered {
+            session
+                .register_secrets(
+                    ready.prepared.secrets.redactor.clone(),
+                    &ready.prepared.secrets.registrations,
+                )
+                .map_err(|e| errors::store(&e))?;
+            self.registered = true;
+        }
+        let agent = Agent::routed(
+            &ready.prepared.route,
+            &ready.tools,
+            self.server.app.run_limits(),
+        )
+        .with_lifecycle(&ready.tools);
+        *lock(&self.shared.inbox) = Some(agent.inbox(session));
+        *lock(&self.shared.unprepared) = None;
+        Ok(key)
+    }
+
+    fn submit(&mut self, id: &Value, params: SubmitParams) -> Result<(), ErrorObject> {
+        let selection = self.default_selection(params.model.as_deref())?;
+        let key = self.prepare(&selection, params.script.as_ref())?;
+        let ready = &self.ready[&key];
+        let Some(session) = self.session.as_mut() else {
+            return Err(errors::shutting_down());
+        };
+        let agent = Agent::routed(
+            &ready.prepared.route,
+            &ready.tools,
+            self.server.app.run_limits(),
+        )
+        .with_lifecycle(&ready.tools)
+        .in_dir(self.cwd.clone());
+        let mut sink = RpcSink {
+            outbox: Arc::clone(&self.server.outbox),
+            session: session.id(),
+            request: id.clone(),
+            published: Arc::clone(&self.published),
+            shared: Arc::clone(&self.shared),
+            replied: false,
+        };
+        let submit = Submit {
+            model: &selection,
+            input: &params.input,
+            dedup_key: params.dedup_key.as_deref(),
+            destination: params.destination.map(EntryId),
+            attachments: &[],
+            images: &[],
+        };
+        let cancel = Cancel::new();
+        let outcome = {
+            let mut shown = RedactingSink::new(&mut sink, ready.prepared.secrets.redactor.clone());
+            agent.submit(session, submit, &mut shown, &cancel)
+        };
+        *lock(&self.shared.running) = None;
+        match outcome {
+            Err(e) if !sink.replied => Err(errors::admission(&e)),
+            Ok(outcome) if !sink.replied => {
+                // No receipt intent came (it always does after admission); answer from the
+                // outcome.
+                self.server.answer(
+                    Some(id),
+                    Ok(json!({"session": sink.session, "submission": outcome.submission, "deduplicated": outcome.deduplicated, "state": "terminal"})),
+                );
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The sink of one run: the first receipt answers the `session.submit` request (after the
+/// admission is durable); every intent becomes an event.
+struct RpcSink {
+    outbox: Arc<Outbox>,
+    session: SessionId,
+    request: Value,
+    published: Arc<AtomicU64>,
+    shared: Arc<Shared>,
+    replied: bool,
+}
+
+impl IntentSink for RpcSink {
+    fn emit(&mut self, intent: Intent) -> Delivery {
+        let follows = self.published.load(Ordering::Acquire);
+        if let Intent::Receipt {
+            submission,
+            dedup_key,
+            deduplicated,
+            state,
+            stop_reason,
+        } = &intent
+            && !self.replied
+        {
+            self.replied = true;
+            if !*deduplicated {
+                *lock(&self.shared.running) = Some(EntryId(*submission));
+            }
+            self.outbox.reply(response(
+                &self.request,
+                json!({
+                    "session": self.session,
+                    "submission": submission,
+                    "dedup_key": dedup_key,
+                    "deduplicated": deduplicated,
+                    "state": state,
+                    "stop_reason": stop_reason,
+                    "position": follows,
+                }),
+            ));
+        }
+        let refused = intent
+            .request_id()
+            .map(|rid| (rid.to_owned(), intent.kind().name()));
+        self.outbox.event(Event {
+            session: self.session,
+            follows,
+            request: self.request.clone(),
+            intent,
+        });
+        match refused {
+            Some((request_id, kind)) => {
+                let reason = format!(
+                    "smith rpc does not answer a {kind} yet; the runtime takes it as refused"
+                );
+                self.outbox.event(Event {
+                    session: self.session,
+                    follows,
+                    request: self.request.clone(),
+                    intent: Intent::RequestRefused {
+                        request_id,
+                        reason: reason.clone(),
+                    },
+                });
+                Delivery::Refused { reason }
+            }
+            None => Delivery::Shown,
+        }
+    }
+}

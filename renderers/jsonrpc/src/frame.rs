@@ -1,0 +1,141 @@
+//! LF framing of JSON-RPC over a byte stream (DESIGN §10 Framing): one JSON value per line,
+//! UTF-8, terminated by LF; U+2028 and U+2029 written as `\u2028` and `\u2029` so that
+//! JavaScript line readers (which split on them) see whole lines; an input line longer than a
+//! bound is refused and skipped without being held in memory.
+
+use std::io::{self, BufRead, Write};
+
+/// The longest input line read, in bytes (LF excluded): 16 MiB.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// `value` as one output line: compact JSON, U+2028/U+2029 escaped, LF-terminated.
+///
+/// # Errors
+/// The value's own serialization error (a map with non-string keys, say).
+pub fn encode_line<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let json = serde_json::to_vec(value)?;
+    let mut line = Vec::with_capacity(json.len() + 1);
+    // serde_json writes the two separators raw, and only inside strings (they are not JSON
+    // whitespace), where the escape is the same character.
+    let mut rest = json.as_slice();
+    while let Some(at) = rest
+        .windows(3)
+        .position(|w| w[0] == 0xe2 && w[1] == 0x80 && (w[2] == 0xa8 || w[2] == 0xa9))
+    {
+        line.extend_from_slice(&rest[..at]);
+        line.extend_from_slice(if rest[at + 2] == 0xa8 {
+            b"\\u2028"
+        } else {
+            b"\\u2029"
+        });
+        rest = &rest[at + 3..];
+    }
+    line.extend_from_slice(rest);
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Write `value` as one line to `out` and flush it.
+///
+/// # Errors
+/// The writer's error; a value that does not serialize is `InvalidData`.
+pub fn write_line<T: serde::Serialize + ?Sized>(out: &mut impl Write, value: &T) -> io::Result<()> {
+    let line = encode_line(value).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// One input line, or why there is none.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line's bytes, without its LF (a last line may lack the LF).
+    Text(Vec<u8>),
+    /// A line longer than the bound: its bytes were skipped up to and including its LF.
+    TooLong {
+        /// How many bytes it had (LF excluded).
+        bytes: u64,
+    },
+}
+
+/// Reads LF-terminated lines of at most `max` bytes from a buffered reader.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    inner: R,
+    max: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Lines of `inner`, each at most `max` bytes.
+    pub fn new(inner: R, max: usize) -> Self {
+        Self { inner, max }
+    }
+
+    /// The next line; `None` at the end of the input. An over-long line is read past (never
+    /// held whole) and reported as [`Line::TooLong`]; reading goes on after it.
+    ///
+    /// # Errors
+    /// The reader's error.
+    pub fn next_line(&mut self) -> io::Result<Option<Line>> {
+        let mut line = Vec::new();
+        let mut skipped: Option<u64> = None;
+        loop {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(match skipped {
+                    Some(bytes) => Some(Line::TooLong { bytes }),
+                    None if line.is_empty() => None,
+                    None => Some(Line::Text(line)),
+                });
+            }
+            let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(at) => (&buf[..at], Some(at + 1)),
+                None => (buf, None),
+            };
+            match &mut skipped {
+                Some(bytes) => *bytes += chunk.len() as u64,
+                None if line.len() + chunk.len() > self.max => {
+                    skipped = Some((line.len() + chunk.len()) as u64);
+                    line = Vec::new();
+                }
+                None => line.extend_from_slice(chunk),
+            }
+            let used = done.unwrap_or(buf.len());
+            self.inner.consume(used);
+            if done.is_some() {
+                return Ok(Some(match skipped {
+                    Some(bytes) => Line::TooLong { bytes },
+                    None => Line::Text(line),
+                }));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_are_escaped_and_the_line_still_parses() {
+        let line = encode_line(&serde_json::json!({"t": "a\u{2028}b\u{2029}c"})).unwrap();
+        assert_eq!(line, b"{\"t\":\"a\\u2028b\\u2029c\"}\n");
+        let back: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(back["t"], "a\u{2028}b\u{2029}c");
+        assert!(!line[..line.len() - 1].contains(&b'\n'));
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_reading_goes_on() {
+        let input = format!("{{}}\n{}\n[1]\nlast", "x".repeat(100));
+        let mut r = LineReader::new(io::BufReader::with_capacity(8, input.as_bytes()), 10);
+        assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"{}".to_vec())));
+        assert_eq!(r.next_line().unwrap(), Some(Line::TooLong { bytes: 100 }));
+        assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"[1]".to_vec())));
+        assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"last".to_vec())));
+        assert_eq!(r.next_line().unwrap(), None);
+    }
+}

@@ -1,0 +1,178 @@
+//! JSON-RPC 2.0 messages (<https://www.jsonrpc.org/specification>): classifying an input line
+//! as a request or notification, the error object and its standard codes, and the response
+//! and notification objects written back.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Invalid JSON was received (JSON-RPC 2.0 §5.1).
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON sent is not a valid request object.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters.
+pub const INVALID_PARAMS: i64 = -32602;
+/// Internal error.
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// A JSON-RPC error object: `code`, `message`, optional `data`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorObject {
+    /// The error code (the standard ones above, or the server's own).
+    pub code: i64,
+    /// What happened, why, and what to do.
+    pub message: String,
+    /// Structured detail (the offending field, say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl ErrorObject {
+    /// An error with `code` and `message` and no data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// An invalid-params error naming `field` and what was expected of it.
+    pub fn invalid_params(field: &str, expected: &str) -> Self {
+        Self {
+            code: INVALID_PARAMS,
+            message: format!("invalid params: `{field}` must be {expected}"),
+            data: Some(serde_json::json!({"field": field, "expected": expected})),
+        }
+    }
+}
+
+/// A request (it has an `id` and needs a response) or a notification (no `id`, no response).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The request id (a string or number, or `null`); `None` for a notification.
+    pub id: Option<Value>,
+    /// The method name.
+    pub method: String,
+    /// The parameters: an object, or `{}` when absent. Positional (array) parameters are
+    /// refused by [`parse`]: every method names its parameters.
+    pub params: Map<String, Value>,
+}
+
+/// Why a line is not a call; the response goes to `id` (`null` when none could be read).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    /// The id to answer, when the line had a readable one.
+    pub id: Value,
+    /// The error to answer with.
+    pub error: ErrorObject,
+}
+
+/// Read one input line as a call.
+///
+/// # Errors
+/// [`Refused`]: a parse error for a line that is not JSON, an invalid request for a JSON value
+/// that is not one request object (batches are refused: send one request per line).
+pub fn parse(line: &[u8]) -> Result<Call, Refused> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| Refused {
+        id: Value::Null,
+        error: ErrorObject::new(
+            PARSE_ERROR,
+            format!(
+                "parse error: the line is not JSON ({e}); send one JSON-RPC request object per line"
+            ),
+        ),
+    })?;
+    let invalid = |id: Value, why: &str| Refused {
+        id,
+        error: ErrorObject::new(INVALID_REQUEST, format!("invalid request: {why}")),
+    };
+    let mut object = match value {
+        Value::Object(o) => o,
+        Value::Array(_) => {
+            return Err(invalid(
+                Value::Null,
+                "batch requests are not supported; send one request object per line",
+            ));
+        }
+        _ => return Err(invalid(Value::Null, "a request is a JSON object")),
+    };
+    let id = match object.remove("id") {
+        None => None,
+        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => Some(id),
+        Some(_) => {
+            return Err(invalid(
+                Value::Null,
+                "`id` must be a string, a number or null",
+            ));
+        }
+    };
+    let answer_to = id.clone().unwrap_or(Value::Null);
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(invalid(answer_to, "`jsonrpc` must be \"2.0\""));
+    }
+    let method = match object.remove("method") {
+        Some(Value::String(m)) => m,
+        Some(_) => return Err(invalid(answer_to, "`method` must be a string")),
+        None if object.contains_key("result") || object.contains_key("error") => {
+            return Err(invalid(
+                answer_to,
+                "this server sends no requests, so it expects no responses",
+            ));
+        }
+        None => return Err(invalid(answer_to, "`method` is missing")),
+    };
+    let params = match object.remove("params") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(p)) => p,
+        Some(Value::Array(_)) => {
+            return Err(Refused {
+                id: answer_to,
+                error: ErrorObject::new(
+                    INVALID_PARAMS,
+                    "invalid params: parameters are given by name (an object), not by position",
+                ),
+            });
+        }
+        Some(_) => return Err(invalid(answer_to, "`params` must be an object")),
+    };
+    Ok(Call { id, method, params })
+}
+
+/// A success response to `id`.
+pub fn response(id: &Value, result: Value) -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// An error response to `id`.
+pub fn error_response(id: &Value, error: &ErrorObject) -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+/// A notification of `method` with `params`.
+pub fn notification(method: &str, params: Value) -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_and_refusals() {
+        let call = parse(br#"{"jsonrpc":"2.0","id":7,"method":"m","params":{"a":1}}"#).unwrap();
+        assert_eq!(call.id, Some(Value::from(7)));
+        assert_eq!(call.params["a"], 1);
+        let note = parse(br#"{"jsonrpc":"2.0","method":"m"}"#).unwrap();
+        assert_eq!(note.id, None);
+        assert_eq!(parse(b"{nope").unwrap_err().error.code, PARSE_ERROR);
+        assert_eq!(parse(b"[]").unwrap_err().error.code, INVALID_REQUEST);
+        let r = parse(br#"{"jsonrpc":"1.0","id":"x","method":"m"}"#).unwrap_err();
+        assert_eq!((r.id, r.error.code), (Value::from("x"), INVALID_REQUEST));
+        let r = parse(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#).unwrap_err();
+        assert_eq!(r.error.code, INVALID_PARAMS);
+        let r = parse(br#"{"jsonrpc":"2.0","id":{},"method":"m"}"#).unwrap_err();
+        assert_eq!((r.id, r.error.code), (Value::Null, INVALID_REQUEST));
+    }
+}

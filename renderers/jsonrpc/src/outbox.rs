@@ -1,0 +1,300 @@
+//! What a stdio server writes, in the order it was produced, through one writer thread:
+//! replies (never dropped, never waiting), paced lines (an observation's records: the producer
+//! waits for room) and live events (never waiting: a subscriber that cannot keep up loses what
+//! was queued for it and gets one `fell_behind` per session instead — DESIGN §10
+//! Backpressure). The agent emitting events is never stalled by a client that stops reading.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use serde_json::Value;
+use smith::SessionId;
+use smith_ui_intents::Intent;
+
+/// A live event of a session: the intent, the committed position it follows, and the id of
+/// the request whose work caused it (`null` when none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// The session.
+    pub session: SessionId,
+    /// The committed position (next entry id) when the intent was emitted; an intent mirroring
+    /// a record names that record's entry id itself.
+    pub follows: u64,
+    /// The JSON-RPC id of the request that caused the work.
+    pub request: Value,
+    /// The intent.
+    pub intent: Intent,
+}
+
+/// One line to write.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Out {
+    /// A response (or any line that must not be dropped).
+    Reply(Value),
+    /// A line of a paced stream (observation records).
+    Paced(Value),
+    /// A live event.
+    Event(Event),
+}
+
+/// What pushing an event did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pushed {
+    /// Queued.
+    Queued,
+    /// Merged into the queued delta before it.
+    Merged,
+    /// The queue was full: queued events were dropped, replaced by `fell_behind` notices.
+    FellBehind,
+    /// The outbox is closed.
+    Closed,
+}
+
+struct State {
+    items: VecDeque<Out>,
+    /// Paced and event items queued (replies are not counted).
+    bounded: usize,
+    closed: bool,
+    fell_behind: u64,
+}
+
+/// The outbox of one connection.
+pub struct Outbox {
+    state: Mutex<State>,
+    ready: Condvar,
+    room: Condvar,
+    capacity: usize,
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outbox")
+            .field("capacity", &self.capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Outbox {
+    /// An outbox holding at most `capacity` events and paced lines (at least 2).
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            state: Mutex::new(State {
+                items: VecDeque::new(),
+                bounded: 0,
+                closed: false,
+                fell_behind: 0,
+            }),
+            ready: Condvar::new(),
+            room: Condvar::new(),
+            capacity: capacity.max(2),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queue a reply; it is never dropped and never waits. `false` once closed.
+    pub fn reply(&self, line: Value) -> bool {
+        let mut state = self.lock();
+        if state.closed {
+            return false;
+        }
+        state.items.push_back(Out::Reply(line));
+        self.ready.notify_one();
+        true
+    }
+
+    /// Queue a paced line, waiting while the outbox is full. `false` once closed.
+    pub fn paced(&self, line: Value) -> bool {
+        let mut state = self.lock();
+        while state.bounded >= self.capacity && !state.closed {
+            state = self
+                .room
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if state.closed {
+            return false;
+        }
+        state.items.push_back(Out::Paced(line));
+        state.bounded += 1;
+        self.ready.notify_one();
+        true
+    }
+
+    /// Queue a live event without waiting: a delta merges into the delta queued right before
+    /// it; when the outbox is full every queued event is dropped and each session that lost
+    /// events gets one `fell_behind` naming the position to resume from (the oldest dropped
+    /// event's).
+    pub fn event(&self, event: Event) -> Pushed {
+        let mut state = self.lock();
+        if state.closed {
+            return Pushed::Closed;
+        }
+        let mut event = event;
+        if let Some(Out::Event(tail)) = state.items.back_mut()
+            && tail.session == event.session
+            && tail.request == event.request
+        {
+            match tail.intent.merge(event.intent) {
+                Ok(()) => return Pushed::Merged,
+                Err(intent) => event.intent = intent,
+            }
+        }
+        if state.bounded >= self.capacity {
+            let mut resume: Vec<(SessionId, u64)> = Vec::new();
+            let mut kept = VecDeque::with_capacity(state.items.len());
+            let mut bounded = 0;
+            for item in state.items.drain(..) {
+                match item {
+                    Out::Event(e) => match resume.iter_mut().find(|(s, _)| *s == e.session) {
+                        Some((_, at)) => *at = (*at).min(e.follows),
+                        None => resume.push((e.session, e.follows)),
+                    },
+                    Out::Paced(line) => {
+                        bounded += 1;
+                        kept.push_back(Out::Paced(line));
+                    }
+                    reply => kept.push_back(reply),
+                }
+            }
+            match resume.iter_mut().find(|(s, _)| *s == event.session) {
+                Some((_, at)) => *at = (*at).min(event.follows),
+                None => resume.push((event.session, event.follows)),
+            }
+            for (session, next) in resume {
+                kept.push_back(Out::Event(Event {
+                    session,
+                    follows: next,
+                    request: Value::Null,
+                    intent: Intent::FellBehind { session, next },
+                }));
+                bounded += 1;
+                state.fell_behind += 1;
+            }
+            state.items = kept;
+            state.bounded = bounded;
+            self.ready.notify_one();
+            return Pushed::FellBehind;
+        }
+        state.items.push_back(Out::Event(event));
+        state.bounded += 1;
+        self.ready.notify_one();
+        Pushed::Queued
+    }
+
+    /// The oldest line, waiting for one; `None` once closed and drained.
+    pub fn pop(&self) -> Option<Out> {
+        let mut state = self.lock();
+        loop {
+            if let Some(item) = state.items.pop_front() {
+                if !matches!(item, Out::Reply(_)) {
+                    state.bounded -= 1;
+                    self.room.notify_all();
+                }
+                return Some(item);
+            }
+            if state.closed {
+                return None;
+            }
+            state = self
+                .ready
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Close: later pushes are refused, waiting producers return, the writer drains what is
+    /// queued.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+        self.room.notify_all();
+    }
+
+    /// How many `fell_behind` notices were queued so far.
+    pub fn fell_behind(&self) -> u64 {
+        self.lock().fell_behind
+    }
+
+    /// How many events and paced lines are queued now.
+    pub fn queued(&self) -> usize {
+        self.lock().bounded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smith_ui_intents::DeltaKind;
+
+    fn delta(session: SessionId, follows: u64, message_id: u64, text: &str) -> Event {
+        Event {
+            session,
+            follows,
+            request: Value::from(1),
+            intent: Intent::MessageDelta {
+                message_id,
+                kind: DeltaKind::Text,
+                text: text.into(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_full_outbox_drops_events_for_one_notice_per_session_and_keeps_replies() {
+        let a = SessionId::new_now();
+        let b = SessionId::new_now();
+        let out = Outbox::new(3);
+        assert_eq!(out.event(delta(a, 5, 1, "x")), Pushed::Queued);
+        assert_eq!(out.event(delta(a, 5, 1, "y")), Pushed::Merged);
+        assert!(out.reply(Value::from("reply")));
+        assert_eq!(out.event(delta(b, 9, 2, "z")), Pushed::Queued);
+        assert_eq!(out.event(delta(a, 6, 3, "w")), Pushed::Queued);
+        assert_eq!(out.event(delta(b, 10, 4, "v")), Pushed::FellBehind);
+        let mut lines = Vec::new();
+        out.close();
+        while let Some(line) = out.pop() {
+            lines.push(line);
+        }
+        assert_eq!(lines[0], Out::Reply(Value::from("reply")));
+        let notices: Vec<_> = lines[1..]
+            .iter()
+            .map(|l| match l {
+                Out::Event(e) => e.intent.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            notices,
+            [
+                Intent::FellBehind {
+                    session: a,
+                    next: 5
+                },
+                Intent::FellBehind {
+                    session: b,
+                    next: 9
+                }
+            ]
+        );
+        assert_eq!(out.fell_behind(), 2);
+    }
+
+    #[test]
+    fn paced_lines_wait_for_room_and_closing_releases_them() {
+        let out = std::sync::Arc::new(Outbox::new(2));
+        assert!(out.paced(Value::from(1)));
+        assert!(out.paced(Value::from(2)));
+        let waiting = {
+            let out = std::sync::Arc::clone(&out);
+            std::thread::spawn(move || out.paced(Value::from(3)))
+        };
+        assert_eq!(out.pop(), Some(Out::Paced(Value::from(1))));
+        assert!(waiting.join().unwrap());
+        assert_eq!(out.queued(), 2);
+        out.close();
+        assert!(!out.paced(Value::from(4)));
+    }
+}
