@@ -26,6 +26,14 @@ pub(crate) fn run_all() -> Result<(), String> {
 
     let mut test = cargo();
     test.args(["test", "--workspace", "--locked"]);
+    // The OpenRPC project's validator, when installed (`.ci/run` installs it; locally
+    // `npm ci --prefix xtask/openrpc`): the `smith rpc` document test uses it.
+    let validator = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openrpc");
+    if validator.join("node_modules").is_dir()
+        && std::env::var_os("SMITH_OPENRPC_VALIDATOR").is_none()
+    {
+        test.env("SMITH_OPENRPC_VALIDATOR", &validator);
+    }
     run(test)?;
 
     let mut doc = cargo();

@@ -483,7 +483,7 @@ pub fn methods() -> Vec<Method> {
                     "attempt",
                     true,
                     json!({"type": ["integer", "string"]}),
-                    "The attempt's entry id, or `last`.",
+                    "The attempt's entry id, or its place `TURN.ROUND.ATTEMPT` (e.g. `\"1.2.1\"`), each from 1.",
                 ),
             ],
             result: "The request view (as `smith sessions get --request --json` prints it).",

@@ -267,7 +267,7 @@ fn to_writer(
 ) -> Answer {
     let result = server.opened(p).and_then(|o| {
         let w = o.writer()?;
-        if w.shared.busy.load(Ordering::SeqCst) {
+        if w.busy() {
             return Err(errors::busy(&o.id.to_string()));
         }
         if w.send(command(id.clone().unwrap_or(Value::Null))) {
@@ -298,7 +298,7 @@ fn close(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
             now(Ok(json!({"closed": true})))
         }
         Held::Writer(w) => {
-            if w.shared.busy.load(Ordering::SeqCst) {
+            if w.busy() {
                 return now(Err(errors::busy(&opened.id.to_string())));
             }
             lock(&server.sessions).remove(&opened.id);
@@ -314,11 +314,7 @@ fn close(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
 fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
     let result = server.opened(p).and_then(|o| {
         let w = o.writer()?;
-        if w.shared
-            .busy
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-            .is_err()
-        {
+        if !w.claim() {
             return Err(errors::busy(&o.id.to_string()));
         }
         let params = SubmitParams {
@@ -334,7 +330,7 @@ fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
         }) {
             Ok(())
         } else {
-            w.shared.busy.store(false, Ordering::SeqCst);
+            w.shared.admitting.store(false, Ordering::SeqCst);
             Err(errors::shutting_down())
         }
     });
@@ -517,7 +513,7 @@ fn request(server: &Server, p: &Params) -> Result<Value> {
         text.parse()
             .map_err(|e: inspect::BadSelector| ErrorObject {
                 code: smith_render_jsonrpc::message::INVALID_PARAMS,
-                message: format!("invalid params: `attempt` {}", e.0),
+                message: format!("invalid params: `attempt` {e}"),
                 data: Some(json!({"field": "attempt"})),
             })?;
     let shown = inspect::read_request(&o.path, o.id, selector).map_err(|e| match e {

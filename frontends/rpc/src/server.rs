@@ -88,6 +88,8 @@ pub(crate) struct Server {
     pub(crate) threads: Mutex<Vec<JoinHandle<()>>>,
     /// The thread writing the output.
     writer: Mutex<Option<JoinHandle<()>>>,
+    /// Held while the connection is being closed.
+    closing: Mutex<()>,
     methods: Vec<Method>,
 }
 
@@ -114,6 +116,7 @@ impl Server {
             shutting_down: AtomicBool::new(false),
             threads: Mutex::new(Vec::new()),
             writer: Mutex::new(None),
+            closing: Mutex::new(()),
             methods: decl::methods(),
         })
     }
@@ -190,31 +193,48 @@ impl Server {
         }
     }
 
+    /// Abort the running work of every session this server writes (recorded).
+    fn abort_all(&self) {
+        let sessions: Vec<Arc<Opened>> = lock(&self.sessions).values().cloned().collect();
+        for opened in &sessions {
+            if let Held::Writer(w) = &opened.held {
+                w.abort_running("the smith rpc server was asked to stop");
+            }
+        }
+    }
+
     /// End the connection: nothing new is admitted; running work is aborted (`abort`) or let
     /// finish its turn; every session is closed (admission sealed, commits acknowledged,
-    /// ownership released); observations end; then the outbox drains.
-    pub(crate) fn shutdown(&self, abort: bool) {
-        if self.shutting_down.swap(true, Ordering::SeqCst) {
-            return;
+    /// ownership released); observations and waits end; then the outbox is written out.
+    /// A second call (a signal while the input's end is being handled) aborts the work the
+    /// first is waiting for, then returns once the first is done.
+    pub(crate) fn finish(&self, abort: bool) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        if abort {
+            self.abort_all();
         }
+        let _one_at_a_time = lock(&self.closing);
         for (_, stop) in lock(&self.observations).values() {
             stop.store(true, Ordering::SeqCst);
         }
         for cancel in lock(&self.pending).values() {
             cancel.cancel();
         }
-        let sessions: Vec<Arc<Opened>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
+        let sessions: Vec<Arc<Opened>> = lock(&self.sessions).values().cloned().collect();
         for opened in &sessions {
             if let Held::Writer(w) = &opened.held {
-                if abort {
-                    w.abort_running("the smith rpc server was asked to stop");
-                }
                 w.close_and_join();
             }
         }
+        lock(&self.sessions).clear();
         let threads: Vec<JoinHandle<()>> = lock(&self.threads).drain(..).collect();
         for t in threads {
             let _ = t.join();
+        }
+        self.outbox.close();
+        let writer = lock(&self.writer).take();
+        if let Some(w) = writer {
+            let _ = w.join();
         }
     }
 }
@@ -281,16 +301,4 @@ pub(crate) fn run(
         }
     }
     server.finish(false);
-}
-
-impl Server {
-    /// Shut down (see [`Server::shutdown`]), then write what is queued and stop writing.
-    pub(crate) fn finish(&self, abort: bool) {
-        self.shutdown(abort);
-        self.outbox.close();
-        let writer = lock(&self.writer).take();
-        if let Some(w) = writer {
-            let _ = w.join();
-        }
-    }
 }

@@ -51,8 +51,9 @@ pub(crate) enum Command {
 /// What the connection's threads share with the session's thread.
 #[derive(Default)]
 pub(crate) struct Shared {
-    /// Work is running, or a submission is on its way to the session's thread.
-    pub(crate) busy: AtomicBool,
+    /// A submission is on its way to admission (sent to the session's thread, not yet
+    /// answered).
+    pub(crate) admitting: AtomicBool,
     /// The running work's submission.
     pub(crate) running: Mutex<Option<EntryId>>,
     /// The session's inbox (once a run was prepared).
@@ -105,6 +106,30 @@ impl WriterHandle {
         lock(&self.commands)
             .as_ref()
             .is_some_and(|tx| tx.send(command).is_ok())
+    }
+
+    /// Whether work is live in the session (admitted and not ended: its `run_end` is not
+    /// committed) or a submission is on its way to admission. Once work's end is committed
+    /// the session takes the next submission, queued behind what its thread still does.
+    pub(crate) fn busy(&self) -> bool {
+        self.shared.admitting.load(Ordering::SeqCst)
+            || lock(&self.shared.inbox)
+                .as_ref()
+                .is_some_and(|i| !i.live_work().is_empty())
+    }
+
+    /// Claim admission for a submission: `false` when the session is busy.
+    pub(crate) fn claim(&self) -> bool {
+        if lock(&self.shared.inbox)
+            .as_ref()
+            .is_some_and(|i| !i.live_work().is_empty())
+        {
+            return false;
+        }
+        self.shared
+            .admitting
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
     }
 
     /// The inbox, or why queue operations cannot be served.
@@ -168,7 +193,7 @@ impl Actor {
             match command {
                 Command::Submit { id, params } => {
                     let result = self.submit(&id, params);
-                    self.shared.busy.store(false, Ordering::SeqCst);
+                    self.shared.admitting.store(false, Ordering::SeqCst);
                     if let Err(e) = result {
                         self.server.answer(Some(&id), Err(e));
                     }
@@ -370,6 +395,7 @@ impl IntentSink for RpcSink {
             && !self.replied
         {
             self.replied = true;
+            self.shared.admitting.store(false, Ordering::SeqCst);
             if !*deduplicated {
                 *lock(&self.shared.running) = Some(EntryId(*submission));
             }

@@ -1,0 +1,13 @@
+//! `smith rpc` driven through its pipes: turns, aborts, the queue, observers, reconnects, a
+//! slow reader, bad input, and the OpenRPC document.
+#![allow(unreachable_pub)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bad_input;
+mod client;
+mod discover;
+mod queue;
+mod reconnect;
+mod turns;
