@@ -40,6 +40,9 @@ _smith() {
             smith,plugins)
                 cmd="smith__subcmd__plugins"
                 ;;
+            smith,rpc)
+                cmd="smith__subcmd__rpc"
+                ;;
             smith,secrets)
                 cmd="smith__subcmd__secrets"
                 ;;
@@ -147,6 +150,9 @@ _smith() {
                 ;;
             smith__subcmd__help,plugins)
                 cmd="smith__subcmd__help__subcmd__plugins"
+                ;;
+            smith__subcmd__help,rpc)
+                cmd="smith__subcmd__help__subcmd__rpc"
                 ;;
             smith__subcmd__help,secrets)
                 cmd="smith__subcmd__help__subcmd__secrets"
@@ -353,7 +359,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval rpc docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1001,7 +1007,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval rpc docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1255,6 +1261,20 @@ _smith() {
         smith__subcmd__help__subcmd__plugins__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__rpc)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1619,6 +1639,40 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__rpc)
+            opts="-m -c -h -V --model --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

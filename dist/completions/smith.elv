@@ -27,6 +27,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -55,6 +56,18 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --continue 'Continue the session most recently written among those started in this directory (same as --session last)'
             cand --no-session 'Record into a temporary session store, removed when the run succeeds'
             cand --stdin 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;rpc'= {
+            cand -m 'The model sessions use unless a submission names one (as the `model` setting)'
+            cand --model 'The model sessions use unless a submission names one (as the `model` setting)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -577,6 +590,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;help'= {
             cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -590,6 +604,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;help;eval'= {
+        }
+        &'smith;help;rpc'= {
         }
         &'smith;help;docs'= {
             cand list 'List every document: id, kind and title, ordered by id'

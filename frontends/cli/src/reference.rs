@@ -11,6 +11,7 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         cli_reference(),
         settings_reference(),
         ui_intents_reference(),
+        rpc_reference(),
         wit_reference(),
         crate::tools_reference::tools_reference(),
     ]
@@ -54,6 +55,22 @@ fn settings_reference() -> ReferenceDoc {
             "trust".into(),
         ],
         body: smith_config::reference_markdown(),
+    }
+}
+
+fn rpc_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "rpc.md".into(),
+        id: "reference/rpc".into(),
+        title: "JSON-RPC reference".into(),
+        tags: vec![
+            "rpc".into(),
+            "json-rpc".into(),
+            "openrpc".into(),
+            "protocol".into(),
+            "stdio".into(),
+        ],
+        body: smith_rpc::decl::reference_markdown(),
     }
 }
 
