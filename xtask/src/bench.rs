@@ -295,6 +295,48 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportMs,
         ),
     ];
+    let rpc = [
+        (
+            "rpc_discover_ms",
+            "`smith rpc` start to first response (`rpc.discover`), median of 30",
+            ms_limit(10.0),
+        ),
+        (
+            "rpc_receipt_ms",
+            "`session.submit` to its durable receipt reply, median of 30",
+            Limit::ReportMs,
+        ),
+        (
+            "rpc_fsync_ms",
+            "fsync of a small append on the same disk, median of 30",
+            Limit::ReportMs,
+        ),
+        (
+            "rpc_receipt_beyond_fsync_ms",
+            "receipt reply beyond that fsync",
+            ms_limit(3.0),
+        ),
+        (
+            "rpc_100k_deltas_ms",
+            "100,000 streamed deltas through the pipe, all received: wall",
+            Limit::ReportMs,
+        ),
+        (
+            "rpc_100k_deltas_rss_kib",
+            "100,000 streamed deltas through the pipe: peak RSS",
+            Limit::RssMib(32.0),
+        ),
+        (
+            "rpc_slow_reader_20k_rss_kib",
+            "client stops reading, 20,000 unmergeable deltas: peak RSS",
+            Limit::ReportCount,
+        ),
+        (
+            "rpc_slow_reader_100k_rss_kib",
+            "the same at 100,000 (flat: ≈ the line above)",
+            Limit::RssMib(32.0),
+        ),
+    ];
     let catalog = [
         (
             "catalog_load_ms",
@@ -335,6 +377,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-agent", "projection_bench", true, &projection[..]),
         ("smith-app", "turn_bench", true, &turn[..]),
         ("smith-cli", "provider_bench", true, &provider[..]),
+        ("smith-cli", "rpc_bench", true, &rpc[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {

@@ -50,6 +50,18 @@ pub enum Pushed {
     Closed,
 }
 
+/// A queued delta takes later pieces of its message only up to this many bytes of text: lines
+/// stay small (a slow client gets more lines, not one huge one), and so do the buffers that
+/// write them.
+pub const MERGE_LIMIT: usize = 16 * 1024;
+
+fn mergeable(intent: &Intent) -> bool {
+    match intent {
+        Intent::MessageDelta { text, .. } => text.len() < MERGE_LIMIT,
+        _ => true,
+    }
+}
+
 struct State {
     items: VecDeque<Out>,
     /// Paced and event items queued (replies are not counted).
@@ -124,7 +136,7 @@ impl Outbox {
     }
 
     /// Queue a live event without waiting: a delta merges into the delta queued right before
-    /// it; when the outbox is full every queued event is dropped and each session that lost
+    /// it (up to [`MERGE_LIMIT`] bytes of text); when the outbox is full every queued event is dropped and each session that lost
     /// events gets one `fell_behind` naming the position to resume from (the oldest dropped
     /// event's).
     pub fn event(&self, event: Event) -> Pushed {
@@ -136,6 +148,7 @@ impl Outbox {
         if let Some(Out::Event(tail)) = state.items.back_mut()
             && tail.session == event.session
             && tail.request == event.request
+            && mergeable(&tail.intent)
         {
             match tail.intent.merge(event.intent) {
                 Ok(()) => return Pushed::Merged,
@@ -280,6 +293,17 @@ mod tests {
             ]
         );
         assert_eq!(out.fell_behind(), 2);
+    }
+
+    #[test]
+    fn a_delta_stops_taking_pieces_at_the_merge_limit() {
+        let a = SessionId::new_now();
+        let out = Outbox::new(100);
+        let piece = "x".repeat(MERGE_LIMIT / 2);
+        assert_eq!(out.event(delta(a, 1, 1, &piece)), Pushed::Queued);
+        assert_eq!(out.event(delta(a, 1, 1, &piece)), Pushed::Merged);
+        assert_eq!(out.event(delta(a, 1, 1, "y")), Pushed::Queued);
+        assert_eq!(out.queued(), 2);
     }
 
     #[test]
