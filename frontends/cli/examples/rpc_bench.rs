@@ -100,7 +100,12 @@ impl Rpc {
     fn finish(mut self) {
         self.stdin.take();
         let mut rest = String::new();
-        while self.stdout.read_line(&mut rest).map(|n| n > 0).unwrap_or(false) {
+        while self
+            .stdout
+            .read_line(&mut rest)
+            .map(|n| n > 0)
+            .unwrap_or(false)
+        {
             rest.clear();
         }
         let _ = self.child.wait();
@@ -130,13 +135,18 @@ fn flood(n: usize, alternate: bool) -> (smith_ai::loopback::Server, String) {
         body.extend_from_slice(format!("data: {event}\n\n").as_bytes());
     }
     body.extend_from_slice(b"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
-    let server = smith_ai::loopback::serve(vec![smith_ai::loopback::sse_in_pieces(&body, 16 * 1024)]);
+    let server =
+        smith_ai::loopback::serve(vec![smith_ai::loopback::sse_in_pieces(&body, 16 * 1024)]);
     let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
     (server, base)
 }
 
 fn main() {
-    assert!(smith().exists(), "{} is missing: build it with `cargo build --release -p smith-cli`", smith().display());
+    assert!(
+        smith().exists(),
+        "{} is missing: build it with `cargo build --release -p smith-cli`",
+        smith().display()
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let home = dir.path();
 
@@ -157,10 +167,16 @@ fn main() {
     let mut receipts = Vec::new();
     for i in 0..30 {
         let t = Instant::now();
-        let id = rpc.send("session.submit", json!({"session": s, "input": format!("bench {i}"), "model": "scripted/demo"}));
+        let id = rpc.send(
+            "session.submit",
+            json!({"session": s, "input": format!("bench {i}"), "model": "scripted/demo"}),
+        );
         let reply = rpc.response(id, &mut |_| {});
         receipts.push(ms(t.elapsed()));
-        rpc.call("session.wait", json!({"session": s, "submission": reply["result"]["submission"]}));
+        rpc.call(
+            "session.wait",
+            json!({"session": s, "submission": reply["result"]["submission"]}),
+        );
     }
     rpc.finish();
     let receipt = median(receipts);
@@ -183,7 +199,10 @@ fn main() {
     let mut rpc = Rpc::start_with(home, &["-c", &base, "rpc"]);
     let s = rpc.call("sessions.create", json!({}))["session"].clone();
     let t = Instant::now();
-    let id = rpc.send("session.submit", json!({"session": s, "input": "flood", "model": "openai-compatible/bench"}));
+    let id = rpc.send(
+        "session.submit",
+        json!({"session": s, "input": "flood", "model": "openai-compatible/bench"}),
+    );
     let mut deltas = String::new();
     let mut end_text = None;
     let mut lines = 0u64;
@@ -195,7 +214,12 @@ fn main() {
         match e["type"].as_str() {
             Some("message_delta") => deltas.push_str(e["text"].as_str().unwrap_or_default()),
             Some("message_end") if e["message"]["role"] == "assistant" => {
-                end_text = Some(e["message"]["content"][0]["text"].as_str().unwrap_or_default().to_owned());
+                end_text = Some(
+                    e["message"]["content"][0]["text"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                );
             }
             _ => {}
         }
@@ -209,11 +233,28 @@ fn main() {
 
     // The same stream through `smith eval --json` (the engine alone), for comparison.
     let (_server, base) = flood(100_000, false);
-    let mut eval = Rpc::start_with(home, &["-c", &base, "eval", "--json", "--no-session", "-m", "openai-compatible/bench", "flood"]);
+    let mut eval = Rpc::start_with(
+        home,
+        &[
+            "-c",
+            &base,
+            "eval",
+            "--json",
+            "--no-session",
+            "-m",
+            "openai-compatible/bench",
+            "flood",
+        ],
+    );
     let _ = eval.stdin.take();
     let mut line = String::new();
     let mut peak = -1.0;
-    while eval.stdout.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+    while eval
+        .stdout
+        .read_line(&mut line)
+        .map(|n| n > 0)
+        .unwrap_or(false)
+    {
         if line.contains("\"run_end\"") {
             peak = eval.peak_kib();
         }
@@ -228,14 +269,24 @@ fn main() {
         let mut rpc = Rpc::start_with(home, &["-c", &base, "rpc"]);
         let s = rpc.call("sessions.create", json!({}))["session"].clone();
         let s_text = s.as_str().unwrap_or_default().to_owned();
-        rpc.send("session.submit", json!({"session": s, "input": "flood", "model": "openai-compatible/bench"}));
+        rpc.send(
+            "session.submit",
+            json!({"session": s, "input": "flood", "model": "openai-compatible/bench"}),
+        );
         let file = home.join("sessions").join(format!("{s_text}.smith"));
         let deadline = Instant::now() + Duration::from_secs(300);
         while !smith_store::read_session(&file)
-            .map(|r| r.entries.iter().any(|e| matches!(e.record, smith_store::Record::RunEnd(_))))
+            .map(|r| {
+                r.entries
+                    .iter()
+                    .any(|e| matches!(e.record, smith_store::Record::RunEnd(_)))
+            })
             .unwrap_or(false)
         {
-            assert!(Instant::now() < deadline, "the run stalled behind a client that does not read");
+            assert!(
+                Instant::now() < deadline,
+                "the run stalled behind a client that does not read"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
         println!("rpc_slow_reader_{}k_rss_kib {}", n / 1000, rpc.peak_kib());

@@ -291,11 +291,8 @@ pub(crate) fn run(
     });
     *lock(&server.writer) = Some(writer_thread);
     let mut lines = LineReader::new(input, MAX_LINE_BYTES);
-    loop {
-        match lines.next_line() {
-            Ok(Some(line)) => server.line(line),
-            Ok(None) | Err(_) => break,
-        }
+    while let Ok(Some(line)) = lines.next_line() {
+        server.line(line);
         if server.shutting_down.load(Ordering::SeqCst) {
             break;
         }

@@ -74,19 +74,23 @@ pub struct Refused {
 /// # Errors
 /// [`Refused`]: a parse error for a line that is not JSON, an invalid request for a JSON value
 /// that is not one request object (batches are refused: send one request per line).
-pub fn parse(line: &[u8]) -> Result<Call, Refused> {
-    let value: Value = serde_json::from_slice(line).map_err(|e| Refused {
-        id: Value::Null,
-        error: ErrorObject::new(
-            PARSE_ERROR,
-            format!(
-                "parse error: the line is not JSON ({e}); send one JSON-RPC request object per line"
+pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| {
+        Box::new(Refused {
+            id: Value::Null,
+            error: ErrorObject::new(
+                PARSE_ERROR,
+                format!(
+                    "parse error: the line is not JSON ({e}); send one JSON-RPC request object per line"
+                ),
             ),
-        ),
+        })
     })?;
-    let invalid = |id: Value, why: &str| Refused {
-        id,
-        error: ErrorObject::new(INVALID_REQUEST, format!("invalid request: {why}")),
+    let invalid = |id: Value, why: &str| {
+        Box::new(Refused {
+            id,
+            error: ErrorObject::new(INVALID_REQUEST, format!("invalid request: {why}")),
+        })
     };
     let mut object = match value {
         Value::Object(o) => o,
@@ -127,13 +131,13 @@ pub fn parse(line: &[u8]) -> Result<Call, Refused> {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(p)) => p,
         Some(Value::Array(_)) => {
-            return Err(Refused {
+            return Err(Box::new(Refused {
                 id: answer_to,
                 error: ErrorObject::new(
                     INVALID_PARAMS,
                     "invalid params: parameters are given by name (an object), not by position",
                 ),
-            });
+            }));
         }
         Some(_) => return Err(invalid(answer_to, "`params` must be an object")),
     };

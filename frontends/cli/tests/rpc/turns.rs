@@ -75,7 +75,7 @@ fn a_tool_using_turn_streams_deltas_that_equal_its_end_events_and_the_file() {
         .position(|l| l["params"]["event"]["type"] == "message_delta")
         .unwrap();
     assert!(reply_at < first_delta, "the receipt came after the deltas");
-    assert_eq!(receipt["position"].as_u64().unwrap() > submission, true);
+    assert!(receipt["position"].as_u64().unwrap() > submission);
     // Deltas assemble to exactly the end events' text, which is what the file recorded.
     let (from_deltas, from_ends) = assembled(&evs);
     assert_eq!(from_deltas, from_ends);
