@@ -187,12 +187,12 @@ fn every_method_of_the_openrpc_document_is_exercised_by_these_tests() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         sources.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
     }
+    // Whitespace out, so a call rustfmt split over lines still reads `("NAME"`.
+    let sources: String = sources.chars().filter(|c| !c.is_whitespace()).collect();
     for m in doc["methods"].as_array().unwrap() {
         let name = m["name"].as_str().unwrap();
         // Called as `c.result("NAME"`, `c.error("NAME"`, `c.request("NAME"` or in a table.
-        let called = [format!("(\"{name}\""), format!("(\"{name}\",")]
-            .iter()
-            .any(|form| sources.contains(form.as_str()));
+        let called = sources.contains(&format!("(\"{name}\""));
         assert!(called, "no test calls `{name}`");
         assert!(m["params"].is_array() && m["result"].is_object(), "{m}");
     }
