@@ -62,13 +62,13 @@ fn rpc_reference() -> ReferenceDoc {
     ReferenceDoc {
         file: "rpc.md".into(),
         id: "reference/rpc".into(),
-        title: "JSON-RPC reference".into(),
+        title: "The smith rpc methods, notifications and error codes".into(),
         tags: vec![
             "rpc".into(),
-            "json-rpc".into(),
             "openrpc".into(),
             "protocol".into(),
             "stdio".into(),
+            "methods".into(),
         ],
         body: smith_rpc::decl::reference_markdown(),
     }

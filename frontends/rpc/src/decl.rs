@@ -768,9 +768,9 @@ fn first_sentence(text: &str) -> &str {
 
 /// The generated method and notification reference (`docs/reference/rpc.md`).
 pub fn reference_markdown() -> String {
-    let mut out = String::from("# JSON-RPC reference\n\n");
+    let mut out = String::from("# The smith rpc methods, notifications and error codes\n\n");
     out.push_str(&format!(
-        "Protocol version {PROTOCOL_VERSION}. Transport: JSON-RPC 2.0 over stdin/stdout, one JSON value per LF-terminated line (at most {} bytes), U+2028 and U+2029 escaped; batches are refused; parameters are given by name. The guide is [rpc](../rpc.md); `rpc.discover` returns the same declarations as an OpenRPC document.\n\n## Methods\n\n",
+        "Protocol version {PROTOCOL_VERSION}, over stdin and stdout: one message per LF-terminated line (at most {} bytes), U+2028 and U+2029 escaped; batches are refused; parameters are given by name. The guide is [rpc](../rpc.md); `rpc.discover` returns the same declarations as an OpenRPC document.\n\n## Methods\n\n",
         smith_render_jsonrpc::MAX_LINE_BYTES
     ));
     for m in methods() {
