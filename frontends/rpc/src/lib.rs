@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Stops a running server from another thread (a signal handler): running work is aborted
-/// (recorded), sessions are closed, queued lines are written; then [`serve`] returns once its
+/// (recorded), sessions are closed, queued lines are written; then [`Rpc::serve`] returns once its
 /// input ends, and the caller may exit at once.
 #[derive(Clone)]
 pub struct Stop(Arc<server::Server>);
@@ -46,7 +46,7 @@ impl Stop {
     }
 }
 
-/// A server for one connection, ready to [`serve`].
+/// A server for one connection, ready to [`Rpc::serve`].
 pub struct Rpc {
     server: Arc<server::Server>,
 }
