@@ -424,7 +424,7 @@ pub fn methods() -> Vec<Method> {
                 p(
                     "cursor",
                     false,
-                    json!({"type": "integer", "minimum": 0}),
+                    json!({"type": "integer", "minimum": 1}),
                     "Continue after this entry (from the next page's `next_cursor`).",
                 ),
                 p(

@@ -263,14 +263,14 @@ fn to_writer(
     server: &Arc<Server>,
     id: Option<Value>,
     p: &Params,
-    command: impl FnOnce(Value) -> Command,
+    command: impl FnOnce(Option<Value>) -> Command,
 ) -> Answer {
     let result = server.opened(p).and_then(|o| {
         let w = o.writer()?;
         if w.busy() {
             return Err(errors::busy(&o.id.to_string()));
         }
-        if w.send(command(id.clone().unwrap_or(Value::Null))) {
+        if w.send(command(id.clone())) {
             Ok(())
         } else {
             Err(errors::shutting_down())
@@ -287,10 +287,20 @@ fn close(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
         Ok(o) => o,
         Err(e) => return now(Err(e)),
     };
-    for (session, stop) in lock(&server.observations).values() {
-        if *session == opened.id {
+    let ended: Vec<u64> = lock(&server.observations)
+        .iter()
+        .filter(|(_, (session, _))| *session == opened.id)
+        .map(|(sub, (_, stop))| {
             stop.store(true, Ordering::SeqCst);
-        }
+            *sub
+        })
+        .collect();
+    for sub in ended {
+        lock(&server.observations).remove(&sub);
+        server.outbox.reply(smith_render_jsonrpc::notification(
+            "session.observe_ended",
+            json!({"subscription": sub, "reason": format!("session {} was closed", opened.id)}),
+        ));
     }
     match &opened.held {
         Held::Observer => {
@@ -325,7 +335,7 @@ fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
             script: p.str("script").map(PathBuf::from),
         };
         if w.send(Command::Submit {
-            id: id.clone().unwrap_or(Value::Null),
+            id: id.clone(),
             params,
         }) {
             Ok(())

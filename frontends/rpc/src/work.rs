@@ -32,15 +32,15 @@ pub(crate) struct SubmitParams {
 /// A command for the session's thread, answered to `id`.
 pub(crate) enum Command {
     Submit {
-        id: Value,
+        id: Option<Value>,
         params: SubmitParams,
     },
     Edit {
-        id: Value,
+        id: Option<Value>,
         edits: Vec<smith_store::EditOp>,
     },
     Select {
-        id: Value,
+        id: Option<Value>,
         entry: u64,
     },
     Close {
@@ -195,7 +195,7 @@ impl Actor {
                     let result = self.submit(&id, params);
                     self.shared.admitting.store(false, Ordering::SeqCst);
                     if let Err(e) = result {
-                        self.server.answer(Some(&id), Err(e));
+                        self.server.answer(id.as_ref(), Err(e));
                     }
                 }
                 Command::Edit { id, edits } => {
@@ -207,7 +207,7 @@ impl Actor {
                                 other => ErrorObject::new(code::REFUSED, other.to_string()),
                             })
                     });
-                    self.server.answer(Some(&id), result);
+                    self.server.answer(id.as_ref(), result);
                 }
                 Command::Select { id, entry } => {
                     let result = self.with_session(|s| {
@@ -215,7 +215,7 @@ impl Actor {
                             .map(|()| json!({"leaf": entry}))
                             .map_err(|e| errors::admission(&e))
                     });
-                    self.server.answer(Some(&id), result);
+                    self.server.answer(id.as_ref(), result);
                 }
                 Command::Close { id } => {
                     let result = match self.session.take() {
@@ -319,7 +319,7 @@ impl Actor {
         Ok(key)
     }
 
-    fn submit(&mut self, id: &Value, params: SubmitParams) -> Result<(), ErrorObject> {
+    fn submit(&mut self, id: &Option<Value>, params: SubmitParams) -> Result<(), ErrorObject> {
         let selection = self.default_selection(params.model.as_deref())?;
         let key = self.prepare(&selection, params.script.as_ref())?;
         let ready = &self.ready[&key];
@@ -336,10 +336,12 @@ impl Actor {
         let mut sink = RpcSink {
             outbox: Arc::clone(&self.server.outbox),
             session: session.id(),
-            request: id.clone(),
+            request: id.clone().unwrap_or(Value::Null),
             published: Arc::clone(&self.published),
             shared: Arc::clone(&self.shared),
-            replied: false,
+            // A notification (no id) is never answered.
+            replied: id.is_none(),
+            admitted: false,
         };
         let submit = Submit {
             model: &selection,
@@ -361,7 +363,7 @@ impl Actor {
                 // No receipt intent came (it always does after admission); answer from the
                 // outcome.
                 self.server.answer(
-                    Some(id),
+                    id.as_ref(),
                     Ok(json!({"session": sink.session, "submission": outcome.submission, "deduplicated": outcome.deduplicated, "state": "terminal"})),
                 );
                 Ok(())
@@ -379,12 +381,28 @@ struct RpcSink {
     request: Value,
     published: Arc<AtomicU64>,
     shared: Arc<Shared>,
+    /// Whether the `session.submit` was answered (or, a notification, needs no answer).
     replied: bool,
+    /// Whether the work's receipt came (admission is over).
+    admitted: bool,
 }
 
 impl IntentSink for RpcSink {
     fn emit(&mut self, intent: Intent) -> Delivery {
         let follows = self.published.load(Ordering::Acquire);
+        if let Intent::Receipt {
+            submission,
+            deduplicated,
+            ..
+        } = &intent
+            && !self.admitted
+        {
+            self.admitted = true;
+            self.shared.admitting.store(false, Ordering::SeqCst);
+            if !*deduplicated {
+                *lock(&self.shared.running) = Some(EntryId(*submission));
+            }
+        }
         if let Intent::Receipt {
             submission,
             dedup_key,
@@ -395,10 +413,6 @@ impl IntentSink for RpcSink {
             && !self.replied
         {
             self.replied = true;
-            self.shared.admitting.store(false, Ordering::SeqCst);
-            if !*deduplicated {
-                *lock(&self.shared.running) = Some(EntryId(*submission));
-            }
             self.outbox.reply(response(
                 &self.request,
                 json!({

@@ -104,7 +104,15 @@ pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
     };
     let id = match object.remove("id") {
         None => None,
-        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => Some(id),
+        Some(id @ (Value::String(_) | Value::Null)) => Some(id),
+        // An id the server could not echo exactly (a fraction, or beyond 64 bits) is refused.
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(Value::Number(n)),
+        Some(Value::Number(_)) => {
+            return Err(invalid(
+                Value::Null,
+                "a numeric `id` must be an integer within 64 bits; use a string id for others",
+            ));
+        }
         Some(_) => {
             return Err(invalid(
                 Value::Null,
@@ -178,5 +186,12 @@ mod tests {
         assert_eq!(r.error.code, INVALID_PARAMS);
         let r = parse(br#"{"jsonrpc":"2.0","id":{},"method":"m"}"#).unwrap_err();
         assert_eq!((r.id, r.error.code), (Value::Null, INVALID_REQUEST));
+        for id in ["7.5", "123456789012345678901234567890"] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#);
+            assert_eq!(
+                parse(line.as_bytes()).unwrap_err().error.code,
+                INVALID_REQUEST
+            );
+        }
     }
 }

@@ -200,3 +200,32 @@ fn sigterm_aborts_running_work_closes_the_session_and_exits_cleanly() {
     );
     again.finish();
 }
+
+#[test]
+fn a_submission_sent_as_a_notification_runs_and_is_never_answered() {
+    let env = Env::new();
+    let mut c = Client::start(&env, &[]);
+    let s = c.create();
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "method": "session.submit", "params": {"session": s, "input": "quiet", "model": "scripted/demo"}})
+            .to_string(),
+    );
+    let end = c.event(&s, "run_end");
+    assert_eq!(end["params"]["request"], serde_json::Value::Null);
+    // Integer ids beyond 64 bits, or with a fraction, cannot be echoed exactly: refused.
+    c.send_raw(r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"initialize"}"#);
+    let e = c.until(|l| l["error"]["code"] == -32600);
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("64 bits"),
+        "{e}"
+    );
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l["id"].is_null() && l.get("result").is_some()),
+        "a notification was answered"
+    );
+}

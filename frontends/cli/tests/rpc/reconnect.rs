@@ -98,6 +98,12 @@ fn a_new_process_observes_from_start_middle_and_live_with_no_gap_and_no_duplicat
         c.error("session.unobserve", json!({"subscription": sub}))["code"],
         -32004
     );
+    // Closing the session ends the other observations, each with a notice.
+    c.result("sessions.close", json!({"session": s}));
+    for (_, sub) in &subs[1..] {
+        let sub = sub.clone();
+        c.seen(|l| l["method"] == "session.observe_ended" && l["params"]["subscription"] == sub);
+    }
     let (status, lines, _) = c.finish();
     assert!(status.success());
     all_protocol(&lines);
