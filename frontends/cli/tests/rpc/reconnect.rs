@@ -140,24 +140,15 @@ fn a_client_that_stops_reading_falls_behind_loses_no_record_and_catches_up() {
     );
     // Not reading: the agent must still finish — its run_end reaches the file.
     let file = env.sessions().join(format!("{s}.smith"));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    loop {
-        let ended = smith_store::read_session(&file)
+    smith_testkit::wait_until("the run's end behind a client that does not read", || {
+        smith_store::read_session(&file)
             .map(|r| {
                 r.entries
                     .iter()
                     .any(|e| matches!(e.record, smith_store::Record::RunEnd(_)))
             })
-            .unwrap_or(false);
-        if ended {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the run stalled behind a client that does not read"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+            .unwrap_or(false)
+    });
     let status = std::fs::read_to_string(format!("/proc/{}/status", c.child.id())).unwrap();
     let peak_kib: u64 = status
         .lines()
