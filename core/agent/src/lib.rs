@@ -9,6 +9,7 @@
 //! | submit input (optional dedup key and destination branch) → durable receipt before any work | [`Agent::submit`] with [`Submit`]; the receipt is [`smith_ui_intents::Intent::Receipt`] |
 //! | queue input into running work (steer or follow-up), list and withdraw it | [`Agent::inbox`] → [`Inbox::enqueue`], [`Inbox::queued`], [`Inbox::withdraw`] |
 //! | admit child work owned by running work | [`Inbox::submit_child`] |
+//! | answer a running tool call's question (a request intent), list the waiting ones | [`Inbox::answer`], [`Inbox::asked`] |
 //! | inspect receipts | [`receipts`], [`Observer::receipt`] |
 //! | observe from a committed position with no gap; cancel the observation | [`Observer::changes`] with a [`Position`]; drop it, or cancel a wait |
 //! | abort work (a recorded operation) | [`Inbox::abort`], or cancel the run's [`smith::Cancel`] |
@@ -79,6 +80,7 @@
 
 mod abort;
 mod accounting;
+mod asks;
 mod dispatch;
 mod edit;
 mod inbox;
@@ -98,6 +100,7 @@ mod tool_call;
 mod work;
 
 pub use accounting::{Accounts, AttemptUsage, account, work_usage};
+pub use asks::{AnswerError, Asked};
 pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use edit::EditError;
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};

@@ -115,8 +115,17 @@ impl Session {
                 Record::EffectIntent(i) if !completed.contains(&e.id) => Some(NewEntry {
                     record: Record::EffectCompletion(EffectCompletion {
                         effect_id: i.effect_id.clone(),
-                        outcome: EffectOutcome::Unknown,
-                        output: b"interrupted: the process ended between this effect's intent and its completion; whether it happened is unknown, and it is not retried".to_vec(),
+                        outcome: if i.effect.starts_with("ask.") {
+                            // Nobody answered: the question's tool call ended with its process.
+                            EffectOutcome::NotApplied
+                        } else {
+                            EffectOutcome::Unknown
+                        },
+                        output: if i.effect.starts_with("ask.") {
+                            b"interrupted: the process ended before this question was answered; it is not asked again".to_vec()
+                        } else {
+                            b"interrupted: the process ended between this effect's intent and its completion; whether it happened is unknown, and it is not retried".to_vec()
+                        },
                         evidence: serde_json::Value::Null,
                     }),
                     pair: Some(e.id),

@@ -1,7 +1,6 @@
 //! One tool call through the [`smith::ToolRegistry`] port.
 
 use smith::{ToolCall, ToolContext, ToolResult};
-use smith_ui_intents::Intent;
 
 use crate::run::{Agent, Run};
 
@@ -51,27 +50,28 @@ impl Agent<'_> {
                 is_error: true,
             };
         }
-        let (progress, updates) = std::sync::mpsc::channel::<String>();
+        let (events, updates) = std::sync::mpsc::channel::<smith::ToolEvent>();
         let context = ToolContext {
             cwd: self.cwd.clone(),
             journal: std::sync::Arc::new(run.session.journal()),
             cause: run.session.call_message,
-            progress: Some(progress),
+            events: Some(events),
         };
+        let state = std::sync::Arc::clone(&run.session.work);
+        let mut relay = crate::asks::Relay::new(&call.id, run.submission, &state);
         let tools = self.tools;
         let cancel = run.cancel;
         // The call runs on a worker thread; this thread relays its progress as tool updates
-        // until the call returns (and drops its context, ending the channel).
+        // and its questions as requests until the call returns (and drops its context, ending
+        // the channel).
         let joined = std::thread::scope(|scope| {
             let worker = scope.spawn(move || tools.call(call, &context, cancel));
-            for text in updates {
-                run.sink.emit(Intent::ToolUpdate {
-                    call_id: call.id.clone(),
-                    text,
-                });
+            for event in updates {
+                relay.relay(run.sink, event);
             }
             worker.join()
         });
+        drop(relay);
         let out = joined.unwrap_or_else(|_| smith::ToolOutput {
             output: format!(
                 "tool `{}` failed inside Smith (a defect: the dispatcher panicked); the call's effects, if any, are in the session",

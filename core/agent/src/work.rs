@@ -69,6 +69,12 @@ pub(crate) struct WorkState {
     pub(crate) inherited_open: Vec<EntryId>,
     /// Queued input inherited from a fork's source, never delivered here: withdrawn on open.
     pub(crate) inherited_queued: Vec<EntryId>,
+    /// Questions of the running tool call waiting for an answer (live only, never rebuilt:
+    /// a question's call ends with the process that runs it).
+    pub(crate) asks: Vec<crate::asks::PendingAsk>,
+    /// Set when nobody will answer any more (the frontend's client went away): every
+    /// question, waiting or later, is refused with this reason.
+    pub(crate) asks_refused: Option<String>,
 }
 
 impl WorkState {

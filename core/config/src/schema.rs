@@ -117,6 +117,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "true",
     },
     OptionSpec {
+        key: "process.confirm",
+        ty: Type::Bool,
+        default: Some("false"),
+        doc: "Whether each external program a tool runs is first put to you as a yes/no question (the command line and its directory). Frontends that can answer ask it (`smith rpc`: a `confirm_request` event answered with `request.respond`); one that cannot (`smith eval`) declines, and the program does not run. The question and its answer are recorded in the session.",
+        env: None,
+        flag: None,
+        example: "true",
+    },
+    OptionSpec {
         key: "process.max-timeout",
         ty: Type::Integer {
             min: 1,

@@ -53,7 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cwd: Some(work.path().to_owned()),
         journal: Arc::new(writer),
         cause: None,
-        progress: None,
+        events: None,
     };
     let call = ToolCall {
         id: "bench".into(),

@@ -29,8 +29,8 @@ pub(crate) struct CallState {
     count: u32,
     /// Set when a completion could not be recorded: the call's result must say so.
     pub(crate) terminal: Option<String>,
-    /// Where progress messages go.
-    pub(crate) progress: Option<std::sync::mpsc::Sender<String>>,
+    /// Where progress messages and questions go (the run relays them).
+    pub(crate) events: Option<std::sync::mpsc::Sender<smith::ToolEvent>>,
     /// Wall time spent inside effects (a process may run for minutes): the plugin's own
     /// deadline counts only the rest.
     pub(crate) host_time: Duration,
@@ -102,7 +102,7 @@ impl CallState {
             cancel,
             count: 0,
             terminal: None,
-            progress: context.progress.clone(),
+            events: context.events.clone(),
             host_time: Duration::ZERO,
             authorize: None,
             context: None,
@@ -122,7 +122,7 @@ impl CallState {
             cancel: Cancel::new(),
             count: 0,
             terminal: None,
-            progress: None,
+            events: None,
             host_time: Duration::ZERO,
             authorize: None,
             context: None,
@@ -149,6 +149,103 @@ impl CallState {
             })
         };
         secrets.restore(text, &allowed).0
+    }
+
+    /// Ask the person running Smith `question` on behalf of the call, as an effect: the
+    /// question is recorded (`ask.confirm`, `ask.select`, `ask.input`, with `target`) before
+    /// it is asked, the entry holding it is the request's id (its decimal number), and the answer is recorded as the
+    /// completion — a secret text answer as its length only. Waiting for the answer counts as
+    /// host time, never against the plugin's deadline.
+    ///
+    /// # Errors
+    /// Why there is no answer (refused by the frontend, cancelled, nobody to ask, or the
+    /// question could not be recorded), as a sentence.
+    pub(crate) fn ask(
+        &mut self,
+        question: smith::Question,
+        target: &str,
+    ) -> Result<smith::Answer, String> {
+        let began = Instant::now();
+        let result = self.ask_inner(question, target);
+        self.host_time += began.elapsed();
+        result
+    }
+
+    fn ask_inner(
+        &mut self,
+        question: smith::Question,
+        target: &str,
+    ) -> Result<smith::Answer, String> {
+        let Some(journal) = self.journal.clone() else {
+            return Err("nobody can be asked while the host inspects a plugin".to_owned());
+        };
+        self.count += 1;
+        let effect_id = format!("{}/{}", self.call_id, self.count);
+        let input = match &question {
+            smith::Question::Confirm { prompt, default } => {
+                serde_json::json!({"prompt": prompt, "default": default})
+            }
+            smith::Question::Select { prompt, options } => {
+                serde_json::json!({"prompt": prompt, "options": options})
+            }
+            smith::Question::Input { prompt, secret } => {
+                serde_json::json!({"prompt": prompt, "secret": secret})
+            }
+        };
+        let secret = matches!(question, smith::Question::Input { secret: true, .. });
+        let intent = EffectIntent {
+            effect_id: effect_id.clone(),
+            call_id: self.call_id.clone(),
+            plugin: self.plugin.clone(),
+            tool: self.tool.clone(),
+            effect: question.effect().to_owned(),
+            target: Some(target.to_owned()),
+            input,
+        };
+        let intent_entry = journal.intent(intent, self.cause).map_err(|e| {
+            format!("the question was not asked because it could not be recorded: {e}")
+        })?;
+        // The request's id is the entry holding the question: unique within the session.
+        let request_id = intent_entry.0.to_string();
+        let answered = match &self.events {
+            Some(events) => smith::ask(events, &request_id, question, &self.cancel),
+            None => Err(smith::AskError::Unavailable),
+        };
+        let (outcome, output, evidence) = match &answered {
+            Ok(answer) => {
+                let shown = match answer {
+                    smith::Answer::Confirm(yes) => serde_json::json!(yes),
+                    smith::Answer::Select(index) => serde_json::json!(index),
+                    smith::Answer::Text(text) if secret => {
+                        serde_json::json!(format!("(secret text, {} bytes)", text.len()))
+                    }
+                    smith::Answer::Text(text) => serde_json::json!(text),
+                };
+                let output = shown.to_string().into_bytes();
+                (
+                    EffectOutcome::Applied,
+                    output,
+                    serde_json::json!({"answer": shown}),
+                )
+            }
+            Err(why) => (
+                EffectOutcome::NotApplied,
+                why.to_string().into_bytes(),
+                serde_json::json!({"unanswered": why.to_string()}),
+            ),
+        };
+        let completion = EffectCompletion {
+            effect_id,
+            outcome,
+            output,
+            evidence,
+        };
+        if let Err(e) = journal.complete(intent_entry, completion) {
+            let why = format!("the answer to a question could not be recorded ({e})");
+            self.terminal = Some(why.clone());
+            return Err(why);
+        }
+        answered.map_err(|e| e.to_string())
     }
 
     /// Run `body` as effect `call`, durably: the intent is recorded before anything else (a

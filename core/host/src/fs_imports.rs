@@ -326,7 +326,7 @@ impl host::Host for State {
     fn progress(&mut self, message: String) {
         // Transient by contract: relayed as a tool update, never recorded; long messages are
         // cut so a plugin cannot flood the interface.
-        if let Some(tx) = &self.call.progress {
+        if let Some(tx) = &self.call.events {
             let mut text = message;
             if text.len() > 500 {
                 let mut cut = 500;
@@ -336,7 +336,7 @@ impl host::Host for State {
                 text.truncate(cut);
                 text.push('…');
             }
-            let _ = tx.send(text);
+            let _ = tx.send(smith::ToolEvent::Progress(text));
         }
     }
 }

@@ -170,6 +170,10 @@ pub struct Policy {
     /// Smith's documentation, for tools granted `docs.read` (none: they are told it is not
     /// available).
     pub docs: crate::Docs,
+    /// Whether each process a tool runs is first confirmed by the person running Smith
+    /// (`process.confirm`): a yes/no question the frontend answers; declined, refused (a
+    /// frontend that cannot ask) or cancelled, the program does not run.
+    pub process_confirm: bool,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -198,6 +202,7 @@ impl Default for Policy {
             secrets: smith_secrets::Shared::default(),
             scope: RequestScope::default(),
             docs: crate::Docs::default(),
+            process_confirm: false,
         }
     }
 }

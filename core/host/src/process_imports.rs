@@ -221,6 +221,31 @@ impl CallState {
     }
 }
 
+/// The question `process.confirm` asks: the command line and where it runs, at most 500
+/// bytes of it.
+fn confirmation(r: &wit::ProcessRequest, dir: &str) -> String {
+    let mut line = r.program.clone();
+    for arg in &r.args {
+        line.push(' ');
+        if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || "'\"\\$`".contains(c)) {
+            line.push('\'');
+            line.push_str(&arg.replace('\'', "'\\''"));
+            line.push('\'');
+        } else {
+            line.push_str(arg);
+        }
+    }
+    if line.len() > 500 {
+        let mut cut = 500;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line.truncate(cut);
+        line.push('…');
+    }
+    format!("Run `{line}` in {dir}?")
+}
+
 fn captured(c: process::Captured) -> wit::Captured {
     wit::Captured {
         text: c.text,
@@ -249,6 +274,35 @@ impl wit::Host for State {
             "output_limit": request.output_limit,
         });
         let target = request.program.clone();
+        if self.call.policy.process_confirm
+            && self
+                .call
+                .granted
+                .check(Effect::Process, &self.call.plugin)
+                .is_ok()
+        {
+            let dir = self
+                .call
+                .working_dir(&request.cwd)
+                .map_or_else(|_| request.cwd.clone(), |d| d.display().to_string());
+            let question = smith::Question::Confirm {
+                prompt: confirmation(&request, &dir),
+                default: Some(false),
+            };
+            match self.call.ask(question, &target) {
+                Ok(smith::Answer::Confirm(true)) => {}
+                Ok(_) => {
+                    return Err(wit::ProcessError::Denied(format!(
+                        "the user declined to run `{target}` (process.confirm is on); the program did not run — ask the user what to do instead"
+                    )));
+                }
+                Err(why) => {
+                    return Err(wit::ProcessError::Denied(format!(
+                        "`{target}` was not run: process.confirm asks before each program, and the question got no answer: {why}; set process.confirm to false to run programs without asking"
+                    )));
+                }
+            }
+        }
         let call = EffectCall {
             effect: Effect::Process,
             target: &target,

@@ -269,10 +269,12 @@ fn cancellation_is_polled_and_an_ignoring_plugin_is_destroyed() {
     let f = Fixture::new();
     let cancel = Cancel::new();
     // The plugin says when it polls; the cancel follows that progress message, mid-call.
-    let (progress, said) = std::sync::mpsc::channel::<String>();
+    let (progress, said) = std::sync::mpsc::channel::<smith::ToolEvent>();
     let trigger = cancel.clone();
     let t = std::thread::spawn(move || {
-        let first = said.recv().expect("the plugin reports that it polls");
+        let Ok(smith::ToolEvent::Progress(first)) = said.recv() else {
+            panic!("the plugin reports that it polls");
+        };
         trigger.cancel();
         first
     });
@@ -282,7 +284,7 @@ fn cancellation_is_polled_and_an_ignoring_plugin_is_destroyed() {
         arguments: json!({}),
     };
     let context = ToolContext {
-        progress: Some(progress),
+        events: Some(progress),
         ..f.context()
     };
     let out = host.call(&call, &context, &cancel);
@@ -469,13 +471,19 @@ fn progress_is_relayed_while_the_call_runs() {
         arguments: json!({}),
     };
     let ctx = ToolContext {
-        progress: Some(tx),
+        events: Some(tx),
         ..f.context()
     };
     let out = host.call(&call, &ctx, &Cancel::new());
     assert_eq!(out.output, "done");
     drop(ctx);
-    let got: Vec<String> = rx.iter().collect();
+    let got: Vec<String> = rx
+        .iter()
+        .map(|e| match e {
+            smith::ToolEvent::Progress(text) => text,
+            other => panic!("only progress was sent: {other:?}"),
+        })
+        .collect();
     assert_eq!(got[..2], ["step 1".to_owned(), "step 2".to_owned()]);
     assert!(
         got[2].len() < 520 && got[2].ends_with('…'),

@@ -17,6 +17,7 @@
 //! boundaries — "provider details do not enter the agent, session, tool, plugin, or interface
 //! contracts").
 
+mod ask;
 mod attempt;
 mod cancel;
 mod catalog;
@@ -30,6 +31,7 @@ mod provider;
 mod tool;
 mod usage;
 
+pub use ask::{Answer, AskError, Question, ToolEvent, ask};
 pub use attempt::{
     Attempt, AttemptFailure, Next, OutputLimit, OutputLimitSource, RouteSource, Routing,
 };

@@ -26,9 +26,11 @@ pub struct ToolContext {
     pub journal: Arc<dyn EffectJournal>,
     /// The entry holding the tool call (the effects' causal parent).
     pub cause: Option<EntryId>,
-    /// Where the tool's progress messages go while it runs (shown as tool updates); `None`
-    /// drops them. Transient: nothing is recorded.
-    pub progress: Option<std::sync::mpsc::Sender<String>>,
+    /// Where the call's progress messages and questions go while it runs: progress is shown
+    /// as tool updates (transient, nothing recorded); a question is shown as a request the
+    /// frontend answers ([`crate::ask()`]). `None` drops progress and leaves questions
+    /// unanswerable ([`crate::AskError::Unavailable`]).
+    pub events: Option<std::sync::mpsc::Sender<crate::ToolEvent>>,
 }
 
 impl std::fmt::Debug for ToolContext {

@@ -299,6 +299,43 @@ fn bash_is_refused_in_an_untrusted_project_and_runs_after_smith_trust() {
 }
 
 #[test]
+fn with_process_confirm_eval_cannot_ask_so_the_program_does_not_run() {
+    let env = Env::new();
+    let dir = env.root.path();
+    let s = script(
+        &env,
+        "bash.kdl",
+        "bash",
+        r#"{"command": "echo ran > made.txt"}"#,
+    );
+    let (output, is_error, entries) = eval_in(
+        &env,
+        dir,
+        &s,
+        &["--allow-process", "-c", "process.confirm=true"],
+    );
+    // eval is not interactive: it refuses the confirmation, and the call is told why and how.
+    assert!(is_error, "{output}");
+    assert!(
+        output.contains("cannot answer `confirm_request`")
+            && output.contains("process.confirm to false"),
+        "{output}"
+    );
+    assert!(!dir.join("made.txt").exists());
+    // The question is recorded, unanswered, and no program effect follows it.
+    let asked: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::EffectIntent(i) => Some(i.effect.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, ["ask.confirm"]);
+    assert_eq!(effect_outcomes(&entries), [EffectOutcome::NotApplied]);
+    assert_paired(&entries);
+}
+
+#[test]
 fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effect() {
     let env = Env::new();
     let dir = env.root.path();

@@ -20,6 +20,7 @@ mod errors;
 mod methods;
 mod observe;
 mod params;
+mod requests;
 mod server;
 mod work;
 

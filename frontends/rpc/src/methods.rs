@@ -73,14 +73,8 @@ pub(crate) fn handle(server: &Arc<Server>, method: &str, id: Option<Value>, p: P
         "queue.list" => now(queued(server, &p)),
         "queue.withdraw" => now(withdraw(server, &p)),
         "queue.clear" => now(clear(server, &p)),
-        "request.respond" => now(Err(ErrorObject {
-            code: code::NOT_FOUND,
-            message: format!(
-                "no request {:?} is waiting for an answer: the runtime asks none yet",
-                p.str("request_id").unwrap_or_default()
-            ),
-            data: Some(json!({"request_id": p.str("request_id")})),
-        })),
+        "request.respond" => now(crate::requests::respond(server, &p)),
+        "requests.list" => now(crate::requests::list(server, &p)),
         "rpc.cancel" => now(cancel(server, &p)),
         "models.list" => now(models(server)),
         "tools.list" => now(tools(server)),

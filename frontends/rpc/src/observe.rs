@@ -52,8 +52,10 @@ pub(crate) fn start(
         json!({"subscription": subscription, "from": start, "position": opened.position()});
     let server2 = Arc::clone(server);
     let session = opened.id;
+    let opened = Arc::clone(opened);
     let run = move || {
         let outbox = Arc::clone(&server2.outbox);
+        let mut offered = false;
         let ended = loop {
             if stop.load(Ordering::SeqCst) {
                 break None;
@@ -85,6 +87,17 @@ pub(crate) fn start(
                     ));
                 }
                 Ok(p) if p.stopped => break None,
+                Ok(_) if !offered => {
+                    // Caught up: the requests waiting now are offered again, after the records
+                    // that led to them (a client that fell behind or came back is asked again).
+                    offered = true;
+                    let position = opened.position();
+                    for line in crate::requests::offers(&opened, position) {
+                        if !outbox.paced(line) {
+                            break;
+                        }
+                    }
+                }
                 Ok(_) => {}
                 Err(e) => break Some(e.to_string()),
             }

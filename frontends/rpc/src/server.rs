@@ -221,6 +221,17 @@ impl Server {
             cancel.cancel();
         }
         let sessions: Vec<Arc<Opened>> = lock(&self.sessions).values().cloned().collect();
+        // Nobody is left to answer the runtime's requests: the asking calls go on without
+        // an answer, so running work reaches its end.
+        for opened in &sessions {
+            if let Held::Writer(w) = &opened.held
+                && let Ok(inbox) = w.inbox()
+            {
+                inbox.refuse_asks(
+                    "the JSON-RPC client closed its input before answering; nobody can answer",
+                );
+            }
+        }
         for opened in &sessions {
             if let Held::Writer(w) = &opened.held {
                 w.close_and_join();

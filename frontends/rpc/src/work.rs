@@ -426,32 +426,15 @@ impl IntentSink for RpcSink {
                 }),
             ));
         }
-        let refused = intent
-            .request_id()
-            .map(|rid| (rid.to_owned(), intent.kind().name()));
+        // Requests (`confirm_request`, …) are shown like every event; the client answers
+        // them with `request.respond`, and an observation started while one waits offers it
+        // again.
         self.outbox.event(Event {
             session: self.session,
             follows,
             request: self.request.clone(),
             intent,
         });
-        match refused {
-            Some((request_id, kind)) => {
-                let reason = format!(
-                    "smith rpc does not answer a {kind} yet; the runtime takes it as refused"
-                );
-                self.outbox.event(Event {
-                    session: self.session,
-                    follows,
-                    request: self.request.clone(),
-                    intent: Intent::RequestRefused {
-                        request_id,
-                        reason: reason.clone(),
-                    },
-                });
-                Delivery::Refused { reason }
-            }
-            None => Delivery::Shown,
-        }
+        Delivery::Shown
     }
 }

@@ -8,6 +8,7 @@
 //! `entry`, `usage`, `page`, `receipt`, `fork`, `request`, `wire`); their JSON shapes are the `sessions … --json`
 //! format documented in `docs-corpus/docs/sessions.md`.
 
+mod asks;
 mod follow;
 mod grep;
 mod page;
@@ -15,6 +16,7 @@ mod request;
 mod verify;
 mod view;
 
+pub use asks::{OpenQuestion, open_questions};
 pub use follow::{Follow, FollowError, Polled};
 pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
 pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};

@@ -73,7 +73,7 @@ impl Fixture {
             cwd: Some(self.root().to_owned()),
             journal: Arc::new(self.writer.clone()),
             cause: None,
-            progress: None,
+            events: None,
         }
     }
 

@@ -160,11 +160,15 @@ fn inspection_edit_branch_and_catalog_methods_answer_from_the_file_and_the_app()
         c.error("docs.get", json!({"id": "no/such/doc"}))["code"],
         -32004
     );
+    // A session whose work asks nothing has no requests waiting; the session must be named.
     let e = c.error(
         "request.respond",
         json!({"request_id": "r1", "answer": true}),
     );
-    assert_eq!(e["code"], -32004);
+    assert_eq!(
+        (e["code"].as_i64(), e["data"]["field"].as_str()),
+        (Some(-32602), Some("session"))
+    );
     let (status, lines, _) = c.finish();
     assert!(status.success());
     all_protocol(&lines);

@@ -10,4 +10,5 @@ mod client;
 mod discover;
 mod queue;
 mod reconnect;
+mod requests;
 mod turns;
