@@ -23,7 +23,7 @@ pub use deliver::{Delivery, Renderer, deliver};
 pub use examples::{EXAMPLE_SESSION, examples};
 pub use intent::{Access, DeltaKind, Intent, NoticeLevel, ReceiptStatus};
 pub use kind::{Backpressure, Degradation, Durability, IntentKind};
-pub use queue::{IntentQueue, Pushed, QueueStats};
+pub use queue::{IntentQueue, Pushed, QueueStats, ResumePoints};
 pub use redact::{RedactingSink, redact_intent};
 pub use reference::reference_markdown;
 

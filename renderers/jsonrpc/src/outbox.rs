@@ -156,15 +156,12 @@ impl Outbox {
             }
         }
         if state.bounded >= self.capacity {
-            let mut resume: Vec<(SessionId, u64)> = Vec::new();
+            let mut resume = smith_ui_intents::ResumePoints::default();
             let mut kept = VecDeque::with_capacity(state.items.len());
             let mut bounded = 0;
             for item in state.items.drain(..) {
                 match item {
-                    Out::Event(e) => match resume.iter_mut().find(|(s, _)| *s == e.session) {
-                        Some((_, at)) => *at = (*at).min(e.follows),
-                        None => resume.push((e.session, e.follows)),
-                    },
+                    Out::Event(e) => resume.drop_at(e.session, e.follows),
                     Out::Paced(line) => {
                         bounded += 1;
                         kept.push_back(Out::Paced(line));
@@ -172,16 +169,13 @@ impl Outbox {
                     reply => kept.push_back(reply),
                 }
             }
-            match resume.iter_mut().find(|(s, _)| *s == event.session) {
-                Some((_, at)) => *at = (*at).min(event.follows),
-                None => resume.push((event.session, event.follows)),
-            }
-            for (session, next) in resume {
+            resume.drop_at(event.session, event.follows);
+            for (session, next, intent) in resume.notices() {
                 kept.push_back(Out::Event(Event {
                     session,
                     follows: next,
                     request: Value::Null,
-                    intent: Intent::FellBehind { session, next },
+                    intent,
                 }));
                 bounded += 1;
                 state.fell_behind += 1;
