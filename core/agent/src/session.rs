@@ -409,6 +409,22 @@ impl Session {
         crate::inbox::lock(&self.work).queue.clone()
     }
 
+    /// An inbox for the session before any agent is prepared for it: it lists, withdraws
+    /// and clears queued input, aborts running work and answers questions, but queues
+    /// nothing ([`crate::AdmissionError::NoQueuePolicy`]: the queue policy comes with the
+    /// agent, [`crate::Agent::inbox`]) and admits child work under the default
+    /// [`crate::WorkLimits`].
+    pub fn inbox_without_policy(&self) -> crate::Inbox {
+        crate::Inbox {
+            writer: self.writer.downgrade(),
+            state: std::sync::Arc::clone(&self.work),
+            session: self.id(),
+            path: self.path().to_owned(),
+            limits: crate::WorkLimits::default(),
+            policy: None,
+        }
+    }
+
     /// The session id.
     pub fn id(&self) -> SessionId {
         self.id

@@ -68,8 +68,8 @@ pub(crate) fn handle(server: &Arc<Server>, method: &str, id: Option<Value>, p: P
         },
         "receipts.get" => now(receipt(server, &p)),
         "receipts.list" => now(receipts(server, &p)),
-        "queue.steer" => now(enqueue(server, &p, Delivery::Steer)),
-        "queue.follow_up" => now(enqueue(server, &p, Delivery::FollowUp)),
+        "queue.steer" => queue(server, id, p, Delivery::Steer),
+        "queue.follow_up" => queue(server, id, p, Delivery::FollowUp),
         "queue.list" => now(queued(server, &p)),
         "queue.withdraw" => now(withdraw(server, &p)),
         "queue.clear" => now(clear(server, &p)),
@@ -590,10 +590,29 @@ fn receipts(server: &Server, p: &Params) -> Result<Value> {
     Ok(json!({"receipts": views}))
 }
 
+/// Queue input: at once once the session's model is prepared; before that, on a thread of
+/// its own that waits for the preparation (the queue policy comes with it), so the reading
+/// thread never waits.
+fn queue(server: &Arc<Server>, id: Option<Value>, p: Params, delivery: Delivery) -> Answer {
+    let ready = server
+        .opened(&p)
+        .ok()
+        .is_some_and(|o| o.writer().is_ok_and(WriterHandle::prepared));
+    if ready {
+        return now(enqueue(server, &p, delivery));
+    }
+    let server2 = Arc::clone(server);
+    server.spawn(move || {
+        let result = enqueue(&server2, &p, delivery);
+        server2.answer(id.as_ref(), result);
+    });
+    Answer::Later
+}
+
 fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
     let o = server.opened(p)?;
     let w = o.writer()?;
-    let inbox = w.inbox()?;
+    let inbox = w.queuing_inbox()?;
     let model: smith::Selection = match p.str("model") {
         Some(m) => m.parse().map_err(|e: smith::ModelRefError| ErrorObject {
             code: code::CONFIG,

@@ -250,19 +250,43 @@ impl Server {
     }
 }
 
+/// A notification serialized straight from borrowed parts (an event's intent may hold a
+/// whole message: no `Value` tree of it is built).
+#[derive(serde::Serialize)]
+struct Note<P> {
+    jsonrpc: &'static str,
+    method: &'static str,
+    params: P,
+}
+
+/// The params of `session.event`.
+#[derive(serde::Serialize)]
+struct EventParams<'a> {
+    session: smith::SessionId,
+    position: u64,
+    request: &'a Value,
+    event: &'a Intent,
+}
+
 /// The line of one outbox item.
-fn render(item: Out) -> Value {
+fn encode(item: &Out) -> Result<Vec<u8>, serde_json::Error> {
     match item {
-        Out::Reply(v) | Out::Paced(v) => v,
-        Out::Event(e) => match e.intent {
-            Intent::FellBehind { session, next } => notification(
+        Out::Reply(v) | Out::Paced(v) => encode_line(v),
+        Out::Event(e) => match &e.intent {
+            Intent::FellBehind { session, next } => encode_line(&notification(
                 "session.fell_behind",
                 json!({"session": session, "next": next}),
-            ),
-            intent => notification(
-                "session.event",
-                json!({"session": e.session, "position": e.follows, "request": e.request, "event": intent}),
-            ),
+            )),
+            intent => encode_line(&Note {
+                jsonrpc: "2.0",
+                method: "session.event",
+                params: EventParams {
+                    session: e.session,
+                    position: e.follows,
+                    request: &e.request,
+                    event: intent,
+                },
+            }),
         },
     }
 }
@@ -282,7 +306,7 @@ pub(crate) fn run(
             if !open {
                 continue; // the reader went away: drain so producers never wait
             }
-            let Ok(mut line) = encode_line(&render(item)) else {
+            let Ok(mut line) = encode(&item) else {
                 continue;
             };
             if let Some(r) = &redactor

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
@@ -58,8 +58,18 @@ pub(crate) struct Shared {
     pub(crate) running: Mutex<Option<EntryId>>,
     /// The session's inbox (once a run was prepared).
     pub(crate) inbox: Mutex<Option<Inbox>>,
-    /// Why there is no inbox (the session could not be prepared for work).
+    /// Why the session's model could not be prepared (queuing needs its queue policy).
     pub(crate) unprepared: Mutex<Option<String>>,
+    /// Whether the first preparation is over (succeeded or not), and its signal.
+    pub(crate) prepared: Mutex<bool>,
+    pub(crate) prepared_signal: Condvar,
+}
+
+impl Shared {
+    fn mark_prepared(&self) {
+        *lock(&self.prepared) = true;
+        self.prepared_signal.notify_all();
+    }
 }
 
 /// The connection's handle on a session it writes.
@@ -75,6 +85,9 @@ impl WriterHandle {
     pub(crate) fn start(server: &Arc<Server>, session: Session, cwd: PathBuf) -> Self {
         let published = session.journal().lock().published_position();
         let shared = Arc::new(Shared::default());
+        // Listing, withdrawing and clearing the queue, aborting and answering need no model:
+        // they work from the start, whatever preparing the session's model decides.
+        *lock(&shared.inbox) = Some(session.inbox_without_policy());
         let (tx, rx) = mpsc::channel();
         let thread = {
             let server = Arc::clone(server);
@@ -132,15 +145,37 @@ impl WriterHandle {
             .is_ok()
     }
 
-    /// The inbox, or why queue operations cannot be served.
+    /// The inbox: listing, withdrawing, aborting and answering work from the start.
     pub(crate) fn inbox(&self) -> Result<Inbox, ErrorObject> {
-        if let Some(inbox) = lock(&self.shared.inbox).clone() {
-            return Ok(inbox);
+        lock(&self.shared.inbox)
+            .clone()
+            .ok_or_else(errors::shutting_down)
+    }
+
+    /// Whether the first preparation of the session's model is over.
+    pub(crate) fn prepared(&self) -> bool {
+        *lock(&self.shared.prepared)
+    }
+
+    /// The inbox that queues input (with the queue policy of the prepared model), waiting for
+    /// the first preparation to end; or why the session cannot queue.
+    pub(crate) fn queuing_inbox(&self) -> Result<Inbox, ErrorObject> {
+        let mut prepared = lock(&self.shared.prepared);
+        while !*prepared {
+            prepared = self
+                .shared
+                .prepared_signal
+                .wait(prepared)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
-        let why = lock(&self.shared.unprepared).clone().unwrap_or_else(|| {
-            "the session is still being prepared for work; try again".to_owned()
-        });
-        Err(ErrorObject::new(code::CONFIG, why))
+        drop(prepared);
+        if let Some(why) = lock(&self.shared.unprepared).clone() {
+            return Err(ErrorObject::new(
+                code::CONFIG,
+                format!("input cannot be queued in this session: {why}"),
+            ));
+        }
+        self.inbox()
     }
 
     /// Abort the running work, if any (recorded).
@@ -179,8 +214,8 @@ struct Actor {
 
 impl Actor {
     fn run(mut self, rx: &mpsc::Receiver<Command>) {
-        // Prepare the default selection now, so queue operations have the queue policy
-        // before the first submission.
+        // Prepare the default selection now, so queuing has the queue policy before the
+        // first submission.
         match self.default_selection(None) {
             Ok(selection) => {
                 if let Err(e) = self.prepare(&selection, None) {
@@ -189,6 +224,7 @@ impl Actor {
             }
             Err(e) => *lock(&self.shared.unprepared) = Some(e.message),
         }
+        self.shared.mark_prepared();
         while let Ok(command) = rx.recv() {
             match command {
                 Command::Submit { id, params } => {
@@ -233,6 +269,7 @@ impl Actor {
         if let Some(s) = self.session.take() {
             let _ = s.close();
         }
+        self.shared.mark_prepared();
     }
 
     fn with_session(

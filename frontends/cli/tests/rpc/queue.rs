@@ -185,6 +185,10 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
         ("queue.withdraw", json!({"session": s, "submission": 1})),
         ("queue.clear", json!({"session": s})),
         ("queue.list", json!({"session": s})),
+        (
+            "request.respond",
+            json!({"session": s, "request_id": "1", "answer": true}),
+        ),
     ] {
         let e = observer.error(method, params);
         assert_eq!(e["code"], -32002, "{method}: {e}");
@@ -205,4 +209,45 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
     assert_ne!(fork["session"], s);
     observer.finish();
     writer.finish();
+}
+
+#[test]
+fn the_queue_can_be_listed_withdrawn_and_aborted_before_a_model_is_prepared() {
+    let env = Env::new();
+    // No model setting: the session cannot prepare a model, yet the queue answers at once.
+    let mut c = Client::start(&env, &[]);
+    let s = c.create();
+    assert_eq!(
+        c.result("queue.list", json!({"session": s}))["queued"],
+        json!([])
+    );
+    assert_eq!(
+        c.result("queue.clear", json!({"session": s}))["withdrawn"],
+        json!([])
+    );
+    let e = c.error("queue.withdraw", json!({"session": s, "submission": 1}));
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("not waiting in the queue"),
+        "{e}"
+    );
+    let e = c.error("session.abort", json!({"session": s, "submission": 1}));
+    assert!(
+        e["message"].as_str().unwrap().contains("not live work"),
+        "{e}"
+    );
+    // Queuing needs the model's queue policy: refused with why.
+    let e = c.error("queue.steer", json!({"session": s, "input": "x"}));
+    assert_eq!(e["code"], -32008, "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("input cannot be queued in this session: "),
+        "{e}"
+    );
+    let (status, _, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
 }
