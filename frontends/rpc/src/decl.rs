@@ -264,7 +264,7 @@ pub fn methods() -> Vec<Method> {
         },
         Method {
             name: "sessions.open",
-            summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`.",
+            summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`. Opening a session this server observes again takes the writer once the other process has let it go (closed it or exited).",
             params: vec![session()],
             result: "The opened session: `session`, `access` (`writer` or `observer`), `position`, `path`, `cwd`.",
             result_schema: session_info(),

@@ -171,15 +171,22 @@ fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
         message: e.to_string(),
         data: Some(json!({"session": wanted})),
     })?;
-    if let Some(opened) = lock(&server.sessions).get(&id) {
-        return Ok(opened.info());
-    }
+    // Open already: as it is — unless this server only observes it, when opening again takes
+    // the writer if the process that held it has let it go.
+    let observed = match lock(&server.sessions).get(&id) {
+        Some(opened) if matches!(opened.held, Held::Writer(_)) => return Ok(opened.info()),
+        Some(opened) => Some(Arc::clone(opened)),
+        None => None,
+    };
     let cwd = recorded_cwd(id, &path);
     match store
         .open_or_observe(&path, id)
         .map_err(|e| errors::store(&e))?
     {
         smith_agent::Access::Writer(opened) => Ok(hold(server, opened.session, cwd).info()),
+        smith_agent::Access::Observer(_) if observed.is_some() => {
+            Ok(observed.map(|o| o.info()).unwrap_or_default())
+        }
         smith_agent::Access::Observer(_) => {
             let opened = Arc::new(Opened {
                 id,
@@ -444,10 +451,18 @@ fn entries(server: &Server, p: &Params) -> Result<Value> {
     };
     let page = inspect::read_page(&o.path, o.id, request).map_err(|e| match e {
         inspect::PageError::Store(e) => errors::store(&e),
-        other => ErrorObject::new(
-            smith_render_jsonrpc::message::INVALID_PARAMS,
-            other.to_string(),
-        ),
+        other => {
+            let field = if matches!(other, inspect::PageError::Limit { .. }) {
+                "limit"
+            } else {
+                "cursor"
+            };
+            ErrorObject {
+                code: smith_render_jsonrpc::message::INVALID_PARAMS,
+                message: format!("invalid params: `{field}`: {other}"),
+                data: Some(json!({"field": field})),
+            }
+        }
     })?;
     let entries: Vec<Value> = page
         .entries
@@ -528,29 +543,44 @@ fn request(server: &Server, p: &Params) -> Result<Value> {
 }
 
 fn edits(p: &Params) -> Result<Vec<smith_store::EditOp>> {
+    // Each item is checked here, and a bad one is named by its index.
+    let entry_at = |field: String, v: &Value| match v.as_u64() {
+        Some(id) if id >= 1 => Ok(EntryId(id)),
+        _ => Err(ErrorObject::invalid_params(
+            &field,
+            "an entry id (an integer from 1)",
+        )),
+    };
     let mut edits = Vec::new();
-    for target in p
+    for (i, target) in p
         .value("omit")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
+        .enumerate()
     {
         edits.push(smith_store::EditOp {
-            target: EntryId(target.as_u64().unwrap_or_default()),
+            target: entry_at(format!("omit[{i}]"), target)?,
             change: smith_store::EditChange::Omit,
         });
     }
-    for r in p
+    for (i, r) in p
         .value("replace")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
+        .enumerate()
     {
+        let target = entry_at(format!("replace[{i}].entry"), &r["entry"])?;
+        let Some(text) = r["text"].as_str() else {
+            return Err(ErrorObject::invalid_params(
+                &format!("replace[{i}].text"),
+                "a string: the text the model sees instead",
+            ));
+        };
         edits.push(smith_store::EditOp {
-            target: EntryId(r["entry"].as_u64().unwrap_or_default()),
-            change: smith_store::EditChange::Replace(
-                r["text"].as_str().unwrap_or_default().to_owned(),
-            ),
+            target,
+            change: smith_store::EditChange::Replace(text.to_owned()),
         });
     }
     if edits.is_empty() {
@@ -739,7 +769,11 @@ fn docs_search(p: &Params) -> Result<Value> {
             p.str("query").unwrap_or_default(),
             p.u64("limit").unwrap_or(10) as u32,
         )
-        .map_err(|e| ErrorObject::new(smith_render_jsonrpc::message::INVALID_PARAMS, e))?;
+        .map_err(|e| ErrorObject {
+            code: smith_render_jsonrpc::message::INVALID_PARAMS,
+            message: format!("invalid params: {e}"),
+            data: Some(json!({"field": "query"})),
+        })?;
     let hits: Vec<Value> = hits
         .iter()
         .map(|h| json!({"id": h.id, "title": h.title, "section": h.section, "line": h.line, "snippet": h.snippet}))

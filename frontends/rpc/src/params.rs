@@ -43,7 +43,9 @@ fn expected(schema: &Value) -> String {
     text
 }
 
-fn fits(schema: &Value, value: &Value) -> bool {
+/// Where `value` first departs from `schema`: the path of the offending part (`field`,
+/// `field[2]`, `field[0].text`) and what was expected there; `None` when it fits.
+fn mismatch(schema: &Value, value: &Value, path: &str) -> Option<(String, String)> {
     let kind_fits = |kind: &str| match kind {
         "integer" => value.as_i64().is_some() || value.as_u64().is_some(),
         "string" => value.is_string(),
@@ -58,49 +60,55 @@ fn fits(schema: &Value, value: &Value) -> bool {
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(kind_fits),
         _ => true,
     };
+    let here = || Some((path.to_owned(), expected(schema)));
     if !typed {
-        return false;
+        return here();
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return values.contains(value);
+        return if values.contains(value) { None } else { here() };
     }
     if let Some(n) = value.as_f64() {
-        if schema
+        let below = schema
             .get("minimum")
             .and_then(Value::as_f64)
-            .is_some_and(|m| n < m)
-        {
-            return false;
-        }
-        if schema
+            .is_some_and(|m| n < m);
+        let above = schema
             .get("maximum")
             .and_then(Value::as_f64)
-            .is_some_and(|m| n > m)
-        {
-            return false;
+            .is_some_and(|m| n > m);
+        if below || above {
+            return here();
         }
     }
     if let (Some(items), Some(values)) = (schema.get("items"), value.as_array()) {
         return values
             .iter()
-            .all(|v| fits(items, v) && required_present(items, v));
+            .enumerate()
+            .find_map(|(i, v)| mismatch(items, v, &format!("{path}[{i}]")));
     }
-    true
-}
-
-fn required_present(schema: &Value, value: &Value) -> bool {
-    let Some(required) = schema.get("required").and_then(Value::as_array) else {
-        return true;
-    };
-    let Some(object) = value.as_object() else {
-        return true;
-    };
-    let props = schema.get("properties");
-    required.iter().filter_map(Value::as_str).all(|name| {
-        object
-            .get(name)
-            .is_some_and(|v| props.and_then(|p| p.get(name)).is_none_or(|s| fits(s, v)))
-    })
+    if let Some(object) = value.as_object() {
+        let props = schema.get("properties");
+        let required = schema.get("required").and_then(Value::as_array);
+        for name in required.into_iter().flatten().filter_map(Value::as_str) {
+            if !object.contains_key(name) {
+                let what = props
+                    .and_then(|p| p.get(name))
+                    .map_or_else(|| "any JSON value".to_owned(), expected);
+                return Some((
+                    format!("{path}.{name}"),
+                    format!("given: it is required ({what})"),
+                ));
+            }
+        }
+        for (name, v) in object {
+            if let Some(s) = props.and_then(|p| p.get(name))
+                && let Some(found) = mismatch(s, v, &format!("{path}.{name}"))
+            {
+                return Some(found);
+            }
+        }
+    }
+    None
 }
 
 impl Params {
@@ -127,10 +135,12 @@ impl Params {
                         &format!("given: it is required ({})", expected(&p.schema)),
                     ));
                 }
-                Some(v) if !fits(&p.schema, v) || !required_present(&p.schema, v) => {
-                    return Err(ErrorObject::invalid_params(p.name, &expected(&p.schema)));
+                Some(v) => {
+                    if let Some((field, what)) = mismatch(&p.schema, v, p.name) {
+                        return Err(ErrorObject::invalid_params(&field, &what));
+                    }
                 }
-                _ => {}
+                None => {}
             }
         }
         Ok(Self(params))
@@ -194,7 +204,7 @@ mod tests {
             serde_json::json!({"session": "s", "replace": [{"entry": 2}]}),
         )
         .unwrap_err();
-        assert_eq!(e.data.unwrap()["field"], "replace");
+        assert_eq!(e.data.unwrap()["field"], "replace[0].text");
         assert!(
             check(
                 "session.edit",

@@ -163,7 +163,7 @@ impl Server {
             ),
             Line::Text(text) => match smith_render_jsonrpc::parse(&text) {
                 Ok(call) => self.call(call),
-                Err(refused) => self.answer(Some(&refused.id), Err(refused.error)),
+                Err(refused) => self.answer(refused.id.as_ref(), Err(refused.error)),
             },
         }
     }

@@ -63,8 +63,10 @@ pub struct Call {
 /// Why a line is not a call; the response goes to `id` (`null` when none could be read).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refused {
-    /// The id to answer, when the line had a readable one.
-    pub id: Value,
+    /// The id to answer (`null` when the line had no readable one); `None` for a
+    /// well-formed notification, which is never answered, even with an error (JSON-RPC 2.0
+    /// §4.1).
+    pub id: Option<Value>,
     /// The error to answer with.
     pub error: ErrorObject,
 }
@@ -77,7 +79,7 @@ pub struct Refused {
 pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
     let value: Value = serde_json::from_slice(line).map_err(|e| {
         Box::new(Refused {
-            id: Value::Null,
+            id: Some(Value::Null),
             error: ErrorObject::new(
                 PARSE_ERROR,
                 format!(
@@ -88,7 +90,7 @@ pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
     })?;
     let invalid = |id: Value, why: &str| {
         Box::new(Refused {
-            id,
+            id: Some(id),
             error: ErrorObject::new(INVALID_REQUEST, format!("invalid request: {why}")),
         })
     };
@@ -140,11 +142,14 @@ pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
         Some(Value::Object(p)) => p,
         Some(Value::Array(_)) => {
             return Err(Box::new(Refused {
-                id: answer_to,
-                error: ErrorObject::new(
-                    INVALID_PARAMS,
-                    "invalid params: parameters are given by name (an object), not by position",
-                ),
+                id,
+                error: ErrorObject {
+                    code: INVALID_PARAMS,
+                    message:
+                        "invalid params: parameters are given by name (an object), not by position"
+                            .to_owned(),
+                    data: Some(serde_json::json!({"field": "params", "expected": "an object"})),
+                },
             }));
         }
         Some(_) => return Err(invalid(answer_to, "`params` must be an object")),
@@ -181,11 +186,17 @@ mod tests {
         assert_eq!(parse(b"{nope").unwrap_err().error.code, PARSE_ERROR);
         assert_eq!(parse(b"[]").unwrap_err().error.code, INVALID_REQUEST);
         let r = parse(br#"{"jsonrpc":"1.0","id":"x","method":"m"}"#).unwrap_err();
-        assert_eq!((r.id, r.error.code), (Value::from("x"), INVALID_REQUEST));
+        assert_eq!(
+            (r.id, r.error.code),
+            (Some(Value::from("x")), INVALID_REQUEST)
+        );
         let r = parse(br#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#).unwrap_err();
-        assert_eq!(r.error.code, INVALID_PARAMS);
+        assert_eq!((r.id, r.error.code), (Some(Value::from(1)), INVALID_PARAMS));
+        // A notification is never answered, not even with an error.
+        let r = parse(br#"{"jsonrpc":"2.0","method":"m","params":[1]}"#).unwrap_err();
+        assert_eq!((r.id, r.error.code), (None, INVALID_PARAMS));
         let r = parse(br#"{"jsonrpc":"2.0","id":{},"method":"m"}"#).unwrap_err();
-        assert_eq!((r.id, r.error.code), (Value::Null, INVALID_REQUEST));
+        assert_eq!((r.id, r.error.code), (Some(Value::Null), INVALID_REQUEST));
         for id in ["7.5", "123456789012345678901234567890"] {
             let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#);
             assert_eq!(

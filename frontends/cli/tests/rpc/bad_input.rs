@@ -59,6 +59,9 @@ fn bad_lines_get_standard_errors_and_the_server_goes_on() {
     assert_eq!(e["id"], serde_json::Value::Null);
     // A notification (no id) gets no answer, even an unknown one.
     c.send_raw(r#"{"jsonrpc":"2.0","method":"no.such.method"}"#);
+    // Nor one with parameters by position, or with a parameter of the wrong type.
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"sessions.list","params":[1]}"#);
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"sessions.list","params":{"limit":"many"}}"#);
     let init = c.result(
         "initialize",
         json!({"client": {"name": "test", "version": "1"}, "protocol_version": "1.0"}),
@@ -73,6 +76,12 @@ fn bad_lines_get_standard_errors_and_the_server_goes_on() {
         !lines
             .iter()
             .any(|l| l["error"]["data"]["method"] == "no.such.method" && l["id"].is_null())
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l["error"]["code"] == -32602 && l["id"].is_null()),
+        "a notification was answered: {lines:?}"
     );
 }
 

@@ -67,6 +67,27 @@ fn inspection_edit_branch_and_catalog_methods_answer_from_the_file_and_the_app()
     assert!(edit["edit"].as_u64().is_some(), "{edit}");
     let refused = c.error("session.edit", json!({"session": s, "omit": [999]}));
     assert_eq!(refused["code"], -32005, "{refused}");
+    // A bad item is named by its index, before anything is written.
+    for (params, field) in [
+        (json!({"session": s, "omit": [user, "x"]}), "omit[1]"),
+        (
+            json!({"session": s, "replace": [{"entry": user}]}),
+            "replace[0].text",
+        ),
+        (
+            json!({"session": s, "replace": [{"entry": 0, "text": "t"}]}),
+            "replace[0].entry",
+        ),
+    ] {
+        let e = c.error("session.edit", params);
+        assert_eq!(
+            (e["code"].as_i64(), e["data"]["field"].as_str()),
+            (Some(-32602), Some(field)),
+            "{e}"
+        );
+    }
+    let e = c.error("session.entries", json!({"session": s, "cursor": 99_999}));
+    assert_eq!(e["data"]["field"], "cursor", "{e}");
 
     // Selecting an earlier branch, then closing; a closed session is no longer open here.
     assert_eq!(

@@ -207,6 +207,18 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
     let fork = observer.result("sessions.fork", json!({"session": s}));
     assert_eq!(fork["access"], "writer");
     assert_ne!(fork["session"], s);
+    // Opening again while the other process writes keeps observing; once it has let the
+    // session go, opening again takes the writer.
+    let again = observer.result("sessions.open", json!({"session": s}));
+    assert_eq!(again["access"], "observer");
+    writer.result("sessions.close", json!({"session": s}));
+    let promoted = observer.result("sessions.open", json!({"session": s}));
+    assert_eq!(promoted["access"], "writer");
+    let r = observer.result(
+        "session.submit",
+        json!({"session": s, "input": "mine now", "model": "scripted/demo"}),
+    );
+    assert_eq!(r["state"], "admitted");
     observer.finish();
     writer.finish();
 }
