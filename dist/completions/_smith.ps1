@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run one agent turn without the terminal UI and print its output')
             [CompletionResult]::new('rpc', 'rpc', [CompletionResultType]::ParameterValue, 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool')
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
@@ -70,6 +71,20 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;rpc' {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;mcp' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Record tool effects in this existing session (an id or unique prefix) instead of a new one')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -669,6 +684,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;help' {
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run one agent turn without the terminal UI and print its output')
             [CompletionResult]::new('rpc', 'rpc', [CompletionResultType]::ParameterValue, 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool')
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
@@ -686,6 +702,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;rpc' {
+            break
+        }
+        'smith;help;mcp' {
             break
         }
         'smith;help;docs' {

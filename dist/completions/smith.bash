@@ -34,6 +34,9 @@ _smith() {
             smith,help)
                 cmd="smith__subcmd__help"
                 ;;
+            smith,mcp)
+                cmd="smith__subcmd__mcp"
+                ;;
             smith,models)
                 cmd="smith__subcmd__models"
                 ;;
@@ -144,6 +147,9 @@ _smith() {
                 ;;
             smith__subcmd__help,help)
                 cmd="smith__subcmd__help__subcmd__help"
+                ;;
+            smith__subcmd__help,mcp)
+                cmd="smith__subcmd__help__subcmd__mcp"
                 ;;
             smith__subcmd__help,models)
                 cmd="smith__subcmd__help__subcmd__models"
@@ -359,7 +365,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval rpc docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1007,7 +1013,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval rpc docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1217,6 +1223,20 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1531,6 +1551,44 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__mcp)
+            opts="-m -c -h -V --model --session --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
+            cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -65,6 +66,19 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;rpc'= {
             cand -m 'The model sessions use unless a submission names one (as the `model` setting)'
             cand --model 'The model sessions use unless a submission names one (as the `model` setting)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp'= {
+            cand -m 'The model `smith_run` uses (as the `model` setting)'
+            cand --model 'The model `smith_run` uses (as the `model` setting)'
+            cand --session 'Record tool effects in this existing session (an id or unique prefix) instead of a new one'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -591,6 +605,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help'= {
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
+            cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -606,6 +621,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;eval'= {
         }
         &'smith;help;rpc'= {
+        }
+        &'smith;help;mcp'= {
         }
         &'smith;help;docs'= {
             cand list 'List every document: id, kind and title, ordered by id'

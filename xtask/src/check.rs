@@ -34,6 +34,19 @@ pub(crate) fn run_all() -> Result<(), String> {
     {
         test.env("SMITH_OPENRPC_VALIDATOR", &validator);
     }
+    // The MCP Python SDK, when installed (`.ci/run` installs it; locally `python3 -m venv
+    // xtask/mcp/.venv && xtask/mcp/.venv/bin/pip install -r xtask/mcp/requirements.txt`):
+    // the `smith mcp` client tests use it.
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/.venv/bin/python");
+    if python.is_file() && std::env::var_os("SMITH_MCP_PYTHON").is_none() {
+        test.env("SMITH_MCP_PYTHON", &python);
+    }
+    // The MCP TypeScript SDK and the Inspector, when installed (`npm ci --prefix
+    // xtask/mcp/node`).
+    let node = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/node");
+    if node.join("node_modules").is_dir() && std::env::var_os("SMITH_MCP_NODE").is_none() {
+        test.env("SMITH_MCP_NODE", &node);
+    }
     run(test)?;
 
     let mut doc = cargo();

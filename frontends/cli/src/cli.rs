@@ -9,6 +9,7 @@ use crate::commands::completions::{COMPLETIONS_AFTER_HELP, CompletionsArgs};
 use crate::commands::config::{CONFIG_AFTER_HELP, ConfigArgs};
 use crate::commands::docs::{DOCS_AFTER_HELP, DocsArgs};
 use crate::commands::eval::{EVAL_AFTER_HELP, EvalArgs};
+use crate::commands::mcp::{MCP_AFTER_HELP, McpArgs};
 use crate::commands::models::{MODELS_AFTER_HELP, ModelsArgs};
 use crate::commands::plugins::{PLUGINS_AFTER_HELP, PluginsArgs};
 use crate::commands::rpc::{RPC_AFTER_HELP, RpcArgs};
@@ -118,6 +119,10 @@ pub(crate) enum Command {
     /// queue, abort, observation from durable positions, inspection.
     #[command(after_help = RPC_AFTER_HELP)]
     Rpc(RpcArgs),
+    /// Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith:
+    /// its tools with durable effects, sessions as resources, an agent turn as a tool.
+    #[command(after_help = MCP_AFTER_HELP)]
+    Mcp(McpArgs),
     /// Read Smith's documentation, offline: list, search and get documents.
     #[command(after_help = DOCS_AFTER_HELP)]
     Docs(DocsArgs),

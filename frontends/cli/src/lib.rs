@@ -90,6 +90,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Eval(args)) => eval::run(args, &cli.global),
         Some(cli::Command::Rpc(args)) => commands::rpc::run(&args, &cli.global),
+        Some(cli::Command::Mcp(args)) => commands::mcp::run(&args, &cli.global),
         Some(cli::Command::Docs(args)) => docs::run(args),
         Some(cli::Command::Config(args)) => config::run(args, &cli.global),
         Some(cli::Command::Tools(args)) => tools::run(args, &cli.global),

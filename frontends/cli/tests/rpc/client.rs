@@ -35,7 +35,7 @@ impl Client {
     /// Start `smith rpc ARGS` in `env`, reading nothing of its output until
     /// [`Client::resume`]: a client that stops reading.
     pub fn start_paused(env: &Env, args: &[&str]) -> Self {
-        Self::spawn(env, args, env.root.path(), true)
+        Self::spawn(env, "rpc", args, env.root.path(), true)
     }
 
     /// Start reading the output of a client started paused.
@@ -47,11 +47,28 @@ impl Client {
 
     /// Start `smith rpc ARGS` in `env`, in `dir`.
     pub fn start_in(env: &Env, args: &[&str], dir: &std::path::Path) -> Self {
-        Self::spawn(env, args, dir, false)
+        Self::spawn(env, "rpc", args, dir, false)
     }
 
-    fn spawn(env: &Env, args: &[&str], dir: &std::path::Path, paused: bool) -> Self {
-        let mut all = vec!["rpc"];
+    /// Start `smith SUBCOMMAND ARGS` (another stdio protocol frontend, e.g. `mcp`) in `dir`.
+    #[allow(dead_code)] // the mcp tests share this client
+    pub fn start_subcommand(
+        env: &Env,
+        subcommand: &'static str,
+        args: &[&str],
+        dir: &std::path::Path,
+    ) -> Self {
+        Self::spawn(env, subcommand, args, dir, false)
+    }
+
+    fn spawn(
+        env: &Env,
+        subcommand: &'static str,
+        args: &[&str],
+        dir: &std::path::Path,
+        paused: bool,
+    ) -> Self {
+        let mut all = vec![subcommand];
         all.extend_from_slice(args);
         let mut child = env
             .command(&all)

@@ -1,0 +1,69 @@
+//! `smith mcp`: serve the Model Context Protocol over stdin and stdout (`smith-mcp`), for a
+//! client that spawns Smith. Diagnostics before the server starts go to stderr; once it
+//! serves, stdout carries MCP messages only.
+
+use clap::Args;
+
+use crate::cli::Global;
+use crate::command_error::CliError;
+use crate::exit;
+use crate::output::report_notices;
+
+pub(crate) const MCP_AFTER_HELP: &str = "\
+Protocol:
+  MCP revisions 2025-11-25 and 2025-06-18 over stdio (negotiated by `initialize`; the stateless
+  2026-07-28 revision is not served yet: `server/discover` gets \"method not found\", and
+  clients fall back). One JSON-RPC message per LF-terminated line; stdout carries MCP messages
+  only, diagnostics go to stderr. The guide is `smith docs get mcp`.
+
+Exposed:
+  tools      every active tool plugin's tool, under your grants, process policy and trust
+             (`smith tools list`), each effect recorded in the server's session; and
+             `smith_run`, which runs a prompt as an agent turn with the configured model
+  resources  sessions: smith://session/ID, smith://session/ID/entries/CURSOR, and
+             smith://server/session (the session effects are recorded in)
+
+Example (Claude Code):
+  claude mcp add smith -- smith mcp
+
+Exit status:
+  0    the input ended (or a signal stopped the server) and the session was closed
+  2    bad configuration: nothing was served";
+
+/// Arguments of `smith mcp`.
+#[derive(Debug, Args)]
+pub(crate) struct McpArgs {
+    /// The model `smith_run` uses (as the `model` setting).
+    #[arg(short, long, value_name = "PROVIDER/MODEL")]
+    pub(crate) model: Option<String>,
+    /// Record tool effects in this existing session (an id or unique prefix) instead of a new
+    /// one.
+    #[arg(long, value_name = "ID")]
+    pub(crate) session: Option<String>,
+}
+
+/// Serve until stdin ends.
+pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
+    let flags: Vec<(&str, &str, &str)> = args
+        .model
+        .as_deref()
+        .map(|m| ("--model", "model", m))
+        .into_iter()
+        .collect();
+    let app = global.app(&flags)?;
+    report_notices(&app.settings.notices);
+    let cwd = std::env::current_dir().map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot tell the working directory tools run in: {e}; run smith from an existing directory"),
+        )
+    })?;
+    let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone());
+    let stop = mcp.stopper();
+    let _ = ctrlc::set_handler(move || {
+        stop.stop();
+        std::process::exit(i32::from(exit::SUCCESS));
+    });
+    mcp.serve(std::io::stdin().lock(), std::io::stdout());
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,279 @@
+//! Reading and dispatching client messages, the lifecycle (`initialize`, `ping`,
+//! `logging/setLevel`), cancellation, and the one writer thread that writes the outbox in
+//! order. Long work (tool calls, resource subscriptions) runs on threads of its own, so the
+//! reading thread always answers `ping` and takes `notifications/cancelled`.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+
+use serde_json::{Map, Value, json};
+use smith::Cancel;
+use smith_render_jsonrpc::message::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use smith_render_jsonrpc::{
+    Call, ErrorObject, Line, LineReader, MAX_LINE_BYTES, Out, Outbox, encode_line, error_response,
+    notification, response,
+};
+
+/// The most lines waiting for the client.
+pub(crate) const OUTBOX_CAPACITY: usize = 4096;
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The session tool effects are recorded in, once opened or created.
+pub(crate) struct Recording {
+    pub(crate) session: smith_agent::Session,
+}
+
+/// The state of one connection, shared by its threads.
+pub(crate) struct Server {
+    pub(crate) app: smith_app::App,
+    pub(crate) cwd: PathBuf,
+    pub(crate) outbox: Arc<Outbox>,
+    /// The session named by `--session`, until it is opened.
+    pub(crate) wanted_session: Option<String>,
+    pub(crate) recording: Mutex<Option<Recording>>,
+    /// The tools, loaded on first use (or why they cannot be).
+    pub(crate) tools: Mutex<Option<Result<Arc<smith_app::Loadout>, String>>>,
+    /// Calls in flight by request id (its JSON text), to cancel.
+    pub(crate) calls: Mutex<HashMap<String, Cancel>>,
+    /// Resource subscriptions by URI: raising the flag ends one.
+    pub(crate) subscriptions: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// The least severe log level sent (a rank in `smith_render_mcp::LEVELS`).
+    pub(crate) log_level: AtomicUsize,
+    pub(crate) shutting_down: AtomicBool,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    closing: Mutex<()>,
+}
+
+impl Server {
+    pub(crate) fn new(app: smith_app::App, cwd: PathBuf, session: Option<String>) -> Arc<Self> {
+        Arc::new(Self {
+            app,
+            cwd,
+            outbox: Arc::new(Outbox::new(OUTBOX_CAPACITY)),
+            wanted_session: session,
+            recording: Mutex::new(None),
+            tools: Mutex::new(None),
+            calls: Mutex::new(HashMap::new()),
+            subscriptions: Mutex::new(HashMap::new()),
+            log_level: AtomicUsize::new(smith_render_mcp::level_rank("info").unwrap_or(1)),
+            shutting_down: AtomicBool::new(false),
+            threads: Mutex::new(Vec::new()),
+            writer: Mutex::new(None),
+            closing: Mutex::new(()),
+        })
+    }
+
+    /// Answer request `id` (a notification, `None`, is never answered).
+    pub(crate) fn answer(&self, id: Option<&Value>, result: Result<Value, ErrorObject>) {
+        let Some(id) = id else { return };
+        let line = match result {
+            Ok(v) => response(id, v),
+            Err(e) => error_response(id, &e),
+        };
+        self.outbox.reply(line);
+    }
+
+    /// Send notification `method` with `params` (never dropped: replies and notifications of
+    /// this server are few and bounded by the work that makes them).
+    pub(crate) fn notify(&self, method: &str, params: Value) {
+        self.outbox.reply(notification(method, params));
+    }
+
+    /// Log `data` at `level` when the client asked for that level or a less severe one.
+    pub(crate) fn log(&self, level: &str, data: &str) {
+        if smith_render_mcp::level_rank(level)
+            .is_some_and(|rank| rank >= self.log_level.load(Ordering::SeqCst))
+        {
+            self.notify(
+                "notifications/message",
+                json!({"level": level, "logger": "smith", "data": data}),
+            );
+        }
+    }
+
+    /// Run `work` on a thread of its own, joined at shutdown.
+    pub(crate) fn spawn(&self, work: impl FnOnce() + Send + 'static) {
+        let handle = std::thread::spawn(work);
+        let mut threads = lock(&self.threads);
+        threads.retain(|t| !t.is_finished());
+        threads.push(handle);
+    }
+
+    fn line(self: &Arc<Self>, line: Line) {
+        match line {
+            Line::TooLong { bytes } => self.answer(
+                Some(&Value::Null),
+                Err(ErrorObject::new(
+                    smith_render_jsonrpc::message::INVALID_REQUEST,
+                    format!(
+                        "invalid request: a line of {bytes} bytes is longer than the {MAX_LINE_BYTES} this server reads; it was skipped — send smaller messages"
+                    ),
+                )),
+            ),
+            Line::Text(text) => match smith_render_jsonrpc::parse(&text) {
+                Ok(call) => self.call(call),
+                Err(refused) => self.answer(refused.id.as_ref(), Err(refused.error)),
+            },
+        }
+    }
+
+    fn call(self: &Arc<Self>, call: Call) {
+        let Call { id, method, params } = call;
+        let result = match method.as_str() {
+            "initialize" => Ok(initialize(&params)),
+            "ping" => Ok(json!({})),
+            "notifications/initialized" | "notifications/roots/list_changed" => return,
+            "notifications/cancelled" => {
+                self.cancel(&params);
+                return;
+            }
+            "logging/setLevel" => self.set_level(&params),
+            "tools/list" => crate::tools::list(self),
+            "tools/call" => {
+                crate::tools::call(self, id, params);
+                return;
+            }
+            "resources/list" => crate::resources::list(self, &params),
+            "resources/templates/list" => Ok(crate::resources::templates()),
+            "resources/read" => crate::resources::read(self, &params),
+            "resources/subscribe" => crate::resources::subscribe(self, &params),
+            "resources/unsubscribe" => crate::resources::unsubscribe(self, &params),
+            other => Err(ErrorObject {
+                code: METHOD_NOT_FOUND,
+                message: format!(
+                    "method not found: `{other}` — smith mcp serves tools, resources, logging and ping (revisions {}); the stateless 2026-07-28 revision (`server/discover`) is not served yet, so use `initialize`",
+                    smith_render_mcp::REVISIONS.join(", ")
+                ),
+                data: Some(json!({"method": other})),
+            }),
+        };
+        self.answer(id.as_ref(), result);
+    }
+
+    fn set_level(&self, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
+        let level = params
+            .get("level")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let rank = smith_render_mcp::level_rank(level).ok_or_else(|| {
+            invalid_params(
+                "level",
+                &format!("one of {}", smith_render_mcp::LEVELS.join(", ")),
+            )
+        })?;
+        self.log_level.store(rank, Ordering::SeqCst);
+        Ok(json!({}))
+    }
+
+    fn cancel(&self, params: &Map<String, Value>) {
+        let Some(id) = params.get("requestId") else {
+            return;
+        };
+        if let Some(cancel) = lock(&self.calls).get(&id.to_string()) {
+            cancel.cancel();
+        }
+    }
+
+    /// End the connection: calls in flight are cancelled and end (recording how their effects
+    /// ended), subscriptions stop, the session is closed, then the outbox is written out.
+    pub(crate) fn finish(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        let _one_at_a_time = lock(&self.closing);
+        for cancel in lock(&self.calls).values() {
+            cancel.cancel();
+        }
+        for stop in lock(&self.subscriptions).values() {
+            stop.store(true, Ordering::SeqCst);
+        }
+        let threads: Vec<JoinHandle<()>> = lock(&self.threads).drain(..).collect();
+        for t in threads {
+            let _ = t.join();
+        }
+        if let Some(recording) = lock(&self.recording).take() {
+            let _ = recording.session.close();
+        }
+        self.outbox.close();
+        let writer = lock(&self.writer).take();
+        if let Some(w) = writer {
+            let _ = w.join();
+        }
+    }
+}
+
+/// An invalid-params error naming `field`.
+pub(crate) fn invalid_params(field: &str, expected: &str) -> ErrorObject {
+    ErrorObject {
+        code: INVALID_PARAMS,
+        message: format!("invalid params: `{field}` must be {expected}"),
+        data: Some(json!({"field": field, "expected": expected})),
+    }
+}
+
+fn initialize(params: &Map<String, Value>) -> Value {
+    let requested = params.get("protocolVersion").and_then(Value::as_str);
+    json!({
+        "protocolVersion": smith_render_mcp::negotiate(requested),
+        "capabilities": {
+            "tools": {"listChanged": false},
+            "resources": {"subscribe": true, "listChanged": false},
+            "logging": {},
+        },
+        "serverInfo": {"name": "smith", "title": "Smith", "version": env!("CARGO_PKG_VERSION")},
+        "instructions": "Smith's tools (files, shell, docs) run under the user's grants and process policy, each effect recorded in a Smith session (resource smith://server/session names it). `smith_run` runs a prompt as an agent turn. Sessions are resources: smith://session/ID.",
+    })
+}
+
+/// Serve one client until its input ends. Returns when every call ended and every line was
+/// written.
+pub(crate) fn run(
+    server: &Arc<Server>,
+    input: impl BufRead,
+    mut output: impl Write + Send + 'static,
+) {
+    let outbox = Arc::clone(&server.outbox);
+    let redactor = server.app.secrets().ok().map(|s| s.redactor);
+    let writer_thread = std::thread::spawn(move || {
+        let mut open = true;
+        while let Some(item) = outbox.pop() {
+            if !open {
+                continue; // the client went away: drain so producers never wait
+            }
+            let (Out::Reply(v) | Out::Paced(v)) = item else {
+                continue;
+            };
+            let Ok(mut line) = encode_line(&v) else {
+                continue;
+            };
+            if let Some(r) = &redactor
+                && let Ok(text) = std::str::from_utf8(&line)
+                && let std::borrow::Cow::Owned(redacted) = r.current().redact(text)
+            {
+                line = redacted.into_bytes();
+            }
+            if output
+                .write_all(&line)
+                .and_then(|()| output.flush())
+                .is_err()
+            {
+                open = false;
+            }
+        }
+    });
+    *lock(&server.writer) = Some(writer_thread);
+    let mut lines = LineReader::new(input, MAX_LINE_BYTES);
+    while let Ok(Some(line)) = lines.next_line() {
+        server.line(line);
+        if server.shutting_down.load(Ordering::SeqCst) {
+            break;
+        }
+    }
+    server.finish();
+}

@@ -1,0 +1,352 @@
+//! `tools/list` and `tools/call`: the active tool plugins' tools under the user's grants,
+//! process policy and trust (the same [`smith_app::Loadout`] a run uses), each call's effects
+//! recorded in the server's session; and `smith_run`, a prompt run as an agent turn on that
+//! session. A tool's failure is an `isError` result (the model can read it), never a protocol
+//! error; progress goes to the client when the request sent a progress token.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use serde_json::{Map, Value, json};
+use smith::{Cancel, ToolCall, ToolContext, ToolEvent, ToolRegistry};
+use smith_render_jsonrpc::ErrorObject;
+use smith_render_jsonrpc::message::INVALID_PARAMS;
+use smith_ui_intents::{Delivery, Intent, IntentSink};
+
+use crate::server::{Recording, Server, invalid_params, lock};
+
+/// The agent tool's name.
+pub(crate) const RUN_TOOL: &str = "smith_run";
+
+/// The tools, loaded once: the enabled tool plugins (no provider plugin) with the user's
+/// policy for the server's directory and the secrets every output is redacted with.
+pub(crate) fn loadout(server: &Server) -> Result<Arc<smith_app::Loadout>, ErrorObject> {
+    let mut cached = lock(&server.tools);
+    if cached.is_none() {
+        let built = (|| {
+            let host = server
+                .app
+                .load_plugins(|m| m.provider.is_none())
+                .map_err(|e| e.to_string())?;
+            let mut policy = server
+                .app
+                .policy(&server.cwd, &|r| r.to_string())
+                .map_err(|e| e.to_string())?;
+            policy.secrets = server.app.secrets().map_err(|e| e.to_string())?.redactor;
+            Ok(Arc::new(host.loadout().with_policy(policy)))
+        })();
+        *cached = Some(built);
+    }
+    match cached.as_ref() {
+        Some(Ok(l)) => Ok(Arc::clone(l)),
+        Some(Err(why)) => Err(ErrorObject::new(
+            smith_render_jsonrpc::message::INTERNAL_ERROR,
+            format!("the tools cannot be loaded: {why}"),
+        )),
+        None => unreachable!("set above"),
+    }
+}
+
+/// `tools/list`: every tool a call here can run, with its input schema, and `smith_run`.
+pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
+    let tools = loadout(server)?;
+    let mut listed: Vec<Value> = tools
+        .definitions()
+        .into_iter()
+        .map(|d| {
+            json!({
+                "name": d.name,
+                "description": d.description,
+                "inputSchema": d.input_schema,
+            })
+        })
+        .collect();
+    listed.push(json!({
+        "name": RUN_TOOL,
+        "title": "Run a Smith agent turn",
+        "description": "Run `prompt` as one agent turn of Smith (its configured model and tools) in the server's session, and return the final answer. Progress is reported when a progress token is sent.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"prompt": {"type": "string", "description": "What to ask the agent."}},
+            "required": ["prompt"],
+            "additionalProperties": false,
+        },
+        "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true},
+    }));
+    Ok(json!({"tools": listed}))
+}
+
+/// The session effects are recorded in: opened (`--session`) or created on first use.
+fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recording>>, String> {
+    let mut guard = lock(&server.recording);
+    if guard.is_none() {
+        let store = server.app.sessions().map_err(|e| e.to_string())?;
+        let mut session = match &server.wanted_session {
+            Some(wanted) => {
+                let (path, id) = store.find(wanted).map_err(|e| e.to_string())?;
+                match store
+                    .open_or_observe(&path, id)
+                    .map_err(|e| e.to_string())?
+                {
+                    smith_agent::Access::Writer(opened) => opened.session,
+                    smith_agent::Access::Observer(_) => {
+                        return Err(format!(
+                            "session {id} is being written by another process, so this server cannot record effects in it; close it there, or start smith mcp without --session"
+                        ));
+                    }
+                }
+            }
+            None => store
+                .create(server.cwd.to_str().map(str::to_owned))
+                .map_err(|e| e.to_string())?,
+        };
+        let secrets = server.app.secrets().map_err(|e| e.to_string())?;
+        session
+            .register_secrets(secrets.redactor.clone(), &secrets.registrations)
+            .map_err(|e| e.to_string())?;
+        *guard = Some(Recording { session });
+    }
+    Ok(guard)
+}
+
+/// The id of the session effects are recorded in, creating it if needed.
+pub(crate) fn session_id(server: &Server) -> Result<smith::SessionId, String> {
+    recording(server)?
+        .as_ref()
+        .map(|r| r.session.id())
+        .ok_or_else(|| "no session".to_owned())
+}
+
+/// `tools/call`: answered from a thread of its own (the reading thread goes on).
+pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, Value>) {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(v @ Value::Object(_)) => v.clone(),
+        Some(_) => {
+            return server.answer(id.as_ref(), Err(invalid_params("arguments", "an object")));
+        }
+    };
+    let token = params
+        .get("_meta")
+        .and_then(|m| m.get("progressToken"))
+        .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
+        .cloned();
+    let tools = match loadout(server) {
+        Ok(t) => t,
+        Err(e) => return server.answer(id.as_ref(), Err(e)),
+    };
+    if name != RUN_TOOL && !tools.definitions().iter().any(|d| d.name == name) {
+        let why = tools
+            .withheld()
+            .into_iter()
+            .find(|w| w.name == name)
+            .map_or_else(
+                || "no active plugin provides it; `tools/list` lists the tools".to_owned(),
+                |w| format!("it is not available here: {}", w.why),
+            );
+        return server.answer(
+            id.as_ref(),
+            Err(ErrorObject {
+                code: INVALID_PARAMS,
+                message: format!("unknown tool `{name}`: {why}"),
+                data: Some(json!({"field": "name", "tool": name})),
+            }),
+        );
+    }
+    let cancel = Cancel::new();
+    let key = id.as_ref().map(Value::to_string);
+    if let Some(key) = &key {
+        lock(&server.calls).insert(key.clone(), cancel.clone());
+    }
+    let server2 = Arc::clone(server);
+    server.spawn(move || {
+        let result = if name == RUN_TOOL {
+            run_turn(&server2, &arguments, token, &cancel)
+        } else {
+            run_tool(&server2, &tools, &name, arguments, token, &cancel)
+        };
+        if let Some(key) = &key {
+            lock(&server2.calls).remove(key);
+        }
+        server2.answer(id.as_ref(), Ok(result));
+    });
+}
+
+fn text_result(text: &str, is_error: bool) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": is_error})
+}
+
+fn run_tool(
+    server: &Server,
+    tools: &smith_app::Loadout,
+    name: &str,
+    arguments: Value,
+    token: Option<Value>,
+    cancel: &Cancel,
+) -> Value {
+    let journal = match recording(server) {
+        Ok(g) => g.as_ref().map(|r| r.session.journal()),
+        Err(why) => return text_result(&format!("`{name}` was not run: {why}"), true),
+    };
+    let Some(journal) = journal else {
+        return text_result(&format!("`{name}` was not run: no session"), true);
+    };
+    // Each call gets a fresh id: effect ids are derived from it, unique within the session.
+    let call = ToolCall {
+        id: format!("mcp-{}", smith::SessionId::new_now()),
+        name: name.to_owned(),
+        arguments,
+    };
+    let (events, updates) = mpsc::channel::<ToolEvent>();
+    let context = ToolContext {
+        cwd: Some(server.cwd.clone()),
+        journal: Arc::new(journal),
+        cause: None,
+        events: Some(events),
+    };
+    let mut progress = token.map(smith_render_mcp::Progress::new);
+    let out = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let context = context;
+            tools.call(&call, &context, cancel)
+        });
+        for event in updates {
+            match event {
+                ToolEvent::Progress(text) => {
+                    if let Some(p) = progress.as_mut() {
+                        server.notify("notifications/progress", p.text(text));
+                    }
+                }
+                ToolEvent::Ask {
+                    reply, question, ..
+                } => {
+                    let reason = "smith mcp cannot put questions to the user yet".to_owned();
+                    server.log(
+                        "warning",
+                        &format!("a question was refused: {} ({reason})", question.prompt()),
+                    );
+                    let _ = reply.send(Err(smith::AskError::Refused(reason)));
+                }
+            }
+        }
+        worker.join()
+    });
+    match out {
+        Ok(out) => text_result(&out.output, out.is_error),
+        Err(_) => text_result(
+            &format!(
+                "tool `{name}` failed inside Smith (a defect); its effects, if any, are in the session"
+            ),
+            true,
+        ),
+    }
+}
+
+/// The sink of a `smith_run` turn: progress notifications, and the final answer kept.
+struct TurnSink<'a> {
+    server: &'a Server,
+    progress: Option<smith_render_mcp::Progress>,
+    answer: String,
+}
+
+impl IntentSink for TurnSink<'_> {
+    fn emit(&mut self, intent: Intent) -> Delivery {
+        if let Intent::MessageEnd { message, .. } = &intent
+            && message.role == smith::Role::Assistant
+        {
+            self.answer = message.text();
+        }
+        if let Some(line) = smith_render_mcp::log_message(
+            &intent,
+            self.server
+                .log_level
+                .load(std::sync::atomic::Ordering::SeqCst),
+        ) {
+            self.server.notify("notifications/message", line);
+        }
+        if let Some(p) = self.progress.as_mut()
+            && let Some(params) = p.step(&intent)
+        {
+            self.server.notify("notifications/progress", params);
+        }
+        match intent.kind().degradation() {
+            smith_ui_intents::Degradation::Refuse => Delivery::Refused {
+                reason: "smith mcp cannot put questions to the user yet".to_owned(),
+            },
+            _ => Delivery::Shown,
+        }
+    }
+}
+
+fn run_turn(server: &Server, arguments: &Value, token: Option<Value>, cancel: &Cancel) -> Value {
+    let Some(prompt) = arguments.get("prompt").and_then(Value::as_str) else {
+        return text_result("`prompt` must be a string: what to ask the agent", true);
+    };
+    let app = &server.app;
+    let selection = match app.selection() {
+        Ok(s) => s,
+        Err(e) => return text_result(&format!("no turn was run: {e}"), true),
+    };
+    let spec = smith_app::RunSpec {
+        selection: selection.clone(),
+        thinking: app.thinking(),
+        script: None,
+    };
+    let prepared = match app.prepare(&spec) {
+        Ok(p) => p,
+        Err(e) => return text_result(&format!("no turn was run: {e}"), true),
+    };
+    let mut policy = match app.policy(&server.cwd, &|r| r.to_string()) {
+        Ok(p) => p,
+        Err(e) => return text_result(&format!("no turn was run: {e}"), true),
+    };
+    policy.secrets = prepared.secrets.redactor.clone();
+    let tools = prepared.tools.clone().with_policy(policy);
+    let mut guard = match recording(server) {
+        Ok(g) => g,
+        Err(why) => return text_result(&format!("no turn was run: {why}"), true),
+    };
+    let Some(recording) = guard.as_mut() else {
+        return text_result("no turn was run: no session", true);
+    };
+    let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits())
+        .with_lifecycle(&tools)
+        .in_dir(server.cwd.clone());
+    let mut sink = TurnSink {
+        server,
+        progress: token.map(smith_render_mcp::Progress::new),
+        answer: String::new(),
+    };
+    let submit = smith_agent::Submit {
+        model: &selection,
+        input: prompt,
+        dedup_key: None,
+        destination: None,
+        attachments: &[],
+        images: &[],
+    };
+    let outcome = {
+        let mut shown =
+            smith_ui_intents::RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
+        agent.submit(&mut recording.session, submit, &mut shown, cancel)
+    };
+    match outcome {
+        Ok(o) if o.error.is_none() && o.stop_reason != smith::StopReason::Aborted => {
+            text_result(&sink.answer, false)
+        }
+        Ok(o) => text_result(
+            &format!(
+                "the turn ended with {}: {}",
+                o.stop_reason.as_str(),
+                o.error.map(|e| e.to_string()).unwrap_or_default()
+            ),
+            true,
+        ),
+        Err(e) => text_result(&format!("no turn was run: {e}"), true),
+    }
+}

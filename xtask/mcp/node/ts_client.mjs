@@ -1,0 +1,78 @@
+// The official MCP TypeScript SDK client (@modelcontextprotocol/sdk, pinned in package-lock.json)
+// driving the built `smith mcp` over stdio. Run by frontends/cli/tests/mcp/sdk.rs:
+//
+//     node ts_client.mjs SMITH HOME WORKDIR
+//
+// Asserts what the MCP specification and Smith's guide promise; prints one JSON object of what
+// the Rust test checks against the session file; exits non-zero on the first failed assertion.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const [smith, home, work] = process.argv.slice(2);
+const env = { SMITH_HOME: home, HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin" };
+for (const k of ["SMITH_CACHE_HOME", "TMPDIR"]) if (process.env[k]) env[k] = process.env[k];
+
+const transport = new StdioClientTransport({
+  command: smith,
+  args: ["-c", "model=scripted/demo", "--allow-process", "mcp"],
+  env,
+  cwd: work,
+  stderr: "inherit",
+});
+const client = new Client({ name: "smith-test", version: "1.0.0" });
+const updates = [];
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.push(n.params.uri));
+await client.connect(transport);
+const out = { revision: client.getServerVersion()?.name };
+
+const poll = async (done) => {
+  for (let i = 0; i < 12000 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(done(), "never happened");
+};
+
+const tools = (await client.listTools()).tools.map((t) => t.name);
+for (const name of ["read", "write", "ls", "bash", "smith_run"]) assert.ok(tools.includes(name), `${name} missing: ${tools}`);
+
+let r = await client.callTool({ name: "read", arguments: { path: "notes.txt" } });
+assert.equal(r.isError, false);
+assert.ok(r.content[0].text.startsWith("hello from the test\n"), r.content[0].text);
+r = await client.callTool({ name: "read", arguments: { path: 7 } });
+assert.equal(r.isError, true);
+
+const listed = (await client.listResources()).resources.map((x) => x.uri);
+assert.equal(listed[0], "smith://server/session");
+const own = JSON.parse((await client.readResource({ uri: "smith://server/session" })).contents[0].text);
+out.session = own.session;
+const uri = `smith://session/${own.session}`;
+await client.subscribeResource({ uri });
+r = await client.callTool({ name: "write", arguments: { path: "made-ts.txt", content: "ts\n" } });
+assert.equal(r.isError, false);
+await poll(() => updates.includes(uri));
+
+const progress = [];
+r = await client.callTool({ name: "smith_run", arguments: { prompt: "from ts" } }, undefined, {
+  onprogress: (p) => progress.push(p.progress),
+});
+assert.equal(r.isError, false);
+assert.ok(r.content[0].text.includes("You said: from ts"), r.content[0].text);
+assert.ok(progress.length > 0, "no progress");
+out.progress = progress.length;
+
+// Cancel a long bash call once it has started: the SDK sends notifications/cancelled.
+const gate = path.join(work, "begun-ts");
+const abort = new AbortController();
+const call = client.callTool({ name: "bash", arguments: { command: "touch begun-ts; sleep 4202.9" } }, undefined, {
+  signal: abort.signal,
+});
+await poll(() => fs.existsSync(gate));
+abort.abort("enough");
+await assert.rejects(call);
+await client.ping();
+r = await client.callTool({ name: "ls", arguments: { path: "." } });
+assert.ok(r.content[0].text.includes("made-ts.txt"), r.content[0].text);
+await client.close();
+console.log(JSON.stringify(out));
