@@ -165,7 +165,7 @@ fn session() -> Param {
         "session",
         true,
         string(),
-        "The session id (a unique prefix is enough where a session is opened).",
+        "The session id, as `sessions.create` or `sessions.open` answered it (`sessions.open` and `sessions.fork` also take a unique prefix).",
     )
 }
 
@@ -196,7 +196,7 @@ fn enqueue_params() -> Vec<Param> {
             "model",
             false,
             string(),
-            "The model for it (PROVIDER/MODEL, alias or group); default: the session's.",
+            "The model recorded with it (PROVIDER/MODEL, alias or group; checked against the catalog); default: the session's. Delivered input runs with the model of the work it is delivered into; a session with no model prepared yet prepares this one.",
         ),
         p(
             "dedup_key",
@@ -287,7 +287,7 @@ pub fn methods() -> Vec<Method> {
                     "Only sessions started in this directory.",
                 ),
             ],
-            result: "`sessions`: summaries (`session`, `started`, `cwd`, `entries`, `first_prompt`…), and `more` when the limit cut the list.",
+            result: "`sessions`: summaries (`id`, `created_ms`, `modified_ms`, `bytes`, `smith_version`, `cwd`, `title` — the first line of the first prompt — and `last_model`, as `smith sessions list --json` prints them), and `more` when the limit cut the list.",
             result_schema: json!({"type": "object", "required": ["sessions"], "properties": {"sessions": {"type": "array"}, "more": {"type": "boolean"}}}),
             errors: &[STORAGE],
         },
@@ -413,7 +413,7 @@ pub fn methods() -> Vec<Method> {
             params: vec![p(
                 "subscription",
                 true,
-                json!({"type": "integer"}),
+                json!({"type": "integer", "minimum": 0}),
                 "The subscription.",
             )],
             result: "`ended`: true.",
@@ -542,7 +542,7 @@ pub fn methods() -> Vec<Method> {
         },
         Method {
             name: "queue.follow_up",
-            summary: "Queue input to run after the running work ends (a follow-up).",
+            summary: "Queue input to be delivered when the running work would otherwise stop: it continues that work with another round (a follow-up), by the queue policy.",
             params: enqueue_params(),
             result: "`submission`: the queued input's id.",
             result_schema: json!({"type": "object", "properties": {"submission": {"type": "integer"}}}),
@@ -593,7 +593,7 @@ pub fn methods() -> Vec<Method> {
                 p(
                     "answer",
                     true,
-                    json!({"type": ["boolean", "integer", "string"], "minimum": 0}),
+                    json!({"type": ["boolean", "integer", "string"]}),
                     "`true`/`false` for a confirm_request, the chosen option's index (from 0) for a select_request, the text for an input_request.",
                 ),
             ],
@@ -697,9 +697,10 @@ pub fn notifications() -> Vec<Notification> {
     vec![
         Notification {
             name: "session.event",
-            summary: "A live event of work this server runs: one UI intent (`event`, an object whose `type` names its kind — the kinds of `docs/reference/intents.md`) with the `session`, the committed `position` it follows (every record it mirrors lies before it) and the `request` id of the `session.submit` that caused it. Message deltas come in order between `message_start` and `message_end`; the end event is authoritative (its content equals the deltas).",
+            summary: "A live event of work this server runs: one UI intent (`event`, an object whose `type` names its kind — the kinds of `docs/reference/ui-intents.md`) with the `session`, the committed `position` it follows (every record it mirrors lies before it) and the `request` id of the `session.submit` that caused it. Message deltas come in order between `message_start` and `message_end`; the end event is authoritative (its content equals the deltas). A request still waiting when an observation starts is sent again with `again: true` (and `request` null), with `answerable` saying whether this server can take its answer.",
             schema: json!({"type": "object", "required": ["session", "position", "event"], "properties": {
-                "session": {"type": "string"}, "position": {"type": "integer"}, "request": {}, "event": {"type": "object"}}}),
+                "session": {"type": "string"}, "position": {"type": "integer"}, "request": {}, "event": {"type": "object"},
+                "again": {"type": "boolean"}, "answerable": {"type": "boolean"}}}),
         },
         Notification {
             name: "session.record",

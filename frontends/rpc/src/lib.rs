@@ -20,6 +20,7 @@ mod errors;
 mod methods;
 mod observe;
 mod params;
+mod queue;
 mod requests;
 mod server;
 mod work;

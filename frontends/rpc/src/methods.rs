@@ -9,8 +9,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use smith::{Cancel, Delivery, EntryId, SessionId};
-use smith_agent::{Enqueue, Session};
+use smith::{Cancel, EntryId, SessionId};
+use smith_agent::Session;
 use smith_app::inspect::{self, EntryView, PageRequest, PageView, ReceiptView, UsageView};
 use smith_render_jsonrpc::ErrorObject;
 
@@ -27,7 +27,12 @@ fn now(result: Result<Value>) -> Answer {
 }
 
 /// Handle `method` (already checked against its declaration).
-pub(crate) fn handle(server: &Arc<Server>, method: &str, id: Option<Value>, p: Params) -> Answer {
+pub(crate) fn handle(
+    server: &Arc<Server>,
+    method: &'static str,
+    id: Option<Value>,
+    p: Params,
+) -> Answer {
     let refused_after_shutdown = matches!(
         method,
         "sessions.create" | "sessions.open" | "sessions.fork" | "session.submit"
@@ -68,11 +73,9 @@ pub(crate) fn handle(server: &Arc<Server>, method: &str, id: Option<Value>, p: P
         },
         "receipts.get" => now(receipt(server, &p)),
         "receipts.list" => now(receipts(server, &p)),
-        "queue.steer" => queue(server, id, p, Delivery::Steer),
-        "queue.follow_up" => queue(server, id, p, Delivery::FollowUp),
-        "queue.list" => now(queued(server, &p)),
-        "queue.withdraw" => now(withdraw(server, &p)),
-        "queue.clear" => now(clear(server, &p)),
+        "queue.steer" | "queue.follow_up" | "queue.list" | "queue.withdraw" | "queue.clear" => {
+            crate::queue::call(server, id, method, p)
+        }
         "request.respond" => now(crate::requests::respond(server, &p)),
         "requests.list" => now(crate::requests::list(server, &p)),
         "rpc.cancel" => now(cancel(server, &p)),
@@ -618,102 +621,6 @@ fn receipts(server: &Server, p: &Params) -> Result<Value> {
         .map(|r| serde_json::to_value(ReceiptView::new(o.id, r)).unwrap_or_default())
         .collect();
     Ok(json!({"receipts": views}))
-}
-
-/// Queue input: at once once the session's model is prepared; before that, on a thread of
-/// its own that waits for the preparation (the queue policy comes with it), so the reading
-/// thread never waits.
-fn queue(server: &Arc<Server>, id: Option<Value>, p: Params, delivery: Delivery) -> Answer {
-    let ready = server
-        .opened(&p)
-        .ok()
-        .is_some_and(|o| o.writer().is_ok_and(WriterHandle::prepared));
-    if ready {
-        return now(enqueue(server, &p, delivery));
-    }
-    let server2 = Arc::clone(server);
-    server.spawn(move || {
-        let result = enqueue(&server2, &p, delivery);
-        server2.answer(id.as_ref(), result);
-    });
-    Answer::Later
-}
-
-fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
-    let o = server.opened(p)?;
-    let w = o.writer()?;
-    let inbox = w.queuing_inbox()?;
-    let model: smith::Selection = match p.str("model") {
-        Some(m) => m.parse().map_err(|e: smith::ModelRefError| ErrorObject {
-            code: code::CONFIG,
-            message: format!("`model` {m:?} is not a model reference, alias or group: {e}"),
-            data: Some(json!({"field": "model"})),
-        })?,
-        None => server
-            .app
-            .selection()
-            .or_else(|e| {
-                smith_app::inspect::recorded_selection(&o.path)
-                    .ok()
-                    .flatten()
-                    .ok_or(e)
-            })
-            .map_err(|e| errors::config(&e))?,
-    };
-    let submission = inbox
-        .enqueue(Enqueue {
-            model: &model,
-            input: p.str("input").unwrap_or_default(),
-            delivery,
-            dedup_key: p.str("dedup_key"),
-        })
-        .map_err(|e| errors::admission(&e))?;
-    Ok(json!({"submission": submission}))
-}
-
-fn queued(server: &Server, p: &Params) -> Result<Value> {
-    let o = server.opened(p)?;
-    let inbox = o.writer()?.inbox()?;
-    let queued: Vec<Value> = inbox
-        .queued()
-        .iter()
-        .map(|q| json!({"submission": q.submission, "delivery": q.delivery, "input": q.input}))
-        .collect();
-    Ok(json!({"queued": queued}))
-}
-
-fn withdraw(server: &Server, p: &Params) -> Result<Value> {
-    let o = server.opened(p)?;
-    let inbox = o.writer()?.inbox()?;
-    let submission = EntryId(p.u64("submission").unwrap_or_default());
-    inbox
-        .withdraw(
-            submission,
-            p.str("reason")
-                .unwrap_or("withdrawn by the JSON-RPC client"),
-        )
-        .map_err(|e| match e {
-            smith_agent::WithdrawError::Store(e) => errors::store(&e),
-            other => ErrorObject::new(code::STATE, other.to_string()),
-        })?;
-    Ok(json!({"withdrawn": submission}))
-}
-
-fn clear(server: &Server, p: &Params) -> Result<Value> {
-    let o = server.opened(p)?;
-    let inbox = o.writer()?.inbox()?;
-    let reason = p.str("reason").unwrap_or("cleared by the JSON-RPC client");
-    let mut withdrawn = Vec::new();
-    for q in inbox.queued() {
-        match inbox.withdraw(q.submission, reason) {
-            Ok(()) => withdrawn.push(q.submission),
-            // Delivered meanwhile: it is no longer queued.
-            Err(smith_agent::WithdrawError::NotQueued(_)) => {}
-            Err(smith_agent::WithdrawError::Store(e)) => return Err(errors::store(&e)),
-            Err(other) => return Err(ErrorObject::new(code::STATE, other.to_string())),
-        }
-    }
-    Ok(json!({"withdrawn": withdrawn}))
 }
 
 fn models(server: &Server) -> Result<Value> {

@@ -41,6 +41,14 @@ pub(crate) fn waiting(opened: &Opened) -> Result<Vec<Waiting>, ErrorObject> {
             },
         )),
         Held::Observer => {
+            // Only a live writer can still be asking: a question left by a process that died
+            // is settled as interrupted when the session is next opened for writing.
+            let live = smith_store::SessionReader::open(&opened.path)
+                .map(|r| r.live_writer())
+                .map_err(|e| errors::store(&e))?;
+            if !live {
+                return Ok(Vec::new());
+            }
             let open =
                 smith_app::inspect::open_questions(&opened.path).map_err(|e| errors::store(&e))?;
             Ok(open

@@ -46,6 +46,13 @@ pub(crate) enum Command {
     Close {
         id: Option<Value>,
     },
+    /// A queue call sent while the session was being prepared, or behind one that was: served
+    /// in the order sent ([`crate::queue`]).
+    Queue {
+        id: Option<Value>,
+        method: &'static str,
+        params: crate::params::Params,
+    },
 }
 
 /// What the connection's threads share with the session's thread.
@@ -63,6 +70,8 @@ pub(crate) struct Shared {
     /// Whether the first preparation is over (succeeded or not), and its signal.
     pub(crate) prepared: Mutex<bool>,
     pub(crate) prepared_signal: Condvar,
+    /// Queue calls sent to the session's thread and not yet served: later ones follow them.
+    pub(crate) deferred: std::sync::atomic::AtomicUsize,
 }
 
 impl Shared {
@@ -155,6 +164,11 @@ impl WriterHandle {
     /// Whether the first preparation of the session's model is over.
     pub(crate) fn prepared(&self) -> bool {
         *lock(&self.shared.prepared)
+    }
+
+    /// Whether the session's model could not be prepared (queuing needs a model named).
+    pub(crate) fn unprepared(&self) -> bool {
+        lock(&self.shared.unprepared).is_some()
     }
 
     /// The inbox that queues input (with the queue policy of the prepared model), waiting for
@@ -253,6 +267,11 @@ impl Actor {
                     });
                     self.server.answer(id.as_ref(), result);
                 }
+                Command::Queue { id, method, params } => {
+                    let result = self.queue(method, &params);
+                    self.server.answer(id.as_ref(), result);
+                    self.shared.deferred.fetch_sub(1, Ordering::SeqCst);
+                }
                 Command::Close { id } => {
                     let result = match self.session.take() {
                         Some(s) => s
@@ -270,6 +289,26 @@ impl Actor {
             let _ = s.close();
         }
         self.shared.mark_prepared();
+    }
+
+    /// Serve a queue call in its turn; input that names a model while the session has none
+    /// prepared prepares that one (its queue policy comes with it).
+    fn queue(
+        &mut self,
+        method: &'static str,
+        params: &crate::params::Params,
+    ) -> Result<Value, ErrorObject> {
+        if matches!(method, "queue.steer" | "queue.follow_up")
+            && lock(&self.shared.unprepared).is_some()
+            && let Some(model) = params.str("model")
+        {
+            let selection = crate::queue::selection(&self.server, model)?;
+            self.prepare(&selection, None).map_err(|mut e| {
+                e.data = Some(json!({"field": "model"}));
+                e
+            })?;
+        }
+        crate::queue::run(&self.server, method, params)
     }
 
     fn with_session(

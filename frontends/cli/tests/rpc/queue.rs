@@ -263,3 +263,81 @@ fn the_queue_can_be_listed_withdrawn_and_aborted_before_a_model_is_prepared() {
     let (status, _, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
 }
+
+#[test]
+fn queue_calls_sent_before_the_session_is_prepared_are_served_in_the_order_sent() {
+    let env = Env::new();
+    let mut c = Client::start(&env, &["-m", "scripted/demo"]);
+    let id = "01a2340c-aaaa-7000-8000-0000000000a1";
+    // Nothing waits for a reply: every call is pipelined behind the create.
+    let create = c.request("sessions.create", json!({"id": id}));
+    let steers: Vec<u64> = (0..8)
+        .map(|i| {
+            c.request(
+                "queue.steer",
+                json!({"session": id, "input": format!("s{i}")}),
+            )
+        })
+        .collect();
+    let keyed: Vec<u64> = ["third", "third", "other"]
+        .iter()
+        .map(|input| {
+            c.request(
+                "queue.follow_up",
+                json!({"session": id, "input": input, "dedup_key": "k"}),
+            )
+        })
+        .collect();
+    let list = c.request("queue.list", json!({"session": id}));
+    assert!(c.response(create).get("result").is_some());
+    let submissions: Vec<u64> = steers
+        .iter()
+        .map(|s| c.response(*s)["result"]["submission"].as_u64().unwrap())
+        .collect();
+    assert!(
+        submissions.windows(2).all(|w| w[0] < w[1]),
+        "{submissions:?}"
+    );
+    // The key goes to the first input that used it; its repeat is that input again.
+    let first = c.response(keyed[0])["result"]["submission"].clone();
+    assert_eq!(c.response(keyed[1])["result"]["submission"], first);
+    assert_eq!(c.response(keyed[2])["error"]["code"], -32005);
+    let queued: Vec<String> = c.response(list)["result"]["queued"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["input"].as_str().unwrap().to_owned())
+        .collect();
+    let mut wanted: Vec<String> = (0..8).map(|i| format!("s{i}")).collect();
+    wanted.push("third".into());
+    assert_eq!(queued, wanted);
+    let (status, _, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+}
+
+#[test]
+fn queued_input_naming_a_model_is_checked_and_prepares_a_session_without_one() {
+    let env = Env::new();
+    let mut c = Client::start(&env, &[]);
+    let s = c.create();
+    let e = c.error(
+        "queue.follow_up",
+        json!({"session": s, "input": "f", "model": "nosuch/x"}),
+    );
+    assert_eq!(
+        (e["code"].as_i64(), e["data"]["field"].as_str()),
+        (Some(-32008), Some("model")),
+        "{e}"
+    );
+    let queued = c.result(
+        "queue.follow_up",
+        json!({"session": s, "input": "f", "model": "scripted/demo"}),
+    );
+    assert!(queued["submission"].as_u64().is_some(), "{queued}");
+    assert_eq!(
+        c.result("queue.list", json!({"session": s}))["queued"][0]["input"],
+        "f"
+    );
+    let (status, _, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+}

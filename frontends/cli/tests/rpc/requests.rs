@@ -304,3 +304,34 @@ fn end_of_input_refuses_a_waiting_request_and_the_turn_ends_at_a_durable_boundar
         "no run_end of the work"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn an_observer_stops_listing_a_question_once_the_process_asking_it_is_gone() {
+    let env = Env::new();
+    let script = script(&env);
+    let mut c = Client::start(&env, CONFIRMING);
+    let s = c.create();
+    asked(&mut c, &s, &script);
+    let mut o = Client::start(&env, &[]);
+    assert_eq!(
+        o.result("sessions.open", json!({"session": s}))["access"],
+        "observer"
+    );
+    assert_eq!(
+        o.result("requests.list", json!({"session": s}))["requests"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // The asking process dies without a word.
+    c.child.kill().unwrap();
+    c.child.wait().unwrap();
+    assert_eq!(
+        o.result("requests.list", json!({"session": s}))["requests"],
+        json!([])
+    );
+    let (status, _, stderr) = o.finish();
+    assert!(status.success(), "{stderr}");
+}
