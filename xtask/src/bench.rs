@@ -357,6 +357,33 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::RssMib(8.0),
         ),
     ];
+    let mcp = [
+        (
+            "mcp_start_tools_list_ms",
+            "`smith mcp` spawn → initialize → tools/list answered, median of 20",
+            ms_limit(15.0),
+        ),
+        (
+            "mcp_read_call_ms",
+            "a `read` tool call round trip, median of 30",
+            Limit::ReportMs,
+        ),
+        (
+            "mcp_fsync_ms",
+            "fsync of a small append on the same disk, median of 30",
+            Limit::ReportMs,
+        ),
+        (
+            "mcp_read_call_beyond_fsyncs_ms",
+            "the round trip beyond its two fsyncs (intent, completion)",
+            ms_limit(2.0),
+        ),
+        (
+            "mcp_idle_rss_kib",
+            "an idle `smith mcp` after initialize and tools/list: peak RSS",
+            Limit::RssMib(24.0),
+        ),
+    ];
     let catalog = [
         (
             "catalog_load_ms",
@@ -398,6 +425,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-app", "turn_bench", true, &turn[..]),
         ("smith-cli", "provider_bench", true, &provider[..]),
         ("smith-cli", "rpc_bench", true, &rpc[..]),
+        ("smith-cli", "mcp_bench", true, &mcp[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {
