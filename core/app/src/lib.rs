@@ -61,7 +61,7 @@ pub use route::{NoImageInput, PassedOver, RouteError, RunSpec};
 pub use sessions::{CreateError, FindError, SessionStore, TempStore};
 pub use settings::{Invocation, Notice, Settings, SettingsError};
 /// The pinned plugin generation a run uses (re-exported for frontends that keep one).
-pub use smith_host::Loadout;
+pub use smith_host::{Loadout, ToolHints};
 
 use smith::{Selection, ThinkingLevel};
 use smith_agent::{Route, RunLimits};

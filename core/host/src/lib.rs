@@ -46,7 +46,7 @@ pub use docs_imports::{
 pub use encode::EncodedRequest;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy, RequestScope};
 pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
-pub use manifest::Manifest;
+pub use manifest::{Manifest, ToolHints};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Host, Limits, Loadout, PluginSource};
 

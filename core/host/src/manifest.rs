@@ -81,6 +81,22 @@ pub const HANDLER_ROLES: &[&str] = &["queue-policy", "secret-policy", "prompt", 
 /// The most `context-file` names one manifest may declare.
 pub const MAX_CONTEXT_FILES: usize = 8;
 
+/// What a tool declares about its effects in its manifest (`tool "NAME" read-only=#true`,
+/// `destructive=`, `idempotent=`, `open-world=`): hints for clients that show or gate calls
+/// (MCP's tool annotations), never a security boundary — grants and the user's policy are.
+/// `None`: not declared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolHints {
+    /// The tool changes nothing.
+    pub read_only: Option<bool>,
+    /// The tool may overwrite or delete (meaningful when it is not read-only).
+    pub destructive: Option<bool>,
+    /// Calling it again with the same arguments changes nothing more.
+    pub idempotent: Option<bool>,
+    /// The tool reaches beyond the files it is given (programs, the network).
+    pub open_world: Option<bool>,
+}
+
 /// A parsed, validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Manifest {
@@ -95,6 +111,9 @@ pub struct Manifest {
     /// The tools it contributes; its `definitions` export must list exactly these. Empty for
     /// a handler plugin.
     pub tools: Vec<String>,
+    /// What each tool declares about its effects, by tool name (only tools that declare
+    /// something).
+    pub tool_hints: std::collections::BTreeMap<String, ToolHints>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
@@ -173,6 +192,7 @@ impl Manifest {
         let mut world = None;
         let mut grants = Vec::new();
         let mut tools = Vec::new();
+        let mut tool_hints = std::collections::BTreeMap::new();
         let mut handlers = Vec::new();
         let mut context_files: Vec<String> = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
@@ -199,6 +219,17 @@ impl Manifest {
                 catalog = Some(block);
                 continue;
             }
+            if name == "tool" {
+                let (tool, hints) = tool_node(node).map_err(&bad)?;
+                if tools.contains(&tool) {
+                    return Err(bad(format!("tool `{tool}` is listed twice")));
+                }
+                if hints != ToolHints::default() {
+                    tool_hints.insert(tool.clone(), hints);
+                }
+                tools.push(tool);
+                continue;
+            }
             let value = schema::single_string(node)
                 .map(str::to_owned)
                 .ok_or_else(|| bad(format!("`{name}` takes one string value")))?;
@@ -206,12 +237,6 @@ impl Manifest {
                 "version" => version = Some(value),
                 "world" => world = Some(value),
                 "grant" => grants.push(value.parse::<Grant>().map_err(|e| bad(e.to_string()))?),
-                "tool" => {
-                    if tools.contains(&value) {
-                        return Err(bad(format!("tool `{value}` is listed twice")));
-                    }
-                    tools.push(value);
-                }
                 "handler" => {
                     if !HANDLER_ROLES.contains(&value.as_str()) {
                         return Err(bad(format!(
@@ -335,12 +360,49 @@ impl Manifest {
             world,
             grants,
             tools,
+            tool_hints,
             handlers,
             context_files,
             provider,
             catalog,
         })
     }
+}
+
+/// A `tool "NAME" [read-only=#true] [destructive=…] [idempotent=…] [open-world=…]` node.
+fn tool_node(node: &kdl::KdlNode) -> Result<(String, ToolHints), String> {
+    let mut name = None;
+    let mut hints = ToolHints::default();
+    for entry in node.entries() {
+        match entry.name().map(|n| n.value()) {
+            None if name.is_none() => {
+                name = Some(entry.value().as_string().ok_or_else(|| {
+                    "`tool` takes the tool's name as a string, e.g. tool \"read\"".to_owned()
+                })?);
+            }
+            None => return Err("`tool` takes one name".to_owned()),
+            Some(key) => {
+                let value = entry
+                    .value()
+                    .as_bool()
+                    .ok_or_else(|| format!("tool property `{key}` takes #true or #false"))?;
+                let slot = match key {
+                    "read-only" => &mut hints.read_only,
+                    "destructive" => &mut hints.destructive,
+                    "idempotent" => &mut hints.idempotent,
+                    "open-world" => &mut hints.open_world,
+                    other => {
+                        return Err(format!(
+                            "unknown tool property `{other}`; known: read-only, destructive, idempotent, open-world"
+                        ));
+                    }
+                };
+                *slot = Some(value);
+            }
+        }
+    }
+    let name = name.ok_or_else(|| "`tool` takes the tool's name, e.g. tool \"read\"".to_owned())?;
+    Ok((name.to_owned(), hints))
 }
 
 /// A plain file name: no path separators, no `.`/`..`, no control characters, at most 255
@@ -410,6 +472,38 @@ fn valid_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tools_declare_hints_and_bad_ones_say_why() {
+        let m = Manifest::parse(
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.3.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "test",
+        )
+        .unwrap();
+        assert_eq!(m.tools, ["read", "write", "ls"]);
+        assert_eq!(
+            m.tool_hints["read"],
+            ToolHints {
+                read_only: Some(true),
+                idempotent: Some(true),
+                ..ToolHints::default()
+            }
+        );
+        assert_eq!(m.tool_hints["write"].destructive, Some(true));
+        assert!(!m.tool_hints.contains_key("ls"));
+        for (tool, says) in [
+            ("tool \"a\" loud=#true", "unknown tool property `loud`"),
+            ("tool \"a\" read-only=\"yes\"", "takes #true or #false"),
+            ("tool \"a\" \"b\"", "takes one name"),
+            ("tool read-only=#true", "takes the tool's name"),
+            ("tool \"a\"\n tool \"a\"", "listed twice"),
+        ] {
+            let text =
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.3.0\"\n {tool} }}");
+            let e = Manifest::parse(&text, "test").unwrap_err().to_string();
+            assert!(e.contains(says), "{tool}: {e}");
+        }
+    }
 
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {

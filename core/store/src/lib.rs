@@ -34,9 +34,9 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, Attachment, Checkpoint, Entry, EntryHead, MessageRecord, ModelChange, NewEntry, Record,
-    RunEnd, SecretRegistration, SessionStart, Submission, ToolResultRecord, Withdrawal,
-    entry_frame, entry_payload, redact_record,
+    Abort, Attachment, Checkpoint, ClientCall, Entry, EntryHead, MessageRecord, ModelChange,
+    NewEntry, Record, RunEnd, SecretRegistration, SessionStart, Submission, ToolResultRecord,
+    Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
     ContextEdit, EditChange, EditOp, EffectiveRequest, MAX_EDIT_BYTES, MAX_EDITS,

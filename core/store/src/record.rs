@@ -125,6 +125,21 @@ pub struct Attachment {
     pub sha256: String,
 }
 
+/// Body of record kind 18, `client_call`: a tool call a protocol client made directly (not a
+/// model's), recorded before the tool runs so that its effects have it as their causal parent
+/// (spec: Durable effect boundary; MCP's `tools/call` is the first such frontend).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClientCall {
+    /// The frontend that took the call: `mcp`.
+    pub frontend: String,
+    /// The client's request id, as JSON text (`7`, `"abc"`): the correlation the client sees.
+    pub request: String,
+    /// The tool called.
+    pub tool: String,
+    /// Its arguments as the client sent them (secrets in them are redacted like every record).
+    pub arguments: serde_json::Value,
+}
+
 /// Body of record kind 10, `withdrawal`: queued input (the `submission` it pairs with) taken
 /// back before delivery. Terminal for that submission: it is never delivered.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -214,6 +229,8 @@ pub enum Record {
     RequestInput(crate::RequestInput),
     /// Kind 17: the request of a provider attempt.
     Request(crate::EffectiveRequest),
+    /// Kind 18: a tool call a protocol client made directly.
+    ClientCall(ClientCall),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -262,6 +279,8 @@ impl Record {
     pub const REQUEST_INPUT: u16 = 16;
     /// Record kind of [`Record::Request`].
     pub const REQUEST: u16 = 17;
+    /// Record kind of [`Record::ClientCall`].
+    pub const CLIENT_CALL: u16 = 18;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -283,6 +302,7 @@ impl Record {
             Record::ContextEdit(_) => Self::CONTEXT_EDIT,
             Record::RequestInput(_) => Self::REQUEST_INPUT,
             Record::Request(_) => Self::REQUEST,
+            Record::ClientCall(_) => Self::CLIENT_CALL,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -290,7 +310,7 @@ impl Record {
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
     /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, `context_edit`,
-    /// `request_input`, `request`, or `unknown`).
+    /// `request_input`, `request`, `client_call`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -310,6 +330,7 @@ impl Record {
             Record::ContextEdit(_) => "context_edit",
             Record::RequestInput(_) => "request_input",
             Record::Request(_) => "request",
+            Record::ClientCall(_) => "client_call",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -353,6 +374,7 @@ impl Record {
             Record::ContextEdit(r) => cbor(r, out),
             Record::RequestInput(r) => cbor(r, out),
             Record::Request(r) => cbor(r, out),
+            Record::ClientCall(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -402,6 +424,7 @@ impl Record {
             Self::CONTEXT_EDIT => Record::ContextEdit(cbor(body)?),
             Self::REQUEST_INPUT => Record::RequestInput(cbor(body)?),
             Self::REQUEST => Record::Request(cbor(body)?),
+            Self::CLIENT_CALL => Record::ClientCall(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -346,6 +346,16 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 children: vec![EntryId(7), EntryId(11)],
             }),
         ),
+        (
+            "client_call",
+            None,
+            Record::ClientCall(smith_store::ClientCall {
+                frontend: "mcp".into(),
+                request: "7".into(),
+                tool: "read".into(),
+                arguments: serde_json::json!({"path": "notes.txt"}),
+            }),
+        ),
     ]
 }
 

@@ -50,15 +50,21 @@ pub(crate) fn loadout(server: &Server) -> Result<Arc<smith_app::Loadout>, ErrorO
 /// `tools/list`: every tool a call here can run, with its input schema, and `smith_run`.
 pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
     let tools = loadout(server)?;
+    let manifests: Vec<_> = server.app.registry.enabled().collect();
     let mut listed: Vec<Value> = tools
         .definitions()
         .into_iter()
         .map(|d| {
-            json!({
+            let mut tool = json!({
                 "name": d.name,
                 "description": d.description,
                 "inputSchema": d.input_schema,
-            })
+            });
+            let hints = manifests.iter().find_map(|m| m.tool_hints.get(&d.name));
+            if let Some(h) = hints {
+                tool["annotations"] = annotations(h);
+            }
+            tool
         })
         .collect();
     listed.push(json!({
@@ -74,6 +80,22 @@ pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
         "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true},
     }));
     Ok(json!({"tools": listed}))
+}
+
+/// MCP tool annotations from a manifest's hints (only those declared).
+fn annotations(h: &smith_app::ToolHints) -> Value {
+    let mut out = serde_json::Map::new();
+    for (key, value) in [
+        ("readOnlyHint", h.read_only),
+        ("destructiveHint", h.destructive),
+        ("idempotentHint", h.idempotent),
+        ("openWorldHint", h.open_world),
+    ] {
+        if let Some(v) = value {
+            out.insert(key.to_owned(), Value::Bool(v));
+        }
+    }
+    Value::Object(out)
 }
 
 /// The session effects are recorded in: opened (`--session`) or created on first use.
@@ -168,7 +190,10 @@ pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, 
         let result = if name == RUN_TOOL {
             run_turn(&server2, &arguments, token, &cancel)
         } else {
-            run_tool(&server2, &tools, &name, arguments, token, &cancel)
+            let request = id
+                .as_ref()
+                .map_or_else(|| "null".to_owned(), Value::to_string);
+            run_tool(&server2, &tools, &request, &name, arguments, token, &cancel)
         };
         if let Some(key) = &key {
             lock(&server2.calls).remove(key);
@@ -184,6 +209,7 @@ fn text_result(text: &str, is_error: bool) -> Value {
 fn run_tool(
     server: &Server,
     tools: &smith_app::Loadout,
+    request: &str,
     name: &str,
     arguments: Value,
     token: Option<Value>,
@@ -196,6 +222,28 @@ fn run_tool(
     let Some(journal) = journal else {
         return text_result(&format!("`{name}` was not run: no session"), true);
     };
+    // The client's call is recorded first: the effects name it as their cause, and a call
+    // that cannot be recorded is not run.
+    let recorded =
+        journal
+            .lock()
+            .append(&[smith_store::Record::ClientCall(smith_store::ClientCall {
+                frontend: "mcp".to_owned(),
+                request: request.to_owned(),
+                tool: name.to_owned(),
+                arguments: arguments.clone(),
+            })]);
+    let cause = match recorded {
+        Ok(ids) => ids.first().copied(),
+        Err(e) => {
+            return text_result(
+                &format!(
+                    "`{name}` was not run: the call could not be recorded in the session: {e}"
+                ),
+                true,
+            );
+        }
+    };
     // Each call gets a fresh id: effect ids are derived from it, unique within the session.
     let call = ToolCall {
         id: format!("mcp-{}", smith::SessionId::new_now()),
@@ -206,7 +254,7 @@ fn run_tool(
     let context = ToolContext {
         cwd: Some(server.cwd.clone()),
         journal: Arc::new(journal),
-        cause: None,
+        cause,
         events: Some(events),
     };
     let mut progress = token.map(smith_render_mcp::Progress::new);

@@ -86,6 +86,7 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             .collect(),
         Record::Abort(r) => vec![r.reason.clone()],
         Record::Withdrawal(r) => vec![r.reason.clone()],
+        Record::ClientCall(r) => vec![r.tool.clone(), r.arguments.to_string()],
         Record::Checkpoint(r) => r.requires.clone(),
         Record::Attempt(a) => vec![format!("{} {}", a.selection, a.model)],
         Record::AttemptFailed(f) => vec![f.message.clone()],

@@ -103,6 +103,27 @@ fn check_session(env: &Env, session: &str) {
             .iter()
             .any(|e| matches!(e.record, Record::RunEnd(_)))
     );
+    // Each client call is recorded before its tool runs, and is its effects' causal parent.
+    for e in &entries {
+        if let Record::EffectIntent(i) = &e.record {
+            let parent = entries
+                .iter()
+                .find(|p| Some(p.id) == e.pair)
+                .unwrap_or_else(|| panic!("effect {} has no parent", i.effect_id));
+            let Record::ClientCall(call) = &parent.record else {
+                panic!(
+                    "effect {}'s parent is a {}",
+                    i.effect_id,
+                    parent.record.kind_name()
+                );
+            };
+            assert_eq!(
+                (call.frontend.as_str(), call.tool.as_str()),
+                ("mcp", i.tool.as_str())
+            );
+            assert!(parent.id < e.id);
+        }
+    }
 }
 
 /// The directory with the official TypeScript SDK and the Inspector (`xtask/mcp/node`, its

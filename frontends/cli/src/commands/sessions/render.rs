@@ -119,6 +119,10 @@ fn summary(entry: &Entry) -> String {
         ),
         Stored::Abort(r) => r.reason.clone(),
         Stored::Withdrawal(r) => r.reason.clone(),
+        Stored::ClientCall(r) => format!(
+            "{} request {}: {} {}",
+            r.frontend, r.request, r.tool, r.arguments
+        ),
         Stored::SecretRegistration(r) => format!(
             "{} from {}{}",
             smith_secrets::reference(&r.name),
