@@ -8,5 +8,6 @@ mod common;
 #[path = "../rpc/client.rs"]
 mod client;
 
+mod conformance;
 mod pipes;
 mod sdk;
