@@ -12,6 +12,7 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         settings_reference(),
         ui_intents_reference(),
         rpc_reference(),
+        mcp_reference(),
         wit_reference(),
         crate::tools_reference::tools_reference(),
     ]
@@ -71,6 +72,22 @@ fn rpc_reference() -> ReferenceDoc {
             "methods".into(),
         ],
         body: smith_rpc::decl::reference_markdown(),
+    }
+}
+
+fn mcp_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "mcp.md".into(),
+        id: "reference/mcp".into(),
+        title: "The smith mcp methods, resources and tools".into(),
+        tags: vec![
+            "mcp".into(),
+            "model context protocol".into(),
+            "resources".into(),
+            "tools".into(),
+            "stdio".into(),
+        ],
+        body: smith_mcp::decl::reference_markdown(),
     }
 }
 

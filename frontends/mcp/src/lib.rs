@@ -17,6 +17,7 @@
 //! Built on the composition root ([`smith_app`]) like every frontend. End of input ends the
 //! server after the calls in flight are cancelled and have recorded how they ended.
 
+pub mod decl;
 mod resources;
 mod server;
 mod tools;

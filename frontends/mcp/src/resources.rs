@@ -92,20 +92,7 @@ pub(crate) fn list(server: &Server, params: &Map<String, Value>) -> Result<Value
 
 /// `resources/templates/list`.
 pub(crate) fn templates() -> Value {
-    json!({"resourceTemplates": [
-        {
-            "uriTemplate": "smith://session/{id}",
-            "name": "session",
-            "title": "A Smith session: its summary and first page of entries",
-            "mimeType": "application/json",
-        },
-        {
-            "uriTemplate": "smith://session/{id}/entries/{cursor}",
-            "name": "session-entries",
-            "title": "A page of a session's entries after entry `cursor` (0: from the start)",
-            "mimeType": "application/json",
-        },
-    ]})
+    json!({"resourceTemplates": crate::decl::templates()})
 }
 
 /// What a URI names.

@@ -67,18 +67,7 @@ pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
             tool
         })
         .collect();
-    listed.push(json!({
-        "name": RUN_TOOL,
-        "title": "Run a Smith agent turn",
-        "description": "Run `prompt` as one agent turn of Smith (its configured model and tools) in the server's session, and return the final answer. Progress is reported when a progress token is sent.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {"prompt": {"type": "string", "description": "What to ask the agent."}},
-            "required": ["prompt"],
-            "additionalProperties": false,
-        },
-        "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true},
-    }));
+    listed.push(crate::decl::run_tool());
     Ok(json!({"tools": listed}))
 }
 

@@ -137,3 +137,33 @@ fn end_of_input_mid_call_cancels_it_records_how_it_ended_and_exits_cleanly() {
             .all(|l| l["id"] == id || l.get("method").is_some())
     );
 }
+
+#[test]
+fn every_declared_method_is_served_and_the_templates_are_the_declared_ones() {
+    let env = Env::new();
+    let mut c = start(&env, &[]);
+    for served in smith_mcp::decl::METHODS {
+        let params = match served.method {
+            "initialize" => {
+                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+            }
+            "logging/setLevel" => json!({"level": "info"}),
+            "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+                json!({"uri": "smith://server/session"})
+            }
+            "tools/call" => json!({"name": "ls", "arguments": {"path": "."}}),
+            _ => json!({}),
+        };
+        let r = c.call(served.method, params);
+        assert!(r.get("result").is_some(), "{}: {r}", served.method);
+    }
+    let templates = c.result("resources/templates/list", json!({}));
+    assert_eq!(templates["resourceTemplates"], smith_mcp::decl::templates());
+    done_ok(c);
+}
+
+fn done_ok(c: Client) {
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+}

@@ -1,0 +1,178 @@
+//! What `smith mcp` serves, declared once: the methods and notifications with what each does,
+//! the resources and resource templates, and the agent tool — the source of the generated
+//! reference (`docs/reference/mcp.md`, under the drift gate) and of `resources/templates/list`
+//! and the `smith_run` definition. A test sends every declared method to the server and checks
+//! that none is answered "method not found".
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+/// A method or notification a client may send, and what it does here.
+#[derive(Clone, Copy, Debug)]
+pub struct Served {
+    /// The MCP method name.
+    pub method: &'static str,
+    /// What it does here.
+    pub summary: &'static str,
+}
+
+/// The methods served (a request gets a result or a correlated error), in reference order.
+pub const METHODS: &[Served] = &[
+    Served {
+        method: "initialize",
+        summary: "Negotiates the revision (the one asked for when served, else 2025-11-25) and returns Smith's capabilities (`tools`, `resources` with `subscribe`, `logging`) and server info.",
+    },
+    Served {
+        method: "ping",
+        summary: "Answers `{}`.",
+    },
+    Served {
+        method: "tools/list",
+        summary: "Every active tool plugin's tool with its input schema and the annotations its manifest declares, then `smith_run`; no pagination (one page).",
+    },
+    Served {
+        method: "tools/call",
+        summary: "Runs a tool: the arguments are checked against its schema first (a mismatch is an `isError` result), the call is recorded as a `client_call` entry of the server's session, and its effects are recorded before and after they happen; a failure is an `isError` result; an unknown or disabled tool is `-32602`. Honours `_meta.progressToken`.",
+    },
+    Served {
+        method: "resources/list",
+        summary: "`smith://server/session`, then the sessions newest first, 100 a page (`nextCursor`).",
+    },
+    Served {
+        method: "resources/templates/list",
+        summary: "The templates below.",
+    },
+    Served {
+        method: "resources/read",
+        summary: "One resource as `application/json` text; an unknown URI is `-32002`.",
+    },
+    Served {
+        method: "resources/subscribe",
+        summary: "Sends `notifications/resources/updated` for the URI each time its session grows, until unsubscribed.",
+    },
+    Served {
+        method: "resources/unsubscribe",
+        summary: "Ends a subscription.",
+    },
+    Served {
+        method: "logging/setLevel",
+        summary: "The least severe level sent as `notifications/message` (`debug` … `emergency`); another value is `-32602`.",
+    },
+];
+
+/// The notifications a client may send, and what they do here.
+pub const CLIENT_NOTIFICATIONS: &[Served] = &[
+    Served {
+        method: "notifications/initialized",
+        summary: "Accepted.",
+    },
+    Served {
+        method: "notifications/cancelled",
+        summary: "Cancels the named `tools/call` cooperatively: a program is stopped with its descendants and its effect recorded as it ended (`unknown` once it had started); the call's answer may still come.",
+    },
+    Served {
+        method: "notifications/roots/list_changed",
+        summary: "Accepted (roots are not used: the granted root is the server's working directory).",
+    },
+];
+
+/// The notifications the server sends.
+pub const SERVER_NOTIFICATIONS: &[Served] = &[
+    Served {
+        method: "notifications/progress",
+        summary: "For a `tools/call` that sent a progress token: one per step (a tool's progress message; for `smith_run`, each round, tool start, tool update and the answer), `progress` strictly increasing, the step's text as `message`.",
+    },
+    Served {
+        method: "notifications/message",
+        summary: "Log messages at or above the level set (notices and refused questions of a `smith_run` turn, refused questions of a tool call).",
+    },
+    Served {
+        method: "notifications/resources/updated",
+        summary: "A subscribed session grew.",
+    },
+];
+
+/// The fixed resources: URI and what it holds.
+pub const RESOURCES: &[(&str, &str)] = &[(
+    "smith://server/session",
+    "The session this server records tool calls and effects in: `{\"session\": ID, \"uri\": \"smith://session/ID\"}` (created on first use unless `--session` named one).",
+)];
+
+/// `resources/templates/list`'s templates.
+pub fn templates() -> Value {
+    json!([
+        {
+            "uriTemplate": "smith://session/{id}",
+            "name": "session",
+            "title": "A Smith session: its summary and first page of entries",
+            "mimeType": "application/json",
+        },
+        {
+            "uriTemplate": "smith://session/{id}/entries/{cursor}",
+            "name": "session-entries",
+            "title": "A page of a session's entries after entry `cursor` (0: from the start)",
+            "mimeType": "application/json",
+        },
+    ])
+}
+
+/// The agent tool's definition, as `tools/list` gives it.
+pub fn run_tool() -> Value {
+    json!({
+        "name": "smith_run",
+        "title": "Run a Smith agent turn",
+        "description": "Run `prompt` as one agent turn of Smith (its configured model and tools) in the server's session, and return the final answer. Progress is reported when a progress token is sent.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"prompt": {"type": "string", "description": "What to ask the agent."}},
+            "required": ["prompt"],
+            "additionalProperties": false,
+        },
+        "annotations": {"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true},
+    })
+}
+
+fn list(out: &mut String, items: &[Served]) {
+    for s in items {
+        let _ = writeln!(out, "- `{}` — {}", s.method, s.summary);
+    }
+}
+
+/// The generated reference (`docs/reference/mcp.md`).
+pub fn reference_markdown() -> String {
+    let mut out = String::from(
+        "# The smith mcp methods, resources and tools\n\nGenerated from `frontends/mcp/src/decl.rs`. The guide is [MCP](../mcp.md).\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "Revisions served: {} (negotiated by `initialize`). Every other method — `server/discover` of the stateless 2026-07-28 revision, `prompts/*`, `completion/complete` — is answered `-32601` with its name in `data.method`.\n",
+        smith_render_mcp::REVISIONS
+            .iter()
+            .map(|r| format!("`{r}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    out.push_str("## Methods\n\n");
+    list(&mut out, METHODS);
+    out.push_str("\n## Notifications from the client\n\n");
+    list(&mut out, CLIENT_NOTIFICATIONS);
+    out.push_str("\n## Notifications from the server\n\n");
+    list(&mut out, SERVER_NOTIFICATIONS);
+    out.push_str("\n## Resources\n\n| URI | What |\n| --- | --- |\n");
+    for (uri, what) in RESOURCES {
+        let _ = writeln!(out, "| `{uri}` | {what} |");
+    }
+    for t in templates().as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "| `{}` (template) | {} |",
+            t["uriTemplate"].as_str().unwrap_or_default(),
+            t["title"].as_str().unwrap_or_default()
+        );
+    }
+    out.push_str("\n## The agent tool\n\nBeside the tool plugins' tools (see the [tools reference](tools.md)), `tools/list` offers:\n\n```json\n");
+    out.push_str(&serde_json::to_string_pretty(&run_tool()).unwrap_or_default());
+    out.push_str("\n```\n\n## Errors\n\n| code | when |\n| --- | --- |\n| `-32700` | a line that is not JSON |\n| `-32600` | not a request object, or a line over 16 MiB (skipped) |\n| `-32601` | a method not served (named in `data.method`) |\n| `-32602` | invalid params (`data.field`), or a tool that does not exist here (`data.tool`) |\n| `-32002` | a resource that does not exist (`data.uri`) |\n\nA tool's own failure is never a protocol error: it is a result with `isError: true`.\n");
+    out
+}
