@@ -293,37 +293,10 @@ fn encode(item: &Out) -> Result<Vec<u8>, serde_json::Error> {
 
 /// Serve one connection until its input ends (or `stop` is raised by a signal handler).
 /// Returns when every session is closed and every line written.
-pub(crate) fn run(
-    server: &Arc<Server>,
-    input: impl BufRead,
-    mut output: impl Write + Send + 'static,
-) {
-    let outbox = Arc::clone(&server.outbox);
+pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write + Send + 'static) {
     let redactor = server.app.secrets().ok().map(|s| s.redactor);
-    let writer_thread = std::thread::spawn(move || {
-        let mut open = true;
-        while let Some(item) = outbox.pop() {
-            if !open {
-                continue; // the reader went away: drain so producers never wait
-            }
-            let Ok(mut line) = encode(&item) else {
-                continue;
-            };
-            if let Some(r) = &redactor
-                && let Ok(text) = std::str::from_utf8(&line)
-                && let std::borrow::Cow::Owned(redacted) = r.current().redact(text)
-            {
-                line = redacted.into_bytes();
-            }
-            if output
-                .write_all(&line)
-                .and_then(|()| output.flush())
-                .is_err()
-            {
-                open = false;
-            }
-        }
-    });
+    let writer_thread =
+        smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
     *lock(&server.writer) = Some(writer_thread);
     let mut lines = LineReader::new(input, MAX_LINE_BYTES);
     while let Ok(Some(line)) = lines.next_line() {

@@ -12,4 +12,4 @@ pub mod outbox;
 
 pub use frame::{Line, LineReader, MAX_LINE_BYTES, encode_line, write_line};
 pub use message::{Call, ErrorObject, Refused, error_response, notification, parse, response};
-pub use outbox::{Event, Out, Outbox, Pushed};
+pub use outbox::{Event, Out, Outbox, Pushed, spawn_writer};

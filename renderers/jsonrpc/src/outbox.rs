@@ -231,6 +231,43 @@ impl Outbox {
     }
 }
 
+/// Write `outbox`'s lines to `output` in order on a thread of its own until the outbox is
+/// closed and drained: each item encoded by `encode` (an item it cannot encode is skipped), then
+/// every registered secret in `redactor` replaced by its reference, then written and flushed.
+/// Once a write fails (the reader went away) the rest is drained unwritten, so producers never
+/// wait on a dead pipe.
+pub fn spawn_writer(
+    outbox: std::sync::Arc<Outbox>,
+    redactor: Option<smith_secrets::Shared>,
+    mut output: impl std::io::Write + Send + 'static,
+    encode: fn(&Out) -> Result<Vec<u8>, serde_json::Error>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut open = true;
+        while let Some(item) = outbox.pop() {
+            if !open {
+                continue;
+            }
+            let Ok(mut line) = encode(&item) else {
+                continue;
+            };
+            if let Some(r) = &redactor
+                && let Ok(text) = std::str::from_utf8(&line)
+                && let std::borrow::Cow::Owned(redacted) = r.current().redact(text)
+            {
+                line = redacted.into_bytes();
+            }
+            if output
+                .write_all(&line)
+                .and_then(|()| output.flush())
+                .is_err()
+            {
+                open = false;
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
