@@ -1559,7 +1559,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__mcp)
-            opts="-m -c -h -V --model --session --config --disable-plugin --allow-process --help --version"
+            opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1574,6 +1574,10 @@ _smith() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --script)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -79,6 +79,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -m 'The model `smith_run` uses (as the `model` setting)'
             cand --model 'The model `smith_run` uses (as the `model` setting)'
             cand --session 'Record tool effects in this existing session (an id or unique prefix) instead of a new one'
+            cand --script 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'

@@ -98,6 +98,23 @@ impl Inbox {
             .map_err(|_| AnswerError::NotWaiting(request_id.to_owned()))
     }
 
+    /// Refuse the waiting question `request_id` with `reason` (the person declined, or the
+    /// frontend could not ask after all): the asking call goes on without an answer.
+    ///
+    /// # Errors
+    /// [`AnswerError::NotWaiting`].
+    pub fn refuse(&self, request_id: &str, reason: &str) -> Result<(), AnswerError> {
+        let mut state = lock(&self.state);
+        let Some(at) = state.asks.iter().position(|p| p.request_id == request_id) else {
+            return Err(AnswerError::NotWaiting(request_id.to_owned()));
+        };
+        let pending = state.asks.remove(at);
+        pending
+            .reply
+            .send(Err(AskError::Refused(reason.to_owned())))
+            .map_err(|_| AnswerError::NotWaiting(request_id.to_owned()))
+    }
+
     /// Nobody will answer from now on (the frontend's client went away): every waiting
     /// question, and every later one, is refused with `reason` — the asking calls go on
     /// without an answer (`process.confirm`: the program does not run), so the work reaches

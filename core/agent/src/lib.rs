@@ -9,7 +9,7 @@
 //! | submit input (optional dedup key and destination branch) → durable receipt before any work | [`Agent::submit`] with [`Submit`]; the receipt is [`smith_ui_intents::Intent::Receipt`] |
 //! | queue input into running work (steer or follow-up), list and withdraw it | [`Agent::inbox`] → [`Inbox::enqueue`], [`Inbox::queued`], [`Inbox::withdraw`] |
 //! | admit child work owned by running work | [`Inbox::submit_child`] |
-//! | answer a running tool call's question (a request intent), list the waiting ones | [`Inbox::answer`], [`Inbox::asked`] |
+//! | answer a running tool call's question (a request intent), list the waiting ones | [`Inbox::answer`], [`Inbox::refuse`], [`Inbox::asked`] |
 //! | inspect receipts | [`receipts`], [`Observer::receipt`] |
 //! | observe from a committed position with no gap; cancel the observation | [`Observer::changes`] with a [`Position`]; drop it, or cancel a wait |
 //! | abort work (a recorded operation) | [`Inbox::abort`], or cancel the run's [`smith::Cancel`] |

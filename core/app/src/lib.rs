@@ -51,7 +51,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod settings;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use auth::AuthError;
 pub use models::{Models, ModelsError};
@@ -256,6 +256,15 @@ impl App {
         words: &dyn Fn(&ProcessRefusal) -> String,
     ) -> Result<Policy, RegistryError> {
         registry::policy(&self.paths, &self.settings, cwd, words)
+    }
+
+    /// The trusted project `dir` is in, or `None` when it is not trusted (the trust rule of
+    /// [`App::policy`]: the nearest ancestor with a `.smith` directory, else `dir`).
+    ///
+    /// # Errors
+    /// [`RegistryError`]: the trust records cannot be placed or read.
+    pub fn trusted_project(&self, dir: &Path) -> Result<Option<PathBuf>, RegistryError> {
+        registry::trusted_project(&self.paths, dir)
     }
 
     /// The secrets this invocation redacts: the user's secret store, the auth file's

@@ -302,6 +302,19 @@ pub(crate) fn variable_names(
     Ok(out)
 }
 
+/// The trusted project `dir` is in (the nearest ancestor with a `.smith` directory, or `dir`
+/// itself when none has one), or `None` when that project is not trusted.
+///
+/// # Errors
+/// The trust records cannot be placed or read.
+pub fn trusted_project(paths: &Paths, dir: &Path) -> Result<Option<PathBuf>, RegistryError> {
+    let project = project_of(dir)
+        .or_else(|| dir.canonicalize().ok())
+        .unwrap_or_else(|| dir.to_owned());
+    let trusted = TrustStore::load(&paths.trust_file()?)?.is_trusted(&project);
+    Ok(trusted.then_some(project))
+}
+
 /// The user's policy for tools run from `cwd`: process execution allowed by `process.allow`,
 /// else by the project's trust; the process bounds (`process.max-timeout`,
 /// `process.output-limit`) and the environment pass-through (`process.pass-env`); where the

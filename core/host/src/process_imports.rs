@@ -164,6 +164,15 @@ impl CallState {
             timeout,
             output_bytes,
         };
+        // Said as the program starts (transient: a tool update, an MCP progress or log
+        // message), in the plugin's words: restored secrets are never shown.
+        if let Some(events) = &self.events {
+            let _ = events.send(smith::ToolEvent::Progress(format!(
+                "running `{}` in {}",
+                command_line(r),
+                request.cwd.display()
+            )));
+        }
         let ran = match process::run(&request, &|| self.cancel.is_cancelled()) {
             Ok(ran) => ran,
             Err(failure) => {
@@ -221,9 +230,9 @@ impl CallState {
     }
 }
 
-/// The question `process.confirm` asks: the command line and where it runs, at most 500
-/// bytes of it.
-fn confirmation(r: &wit::ProcessRequest, dir: &str) -> String {
+/// The command line of `r` as a shell would read it (arguments with spaces or quotes
+/// quoted), cut at 500 bytes.
+fn command_line(r: &wit::ProcessRequest) -> String {
     let mut line = r.program.clone();
     for arg in &r.args {
         line.push(' ');
@@ -243,7 +252,12 @@ fn confirmation(r: &wit::ProcessRequest, dir: &str) -> String {
         line.truncate(cut);
         line.push('…');
     }
-    format!("Run `{line}` in {dir}?")
+    line
+}
+
+/// The question `process.confirm` asks: the command line and where it runs.
+fn confirmation(r: &wit::ProcessRequest, dir: &str) -> String {
+    format!("Run `{}` in {dir}?", command_line(r))
 }
 
 fn captured(c: process::Captured) -> wit::Captured {

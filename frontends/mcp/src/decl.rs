@@ -45,7 +45,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "resources/read",
-        summary: "One resource as `application/json` text; an unknown URI is `-32002`.",
+        summary: "One resource: `application/json` text, or `text/plain` for a URI ending in `/text` (the lines `smith sessions get` prints); an unknown URI is `-32002`.",
     },
     Served {
         method: "resources/subscribe",
@@ -65,7 +65,7 @@ pub const METHODS: &[Served] = &[
 pub const CLIENT_NOTIFICATIONS: &[Served] = &[
     Served {
         method: "notifications/initialized",
-        summary: "Accepted.",
+        summary: "Accepted; when the client declared `roots`, the server asks for them (`roots/list`).",
     },
     Served {
         method: "notifications/cancelled",
@@ -73,7 +73,7 @@ pub const CLIENT_NOTIFICATIONS: &[Served] = &[
     },
     Served {
         method: "notifications/roots/list_changed",
-        summary: "Accepted (roots are not used: the granted root is the server's working directory).",
+        summary: "The server asks for the roots again (`roots/list`).",
     },
 ];
 
@@ -85,11 +85,27 @@ pub const SERVER_NOTIFICATIONS: &[Served] = &[
     },
     Served {
         method: "notifications/message",
-        summary: "Log messages at or above the level set (notices and refused questions of a `smith_run` turn, refused questions of a tool call).",
+        summary: "Log messages at or above the level set: what a tool says while it runs (`info`, the tool's name as `logger`, e.g. `running `sh -c …` in DIR`), notices and refused questions of a `smith_run` turn, refused questions and roots.",
+    },
+    Served {
+        method: "notifications/cancelled",
+        summary: "Withdraws a request the server sent (an elicitation) whose tool call ended first.",
     },
     Served {
         method: "notifications/resources/updated",
         summary: "A subscribed session grew.",
+    },
+];
+
+/// The requests the server sends the client, when the client declared the capability.
+pub const SERVER_REQUESTS: &[Served] = &[
+    Served {
+        method: "elicitation/create",
+        summary: "Capability `elicitation` (form): a question a tool call asks (`process.confirm` asks before each program) as a form of one property — `confirm` (boolean), `choice` (string `enum` of the options) or `text` (string). `decline` answers a yes/no question no; `decline` of another, `cancel`, or an answer that does not fit leaves it unanswered (the program does not run). A secret is never asked this way. Without the capability the question is refused and logged.",
+    },
+    Served {
+        method: "roots/list",
+        summary: "Capability `roots`: tools run in the server's working directory unless it is outside every root; then the first root that is a trusted project (`smith trust DIR`) becomes the directory tools run in, and each untrusted root is refused with a `warning` log message.",
     },
 ];
 
@@ -113,6 +129,18 @@ pub fn templates() -> Value {
             "name": "session-entries",
             "title": "A page of a session's entries after entry `cursor` (0: from the start)",
             "mimeType": "application/json",
+        },
+        {
+            "uriTemplate": "smith://session/{id}/text",
+            "name": "session-text",
+            "title": "A Smith session as text: its heading and first page, one line per entry",
+            "mimeType": "text/plain",
+        },
+        {
+            "uriTemplate": "smith://session/{id}/entries/{cursor}/text",
+            "name": "session-entries-text",
+            "title": "A page of a session's entries after entry `cursor`, as text",
+            "mimeType": "text/plain",
         },
     ])
 }
@@ -159,6 +187,8 @@ pub fn reference_markdown() -> String {
     list(&mut out, CLIENT_NOTIFICATIONS);
     out.push_str("\n## Notifications from the server\n\n");
     list(&mut out, SERVER_NOTIFICATIONS);
+    out.push_str("\n## Requests from the server\n\n");
+    list(&mut out, SERVER_REQUESTS);
     out.push_str("\n## Resources\n\n| URI | What |\n| --- | --- |\n");
     for (uri, what) in RESOURCES {
         let _ = writeln!(out, "| `{uri}` | {what} |");

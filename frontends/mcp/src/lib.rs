@@ -17,6 +17,7 @@
 //! Built on the composition root ([`smith_app`]) like every frontend. End of input ends the
 //! server after the calls in flight are cancelled and have recorded how they ended.
 
+mod client;
 pub mod decl;
 mod resources;
 mod server;
@@ -63,6 +64,12 @@ impl Mcp {
         Self {
             server: server::Server::new(app, cwd, session),
         }
+    }
+
+    /// Play `script` (a provider script, scripted provider only) in `smith_run` turns.
+    pub fn with_script(self, script: Option<PathBuf>) -> Self {
+        self.server.set_script(script);
+        self
     }
 
     /// A handle that stops the server from another thread.

@@ -1,9 +1,10 @@
 //! Sessions as resources (spec: "sessions to resources"): `smith://session/ID` (the session's
 //! summary and its first page of entries), `smith://session/ID/entries/CURSOR` (the page after
-//! entry CURSOR), and `smith://server/session` (the session this server records tool effects
-//! in). Pages are bounded and use the entry views `smith sessions get --json` prints. Reads are
-//! read-only and take no lock; `resources/subscribe` follows a session's file and sends
-//! `notifications/resources/updated` when it grows.
+//! entry CURSOR), each in a JSON view (the entry records `smith sessions get --json` prints)
+//! and, with `/text` appended, a text view (the lines `smith sessions get` prints); and
+//! `smith://server/session` (the session this server records tool effects in). Pages are
+//! bounded. Reads are read-only and take no lock; `resources/subscribe` follows a session's
+//! file and sends `notifications/resources/updated` when it grows.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -102,6 +103,8 @@ enum Target {
         id: SessionId,
         path: PathBuf,
         cursor: Option<u64>,
+        /// The text view (`…/text`) rather than JSON.
+        text: bool,
     },
 }
 
@@ -112,8 +115,12 @@ fn target(server: &Server, uri: &str) -> Result<Target, ErrorObject> {
     let Some(rest) = uri.strip_prefix("smith://session/") else {
         return Err(not_found(
             uri,
-            "is not a Smith resource: they are smith://session/ID, smith://session/ID/entries/CURSOR and smith://server/session",
+            "is not a Smith resource: they are smith://session/ID, smith://session/ID/entries/CURSOR (each with /text for the text view) and smith://server/session",
         ));
+    };
+    let (rest, text) = match rest.strip_suffix("/text") {
+        Some(r) => (r, true),
+        None => (rest, false),
     };
     let (wanted, cursor) = match rest.split_once("/entries/") {
         Some((id, cursor)) => {
@@ -127,7 +134,12 @@ fn target(server: &Server, uri: &str) -> Result<Target, ErrorObject> {
     let (path, id) = store(server)?
         .find(wanted)
         .map_err(|e| not_found(uri, &format!("names no session: {e}")))?;
-    Ok(Target::Session { id, path, cursor })
+    Ok(Target::Session {
+        id,
+        path,
+        cursor,
+        text,
+    })
 }
 
 /// `resources/read`.
@@ -141,7 +153,21 @@ pub(crate) fn read(server: &Server, params: &Map<String, Value>) -> Result<Value
             Ok(id) => json!({"session": id, "uri": format!("smith://session/{id}")}),
             Err(why) => return Err(not_found(uri, &format!("cannot be opened: {why}"))),
         },
-        Target::Session { id, path, cursor } => {
+        Target::Session {
+            id,
+            path,
+            cursor,
+            text: true,
+        } => {
+            return Ok(json!({"contents": [{
+                "uri": uri,
+                "mimeType": "text/plain",
+                "text": text_page(uri, id, &path, cursor)?,
+            }]}));
+        }
+        Target::Session {
+            id, path, cursor, ..
+        } => {
             let request = PageRequest {
                 limit: ENTRY_PAGE,
                 cursor,
@@ -173,6 +199,46 @@ pub(crate) fn read(server: &Server, params: &Map<String, Value>) -> Result<Value
         "mimeType": "application/json",
         "text": body.to_string(),
     }]}))
+}
+
+/// The text view of the page of session `id` after entry `cursor`: a heading (on the first
+/// page), one line per entry, and where the next page is.
+fn text_page(
+    uri: &str,
+    id: SessionId,
+    path: &std::path::Path,
+    cursor: Option<u64>,
+) -> Result<String, ErrorObject> {
+    let request = PageRequest {
+        limit: ENTRY_PAGE,
+        cursor,
+        branch: false,
+    };
+    let page = inspect::read_page(path, id, request)
+        .map_err(|e| not_found(uri, &format!("cannot be read: {e}")))?;
+    let mut out = String::new();
+    if cursor.is_none()
+        && let Ok(s) = inspect::summarize(id, path)
+    {
+        out.push_str(&format!(
+            "session {id}: {}\n",
+            s.title.as_deref().unwrap_or("(no prompt yet)")
+        ));
+        if let Some(cwd) = &s.cwd {
+            out.push_str(&format!("in {cwd}\n"));
+        }
+        out.push('\n');
+    }
+    for entry in &page.entries {
+        out.push_str(&inspect::entry_line(entry));
+        out.push('\n');
+    }
+    if let Some(next) = page.next_cursor {
+        out.push_str(&format!(
+            "(more: smith://session/{id}/entries/{next}/text)\n"
+        ));
+    }
+    Ok(out)
 }
 
 /// `resources/subscribe`: until unsubscribed, each commit to the session sends

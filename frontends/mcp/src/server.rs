@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
@@ -14,9 +14,11 @@ use serde_json::{Map, Value, json};
 use smith::Cancel;
 use smith_render_jsonrpc::message::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use smith_render_jsonrpc::{
-    Call, ErrorObject, Line, LineReader, MAX_LINE_BYTES, Out, Outbox, encode_line, error_response,
-    notification, response,
+    Call, ErrorObject, Line, LineReader, MAX_LINE_BYTES, Message, Out, Outbox, encode_line,
+    error_response, notification, response,
 };
+
+use crate::client::{Capabilities, Pending};
 
 /// The most lines waiting for the client.
 pub(crate) const OUTBOX_CAPACITY: usize = 4096;
@@ -33,7 +35,17 @@ pub(crate) struct Recording {
 /// The state of one connection, shared by its threads.
 pub(crate) struct Server {
     pub(crate) app: smith_app::App,
-    pub(crate) cwd: PathBuf,
+    /// The directory tools run in: the server's working directory, or a client root that is
+    /// a trusted project.
+    cwd: Mutex<PathBuf>,
+    /// The provider script `smith_run` turns play, if any.
+    script: Mutex<Option<PathBuf>>,
+    /// What the client declared it can do (set by `initialize`).
+    capabilities: Mutex<Capabilities>,
+    /// Requests sent to the client, waiting for responses.
+    pub(crate) outgoing: Mutex<Pending>,
+    /// The number of the next request sent to the client.
+    pub(crate) next_request: AtomicU64,
     pub(crate) outbox: Arc<Outbox>,
     /// The session named by `--session`, until it is opened.
     pub(crate) wanted_session: Option<String>,
@@ -56,7 +68,11 @@ impl Server {
     pub(crate) fn new(app: smith_app::App, cwd: PathBuf, session: Option<String>) -> Arc<Self> {
         Arc::new(Self {
             app,
-            cwd,
+            cwd: Mutex::new(cwd),
+            script: Mutex::new(None),
+            capabilities: Mutex::new(Capabilities::default()),
+            outgoing: Mutex::new(Pending::new()),
+            next_request: AtomicU64::new(1),
             outbox: Arc::new(Outbox::new(OUTBOX_CAPACITY)),
             wanted_session: session,
             recording: Mutex::new(None),
@@ -69,6 +85,32 @@ impl Server {
             writer: Mutex::new(None),
             closing: Mutex::new(()),
         })
+    }
+
+    /// The directory tools run in now.
+    pub(crate) fn cwd(&self) -> PathBuf {
+        lock(&self.cwd).clone()
+    }
+
+    /// Run tools in `dir` from now on (the tools are loaded again, with the policy of `dir`).
+    pub(crate) fn move_to(&self, dir: PathBuf) {
+        *lock(&self.cwd) = dir;
+        *lock(&self.tools) = None;
+    }
+
+    /// Play `script` in `smith_run` turns.
+    pub(crate) fn set_script(&self, script: Option<PathBuf>) {
+        *lock(&self.script) = script;
+    }
+
+    /// The script `smith_run` turns play.
+    pub(crate) fn script(&self) -> Option<PathBuf> {
+        lock(&self.script).clone()
+    }
+
+    /// What the client declared it can do.
+    pub(crate) fn capabilities(&self) -> Capabilities {
+        *lock(&self.capabilities)
     }
 
     /// Answer request `id` (a notification, `None`, is never answered).
@@ -89,12 +131,17 @@ impl Server {
 
     /// Log `data` at `level` when the client asked for that level or a less severe one.
     pub(crate) fn log(&self, level: &str, data: &str) {
+        self.log_as(level, "smith", data);
+    }
+
+    /// Log `data` at `level` from `logger` (a tool's name, or `smith`).
+    pub(crate) fn log_as(&self, level: &str, logger: &str, data: &str) {
         if smith_render_mcp::level_rank(level)
             .is_some_and(|rank| rank >= self.log_level.load(Ordering::SeqCst))
         {
             self.notify(
                 "notifications/message",
-                json!({"level": level, "logger": "smith", "data": data}),
+                json!({"level": level, "logger": logger, "data": data}),
             );
         }
     }
@@ -118,8 +165,10 @@ impl Server {
                     ),
                 )),
             ),
-            Line::Text(text) => match smith_render_jsonrpc::parse(&text) {
-                Ok(call) => self.call(call),
+            Line::Text(text) => match smith_render_jsonrpc::parse_message(&text) {
+                Ok(Message::Call(call)) => self.call(call),
+                Ok(Message::Response(r)) => self.response(r),
+                Err(refused) if refused.id.is_none() => self.log("warning", &refused.error.message),
                 Err(refused) => self.answer(refused.id.as_ref(), Err(refused.error)),
             },
         }
@@ -128,9 +177,15 @@ impl Server {
     fn call(self: &Arc<Self>, call: Call) {
         let Call { id, method, params } = call;
         let result = match method.as_str() {
-            "initialize" => Ok(initialize(&params)),
+            "initialize" => {
+                *lock(&self.capabilities) = Capabilities::of(params.get("capabilities"));
+                Ok(initialize(&params))
+            }
             "ping" => Ok(json!({})),
-            "notifications/initialized" | "notifications/roots/list_changed" => return,
+            "notifications/initialized" | "notifications/roots/list_changed" => {
+                self.ask_roots();
+                return;
+            }
             "notifications/cancelled" => {
                 self.cancel(&params);
                 return;
@@ -193,6 +248,7 @@ impl Server {
         for stop in lock(&self.subscriptions).values() {
             stop.store(true, Ordering::SeqCst);
         }
+        self.settle_all();
         let threads: Vec<JoinHandle<()>> = lock(&self.threads).drain(..).collect();
         for t in threads {
             let _ = t.join();

@@ -13,6 +13,7 @@ use smith_render_jsonrpc::ErrorObject;
 use smith_render_jsonrpc::message::INVALID_PARAMS;
 use smith_ui_intents::{Delivery, Intent, IntentSink};
 
+use crate::client::Asker;
 use crate::server::{Recording, Server, invalid_params, lock};
 
 /// The agent tool's name.
@@ -30,7 +31,7 @@ pub(crate) fn loadout(server: &Server) -> Result<Arc<smith_app::Loadout>, ErrorO
                 .map_err(|e| e.to_string())?;
             let mut policy = server
                 .app
-                .policy(&server.cwd, &|r| r.to_string())
+                .policy(&server.cwd(), &|r| r.to_string())
                 .map_err(|e| e.to_string())?;
             policy.secrets = server.app.secrets().map_err(|e| e.to_string())?.redactor;
             Ok(Arc::new(host.loadout().with_policy(policy)))
@@ -108,7 +109,7 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
                 }
             }
             None => store
-                .create(server.cwd.to_str().map(str::to_owned))
+                .create(server.cwd().to_str().map(str::to_owned))
                 .map_err(|e| e.to_string())?,
         };
         let secrets = server.app.secrets().map_err(|e| e.to_string())?;
@@ -176,14 +177,13 @@ pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, 
     }
     let server2 = Arc::clone(server);
     server.spawn(move || {
+        let request = key.clone().unwrap_or_else(|| "null".to_owned());
         let result = if name == RUN_TOOL {
-            run_turn(&server2, &arguments, token, &cancel)
+            run_turn(&server2, &request, &arguments, token, &cancel)
         } else {
-            let request = id
-                .as_ref()
-                .map_or_else(|| "null".to_owned(), Value::to_string);
             run_tool(&server2, &tools, &request, &name, arguments, token, &cancel)
         };
+        server2.withdraw(&request);
         if let Some(key) = &key {
             lock(&server2.calls).remove(key);
         }
@@ -241,7 +241,7 @@ fn run_tool(
     };
     let (events, updates) = mpsc::channel::<ToolEvent>();
     let context = ToolContext {
-        cwd: Some(server.cwd.clone()),
+        cwd: Some(server.cwd()),
         journal: Arc::new(journal),
         cause,
         events: Some(events),
@@ -254,7 +254,10 @@ fn run_tool(
         });
         for event in updates {
             match event {
+                // What a tool says while it runs: a log message, and progress for a request
+                // with a progress token.
                 ToolEvent::Progress(text) => {
+                    server.log_as("info", name, &text);
                     if let Some(p) = progress.as_mut() {
                         server.notify("notifications/progress", p.text(text));
                     }
@@ -262,12 +265,15 @@ fn run_tool(
                 ToolEvent::Ask {
                     reply, question, ..
                 } => {
-                    let reason = "smith mcp cannot put questions to the user yet".to_owned();
-                    server.log(
-                        "warning",
-                        &format!("a question was refused: {} ({reason})", question.prompt()),
-                    );
-                    let _ = reply.send(Err(smith::AskError::Refused(reason)));
+                    let asked =
+                        server.elicit(&question, Some(request.to_owned()), Asker::Reply(reply));
+                    if let Err((reason, asker)) = asked {
+                        server.log(
+                            "warning",
+                            &format!("a question was refused: {} ({reason})", question.prompt()),
+                        );
+                        asker.settle(Err(reason));
+                    }
                 }
             }
         }
@@ -284,11 +290,33 @@ fn run_tool(
     }
 }
 
-/// The sink of a `smith_run` turn: progress notifications, and the final answer kept.
+/// The sink of a `smith_run` turn: progress and log notifications, questions as
+/// elicitations, and the final answer kept.
 struct TurnSink<'a> {
     server: &'a Server,
+    /// The `tools/call` request running the turn (its id's JSON text).
+    request: &'a str,
+    /// Where elicited answers go.
+    inbox: smith_agent::Inbox,
     progress: Option<smith_render_mcp::Progress>,
     answer: String,
+}
+
+impl TurnSink<'_> {
+    /// Put the question of request intent `intent` to the client.
+    fn ask(&self, request_id: &str, question: smith::Question) -> Delivery {
+        let asker = Asker::Inbox {
+            inbox: self.inbox.clone(),
+            request_id: request_id.to_owned(),
+        };
+        match self
+            .server
+            .elicit(&question, Some(self.request.to_owned()), asker)
+        {
+            Ok(()) => Delivery::Shown,
+            Err((reason, _)) => Delivery::Refused { reason },
+        }
+    }
 }
 
 impl IntentSink for TurnSink<'_> {
@@ -311,16 +339,39 @@ impl IntentSink for TurnSink<'_> {
         {
             self.server.notify("notifications/progress", params);
         }
-        match intent.kind().degradation() {
-            smith_ui_intents::Degradation::Refuse => Delivery::Refused {
-                reason: "smith mcp cannot put questions to the user yet".to_owned(),
+        match intent {
+            Intent::ConfirmRequest {
+                request_id,
+                prompt,
+                default,
+            } => self.ask(&request_id, smith::Question::Confirm { prompt, default }),
+            Intent::SelectRequest {
+                request_id,
+                prompt,
+                options,
+            } => self.ask(&request_id, smith::Question::Select { prompt, options }),
+            Intent::InputRequest {
+                request_id,
+                prompt,
+                secret,
+            } => self.ask(&request_id, smith::Question::Input { prompt, secret }),
+            other => match other.kind().degradation() {
+                smith_ui_intents::Degradation::Refuse => Delivery::Refused {
+                    reason: format!("smith mcp cannot show a {} request", other.kind().name()),
+                },
+                _ => Delivery::Shown,
             },
-            _ => Delivery::Shown,
         }
     }
 }
 
-fn run_turn(server: &Server, arguments: &Value, token: Option<Value>, cancel: &Cancel) -> Value {
+fn run_turn(
+    server: &Server,
+    request: &str,
+    arguments: &Value,
+    token: Option<Value>,
+    cancel: &Cancel,
+) -> Value {
     let Some(prompt) = arguments.get("prompt").and_then(Value::as_str) else {
         return text_result("`prompt` must be a string: what to ask the agent", true);
     };
@@ -332,13 +383,14 @@ fn run_turn(server: &Server, arguments: &Value, token: Option<Value>, cancel: &C
     let spec = smith_app::RunSpec {
         selection: selection.clone(),
         thinking: app.thinking(),
-        script: None,
+        script: server.script(),
     };
     let prepared = match app.prepare(&spec) {
         Ok(p) => p,
         Err(e) => return text_result(&format!("no turn was run: {e}"), true),
     };
-    let mut policy = match app.policy(&server.cwd, &|r| r.to_string()) {
+    let cwd = server.cwd();
+    let mut policy = match app.policy(&cwd, &|r| r.to_string()) {
         Ok(p) => p,
         Err(e) => return text_result(&format!("no turn was run: {e}"), true),
     };
@@ -353,9 +405,11 @@ fn run_turn(server: &Server, arguments: &Value, token: Option<Value>, cancel: &C
     };
     let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
-        .in_dir(server.cwd.clone());
+        .in_dir(cwd);
     let mut sink = TurnSink {
         server,
+        request,
+        inbox: agent.inbox(&recording.session),
         progress: token.map(smith_render_mcp::Progress::new),
         answer: String::new(),
     };

@@ -11,5 +11,8 @@ pub mod message;
 pub mod outbox;
 
 pub use frame::{Line, LineReader, MAX_LINE_BYTES, encode_line, write_line};
-pub use message::{Call, ErrorObject, Refused, error_response, notification, parse, response};
+pub use message::{
+    Call, ErrorObject, Message, Refused, Response, error_response, notification, parse,
+    parse_message, response,
+};
 pub use outbox::{Event, Out, Outbox, Pushed, spawn_writer};

@@ -71,12 +71,52 @@ pub struct Refused {
     pub error: ErrorObject,
 }
 
-/// Read one input line as a call.
+/// A response from the peer to a request this side sent (JSON-RPC 2.0 §5): its `id`, and its
+/// `result` or its `error` object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Response {
+    /// The id of the request it answers.
+    pub id: Value,
+    /// The `result`, or the `error` object (its `code`, `message` and `data`).
+    pub outcome: Result<Value, ErrorObject>,
+}
+
+/// One input line read by [`parse_message`]: a call (request or notification) or a response
+/// to a request this side sent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// A request or notification.
+    Call(Call),
+    /// A response to one of this side's requests.
+    Response(Response),
+}
+
+/// Read one input line as a call, for a server that sends no requests (a response is
+/// refused).
 ///
 /// # Errors
 /// [`Refused`]: a parse error for a line that is not JSON, an invalid request for a JSON value
-/// that is not one request object (batches are refused: send one request per line).
+/// that is not one request object (batches are refused: send one request per line), or a
+/// response.
 pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
+    match parse_message(line)? {
+        Message::Call(call) => Ok(call),
+        Message::Response(r) => Err(Box::new(Refused {
+            id: Some(r.id),
+            error: ErrorObject::new(
+                INVALID_REQUEST,
+                "invalid request: this server sends no requests, so it expects no responses",
+            ),
+        })),
+    }
+}
+
+/// Read one input line as a call or, for a side that sends requests too, a response.
+///
+/// # Errors
+/// As [`parse`]; a response whose `error` is not an error object (an integer `code` and a
+/// string `message`) is refused with `id: None`: a response is never answered.
+pub fn parse_message(line: &[u8]) -> Result<Message, Box<Refused>> {
     let value: Value = serde_json::from_slice(line).map_err(|e| {
         Box::new(Refused {
             id: Some(Value::Null),
@@ -130,10 +170,7 @@ pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
         Some(Value::String(m)) => m,
         Some(_) => return Err(invalid(answer_to, "`method` must be a string")),
         None if object.contains_key("result") || object.contains_key("error") => {
-            return Err(invalid(
-                answer_to,
-                "this server sends no requests, so it expects no responses",
-            ));
+            return response_of(answer_to, object).map(Message::Response);
         }
         None => return Err(invalid(answer_to, "`method` is missing")),
     };
@@ -154,7 +191,44 @@ pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
         }
         Some(_) => return Err(invalid(answer_to, "`params` must be an object")),
     };
-    Ok(Call { id, method, params })
+    Ok(Message::Call(Call { id, method, params }))
+}
+
+/// The response `object` (its `id` taken out) answering `id`.
+fn response_of(id: Value, mut object: Map<String, Value>) -> Result<Response, Box<Refused>> {
+    let unanswered = |why: &str| {
+        Box::new(Refused {
+            id: None,
+            error: ErrorObject::new(INVALID_REQUEST, format!("invalid response: {why}")),
+        })
+    };
+    if id.is_null() {
+        return Err(unanswered(
+            "a response names the `id` of the request it answers",
+        ));
+    }
+    if let Some(result) = object.remove("result") {
+        return Ok(Response {
+            id,
+            outcome: Ok(result),
+        });
+    }
+    let error = object.remove("error").unwrap_or_default();
+    let code = error.get("code").and_then(Value::as_i64);
+    let message = error.get("message").and_then(Value::as_str);
+    match (code, message) {
+        (Some(code), Some(message)) => Ok(Response {
+            id,
+            outcome: Err(ErrorObject {
+                code,
+                message: message.to_owned(),
+                data: error.get("data").cloned(),
+            }),
+        }),
+        _ => Err(unanswered(
+            "`error` must be an object with an integer `code` and a string `message`",
+        )),
+    }
 }
 
 /// A success response to `id`.
@@ -204,5 +278,41 @@ mod tests {
                 INVALID_REQUEST
             );
         }
+    }
+
+    #[test]
+    fn responses_to_this_sides_requests() {
+        let ok = parse_message(br#"{"jsonrpc":"2.0","id":"s-1","result":{"a":1}}"#).unwrap();
+        assert_eq!(
+            ok,
+            Message::Response(Response {
+                id: Value::from("s-1"),
+                outcome: Ok(serde_json::json!({"a": 1})),
+            })
+        );
+        let failed =
+            parse_message(br#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}"#)
+                .unwrap();
+        let Message::Response(r) = failed else {
+            panic!("{failed:?}")
+        };
+        assert_eq!(r.outcome.unwrap_err().code, -1);
+        // Malformed responses are refused unanswered.
+        for line in [
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":"x","message":"no"}}"#,
+            r#"{"jsonrpc":"2.0","result":1}"#,
+        ] {
+            assert_eq!(
+                parse_message(line.as_bytes()).unwrap_err().id,
+                None,
+                "{line}"
+            );
+        }
+        // A server that sends no requests refuses every response.
+        let r = parse(br#"{"jsonrpc":"2.0","id":3,"result":1}"#).unwrap_err();
+        assert_eq!(
+            (r.id, r.error.code),
+            (Some(Value::from(3)), INVALID_REQUEST)
+        );
     }
 }

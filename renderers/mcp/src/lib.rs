@@ -6,6 +6,8 @@
 //! Pure: the frontend (`frontends/mcp`) writes what this returns through the JSON-RPC framing
 //! of `smith-render-jsonrpc`.
 
+pub mod elicit;
+
 use serde_json::{Value, json};
 use smith_ui_intents::{Intent, NoticeLevel};
 

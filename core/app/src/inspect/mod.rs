@@ -11,6 +11,7 @@
 mod asks;
 mod follow;
 mod grep;
+mod line;
 mod page;
 mod request;
 mod verify;
@@ -19,6 +20,7 @@ mod view;
 pub use asks::{OpenQuestion, open_questions};
 pub use follow::{Follow, FollowError, Polled};
 pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
+pub use line::entry_line;
 pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
 pub use request::{
     AttemptSelector, BadSelector, ContextView, PieceView, RequestError, RequestView, ShownRequest,

@@ -40,6 +40,10 @@ pub(crate) struct McpArgs {
     /// one.
     #[arg(long, value_name = "ID")]
     pub(crate) session: Option<String>,
+    /// Play this provider script in `smith_run` turns (scripted provider only); the model name
+    /// becomes its label.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) script: Option<std::path::PathBuf>,
 }
 
 /// Serve until stdin ends.
@@ -58,7 +62,7 @@ pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
             format!("cannot tell the working directory tools run in: {e}; run smith from an existing directory"),
         )
     })?;
-    let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone());
+    let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone()).with_script(args.script.clone());
     let stop = mcp.stopper();
     let _ = ctrlc::set_handler(move || {
         stop.stop();

@@ -3,13 +3,14 @@
 //! scenario checks, against Smith's own tools and resources where the scenario assumes its
 //! fixture server's (`test_simple_text` becomes a Smith tool that returns text, and so on).
 //!
+//! `tools-call-elicitation` and `elicitation-sep1034-defaults` are ported in `requests.rs`.
+//!
 //! Not applicable here, and why (each is listed in the MCP guide's "Not yet" or by design):
 //! `tools-call-image`, `tools-call-audio`, `tools-call-embedded-resource`,
 //! `tools-call-mixed-content` (Smith's tools return text only), `resources-read-binary` (no
 //! binary resources), `tools-call-sampling` (Smith never asks the client's model),
-//! `tools-call-elicitation`, `elicitation-sep1034-defaults`, `elicitation-sep1330-enums`
-//! (elicitation is to come), `tools-call-with-logging` (no bundled tool logs while it runs),
-//! `prompts-list`, `prompts-get-*` and `completion-complete` (no prompts or completion
+//! `elicitation-sep1330-enums` (no bundled tool asks a choice, so no enum form is ever sent;
+//! the choice form is unit-tested in `renderers/mcp`), `prompts-list`, `prompts-get-*` and `completion-complete` (no prompts or completion
 //! capability: the methods are answered `-32601`, checked below), `dns-rebinding-protection`,
 //! `server-sse-multiple-streams`, `server-sse-polling` (HTTP transport only).
 
@@ -263,6 +264,80 @@ fn resources_subscribe_and_unsubscribe() {
         c.result("resources/unsubscribe", json!({"uri": uri})),
         json!({})
     );
+    done(c);
+}
+
+/// Scenario `tools-call-with-logging`: a tool that says something while it runs (bash, as
+/// its program starts) sends log notifications during the call, before its result, at the
+/// level the client set — and none when the client asked only for warnings.
+#[cfg(unix)]
+#[test]
+fn tools_call_with_logging() {
+    let env = Env::new();
+    let mut c = start(&env, &["--allow-process"]);
+    let id = c.request(
+        "tools/call",
+        json!({"name": "bash", "arguments": {"command": "echo logged"}}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let at = c.lines.iter().position(|l| l["id"] == id).unwrap();
+    let logged: Vec<&Value> = c.lines[..at]
+        .iter()
+        .filter(|l| l["method"] == "notifications/message")
+        .collect();
+    assert!(!logged.is_empty(), "{:#?}", c.lines);
+    let m = &logged[0]["params"];
+    assert_eq!(
+        (m["level"].as_str(), m["logger"].as_str()),
+        (Some("info"), Some("bash"))
+    );
+    assert!(m["data"].as_str().unwrap().contains("echo logged"), "{m}");
+
+    assert_eq!(
+        c.result("logging/setLevel", json!({"level": "warning"})),
+        json!({})
+    );
+    let id = c.request(
+        "tools/call",
+        json!({"name": "bash", "arguments": {"command": "echo quiet"}}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    // `finish` returns every line read: those after the first call's answer are the second's.
+    let quiet = lines[at + 1..]
+        .iter()
+        .any(|l| l["method"] == "notifications/message");
+    assert!(!quiet, "a message below the level was sent: {lines:#?}");
+}
+
+/// Scenario `resources-read-text`, the text view: a session read as `text/plain`, one line per
+/// entry as `smith sessions get` prints them, and the next page named.
+#[test]
+fn resources_read_the_text_view() {
+    let env = Env::new();
+    let (session, _) = env.demo_session();
+    let printed = env.run(&["sessions", "get", &session]);
+    let printed = String::from_utf8_lossy(&printed.stdout).into_owned();
+    let mut c = start(&env, &[]);
+    let uri = format!("smith://session/{session}/text");
+    let read = c.result("resources/read", json!({"uri": uri}));
+    let content = &read["contents"][0];
+    assert_eq!(content["uri"], uri.as_str());
+    assert_eq!(content["mimeType"], "text/plain");
+    let text = content["text"].as_str().unwrap();
+    assert!(text.starts_with(&format!("session {session}: ")), "{text}");
+    let entries: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+    let expected: Vec<&str> = printed.lines().filter(|l| l.starts_with('#')).collect();
+    assert!(!entries.is_empty());
+    assert_eq!(entries, expected);
+    // A page after the first entry, as text.
+    let uri = format!("smith://session/{session}/entries/1/text");
+    let read = c.result("resources/read", json!({"uri": uri}));
+    let text = read["contents"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("#2 "), "{text}");
     done(c);
 }
 

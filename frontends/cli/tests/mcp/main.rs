@@ -10,4 +10,5 @@ mod client;
 
 mod conformance;
 mod pipes;
+mod requests;
 mod sdk;

@@ -1,7 +1,9 @@
 """The official MCP Python SDK client (`mcp`, pinned in xtask/mcp/requirements.txt) driving the
 built `smith mcp` over stdio. Run by frontends/cli/tests/mcp/sdk.rs:
 
-    python python_client.py SMITH HOME WORKDIR
+    python python_client.py SMITH HOME WORKDIR PROJECT
+
+PROJECT is a trusted project directory the second connection offers as its root.
 
 Each scenario asserts what the MCP specification and Smith's guide promise; the script prints
 one JSON object of what the Rust test checks against the session file, and exits non-zero on
@@ -13,10 +15,11 @@ import os
 import sys
 
 import anyio
+import mcp.types as types
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-SMITH, HOME, WORK = sys.argv[1:4]
+SMITH, HOME, WORK, PROJECT = sys.argv[1:5]
 
 
 def server(*extra):
@@ -82,6 +85,10 @@ async def main():
         page = json.loads((await c.read_resource(f"smith://session/{session}")).contents[0].text)
         kinds = [e["kind"] for e in page["entries"]]
         assert "effect_intent" in kinds and "effect_completion" in kinds, kinds
+        text = (await c.read_resource(f"smith://session/{session}/text")).contents[0]
+        assert text.mime_type == "text/plain", text
+        assert text.text.startswith(f"session {session}: "), text.text
+        assert sum(1 for line in text.text.splitlines() if line.startswith("#")) == len(kinds), text.text
         templates = [t.uri_template for t in (await c.list_resource_templates()).resource_templates]
         assert "smith://session/{id}/entries/{cursor}" in templates, templates
 
@@ -128,7 +135,45 @@ async def main():
         r = await c.call_tool("ls", {"path": "."})
         assert not r.is_error and "made.txt" in r.content[0].text, r
         await c.set_logging_level("warning")
+    out.update(await asks_and_roots())
     print(json.dumps(out))
+
+
+async def asks_and_roots():
+    """A client with roots, elicitation and a logging callback: its root (a trusted project)
+    becomes where tools run; `process.confirm` asks before bash runs a program, answered yes
+    through the elicitation callback; bash logs as its program starts."""
+    asked = []
+    logs = []
+
+    async def on_elicit(context, params):
+        assert params.requested_schema["properties"]["confirm"]["type"] == "boolean", params
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"confirm": True})
+
+    async def on_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=f"file://{PROJECT}", name="project")])
+
+    async def on_log(params):
+        logs.append((params.level, params.logger, str(params.data)))
+
+    async with Client(
+        server("-c", "process.confirm=true"),
+        elicitation_callback=on_elicit,
+        list_roots_callback=on_roots,
+        logging_callback=on_log,
+    ) as c:
+        for _ in range(12000):
+            if any("tools now run in" in d for _, _, d in logs):
+                break
+            await anyio.sleep(0.01)
+        else:
+            raise AssertionError(f"the root was never taken: {logs}")
+        r = await c.call_tool("bash", {"command": "echo confirmed > confirmed.txt"})
+        assert not r.is_error, r
+        assert len(asked) == 1 and "confirmed.txt" in asked[0], asked
+        assert any(lvl == "info" and who == "bash" and "running" in d for lvl, who, d in logs), logs
+    return {"asked": len(asked), "logs": len(logs)}
 
 
 anyio.run(main)

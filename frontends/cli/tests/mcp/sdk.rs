@@ -31,6 +31,11 @@ fn the_python_sdk_client_uses_tools_resources_progress_and_cancellation() {
     let work = env.root.path().join("work");
     std::fs::create_dir(&work).unwrap();
     std::fs::write(work.join("notes.txt"), "hello from the test\n").unwrap();
+    // The trusted project the second connection offers as its root.
+    let project = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let trusted = env.run(&["trust", project.to_str().unwrap()]);
+    assert!(trusted.status.success(), "{trusted:?}");
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/python_client.py");
     let out = std::process::Command::new(python)
@@ -38,6 +43,7 @@ fn the_python_sdk_client_uses_tools_resources_progress_and_cancellation() {
         .arg(env!("CARGO_BIN_EXE_smith"))
         .arg(env.home())
         .arg(&work)
+        .arg(&project)
         .env("TMPDIR", env.tmp())
         .env(
             "SMITH_CACHE_HOME",
@@ -59,6 +65,12 @@ fn the_python_sdk_client_uses_tools_resources_progress_and_cancellation() {
         "made\n"
     );
     assert!(work.join("begun").exists());
+    // The second connection's program ran in its root, once the elicitation said yes.
+    assert_eq!(summary["asked"], 1, "{summary}");
+    assert_eq!(
+        std::fs::read_to_string(project.join("confirmed.txt")).unwrap(),
+        "confirmed\n"
+    );
     check_session(&env, summary["session"].as_str().unwrap());
 }
 

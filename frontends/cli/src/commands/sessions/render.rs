@@ -1,8 +1,8 @@
 //! The readable rendering of inspection records: one line per entry, times in UTC.
 
 use smith::SessionId;
-use smith_app::inspect::{EntryView, Record, kind_label};
-use smith_store::{Entry, Record as Stored};
+use smith_app::inspect::{EntryView, Record, entry_line};
+use smith_store::Entry;
 
 use crate::command_error::CliError;
 use crate::output::Out;
@@ -17,12 +17,7 @@ pub(super) fn emit(
     if json {
         out.json(&Record::Entry(EntryView::new(*id, entry)))
     } else {
-        out.line(&format!(
-            "#{:<5} {:<12} {}",
-            entry.id,
-            kind_label(&entry.record),
-            summary(entry)
-        ))
+        out.line(&entry_line(entry))
     }
 }
 
@@ -46,187 +41,4 @@ pub(super) fn format_utc(ms: u64) -> String {
         rem % 3600 / 60,
         rem % 60
     )
-}
-
-/// One readable line of `entry`'s record (line breaks shown as ` ⏎ `).
-fn summary(entry: &Entry) -> String {
-    let text = match &entry.record {
-        Stored::SessionStart(s) => format!(
-            "smith {} in {}",
-            s.smith_version,
-            s.cwd.as_deref().unwrap_or("-")
-        ),
-        Stored::ModelChange(m) => m.model.to_string(),
-        Stored::Message(m) => {
-            let mut parts = vec![m.message.text()];
-            for image in m.message.images() {
-                parts.push(format!(
-                    "[image {} {} B]",
-                    image.media_type,
-                    image.decoded_len()
-                ));
-            }
-            for call in m.message.tool_calls() {
-                parts.push(format!("[tool call {} {}]", call.name, call.id));
-            }
-            if let Some(stop) = m.stop_reason {
-                parts.push(format!("({stop})"));
-            }
-            parts.join(" ")
-        }
-        Stored::ToolResult(r) => format!(
-            "{} {} {}: {}",
-            r.result.name,
-            r.result.call_id,
-            if r.result.is_error { "failed" } else { "ok" },
-            r.result.output
-        ),
-        Stored::RunEnd(r) => format!(
-            "{}{}",
-            r.stop_reason,
-            r.error
-                .as_ref()
-                .map(|e| format!(": {e}"))
-                .unwrap_or_default()
-        ),
-        Stored::EffectIntent(r) => format!(
-            "{} {} {} (call {})",
-            r.effect_id,
-            r.effect,
-            r.target.as_deref().unwrap_or("-"),
-            r.call_id
-        ),
-        Stored::EffectCompletion(r) => format!(
-            "{} {}: {}",
-            r.effect_id,
-            r.outcome.as_str(),
-            String::from_utf8_lossy(&r.output)
-        ),
-        Stored::Submission(r) => format!(
-            "{}{}{}{}: {}",
-            r.model,
-            r.dedup_key
-                .as_ref()
-                .map(|k| format!(" key {k}"))
-                .unwrap_or_default(),
-            r.delivery
-                .map(|d| format!(" queued ({})", d.as_str()))
-                .unwrap_or_default(),
-            r.owner
-                .map(|o| format!(" owned by {o}"))
-                .unwrap_or_default(),
-            r.input
-        ),
-        Stored::Abort(r) => r.reason.clone(),
-        Stored::Withdrawal(r) => r.reason.clone(),
-        Stored::ClientCall(r) => format!(
-            "{} request {}: {} {}",
-            r.frontend, r.request, r.tool, r.arguments
-        ),
-        Stored::SecretRegistration(r) => format!(
-            "{} from {}{}",
-            smith_secrets::reference(&r.name),
-            r.source,
-            r.label
-                .as_ref()
-                .map(|l| format!(" ({l})"))
-                .unwrap_or_default()
-        ),
-        Stored::Checkpoint(r) => format!(
-            "round {} {}; requires {}",
-            r.round,
-            r.phase,
-            if r.requires.is_empty() {
-                "no plugins".to_owned()
-            } else {
-                r.requires.join(", ")
-            }
-        ),
-        Stored::Attempt(a) => format!(
-            "round {} attempt {}: {} → {}{}{}{}",
-            a.round,
-            a.number,
-            a.selection,
-            a.model,
-            a.account
-                .as_ref()
-                .map(|x| format!(" (account {x})"))
-                .unwrap_or_default(),
-            a.thinking
-                .map(|t| format!(" thinking {t}"))
-                .unwrap_or_default(),
-            match a.after {
-                Some(smith::Next::Retry) => " (retry)",
-                Some(smith::Next::Failover) => " (failover)",
-                _ => "",
-            }
-        ),
-        Stored::AttemptFailed(f) => format!(
-            "attempt {} failed: {}; {}",
-            f.attempt,
-            f.message,
-            match f.next {
-                smith::Next::Retry => "retried",
-                smith::Next::Failover => "failed over",
-                smith::Next::Stop => "stopped",
-            }
-        ),
-        Stored::ContextEdit(e) => e
-            .edits
-            .iter()
-            .map(|op| match &op.change {
-                smith_store::EditChange::Omit => format!("omit {}", op.target),
-                smith_store::EditChange::Replace(text) => {
-                    format!("replace {}: {text}", op.target)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
-        Stored::RequestInput(smith_store::RequestInput::Piece {
-            handler,
-            role,
-            source,
-            text,
-        }) => format!(
-            "{} from {handler}{}: {} bytes",
-            match role {
-                smith::PieceRole::Instructions => "instructions",
-                smith::PieceRole::Context => "context",
-            },
-            source
-                .as_ref()
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default(),
-            text.len()
-        ),
-        Stored::RequestInput(smith_store::RequestInput::Tools(tools)) => format!(
-            "tools: {}",
-            tools
-                .iter()
-                .map(|t| t.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Stored::Request(r) => format!(
-            "request of attempt {}: context to {}, sha256 {}",
-            entry.pair.map_or_else(String::new, |p| p.to_string()),
-            r.anchor
-                .map_or_else(|| "none".to_owned(), |a| a.to_string()),
-            &r.sha256[..r.sha256.len().min(12)]
-        ),
-        Stored::Unknown {
-            kind,
-            body,
-            projection,
-        } => format!(
-            "record kind {kind}, {} bytes{}",
-            body.len(),
-            if *projection {
-                " (changes what the model sees)"
-            } else {
-                ""
-            }
-        ),
-    };
-    text.lines().collect::<Vec<_>>().join(" ⏎ ")
 }

@@ -1,0 +1,347 @@
+//! Requests the server sends the client: a tool call's questions as form elicitations (ports
+//! of the conformance scenarios `tools-call-elicitation` and `elicitation-sep1034-defaults`),
+//! their refusal when the client cannot elicit, their withdrawal when the call ends first; and
+//! the client's roots, which may move tools to a trusted project and are otherwise refused
+//! with a log message.
+
+use serde_json::{Value, json};
+use smith_store::Record;
+
+use crate::client::{Client, all_protocol};
+use crate::common::Env;
+
+const CONFIRMING: &[&str] = &["--allow-process", "-c", "process.confirm=true"];
+
+/// A server in `dir` after the handshake, the client declaring `capabilities`.
+fn start(env: &Env, args: &[&str], dir: &std::path::Path, capabilities: Value) -> Client {
+    let mut c = Client::start_subcommand(env, "mcp", args, dir);
+    c.result(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": capabilities, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    c
+}
+
+fn done(c: Client) -> Vec<Value> {
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+    lines
+}
+
+/// Answer the server's request `request` with `result`.
+fn reply(c: &mut Client, request: &Value, result: Value) {
+    c.send_raw(&json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string());
+}
+
+fn text(r: &Value) -> String {
+    r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The effect kinds of the server's session, in order.
+fn effects(env: &Env) -> Vec<String> {
+    let files = env.session_files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    smith_store::read_session(&files[0])
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::EffectIntent(i) => Some(i.effect),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Scenarios `tools-call-elicitation` and `elicitation-sep1034-defaults`: the question
+/// `process.confirm` asks before a program becomes `elicitation/create` with a one-property
+/// form (its default given); accepted, the program runs; declined, it does not; an answer
+/// that does not fit, or an error response, leaves it unanswered and the program unrun. Every
+/// question and answer is recorded.
+#[cfg(unix)]
+#[test]
+fn tools_call_elicitation_decides_whether_a_program_runs() {
+    let env = Env::new();
+    let mut c = start(
+        &env,
+        CONFIRMING,
+        env.root.path(),
+        json!({"elicitation": {}}),
+    );
+    let call = |c: &mut Client, file: &str| {
+        c.request(
+            "tools/call",
+            json!({"name": "bash", "arguments": {"command": format!("echo made > {file}")}}),
+        )
+    };
+    let id = call(&mut c, "yes.txt");
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    assert!(ask["id"].is_string(), "{ask}");
+    let params = &ask["params"];
+    assert!(
+        params["message"]
+            .as_str()
+            .unwrap()
+            .contains("echo made > yes.txt"),
+        "{params}"
+    );
+    let schema = &params["requestedSchema"];
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["required"], json!(["confirm"]));
+    assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
+    assert_eq!(schema["properties"]["confirm"]["default"], false);
+    reply(
+        &mut c,
+        &ask,
+        json!({"action": "accept", "content": {"confirm": true}}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(env.root.path().join("yes.txt").exists());
+
+    // Declined: a no.
+    let id = call(&mut c, "declined.txt");
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    reply(&mut c, &ask, json!({"action": "decline"}));
+    let r = c.response(id);
+    assert!(text(&r).contains("declined"), "{r}");
+    // An answer that does not fit the form.
+    let id = call(&mut c, "unfit.txt");
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    reply(
+        &mut c,
+        &ask,
+        json!({"action": "accept", "content": {"confirm": "yes"}}),
+    );
+    let r = c.response(id);
+    assert!(text(&r).contains("does not fit"), "{r}");
+    // An error response.
+    let id = call(&mut c, "failed.txt");
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI here"}})
+            .to_string(),
+    );
+    let r = c.response(id);
+    assert!(text(&r).contains("no UI here"), "{r}");
+    for unrun in ["declined.txt", "unfit.txt", "failed.txt"] {
+        assert!(!env.root.path().join(unrun).exists(), "{unrun} was made");
+    }
+    done(c);
+    let effects = effects(&env);
+    assert_eq!(
+        effects.iter().filter(|e| *e == "ask.confirm").count(),
+        4,
+        "{effects:?}"
+    );
+    assert_eq!(
+        effects.iter().filter(|e| *e == "process.run").count(),
+        1,
+        "{effects:?}"
+    );
+}
+
+/// A client that declared no elicitation capability is never asked: the question is refused
+/// (logged as a warning) and the program does not run.
+#[cfg(unix)]
+#[test]
+fn without_the_capability_a_question_is_refused_and_logged() {
+    let env = Env::new();
+    let mut c = start(&env, CONFIRMING, env.root.path(), json!({}));
+    let r = c.call(
+        "tools/call",
+        json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
+    );
+    assert!(text(&r).contains("does not answer questions"), "{r}");
+    let warned =
+        c.seen(|l| l["method"] == "notifications/message" && l["params"]["level"] == "warning");
+    assert!(
+        warned["params"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("refused"),
+        "{warned}"
+    );
+    let lines = done(c);
+    assert!(!lines.iter().any(|l| l["method"] == "elicitation/create"));
+    assert!(!env.root.path().join("made.txt").exists());
+}
+
+/// A call cancelled while its question waits: the elicitation is withdrawn with
+/// `notifications/cancelled`, the program does not run, and a late answer is dropped.
+#[cfg(unix)]
+#[test]
+fn a_cancelled_call_withdraws_its_elicitation() {
+    let env = Env::new();
+    let mut c = start(
+        &env,
+        CONFIRMING,
+        env.root.path(),
+        json!({"elicitation": {}}),
+    );
+    let id = c.request(
+        "tools/call",
+        json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
+    );
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}})
+            .to_string(),
+    );
+    let withdrawn = c.seen(|l| {
+        l["method"] == "notifications/cancelled" && l["params"]["requestId"] == ask["id"]
+    });
+    assert!(withdrawn["params"]["reason"].is_string());
+    reply(
+        &mut c,
+        &ask,
+        json!({"action": "accept", "content": {"confirm": true}}),
+    );
+    assert_eq!(c.result("ping", json!({})), json!({}));
+    done(c);
+    assert!(!env.root.path().join("made.txt").exists());
+}
+
+/// A `smith_run` turn's question (its bash call under `process.confirm`) is an elicitation
+/// too; accepted, the turn runs the program and finishes.
+#[cfg(unix)]
+#[test]
+fn a_turn_asks_through_elicitation() {
+    let env = Env::new();
+    let script = env.write(
+        "make.kdl",
+        "round {\n  tool-call id=\"call_1\" name=\"bash\" arguments=#\"{\"command\": \"echo made > made.txt\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"finished\"\n  stop \"end_turn\"\n}\n",
+    );
+    let script = script.to_str().unwrap().to_owned();
+    let mut args = CONFIRMING.to_vec();
+    args.extend(["-m", "scripted/make", "--script", &script]);
+    let mut c = start(&env, &args, env.root.path(), json!({"elicitation": {}}));
+    let id = c.request(
+        "tools/call",
+        json!({"name": "smith_run", "arguments": {"prompt": "make it"}}),
+    );
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    assert!(
+        ask["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("made.txt")
+    );
+    reply(
+        &mut c,
+        &ask,
+        json!({"action": "accept", "content": {"confirm": true}}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert_eq!(text(&r), "finished");
+    done(c);
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("made.txt")).unwrap(),
+        "made\n"
+    );
+}
+
+fn file_uri(p: &std::path::Path) -> String {
+    format!("file://{}", p.display())
+}
+
+/// The client's roots: the server asks for them after `initialized`; an untrusted root is
+/// refused with a warning; the first trusted one becomes the directory tools run in.
+#[test]
+fn a_trusted_root_moves_the_tools_and_an_untrusted_one_is_refused() {
+    let env = Env::new();
+    let root = env.root.path().canonicalize().unwrap();
+    let (work, other, project) = (root.join("work"), root.join("other"), root.join("project"));
+    for d in [&work, &other, &project] {
+        std::fs::create_dir(d).unwrap();
+    }
+    std::fs::write(project.join("in-project.txt"), "p\n").unwrap();
+    let trusted = env.run(&["trust", project.to_str().unwrap()]);
+    assert!(trusted.status.success(), "{trusted:?}");
+    let mut c = start(&env, &[], &work, json!({"roots": {"listChanged": true}}));
+    let asked = c.until(|l| l["method"] == "roots/list");
+    reply(
+        &mut c,
+        &asked,
+        json!({"roots": [
+            {"uri": file_uri(&other), "name": "other"},
+            {"uri": file_uri(&project), "name": "project"},
+        ]}),
+    );
+    let refused = c.seen(|l| {
+        l["method"] == "notifications/message"
+            && l["params"]["level"] == "warning"
+            && l["params"]["data"]
+                .as_str()
+                .is_some_and(|d| d.contains("other"))
+    });
+    assert!(
+        refused["params"]["data"]
+            .as_str()
+            .unwrap()
+            .contains("not a trusted project"),
+        "{refused}"
+    );
+    c.seen(|l| {
+        l["method"] == "notifications/message"
+            && l["params"]["data"]
+                .as_str()
+                .is_some_and(|d| d.contains("tools now run in"))
+    });
+    let r = c.call(
+        "tools/call",
+        json!({"name": "ls", "arguments": {"path": "."}}),
+    );
+    assert!(text(&r).contains("in-project.txt"), "{r}");
+
+    // Only untrusted roots, after a change: refused, the tools stay where they are.
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
+    let asked = c.until(|l| l["method"] == "roots/list");
+    reply(
+        &mut c,
+        &asked,
+        json!({"roots": [{"uri": file_uri(&other)}]}),
+    );
+    let r = c.call(
+        "tools/call",
+        json!({"name": "ls", "arguments": {"path": "."}}),
+    );
+    assert!(text(&r).contains("in-project.txt"), "{r}");
+    done(c);
+}
+
+/// Roots that contain the working directory change nothing; a client without the `roots`
+/// capability is never asked.
+#[test]
+fn roots_around_the_working_directory_keep_it() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("here.txt"), "h\n").unwrap();
+    let mut c = start(&env, &[], env.root.path(), json!({"roots": {}}));
+    let asked = c.until(|l| l["method"] == "roots/list");
+    let parent = env.root.path().parent().unwrap().to_owned();
+    reply(
+        &mut c,
+        &asked,
+        json!({"roots": [{"uri": file_uri(&parent)}]}),
+    );
+    let r = c.call(
+        "tools/call",
+        json!({"name": "ls", "arguments": {"path": "."}}),
+    );
+    assert!(text(&r).contains("here.txt"), "{r}");
+    let lines = done(c);
+    assert!(
+        !lines.iter().any(|l| l["params"]["level"] == "warning"),
+        "{lines:#?}"
+    );
+
+    let mut c = start(&env, &[], env.root.path(), json!({}));
+    assert_eq!(c.result("ping", json!({})), json!({}));
+    let lines = done(c);
+    assert!(!lines.iter().any(|l| l["method"] == "roots/list"));
+}
