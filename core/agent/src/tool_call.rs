@@ -78,6 +78,7 @@ impl Agent<'_> {
                 call.name
             ),
             is_error: true,
+            structured: None,
         });
         ToolResult {
             call_id: call.id.clone(),

@@ -106,6 +106,7 @@ impl ToolRegistry for Tools {
         ToolOutput {
             output: format!("ran {}", call.id),
             is_error: false,
+            structured: None,
         }
     }
 
@@ -1360,6 +1361,7 @@ fn huge_tool_output_is_recorded_cut_and_the_call_stays_answered() {
             ToolOutput {
                 output: "é".repeat(9 << 20),
                 is_error: false,
+                structured: None,
             }
         }
     }

@@ -31,6 +31,8 @@ pub(crate) struct CallState {
     pub(crate) terminal: Option<String>,
     /// Where progress messages and questions go (the run relays them).
     pub(crate) events: Option<std::sync::mpsc::Sender<smith::ToolEvent>>,
+    /// The structured result the plugin handed over (the `structured` import), unchecked.
+    pub(crate) structured: Option<String>,
     /// Wall time spent inside effects (a process may run for minutes): the plugin's own
     /// deadline counts only the rest.
     pub(crate) host_time: Duration,
@@ -103,6 +105,7 @@ impl CallState {
             count: 0,
             terminal: None,
             events: context.events.clone(),
+            structured: None,
             host_time: Duration::ZERO,
             authorize: None,
             context: None,
@@ -123,6 +126,7 @@ impl CallState {
             count: 0,
             terminal: None,
             events: None,
+            structured: None,
             host_time: Duration::ZERO,
             authorize: None,
             context: None,

@@ -339,6 +339,11 @@ impl host::Host for State {
             let _ = tx.send(smith::ToolEvent::Progress(text));
         }
     }
+
+    fn structured(&mut self, json: String) {
+        // Checked when the call returns (against the tool's output schema); kept as given.
+        self.call.structured = Some(json);
+    }
 }
 
 impl crate::runtime::bindings::smith::plugin::types::Host for State {}

@@ -23,6 +23,8 @@ pub(crate) struct LoadedPlugin {
     pub(crate) definitions: Vec<ToolDefinition>,
     /// A validator of each tool's input schema, by tool name.
     pub(crate) validators: std::collections::HashMap<String, jsonschema::Validator>,
+    /// Each tool's output-schema validator (tools whose manifest declares one).
+    pub(crate) output_validators: std::collections::HashMap<String, jsonschema::Validator>,
     /// Set when an instance trapped or was destroyed: later calls get this error.
     pub(crate) failed: Mutex<Option<String>>,
 }
@@ -112,6 +114,7 @@ pub(crate) fn build(
             pre,
             definitions: Vec::new(),
             validators: std::collections::HashMap::new(),
+            output_validators: std::collections::HashMap::new(),
             failed: Mutex::new(None),
         };
         let definitions = definitions_of(runtime, &loaded)
@@ -138,6 +141,16 @@ pub(crate) fn build(
                 ))
             })?;
             loaded.validators.insert(d.name.clone(), validator);
+            if let Some(schema) = loaded.manifest.output_schemas.get(&d.name) {
+                // Checked when the manifest was parsed; a failure here is still refused.
+                let validator = jsonschema::validator_for(schema).map_err(|e| {
+                    bad(format!(
+                        "tool `{}` has an invalid output schema: {e}",
+                        d.name
+                    ))
+                })?;
+                loaded.output_validators.insert(d.name.clone(), validator);
+            }
         }
         loaded.definitions = definitions;
         plugins.push(loaded);

@@ -114,6 +114,12 @@ pub struct Manifest {
     /// What each tool declares about its effects, by tool name (only tools that declare
     /// something).
     pub tool_hints: std::collections::BTreeMap<String, ToolHints>,
+    /// The JSON Schema of each tool's structured result, by tool name (`tool "NAME"
+    /// output-schema=#"{…}"#`; only tools that declare one): an object schema. A tool that
+    /// declares one hands its result as JSON through the host's `structured` import, checked
+    /// against it; MCP clients get it as `structuredContent` (MCP 2025-06-18, server/tools —
+    /// output schema).
+    pub output_schemas: std::collections::BTreeMap<String, serde_json::Value>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
@@ -193,6 +199,7 @@ impl Manifest {
         let mut grants = Vec::new();
         let mut tools = Vec::new();
         let mut tool_hints = std::collections::BTreeMap::new();
+        let mut output_schemas = std::collections::BTreeMap::new();
         let mut handlers = Vec::new();
         let mut context_files: Vec<String> = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
@@ -220,12 +227,15 @@ impl Manifest {
                 continue;
             }
             if name == "tool" {
-                let (tool, hints) = tool_node(node).map_err(&bad)?;
+                let (tool, hints, output_schema) = tool_node(node).map_err(&bad)?;
                 if tools.contains(&tool) {
                     return Err(bad(format!("tool `{tool}` is listed twice")));
                 }
                 if hints != ToolHints::default() {
                     tool_hints.insert(tool.clone(), hints);
+                }
+                if let Some(schema) = output_schema {
+                    output_schemas.insert(tool.clone(), schema);
                 }
                 tools.push(tool);
                 continue;
@@ -361,6 +371,7 @@ impl Manifest {
             grants,
             tools,
             tool_hints,
+            output_schemas,
             handlers,
             context_files,
             provider,
@@ -370,9 +381,13 @@ impl Manifest {
 }
 
 /// A `tool "NAME" [read-only=#true] [destructive=…] [idempotent=…] [open-world=…]` node.
-fn tool_node(node: &kdl::KdlNode) -> Result<(String, ToolHints), String> {
+/// A `tool` node: the tool's name, its hints and its output schema.
+fn tool_node(
+    node: &kdl::KdlNode,
+) -> Result<(String, ToolHints, Option<serde_json::Value>), String> {
     let mut name = None;
     let mut hints = ToolHints::default();
+    let mut output_schema = None;
     for entry in node.entries() {
         match entry.name().map(|n| n.value()) {
             None if name.is_none() => {
@@ -381,6 +396,9 @@ fn tool_node(node: &kdl::KdlNode) -> Result<(String, ToolHints), String> {
                 })?);
             }
             None => return Err("`tool` takes one name".to_owned()),
+            Some("output-schema") => {
+                output_schema = Some(output_schema_of(entry.value())?);
+            }
             Some(key) => {
                 let value = entry
                     .value()
@@ -393,7 +411,7 @@ fn tool_node(node: &kdl::KdlNode) -> Result<(String, ToolHints), String> {
                     "open-world" => &mut hints.open_world,
                     other => {
                         return Err(format!(
-                            "unknown tool property `{other}`; known: read-only, destructive, idempotent, open-world"
+                            "unknown tool property `{other}`; known: read-only, destructive, idempotent, open-world, output-schema"
                         ));
                     }
                 };
@@ -402,7 +420,25 @@ fn tool_node(node: &kdl::KdlNode) -> Result<(String, ToolHints), String> {
         }
     }
     let name = name.ok_or_else(|| "`tool` takes the tool's name, e.g. tool \"read\"".to_owned())?;
-    Ok((name.to_owned(), hints))
+    Ok((name.to_owned(), hints, output_schema))
+}
+
+/// An `output-schema` value: JSON text of a valid JSON Schema whose `type` is `object` (MCP
+/// requires structured content to be an object).
+fn output_schema_of(value: &kdl::KdlValue) -> Result<serde_json::Value, String> {
+    let text = value.as_string().ok_or(
+        "tool property `output-schema` takes a JSON Schema as a string, e.g. output-schema=#\"{\"type\":\"object\"}\"#",
+    )?;
+    let schema: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("tool property `output-schema` is not JSON: {e}"))?;
+    if schema.get("type").and_then(serde_json::Value::as_str) != Some("object") {
+        return Err(
+            "tool property `output-schema` must be an object schema (`\"type\": \"object\"`): structured results are JSON objects".to_owned(),
+        );
+    }
+    jsonschema::validator_for(&schema)
+        .map_err(|e| format!("tool property `output-schema` is not a valid JSON Schema: {e}"))?;
+    Ok(schema)
 }
 
 /// A plain file name: no path separators, no `.`/`..`, no control characters, at most 255
@@ -491,12 +527,32 @@ mod tests {
         );
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
+        let m = Manifest::parse(
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.3.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "test",
+        )
+        .unwrap();
+        assert_eq!(m.output_schemas["a"], serde_json::json!({"type": "object"}));
+        assert_eq!(m.tool_hints["a"].read_only, Some(true));
         for (tool, says) in [
             ("tool \"a\" loud=#true", "unknown tool property `loud`"),
             ("tool \"a\" read-only=\"yes\"", "takes #true or #false"),
             ("tool \"a\" \"b\"", "takes one name"),
             ("tool read-only=#true", "takes the tool's name"),
             ("tool \"a\"\n tool \"a\"", "listed twice"),
+            (
+                "tool \"a\" output-schema=#true",
+                "takes a JSON Schema as a string",
+            ),
+            ("tool \"a\" output-schema=\"{\"", "is not JSON"),
+            (
+                "tool \"a\" output-schema=#\"{\"type\":\"array\"}\"#",
+                "must be an object schema",
+            ),
+            (
+                "tool \"a\" output-schema=#\"{\"type\":\"object\",\"minProperties\":\"x\"}\"#",
+                "not a valid JSON Schema",
+            ),
         ] {
             let text =
                 format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.3.0\"\n {tool} }}");

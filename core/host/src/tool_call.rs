@@ -22,6 +22,7 @@ impl Runtime {
             return ToolOutput {
                 output: text,
                 is_error,
+                structured: None,
             };
         }
         let mut cut = limit;
@@ -35,6 +36,7 @@ impl Runtime {
                 text.len()
             ),
             is_error,
+            structured: None,
         }
     }
 }
@@ -99,6 +101,7 @@ impl ToolRegistry for Loadout {
             return ToolOutput {
                 output: format!("tool `{}` is not provided by any loaded plugin", call.name),
                 is_error: true,
+                structured: None,
             };
         };
         let label = format!("{}@{}", plugin.manifest.id, plugin.manifest.version);
@@ -113,6 +116,7 @@ impl ToolRegistry for Loadout {
                     "plugin {label} is out of service after an earlier failure ({why}); restart Smith to load it again"
                 ),
                 is_error: true,
+                structured: None,
             };
         }
         // Arguments are validated before anything runs (spec: Security).
@@ -133,6 +137,7 @@ impl ToolRegistry for Loadout {
                     cut(&error.to_string(), 500)
                 ),
                 is_error: true,
+                structured: None,
             };
         }
         let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
@@ -166,6 +171,7 @@ impl ToolRegistry for Loadout {
             instance.call_call(&mut store, &call.name, &arguments, &invocation)
         });
         let terminal = store.data_mut().call.terminal.take();
+        let given = store.data_mut().call.structured.take();
         match result {
             Ok(out) => {
                 let mut text = out.text;
@@ -174,7 +180,11 @@ impl ToolRegistry for Loadout {
                     text.push_str(&format!("\n[{why}]"));
                     is_error = true;
                 }
-                self.runtime.bounded(text, is_error)
+                let mut output = self.runtime.bounded(text, is_error);
+                if !is_error {
+                    output.structured = structured(plugin, &call.name, given);
+                }
+                output
             }
             Err(e) => {
                 let why = match e.downcast_ref::<Stopped>() {
@@ -212,6 +222,7 @@ impl ToolRegistry for Loadout {
                         call.name
                     ),
                     is_error: true,
+                    structured: None,
                 }
             }
         }
@@ -220,6 +231,46 @@ impl ToolRegistry for Loadout {
 
 /// `text` cut at about `max` bytes (on a character boundary), with `…` when cut: error
 /// messages quote offending values, which may be huge.
+/// The most bytes of structured result a call may hand over.
+const MAX_STRUCTURED_BYTES: usize = 1 << 20;
+
+/// The structured result of a successful call of `tool`: `given` checked against the tool's
+/// output schema, or why it does not fit; `None` when the tool declares no schema and gave
+/// nothing.
+fn structured(
+    plugin: &LoadedPlugin,
+    tool: &str,
+    given: Option<String>,
+) -> Option<Result<serde_json::Value, String>> {
+    let validator = plugin.output_validators.get(tool);
+    let checked = match (validator, given) {
+        (None, None) => return None,
+        (None, Some(_)) => Err(format!(
+            "`{tool}` handed over a structured result, but its manifest declares no output schema"
+        )),
+        (Some(_), None) => Err(format!(
+            "`{tool}` declares an output schema but handed over no structured result"
+        )),
+        (Some(_), Some(text)) if text.len() > MAX_STRUCTURED_BYTES => Err(format!(
+            "`{tool}`'s structured result is {} bytes, over the {MAX_STRUCTURED_BYTES} allowed",
+            text.len()
+        )),
+        (Some(validator), Some(text)) => serde_json::from_str::<serde_json::Value>(&text)
+            .map_err(|e| format!("`{tool}`'s structured result is not JSON: {e}"))
+            .and_then(|value| {
+                let mismatch = validator.iter_errors(&value).next().map(|error| {
+                    format!(
+                        "`{tool}`'s structured result does not match its output schema at `{}`: {}",
+                        cut(&error.instance_path().to_string(), 200),
+                        cut(&error.to_string(), 500)
+                    )
+                });
+                mismatch.map_or(Ok(value), Err)
+            }),
+    };
+    Some(checked)
+}
+
 fn cut(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_owned();

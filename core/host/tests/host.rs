@@ -460,6 +460,39 @@ fn arguments_that_do_not_match_the_schema_are_refused_before_anything_runs() {
     );
 }
 
+/// A structured result is checked against the tool's declared output schema: a fitting one
+/// is kept; none, not JSON, a mismatch, or one from a tool that declares no schema is the
+/// reason there is none. The model's text is the same either way.
+#[test]
+fn structured_results_are_checked_against_the_output_schema() {
+    let host = host();
+    let f = Fixture::new();
+    let out = f.call(&host, "structured", json!({"json": r#"{"n": 7}"#}));
+    assert_eq!(out.output, "handed over");
+    assert_eq!(out.structured, Some(Ok(json!({"n": 7}))));
+    for (tool, args, says) in [
+        ("structured", json!({}), "handed over no structured result"),
+        ("structured", json!({"json": "{nope"}), "is not JSON"),
+        (
+            "structured",
+            json!({"json": r#"{"n": "seven"}"#}),
+            "does not match its output schema at `/n`",
+        ),
+        (
+            "structured-undeclared",
+            json!({"json": r#"{"n": 7}"#}),
+            "declares no output schema",
+        ),
+    ] {
+        let out = f.call(&host, tool, args.clone());
+        assert!(!out.is_error, "{tool} {args}: {}", out.output);
+        let why = out.structured.clone().unwrap().unwrap_err();
+        assert!(why.contains(says), "{tool} {args}: {why}");
+    }
+    // A tool that declares no schema and gives nothing has no structured result.
+    assert_eq!(f.call(&host, "progress", json!({})).structured, None);
+}
+
 #[test]
 fn progress_is_relayed_while_the_call_runs() {
     let host = host();

@@ -13,6 +13,12 @@ pub struct ToolOutput {
     pub output: String,
     /// Whether the call failed.
     pub is_error: bool,
+    /// The structured result, for a tool whose manifest declares an output schema: the JSON
+    /// object the tool gave, checked against that schema (`Ok`), or why there is none that
+    /// fits (`Err`: none given, not JSON, or not matching). `None` for a tool that declares
+    /// no output schema, or a failed call. The model never sees it; MCP clients get it as
+    /// `structuredContent`.
+    pub structured: Option<Result<serde_json::Value, String>>,
 }
 
 /// What a tool call runs in: its working directory, where its effects are recorded, and the
@@ -97,6 +103,7 @@ impl ToolRegistry for NoTools {
         ToolOutput {
             output: format!("tool `{}` is not active", call.name),
             is_error: true,
+            structured: None,
         }
     }
 }

@@ -165,23 +165,23 @@ impl Server {
     }
 
     /// Put `question` to the user through the client, when it answers form elicitations;
-    /// `asker` gets the answer or why there is none. Returns `Err(reason)` without asking when
-    /// the question cannot be put (the client cannot elicit, or it is a secret).
+    /// `asker` gets the answer or why there is none. Returns why, and the asker back, without
+    /// asking when the question cannot be put (the client cannot elicit, or it is a secret).
     pub(crate) fn elicit(
         &self,
         question: &Question,
         owner: Option<String>,
         asker: Asker,
-    ) -> Result<(), (String, Asker)> {
+    ) -> Result<(), Box<(String, Asker)>> {
         if !self.capabilities().elicitation {
-            return Err((
+            return Err(Box::new((
                 "the MCP client does not answer questions (it declared no form elicitation capability)".to_owned(),
                 asker,
-            ));
+            )));
         }
         let params = match elicit::request(question) {
             Ok(p) => p,
-            Err(why) => return Err((why, asker)),
+            Err(why) => return Err(Box::new((why, asker))),
         };
         let question = question.clone();
         self.request(

@@ -29,11 +29,11 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "tools/list",
-        summary: "Every active tool plugin's tool with its input schema and the annotations its manifest declares, then `smith_run`; no pagination (one page).",
+        summary: "Every active tool plugin's tool with its input schema, the annotations its manifest declares and its `outputSchema` where the manifest declares one (`find`, `grep`), then `smith_run`; no pagination (one page).",
     },
     Served {
         method: "tools/call",
-        summary: "Runs a tool: the arguments are checked against its schema first (a mismatch is an `isError` result), the call is recorded as a `client_call` entry of the server's session, and its effects are recorded before and after they happen; a failure is an `isError` result; an unknown or disabled tool is `-32602`. Honours `_meta.progressToken`.",
+        summary: "Runs a tool: the arguments are checked against its schema first (a mismatch is an `isError` result), the call is recorded as a `client_call` entry of the server's session, and its effects are recorded before and after they happen; a failure is an `isError` result; an unknown or disabled tool is `-32602`. A tool with an output schema also returns `structuredContent`, checked against it (one that gives none that fits is an `isError` result saying so). Honours `_meta.progressToken`.",
     },
     Served {
         method: "resources/list",

@@ -65,6 +65,10 @@ pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
             if let Some(h) = hints {
                 tool["annotations"] = annotations(h);
             }
+            let output = manifests.iter().find_map(|m| m.output_schemas.get(&d.name));
+            if let Some(schema) = output {
+                tool["outputSchema"] = schema.clone();
+            }
             tool
         })
         .collect();
@@ -195,6 +199,27 @@ fn text_result(text: &str, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": is_error})
 }
 
+/// A tool's output as a `tools/call` result: its text, and its structured result when its
+/// manifest declares an output schema (MCP: a tool with an output schema "MUST" give
+/// conforming structured content, so one that gave none that fits is an `isError` result).
+fn tool_result(name: &str, out: smith::ToolOutput) -> Value {
+    match out.structured {
+        None => text_result(&out.output, out.is_error),
+        Some(Ok(structured)) => {
+            let mut result = text_result(&out.output, out.is_error);
+            result["structuredContent"] = structured;
+            result
+        }
+        Some(Err(why)) => text_result(
+            &format!(
+                "{}\n[the structured result is missing: {why}; this is a defect of the tool `{name}`]",
+                out.output
+            ),
+            true,
+        ),
+    }
+}
+
 fn run_tool(
     server: &Server,
     tools: &smith_app::Loadout,
@@ -267,7 +292,8 @@ fn run_tool(
                 } => {
                     let asked =
                         server.elicit(&question, Some(request.to_owned()), Asker::Reply(reply));
-                    if let Err((reason, asker)) = asked {
+                    if let Err(refused) = asked {
+                        let (reason, asker) = *refused;
                         server.log(
                             "warning",
                             &format!("a question was refused: {} ({reason})", question.prompt()),
@@ -280,7 +306,7 @@ fn run_tool(
         worker.join()
     });
     match out {
-        Ok(out) => text_result(&out.output, out.is_error),
+        Ok(out) => tool_result(name, out),
         Err(_) => text_result(
             &format!(
                 "tool `{name}` failed inside Smith (a defect); its effects, if any, are in the session"
@@ -314,7 +340,7 @@ impl TurnSink<'_> {
             .elicit(&question, Some(self.request.to_owned()), asker)
         {
             Ok(()) => Delivery::Shown,
-            Err((reason, _)) => Delivery::Refused { reason },
+            Err(refused) => Delivery::Refused { reason: refused.0 },
         }
     }
 }

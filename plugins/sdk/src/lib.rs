@@ -101,6 +101,13 @@ pub fn progress(message: &str) {
     smith::plugin::host::progress(message);
 }
 
+/// Hand the current call's structured result to the host: `json`, an object matching the
+/// output schema the manifest declares for the tool (`output-schema`). The model sees only
+/// the output text; clients that read structured results (MCP's `structuredContent`) get this.
+pub fn structured(json: &str) {
+    smith::plugin::host::structured(json);
+}
+
 /// A tool definition from its name, description and JSON Schema text.
 pub fn tool(name: &str, description: &str, input_schema: &str) -> ToolDefinition {
     ToolDefinition {

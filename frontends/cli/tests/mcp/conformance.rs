@@ -162,6 +162,68 @@ fn tools_call_simple_text() {
     done(c);
 }
 
+/// Structured results (MCP 2025-06-18 and later, server/tools — output schema): a tool whose
+/// manifest declares an output schema lists it, and its result carries `structuredContent`
+/// that fits it beside the text the model reads.
+#[test]
+fn tools_with_an_output_schema_return_structured_content() {
+    let env = Env::new();
+    std::fs::create_dir(env.root.path().join("src")).unwrap();
+    std::fs::write(
+        env.root.path().join("src/a.rs"),
+        "fn a() {}\nfn needle() {}\n",
+    )
+    .unwrap();
+    let mut c = start(&env, &[]);
+    let tools = c.result("tools/list", json!({}))["tools"].clone();
+    let schema_of = |name: &str| {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["outputSchema"]
+            .clone()
+    };
+    assert_eq!(schema_of("grep")["type"], "object");
+    assert_eq!(schema_of("find")["type"], "object");
+    assert!(schema_of("read").is_null(), "read declares none");
+    let r = c.result(
+        "tools/call",
+        json!({"name": "grep", "arguments": {"pattern": "needle"}}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    assert_eq!(
+        r["structuredContent"]["matches"],
+        json!([{"path": "src/a.rs", "line": 2, "text": "fn needle() {}"}]),
+        "{r}"
+    );
+    assert_eq!(r["structuredContent"]["truncated"], false);
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("src/a.rs:2:")
+    );
+    let r = c.result(
+        "tools/call",
+        json!({"name": "find", "arguments": {"pattern": "*.rs"}}),
+    );
+    assert_eq!(
+        r["structuredContent"]["paths"],
+        json!([{"path": "src/a.rs", "kind": "file"}]),
+        "{r}"
+    );
+    // A failed call has no structured result.
+    let r = c.result(
+        "tools/call",
+        json!({"name": "grep", "arguments": {"pattern": "(", "path": "src"}}),
+    );
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r.get("structuredContent").is_none(), "{r}");
+    done(c);
+}
+
 /// Scenario `tools-call-error`: a failing tool is an `isError` result with a message, not a
 /// protocol error.
 #[test]

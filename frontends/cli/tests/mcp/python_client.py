@@ -71,6 +71,11 @@ async def main():
         assert not r.is_error, r
         assert r.content[0].text.startswith("hello from the test\n"), r.content[0].text
 
+        # A tool with an output schema: structured content the SDK checks against it.
+        r = await c.call_tool("grep", {"pattern": "hello from"})
+        assert not r.is_error, r
+        assert r.structured_content["matches"][0]["path"] == "notes.txt", r.structured_content
+
         # Schema-invalid arguments: an isError result, nothing run.
         r = await c.call_tool("read", {"no_such_argument": 1})
         assert r.is_error and "input schema" in r.content[0].text, r

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 use smith_plugin_sdk::fs::{self, EntryKind, GrepRequest, WalkOptions};
+use smith_plugin_sdk::serde_json::json;
 use smith_plugin_sdk::{ToolDefinition, ToolOutput, arguments, tool};
 
 use crate::failed;
@@ -95,6 +96,22 @@ pub(crate) fn find(args: &str) -> Result<ToolOutput, ToolOutput> {
     let limit = a.limit.unwrap_or(FIND_DEFAULT);
     let found = fs::find(&path, &a.pattern, limit, options(a.hidden, a.no_ignore))
         .map_err(|e| failed(&path, e))?;
+    let paths: Vec<_> = found
+        .entries
+        .iter()
+        .map(|f| {
+            let kind = match f.kind {
+                EntryKind::Directory => "directory",
+                EntryKind::Symlink => "symlink",
+                EntryKind::File => "file",
+                EntryKind::Other => "other",
+            };
+            json!({"path": f.path, "kind": kind})
+        })
+        .collect();
+    smith_plugin_sdk::structured(
+        &json!({"paths": paths, "truncated": found.truncated, "errors": found.errors}).to_string(),
+    );
     let mut text = if found.entries.is_empty() {
         format!("no paths under {path} match `{}`", a.pattern)
     } else {
@@ -135,6 +152,21 @@ pub(crate) fn grep(args: &str) -> Result<ToolOutput, ToolOutput> {
         options: options(a.hidden, a.no_ignore),
     };
     let found = fs::grep(&request).map_err(|e| failed(&path, e))?;
+    let matches: Vec<_> = found
+        .matches
+        .iter()
+        .map(|m| json!({"path": m.path, "line": m.line, "text": m.text}))
+        .collect();
+    smith_plugin_sdk::structured(
+        &json!({
+            "matches": matches,
+            "truncated": found.truncated,
+            "files_searched": found.files_searched,
+            "binary_files": found.binary_files,
+            "errors": found.errors,
+        })
+        .to_string(),
+    );
     let mut text = if found.matches.is_empty() {
         format!(
             "no matches for `{}` in {} file(s) under {path}",

@@ -21,6 +21,8 @@ impl Guest for Hostile {
             "fs-read",
             "fs-write",
             "progress",
+            "structured",
+            "structured-undeclared",
         ]
         .iter()
         .map(|n| tool(n, "test tool", ANY))
@@ -75,6 +77,12 @@ impl Guest for Hostile {
                 smith_plugin_sdk::progress("step 2");
                 smith_plugin_sdk::progress(&"z".repeat(10_000));
                 ToolOutput::ok("done")
+            }
+            "structured" | "structured-undeclared" => {
+                if let Some(json) = args["json"].as_str() {
+                    smith_plugin_sdk::structured(json);
+                }
+                ToolOutput::ok("handed over")
             }
             other => ToolOutput::error(format!("no tool {other}")),
         }
