@@ -250,6 +250,21 @@ fn file_uri(p: &std::path::Path) -> String {
     format!("file://{}", p.display())
 }
 
+/// Wait for the server's `roots/list` and answer it with `roots`.
+fn give_roots(c: &mut Client, roots: Value) {
+    let asked = c.until(|l| l["method"] == "roots/list");
+    reply(c, &asked, json!({ "roots": roots }));
+}
+
+/// What `ls .` lists in the directory tools run in.
+fn listed(c: &mut Client) -> String {
+    let r = c.call(
+        "tools/call",
+        json!({"name": "ls", "arguments": {"path": "."}}),
+    );
+    text(&r)
+}
+
 /// The client's roots: the server asks for them after `initialized`; an untrusted root is
 /// refused with a warning; the first trusted one becomes the directory tools run in.
 #[test]
@@ -264,14 +279,12 @@ fn a_trusted_root_moves_the_tools_and_an_untrusted_one_is_refused() {
     let trusted = env.run(&["trust", project.to_str().unwrap()]);
     assert!(trusted.status.success(), "{trusted:?}");
     let mut c = start(&env, &[], &work, json!({"roots": {"listChanged": true}}));
-    let asked = c.until(|l| l["method"] == "roots/list");
-    reply(
+    give_roots(
         &mut c,
-        &asked,
-        json!({"roots": [
+        json!([
             {"uri": file_uri(&other), "name": "other"},
             {"uri": file_uri(&project), "name": "project"},
-        ]}),
+        ]),
     );
     let refused = c.seen(|l| {
         l["method"] == "notifications/message"
@@ -293,25 +306,14 @@ fn a_trusted_root_moves_the_tools_and_an_untrusted_one_is_refused() {
                 .as_str()
                 .is_some_and(|d| d.contains("tools now run in"))
     });
-    let r = c.call(
-        "tools/call",
-        json!({"name": "ls", "arguments": {"path": "."}}),
-    );
-    assert!(text(&r).contains("in-project.txt"), "{r}");
+    let here = listed(&mut c);
+    assert!(here.contains("in-project.txt"), "{here}");
 
     // Only untrusted roots, after a change: refused, the tools stay where they are.
     c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
-    let asked = c.until(|l| l["method"] == "roots/list");
-    reply(
-        &mut c,
-        &asked,
-        json!({"roots": [{"uri": file_uri(&other)}]}),
-    );
-    let r = c.call(
-        "tools/call",
-        json!({"name": "ls", "arguments": {"path": "."}}),
-    );
-    assert!(text(&r).contains("in-project.txt"), "{r}");
+    give_roots(&mut c, json!([{"uri": file_uri(&other)}]));
+    let here = listed(&mut c);
+    assert!(here.contains("in-project.txt"), "{here}");
     done(c);
 }
 
@@ -322,18 +324,10 @@ fn roots_around_the_working_directory_keep_it() {
     let env = Env::new();
     std::fs::write(env.root.path().join("here.txt"), "h\n").unwrap();
     let mut c = start(&env, &[], env.root.path(), json!({"roots": {}}));
-    let asked = c.until(|l| l["method"] == "roots/list");
     let parent = env.root.path().parent().unwrap().to_owned();
-    reply(
-        &mut c,
-        &asked,
-        json!({"roots": [{"uri": file_uri(&parent)}]}),
-    );
-    let r = c.call(
-        "tools/call",
-        json!({"name": "ls", "arguments": {"path": "."}}),
-    );
-    assert!(text(&r).contains("here.txt"), "{r}");
+    give_roots(&mut c, json!([{"uri": file_uri(&parent)}]));
+    let here = listed(&mut c);
+    assert!(here.contains("here.txt"), "{here}");
     let lines = done(c);
     assert!(
         !lines.iter().any(|l| l["params"]["level"] == "warning"),
