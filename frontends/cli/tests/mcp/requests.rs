@@ -339,3 +339,26 @@ fn roots_around_the_working_directory_keep_it() {
     let lines = done(c);
     assert!(!lines.iter().any(|l| l["method"] == "roots/list"));
 }
+
+/// The client goes away (end of input) while a question waits: the call ends unanswered, the
+/// program never runs, the server exits 0, and the question is in the session.
+#[cfg(unix)]
+#[test]
+fn end_of_input_while_a_question_waits() {
+    let env = Env::new();
+    let mut c = start(
+        &env,
+        CONFIRMING,
+        env.root.path(),
+        json!({"elicitation": {}}),
+    );
+    c.request(
+        "tools/call",
+        json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
+    );
+    c.until(|l| l["method"] == "elicitation/create");
+    done(c);
+    assert!(!env.root.path().join("made.txt").exists());
+    let effects = effects(&env);
+    assert_eq!(effects, ["ask.confirm"], "{effects:?}");
+}
