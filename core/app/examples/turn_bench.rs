@@ -47,6 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             origin: p.origin,
             manifest: p.manifest,
             component: p.component,
+            parsed: None,
         })
         .collect();
     let host = Host::load(&sources, &cache, Limits::default())?;

@@ -237,6 +237,7 @@ impl Registry {
                 origin: p.bundled.origin,
                 manifest: p.bundled.manifest,
                 component: p.bundled.component,
+                parsed: Some(&p.manifest),
             })
             .collect();
         let cache = CompileCache::new(paths.compile_cache().map(Path::to_path_buf));

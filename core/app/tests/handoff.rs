@@ -31,6 +31,7 @@ fn a_handed_over_secret_is_registered_before_the_result_and_never_recorded() {
         origin: p.origin,
         manifest: p.manifest,
         component: p.component,
+        parsed: None,
     }];
     let host = Host::load(&sources, &cache, Limits::default()).unwrap();
     let secrets = smith_secrets::Shared::default();

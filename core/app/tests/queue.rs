@@ -205,6 +205,7 @@ fn two_plugins_cannot_both_hold_the_queue_policy() {
             origin: "test:queue-twin",
             manifest: &twin_manifest,
             component: queue.component,
+            parsed: None,
         },
     ];
     let err = Host::load(&sources, &common::cache(), Limits::default()).unwrap_err();

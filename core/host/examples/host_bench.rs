@@ -25,6 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             origin: p.origin,
             manifest: p.manifest,
             component: p.component,
+            parsed: None,
         })
         .collect();
     let cold = Instant::now();

@@ -51,7 +51,10 @@ pub(crate) fn build(
     let mut handlers: Vec<crate::handlers::LoadedHandler> = Vec::new();
     let mut providers: Vec<crate::providers::LoadedProvider> = Vec::new();
     for source in sources {
-        let manifest = Manifest::parse(source.manifest, source.origin)?;
+        let manifest = match source.parsed {
+            Some(parsed) => parsed.clone(),
+            None => Manifest::parse(source.manifest, source.origin)?,
+        };
         let bad = |reason: String| Error::Component {
             origin: source.origin.to_owned(),
             reason,

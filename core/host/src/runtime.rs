@@ -73,6 +73,9 @@ pub struct PluginSource<'a> {
     pub manifest: &'a str,
     /// The wasm component.
     pub component: &'a [u8],
+    /// `manifest` already parsed (a registry that read it), so loading does not parse it
+    /// again (KDL parsing is a measurable share of start-up); `None`: parse `manifest`.
+    pub parsed: Option<&'a crate::Manifest>,
 }
 
 /// The store data of one call.

@@ -398,6 +398,7 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
             origin: "test",
             manifest: &wrong,
             component: files.component,
+            parsed: None,
         }],
         &cache(),
         Limits::default(),
@@ -409,6 +410,7 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
             origin: "junk",
             manifest: files.manifest,
             component: b"not wasm",
+            parsed: None,
         }],
         &cache(),
         Limits::default(),
@@ -536,6 +538,7 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
         origin: "broken",
         manifest: "plugin \"x\" { }",
         component: b"",
+        parsed: None,
     };
     assert!(host.reload(&[broken]).is_err());
     assert_eq!(host.loadout().generation(), 1);
@@ -576,6 +579,7 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         origin: "test:queue-wit-0.1.0",
         manifest: current,
         component: OLD,
+        parsed: None,
     }];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(
@@ -594,6 +598,7 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         origin: "test:queue-manifest-0.1.0",
         manifest: &old_manifest,
         component: OLD,
+        parsed: None,
     }];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(

@@ -56,6 +56,7 @@ fn body() -> String {
             origin: p.origin,
             manifest: p.manifest,
             component: p.component,
+            parsed: None,
         })
         .collect();
     let cache = smith_host::CompileCache::new(

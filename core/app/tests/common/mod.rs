@@ -12,6 +12,7 @@ pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static>
         origin: p.origin,
         manifest: p.manifest,
         component: p.component,
+        parsed: None,
     }
 }
 
