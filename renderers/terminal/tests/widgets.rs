@@ -1,0 +1,273 @@
+//! The terminal widgets drawn into a ratatui `Buffer` and compared with insta snapshots (the
+//! cells and their styles): Markdown, thinking, tool blocks and diffs, notices, sanitized text,
+//! the scrolled window, and the status line narrow and wide, writer and observer.
+
+use ratatui_core::buffer::Buffer;
+use ratatui_core::layout::Rect;
+use ratatui_core::widgets::Widget;
+use serde_json::json;
+use smith::{ContentBlock, Message, Role, StopReason};
+use smith_render_terminal::Theme;
+use smith_render_terminal::status::{Status, StatusLine};
+use smith_render_terminal::transcript::Transcript;
+use smith_render_terminal::view::{Scroll, TranscriptView};
+use smith_ui_intents::{Access, DeltaKind, Intent, NoticeLevel};
+
+fn message(role: Role, content: Vec<ContentBlock>) -> Message {
+    Message { role, content }
+}
+
+fn text(t: &str) -> ContentBlock {
+    ContentBlock::Text { text: t.to_owned() }
+}
+
+/// A user message then an assistant answer, as a run emits them.
+fn exchange(t: &mut Transcript, id: u64, prompt: &str, answer: Vec<ContentBlock>) {
+    t.apply(&Intent::MessageEnd {
+        message_id: id,
+        entry_id: Some(id),
+        message: message(Role::User, vec![text(prompt)]),
+        stop_reason: None,
+        usage: None,
+        recorded: true,
+    });
+    t.apply(&Intent::MessageStart {
+        message_id: id + 1,
+        role: Role::Assistant,
+    });
+    t.apply(&Intent::MessageEnd {
+        message_id: id + 1,
+        entry_id: Some(id + 1),
+        message: message(Role::Assistant, answer),
+        stop_reason: Some(StopReason::EndTurn),
+        usage: None,
+        recorded: true,
+    });
+}
+
+fn draw(t: &Transcript, width: u16, height: u16, scroll: Scroll) -> Buffer {
+    let theme = Theme::default();
+    let lines = t.lines(&theme, width);
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    TranscriptView {
+        lines: &lines,
+        scroll,
+    }
+    .render(area, &mut buf);
+    buf
+}
+
+const MARKDOWN: &str = "# Plan\n\nWe change **two** files and *one* test:\n\n1. `core/a.rs` — the parser\n2. `core/b.rs`\n   - nested bullet that is long enough to wrap onto a second line\n\n> quoted advice\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\nSee [the docs](https://example.com).";
+
+#[test]
+fn markdown_answers() {
+    let mut t = Transcript::new();
+    exchange(&mut t, 1, "make a plan", vec![text(MARKDOWN)]);
+    insta::assert_debug_snapshot!(draw(&t, 48, 24, Scroll::Follow));
+}
+
+#[test]
+fn thinking_is_collapsed_unless_shown() {
+    let mut t = Transcript::new();
+    let thinking = ContentBlock::Thinking {
+        text: "the user wants a greeting, so greet".into(),
+        signature: None,
+        redacted: false,
+    };
+    exchange(&mut t, 1, "hi", vec![thinking, text("Hello!")]);
+    insta::assert_debug_snapshot!("collapsed", draw(&t, 40, 5, Scroll::Follow));
+    t.show_thinking = true;
+    insta::assert_debug_snapshot!("shown", draw(&t, 40, 5, Scroll::Follow));
+}
+
+#[test]
+fn streaming_deltas_then_the_authoritative_end() {
+    let mut t = Transcript::new();
+    t.apply(&Intent::MessageStart {
+        message_id: 2,
+        role: Role::Assistant,
+    });
+    for part in ["Hel", "lo wor", "ld"] {
+        t.apply(&Intent::MessageDelta {
+            message_id: 2,
+            kind: DeltaKind::Text,
+            text: part.into(),
+        });
+    }
+    let theme = Theme::default();
+    let live: Vec<String> = t
+        .lines(&theme, 30)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(live, ["Hello world", "…"]);
+    t.apply(&Intent::MessageEnd {
+        message_id: 2,
+        entry_id: Some(2),
+        message: message(Role::Assistant, vec![text("Hello, world.")]),
+        stop_reason: Some(StopReason::EndTurn),
+        usage: None,
+        recorded: true,
+    });
+    let done: Vec<String> = t
+        .lines(&theme, 30)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(done, ["Hello, world."]);
+}
+
+#[test]
+fn tool_activity_progress_preview_diff_and_error() {
+    let mut t = Transcript::new();
+    t.apply(&Intent::ToolStart {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        arguments: json!({"command": "cargo test"}),
+    });
+    t.apply(&Intent::ToolUpdate {
+        call_id: "c1".into(),
+        text: "running `bash -c 'cargo test'` in /work".into(),
+    });
+    insta::assert_debug_snapshot!("running", draw(&t, 50, 3, Scroll::Follow));
+    let output: String = (1..=12).map(|i| format!("test t{i} ... ok\n")).collect();
+    t.apply(&Intent::ToolEnd {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        entry_id: Some(5),
+        output,
+        is_error: false,
+        recorded: true,
+    });
+    t.apply(&Intent::ToolStart {
+        call_id: "c2".into(),
+        name: "edit".into(),
+        arguments: json!({"path": "src/lib.rs"}),
+    });
+    t.apply(&Intent::ToolEnd {
+        call_id: "c2".into(),
+        name: "edit".into(),
+        entry_id: Some(7),
+        output: "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,2 +1,2 @@\n fn a() {}\n-fn b() {}\n+fn c() {}\n".into(),
+        is_error: false,
+        recorded: true,
+    });
+    t.apply(&Intent::ToolStart {
+        call_id: "c3".into(),
+        name: "read".into(),
+        arguments: json!({"path": "missing.txt"}),
+    });
+    t.apply(&Intent::ToolEnd {
+        call_id: "c3".into(),
+        name: "read".into(),
+        entry_id: Some(9),
+        output: "missing.txt does not exist".into(),
+        is_error: true,
+        recorded: true,
+    });
+    insta::assert_debug_snapshot!("ended", draw(&t, 50, 24, Scroll::Follow));
+}
+
+#[test]
+fn control_sequences_never_reach_the_buffer() {
+    let mut t = Transcript::new();
+    exchange(
+        &mut t,
+        1,
+        "clear\u{1b}[2J",
+        vec![text(
+            "a \u{1b}]0;pwned\u{7}title and \u{1b}[31mred\u{1b}[0m and a bell\u{7}",
+        )],
+    );
+    t.apply(&Intent::Notice {
+        level: NoticeLevel::Warning,
+        text: "osc 8 \u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\ here".into(),
+    });
+    let buf = draw(&t, 60, 6, Scroll::Follow);
+    for cell in buf.content() {
+        assert!(
+            !cell.symbol().chars().any(|c| c.is_control()),
+            "a control character reached the buffer: {:?}",
+            cell.symbol()
+        );
+    }
+    insta::assert_debug_snapshot!(buf);
+}
+
+#[test]
+fn a_held_window_does_not_move_when_output_grows() {
+    let mut t = Transcript::new();
+    for i in 0..10 {
+        t.apply(&Intent::Notice {
+            level: NoticeLevel::Info,
+            text: format!("line {i}"),
+        });
+    }
+    let theme = Theme::default();
+    let total = t.lines(&theme, 20).len();
+    let held = Scroll::Follow.moved(-5, total, 4);
+    assert!(matches!(held, Scroll::Held { .. }));
+    let before = draw(&t, 20, 4, held);
+    t.apply(&Intent::Notice {
+        level: NoticeLevel::Info,
+        text: "newer".into(),
+    });
+    assert_eq!(draw(&t, 20, 4, held), before, "the held window moved");
+    // Following shows the newest; moving back to the bottom follows again.
+    let following = draw(&t, 20, 4, Scroll::Follow);
+    let last: String = (0..20)
+        .map(|x| following[(x, 3)].symbol().to_owned())
+        .collect();
+    assert_eq!(last.trim_end(), "· newer");
+    let total = t.lines(&theme, 20).len();
+    assert_eq!(held.moved(1000, total, 4), Scroll::Follow);
+}
+
+#[test]
+fn a_run_that_stops_says_why() {
+    let mut t = Transcript::new();
+    assert!(!t.apply(&Intent::RunEnd {
+        stop_reason: StopReason::EndTurn,
+        usage: Default::default(),
+        cost_usd: None,
+        error: None,
+    }));
+    assert!(t.apply(&Intent::RunEnd {
+        stop_reason: StopReason::Aborted,
+        usage: Default::default(),
+        cost_usd: None,
+        error: None,
+    }));
+    let lines: Vec<String> = t
+        .lines(&Theme::default(), 40)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(lines, ["■ stopped (aborted)"]);
+}
+
+fn status_line(status: &Status, width: u16, theme: &Theme) -> Buffer {
+    let area = Rect::new(0, 0, width, 1);
+    let mut buf = Buffer::empty(area);
+    StatusLine { status, theme }.render(area, &mut buf);
+    buf
+}
+
+#[test]
+fn status_line_narrow_and_wide_writer_and_observer() {
+    let mut status = Status {
+        model: "anthropic/claude-sonnet-4".into(),
+        state: "round 2 · streaming".into(),
+        cost_usd: Some(0.0123),
+        context: Some((45_000, Some(200_000))),
+        session: "019ad2c4e5f67a8b9c0d1e2f3a4b5c6d".into(),
+        access: Some(Access::Writer),
+        queued: 1,
+    };
+    let theme = Theme::default();
+    insta::assert_debug_snapshot!("wide", status_line(&status, 100, &theme));
+    insta::assert_debug_snapshot!("narrow", status_line(&status, 40, &theme));
+    status.access = Some(Access::Observer);
+    insta::assert_debug_snapshot!("observer", status_line(&status, 100, &Theme::plain()));
+}
