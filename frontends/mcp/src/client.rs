@@ -230,36 +230,53 @@ impl Server {
     }
 
     fn take_roots(&self, result: &Value) {
-        let roots: Vec<PathBuf> = result
-            .get("roots")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|r| r.get("uri").and_then(Value::as_str))
-            .filter_map(file_path)
-            .collect();
-        let cwd = self.cwd();
-        let here = cwd.canonicalize().unwrap_or_else(|_| cwd.clone());
-        if roots.is_empty()
-            || roots
+        let Some(listed) = result.get("roots").and_then(Value::as_array) else {
+            self.log(
+                "warning",
+                &format!(
+                    "the client's roots/list result has no `roots` array, so it was ignored; tools run in {}",
+                    self.cwd().display()
+                ),
+            );
+            return;
+        };
+        let mut roots = Vec::new();
+        for entry in listed {
+            let uri = entry.get("uri").and_then(Value::as_str).unwrap_or_default();
+            match file_path(uri) {
+                Ok(path) => roots.push(path),
+                Err(why) => self.log(
+                    "warning",
+                    &format!("the client's root {uri:?} was refused: {why}"),
+                ),
+            }
+        }
+        let home = self
+            .home
+            .canonicalize()
+            .unwrap_or_else(|_| self.home.clone());
+        let within = |dir: &std::path::Path| {
+            roots
                 .iter()
-                .any(|r| r.canonicalize().is_ok_and(|r| here.starts_with(r)))
-        {
+                .any(|r| r.canonicalize().is_ok_and(|r| dir.starts_with(r)))
+        };
+        // No roots, or roots around the working directory: tools run there.
+        if roots.is_empty() || within(&home) {
+            self.move_to(home);
             return;
         }
         for root in &roots {
             match self.app.trusted_project(root) {
                 Ok(Some(_)) if root.is_dir() => {
-                    self.move_to(root.canonicalize().unwrap_or_else(|_| root.clone()));
-                    self.log("info", &format!("tools now run in the client's root {} (a trusted project)", root.display()));
+                    let dir = root.canonicalize().unwrap_or_else(|_| root.clone());
+                    self.move_to(dir);
                     return;
                 }
                 Ok(_) => self.log(
                     "warning",
                     &format!(
-                        "the client's root {} was refused: it is not a trusted project directory, so tools go on running in {}; trust it with `smith trust {}` to let a client select it",
+                        "the client's root {} was refused: it is not a trusted project directory; trust it with `smith trust {}` to let a client select it",
                         root.display(),
-                        cwd.display(),
                         root.display()
                     ),
                 ),
@@ -269,32 +286,35 @@ impl Server {
                 ),
             }
         }
+        self.move_to(home);
     }
 }
 
-/// The path of a `file://` URI (percent-decoded), or `None` for another scheme.
-fn file_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
+/// The absolute path of a `file://` URI (percent-decoded; host empty or `localhost`).
+///
+/// # Errors
+/// A sentence: another scheme, another host, or no absolute path.
+fn file_path(uri: &str) -> Result<PathBuf, String> {
+    let rest = uri
+        .strip_prefix("file://")
+        .ok_or("it is not a file:// URI (only local directories can be roots)")?;
     let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    let mut bytes = Vec::with_capacity(path.len());
-    let mut it = path.bytes();
-    while let Some(b) = it.next() {
-        if b == b'%' {
-            let hex = [it.next()?, it.next()?];
-            let hex = std::str::from_utf8(&hex).ok()?;
-            bytes.push(u8::from_str_radix(hex, 16).ok()?);
-        } else {
-            bytes.push(b);
-        }
+    if !path.starts_with('/') {
+        return Err(
+            "it names no absolute local path (file:///PATH, or file://localhost/PATH)".to_owned(),
+        );
     }
+    let bytes: Vec<u8> = percent_encoding::percent_decode_str(path).collect();
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStringExt;
-        Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+        Ok(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
     }
     #[cfg(not(unix))]
     {
-        String::from_utf8(bytes).ok().map(PathBuf::from)
+        String::from_utf8(bytes)
+            .map(PathBuf::from)
+            .map_err(|_| "its path is not UTF-8".to_owned())
     }
 }
 
@@ -306,11 +326,12 @@ mod tests {
     fn file_uris_and_capabilities() {
         assert_eq!(
             file_path("file:///tmp/a%20b"),
-            Some(PathBuf::from("/tmp/a b"))
+            Ok(PathBuf::from("/tmp/a b"))
         );
-        assert_eq!(file_path("file://localhost/x"), Some(PathBuf::from("/x")));
-        assert_eq!(file_path("https://x"), None);
-        assert_eq!(file_path("file:///bad%2"), None);
+        assert_eq!(file_path("file://localhost/x"), Ok(PathBuf::from("/x")));
+        assert!(file_path("https://x").is_err());
+        assert!(file_path("file://host-name/x").is_err());
+        assert!(file_path("file://").is_err());
         let c = Capabilities::of(Some(&json!({"elicitation": {}, "roots": {}})));
         assert!(c.elicitation && c.roots);
         let url_only = Capabilities::of(Some(&json!({"elicitation": {"url": {}}})));

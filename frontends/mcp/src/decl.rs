@@ -21,7 +21,7 @@ pub struct Served {
 pub const METHODS: &[Served] = &[
     Served {
         method: "initialize",
-        summary: "Negotiates the revision (the one asked for when served, else 2025-11-25) and returns Smith's capabilities (`tools`, `resources` with `subscribe`, `logging`) and server info.",
+        summary: "Negotiates the revision (the one asked for when served, else 2025-11-25) and returns Smith's capabilities (`tools` with `listChanged`, `resources` with `subscribe`, `logging`) and server info; reads the client's `elicitation` and `roots` capabilities.",
     },
     Served {
         method: "ping",
@@ -95,6 +95,10 @@ pub const SERVER_NOTIFICATIONS: &[Served] = &[
         method: "notifications/resources/updated",
         summary: "A subscribed session grew.",
     },
+    Served {
+        method: "notifications/tools/list_changed",
+        summary: "The directory tools run in moved (a client root taken, or left): the tool list may differ (`bash` comes and goes with trust); list again.",
+    },
 ];
 
 /// The requests the server sends the client, when the client declared the capability.
@@ -105,7 +109,7 @@ pub const SERVER_REQUESTS: &[Served] = &[
     },
     Served {
         method: "roots/list",
-        summary: "Capability `roots`: tools run in the server's working directory unless it is outside every root; then the first root that is a trusted project (`smith trust DIR`) becomes the directory tools run in, and each untrusted root is refused with a `warning` log message.",
+        summary: "Capability `roots`: tools run in the server's working directory when it is inside a root (or there are none); otherwise in the first root that is a trusted project (`smith trust DIR`), else back in the working directory. Each untrusted or unusable root (another scheme or host, no absolute path) is refused with a `warning` log message; each move is an `info` log message and `notifications/tools/list_changed`.",
     },
 ];
 
@@ -203,6 +207,6 @@ pub fn reference_markdown() -> String {
     }
     out.push_str("\n## The agent tool\n\nBeside the tool plugins' tools (see the [tools reference](tools.md)), `tools/list` offers:\n\n```json\n");
     out.push_str(&serde_json::to_string_pretty(&run_tool()).unwrap_or_default());
-    out.push_str("\n```\n\n## Errors\n\n| code | when |\n| --- | --- |\n| `-32700` | a line that is not JSON |\n| `-32600` | not a request object, or a line over 16 MiB (skipped) |\n| `-32601` | a method not served (named in `data.method`) |\n| `-32602` | invalid params (`data.field`), or a tool that does not exist here (`data.tool`) |\n| `-32002` | a resource that does not exist (`data.uri`) |\n\nA tool's own failure is never a protocol error: it is a result with `isError: true`.\n");
+    out.push_str("\n```\n\n## Errors\n\n| code | when |\n| --- | --- |\n| `-32700` | a line that is not JSON |\n| `-32600` | not a request object, a line over 16 MiB (skipped), a null `id`, a notification sent with an `id`, or a `tools/call` id a call in flight holds |\n| `-32601` | a method not served (named in `data.method`) |\n| `-32602` | invalid params (`data.field`), or a tool that does not exist here (`data.tool`) |\n| `-32002` | a resource that does not exist (`data.uri`) |\n\nA tool's own failure is never a protocol error: it is a result with `isError: true`. A request sent without an `id` is a notification: never answered, and a `tools/call` so sent is not run (a `warning` log message says so). Blank lines are skipped. A response the server did not ask for is dropped.\n");
     out
 }

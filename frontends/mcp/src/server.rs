@@ -50,6 +50,11 @@ pub(crate) struct Server {
     /// The session named by `--session`, until it is opened.
     pub(crate) wanted_session: Option<String>,
     pub(crate) recording: Mutex<Option<Recording>>,
+    /// The id of the recording session once it exists: read without `recording`'s lock,
+    /// which a `smith_run` turn holds for as long as it runs.
+    pub(crate) session: Mutex<Option<smith::SessionId>>,
+    /// The server's own working directory (roots move tools from it and back).
+    pub(crate) home: PathBuf,
     /// The tools, loaded on first use (or why they cannot be).
     pub(crate) tools: Mutex<Option<Result<Arc<smith_app::Loadout>, String>>>,
     /// Calls in flight by request id (its JSON text), to cancel.
@@ -66,8 +71,11 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn new(app: smith_app::App, cwd: PathBuf, session: Option<String>) -> Arc<Self> {
+        let cwd = cwd.canonicalize().unwrap_or(cwd);
         Arc::new(Self {
             app,
+            home: cwd.clone(),
+            session: Mutex::new(None),
             cwd: Mutex::new(cwd),
             script: Mutex::new(None),
             capabilities: Mutex::new(Capabilities::default()),
@@ -92,10 +100,28 @@ impl Server {
         lock(&self.cwd).clone()
     }
 
-    /// Run tools in `dir` from now on (the tools are loaded again, with the policy of `dir`).
+    /// Run tools in `dir` from now on: the tools are loaded again with the policy of `dir`,
+    /// the client is told the tool list changed (`bash` may come or go with trust) and the
+    /// move is logged. Nothing happens when tools already run there.
     pub(crate) fn move_to(&self, dir: PathBuf) {
-        *lock(&self.cwd) = dir;
+        {
+            let mut cwd = lock(&self.cwd);
+            if *cwd == dir {
+                return;
+            }
+            cwd.clone_from(&dir);
+        }
         *lock(&self.tools) = None;
+        let why = if dir == self.home {
+            "the server's working directory"
+        } else {
+            "the client's root, a trusted project"
+        };
+        self.log(
+            "info",
+            &format!("tools now run in {} ({why})", dir.display()),
+        );
+        self.notify("notifications/tools/list_changed", json!({}));
     }
 
     /// Play `script` in `smith_run` turns.
@@ -165,6 +191,9 @@ impl Server {
                     ),
                 )),
             ),
+            // Blank lines between messages are skipped (some clients end a message with CRLF
+            // or an extra LF).
+            Line::Text(text) if text.trim_ascii().is_empty() => {}
             Line::Text(text) => match smith_render_jsonrpc::parse_message(&text) {
                 Ok(Message::Call(call)) => self.call(call),
                 Ok(Message::Response(r)) => self.response(r),
@@ -176,6 +205,39 @@ impl Server {
 
     fn call(self: &Arc<Self>, call: Call) {
         let Call { id, method, params } = call;
+        let invalid = |why: String| {
+            Err(ErrorObject::new(
+                smith_render_jsonrpc::message::INVALID_REQUEST,
+                format!("invalid request: {why}"),
+            ))
+        };
+        match (&id, method.starts_with("notifications/")) {
+            // MCP: "the ID MUST NOT be null".
+            (Some(Value::Null), _) => {
+                return self.answer(
+                    Some(&Value::Null),
+                    invalid("an MCP request id is a string or an integer, never null".to_owned()),
+                );
+            }
+            (Some(_), true) => {
+                return self.answer(
+                    id.as_ref(),
+                    invalid(format!(
+                        "`{method}` is a notification: send it without an `id` (nothing was done)"
+                    )),
+                );
+            }
+            (None, false) => {
+                self.log(
+                    "warning",
+                    &format!(
+                        "a `{method}` without an `id` (a notification) was ignored: requests carry an id, and only then are they answered"
+                    ),
+                );
+                return;
+            }
+            _ => {}
+        }
         let result = match method.as_str() {
             "initialize" => {
                 *lock(&self.capabilities) = Capabilities::of(params.get("capabilities"));
@@ -278,7 +340,7 @@ fn initialize(params: &Map<String, Value>) -> Value {
     json!({
         "protocolVersion": smith_render_mcp::negotiate(requested),
         "capabilities": {
-            "tools": {"listChanged": false},
+            "tools": {"listChanged": true},
             "resources": {"subscribe": true, "listChanged": false},
             "logging": {},
         },
@@ -304,7 +366,14 @@ pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write 
         smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
     *lock(&server.writer) = Some(writer_thread);
     let mut lines = LineReader::new(input, MAX_LINE_BYTES);
-    while let Ok(Some(line)) = lines.next_line() {
+    loop {
+        // A client that sends without reading is slowed by its own pipe (bounded replies).
+        server
+            .outbox
+            .wait_for_reply_room(smith_render_jsonrpc::outbox::MAX_QUEUED_REPLIES);
+        let Ok(Some(line)) = lines.next_line() else {
+            break;
+        };
         server.line(line);
         if server.shutting_down.load(Ordering::SeqCst) {
             break;

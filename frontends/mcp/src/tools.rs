@@ -120,6 +120,7 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
         session
             .register_secrets(secrets.redactor.clone(), &secrets.registrations)
             .map_err(|e| e.to_string())?;
+        *lock(&server.session) = Some(session.id());
         *guard = Some(Recording { session });
     }
     Ok(guard)
@@ -127,6 +128,10 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
 
 /// The id of the session effects are recorded in, creating it if needed.
 pub(crate) fn session_id(server: &Server) -> Result<smith::SessionId, String> {
+    // Known once created: never waits for a running turn.
+    if let Some(id) = *lock(&server.session) {
+        return Ok(id);
+    }
     recording(server)?
         .as_ref()
         .map(|r| r.session.id())
@@ -177,7 +182,21 @@ pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, 
     let cancel = Cancel::new();
     let key = id.as_ref().map(Value::to_string);
     if let Some(key) = &key {
-        lock(&server.calls).insert(key.clone(), cancel.clone());
+        let mut calls = lock(&server.calls);
+        // MCP: ids "MUST NOT" be reused within a session; a call in flight keeps its own.
+        if calls.contains_key(key) {
+            drop(calls);
+            return server.answer(
+                id.as_ref(),
+                Err(ErrorObject::new(
+                    smith_render_jsonrpc::message::INVALID_REQUEST,
+                    format!(
+                        "invalid request: id {key} is already used by a tools/call in flight; give each request its own id"
+                    ),
+                )),
+            );
+        }
+        calls.insert(key.clone(), cancel.clone());
     }
     let server2 = Arc::clone(server);
     server.spawn(move || {
@@ -335,12 +354,20 @@ impl TurnSink<'_> {
             inbox: self.inbox.clone(),
             request_id: request_id.to_owned(),
         };
+        let prompt = question.prompt().to_owned();
         match self
             .server
             .elicit(&question, Some(self.request.to_owned()), asker)
         {
             Ok(()) => Delivery::Shown,
-            Err(refused) => Delivery::Refused { reason: refused.0 },
+            Err(refused) => {
+                let reason = refused.0;
+                self.server.log(
+                    "warning",
+                    &format!("a question was refused: {prompt} ({reason})"),
+                );
+                Delivery::Refused { reason }
+            }
         }
     }
 }
@@ -399,8 +426,22 @@ fn run_turn(
     cancel: &Cancel,
 ) -> Value {
     let Some(prompt) = arguments.get("prompt").and_then(Value::as_str) else {
-        return text_result("`prompt` must be a string: what to ask the agent", true);
+        return text_result(
+            "the arguments of `smith_run` do not match its input schema: `prompt` must be a string, what to ask the agent; nothing was run",
+            true,
+        );
     };
+    if let Some(extra) = arguments
+        .as_object()
+        .and_then(|a| a.keys().find(|k| *k != "prompt"))
+    {
+        return text_result(
+            &format!(
+                "the arguments of `smith_run` do not match its input schema: `{extra}` is not one of its properties (only `prompt`); nothing was run"
+            ),
+            true,
+        );
+    }
     let app = &server.app;
     let selection = match app.selection() {
         Ok(s) => s,
@@ -422,6 +463,11 @@ fn run_turn(
     };
     policy.secrets = prepared.secrets.redactor.clone();
     let tools = prepared.tools.clone().with_policy(policy);
+    // The session exists (and its id is known) before the turn holds it for its whole run,
+    // so reading `smith://server/session` meanwhile never waits for the turn.
+    if let Err(why) = session_id(server) {
+        return text_result(&format!("no turn was run: {why}"), true);
+    }
     let mut guard = match recording(server) {
         Ok(g) => g,
         Err(why) => return text_result(&format!("no turn was run: {why}"), true),
@@ -457,11 +503,10 @@ fn run_turn(
             text_result(&sink.answer, false)
         }
         Ok(o) => text_result(
-            &format!(
-                "the turn ended with {}: {}",
-                o.stop_reason.as_str(),
-                o.error.map(|e| e.to_string()).unwrap_or_default()
-            ),
+            &match o.error {
+                Some(e) => format!("the turn ended with {}: {e}", o.stop_reason.as_str()),
+                None => format!("the turn ended with {}", o.stop_reason.as_str()),
+            },
             true,
         ),
         Err(e) => text_result(&format!("no turn was run: {e}"), true),

@@ -299,7 +299,14 @@ pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write 
         smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
     *lock(&server.writer) = Some(writer_thread);
     let mut lines = LineReader::new(input, MAX_LINE_BYTES);
-    while let Ok(Some(line)) = lines.next_line() {
+    loop {
+        // A client that sends without reading is slowed by its own pipe (bounded replies).
+        server
+            .outbox
+            .wait_for_reply_room(smith_render_jsonrpc::outbox::MAX_QUEUED_REPLIES);
+        let Ok(Some(line)) = lines.next_line() else {
+            break;
+        };
         server.line(line);
         if server.shutting_down.load(Ordering::SeqCst) {
             break;

@@ -101,8 +101,9 @@ pub enum Message {
 pub fn parse(line: &[u8]) -> Result<Call, Box<Refused>> {
     match parse_message(line)? {
         Message::Call(call) => Ok(call),
-        Message::Response(r) => Err(Box::new(Refused {
-            id: Some(r.id),
+        // Never answered (JSON-RPC 2.0 §5: no response to a response).
+        Message::Response(_) => Err(Box::new(Refused {
+            id: None,
             error: ErrorObject::new(
                 INVALID_REQUEST,
                 "invalid request: this server sends no requests, so it expects no responses",
@@ -163,15 +164,18 @@ pub fn parse_message(line: &[u8]) -> Result<Message, Box<Refused>> {
         }
     };
     let answer_to = id.clone().unwrap_or(Value::Null);
+    // A response (no method; a result or an error) is never answered, even when malformed.
+    if !object.contains_key("method")
+        && (object.contains_key("result") || object.contains_key("error"))
+    {
+        return response_of(answer_to, object).map(Message::Response);
+    }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid(answer_to, "`jsonrpc` must be \"2.0\""));
     }
     let method = match object.remove("method") {
         Some(Value::String(m)) => m,
         Some(_) => return Err(invalid(answer_to, "`method` must be a string")),
-        None if object.contains_key("result") || object.contains_key("error") => {
-            return response_of(answer_to, object).map(Message::Response);
-        }
         None => return Err(invalid(answer_to, "`method` is missing")),
     };
     let params = match object.remove("params") {
@@ -194,18 +198,29 @@ pub fn parse_message(line: &[u8]) -> Result<Message, Box<Refused>> {
     Ok(Message::Call(Call { id, method, params }))
 }
 
-/// The response `object` (its `id` taken out) answering `id`.
+/// The response `object` (its `id` taken out) answering `id`. A malformed one whose id can be
+/// read still answers its request, as a failure saying what was wrong.
 fn response_of(id: Value, mut object: Map<String, Value>) -> Result<Response, Box<Refused>> {
-    let unanswered = |why: &str| {
-        Box::new(Refused {
+    if id.is_null() {
+        return Err(Box::new(Refused {
             id: None,
-            error: ErrorObject::new(INVALID_REQUEST, format!("invalid response: {why}")),
+            error: ErrorObject::new(
+                INVALID_REQUEST,
+                "invalid response: a response names the `id` of the request it answers",
+            ),
+        }));
+    }
+    let malformed = |id: Value, why: &str| {
+        Ok(Response {
+            id,
+            outcome: Err(ErrorObject::new(
+                INVALID_REQUEST,
+                format!("invalid response: {why}"),
+            )),
         })
     };
-    if id.is_null() {
-        return Err(unanswered(
-            "a response names the `id` of the request it answers",
-        ));
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return malformed(id, "`jsonrpc` must be \"2.0\"");
     }
     if let Some(result) = object.remove("result") {
         return Ok(Response {
@@ -225,9 +240,10 @@ fn response_of(id: Value, mut object: Map<String, Value>) -> Result<Response, Bo
                 data: error.get("data").cloned(),
             }),
         }),
-        _ => Err(unanswered(
+        _ => malformed(
+            id,
             "`error` must be an object with an integer `code` and a string `message`",
-        )),
+        ),
     }
 }
 
@@ -297,22 +313,22 @@ mod tests {
             panic!("{failed:?}")
         };
         assert_eq!(r.outcome.unwrap_err().code, -1);
-        // Malformed responses are refused unanswered.
+        // A malformed response with a readable id still answers its request, as a failure.
         for line in [
             r#"{"jsonrpc":"2.0","id":2,"error":{"code":"x","message":"no"}}"#,
-            r#"{"jsonrpc":"2.0","result":1}"#,
+            r#"{"jsonrpc":"2.0","id":2,"error":"nope"}"#,
+            r#"{"id":2,"result":{}}"#,
         ] {
-            assert_eq!(
-                parse_message(line.as_bytes()).unwrap_err().id,
-                None,
-                "{line}"
-            );
+            let Ok(Message::Response(r)) = parse_message(line.as_bytes()) else {
+                panic!("{line}")
+            };
+            assert_eq!(r.outcome.unwrap_err().code, INVALID_REQUEST, "{line}");
         }
-        // A server that sends no requests refuses every response.
+        // Without an id it is refused, and never answered.
+        let r = parse_message(br#"{"jsonrpc":"2.0","result":1}"#).unwrap_err();
+        assert_eq!(r.id, None);
+        // A server that sends no requests refuses every response, unanswered.
         let r = parse(br#"{"jsonrpc":"2.0","id":3,"result":1}"#).unwrap_err();
-        assert_eq!(
-            (r.id, r.error.code),
-            (Some(Value::from(3)), INVALID_REQUEST)
-        );
+        assert_eq!((r.id, r.error.code), (None, INVALID_REQUEST));
     }
 }

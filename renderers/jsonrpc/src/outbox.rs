@@ -62,10 +62,16 @@ fn mergeable(intent: &Intent) -> bool {
     }
 }
 
+/// The most replies a server lets wait for a client before it stops reading requests (see
+/// [`Outbox::wait_for_reply_room`]).
+pub const MAX_QUEUED_REPLIES: usize = 256;
+
 struct State {
     items: VecDeque<Out>,
     /// Paced and event items queued (replies are not counted).
     bounded: usize,
+    /// Replies queued.
+    replies: usize,
     closed: bool,
     fell_behind: u64,
 }
@@ -93,6 +99,7 @@ impl Outbox {
             state: Mutex::new(State {
                 items: VecDeque::new(),
                 bounded: 0,
+                replies: 0,
                 closed: false,
                 fell_behind: 0,
             }),
@@ -113,8 +120,23 @@ impl Outbox {
             return false;
         }
         state.items.push_back(Out::Reply(line));
+        state.replies += 1;
         self.ready.notify_one();
         true
+    }
+
+    /// Wait while `limit` or more replies are queued (the client is not reading): the reading
+    /// thread calls this before it reads the next request, so a client that sends without
+    /// reading is slowed by its own pipe instead of growing the server's memory. Returns at
+    /// once when closed.
+    pub fn wait_for_reply_room(&self, limit: usize) {
+        let mut state = self.lock();
+        while state.replies >= limit.max(1) && !state.closed {
+            state = self
+                .room
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
     }
 
     /// Queue a paced line, waiting while the outbox is full. `false` once closed.
@@ -196,10 +218,12 @@ impl Outbox {
         let mut state = self.lock();
         loop {
             if let Some(item) = state.items.pop_front() {
-                if !matches!(item, Out::Reply(_)) {
+                if matches!(item, Out::Reply(_)) {
+                    state.replies -= 1;
+                } else {
                     state.bounded -= 1;
-                    self.room.notify_all();
                 }
+                self.room.notify_all();
                 return Some(item);
             }
             if state.closed {
@@ -223,6 +247,11 @@ impl Outbox {
     /// How many `fell_behind` notices were queued so far.
     pub fn fell_behind(&self) -> u64 {
         self.lock().fell_behind
+    }
+
+    /// How many replies are queued now.
+    pub fn replies_queued(&self) -> usize {
+        self.lock().replies
     }
 
     /// How many events and paced lines are queued now.
@@ -335,6 +364,32 @@ mod tests {
         assert_eq!(out.event(delta(a, 1, 1, &piece)), Pushed::Merged);
         assert_eq!(out.event(delta(a, 1, 1, "y")), Pushed::Queued);
         assert_eq!(out.queued(), 2);
+    }
+
+    #[test]
+    fn a_reader_waits_while_replies_pile_up() {
+        let out = std::sync::Arc::new(Outbox::new(8));
+        out.wait_for_reply_room(2);
+        assert!(out.reply(Value::from(1)));
+        assert!(out.reply(Value::from(2)));
+        let waiter = {
+            let out = std::sync::Arc::clone(&out);
+            std::thread::spawn(move || {
+                out.wait_for_reply_room(2);
+                // Returned only once the writer took one: room below the limit.
+                out.replies_queued()
+            })
+        };
+        assert_eq!(out.pop(), Some(Out::Reply(Value::from(1))));
+        assert!(waiter.join().unwrap() < 2);
+        // Closing releases a waiting reader too.
+        assert!(out.reply(Value::from(3)));
+        let waiter = {
+            let out = std::sync::Arc::clone(&out);
+            std::thread::spawn(move || out.wait_for_reply_room(1))
+        };
+        out.close();
+        waiter.join().unwrap();
     }
 
     #[test]

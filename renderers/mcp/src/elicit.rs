@@ -98,11 +98,18 @@ pub fn reply(question: &Question, result: &Value) -> Result<Reply, String> {
                 "the user dismissed the question in the MCP client".to_owned(),
             ));
         }
-        other => {
+        Some(other) => {
             return Err(format!(
-                "`action` must be accept, decline or cancel, not {}",
-                other.map_or_else(|| "missing".to_owned(), |a| format!("{a:?}"))
+                "`action` must be accept, decline or cancel, not {other:?}"
             ));
+        }
+        None => {
+            return Err(match result.get("action") {
+                None => "`action` is missing: it must be accept, decline or cancel".to_owned(),
+                Some(v) => {
+                    format!("`action` must be the string accept, decline or cancel, not {v}")
+                }
+            });
         }
     }
     let content = result.get("content");

@@ -62,6 +62,20 @@ pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
             format!("cannot tell the working directory tools run in: {e}; run smith from an existing directory"),
         )
     })?;
+    // A session that cannot be found is bad configuration: nothing is served.
+    if let Some(wanted) = &args.session {
+        let store = app
+            .sessions()
+            .map_err(|e| CliError::new(exit::USAGE, format!("smith mcp: {e}")))?;
+        store.find(wanted).map_err(|e| {
+            CliError::new(
+                exit::USAGE,
+                format!(
+                    "smith mcp: --session {wanted}: {e}; `smith sessions list` shows the sessions, or leave --session out to record in a new one"
+                ),
+            )
+        })?;
+    }
     let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone()).with_script(args.script.clone());
     let stop = mcp.stopper();
     let _ = ctrlc::set_handler(move || {

@@ -94,8 +94,28 @@ fn bad_input_gets_correlated_errors_and_the_server_goes_on() {
     assert_eq!(e["code"], -32002);
     let e = c.error("resources/list", json!({"cursor": "not-a-cursor"}));
     assert_eq!(e["data"]["field"], "cursor");
-    // A notification is never answered, even a bad one.
+    // A notification is never answered, even a bad one; a request sent as one is not run.
     c.send_raw(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"no_such_tool"}}"#);
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"write","arguments":{"path":"unasked.txt","content":"x"}}}"#);
+    c.seen(|l| {
+        l["params"]["level"] == "warning"
+            && l["params"]["data"]
+                .as_str()
+                .is_some_and(|d| d.contains("without an `id`"))
+    });
+    assert!(!env.root.path().join("unasked.txt").exists());
+    // A notification sent with an id, and a null id: invalid requests, answered.
+    c.send_raw(r#"{"jsonrpc":"2.0","id":"n1","method":"notifications/cancelled","params":{"requestId":"x"}}"#);
+    let e = c.until(|l| l["id"] == "n1");
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    c.send_raw(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#);
+    let e = c.until(|l| l["id"].is_null() && l["error"]["code"] == -32600);
+    assert!(e["error"]["message"].as_str().unwrap().contains("null"));
+    // Blank lines are skipped; responses to requests never sent are dropped, unanswered.
+    c.send_raw("");
+    c.send_raw("   ");
+    c.send_raw(r#"{"jsonrpc":"2.0","id":"smith-99","result":{}}"#);
+    c.send_raw(r#"{"id":"smith-98","error":"nope"}"#);
     assert_eq!(c.result("ping", json!({})), json!({}));
     let (status, lines, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
@@ -105,6 +125,58 @@ fn bad_input_gets_correlated_errors_and_the_server_goes_on() {
             .iter()
             .any(|l| l["error"]["data"]["tool"] == "no_such_tool" && l["id"].is_null()),
         "a notification was answered"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l["id"] == "smith-99" || l["id"] == "smith-98"),
+        "a response was answered"
+    );
+    let parse_errors = lines
+        .iter()
+        .filter(|l| l["error"]["code"] == -32700)
+        .count();
+    assert_eq!(parse_errors, 1, "blank lines were answered");
+}
+
+/// MCP ids are never reused: a `tools/call` whose id a call in flight holds is refused, and
+/// the call in flight goes on (its cancellation still reaches it).
+#[cfg(unix)]
+#[test]
+fn an_id_in_flight_is_not_taken_again() {
+    let env = Env::new();
+    let mut c = start(&env, &["--allow-process"]);
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "id": "d", "method": "tools/call", "params": {"name": "bash", "arguments": {"command": "touch begun; sleep 4204.1"}}})
+            .to_string(),
+    );
+    common::wait_for(&env.root.path().join("begun"));
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "id": "d", "method": "tools/call", "params": {"name": "ls", "arguments": {}}})
+            .to_string(),
+    );
+    let e = c.until(|l| l["id"] == "d");
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    c.send_raw(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"d"}}"#,
+    );
+    let r = c.until(|l| l["id"] == "d");
+    assert!(r["result"]["content"][0]["text"].is_string(), "{r}");
+    let (status, _, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+}
+
+/// `--session` naming no session is bad configuration: exit 2 before serving anything.
+#[test]
+fn a_session_that_does_not_exist_is_refused_at_start() {
+    let env = Env::new();
+    let out = env.run(&["mcp", "--session", "ffffffff"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("ffffffff") && stderr.contains("sessions list"),
+        "{stderr}"
     );
 }
 

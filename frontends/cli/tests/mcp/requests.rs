@@ -128,14 +128,23 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
     );
     let r = c.response(id);
     assert!(text(&r).contains("no UI here"), "{r}");
-    for unrun in ["declined.txt", "unfit.txt", "failed.txt"] {
+    // A malformed response still answers the question: unanswered, saying why.
+    let id = call(&mut c, "malformed.txt");
+    let ask = c.until(|l| l["method"] == "elicitation/create");
+    c.send_raw(
+        &json!({"id": ask["id"], "result": {"action": "accept", "content": {"confirm": true}}})
+            .to_string(),
+    );
+    let r = c.response(id);
+    assert!(text(&r).contains("invalid response"), "{r}");
+    for unrun in ["declined.txt", "unfit.txt", "failed.txt", "malformed.txt"] {
         assert!(!env.root.path().join(unrun).exists(), "{unrun} was made");
     }
     done(c);
     let effects = effects(&env);
     assert_eq!(
         effects.iter().filter(|e| *e == "ask.confirm").count(),
-        4,
+        5,
         "{effects:?}"
     );
     assert_eq!(
@@ -231,6 +240,15 @@ fn a_turn_asks_through_elicitation() {
             .unwrap()
             .contains("made.txt")
     );
+    // While the turn waits for the answer, the server answers everything else.
+    let own = c.result("resources/read", json!({"uri": "smith://server/session"}));
+    assert!(
+        own["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("session")
+    );
+    assert_eq!(c.result("ping", json!({})), json!({}));
     reply(
         &mut c,
         &ask,
@@ -309,11 +327,34 @@ fn a_trusted_root_moves_the_tools_and_an_untrusted_one_is_refused() {
     let here = listed(&mut c);
     assert!(here.contains("in-project.txt"), "{here}");
 
-    // Only untrusted roots, after a change: refused, the tools stay where they are.
+    // The move changed the tool list (bash comes with the project's trust): the client is told.
+    c.seen(|l| l["method"] == "notifications/tools/list_changed");
+
+    // Only untrusted roots, after a change: refused, and the tools go back to the server's
+    // working directory — never left in a root the client no longer lists.
+    std::fs::write(work.join("in-work.txt"), "w\n").unwrap();
     c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
     give_roots(&mut c, json!([{"uri": file_uri(&other)}]));
     let here = listed(&mut c);
-    assert!(here.contains("in-project.txt"), "{here}");
+    assert!(here.contains("in-work.txt"), "{here}");
+    // Back to the project, then roots around the working directory: back there too.
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
+    give_roots(&mut c, json!([{"uri": file_uri(&project)}]));
+    assert!(listed(&mut c).contains("in-project.txt"));
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
+    give_roots(
+        &mut c,
+        json!([{"uri": file_uri(&root)}, {"uri": "https://example.com/x"}, {"uri": "file://host/x"}]),
+    );
+    assert!(listed(&mut c).contains("in-work.txt"));
+    for bad in ["https://example.com/x", "file://host/x"] {
+        c.seen(|l| {
+            l["params"]["level"] == "warning"
+                && l["params"]["data"]
+                    .as_str()
+                    .is_some_and(|d| d.contains(bad))
+        });
+    }
     done(c);
 }
 
