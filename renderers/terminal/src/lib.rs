@@ -7,10 +7,12 @@
 //!   notices, run ends) and drawn as lines for a width;
 //! - [`markdown`]: assistant text as styled lines;
 //! - [`view`]: the visible window of the transcript, held or following the bottom;
+//! - [`input`]: the input editor (draft, motions, history, paste chips) and its widget;
 //! - [`status`]: the status line;
 //! - [`sanitize`]: no control sequence from a model, tool or plugin reaches the terminal;
 //! - [`theme`]: every style, as data ([`Theme::plain`] for `NO_COLOR`).
 
+pub mod input;
 pub mod markdown;
 pub mod sanitize;
 pub mod status;

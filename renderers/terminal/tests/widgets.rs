@@ -271,3 +271,34 @@ fn status_line_narrow_and_wide_writer_and_observer() {
     status.access = Some(Access::Observer);
     insta::assert_debug_snapshot!("observer", status_line(&status, 100, &Theme::plain()));
 }
+
+#[test]
+fn the_input_draft_its_chip_and_its_placeholder() {
+    use smith_render_terminal::input::{Editor, InputView};
+    let theme = Theme::default();
+    let draw = |editor: &Editor, width: u16, height: u16| {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        let view = InputView {
+            editor,
+            placeholder: "Ask Smith… (Enter sends, Ctrl-J for a new line)",
+            theme: &theme,
+        };
+        let cursor = view.cursor(area);
+        view.render(area, &mut buf);
+        (buf, cursor)
+    };
+    let empty = Editor::new();
+    insta::assert_debug_snapshot!("placeholder", draw(&empty, 40, 1));
+    let mut e = Editor::new();
+    for c in "explain this log:".chars() {
+        e.insert_char(c);
+    }
+    e.newline();
+    let log: String = (1..=300).map(|i| format!("{i}: ok\n")).collect();
+    e.paste(&log);
+    for c in " and a long tail that wraps".chars() {
+        e.insert_char(c);
+    }
+    insta::assert_debug_snapshot!("draft", draw(&e, 30, 3));
+}

@@ -1,0 +1,508 @@
+//! The input editor: a multi-line draft with a cursor, word motions, history, and large pastes
+//! kept as placeholder chips (spec: Terminal interface — "input remains responsive"). Pure
+//! state and a widget: the event loop maps keys to these operations.
+//!
+//! A paste over [`CHIP_LINES`] lines or [`CHIP_BYTES`] bytes is not inserted as text: one chip
+//! stands in the draft (`[paste 1: 2000 lines]`), moves and deletes as one character, and
+//! [`Editor::submit`] sends the whole pasted text in its place. The draft holds each chip as
+//! one character of the Unicode private-use range `U+F0000…`; typed or pasted text never
+//! carries those (they are replaced by `U+FFFD`), so no text can forge a chip.
+
+use ratatui_core::buffer::Buffer;
+use ratatui_core::layout::{Position, Rect};
+use ratatui_core::text::{Line, Span};
+use ratatui_core::widgets::Widget;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use crate::Theme;
+
+/// A paste of more lines than this becomes a chip.
+pub const CHIP_LINES: usize = 10;
+/// A paste of more bytes than this becomes a chip.
+pub const CHIP_BYTES: usize = 2048;
+/// The most drafts the history keeps.
+pub const HISTORY: usize = 500;
+
+/// The first chip character (supplementary private use area A).
+const CHIP_BASE: u32 = 0xF0000;
+const CHIP_LAST: u32 = 0xFFFFD;
+
+fn chip_index(c: char) -> Option<usize> {
+    let n = c as u32;
+    (CHIP_BASE..=CHIP_LAST)
+        .contains(&n)
+        .then(|| (n - CHIP_BASE) as usize)
+}
+
+/// The draft being edited, its cursor, its pastes and the history of sent drafts.
+#[derive(Clone, Debug, Default)]
+pub struct Editor {
+    text: String,
+    /// A byte offset into `text`, on a grapheme boundary.
+    cursor: usize,
+    pastes: Vec<String>,
+    history: Vec<String>,
+    /// While browsing history: the entry shown and the draft set aside.
+    browsing: Option<(usize, String)>,
+}
+
+impl Editor {
+    /// An empty editor.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The draft as shown (chips as their labels).
+    pub fn shown(&self) -> String {
+        self.text.chars().map(|c| self.display(c)).collect()
+    }
+
+    /// Whether the draft is empty.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    fn display(&self, c: char) -> String {
+        match chip_index(c).and_then(|i| self.pastes.get(i).map(|p| (i, p))) {
+            Some((i, paste)) => format!("[paste {}: {} lines]", i + 1, paste.lines().count()),
+            None => c.to_string(),
+        }
+    }
+
+    /// `text` with no chip characters (they become U+FFFD) and CRLF/CR as LF.
+    fn clean(text: &str) -> String {
+        text.replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .chars()
+            .map(|c| {
+                if chip_index(c).is_some() {
+                    '\u{fffd}'
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
+    fn insert_raw(&mut self, s: &str) {
+        self.text.insert_str(self.cursor, s);
+        self.cursor += s.len();
+        self.browsing = None;
+    }
+
+    /// Type `c` at the cursor.
+    pub fn insert_char(&mut self, c: char) {
+        let s = Self::clean(&c.to_string());
+        self.insert_raw(&s);
+    }
+
+    /// A line break at the cursor.
+    pub fn newline(&mut self) {
+        self.insert_raw("\n");
+    }
+
+    /// Paste `text` at the cursor: as text, or as one chip when it is large.
+    pub fn paste(&mut self, text: &str) {
+        let text = Self::clean(text);
+        if text.lines().count() > CHIP_LINES || text.len() > CHIP_BYTES {
+            let index = self.pastes.len();
+            let Some(chip) = char::from_u32(CHIP_BASE + index as u32)
+                .filter(|_| CHIP_BASE + (index as u32) <= CHIP_LAST)
+            else {
+                // Past the chip range (tens of thousands of pastes): inserted as text.
+                return self.insert_raw(&text);
+            };
+            self.pastes.push(text);
+            self.insert_raw(&chip.to_string());
+        } else {
+            self.insert_raw(&text);
+        }
+    }
+
+    fn prev_boundary(&self, at: usize) -> usize {
+        self.text[..at]
+            .grapheme_indices(true)
+            .next_back()
+            .map_or(0, |(i, _)| i)
+    }
+
+    fn next_boundary(&self, at: usize) -> usize {
+        self.text[at..]
+            .graphemes(true)
+            .next()
+            .map_or(at, |g| at + g.len())
+    }
+
+    /// Delete the character before the cursor.
+    pub fn backspace(&mut self) {
+        let from = self.prev_boundary(self.cursor);
+        self.text.replace_range(from..self.cursor, "");
+        self.cursor = from;
+    }
+
+    /// Delete the character under the cursor.
+    pub fn delete(&mut self) {
+        let to = self.next_boundary(self.cursor);
+        self.text.replace_range(self.cursor..to, "");
+    }
+
+    /// One character left.
+    pub fn left(&mut self) {
+        self.cursor = self.prev_boundary(self.cursor);
+    }
+
+    /// One character right.
+    pub fn right(&mut self) {
+        self.cursor = self.next_boundary(self.cursor);
+    }
+
+    /// To the start of the previous word.
+    pub fn word_left(&mut self) {
+        let before = &self.text[..self.cursor];
+        let trimmed = before.trim_end_matches(|c: char| !c.is_alphanumeric());
+        self.cursor = trimmed
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !c.is_alphanumeric())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+    }
+
+    /// To the end of the next word.
+    pub fn word_right(&mut self) {
+        let after = &self.text[self.cursor..];
+        let skip = after.len()
+            - after
+                .trim_start_matches(|c: char| !c.is_alphanumeric())
+                .len();
+        let word = after[skip..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(after.len() - skip);
+        self.cursor += skip + word;
+    }
+
+    /// Delete from the start of the previous word to the cursor.
+    pub fn delete_word_left(&mut self) {
+        let end = self.cursor;
+        self.word_left();
+        self.text.replace_range(self.cursor..end, "");
+    }
+
+    fn line_start(&self) -> usize {
+        self.text[..self.cursor].rfind('\n').map_or(0, |i| i + 1)
+    }
+
+    fn line_end(&self) -> usize {
+        self.text[self.cursor..]
+            .find('\n')
+            .map_or(self.text.len(), |i| self.cursor + i)
+    }
+
+    /// To the start of the line.
+    pub fn home(&mut self) {
+        self.cursor = self.line_start();
+    }
+
+    /// To the end of the line.
+    pub fn end(&mut self) {
+        self.cursor = self.line_end();
+    }
+
+    /// Delete from the cursor to the end of the line (the line break when at its end).
+    pub fn kill_to_end(&mut self) {
+        let end = self.line_end();
+        let end = if end == self.cursor {
+            self.next_boundary(end)
+        } else {
+            end
+        };
+        self.text.replace_range(self.cursor..end, "");
+    }
+
+    /// Clear the draft (its pastes with it).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.cursor = 0;
+        self.pastes.clear();
+        self.browsing = None;
+    }
+
+    /// Up: to the line above, or on the first line, the previous draft of the history.
+    pub fn up(&mut self) {
+        if self.text[..self.cursor].contains('\n') {
+            self.vertical(-1);
+            return;
+        }
+        let at = match &self.browsing {
+            Some((i, _)) => i.checked_sub(1),
+            None => self.history.len().checked_sub(1),
+        };
+        if let Some(i) = at {
+            let aside = match self.browsing.take() {
+                Some((_, aside)) => aside,
+                None => std::mem::take(&mut self.text),
+            };
+            self.text.clone_from(&self.history[i]);
+            self.cursor = self.text.len();
+            self.browsing = Some((i, aside));
+        }
+    }
+
+    /// Down: to the line below, or on the last line, the next draft of the history (then the
+    /// draft set aside).
+    pub fn down(&mut self) {
+        if self.text[self.cursor..].contains('\n') {
+            self.vertical(1);
+            return;
+        }
+        if let Some((i, aside)) = self.browsing.take() {
+            if i + 1 < self.history.len() {
+                self.text.clone_from(&self.history[i + 1]);
+                self.browsing = Some((i + 1, aside));
+            } else {
+                self.text = aside;
+            }
+            self.cursor = self.text.len();
+        }
+    }
+
+    /// One line up or down, keeping the column (in characters) where the line allows.
+    fn vertical(&mut self, delta: i32) {
+        let start = self.line_start();
+        let column = self.text[start..self.cursor].chars().count();
+        let target_start = if delta < 0 {
+            self.text[..start.saturating_sub(1)]
+                .rfind('\n')
+                .map_or(0, |i| i + 1)
+        } else {
+            self.line_end() + 1
+        };
+        let line = &self.text[target_start..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let offset: usize = line.chars().take(column).map(char::len_utf8).sum();
+        self.cursor = target_start + offset;
+    }
+
+    /// Take the draft to send: its text with every chip replaced by its paste. The editor is
+    /// cleared and the draft (as typed, chips expanded) goes into the history. `None` when the
+    /// draft is only whitespace.
+    pub fn submit(&mut self) -> Option<String> {
+        let mut out = String::with_capacity(self.text.len());
+        for c in self.text.chars() {
+            match chip_index(c).and_then(|i| self.pastes.get(i)) {
+                Some(paste) => out.push_str(paste),
+                None => out.push(c),
+            }
+        }
+        self.clear();
+        if out.trim().is_empty() {
+            return None;
+        }
+        if self.history.last() != Some(&out) {
+            self.history.push(out.clone());
+            if self.history.len() > HISTORY {
+                self.history.remove(0);
+            }
+        }
+        Some(out)
+    }
+
+    /// The draft as lines for `width` columns (chips as their labels, hard-wrapped) and the
+    /// cursor's position in them (column, row).
+    pub fn layout(&self, width: u16) -> (Vec<String>, (u16, u16)) {
+        let width = usize::from(width.max(1));
+        let mut lines = vec![String::new()];
+        let mut used = 0usize;
+        let mut cursor = (0usize, 0usize);
+        let mut at = 0usize;
+        for g in self.text.graphemes(true) {
+            if at == self.cursor {
+                cursor = (used, lines.len() - 1);
+            }
+            at += g.len();
+            if g == "\n" {
+                lines.push(String::new());
+                used = 0;
+                continue;
+            }
+            let shown: String = g.chars().map(|c| self.display(c)).collect();
+            let w = shown.width();
+            if used + w > width && used > 0 {
+                lines.push(String::new());
+                used = 0;
+            }
+            if let Some(last) = lines.last_mut() {
+                last.push_str(&shown);
+            }
+            used += w;
+        }
+        if at == self.cursor {
+            if used >= width {
+                lines.push(String::new());
+                used = 0;
+            }
+            cursor = (used, lines.len() - 1);
+        }
+        let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        (lines, (clamp(cursor.0), clamp(cursor.1)))
+    }
+}
+
+/// Draws an [`Editor`]'s draft (the last lines that fit, so the cursor's line shows) with a
+/// prompt mark, or a dim placeholder when empty; where the terminal cursor goes is
+/// [`InputView::cursor`].
+#[derive(Debug)]
+pub struct InputView<'a> {
+    /// The editor.
+    pub editor: &'a Editor,
+    /// Shown when the draft is empty (why input is disabled, or a hint).
+    pub placeholder: &'a str,
+    /// Styles.
+    pub theme: &'a Theme,
+}
+
+impl InputView<'_> {
+    /// Rows the draft needs at `width` (at least 1).
+    pub fn height(&self, width: u16) -> u16 {
+        let (lines, _) = self.editor.layout(width.saturating_sub(2));
+        u16::try_from(lines.len()).unwrap_or(u16::MAX).max(1)
+    }
+
+    /// Where the terminal cursor goes when drawn into `area`.
+    pub fn cursor(&self, area: Rect) -> Position {
+        let (lines, (x, y)) = self.editor.layout(area.width.saturating_sub(2));
+        let first = u16::try_from(lines.len())
+            .unwrap_or(u16::MAX)
+            .saturating_sub(area.height);
+        Position::new(
+            area.x + 2 + x,
+            area.y + y.saturating_sub(first).min(area.height.saturating_sub(1)),
+        )
+    }
+}
+
+impl Widget for InputView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.height == 0 || area.width < 3 {
+            return;
+        }
+        let mark = Span::styled("› ", self.theme.user_label);
+        if self.editor.is_empty() {
+            let line = Line::from(vec![mark, Span::styled(self.placeholder, self.theme.dim)]);
+            buf.set_line(area.x, area.y, &line, area.width);
+            return;
+        }
+        let (lines, _) = self.editor.layout(area.width - 2);
+        let first = lines.len().saturating_sub(usize::from(area.height));
+        for (row, text) in lines.iter().skip(first).enumerate() {
+            let lead = if row + first == 0 {
+                mark.clone()
+            } else {
+                Span::raw("  ")
+            };
+            let line = Line::from(vec![lead, Span::styled(text.clone(), self.theme.user)]);
+            let y = area.y + u16::try_from(row).unwrap_or(u16::MAX);
+            buf.set_line(area.x, y, &line, area.width);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn typed(s: &str) -> Editor {
+        let mut e = Editor::new();
+        for c in s.chars() {
+            e.insert_char(c);
+        }
+        e
+    }
+
+    #[test]
+    fn motions_and_deletions() {
+        let mut e = typed("hello brave world");
+        e.word_left();
+        e.delete_word_left();
+        assert_eq!(e.shown(), "hello world");
+        e.home();
+        e.word_right();
+        e.insert_char('!');
+        assert_eq!(e.shown(), "hello! world");
+        e.end();
+        e.backspace();
+        assert_eq!(e.shown(), "hello! worl");
+        e.home();
+        e.kill_to_end();
+        assert!(e.is_empty());
+        // Grapheme clusters move and delete whole.
+        let mut e = typed("ae\u{301}");
+        e.backspace();
+        assert_eq!(e.shown(), "a");
+    }
+
+    #[test]
+    fn lines_history_and_submit() {
+        let mut e = typed("one");
+        e.newline();
+        for c in "two".chars() {
+            e.insert_char(c);
+        }
+        e.up();
+        e.insert_char('!');
+        assert_eq!(e.shown(), "one!\ntwo");
+        assert_eq!(e.submit().as_deref(), Some("one!\ntwo"));
+        assert!(e.is_empty());
+        let mut e2 = e.clone();
+        e2.insert_char('x');
+        e2.up();
+        assert_eq!(
+            e2.shown(),
+            "one!\ntwo",
+            "up on the first line recalls history"
+        );
+        e2.down();
+        e2.down();
+        assert_eq!(e2.shown(), "x", "and down brings the draft back");
+        assert_eq!(typed("   ").submit(), None);
+    }
+
+    #[test]
+    fn a_large_paste_is_one_chip_that_sends_the_whole_text() {
+        let paste: String = (1..=2000).map(|i| format!("line {i}\n")).collect();
+        let mut e = typed("see: ");
+        e.paste(&paste);
+        e.insert_char('.');
+        assert_eq!(e.shown(), "see: [paste 1: 2000 lines].");
+        e.left();
+        e.left();
+        e.insert_char(' ');
+        assert_eq!(
+            e.shown(),
+            "see:  [paste 1: 2000 lines].",
+            "the chip moves as one"
+        );
+        let sent = e.submit().unwrap();
+        assert_eq!(sent, format!("see:  {paste}."));
+        // Text cannot forge a chip.
+        let mut e = Editor::new();
+        e.paste("small \u{f0000} paste");
+        assert_eq!(e.submit().unwrap(), "small \u{fffd} paste");
+        // A small paste is text; CRLF becomes LF.
+        let mut e = Editor::new();
+        e.paste("a\r\nb");
+        assert_eq!(e.shown(), "a\nb");
+    }
+
+    #[test]
+    fn layout_wraps_and_places_the_cursor() {
+        let mut e = typed("abcdefgh");
+        let (lines, cursor) = e.layout(5);
+        assert_eq!(lines, ["abcde", "fgh"]);
+        assert_eq!(cursor, (3, 1));
+        e.home();
+        assert_eq!(e.layout(5).1, (0, 0));
+        let e = typed("abcde");
+        assert_eq!(e.layout(5), (vec!["abcde".into(), String::new()], (0, 1)));
+    }
+}
