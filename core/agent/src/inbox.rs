@@ -104,6 +104,19 @@ impl Inbox {
     /// [`AdmissionError::Limit`] over the queue's item or byte limit; [`AdmissionError::Closed`]
     /// after the session was closed; key errors and store errors. Nothing was written.
     pub fn enqueue(&self, enqueue: Enqueue<'_>) -> Result<EntryId, AdmissionError> {
+        self.enqueue_admitted(enqueue).map(|(id, _)| id)
+    }
+
+    /// As [`Inbox::enqueue`], saying also whether the input was deduplicated (`true`: its key
+    /// repeated earlier input with the same content, and that input's submission id is
+    /// returned; nothing was written).
+    ///
+    /// # Errors
+    /// As [`Inbox::enqueue`].
+    pub fn enqueue_admitted(
+        &self,
+        enqueue: Enqueue<'_>,
+    ) -> Result<(EntryId, bool), AdmissionError> {
         let Some(policy) = self.policy.clone() else {
             return Err(AdmissionError::NoQueuePolicy);
         };
@@ -116,7 +129,7 @@ impl Inbox {
             && let Some(original) =
                 crate::submission::deduplicate(&self.path, self.session, key, &content, None)?
         {
-            return Ok(original.submission);
+            return Ok((original.submission, true));
         }
         state.check_queue(enqueue.input, &self.limits)?;
         let mut writer = shared.lock();
@@ -142,7 +155,7 @@ impl Inbox {
             input: enqueue.input.to_owned(),
             policy,
         });
-        Ok(id)
+        Ok((id, false))
     }
 
     /// The input waiting in the queue, in queue order.

@@ -574,6 +574,15 @@ fn edits(p: &Params) -> Result<Vec<smith_store::EditOp>> {
         .flatten()
         .enumerate()
     {
+        if let Some(unknown) = r
+            .as_object()
+            .and_then(|o| o.keys().find(|k| *k != "entry" && *k != "text"))
+        {
+            return Err(ErrorObject::invalid_params(
+                &format!("replace[{i}].{unknown}"),
+                "absent: a replacement has only `entry` and `text`",
+            ));
+        }
         let target = entry_at(format!("replace[{i}].entry"), &r["entry"])?;
         let Some(text) = r["text"].as_str() else {
             return Err(ErrorObject::invalid_params(

@@ -110,15 +110,15 @@ fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
             })
             .map_err(|e| errors::config(&e))?,
     };
-    let submission = inbox
-        .enqueue(Enqueue {
+    let (submission, deduplicated) = inbox
+        .enqueue_admitted(Enqueue {
             model: &model,
             input: p.str("input").unwrap_or_default(),
             delivery,
             dedup_key: p.str("dedup_key"),
         })
         .map_err(|e| errors::admission(&e))?;
-    Ok(json!({"submission": submission}))
+    Ok(json!({"submission": submission, "deduplicated": deduplicated}))
 }
 
 fn queued(server: &Server, p: &Params) -> Result<Value> {

@@ -78,6 +78,10 @@ fn inspection_edit_branch_and_catalog_methods_answer_from_the_file_and_the_app()
             json!({"session": s, "replace": [{"entry": 0, "text": "t"}]}),
             "replace[0].entry",
         ),
+        (
+            json!({"session": s, "replace": [{"entry": user, "text": "t", "txet": "u"}]}),
+            "replace[0].txet",
+        ),
     ] {
         let e = c.error("session.edit", params);
         assert_eq!(

@@ -300,7 +300,9 @@ fn queue_calls_sent_before_the_session_is_prepared_are_served_in_the_order_sent(
     );
     // The key goes to the first input that used it; its repeat is that input again.
     let first = c.response(keyed[0])["result"]["submission"].clone();
+    assert_eq!(c.response(keyed[0])["result"]["deduplicated"], false);
     assert_eq!(c.response(keyed[1])["result"]["submission"], first);
+    assert_eq!(c.response(keyed[1])["result"]["deduplicated"], true);
     assert_eq!(c.response(keyed[2])["error"]["code"], -32005);
     let queued: Vec<String> = c.response(list)["result"]["queued"]
         .as_array()
