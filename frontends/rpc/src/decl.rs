@@ -550,11 +550,11 @@ pub fn methods() -> Vec<Method> {
         },
         Method {
             name: "queue.list",
-            summary: "The input waiting in the session's queue, in delivery order.",
+            summary: "The input waiting in the session's queue, in delivery order; for an observer, as the committed file shows it (queued, not yet delivered or withdrawn).",
             params: vec![session()],
             result: "`queued`: `submission`, `delivery`, `input`.",
             result_schema: json!({"type": "object", "properties": {"queued": {"type": "array"}}}),
-            errors: &[NOT_OPEN, READ_ONLY],
+            errors: &[NOT_OPEN, STORAGE],
         },
         Method {
             name: "queue.withdraw",

@@ -33,6 +33,8 @@ pub(crate) fn call(
     };
     let w = match opened.writer() {
         Ok(w) => w,
+        // An observer may list the queue (from the file); every other queue call mutates.
+        Err(_) if method == "queue.list" => return Answer::Now(queued(server, &p)),
         Err(e) => return Answer::Now(Err(e)),
     };
     let queuing = matches!(method, "queue.steer" | "queue.follow_up");
@@ -123,11 +125,48 @@ fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
 
 fn queued(server: &Server, p: &Params) -> Result<Value> {
     let o = server.opened(p)?;
-    let inbox = o.writer()?.inbox()?;
+    // An observer lists the queue as the committed file shows it: input admitted as queued
+    // and neither delivered nor withdrawn yet.
+    let Ok(writer) = o.writer() else {
+        return queued_in_file(&o.path, o.id);
+    };
+    let inbox = writer.inbox()?;
     let queued: Vec<Value> = inbox
         .queued()
         .iter()
         .map(|q| json!({"submission": q.submission, "delivery": q.delivery, "input": q.input}))
+        .collect();
+    Ok(json!({"queued": queued}))
+}
+
+/// The queue of session `id` at `path` as committed: each queued receipt, with its input.
+fn queued_in_file(path: &std::path::Path, id: smith::SessionId) -> Result<Value> {
+    let receipts = smith_agent::receipts(path, id).map_err(|e| errors::store(&e))?;
+    let waiting: Vec<&smith_agent::Receipt> = receipts
+        .iter()
+        .filter(|r| matches!(r.state, smith_agent::ReceiptState::Queued))
+        .collect();
+    if waiting.is_empty() {
+        return Ok(json!({"queued": []}));
+    }
+    let entries = smith_store::read_session(path)
+        .map_err(|e| errors::store(&e))?
+        .entries;
+    let queued: Vec<Value> = waiting
+        .iter()
+        .map(|r| {
+            let input = entries.iter().find_map(|e| match &e.record {
+                smith_store::Record::Submission(s) if e.id == r.submission => {
+                    Some(s.input.as_str())
+                }
+                _ => None,
+            });
+            json!({
+                "submission": r.submission,
+                "delivery": r.delivery,
+                "input": input.unwrap_or_default(),
+            })
+        })
         .collect();
     Ok(json!({"queued": queued}))
 }

@@ -167,6 +167,11 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
     let env = Env::new();
     let mut writer = Client::start(&env, &[]);
     let s = writer.create();
+    let queued = writer.result(
+        "queue.follow_up",
+        json!({"session": s, "input": "later, please", "model": "scripted/demo"}),
+    )["submission"]
+        .clone();
     let file = env.sessions().join(format!("{s}.smith"));
     let before = std::fs::read(&file).unwrap();
     let mut observer = Client::start(&env, &[]);
@@ -184,7 +189,6 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
         ("queue.follow_up", json!({"session": s, "input": "x"})),
         ("queue.withdraw", json!({"session": s, "submission": 1})),
         ("queue.clear", json!({"session": s})),
-        ("queue.list", json!({"session": s})),
         (
             "request.respond",
             json!({"session": s, "request_id": "1", "answer": true}),
@@ -194,13 +198,17 @@ fn an_observer_is_refused_every_mutation_before_anything_is_written() {
         assert_eq!(e["code"], -32002, "{method}: {e}");
         assert!(e["message"].as_str().unwrap().contains("read-only"), "{e}");
     }
-    // Reading works.
-    assert!(
+    // Reading works, the queue as the file shows it among it.
+    assert_eq!(
         observer.result("session.entries", json!({"session": s}))["entries"]
             .as_array()
             .unwrap()
-            .len()
-            == 1
+            .len(),
+        2
+    );
+    assert_eq!(
+        observer.result("queue.list", json!({"session": s}))["queued"],
+        json!([{"submission": queued, "delivery": "follow_up", "input": "later, please"}])
     );
     assert_eq!(std::fs::read(&file).unwrap(), before, "the observer wrote");
     // A fork is a session of one's own.
