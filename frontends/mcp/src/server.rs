@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 use smith::Cancel;
 use smith_render_jsonrpc::message::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use smith_render_jsonrpc::{
-    Call, ErrorObject, Line, LineReader, MAX_LINE_BYTES, Message, Out, Outbox, encode_line,
-    error_response, notification, response,
+    Call, ErrorObject, Line, MAX_LINE_BYTES, Message, Out, Outbox, encode_line, error_response,
+    notification, response,
 };
 
 use crate::client::{Capabilities, Pending};
@@ -365,19 +365,9 @@ pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write 
     let writer_thread =
         smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
     *lock(&server.writer) = Some(writer_thread);
-    let mut lines = LineReader::new(input, MAX_LINE_BYTES);
-    loop {
-        // A client that sends without reading is slowed by its own pipe (bounded replies).
-        server
-            .outbox
-            .wait_for_reply_room(smith_render_jsonrpc::outbox::MAX_QUEUED_REPLIES);
-        let Ok(Some(line)) = lines.next_line() else {
-            break;
-        };
+    smith_render_jsonrpc::read_requests(input, &server.outbox, |line| {
         server.line(line);
-        if server.shutting_down.load(Ordering::SeqCst) {
-            break;
-        }
-    }
+        !server.shutting_down.load(Ordering::SeqCst)
+    });
     server.finish();
 }

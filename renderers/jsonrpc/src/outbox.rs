@@ -260,6 +260,28 @@ impl Outbox {
     }
 }
 
+/// Read `input`'s lines (at most [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES) each) and hand each
+/// to `on_line` until the input ends, a read fails, or `on_line` returns `false`. Before each
+/// read it waits while [`MAX_QUEUED_REPLIES`] replies are unread
+/// ([`Outbox::wait_for_reply_room`]): a client that sends without reading is slowed by its own
+/// pipe. The reading loop of every stdio server.
+pub fn read_requests(
+    input: impl std::io::BufRead,
+    outbox: &Outbox,
+    mut on_line: impl FnMut(crate::Line) -> bool,
+) {
+    let mut lines = crate::LineReader::new(input, crate::MAX_LINE_BYTES);
+    loop {
+        outbox.wait_for_reply_room(MAX_QUEUED_REPLIES);
+        let Ok(Some(line)) = lines.next_line() else {
+            break;
+        };
+        if !on_line(line) {
+            break;
+        }
+    }
+}
+
 /// Write `outbox`'s lines to `output` in order on a thread of its own until the outbox is
 /// closed and drained: each item encoded by `encode` (an item it cannot encode is skipped), then
 /// every registered secret in `redactor` replaced by its reference, then written and flushed.

@@ -23,6 +23,11 @@ fn start(env: &Env, args: &[&str], dir: &std::path::Path, capabilities: Value) -
     c
 }
 
+/// A server that confirms each program with a client that answers form elicitations.
+fn confirming(env: &Env) -> Client {
+    start(env, CONFIRMING, env.root.path(), json!({"elicitation": {}}))
+}
+
 fn done(c: Client) -> Vec<Value> {
     let (status, lines, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
@@ -66,12 +71,7 @@ fn effects(env: &Env) -> Vec<String> {
 #[test]
 fn tools_call_elicitation_decides_whether_a_program_runs() {
     let env = Env::new();
-    let mut c = start(
-        &env,
-        CONFIRMING,
-        env.root.path(),
-        json!({"elicitation": {}}),
-    );
+    let mut c = confirming(&env);
     let call = |c: &mut Client, file: &str| {
         c.request(
             "tools/call",
@@ -186,12 +186,7 @@ fn without_the_capability_a_question_is_refused_and_logged() {
 #[test]
 fn a_cancelled_call_withdraws_its_elicitation() {
     let env = Env::new();
-    let mut c = start(
-        &env,
-        CONFIRMING,
-        env.root.path(),
-        json!({"elicitation": {}}),
-    );
+    let mut c = confirming(&env);
     let id = c.request(
         "tools/call",
         json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
@@ -387,12 +382,7 @@ fn roots_around_the_working_directory_keep_it() {
 #[test]
 fn end_of_input_while_a_question_waits() {
     let env = Env::new();
-    let mut c = start(
-        &env,
-        CONFIRMING,
-        env.root.path(),
-        json!({"elicitation": {}}),
-    );
+    let mut c = confirming(&env);
     c.request(
         "tools/call",
         json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
