@@ -211,6 +211,16 @@ impl IntentQueue {
         }
     }
 
+    /// Take the oldest intent if one is queued, without waiting: what a render loop woken
+    /// for a batch drains.
+    pub fn try_pop(&self) -> Option<Intent> {
+        let item = self.lock().items.pop_front();
+        if item.is_some() {
+            self.not_full.notify_one();
+        }
+        item.map(|(intent, _)| intent)
+    }
+
     /// Close the queue: pushes stop, and consumers drain what is queued.
     pub fn close(&self) {
         self.lock().closed = true;
@@ -260,6 +270,9 @@ mod tests {
             Some((Intent::FellBehind { session, next: 4 }, 4))
         );
         // The reader resumes: later intents queue again.
+        assert_eq!(q.offer(notice("d"), 9), Pushed::Queued);
+        assert_eq!(q.try_pop(), Some(notice("d")));
+        assert_eq!(q.try_pop(), None, "an empty queue does not wait");
         assert_eq!(q.offer(notice("d"), 9), Pushed::Queued);
         q.close();
         assert_eq!(q.pop_at(), Some((notice("d"), 9)));

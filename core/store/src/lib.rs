@@ -17,6 +17,7 @@ pub mod cbor;
 mod error;
 mod fork;
 pub mod format;
+pub mod holder;
 pub mod meta;
 mod reader;
 mod record;

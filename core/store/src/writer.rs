@@ -67,6 +67,9 @@ pub struct SessionWriter {
     rescanned: bool,
     /// Replaces registered secrets in every record before it is written.
     redactor: Option<smith_secrets::Shared>,
+    /// This process's writer record beside the file (observers read who writes), removed
+    /// when the writer is dropped.
+    holder: Option<crate::holder::Claim>,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
     pub(crate) fault: Option<Fault>,
@@ -181,8 +184,9 @@ impl SessionWriter {
     /// # Errors
     /// [`Error::Io`] when the directory is missing or not writable, or the file exists.
     pub fn create(dir: &Path, id: SessionId) -> Result<Self, Error> {
-        let (writer, temp) = Self::create_temp(dir, id)?;
+        let (mut writer, temp) = Self::create_temp(dir, id)?;
         publish(&temp, &writer.path, dir)?;
+        writer.holder = crate::holder::Claim::record(&writer.path);
         Ok(writer)
     }
 
@@ -229,6 +233,7 @@ impl SessionWriter {
             uncertain: None,
             rescanned: false,
             redactor: None,
+            holder: None,
             #[cfg(test)]
             fault: None,
         };
@@ -308,6 +313,7 @@ impl SessionWriter {
             uncertain: None,
             rescanned: false,
             redactor: None,
+            holder: crate::holder::Claim::record(path),
             #[cfg(test)]
             fault: None,
         };

@@ -27,11 +27,16 @@ use crate::exit;
     about = "Smith — a fast coding agent with durable sessions and sandboxed plugins",
     long_about = "Smith — a fast coding agent with durable sessions and sandboxed plugins.\n\nRun one agent turn offline, with no key:\n  smith eval --model scripted/demo \"Hello\"",
     after_help = exit::HELP,
-    propagate_version = true
+    propagate_version = true,
+    args_conflicts_with_subcommands = true
 )]
 pub(crate) struct Cli {
     #[command(flatten)]
     pub(crate) global: Global,
+
+    /// The terminal UI's options (`smith` with no subcommand).
+    #[command(flatten)]
+    pub(crate) tui: crate::commands::tui::TuiArgs,
 
     #[command(subcommand)]
     pub(crate) command: Option<Command>,

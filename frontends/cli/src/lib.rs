@@ -88,9 +88,18 @@ pub fn main() -> ExitCode {
         auth, completions, config, docs, eval, models, plugins, sessions, tools, trust,
     };
     let result = match cli.command {
-        Some(cli::Command::Eval(args)) => eval::run(args, &cli.global),
-        Some(cli::Command::Rpc(args)) => commands::rpc::run(&args, &cli.global),
-        Some(cli::Command::Mcp(args)) => commands::mcp::run(&args, &cli.global),
+        Some(cli::Command::Eval(args)) => {
+            smith_store::holder::set_frontend("eval");
+            eval::run(args, &cli.global)
+        }
+        Some(cli::Command::Rpc(args)) => {
+            smith_store::holder::set_frontend("rpc");
+            commands::rpc::run(&args, &cli.global)
+        }
+        Some(cli::Command::Mcp(args)) => {
+            smith_store::holder::set_frontend("mcp");
+            commands::mcp::run(&args, &cli.global)
+        }
         Some(cli::Command::Docs(args)) => docs::run(args),
         Some(cli::Command::Config(args)) => config::run(args, &cli.global),
         Some(cli::Command::Tools(args)) => tools::run(args, &cli.global),
@@ -101,9 +110,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
         Some(cli::Command::Completions(args)) => completions::run(&args),
-        None => Err(command_error::CliError::usage(
-            "the fullscreen terminal UI is not built yet; run one turn with `smith eval --model scripted/demo \"Hello\"`, or see `smith --help`",
-        )),
+        None => commands::tui::run(&cli.tui, &cli.global),
     };
     match result {
         Ok(status) => ExitCode::from(status),

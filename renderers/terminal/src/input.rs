@@ -91,6 +91,31 @@ impl Editor {
         self.browsing = None;
     }
 
+    /// The draft's text before the cursor (chips as their private-use characters).
+    pub fn before_cursor(&self) -> &str {
+        &self.text[..self.cursor]
+    }
+
+    /// Replace the last `bytes` bytes before the cursor (cut back to a character boundary)
+    /// with `with`, typed: what completion does to the word it completes.
+    pub fn replace_before_cursor(&mut self, bytes: usize, with: &str) {
+        let mut from = self.cursor.saturating_sub(bytes);
+        while !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        self.text.replace_range(from..self.cursor, "");
+        self.cursor = from;
+        let with = Self::clean(with);
+        self.insert_raw(&with);
+    }
+
+    /// Replace the whole draft with `text` (typed, not pasted), the cursor at its end.
+    pub fn set_text(&mut self, text: &str) {
+        self.clear();
+        let text = Self::clean(text);
+        self.insert_raw(&text);
+    }
+
     /// Type `c` at the cursor.
     pub fn insert_char(&mut self, c: char) {
         let s = Self::clean(&c.to_string());
@@ -283,10 +308,8 @@ impl Editor {
         self.cursor = target_start + offset;
     }
 
-    /// Take the draft to send: its text with every chip replaced by its paste. The editor is
-    /// cleared and the draft (as typed, chips expanded) goes into the history. `None` when the
-    /// draft is only whitespace.
-    pub fn submit(&mut self) -> Option<String> {
+    /// The draft's text with every chip replaced by its paste (what would be sent).
+    pub fn expanded(&self) -> String {
         let mut out = String::with_capacity(self.text.len());
         for c in self.text.chars() {
             match chip_index(c).and_then(|i| self.pastes.get(i)) {
@@ -294,6 +317,14 @@ impl Editor {
                 None => out.push(c),
             }
         }
+        out
+    }
+
+    /// Take the draft to send: its text with every chip replaced by its paste. The editor is
+    /// cleared and the draft (as typed, chips expanded) goes into the history. `None` when the
+    /// draft is only whitespace.
+    pub fn submit(&mut self) -> Option<String> {
+        let out = self.expanded();
         self.clear();
         if out.trim().is_empty() {
             return None;

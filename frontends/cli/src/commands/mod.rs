@@ -14,3 +14,4 @@ pub(crate) mod secrets;
 pub(crate) mod sessions;
 pub(crate) mod tools;
 pub(crate) mod trust;
+pub(crate) mod tui;

@@ -4,7 +4,7 @@
 
 mod input;
 mod sink;
-mod target;
+pub(crate) mod target;
 
 use std::io;
 use std::path::PathBuf;

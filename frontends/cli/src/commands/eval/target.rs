@@ -15,7 +15,7 @@ use crate::command_error::{self, CliError};
 use crate::exit;
 
 /// The session target of one eval.
-pub(super) enum Target {
+pub(crate) enum Target {
     /// A temporary store, removed after a successful run.
     Temporary,
     /// A new session with a fresh id.
@@ -68,7 +68,11 @@ pub(super) fn resolve(app: &App, args: &EvalArgs, cwd: Option<&str>) -> Result<T
     })
 }
 
-fn latest(store: &SessionStore, cwd: Option<&str>, flag: bool) -> Result<Target, CliError> {
+pub(crate) fn latest(
+    store: &SessionStore,
+    cwd: Option<&str>,
+    flag: bool,
+) -> Result<Target, CliError> {
     let asked = if flag { "--continue" } else { "--session last" };
     let cwd = cwd.ok_or_else(|| {
         CliError::usage(format!(
@@ -156,7 +160,7 @@ fn open_existing(
 }
 
 /// A store failure opening (`existing`) or creating the run's session, with the fix.
-pub(super) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
+pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
     let status = command_error::store_status(e);
     let hint = match status {
         exit::DAMAGED => {
@@ -177,6 +181,6 @@ pub(super) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
 }
 
 /// Write `note: TEXT` to stderr.
-pub(super) fn note(text: &str) {
+pub(crate) fn note(text: &str) {
     exit::report(&format!("note: {text}"));
 }

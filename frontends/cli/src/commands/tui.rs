@@ -1,0 +1,122 @@
+//! `smith` with no subcommand: the fullscreen terminal UI (`smith-tui`). This module checks
+//! that stdin and stdout are a terminal, decides the session (new, `--session ID`,
+//! `--continue`), opens it as its writer or — when another process writes it — as a
+//! read-only observer, and maps how the UI ended to an exit status.
+
+use std::io::IsTerminal;
+
+use clap::Args;
+use smith_agent::Access;
+use smith_tui::{Exit, Opening, Options};
+
+use crate::cli::Global;
+use crate::command_error::{self, CliError};
+use crate::commands::eval::target::{self, Target};
+use crate::exit;
+
+/// What `smith` (the terminal UI) takes besides the global options.
+#[derive(Debug, Args)]
+pub(crate) struct TuiArgs {
+    /// The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of
+    /// models.kdl; default: the `model` setting, else the model the session last recorded.
+    #[arg(short, long, value_name = "PROVIDER/MODEL")]
+    pub(crate) model: Option<String>,
+
+    /// Open the existing session ID (a unique prefix is enough; `last`: the latest session
+    /// started in this directory). Held by another Smith process, it opens read-only.
+    #[arg(long, value_name = "ID", conflicts_with = "continue_latest")]
+    pub(crate) session: Option<String>,
+
+    /// Continue the session most recently written among those started in this directory.
+    #[arg(long = "continue")]
+    pub(crate) continue_latest: bool,
+}
+
+/// Run the terminal UI; the exit status, or a diagnostic with its status.
+pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(CliError::usage(
+            "the terminal UI needs a terminal on stdin and stdout, and one of them is a pipe or a file; for scripts and pipes run one turn with `smith eval \"PROMPT\"` (e.g. `smith eval --model scripted/demo \"Hello\"`), or serve a program with `smith rpc`",
+        ));
+    }
+    smith_store::holder::set_frontend("tui");
+    let flags: Vec<(&str, &str, &str)> = args
+        .model
+        .as_deref()
+        .map(|m| ("--model", "model", m))
+        .into_iter()
+        .collect();
+    let app = global.app(&flags)?;
+    let mut notices: Vec<String> = app
+        .settings
+        .notices
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let cwd = std::env::current_dir().map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
+        )
+    })?;
+    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
+    let wants_latest = args.continue_latest || args.session.as_deref() == Some("last");
+    let existing = if wants_latest {
+        match target::latest(&store, cwd.to_str(), args.continue_latest)? {
+            Target::Existing { path, id } => Some((path, id)),
+            _ => None,
+        }
+    } else if let Some(wanted) = &args.session {
+        Some(store.find(wanted).map_err(|e| {
+            command_error::find(&e, "--session", "omit --session to start a new session")
+        })?)
+    } else {
+        None
+    };
+    let opening = match existing {
+        None => {
+            let session = store
+                .create(cwd.to_str().map(str::to_owned))
+                .map_err(|e| command_error::create(&e))?;
+            Opening::Writer(session)
+        }
+        Some((path, id)) => match store
+            .open_or_observe(&path, id)
+            .map_err(|e| target::store_error(&e, true))?
+        {
+            Access::Writer(opened) => {
+                for s in &opened.skipped {
+                    notices.push(format!(
+                        "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
+                        s.damage_at, s.reason
+                    ));
+                }
+                if let Some(tail) = &opened.truncated {
+                    notices.push(format!(
+                        "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
+                        tail.len, tail.offset, tail.reason
+                    ));
+                }
+                Opening::Writer(opened.session)
+            }
+            Access::Observer(_) => Opening::Observer { path, id },
+        },
+    };
+    let outcome = smith_tui::run(Options {
+        app,
+        cwd,
+        opening,
+        notices,
+    })
+    .map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("{e}; the terminal was restored and the session keeps everything acknowledged (resume it with `smith --continue`)"),
+        )
+    })?;
+    Ok(match outcome {
+        Exit::Quit => exit::SUCCESS,
+        Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(exit::INTERRUPTED),
+        Exit::TerminalLost => exit::RUN_FAILED,
+    })
+}

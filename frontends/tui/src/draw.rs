@@ -1,0 +1,455 @@
+//! One frame: the observer banner, the transcript window, queued input, the question or the
+//! completion choices, the input, the status line — and the help overlay over them. Widgets
+//! are `smith-render-terminal`'s; this file is the layout. The transcript's lines are cached
+//! per block, so a frame re-wraps only the blocks that changed.
+
+use ratatui_core::buffer::Buffer;
+use ratatui_core::layout::{Position, Rect};
+use ratatui_core::style::Style;
+use ratatui_core::text::{Line, Span};
+use ratatui_core::widgets::Widget;
+use smith::Delivery;
+use smith_render_terminal::Theme;
+use smith_render_terminal::input::InputView;
+use smith_render_terminal::sanitize::sanitize;
+use smith_render_terminal::status::StatusLine;
+use smith_render_terminal::transcript::{Block, Transcript};
+use smith_render_terminal::view::TranscriptView;
+use smith_store::holder::Holder;
+
+use crate::keys::{Action, BINDINGS, keys_of};
+use crate::ui::{Held, Question, Ui};
+
+/// The transcript's lines at one width, per block, with the blocks they were drawn from.
+#[derive(Debug, Default)]
+pub(crate) struct LineCache {
+    width: u16,
+    thinking: bool,
+    blocks: Vec<(Block, Vec<Line<'static>>)>,
+    lines: Vec<Line<'static>>,
+}
+
+impl LineCache {
+    /// Bring the lines up to date with `transcript` at `width`: only changed blocks are
+    /// drawn again.
+    pub(crate) fn update(&mut self, transcript: &Transcript, theme: &Theme, width: u16) {
+        if width != self.width || transcript.show_thinking != self.thinking {
+            self.blocks.clear();
+            self.width = width;
+            self.thinking = transcript.show_thinking;
+        }
+        let blocks = transcript.blocks();
+        self.blocks.truncate(blocks.len());
+        let mut changed = false;
+        for (i, block) in blocks.iter().enumerate() {
+            match self.blocks.get(i) {
+                Some((cached, _)) if cached == block => {}
+                _ => {
+                    let lines = transcript.block_lines(block, theme, width);
+                    if i < self.blocks.len() {
+                        self.blocks[i] = (block.clone(), lines);
+                    } else {
+                        self.blocks.push((block.clone(), lines));
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if changed || self.lines.is_empty() != self.blocks.is_empty() {
+            self.lines.clear();
+            for (i, (_, lines)) in self.blocks.iter().enumerate() {
+                if i > 0 {
+                    self.lines.push(Line::default());
+                }
+                self.lines.extend(lines.iter().cloned());
+            }
+        }
+    }
+
+    /// Every line.
+    pub(crate) fn lines(&self) -> &[Line<'static>] {
+        &self.lines
+    }
+
+    /// How many lines.
+    pub(crate) fn total(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// The writer as a person reads it: `pid 42 on box (tui, since 12:01:33 UTC)`.
+pub(crate) fn holder_words(holder: Option<&Holder>) -> String {
+    match holder {
+        Some(h) => {
+            let secs = h.started_ms.div_euclid(1000);
+            let (hh, mm, ss) = (secs / 3600 % 24, secs / 60 % 60, secs % 60);
+            format!(
+                "pid {} on {} ({}, since {hh:02}:{mm:02}:{ss:02} UTC)",
+                h.pid,
+                sanitize(&h.host),
+                sanitize(&h.frontend)
+            )
+        }
+        None => "another Smith process".into(),
+    }
+}
+
+fn rows(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+fn line(buf: &mut Buffer, area: Rect, y: u16, spans: Vec<Span<'_>>) {
+    if y < area.y + area.height {
+        buf.set_line(area.x, y, &Line::from(spans), area.width);
+    }
+}
+
+/// Draw `ui` into `buf` (the whole `area`); where the cursor goes, if shown.
+pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position> {
+    let t = ui.theme.clone();
+    let width = area.width;
+    let mut top = area.y;
+    let mut bottom = area.y + area.height;
+    // The status line, at the bottom.
+    if bottom > top {
+        bottom -= 1;
+        StatusLine {
+            status: &ui.status,
+            theme: &t,
+        }
+        .render(Rect::new(area.x, bottom, width, 1), buf);
+    }
+    // The observer banner, at the top: who writes, and whether the view follows.
+    if let Held::Observer {
+        holder,
+        follow,
+        writer_gone,
+    } = &ui.held
+        && bottom > top
+    {
+        let owner = if *writer_gone {
+            "its writer closed it; it stays read-only (open it again to write)".to_owned()
+        } else {
+            format!("written by {}", holder_words(holder.as_ref()))
+        };
+        let text = format!(
+            " read-only: session {} is {owner} · follow-live {} ({}) · submission disabled",
+            ui.status.session,
+            if *follow { "on" } else { "off" },
+            keys_of(Action::ToggleFollow),
+        );
+        buf.set_style(Rect::new(area.x, top, width, 1), t.status_alert);
+        line(
+            buf,
+            area,
+            top,
+            vec![Span::styled(
+                smith_render_terminal::cut_to_width(&text, usize::from(width)),
+                t.status_alert,
+            )],
+        );
+        top += 1;
+    }
+    // The input (at most a third of the screen), then what sits above it.
+    let mut cursor = None;
+    let question = ui.questions.front().cloned();
+    let input_h = if question.is_some() {
+        2
+    } else {
+        let view = InputView {
+            editor: &ui.editor,
+            placeholder: "",
+            theme: &t,
+        };
+        view.height(width).min((bottom - top) / 3).max(1)
+    };
+    if bottom.saturating_sub(top) > input_h {
+        bottom -= input_h;
+        let input_area = Rect::new(area.x, bottom, width, input_h);
+        match &question {
+            Some(q) => draw_question(q, &t, input_area, buf, &mut cursor),
+            None => {
+                let placeholder = placeholder(ui);
+                let view = InputView {
+                    editor: &ui.editor,
+                    placeholder: &placeholder,
+                    theme: &t,
+                };
+                cursor = Some(view.cursor(input_area));
+                view.render(input_area, buf);
+            }
+        }
+    }
+    let mut above: Vec<Vec<Span<'static>>> = Vec::new();
+    if let Some(hint) = &ui.hint {
+        above.push(vec![Span::styled(
+            format!(" {}", sanitize(hint)),
+            t.warning,
+        )]);
+    }
+    if !ui.choices.is_empty() {
+        above.push(vec![Span::styled(
+            format!(" {}", ui.choices.join("  ")),
+            t.dim,
+        )]);
+    }
+    const SHOWN: usize = 3;
+    for q in ui.queued.iter().rev().take(SHOWN).rev() {
+        let kind = match q.delivery {
+            Delivery::Steer => "steer",
+            Delivery::FollowUp => "follow-up",
+        };
+        let first = q.text.lines().next().unwrap_or_default();
+        above.push(vec![
+            Span::styled(format!(" ↳ {kind}: "), t.dim),
+            Span::styled(sanitize(first).into_owned(), t.user),
+        ]);
+    }
+    if ui.queued.len() > SHOWN {
+        above.push(vec![Span::styled(
+            format!(" … {} more queued", ui.queued.len() - SHOWN),
+            t.dim,
+        )]);
+    }
+    if !ui.queued.is_empty() {
+        above.push(vec![Span::styled(
+            format!(" {} takes the newest back", keys_of(Action::Withdraw)),
+            t.dim,
+        )]);
+    }
+    let above_h = rows(above.len()).min(bottom.saturating_sub(top) / 2);
+    bottom -= above_h;
+    for (i, spans) in above.into_iter().take(usize::from(above_h)).enumerate() {
+        line(buf, area, bottom + rows(i), spans);
+    }
+    // The transcript fills the rest.
+    let transcript = Rect::new(area.x, top, width, bottom.saturating_sub(top));
+    ui.page = usize::from(transcript.height);
+    ui.cache.update(&ui.transcript, &t, width);
+    TranscriptView {
+        lines: ui.cache.lines(),
+        scroll: ui.scroll,
+    }
+    .render(transcript, buf);
+    if ui.help {
+        draw_help(&t, area, buf);
+        return None;
+    }
+    cursor
+}
+
+fn placeholder(ui: &Ui) -> String {
+    if matches!(ui.held, Held::Observer { .. }) {
+        return "read-only observer: submission is disabled".into();
+    }
+    if let Some(why) = &ui.unprepared {
+        return format!("no turn can run: {why}");
+    }
+    if ui.running.is_some() {
+        return format!(
+            "Enter queues a follow-up, {} a steer · Esc aborts",
+            keys_of(Action::Steer)
+        );
+    }
+    format!(
+        "ask anything · @path attaches a file · {} for keys",
+        keys_of(Action::Help)
+    )
+}
+
+fn draw_question(
+    q: &Question,
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+    cursor: &mut Option<Position>,
+) {
+    let (prompt, answer) = match q {
+        Question::Confirm {
+            prompt, default, ..
+        } => (
+            prompt.clone(),
+            match default {
+                Some(true) => "[Y/n] · Esc declines".to_owned(),
+                Some(false) => "[y/N] · Esc declines".to_owned(),
+                None => "[y/n] · Esc declines".to_owned(),
+            },
+        ),
+        Question::Select {
+            prompt,
+            options,
+            at,
+            ..
+        } => (
+            prompt.clone(),
+            options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let mark = if i == *at { "▸" } else { " " };
+                    format!("{mark}{} {}", i + 1, sanitize(o))
+                })
+                .collect::<Vec<_>>()
+                .join("  "),
+        ),
+        Question::Text {
+            prompt,
+            secret,
+            text,
+            ..
+        } => {
+            let shown = if *secret {
+                "•".repeat(text.chars().count())
+            } else {
+                sanitize(text).into_owned()
+            };
+            (prompt.clone(), format!("› {shown}"))
+        }
+    };
+    line(
+        buf,
+        area,
+        area.y,
+        vec![Span::styled(format!("? {}", sanitize(&prompt)), t.warning)],
+    );
+    line(
+        buf,
+        area,
+        area.y + 1,
+        vec![Span::styled(answer.clone(), t.user)],
+    );
+    if matches!(q, Question::Text { .. }) {
+        let w = unicode_width(&answer);
+        *cursor = Some(Position::new(
+            area.x + w.min(area.width.saturating_sub(1)),
+            area.y + 1,
+        ));
+    }
+}
+
+fn unicode_width(s: &str) -> u16 {
+    rows(Line::from(s.to_owned()).width())
+}
+
+fn draw_help(t: &Theme, area: Rect, buf: &mut Buffer) {
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2).min(rows(BINDINGS.len() + 3));
+    if w < 20 || h < 3 {
+        return;
+    }
+    let x = area.x + (area.width - w) / 2;
+    let y = area.y + (area.height - h) / 2;
+    let panel = Rect::new(x, y, w, h);
+    for row in panel.rows() {
+        for col in row.columns() {
+            if let Some(cell) = buf.cell_mut(Position::new(col.x, col.y)) {
+                cell.reset();
+                cell.set_style(Style::default());
+            }
+        }
+    }
+    line(
+        buf,
+        panel,
+        y,
+        vec![Span::styled(" Keys (Esc closes) ", t.heading)],
+    );
+    let key_w = 24usize;
+    for (i, b) in BINDINGS.iter().take(usize::from(h) - 2).enumerate() {
+        let keys = format!(" {:<key_w$}", b.keys.join(" / "));
+        let help =
+            smith_render_terminal::cut_to_width(b.help, usize::from(w).saturating_sub(key_w + 2));
+        line(
+            buf,
+            panel,
+            y + 1 + rows(i),
+            vec![Span::styled(keys, t.tool), Span::styled(help, t.assistant)],
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        draw(ui, area, &mut buf);
+        (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| buf[(x, y)].symbol().to_owned())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_observer_banner_names_the_writer() {
+        let holder = Holder {
+            pid: 4242,
+            host: "build-1".into(),
+            frontend: "eval".into(),
+            started_ms: 3_723_000,
+        };
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Observer {
+                holder: Some(holder),
+                follow: true,
+                writer_gone: false,
+            },
+            "0190abcd".into(),
+            PathBuf::from("."),
+        );
+        let s = screen(&mut ui, 120, 8);
+        let first = s.lines().next().unwrap();
+        assert!(
+            first.contains("read-only: session 0190abcd is written by pid 4242 on build-1 (eval, since 01:02:03 UTC) · follow-live on"),
+            "{s}"
+        );
+        assert!(
+            s.contains("read-only observer: submission is disabled"),
+            "{s}"
+        );
+        assert!(s.lines().last().unwrap().contains("read-only"), "{s}");
+    }
+
+    #[test]
+    fn queued_input_shows_above_the_input_with_the_way_back() {
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Writer,
+            "0190".into(),
+            PathBuf::from("."),
+        );
+        ui.queued = vec![crate::ui::Queued {
+            submission: smith::EntryId(5),
+            delivery: Delivery::Steer,
+            text: "look at b.rs too".into(),
+        }];
+        let s = screen(&mut ui, 60, 10);
+        assert!(s.contains("↳ steer: look at b.rs too"), "{s}");
+        assert!(s.contains("Alt+Up takes the newest back"), "{s}");
+    }
+
+    #[test]
+    fn the_help_lists_every_binding_from_the_table() {
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Writer,
+            "0190".into(),
+            PathBuf::from("."),
+        );
+        ui.help = true;
+        let s = screen(&mut ui, 110, 30);
+        for b in BINDINGS {
+            assert!(s.contains(b.keys[0]), "{} missing:\n{s}", b.keys[0]);
+        }
+    }
+}

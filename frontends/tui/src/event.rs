@@ -1,0 +1,117 @@
+//! What wakes the render loop: terminal input, the work thread's news, the storage worker's
+//! records, signals. One channel carries them all; live intents travel apart, in the bounded
+//! subscriber [`IntentQueue`] that never makes the agent wait, with one coalesced
+//! [`Event::Intents`] wake per batch.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use smith::SessionId;
+use smith_agent::Inbox;
+use smith_ui_intents::{Intent, IntentQueue, IntentSink, NoticeLevel};
+
+/// One thing for the render loop.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// A key, a paste, a resize, a focus change.
+    Terminal(crossterm::event::Event),
+    /// Reading the terminal failed: it is gone.
+    TerminalLost,
+    /// Live intents are waiting in the queue.
+    Intents,
+    /// The session's history (root first), read at start.
+    History(Vec<Intent>),
+    /// Committed records an observer read.
+    Observed(Vec<Intent>),
+    /// An observed session has no writer any more (it stays read-only).
+    WriterGone,
+    /// The work thread is ready to submit: the inbox, the selection and its label.
+    Ready {
+        inbox: Inbox,
+        model: smith::Selection,
+    },
+    /// The work thread cannot run turns (no model, a bad route): why.
+    Unprepared(String),
+    /// A submission was refused before admission (nothing written): why.
+    Refused(String),
+    /// The queue changed (input admitted or withdrawn).
+    Queued,
+    /// Input could not be queued: its text (back to the draft) and why.
+    Unqueued(String, String),
+    /// A notice of the frontend's own.
+    Notice(NoticeLevel, String),
+    /// A turn's work ended (its `run_end` is committed).
+    WorkEnded,
+    /// The work thread closed the session and ended.
+    Closed,
+    /// A signal asks the UI to leave (its number).
+    Signal(i32),
+}
+
+/// The sending end, cloned by every thread.
+#[derive(Clone, Debug)]
+pub(crate) struct Events(mpsc::Sender<Event>);
+
+impl Events {
+    pub(crate) fn channel() -> (Self, mpsc::Receiver<Event>) {
+        let (tx, rx) = mpsc::channel();
+        (Self(tx), rx)
+    }
+
+    /// Send `event`; a render loop that ended takes nothing more.
+    pub(crate) fn send(&self, event: Event) {
+        let _ = self.0.send(event);
+    }
+}
+
+/// The live intents of the session's work: pushed without waiting into a bounded
+/// subscriber queue (full, it drops what it holds for one `fell_behind`), with one wake
+/// sent while the render loop has not yet drained what came before.
+pub(crate) struct LiveIntents {
+    pub(crate) queue: IntentQueue,
+    woken: AtomicBool,
+    events: Events,
+}
+
+/// Intents held for the render loop at most (a slower loop falls behind and rereads the file).
+const CAPACITY: usize = 4096;
+
+impl std::fmt::Debug for LiveIntents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LiveIntents")
+    }
+}
+
+impl LiveIntents {
+    pub(crate) fn new(session: SessionId, events: Events) -> Arc<Self> {
+        Arc::new(Self {
+            queue: IntentQueue::subscriber(CAPACITY, session),
+            woken: AtomicBool::new(false),
+            events,
+        })
+    }
+
+    fn push(&self, intent: Intent) {
+        self.queue.push(intent);
+        if !self.woken.swap(true, Ordering::AcqRel) {
+            self.events.send(Event::Intents);
+        }
+    }
+
+    /// Everything waiting, in order; the next push wakes the loop again.
+    pub(crate) fn drain(&self) -> Vec<Intent> {
+        self.woken.store(false, Ordering::Release);
+        std::iter::from_fn(|| self.queue.try_pop()).collect()
+    }
+}
+
+/// The sink a turn's intents go to.
+pub(crate) struct LiveSink(pub(crate) Arc<LiveIntents>);
+
+impl IntentSink for LiveSink {
+    fn emit(&mut self, intent: Intent) -> smith_ui_intents::Delivery {
+        self.0.push(intent);
+        smith_ui_intents::Delivery::Shown
+    }
+}

@@ -1,0 +1,601 @@
+//! `smith` with no subcommand: the fullscreen terminal UI over the shared runtime (spec:
+//! Terminal interface; Interface modes → Interactive; DESIGN §10). Built on the composition
+//! root ([`smith_app`]) and the agent's verbs like every frontend, with no agent loop of its
+//! own.
+//!
+//! Threads: **input** (crossterm's reader; never blocked by anything else), **work** (owns
+//! the session and runs each turn through the agent's `submit`: `work`), the **storage
+//! worker** (history and observation read from the file: [`history`]) and the **render
+//! loop** here, which folds what they send into the UI state (`ui`) and draws a frame only
+//! when something changed — only the changed cells reach the terminal (ratatui's buffer
+//! diff), each frame inside synchronized output when the terminal has it. Live intents reach
+//! the loop through a bounded subscriber queue that never makes the agent wait.
+//!
+//! The terminal guard (`guard`) restores every mode on every exit path: quit, error, panic,
+//! SIGINT/TERM/HUP/QUIT, a lost terminal. Capabilities are probed within 100 ms ([`caps`]);
+//! keys are declared once ([`keys`]).
+
+pub mod caps;
+pub mod complete;
+mod draw;
+mod event;
+mod guard;
+pub mod history;
+pub mod keys;
+mod ui;
+mod work;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use crossterm::event::Event as TermEvent;
+use ratatui_core::terminal::Terminal;
+use ratatui_crossterm::CrosstermBackend;
+use smith::SessionId;
+use smith_agent::{Enqueue, Session};
+use smith_app::App;
+use smith_render_terminal::Theme;
+use smith_ui_intents::NoticeLevel;
+
+use event::{Event, Events, LiveIntents};
+use ui::{Effect, Held, Ui};
+
+/// How the session was opened.
+#[derive(Debug)]
+pub enum Opening {
+    /// This process writes it.
+    Writer(Session),
+    /// Another process writes it: the UI observes it, read-only.
+    Observer {
+        /// The session file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+    },
+}
+
+/// What [`run`] needs.
+#[derive(Debug)]
+pub struct Options {
+    /// The composition root (its settings: `tui.*`, the model).
+    pub app: App,
+    /// Where tools run and `@path` resolves.
+    pub cwd: PathBuf,
+    /// The session.
+    pub opening: Opening,
+    /// Notes to show first (recovery of the session, settings notices).
+    pub notices: Vec<String>,
+}
+
+/// How the UI ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The person left (the quit key, Ctrl+C twice).
+    Quit,
+    /// A signal ended it (its number): running work was aborted, recorded.
+    Signal(i32),
+    /// The terminal went away (input could not be read).
+    TerminalLost,
+}
+
+/// Why the UI could not run or stopped with an error. The terminal is restored either way.
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// The terminal refused a mode or a write.
+    #[error("the terminal failed: {0}")]
+    Terminal(#[from] std::io::Error),
+    /// The debug builds' fault hook asked for an error (`SMITH_TUI_FAULT=error`).
+    #[error("the fault hook returned an error (SMITH_TUI_FAULT=error, debug builds only)")]
+    Fault,
+}
+
+/// The key reference (Markdown) generated from the key table.
+pub fn key_reference() -> String {
+    keys::reference()
+}
+
+/// Restores the terminal when dropped: returned errors and unwinding restore it too.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        guard::restore();
+    }
+}
+
+/// Lets the render loop stop the input thread while another program owns the terminal.
+#[derive(Default)]
+struct InputGate {
+    paused: Mutex<(bool, bool)>,
+    changed: Condvar,
+}
+
+impl InputGate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, (bool, bool)> {
+        self.paused
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Ask the input thread to stop reading and wait until it has (`.0` asked, `.1` done).
+    fn pause(&self) {
+        let mut s = self.lock();
+        s.0 = true;
+        while !s.1 {
+            s = self
+                .changed
+                .wait(s)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    fn resume(&self) {
+        let mut s = self.lock();
+        *s = (false, false);
+        self.changed.notify_all();
+    }
+
+    /// The input thread: park while a pause is asked.
+    fn park(&self) {
+        let mut s = self.lock();
+        if !s.0 {
+            return;
+        }
+        s.1 = true;
+        self.changed.notify_all();
+        while s.0 {
+            s = self
+                .changed
+                .wait(s)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
+fn setting(app: &App, key: &str) -> Option<String> {
+    app.settings.resolved.get(key).map(|v| v.value.to_string())
+}
+
+fn spawn_input(events: Events, gate: Arc<InputGate>) {
+    std::thread::spawn(move || {
+        loop {
+            gate.park();
+            match crossterm::event::poll(Duration::from_millis(100)) {
+                Ok(false) => continue,
+                Ok(true) => {}
+                Err(_) => {
+                    events.send(Event::TerminalLost);
+                    return;
+                }
+            }
+            match crossterm::event::read() {
+                Ok(e) => events.send(Event::Terminal(e)),
+                Err(_) => {
+                    events.send(Event::TerminalLost);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+fn spawn_signals(events: Events) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    std::thread::spawn(move || {
+        let mut seen = false;
+        for signal in signals.forever() {
+            if seen {
+                // A second signal: the loop did not get there; restore and go at once.
+                guard::restore();
+                std::process::exit(128 + signal);
+            }
+            seen = true;
+            events.send(Event::Signal(signal));
+        }
+    });
+    Ok(())
+}
+
+/// Run the terminal UI until the person leaves, a signal arrives or the terminal goes away.
+/// Stdin and stdout must be a terminal (the caller checks).
+///
+/// # Errors
+/// [`TuiError`]: the terminal refused a mode or a write. The terminal is restored first.
+pub fn run(options: Options) -> Result<Exit, TuiError> {
+    let Options {
+        app,
+        cwd,
+        opening,
+        notices,
+    } = options;
+    let overrides = caps::Overrides {
+        color: setting(&app, "tui.color"),
+        keyboard_enhancement: setting(&app, "tui.keyboard-enhancement"),
+        synchronized_output: setting(&app, "tui.synchronized-output"),
+        hyperlinks: setting(&app, "tui.hyperlinks"),
+    };
+    let notify = setting(&app, "tui.notify").as_deref() != Some("off");
+    let env = |k: &str| std::env::var(k).ok();
+    let env_color = caps::color_from_env(
+        env("NO_COLOR").as_deref(),
+        env("TERM").as_deref(),
+        env("COLORTERM").as_deref(),
+    );
+
+    guard::install_panic_hook();
+    let _restore = Restore;
+    guard::raw()?;
+    let answers = if overrides.needs_probe() {
+        caps::probe(caps::PROBE_BUDGET)
+    } else {
+        caps::Answers::default()
+    };
+    let caps = caps::decide(answers, env_color, &overrides);
+    guard::enter(caps.keyboard_enhancement)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    terminal.clear()?;
+
+    let (events, rx) = Events::channel();
+    let theme = if caps.color == caps::ColorDepth::None {
+        Theme::plain()
+    } else {
+        Theme::default()
+    };
+    let (held, session_id, path) = match &opening {
+        Opening::Writer(s) => (Held::Writer, s.id(), s.path().to_owned()),
+        Opening::Observer { path, id } => (
+            Held::Observer {
+                holder: smith_store::holder::read_holder(path),
+                follow: true,
+                writer_gone: false,
+            },
+            *id,
+            path.clone(),
+        ),
+    };
+    let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
+    ui.notify = notify;
+    #[cfg(debug_assertions)]
+    {
+        ui.fault = std::env::var_os("SMITH_TUI_FAULT").is_some();
+    }
+    for n in notices {
+        ui.notice(NoticeLevel::Info, n);
+    }
+    // The first frame, before any thread starts.
+    draw_frame(&mut terminal, &mut ui, caps.synchronized_output)?;
+
+    spawn_signals(events.clone())?;
+    let gate = Arc::new(InputGate::default());
+    spawn_input(events.clone(), Arc::clone(&gate));
+    let live = LiveIntents::new(session_id, events.clone());
+    let follow_live = Arc::new(AtomicBool::new(true));
+    let stop_follow = Arc::new(AtomicBool::new(false));
+    let mut work = None;
+    match opening {
+        Opening::Writer(session) => {
+            history::load_branch(path.clone(), events.clone());
+            ui.loading = true;
+            work = Some(work::start(work::Start {
+                app,
+                session,
+                cwd: cwd.clone(),
+                live: Arc::clone(&live),
+                events: events.clone(),
+            }));
+        }
+        Opening::Observer { path, id } => {
+            drop(app);
+            history::follow(
+                path,
+                id,
+                Arc::clone(&follow_live),
+                Arc::clone(&stop_follow),
+                events.clone(),
+            );
+        }
+    }
+
+    let mut exit = None;
+    let mut leaving = false;
+    while let Ok(first) = rx.recv() {
+        let mut dirty = false;
+        let mut next = Some(first);
+        while let Some(event) = next {
+            dirty = true;
+            match event {
+                Event::Terminal(TermEvent::Key(key)) => {
+                    if let Some(effect) = ui.key(key) {
+                        match effect {
+                            Effect::Quit => {
+                                exit.get_or_insert(Exit::Quit);
+                            }
+                            Effect::ExternalEditor => {
+                                external_editor(
+                                    &mut ui,
+                                    &gate,
+                                    &mut terminal,
+                                    caps.keyboard_enhancement,
+                                )?;
+                            }
+                            #[cfg(debug_assertions)]
+                            Effect::Fault => {
+                                if std::env::var("SMITH_TUI_FAULT").as_deref() == Ok("error") {
+                                    return Err(TuiError::Fault);
+                                }
+                                panic!(
+                                    "SMITH_TUI_FAULT: the fault hook panicked on purpose (debug builds only)"
+                                );
+                            }
+                            other => carry_out(other, &ui, work.as_ref(), &events),
+                        }
+                    }
+                }
+                Event::Terminal(TermEvent::Paste(text)) => ui.paste(&text),
+                Event::Terminal(TermEvent::FocusGained) => ui.focused = true,
+                Event::Terminal(TermEvent::FocusLost) => ui.focused = false,
+                Event::Terminal(_) => {}
+                Event::TerminalLost => {
+                    exit.get_or_insert(Exit::TerminalLost);
+                }
+                Event::Intents => {
+                    for intent in live.drain() {
+                        ui.apply(&intent);
+                    }
+                    ui.refresh_queue();
+                    if std::mem::take(&mut ui.reload) {
+                        ui.loading = true;
+                        history::load_branch(path.clone(), events.clone());
+                    }
+                }
+                Event::History(intents) => {
+                    let mut transcript = smith_render_terminal::transcript::Transcript::new();
+                    transcript.show_thinking = ui.transcript.show_thinking;
+                    for intent in &intents {
+                        transcript.apply(intent);
+                    }
+                    // Notices shown before the history came stay after it.
+                    for block in ui.transcript.blocks() {
+                        if let smith_render_terminal::transcript::Block::Notice { level, text } =
+                            block
+                        {
+                            transcript.apply(&smith_ui_intents::Intent::Notice {
+                                level: *level,
+                                text: text.clone(),
+                            });
+                        }
+                    }
+                    ui.transcript = transcript;
+                    ui.loading = false;
+                }
+                Event::Observed(intents) => {
+                    for intent in &intents {
+                        ui.apply(intent);
+                    }
+                }
+                Event::WriterGone => {
+                    if let Held::Observer { writer_gone, .. } = &mut ui.held {
+                        *writer_gone = true;
+                    }
+                }
+                Event::Ready { inbox, model } => {
+                    ui.status.model = model.to_string();
+                    ui.status.state = "idle".into();
+                    ui.model = Some(model);
+                    ui.inbox = Some(inbox);
+                }
+                Event::Unprepared(why) => {
+                    ui.status.state = "no model".into();
+                    ui.notice(NoticeLevel::Error, why.clone());
+                    ui.unprepared = Some(why);
+                }
+                Event::Refused(why) => {
+                    if ui.running.is_none() {
+                        ui.admitting = false;
+                        ui.status.state = "idle".into();
+                    }
+                    ui.notice(NoticeLevel::Error, why);
+                }
+                Event::Unqueued(text, why) => {
+                    if ui.editor.is_empty() {
+                        ui.editor.set_text(&text);
+                    }
+                    ui.notice(NoticeLevel::Error, why);
+                }
+                Event::Queued => ui.refresh_queue(),
+                Event::Notice(level, text) => ui.notice(level, text),
+                Event::WorkEnded => {
+                    ui.admitting = false;
+                    ui.running = None;
+                    ui.status.state = "idle".into();
+                    ui.refresh_queue();
+                }
+                Event::Closed => {
+                    if let Some(thread) = work.take().and_then(|mut w| w.thread.take()) {
+                        let _ = thread.join();
+                    }
+                }
+                Event::Signal(n) => {
+                    exit.get_or_insert(Exit::Signal(n));
+                }
+            }
+            if exit.is_some() && !leaving {
+                leaving = true;
+                stop_follow.store(true, Ordering::SeqCst);
+                ui.status.state = "closing".into();
+                if let Some(inbox) = &ui.inbox {
+                    let why = match exit {
+                        Some(Exit::Signal(n)) => format!("the terminal UI got signal {n}"),
+                        Some(Exit::TerminalLost) => "the terminal went away".to_owned(),
+                        _ => "the terminal UI was closed".to_owned(),
+                    };
+                    inbox.refuse_asks(&why);
+                    if let Some(running) = ui.running {
+                        let _ = inbox.abort(running, &why);
+                    }
+                }
+                match &work {
+                    Some(w) => {
+                        let _ = w.commands.send(work::Command::Close);
+                    }
+                    None => break,
+                }
+            }
+            if leaving && work.is_none() {
+                break;
+            }
+            next = rx.try_recv().ok();
+        }
+        follow_live.store(
+            matches!(ui.held, Held::Observer { follow: true, .. }),
+            Ordering::SeqCst,
+        );
+        if leaving && work.is_none() {
+            break;
+        }
+        if dirty && exit != Some(Exit::TerminalLost) {
+            draw_frame(&mut terminal, &mut ui, caps.synchronized_output)?;
+        }
+        if std::mem::take(&mut ui.ring) {
+            let mut out = std::io::stdout();
+            let _ = out.write_all(b"\x07").and_then(|()| out.flush());
+        }
+    }
+    drop(terminal);
+    drop(_restore);
+    Ok(exit.unwrap_or(Exit::Quit))
+}
+
+fn draw_frame(
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    ui: &mut Ui,
+    synchronized: bool,
+) -> std::io::Result<()> {
+    if synchronized {
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::BeginSynchronizedUpdate
+        )?;
+    }
+    let drawn = terminal.draw(|frame| {
+        let area = frame.area();
+        if let Some(cursor) = draw::draw(ui, area, frame.buffer_mut()) {
+            frame.set_cursor_position(cursor);
+        }
+    });
+    if synchronized {
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::EndSynchronizedUpdate
+        )?;
+    }
+    drawn.map(|_| ())
+}
+
+/// Carry out an inbox effect on a thread of its own (each writes and syncs the file), so
+/// input stays responsive.
+fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events) {
+    if let Effect::Submit(text) = effect {
+        if let Some(w) = work {
+            let _ = w.commands.send(work::Command::Submit(text));
+        }
+        return;
+    }
+    let Some(inbox) = ui.inbox.clone() else {
+        events.send(Event::Notice(
+            NoticeLevel::Warning,
+            "the session is not ready yet; try again in a moment".into(),
+        ));
+        return;
+    };
+    let model = ui.model.clone();
+    let events = events.clone();
+    std::thread::spawn(move || match effect {
+        Effect::Enqueue(text, delivery) => {
+            let Some(model) = model else { return };
+            match inbox.enqueue(Enqueue {
+                model: &model,
+                input: &text,
+                delivery,
+                dedup_key: None,
+            }) {
+                Ok(_) => events.send(Event::Queued),
+                Err(e) => events.send(Event::Unqueued(
+                    text,
+                    format!("{e}; the input was not queued (it is back in the draft)"),
+                )),
+            }
+        }
+        Effect::Withdraw(submission) => {
+            if let Err(e) =
+                inbox.withdraw(submission, "taken back into the draft in the terminal UI")
+            {
+                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
+            }
+            events.send(Event::Queued);
+        }
+        Effect::Abort(work) => {
+            if let Err(e) = inbox.abort(work, "aborted in the terminal UI (Esc)") {
+                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
+            }
+        }
+        Effect::Answer(id, answer) => {
+            if let Err(e) = inbox.answer(&id, answer) {
+                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
+            }
+        }
+        Effect::Refuse(id) => {
+            if let Err(e) = inbox.refuse(&id, "declined in the terminal UI") {
+                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
+            }
+        }
+        _ => {}
+    });
+}
+
+/// Edit the draft in `$VISUAL`, `$EDITOR` or `vi`: the terminal is handed over (input
+/// paused, modes restored) and taken back after.
+fn external_editor(
+    ui: &mut Ui,
+    gate: &InputGate,
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    keyboard: bool,
+) -> std::io::Result<()> {
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_owned());
+    let file = std::env::temp_dir().join(format!("smith-draft-{}.md", std::process::id()));
+    std::fs::write(&file, ui.editor.expanded())?;
+    gate.pause();
+    let _ = guard::suspend();
+    // The editor's command line is split as a shell would split words (no shell runs).
+    let mut words = editor.split_whitespace();
+    let program = words.next().unwrap_or("vi").to_owned();
+    let status = std::process::Command::new(&program)
+        .args(words)
+        .arg(&file)
+        .status();
+    guard::resume(keyboard)?;
+    gate.resume();
+    terminal.clear()?;
+    match status {
+        Ok(s) if s.success() => {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            ui.editor.set_text(text.trim_end_matches('\n'));
+        }
+        Ok(s) => ui.hint = Some(format!("{editor} exited with {s}; the draft is unchanged")),
+        Err(e) => {
+            ui.hint = Some(format!(
+                "cannot start the editor `{editor}`: {e}; set VISUAL or EDITOR to an editor on PATH"
+            ));
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+    Ok(())
+}

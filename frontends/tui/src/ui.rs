@@ -1,0 +1,754 @@
+//! The UI's state and what keys and intents do to it. Nothing here does I/O: a key becomes
+//! an [`Effect`] the loop carries out (a submission for the work thread, an inbox operation
+//! on a thread of its own, leaving), so the state is tested by feeding it keys and intents.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use smith::{Answer, Delivery, EntryId, Selection};
+use smith_agent::Inbox;
+use smith_render_terminal::Theme;
+use smith_render_terminal::input::Editor;
+use smith_render_terminal::status::Status;
+use smith_render_terminal::transcript::Transcript;
+use smith_render_terminal::view::Scroll;
+use smith_store::holder::Holder;
+use smith_ui_intents::{Access, Intent, NoticeLevel};
+
+use crate::complete;
+use crate::keys::{Action, action_for};
+
+/// What the loop does for a key.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Effect {
+    /// Run a turn for this input.
+    Submit(String),
+    /// Queue this input for the running work.
+    Enqueue(String, Delivery),
+    /// Withdraw queued input (its text went back into the draft).
+    Withdraw(EntryId),
+    /// Abort the running work (recorded).
+    Abort(EntryId),
+    /// Answer a waiting question.
+    Answer(String, Answer),
+    /// Refuse a waiting question.
+    Refuse(String),
+    /// Edit the draft in the external editor.
+    ExternalEditor,
+    /// Leave.
+    Quit,
+    /// The debug builds' fault hook (`SMITH_TUI_FAULT`): panic, or return an error.
+    #[cfg(debug_assertions)]
+    Fault,
+}
+
+/// How this UI holds the session.
+#[derive(Clone, Debug)]
+pub(crate) enum Held {
+    /// It writes the session.
+    Writer,
+    /// Another process writes it: read-only.
+    Observer {
+        /// Who, as the writer recorded it (`None`: no record).
+        holder: Option<Holder>,
+        /// New records are applied as they are committed.
+        follow: bool,
+        /// The writer closed the session (it stays read-only: never promoted).
+        writer_gone: bool,
+    },
+}
+
+/// A question the running work waits on.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Question {
+    /// Yes or no.
+    Confirm {
+        id: String,
+        prompt: String,
+        default: Option<bool>,
+    },
+    /// One of the options.
+    Select {
+        id: String,
+        prompt: String,
+        options: Vec<String>,
+        at: usize,
+    },
+    /// A line of text.
+    Text {
+        id: String,
+        prompt: String,
+        secret: bool,
+        text: String,
+    },
+}
+
+impl Question {
+    fn id(&self) -> &str {
+        match self {
+            Self::Confirm { id, .. } | Self::Select { id, .. } | Self::Text { id, .. } => id,
+        }
+    }
+}
+
+/// One input queued for the running work.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Queued {
+    pub(crate) submission: EntryId,
+    pub(crate) delivery: Delivery,
+    pub(crate) text: String,
+}
+
+/// Everything the screen shows and the keys change.
+#[derive(Debug)]
+pub(crate) struct Ui {
+    pub(crate) transcript: Transcript,
+    pub(crate) editor: Editor,
+    pub(crate) scroll: Scroll,
+    pub(crate) status: Status,
+    pub(crate) theme: Theme,
+    pub(crate) held: Held,
+    pub(crate) queued: Vec<Queued>,
+    pub(crate) questions: VecDeque<Question>,
+    pub(crate) help: bool,
+    /// Completion choices listed under the input (after a second Tab).
+    pub(crate) choices: Vec<String>,
+    /// A transient line above the input (why Enter did nothing, how to leave).
+    pub(crate) hint: Option<String>,
+    pub(crate) quit_armed: bool,
+    pub(crate) inbox: Option<Inbox>,
+    pub(crate) model: Option<Selection>,
+    /// Why no turn can run (no model).
+    pub(crate) unprepared: Option<String>,
+    /// The running work (its submission), from its receipt.
+    pub(crate) running: Option<EntryId>,
+    /// A submission was sent and has no receipt yet.
+    pub(crate) admitting: bool,
+    pub(crate) round: u32,
+    pub(crate) focused: bool,
+    /// Ring the bell when a turn ends unfocused (`tui.notify`).
+    pub(crate) notify: bool,
+    /// A bell is due.
+    pub(crate) ring: bool,
+    pub(crate) cwd: PathBuf,
+    /// The transcript's lines for the last width, per block (the blocks they came from).
+    pub(crate) cache: crate::draw::LineCache,
+    /// The transcript area's height at the last frame (for page scrolling).
+    pub(crate) page: usize,
+    /// The history must be read again (the live stream fell behind).
+    pub(crate) reload: bool,
+    /// The history is being read: submitting waits for it.
+    pub(crate) loading: bool,
+    #[cfg(debug_assertions)]
+    pub(crate) fault: bool,
+}
+
+impl Ui {
+    pub(crate) fn new(theme: Theme, held: Held, session: String, cwd: PathBuf) -> Self {
+        let access = match held {
+            Held::Writer => Access::Writer,
+            Held::Observer { .. } => Access::Observer,
+        };
+        Self {
+            transcript: Transcript::new(),
+            editor: Editor::new(),
+            scroll: Scroll::Follow,
+            status: Status {
+                model: "…".into(),
+                state: match held {
+                    Held::Writer => "starting".into(),
+                    Held::Observer { .. } => "observing".into(),
+                },
+                session,
+                access: Some(access),
+                ..Status::default()
+            },
+            theme,
+            held,
+            queued: Vec::new(),
+            questions: VecDeque::new(),
+            help: false,
+            choices: Vec::new(),
+            hint: None,
+            quit_armed: false,
+            inbox: None,
+            model: None,
+            unprepared: None,
+            running: None,
+            admitting: false,
+            round: 0,
+            focused: true,
+            notify: true,
+            ring: false,
+            cwd,
+            cache: crate::draw::LineCache::default(),
+            page: 10,
+            reload: false,
+            loading: false,
+            #[cfg(debug_assertions)]
+            fault: false,
+        }
+    }
+
+    fn observer(&self) -> bool {
+        matches!(self.held, Held::Observer { .. })
+    }
+
+    fn busy(&self) -> bool {
+        self.running.is_some() || self.admitting
+    }
+
+    /// Why submitting is refused here, if it is.
+    fn cannot_submit(&self) -> Option<String> {
+        if let Held::Observer { holder, .. } = &self.held {
+            return Some(format!(
+                "read-only: {} writes this session, so submission is disabled; continue in a fork (`smith sessions fork {}`)",
+                crate::draw::holder_words(holder.as_ref()),
+                self.status.session
+            ));
+        }
+        if self.loading {
+            return Some(
+                "the session's history is still being read; send again in a moment".into(),
+            );
+        }
+        self.unprepared.clone()
+    }
+
+    /// Fold in a live or recorded intent.
+    pub(crate) fn apply(&mut self, intent: &Intent) {
+        self.transcript.apply(intent);
+        match intent {
+            Intent::Receipt {
+                submission,
+                deduplicated: false,
+                state: smith_ui_intents::ReceiptStatus::Admitted,
+                ..
+            } if self.admitting => {
+                self.admitting = false;
+                self.running = Some(EntryId(*submission));
+                self.round = 0;
+                self.status.state = "admitted".into();
+            }
+            Intent::RoundStart { round } => {
+                self.round = *round;
+                self.status.state = format!("round {round} · waiting for the model");
+            }
+            Intent::MessageStart {
+                role: smith::Role::Assistant,
+                ..
+            } => self.status.state = format!("round {} · streaming", self.round),
+            Intent::ToolStart { name, .. } if self.running.is_some() => {
+                self.status.state = format!("round {} · running {name}", self.round);
+            }
+            Intent::ConfirmRequest {
+                request_id,
+                prompt,
+                default,
+            } => self.questions.push_back(Question::Confirm {
+                id: request_id.clone(),
+                prompt: prompt.clone(),
+                default: *default,
+            }),
+            Intent::SelectRequest {
+                request_id,
+                prompt,
+                options,
+            } => self.questions.push_back(Question::Select {
+                id: request_id.clone(),
+                prompt: prompt.clone(),
+                options: options.clone(),
+                at: 0,
+            }),
+            Intent::InputRequest {
+                request_id,
+                prompt,
+                secret,
+            } => self.questions.push_back(Question::Text {
+                id: request_id.clone(),
+                prompt: prompt.clone(),
+                secret: *secret,
+                text: String::new(),
+            }),
+            Intent::RequestRefused { request_id, .. } => {
+                self.questions.retain(|q| q.id() != request_id);
+            }
+            Intent::Usage {
+                cost_usd: Some(c), ..
+            } => *self.status.cost_usd.get_or_insert(0.0) += c,
+            Intent::ContextUse {
+                used_tokens: Some(used),
+                limit_tokens,
+            } => self.status.context = Some((*used, *limit_tokens)),
+            Intent::RunEnd { .. } if self.running.is_some() || self.admitting => {
+                self.running = None;
+                self.admitting = false;
+                self.questions.clear();
+                self.status.state = "idle".into();
+                if !self.focused && self.notify {
+                    self.ring = true;
+                }
+            }
+            Intent::FellBehind { .. } => self.reload = true,
+            _ => {}
+        }
+    }
+
+    /// The queue as the inbox holds it now (delivered and withdrawn items leave it).
+    pub(crate) fn refresh_queue(&mut self) {
+        if let Some(inbox) = &self.inbox {
+            self.queued = inbox
+                .queued()
+                .into_iter()
+                .map(|q| Queued {
+                    submission: q.submission,
+                    delivery: q.delivery,
+                    text: q.input,
+                })
+                .collect();
+            self.status.queued = self.queued.len();
+        }
+    }
+
+    /// What `key` does.
+    pub(crate) fn key(&mut self, key: KeyEvent) -> Option<Effect> {
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        let action = action_for(&key);
+        if action != Some(Action::Interrupt) {
+            self.quit_armed = false;
+        }
+        if action != Some(Action::Complete) {
+            self.choices.clear();
+        }
+        #[cfg(debug_assertions)]
+        if self.fault && key.code == KeyCode::F(12) {
+            return Some(Effect::Fault);
+        }
+        if self.help {
+            if matches!(action, Some(Action::Escape | Action::Help)) {
+                self.help = false;
+            }
+            return None;
+        }
+        if !self.questions.is_empty() && !self.observer() {
+            return self.question_key(key, action);
+        }
+        self.hint = None;
+        match action {
+            Some(a) => self.act(a),
+            None => {
+                self.edit(key);
+                None
+            }
+        }
+    }
+
+    fn act(&mut self, action: Action) -> Option<Effect> {
+        match action {
+            Action::Submit | Action::Steer => {
+                if self.editor.is_empty() {
+                    return None;
+                }
+                if let Some(why) = self.cannot_submit() {
+                    self.hint = Some(why);
+                    return None;
+                }
+                let text = self.editor.submit()?;
+                if self.busy() {
+                    let delivery = if action == Action::Steer {
+                        Delivery::Steer
+                    } else {
+                        Delivery::FollowUp
+                    };
+                    return Some(Effect::Enqueue(text, delivery));
+                }
+                self.admitting = true;
+                self.status.state = "sending".into();
+                self.scroll = Scroll::Follow;
+                Some(Effect::Submit(text))
+            }
+            Action::Newline => {
+                self.editor.newline();
+                None
+            }
+            Action::Withdraw => {
+                let last = self.queued.last()?.clone();
+                if !self.editor.is_empty() {
+                    self.hint = Some(
+                        "the draft is not empty: send or clear it (Esc) before taking queued input back".into(),
+                    );
+                    return None;
+                }
+                self.editor.set_text(&last.text);
+                self.queued.pop();
+                self.status.queued = self.queued.len();
+                Some(Effect::Withdraw(last.submission))
+            }
+            Action::Escape => {
+                if !self.choices.is_empty() {
+                    self.choices.clear();
+                } else if !self.editor.is_empty() {
+                    self.editor.clear();
+                } else if let Some(work) = self.running {
+                    self.status.state = "aborting".into();
+                    return Some(Effect::Abort(work));
+                }
+                None
+            }
+            Action::Complete => {
+                self.complete();
+                None
+            }
+            Action::ExternalEditor => Some(Effect::ExternalEditor),
+            Action::ToggleThinking => {
+                self.transcript.show_thinking = !self.transcript.show_thinking;
+                None
+            }
+            Action::ToggleFollow => {
+                if let Held::Observer { follow, .. } = &mut self.held {
+                    *follow = !*follow;
+                    if *follow {
+                        self.scroll = Scroll::Follow;
+                    }
+                }
+                None
+            }
+            Action::Help => {
+                self.help = true;
+                None
+            }
+            Action::PageUp => self.scroll_by(-(self.page.max(2) as isize - 1)),
+            Action::PageDown => self.scroll_by(self.page.max(2) as isize - 1),
+            Action::LineUp => self.scroll_by(-1),
+            Action::LineDown => self.scroll_by(1),
+            Action::Top => {
+                self.scroll = Scroll::Held { top: 0 };
+                None
+            }
+            Action::Bottom => {
+                self.scroll = Scroll::Follow;
+                None
+            }
+            Action::Interrupt => {
+                if self.quit_armed {
+                    return Some(Effect::Quit);
+                }
+                self.editor.clear();
+                self.quit_armed = true;
+                self.hint = Some(format!(
+                    "press Ctrl+C again to leave{}",
+                    if self.running.is_some() {
+                        " (the running work is aborted, recorded)"
+                    } else {
+                        ""
+                    }
+                ));
+                None
+            }
+            Action::Quit => {
+                if self.editor.is_empty() {
+                    Some(Effect::Quit)
+                } else {
+                    self.editor.delete();
+                    None
+                }
+            }
+        }
+    }
+
+    fn scroll_by(&mut self, delta: isize) -> Option<Effect> {
+        let total = self.cache.total();
+        self.scroll = self.scroll.moved(delta, total, self.page);
+        None
+    }
+
+    fn complete(&mut self) {
+        let Some(partial) = complete::mention(self.editor.before_cursor()).map(str::to_owned)
+        else {
+            self.hint = Some("Tab completes an @path: type @ and the start of a file name".into());
+            return;
+        };
+        let choices = complete::choices(&self.cwd, &partial);
+        match choices.len() {
+            0 => {
+                self.hint = Some(format!(
+                    "no file in the working directory starts with `{partial}`"
+                ))
+            }
+            1 => self
+                .editor
+                .replace_before_cursor(partial.len(), &choices[0]),
+            _ => {
+                let common = complete::common_prefix(&choices);
+                if common.len() > partial.len() {
+                    self.editor.replace_before_cursor(partial.len(), &common);
+                } else {
+                    self.choices = choices;
+                }
+            }
+        }
+    }
+
+    fn edit(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        let e = &mut self.editor;
+        match key.code {
+            KeyCode::Char('a') if ctrl => e.home(),
+            KeyCode::Char('e') if ctrl => e.end(),
+            KeyCode::Char('k') if ctrl => e.kill_to_end(),
+            KeyCode::Char('u') if ctrl => e.clear(),
+            KeyCode::Char('w') if ctrl => e.delete_word_left(),
+            KeyCode::Char('b') if alt => e.word_left(),
+            KeyCode::Char('f') if alt => e.word_right(),
+            KeyCode::Char(c) if !ctrl && !alt => e.insert_char(c),
+            KeyCode::Backspace if alt || ctrl => e.delete_word_left(),
+            KeyCode::Backspace => e.backspace(),
+            KeyCode::Delete => e.delete(),
+            KeyCode::Left if ctrl || alt => e.word_left(),
+            KeyCode::Right if ctrl || alt => e.word_right(),
+            KeyCode::Left => e.left(),
+            KeyCode::Right => e.right(),
+            KeyCode::Home => e.home(),
+            KeyCode::End => e.end(),
+            KeyCode::Up => e.up(),
+            KeyCode::Down => e.down(),
+            _ => {}
+        }
+    }
+
+    fn question_key(&mut self, key: KeyEvent, action: Option<Action>) -> Option<Effect> {
+        let question = self.questions.front_mut()?;
+        let id = question.id().to_owned();
+        if action == Some(Action::Escape) {
+            self.questions.pop_front();
+            return Some(Effect::Refuse(id));
+        }
+        if matches!(
+            action,
+            Some(Action::Interrupt | Action::Quit | Action::Help)
+        ) {
+            return self.act(action?);
+        }
+        let answer = match question {
+            Question::Confirm { default, .. } => match key.code {
+                KeyCode::Char('y' | 'Y') => Some(Answer::Confirm(true)),
+                KeyCode::Char('n' | 'N') => Some(Answer::Confirm(false)),
+                KeyCode::Enter => default.map(Answer::Confirm),
+                _ => None,
+            },
+            Question::Select { options, at, .. } => match key.code {
+                KeyCode::Up => {
+                    *at = at.saturating_sub(1);
+                    None
+                }
+                KeyCode::Down => {
+                    *at = (*at + 1).min(options.len().saturating_sub(1));
+                    None
+                }
+                KeyCode::Char(c @ '1'..='9') => {
+                    let i = c as usize - '1' as usize;
+                    (i < options.len()).then(|| Answer::Select(i as u32))
+                }
+                KeyCode::Enter if !options.is_empty() => Some(Answer::Select(*at as u32)),
+                _ => None,
+            },
+            Question::Text { text, .. } => match key.code {
+                KeyCode::Enter => Some(Answer::Text(std::mem::take(text))),
+                KeyCode::Backspace => {
+                    text.pop();
+                    None
+                }
+                KeyCode::Char(c)
+                    if !key
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    text.push(c);
+                    None
+                }
+                _ => None,
+            },
+        };
+        let answer = answer?;
+        self.questions.pop_front();
+        Some(Effect::Answer(id, answer))
+    }
+
+    /// A paste: into the question's text, else the draft.
+    pub(crate) fn paste(&mut self, text: &str) {
+        if let Some(Question::Text { text: answer, .. }) = self.questions.front_mut() {
+            answer.push_str(&text.replace(['\r', '\n'], " "));
+            return;
+        }
+        self.editor.paste(text);
+    }
+
+    /// A notice of the frontend's own, in the transcript.
+    pub(crate) fn notice(&mut self, level: NoticeLevel, text: String) {
+        self.transcript.apply(&Intent::Notice { level, text });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ui() -> Ui {
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Writer,
+            "0190".into(),
+            PathBuf::from("."),
+        );
+        ui.unprepared = None;
+        ui
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn ctrl(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    fn typed(ui: &mut Ui, s: &str) {
+        for c in s.chars() {
+            assert_eq!(ui.key(key(KeyCode::Char(c))), None);
+        }
+    }
+
+    #[test]
+    fn enter_submits_then_queues_while_work_runs() {
+        let mut ui = ui();
+        typed(&mut ui, "hello");
+        assert_eq!(
+            ui.key(key(KeyCode::Enter)),
+            Some(Effect::Submit("hello".into()))
+        );
+        typed(&mut ui, "more");
+        assert_eq!(
+            ui.key(key(KeyCode::Enter)),
+            Some(Effect::Enqueue("more".into(), Delivery::FollowUp))
+        );
+        typed(&mut ui, "turn");
+        assert_eq!(
+            ui.key(ctrl('s')),
+            Some(Effect::Enqueue("turn".into(), Delivery::Steer))
+        );
+        // An empty draft sends nothing.
+        assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    }
+
+    #[test]
+    fn escape_closes_then_clears_then_aborts() {
+        let mut ui = ui();
+        ui.running = Some(EntryId(7));
+        ui.help = true;
+        assert_eq!(ui.key(key(KeyCode::Esc)), None);
+        assert!(!ui.help);
+        typed(&mut ui, "draft");
+        assert_eq!(ui.key(key(KeyCode::Esc)), None);
+        assert!(ui.editor.is_empty());
+        assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Abort(EntryId(7))));
+        ui.running = None;
+        assert_eq!(ui.key(key(KeyCode::Esc)), None, "nothing to abort");
+    }
+
+    #[test]
+    fn ctrl_c_twice_leaves_and_another_key_disarms() {
+        let mut ui = ui();
+        assert_eq!(ui.key(ctrl('c')), None);
+        assert_eq!(ui.key(key(KeyCode::Char('x'))), None);
+        assert_eq!(ui.key(ctrl('c')), None, "x disarmed it");
+        assert_eq!(ui.key(ctrl('c')), Some(Effect::Quit));
+        let mut ui = super::tests::ui();
+        assert_eq!(ui.key(ctrl('d')), Some(Effect::Quit));
+    }
+
+    #[test]
+    fn an_observer_cannot_submit_and_says_why() {
+        let holder = Holder {
+            pid: 42,
+            host: "box".into(),
+            frontend: "eval".into(),
+            started_ms: 0,
+        };
+        let held = Held::Observer {
+            holder: Some(holder),
+            follow: true,
+            writer_gone: false,
+        };
+        let mut ui = Ui::new(Theme::plain(), held, "0190".into(), PathBuf::from("."));
+        typed(&mut ui, "hi");
+        assert_eq!(ui.key(key(KeyCode::Enter)), None);
+        let hint = ui.hint.clone().unwrap();
+        assert!(
+            hint.contains("read-only") && hint.contains("pid 42"),
+            "{hint}"
+        );
+        assert!(!ui.editor.is_empty(), "the draft is kept");
+        assert_eq!(ui.key(ctrl('f')), None);
+        assert!(matches!(ui.held, Held::Observer { follow: false, .. }));
+    }
+
+    #[test]
+    fn questions_take_the_keys_until_answered() {
+        let mut ui = ui();
+        ui.apply(&Intent::ConfirmRequest {
+            request_id: "q1".into(),
+            prompt: "run `ls`?".into(),
+            default: Some(false),
+        });
+        assert_eq!(ui.key(key(KeyCode::Char('x'))), None);
+        assert!(ui.editor.is_empty(), "typing goes to the question");
+        assert_eq!(
+            ui.key(key(KeyCode::Char('y'))),
+            Some(Effect::Answer("q1".into(), Answer::Confirm(true)))
+        );
+        ui.apply(&Intent::SelectRequest {
+            request_id: "q2".into(),
+            prompt: "which?".into(),
+            options: vec!["a".into(), "b".into()],
+        });
+        ui.key(key(KeyCode::Down));
+        assert_eq!(
+            ui.key(key(KeyCode::Enter)),
+            Some(Effect::Answer("q2".into(), Answer::Select(1)))
+        );
+        ui.apply(&Intent::InputRequest {
+            request_id: "q3".into(),
+            prompt: "name?".into(),
+            secret: true,
+        });
+        assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Refuse("q3".into())));
+        assert!(ui.questions.is_empty());
+    }
+
+    #[test]
+    fn a_turn_ending_unfocused_rings() {
+        let mut ui = ui();
+        typed(&mut ui, "go");
+        ui.key(key(KeyCode::Enter));
+        ui.apply(&Intent::Receipt {
+            submission: 3,
+            dedup_key: None,
+            deduplicated: false,
+            state: smith_ui_intents::ReceiptStatus::Admitted,
+            stop_reason: None,
+        });
+        assert_eq!(ui.running, Some(EntryId(3)));
+        ui.focused = false;
+        ui.apply(&Intent::RunEnd {
+            stop_reason: smith::StopReason::EndTurn,
+            usage: smith::UsageTotals::default(),
+            cost_usd: None,
+            error: None,
+        });
+        assert!(ui.ring && ui.running.is_none());
+    }
+}

@@ -1,0 +1,172 @@
+//! The work thread: it owns the session (the writer) and runs each submission through the
+//! agent's `submit` — the one agent loop every frontend uses — with the turn's intents going
+//! to the render loop's bounded queue. Queueing, withdrawing, aborting and answering go
+//! through the session's [`Inbox`](smith_agent::Inbox) from other threads, so they work while
+//! a turn runs.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use smith::{Cancel, Selection};
+use smith_agent::{Agent, Session, Submit};
+use smith_app::App;
+use smith_ui_intents::{NoticeLevel, RedactingSink};
+
+use crate::event::{Event, Events, LiveIntents, LiveSink};
+
+/// What the render loop asks of the work thread.
+#[derive(Debug)]
+pub(crate) enum Command {
+    /// Run a turn for this input (its `@path` mentions attached).
+    Submit(String),
+    /// Close the session and end (after the running turn, which the loop aborted first).
+    Close,
+}
+
+/// The work thread's handle.
+#[derive(Debug)]
+pub(crate) struct Work {
+    pub(crate) commands: mpsc::Sender<Command>,
+    pub(crate) thread: Option<JoinHandle<()>>,
+}
+
+/// What the thread needs.
+pub(crate) struct Start {
+    pub(crate) app: App,
+    pub(crate) session: Session,
+    pub(crate) cwd: PathBuf,
+    pub(crate) live: Arc<LiveIntents>,
+    pub(crate) events: Events,
+}
+
+/// Start the work thread: it prepares the route and tools (so the first frame never waits
+/// for plugins), then serves commands until [`Command::Close`].
+pub(crate) fn start(start: Start) -> Work {
+    let (tx, rx) = mpsc::channel();
+    let thread = std::thread::Builder::new()
+        .name("smith-tui-work".into())
+        .spawn(move || run(start, &rx))
+        .ok();
+    Work {
+        commands: tx,
+        thread,
+    }
+}
+
+/// The selection: the `model` setting (a flag or a file), else the one the session last
+/// recorded.
+fn selection(app: &App, session: &Session) -> Result<Selection, String> {
+    if app.settings.resolved.get("model").is_none()
+        && let Some(recorded) = session.model()
+    {
+        return Ok(recorded.clone());
+    }
+    app.selection().map_err(|e| {
+        format!("{e}; start smith with --model PROVIDER/MODEL (e.g. --model scripted/demo, which needs no key), or set `model` in your config")
+    })
+}
+
+fn run(start: Start, rx: &mpsc::Receiver<Command>) {
+    let Start {
+        app,
+        mut session,
+        cwd,
+        live,
+        events,
+    } = start;
+    let ready = (|| {
+        let selection = selection(&app, &session)?;
+        let spec = smith_app::RunSpec {
+            selection: selection.clone(),
+            thinking: app.thinking(),
+            script: None,
+        };
+        let prepared = app.prepare(&spec).map_err(|e| e.to_string())?;
+        for notice in &prepared.notices {
+            events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
+        }
+        let mut policy = app
+            .policy(&cwd, &|refusal| {
+                format!("{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)")
+            })
+            .map_err(|e| e.to_string())?;
+        policy.secrets = prepared.secrets.redactor.clone();
+        session
+            .register_secrets(
+                prepared.secrets.redactor.clone(),
+                &prepared.secrets.registrations,
+            )
+            .map_err(|e| e.to_string())?;
+        let tools = prepared.tools.clone().with_policy(policy);
+        Ok::<_, String>((selection, prepared, tools))
+    })();
+    let ready = match ready {
+        Ok((selection, prepared, tools)) => {
+            let agent =
+                Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
+            events.send(Event::Ready {
+                inbox: agent.inbox(&session),
+                model: selection.clone(),
+            });
+            Some((selection, prepared, tools))
+        }
+        Err(why) => {
+            events.send(Event::Unprepared(why));
+            None
+        }
+    };
+    while let Ok(command) = rx.recv() {
+        match command {
+            Command::Submit(input) => {
+                let Some((selection, prepared, tools)) = &ready else {
+                    events.send(Event::Refused(
+                        "no turn can run: the model could not be prepared (see the error above)"
+                            .into(),
+                    ));
+                    continue;
+                };
+                let prompt = match smith_app::prompt::expand(
+                    &input,
+                    &cwd,
+                    None,
+                    smith_app::prompt::Bounds::default(),
+                ) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        events.send(Event::Refused(format!(
+                            "{e}; nothing was sent (edit the draft and send it again)"
+                        )));
+                        continue;
+                    }
+                };
+                let submit = Submit {
+                    model: selection,
+                    input: &prompt.text,
+                    dedup_key: None,
+                    destination: None,
+                    attachments: &prompt.attachments,
+                    images: &prompt.images,
+                };
+                let agent = Agent::routed(&prepared.route, tools, app.run_limits())
+                    .with_lifecycle(tools)
+                    .in_dir(cwd.clone());
+                let mut sink = LiveSink(Arc::clone(&live));
+                let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
+                match agent.submit(&mut session, submit, &mut shown, &Cancel::new()) {
+                    Ok(_) => events.send(Event::WorkEnded),
+                    Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
+                }
+            }
+            Command::Close => break,
+        }
+    }
+    if let Err(e) = session.close() {
+        events.send(Event::Notice(
+            NoticeLevel::Warning,
+            format!("closing the session: {e} (nothing acknowledged is lost; the next writer recovers it)"),
+        ));
+    }
+    events.send(Event::Closed);
+}
