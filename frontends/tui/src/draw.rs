@@ -128,13 +128,12 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         && bottom > top
     {
         let owner = if *writer_gone {
-            "its writer closed it; it stays read-only (open it again to write)".to_owned()
+            "its writer closed the session (it stays read-only)".to_owned()
         } else {
             format!("written by {}", holder_words(holder.as_ref()))
         };
         let text = format!(
-            " read-only: session {} is {owner} · follow-live {} ({}) · submission disabled",
-            ui.status.session,
+            " read-only · {owner} · follow-live {} ({})",
             if *follow { "on" } else { "off" },
             keys_of(Action::ToggleFollow),
         );
@@ -182,10 +181,12 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     }
     let mut above: Vec<Vec<Span<'static>>> = Vec::new();
     if let Some(hint) = &ui.hint {
-        above.push(vec![Span::styled(
-            format!(" {}", sanitize(hint)),
-            t.warning,
-        )]);
+        // A hint says what happened and what to do: wrapped whole, never cut.
+        let piece = smith_render_terminal::wrap::Piece::new(sanitize(hint).into_owned(), t.warning);
+        let lead = [Span::raw(" ")];
+        for l in smith_render_terminal::wrap::wrap(&[piece], width, &lead, &lead) {
+            above.push(l.spans);
+        }
     }
     if !ui.choices.is_empty() {
         above.push(vec![Span::styled(
@@ -410,7 +411,7 @@ mod tests {
         let s = screen(&mut ui, 120, 8);
         let first = s.lines().next().unwrap();
         assert!(
-            first.contains("read-only: session 0190abcd is written by pid 4242 on build-1 (eval, since 01:02:03 UTC) · follow-live on"),
+            first.contains("read-only · written by pid 4242 on build-1 (eval, since 01:02:03 UTC) · follow-live on (Ctrl+F)"),
             "{s}"
         );
         assert!(

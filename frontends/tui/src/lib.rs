@@ -68,6 +68,8 @@ pub struct Options {
     pub opening: Opening,
     /// Notes to show first (recovery of the session, settings notices).
     pub notices: Vec<String>,
+    /// A provider script the scripted provider plays instead of its built-in one.
+    pub script: Option<PathBuf>,
 }
 
 /// How the UI ended.
@@ -211,6 +213,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         cwd,
         opening,
         notices,
+        script,
     } = options;
     let overrides = caps::Overrides {
         color: setting(&app, "tui.color"),
@@ -283,6 +286,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             work = Some(work::start(work::Start {
                 app,
                 session,
+                script,
                 cwd: cwd.clone(),
                 live: Arc::clone(&live),
                 events: events.clone(),
@@ -290,6 +294,9 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         }
         Opening::Observer { path, id } => {
             drop(app);
+            if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
+                ui.status.model = model.to_string();
+            }
             history::follow(
                 path,
                 id,

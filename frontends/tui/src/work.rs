@@ -36,6 +36,7 @@ pub(crate) struct Work {
 pub(crate) struct Start {
     pub(crate) app: App,
     pub(crate) session: Session,
+    pub(crate) script: Option<PathBuf>,
     pub(crate) cwd: PathBuf,
     pub(crate) live: Arc<LiveIntents>,
     pub(crate) events: Events,
@@ -72,6 +73,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let Start {
         app,
         mut session,
+        script,
         cwd,
         live,
         events,
@@ -81,7 +83,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         let spec = smith_app::RunSpec {
             selection: selection.clone(),
             thinking: app.thinking(),
-            script: None,
+            script,
         };
         let prepared = app.prepare(&spec).map_err(|e| e.to_string())?;
         for notice in &prepared.notices {

@@ -30,6 +30,10 @@ pub(crate) struct TuiArgs {
     /// Continue the session most recently written among those started in this directory.
     #[arg(long = "continue")]
     pub(crate) continue_latest: bool,
+
+    /// Play this provider script (scripted provider only), as `smith eval --script` does.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) script: Option<std::path::PathBuf>,
 }
 
 /// Run the terminal UI; the exit status, or a diagnostic with its status.
@@ -107,6 +111,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         cwd,
         opening,
         notices,
+        script: args.script.clone(),
     })
     .map_err(|e| {
         CliError::new(

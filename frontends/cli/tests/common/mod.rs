@@ -28,12 +28,16 @@ impl Env {
         self.root.path().join("tmp")
     }
 
-    /// Session files present now, sorted.
+    /// Session files (and temporaries) present now, sorted.
     pub fn session_files(&self) -> Vec<PathBuf> {
         let Ok(dir) = std::fs::read_dir(self.sessions()) else {
             return Vec::new();
         };
-        let mut files: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+        // A writer's record of who writes (`.ID.smith.writer`) is not a session file.
+        let mut files: Vec<_> = dir
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.to_string_lossy().ends_with(".writer"))
+            .collect();
         files.sort();
         files
     }

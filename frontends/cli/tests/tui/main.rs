@@ -1,0 +1,277 @@
+//! The terminal UI (`smith` with no subcommand) driven in tmux, as a person uses it: prompts
+//! answered, typing while a stream is held, queued input, a large paste, Esc, observation of
+//! a session another process writes — and, after every way of leaving, a terminal exactly as
+//! it was.
+#![allow(unreachable_pub, dead_code)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod pane;
+mod restore;
+
+use common::Env;
+use pane::Pane;
+use smith_store::{Record, read_session};
+use smith_testkit::{wait_for, wait_until};
+
+/// The user and assistant texts of a session file, in order.
+fn messages(env: &Env) -> Vec<(smith::Role, String)> {
+    let file = session_file(&env).expect("a session file");
+    read_session(&file)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::Message(m) => Some((m.message.role, m.message.text())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one session file of `env`.
+fn session_file(env: &Env) -> Option<std::path::PathBuf> {
+    env.session_files()
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "smith"))
+}
+
+fn kinds(env: &Env) -> Vec<&'static str> {
+    let file = session_file(&env).expect("a session file");
+    read_session(&file)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| e.record.kind_name())
+        .collect()
+}
+
+fn quit(pane: &Pane) {
+    pane.keys(&["C-c"]);
+    pane.wait_for_text("press Ctrl+C again to leave");
+    pane.keys(&["C-c"]);
+    assert_eq!(pane.exit_status(), 0);
+}
+
+#[test]
+fn a_prompt_is_answered_on_the_scripted_provider() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("Hello from tmux");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said:");
+    quit(&pane);
+    pane.assert_restored();
+    let m = messages(&env);
+    assert_eq!(m[0], (smith::Role::User, "Hello from tmux".into()));
+    assert!(m[1].1.contains("You said: Hello from tmux"), "{m:?}");
+}
+
+/// A script whose first answer waits at gate `hold` in `env`'s root.
+fn gated(env: &Env) -> std::path::PathBuf {
+    env.write(
+        "gated.kdl",
+        "round {\n  text \"first part \"\n  gate \"hold\"\n  text \"rest of the answer\"\n  stop \"end_turn\"\n}\nround {\n  text \"second answer\"\n  stop \"end_turn\"\n}\nround {\n  text \"third answer\"\n  stop \"end_turn\"\n}\n",
+    )
+}
+
+#[test]
+fn typing_goes_on_while_a_stream_is_held_and_queued_input_is_delivered() {
+    let env = Env::new();
+    let script = gated(&env);
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/gated",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/gated · idle");
+    pane.type_text("start");
+    pane.keys(&["Enter"]);
+    wait_for(&env.root.path().join("hold.waiting"));
+    pane.wait_for_text("first part");
+    // The stream is held: the draft still takes every key, and shows it.
+    pane.type_text("typed while streaming");
+    pane.wait_for_text("› typed while streaming");
+    pane.keys(&["C-u"]);
+    // A steer and a follow-up, both shown queued.
+    pane.type_text("steer this way");
+    pane.keys(&["C-s"]);
+    pane.wait_for_text("↳ steer: steer this way");
+    pane.type_text("and then this");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("↳ follow-up: and then this");
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    pane.wait_for_text("second answer");
+    wait_until("the queue emptying on screen", || {
+        !pane.screen().contains("↳")
+    });
+    quit(&pane);
+    let users: Vec<String> = messages(&env)
+        .into_iter()
+        .filter(|(r, _)| *r == smith::Role::User)
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(users, ["start", "steer this way", "and then this"]);
+}
+
+#[test]
+fn queued_input_can_be_taken_back() {
+    let env = Env::new();
+    let script = gated(&env);
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/gated",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/gated · idle");
+    pane.type_text("start");
+    pane.keys(&["Enter"]);
+    wait_for(&env.root.path().join("hold.waiting"));
+    pane.type_text("never mind");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("↳ follow-up: never mind");
+    pane.keys(&["M-Up"]);
+    wait_until("the queued line leaving", || {
+        !pane.screen().contains("↳ follow-up")
+    });
+    pane.wait_for_text("› never mind");
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    pane.wait_for_text("rest of the answer");
+    pane.wait_for_text("· idle");
+    pane.keys(&["C-u"]);
+    quit(&pane);
+    let k = kinds(&env);
+    assert!(k.contains(&"withdrawal"), "{k:?}");
+    let users: Vec<String> = messages(&env)
+        .into_iter()
+        .filter(|(r, _)| *r == smith::Role::User)
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(users, ["start"], "withdrawn input is never delivered");
+}
+
+#[test]
+fn a_two_thousand_line_paste_arrives_as_one_message() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    let paste: String = (1..=2000).map(|i| format!("line {i}\n")).collect();
+    pane.type_text("summarize: ");
+    pane.paste(&paste);
+    pane.wait_for_text("[paste 1: 2000 lines]");
+    pane.keys(&["Enter"]);
+    wait_until("the answer, echoing the paste, ending", || {
+        let s = pane.screen();
+        s.contains("line 2000") && s.contains("· idle") && !s.contains("[paste 1")
+    });
+    quit(&pane);
+    let users: Vec<String> = messages(&env)
+        .into_iter()
+        .filter(|(r, _)| *r == smith::Role::User)
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(users.len(), 1, "one message");
+    assert_eq!(
+        users[0].trim_end(),
+        format!("summarize: {}", paste.trim_end())
+    );
+    assert_eq!(users[0].lines().count(), 2000);
+    assert!(users[0].contains("line 2000"));
+}
+
+#[test]
+fn esc_aborts_the_running_work_and_the_session_records_it() {
+    let env = Env::new();
+    let script = gated(&env);
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/gated",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/gated · idle");
+    pane.type_text("start");
+    pane.keys(&["Enter"]);
+    wait_for(&env.root.path().join("hold.waiting"));
+    pane.type_text("draft");
+    pane.keys(&["Escape"]);
+    wait_until("Esc clearing the draft first", || {
+        !pane.screen().contains("› draft")
+    });
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("· idle");
+    quit(&pane);
+    let read = read_session(&session_file(&env).unwrap()).unwrap();
+    let k: Vec<_> = read.entries.iter().map(|e| e.record.kind_name()).collect();
+    assert!(k.contains(&"abort"), "{k:?}");
+    let end = read
+        .entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::RunEnd(end) => Some(end.stop_reason),
+            _ => None,
+        })
+        .expect("a run_end");
+    assert_eq!(end, smith::StopReason::Aborted);
+}
+
+#[test]
+fn a_session_another_process_writes_opens_read_only_and_follows_it() {
+    let env = Env::new();
+    let script = gated(&env);
+    let (mut writer, _lines) =
+        env.spawn_script_json("scripted/gated", &script, "written elsewhere");
+    wait_for(&env.root.path().join("hold.waiting"));
+    let file = session_file(&env).unwrap();
+    let id = file.file_stem().unwrap().to_str().unwrap().to_owned();
+    let pane = Pane::start(&env, &["--session", &id[..13]], &[]);
+    pane.wait_for_text("read-only · written by");
+    pane.wait_for_text(&format!("written by pid {}", writer.id()));
+    pane.wait_for_text("(eval, since");
+    pane.wait_for_text("› written elsewhere");
+    pane.type_text("can I?");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("writes this session, so submission is");
+    // Follow-live: the writer's answer appears once it is committed.
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    assert!(writer.wait().unwrap().success());
+    pane.wait_for_text("rest of the answer");
+    pane.wait_for_text("its writer closed the session");
+    pane.keys(&["C-u"]);
+    quit(&pane);
+    pane.assert_restored();
+    let users: Vec<String> = messages(&env)
+        .into_iter()
+        .filter(|(r, _)| *r == smith::Role::User)
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(users, ["written elsewhere"], "the observer wrote nothing");
+}
+
+#[test]
+fn without_a_terminal_smith_exits_2_and_points_to_eval() {
+    let env = Env::new();
+    let out = env.run(&["--model", "scripted/demo"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = common::stderr(&out);
+    assert!(
+        err.contains("needs a terminal") && err.contains("smith eval"),
+        "{err}"
+    );
+    assert!(env.session_files().is_empty(), "nothing was written");
+}
