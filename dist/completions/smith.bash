@@ -365,7 +365,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +380,22 @@ _smith() {
                     return 0
                     ;;
                 --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --script)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

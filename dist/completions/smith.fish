@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smith_global_optspecs
-    string join \n c/config= disable-plugin= allow-process h/help V/version
+    string join \n c/config= disable-plugin= allow-process m/model= session= continue script= h/help V/version
 end
 
 function __fish_smith_needs_command
@@ -26,7 +26,11 @@ end
 
 complete -c smith -n "__fish_smith_needs_command" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_needs_command" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_needs_command" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded' -r
+complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the latest session started in this directory). Held by another Smith process, it opens read-only' -r
+complete -c smith -n "__fish_smith_needs_command" -l script -d 'Play this provider script (scripted provider only), as `smith eval --script` does' -r -F
 complete -c smith -n "__fish_smith_needs_command" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_needs_command" -l continue -d 'Continue the session most recently written among those started in this directory'
 complete -c smith -n "__fish_smith_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smith -n "__fish_smith_needs_command" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_needs_command" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'

@@ -72,7 +72,7 @@ pub const SCHEMA: &[OptionSpec] = &[
         key: "model",
         ty: Type::Model,
         default: None,
-        doc: "The model `smith eval` (and later the terminal UI) uses when none is given on the command line.",
+        doc: "The model `smith eval`, the terminal UI (`smith`) and new `smith rpc` sessions use when none is given on the command line.",
         env: Some("SMITH_MODEL"),
         flag: Some("--model"),
         example: "scripted/demo",

@@ -13,6 +13,7 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         ui_intents_reference(),
         rpc_reference(),
         mcp_reference(),
+        keys_reference(),
         wit_reference(),
         crate::tools_reference::tools_reference(),
     ]
@@ -56,6 +57,22 @@ fn settings_reference() -> ReferenceDoc {
             "trust".into(),
         ],
         body: smith_config::reference_markdown(),
+    }
+}
+
+fn keys_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "keys.md".into(),
+        id: "reference/keys".into(),
+        title: "Key reference".into(),
+        tags: vec![
+            "tui".into(),
+            "keys".into(),
+            "bindings".into(),
+            "terminal".into(),
+            "shortcuts".into(),
+        ],
+        body: smith_tui::key_reference(),
     }
 }
 

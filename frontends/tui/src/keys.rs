@@ -241,7 +241,7 @@ pub fn keys_of(action: Action) -> String {
 /// The key reference (Markdown), generated from [`BINDINGS`]: `docs/reference/keys.md`.
 pub fn reference() -> String {
     let mut out = String::from(
-        "# Key reference\n\nEvery key binding of the terminal UI (`smith`), generated from its key table (`frontends/tui/src/keys.rs`); the help overlay (F1) shows the same table. Keys marked *built in* are the frontend's own (typing, submit, scroll, abort and quit); the others are the product layer's default contribution. Any other key with no Ctrl or Alt types its character.\n\n| Keys | Action | Built in |\n| --- | --- | --- |\n",
+        "# Key reference\n\nEvery key binding of the terminal UI (`smith`; the guide is [tui](../tui.md)), generated from its key table (`frontends/tui/src/keys.rs`); the help overlay (F1) shows the same table. Keys marked *built in* are the frontend's own (typing, submit, scroll, abort and quit); the others are the product layer's default contribution. Any other key with no Ctrl or Alt types its character.\n\n| Keys | Action | Built in |\n| --- | --- | --- |\n",
     );
     for b in BINDINGS {
         let keys: Vec<String> = b.keys.iter().map(|k| format!("`{k}`")).collect();
