@@ -384,6 +384,33 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::RssMib(24.0),
         ),
     ];
+    let tui = [
+        (
+            "tui_first_frame_ms",
+            "`smith` (terminal UI) spawn → first frame drawn, median of 10",
+            ms_limit(30.0),
+        ),
+        (
+            "tui_key_echo_streaming_ms",
+            "a key press → its character echoed, while 100 deltas/s stream, median of 40",
+            ms_limit(8.0),
+        ),
+        (
+            "tui_bytes_per_delta",
+            "terminal bytes written per streamed delta (changed cells only)",
+            Limit::ReportCount,
+        ),
+        (
+            "tui_full_clears_while_streaming",
+            "full-screen clears written while streaming (none expected)",
+            Limit::ReportCount,
+        ),
+        (
+            "tui_paste_2000_lines_ms",
+            "a 2,000-line bracketed paste → its chip drawn",
+            ms_limit(50.0),
+        ),
+    ];
     let catalog = [
         (
             "catalog_load_ms",
@@ -426,6 +453,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-cli", "provider_bench", true, &provider[..]),
         ("smith-cli", "rpc_bench", true, &rpc[..]),
         ("smith-cli", "mcp_bench", true, &mcp[..]),
+        ("smith-cli", "tui_bench", true, &tui[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {

@@ -239,8 +239,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     };
     let caps = caps::decide(answers, env_color, &overrides);
     guard::enter(caps.keyboard_enhancement)?;
-    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
-    terminal.clear()?;
+    let mut terminal = fresh_terminal()?;
 
     let (events, rx) = Events::channel();
     let theme = if caps.color == caps::ColorDepth::None {
@@ -477,6 +476,18 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     Ok(exit.unwrap_or(Exit::Quit))
 }
 
+/// A cleared screen and a terminal whose next frame draws every cell. (Ratatui's own `clear`
+/// asks the terminal where its cursor is, and a terminal that does not answer would hold the
+/// start for seconds; a fullscreen frame needs no answer.)
+fn fresh_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout>>> {
+    let mut out = std::io::stdout();
+    crossterm::execute!(
+        out,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
+    )?;
+    Terminal::new(CrosstermBackend::new(out))
+}
+
 fn draw_frame(
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     ui: &mut Ui,
@@ -590,7 +601,7 @@ fn external_editor(
         .status();
     guard::resume(keyboard)?;
     gate.resume();
-    terminal.clear()?;
+    *terminal = fresh_terminal()?;
     match status {
         Ok(s) if s.success() => {
             let text = std::fs::read_to_string(&file).unwrap_or_default();
