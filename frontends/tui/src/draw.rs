@@ -419,6 +419,14 @@ mod tests {
             "{s}"
         );
         assert!(s.lines().last().unwrap().contains("read-only"), "{s}");
+        insta::assert_snapshot!("observer_wide", s);
+        // Narrow: the banner is cut, the status keeps `read-only`, the input says why.
+        let narrow = screen(&mut ui, 48, 8);
+        assert!(
+            narrow.lines().last().unwrap().ends_with("read-only"),
+            "{narrow}"
+        );
+        insta::assert_snapshot!("observer_narrow", narrow);
     }
 
     #[test]

@@ -47,7 +47,7 @@ use ui::{Effect, Held, Ui};
 #[derive(Debug)]
 pub enum Opening {
     /// This process writes it.
-    Writer(Session),
+    Writer(Box<Session>),
     /// Another process writes it: the UI observes it, read-only.
     Observer {
         /// The session file.
@@ -284,7 +284,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             ui.loading = true;
             work = Some(work::start(work::Start {
                 app,
-                session,
+                session: *session,
                 script,
                 cwd: cwd.clone(),
                 live: Arc::clone(&live),

@@ -551,7 +551,7 @@ impl Ui {
                 }
                 KeyCode::Char(c @ '1'..='9') => {
                     let i = c as usize - '1' as usize;
-                    (i < options.len()).then(|| Answer::Select(i as u32))
+                    (i < options.len()).then_some(Answer::Select(i as u32))
                 }
                 KeyCode::Enter if !options.is_empty() => Some(Answer::Select(*at as u32)),
                 _ => None,

@@ -82,7 +82,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
             let session = store
                 .create(cwd.to_str().map(str::to_owned))
                 .map_err(|e| command_error::create(&e))?;
-            Opening::Writer(session)
+            Opening::Writer(Box::new(session))
         }
         Some((path, id)) => match store
             .open_or_observe(&path, id)
@@ -101,7 +101,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
                         tail.len, tail.offset, tail.reason
                     ));
                 }
-                Opening::Writer(opened.session)
+                Opening::Writer(Box::new(opened.session))
             }
             Access::Observer(_) => Opening::Observer { path, id },
         },

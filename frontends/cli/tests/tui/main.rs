@@ -17,7 +17,7 @@ use smith_testkit::{wait_for, wait_until};
 
 /// The user and assistant texts of a session file, in order.
 fn messages(env: &Env) -> Vec<(smith::Role, String)> {
-    let file = session_file(&env).expect("a session file");
+    let file = session_file(env).expect("a session file");
     read_session(&file)
         .unwrap()
         .entries
@@ -37,7 +37,7 @@ fn session_file(env: &Env) -> Option<std::path::PathBuf> {
 }
 
 fn kinds(env: &Env) -> Vec<&'static str> {
-    let file = session_file(&env).expect("a session file");
+    let file = session_file(env).expect("a session file");
     read_session(&file)
         .unwrap()
         .entries
@@ -193,21 +193,27 @@ fn a_two_thousand_line_paste_arrives_as_one_message() {
 #[test]
 fn esc_aborts_the_running_work_and_the_session_records_it() {
     let env = Env::new();
-    let script = gated(&env);
+    // Two tool calls run and are answered; the next answer is held at a gate, where Esc
+    // aborts it.
+    let script = env.write(
+        "tools.kdl",
+        "round {\n  text \"Looking.\"\n  tool-call id=\"c1\" name=\"ls\" arguments=#\"{}\"#\n  tool-call id=\"c2\" name=\"ls\" arguments=#\"{}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"first part \"\n  gate \"hold\"\n  text \"never shown\"\n  stop \"end_turn\"\n}\n",
+    );
     let pane = Pane::start(
         &env,
         &[
             "--model",
-            "scripted/gated",
+            "scripted/tools",
             "--script",
             script.to_str().unwrap(),
         ],
         &[],
     );
-    pane.wait_for_text("scripted/gated · idle");
+    pane.wait_for_text("scripted/tools · idle");
     pane.type_text("start");
     pane.keys(&["Enter"]);
     wait_for(&env.root.path().join("hold.waiting"));
+    pane.wait_for_text("first part");
     pane.type_text("draft");
     pane.keys(&["Escape"]);
     wait_until("Esc clearing the draft first", || {
@@ -215,6 +221,7 @@ fn esc_aborts_the_running_work_and_the_session_records_it() {
     });
     pane.keys(&["Escape"]);
     pane.wait_for_text("· idle");
+    assert!(!pane.screen().contains("never shown"));
     quit(&pane);
     let read = read_session(&session_file(&env).unwrap()).unwrap();
     let k: Vec<_> = read.entries.iter().map(|e| e.record.kind_name()).collect();
@@ -228,6 +235,21 @@ fn esc_aborts_the_running_work_and_the_session_records_it() {
         })
         .expect("a run_end");
     assert_eq!(end, smith::StopReason::Aborted);
+    // Every tool call the session holds has its result.
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for e in &read.entries {
+        match &e.record {
+            Record::Message(m) => calls.extend(m.message.content.iter().filter_map(|b| match b {
+                smith::ContentBlock::ToolCall(c) => Some(c.id.clone()),
+                _ => None,
+            })),
+            Record::ToolResult(r) => results.push(r.result.call_id.clone()),
+            _ => {}
+        }
+    }
+    assert_eq!(calls, ["c1", "c2"]);
+    assert_eq!(results, calls, "tool calls and results are paired");
 }
 
 #[test]
