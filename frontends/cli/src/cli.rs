@@ -27,8 +27,7 @@ use crate::exit;
     about = "Smith — a fast coding agent with durable sessions and sandboxed plugins",
     long_about = "Smith — a fast coding agent with durable sessions and sandboxed plugins.\n\nWith no command, smith opens the fullscreen terminal UI in this directory (a new session;\n--continue or --session ID to go on; `smith docs get tui`):\n  smith --model scripted/demo\n\nRun one agent turn offline, with no key, for pipes and scripts:\n  smith eval --model scripted/demo \"Hello\"",
     after_help = exit::HELP,
-    propagate_version = true,
-    args_conflicts_with_subcommands = true
+    propagate_version = true
 )]
 pub(crate) struct Cli {
     #[command(flatten)]
