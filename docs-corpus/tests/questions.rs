@@ -45,7 +45,10 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "how do I attach a file to my prompt",
-        &[("eval", "The prompt and piped input")],
+        &[
+            ("eval", "The prompt and piped input"),
+            ("tui", "Attaching files and editing long prompts"),
+        ],
     ),
     (
         "how do I pipe input into smith",
