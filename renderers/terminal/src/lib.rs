@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod sanitize;
 pub mod status;
 pub mod theme;
+mod tool;
 pub mod transcript;
 pub mod view;
 pub mod wrap;

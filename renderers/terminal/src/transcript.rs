@@ -14,6 +14,7 @@ use smith_ui_intents::{DeltaKind, Intent, NoticeLevel};
 use crate::Theme;
 use crate::markdown::markdown;
 use crate::sanitize::sanitize;
+use crate::tool::tool_lines;
 use crate::wrap::{Piece, wrap};
 
 /// Lines of a tool's output shown in its preview (the first ones; the rest are counted).
@@ -350,7 +351,7 @@ impl Transcript {
 }
 
 /// `text` (sanitized) as wrapped paragraphs, one per line of it.
-fn paragraphs(
+pub(crate) fn paragraphs(
     text: &str,
     style: Style,
     width: u16,
@@ -362,92 +363,6 @@ fn paragraphs(
     for (i, line) in text.split('\n').enumerate() {
         let lead = if i == 0 { first } else { rest };
         out.extend(wrap(&[Piece::new(line, style)], width, lead, rest));
-    }
-    out
-}
-
-/// A short one-line form of a tool's arguments: a lone string argument as itself, else
-/// compact JSON.
-fn summarize_arguments(arguments: &serde_json::Value) -> String {
-    match arguments {
-        serde_json::Value::Null => String::new(),
-        serde_json::Value::Object(map) if map.len() == 1 => match map.values().next() {
-            Some(serde_json::Value::String(s)) => s.clone(),
-            _ => arguments.to_string(),
-        },
-        serde_json::Value::Object(map) if map.is_empty() => String::new(),
-        other => other.to_string(),
-    }
-}
-
-fn tool_lines(
-    name: &str,
-    arguments: &serde_json::Value,
-    progress: Option<&str>,
-    output: Option<&str>,
-    is_error: bool,
-    theme: &Theme,
-    width: u16,
-) -> Vec<Line<'static>> {
-    let style = if is_error {
-        theme.tool_error
-    } else {
-        theme.tool
-    };
-    let mark = match (output, is_error) {
-        (None, _) => "◌ ",
-        (Some(_), false) => "● ",
-        (Some(_), true) => "✗ ",
-    };
-    let args = summarize_arguments(arguments);
-    let heading = if args.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{name} {args}")
-    };
-    // The heading stays one line: long arguments are cut with an ellipsis.
-    let heading = crate::cut_to_width(
-        &sanitize(&heading).replace('\n', " ⏎ "),
-        usize::from(width).saturating_sub(2),
-    );
-    let mut out = vec![Line::from(vec![
-        Span::styled(mark, style),
-        Span::styled(heading, style),
-    ])];
-    let indent = [Span::styled("  ", theme.dim)];
-    if let Some(p) = progress {
-        out.extend(paragraphs(p, theme.dim, width, &indent, &indent));
-    }
-    if let Some(text) = output {
-        let text = sanitize(text);
-        let all: Vec<&str> = text.lines().collect();
-        let diff = all.iter().any(|l| l.starts_with("@@ "));
-        let body = if is_error {
-            theme.tool_error
-        } else {
-            theme.tool_output
-        };
-        for line in all.iter().take(PREVIEW_LINES) {
-            let style = match line.as_bytes().first() {
-                Some(b'+') if diff && !line.starts_with("+++") => theme.diff_added,
-                Some(b'-') if diff && !line.starts_with("---") => theme.diff_removed,
-                _ => body,
-            };
-            let shown = crate::cut_to_width(line, usize::from(width).saturating_sub(2));
-            out.push(Line::from(vec![
-                indent[0].clone(),
-                Span::styled(shown, style),
-            ]));
-        }
-        if all.len() > PREVIEW_LINES {
-            out.push(Line::from(vec![
-                indent[0].clone(),
-                Span::styled(
-                    format!("… {} more lines", all.len() - PREVIEW_LINES),
-                    theme.dim,
-                ),
-            ]));
-        }
     }
     out
 }

@@ -143,13 +143,15 @@ fn tool_activity_progress_preview_diff_and_error() {
     t.apply(&Intent::ToolStart {
         call_id: "c2".into(),
         name: "edit".into(),
-        arguments: json!({"path": "src/lib.rs"}),
+        arguments: json!({"path": "src/lib.rs", "edits": [
+            {"old_text": "fn a() {}\nfn b() {}\n", "new_text": "fn a() {}\nfn c() {}\n"},
+        ]}),
     });
     t.apply(&Intent::ToolEnd {
         call_id: "c2".into(),
         name: "edit".into(),
         entry_id: Some(7),
-        output: "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,2 +1,2 @@\n fn a() {}\n-fn b() {}\n+fn c() {}\n".into(),
+        output: "edited src/lib.rs: 1 replacement(s) (sha256 9f86d0)".into(),
         is_error: false,
         recorded: true,
     });
@@ -166,7 +168,20 @@ fn tool_activity_progress_preview_diff_and_error() {
         is_error: true,
         recorded: true,
     });
-    insta::assert_debug_snapshot!("ended", draw(&t, 50, 24, Scroll::Follow));
+    t.apply(&Intent::ToolStart {
+        call_id: "c4".into(),
+        name: "write".into(),
+        arguments: json!({"path": "notes.md", "content": "# Notes\nfirst line\n"}),
+    });
+    t.apply(&Intent::ToolEnd {
+        call_id: "c4".into(),
+        name: "write".into(),
+        entry_id: Some(11),
+        output: "wrote 19 bytes to notes.md (sha256 3c1f0a)".into(),
+        is_error: false,
+        recorded: true,
+    });
+    insta::assert_debug_snapshot!("ended", draw(&t, 50, 28, Scroll::Follow));
 }
 
 #[test]
