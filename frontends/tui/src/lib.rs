@@ -588,25 +588,37 @@ fn external_editor(
         .ok()
         .filter(|e| !e.trim().is_empty())
         .unwrap_or_else(|| "vi".to_owned());
-    let file = std::env::temp_dir().join(format!("smith-draft-{}.md", std::process::id()));
-    std::fs::write(&file, ui.editor.expanded())?;
+    // A new file only this user can read (O_EXCL, 0600), never a predictable path an other
+    // user could plant a symlink at; removed when `file` drops.
+    let mut file = tempfile::Builder::new()
+        .prefix("smith-draft-")
+        .suffix(".md")
+        .tempfile()?;
+    std::io::Write::write_all(&mut file, ui.editor.expanded().as_bytes())?;
+    let path = file.path().to_owned();
     gate.pause();
     let _ = guard::suspend();
-    // The editor's command line is split as a shell would split words (no shell runs).
+    // The editor's command line is split at whitespace (no shell runs): `code --wait` works.
     let mut words = editor.split_whitespace();
     let program = words.next().unwrap_or("vi").to_owned();
     let status = std::process::Command::new(&program)
         .args(words)
-        .arg(&file)
+        .arg(&path)
         .status();
     guard::resume(keyboard)?;
     gate.resume();
     *terminal = fresh_terminal()?;
     match status {
-        Ok(s) if s.success() => {
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
-            ui.editor.set_text(text.trim_end_matches('\n'));
-        }
+        // Editors end the file with a newline; only that one is not part of the draft.
+        Ok(s) if s.success() => match std::fs::read_to_string(&path) {
+            Ok(text) => ui.editor.set_text(text.strip_suffix('\n').unwrap_or(&text)),
+            Err(e) => {
+                ui.hint = Some(format!(
+                    "cannot read the edited draft {}: {e}; the draft is unchanged",
+                    path.display()
+                ));
+            }
+        },
         Ok(s) => ui.hint = Some(format!("{editor} exited with {s}; the draft is unchanged")),
         Err(e) => {
             ui.hint = Some(format!(
@@ -614,6 +626,5 @@ fn external_editor(
             ));
         }
     }
-    let _ = std::fs::remove_file(&file);
     Ok(())
 }

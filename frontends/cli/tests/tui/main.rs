@@ -297,3 +297,42 @@ fn without_a_terminal_smith_exits_2_and_points_to_eval() {
     );
     assert!(env.session_files().is_empty(), "nothing was written");
 }
+
+#[test]
+fn ctrl_g_edits_the_draft_in_the_editor_through_a_private_file() {
+    let env = Env::new();
+    // The "editor" records the draft file's name and mode, then appends a line as vi would
+    // (ending the file with a newline).
+    let editor = env.root.path().join("editor.sh");
+    let seen = env.root.path().join("editor.seen");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\nstat -c '%a %n' \"$1\" > '{}'\nprintf 'second line\\n' >> \"$1\"\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    let visual = format!("sh {}", editor.display());
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[("VISUAL", &visual)]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("first line");
+    pane.keys(&["C-j"]);
+    pane.keys(&["C-g"]);
+    pane.wait_for_text("second line");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said:");
+    quit(&pane);
+    pane.assert_restored();
+    let seen = std::fs::read_to_string(&seen).expect("the editor ran");
+    let (mode, path) = seen.trim().split_once(' ').unwrap();
+    assert_eq!(mode, "600", "only the user can read the draft: {seen}");
+    let name = std::path::Path::new(path).file_name().unwrap().to_string_lossy();
+    assert!(name.starts_with("smith-draft-") && name.ends_with(".md"), "{name}");
+    assert!(!std::path::Path::new(path).exists(), "the draft file is removed");
+    assert_eq!(
+        messages(&env)[0],
+        (smith::Role::User, "first line\nsecond line".into()),
+        "the draft as edited, without the editor's final newline"
+    );
+}
