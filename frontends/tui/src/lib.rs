@@ -47,7 +47,13 @@ use ui::{Effect, Held, Ui};
 #[derive(Debug)]
 pub enum Opening {
     /// This process writes it.
-    Writer(Box<Session>),
+    Writer {
+        /// The session.
+        session: Box<Session>,
+        /// This run created it: when nothing was submitted to it by the time the UI ends, it
+        /// is removed, so opening and quitting leaves no empty session for `--continue`.
+        new: bool,
+    },
     /// Another process writes it: the UI observes it, read-only.
     Observer {
         /// The session file.
@@ -248,7 +254,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         Theme::default()
     };
     let (held, session_id, path) = match &opening {
-        Opening::Writer(s) => (Held::Writer, s.id(), s.path().to_owned()),
+        Opening::Writer { session, .. } => (Held::Writer, session.id(), session.path().to_owned()),
         Opening::Observer { path, id } => (
             Held::Observer {
                 holder: smith_store::holder::read_holder(path),
@@ -279,12 +285,13 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let stop_follow = Arc::new(AtomicBool::new(false));
     let mut work = None;
     match opening {
-        Opening::Writer(session) => {
+        Opening::Writer { session, new } => {
             history::load_branch(path.clone(), events.clone());
             ui.loading = true;
             work = Some(work::start(work::Start {
                 app,
                 session: *session,
+                new,
                 script,
                 cwd: cwd.clone(),
                 live: Arc::clone(&live),

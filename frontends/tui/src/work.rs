@@ -36,6 +36,8 @@ pub(crate) struct Work {
 pub(crate) struct Start {
     pub(crate) app: App,
     pub(crate) session: Session,
+    /// This run created the session (removed at the end when nothing was submitted).
+    pub(crate) new: bool,
     pub(crate) script: Option<PathBuf>,
     pub(crate) cwd: PathBuf,
     pub(crate) live: Arc<LiveIntents>,
@@ -73,6 +75,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let Start {
         app,
         mut session,
+        new,
         script,
         cwd,
         live,
@@ -119,6 +122,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
             None
         }
     };
+    let mut submitted = false;
     while let Ok(command) = rx.recv() {
         match command {
             Command::Submit(input) => {
@@ -154,6 +158,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                 let agent = Agent::routed(&prepared.route, tools, app.run_limits())
                     .with_lifecycle(tools)
                     .in_dir(cwd.clone());
+                submitted = true;
                 let mut sink = LiveSink(Arc::clone(&live));
                 let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
                 match agent.submit(&mut session, submit, &mut shown, &Cancel::new()) {
@@ -163,6 +168,12 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
             }
             Command::Close => break,
         }
+    }
+    if new && !submitted {
+        // Nothing anyone sent is in it (only its start and secret registrations): remove it
+        // while this process still holds its writer lock, so no other process opens it
+        // between; a failure leaves an empty session, which is harmless.
+        let _ = std::fs::remove_file(session.path());
     }
     if let Err(e) = session.close() {
         events.send(Event::Notice(

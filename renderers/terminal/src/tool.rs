@@ -133,9 +133,7 @@ pub(crate) fn summarize_arguments(arguments: &Value) -> String {
     for (key, value) in map {
         let shown = match value {
             Value::String(_) if key == "path" => continue,
-            Value::String(s) if s.chars().count() <= SHORT_STRING && !s.contains('\n') => {
-                s.clone()
-            }
+            Value::String(s) if s.chars().count() <= SHORT_STRING && !s.contains('\n') => s.clone(),
             Value::String(_) => "…".to_owned(),
             Value::Array(items) => format!("[{}]", items.len()),
             Value::Object(_) => "{…}".to_owned(),

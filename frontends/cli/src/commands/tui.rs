@@ -82,7 +82,10 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
             let session = store
                 .create(cwd.to_str().map(str::to_owned))
                 .map_err(|e| command_error::create(&e))?;
-            Opening::Writer(Box::new(session))
+            Opening::Writer {
+                session: Box::new(session),
+                new: true,
+            }
         }
         Some((path, id)) => match store
             .open_or_observe(&path, id)
@@ -101,7 +104,10 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
                         tail.len, tail.offset, tail.reason
                     ));
                 }
-                Opening::Writer(Box::new(opened.session))
+                Opening::Writer {
+                    session: Box::new(opened.session),
+                    new: false,
+                }
             }
             Access::Observer(_) => Opening::Observer { path, id },
         },

@@ -327,12 +327,42 @@ fn ctrl_g_edits_the_draft_in_the_editor_through_a_private_file() {
     let seen = std::fs::read_to_string(&seen).expect("the editor ran");
     let (mode, path) = seen.trim().split_once(' ').unwrap();
     assert_eq!(mode, "600", "only the user can read the draft: {seen}");
-    let name = std::path::Path::new(path).file_name().unwrap().to_string_lossy();
-    assert!(name.starts_with("smith-draft-") && name.ends_with(".md"), "{name}");
-    assert!(!std::path::Path::new(path).exists(), "the draft file is removed");
+    let name = std::path::Path::new(path)
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
+    assert!(
+        name.starts_with("smith-draft-") && name.ends_with(".md"),
+        "{name}"
+    );
+    assert!(
+        !std::path::Path::new(path).exists(),
+        "the draft file is removed"
+    );
     assert_eq!(
         messages(&env)[0],
         (smith::Role::User, "first line\nsecond line".into()),
         "the draft as edited, without the editor's final newline"
     );
+}
+
+#[test]
+fn opening_and_quitting_leaves_no_session_and_continue_resumes_the_last_conversation() {
+    let env = Env::new();
+    let out = env.run(&["eval", "--model", "scripted/demo", "the real one"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    quit(&pane);
+    pane.assert_restored();
+    assert_eq!(
+        env.session_files().len(),
+        1,
+        "the session opened and left without a prompt is gone: {:?}",
+        env.session_files()
+    );
+    let pane = Pane::start(&env, &["--continue"], &[]);
+    pane.wait_for_text("› the real one");
+    quit(&pane);
+    assert_eq!(env.session_files().len(), 1, "a resumed session stays");
 }
