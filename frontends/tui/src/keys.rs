@@ -90,7 +90,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         action: Action::Escape,
         keys: &["Esc"],
-        help: "Close the top overlay; else clear the draft; else abort the running work (recorded in the session).",
+        help: "Close the top overlay; else clear the draft (Up brings it back); else abort the running work (recorded in the session).",
         built_in: true,
     },
     Binding {
@@ -162,7 +162,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         action: Action::Interrupt,
         keys: &["Ctrl+C"],
-        help: "Clear the draft; on an empty draft, a second Ctrl+C leaves (aborting running work, recorded).",
+        help: "Clear the draft (Up brings it back); a second Ctrl+C leaves (aborting running work, recorded).",
         built_in: true,
     },
     Binding {

@@ -406,13 +406,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     ui.notice(NoticeLevel::Error, why.clone());
                     ui.unprepared = Some(why);
                 }
-                Event::Refused(why) => {
-                    if ui.running.is_none() {
-                        ui.admitting = false;
-                        ui.status.state = "idle".into();
-                    }
-                    ui.notice(NoticeLevel::Error, why);
-                }
+                Event::Refused(why) => ui.refused(why),
                 Event::Unqueued(text, why) => {
                     if ui.editor.is_empty() {
                         ui.editor.set_text(&text);

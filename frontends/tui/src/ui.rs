@@ -125,6 +125,8 @@ pub(crate) struct Ui {
     pub(crate) running: Option<EntryId>,
     /// A submission was sent and has no receipt yet.
     pub(crate) admitting: bool,
+    /// The text of that submission, given back to the draft if it is refused.
+    pub(crate) sent: Option<String>,
     pub(crate) round: u32,
     pub(crate) focused: bool,
     /// Ring the bell when a turn ends unfocused (`tui.notify`).
@@ -177,6 +179,7 @@ impl Ui {
             unprepared: None,
             running: None,
             admitting: false,
+            sent: None,
             round: 0,
             focused: true,
             notify: true,
@@ -227,6 +230,7 @@ impl Ui {
                 ..
             } if self.admitting => {
                 self.admitting = false;
+                self.sent = None;
                 self.running = Some(EntryId(*submission));
                 self.round = 0;
                 self.status.state = "admitted".into();
@@ -366,6 +370,7 @@ impl Ui {
                     return Some(Effect::Enqueue(text, delivery));
                 }
                 self.admitting = true;
+                self.sent = Some(text.clone());
                 self.status.state = "sending".into();
                 self.scroll = Scroll::Follow;
                 Some(Effect::Submit(text))
@@ -391,7 +396,7 @@ impl Ui {
                 if !self.choices.is_empty() {
                     self.choices.clear();
                 } else if !self.editor.is_empty() {
-                    self.editor.clear();
+                    self.stash_draft();
                 } else if let Some(work) = self.running {
                     self.status.state = "aborting".into();
                     return Some(Effect::Abort(work));
@@ -436,10 +441,15 @@ impl Ui {
                 if self.quit_armed {
                     return Some(Effect::Quit);
                 }
-                self.editor.clear();
+                let stashed = self.editor.stash();
                 self.quit_armed = true;
                 self.hint = Some(format!(
-                    "press Ctrl+C again to leave{}",
+                    "press Ctrl+C again to leave{}{}",
+                    if stashed {
+                        " (the draft is kept: Up brings it back)"
+                    } else {
+                        ""
+                    },
                     if self.running.is_some() {
                         " (the running work is aborted, recorded)"
                     } else {
@@ -500,7 +510,9 @@ impl Ui {
             KeyCode::Char('a') if ctrl => e.home(),
             KeyCode::Char('e') if ctrl => e.end(),
             KeyCode::Char('k') if ctrl => e.kill_to_end(),
-            KeyCode::Char('u') if ctrl => e.clear(),
+            KeyCode::Char('u') if ctrl => {
+                e.stash();
+            }
             KeyCode::Char('w') if ctrl => e.delete_word_left(),
             KeyCode::Char('b') if alt => e.word_left(),
             KeyCode::Char('f') if alt => e.word_right(),
@@ -587,6 +599,28 @@ impl Ui {
         self.editor.paste(text);
     }
 
+    /// Clear the draft, keeping it in the history (Up brings it back), and say so.
+    fn stash_draft(&mut self) {
+        if self.editor.stash() {
+            self.hint = Some("draft cleared; Up brings it back".into());
+        }
+    }
+
+    /// The work thread refused a submission (`why`, shown): a submission not yet admitted
+    /// goes back to an empty draft, so nothing typed is lost.
+    pub(crate) fn refused(&mut self, why: String) {
+        if self.running.is_none() {
+            self.admitting = false;
+            self.status.state = "idle".into();
+            if let Some(text) = self.sent.take()
+                && self.editor.is_empty()
+            {
+                self.editor.set_text(&text);
+            }
+        }
+        self.notice(NoticeLevel::Error, why);
+    }
+
     /// A notice of the frontend's own, in the transcript.
     pub(crate) fn notice(&mut self, level: NoticeLevel, text: String) {
         self.transcript.apply(&Intent::Notice { level, text });
@@ -657,6 +691,28 @@ mod tests {
         assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Abort(EntryId(7))));
         ui.running = None;
         assert_eq!(ui.key(key(KeyCode::Esc)), None, "nothing to abort");
+        ui.key(key(KeyCode::Up));
+        assert_eq!(
+            ui.editor.shown(),
+            "draft",
+            "the cleared draft comes back with Up"
+        );
+    }
+
+    #[test]
+    fn a_refused_submission_goes_back_to_the_draft() {
+        let mut ui = ui();
+        ui.loading = false;
+        typed(&mut ui, "explain this");
+        assert_eq!(
+            ui.key(key(KeyCode::Enter)),
+            Some(Effect::Submit("explain this".into()))
+        );
+        assert!(ui.editor.is_empty());
+        ui.refused("`@missing.rs` does not exist; nothing was sent".into());
+        assert_eq!(ui.editor.shown(), "explain this");
+        assert!(!ui.admitting);
+        assert_eq!(ui.status.state, "idle");
     }
 
     #[test]

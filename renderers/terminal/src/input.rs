@@ -329,13 +329,31 @@ impl Editor {
         if out.trim().is_empty() {
             return None;
         }
-        if self.history.last() != Some(&out) {
-            self.history.push(out.clone());
+        self.remember(&out);
+        Some(out)
+    }
+
+    /// Clear the draft but keep it (chips expanded) as the newest history entry, so Up brings
+    /// it back: how Esc and Ctrl+C clear, so no draft is lost to a key. Whether there was a
+    /// draft to keep.
+    pub fn stash(&mut self) -> bool {
+        let out = self.expanded();
+        self.clear();
+        if out.trim().is_empty() {
+            return false;
+        }
+        self.remember(&out);
+        true
+    }
+
+    /// Add `text` to the history (unless it is the newest entry already), bounded.
+    fn remember(&mut self, text: &str) {
+        if self.history.last().map(String::as_str) != Some(text) {
+            self.history.push(text.to_owned());
             if self.history.len() > HISTORY {
                 self.history.remove(0);
             }
         }
-        Some(out)
     }
 
     /// The draft as lines for `width` columns (chips as their labels, hard-wrapped) and the
@@ -496,6 +514,19 @@ mod tests {
         e2.down();
         assert_eq!(e2.shown(), "x", "and down brings the draft back");
         assert_eq!(typed("   ").submit(), None);
+    }
+
+    #[test]
+    fn a_stashed_draft_comes_back_with_up() {
+        let mut e = typed("long careful prompt");
+        assert!(e.stash());
+        assert!(e.is_empty());
+        e.up();
+        assert_eq!(e.shown(), "long careful prompt");
+        let mut blank = typed("  ");
+        assert!(!blank.stash(), "whitespace is not kept");
+        blank.up();
+        assert_eq!(blank.shown(), "", "nothing to recall");
     }
 
     #[test]
