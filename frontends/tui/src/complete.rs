@@ -20,34 +20,51 @@ pub fn mention(before: &str) -> Option<&str> {
     Some(path)
 }
 
-/// The entries of `cwd` that complete `partial` (`src/ma` → `src/main.rs`), sorted, with a
-/// `/` after directories; hidden entries only when the partial name starts with `.`; at most
-/// [`MAX_CHOICES`]. A partial path that leaves the working directory (`..`, absolute) has
-/// none.
-pub fn choices(cwd: &Path, partial: &str) -> Vec<String> {
+/// What completes a partial path.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// The paths, sorted, directories ending in `/`; at most [`MAX_CHOICES`].
+    pub paths: Vec<String>,
+    /// Entries that matched but cannot be an `@` mention: their names hold white space (a
+    /// mention runs to the next white space) or are not UTF-8.
+    pub unmentionable: usize,
+}
+
+/// The entries of `cwd` that complete `partial` (`src/ma` → `src/main.rs`); hidden entries
+/// only when the partial name starts with `.`. A partial path that leaves the working
+/// directory (`..`, absolute) has none.
+pub fn choices(cwd: &Path, partial: &str) -> Choices {
     let (dir, prefix) = match partial.rfind('/') {
         Some(i) => (&partial[..=i], &partial[i + 1..]),
         None => ("", partial),
     };
+    let mut out = Choices::default();
     if dir.starts_with('/') || dir.split('/').any(|c| c == "..") {
-        return Vec::new();
+        return out;
     }
     let Ok(entries) = std::fs::read_dir(cwd.join(dir)) else {
-        return Vec::new();
+        return out;
     };
-    let mut out: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            if !name.starts_with(prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
-                return None;
-            }
-            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-            Some(format!("{dir}{name}{}", if is_dir { "/" } else { "" }))
-        })
-        .collect();
-    out.sort();
-    out.truncate(MAX_CHOICES);
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            out.unmentionable +=
+                usize::from(name.as_encoded_bytes().starts_with(prefix.as_bytes()));
+            continue;
+        };
+        if !name.starts_with(prefix) || (name.starts_with('.') && !prefix.starts_with('.')) {
+            continue;
+        }
+        if name.contains(char::is_whitespace) {
+            out.unmentionable += 1;
+            continue;
+        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        out.paths
+            .push(format!("{dir}{name}{}", if is_dir { "/" } else { "" }));
+    }
+    out.paths.sort();
+    out.paths.truncate(MAX_CHOICES);
     out
 }
 
@@ -91,14 +108,21 @@ mod tests {
         std::fs::write(dir.path().join("src/map.rs"), "").unwrap();
         std::fs::write(dir.path().join(".hidden"), "").unwrap();
         std::fs::write(dir.path().join("setup.py"), "").unwrap();
-        assert_eq!(choices(dir.path(), "s"), ["setup.py", "src/"]);
-        assert_eq!(choices(dir.path(), "src/ma"), ["src/main.rs", "src/map.rs"]);
-        assert_eq!(choices(dir.path(), ""), ["setup.py", "src/"]);
-        assert_eq!(choices(dir.path(), ".h"), [".hidden"]);
-        assert!(choices(dir.path(), "../").is_empty());
-        assert!(choices(dir.path(), "/etc/pa").is_empty());
-        assert!(choices(dir.path(), "nope/x").is_empty());
-        let c = choices(dir.path(), "src/ma");
+        std::fs::write(dir.path().join("spaced name.txt"), "").unwrap();
+        let paths = |p: &str| choices(dir.path(), p).paths;
+        assert_eq!(paths("s"), ["setup.py", "src/"]);
+        assert_eq!(
+            choices(dir.path(), "s").unmentionable,
+            1,
+            "`spaced name.txt`"
+        );
+        assert_eq!(paths("src/ma"), ["src/main.rs", "src/map.rs"]);
+        assert_eq!(paths(""), ["setup.py", "src/"]);
+        assert_eq!(paths(".h"), [".hidden"]);
+        assert!(paths("../").is_empty());
+        assert!(paths("/etc/pa").is_empty());
+        assert!(paths("nope/x").is_empty());
+        let c = paths("src/ma");
         assert_eq!(common_prefix(&c), "src/ma");
         assert_eq!(common_prefix(&["abc".into()]), "abc");
         assert_eq!(common_prefix(&[]), "");

@@ -189,10 +189,27 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         }
     }
     if !ui.choices.is_empty() {
-        above.push(vec![Span::styled(
-            format!(" {}", ui.choices.join("  ")),
-            t.dim,
-        )]);
+        // Wrapped, the one Tab put in place reversed.
+        let pieces: Vec<smith_render_terminal::wrap::Piece> = ui
+            .choices
+            .iter()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                let style = if ui.choice == Some(i) {
+                    t.dim.add_modifier(ratatui_core::style::Modifier::REVERSED)
+                } else {
+                    t.dim
+                };
+                [
+                    smith_render_terminal::wrap::Piece::new(sanitize(c).into_owned(), style),
+                    smith_render_terminal::wrap::Piece::new("  ", t.dim),
+                ]
+            })
+            .collect();
+        let lead = [Span::raw(" ")];
+        for l in smith_render_terminal::wrap::wrap(&pieces, width, &lead, &lead) {
+            above.push(l.spans);
+        }
     }
     const SHOWN: usize = 3;
     for q in ui.queued.iter().rev().take(SHOWN).rev() {

@@ -96,7 +96,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         action: Action::Complete,
         keys: &["Tab"],
-        help: "Complete the `@path` before the cursor from the working directory (a second Tab lists the choices).",
+        help: "Complete the `@path` before the cursor from the working directory (several fit: listed, and each further Tab puts the next in place).",
         built_in: false,
     },
     Binding {

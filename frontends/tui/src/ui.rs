@@ -114,6 +114,8 @@ pub(crate) struct Ui {
     pub(crate) help: bool,
     /// Completion choices listed under the input (after a second Tab).
     pub(crate) choices: Vec<String>,
+    /// The choice Tab last put in place (further Tabs cycle through them).
+    pub(crate) choice: Option<usize>,
     /// A transient line above the input (why Enter did nothing, how to leave).
     pub(crate) hint: Option<String>,
     pub(crate) quit_armed: bool,
@@ -172,6 +174,7 @@ impl Ui {
             questions: VecDeque::new(),
             help: false,
             choices: Vec::new(),
+            choice: None,
             hint: None,
             quit_armed: false,
             inbox: None,
@@ -324,8 +327,10 @@ impl Ui {
         if action != Some(Action::Interrupt) {
             self.quit_armed = false;
         }
-        if action != Some(Action::Complete) {
+        // Esc closes the list itself (its first step); every other key but Tab drops it.
+        if !matches!(action, Some(Action::Complete | Action::Escape)) {
             self.choices.clear();
+            self.choice = None;
         }
         #[cfg(debug_assertions)]
         if self.fault && key.code == KeyCode::F(12) {
@@ -395,6 +400,7 @@ impl Ui {
             Action::Escape => {
                 if !self.choices.is_empty() {
                     self.choices.clear();
+                    self.choice = None;
                 } else if !self.editor.is_empty() {
                     self.stash_draft();
                 } else if let Some(work) = self.running {
@@ -481,12 +487,28 @@ impl Ui {
             self.hint = Some("Tab completes an @path: type @ and the start of a file name".into());
             return;
         };
-        let choices = complete::choices(&self.cwd, &partial);
+        // Choices listed: each Tab puts the next one in place of the mention.
+        if !self.choices.is_empty() {
+            let next = self.choice.map_or(0, |i| (i + 1) % self.choices.len());
+            self.editor
+                .replace_before_cursor(partial.len(), &self.choices[next]);
+            self.choice = Some(next);
+            return;
+        }
+        let complete::Choices {
+            paths: choices,
+            unmentionable,
+        } = complete::choices(&self.cwd, &partial);
         match choices.len() {
+            0 if unmentionable > 0 => {
+                self.hint = Some(format!(
+                    "only names with white space start with `{partial}`, and an @mention ends at white space; rename the file to attach it"
+                ));
+            }
             0 => {
                 self.hint = Some(format!(
                     "no file in the working directory starts with `{partial}`"
-                ))
+                ));
             }
             1 => self
                 .editor
@@ -713,6 +735,47 @@ mod tests {
         assert_eq!(ui.editor.shown(), "explain this");
         assert!(!ui.admitting);
         assert_eq!(ui.status.state, "idle");
+    }
+
+    #[test]
+    fn tab_completes_lists_then_cycles_and_esc_closes_the_list() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.rs"), "").unwrap();
+        std::fs::write(dir.path().join("map.rs"), "").unwrap();
+        std::fs::write(dir.path().join("my notes.md"), "").unwrap();
+        let mut ui = ui();
+        ui.cwd = dir.path().to_owned();
+        typed(&mut ui, "see @ma");
+        let tab = || key(KeyCode::Tab);
+        ui.key(tab());
+        assert_eq!(
+            ui.choices,
+            ["main.rs", "map.rs"],
+            "nothing in common to add: listed"
+        );
+        ui.key(tab());
+        assert_eq!(ui.editor.shown(), "see @main.rs");
+        ui.key(tab());
+        assert_eq!(ui.editor.shown(), "see @map.rs");
+        ui.key(tab());
+        assert_eq!(ui.editor.shown(), "see @main.rs", "and round again");
+        ui.key(key(KeyCode::Esc));
+        assert!(ui.choices.is_empty());
+        assert_eq!(
+            ui.editor.shown(),
+            "see @main.rs",
+            "Esc closed the list only"
+        );
+        ui.editor.clear();
+        typed(&mut ui, "@my");
+        ui.key(tab());
+        assert!(
+            ui.hint
+                .as_deref()
+                .is_some_and(|h| h.contains("white space")),
+            "{:?}",
+            ui.hint
+        );
     }
 
     #[test]
