@@ -250,7 +250,7 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     }
     .render(transcript, buf);
     if ui.help {
-        draw_help(&t, area, buf);
+        draw_help(ui, &t, area, buf);
         return None;
     }
     cursor
@@ -349,41 +349,87 @@ fn unicode_width(s: &str) -> u16 {
     rows(Line::from(s.to_owned()).width())
 }
 
-fn draw_help(t: &Theme, area: Rect, buf: &mut Buffer) {
-    let w = area.width.saturating_sub(4).min(100);
-    let h = area.height.saturating_sub(2).min(rows(BINDINGS.len() + 3));
-    if w < 20 || h < 3 {
+/// The help overlay's lines for an inner width of `width` columns: each binding's keys in a
+/// column as wide as the widest (at most a third of the width; longer key lists wrap in it),
+/// its help text wrapped beside them.
+fn help_lines(t: &Theme, width: u16) -> Vec<Line<'static>> {
+    use smith_render_terminal::wrap::{Piece, wrap};
+    let labels: Vec<String> = BINDINGS.iter().map(|b| b.keys.join(" / ")).collect();
+    let widest = labels.iter().map(|l| Line::from(l.clone()).width()).max();
+    let key_w = rows(widest.unwrap_or(0)).min(width / 3).max(1);
+    let text_w = width.saturating_sub(key_w + 3).max(1);
+    let mut out = Vec::new();
+    for (b, label) in BINDINGS.iter().zip(labels) {
+        let keys = wrap(&[Piece::new(label, t.tool)], key_w, &[], &[]);
+        let help = wrap(&[Piece::new(b.help, t.assistant)], text_w, &[], &[]);
+        for i in 0..keys.len().max(help.len()) {
+            let mut spans = vec![Span::raw(" ")];
+            let k = keys.get(i).cloned().unwrap_or_default();
+            let pad = usize::from(key_w).saturating_sub(k.width()) + 2;
+            spans.extend(k.spans);
+            spans.push(Span::raw(" ".repeat(pad)));
+            spans.extend(help.get(i).cloned().unwrap_or_default().spans);
+            out.push(Line::from(spans));
+        }
+    }
+    out
+}
+
+/// The help overlay: a framed panel over the middle of `area`, every binding of the key
+/// table, scrolled by `ui.help_scroll` (clamped here) when it does not fit.
+fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
+    let w = area.width.saturating_sub(2).min(110);
+    if w < 24 || area.height < 5 {
         return;
     }
+    let inner_w = w - 2;
+    let lines = help_lines(t, inner_w);
+    let h = area.height.saturating_sub(2).min(rows(lines.len() + 2));
     let x = area.x + (area.width - w) / 2;
     let y = area.y + (area.height - h) / 2;
     let panel = Rect::new(x, y, w, h);
+    buf.set_style(panel, Style::default());
     for row in panel.rows() {
         for col in row.columns() {
             if let Some(cell) = buf.cell_mut(Position::new(col.x, col.y)) {
                 cell.reset();
-                cell.set_style(Style::default());
             }
         }
     }
-    line(
-        buf,
-        panel,
-        y,
-        vec![Span::styled(" Keys (Esc closes) ", t.heading)],
-    );
-    let key_w = 24usize;
-    for (i, b) in BINDINGS.iter().take(usize::from(h) - 2).enumerate() {
-        let keys = format!(" {:<key_w$}", b.keys.join(" / "));
-        let help =
-            smith_render_terminal::cut_to_width(b.help, usize::from(w).saturating_sub(key_w + 2));
-        line(
-            buf,
-            panel,
-            y + 1 + rows(i),
-            vec![Span::styled(keys, t.tool), Span::styled(help, t.assistant)],
-        );
+    let visible = usize::from(h - 2);
+    let most = lines.len().saturating_sub(visible);
+    ui.help_scroll = ui.help_scroll.min(most);
+    let title = if most > 0 {
+        format!(
+            " Keys {}-{} of {} · ↑↓ PgUp PgDn scroll · Esc closes ",
+            ui.help_scroll + 1,
+            (ui.help_scroll + visible).min(lines.len()),
+            lines.len()
+        )
+    } else {
+        " Keys · Esc closes ".to_owned()
+    };
+    let rule = |left: &str, right: &str, title: &str| {
+        let title = smith_render_terminal::cut_to_width(title, usize::from(inner_w));
+        let fill = usize::from(inner_w).saturating_sub(Line::from(title.clone()).width());
+        Line::from(vec![
+            Span::styled(left.to_owned(), t.dim),
+            Span::styled(title, t.heading),
+            Span::styled(format!("{}{right}", "─".repeat(fill)), t.dim),
+        ])
+    };
+    buf.set_line(x, y, &rule("┌", "┐", &title), w);
+    for (i, l) in lines.iter().skip(ui.help_scroll).take(visible).enumerate() {
+        let row = y + 1 + rows(i);
+        buf.set_line(x, row, &Line::from(Span::styled("│", t.dim)), 1);
+        buf.set_line(x + 1, row, l, inner_w);
+        buf.set_line(x + w - 1, row, &Line::from(Span::styled("│", t.dim)), 1);
     }
+    for row in y + 1 + rows(visible.min(lines.len()))..y + h - 1 {
+        buf.set_line(x, row, &Line::from(Span::styled("│", t.dim)), 1);
+        buf.set_line(x + w - 1, row, &Line::from(Span::styled("│", t.dim)), 1);
+    }
+    buf.set_line(x, y + h - 1, &rule("└", "┘", ""), w);
 }
 
 #[cfg(test)]
@@ -473,9 +519,43 @@ mod tests {
             PathBuf::from("."),
         );
         ui.help = true;
-        let s = screen(&mut ui, 110, 30);
+        let s = screen(&mut ui, 110, 45);
         for b in BINDINGS {
             assert!(s.contains(b.keys[0]), "{} missing:\n{s}", b.keys[0]);
         }
+        assert!(!s.contains("scroll"), "it all fits:\n{s}");
+    }
+
+    #[test]
+    fn a_help_taller_than_the_screen_wraps_inside_its_frame_and_scrolls() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Writer,
+            "0190".into(),
+            PathBuf::from("."),
+        );
+        ui.help = true;
+        let s = screen(&mut ui, 50, 14);
+        assert!(s.contains("Keys 1-"), "{s}");
+        // Every row of the panel is framed: nothing is drawn past its borders.
+        let rows: Vec<&str> = s.lines().filter(|l| l.contains('│')).collect();
+        assert!(rows.len() >= 9, "{s}");
+        for row in rows {
+            // The panel is 48 wide, from column 1.
+            let row = row.trim_end();
+            assert!(row.starts_with(" │") && row.ends_with('│'), "{row:?}");
+            assert_eq!(row.chars().count(), 49, "{row:?}");
+        }
+        assert!(!s.contains("Ctrl+D"), "the last binding is below:\n{s}");
+        for _ in 0..200 {
+            ui.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+        }
+        let s = screen(&mut ui, 50, 14);
+        assert!(s.contains("Ctrl+D"), "scrolled to the end:\n{s}");
+        ui.key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
+        assert!(ui.help, "scrolling keeps the help open");
+        ui.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+        assert!(!ui.help);
     }
 }

@@ -112,6 +112,8 @@ pub(crate) struct Ui {
     pub(crate) queued: Vec<Queued>,
     pub(crate) questions: VecDeque<Question>,
     pub(crate) help: bool,
+    /// The help overlay's first shown line.
+    pub(crate) help_scroll: usize,
     /// Completion choices listed under the input (after a second Tab).
     pub(crate) choices: Vec<String>,
     /// The choice Tab last put in place (further Tabs cycle through them).
@@ -173,6 +175,7 @@ impl Ui {
             queued: Vec::new(),
             questions: VecDeque::new(),
             help: false,
+            help_scroll: 0,
             choices: Vec::new(),
             choice: None,
             hint: None,
@@ -337,8 +340,18 @@ impl Ui {
             return Some(Effect::Fault);
         }
         if self.help {
-            if matches!(action, Some(Action::Escape | Action::Help)) {
-                self.help = false;
+            // The overlay owns the keys: it scrolls (clamped when drawn) or closes.
+            match (action, key.code) {
+                (Some(Action::Escape | Action::Help), _) => self.help = false,
+                (Some(Action::LineUp), _) | (_, KeyCode::Up) => {
+                    self.help_scroll = self.help_scroll.saturating_sub(1);
+                }
+                (Some(Action::LineDown), _) | (_, KeyCode::Down) => self.help_scroll += 1,
+                (Some(Action::PageUp), _) => {
+                    self.help_scroll = self.help_scroll.saturating_sub(self.page.max(2) - 1);
+                }
+                (Some(Action::PageDown), _) => self.help_scroll += self.page.max(2) - 1,
+                _ => {}
             }
             return None;
         }
@@ -429,6 +442,7 @@ impl Ui {
             }
             Action::Help => {
                 self.help = true;
+                self.help_scroll = 0;
                 None
             }
             Action::PageUp => self.scroll_by(-(self.page.max(2) as isize - 1)),
