@@ -216,6 +216,18 @@ impl App {
             })
     }
 
+    /// The selection ([`App::selection`]) checked without loading a plugin
+    /// ([`route::precheck`]): it resolves and names a provider an enabled plugin contributes.
+    ///
+    /// # Errors
+    /// [`Error::Select`], [`Error::Models`] (`models.kdl` unreadable), [`Error::Route`].
+    pub fn checked_selection(&self) -> Result<Selection, Error> {
+        let selection = self.selection()?;
+        let models = self.models()?;
+        route::precheck(&models, &self.registry.provider_ids(), &selection)?;
+        Ok(selection)
+    }
+
     /// The thinking level the `thinking` setting asks for, if any.
     pub fn thinking(&self) -> Option<ThinkingLevel> {
         self.settings

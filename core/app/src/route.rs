@@ -174,6 +174,44 @@ pub fn targets(models: &Models, selection: &Selection) -> Result<Vec<Target>, Ro
     Ok(models.routes.resolve(&selection.to_string())?)
 }
 
+/// Check `selection` without loading a plugin — what a frontend can refuse before it takes the
+/// terminal: it resolves (the aliases and groups of `models.kdl`), and one of its physical
+/// models at least has a provider that an enabled plugin contributes (`known`, from the
+/// registry's manifests). What only [`route`] can tell (catalog records plugins declare,
+/// credentials, thinking levels) is not checked.
+///
+/// # Errors
+/// [`RouteError::Resolve`] for a selection that does not resolve; [`RouteError::NoCandidate`]
+/// when no physical model's provider is known, each listed as unknown (or the scripted
+/// provider's plugin disabled).
+pub fn precheck(
+    models: &Models,
+    known: &[String],
+    selection: &Selection,
+) -> Result<(), RouteError> {
+    let targets = targets(models, selection)?;
+    if targets.iter().any(|t| known.contains(&t.model.provider)) {
+        return Ok(());
+    }
+    let reasons = targets
+        .into_iter()
+        .map(|t| {
+            if t.model.provider == smith_ai::scripted::PROVIDER_ID {
+                PassedOver::ScriptedDisabled { model: t.model }
+            } else {
+                PassedOver::UnknownProvider {
+                    model: t.model,
+                    known: known.to_vec(),
+                }
+            }
+        })
+        .collect();
+    Err(RouteError::NoCandidate {
+        selection: selection.clone(),
+        reasons,
+    })
+}
+
 /// What building a route needs.
 pub struct RouteContext<'a> {
     /// The invocation's paths (the auth file).

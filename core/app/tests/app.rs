@@ -190,6 +190,42 @@ fn a_route_is_refused_before_anything_is_sent_with_each_reason() {
 }
 
 #[test]
+fn a_checked_selection_refuses_an_unknown_provider_without_loading_a_plugin() {
+    let home = tempfile::tempdir().unwrap();
+    let with = |model: &str, extra: &[(&'static str, &'static str, &'static str)]| {
+        let mut settings: Vec<(&str, &str, &str)> = vec![("given", "model", model)];
+        settings.extend_from_slice(extra);
+        App::load(paths(home.path()), &invocation(&settings)).unwrap()
+    };
+    assert_eq!(
+        with("scripted/demo", &[]).checked_selection().unwrap(),
+        app_selection("scripted/demo")
+    );
+    let Err(Error::Route(RouteError::NoCandidate { reasons, .. })) =
+        with("nope/none", &[]).checked_selection()
+    else {
+        panic!("an unknown provider is refused")
+    };
+    assert!(
+        matches!(&reasons[..], [PassedOver::UnknownProvider { known, .. }] if known.iter().any(|k| k == "scripted")),
+        "{reasons:?}"
+    );
+    let disabled = with(
+        "scripted/demo",
+        &[("given", "plugins.scripted.enabled", "false")],
+    );
+    assert!(matches!(
+        disabled.checked_selection(),
+        Err(Error::Route(RouteError::NoCandidate { reasons, .. }))
+            if matches!(&reasons[..], [PassedOver::ScriptedDisabled { .. }])
+    ));
+    assert!(matches!(
+        with("no-slash", &[]).checked_selection(),
+        Err(Error::Select(_) | Error::Route(RouteError::Resolve(_)))
+    ));
+}
+
+#[test]
 fn a_prepared_scripted_route_has_one_candidate_with_its_generation() {
     let home = tempfile::tempdir().unwrap();
     let app = App::load(paths(home.path()), &Invocation::default()).unwrap();

@@ -51,6 +51,11 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         .into_iter()
         .collect();
     let app = global.app(&flags)?;
+    // A model named by --model or the `model` setting that does not resolve is refused here,
+    // before the terminal is taken, as `smith eval` refuses it (exit 2 with the fix).
+    if app.settings.resolved.get("model").is_some() {
+        app.checked_selection()?;
+    }
     let mut notices: Vec<String> = app
         .settings
         .notices

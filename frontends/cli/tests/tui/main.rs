@@ -366,3 +366,13 @@ fn opening_and_quitting_leaves_no_session_and_continue_resumes_the_last_conversa
     quit(&pane);
     assert_eq!(env.session_files().len(), 1, "a resumed session stays");
 }
+
+#[test]
+fn an_unknown_model_is_refused_before_the_terminal_is_taken() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "nope/none"], &[]);
+    assert_eq!(pane.exit_status(), 2);
+    pane.wait_for_text("unknown provider `nope`");
+    pane.assert_restored();
+    assert!(env.session_files().is_empty(), "no session was created");
+}
