@@ -14,7 +14,9 @@ use super::{PROVIDER_ID, Script, Step};
 /// How often a waiting gate looks for its release file and for cancellation.
 const GATE_POLL: Duration = Duration::from_millis(2);
 
-/// A provider that answers request *n* with round *n* of its [`Script`].
+/// A provider that answers request *n* with round *n* of its [`Script`]; a request after
+/// the last round, when that round ended the turn (`stop "end_turn"`), starts a new turn from
+/// round 1 again.
 ///
 /// **Gates.** A `gate "NAME"` step pauses the stream: the provider creates the empty file
 /// `NAME.waiting` in the script's directory, then waits until a file `NAME.release` appears
@@ -57,6 +59,16 @@ impl Provider for ScriptedProvider {
                 .next_round
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Run out after a last round that ended the turn, the request begins a new turn:
+            // the script plays again from its first round (so `scripted/demo` answers every
+            // prompt of an interactive session). Run out within a turn is an error, below.
+            let ends_turn =
+                self.script.rounds.last().is_some_and(|r| {
+                    matches!(r.steps.last(), Some(Step::Stop(StopReason::EndTurn)))
+                });
+            if *next >= self.script.rounds.len() && ends_turn {
+                *next = 0;
+            }
             let index = *next;
             *next += 1;
             index
@@ -221,6 +233,22 @@ mod tests {
         assert_eq!(p.stream(&request("x"), &cancel).unwrap().count(), 0);
         let err = p.stream(&request("x"), &cancel).err().unwrap();
         assert!(err.message.contains("has 2 round(s)"), "{err}");
+    }
+
+    #[test]
+    fn a_new_turn_after_a_script_that_ended_its_turn_plays_it_again() {
+        let script = Script::parse("round { echo; stop \"end_turn\" }", "t", "t", None).unwrap();
+        let p = ScriptedProvider::new(script);
+        let cancel = Cancel::new();
+        for prompt in ["first", "second", "third"] {
+            let events: Vec<_> = p.stream(&request(prompt), &cancel).unwrap().collect();
+            assert_eq!(
+                events[0],
+                StreamEvent::TextDelta {
+                    text: prompt.into()
+                }
+            );
+        }
     }
 
     #[test]

@@ -61,11 +61,20 @@ fn a_prompt_is_answered_on_the_scripted_provider() {
     pane.type_text("Hello from tmux");
     pane.keys(&["Enter"]);
     pane.wait_for_text("You said:");
+    pane.wait_for_text("scripted/demo · idle");
+    // The built-in script answers every prompt, not only the first.
+    pane.type_text("And again");
+    pane.keys(&["Enter"]);
+    wait_until("the second answer", || {
+        pane.screen().matches("You said:").count() == 2
+    });
     quit(&pane);
     pane.assert_restored();
     let m = messages(&env);
     assert_eq!(m[0], (smith::Role::User, "Hello from tmux".into()));
     assert!(m[1].1.contains("You said: Hello from tmux"), "{m:?}");
+    assert_eq!(m[2], (smith::Role::User, "And again".into()));
+    assert!(m[3].1.contains("You said: And again"), "{m:?}");
 }
 
 /// A script whose first answer waits at gate `hold` in `env`'s root.
