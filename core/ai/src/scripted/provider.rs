@@ -14,9 +14,8 @@ use super::{PROVIDER_ID, Script, Step};
 /// How often a waiting gate looks for its release file and for cancellation.
 const GATE_POLL: Duration = Duration::from_millis(2);
 
-/// A provider that answers request *n* with round *n* of its [`Script`]; a request after
-/// the last round, when that round ended the turn (`stop "end_turn"`), starts a new turn from
-/// round 1 again.
+/// A provider that answers request *n* with round *n* of its [`Script`]; after the last
+/// round, a script that [repeats](Script::repeat) starts again from round 1.
 ///
 /// **Gates.** A `gate "NAME"` step pauses the stream: the provider creates the empty file
 /// `NAME.waiting` in the script's directory, then waits until a file `NAME.release` appears
@@ -59,14 +58,9 @@ impl Provider for ScriptedProvider {
                 .next_round
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            // Run out after a last round that ended the turn, the request begins a new turn:
-            // the script plays again from its first round (so `scripted/demo` answers every
-            // prompt of an interactive session). Run out within a turn is an error, below.
-            let ends_turn =
-                self.script.rounds.last().is_some_and(|r| {
-                    matches!(r.steps.last(), Some(Step::Stop(StopReason::EndTurn)))
-                });
-            if *next >= self.script.rounds.len() && ends_turn {
+            // A script that repeats plays again from its first round once run out (so
+            // `scripted/demo` answers every prompt of an interactive session).
+            if *next >= self.script.rounds.len() && self.script.repeat {
                 *next = 0;
             }
             let index = *next;
@@ -236,8 +230,9 @@ mod tests {
     }
 
     #[test]
-    fn a_new_turn_after_a_script_that_ended_its_turn_plays_it_again() {
-        let script = Script::parse("round { echo; stop \"end_turn\" }", "t", "t", None).unwrap();
+    fn a_repeating_script_plays_again_from_its_first_round() {
+        let script =
+            Script::parse("repeat\nround { echo; stop \"end_turn\" }", "t", "t", None).unwrap();
         let p = ScriptedProvider::new(script);
         let cancel = Cancel::new();
         for prompt in ["first", "second", "third"] {
@@ -248,6 +243,20 @@ mod tests {
                     text: prompt.into()
                 }
             );
+        }
+        let once = Script::parse("round { echo; stop \"end_turn\" }", "t", "t", None).unwrap();
+        let p = ScriptedProvider::new(once);
+        assert!(p.stream(&request("a"), &cancel).is_ok());
+        assert!(
+            p.stream(&request("b"), &cancel).is_err(),
+            "without `repeat` it runs out"
+        );
+        for bad in [
+            "repeat 1\nround { stop \"end_turn\" }",
+            "repeat\nrepeat\nround { stop \"end_turn\" }",
+        ] {
+            let e = Script::parse(bad, "t", "t", None).unwrap_err();
+            assert!(e.to_string().contains("`repeat` is written once"), "{e}");
         }
     }
 

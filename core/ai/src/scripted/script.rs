@@ -87,6 +87,9 @@ pub struct Script {
     pub gate_dir: Option<PathBuf>,
     /// The rounds, in order.
     pub rounds: Vec<Round>,
+    /// Play again from the first round once the last has played (a top-level `repeat`
+    /// node); otherwise a request past the last round is an error.
+    pub repeat: bool,
 }
 
 /// Largest script file accepted, in bytes.
@@ -236,13 +239,25 @@ impl Script {
             }
         })?;
         let mut rounds = Vec::new();
+        let mut repeat = false;
         for node in doc.nodes() {
             let name = node.name().value();
+            if name == "repeat" {
+                if repeat || !node.entries().is_empty() || node.children().is_some() {
+                    return Err(ctx.err(
+                        node.span().offset(),
+                        "repeat",
+                        "`repeat` is written once, alone on its line, with no values or block",
+                    ));
+                }
+                repeat = true;
+                continue;
+            }
             if name != "round" {
                 return Err(ctx.err(
                     node.span().offset(),
                     format!("`{name}`"),
-                    "unknown top-level node; a script holds only `round { … }` nodes",
+                    "unknown top-level node; a script holds `round { … }` nodes and, at most once, `repeat`",
                 ));
             }
             let index = rounds.len() + 1;
@@ -260,6 +275,7 @@ impl Script {
             origin: origin.to_owned(),
             gate_dir,
             rounds,
+            repeat,
         })
     }
 }
