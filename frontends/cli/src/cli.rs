@@ -73,6 +73,27 @@ impl Cli {
     }
 }
 
+impl Command {
+    /// The subcommand's name as typed (`eval`, `sessions`, …).
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Self::Eval(_) => "eval",
+            Self::Rpc(_) => "rpc",
+            Self::Mcp(_) => "mcp",
+            Self::Docs(_) => "docs",
+            Self::Config(_) => "config",
+            Self::Sessions(_) => "sessions",
+            Self::Trust(_) => "trust",
+            Self::Tools(_) => "tools",
+            Self::Plugins(_) => "plugins",
+            Self::Auth(_) => "auth",
+            Self::Secrets(_) => "secrets",
+            Self::Models(_) => "models",
+            Self::Completions(_) => "completions",
+        }
+    }
+}
+
 /// How many of `args` (the program name first) precede the subcommand: the global options
 /// and their values (`-c KEY=VALUE`, `--config …`, `--disable-plugin ID`, each also as
 /// `--name=value` or `-cVALUE`), up to the first other word.

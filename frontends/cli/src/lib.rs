@@ -77,6 +77,15 @@ pub fn main() -> ExitCode {
         }
         return ExitCode::from(e.status);
     }
+    if let Some(command) = &cli.command
+        && let Some(flag) = cli.tui.given()
+    {
+        exit::report(&format!(
+            "{flag} before `{}` is an option of the terminal UI (`smith` with no command), so that command would ignore it; write it after the command (e.g. `smith eval --model scripted/demo \"Hello\"`), or leave the command out to open the UI",
+            command.name()
+        ));
+        return ExitCode::from(exit::USAGE);
+    }
     if let Some((given, resolved)) = smith_app::Paths::from_env().relative_home() {
         exit::report(&format!(
             "note: SMITH_HOME is the relative path {}, so it leads somewhere else from every directory; here it is {} (set an absolute path to keep one home)",

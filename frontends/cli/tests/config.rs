@@ -321,3 +321,21 @@ fn global_options_before_and_after_the_subcommand_all_apply() {
         stdout(&out)
     );
 }
+
+/// The terminal UI's options before a subcommand would be ignored by it: refused, naming the
+/// option and where it belongs.
+#[test]
+fn a_terminal_ui_option_before_a_subcommand_is_refused() {
+    let env = Env::new();
+    let out = env.run(&["--model", "scripted/demo", "eval", "Hello"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("--model before `eval`") && err.contains("smith eval --model"),
+        "{err}"
+    );
+    assert!(env.session_files().is_empty(), "nothing ran");
+    let out = env.run(&["--continue", "sessions", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--continue before `sessions`"));
+}

@@ -370,6 +370,12 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     transcript.show_thinking = ui.transcript.show_thinking;
                     for intent in &intents {
                         transcript.apply(intent);
+                        // The session's earlier prompts are Up's history.
+                        if let smith_ui_intents::Intent::MessageEnd { message, .. } = intent
+                            && message.role == smith::Role::User
+                        {
+                            ui.editor.remember(&message.text());
+                        }
                     }
                     // Notices shown before the history came stay after it.
                     for block in ui.transcript.blocks() {

@@ -241,6 +241,11 @@ impl Ui {
                 self.round = 0;
                 self.status.state = "admitted".into();
             }
+            // Every prompt of the session, recorded or live, is in Up's history (a prompt
+            // sent from this editor is there already: not added twice).
+            Intent::MessageEnd { message, .. } if message.role == smith::Role::User => {
+                self.editor.remember(&message.text());
+            }
             Intent::RoundStart { round } => {
                 self.round = *round;
                 self.status.state = format!("round {round} · waiting for the model");

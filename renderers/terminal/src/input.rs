@@ -3,7 +3,7 @@
 //! state and a widget: the event loop maps keys to these operations.
 //!
 //! A paste over [`CHIP_LINES`] lines or [`CHIP_BYTES`] bytes is not inserted as text: one chip
-//! stands in the draft (`[paste 1: 2000 lines]`), moves and deletes as one character, and
+//! stands in the draft (`[paste 1: 2000 lines, 18.5 KiB]`), moves and deletes as one character, and
 //! [`Editor::submit`] sends the whole pasted text in its place. The draft holds each chip as
 //! one character of the Unicode private-use range `U+F0000…`; typed or pasted text never
 //! carries those (they are replaced by `U+FFFD`), so no text can forge a chip.
@@ -35,6 +35,24 @@ fn chip_index(c: char) -> Option<usize> {
         .then(|| (n - CHIP_BASE) as usize)
 }
 
+/// Whether a word-boundary segment is a word (holds a letter or digit).
+fn is_word(segment: &str) -> bool {
+    segment.chars().any(char::is_alphanumeric)
+}
+
+/// `bytes` for a person: `812 B`, `9.4 KiB`, `3.1 MiB`.
+fn size(bytes: usize) -> String {
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < KIB {
+        format!("{bytes} B")
+    } else if b < KIB * KIB {
+        format!("{:.1} KiB", b / KIB)
+    } else {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    }
+}
+
 /// The draft being edited, its cursor, its pastes and the history of sent drafts.
 #[derive(Clone, Debug, Default)]
 pub struct Editor {
@@ -63,9 +81,23 @@ impl Editor {
         self.text.is_empty()
     }
 
+    /// How `c` is shown: a chip as its label, a tab as four spaces, any other control
+    /// character as its Unicode control picture (`␛` for ESC), so the draft never sends a
+    /// control sequence to the terminal and every character has a visible width.
     fn display(&self, c: char) -> String {
         match chip_index(c).and_then(|i| self.pastes.get(i).map(|p| (i, p))) {
-            Some((i, paste)) => format!("[paste {}: {} lines]", i + 1, paste.lines().count()),
+            Some((i, paste)) => {
+                let n = paste.lines().count();
+                let plural = if n == 1 { "" } else { "s" };
+                format!("[paste {}: {n} line{plural}, {}]", i + 1, size(paste.len()))
+            }
+            None if c == '\t' => "    ".to_owned(),
+            None if c.is_control() && c != '\n' => match u32::from(c) {
+                n @ 0..0x20 => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
+                0x7f => '\u{2421}',
+                _ => '\u{fffd}',
+            }
+            .to_string(),
             None => c.to_string(),
         }
     }
@@ -182,28 +214,24 @@ impl Editor {
         self.cursor = self.next_boundary(self.cursor);
     }
 
-    /// To the start of the previous word.
+    /// To the start of the previous word. Words are Unicode's (UAX #29 word boundaries, a
+    /// segment holding a letter or digit), so the cursor never lands inside a grapheme: an
+    /// emoji sequence or a letter with combining marks moves as one.
     pub fn word_left(&mut self) {
-        let before = &self.text[..self.cursor];
-        let trimmed = before.trim_end_matches(|c: char| !c.is_alphanumeric());
-        self.cursor = trimmed
-            .char_indices()
+        self.cursor = self.text[..self.cursor]
+            .split_word_bound_indices()
             .rev()
-            .find(|(_, c)| !c.is_alphanumeric())
-            .map_or(0, |(i, c)| i + c.len_utf8());
+            .find(|(_, w)| is_word(w))
+            .map_or(0, |(i, _)| i);
     }
 
-    /// To the end of the next word.
+    /// To the end of the next word (words as for [`Editor::word_left`]).
     pub fn word_right(&mut self) {
         let after = &self.text[self.cursor..];
-        let skip = after.len()
-            - after
-                .trim_start_matches(|c: char| !c.is_alphanumeric())
-                .len();
-        let word = after[skip..]
-            .find(|c: char| !c.is_alphanumeric())
-            .unwrap_or(after.len() - skip);
-        self.cursor += skip + word;
+        self.cursor += after
+            .split_word_bound_indices()
+            .find(|(_, w)| is_word(w))
+            .map_or(after.len(), |(i, w)| i + w.len());
     }
 
     /// Delete from the start of the previous word to the cursor.
@@ -346,9 +374,10 @@ impl Editor {
         true
     }
 
-    /// Add `text` to the history (unless it is the newest entry already), bounded.
-    fn remember(&mut self, text: &str) {
-        if self.history.last().map(String::as_str) != Some(text) {
+    /// Add `text` to the history (unless it is blank or the newest entry already), bounded:
+    /// how a resumed session's earlier prompts become Up's history.
+    pub fn remember(&mut self, text: &str) {
+        if !text.trim().is_empty() && self.history.last().map(String::as_str) != Some(text) {
             self.history.push(text.to_owned());
             if self.history.len() > HISTORY {
                 self.history.remove(0);
@@ -356,42 +385,86 @@ impl Editor {
         }
     }
 
-    /// The draft as lines for `width` columns (chips as their labels, hard-wrapped) and the
-    /// cursor's position in them (column, row).
+    /// The draft as lines for `width` columns (chips as their labels; wrapped after the last
+    /// space that fits, a longer word where it must) and the cursor's position in them
+    /// (column, row).
     pub fn layout(&self, width: u16) -> (Vec<String>, (u16, u16)) {
         let width = usize::from(width.max(1));
-        let mut lines = vec![String::new()];
+        // The graphemes as shown (byte offset, text, width); a line break as `None`.
+        let items: Vec<(usize, Option<(String, usize)>)> = self
+            .text
+            .grapheme_indices(true)
+            .map(|(at, g)| {
+                if g == "\n" {
+                    return (at, None);
+                }
+                let shown: String = g.chars().map(|c| self.display(c)).collect();
+                let w = shown.width();
+                (at, Some((shown, w)))
+            })
+            .collect();
+        // Where each line starts (an index into `items`), breaking after the last space
+        // that fits — a word longer than the line breaks where it must.
+        let mut starts = vec![0usize];
         let mut used = 0usize;
-        let mut cursor = (0usize, 0usize);
-        let mut at = 0usize;
-        for g in self.text.graphemes(true) {
-            if at == self.cursor {
-                cursor = (used, lines.len() - 1);
-            }
-            at += g.len();
-            if g == "\n" {
-                lines.push(String::new());
+        let mut after_space: Option<usize> = None;
+        for (i, (_, item)) in items.iter().enumerate() {
+            let Some((shown, w)) = item else {
+                starts.push(i + 1);
                 used = 0;
+                after_space = None;
                 continue;
-            }
-            let shown: String = g.chars().map(|c| self.display(c)).collect();
-            let w = shown.width();
+            };
             if used + w > width && used > 0 {
-                lines.push(String::new());
-                used = 0;
-            }
-            if let Some(last) = lines.last_mut() {
-                last.push_str(&shown);
+                let line_start = *starts.last().unwrap_or(&0);
+                let at = after_space
+                    .filter(|&a| a > line_start && a <= i)
+                    .unwrap_or(i);
+                starts.push(at);
+                used = items[at..i]
+                    .iter()
+                    .filter_map(|(_, it)| it.as_ref().map(|(_, w)| *w))
+                    .sum();
+                after_space = None;
+                // A wide character that still does not fit starts the line itself.
+                if used + w > width && used > 0 {
+                    starts.push(i);
+                    used = 0;
+                }
             }
             used += w;
+            if shown == " " {
+                after_space = Some(i + 1);
+            }
         }
-        if at == self.cursor {
+        let mut lines = Vec::with_capacity(starts.len());
+        let mut cursor = None;
+        for (row, pair) in starts.iter().enumerate() {
+            let end = starts.get(row + 1).copied().unwrap_or(items.len());
+            let mut line = String::new();
+            let mut col = 0usize;
+            for (at, item) in &items[*pair..end] {
+                if *at == self.cursor {
+                    cursor = Some((col, row));
+                }
+                if let Some((shown, w)) = item {
+                    line.push_str(shown);
+                    col += w;
+                }
+            }
+            lines.push(line);
+        }
+        let cursor = cursor.unwrap_or_else(|| {
+            // At the end of the draft: after the last line, or on a new one when it is full.
+            let row = lines.len() - 1;
+            let used = lines[row].width();
             if used >= width {
                 lines.push(String::new());
-                used = 0;
+                (0, row + 1)
+            } else {
+                (used, row)
             }
-            cursor = (used, lines.len() - 1);
-        }
+        });
         let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
         (lines, (clamp(cursor.0), clamp(cursor.1)))
     }
@@ -535,13 +608,13 @@ mod tests {
         let mut e = typed("see: ");
         e.paste(&paste);
         e.insert_char('.');
-        assert_eq!(e.shown(), "see: [paste 1: 2000 lines].");
+        assert_eq!(e.shown(), "see: [paste 1: 2000 lines, 18.5 KiB].");
         e.left();
         e.left();
         e.insert_char(' ');
         assert_eq!(
             e.shown(),
-            "see:  [paste 1: 2000 lines].",
+            "see:  [paste 1: 2000 lines, 18.5 KiB].",
             "the chip moves as one"
         );
         let sent = e.submit().unwrap();
@@ -566,5 +639,47 @@ mod tests {
         assert_eq!(e.layout(5).1, (0, 0));
         let e = typed("abcde");
         assert_eq!(e.layout(5), (vec!["abcde".into(), String::new()], (0, 1)));
+    }
+
+    #[test]
+    fn word_motions_never_split_a_grapheme() {
+        // A family emoji (joined by ZWJ) and an e with a combining acute.
+        let text = "say 👨\u{200d}👩\u{200d}👧 cafe\u{301} now";
+        let mut e = typed(text);
+        let mut stops = Vec::new();
+        while e.cursor > 0 {
+            e.word_left();
+            assert!(text.is_char_boundary(e.cursor));
+            stops.push(e.cursor);
+        }
+        assert_eq!(
+            stops,
+            [text.find("now").unwrap(), text.find("cafe").unwrap(), 0]
+        );
+        e.word_right();
+        assert_eq!(e.cursor, 3, "the end of `say`");
+        e.word_right();
+        assert_eq!(&text[..e.cursor], "say 👨\u{200d}👩\u{200d}👧 cafe\u{301}");
+        e.delete_word_left();
+        assert_eq!(e.shown(), "say 👨\u{200d}👩\u{200d}👧  now");
+    }
+
+    #[test]
+    fn layout_wraps_at_words_and_shows_tabs_and_controls() {
+        let mut e = typed("one two three");
+        assert_eq!(e.layout(9).0, ["one two ", "three"], "the word moves whole");
+        assert_eq!(e.layout(9).1, (5, 1));
+        e.home();
+        for _ in 0..5 {
+            e.right();
+        }
+        assert_eq!(e.layout(9).1, (5, 0), "inside `two`");
+        assert_eq!(typed("abcdefghij").layout(4).0, ["abcd", "efgh", "ij"]);
+        let e = typed("a\tb\u{1b}[31m");
+        assert_eq!(e.layout(40).0, ["a    b␛[31m"]);
+        assert_eq!(e.layout(40).1, (11, 0));
+        let mut one = Editor::new();
+        one.paste(&"x".repeat(9000));
+        assert_eq!(one.shown(), "[paste 1: 1 line, 8.8 KiB]");
     }
 }

@@ -36,6 +36,21 @@ pub(crate) struct TuiArgs {
     pub(crate) script: Option<std::path::PathBuf>,
 }
 
+impl TuiArgs {
+    /// The first of these options given (as written on the command line), if any: they
+    /// apply to the terminal UI only, so one given with a subcommand is refused.
+    pub(crate) fn given(&self) -> Option<&'static str> {
+        [
+            (self.model.is_some(), "--model"),
+            (self.session.is_some(), "--session"),
+            (self.continue_latest, "--continue"),
+            (self.script.is_some(), "--script"),
+        ]
+        .into_iter()
+        .find_map(|(set, flag)| set.then_some(flag))
+    }
+}
+
 /// Run the terminal UI; the exit status, or a diagnostic with its status.
 pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {

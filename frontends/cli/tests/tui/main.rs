@@ -178,7 +178,7 @@ fn a_two_thousand_line_paste_arrives_as_one_message() {
     let paste: String = (1..=2000).map(|i| format!("line {i}\n")).collect();
     pane.type_text("summarize: ");
     pane.paste(&paste);
-    pane.wait_for_text("[paste 1: 2000 lines]");
+    pane.wait_for_text("[paste 1: 2000 lines,");
     pane.keys(&["Enter"]);
     wait_until("the answer, echoing the paste, ending", || {
         let s = pane.screen();
@@ -372,6 +372,14 @@ fn opening_and_quitting_leaves_no_session_and_continue_resumes_the_last_conversa
     );
     let pane = Pane::start(&env, &["--continue"], &[]);
     pane.wait_for_text("› the real one");
+    pane.wait_for_text("scripted/demo · idle");
+    // The resumed session's prompts are Up's history.
+    let before = pane.screen().matches("the real one").count();
+    pane.keys(&["Up"]);
+    wait_until("the earlier prompt in the draft", || {
+        pane.screen().matches("the real one").count() > before
+    });
+    pane.keys(&["C-u"]);
     quit(&pane);
     assert_eq!(env.session_files().len(), 1, "a resumed session stays");
 }
