@@ -21,7 +21,12 @@ pub(crate) enum Event {
     /// Live intents are waiting in the queue.
     Intents,
     /// The session's history (root first), read at start.
-    History(Vec<Intent>),
+    History {
+        /// The intents a live run would have emitted for the branch, root first.
+        intents: Vec<Intent>,
+        /// What the branch cost so far, in US dollars; `None` when unknown or empty.
+        cost_usd: Option<f64>,
+    },
     /// Committed records an observer read.
     Observed(Vec<Intent>),
     /// An observed session has no writer any more (it stays read-only).

@@ -77,14 +77,18 @@ pub(crate) fn load_branch(path: PathBuf, events: Events) {
         let result = (|| {
             let mut reader = SessionReader::open(&path)?;
             let Some(leaf) = reader.state().leaf_id() else {
-                return Ok(Vec::new());
+                return Ok((Vec::new(), None));
             };
             let mut branch = reader.branch(leaf, usize::MAX)?;
             branch.reverse();
-            Ok::<_, smith_store::Error>(branch.iter().flat_map(entry_intents).collect())
+            // What the branch cost so far, from its records (each response once, at the
+            // prices its attempt recorded), so a resumed session's status line has it.
+            let cost_usd = smith_agent::account(branch.iter()).cost_usd;
+            let intents = branch.iter().flat_map(entry_intents).collect();
+            Ok::<_, smith_store::Error>((intents, cost_usd))
         })();
         events.send(match result {
-            Ok(intents) => Event::History(intents),
+            Ok((intents, cost_usd)) => Event::History { intents, cost_usd },
             Err(e) => Event::Notice(
                 NoticeLevel::Error,
                 format!("the session's history cannot be shown: {e}"),

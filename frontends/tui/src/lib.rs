@@ -365,7 +365,8 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                         history::load_branch(path.clone(), events.clone());
                     }
                 }
-                Event::History(intents) => {
+                Event::History { intents, cost_usd } => {
+                    ui.status.cost_usd = cost_usd;
                     let mut transcript = smith_render_terminal::transcript::Transcript::new();
                     transcript.show_thinking = ui.transcript.show_thinking;
                     for intent in &intents {

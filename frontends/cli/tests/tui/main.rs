@@ -373,6 +373,8 @@ fn opening_and_quitting_leaves_no_session_and_continue_resumes_the_last_conversa
     let pane = Pane::start(&env, &["--continue"], &[]);
     pane.wait_for_text("› the real one");
     pane.wait_for_text("scripted/demo · idle");
+    // The status line has what the resumed conversation cost (the scripted model is free).
+    pane.wait_for_text("$0.0000");
     // The resumed session's prompts are Up's history.
     let before = pane.screen().matches("the real one").count();
     pane.keys(&["Up"]);
