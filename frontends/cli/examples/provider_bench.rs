@@ -7,23 +7,17 @@
 //! `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::smith;
 use smith_ai::loopback;
 
 const ANSWER: &[u8] = b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":1}}\n\ndata: [DONE]\n\n";
 
 const RUNS: usize = 30;
-
-fn smith() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
-        PathBuf::from,
-    );
-    target.join("release").join("smith")
-}
 
 /// Probe mode: run `smith args` (home `home`) as this process's only child and print its peak
 /// RSS (KiB).

@@ -7,20 +7,15 @@
 //! builds `smith` in release; prints `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::{median, ms, smith};
 use serde_json::{Value, json};
-
-fn smith() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
-        PathBuf::from,
-    );
-    target.join("release").join("smith")
-}
 
 struct Rpc {
     child: Child,
@@ -110,15 +105,6 @@ impl Rpc {
         }
         let _ = self.child.wait();
     }
-}
-
-fn median(mut samples: Vec<f64>) -> f64 {
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// An OpenAI-compatible chat stream of `n` deltas from a loopback server; `alternate`: text

@@ -8,20 +8,15 @@
 //! `smith` in release; prints `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod common;
+
+use common::{median, ms, smith};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-
-fn smith() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"),
-        PathBuf::from,
-    );
-    target.join("release").join("smith")
-}
 
 /// What the UI wrote, as it arrives.
 #[derive(Default)]
@@ -133,15 +128,6 @@ impl Ui {
         self.send(b"\x04");
         let _ = self.child.wait();
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 const PLACEHOLDER: &[u8] = b"F1 for keys";

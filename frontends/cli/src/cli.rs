@@ -226,4 +226,14 @@ impl Global {
             &invocation,
         )?)
     }
+
+    /// [`Global::app`] with a command's `--model` flag, when given, as the `model` setting.
+    pub(crate) fn app_with_model(
+        &self,
+        model: Option<&str>,
+    ) -> Result<smith_app::App, crate::command_error::CliError> {
+        let flags: Vec<(&str, &str, &str)> =
+            model.map(|m| ("--model", "model", m)).into_iter().collect();
+        self.app(&flags)
+    }
 }

@@ -40,6 +40,17 @@ impl fmt::Display for CliError {
 }
 
 /// The status for a store error met while opening, reading or creating a session.
+/// The working directory, where sessions start and tools run; exit 1 when it cannot be told
+/// (it was removed, or is not readable).
+pub(crate) fn current_dir() -> Result<std::path::PathBuf, CliError> {
+    std::env::current_dir().map_err(|e| {
+        CliError::new(
+            crate::exit::RUN_FAILED,
+            format!("cannot tell the working directory, where sessions start and tools run: {e}; run smith from an existing directory"),
+        )
+    })
+}
+
 pub(crate) fn store_status(e: &smith_store::Error) -> u8 {
     use smith_store::Error as E;
     match e {

@@ -437,6 +437,16 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// A writer's UI, plain theme, session `0190`.
+    fn writer_ui() -> Ui {
+        Ui::new(
+            Theme::plain(),
+            Held::Writer,
+            "0190".into(),
+            PathBuf::from("."),
+        )
+    }
+
     fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
         let area = Rect::new(0, 0, w, h);
         let mut buf = Buffer::empty(area);
@@ -494,12 +504,7 @@ mod tests {
 
     #[test]
     fn queued_input_shows_above_the_input_with_the_way_back() {
-        let mut ui = Ui::new(
-            Theme::plain(),
-            Held::Writer,
-            "0190".into(),
-            PathBuf::from("."),
-        );
+        let mut ui = writer_ui();
         ui.queued = vec![crate::ui::Queued {
             submission: smith::EntryId(5),
             delivery: Delivery::Steer,
@@ -512,12 +517,7 @@ mod tests {
 
     #[test]
     fn the_help_lists_every_binding_from_the_table() {
-        let mut ui = Ui::new(
-            Theme::plain(),
-            Held::Writer,
-            "0190".into(),
-            PathBuf::from("."),
-        );
+        let mut ui = writer_ui();
         ui.help = true;
         let s = screen(&mut ui, 110, 45);
         for b in BINDINGS {
@@ -529,12 +529,7 @@ mod tests {
     #[test]
     fn a_help_taller_than_the_screen_wraps_inside_its_frame_and_scrolls() {
         use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-        let mut ui = Ui::new(
-            Theme::plain(),
-            Held::Writer,
-            "0190".into(),
-            PathBuf::from("."),
-        );
+        let mut ui = writer_ui();
         ui.help = true;
         let s = screen(&mut ui, 50, 14);
         assert!(s.contains("Keys 1-"), "{s}");

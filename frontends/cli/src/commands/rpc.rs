@@ -34,20 +34,9 @@ pub(crate) struct RpcArgs {
 
 /// Serve until stdin ends.
 pub(crate) fn run(args: &RpcArgs, global: &Global) -> Result<u8, CliError> {
-    let flags: Vec<(&str, &str, &str)> = args
-        .model
-        .as_deref()
-        .map(|m| ("--model", "model", m))
-        .into_iter()
-        .collect();
-    let app = global.app(&flags)?;
+    let app = global.app_with_model(args.model.as_deref())?;
     report_notices(&app.settings.notices);
-    let cwd = std::env::current_dir().map_err(|e| {
-        CliError::new(
-            exit::RUN_FAILED,
-            format!("cannot tell the working directory sessions run in: {e}; run smith from an existing directory"),
-        )
-    })?;
+    let cwd = crate::command_error::current_dir()?;
     let rpc = smith_rpc::Rpc::new(app, cwd);
     let stop = rpc.stopper();
     let _ = ctrlc::set_handler(move || {

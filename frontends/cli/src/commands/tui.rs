@@ -59,13 +59,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         ));
     }
     smith_store::holder::set_frontend("tui");
-    let flags: Vec<(&str, &str, &str)> = args
-        .model
-        .as_deref()
-        .map(|m| ("--model", "model", m))
-        .into_iter()
-        .collect();
-    let app = global.app(&flags)?;
+    let app = global.app_with_model(args.model.as_deref())?;
     // A model named by --model or the `model` setting that does not resolve is refused here,
     // before the terminal is taken, as `smith eval` refuses it (exit 2 with the fix).
     if app.settings.resolved.get("model").is_some() {
@@ -77,12 +71,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         .iter()
         .map(ToString::to_string)
         .collect();
-    let cwd = std::env::current_dir().map_err(|e| {
-        CliError::new(
-            exit::RUN_FAILED,
-            format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
-        )
-    })?;
+    let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let wants_latest = args.continue_latest || args.session.as_deref() == Some("last");
     let existing = if wants_latest {

@@ -85,12 +85,12 @@ fn gated(env: &Env) -> std::path::PathBuf {
     )
 }
 
-#[test]
-fn typing_goes_on_while_a_stream_is_held_and_queued_input_is_delivered() {
-    let env = Env::new();
-    let script = gated(&env);
+/// The UI on [`gated`]'s script, its first prompt (`start`) sent and the answer held at the
+/// gate.
+fn start_held(env: &Env) -> Pane {
+    let script = gated(env);
     let pane = Pane::start(
-        &env,
+        env,
         &[
             "--model",
             "scripted/gated",
@@ -103,6 +103,22 @@ fn typing_goes_on_while_a_stream_is_held_and_queued_input_is_delivered() {
     pane.type_text("start");
     pane.keys(&["Enter"]);
     wait_for(&env.root.path().join("hold.waiting"));
+    pane
+}
+
+/// The texts of the session's user messages, in order.
+fn user_texts(env: &Env) -> Vec<String> {
+    messages(env)
+        .into_iter()
+        .filter(|(r, _)| *r == smith::Role::User)
+        .map(|(_, t)| t)
+        .collect()
+}
+
+#[test]
+fn typing_goes_on_while_a_stream_is_held_and_queued_input_is_delivered() {
+    let env = Env::new();
+    let pane = start_held(&env);
     pane.wait_for_text("first part");
     // The stream is held: the draft still takes every key, and shows it.
     pane.type_text("typed while streaming");
@@ -121,32 +137,14 @@ fn typing_goes_on_while_a_stream_is_held_and_queued_input_is_delivered() {
         !pane.screen().contains("↳")
     });
     quit(&pane);
-    let users: Vec<String> = messages(&env)
-        .into_iter()
-        .filter(|(r, _)| *r == smith::Role::User)
-        .map(|(_, t)| t)
-        .collect();
+    let users = user_texts(&env);
     assert_eq!(users, ["start", "steer this way", "and then this"]);
 }
 
 #[test]
 fn queued_input_can_be_taken_back() {
     let env = Env::new();
-    let script = gated(&env);
-    let pane = Pane::start(
-        &env,
-        &[
-            "--model",
-            "scripted/gated",
-            "--script",
-            script.to_str().unwrap(),
-        ],
-        &[],
-    );
-    pane.wait_for_text("scripted/gated · idle");
-    pane.type_text("start");
-    pane.keys(&["Enter"]);
-    wait_for(&env.root.path().join("hold.waiting"));
+    let pane = start_held(&env);
     pane.type_text("never mind");
     pane.keys(&["Enter"]);
     pane.wait_for_text("↳ follow-up: never mind");
@@ -162,11 +160,7 @@ fn queued_input_can_be_taken_back() {
     quit(&pane);
     let k = kinds(&env);
     assert!(k.contains(&"withdrawal"), "{k:?}");
-    let users: Vec<String> = messages(&env)
-        .into_iter()
-        .filter(|(r, _)| *r == smith::Role::User)
-        .map(|(_, t)| t)
-        .collect();
+    let users = user_texts(&env);
     assert_eq!(users, ["start"], "withdrawn input is never delivered");
 }
 
@@ -185,11 +179,7 @@ fn a_two_thousand_line_paste_arrives_as_one_message() {
         s.contains("line 2000") && s.contains("· idle") && !s.contains("[paste 1")
     });
     quit(&pane);
-    let users: Vec<String> = messages(&env)
-        .into_iter()
-        .filter(|(r, _)| *r == smith::Role::User)
-        .map(|(_, t)| t)
-        .collect();
+    let users = user_texts(&env);
     assert_eq!(users.len(), 1, "one message");
     assert_eq!(
         users[0].trim_end(),
@@ -286,11 +276,7 @@ fn a_session_another_process_writes_opens_read_only_and_follows_it() {
     pane.keys(&["C-u"]);
     quit(&pane);
     pane.assert_restored();
-    let users: Vec<String> = messages(&env)
-        .into_iter()
-        .filter(|(r, _)| *r == smith::Role::User)
-        .map(|(_, t)| t)
-        .collect();
+    let users = user_texts(&env);
     assert_eq!(users, ["written elsewhere"], "the observer wrote nothing");
 }
 

@@ -29,16 +29,23 @@ fn the_quit_key_restores_every_mode() {
     );
 }
 
+/// The UI with the debug-only fault hook set to `kind` (`error` or `panic`), fired (F12).
+#[cfg(debug_assertions)]
+fn fault(env: &Env, kind: &str) -> Pane {
+    let pane = started(
+        env,
+        &[("SMITH_TUI_FAULT", kind)],
+        &["-c", "tui.keyboard-enhancement=on"],
+    );
+    pane.keys(&["F12"]);
+    pane
+}
+
 #[cfg(debug_assertions)]
 #[test]
 fn a_returned_error_restores_every_mode() {
     let env = Env::new();
-    let pane = started(
-        &env,
-        &[("SMITH_TUI_FAULT", "error")],
-        &["-c", "tui.keyboard-enhancement=on"],
-    );
-    pane.keys(&["F12"]);
+    let pane = fault(&env, "error");
     assert_eq!(pane.exit_status(), 1);
     pane.assert_restored();
     pane.wait_for_text("fault hook returned an error");
@@ -48,12 +55,7 @@ fn a_returned_error_restores_every_mode() {
 #[test]
 fn a_panic_restores_every_mode_and_its_message_is_readable() {
     let env = Env::new();
-    let pane = started(
-        &env,
-        &[("SMITH_TUI_FAULT", "panic")],
-        &["-c", "tui.keyboard-enhancement=on"],
-    );
-    pane.keys(&["F12"]);
+    let pane = fault(&env, "panic");
     assert_eq!(pane.exit_status(), 101);
     pane.wait_for_text("the fault hook panicked on purpose");
     pane.assert_restored();
