@@ -1,0 +1,221 @@
+//! The UI state machine driven by keys and intents, as the loop drives it.
+
+use super::*;
+
+fn ui() -> Ui {
+    let mut ui = Ui::new(
+        Theme::plain(),
+        Held::Writer,
+        "0190".into(),
+        PathBuf::from("."),
+    );
+    ui.unprepared = None;
+    ui
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ctrl(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+fn typed(ui: &mut Ui, s: &str) {
+    for c in s.chars() {
+        assert_eq!(ui.key(key(KeyCode::Char(c))), None);
+    }
+}
+
+#[test]
+fn enter_submits_then_queues_while_work_runs() {
+    let mut ui = ui();
+    typed(&mut ui, "hello");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Submit("hello".into()))
+    );
+    typed(&mut ui, "more");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Enqueue("more".into(), Delivery::FollowUp))
+    );
+    typed(&mut ui, "turn");
+    assert_eq!(
+        ui.key(ctrl('s')),
+        Some(Effect::Enqueue("turn".into(), Delivery::Steer))
+    );
+    // An empty draft sends nothing.
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+}
+
+#[test]
+fn escape_closes_then_clears_then_aborts() {
+    let mut ui = ui();
+    ui.running = Some(EntryId(7));
+    ui.help = true;
+    assert_eq!(ui.key(key(KeyCode::Esc)), None);
+    assert!(!ui.help);
+    typed(&mut ui, "draft");
+    assert_eq!(ui.key(key(KeyCode::Esc)), None);
+    assert!(ui.editor.is_empty());
+    assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Abort(EntryId(7))));
+    ui.running = None;
+    assert_eq!(ui.key(key(KeyCode::Esc)), None, "nothing to abort");
+    ui.key(key(KeyCode::Up));
+    assert_eq!(
+        ui.editor.shown(),
+        "draft",
+        "the cleared draft comes back with Up"
+    );
+}
+
+#[test]
+fn a_refused_submission_goes_back_to_the_draft() {
+    let mut ui = ui();
+    ui.loading = false;
+    typed(&mut ui, "explain this");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Submit("explain this".into()))
+    );
+    assert!(ui.editor.is_empty());
+    ui.refused("`@missing.rs` does not exist; nothing was sent".into());
+    assert_eq!(ui.editor.shown(), "explain this");
+    assert!(!ui.admitting);
+    assert_eq!(ui.status.state, "idle");
+}
+
+#[test]
+fn tab_completes_lists_then_cycles_and_esc_closes_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.rs"), "").unwrap();
+    std::fs::write(dir.path().join("map.rs"), "").unwrap();
+    std::fs::write(dir.path().join("my notes.md"), "").unwrap();
+    let mut ui = ui();
+    ui.cwd = dir.path().to_owned();
+    typed(&mut ui, "see @ma");
+    let tab = || key(KeyCode::Tab);
+    ui.key(tab());
+    assert_eq!(
+        ui.choices,
+        ["main.rs", "map.rs"],
+        "nothing in common to add: listed"
+    );
+    ui.key(tab());
+    assert_eq!(ui.editor.shown(), "see @main.rs");
+    ui.key(tab());
+    assert_eq!(ui.editor.shown(), "see @map.rs");
+    ui.key(tab());
+    assert_eq!(ui.editor.shown(), "see @main.rs", "and round again");
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.choices.is_empty());
+    assert_eq!(
+        ui.editor.shown(),
+        "see @main.rs",
+        "Esc closed the list only"
+    );
+    ui.editor.clear();
+    typed(&mut ui, "@my");
+    ui.key(tab());
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("white space")),
+        "{:?}",
+        ui.hint
+    );
+}
+
+#[test]
+fn ctrl_c_twice_leaves_and_another_key_disarms() {
+    let mut ui = ui();
+    assert_eq!(ui.key(ctrl('c')), None);
+    assert_eq!(ui.key(key(KeyCode::Char('x'))), None);
+    assert_eq!(ui.key(ctrl('c')), None, "x disarmed it");
+    assert_eq!(ui.key(ctrl('c')), Some(Effect::Quit));
+    let mut ui = super::tests::ui();
+    assert_eq!(ui.key(ctrl('d')), Some(Effect::Quit));
+}
+
+#[test]
+fn an_observer_cannot_submit_and_says_why() {
+    let holder = Holder {
+        pid: 42,
+        host: "box".into(),
+        frontend: "eval".into(),
+        started_ms: 0,
+    };
+    let held = Held::Observer {
+        holder: Some(holder),
+        follow: true,
+        writer_gone: false,
+    };
+    let mut ui = Ui::new(Theme::plain(), held, "0190".into(), PathBuf::from("."));
+    typed(&mut ui, "hi");
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    let hint = ui.hint.clone().unwrap();
+    assert!(
+        hint.contains("read-only") && hint.contains("pid 42"),
+        "{hint}"
+    );
+    assert!(!ui.editor.is_empty(), "the draft is kept");
+    assert_eq!(ui.key(ctrl('f')), None);
+    assert!(matches!(ui.held, Held::Observer { follow: false, .. }));
+}
+
+#[test]
+fn questions_take_the_keys_until_answered() {
+    let mut ui = ui();
+    ui.apply(&Intent::ConfirmRequest {
+        request_id: "q1".into(),
+        prompt: "run `ls`?".into(),
+        default: Some(false),
+    });
+    assert_eq!(ui.key(key(KeyCode::Char('x'))), None);
+    assert!(ui.editor.is_empty(), "typing goes to the question");
+    assert_eq!(
+        ui.key(key(KeyCode::Char('y'))),
+        Some(Effect::Answer("q1".into(), Answer::Confirm(true)))
+    );
+    ui.apply(&Intent::SelectRequest {
+        request_id: "q2".into(),
+        prompt: "which?".into(),
+        options: vec!["a".into(), "b".into()],
+    });
+    ui.key(key(KeyCode::Down));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Answer("q2".into(), Answer::Select(1)))
+    );
+    ui.apply(&Intent::InputRequest {
+        request_id: "q3".into(),
+        prompt: "name?".into(),
+        secret: true,
+    });
+    assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Refuse("q3".into())));
+    assert!(ui.questions.is_empty());
+}
+
+#[test]
+fn a_turn_ending_unfocused_rings() {
+    let mut ui = ui();
+    typed(&mut ui, "go");
+    ui.key(key(KeyCode::Enter));
+    ui.apply(&Intent::Receipt {
+        submission: 3,
+        dedup_key: None,
+        deduplicated: false,
+        state: smith_ui_intents::ReceiptStatus::Admitted,
+        stop_reason: None,
+    });
+    assert_eq!(ui.running, Some(EntryId(3)));
+    ui.focused = false;
+    ui.apply(&Intent::RunEnd {
+        stop_reason: smith::StopReason::EndTurn,
+        usage: smith::UsageTotals::default(),
+        cost_usd: None,
+        error: None,
+    });
+    assert!(ui.ring && ui.running.is_none());
+}
