@@ -266,6 +266,24 @@ pub const SCHEMA: &[OptionSpec] = &[
         flag: None,
         example: "off",
     },
+    OptionSpec {
+        key: "tui.mouse",
+        ty: Type::Enum(&["on", "off"]),
+        default: Some("on"),
+        doc: "Whether the terminal UI captures the mouse while it runs, so the wheel scrolls the transcript. `off` leaves the mouse to the terminal: its own cell selection works, and the wheel does what the terminal makes of it. Capture is released on every exit and while an external editor runs.",
+        env: None,
+        flag: None,
+        example: "off",
+    },
+    OptionSpec {
+        key: "tui.clipboard",
+        ty: Type::Enum(&["auto", "osc52", "file"]),
+        default: Some("auto"),
+        doc: "Where the terminal UI puts what it copies (an entry, a code block, a tool's output). `auto`: the terminal clipboard by OSC 52 when the terminal is one known to honour it (tmux, kitty, WezTerm, Alacritty, foot, Ghostty, iTerm2, VS Code, Windows Terminal), else a file in the temporary directory whose path is shown. `osc52` always writes OSC 52 (copies over 74,000 bytes still go to a file); `file` always writes the file.",
+        env: None,
+        flag: None,
+        example: "file",
+    },
 ];
 
 fn matches(pattern: &str, key: &str) -> bool {

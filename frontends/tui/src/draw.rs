@@ -1,7 +1,9 @@
 //! One frame: the observer banner, the transcript window, queued input, the question or the
 //! completion choices, the input, the status line — and the help overlay over them. Widgets
 //! are `smith-render-terminal`'s; this file is the layout. The transcript's lines are cached
-//! per block, so a frame re-wraps only the blocks that changed.
+//! per block by its window, so a frame re-wraps only the blocks that changed. Over the
+//! transcript: the "new output below" marker, the selected entry, search matches; over
+//! everything, the top overlay (help, entry detail).
 
 use ratatui_core::buffer::Buffer;
 use ratatui_core::layout::{Position, Rect};
@@ -13,69 +15,12 @@ use smith_render_terminal::Theme;
 use smith_render_terminal::input::InputView;
 use smith_render_terminal::sanitize::sanitize;
 use smith_render_terminal::status::StatusLine;
-use smith_render_terminal::transcript::{Block, Transcript};
-use smith_render_terminal::view::TranscriptView;
+use smith_render_terminal::transcript::detail_lines;
 use smith_store::holder::Holder;
 
 use crate::keys::{Action, BINDINGS, keys_of};
+use crate::layers::{Finding, Layer};
 use crate::ui::{Held, Question, Ui};
-
-/// The transcript's lines at one width, per block, with the blocks they were drawn from.
-#[derive(Debug, Default)]
-pub(crate) struct LineCache {
-    width: u16,
-    thinking: bool,
-    blocks: Vec<(Block, Vec<Line<'static>>)>,
-    lines: Vec<Line<'static>>,
-}
-
-impl LineCache {
-    /// Bring the lines up to date with `transcript` at `width`: only changed blocks are
-    /// drawn again.
-    pub(crate) fn update(&mut self, transcript: &Transcript, theme: &Theme, width: u16) {
-        if width != self.width || transcript.show_thinking != self.thinking {
-            self.blocks.clear();
-            self.width = width;
-            self.thinking = transcript.show_thinking;
-        }
-        let blocks = transcript.blocks();
-        self.blocks.truncate(blocks.len());
-        let mut changed = false;
-        for (i, block) in blocks.iter().enumerate() {
-            match self.blocks.get(i) {
-                Some((cached, _)) if cached == block => {}
-                _ => {
-                    let lines = transcript.block_lines(block, theme, width);
-                    if i < self.blocks.len() {
-                        self.blocks[i] = (block.clone(), lines);
-                    } else {
-                        self.blocks.push((block.clone(), lines));
-                    }
-                    changed = true;
-                }
-            }
-        }
-        if changed || self.lines.is_empty() != self.blocks.is_empty() {
-            self.lines.clear();
-            for (i, (_, lines)) in self.blocks.iter().enumerate() {
-                if i > 0 {
-                    self.lines.push(Line::default());
-                }
-                self.lines.extend(lines.iter().cloned());
-            }
-        }
-    }
-
-    /// Every line.
-    pub(crate) fn lines(&self) -> &[Line<'static>] {
-        &self.lines
-    }
-
-    /// How many lines.
-    pub(crate) fn total(&self) -> usize {
-        self.lines.len()
-    }
-}
 
 /// The writer as a person reads it: `pid 42 on box (tui, since 12:01:33 UTC)`.
 pub(crate) fn holder_words(holder: Option<&Holder>) -> String {
@@ -180,6 +125,26 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         }
     }
     let mut above: Vec<Vec<Span<'static>>> = Vec::new();
+    if let Some(search) = ui.layers.iter().rev().find_map(Layer::search) {
+        let state = match search.finding {
+            Finding::Idle => "type to search the whole transcript".to_owned(),
+            Finding::Searching => "searching older history…".to_owned(),
+            Finding::Found => "Enter/↑ older · ↓ newer · Esc closes".to_owned(),
+            Finding::Nothing { older: true } => "no older match · ↓ newer · Esc closes".to_owned(),
+            Finding::Nothing { older: false } => "no newer match · ↑ older · Esc closes".to_owned(),
+        };
+        above.push(vec![
+            Span::styled(" search: ", t.heading),
+            Span::styled(sanitize(&search.query).into_owned(), t.user),
+            Span::styled(format!("  ({state})"), t.dim),
+        ]);
+    }
+    if ui.selected().is_some() && !matches!(ui.layers.last(), Some(Layer::Detail { .. })) {
+        above.push(vec![Span::styled(
+            " selected · ↑↓ move · y copies · c copies a code block · Enter opens in full · Esc leaves",
+            t.dim,
+        )]);
+    }
     if let Some(hint) = &ui.hint {
         // A hint says what happened and what to do: wrapped whole, never cut.
         let piece = smith_render_terminal::wrap::Piece::new(sanitize(hint).into_owned(), t.warning);
@@ -243,15 +208,53 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     // The transcript fills the rest.
     let transcript = Rect::new(area.x, top, width, bottom.saturating_sub(top));
     ui.page = usize::from(transcript.height);
-    ui.cache.update(&ui.transcript, &t, width);
-    TranscriptView {
-        lines: ui.cache.lines(),
-        scroll: ui.scroll,
+    ui.window.layout(&t, width);
+    ui.window.render(transcript, buf);
+    if let Some(key) = ui.selected() {
+        for (k, row, rows_) in ui.window.visible(ui.page) {
+            if k == key {
+                let y = transcript.y + self::rows(row);
+                buf.set_style(
+                    Rect::new(transcript.x, y, width, self::rows(rows_)),
+                    t.selected,
+                );
+                if let Some(cell) = buf.cell_mut(Position::new(transcript.x, y)) {
+                    cell.set_symbol("▌");
+                }
+            }
+        }
     }
-    .render(transcript, buf);
-    if ui.help {
-        draw_help(ui, &t, area, buf);
-        return None;
+    if let Some(needle) = ui.needle() {
+        smith_render_terminal::search::highlight(buf, transcript, &needle, t.search_match);
+    }
+    if ui.window.unseen() && transcript.height > 1 {
+        let y = transcript.y + transcript.height - 1;
+        let text = format!(
+            " ↓ new output below · {} returns to the latest ",
+            keys_of(Action::Bottom)
+        );
+        let w = rows(Line::from(text.clone()).width()).min(width);
+        let x = transcript.x + width.saturating_sub(w);
+        buf.set_line(
+            x,
+            y,
+            &Line::from(Span::styled(
+                smith_render_terminal::cut_to_width(&text, usize::from(w)),
+                t.status_alert,
+            )),
+            w,
+        );
+    }
+    match ui.layers.last() {
+        Some(Layer::Help { .. }) => {
+            draw_help(ui, &t, area, buf);
+            return None;
+        }
+        Some(Layer::Detail { .. }) => {
+            draw_detail(ui, &t, area, buf);
+            return None;
+        }
+        _ => {}
     }
     cursor
 }
@@ -375,15 +378,46 @@ fn help_lines(t: &Theme, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-/// The help overlay: a framed panel over the middle of `area`, every binding of the key
-/// table, scrolled by `ui.help_scroll` (clamped here) when it does not fit.
+/// The help overlay: every binding of the key table in a framed panel.
 fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
+    let inner = area.width.saturating_sub(2).min(110).saturating_sub(2);
+    let lines = help_lines(t, inner);
+    if let Some(Layer::Help { scroll }) = ui.layers.last_mut() {
+        *scroll = panel(t, area, buf, "Keys", &lines, *scroll);
+    }
+}
+
+/// The entry detail overlay: the selected entry in full (a tool's whole output).
+fn draw_detail(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
+    let Some(&Layer::Detail { key, scroll }) = ui.layers.last() else {
+        return;
+    };
+    let inner = area.width.saturating_sub(2).min(110).saturating_sub(2);
+    let lines = match ui.window.block(key) {
+        Some(block) => detail_lines(block, t, inner),
+        None => vec![Line::from("this entry is no longer loaded; Esc closes")],
+    };
+    let shown = panel(t, area, buf, "Entry · y copies", &lines, scroll);
+    if let Some(Layer::Detail { scroll, .. }) = ui.layers.last_mut() {
+        *scroll = shown;
+    }
+}
+
+/// A framed panel over the middle of `area` (at most 110 columns) showing `lines` from
+/// `scroll` (returned clamped), titled `name` with the range shown when they do not fit.
+fn panel(
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+    name: &str,
+    lines: &[Line<'static>],
+    scroll: usize,
+) -> usize {
     let w = area.width.saturating_sub(2).min(110);
     if w < 24 || area.height < 5 {
-        return;
+        return scroll;
     }
     let inner_w = w - 2;
-    let lines = help_lines(t, inner_w);
     let h = area.height.saturating_sub(2).min(rows(lines.len() + 2));
     let x = area.x + (area.width - w) / 2;
     let y = area.y + (area.height - h) / 2;
@@ -398,16 +432,16 @@ fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
     }
     let visible = usize::from(h - 2);
     let most = lines.len().saturating_sub(visible);
-    ui.help_scroll = ui.help_scroll.min(most);
+    let scroll = scroll.min(most);
     let title = if most > 0 {
         format!(
-            " Keys {}-{} of {} · ↑↓ PgUp PgDn scroll · Esc closes ",
-            ui.help_scroll + 1,
-            (ui.help_scroll + visible).min(lines.len()),
+            " {name} {}-{} of {} · ↑↓ PgUp PgDn scroll · Esc closes ",
+            scroll + 1,
+            (scroll + visible).min(lines.len()),
             lines.len()
         )
     } else {
-        " Keys · Esc closes ".to_owned()
+        format!(" {name} · Esc closes ")
     };
     let rule = |left: &str, right: &str, title: &str| {
         let title = smith_render_terminal::cut_to_width(title, usize::from(inner_w));
@@ -419,7 +453,7 @@ fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
         ])
     };
     buf.set_line(x, y, &rule("┌", "┐", &title), w);
-    for (i, l) in lines.iter().skip(ui.help_scroll).take(visible).enumerate() {
+    for (i, l) in lines.iter().skip(scroll).take(visible).enumerate() {
         let row = y + 1 + rows(i);
         buf.set_line(x, row, &Line::from(Span::styled("│", t.dim)), 1);
         buf.set_line(x + 1, row, l, inner_w);
@@ -430,6 +464,7 @@ fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
         buf.set_line(x + w - 1, row, &Line::from(Span::styled("│", t.dim)), 1);
     }
     buf.set_line(x, y + h - 1, &rule("└", "┘", ""), w);
+    scroll
 }
 
 #[cfg(test)]
@@ -518,19 +553,22 @@ mod tests {
     #[test]
     fn the_help_lists_every_binding_from_the_table() {
         let mut ui = writer_ui();
-        ui.help = true;
-        let s = screen(&mut ui, 110, 45);
+        ui.layers.push(Layer::Help { scroll: 0 });
+        let s = screen(&mut ui, 110, 50);
         for b in BINDINGS {
             assert!(s.contains(b.keys[0]), "{} missing:\n{s}", b.keys[0]);
         }
-        assert!(!s.contains("scroll"), "it all fits:\n{s}");
+        assert!(
+            !s.contains("Keys 1-"),
+            "it all fits, with no scroll range:\n{s}"
+        );
     }
 
     #[test]
     fn a_help_taller_than_the_screen_wraps_inside_its_frame_and_scrolls() {
         use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
         let mut ui = writer_ui();
-        ui.help = true;
+        ui.layers.push(Layer::Help { scroll: 0 });
         let s = screen(&mut ui, 50, 14);
         assert!(s.contains("Keys 1-"), "{s}");
         // Every row of the panel is framed: nothing is drawn past its borders.
@@ -549,8 +587,11 @@ mod tests {
         let s = screen(&mut ui, 50, 14);
         assert!(s.contains("Ctrl+D"), "scrolled to the end:\n{s}");
         ui.key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
-        assert!(ui.help, "scrolling keeps the help open");
+        assert!(
+            matches!(ui.layers.last(), Some(Layer::Help { .. })),
+            "scrolling keeps the help open"
+        );
         ui.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
-        assert!(!ui.help);
+        assert!(ui.layers.is_empty());
     }
 }

@@ -20,13 +20,28 @@ pub(crate) enum Event {
     TerminalLost,
     /// Live intents are waiting in the queue.
     Intents,
-    /// The session's history (root first), read at start.
-    History {
-        /// The intents a live run would have emitted for the branch, root first.
-        intents: Vec<Intent>,
-        /// What the branch cost so far, in US dollars; `None` when unknown or empty.
-        cost_usd: Option<f64>,
+    /// A chunk of the session's history the storage worker prepared (`epoch`: which read
+    /// of the file it comes from; a reload starts a new one).
+    Chunk {
+        epoch: u64,
+        chunk: smith_render_terminal::window::Chunk,
     },
+    /// The whole branch walked: what it cost so far (US dollars; `None` when unknown or
+    /// empty) and its prompts, oldest first (Up's history).
+    Summary {
+        epoch: u64,
+        cost_usd: Option<f64>,
+        prompts: Vec<String>,
+    },
+    /// Search `generation` found a block: block `index` of `chunk`.
+    Found {
+        generation: u64,
+        epoch: u64,
+        chunk: smith_render_terminal::window::Chunk,
+        index: usize,
+    },
+    /// Search `generation` found nothing more in the history in its direction.
+    NotFound { generation: u64, older: bool },
     /// Committed records an observer read.
     Observed(Vec<Intent>),
     /// An observed session has no writer any more (it stays read-only).

@@ -9,8 +9,9 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use crossterm::event::{
-    DisableBracketedPaste, DisableFocusChange, EnableBracketedPaste, EnableFocusChange,
-    KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
 };
 use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
@@ -43,12 +44,14 @@ pub(crate) fn raw() -> std::io::Result<()> {
     Ok(())
 }
 
-/// The alternate screen, bracketed paste and focus reporting on, and the kitty keyboard
-/// flags pushed when `keyboard_enhancement`; raw mode must be on ([`raw`]).
+/// The alternate screen, bracketed paste and focus reporting on, mouse reporting when
+/// `mouse` (`tui.mouse`: the wheel scrolls the transcript; off leaves the terminal's own
+/// selection), and the kitty keyboard flags pushed when `keyboard_enhancement`; raw mode
+/// must be on ([`raw`]).
 ///
 /// # Errors
 /// Writing to the terminal failed (what was set is restored by [`restore`] all the same).
-pub(crate) fn enter(keyboard_enhancement: bool) -> std::io::Result<()> {
+pub(crate) fn enter(keyboard_enhancement: bool, mouse: bool) -> std::io::Result<()> {
     let mut out = std::io::stdout();
     execute!(
         out,
@@ -56,6 +59,9 @@ pub(crate) fn enter(keyboard_enhancement: bool) -> std::io::Result<()> {
         EnableBracketedPaste,
         EnableFocusChange
     )?;
+    if mouse {
+        execute!(out, EnableMouseCapture)?;
+    }
     if keyboard_enhancement {
         // Recorded before the push is written: a push cut short is popped all the same
         // (a pop with nothing pushed is ignored by terminals).
@@ -82,6 +88,7 @@ pub(crate) fn restore() {
     }
     let _ = execute!(
         out,
+        DisableMouseCapture,
         DisableFocusChange,
         DisableBracketedPaste,
         cursor::Show,
@@ -103,9 +110,9 @@ pub(crate) fn suspend() -> bool {
 ///
 /// # Errors
 /// As [`raw`] and [`enter`].
-pub(crate) fn resume(keyboard_enhancement: bool) -> std::io::Result<()> {
+pub(crate) fn resume(keyboard_enhancement: bool, mouse: bool) -> std::io::Result<()> {
     raw()?;
-    enter(keyboard_enhancement)
+    enter(keyboard_enhancement, mouse)
 }
 
 /// Restore the terminal before the panic message is printed (it would be lost on the

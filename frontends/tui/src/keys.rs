@@ -29,6 +29,10 @@ pub enum Action {
     ToggleFollow,
     /// The help overlay: every binding.
     Help,
+    /// Search the whole transcript.
+    Search,
+    /// Select an entry: to copy it, its code or open it in full.
+    Select,
     /// Scroll the transcript up a page.
     PageUp,
     /// Scroll the transcript down a page.
@@ -124,9 +128,21 @@ pub const BINDINGS: &[Binding] = &[
         built_in: false,
     },
     Binding {
+        action: Action::Search,
+        keys: &["Ctrl+R"],
+        help: "Search the whole transcript, also history not yet shown (case ignored; matches highlighted). Type to search from the newest; Enter, Up or Ctrl+R go to the older match, Down to the newer; Esc closes the search and leaves the view there.",
+        built_in: false,
+    },
+    Binding {
+        action: Action::Select,
+        keys: &["Ctrl+O"],
+        help: "Select an entry (the newest shown): Up/Down move between entries, y copies it (a message's text, a tool's full output), c copies its next code block, Enter opens it in full (a tool's whole output), Esc leaves. Copies go to the clipboard by OSC 52 where the terminal has it, else to a file whose path is shown (setting `tui.clipboard`).",
+        built_in: false,
+    },
+    Binding {
         action: Action::PageUp,
         keys: &["PageUp"],
-        help: "Scroll the transcript up a page; the view holds while new output arrives.",
+        help: "Scroll the transcript up a page (the mouse wheel scrolls three lines); the view holds while new output arrives, and a marker says when there is new output below.",
         built_in: true,
     },
     Binding {
@@ -156,7 +172,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         action: Action::Bottom,
         keys: &["Ctrl+End"],
-        help: "Back to the newest line: follow new output again.",
+        help: "Back to the newest line: follow new output again (what the \"new output below\" marker points to).",
         built_in: true,
     },
     Binding {

@@ -16,12 +16,14 @@
 //! keys are declared once ([`keys`]).
 
 pub mod caps;
+mod clipboard;
 pub mod complete;
 mod draw;
 mod event;
 mod guard;
 pub mod history;
 pub mod keys;
+mod layers;
 mod ui;
 mod work;
 
@@ -228,6 +230,9 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         hyperlinks: setting(&app, "tui.hyperlinks"),
     };
     let notify = setting(&app, "tui.notify").as_deref() != Some("off");
+    let mouse = setting(&app, "tui.mouse").as_deref() != Some("off");
+    let clipboard = clipboard::Mode::from_setting(setting(&app, "tui.clipboard").as_deref());
+    let osc52 = clipboard::osc52_known(&|k| std::env::var(k).ok());
     let env = |k: &str| std::env::var(k).ok();
     let env_color = caps::color_from_env(
         env("NO_COLOR").as_deref(),
@@ -244,7 +249,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         caps::Answers::default()
     };
     let caps = caps::decide(answers, env_color, &overrides);
-    guard::enter(caps.keyboard_enhancement)?;
+    guard::enter(caps.keyboard_enhancement, mouse)?;
     let mut terminal = fresh_terminal()?;
 
     let (events, rx) = Events::channel();
@@ -284,9 +289,10 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let follow_live = Arc::new(AtomicBool::new(true));
     let stop_follow = Arc::new(AtomicBool::new(false));
     let mut work = None;
+    let storage;
     match opening {
         Opening::Writer { session, new } => {
-            history::load_branch(path.clone(), events.clone());
+            storage = history::start(path.clone(), events.clone(), None);
             ui.loading = true;
             work = Some(work::start(work::Start {
                 app,
@@ -303,12 +309,14 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
                 ui.status.model = model.to_string();
             }
-            history::follow(
+            storage = history::start(
                 path,
-                id,
-                Arc::clone(&follow_live),
-                Arc::clone(&stop_follow),
                 events.clone(),
+                Some(history::Observe {
+                    id,
+                    live: Arc::clone(&follow_live),
+                    stop: Arc::clone(&stop_follow),
+                }),
             );
         }
     }
@@ -332,8 +340,11 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                                     &mut ui,
                                     &gate,
                                     &mut terminal,
-                                    caps.keyboard_enhancement,
+                                    (caps.keyboard_enhancement, mouse),
                                 )?;
+                            }
+                            Effect::Copy { text, what } => {
+                                ui.hint = Some(clipboard::copy(&text, &what, clipboard, osc52));
                             }
                             #[cfg(debug_assertions)]
                             Effect::Fault => {
@@ -349,6 +360,15 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     }
                 }
                 Event::Terminal(TermEvent::Paste(text)) => ui.paste(&text),
+                Event::Terminal(TermEvent::Mouse(m)) => match m.kind {
+                    crossterm::event::MouseEventKind::ScrollUp => {
+                        ui.scroll_by(-3);
+                    }
+                    crossterm::event::MouseEventKind::ScrollDown => {
+                        ui.scroll_by(3);
+                    }
+                    _ => dirty = false,
+                },
                 Event::Terminal(TermEvent::FocusGained) => ui.focused = true,
                 Event::Terminal(TermEvent::FocusLost) => ui.focused = false,
                 Event::Terminal(_) => {}
@@ -361,37 +381,31 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     }
                     ui.refresh_queue();
                     if std::mem::take(&mut ui.reload) {
-                        ui.loading = true;
-                        history::load_branch(path.clone(), events.clone());
+                        ui.read_again();
                     }
                 }
-                Event::History { intents, cost_usd } => {
-                    ui.status.cost_usd = cost_usd;
-                    let mut transcript = smith_render_terminal::transcript::Transcript::new();
-                    transcript.show_thinking = ui.transcript.show_thinking;
-                    for intent in &intents {
-                        transcript.apply(intent);
-                        // The session's earlier prompts are Up's history.
-                        if let smith_ui_intents::Intent::MessageEnd { message, .. } = intent
-                            && message.role == smith::Role::User
-                        {
-                            ui.editor.remember(&message.text());
+                Event::Chunk { epoch, chunk } => ui.chunk(epoch, chunk),
+                Event::Summary {
+                    epoch,
+                    cost_usd,
+                    prompts,
+                } => {
+                    if epoch == ui.epoch {
+                        // What the branch cost before this run, and its prompts as Up's
+                        // history (before those of this run).
+                        if let Some(c) = cost_usd {
+                            *ui.status.cost_usd.get_or_insert(0.0) += c;
                         }
+                        ui.editor.remember_earlier(&prompts);
                     }
-                    // Notices shown before the history came stay after it.
-                    for block in ui.transcript.blocks() {
-                        if let smith_render_terminal::transcript::Block::Notice { level, text } =
-                            block
-                        {
-                            transcript.apply(&smith_ui_intents::Intent::Notice {
-                                level: *level,
-                                text: text.clone(),
-                            });
-                        }
-                    }
-                    ui.transcript = transcript;
-                    ui.loading = false;
                 }
+                Event::Found {
+                    generation,
+                    epoch,
+                    chunk,
+                    index,
+                } => ui.found(generation, epoch, chunk, index),
+                Event::NotFound { generation, older } => ui.not_found(generation, older),
                 Event::Observed(intents) => {
                     for intent in &intents {
                         ui.apply(intent);
@@ -473,6 +487,11 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         }
         if dirty && exit != Some(Exit::TerminalLost) {
             draw_frame(&mut terminal, &mut ui, caps.synchronized_output)?;
+            // The view may near what is not resident, or have left some of it.
+            ui.after_frame();
+        }
+        for ask in ui.asks.drain(..) {
+            storage.ask(ask);
         }
         if std::mem::take(&mut ui.ring) {
             let mut out = std::io::stdout();
@@ -589,7 +608,7 @@ fn external_editor(
     ui: &mut Ui,
     gate: &InputGate,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    keyboard: bool,
+    (keyboard, mouse): (bool, bool),
 ) -> std::io::Result<()> {
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))
@@ -613,7 +632,7 @@ fn external_editor(
         .args(words)
         .arg(&path)
         .status();
-    guard::resume(keyboard)?;
+    guard::resume(keyboard, mouse)?;
     gate.resume();
     *terminal = fresh_terminal()?;
     match status {

@@ -11,13 +11,14 @@ use smith_agent::Inbox;
 use smith_render_terminal::Theme;
 use smith_render_terminal::input::Editor;
 use smith_render_terminal::status::Status;
-use smith_render_terminal::transcript::Transcript;
-use smith_render_terminal::view::Scroll;
+use smith_render_terminal::window::{Key, Window};
 use smith_store::holder::Holder;
 use smith_ui_intents::{Access, Intent, NoticeLevel};
 
 use crate::complete;
+use crate::history::Ask;
 use crate::keys::{Action, action_for};
+use crate::layers::Layer;
 
 /// What the loop does for a key.
 #[derive(Debug, PartialEq)]
@@ -36,6 +37,8 @@ pub(crate) enum Effect {
     Refuse(String),
     /// Edit the draft in the external editor.
     ExternalEditor,
+    /// Copy `text` (`what` names it in the hint: "entry", "code block 1 of 2").
+    Copy { text: String, what: String },
     /// Leave.
     Quit,
     /// The debug builds' fault hook (`SMITH_TUI_FAULT`): panic, or return an error.
@@ -103,17 +106,26 @@ pub(crate) struct Queued {
 /// Everything the screen shows and the keys change.
 #[derive(Debug)]
 pub(crate) struct Ui {
-    pub(crate) transcript: Transcript,
+    /// The transcript's working set and its view.
+    pub(crate) window: Window,
     pub(crate) editor: Editor,
-    pub(crate) scroll: Scroll,
     pub(crate) status: Status,
     pub(crate) theme: Theme,
     pub(crate) held: Held,
     pub(crate) queued: Vec<Queued>,
     pub(crate) questions: VecDeque<Question>,
-    pub(crate) help: bool,
-    /// The help overlay's first shown line.
-    pub(crate) help_scroll: usize,
+    /// The overlays and modes that own the keys, the top one last (Esc closes it).
+    pub(crate) layers: Vec<Layer>,
+    /// What the storage worker is to be asked (the loop sends them).
+    pub(crate) asks: Vec<Ask>,
+    /// Chunks asked for and not yet arrived.
+    pub(crate) asked: std::collections::HashSet<u32>,
+    /// Which read of the file chunks must come from (a reload starts the next).
+    pub(crate) epoch: u64,
+    /// The oldest chunk was asked for: show its top when it comes.
+    pub(crate) jump_top: bool,
+    /// The last search's number (later answers win).
+    pub(crate) generation: u64,
     /// Completion choices listed under the input (after a second Tab).
     pub(crate) choices: Vec<String>,
     /// The choice Tab last put in place (further Tabs cycle through them).
@@ -138,8 +150,6 @@ pub(crate) struct Ui {
     /// A bell is due.
     pub(crate) ring: bool,
     pub(crate) cwd: PathBuf,
-    /// The transcript's lines for the last width, per block (the blocks they came from).
-    pub(crate) cache: crate::draw::LineCache,
     /// The transcript area's height at the last frame (for page scrolling).
     pub(crate) page: usize,
     /// The history must be read again (the live stream fell behind).
@@ -157,9 +167,8 @@ impl Ui {
             Held::Observer { .. } => Access::Observer,
         };
         Self {
-            transcript: Transcript::new(),
+            window: Window::new(),
             editor: Editor::new(),
-            scroll: Scroll::Follow,
             status: Status {
                 model: "…".into(),
                 state: match held {
@@ -174,8 +183,12 @@ impl Ui {
             held,
             queued: Vec::new(),
             questions: VecDeque::new(),
-            help: false,
-            help_scroll: 0,
+            layers: Vec::new(),
+            asks: Vec::new(),
+            asked: std::collections::HashSet::new(),
+            epoch: 0,
+            jump_top: false,
+            generation: 0,
             choices: Vec::new(),
             choice: None,
             hint: None,
@@ -191,7 +204,6 @@ impl Ui {
             notify: true,
             ring: false,
             cwd,
-            cache: crate::draw::LineCache::default(),
             page: 10,
             reload: false,
             loading: false,
@@ -227,7 +239,7 @@ impl Ui {
 
     /// Fold in a live or recorded intent.
     pub(crate) fn apply(&mut self, intent: &Intent) {
-        self.transcript.apply(intent);
+        self.window.live.apply(intent);
         match intent {
             Intent::Receipt {
                 submission,
@@ -344,21 +356,9 @@ impl Ui {
         if self.fault && key.code == KeyCode::F(12) {
             return Some(Effect::Fault);
         }
-        if self.help {
-            // The overlay owns the keys: it scrolls (clamped when drawn) or closes.
-            match (action, key.code) {
-                (Some(Action::Escape | Action::Help), _) => self.help = false,
-                (Some(Action::LineUp), _) | (_, KeyCode::Up) => {
-                    self.help_scroll = self.help_scroll.saturating_sub(1);
-                }
-                (Some(Action::LineDown), _) | (_, KeyCode::Down) => self.help_scroll += 1,
-                (Some(Action::PageUp), _) => {
-                    self.help_scroll = self.help_scroll.saturating_sub(self.page.max(2) - 1);
-                }
-                (Some(Action::PageDown), _) => self.help_scroll += self.page.max(2) - 1,
-                _ => {}
-            }
-            return None;
+        // The top overlay or mode owns the keys it uses.
+        if let Some(effect) = self.layer_key(key, action) {
+            return effect;
         }
         if !self.questions.is_empty() && !self.observer() {
             return self.question_key(key, action);
@@ -395,7 +395,7 @@ impl Ui {
                 self.admitting = true;
                 self.sent = Some(text.clone());
                 self.status.state = "sending".into();
-                self.scroll = Scroll::Follow;
+                self.follow_latest();
                 Some(Effect::Submit(text))
             }
             Action::Newline => {
@@ -433,21 +433,28 @@ impl Ui {
             }
             Action::ExternalEditor => Some(Effect::ExternalEditor),
             Action::ToggleThinking => {
-                self.transcript.show_thinking = !self.transcript.show_thinking;
+                self.window.live.show_thinking = !self.window.live.show_thinking;
                 None
             }
             Action::ToggleFollow => {
                 if let Held::Observer { follow, .. } = &mut self.held {
                     *follow = !*follow;
                     if *follow {
-                        self.scroll = Scroll::Follow;
+                        self.follow_latest();
                     }
                 }
                 None
             }
             Action::Help => {
-                self.help = true;
-                self.help_scroll = 0;
+                self.layers.push(Layer::Help { scroll: 0 });
+                None
+            }
+            Action::Search => {
+                self.open_search();
+                None
+            }
+            Action::Select => {
+                self.open_select();
                 None
             }
             Action::PageUp => self.scroll_by(-(self.page.max(2) as isize - 1)),
@@ -455,11 +462,11 @@ impl Ui {
             Action::LineUp => self.scroll_by(-1),
             Action::LineDown => self.scroll_by(1),
             Action::Top => {
-                self.scroll = Scroll::Held { top: 0 };
+                self.top();
                 None
             }
             Action::Bottom => {
-                self.scroll = Scroll::Follow;
+                self.follow_latest();
                 None
             }
             Action::Interrupt => {
@@ -494,10 +501,87 @@ impl Ui {
         }
     }
 
-    fn scroll_by(&mut self, delta: isize) -> Option<Effect> {
-        let total = self.cache.total();
-        self.scroll = self.scroll.moved(delta, total, self.page);
+    pub(crate) fn scroll_by(&mut self, delta: isize) -> Option<Effect> {
+        self.window.scroll_by(delta, self.page);
         None
+    }
+
+    /// Back to the newest output, following it; the newest chunk is asked for again when
+    /// it was let go.
+    pub(crate) fn follow_latest(&mut self) {
+        if self.window.follow() {
+            self.ask_chunk(0);
+        }
+    }
+
+    /// To the oldest line: at once when the oldest chunk is resident, else when it comes.
+    fn top(&mut self) {
+        if self.window.has_older() {
+            self.jump_top = true;
+            self.asks.push(Ask::Oldest);
+            return;
+        }
+        let first = match self.window.resident().first() {
+            Some(&n) => Key::history(n, 0),
+            None => Key::live(0),
+        };
+        self.window.show(first);
+    }
+
+    /// Ask the storage worker for chunk `n`, once until it comes.
+    pub(crate) fn ask_chunk(&mut self, n: u32) {
+        if self.asked.insert(n) {
+            self.asks.push(Ask::Chunk(n));
+        }
+    }
+
+    /// A chunk the storage worker prepared: resident now (if it is from the current read of
+    /// the file).
+    pub(crate) fn chunk(&mut self, epoch: u64, chunk: smith_render_terminal::window::Chunk) {
+        if epoch != self.epoch {
+            return;
+        }
+        self.asked.remove(&chunk.number);
+        let (number, older) = (chunk.number, chunk.older);
+        if number == 0 {
+            self.loading = false;
+        }
+        self.window.insert(chunk, &self.theme);
+        if self.jump_top && !older {
+            self.jump_top = false;
+            self.window.show(Key::history(number, 0));
+        }
+    }
+
+    /// After a frame: ask for what the view nears, let go what it left.
+    pub(crate) fn after_frame(&mut self) {
+        let wants = self.window.wants(self.page);
+        for n in [wants.older, wants.newer].into_iter().flatten() {
+            self.ask_chunk(n);
+        }
+        self.window.evict(self.page);
+    }
+
+    /// The live stream fell behind: read the history again from a new snapshot; the live
+    /// blocks give way to it (the frontend's notices stay).
+    pub(crate) fn read_again(&mut self) {
+        self.epoch += 1;
+        self.loading = true;
+        self.asked.clear();
+        self.window.clear_history();
+        let mut live = smith_render_terminal::transcript::Transcript::new();
+        live.show_thinking = self.window.live.show_thinking;
+        for block in self.window.live.blocks() {
+            if let smith_render_terminal::transcript::Block::Notice { level, text } = block {
+                live.apply(&Intent::Notice {
+                    level: *level,
+                    text: text.clone(),
+                });
+            }
+        }
+        self.window.live = live;
+        self.window.scroll = smith_render_terminal::window::Scroll::Follow;
+        self.asks.push(Ask::Reload);
     }
 
     fn complete(&mut self) {
@@ -664,7 +748,7 @@ impl Ui {
 
     /// A notice of the frontend's own, in the transcript.
     pub(crate) fn notice(&mut self, level: NoticeLevel, text: String) {
-        self.transcript.apply(&Intent::Notice { level, text });
+        self.window.live.apply(&Intent::Notice { level, text });
     }
 }
 

@@ -385,6 +385,26 @@ impl Editor {
         }
     }
 
+    /// Put `earlier` (oldest first) before everything already in the history, as a
+    /// resumed session's prompts come after its start; at most the history's bound is kept
+    /// (the newest).
+    pub fn remember_earlier(&mut self, earlier: &[String]) {
+        let mut merged: Vec<String> = Vec::with_capacity(earlier.len() + self.history.len());
+        for text in earlier.iter().chain(self.history.iter()) {
+            if !text.trim().is_empty() && merged.last() != Some(text) {
+                merged.push(text.clone());
+            }
+        }
+        let extra = merged.len().saturating_sub(HISTORY);
+        merged.drain(..extra);
+        // An entry being browsed keeps pointing at the same draft.
+        let added = merged.len().saturating_sub(self.history.len());
+        self.history = merged;
+        if let Some((i, _)) = self.browsing.as_mut() {
+            *i = (*i + added).min(self.history.len().saturating_sub(1));
+        }
+    }
+
     /// The draft as lines for `width` columns (chips as their labels; wrapped after the last
     /// space that fits, a longer word where it must) and the cursor's position in them
     /// (column, row).

@@ -6,7 +6,9 @@
 //! - [`transcript`]: UI intents folded into blocks (messages, thinking, tool activity,
 //!   notices, run ends) and drawn as lines for a width;
 //! - [`markdown`]: assistant text as styled lines;
-//! - [`view`]: the visible window of the transcript, held or following the bottom;
+//! - [`window`]: the transcript's working set — resident history chunks and the live
+//!   blocks — and its visible window, held at a block or following the bottom;
+//! - [`search`]: finding text in blocks and highlighting it where it is drawn;
 //! - [`input`]: the input editor (draft, motions, history, paste chips) and its widget;
 //! - [`status`]: the status line;
 //! - [`sanitize`]: no control sequence from a model, tool or plugin reaches the terminal;
@@ -15,11 +17,12 @@
 pub mod input;
 pub mod markdown;
 pub mod sanitize;
+pub mod search;
 pub mod status;
 pub mod theme;
 mod tool;
 pub mod transcript;
-pub mod view;
+pub mod window;
 pub mod wrap;
 
 pub use theme::Theme;

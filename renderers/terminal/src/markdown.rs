@@ -13,6 +13,29 @@ use unicode_width::UnicodeWidthStr;
 use crate::Theme;
 use crate::wrap::{Piece, wrap};
 
+/// The code blocks of Markdown `text`, in order: each one's text exactly as written between
+/// its fences (or indented), without the fences — what copying a code block gives.
+pub fn code_blocks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    for event in Parser::new_ext(
+        text,
+        Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
+    ) {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => open = Some(String::new()),
+            Event::Text(t) => {
+                if let Some(code) = open.as_mut() {
+                    code.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => out.extend(open.take()),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `text` as Markdown in lines of at most `width` columns.
 pub fn markdown(text: &str, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let text = crate::sanitize::sanitize(text);

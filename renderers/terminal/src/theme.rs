@@ -49,6 +49,10 @@ pub struct Theme {
     pub status_alert: Style,
     /// Dim secondary text (times, counts, hints).
     pub dim: Style,
+    /// The selected entry's rows.
+    pub selected: Style,
+    /// A search match.
+    pub search_match: Style,
 }
 
 impl Default for Theme {
@@ -79,6 +83,8 @@ impl Default for Theme {
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
             dim: fg(Color::DarkGray),
+            selected: Style::new().bg(Color::Indexed(236)),
+            search_match: Style::new().fg(Color::Black).bg(Color::Yellow),
         }
     }
 }
@@ -111,6 +117,8 @@ impl Theme {
             status: Style::new().add_modifier(Modifier::REVERSED),
             status_alert: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             dim: none,
+            selected: Style::new().add_modifier(Modifier::BOLD),
+            search_match: Style::new().add_modifier(Modifier::REVERSED),
         }
     }
 }

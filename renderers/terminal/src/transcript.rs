@@ -39,6 +39,8 @@ pub enum Block {
     },
     /// A tool call.
     Tool {
+        /// The call's id (what its result names).
+        call_id: String,
         /// The tool's name.
         name: String,
         /// Its arguments.
@@ -66,10 +68,12 @@ pub enum Block {
     },
 }
 
-/// The blocks, in order, and where live intents land.
+/// The blocks, in order, and where live intents land. Each block has a revision (bumped by
+/// every change to it), so a line cache redraws only the blocks that moved.
 #[derive(Clone, Debug, Default)]
 pub struct Transcript {
     blocks: Vec<Block>,
+    revs: Vec<u64>,
     messages: HashMap<u64, usize>,
     calls: HashMap<String, usize>,
     /// Show thinking in full (collapsed to one line otherwise).
@@ -94,9 +98,31 @@ impl Transcript {
         self.revision
     }
 
+    /// The revision block `index` was last changed at (0 for no such block).
+    pub fn block_revision(&self, index: usize) -> u64 {
+        self.revs.get(index).copied().unwrap_or(0)
+    }
+
+    /// The blocks `intents` fold into, in order (a chunk of recorded history).
+    pub fn fold_all<'a>(intents: impl IntoIterator<Item = &'a Intent>) -> Vec<Block> {
+        let mut t = Self::new();
+        for intent in intents {
+            t.apply(intent);
+        }
+        t.blocks
+    }
+
     fn push(&mut self, block: Block) -> usize {
         self.blocks.push(block);
+        self.revs.push(self.revision + 1);
         self.blocks.len() - 1
+    }
+
+    /// Mark block `index` changed by the intent being folded.
+    fn touch(&mut self, index: usize) {
+        if let Some(r) = self.revs.get_mut(index) {
+            *r = self.revision + 1;
+        }
     }
 
     /// Fold `intent` in; whether the transcript changed.
@@ -126,14 +152,14 @@ impl Transcript {
                 kind,
                 text,
             } => {
+                let Some(&at) = self.messages.get(message_id) else {
+                    return false;
+                };
                 let Some(Block::Assistant {
                     text: shown,
                     thinking,
                     ..
-                }) = self
-                    .messages
-                    .get(message_id)
-                    .and_then(|&i| self.blocks.get_mut(i))
+                }) = self.blocks.get_mut(at)
                 else {
                     return false;
                 };
@@ -141,6 +167,7 @@ impl Transcript {
                     DeltaKind::Text => shown.push_str(text),
                     DeltaKind::Thinking => thinking.push_str(text),
                 }
+                self.touch(at);
             }
             Intent::MessageEnd {
                 message_id,
@@ -168,7 +195,10 @@ impl Transcript {
                         streaming: false,
                     };
                     match self.messages.remove(message_id) {
-                        Some(i) if i < self.blocks.len() => self.blocks[i] = block,
+                        Some(i) if i < self.blocks.len() => {
+                            self.blocks[i] = block;
+                            self.touch(i);
+                        }
                         _ => {
                             self.push(block);
                         }
@@ -181,6 +211,7 @@ impl Transcript {
                 arguments,
             } => {
                 let at = self.push(Block::Tool {
+                    call_id: call_id.clone(),
                     name: name.clone(),
                     arguments: arguments.clone(),
                     progress: None,
@@ -190,14 +221,14 @@ impl Transcript {
                 self.calls.insert(call_id.clone(), at);
             }
             Intent::ToolUpdate { call_id, text } => {
-                let Some(Block::Tool { progress, .. }) = self
-                    .calls
-                    .get(call_id)
-                    .and_then(|&i| self.blocks.get_mut(i))
-                else {
+                let Some(&at) = self.calls.get(call_id) else {
+                    return false;
+                };
+                let Some(Block::Tool { progress, .. }) = self.blocks.get_mut(at) else {
                     return false;
                 };
                 *progress = Some(text.clone());
+                self.touch(at);
             }
             Intent::ToolEnd {
                 call_id,
@@ -207,22 +238,24 @@ impl Transcript {
                 ..
             } => {
                 let ended = (Some(output.clone()), *is_error);
-                match self
-                    .calls
-                    .remove(call_id)
-                    .and_then(|i| self.blocks.get_mut(i))
-                {
-                    Some(Block::Tool {
-                        progress,
-                        output,
-                        is_error,
-                        ..
-                    }) => {
+                let at = self.calls.remove(call_id);
+                match at.and_then(|i| self.blocks.get_mut(i).map(|b| (i, b))) {
+                    Some((
+                        i,
+                        Block::Tool {
+                            progress,
+                            output,
+                            is_error,
+                            ..
+                        },
+                    )) => {
                         *progress = None;
                         (*output, *is_error) = ended;
+                        self.touch(i);
                     }
                     _ => {
                         self.push(Block::Tool {
+                            call_id: call_id.clone(),
                             name: name.clone(),
                             arguments: serde_json::Value::Null,
                             progress: None,
@@ -263,91 +296,197 @@ impl Transcript {
             if !out.is_empty() {
                 out.push(Line::default());
             }
-            out.extend(self.block_lines(block, theme, width));
+            out.extend(block_lines(block, self.show_thinking, theme, width));
         }
         out
     }
+}
 
-    /// One block drawn for `width` columns.
-    pub fn block_lines(&self, block: &Block, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-        match block {
-            Block::User { text } => {
-                let first = [Span::styled("› ", theme.user_label)];
-                let rest = [Span::raw("  ")];
-                paragraphs(text, theme.user, width, &first, &rest)
+impl Block {
+    /// What copying this block gives: a message's text (an assistant's as its Markdown
+    /// source), a tool's full output (its arguments as JSON while it has none), a notice's
+    /// text, a run end's reason.
+    pub fn text(&self) -> String {
+        match self {
+            Self::User { text } | Self::Notice { text, .. } => text.clone(),
+            Self::Assistant { text, .. } => text.clone(),
+            Self::Tool {
+                output: Some(output),
+                ..
+            } => output.clone(),
+            Self::Tool { arguments, .. } => {
+                serde_json::to_string_pretty(arguments).unwrap_or_default()
             }
-            Block::Assistant {
-                text,
-                thinking,
-                streaming,
-            } => {
-                let mut out = Vec::new();
-                if !thinking.is_empty() {
-                    if self.show_thinking {
-                        out.extend(paragraphs(thinking, theme.thinking, width, &[], &[]));
-                    } else {
-                        let words = thinking.split_whitespace().count();
-                        out.push(Line::from(Span::styled(
-                            format!("∴ thinking ({words} words)"),
-                            theme.thinking,
-                        )));
-                    }
-                }
-                out.extend(markdown(text, theme, width));
-                if *streaming {
-                    out.push(Line::from(Span::styled("…", theme.dim)));
-                }
-                out
-            }
-            Block::Tool {
-                name,
-                arguments,
-                progress,
-                output,
-                is_error,
-            } => tool_lines(
-                name,
-                arguments,
-                progress.as_deref(),
-                output.as_deref(),
-                *is_error,
-                theme,
-                width,
-            ),
-            Block::Notice { level, text } => {
-                let (mark, style) = match level {
-                    NoticeLevel::Info => ("· ", theme.notice),
-                    NoticeLevel::Warning => ("! ", theme.warning),
-                    NoticeLevel::Error => ("✗ ", theme.error),
-                };
-                paragraphs(
-                    text,
-                    style,
-                    width,
-                    &[Span::styled(mark, style)],
-                    &[Span::raw("  ")],
-                )
-            }
-            Block::RunEnd { stop_reason, error } => {
-                let text = match error {
-                    Some(e) => format!("stopped ({stop_reason}): {e}"),
-                    None => format!("stopped ({stop_reason})"),
-                };
-                let style = if error.is_some() {
-                    theme.error
-                } else {
-                    theme.warning
-                };
-                paragraphs(
-                    &text,
-                    style,
-                    width,
-                    &[Span::styled("■ ", style)],
-                    &[Span::raw("  ")],
-                )
-            }
+            Self::RunEnd { stop_reason, error } => match error {
+                Some(e) => format!("stopped ({stop_reason}): {e}"),
+                None => format!("stopped ({stop_reason})"),
+            },
         }
     }
+
+    /// Whether the block's text holds `needle`, ignoring case (`needle` already lowercase):
+    /// messages (thinking too), a tool's name, arguments and full output, notices.
+    pub fn matches(&self, needle: &str) -> bool {
+        let has = |s: &str| crate::search::contains(s, needle);
+        match self {
+            Self::Assistant { text, thinking, .. } => has(text) || has(thinking),
+            Self::Tool {
+                name,
+                arguments,
+                output,
+                progress,
+                ..
+            } => {
+                has(name)
+                    || has(&arguments.to_string())
+                    || output.as_deref().is_some_and(has)
+                    || progress.as_deref().is_some_and(has)
+            }
+            other => has(&other.text()),
+        }
+    }
+}
+
+/// One block drawn for `width` columns (thinking in full when `show_thinking`).
+pub fn block_lines(
+    block: &Block,
+    show_thinking: bool,
+    theme: &Theme,
+    width: u16,
+) -> Vec<Line<'static>> {
+    match block {
+        Block::User { text } => {
+            let first = [Span::styled("› ", theme.user_label)];
+            let rest = [Span::raw("  ")];
+            paragraphs(text, theme.user, width, &first, &rest)
+        }
+        Block::Assistant {
+            text,
+            thinking,
+            streaming,
+        } => {
+            let mut out = Vec::new();
+            if !thinking.is_empty() {
+                if show_thinking {
+                    out.extend(paragraphs(thinking, theme.thinking, width, &[], &[]));
+                } else {
+                    let words = thinking.split_whitespace().count();
+                    out.push(Line::from(Span::styled(
+                        format!("∴ thinking ({words} words)"),
+                        theme.thinking,
+                    )));
+                }
+            }
+            out.extend(markdown(text, theme, width));
+            if *streaming {
+                out.push(Line::from(Span::styled("…", theme.dim)));
+            }
+            out
+        }
+        Block::Tool {
+            name,
+            arguments,
+            progress,
+            output,
+            is_error,
+            ..
+        } => tool_lines(
+            name,
+            arguments,
+            progress.as_deref(),
+            output.as_deref(),
+            *is_error,
+            theme,
+            width,
+        ),
+        Block::Notice { level, text } => {
+            let (mark, style) = match level {
+                NoticeLevel::Info => ("· ", theme.notice),
+                NoticeLevel::Warning => ("! ", theme.warning),
+                NoticeLevel::Error => ("✗ ", theme.error),
+            };
+            paragraphs(
+                text,
+                style,
+                width,
+                &[Span::styled(mark, style)],
+                &[Span::raw("  ")],
+            )
+        }
+        Block::RunEnd { stop_reason, error } => {
+            let text = match error {
+                Some(e) => format!("stopped ({stop_reason}): {e}"),
+                None => format!("stopped ({stop_reason})"),
+            };
+            let style = if error.is_some() {
+                theme.error
+            } else {
+                theme.warning
+            };
+            paragraphs(
+                &text,
+                style,
+                width,
+                &[Span::styled("■ ", style)],
+                &[Span::raw("  ")],
+            )
+        }
+    }
+}
+
+/// One block in full for the entry detail view, `width` columns: a tool call's heading, its
+/// arguments as indented JSON and its whole output (not the preview); anything else as the
+/// transcript draws it, thinking shown.
+pub fn detail_lines(block: &Block, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let Block::Tool {
+        name,
+        arguments,
+        output,
+        is_error,
+        progress,
+        ..
+    } = block
+    else {
+        return block_lines(block, true, theme, width);
+    };
+    let mut out = paragraphs(&format!("tool {name}"), theme.tool, width, &[], &[]);
+    out.push(Line::from(Span::styled("arguments:", theme.dim)));
+    let args = serde_json::to_string_pretty(arguments).unwrap_or_default();
+    out.extend(paragraphs(
+        &args,
+        theme.code_block,
+        width,
+        &[Span::raw("  ")],
+        &[Span::raw("  ")],
+    ));
+    match output {
+        Some(text) => {
+            let (label, style) = if *is_error {
+                ("output (error):", theme.tool_error)
+            } else {
+                ("output:", theme.dim)
+            };
+            out.push(Line::from(Span::styled(label, style)));
+            out.extend(paragraphs(
+                text,
+                theme.tool_output,
+                width,
+                &[Span::raw("  ")],
+                &[Span::raw("  ")],
+            ));
+        }
+        None => out.push(Line::from(Span::styled(
+            format!(
+                "running{}",
+                progress
+                    .as_deref()
+                    .map(|p| format!(": {p}"))
+                    .unwrap_or_default()
+            ),
+            theme.dim,
+        ))),
+    }
+    out
 }
 
 /// `text` (sanitized) as wrapped paragraphs, one per line of it.

@@ -1,6 +1,6 @@
 //! The terminal widgets drawn into a ratatui `Buffer` and compared with insta snapshots (the
 //! cells and their styles): Markdown, thinking, tool blocks and diffs, notices, sanitized text,
-//! the scrolled window, and the status line narrow and wide, writer and observer.
+//! and the status line narrow and wide, writer and observer.
 
 use ratatui_core::buffer::Buffer;
 use ratatui_core::layout::Rect;
@@ -10,7 +10,7 @@ use smith::{ContentBlock, Message, Role, StopReason};
 use smith_render_terminal::Theme;
 use smith_render_terminal::status::{Status, StatusLine};
 use smith_render_terminal::transcript::Transcript;
-use smith_render_terminal::view::{Scroll, TranscriptView};
+use smith_render_terminal::window::{Scroll, Window};
 use smith_ui_intents::{Access, DeltaKind, Intent, NoticeLevel};
 
 fn message(role: Role, content: Vec<ContentBlock>) -> Message {
@@ -47,14 +47,13 @@ fn exchange(t: &mut Transcript, id: u64, prompt: &str, answer: Vec<ContentBlock>
 
 fn draw(t: &Transcript, width: u16, height: u16, scroll: Scroll) -> Buffer {
     let theme = Theme::default();
-    let lines = t.lines(&theme, width);
+    let mut window = Window::new();
+    window.live = t.clone();
+    window.scroll = scroll;
+    window.layout(&theme, width);
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
-    TranscriptView {
-        lines: &lines,
-        scroll,
-    }
-    .render(area, &mut buf);
+    window.render(area, &mut buf);
     buf
 }
 
@@ -208,35 +207,6 @@ fn control_sequences_never_reach_the_buffer() {
         );
     }
     insta::assert_debug_snapshot!(buf);
-}
-
-#[test]
-fn a_held_window_does_not_move_when_output_grows() {
-    let mut t = Transcript::new();
-    for i in 0..10 {
-        t.apply(&Intent::Notice {
-            level: NoticeLevel::Info,
-            text: format!("line {i}"),
-        });
-    }
-    let theme = Theme::default();
-    let total = t.lines(&theme, 20).len();
-    let held = Scroll::Follow.moved(-5, total, 4);
-    assert!(matches!(held, Scroll::Held { .. }));
-    let before = draw(&t, 20, 4, held);
-    t.apply(&Intent::Notice {
-        level: NoticeLevel::Info,
-        text: "newer".into(),
-    });
-    assert_eq!(draw(&t, 20, 4, held), before, "the held window moved");
-    // Following shows the newest; moving back to the bottom follows again.
-    let following = draw(&t, 20, 4, Scroll::Follow);
-    let last: String = (0..20)
-        .map(|x| following[(x, 3)].symbol().to_owned())
-        .collect();
-    assert_eq!(last.trim_end(), "· newer");
-    let total = t.lines(&theme, 20).len();
-    assert_eq!(held.moved(1000, total, 4), Scroll::Follow);
 }
 
 #[test]

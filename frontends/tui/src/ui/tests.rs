@@ -53,9 +53,9 @@ fn enter_submits_then_queues_while_work_runs() {
 fn escape_closes_then_clears_then_aborts() {
     let mut ui = ui();
     ui.running = Some(EntryId(7));
-    ui.help = true;
+    ui.layers.push(crate::layers::Layer::Help { scroll: 0 });
     assert_eq!(ui.key(key(KeyCode::Esc)), None);
-    assert!(!ui.help);
+    assert!(ui.layers.is_empty());
     typed(&mut ui, "draft");
     assert_eq!(ui.key(key(KeyCode::Esc)), None);
     assert!(ui.editor.is_empty());
