@@ -12,6 +12,17 @@ fn started(env: &Env, vars: &[(&str, &str)], extra: &[&str]) -> Pane {
     pane.wait_for_text("scripted/demo · idle");
     // Modes are on while smith runs: the alternate screen at least.
     assert_ne!(pane.flags(), pane.flags_before, "smith set no mode");
+    let mouse = if extra.contains(&"tui.mouse=off") {
+        "0"
+    } else {
+        "1"
+    };
+    assert_eq!(
+        pane.flags().split(' ').nth(2),
+        Some(mouse),
+        "mouse capture while smith runs ({extra:?}; flags {})",
+        crate::pane::FLAGS
+    );
     pane
 }
 
@@ -67,6 +78,15 @@ fn signalled(signal: nix::sys::signal::Signal) {
     let pid = nix::unistd::Pid::from_raw(pane.smith_pid());
     nix::sys::signal::kill(pid, signal).unwrap();
     assert_eq!(pane.exit_status(), 128 + signal as i32, "{signal}");
+    pane.assert_restored();
+}
+
+#[test]
+fn with_the_mouse_setting_off_the_terminal_keeps_the_mouse() {
+    let env = Env::new();
+    let pane = started(&env, &[], &["-c", "tui.mouse=off"]);
+    pane.keys(&["C-d"]);
+    assert_eq!(pane.exit_status(), 0);
     pane.assert_restored();
 }
 
