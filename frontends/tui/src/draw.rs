@@ -218,8 +218,10 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
                     Rect::new(transcript.x, y, width, self::rows(rows_)),
                     t.selected,
                 );
-                if let Some(cell) = buf.cell_mut(Position::new(transcript.x, y)) {
-                    cell.set_symbol("▌");
+                for y in y..y + self::rows(rows_) {
+                    if let Some(cell) = buf.cell_mut(Position::new(transcript.x, y)) {
+                        cell.set_symbol("▌");
+                    }
                 }
             }
         }

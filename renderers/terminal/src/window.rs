@@ -340,15 +340,18 @@ impl Window {
     }
 
     /// The shown blocks, in order, with the rows they take in a view `height` rows tall:
-    /// `(key, first row on screen, rows)`, only those at least partly visible.
+    /// `(key, first row on screen, rows)`, only those at least partly visible (a block's
+    /// separator line is not its own).
     pub fn visible(&self, height: usize) -> Vec<(Key, usize, usize)> {
         let top = self.top(height);
         let mut out = Vec::new();
         let mut start = 0;
-        for (k, h) in self.heights() {
+        for (i, (k, h)) in self.heights().enumerate() {
             let end = start + h;
-            if end > top && start < top + height {
-                let first = start.max(top);
+            // The separator line above a block is not the block's.
+            let content = start + usize::from(i > 0);
+            if end > top && content < top + height {
+                let first = content.max(top);
                 out.push((k, first - top, end.min(top + height) - first));
             }
             start = end;

@@ -8,6 +8,7 @@
 mod common;
 
 mod pane;
+mod reading;
 mod restore;
 
 use common::Env;
