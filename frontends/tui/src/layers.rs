@@ -107,10 +107,12 @@ impl Ui {
                     (Some(Action::Escape), _) => {
                         self.layers.pop();
                     }
-                    (Some(Action::Help), _)
-                        if matches!(self.layers.last(), Some(Layer::Help { .. })) =>
-                    {
-                        self.layers.pop();
+                    (Some(Action::Help), _) => {
+                        if matches!(self.layers.last(), Some(Layer::Help { .. })) {
+                            self.layers.pop();
+                        } else {
+                            self.layers.push(Layer::Help { scroll: 0 });
+                        }
                     }
                     (_, KeyCode::Char('y')) if plain => {
                         if let Some(Layer::Detail { key, .. }) = self.layers.last() {
@@ -347,3 +349,6 @@ impl Ui {
         self.set_finding(current, Finding::Nothing { older });
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -278,9 +278,13 @@ impl Window {
         }
     }
 
-    /// New output arrived below a held view (the "new output below" marker).
-    pub fn unseen(&self) -> bool {
-        self.unseen && (matches!(self.scroll, Scroll::Held { .. }) || !self.shows_live())
+    /// New output arrived below a held view `height` rows tall, out of its sight (the "new
+    /// output below" marker).
+    pub fn unseen(&self, height: usize) -> bool {
+        self.unseen
+            && (!self.shows_live()
+                || (matches!(self.scroll, Scroll::Held { .. })
+                    && self.top(height) + height < self.total()))
     }
 
     /// Follow the bottom again. When the newest history is not resident, its resident

@@ -58,10 +58,10 @@ fn a_held_view_does_not_move_when_output_grows() {
     w.live.apply(&note("newer"));
     w.layout(&theme, 20);
     assert_eq!(rows(&w, 20, 4), before, "the held view moved");
-    assert!(w.unseen(), "new output below a held view is flagged");
+    assert!(w.unseen(4), "new output below a held view is flagged");
     // Following shows the newest.
     w.follow();
-    assert!(!w.unseen());
+    assert!(!w.unseen(4));
     assert_eq!(rows(&w, 20, 4)[3], "· newer");
     // Scrolling back down to the bottom follows again.
     w.scroll_by(-3, 4);
