@@ -19,6 +19,8 @@ pub mod caps;
 mod clipboard;
 pub mod complete;
 mod draw;
+#[doc(hidden)]
+pub mod headless;
 mod event;
 mod guard;
 pub mod history;
@@ -384,28 +386,10 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                         ui.read_again();
                     }
                 }
-                Event::Chunk { epoch, chunk } => ui.chunk(epoch, chunk),
-                Event::Summary {
-                    epoch,
-                    cost_usd,
-                    prompts,
-                } => {
-                    if epoch == ui.epoch {
-                        // What the branch cost before this run, and its prompts as Up's
-                        // history (before those of this run).
-                        if let Some(c) = cost_usd {
-                            *ui.status.cost_usd.get_or_insert(0.0) += c;
-                        }
-                        ui.editor.remember_earlier(&prompts);
-                    }
-                }
-                Event::Found {
-                    generation,
-                    epoch,
-                    chunk,
-                    index,
-                } => ui.found(generation, epoch, chunk, index),
-                Event::NotFound { generation, older } => ui.not_found(generation, older),
+                event @ (Event::Chunk { .. }
+                | Event::Summary { .. }
+                | Event::Found { .. }
+                | Event::NotFound { .. }) => ui.from_storage(event),
                 Event::Observed(intents) => {
                     for intent in &intents {
                         ui.apply(intent);

@@ -16,6 +16,7 @@ use smith_store::holder::Holder;
 use smith_ui_intents::{Access, Intent, NoticeLevel};
 
 use crate::complete;
+use crate::event::Event;
 use crate::history::Ask;
 use crate::keys::{Action, action_for};
 use crate::layers::Layer;
@@ -553,6 +554,34 @@ impl Ui {
         }
     }
 
+    /// What the storage worker sent: a chunk, the branch's summary, a search's answer (any
+    /// other event is not the worker's and is ignored here).
+    pub(crate) fn from_storage(&mut self, event: Event) {
+        match event {
+            Event::Chunk { epoch, chunk } => self.chunk(epoch, chunk),
+            Event::Summary {
+                epoch,
+                cost_usd,
+                prompts,
+            } if epoch == self.epoch => {
+                // What the branch cost before this run, and its prompts as Up's history
+                // (before those of this run).
+                if let Some(c) = cost_usd {
+                    *self.status.cost_usd.get_or_insert(0.0) += c;
+                }
+                self.editor.remember_earlier(&prompts);
+            }
+            Event::Found {
+                generation,
+                epoch,
+                chunk,
+                index,
+            } => self.found(generation, epoch, chunk, index),
+            Event::NotFound { generation, older } => self.not_found(generation, older),
+            _ => {}
+        }
+    }
+
     /// After a frame: ask for what the view nears, let go what it left.
     pub(crate) fn after_frame(&mut self) {
         let wants = self.window.wants(self.page);
@@ -630,6 +659,14 @@ impl Ui {
     fn edit(&mut self, key: KeyEvent) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
+        // With an empty draft, Home and End have nothing to move in: they scroll.
+        if self.editor.is_empty() && !ctrl && !alt {
+            match key.code {
+                KeyCode::Home => return self.top(),
+                KeyCode::End => return self.follow_latest(),
+                _ => {}
+            }
+        }
         let e = &mut self.editor;
         match key.code {
             KeyCode::Char('a') if ctrl => e.home(),

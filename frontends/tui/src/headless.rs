@@ -1,0 +1,166 @@
+//! The terminal UI without a terminal: the same state, storage worker and drawing as
+//! [`crate::run`], drawn into an in-memory buffer, driven by keys. For the working-set tests
+//! and the frame and search benchmarks (`cargo xtask bench`); not a frontend, and not a
+//! stable interface.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_core::buffer::Buffer;
+use ratatui_core::layout::Rect;
+use smith_render_terminal::Theme;
+
+use crate::event::{Event, Events};
+use crate::history::{self, Storage};
+use crate::layers::{Finding, Layer};
+use crate::ui::{Held, Ui};
+
+/// The storage worker did not answer within the deadline (`what` was awaited), or it
+/// stopped (the session file could not be read: its notice says why).
+#[derive(Debug, thiserror::Error)]
+#[error("the headless terminal UI waited {waited:?} for {what}; the storage worker did not answer")]
+pub struct Stalled {
+    /// What was awaited.
+    pub what: String,
+    /// How long.
+    pub waited: Duration,
+}
+
+/// A UI on one session file, as a writer opening it would show it, `width` × `height` cells.
+pub struct Headless {
+    ui: Ui,
+    storage: Storage,
+    rx: mpsc::Receiver<Event>,
+    buf: Buffer,
+}
+
+impl Headless {
+    /// Open `session` (a `.smith` file): the storage worker starts reading it, as it does in
+    /// the terminal.
+    pub fn open(session: &Path, width: u16, height: u16) -> Self {
+        let (events, rx) = Events::channel();
+        let storage = history::start(session.to_owned(), events, None);
+        let mut ui = Ui::new(
+            Theme::default(),
+            Held::Writer,
+            "headless".into(),
+            std::path::PathBuf::from("."),
+        );
+        ui.loading = true;
+        let buf = Buffer::empty(Rect::new(0, 0, width, height));
+        Self {
+            ui,
+            storage,
+            rx,
+            buf,
+        }
+    }
+
+    /// Draw one frame (as the loop does after events), then pass what the view asks for to
+    /// the storage worker.
+    pub fn frame(&mut self) {
+        let area = self.buf.area;
+        self.buf.reset();
+        crate::draw::draw(&mut self.ui, area, &mut self.buf);
+        self.ui.after_frame();
+        for ask in self.ui.asks.drain(..) {
+            self.storage.ask(ask);
+        }
+    }
+
+    /// Whether the UI waits on the storage worker: a chunk asked for, the first chunk, the
+    /// oldest, a search.
+    fn waiting(&self) -> Option<&'static str> {
+        if self.ui.loading {
+            Some("the newest chunk")
+        } else if self.ui.jump_top {
+            Some("the oldest chunk")
+        } else if !self.ui.asked.is_empty() {
+            Some("the chunks the view nears")
+        } else if matches!(
+            self.ui.layers.last(),
+            Some(Layer::Search(s)) if s.finding == Finding::Searching
+        ) {
+            Some("a search")
+        } else {
+            None
+        }
+    }
+
+    /// Frames and the worker's answers until nothing is awaited (each answer drawn, so the
+    /// next chunk the view nears is asked for too).
+    ///
+    /// # Errors
+    /// [`Stalled`] when an answer takes longer than `deadline`.
+    pub fn settle(&mut self, deadline: Duration) -> Result<(), Stalled> {
+        self.frame();
+        while let Some(what) = self.waiting() {
+            let started = Instant::now();
+            let event = self.rx.recv_timeout(deadline).map_err(|_| Stalled {
+                what: what.to_owned(),
+                waited: started.elapsed(),
+            })?;
+            self.ui.from_storage(event);
+            while let Ok(event) = self.rx.try_recv() {
+                self.ui.from_storage(event);
+            }
+            self.frame();
+        }
+        Ok(())
+    }
+
+    /// Fold in a live intent (as the session's work emits them), without drawing.
+    pub fn apply(&mut self, intent: &smith_ui_intents::Intent) {
+        self.ui.apply(intent);
+    }
+
+    /// Press `code` with `modifiers`, then draw.
+    pub fn key(&mut self, code: KeyCode, modifiers: KeyModifiers) {
+        let _ = self.ui.key(KeyEvent::new(code, modifiers));
+        self.frame();
+    }
+
+    /// Type `text` (each character a key), then draw.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            let _ = self.ui.key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        }
+        self.frame();
+    }
+
+    /// Whether the search on top has found its match (and it is shown).
+    pub fn found(&self) -> bool {
+        matches!(
+            self.ui.layers.last(),
+            Some(Layer::Search(s)) if s.finding == Finding::Found
+        )
+    }
+
+    /// Bytes the resident transcript holds (its blocks and their drawn lines): what the
+    /// working set bounds.
+    pub fn resident_bytes(&self) -> usize {
+        self.ui.window.resident_bytes()
+    }
+
+    /// History chunks resident now.
+    pub fn resident_chunks(&self) -> usize {
+        self.ui.window.resident().len()
+    }
+
+    /// The last frame as text, rows trimmed.
+    pub fn screen(&self) -> String {
+        let area = self.buf.area;
+        (area.top()..area.bottom())
+            .map(|y| {
+                (area.left()..area.right())
+                    .map(|x| self.buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
