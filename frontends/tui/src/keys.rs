@@ -166,13 +166,13 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         action: Action::Top,
         keys: &["Ctrl+Home"],
-        help: "Scroll to the oldest line.",
+        help: "Scroll to the oldest line (plain Home too, while the draft is empty).",
         built_in: true,
     },
     Binding {
         action: Action::Bottom,
         keys: &["Ctrl+End"],
-        help: "Back to the newest line: follow new output again (what the \"new output below\" marker points to).",
+        help: "Back to the newest line: follow new output again (what the \"new output below\" marker points to; plain End too, while the draft is empty).",
         built_in: true,
     },
     Binding {

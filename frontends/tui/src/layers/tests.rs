@@ -248,3 +248,24 @@ fn c_copies_each_code_block_in_turn_and_says_when_there_is_none() {
         ui.hint
     );
 }
+
+#[test]
+fn home_and_end_scroll_while_the_draft_is_empty_and_move_in_it_otherwise() {
+    use smith_render_terminal::window::Scroll;
+    let mut ui = ui();
+    for id in 0..40 {
+        said(&mut ui, id, Role::User, &format!("message {id}"));
+    }
+    assert!(!drawn(&mut ui, 60, 12, Modifier::empty()).contains("message 0\n"));
+    plain(&mut ui, KeyCode::Home);
+    assert!(matches!(ui.window.scroll, Scroll::Held { .. }));
+    let s = drawn(&mut ui, 60, 12, Modifier::empty());
+    assert!(s.starts_with("› message 0\n"), "{s}");
+    plain(&mut ui, KeyCode::End);
+    assert_eq!(ui.window.scroll, Scroll::Follow);
+    assert!(drawn(&mut ui, 60, 12, Modifier::empty()).contains("message 39"));
+    typed(&mut ui, "ab");
+    plain(&mut ui, KeyCode::Home);
+    assert_eq!(ui.window.scroll, Scroll::Follow);
+    assert_eq!(ui.editor.before_cursor(), "");
+}
