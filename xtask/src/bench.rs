@@ -410,6 +410,33 @@ pub(crate) fn run() -> Result<(), String> {
             "a 2,000-line bracketed paste → its chip drawn",
             ms_limit(50.0),
         ),
+        (
+            "tui_attach_100mb_first_screen_ms",
+            "`smith --session` on a 100 MB session spawn → its last turn drawn, median of 5",
+            ms_limit(50.0),
+        ),
+        (
+            "tui_attach_100mb_peak_rss_kib",
+            "the same, after ten pages up: peak RSS",
+            Limit::RssMib(64.0),
+        ),
+    ];
+    let window = [
+        (
+            "tui_frame_p99_paging_10k_ms",
+            "terminal UI frame paging through a 10,000-entry session, p99",
+            ms_limit(2.0),
+        ),
+        (
+            "tui_frame_p99_live_10k_ms",
+            "terminal UI frame with 10,000 live blocks, the newest streaming, p99",
+            ms_limit(2.0),
+        ),
+        (
+            "tui_search_10k_first_hit_ms",
+            "terminal UI search across 10,000 entries → first hit (the oldest turn)",
+            ms_limit(50.0),
+        ),
     ];
     let catalog = [
         (
@@ -454,6 +481,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-cli", "rpc_bench", true, &rpc[..]),
         ("smith-cli", "mcp_bench", true, &mcp[..]),
         ("smith-cli", "tui_bench", true, &tui[..]),
+        ("smith-tui", "window_bench", true, &window[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {

@@ -4,7 +4,8 @@
 //! press → its character echoed while a stream delivers 100 deltas per second (the scripted
 //! provider held at a gate between deltas, the bench releasing one every 10 ms), median of 40
 //! keys; terminal bytes written per streamed delta and the full clears during the stream; a
-//! 2,000-line bracketed paste → its chip drawn. Run by `cargo xtask bench` after it builds
+//! 2,000-line bracketed paste → its chip drawn; opening a 100 MB session → its last turn
+//! drawn, and the peak RSS after ten pages up. Run by `cargo xtask bench` after it builds
 //! `smith` in release; prints `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -222,4 +223,52 @@ fn main() {
     println!("tui_paste_2000_lines_ms {:.3}", ms(at - sent));
     ui.send(b"\x15");
     ui.quit();
+    attach_100_mb(home.path());
+}
+
+/// Peak RSS of live process `pid` so far (`VmHWM` of `/proc/PID/status`), in KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status")
+}
+
+/// Open a 100 MB session (the large-session builder: 64 KiB tool results): spawn → its last
+/// turn drawn, median of 5; and the peak RSS after the first screen and ten pages up.
+fn attach_100_mb(home: &Path) {
+    let sessions = home.join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let large = smith_testkit::large::large_session(
+        &sessions,
+        smith_testkit::large::Shape {
+            result_bytes: 64 << 10,
+            file_bytes: 100 << 20,
+            bulk_off_branch: false,
+        },
+        &home.display().to_string(),
+    );
+    let id = large.id.to_string();
+    let last = format!("again ({})", large.turns - 1);
+    let mut firsts = Vec::new();
+    let mut rss = 0;
+    for run in 0..5 {
+        let (mut ui, started) = Ui::start(home, &["--session", &id]);
+        let (at, _) = ui.screen.wait_for(0, last.as_bytes());
+        firsts.push(ms(at - started));
+        if run == 0 {
+            let older = format!("again ({})", large.turns - 8);
+            let from = ui.screen.len();
+            for _ in 0..10 {
+                ui.send(b"\x1b[5~");
+            }
+            ui.screen.wait_for(from, older.as_bytes());
+            rss = peak_rss_kib(ui.child.id());
+        }
+        ui.quit();
+    }
+    println!("tui_attach_100mb_first_screen_ms {:.3}", median(firsts));
+    println!("tui_attach_100mb_peak_rss_kib {rss}");
 }
