@@ -102,9 +102,9 @@ impl Headless {
                 what: what.to_owned(),
                 waited: started.elapsed(),
             })?;
-            self.ui.from_storage(event);
+            self.ui.storage_event(event);
             while let Ok(event) = self.rx.try_recv() {
-                self.ui.from_storage(event);
+                self.ui.storage_event(event);
             }
             self.frame();
         }
@@ -125,7 +125,9 @@ impl Headless {
     /// Type `text` (each character a key), then draw.
     pub fn type_text(&mut self, text: &str) {
         for c in text.chars() {
-            let _ = self.ui.key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+            let _ = self
+                .ui
+                .key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
         }
         self.frame();
     }

@@ -19,10 +19,10 @@ pub mod caps;
 mod clipboard;
 pub mod complete;
 mod draw;
-#[doc(hidden)]
-pub mod headless;
 mod event;
 mod guard;
+#[doc(hidden)]
+pub mod headless;
 pub mod history;
 pub mod keys;
 mod layers;
@@ -389,7 +389,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                 event @ (Event::Chunk { .. }
                 | Event::Summary { .. }
                 | Event::Found { .. }
-                | Event::NotFound { .. }) => ui.from_storage(event),
+                | Event::NotFound { .. }) => ui.storage_event(event),
                 Event::Observed(intents) => {
                     for intent in &intents {
                         ui.apply(intent);

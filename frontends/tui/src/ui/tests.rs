@@ -1,6 +1,7 @@
 //! The UI state machine driven by keys and intents, as the loop drives it.
 
 use super::*;
+use crate::event::Event;
 
 fn ui() -> Ui {
     let mut ui = Ui::new(
@@ -218,4 +219,25 @@ fn a_turn_ending_unfocused_rings() {
         error: None,
     });
     assert!(ui.ring && ui.running.is_none());
+}
+
+#[test]
+fn a_second_read_of_the_file_replaces_the_cost_and_does_not_repeat_the_prompts() {
+    let mut ui = ui();
+    let summary = |epoch, cost| Event::Summary {
+        epoch,
+        cost_usd: Some(cost),
+        prompts: vec!["first".into(), "second".into()],
+    };
+    ui.storage_event(summary(0, 0.25));
+    assert_eq!(ui.status.cost_usd, Some(0.25));
+    // The live stream fell behind: the file is read again, and its sum holds everything.
+    ui.read_again();
+    ui.storage_event(summary(ui.epoch, 0.75));
+    assert_eq!(ui.status.cost_usd, Some(0.75), "not 0.25 + 0.75");
+    // Up's history holds each prompt once: two steps reach the oldest, a third stays.
+    for _ in 0..3 {
+        ui.key(key(KeyCode::Up));
+    }
+    assert_eq!(ui.editor.shown(), "first");
 }
