@@ -259,12 +259,13 @@ fn attach_100_mb(home: &Path) {
         let (at, _) = ui.screen.wait_for(0, last.as_bytes());
         firsts.push(ms(at - started));
         if run == 0 {
-            let older = format!("again ({})", large.turns - 8);
-            let from = ui.screen.len();
+            // Each page up redraws the transcript; only changed cells are written, so wait
+            // for the frame's end (the cursor shown again) after each one.
             for _ in 0..10 {
+                let from = ui.screen.len();
                 ui.send(b"\x1b[5~");
+                ui.screen.wait_for(from, b"\x1b[?25h");
             }
-            ui.screen.wait_for(from, older.as_bytes());
             rss = peak_rss_kib(ui.child.id());
         }
         ui.quit();
