@@ -188,8 +188,10 @@ impl Session {
             });
         }
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
-        self.context = projected.items;
-        self.context_entries = projected.entries;
+        self.context = Some(crate::session::Context {
+            items: projected.items,
+            entries: projected.entries,
+        });
         Ok(ids.first().copied().unwrap_or(next))
     }
 

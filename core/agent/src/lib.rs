@@ -91,6 +91,7 @@ mod reconstruct;
 mod record;
 mod replay;
 mod request;
+mod resume;
 mod rounds;
 mod run;
 mod session;

@@ -45,7 +45,7 @@ impl Agent<'_> {
                     model: String::new(),
                 },
                 instructions: crate::request::instructions(&prepared.pieces),
-                context: run.session.context.clone(),
+                context: run.session.loaded()?.items.clone(),
                 tools: definitions.clone(),
                 thinking: None,
                 max_output: None,

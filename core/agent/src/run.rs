@@ -319,6 +319,9 @@ impl<'a> Agent<'a> {
         if let Some(destination) = submit.destination {
             session.select_destination(destination)?;
         }
+        // The context is projected now, before anything is written, when opening left it to
+        // the first request.
+        session.loaded()?;
         if let Dispatcher::Routed(route) = self.dispatcher {
             self.check_serviceable(route, session, &submit)?;
         }
@@ -347,7 +350,7 @@ impl<'a> Agent<'a> {
                 .map(smith::ContentBlock::Image),
         );
         // The context is borrowed for the check, not copied: a long history stays one copy.
-        let mut context = std::mem::take(&mut session.context);
+        let mut context = std::mem::take(&mut session.loaded()?.items);
         context.push(smith::ContextItem::Message(message));
         let mut request = smith::ProviderRequest {
             model: submit
@@ -380,7 +383,7 @@ impl<'a> Agent<'a> {
             }
         });
         request.context.pop();
-        session.context = request.context;
+        session.loaded()?.items = request.context;
         if serviceable {
             Ok(())
         } else {

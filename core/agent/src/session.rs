@@ -1,13 +1,12 @@
 //! A session handle: the writer plus the effective context rebuilt from the file.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use smith::{ContextItem, EntryId, Selection, SessionId, StopReason, ToolResult, UsageTotals};
 // `replay` below rebuilds a branch's request context.
 use smith_store::{
-    EffectCompletion, EffectOutcome, NewEntry, Record, RunEnd, SessionStart, SessionWriter,
-    SharedWriter, Skipped, ToolResultRecord, TornTail,
+    NewEntry, Record, RunEnd, SessionStart, SessionWriter, SharedWriter, Skipped, ToolResultRecord,
+    TornTail,
 };
 
 /// An open session, writable by this process: the [`SessionWriter`], the context the next
@@ -17,9 +16,9 @@ pub struct Session {
     pub(crate) writer: SharedWriter,
     id: SessionId,
     path: PathBuf,
-    pub(crate) context: Vec<ContextItem>,
-    /// The entry each item of `context` comes from.
-    pub(crate) context_entries: Vec<EntryId>,
+    /// The context the next request starts from; `None` until a request first needs it
+    /// (then projected from the file: [`Session::context`]).
+    pub(crate) context: Option<Context>,
     pub(crate) model: Option<Selection>,
     /// The entry of the last assistant message: tool results pair with it.
     pub(crate) call_message: Option<EntryId>,
@@ -34,6 +33,15 @@ pub struct Session {
     secrets: Option<(smith_secrets::Shared, usize)>,
     /// The request inputs last recorded on the selected branch.
     pub(crate) ledger: crate::request::Ledger,
+}
+
+/// The context items of the selected branch's projection and the entry each comes from.
+#[derive(Debug, Default)]
+pub(crate) struct Context {
+    /// The items, in conversation order.
+    pub(crate) items: Vec<ContextItem>,
+    /// The entry each item comes from (same length and order).
+    pub(crate) entries: Vec<EntryId>,
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -66,8 +74,7 @@ impl Session {
             id,
             path: writer.path().to_owned(),
             writer: SharedWriter::new(writer),
-            context: Vec::new(),
-            context_entries: Vec::new(),
+            context: Some(Context::default()),
             model: None,
             call_message: None,
             interrupted: false,
@@ -78,8 +85,10 @@ impl Session {
         })
     }
 
-    /// Open the existing session file at `path` for writing and rebuild its context along the
-    /// selected branch (from the leaf back to the first entry).
+    /// Open the existing session file at `path` for writing, settling work a dead process left
+    /// unfinished. The selected branch is read from the leaf back to the first entry without
+    /// the bodies of tool output; its context is projected when first needed
+    /// ([`Session::context`]).
     ///
     /// # Errors
     /// The store's errors: the session is locked by another writer, damaged, or of an unknown
@@ -87,84 +96,37 @@ impl Session {
     /// record this build does not know that changes what the model sees.
     pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
         let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
-        // The selected branch only, leaf to root through the in-file index; other branches
-        // are never decoded.
-        let mut branch = match writer.leaf() {
-            Some(leaf) => recovery.reader.branch(leaf, usize::MAX)?,
-            None => Vec::new(),
+        // The selected branch only, leaf to root through the in-file index, without the
+        // bodies of tool output; other branches are never decoded.
+        let resume = match writer.leaf() {
+            Some(leaf) => crate::resume::Resume::read(&mut recovery.reader, leaf, path)?,
+            None => crate::resume::Resume::default(),
         };
-        branch.reverse();
-        let crate::Projection {
-            items: context,
-            entries: context_entries,
-            model,
-            call_message,
-            registered,
-            ..
-        } = crate::projection::project_entries(branch.iter()).map_err(|e| e.into_store(path))?;
-        // Effects whose process died between intent and completion: their outcome is
-        // unknown, recorded as such, and never retried automatically.
-        let completed: HashSet<EntryId> = branch
-            .iter()
-            .filter(|e| matches!(e.record, Record::EffectCompletion(_)))
-            .filter_map(|e| e.pair)
-            .collect();
-        let unknown: Vec<NewEntry> = branch
-            .iter()
-            .filter_map(|e| match &e.record {
-                Record::EffectIntent(i) if !completed.contains(&e.id) => Some(NewEntry {
-                    record: Record::EffectCompletion(EffectCompletion {
-                        effect_id: i.effect_id.clone(),
-                        outcome: if i.effect.starts_with("ask.") {
-                            // Nobody answered: the question's tool call ended with its process.
-                            EffectOutcome::NotApplied
-                        } else {
-                            EffectOutcome::Unknown
-                        },
-                        output: if i.effect.starts_with("ask.") {
-                            b"interrupted: the process ended before this question was answered; it is not asked again".to_vec()
-                        } else {
-                            b"interrupted: the process ended between this effect's intent and its completion; whether it happened is unknown, and it is not retried".to_vec()
-                        },
-                        evidence: serde_json::Value::Null,
-                    }),
-                    pair: Some(e.id),
-                }),
-                _ => None,
-            })
-            .collect();
+        let unknown = resume.unknown_effects();
         if !unknown.is_empty() {
             writer.append_entries(&unknown)?;
         }
-        let since_end = || {
-            branch
-                .iter()
-                .rev()
-                .take_while(|e| !matches!(e.record, Record::RunEnd(_)))
-        };
-        let interrupted =
-            since_end().any(|e| matches!(e.record, Record::Message(_) | Record::ToolResult(_)));
-        let work = crate::work::WorkState::rebuild(&branch, id);
+        let work = crate::work::WorkState::rebuild(&resume.entries, id);
         let live = !work.live.is_empty()
             || !work.inherited_open.is_empty()
-            || !work.inherited_queued.is_empty();
+            || !work.inherited_queued.is_empty()
+            || resume.unanswered();
         let mut session = Self {
             id,
             path: path.to_owned(),
             writer: SharedWriter::new(writer),
-            context,
-            context_entries,
-            model,
-            call_message,
-            interrupted,
+            context: None,
+            model: resume.model,
+            call_message: resume.call_message.map(|(id, _)| id),
+            interrupted: resume.interrupted,
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
-            registered,
+            registered: resume.registered,
             secrets: None,
-            ledger: crate::request::Ledger::from_branch(&branch),
+            ledger: crate::request::Ledger::from_branch(&resume.entries),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
-        if session.interrupted || live || !session.unanswered_calls().is_empty() {
+        if session.interrupted || live {
             session.settle_interrupted_work()?;
         }
         Ok(OpenedSession {
@@ -179,6 +141,7 @@ impl Session {
     /// with its submission — its terminal receipt — in one committed change. The session can
     /// continue, and a repeated submission of that work finds it settled.
     fn settle_interrupted_work(&mut self) -> Result<(), smith_store::Error> {
+        self.loaded()?;
         let results: Vec<ToolResult> = self
             .unanswered_calls()
             .into_iter()
@@ -378,8 +341,10 @@ impl Session {
             )));
         }
         self.writer.lock().select(leaf)?;
-        self.context = replayed.items;
-        self.context_entries = replayed.entries;
+        self.context = Some(Context {
+            items: replayed.items,
+            entries: replayed.entries,
+        });
         self.model = replayed.model;
         self.call_message = replayed.call_message;
         self.ledger = crate::request::Ledger::default();
@@ -440,20 +405,52 @@ impl Session {
         self.writer.clone()
     }
 
-    /// The context the next provider request starts from (the selected branch's projection).
-    pub fn context(&self) -> &[ContextItem] {
-        &self.context
+    /// The context the next provider request starts from (the selected branch's projection),
+    /// projected from the file the first time it is needed: opening a session reads no tool
+    /// output.
+    ///
+    /// # Errors
+    /// The store's read errors; [`smith_store::Error::Unprojectable`] when the branch cannot
+    /// be projected (an edit whose target is not on it).
+    pub fn context(&mut self) -> Result<&[ContextItem], smith_store::Error> {
+        Ok(&self.loaded()?.items)
     }
 
     /// The entry each item of [`Session::context`] comes from, in the same order.
-    pub fn context_entries(&self) -> &[EntryId] {
-        &self.context_entries
+    ///
+    /// # Errors
+    /// As [`Session::context`].
+    pub fn context_entries(&mut self) -> Result<&[EntryId], smith_store::Error> {
+        Ok(&self.loaded()?.entries)
     }
 
-    /// Add recorded entry `id`'s `item` to the end of the context.
+    /// The context, projected from the file at the writer's leaf when not yet loaded.
+    pub(crate) fn loaded(&mut self) -> Result<&mut Context, smith_store::Error> {
+        if self.context.is_none() {
+            let leaf = self.writer.lock().leaf();
+            let projected = match leaf {
+                None => crate::Projection::default(),
+                Some(leaf) => {
+                    let mut reader = smith_store::SessionReader::open(&self.path)?;
+                    crate::projection::project(&mut reader, Some(leaf))
+                        .map_err(|e| e.into_store(&self.path))?
+                }
+            };
+            self.context = Some(Context {
+                items: projected.items,
+                entries: projected.entries,
+            });
+        }
+        Ok(self.context.get_or_insert_default())
+    }
+
+    /// Add recorded entry `id`'s `item` to the end of the context. Nothing while the context is
+    /// not loaded: it is projected from the file, which holds the entry.
     pub(crate) fn push_context(&mut self, id: EntryId, item: ContextItem) {
-        self.context.push(item);
-        self.context_entries.push(id);
+        if let Some(context) = &mut self.context {
+            context.items.push(item);
+            context.entries.push(id);
+        }
     }
 
     /// The selected model recorded in the session, if any.
@@ -464,15 +461,19 @@ impl Session {
     /// Tool calls at the end of the context that have no result (an earlier run was killed
     /// while they ran). Their effects are unknown.
     pub(crate) fn unanswered_calls(&self) -> Vec<(String, String)> {
-        let Some(pos) = self.context.iter().rposition(
+        let Some(context) = &self.context else {
+            return Vec::new();
+        };
+        let context = &context.items;
+        let Some(pos) = context.iter().rposition(
             |item| matches!(item, ContextItem::Message(m) if m.role == smith::Role::Assistant),
         ) else {
             return Vec::new();
         };
-        let ContextItem::Message(message) = &self.context[pos] else {
+        let ContextItem::Message(message) = &context[pos] else {
             return Vec::new();
         };
-        let answered: Vec<&ToolResult> = self.context[pos + 1..]
+        let answered: Vec<&ToolResult> = context[pos + 1..]
             .iter()
             .filter_map(|item| match item {
                 ContextItem::ToolResult(r) => Some(r),

@@ -208,11 +208,11 @@ proptest! {
             let projection = smith_agent::project(&mut reader, Some(EntryId(leaf))).unwrap();
             prop_assert_eq!(texts(&projection.items), model.expected(EntryId(leaf)), "leaf {}", leaf);
         }
-        let opened = Session::open(&path, id).unwrap().session;
-        prop_assert_eq!(texts(opened.context()), model.expected(model.leaf));
+        let mut opened = Session::open(&path, id).unwrap().session;
+        prop_assert_eq!(texts(opened.context().unwrap()), model.expected(model.leaf));
         let again = smith_agent::project(&mut SessionReader::open(&path).unwrap(), Some(model.leaf)).unwrap();
-        prop_assert_eq!(opened.context(), again.items.as_slice());
-        prop_assert_eq!(opened.context_entries(), again.entries.as_slice());
+        prop_assert_eq!(opened.context().unwrap(), again.items.as_slice());
+        prop_assert_eq!(opened.context_entries().unwrap(), again.entries.as_slice());
     }
 
     /// A refused batch — an unknown target, a target off the selected branch, a target that
@@ -241,10 +241,10 @@ proptest! {
         }
         let before = std::fs::read(&path).unwrap();
         let mut opened = Session::open(&path, id).unwrap().session;
-        let context = opened.context().to_vec();
+        let context = opened.context().unwrap().to_vec();
         for batch in bad {
             prop_assert!(opened.edit_context(batch).is_err());
-            prop_assert_eq!(opened.context(), context.as_slice());
+            prop_assert_eq!(opened.context().unwrap(), context.as_slice());
         }
         opened.close().unwrap();
         // Close records the acknowledgement in the commit chain only when something changed.
@@ -309,7 +309,7 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
     let result = EntryId(ids[1].0 + 1);
     let usage_before = smith_agent::account(&smith_store::read_session(&path).unwrap().entries);
     let mut opened = Session::open(&path, id).unwrap().session;
-    let before = opened.context().to_vec();
+    let before = opened.context().unwrap().to_vec();
     for batch in [vec![result], vec![ids[1]]] {
         let ops = batch
             .into_iter()
@@ -323,7 +323,7 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
             matches!(err, smith_agent::EditError::Pairing { .. }),
             "{err}"
         );
-        assert_eq!(opened.context(), before.as_slice());
+        assert_eq!(opened.context().unwrap(), before.as_slice());
     }
     // The call's message with its result, together, may go; a result's text may be replaced.
     opened
@@ -338,7 +338,7 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
             },
         ])
         .unwrap();
-    assert_eq!(texts(opened.context()), ["list"]);
+    assert_eq!(texts(opened.context().unwrap()), ["list"]);
     opened
         .edit_context(vec![
             EditOp {
@@ -352,11 +352,11 @@ fn an_edit_that_breaks_tool_pairing_is_refused_whole() {
         ])
         .unwrap();
     assert_eq!(
-        texts(opened.context()),
+        texts(opened.context().unwrap()),
         ["list", "I listed it.", "(one file)"]
     );
     // The replaced assistant message keeps its tool call, so its result stays paired.
-    smith::check_pairing(opened.context()).unwrap();
+    smith::check_pairing(opened.context().unwrap()).unwrap();
     // Edits never erase or move recorded usage.
     opened.close().unwrap();
     let usage_after = smith_agent::account(&smith_store::read_session(&path).unwrap().entries);
@@ -381,8 +381,8 @@ fn an_unknown_record_that_changes_the_projection_refuses_the_branch() {
     .unwrap();
     let path = w.path().to_owned();
     w.close().unwrap();
-    let opened = Session::open(&path, id).unwrap().session;
-    assert_eq!(texts(opened.context()), ["hello"]);
+    let mut opened = Session::open(&path, id).unwrap().session;
+    assert_eq!(texts(opened.context().unwrap()), ["hello"]);
     opened.close().unwrap();
 
     let (mut w, _) = SessionWriter::open(&path, id).unwrap();

@@ -14,6 +14,9 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 #[global_allocator]
 static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
 
+/// The allocator's counts are process-wide: one measuring test at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn user(text: &str) -> Record {
     Record::Message(MessageRecord {
         message: Message::user_text(text),
@@ -71,11 +74,14 @@ fn bytes_of_projection(path: &std::path::Path, leaf: EntryId) -> (usize, usize) 
     (change.bytes_allocated, projection.items.len())
 }
 
-/// The reader's bounded caches: four 64 KiB blocks and the index frames a lookup reads.
-const READER_CACHES: usize = 4 * 64 * 1024 + 64 * 1024;
+/// The reader's bounded caches: sixteen 4 KiB blocks and the index frames a lookup reads.
+const READER_CACHES: usize = 16 * 4 * 1024 + 64 * 1024;
 
 #[test]
 fn the_projection_working_set_is_flat_in_unrelated_history() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut runs = Vec::new();
     for unrelated in [0, 5_000, 20_000] {
         let dir = tempfile::tempdir().unwrap();
@@ -93,4 +99,54 @@ fn the_projection_working_set_is_flat_in_unrelated_history() {
     // and four times the unrelated history costs nothing more.
     assert!(beside <= alone + READER_CACHES, "{runs:?}");
     assert!(far_beside <= beside + 64 * 1024, "{runs:?}");
+}
+
+/// Heap bytes allocated by `Session::open` of the session at `path`, then by its first
+/// `context()` (the projection opening leaves to the first request); the context's length.
+fn bytes_of_open(path: &std::path::Path, id: SessionId) -> (usize, usize, usize) {
+    let region = Region::new(GLOBAL);
+    let mut session = smith_agent::Session::open(path, id).unwrap().session;
+    let opened = region.change().bytes_allocated;
+    let region = Region::new(GLOBAL);
+    let items = session.context().unwrap().len();
+    (opened, region.change().bytes_allocated, items)
+}
+
+/// Spec: Working sets — "Opening, browsing, resuming, and forking do not require a
+/// whole-session payload arena"; owned content is materialized at the consumer boundary that
+/// requires it. Opening two sessions of about as many `read` turns, one with 1 KiB and one
+/// with 32 KiB of tool output per turn, allocates about the same; the tool output is read
+/// only when the context is first asked for.
+#[test]
+fn opening_a_session_reads_no_tool_output() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut runs = Vec::new();
+    for (result_bytes, file_bytes) in [(1 << 10, 256 << 10), (32 << 10, 8 << 20)] {
+        let dir = tempfile::tempdir().unwrap();
+        let shape = smith_testkit::large::Shape {
+            result_bytes,
+            file_bytes,
+            bulk_off_branch: false,
+        };
+        let large = smith_testkit::large::large_session(dir.path(), shape, "/w");
+        let (opened, projected, items) = bytes_of_open(&large.path, large.id);
+        // Each turn projects its user message, two assistant messages and the tool result.
+        assert_eq!(items, 4 * large.turns, "{result_bytes}");
+        runs.push((large.turns, opened, projected));
+    }
+    let [(small_turns, small_open, _), (turns, open, projected)] = runs[..] else {
+        unreachable!()
+    };
+    let per_turn = small_open / small_turns;
+    assert!(
+        open <= per_turn * turns * 3 / 2 + READER_CACHES,
+        "opening allocated {open} bytes for {turns} turns of 32 KiB output, {small_open} for {small_turns} turns of 1 KiB"
+    );
+    // Decoding the output would allocate it twice over (the effect completion's and the tool
+    // result's copy); opening stays under one copy.
+    assert!(open < turns * (32 << 10), "{runs:?}");
+    // The first request's context holds every tool result.
+    assert!(projected >= turns * (32 << 10), "{runs:?}");
 }

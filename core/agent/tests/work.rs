@@ -790,12 +790,12 @@ fn reopen_reconstructs_input_ownership_checkpoints_and_receipts_without_running_
     let calls_before = tools.calls.lock().unwrap().len();
     let opened = Session::open(&image, f.session.id()).unwrap();
     assert_eq!(tools.calls.lock().unwrap().len(), calls_before);
-    let session = opened.session;
+    let mut session = opened.session;
     // Queued input is rebuilt and stays queued.
     assert_eq!(session.queued().len(), 1);
     assert_eq!(session.queued()[0].input, "queued follow-up");
     // Every call has a result (c2 and c3 interrupted), so the session can continue.
-    smith::check_pairing(session.context()).unwrap();
+    smith::check_pairing(session.context().unwrap()).unwrap();
     let receipts = smith_agent::receipts(&image, session.id()).unwrap();
     let work: Vec<_> = receipts.iter().filter(|r| r.delivery.is_none()).collect();
     assert_eq!(work.len(), 2);
@@ -1439,8 +1439,8 @@ fn an_unanswered_call_before_a_recorded_end_is_answered_on_open() {
     .unwrap();
     let path = w.path().to_owned();
     drop(w);
-    let session = Session::open(&path, id).unwrap().session;
-    smith::check_pairing(session.context()).unwrap();
+    let mut session = Session::open(&path, id).unwrap().session;
+    smith::check_pairing(session.context().unwrap()).unwrap();
     let kinds = kinds(&path);
     assert_eq!(kinds.last(), Some(&"tool_result"), "{kinds:?}");
     assert_eq!(

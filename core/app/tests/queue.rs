@@ -132,8 +132,8 @@ fn the_bundled_policy_skips_the_batch_rest_for_steering_and_delivers_it_after_th
         .rposition(|e| matches!(e.record, Record::ToolResult(_)))
         .unwrap();
     assert!(delivered > last_result);
-    smith::check_pairing(session.context()).unwrap();
-    assert!(last_text(session.context()).contains("use the other file"));
+    smith::check_pairing(session.context().unwrap()).unwrap();
+    assert!(last_text(session.context().unwrap()).contains("use the other file"));
     let receipts = smith_agent::receipts(session.path(), session.id()).unwrap();
     let r = receipts.iter().find(|r| r.submission == steer).unwrap();
     assert!(matches!(r.state, ReceiptState::Terminal { .. }), "{r:?}");
@@ -162,7 +162,7 @@ fn the_bundled_policy_delivers_follow_up_input_when_the_work_would_stop() {
         .unwrap();
     let outcome = agent.run(&mut session, &model(), "go", &mut |_| {}, &Cancel::new());
     assert_eq!(outcome.stop_reason, StopReason::EndTurn);
-    assert!(last_text(session.context()).contains("and then the summary"));
+    assert!(last_text(session.context().unwrap()).contains("and then the summary"));
     assert!(session.queued().is_empty());
 }
 
@@ -342,7 +342,7 @@ fn a_failing_trapping_or_overrunning_handler_applies_nothing_and_the_work_goes_o
 #[test]
 fn abort_during_a_wasm_handler_call_destroys_it_and_leaves_every_call_paired() {
     // A steering input of 1 byte makes the handler spin at the first tool end.
-    let (_notices, outcome, session, _s) = run_hostile(
+    let (_notices, outcome, mut session, _s) = run_hostile(
         r##"
         round {
             tool-call id="c1" name="ls" arguments=#"{}"#
@@ -361,7 +361,7 @@ fn abort_during_a_wasm_handler_call_destroys_it_and_leaves_every_call_paired() {
         "{:?}",
         outcome.error
     );
-    smith::check_pairing(session.context()).unwrap();
+    smith::check_pairing(session.context().unwrap()).unwrap();
     let entries = read_session(session.path()).unwrap().entries;
     let results: Vec<&smith::ToolResult> = entries
         .iter()

@@ -134,6 +134,12 @@ impl Ui {
 const PLACEHOLDER: &[u8] = b"F1 for keys";
 
 fn main() {
+    // `TUI_BENCH_FIXTURE=DIR`: only build the 100 MB session under the home DIR and print its
+    // id, to profile an attach by hand (`SMITH_HOME=DIR smith --session ID`).
+    if let Some(dir) = std::env::var_os("TUI_BENCH_FIXTURE") {
+        println!("{}", large_100_mb(Path::new(&dir)).0);
+        return;
+    }
     let home = tempfile::tempdir().unwrap();
     let demo = ["--model", "scripted/demo"];
     // Warm the compile cache (first start compiles the bundled plugins).
@@ -239,19 +245,7 @@ fn peak_rss_kib(pid: u32) -> u64 {
 /// Open a 100 MB session (the large-session builder: 64 KiB tool results): spawn → its last
 /// turn drawn, median of 5; and the peak RSS after the first screen and ten pages up.
 fn attach_100_mb(home: &Path) {
-    let sessions = home.join("sessions");
-    std::fs::create_dir_all(&sessions).unwrap();
-    let large = smith_testkit::large::large_session(
-        &sessions,
-        smith_testkit::large::Shape {
-            result_bytes: 64 << 10,
-            file_bytes: 100 << 20,
-            bulk_off_branch: false,
-        },
-        &home.display().to_string(),
-    );
-    let id = large.id.to_string();
-    let last = format!("again ({})", large.turns - 1);
+    let (id, last) = large_100_mb(home);
     let mut firsts = Vec::new();
     let mut rss = 0;
     for run in 0..5 {
@@ -272,4 +266,21 @@ fn attach_100_mb(home: &Path) {
     }
     println!("tui_attach_100mb_first_screen_ms {:.3}", median(firsts));
     println!("tui_attach_100mb_peak_rss_kib {rss}");
+}
+
+/// Build a 100 MB session under `home` (the large-session builder: 64 KiB tool results);
+/// its id and the text of its last turn.
+fn large_100_mb(home: &Path) -> (String, String) {
+    let sessions = home.join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let large = smith_testkit::large::large_session(
+        &sessions,
+        smith_testkit::large::Shape {
+            result_bytes: 64 << 10,
+            file_bytes: 100 << 20,
+            bulk_off_branch: false,
+        },
+        &home.display().to_string(),
+    );
+    (large.id.to_string(), format!("again ({})", large.turns - 1))
 }

@@ -1,6 +1,8 @@
-//! The reader's block cache: the snapshot read in aligned 64 KiB blocks, the last few kept, so
-//! a walk over neighbouring frames (a branch from its leaf toward the root, a page of
-//! entries) costs one positioned read per block instead of several per frame. Only bytes of
+//! The reader's block cache: the snapshot read in aligned 4 KiB blocks (a page), the last
+//! sixteen kept, so a walk over neighbouring frames (a branch from its leaf toward the root, a
+//! page of entries) costs one positioned read per block instead of several per frame. Blocks
+//! are small so that walks which hop over large frames — reading only their heads, as
+//! opening a session passes over tool output — copy a page per frame, not 64 KiB. Only bytes of
 //! the snapshot are read — a file is append-only below its last complete commit, so a cached
 //! block never goes stale; a read larger than a block goes to the file directly.
 
@@ -10,10 +12,10 @@ use std::fs::File;
 use super::access::read_at;
 
 /// The block size, in bytes.
-const BLOCK: u64 = 64 * 1024;
+const BLOCK: u64 = 4 * 1024;
 
 /// How many blocks are kept.
-const KEPT: usize = 4;
+const KEPT: usize = 16;
 
 /// Blocks of one snapshot, most recently used last.
 #[derive(Debug, Default)]

@@ -1,0 +1,158 @@
+//! What opening a session needs from its selected branch, read without the bulky bodies: only
+//! the kinds the work state, the request ledger and recovery read are decoded — the outputs of
+//! tool results and effect completions are passed over (their metadata, kind and pair, is
+//! enough here) — and the context itself is projected from the file only when a request
+//! first needs it ([`crate::Session::context`]). Spec: Working sets — opening,
+//! browsing and resuming do not require a whole-session payload arena; owned content is
+//! materialized at the consumer boundary that requires it.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+use smith::{EntryId, Selection};
+use smith_store::{EffectCompletion, EffectOutcome, Entry, NewEntry, Record, SessionReader};
+
+/// The selected branch as opening reads it.
+#[derive(Debug, Default)]
+pub(crate) struct Resume {
+    /// The branch's decoded entries, root first: submissions, messages, ends and withdrawals,
+    /// secret registrations, the last model change, intents without a completion, the last
+    /// request and the inputs it names, and records of unknown kinds that change the
+    /// projection.
+    pub(crate) entries: Vec<Entry>,
+    /// Intents that have a completion on the branch.
+    completed: HashSet<EntryId>,
+    /// How many tool results pair with each message.
+    results: HashMap<EntryId, usize>,
+    /// A message or tool result follows the branch's last run end (a process died in a run).
+    pub(crate) interrupted: bool,
+    /// The selection the branch's last `model_change` recorded.
+    pub(crate) model: Option<Selection>,
+    /// The branch's last assistant message, and how many tool calls it holds.
+    pub(crate) call_message: Option<(EntryId, usize)>,
+    /// Names of the secrets registered on the branch.
+    pub(crate) registered: BTreeSet<String>,
+}
+
+impl Resume {
+    /// Walk the branch ending at `leaf` of the session file at `path` (read by `reader`), from
+    /// the leaf to the root, validating what it decodes.
+    ///
+    /// # Errors
+    /// The store's read errors; [`smith_store::Error::Unprojectable`] for a record this build
+    /// does not know that changes what the model sees.
+    pub(crate) fn read(
+        reader: &mut SessionReader,
+        leaf: EntryId,
+        path: &Path,
+    ) -> Result<Self, smith_store::Error> {
+        let mut resume = Self::default();
+        let mut ended = false;
+        // The inputs the branch's last request names, once it is met.
+        let mut inputs: Option<HashSet<EntryId>> = None;
+        let mut at = Some(leaf);
+        while let Some(id) = at {
+            let (meta, entry) = reader.entry_if(id, |m| match m.record_kind {
+                Record::TOOL_RESULT | Record::EFFECT_COMPLETION => false,
+                Record::SUBMISSION
+                | Record::MESSAGE
+                | Record::RUN_END
+                | Record::WITHDRAWAL
+                | Record::SECRET_REGISTRATION => true,
+                Record::MODEL_CHANGE => resume.model.is_none(),
+                // A completion comes after its intent: walking back, it was met first.
+                Record::EFFECT_INTENT => !resume.completed.contains(&EntryId(m.id)),
+                Record::REQUEST => inputs.is_none(),
+                Record::REQUEST_INPUT => {
+                    inputs.as_ref().is_some_and(|i| i.contains(&EntryId(m.id)))
+                }
+                _ => m.flags & smith_store::meta::ENTRY_PROJECTION != 0,
+            })?;
+            at = (meta.parent != 0).then_some(EntryId(meta.parent));
+            let pair = (meta.pair != 0).then_some(EntryId(meta.pair));
+            match meta.record_kind {
+                Record::EFFECT_COMPLETION => resume.completed.extend(pair),
+                Record::TOOL_RESULT => {
+                    if let Some(pair) = pair {
+                        *resume.results.entry(pair).or_default() += 1;
+                    }
+                }
+                Record::RUN_END => ended = true,
+                _ => {}
+            }
+            if !ended && matches!(meta.record_kind, Record::MESSAGE | Record::TOOL_RESULT) {
+                resume.interrupted = true;
+            }
+            let Some(entry) = entry else { continue };
+            match &entry.record {
+                Record::ModelChange(c) if resume.model.is_none() => {
+                    resume.model = Some(c.model.clone());
+                }
+                Record::SecretRegistration(r) => {
+                    resume.registered.insert(r.name.clone());
+                }
+                Record::Request(r) => {
+                    inputs = Some(r.instructions.iter().copied().chain(r.tools).collect());
+                }
+                Record::Message(m)
+                    if m.message.role == smith::Role::Assistant
+                        && resume.call_message.is_none() =>
+                {
+                    resume.call_message = Some((entry.id, m.message.tool_calls().count()));
+                }
+                Record::Unknown {
+                    kind,
+                    projection: true,
+                    ..
+                } => {
+                    return Err(crate::ProjectionError::Unsupported {
+                        entry: entry.id,
+                        kind: *kind,
+                    }
+                    .into_store(path));
+                }
+                _ => {}
+            }
+            resume.entries.push(entry);
+        }
+        resume.entries.reverse();
+        Ok(resume)
+    }
+
+    /// The last assistant message holds tool calls that have no result yet.
+    pub(crate) fn unanswered(&self) -> bool {
+        self.call_message
+            .is_some_and(|(id, calls)| calls > self.results.get(&id).copied().unwrap_or(0))
+    }
+
+    /// Completions for the effects whose process died between intent and completion: their
+    /// outcome is unknown (a question's is not applied), recorded as such and never retried.
+    pub(crate) fn unknown_effects(&self) -> Vec<NewEntry> {
+        self.entries
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::EffectIntent(i) if !self.completed.contains(&e.id) => {
+                    let question = i.effect.starts_with("ask.");
+                    Some(NewEntry {
+                        record: Record::EffectCompletion(EffectCompletion {
+                            effect_id: i.effect_id.clone(),
+                            outcome: if question {
+                                EffectOutcome::NotApplied
+                            } else {
+                                EffectOutcome::Unknown
+                            },
+                            output: if question {
+                                b"interrupted: the process ended before this question was answered; it is not asked again".to_vec()
+                            } else {
+                                b"interrupted: the process ended between this effect's intent and its completion; whether it happened is unknown, and it is not retried".to_vec()
+                            },
+                            evidence: serde_json::Value::Null,
+                        }),
+                        pair: Some(e.id),
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+}
