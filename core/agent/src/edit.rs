@@ -73,6 +73,17 @@ pub enum EditError {
         /// The target.
         target: EntryId,
     },
+    /// The target lies before the boundary of the branch's latest compaction: its summary
+    /// stands for it in what the model sees.
+    #[error(
+        "entry {target} is summarized by the compaction at entry {compaction}, so the model no longer sees it and editing it would change nothing; edit an entry after the boundary, or select a branch before the compaction"
+    )]
+    Compacted {
+        /// The target.
+        target: EntryId,
+        /// The compaction's entry.
+        compaction: EntryId,
+    },
     /// The edited context would break the pairing or order of tool calls and results.
     #[error(
         "the edited context would break tool-call pairing ({reason}); omit a tool call's message together with all of its results, or replace their text instead"
@@ -163,6 +174,17 @@ impl Session {
         }
         let batch = ContextEdit { edits };
         let projected = self.project_with_batch(&mut reader, leaf, next, &batch)?;
+        if let Some((compaction, first_kept)) = projected.compaction
+            && let Some(edit) = batch
+                .edits
+                .iter()
+                .find(|e| first_kept.is_none_or(|k| e.target < k) && e.target < compaction)
+        {
+            return Err(EditError::Compacted {
+                target: edit.target,
+                compaction,
+            });
+        }
         if let Err(e) = smith::check_pairing(&projected.items) {
             let entry = |index: usize| {
                 projected

@@ -81,6 +81,7 @@
 mod abort;
 mod accounting;
 mod asks;
+mod compaction;
 mod dispatch;
 mod edit;
 mod inbox;
@@ -102,6 +103,7 @@ mod work;
 
 pub use accounting::{Accounts, AttemptUsage, account, work_usage};
 pub use asks::{AnswerError, Asked};
+pub use compaction::boundary as compaction_boundary;
 pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use edit::EditError;
 pub use inbox::{AbortError, Enqueue, Inbox, WithdrawError};

@@ -1,6 +1,7 @@
 //! The projection (spec: Sessions → Effective request context, Context edits): one pure
 //! function from the selected branch's durable records to the context of the next request —
-//! the compaction boundary (none exists yet), then the applicable context edits — and the
+//! the latest compaction's boundary (its summary, then what it kept), then the applicable
+//! context edits — and the
 //! state a continuing run needs (the selected model, the message tool results pair with, the
 //! secrets registered). Real request construction, resume and request reconstruction all use
 //! it; raw history is never changed by it.
@@ -32,6 +33,9 @@ pub struct Projection {
     pub call_message: Option<EntryId>,
     /// Names of the secrets registered on the branch.
     pub registered: BTreeSet<String>,
+    /// The branch's latest compaction — its entry and first kept entry — when it has one: the
+    /// first item is its summary, and entries before the boundary are not in `items`.
+    pub compaction: Option<(EntryId, Option<EntryId>)>,
 }
 
 /// Why a branch cannot be projected. Nothing was changed.
@@ -96,6 +100,8 @@ pub struct Projector {
     model: Option<Selection>,
     call_message: Option<EntryId>,
     registered: BTreeSet<String>,
+    /// The branch's latest compaction, once met: its entry, summary and first kept entry.
+    compacted: Option<(EntryId, String, Option<EntryId>)>,
 }
 
 impl Projector {
@@ -114,6 +120,7 @@ impl Projector {
                 | Record::MODEL_CHANGE
                 | Record::SECRET_REGISTRATION
                 | Record::CONTEXT_EDIT
+                | Record::COMPACTION
         ) || flags & ENTRY_PROJECTION != 0
     }
 
@@ -137,6 +144,10 @@ impl Projector {
                 for op in batch.edits {
                     self.edits.entry(op.target).or_insert((id, op.change));
                 }
+            }
+            // The latest compaction wins; older ones lie in what its summary stands for.
+            Record::Compaction(c) if self.compacted.is_none() => {
+                self.compacted = Some((id, c.summary, c.first_kept));
             }
             Record::Unknown {
                 kind,
@@ -172,6 +183,13 @@ impl Projector {
     }
 
     fn keep(&mut self, id: EntryId, item: ContextItem) {
+        if let Some((_, _, first_kept)) = &self.compacted
+            && first_kept.is_none_or(|k| id < k)
+        {
+            // The summary stands for it (and for any edit of it).
+            self.edits.remove(&id);
+            return;
+        }
         let edit = if self.edits.is_empty() {
             None
         } else {
@@ -201,6 +219,11 @@ impl Projector {
             });
         }
         let (mut items, mut entries, mut edited) = (self.items, self.entries, self.edited);
+        let compaction = self.compacted.map(|(entry, summary, first_kept)| {
+            items.push(ContextItem::Message(smith::Message::user_text(summary)));
+            entries.push(entry);
+            (entry, first_kept)
+        });
         // Leaf-first to conversation order, in place.
         items.reverse();
         entries.reverse();
@@ -216,6 +239,7 @@ impl Projector {
             model: self.model,
             call_message: self.call_message,
             registered: self.registered,
+            compaction,
         })
     }
 }

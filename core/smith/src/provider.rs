@@ -88,26 +88,9 @@ impl ProviderRequest {
         let mut bytes = self.instructions.as_ref().map_or(0, String::len) as u64;
         let mut images = 0u64;
         for item in &self.context {
-            match item {
-                ContextItem::Message(m) => {
-                    for block in &m.content {
-                        bytes += match block {
-                            crate::ContentBlock::Text { text } => text.len(),
-                            crate::ContentBlock::Thinking {
-                                text, signature, ..
-                            } => text.len() + signature.as_ref().map_or(0, String::len),
-                            crate::ContentBlock::ToolCall(c) => {
-                                c.name.len() + json_len(&c.arguments)
-                            }
-                            crate::ContentBlock::Image(_) => {
-                                images += 1;
-                                0
-                            }
-                        } as u64;
-                    }
-                }
-                ContextItem::ToolResult(r) => bytes += (r.name.len() + r.output.len()) as u64,
-            }
+            let (b, i) = item.estimated_parts();
+            bytes += b;
+            images += i;
         }
         for tool in &self.tools {
             bytes +=
@@ -122,6 +105,41 @@ impl ProviderRequest {
             ContextItem::Message(m) if m.role == crate::Role::User => Some(m.text()),
             _ => None,
         })
+    }
+}
+
+impl ContextItem {
+    /// An estimate of the item's input tokens, as [`ProviderRequest::estimated_input_tokens`]
+    /// counts it: [`BYTES_PER_TOKEN`] bytes per token of its texts, thinking, tool calls and
+    /// tool output, plus [`TOKENS_PER_IMAGE`] per image.
+    pub fn estimated_tokens(&self) -> u64 {
+        let (bytes, images) = self.estimated_parts();
+        bytes.div_ceil(BYTES_PER_TOKEN) + images * TOKENS_PER_IMAGE
+    }
+
+    /// The bytes the estimate counts, and the images.
+    fn estimated_parts(&self) -> (u64, u64) {
+        match self {
+            ContextItem::Message(m) => {
+                m.content
+                    .iter()
+                    .fold((0, 0), |(bytes, images), block| match block {
+                        crate::ContentBlock::Text { text } => (bytes + text.len() as u64, images),
+                        crate::ContentBlock::Thinking {
+                            text, signature, ..
+                        } => (
+                            bytes + (text.len() + signature.as_ref().map_or(0, String::len)) as u64,
+                            images,
+                        ),
+                        crate::ContentBlock::ToolCall(c) => (
+                            bytes + (c.name.len() + json_len(&c.arguments)) as u64,
+                            images,
+                        ),
+                        crate::ContentBlock::Image(_) => (bytes, images + 1),
+                    })
+            }
+            ContextItem::ToolResult(r) => ((r.name.len() + r.output.len()) as u64, 0),
+        }
     }
 }
 

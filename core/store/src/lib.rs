@@ -40,7 +40,7 @@ pub use record::{
     Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
-    ContextEdit, EditChange, EditOp, EffectiveRequest, MAX_EDIT_BYTES, MAX_EDITS,
+    Compaction, ContextEdit, EditChange, EditOp, EffectiveRequest, MAX_EDIT_BYTES, MAX_EDITS,
     PROJECTION_VERSION, PieceRole, RequestInput,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};

@@ -231,6 +231,8 @@ pub enum Record {
     Request(crate::EffectiveRequest),
     /// Kind 18: a tool call a protocol client made directly.
     ClientCall(ClientCall),
+    /// Kind 19: a summary standing for the context before a boundary.
+    Compaction(crate::Compaction),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -281,6 +283,8 @@ impl Record {
     pub const REQUEST: u16 = 17;
     /// Record kind of [`Record::ClientCall`].
     pub const CLIENT_CALL: u16 = 18;
+    /// Record kind of [`Record::Compaction`].
+    pub const COMPACTION: u16 = 19;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -303,6 +307,7 @@ impl Record {
             Record::RequestInput(_) => Self::REQUEST_INPUT,
             Record::Request(_) => Self::REQUEST,
             Record::ClientCall(_) => Self::CLIENT_CALL,
+            Record::Compaction(_) => Self::COMPACTION,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -310,7 +315,7 @@ impl Record {
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
     /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, `context_edit`,
-    /// `request_input`, `request`, `client_call`, or `unknown`).
+    /// `request_input`, `request`, `client_call`, `compaction`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -331,6 +336,7 @@ impl Record {
             Record::RequestInput(_) => "request_input",
             Record::Request(_) => "request",
             Record::ClientCall(_) => "client_call",
+            Record::Compaction(_) => "compaction",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -375,6 +381,7 @@ impl Record {
             Record::RequestInput(r) => cbor(r, out),
             Record::Request(r) => cbor(r, out),
             Record::ClientCall(r) => cbor(r, out),
+            Record::Compaction(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -382,12 +389,12 @@ impl Record {
         }
     }
 
-    /// Whether an entry of this record changes what later requests see (context edits, and an
-    /// unknown kind whose entry says so): its entry carries
+    /// Whether an entry of this record changes what later requests see (context edits,
+    /// compactions, and an unknown kind whose entry says so): its entry carries
     /// [`crate::meta::ENTRY_PROJECTION`].
     pub fn changes_projection(&self) -> bool {
         match self {
-            Record::ContextEdit(_) => true,
+            Record::ContextEdit(_) | Record::Compaction(_) => true,
             Record::Unknown { projection, .. } => *projection,
             _ => false,
         }
@@ -425,6 +432,7 @@ impl Record {
             Self::REQUEST_INPUT => Record::RequestInput(cbor(body)?),
             Self::REQUEST => Record::Request(cbor(body)?),
             Self::CLIENT_CALL => Record::ClientCall(cbor(body)?),
+            Self::COMPACTION => Record::Compaction(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

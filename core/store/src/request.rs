@@ -1,6 +1,7 @@
 //! The record bodies of the effective request (spec: Sessions → Effective request context,
-//! Context edits): context edits (kind 15), the recorded inputs of requests (kind 16) and the
-//! recorded request of each provider attempt (kind 17).
+//! Context edits; Compaction, cost, and secrets): context edits (kind 15), the recorded inputs
+//! of requests (kind 16), the recorded request of each provider attempt (kind 17) and
+//! compactions (kind 19).
 
 use serde::{Deserialize, Serialize};
 use smith::{EntryId, ToolDefinition};
@@ -71,7 +72,9 @@ pub enum RequestInput {
 }
 
 /// The rules by which [`EffectiveRequest::anchor`]'s branch projects to a request's context:
-/// version 1 applies context edits (kind 15) to the branch's messages and tool results.
+/// version 1 starts from the branch's latest compaction (kind 19; a file without one projects
+/// as before compactions existed) and applies context edits (kind 15) to the branch's messages
+/// and tool results.
 pub const PROJECTION_VERSION: u32 = 1;
 
 /// Body of record kind 17, `request`: the request of the provider attempt it pairs with,
@@ -103,4 +106,28 @@ pub struct EffectiveRequest {
     /// SHA-256 (lowercase hex) of the provider-neutral request as handed to the provider
     /// plugin: its JSON text (`ProviderRequest`), secrets replaced by their references.
     pub sha256: String,
+}
+
+/// Body of record kind 19, `compaction`: a summary that stands, in later requests on branches
+/// through this entry, for the branch's context before [`Compaction::first_kept`] (spec:
+/// Compaction, cost, and secrets — compaction reduces provider context without deleting
+/// durable history). Nothing is deleted or rewritten: the summarized entries stay in the file,
+/// and a branch selected at an entry before this one projects as if it never happened. Its
+/// entry carries the projection flag ([`crate::meta::ENTRY_PROJECTION`]). Only a complete
+/// summary is recorded — one that ended by its model's own end of turn, never by the output
+/// limit, a cut stream, an error or an abort.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compaction {
+    /// The summary's text, as the model wrote it; it enters the context as a user message in
+    /// place of what it stands for.
+    pub summary: String,
+    /// The oldest entry on this entry's branch whose message or tool result stays verbatim
+    /// after the summary (it and every later one); `None` when the summary stands for the
+    /// whole context before this entry. Never a tool result: a tool call and its result are
+    /// never split by the boundary.
+    pub first_kept: Option<EntryId>,
+    /// The `attempt` entry of the provider request that produced the summary.
+    pub attempt: Option<EntryId>,
+    /// The usage that request reported (counted once, here), if it reported any.
+    pub usage: Option<smith::Usage>,
 }

@@ -356,6 +356,21 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 arguments: serde_json::json!({"path": "notes.txt"}),
             }),
         ),
+        (
+            "compaction",
+            None,
+            Record::Compaction(smith_store::Compaction {
+                summary: "The user asked for a list of the files; it was given.".into(),
+                first_kept: Some(EntryId(9)),
+                attempt: Some(EntryId(7)),
+                usage: Some(smith::Usage {
+                    input: Some(1200),
+                    output: Some(80),
+                    cache_read: None,
+                    cache_write: None,
+                }),
+            }),
+        ),
     ]
 }
 
@@ -461,7 +476,7 @@ fn every_record_kind_encodes_to_its_golden_bytes_and_back() {
         let entry_flags = u16::from_le_bytes([payload[26], payload[27]]);
         assert_eq!(
             entry_flags & smith_store::meta::ENTRY_PROJECTION != 0,
-            matches!(name, "context_edit" | "unknown_projection"),
+            matches!(name, "context_edit" | "compaction" | "unknown_projection"),
             "{name}: the projection flag marks exactly the records that change later requests"
         );
         if name.ends_with("compressed") {

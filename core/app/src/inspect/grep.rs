@@ -54,7 +54,7 @@ impl Pattern {
 /// The searchable text of a record, part by part: message text, thinking and tool calls
 /// (name and arguments), tool output, failures, effect targets and output, queued input,
 /// keys, abort and withdrawal reasons, checkpoint requirements, attempt models, context-edit
-/// replacements, recorded instructions and their sources.
+/// replacements, recorded instructions and their sources, compaction summaries.
 pub fn searchable_texts(record: &Record) -> Vec<String> {
     match record {
         Record::Message(m) => m
@@ -104,6 +104,7 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
                 smith_store::EditChange::Omit => None,
             })
             .collect(),
+        Record::Compaction(c) => vec![c.summary.clone()],
         Record::RequestInput(smith_store::RequestInput::Piece { text, source, .. }) => {
             source.iter().cloned().chain([text.clone()]).collect()
         }

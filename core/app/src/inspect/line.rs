@@ -183,6 +183,12 @@ fn summary(entry: &Entry) -> String {
                 .map_or_else(|| "none".to_owned(), |a| a.to_string()),
             &r.sha256[..r.sha256.len().min(12)]
         ),
+        Stored::Compaction(c) => format!(
+            "summary of the context before {}: {}",
+            c.first_kept
+                .map_or_else(|| "this entry".to_owned(), |k| format!("entry {k}")),
+            c.summary
+        ),
         Stored::Unknown {
             kind,
             body,

@@ -244,6 +244,7 @@ pub enum KnownRecord<'a> {
     ContextEdit(&'a smith_store::ContextEdit),
     RequestInput(&'a smith_store::RequestInput),
     Request(&'a smith_store::EffectiveRequest),
+    Compaction(&'a smith_store::Compaction),
 }
 
 impl<'a> RecordView<'a> {
@@ -267,6 +268,7 @@ impl<'a> RecordView<'a> {
             Stored::ContextEdit(r) => KnownRecord::ContextEdit(r),
             Stored::RequestInput(r) => KnownRecord::RequestInput(r),
             Stored::Request(r) => KnownRecord::Request(r),
+            Stored::Compaction(r) => KnownRecord::Compaction(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,

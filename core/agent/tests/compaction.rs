@@ -1,0 +1,217 @@
+//! Properties of compaction's boundary and of the projection across a compaction
+//! (SMH-SPEC-SPEC0001: Compaction, cost, and secrets; Sessions → Effective request context;
+//! plan SMH-PLAN-99TPLN9I B2), over random histories written to real session files — turns with
+//! parallel tool batches, interrupted calls answered by error results, and context edits
+//! through the validated edit path: every boundary the compactor picks keeps each tool result
+//! with its call and at least the recent context asked for; the projection after the
+//! compaction record is its summary and then exactly the kept items, valid under the pairing
+//! rules every vendor codec relies on; the branch selected before the compaction projects as
+//! if it never happened; an edit of a summarized entry is refused.
+
+use proptest::prelude::*;
+use smith::{ContentBlock, ContextItem, EntryId, Message, Role, SessionId, ToolCall, ToolResult};
+use smith_agent::{EditError, Session};
+use smith_store::{
+    Compaction, EditChange, EditOp, MessageRecord, NewEntry, Record, SessionReader, SessionWriter,
+    ToolResultRecord,
+};
+
+/// One turn: its user text, its tool batches (each the output lengths of its parallel calls),
+/// and whether its last batch was interrupted (answered by "interrupted" error results).
+#[derive(Clone, Debug)]
+struct Turn {
+    text: String,
+    batches: Vec<Vec<usize>>,
+    interrupted: bool,
+}
+
+fn turns() -> impl Strategy<Value = Vec<Turn>> {
+    let turn = (
+        "[a-z]{1,12}",
+        proptest::collection::vec(proptest::collection::vec(0usize..600, 1..4), 0..3),
+        any::<bool>(),
+    )
+        .prop_map(|(text, batches, interrupted)| Turn {
+            text,
+            batches,
+            interrupted,
+        });
+    proptest::collection::vec(turn, 1..10)
+}
+
+fn message(message: Message) -> Record {
+    Record::Message(MessageRecord {
+        message,
+        model: None,
+        stop_reason: None,
+        usage: None,
+        error: None,
+        attempt: None,
+    })
+}
+
+fn run_end() -> Record {
+    Record::RunEnd(smith_store::RunEnd {
+        children: Vec::new(),
+        stop_reason: smith::StopReason::EndTurn,
+        usage: smith::UsageTotals::default(),
+        error: None,
+    })
+}
+
+/// Write `turns` to a new session in `dir`; its path and id, and the tool results' entries.
+fn write(dir: &std::path::Path, turns: &[Turn]) -> (std::path::PathBuf, SessionId, Vec<EntryId>) {
+    let id = SessionId::new_now();
+    let mut w = SessionWriter::create(dir, id).unwrap();
+    let mut results = Vec::new();
+    for (t, turn) in turns.iter().enumerate() {
+        w.append(&[message(Message::user_text(&turn.text))])
+            .unwrap();
+        for (b, batch) in turn.batches.iter().enumerate() {
+            let calls: Vec<ContentBlock> = (0..batch.len())
+                .map(|c| {
+                    ContentBlock::ToolCall(ToolCall {
+                        id: format!("call_{t}_{b}_{c}"),
+                        name: "read".into(),
+                        arguments: serde_json::json!({"path": format!("f{c}")}),
+                    })
+                })
+                .collect();
+            let call = w
+                .append(&[message(Message {
+                    role: Role::Assistant,
+                    content: calls,
+                })])
+                .unwrap()[0];
+            let cut = turn.interrupted && b + 1 == turn.batches.len();
+            let batch: Vec<NewEntry> = batch
+                .iter()
+                .enumerate()
+                .map(|(c, len)| NewEntry {
+                    record: Record::ToolResult(ToolResultRecord {
+                        result: ToolResult {
+                            call_id: format!("call_{t}_{b}_{c}"),
+                            name: "read".into(),
+                            output: if cut {
+                                "interrupted: an earlier run ended before this call completed"
+                                    .into()
+                            } else {
+                                "r".repeat(*len)
+                            },
+                            is_error: cut,
+                        },
+                    }),
+                    pair: Some(call),
+                })
+                .collect();
+            results.extend(w.append_entries(&batch).unwrap());
+        }
+        w.append(&[
+            message(Message {
+                role: Role::Assistant,
+                content: vec![ContentBlock::Text {
+                    text: format!("done {t}"),
+                }],
+            }),
+            run_end(),
+        ])
+        .unwrap();
+    }
+    let path = w.path().to_owned();
+    w.close().unwrap();
+    (path, id, results)
+}
+
+fn project(path: &std::path::Path, leaf: EntryId) -> smith_agent::Projection {
+    smith_agent::project(&mut SessionReader::open(path).unwrap(), Some(leaf)).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_compaction_keeps_pairs_whole_and_the_recent_context_verbatim(
+        turns in turns(),
+        replaced in proptest::collection::vec(any::<usize>(), 0..3),
+        keep_tokens in 1u64..200,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, id, results) = write(dir.path(), &turns);
+        let mut session = Session::open(&path, id).unwrap().session;
+        // Context edits through the validated path: some tool outputs replaced.
+        let mut edits: Vec<EditOp> = Vec::new();
+        for n in replaced {
+            if results.is_empty() {
+                break;
+            }
+            let target = results[n % results.len()];
+            if edits.iter().all(|e| e.target != target) {
+                edits.push(EditOp { target, change: EditChange::Replace("(elided)".into()) });
+            }
+        }
+        if !edits.is_empty() {
+            session.edit_context(edits).unwrap();
+        }
+        let before = session.context().unwrap().to_vec();
+        let before_entries = session.context_entries().unwrap().to_vec();
+        smith::check_pairing(&before).unwrap();
+        let Some(first) = smith_agent::compaction_boundary(&before, keep_tokens) else {
+            // Nothing to summarize: the whole context is within `keep_tokens`, or every item
+            // after the first up to where the recent tail starts is a tool result.
+            let mut tail = 0;
+            let start = before.iter().rposition(|item| {
+                tail += item.estimated_tokens();
+                tail >= keep_tokens
+            });
+            if let Some(start) = start {
+                let candidates = if start == 0 { &before[..0] } else { &before[1..=start] };
+                prop_assert!(
+                    candidates.iter().all(|i| matches!(i, ContextItem::ToolResult(_))),
+                    "a message at or before {start} could have been the boundary"
+                );
+            }
+            return Ok(());
+        };
+        prop_assert!(first >= 1 && first < before.len());
+        prop_assert!(matches!(before[first], ContextItem::Message(_)), "the boundary is a message");
+        let kept: u64 = before[first..].iter().map(ContextItem::estimated_tokens).sum();
+        prop_assert!(kept >= keep_tokens);
+        drop(session);
+
+        let mut w = SessionWriter::open(&path, id).unwrap().0;
+        let leaf_before = w.leaf().unwrap();
+        let compaction = w.append(&[Record::Compaction(Compaction {
+            summary: "Summary of the earlier conversation.".into(),
+            first_kept: Some(before_entries[first]),
+            attempt: None,
+            usage: None,
+        })]).unwrap()[0];
+        w.close().unwrap();
+
+        let after = project(&path, compaction);
+        let mut expected = vec![ContextItem::Message(Message::user_text(
+            "Summary of the earlier conversation.",
+        ))];
+        expected.extend_from_slice(&before[first..]);
+        prop_assert_eq!(&after.items, &expected);
+        prop_assert_eq!(after.entries[0], compaction);
+        prop_assert_eq!(&after.entries[1..], &before_entries[first..]);
+        prop_assert_eq!(after.compaction, Some((compaction, Some(before_entries[first]))));
+        smith::check_pairing(&after.items).unwrap();
+        // The session opened again sees the same; the branch before the compaction projects
+        // as if it never happened.
+        let mut reopened = Session::open(&path, id).unwrap().session;
+        prop_assert_eq!(reopened.context().unwrap(), expected.as_slice());
+        prop_assert_eq!(project(&path, leaf_before).items, before.clone());
+        // An entry the summary stands for cannot be edited any more.
+        let summarized = before_entries[first - 1];
+        let refused = reopened.edit_context(vec![EditOp {
+            target: summarized,
+            change: EditChange::Omit,
+        }]);
+        prop_assert!(
+            matches!(refused, Err(EditError::Compacted { target, compaction: c }) if target == summarized && c == compaction),
+            "{refused:?}"
+        );
+    }
+}
