@@ -12,9 +12,10 @@ use proptest::prelude::*;
 use smith::{ContentBlock, ContextItem, EntryId, Message, Role, SessionId, ToolCall, ToolResult};
 use smith_agent::{EditError, Session};
 use smith_store::{
-    Compaction, EditChange, EditOp, MessageRecord, NewEntry, Record, SessionReader, SessionWriter,
+    Compaction, EditChange, EditOp, NewEntry, Record, SessionReader, SessionWriter,
     ToolResultRecord,
 };
+use smith_testkit::message_record as message;
 
 /// One turn: its user text, its tool batches (each the output lengths of its parallel calls),
 /// and whether its last batch was interrupted (answered by "interrupted" error results).
@@ -37,17 +38,6 @@ fn turns() -> impl Strategy<Value = Vec<Turn>> {
             interrupted,
         });
     proptest::collection::vec(turn, 1..10)
-}
-
-fn message(message: Message) -> Record {
-    Record::Message(MessageRecord {
-        message,
-        model: None,
-        stop_reason: None,
-        usage: None,
-        error: None,
-        attempt: None,
-    })
 }
 
 fn run_end() -> Record {

@@ -7,6 +7,7 @@
 //!   deadline ([`DEADLINE`]) for every test, so a loaded machine slows a test down instead of
 //!   failing it; never a fixed sleep standing in for synchronisation;
 //! - [`large`]: a large session of ordinary tool turns, built through the store's API;
+//! - [`message_record`]: a `message` record of a message alone (no model, usage or attempt);
 //! - [`set_format_version`]: a session file's header rewritten to another format version, by
 //!   the offsets and checksum of `smith_store::format`, never by magic numbers.
 
@@ -18,6 +19,19 @@ use std::time::{Duration, Instant};
 use smith::Selection;
 use smith_ai::scripted::{Script, ScriptedProvider};
 use smith_store::format::{HEADER_CRC, HEADER_LEN, HEADER_VERSION, seal_header};
+
+/// A `message` record holding `message` alone: no model, stop reason, usage, error or attempt
+/// (a user's message, or an assistant's as a fixture needs it).
+pub fn message_record(message: smith::Message) -> smith_store::Record {
+    smith_store::Record::Message(smith_store::MessageRecord {
+        message,
+        model: None,
+        stop_reason: None,
+        usage: None,
+        error: None,
+        attempt: None,
+    })
+}
 
 /// How long any polled condition may take before the test fails: generous, because a loaded
 /// 2-core runner may be slow, and it costs nothing when the condition holds early.

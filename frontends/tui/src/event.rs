@@ -61,8 +61,8 @@ pub(crate) enum Event {
     Unqueued(String, String),
     /// A notice of the frontend's own.
     Notice(NoticeLevel, String),
-    /// A turn's work ended (its `run_end` is committed).
-    WorkEnded,
+    /// A turn's work ended (its `run_end` is committed); the session's leaf then.
+    WorkEnded { leaf: Option<u64> },
     /// The work thread closed the session and ended.
     Closed,
     /// A signal asks the UI to leave (its number).

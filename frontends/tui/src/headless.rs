@@ -75,6 +75,8 @@ impl Headless {
     fn waiting(&self) -> Option<&'static str> {
         if self.ui.loading {
             Some("the newest chunk")
+        } else if self.ui.fold.is_some() {
+            Some("the newest chunk of the history read again")
         } else if self.ui.jump_top {
             Some("the oldest chunk")
         } else if !self.ui.asked.is_empty() {
@@ -114,6 +116,24 @@ impl Headless {
     /// Fold in a live intent (as the session's work emits them), without drawing.
     pub fn apply(&mut self, intent: &smith_ui_intents::Intent) {
         self.ui.apply(intent);
+    }
+
+    /// A turn's work ended with the session's leaf at `leaf` (as the work thread reports it),
+    /// then draw: this may fold the live blocks into history ([`Headless::settle`] waits).
+    pub fn work_ended(&mut self, leaf: u64) {
+        self.ui.work_ended(Some(leaf));
+        self.frame();
+    }
+
+    /// Whether live blocks are being folded into history (the read they give way to has not
+    /// come yet).
+    pub fn folding(&self) -> bool {
+        self.ui.fold.is_some()
+    }
+
+    /// Live blocks resident now (this process's own runs, not yet folded into history).
+    pub fn live_blocks(&self) -> usize {
+        self.ui.window.live.blocks().len()
     }
 
     /// Press `code` with `modifiers`, then draw.

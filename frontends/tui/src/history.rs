@@ -123,8 +123,10 @@ pub(crate) enum Ask {
         from: (u32, Option<usize>),
         older: bool,
     },
-    /// Read the session again from a new snapshot (the live stream fell behind).
-    Reload,
+    /// Read the session again from a new snapshot: the branch from `leaf` (this process's
+    /// runs folded into history at an idle turn end), or from the file's leaf when `None` (the
+    /// live stream fell behind).
+    Reload { leaf: Option<u64> },
 }
 
 /// The sending end of the storage worker.
@@ -151,7 +153,7 @@ pub(crate) struct Observe {
 pub(crate) fn start(path: PathBuf, events: Events, observe: Option<Observe>) -> Storage {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let mut worker = match Worker::open(path.clone(), events.clone(), 0) {
+        let mut worker = match Worker::open(path.clone(), events.clone(), 0, None) {
             Ok(w) => w,
             Err(e) => {
                 events.send(Event::Notice(
@@ -191,9 +193,16 @@ struct Worker {
 }
 
 impl Worker {
-    fn open(path: PathBuf, events: Events, epoch: u64) -> Result<Self, smith_store::Error> {
+    /// A worker over a new snapshot of the file at `path`, walking the branch from `leaf` (the
+    /// file's leaf when `None`); chunk 0 of `epoch` is sent at once.
+    fn open(
+        path: PathBuf,
+        events: Events,
+        epoch: u64,
+        leaf: Option<u64>,
+    ) -> Result<Self, smith_store::Error> {
         let reader = SessionReader::open(&path)?;
-        let next = reader.state().leaf_id().map(|l| l.0);
+        let next = leaf.or_else(|| reader.state().leaf_id().map(|l| l.0));
         let mut w = Self {
             path,
             events,
@@ -235,8 +244,8 @@ impl Worker {
                     from,
                     older,
                 } => self.search(rx, generation, &needle, from, older),
-                Ask::Reload => {
-                    match Self::open(self.path.clone(), self.events.clone(), self.epoch + 1) {
+                Ask::Reload { leaf } => {
+                    match Self::open(self.path.clone(), self.events.clone(), self.epoch + 1, leaf) {
                         Ok(w) => *self = w,
                         Err(e) => self.events.send(Event::Notice(
                             NoticeLevel::Error,
@@ -379,7 +388,7 @@ impl Worker {
             if self
                 .backlog
                 .iter()
-                .any(|a| matches!(a, Ask::Search { .. } | Ask::Reload))
+                .any(|a| matches!(a, Ask::Search { .. } | Ask::Reload { .. }))
             {
                 return;
             }

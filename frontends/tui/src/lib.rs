@@ -420,11 +420,11 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                 }
                 Event::Queued => ui.refresh_queue(),
                 Event::Notice(level, text) => ui.notice(level, text),
-                Event::WorkEnded => {
-                    ui.admitting = false;
-                    ui.running = None;
-                    ui.status.state = "idle".into();
-                    ui.refresh_queue();
+                Event::WorkEnded { leaf } => {
+                    for intent in live.drain() {
+                        ui.apply(&intent);
+                    }
+                    ui.work_ended(leaf);
                 }
                 Event::Closed => {
                     if let Some(thread) = work.take().and_then(|mut w| w.thread.take()) {

@@ -158,6 +158,12 @@ pub(crate) struct Ui {
     pub(crate) loading: bool,
     /// A summary of the branch (its cost and prompts) was taken in.
     summarized: bool,
+    /// This process's live blocks being folded into history: the read they come back from
+    /// (its epoch), and how many live blocks it holds.
+    pub(crate) fold: Option<(u64, usize)>,
+    /// The latest fold's read: its summary of the branch is not taken in (the status and Up's
+    /// history already hold everything up to its leaf, and a run since may have added more).
+    folded: Option<u64>,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,
 }
@@ -208,6 +214,8 @@ impl Ui {
             cwd,
             page: 10,
             reload: false,
+            fold: None,
+            folded: None,
             loading: false,
             summarized: false,
             #[cfg(debug_assertions)]

@@ -162,7 +162,9 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                 let mut sink = LiveSink(Arc::clone(&live));
                 let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
                 match agent.submit(&mut session, submit, &mut shown, &Cancel::new()) {
-                    Ok(_) => events.send(Event::WorkEnded),
+                    Ok(_) => events.send(Event::WorkEnded {
+                        leaf: session.journal().lock().leaf().map(|l| l.0),
+                    }),
                     Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
                 }
             }

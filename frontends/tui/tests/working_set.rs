@@ -80,3 +80,113 @@ fn resident_transcript_memory_is_flat_in_the_history_size() {
         "{big_chunks} chunks resident (small: {small_chunks})"
     );
 }
+
+/// What one turn of this process records and streams: the user's message, the answer and the
+/// run's end; the answer's entry id first.
+fn turn(writer: &mut smith_store::SessionWriter, ui: &mut Headless, n: usize) -> smith::EntryId {
+    use smith::{Message, Role};
+    use smith_store::Record;
+    use smith_testkit::message_record as message;
+    use smith_ui_intents::Intent;
+    let user = Message::user_text(format!("question {n}"));
+    let answer = Message {
+        role: Role::Assistant,
+        content: vec![smith::ContentBlock::Text {
+            text: format!("answer {n}: {}", "words ".repeat(40)),
+        }],
+    };
+    let ids = writer
+        .append(&[
+            message(user.clone()),
+            message(answer.clone()),
+            Record::RunEnd(smith_store::RunEnd {
+                children: Vec::new(),
+                stop_reason: smith::StopReason::EndTurn,
+                usage: smith::UsageTotals::default(),
+                error: None,
+            }),
+        ])
+        .unwrap();
+    for (id, message) in [(ids[0], user), (ids[1], answer)] {
+        if message.role == Role::Assistant {
+            ui.apply(&Intent::MessageStart {
+                message_id: id.0,
+                role: Role::Assistant,
+            });
+        }
+        ui.apply(&Intent::MessageEnd {
+            message_id: id.0,
+            entry_id: Some(id.0),
+            message,
+            stop_reason: None,
+            usage: None,
+            recorded: true,
+        });
+    }
+    ids[2]
+}
+
+/// Spec: Working sets — UI retention follows visible content and bounded scrollback caches,
+/// not total history size; also for what the process itself runs. A writer that runs 600
+/// turns in one process (1,200 live blocks) folds them into history at idle turn ends: the
+/// live blocks and the resident transcript stay bounded, the newest screen shows each of the
+/// latest turns once — also a turn that ran while a fold was under way — and the first turn
+/// is still reached by scrolling.
+#[test]
+fn a_writers_own_turns_are_folded_into_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = smith::SessionId::new_now();
+    let mut writer = smith_store::SessionWriter::create(dir.path(), id).unwrap();
+    let path = writer.path().to_owned();
+    let mut ui = Headless::open(&path, 100, 40);
+    ui.settle(DEADLINE).unwrap();
+    let (mut live, mut bytes) = (0, 0);
+    let mut at_300 = 0;
+    for n in 0..600 {
+        let leaf = turn(&mut writer, &mut ui, n);
+        ui.work_ended(leaf.0);
+        ui.settle(DEADLINE).unwrap();
+        live = live.max(ui.live_blocks());
+        bytes = bytes.max(ui.resident_bytes());
+        if n == 300 {
+            at_300 = ui.resident_bytes();
+        }
+    }
+    assert!(live <= 202, "{live} live blocks at most (folded past 200)");
+    assert!(
+        bytes <= 2 * at_300,
+        "resident transcript: {bytes} bytes at most over 600 turns, {at_300} after 301"
+    );
+    // A fold under way when the next turn streams: that turn stays live, shown once.
+    let mut n = 600;
+    loop {
+        let leaf = turn(&mut writer, &mut ui, n);
+        ui.work_ended(leaf.0);
+        n += 1;
+        if ui.folding() {
+            break;
+        }
+        ui.settle(DEADLINE).unwrap();
+    }
+    let leaf = turn(&mut writer, &mut ui, n);
+    ui.work_ended(leaf.0);
+    ui.settle(DEADLINE).unwrap();
+    assert!(
+        ui.live_blocks() <= 4,
+        "{} live blocks after the fold",
+        ui.live_blocks()
+    );
+    let newest = ui.screen();
+    for n in [n - 2, n - 1, n] {
+        let question = format!("question {n}");
+        let shown = newest.lines().filter(|l| l.ends_with(&question)).count();
+        assert_eq!(shown, 1, "turn {n} shown once:\n{newest}");
+    }
+    ui.key(
+        crossterm::event::KeyCode::Home,
+        crossterm::event::KeyModifiers::CONTROL,
+    );
+    ui.settle(DEADLINE).unwrap();
+    let oldest = ui.screen();
+    assert!(oldest.contains("question 0"), "{oldest}");
+}

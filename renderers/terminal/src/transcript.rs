@@ -118,6 +118,29 @@ impl Transcript {
         self.blocks.len() - 1
     }
 
+    /// Let the first `n` blocks go (they are in recorded history now): later blocks keep
+    /// their content and revisions and move up by `n`; a message or tool call still open in
+    /// a dropped block is forgotten (later deltas for it change nothing).
+    pub fn drop_front(&mut self, n: usize) {
+        let n = n.min(self.blocks.len());
+        if n == 0 {
+            return;
+        }
+        self.blocks.drain(..n);
+        self.revs.drain(..n);
+        self.messages.retain(|_, at| {
+            let kept = *at >= n;
+            *at = at.saturating_sub(n);
+            kept
+        });
+        self.calls.retain(|_, at| {
+            let kept = *at >= n;
+            *at = at.saturating_sub(n);
+            kept
+        });
+        self.revision += 1;
+    }
+
     /// Mark block `index` changed by the intent being folded.
     fn touch(&mut self, index: usize) {
         if let Some(r) = self.revs.get_mut(index) {

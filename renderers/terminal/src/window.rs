@@ -138,6 +138,26 @@ impl Window {
         }
     }
 
+    /// Let the first `n` live blocks go, their content now in the resident history read
+    /// again: their lines go with them, and a view held on one of them follows the bottom
+    /// (one held below them stays where it is).
+    pub fn drop_live_front(&mut self, n: usize) {
+        let n = n.min(self.live.blocks().len());
+        self.live.drop_front(n);
+        self.drawn.drain(..n.min(self.drawn.len()));
+        if let Scroll::Held { key, line } = self.scroll
+            && key.chunk().is_none()
+        {
+            self.scroll = match key.index.checked_sub(n) {
+                Some(index) => Scroll::Held {
+                    key: Key::live(index),
+                    line,
+                },
+                None => Scroll::Follow,
+            };
+        }
+    }
+
     /// Let every resident chunk go (a history read again from the start).
     pub fn clear_history(&mut self) {
         self.chunks.clear();

@@ -154,3 +154,46 @@ fn blocks_are_found_by_key_and_neighbours_cross_chunks() {
     assert!(Key::history(3, 9) < Key::history(2, 0));
     assert!(Key::history(0, 9) < Key::live(0));
 }
+
+/// Folding: the first live blocks let go keep the later ones whole — a message still
+/// streaming goes on taking its deltas, a view held below them stays on its block, one held
+/// on them follows the bottom.
+#[test]
+fn dropping_the_first_live_blocks_keeps_the_rest_streaming() {
+    use smith_ui_intents::DeltaKind;
+    let theme = Theme::default();
+    let mut w = Window::new();
+    for i in 0..6 {
+        w.live.apply(&note(&format!("old {i}")));
+    }
+    w.live.apply(&Intent::MessageStart {
+        message_id: 40,
+        role: smith::Role::Assistant,
+    });
+    w.live.apply(&note("after"));
+    w.layout(&theme, 30);
+    w.show(Key::live(7));
+    w.drop_live_front(6);
+    assert!(
+        matches!(w.scroll, Scroll::Held { key, .. } if key == Key::live(1)),
+        "{:?}",
+        w.scroll
+    );
+    w.live.apply(&Intent::MessageDelta {
+        message_id: 40,
+        kind: DeltaKind::Text,
+        text: "streamed on".into(),
+    });
+    w.layout(&theme, 30);
+    assert_eq!(w.live.blocks().len(), 2);
+    assert!(
+        matches!(&w.live.blocks()[0], Block::Assistant { text, .. } if text == "streamed on"),
+        "{:?}",
+        w.live.blocks()
+    );
+    w.scroll_by(-100, 3);
+    w.show(Key::live(0));
+    w.drop_live_front(1);
+    assert_eq!(w.scroll, Scroll::Follow);
+    assert_eq!(rows(&w, 30, 1), ["· after"]);
+}

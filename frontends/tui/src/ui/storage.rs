@@ -6,6 +6,9 @@ use smith_render_terminal::window::Key;
 use smith_ui_intents::Intent;
 
 use super::{Effect, Ui};
+
+/// Live blocks a writer keeps before folding them into history at an idle turn end.
+pub(crate) const FOLD_AT: usize = 200;
 use crate::event::Event;
 use crate::history::Ask;
 
@@ -44,9 +47,48 @@ impl Ui {
         }
     }
 
+    /// A turn's work ended with the session's leaf at `leaf`: idle now. When this process's
+    /// own runs have left more than [`FOLD_AT`] live blocks and the view follows the bottom
+    /// with no overlay open,
+    /// the history is read again up to `leaf`, and those blocks give way to it when its
+    /// newest chunk comes ([`Ui::chunk`]): what the process itself ran stays windowed like
+    /// history read from the file (spec: Working sets — UI retention follows visible content
+    /// and bounded scrollback caches, not total history size).
+    pub(crate) fn work_ended(&mut self, leaf: Option<u64>) {
+        self.admitting = false;
+        self.running = None;
+        self.status.state = "idle".into();
+        self.refresh_queue();
+        let blocks = self.window.live.blocks().len();
+        if matches!(self.held, super::Held::Writer)
+            && blocks > FOLD_AT
+            && self.window.scroll == smith_render_terminal::window::Scroll::Follow
+            && self.layers.is_empty()
+            && self.fold.is_none()
+            && !self.loading
+            && let Some(leaf) = leaf
+        {
+            self.fold = Some((self.epoch + 1, blocks));
+            self.folded = Some(self.epoch + 1);
+            self.asks.push(Ask::Reload { leaf: Some(leaf) });
+        }
+    }
+
     /// A chunk the storage worker prepared: resident now (if it is from the current read of
-    /// the file).
+    /// the file). The first chunk of a fold's read (its newest) replaces the history and the
+    /// live blocks it holds in one step, so no frame shows either twice or neither.
     pub(crate) fn chunk(&mut self, epoch: u64, chunk: smith_render_terminal::window::Chunk) {
+        if let Some((fold, blocks)) = self.fold
+            && epoch == fold
+        {
+            self.fold = None;
+            self.epoch = fold;
+            self.asked.clear();
+            self.window.clear_history();
+            self.window.drop_live_front(blocks);
+            // A view held in the history that was read again has no anchor in the new read.
+            self.window.scroll = smith_render_terminal::window::Scroll::Follow;
+        }
         if epoch != self.epoch {
             return;
         }
@@ -67,6 +109,8 @@ impl Ui {
     pub(crate) fn storage_event(&mut self, event: Event) {
         match event {
             Event::Chunk { epoch, chunk } => self.chunk(epoch, chunk),
+            // A fold's read holds nothing the status and Up's history lack.
+            Event::Summary { epoch, .. } if self.folded == Some(epoch) => {}
             Event::Summary {
                 epoch,
                 cost_usd,
@@ -111,7 +155,8 @@ impl Ui {
     /// The live stream fell behind: read the history again from a new snapshot; the live
     /// blocks give way to it (the frontend's notices stay).
     pub(crate) fn read_again(&mut self) {
-        self.epoch += 1;
+        // A fold still under way was the worker's latest read: this one follows it.
+        self.epoch = self.fold.take().map_or(self.epoch, |(f, _)| f) + 1;
         self.loading = true;
         self.asked.clear();
         self.window.clear_history();
@@ -127,6 +172,6 @@ impl Ui {
         }
         self.window.live = live;
         self.window.scroll = smith_render_terminal::window::Scroll::Follow;
-        self.asks.push(Ask::Reload);
+        self.asks.push(Ask::Reload { leaf: None });
     }
 }
