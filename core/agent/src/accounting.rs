@@ -2,7 +2,8 @@
 //! Compaction, cost, and secrets — usage and pricing follow the physical model of each
 //! operation; each observation counts once; unknown stays unknown).
 //!
-//! A usage observation is an assistant message record's `usage`, attributed to the attempt
+//! A usage observation is an assistant message record's `usage` or a compaction record's
+//! (kind 19: its summary is its attempt's response), attributed to the attempt
 //! (record kind 12) it names and priced at the prices that attempt recorded — never at
 //! today's catalog, so a later price change does not rewrite history. Attempts that ended
 //! without a response (record kind 13) produced no observation: they are listed, with no
@@ -34,9 +35,9 @@ pub struct AttemptUsage {
     pub failed: Option<ProviderErrorKind>,
     /// What the round did after that failure.
     pub next: Option<Next>,
-    /// The assistant message it produced.
+    /// The assistant message (or compaction) it produced.
     pub message: Option<u64>,
-    /// The usage that message reported; `None` when none (unknown).
+    /// The usage that response reported; `None` when none (unknown).
     pub usage: Option<Usage>,
     /// Its cost in US dollars at the attempt's recorded prices; `None` when unknown.
     pub cost_usd: Option<f64>,
@@ -91,6 +92,11 @@ pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
             Record::AttemptFailed(f) => failures.push(f.clone()),
             Record::Message(m) if m.model.is_some() => {
                 responses.insert(entry.id, (m.attempt, m.usage));
+            }
+            // A compaction's summary is its attempt's response (spec: cost accounting includes
+            // compaction).
+            Record::Compaction(c) => {
+                responses.insert(entry.id, (c.attempt, c.usage));
             }
             _ => {}
         }

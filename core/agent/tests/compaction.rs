@@ -205,3 +205,103 @@ proptest! {
         );
     }
 }
+
+/// An attempt on `model` priced at $1 per million input tokens and $2 per million output.
+fn priced_attempt(model: &str) -> Record {
+    let model: smith::ModelRef = model.parse().unwrap();
+    let mut info = smith::ModelInfo::unknown(
+        model.clone(),
+        smith::Source {
+            id: "test".into(),
+            title: "prices written for this test".into(),
+            date: None,
+        },
+    );
+    info.price = Some(smith::Price {
+        input: Some(1.0),
+        output: Some(2.0),
+        cache_read: None,
+        cache_write: None,
+    });
+    Record::Attempt(Box::new(smith::Attempt {
+        round: 1,
+        number: 1,
+        selection: model.to_string(),
+        model,
+        account: None,
+        thinking: None,
+        routing: smith::Routing {
+            source: smith::RouteSource::Direct,
+            path: vec!["scripted/t".into()],
+            position: 1,
+            of: 1,
+            skipped: Vec::new(),
+        },
+        after: None,
+        capabilities: Some(info),
+        generation: "test".into(),
+        output_limit: None,
+    }))
+}
+
+/// Spec: Compaction, cost, and secrets — cost accounting includes compaction; each usage
+/// observation counts once. A session with one priced answer and one priced compaction, read
+/// back from its file: the compaction is its attempt's response, and the totals hold both
+/// once.
+#[test]
+fn a_compactions_usage_is_counted_once_at_its_attempts_prices() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut w = SessionWriter::create(dir.path(), id).unwrap();
+    let usage = |input, output| smith::Usage {
+        input: Some(input),
+        output: Some(output),
+        cache_read: Some(0),
+        cache_write: Some(0),
+    };
+    w.append(&[message(Message::user_text("hello"))]).unwrap();
+    let answered = w.append(&[priced_attempt("scripted/t")]).unwrap()[0];
+    w.append(&[Record::Message(smith_store::MessageRecord {
+        message: Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::Text { text: "hi".into() }],
+        },
+        model: Some("scripted/t".parse().unwrap()),
+        stop_reason: Some(smith::StopReason::EndTurn),
+        usage: Some(usage(1_000, 100)),
+        error: None,
+        attempt: Some(answered),
+    })])
+    .unwrap();
+    let summarized = w.append(&[priced_attempt("scripted/t")]).unwrap()[0];
+    let compaction = w
+        .append(&[Record::Compaction(Compaction {
+            summary: "The user said hello.".into(),
+            first_kept: None,
+            attempt: Some(summarized),
+            usage: Some(usage(2_000, 300)),
+        })])
+        .unwrap()[0];
+    let path = w.path().to_owned();
+    w.close().unwrap();
+    let entries = smith_store::read_session(&path).unwrap().entries;
+    let accounts = smith_agent::account(&entries);
+    assert_eq!(accounts.total.responses, 2);
+    assert_eq!(accounts.total.usage.input, Some(3_000));
+    assert_eq!(accounts.total.usage.output, Some(400));
+    let of = |attempt: EntryId| {
+        accounts
+            .attempts
+            .iter()
+            .find(|a| a.attempt == attempt.0)
+            .unwrap()
+    };
+    assert_eq!(of(summarized).message, Some(compaction.0));
+    let cost = of(summarized).cost_usd.unwrap();
+    assert!(
+        (cost - (2_000.0 * 1.0 + 300.0 * 2.0) / 1e6).abs() < 1e-12,
+        "{cost}"
+    );
+    let total = accounts.cost_usd.unwrap();
+    assert!((total - 0.0012 - 0.0026).abs() < 1e-12, "{total}");
+}

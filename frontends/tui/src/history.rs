@@ -47,18 +47,26 @@ pub const CHUNK_BYTES: u64 = 2 << 20;
 pub const CHUNK_MOST: usize = 4096;
 
 /// The record kinds the transcript shows: only their bodies are read for a chunk.
-const SHOWN: [u16; 4] = [
+const SHOWN: [u16; 5] = [
     Record::MESSAGE,
     Record::TOOL_RESULT,
     Record::RUN_END,
     Record::ABORT,
+    Record::COMPACTION,
 ];
 
-/// The record kinds what a branch cost is counted from.
-const COSTED: [u16; 3] = [Record::MESSAGE, Record::ATTEMPT, Record::ATTEMPT_FAILED];
+/// The record kinds what a branch cost is counted from (a compaction is its attempt's
+/// response).
+const COSTED: [u16; 4] = [
+    Record::MESSAGE,
+    Record::ATTEMPT,
+    Record::ATTEMPT_FAILED,
+    Record::COMPACTION,
+];
 
 /// The intents a live run would have emitted for `entry` (none for records the transcript
-/// does not show: attempts, effects, checkpoints, requests).
+/// does not show: attempts, effects, checkpoints, requests); a compaction is a
+/// `TranscriptAppend` of its summary.
 pub fn entry_intents(entry: &Entry) -> Vec<Intent> {
     let id = entry.id.0;
     match &entry.record {
@@ -101,6 +109,11 @@ pub fn entry_intents(entry: &Entry) -> Vec<Intent> {
         Record::Abort(a) => vec![Intent::Notice {
             level: NoticeLevel::Warning,
             text: format!("abort requested: {}", a.reason),
+        }],
+        Record::Compaction(c) => vec![Intent::TranscriptAppend {
+            entry_id: id,
+            source: smith_render_terminal::transcript::COMPACTION_SOURCE.to_owned(),
+            text: c.summary.clone(),
         }],
         _ => Vec::new(),
     }

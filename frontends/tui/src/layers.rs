@@ -222,6 +222,12 @@ impl Ui {
             } => "the tool's output",
             Block::Tool { .. } => "the tool's arguments",
             Block::Notice { .. } => "the notice",
+            Block::Appended { source, .. }
+                if source == smith_render_terminal::transcript::COMPACTION_SOURCE =>
+            {
+                "the compaction's summary"
+            }
+            Block::Appended { .. } => "the entry",
             Block::RunEnd { .. } => "the stop reason",
         };
         Some(Effect::Copy {

@@ -59,6 +59,15 @@ pub enum Block {
         /// What it says.
         text: String,
     },
+    /// A committed transcript entry that is not a model message (`TranscriptAppend`): a
+    /// compaction's summary (source `compaction`, drawn as a one-line marker, read in full in
+    /// the entry detail), or a plugin's text.
+    Appended {
+        /// Who appended it (`compaction`, a plugin id, `smith`).
+        source: String,
+        /// Its text, Markdown.
+        text: String,
+    },
     /// A run ended other than by finishing its turn, or with an error.
     RunEnd {
         /// Why it stopped.
@@ -294,6 +303,12 @@ impl Transcript {
                     text: text.clone(),
                 });
             }
+            Intent::TranscriptAppend { source, text, .. } => {
+                self.push(Block::Appended {
+                    source: source.clone(),
+                    text: text.clone(),
+                });
+            }
             Intent::RunEnd {
                 stop_reason, error, ..
             } => {
@@ -328,10 +343,12 @@ impl Transcript {
 impl Block {
     /// What copying this block gives: a message's text (an assistant's as its Markdown
     /// source), a tool's full output (its arguments as JSON while it has none), a notice's
-    /// text, a run end's reason.
+    /// text, an appended entry's text (a compaction's summary), a run end's reason.
     pub fn text(&self) -> String {
         match self {
-            Self::User { text } | Self::Notice { text, .. } => text.clone(),
+            Self::User { text } | Self::Notice { text, .. } | Self::Appended { text, .. } => {
+                text.clone()
+            }
             Self::Assistant { text, .. } => text.clone(),
             Self::Tool {
                 output: Some(output),
@@ -436,6 +453,18 @@ pub fn block_lines(
                 &[Span::raw("  ")],
             )
         }
+        Block::Appended { source, .. } if source == COMPACTION_SOURCE => paragraphs(
+            "context compacted: earlier turns reach the model as a summary (select it and press Enter to read it)",
+            theme.dim,
+            width,
+            &[Span::styled("≡ ", theme.dim)],
+            &[Span::raw("  ")],
+        ),
+        Block::Appended { source, text } => {
+            let mut out = vec![Line::from(Span::styled(format!("[{source}]"), theme.dim))];
+            out.extend(markdown(text, theme, width));
+            out
+        }
         Block::RunEnd { stop_reason, error } => {
             let text = match error {
                 Some(e) => format!("stopped ({stop_reason}): {e}"),
@@ -457,10 +486,23 @@ pub fn block_lines(
     }
 }
 
+/// The `source` of a compaction's [`Block::Appended`].
+pub const COMPACTION_SOURCE: &str = "compaction";
+
 /// One block in full for the entry detail view, `width` columns: a tool call's heading, its
-/// arguments as indented JSON and its whole output (not the preview); anything else as the
-/// transcript draws it, thinking shown.
+/// arguments as indented JSON and its whole output (not the preview); a compaction's whole
+/// summary; anything else as the transcript draws it, thinking shown.
 pub fn detail_lines(block: &Block, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    if let Block::Appended { source, text } = block
+        && source == COMPACTION_SOURCE
+    {
+        let mut out = vec![Line::from(Span::styled(
+            "summary the model sees in place of the context before this point:",
+            theme.dim,
+        ))];
+        out.extend(markdown(text, theme, width));
+        return out;
+    }
     let Block::Tool {
         name,
         arguments,

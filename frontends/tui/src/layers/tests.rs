@@ -269,3 +269,62 @@ fn home_and_end_scroll_while_the_draft_is_empty_and_move_in_it_otherwise() {
     assert_eq!(ui.window.scroll, Scroll::Follow);
     assert_eq!(ui.editor.before_cursor(), "");
 }
+
+#[test]
+fn a_compaction_shows_as_a_marker_and_its_summary_in_the_detail() {
+    let mut ui = ui();
+    // The records a branch holds, as the storage worker turns them into a chunk.
+    let entry = |id: u64, record: smith_store::Record| smith_store::Entry {
+        id: smith::EntryId(id),
+        parent: id.checked_sub(1).map(smith::EntryId),
+        pair: None,
+        timestamp_ms: 0,
+        record,
+    };
+    let entries = [
+        entry(
+            1,
+            smith_testkit::message_record(Message::user_text("list the files")),
+        ),
+        entry(
+            2,
+            smith_store::Record::Compaction(smith_store::Compaction {
+                summary: "The user asked for the files; `ls` showed README.md and src/.".into(),
+                first_kept: None,
+                attempt: None,
+                usage: None,
+            }),
+        ),
+    ];
+    let intents: Vec<Intent> = entries
+        .iter()
+        .flat_map(crate::history::entry_intents)
+        .collect();
+    ui.chunk(
+        0,
+        Chunk {
+            number: 0,
+            blocks: smith_render_terminal::transcript::Transcript::fold_all(&intents),
+            older: false,
+        },
+    );
+    said(&mut ui, 3, Role::User, "and now?");
+    let s = drawn(&mut ui, 72, 12, Modifier::empty());
+    insta::assert_snapshot!("compaction_marker", s);
+    assert!(
+        !s.contains("README.md"),
+        "the summary is not drawn inline:\n{s}"
+    );
+    press(&mut ui, KeyCode::Char('o'), KeyModifiers::CONTROL);
+    plain(&mut ui, KeyCode::Up);
+    match plain(&mut ui, KeyCode::Char('y')) {
+        Some(Effect::Copy { text, what }) => {
+            assert!(text.contains("README.md and src/"), "{text}");
+            assert_eq!(what, "the compaction's summary");
+        }
+        other => panic!("{other:?}"),
+    }
+    plain(&mut ui, KeyCode::Enter);
+    let s = drawn(&mut ui, 72, 12, Modifier::empty());
+    assert!(s.contains("ls showed README.md and src/"), "{s}");
+}
