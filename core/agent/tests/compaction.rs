@@ -16,6 +16,7 @@ use smith_store::{
     ToolResultRecord,
 };
 use smith_testkit::message_record as message;
+use smith_testkit::run_end_record as run_end;
 
 /// One turn: its user text, its tool batches (each the output lengths of its parallel calls),
 /// and whether its last batch was interrupted (answered by "interrupted" error results).
@@ -38,15 +39,6 @@ fn turns() -> impl Strategy<Value = Vec<Turn>> {
             interrupted,
         });
     proptest::collection::vec(turn, 1..10)
-}
-
-fn run_end() -> Record {
-    Record::RunEnd(smith_store::RunEnd {
-        children: Vec::new(),
-        stop_reason: smith::StopReason::EndTurn,
-        usage: smith::UsageTotals::default(),
-        error: None,
-    })
 }
 
 /// Write `turns` to a new session in `dir`; its path and id, and the tool results' entries.

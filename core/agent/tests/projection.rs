@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use smith::{ContextItem, EntryId, Message, SessionId};
 use smith_agent::Session;
 use smith_store::{EditChange, EditOp, MessageRecord, Record, SessionReader, SessionWriter};
+use smith_testkit::run_end_record as run_end;
 
 /// One step of building a session tree.
 #[derive(Clone, Debug)]
@@ -33,15 +34,6 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         .prop_map(Step::Edit),
     ];
     proptest::collection::vec(step, 1..24)
-}
-
-fn run_end() -> Record {
-    Record::RunEnd(smith_store::RunEnd {
-        children: Vec::new(),
-        stop_reason: smith::StopReason::EndTurn,
-        usage: smith::UsageTotals::default(),
-        error: None,
-    })
 }
 
 fn user(text: &str) -> Record {

@@ -8,6 +8,7 @@
 //!   failing it; never a fixed sleep standing in for synchronisation;
 //! - [`large`]: a large session of ordinary tool turns, built through the store's API;
 //! - [`message_record`]: a `message` record of a message alone (no model, usage or attempt);
+//! - [`run_end_record`]: the `run_end` of a run that finished its turn;
 //! - [`set_format_version`]: a session file's header rewritten to another format version, by
 //!   the offsets and checksum of `smith_store::format`, never by magic numbers.
 
@@ -30,6 +31,16 @@ pub fn message_record(message: smith::Message) -> smith_store::Record {
         usage: None,
         error: None,
         attempt: None,
+    })
+}
+
+/// The `run_end` record of a run that finished its turn: no children, no usage, no error.
+pub fn run_end_record() -> smith_store::Record {
+    smith_store::Record::RunEnd(smith_store::RunEnd {
+        children: Vec::new(),
+        stop_reason: smith::StopReason::EndTurn,
+        usage: smith::UsageTotals::default(),
+        error: None,
     })
 }
 

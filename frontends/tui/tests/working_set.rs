@@ -85,7 +85,6 @@ fn resident_transcript_memory_is_flat_in_the_history_size() {
 /// run's end; the answer's entry id first.
 fn turn(writer: &mut smith_store::SessionWriter, ui: &mut Headless, n: usize) -> smith::EntryId {
     use smith::{Message, Role};
-    use smith_store::Record;
     use smith_testkit::message_record as message;
     use smith_ui_intents::Intent;
     let user = Message::user_text(format!("question {n}"));
@@ -99,12 +98,7 @@ fn turn(writer: &mut smith_store::SessionWriter, ui: &mut Headless, n: usize) ->
         .append(&[
             message(user.clone()),
             message(answer.clone()),
-            Record::RunEnd(smith_store::RunEnd {
-                children: Vec::new(),
-                stop_reason: smith::StopReason::EndTurn,
-                usage: smith::UsageTotals::default(),
-                error: None,
-            }),
+            smith_testkit::run_end_record(),
         ])
         .unwrap();
     for (id, message) in [(ids[0], user), (ids[1], answer)] {
