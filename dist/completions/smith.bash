@@ -19,6 +19,9 @@ _smith() {
             smith,auth)
                 cmd="smith__subcmd__auth"
                 ;;
+            smith,compact)
+                cmd="smith__subcmd__compact"
+                ;;
             smith,completions)
                 cmd="smith__subcmd__completions"
                 ;;
@@ -132,6 +135,9 @@ _smith() {
                 ;;
             smith__subcmd__help,auth)
                 cmd="smith__subcmd__help__subcmd__auth"
+                ;;
+            smith__subcmd__help,compact)
+                cmd="smith__subcmd__help__subcmd__compact"
                 ;;
             smith__subcmd__help,completions)
                 cmd="smith__subcmd__help__subcmd__completions"
@@ -365,7 +371,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +531,52 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__compact)
+            opts="-m -c -h -V --instructions --keep-tokens --model --script --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --instructions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --script)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1029,7 +1081,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval compact rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1073,6 +1125,20 @@ _smith() {
         smith__subcmd__help__subcmd__auth__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__compact)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

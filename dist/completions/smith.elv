@@ -32,6 +32,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
@@ -62,6 +63,22 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --continue 'Continue the session most recently written among those started in this directory (same as --session last)'
             cand --no-session 'Record into a temporary session store, removed when the run succeeds'
             cand --stdin 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;compact'= {
+            cand --instructions 'What the summary should focus on (given to the compaction plugin)'
+            cand --keep-tokens 'Keep about N estimated tokens of recent context verbatim (default: the `compaction.keep-tokens` setting)'
+            cand -m 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded'
+            cand --model 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded'
+            cand --script 'Play this provider script (scripted provider only)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -610,6 +627,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;help'= {
             cand eval 'Run one agent turn without the terminal UI and print its output'
+            cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
@@ -625,6 +643,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;help;eval'= {
+        }
+        &'smith;help;compact'= {
         }
         &'smith;help;rpc'= {
         }

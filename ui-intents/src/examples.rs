@@ -181,6 +181,21 @@ pub fn examples() -> Vec<Intent> {
             source: "smith".into(),
             text: "Compacted 12 entries.".into(),
         },
+        Intent::CompactionStart {
+            reason: smith::CompactionReason::Threshold,
+            summarized: 12,
+            kept: 4,
+            estimated_tokens: 81_000,
+        },
+        Intent::CompactionEnd {
+            reason: smith::CompactionReason::Threshold,
+            entry_id: Some(31),
+            first_kept: Some(24),
+            summary: Some("The user asked to fix the parser; the tests now pass.".into()),
+            usage: None,
+            cost_usd: None,
+            error: None,
+        },
         Intent::Notice {
             level: NoticeLevel::Warning,
             text: "the answer stopped at the model's output limit".into(),

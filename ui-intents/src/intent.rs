@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use smith::{
-    Attempt, AttemptFailure, Message, ModelRef, Role, Selection, SessionId, StopReason, Usage,
-    UsageTotals,
+    Attempt, AttemptFailure, CompactionReason, Message, ModelRef, Role, Selection, SessionId,
+    StopReason, Usage, UsageTotals,
 };
 
 use crate::IntentKind;
@@ -174,6 +174,36 @@ pub enum Intent {
         /// (a storage failure); the run then ends with an error.
         recorded: bool,
     },
+    /// A compaction began: the selected model is asked to summarize the context before the
+    /// boundary (spec: Compaction, cost, and secrets).
+    CompactionStart {
+        /// Why it runs.
+        reason: CompactionReason,
+        /// How many context items the summary is to stand for.
+        summarized: u32,
+        /// How many recent items stay verbatim.
+        kept: u32,
+        /// The estimated tokens of the summarized items.
+        estimated_tokens: u64,
+    },
+    /// A compaction ended: its summary is committed (`entry_id`), or it failed and the
+    /// context is unchanged (`error`).
+    CompactionEnd {
+        /// Why it ran.
+        reason: CompactionReason,
+        /// The `compaction` record's entry id; `None` when nothing was recorded.
+        entry_id: Option<u64>,
+        /// The first entry kept verbatim after the summary.
+        first_kept: Option<u64>,
+        /// The summary, when recorded.
+        summary: Option<String>,
+        /// The summary's usage, when reported.
+        usage: Option<Box<Usage>>,
+        /// Its cost in US dollars, when priced.
+        cost_usd: Option<f64>,
+        /// Why no summary was recorded.
+        error: Option<String>,
+    },
     /// Progress of long-running work.
     Progress {
         /// Stable id of the work; later reports with the same id supersede earlier ones.
@@ -321,6 +351,8 @@ impl Intent {
             Intent::ToolStart { .. } => IntentKind::ToolStart,
             Intent::ToolUpdate { .. } => IntentKind::ToolUpdate,
             Intent::ToolEnd { .. } => IntentKind::ToolEnd,
+            Intent::CompactionStart { .. } => IntentKind::CompactionStart,
+            Intent::CompactionEnd { .. } => IntentKind::CompactionEnd,
             Intent::Progress { .. } => IntentKind::Progress,
             Intent::Status { .. } => IntentKind::Status,
             Intent::Notice { .. } => IntentKind::Notice,

@@ -116,6 +116,12 @@ intent_kinds! {
     /// A tool call's result was committed.
     ToolEnd => "tool_end", Transcript, Persist, Block,
         "A tool call's result is committed.";
+    /// A compaction began.
+    CompactionStart => "compaction_start", Transient, Drop, Block,
+        "A compaction began: the model is asked to summarize the context before the boundary, keeping the most recent items verbatim.";
+    /// A compaction ended.
+    CompactionEnd => "compaction_end", Transcript, Persist, Block,
+        "A compaction ended: its summary is committed and stands for the summarized context in later requests, or it failed and the context is unchanged.";
     /// Progress of long work.
     Progress => "progress", Transient, Drop, Coalesce,
         "Progress of long-running work, keyed by id; newer reports supersede older ones.";

@@ -145,6 +145,7 @@ impl Run<'_> {
         selection: &Selection,
         base: &ProviderRequest,
         pieces: &[smith::RequestPiece],
+        ask: Option<&crate::request::Ask>,
     ) -> Result<Option<Served>, RunError> {
         let direct;
         let (candidates, thinking, retry, max_output): (&[Candidate<'_>], _, _, _) =
@@ -252,7 +253,8 @@ impl Run<'_> {
                     generation: candidate.generation.clone(),
                     output_limit: Some(output_limit),
                 };
-                let id = self.record_attempt(&attempt, &request, pieces, &candidate.options)?;
+                let id =
+                    self.record_attempt(&attempt, &request, pieces, &candidate.options, ask)?;
                 let decide = |kind| next_step(kind, retries, retry, more);
                 let credential = candidate.credential.as_deref();
                 let info = candidate.capabilities.as_ref();
@@ -349,8 +351,10 @@ impl Run<'_> {
         request: &ProviderRequest,
         pieces: &[smith::RequestPiece],
         options: &std::collections::BTreeMap<String, String>,
+        ask: Option<&crate::request::Ask>,
     ) -> Result<EntryId, RunError> {
-        let id = self.record_attempt_request(attempt, request, pieces, options)?;
+        let id = self.record_attempt_request(attempt, request, pieces, options, ask)?;
+        self.last_attempt = Some(id);
         self.sink.emit(Intent::Attempt {
             entry_id: id.0,
             attempt: Box::new(attempt.clone()),
@@ -358,7 +362,7 @@ impl Run<'_> {
         Ok(id)
     }
 
-    fn record_failure(&mut self, failure: AttemptFailure) -> Result<(), RunError> {
+    pub(crate) fn record_failure(&mut self, failure: AttemptFailure) -> Result<(), RunError> {
         self.session
             .writer
             .lock()

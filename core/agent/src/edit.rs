@@ -210,10 +210,7 @@ impl Session {
             });
         }
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
-        self.context = Some(crate::session::Context {
-            items: projected.items,
-            entries: projected.entries,
-        });
+        self.context = Some(crate::session::Context::of(projected));
         Ok(ids.first().copied().unwrap_or(next))
     }
 

@@ -81,6 +81,7 @@
 mod abort;
 mod accounting;
 mod asks;
+mod compact;
 mod compaction;
 mod dispatch;
 mod edit;
@@ -103,6 +104,7 @@ mod work;
 
 pub use accounting::{Accounts, AttemptUsage, account, work_usage};
 pub use asks::{AnswerError, Asked};
+pub use compact::{Compact, CompactError, CompactOutcome, Compacted, CompactionPolicy};
 pub use compaction::boundary as compaction_boundary;
 pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use edit::EditError;

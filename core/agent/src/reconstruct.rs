@@ -175,7 +175,33 @@ pub fn reconstruct(
             _ => return Err(ReconstructError::Input { attempt, input: id }),
         },
     };
-    let projection = crate::projection::project(reader, record.anchor)?;
+    let mut projection = crate::projection::project(reader, record.anchor)?;
+    if let Some(compaction) = record.compaction {
+        // A compaction's request: the items its summary stands for, then its ask.
+        let ask = match reader.entry(compaction.ask).map(|e| e.record) {
+            Ok(Record::RequestInput(RequestInput::Piece { text, .. })) => text,
+            _ => {
+                return Err(ReconstructError::Input {
+                    attempt,
+                    input: compaction.ask,
+                });
+            }
+        };
+        let items = usize::try_from(compaction.items).unwrap_or(usize::MAX);
+        if items > projection.items.len() {
+            return Err(ReconstructError::Input {
+                attempt,
+                input: compaction.ask,
+            });
+        }
+        projection.items.truncate(items);
+        projection.entries.truncate(items);
+        projection.edited.retain(|(i, _)| *i < items);
+        projection
+            .items
+            .push(smith::ContextItem::Message(smith::Message::user_text(ask)));
+        projection.entries.push(compaction.ask);
+    }
     let request = ProviderRequest {
         model: dispatched.model.clone(),
         instructions: (!pieces.is_empty()).then(|| pieces.join("\n\n")),

@@ -411,10 +411,13 @@ impl Run<'_> {
     /// cancellation between events.
     pub(crate) fn play(&mut self, events: smith::EventStream<'_>) -> Result<Response, RunError> {
         let message_id = self.session.writer.lock().next_entry_id().0;
-        self.sink.emit(Intent::MessageStart {
-            message_id,
-            role: Role::Assistant,
-        });
+        let quiet = self.quiet;
+        if !quiet {
+            self.sink.emit(Intent::MessageStart {
+                message_id,
+                role: Role::Assistant,
+            });
+        }
         let mut content: Vec<ContentBlock> = Vec::new();
         let mut usage = None;
         let mut terminal = None;
@@ -422,19 +425,23 @@ impl Run<'_> {
             match event {
                 StreamEvent::TextDelta { text } => {
                     push_delta(&mut content, DeltaKind::Text, &text);
-                    self.sink.emit(Intent::MessageDelta {
-                        message_id,
-                        kind: DeltaKind::Text,
-                        text,
-                    });
+                    if !quiet {
+                        self.sink.emit(Intent::MessageDelta {
+                            message_id,
+                            kind: DeltaKind::Text,
+                            text,
+                        });
+                    }
                 }
                 StreamEvent::ThinkingDelta { text } => {
                     push_delta(&mut content, DeltaKind::Thinking, &text);
-                    self.sink.emit(Intent::MessageDelta {
-                        message_id,
-                        kind: DeltaKind::Thinking,
-                        text,
-                    });
+                    if !quiet {
+                        self.sink.emit(Intent::MessageDelta {
+                            message_id,
+                            kind: DeltaKind::Thinking,
+                            text,
+                        });
+                    }
                 }
                 StreamEvent::ThinkingSignature { signature } => {
                     // It closes the thinking just streamed (a later delta starts a new block).

@@ -66,6 +66,14 @@ impl Ledger {
     }
 }
 
+/// A compaction's ask: the `compaction` handler's piece, sent as a user message after the
+/// first `items` items of the projected context.
+#[derive(Debug)]
+pub(crate) struct Ask {
+    pub(crate) piece: RequestPiece,
+    pub(crate) items: usize,
+}
+
 /// The instructions a round's handlers gave, joined by a blank line; `None` for none.
 pub(crate) fn instructions(pieces: &[RequestPiece]) -> Option<String> {
     (!pieces.is_empty()).then(|| {
@@ -116,15 +124,17 @@ impl Run<'_> {
         prepared
     }
 
-    /// Record `attempt` and its `request` (built from `pieces` and the branch's projection) as
-    /// one committed change: the inputs not yet recorded, the attempt, then the request paired
-    /// with it. Returns the attempt's entry id.
+    /// Record `attempt` and its `request` (built from `pieces` and the branch's projection —
+    /// for a compaction, its first `ask.items` items and then the ask) as one committed
+    /// change: the inputs not yet recorded (a compaction's ask always), the attempt, then the
+    /// request paired with it. Returns the attempt's entry id.
     pub(crate) fn record_attempt_request(
         &mut self,
         attempt: &Attempt,
         request: &ProviderRequest,
         pieces: &[RequestPiece],
         options: &std::collections::BTreeMap<String, String>,
+        ask: Option<&Ask>,
     ) -> Result<EntryId, RunError> {
         let redactor = self.session.redactor();
         let sha256 = request_sha256(request, redactor.as_deref());
@@ -163,6 +173,20 @@ impl Run<'_> {
                 Some(id)
             }
         };
+        let compaction = ask.map(|ask| {
+            entries.push(NewEntry::from(Record::RequestInput(RequestInput::Piece {
+                handler: ask.piece.handler.clone(),
+                role: ask.piece.role,
+                source: ask.piece.source.clone(),
+                text: ask.piece.text.clone(),
+            })));
+            let id = next;
+            next = EntryId(next.0 + 1);
+            smith_store::CompactionAsk {
+                items: ask.items as u64,
+                ask: id,
+            }
+        });
         let attempt_id = next;
         entries.push(NewEntry::from(Record::Attempt(Box::new(attempt.clone()))));
         entries.push(NewEntry {
@@ -174,6 +198,7 @@ impl Run<'_> {
                 cache_key: request.cache.as_ref().map(|c| c.key.clone()),
                 options: options.clone(),
                 sha256,
+                compaction,
             }),
             pair: Some(attempt_id),
         });

@@ -24,6 +24,8 @@ impl Agent<'_> {
         let definitions = self.tools.definitions();
         let requires = self.tools.provenance();
         let mut round = 0;
+        // Whether this run already compacted after a context overflow (once per run).
+        let mut overflow_retried = false;
         loop {
             round += 1;
             if round > self.limits.max_rounds {
@@ -39,7 +41,7 @@ impl Agent<'_> {
             // failover within the round send the same.
             let prepared = run.prepare(self.lifecycle, round, &definitions);
             // The model of the request is set per candidate by dispatch.
-            let base = ProviderRequest {
+            let mut base = ProviderRequest {
                 model: smith::ModelRef {
                     provider: String::new(),
                     model: String::new(),
@@ -54,10 +56,46 @@ impl Agent<'_> {
                     key: run.session.id().to_string(),
                 }),
             };
+            match self.auto_compact(run, model, &base)? {
+                crate::compact::Auto::Send => {}
+                crate::compact::Auto::Compacted => {
+                    base.context = run.session.loaded()?.items.clone();
+                }
+                crate::compact::Auto::Aborted => return Ok(StopReason::Aborted),
+            }
             check_pairing(&base.context)?;
-            let Some(served) =
-                run.dispatch(self.dispatcher, round, model, &base, &prepared.pieces)?
-            else {
+            let mut dispatched =
+                run.dispatch(self.dispatcher, round, model, &base, &prepared.pieces, None);
+            // A context that does not fit: compact once and run the round again, or say why not.
+            if let Some(error) = overflow_of(&mut dispatched) {
+                if !self.compaction.auto || overflow_retried {
+                    self.explain_overflow(error, overflow_retried);
+                } else {
+                    let error = error.clone();
+                    if let Some(attempt) = run.last_attempt {
+                        run.record_failure(smith::AttemptFailure {
+                            attempt,
+                            kind: error.kind,
+                            message: format!(
+                                "{}; compacting the session to fit, then running the round again",
+                                error.message
+                            ),
+                            next: smith::Next::Retry,
+                        })?;
+                    }
+                    run.sink.emit(Intent::RoundEnd {
+                        round,
+                        stop_reason: StopReason::Error,
+                    });
+                    if !self.overflow_compact(run, model, error)? {
+                        return Ok(StopReason::Aborted);
+                    }
+                    overflow_retried = true;
+                    round -= 1;
+                    continue;
+                }
+            }
+            let Some(served) = dispatched? else {
                 // Aborted while waiting to retry: the failed attempt is on record.
                 return Ok(StopReason::Aborted);
             };
@@ -222,5 +260,26 @@ impl Agent<'_> {
             });
         }
         plan
+    }
+}
+
+/// The context-overflow error a dispatch ended with — refused, or played as an empty failed
+/// response — for the caller to explain or answer by compacting.
+fn overflow_of(
+    dispatched: &mut Result<Option<crate::dispatch::Served>, RunError>,
+) -> Option<&mut ProviderError> {
+    match dispatched {
+        Err(RunError::Provider(e)) if e.kind == ProviderErrorKind::ContextOverflow => Some(e),
+        Ok(Some(served))
+            if served.response.stop_reason == StopReason::Error
+                && served.response.message.content.is_empty() =>
+        {
+            served
+                .response
+                .error
+                .as_mut()
+                .filter(|e| e.kind == ProviderErrorKind::ContextOverflow)
+        }
+        _ => None,
     }
 }

@@ -50,6 +50,10 @@ pub enum RunError {
     /// The input was not admitted (a limit, a closed session); nothing was written.
     #[error("{0}")]
     Admission(AdmissionError),
+    /// Automatic compaction failed too many times in a row; the run stopped so it cannot
+    /// loop.
+    #[error("{0}")]
+    Compaction(String),
     /// The run used up its rounds.
     #[error(
         "the run stopped after {limit} provider rounds without the model finishing its answer; continue it with another prompt in the same session"
@@ -88,6 +92,7 @@ pub struct Agent<'a> {
     pub(crate) lifecycle: &'a dyn Lifecycle,
     pub(crate) limits: RunLimits,
     pub(crate) work_limits: WorkLimits,
+    pub(crate) compaction: crate::CompactionPolicy,
     pub(crate) cwd: Option<std::path::PathBuf>,
 }
 
@@ -113,6 +118,36 @@ pub(crate) struct Run<'r> {
     pub(crate) attachments: Vec<smith_store::Attachment>,
     /// The images the input attaches, after its text in the user message.
     pub(crate) images: Vec<smith::Image>,
+    /// A compaction's summary is streaming: it is not shown as a message.
+    pub(crate) quiet: bool,
+    /// The attempt recorded last.
+    pub(crate) last_attempt: Option<EntryId>,
+}
+
+impl<'r> Run<'r> {
+    /// A run over `session` that has admitted nothing (yet).
+    pub(crate) fn new(
+        session: &'r mut Session,
+        sink: &'r mut dyn IntentSink,
+        cancel: &'r Cancel,
+    ) -> Self {
+        Self {
+            session,
+            sink,
+            cancel,
+            usage: UsageTotals::default(),
+            cost: Some(0.0),
+            dedup_key: None,
+            explicit_destination: false,
+            submission: None,
+            abort_watch: None,
+            blocked_reported: false,
+            attachments: Vec::new(),
+            images: Vec::new(),
+            quiet: false,
+            last_attempt: None,
+        }
+    }
 }
 
 /// Input to submit: the model to run it with, the text, and an optional deduplication key
@@ -165,8 +200,16 @@ impl<'a> Agent<'a> {
             lifecycle: &NoHandlers,
             limits,
             work_limits: WorkLimits::default(),
+            compaction: crate::CompactionPolicy::default(),
             cwd: None,
         }
+    }
+
+    /// Compact under `policy` instead of [`crate::CompactionPolicy::default`].
+    #[must_use]
+    pub fn with_compaction(mut self, policy: crate::CompactionPolicy) -> Self {
+        self.compaction = policy;
+        self
     }
 
     /// Consult `lifecycle`'s handlers at the run's safe points (the queue policy among them).
@@ -413,20 +456,11 @@ impl<'a> Agent<'a> {
             session: session.id(),
             model: model.clone(),
         });
-        let mut run = Run {
-            session,
-            sink,
-            cancel,
-            usage: UsageTotals::default(),
-            cost: Some(0.0),
-            dedup_key: dedup_key.map(str::to_owned),
-            explicit_destination: destination.is_some(),
-            submission: None,
-            abort_watch: None,
-            blocked_reported: false,
-            attachments: attachments.to_vec(),
-            images: images.to_vec(),
-        };
+        let mut run = Run::new(session, sink, cancel);
+        run.dedup_key = dedup_key.map(str::to_owned);
+        run.explicit_destination = destination.is_some();
+        run.attachments = attachments.to_vec();
+        run.images = images.to_vec();
         let outcome = match run.admit(model, prompt) {
             Ok(()) => self.rounds(&mut run, model),
             Err(e) => Err(e),

@@ -33,6 +33,8 @@ pub struct Session {
     secrets: Option<(smith_secrets::Shared, usize)>,
     /// The request inputs last recorded on the selected branch.
     pub(crate) ledger: crate::request::Ledger,
+    /// Automatic compaction's state in this process.
+    pub(crate) compaction: crate::compact::AutoState,
 }
 
 /// The context items of the selected branch's projection and the entry each comes from.
@@ -42,6 +44,19 @@ pub(crate) struct Context {
     pub(crate) items: Vec<ContextItem>,
     /// The entry each item comes from (same length and order).
     pub(crate) entries: Vec<EntryId>,
+    /// The compaction whose summary is the first item, when the context starts with one.
+    pub(crate) summary: Option<EntryId>,
+}
+
+impl Context {
+    /// The context of `projection`.
+    pub(crate) fn of(projection: crate::Projection) -> Self {
+        Self {
+            items: projection.items,
+            entries: projection.entries,
+            summary: projection.compaction.map(|(entry, _)| entry),
+        }
+    }
 }
 
 /// A session opened with [`Session::open`], and what recovery cut off.
@@ -82,6 +97,7 @@ impl Session {
             registered: std::collections::BTreeSet::new(),
             secrets: None,
             ledger: crate::request::Ledger::default(),
+            compaction: crate::compact::AutoState::default(),
         })
     }
 
@@ -123,6 +139,7 @@ impl Session {
             registered: resume.registered,
             secrets: None,
             ledger: crate::request::Ledger::from_branch(&resume.entries),
+            compaction: crate::compact::AutoState::default(),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -330,7 +347,7 @@ impl Session {
             return Err(refuse(format!("the session's entries are 1..={last}")));
         }
         let mut reader = smith_store::SessionReader::open(&self.path)?;
-        let replayed =
+        let mut replayed =
             crate::projection::project(&mut reader, Some(leaf)).map_err(|e| match e {
                 crate::ProjectionError::Store(e) => crate::AdmissionError::Store(e),
                 other => refuse(other.to_string()),
@@ -341,14 +358,11 @@ impl Session {
             )));
         }
         self.writer.lock().select(leaf)?;
-        self.context = Some(Context {
-            items: replayed.items,
-            entries: replayed.entries,
-        });
-        self.model = replayed.model;
+        self.model = replayed.model.clone();
         self.call_message = replayed.call_message;
         self.ledger = crate::request::Ledger::default();
-        self.registered = replayed.registered;
+        self.registered = std::mem::take(&mut replayed.registered);
+        self.context = Some(Context::of(replayed));
         Ok(())
     }
 
@@ -436,10 +450,7 @@ impl Session {
                         .map_err(|e| e.into_store(&self.path))?
                 }
             };
-            self.context = Some(Context {
-                items: projected.items,
-                entries: projected.entries,
-            });
+            self.context = Some(Context::of(projected));
         }
         Ok(self.context.get_or_insert_default())
     }

@@ -242,6 +242,24 @@ impl App {
         }
     }
 
+    /// When and how much sessions are compacted (`compaction.auto`, `compaction.threshold`,
+    /// `compaction.keep-tokens`).
+    pub fn compaction_policy(&self) -> smith_agent::CompactionPolicy {
+        let default = smith_agent::CompactionPolicy::default();
+        let threshold = self
+            .settings
+            .integer("compaction.threshold", 80)
+            .clamp(10, 100);
+        smith_agent::CompactionPolicy {
+            auto: self.settings.bool("compaction.auto", default.auto),
+            #[allow(clippy::cast_precision_loss)] // a percentage
+            threshold: threshold as f64 / 100.0,
+            keep_tokens: u64::try_from(self.settings.integer("compaction.keep-tokens", 20_000))
+                .unwrap_or(default.keep_tokens),
+            max_failures: default.max_failures,
+        }
+    }
+
     /// The model catalog and routing table.
     ///
     /// # Errors

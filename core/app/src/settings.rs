@@ -205,6 +205,14 @@ impl Settings {
         }
     }
 
+    /// The boolean value of `key`, else `default`.
+    pub fn bool(&self, key: &str, default: bool) -> bool {
+        match self.value(key) {
+            Some(Value::Bool(b)) => *b,
+            _ => default,
+        }
+    }
+
     /// The integer value of `key`, else `default`.
     pub fn integer(&self, key: &str, default: i64) -> i64 {
         match self.value(key) {

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use smith::{
-    Action, Cancel, HandlerError, HandlerReply, Lifecycle, LifecycleEvent, PieceRole,
-    PreparedRequest, RequestEvent, RequestPiece,
+    Action, Cancel, CompactionEvent, HandlerError, HandlerReply, Lifecycle, LifecycleEvent,
+    PieceRole, PreparedRequest, RequestEvent, RequestPiece,
 };
 use wasmtime::component::{HasSelf, Linker};
 
@@ -207,11 +207,12 @@ impl LoadedHandler {
                     wit::Action::Restore => Err(HandlerError::Refused(
                         "it answered `restore`, which answers only a `restore` event".to_owned(),
                     )),
-                    wit::Action::Instructions(_) | wit::Action::Context(_) | wit::Action::Notice(_) => {
-                        Err(HandlerError::Refused(
-                            "it answered `instructions`, `context` or `notice`, which answer only `prompt` and `context` events".to_owned(),
-                        ))
-                    }
+                    wit::Action::Instructions(_)
+                    | wit::Action::Context(_)
+                    | wit::Action::CompactionAsk(_)
+                    | wit::Action::Notice(_) => Err(HandlerError::Refused(
+                        "it answered `instructions`, `context`, `compaction-ask` or `notice`, which answer only `prompt`, `context` and `compact` events".to_owned(),
+                    )),
                 })
                 .collect()
         });
@@ -294,6 +295,7 @@ impl Loadout {
         let (kind, answer) = match role {
             PieceRole::Instructions => ("prompt", "instructions"),
             PieceRole::Context => ("context", "context"),
+            PieceRole::Compaction => ("compaction", "compaction-ask"),
         };
         let actions = handler
             .answer(self.runtime(), event, cancel, access)
@@ -305,6 +307,7 @@ impl Loadout {
             let (source, text) = match (role, action) {
                 (PieceRole::Instructions, wit::Action::Instructions(text)) => (None, text),
                 (PieceRole::Context, wit::Action::Context(piece)) => (piece.source, piece.text),
+                (PieceRole::Compaction, wit::Action::CompactionAsk(text)) => (None, text),
                 (_, wit::Action::Notice(text)) => {
                     said.push(format!("{kind} handler {label}: {}", cut(&text)));
                     continue;
@@ -364,10 +367,45 @@ impl Lifecycle for Loadout {
                 !h.manifest
                     .handlers
                     .iter()
-                    .all(|r| r == "prompt" || r == "context")
+                    .all(|r| r == "prompt" || r == "context" || r == "compaction")
             })
             .map(|h| h.handle(self.runtime(), &wit_event, cancel))
             .collect()
+    }
+
+    /// The first `compaction` handler's ask, in a fresh instance; a handler that fails,
+    /// answers wrongly or gives no ask is named in the error.
+    fn compaction_prompt(
+        &self,
+        event: &CompactionEvent,
+        cancel: &Cancel,
+    ) -> Result<RequestPiece, String> {
+        let has = |h: &&LoadedHandler| h.manifest.handlers.iter().any(|r| r == "compaction");
+        let Some(handler) = self.handlers().iter().find(has) else {
+            return smith::NoHandlers.compaction_prompt(event, cancel);
+        };
+        let wit_event = wit::LifecycleEvent::Compact(wit::CompactEvent {
+            reason: event.reason.as_str().to_owned(),
+            summarized: event.summarized,
+            kept: event.kept,
+            estimated_tokens: event.estimated_tokens,
+            instructions: event.instructions.clone(),
+        });
+        let mut notices = Vec::new();
+        let mut pieces = self.pieces(
+            handler,
+            &wit_event,
+            PieceRole::Compaction,
+            cancel,
+            &mut notices,
+        )?;
+        match (pieces.len(), pieces.pop()) {
+            (1, Some(piece)) => Ok(piece),
+            (n, _) => Err(format!(
+                "compaction handler {} answered with {n} asks instead of one, so nothing was compacted",
+                handler.manifest.label()
+            )),
+        }
     }
 
     /// The first `prompt` handler's instructions, then every `context` handler's pieces, in

@@ -42,8 +42,9 @@ pub use catalog::{
 pub use effect::{EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, JournalError};
 pub use ids::{EntryId, SessionId, SessionIdError};
 pub use lifecycle::{
-    Action, Delivery, HandlerError, HandlerReply, Lifecycle, LifecycleEvent, NoHandlers, PieceRole,
-    PreparedRequest, QueuedInput, RequestEvent, RequestPiece,
+    Action, CompactionEvent, CompactionReason, Delivery, HandlerError, HandlerReply, Lifecycle,
+    LifecycleEvent, NoHandlers, PieceRole, PreparedRequest, QueuedInput, RequestEvent,
+    RequestPiece,
 };
 pub use message::{ContentBlock, Image, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};

@@ -109,6 +109,51 @@ pub enum PieceRole {
     Instructions,
     /// Standing context (an `AGENTS.md` file), from a `context` handler.
     Context,
+    /// A compaction's ask, from the `compaction` handler: sent as the last user message of
+    /// the request that asks the model for a summary, never among the instructions.
+    Compaction,
+}
+
+/// Why a compaction runs (spec: Compaction, cost, and secrets). Wire names are snake_case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionReason {
+    /// Someone asked for it (a command, a protocol method).
+    Manual,
+    /// The next request would use more than the configured share of the dispatched model's
+    /// context window.
+    Threshold,
+    /// The provider refused a request because the context does not fit its window.
+    Overflow,
+}
+
+impl CompactionReason {
+    /// `manual`, `threshold` or `overflow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Manual => "manual",
+            Self::Threshold => "threshold",
+            Self::Overflow => "overflow",
+        }
+    }
+}
+
+/// What the `compaction` handler is asked before a compaction's request: the ask to append
+/// after the context it summarizes (spec: plugins own prompts — the compaction prompt is a
+/// plugin's, not Rust's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactionEvent {
+    /// Why the compaction runs.
+    pub reason: CompactionReason,
+    /// How many context items (messages and tool results) the summary stands for.
+    pub summarized: u32,
+    /// How many recent items stay verbatim after it.
+    pub kept: u32,
+    /// The estimated tokens of the summarized items
+    /// ([`crate::ContextItem::estimated_tokens`]).
+    pub estimated_tokens: u64,
+    /// What the person asking wants the summary to focus on, when they said.
+    pub instructions: Option<String>,
 }
 
 /// What the request-preparing handlers are asked before a round's request, at the safe point
@@ -195,6 +240,22 @@ pub trait Lifecycle: Send + Sync {
     fn prepare_request(&self, event: &RequestEvent, cancel: &Cancel) -> PreparedRequest {
         let _ = (event, cancel);
         PreparedRequest::default()
+    }
+
+    /// Ask the `compaction` handler for the ask a compaction's request ends with (a piece of
+    /// role [`PieceRole::Compaction`]), observing `cancel`. The agent records it with the
+    /// request. `Err` says, in a sentence, why there is none (no handler holds the role, it
+    /// failed or answered wrongly): the compaction does not run. The default has no handler.
+    ///
+    /// # Errors
+    /// The sentence above.
+    fn compaction_prompt(
+        &self,
+        event: &CompactionEvent,
+        cancel: &Cancel,
+    ) -> Result<RequestPiece, String> {
+        let _ = (event, cancel);
+        Err("no plugin holds the `compaction` handler role, so there is no compaction prompt; enable the bundled `compaction` plugin or another holding that role".to_owned())
     }
 }
 

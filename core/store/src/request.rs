@@ -106,6 +106,23 @@ pub struct EffectiveRequest {
     /// SHA-256 (lowercase hex) of the provider-neutral request as handed to the provider
     /// plugin: its JSON text (`ProviderRequest`), secrets replaced by their references.
     pub sha256: String,
+    /// Set on a compaction's request: its context is not the anchor's whole projection but
+    /// its first [`CompactionAsk::items`] items, then the ask as a user message. Absent on
+    /// every other request (so files without compactions encode as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<CompactionAsk>,
+}
+
+/// What a compaction's request sent instead of the anchor's whole projection: the items the
+/// summary stands for, then the `compaction` handler's ask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompactionAsk {
+    /// How many of the anchor's projected context items the request carried (from the
+    /// first): the ones the summary stands for.
+    pub items: u64,
+    /// The `request_input` piece (role `compaction`) whose text is the ask, the request's
+    /// last user message.
+    pub ask: EntryId,
 }
 
 /// Body of record kind 19, `compaction`: a summary that stands, in later requests on branches

@@ -325,6 +325,24 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 cache_key: Some("01a22bd3-8d19-76f1-be00-0165c2737604".into()),
                 options: [("api".to_owned(), "responses".to_owned())].into(),
                 sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+                compaction: None,
+            }),
+        ),
+        (
+            "compaction_request",
+            Some(EntryId(13)),
+            Record::Request(smith_store::EffectiveRequest {
+                anchor: Some(EntryId(29)),
+                projection: smith_store::PROJECTION_VERSION,
+                instructions: vec![EntryId(20)],
+                tools: Some(EntryId(22)),
+                cache_key: None,
+                options: std::collections::BTreeMap::new(),
+                sha256: "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae".into(),
+                compaction: Some(smith_store::CompactionAsk {
+                    items: 7,
+                    ask: EntryId(30),
+                }),
             }),
         ),
         (

@@ -78,6 +78,7 @@ impl Command {
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Self::Eval(_) => "eval",
+            Self::Compact(_) => "compact",
             Self::Rpc(_) => "rpc",
             Self::Mcp(_) => "mcp",
             Self::Docs(_) => "docs",
@@ -140,6 +141,10 @@ pub(crate) enum Command {
     /// Run one agent turn without the terminal UI and print its output.
     #[command(after_help = EVAL_AFTER_HELP)]
     Eval(EvalArgs),
+    /// Compact a session now: the model summarizes its older context, the recent part stays
+    /// verbatim, and later requests start from the summary (history is kept).
+    #[command(after_help = crate::commands::eval::compact::COMPACT_AFTER_HELP)]
+    Compact(crate::commands::eval::compact::CompactArgs),
     /// Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts,
     /// queue, abort, observation from durable positions, inspection.
     #[command(after_help = RPC_AFTER_HELP)]

@@ -101,6 +101,10 @@ pub fn main() -> ExitCode {
             smith_store::holder::set_frontend("eval");
             eval::run(args, &cli.global)
         }
+        Some(cli::Command::Compact(args)) => {
+            smith_store::holder::set_frontend("compact");
+            eval::compact::run(&args, &cli.global)
+        }
         Some(cli::Command::Rpc(args)) => {
             smith_store::holder::set_frontend("rpc");
             commands::rpc::run(&args, &cli.global)

@@ -477,6 +477,7 @@ fn run_turn(
     };
     let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
+        .with_compaction(app.compaction_policy())
         .in_dir(cwd);
     let mut sink = TurnSink {
         server,

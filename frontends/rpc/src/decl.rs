@@ -495,6 +495,40 @@ pub fn methods() -> Vec<Method> {
             errors: &[NOT_OPEN, NOT_FOUND, STORAGE],
         },
         Method {
+            name: "session.compact",
+            summary: "Compact an idle session now: the model summarizes the context before its most recent part (about `compaction.keep-tokens` estimated tokens, never separating a tool call from its results), which stays verbatim; later requests start from the summary. History is kept. Its `compaction_start`, `attempt` and `compaction_end` events are tagged with this request's id; the reply comes after the summary is recorded. A summary cut by the output limit, a cut stream or an error is not kept: the call fails and the context is unchanged.",
+            params: vec![
+                session(),
+                p(
+                    "instructions",
+                    false,
+                    string(),
+                    "What the summary should focus on (given to the compaction plugin).",
+                ),
+                p(
+                    "keep_tokens",
+                    false,
+                    json!({"type": "integer", "minimum": 0}),
+                    "Estimated tokens of recent context kept verbatim; default: the `compaction.keep-tokens` setting.",
+                ),
+                p(
+                    "model",
+                    false,
+                    string(),
+                    "The model that writes the summary (PROVIDER/MODEL, alias or group); default: the `model` setting, else the session's last.",
+                ),
+                p(
+                    "script",
+                    false,
+                    string(),
+                    "A provider script file to play (the scripted provider only).",
+                ),
+            ],
+            result: "`compaction` (the record's entry id), `summarized` and `kept` (context items), `first_kept` (entry id), `usage`, `cost_usd`.",
+            result_schema: json!({"type": "object", "required": ["compaction", "summarized", "kept", "first_kept"], "properties": {"compaction": {"type": "integer"}, "summarized": {"type": "integer"}, "kept": {"type": "integer"}, "first_kept": {"type": "integer"}, "usage": {}, "cost_usd": {"type": ["number", "null"]}}}),
+            errors: &[NOT_OPEN, READ_ONLY, BUSY, REFUSED, CONFIG, STORAGE],
+        },
+        Method {
             name: "session.edit",
             summary: "Edit what the model sees without rewriting history: omit or replace the model-visible content of earlier messages and tool results on the selected branch, validated whole (pairing kept), as one appended record.",
             params: vec![

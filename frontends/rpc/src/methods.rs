@@ -67,6 +67,7 @@ pub(crate) fn handle(
         "session.grep" => grep(server, id, &p),
         "session.usage" => now(usage(server, &p)),
         "session.request" => now(request(server, &p)),
+        "session.compact" => compact(server, id, &p),
         "session.edit" => match edits(&p) {
             Ok(edits) => to_writer(server, id, &p, |id| Command::Edit { id, edits }),
             Err(e) => now(Err(e)),
@@ -339,6 +340,35 @@ fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
             script: p.str("script").map(PathBuf::from),
         };
         if w.send(Command::Submit {
+            id: id.clone(),
+            params,
+        }) {
+            Ok(())
+        } else {
+            w.shared.admitting.store(false, Ordering::SeqCst);
+            Err(errors::shutting_down())
+        }
+    });
+    match result {
+        Ok(()) => Answer::Later,
+        Err(e) => now(Err(e)),
+    }
+}
+
+fn compact(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let result = server.opened(p).and_then(|o| {
+        let w = o.writer()?;
+        // Held like a submission: no work is admitted while the summary is written.
+        if !w.claim() {
+            return Err(errors::busy(&o.id.to_string()));
+        }
+        let params = crate::work::CompactParams {
+            instructions: p.str("instructions").map(str::to_owned),
+            keep_tokens: p.u64("keep_tokens"),
+            model: p.str("model").map(str::to_owned),
+            script: p.str("script").map(PathBuf::from),
+        };
+        if w.send(Command::Compact {
             id: id.clone(),
             params,
         }) {

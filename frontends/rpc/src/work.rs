@@ -29,6 +29,14 @@ pub(crate) struct SubmitParams {
     pub(crate) script: Option<PathBuf>,
 }
 
+/// What `session.compact` asks for.
+pub(crate) struct CompactParams {
+    pub(crate) instructions: Option<String>,
+    pub(crate) keep_tokens: Option<u64>,
+    pub(crate) model: Option<String>,
+    pub(crate) script: Option<PathBuf>,
+}
+
 /// A command for the session's thread, answered to `id`.
 pub(crate) enum Command {
     Submit {
@@ -38,6 +46,10 @@ pub(crate) enum Command {
     Edit {
         id: Option<Value>,
         edits: Vec<smith_store::EditOp>,
+    },
+    Compact {
+        id: Option<Value>,
+        params: CompactParams,
     },
     Select {
         id: Option<Value>,
@@ -259,6 +271,11 @@ impl Actor {
                     });
                     self.server.answer(id.as_ref(), result);
                 }
+                Command::Compact { id, params } => {
+                    let result = self.compact(&id, &params);
+                    self.shared.admitting.store(false, Ordering::SeqCst);
+                    self.server.answer(id.as_ref(), result);
+                }
                 Command::Select { id, entry } => {
                     let result = self.with_session(|s| {
                         s.select_branch(EntryId(entry))
@@ -408,6 +425,7 @@ impl Actor {
             self.server.app.run_limits(),
         )
         .with_lifecycle(&ready.tools)
+        .with_compaction(self.server.app.compaction_policy())
         .in_dir(self.cwd.clone());
         let mut sink = RpcSink {
             outbox: Arc::clone(&self.server.outbox),
@@ -445,6 +463,73 @@ impl Actor {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+}
+
+impl Actor {
+    /// Compact the session now; its intents stream as events tagged with the request `id`,
+    /// and the reply is the recorded compaction.
+    fn compact(
+        &mut self,
+        id: &Option<Value>,
+        params: &CompactParams,
+    ) -> Result<Value, ErrorObject> {
+        let selection = self.default_selection(params.model.as_deref())?;
+        let key = self.prepare(&selection, params.script.as_ref())?;
+        let ready = &self.ready[&key];
+        let Some(session) = self.session.as_mut() else {
+            return Err(errors::shutting_down());
+        };
+        let agent = Agent::routed(
+            &ready.prepared.route,
+            &ready.tools,
+            self.server.app.run_limits(),
+        )
+        .with_lifecycle(&ready.tools)
+        .with_compaction(self.server.app.compaction_policy())
+        .in_dir(self.cwd.clone());
+        let mut sink = RpcSink {
+            outbox: Arc::clone(&self.server.outbox),
+            session: session.id(),
+            request: id.clone().unwrap_or(Value::Null),
+            published: Arc::clone(&self.published),
+            shared: Arc::clone(&self.shared),
+            // Answered here, after the compaction.
+            replied: true,
+            admitted: true,
+        };
+        let compact = smith_agent::Compact {
+            model: &selection,
+            instructions: params.instructions.as_deref(),
+            keep_tokens: params.keep_tokens,
+        };
+        let outcome = {
+            let mut shown = RedactingSink::new(&mut sink, ready.prepared.secrets.redactor.clone());
+            agent.compact(session, compact, &mut shown, &Cancel::new())
+        };
+        match (outcome.compacted, outcome.error) {
+            (Some(c), _) => Ok(json!({
+                "compaction": c.entry,
+                "summarized": c.summarized,
+                "kept": c.kept,
+                "first_kept": c.first_kept,
+                "usage": c.usage,
+                "cost_usd": c.cost_usd,
+            })),
+            (None, Some(smith_agent::CompactError::Run(smith_agent::RunError::Store(e)))) => {
+                Err(errors::store(&e))
+            }
+            (None, Some(smith_agent::CompactError::Busy(_))) => {
+                Err(errors::busy(&session.id().to_string()))
+            }
+            (None, e) => Err(ErrorObject::new(
+                code::REFUSED,
+                e.map_or_else(
+                    || "the compaction recorded nothing".to_owned(),
+                    |e| e.to_string(),
+                ),
+            )),
         }
     }
 }

@@ -534,6 +534,12 @@ fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events
         }
         return;
     }
+    if let Effect::Compact(focus) = effect {
+        if let Some(w) = work {
+            let _ = w.commands.send(work::Command::Compact(focus));
+        }
+        return;
+    }
     let Some(inbox) = ui.inbox.clone() else {
         events.send(Event::Notice(
             NoticeLevel::Warning,

@@ -25,6 +25,8 @@ use crate::layers::Layer;
 pub(crate) enum Effect {
     /// Run a turn for this input.
     Submit(String),
+    /// Compact the session, with what the summary should focus on.
+    Compact(Option<String>),
     /// Queue this input for the running work.
     Enqueue(String, Delivery),
     /// Withdraw queued input (its text went back into the draft).
@@ -141,6 +143,8 @@ pub(crate) struct Ui {
     pub(crate) running: Option<EntryId>,
     /// A submission was sent and has no receipt yet.
     pub(crate) admitting: bool,
+    /// A `/compact` was sent and has not ended.
+    pub(crate) compacting: bool,
     /// The text of that submission, given back to the draft if it is refused.
     pub(crate) sent: Option<String>,
     pub(crate) round: u32,
@@ -206,6 +210,7 @@ impl Ui {
             unprepared: None,
             running: None,
             admitting: false,
+            compacting: false,
             sent: None,
             round: 0,
             focused: true,
@@ -245,6 +250,9 @@ impl Ui {
                 "the session's history is still being read; send again in a moment".into(),
             );
         }
+        if self.compacting {
+            return Some("the session is being compacted; send again when it has ended".into());
+        }
         self.unprepared.clone()
     }
 
@@ -277,6 +285,20 @@ impl Ui {
                 role: smith::Role::Assistant,
                 ..
             } => self.status.state = format!("round {} · streaming", self.round),
+            Intent::CompactionStart { summarized, .. } => {
+                self.status.state = format!("compacting · summarizing {summarized} items");
+            }
+            Intent::CompactionEnd { cost_usd, .. } => {
+                if let Some(c) = cost_usd {
+                    *self.status.cost_usd.get_or_insert(0.0) += c;
+                }
+                self.status.state = if self.running.is_some() {
+                    format!("round {} · waiting for the model", self.round)
+                } else {
+                    self.compacting = false;
+                    "idle".into()
+                };
+            }
             Intent::ToolStart { name, .. } if self.running.is_some() => {
                 self.status.state = format!("round {} · running {name}", self.round);
             }
@@ -393,6 +415,21 @@ impl Ui {
                 if let Some(why) = self.cannot_submit() {
                     self.hint = Some(why);
                     return None;
+                }
+                // `/compact [focus]`: compact the idle session (the command itself is not a
+                // prompt, so it is never sent to the model).
+                if compact_command(&self.editor.shown()).is_some() {
+                    if self.busy() {
+                        self.hint = Some(
+                            "work is running: /compact waits until it has ended (the session compacts itself when it must)".into(),
+                        );
+                        return None;
+                    }
+                    let rest = compact_command(&self.editor.submit()?).flatten();
+                    self.compacting = true;
+                    self.status.state = "compacting".into();
+                    self.follow_latest();
+                    return Some(Effect::Compact(rest));
                 }
                 let text = self.editor.submit()?;
                 if self.busy() {
@@ -691,3 +728,14 @@ impl Ui {
 mod storage;
 #[cfg(test)]
 mod tests;
+
+/// The focus of a `/compact [FOCUS]` draft (`Some(None)` without one); `None` when the draft
+/// is not that command.
+fn compact_command(draft: &str) -> Option<Option<String>> {
+    let rest = draft.trim().strip_prefix("/compact")?;
+    if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim();
+    Some((!rest.is_empty()).then(|| rest.to_owned()))
+}

@@ -21,6 +21,8 @@ use crate::event::{Event, Events, LiveIntents, LiveSink};
 pub(crate) enum Command {
     /// Run a turn for this input (its `@path` mentions attached).
     Submit(String),
+    /// Compact the session, with what the summary should focus on.
+    Compact(Option<String>),
     /// Close the session and end (after the running turn, which the loop aborted first).
     Close,
 }
@@ -157,6 +159,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                 };
                 let agent = Agent::routed(&prepared.route, tools, app.run_limits())
                     .with_lifecycle(tools)
+                    .with_compaction(app.compaction_policy())
                     .in_dir(cwd.clone());
                 submitted = true;
                 let mut sink = LiveSink(Arc::clone(&live));
@@ -166,6 +169,33 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                         leaf: session.journal().lock().leaf().map(|l| l.0),
                     }),
                     Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
+                }
+            }
+            Command::Compact(focus) => {
+                let Some((selection, prepared, tools)) = &ready else {
+                    events.send(Event::Refused(
+                        "nothing can be compacted: the model could not be prepared (see the error above)"
+                            .into(),
+                    ));
+                    continue;
+                };
+                let agent = Agent::routed(&prepared.route, tools, app.run_limits())
+                    .with_lifecycle(tools)
+                    .with_compaction(app.compaction_policy())
+                    .in_dir(cwd.clone());
+                let compact = smith_agent::Compact {
+                    model: selection,
+                    instructions: focus.as_deref(),
+                    keep_tokens: None,
+                };
+                let mut sink = LiveSink(Arc::clone(&live));
+                let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
+                // Its end intent says how it went (the marker, or why nothing was kept).
+                let outcome = agent.compact(&mut session, compact, &mut shown, &Cancel::new());
+                if let Some(smith_agent::CompactError::Busy(_)) = outcome.error {
+                    events.send(Event::Refused(
+                        "work is running, so the session was not compacted".into(),
+                    ));
                 }
             }
             Command::Close => break,

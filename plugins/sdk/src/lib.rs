@@ -66,7 +66,7 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.3.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/host@0.4.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -74,7 +74,8 @@ pub mod handler {
     pub use generated::Guest;
     pub use generated::smith::plugin::context_files;
     pub use generated::smith::plugin::lifecycle::{
-        Action, ContextEvent, ContextPiece, Delivery, LifecycleEvent, PromptEvent, QueuedInput,
+        Action, CompactEvent, ContextEvent, ContextPiece, Delivery, LifecycleEvent, PromptEvent,
+        QueuedInput,
         RestoreEvent, RoundEvent, ToolEndEvent,
     };
 }

@@ -44,7 +44,8 @@ pub fn level_rank(name: &str) -> Option<usize> {
 }
 
 /// The `notifications/message` params for `intent` when it is something to log at or above
-/// level `min` (a rank in [`LEVELS`]): notices, refused requests and failed attempts.
+/// level `min` (a rank in [`LEVELS`]): notices, refused requests, failed attempts and failed
+/// compactions.
 pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
     let (level, data) = match intent {
         Intent::Notice { level, text } => (
@@ -56,6 +57,9 @@ pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
             text.clone(),
         ),
         Intent::RequestRefused { reason, .. } => ("warning", reason.clone()),
+        Intent::CompactionEnd {
+            error: Some(error), ..
+        } => ("warning", format!("compaction failed: {error}")),
         Intent::AttemptFailed { .. } => (
             "warning",
             serde_json::to_value(intent)
@@ -68,7 +72,8 @@ pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
 }
 
 /// Counts a request's progress and turns intents into `notifications/progress` params for its
-/// progress token: each tool update, progress report, round start and message end is one step
+/// progress token: each tool update, progress report, round start, tool start, compaction
+/// start and recorded compaction, and message end is one step
 /// (`progress` increases with every notification, as MCP requires), with its text as the
 /// message. Deltas are not sent one by one: a message's text arrives with its end.
 #[derive(Debug)]
@@ -90,6 +95,13 @@ impl Progress {
             Intent::Progress { label, .. } => label.clone(),
             Intent::RoundStart { round, .. } => format!("round {round}"),
             Intent::ToolStart { name, .. } => format!("running {name}"),
+            Intent::CompactionStart { summarized, .. } => {
+                format!("compacting: summarizing {summarized} context items")
+            }
+            Intent::CompactionEnd {
+                entry_id: Some(entry),
+                ..
+            } => format!("compacted: the summary is entry {entry}"),
             Intent::MessageEnd { message, .. } if message.role == smith::Role::Assistant => {
                 let text = message.text();
                 if text.is_empty() {

@@ -139,7 +139,7 @@ fn excerpt(text: &str) -> String {
 }
 
 /// The kinds plain output shows: the answer, thinking, tool activity, transcript appends,
-/// notices, refusals, receipts of repeated submissions and the run outcome. Requests are refused (eval is not interactive); the
+/// compactions (one line each on stderr), notices, refusals, receipts of repeated submissions and the run outcome. Requests are refused (eval is not interactive); the
 /// rest (rounds, usage, progress, status, context use, session and branch changes, extensions)
 /// is dropped.
 const PLAIN_KINDS: &[IntentKind] = &[
@@ -149,6 +149,8 @@ const PLAIN_KINDS: &[IntentKind] = &[
     IntentKind::MessageDelta,
     IntentKind::MessageEnd,
     IntentKind::TranscriptAppend,
+    IntentKind::CompactionStart,
+    IntentKind::CompactionEnd,
     IntentKind::ToolStart,
     IntentKind::ToolEnd,
     IntentKind::Notice,
@@ -248,6 +250,34 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
                 let text = printable(text).into_owned();
                 self.note(&format!("{on}[{}]{off} {text}\n", printable(source)));
+            }
+            Intent::CompactionStart {
+                reason,
+                summarized,
+                kept,
+                estimated_tokens,
+            } => {
+                self.end_thinking();
+                let (on, off) = (self.paint(DIM), self.paint(RESET));
+                self.note(&format!(
+                    "{on}compacting ({}): summarizing {summarized} items (about {estimated_tokens} tokens), keeping {kept}{off}\n",
+                    reason.as_str()
+                ));
+            }
+            Intent::CompactionEnd {
+                entry_id: Some(entry),
+                ..
+            } => {
+                let (on, off) = (self.paint(DIM), self.paint(RESET));
+                self.note(&format!(
+                    "{on}compacted: the summary is entry {entry} (`smith sessions get` shows it){off}\n"
+                ));
+            }
+            Intent::CompactionEnd { error, .. } => {
+                let text = error
+                    .as_deref()
+                    .unwrap_or("the compaction recorded nothing");
+                self.diag(NoticeLevel::Warning, &format!("compaction failed: {text}"));
             }
             Intent::RequestRefused { reason, .. } => {
                 self.diag(NoticeLevel::Warning, &format!("request refused: {reason}"));

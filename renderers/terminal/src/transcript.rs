@@ -309,6 +309,25 @@ impl Transcript {
                     text: text.clone(),
                 });
             }
+            // Live, the same marker a recorded compaction reads as from history.
+            Intent::CompactionEnd {
+                summary: Some(summary),
+                entry_id: Some(_),
+                ..
+            } => {
+                self.push(Block::Appended {
+                    source: COMPACTION_SOURCE.to_owned(),
+                    text: summary.clone(),
+                });
+            }
+            Intent::CompactionEnd {
+                error: Some(error), ..
+            } => {
+                self.push(Block::Notice {
+                    level: smith_ui_intents::NoticeLevel::Warning,
+                    text: format!("compaction failed: {error}"),
+                });
+            }
             Intent::RunEnd {
                 stop_reason, error, ..
             } => {

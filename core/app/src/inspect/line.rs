@@ -161,6 +161,7 @@ fn summary(entry: &Entry) -> String {
             match role {
                 smith::PieceRole::Instructions => "instructions",
                 smith::PieceRole::Context => "context",
+                smith::PieceRole::Compaction => "compaction ask",
             },
             source
                 .as_ref()
@@ -177,10 +178,14 @@ fn summary(entry: &Entry) -> String {
                 .join(", ")
         ),
         Stored::Request(r) => format!(
-            "request of attempt {}: context to {}, sha256 {}",
+            "request of attempt {}: context to {}{}, sha256 {}",
             entry.pair.map_or_else(String::new, |p| p.to_string()),
             r.anchor
                 .map_or_else(|| "none".to_owned(), |a| a.to_string()),
+            r.compaction.map_or_else(String::new, |c| format!(
+                " (its first {} items, then the compaction ask {})",
+                c.items, c.ask
+            )),
             &r.sha256[..r.sha256.len().min(12)]
         ),
         Stored::Compaction(c) => format!(

@@ -34,9 +34,10 @@ impl Guest for Queue {
                 .map(|q| Action::Deliver(q.submission))
                 .collect(),
             // Secrets are the secret policy's business.
-            LifecycleEvent::Restore(_) | LifecycleEvent::Prompt(_) | LifecycleEvent::Context(_) => {
-                Vec::new()
-            }
+            LifecycleEvent::Restore(_)
+            | LifecycleEvent::Prompt(_)
+            | LifecycleEvent::Context(_)
+            | LifecycleEvent::Compact(_) => Vec::new(),
         })
     }
 }

@@ -17,7 +17,10 @@ fn queued(event: &LifecycleEvent) -> &[QueuedInput] {
     match event {
         LifecycleEvent::ToolEnd(e) => &e.queued,
         LifecycleEvent::BatchEnd(e) | LifecycleEvent::Idle(e) => &e.queued,
-        LifecycleEvent::Restore(_) | LifecycleEvent::Prompt(_) | LifecycleEvent::Context(_) => &[],
+        LifecycleEvent::Restore(_)
+        | LifecycleEvent::Prompt(_)
+        | LifecycleEvent::Context(_)
+        | LifecycleEvent::Compact(_) => &[],
     }
 }
 

@@ -2,6 +2,7 @@
 //! ready (settings, plugins, catalog, route), the prompt is read, the session opened, and the
 //! one agent loop runs with the intents rendered to stdout and stderr ([`sink`]).
 
+pub(crate) mod compact;
 mod input;
 mod sink;
 pub(crate) mod target;
@@ -312,6 +313,7 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
     let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
+        .with_compaction(app.compaction_policy())
         .in_dir(cwd)
         .submit(&mut session, submit, &mut shown, &cancel)
     {

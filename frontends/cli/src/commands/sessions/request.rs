@@ -149,6 +149,7 @@ fn human(view: &smith_app::inspect::RequestView<'_>, out: &mut Out) -> Result<()
             match p.role {
                 smith::PieceRole::Instructions => "instructions",
                 smith::PieceRole::Context => "context",
+                smith::PieceRole::Compaction => "compaction ask",
             },
             p.handler,
             p.source
