@@ -443,6 +443,8 @@ pub(crate) struct AutoState {
     failures: u32,
     /// Whether the run was told that the window is unknown (said once per session).
     said_no_window: bool,
+    /// Whether the run was told that compacting cannot bring requests under the threshold.
+    said_cannot_help: bool,
 }
 
 /// What the check before a request came to.
@@ -504,6 +506,28 @@ impl Agent<'_> {
             return Ok(Auto::Send);
         }
         let keep = self.compaction.keep_tokens;
+        // What no compaction can shrink: the instructions and the tool definitions.
+        let context: u64 = base.context.iter().map(ContextItem::estimated_tokens).sum();
+        let fixed = estimate.saturating_sub(context);
+        #[allow(
+            clippy::cast_precision_loss,
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss
+        )]
+        let limit = (self.compaction.threshold * window as f64) as u64;
+        if fixed + keep >= limit {
+            if !run.session.compaction.said_cannot_help {
+                run.session.compaction.said_cannot_help = true;
+                run.sink.emit(Intent::Notice {
+                    level: smith_ui_intents::NoticeLevel::Warning,
+                    text: format!(
+                        "the next request (about {estimate} tokens) passes {:.0}% of {name}'s {window}-token context window, but its instructions and tool definitions (about {fixed} tokens) and the {keep} tokens kept verbatim alone reach that, so compacting cannot help and the session is not compacted automatically; keep less verbatim (setting `compaction.keep-tokens`), disable plugins this work does not need, or choose a model with a larger window",
+                        self.compaction.threshold * 100.0
+                    ),
+                });
+            }
+            return Ok(Auto::Send);
+        }
         match self.compaction(run, model, CompactionReason::Threshold, None, keep) {
             Ok(_) => {
                 run.session.compaction.failures = 0;

@@ -6,12 +6,15 @@
 //! - [`wait_until`] and [`wait_for`]: polling until a condition holds, with one generous
 //!   deadline ([`DEADLINE`]) for every test, so a loaded machine slows a test down instead of
 //!   failing it; never a fixed sleep standing in for synchronisation;
+//! - [`fake`]: an in-process provider playing planned events per request, keeping the
+//!   requests, with a hook inside each call;
 //! - [`large`]: a large session of ordinary tool turns, built through the store's API;
 //! - [`message_record`]: a `message` record of a message alone (no model, usage or attempt);
 //! - [`run_end_record`]: the `run_end` of a run that finished its turn;
 //! - [`set_format_version`]: a session file's header rewritten to another format version, by
 //!   the offsets and checksum of `smith_store::format`, never by magic numbers.
 
+pub mod fake;
 pub mod large;
 
 use std::path::Path;
