@@ -589,7 +589,16 @@ impl Agent<'_> {
         model: &Selection,
         mut error: ProviderError,
     ) -> Result<bool, RunError> {
-        let keep = self.compaction.keep_tokens;
+        // The context does not fit as it is: keep at most half of it verbatim, so there is
+        // always something to summarize.
+        let tokens: u64 = run
+            .session
+            .loaded()?
+            .items
+            .iter()
+            .map(ContextItem::estimated_tokens)
+            .sum();
+        let keep = self.compaction.keep_tokens.min(tokens / 2);
         match self.compaction(run, model, CompactionReason::Overflow, None, keep) {
             Ok(_) => {
                 run.session.compaction.failures = 0;

@@ -382,3 +382,44 @@ fn an_unknown_model_is_refused_before_the_terminal_is_taken() {
     pane.assert_restored();
     assert!(env.session_files().is_empty(), "no session was created");
 }
+
+#[test]
+fn slash_compact_compacts_the_idle_session_and_shows_the_marker() {
+    let env = Env::new();
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/demo",
+            "-c",
+            "compaction.keep-tokens=10",
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/demo · idle");
+    for prompt in ["one", "two", "three"] {
+        pane.type_text(prompt);
+        pane.keys(&["Enter"]);
+        pane.wait_for_text(&format!("You said: {prompt}"));
+        pane.wait_for_text("scripted/demo · idle");
+    }
+    pane.type_text("/compact the questions");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("context compacted");
+    pane.wait_for_text("scripted/demo · idle");
+    // The command is not a prompt: nothing was sent to the model as one.
+    assert!(
+        !messages(&env)
+            .iter()
+            .any(|(_, text)| text.starts_with("/compact")),
+        "{:?}",
+        messages(&env)
+    );
+    assert!(kinds(&env).contains(&"compaction"), "{:?}", kinds(&env));
+    // The next turn goes on from the summary.
+    pane.type_text("four");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said: four");
+    quit(&pane);
+    pane.assert_restored();
+}
