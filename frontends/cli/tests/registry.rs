@@ -34,7 +34,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 12);
+    assert_eq!(plugins.len(), 13);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@0.4.0");
     assert_eq!(
@@ -63,12 +63,16 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[6]["id"], "agents-md");
     assert_eq!(plugins[6]["handlers"], serde_json::json!(["context"]));
     assert_eq!(plugins[6]["grants"], serde_json::json!(["context.read"]));
+    // The compaction ask: a handler with no grants.
+    assert_eq!(plugins[7]["id"], "compaction");
+    assert_eq!(plugins[7]["handlers"], serde_json::json!(["compaction"]));
+    assert_eq!(plugins[7]["grants"], serde_json::json!([]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
-    assert_eq!(plugins[8]["id"], "anthropic");
-    assert_eq!(plugins[8]["world"], "provider-plugin@0.4.0");
-    assert_eq!(plugins[8]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
-    assert_eq!(plugins[8]["provider"]["api_key_required"], true);
-    let ids: Vec<&str> = plugins[7..]
+    assert_eq!(plugins[9]["id"], "anthropic");
+    assert_eq!(plugins[9]["world"], "provider-plugin@0.4.0");
+    assert_eq!(plugins[9]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
+    assert_eq!(plugins[9]["provider"]["api_key_required"], true);
+    let ids: Vec<&str> = plugins[8..]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();
@@ -83,8 +87,8 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         ]
     );
     // The scripted provider is a codec too; its transport plays scripts, offline.
-    assert_eq!(plugins[7]["provider"]["base_url"], "script:");
-    assert_eq!(plugins[11]["provider"]["api_key_required"], false);
+    assert_eq!(plugins[8]["provider"]["base_url"], "script:");
+    assert_eq!(plugins[12]["provider"]["api_key_required"], false);
     assert!(
         plugins
             .iter()
