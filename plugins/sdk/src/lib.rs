@@ -75,8 +75,7 @@ pub mod handler {
     pub use generated::smith::plugin::context_files;
     pub use generated::smith::plugin::lifecycle::{
         Action, CompactEvent, ContextEvent, ContextPiece, Delivery, LifecycleEvent, PromptEvent,
-        QueuedInput,
-        RestoreEvent, RoundEvent, ToolEndEvent,
+        QueuedInput, RestoreEvent, RoundEvent, ToolEndEvent,
     };
 }
 

@@ -27,9 +27,16 @@ fn ask(e: &CompactEvent) -> String {
     out.push_str("2. **Done** — what has been done and what it showed: files read, created or changed (exact paths), commands run and their results, tests and their outcomes.\n");
     out.push_str("3. **Decisions** — choices made and why, approaches tried and rejected, and what the user confirmed or corrected.\n");
     out.push_str("4. **State** — the current state of the work: what is finished, what is half-done, open errors (quote the key lines exactly).\n");
-    out.push_str("5. **Next** — the next steps, in order, and any question still waiting for the user.\n\n");
+    out.push_str(
+        "5. **Next** — the next steps, in order, and any question still waiting for the user.\n\n",
+    );
     out.push_str("Keep identifiers, paths, commands, error messages and numbers exact. Secrets appear as references like ⟦secret:NAME⟧: keep the references as they are. Leave out pleasantries and anything the work no longer needs. Answer with the summary only.");
-    if let Some(focus) = e.instructions.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+    if let Some(focus) = e
+        .instructions
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+    {
         out.push_str("\n\nThe user asks that the summary focus on this: ");
         out.push_str(focus);
     }
