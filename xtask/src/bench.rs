@@ -294,6 +294,26 @@ pub(crate) fn run() -> Result<(), String> {
             "the same beside 9,000 unrelated entries (flat: ≈ the line above)",
             Limit::ReportMs,
         ),
+        (
+            "projection_compacted_1k_ms",
+            "project a branch whose 1,000 older entries a compaction summarizes",
+            ms_limit(5.0),
+        ),
+        (
+            "projection_compacted_100k_ms",
+            "the same with 100,000 summarized entries (flat: ≈ the line above)",
+            ms_limit(5.0),
+        ),
+        (
+            "open_compacted_1k_ms",
+            "open (resume) a session whose 1,000 older entries a compaction summarizes",
+            ms_limit(5.0),
+        ),
+        (
+            "open_compacted_100k_ms",
+            "the same with 100,000 summarized entries (flat: ≈ the line above)",
+            ms_limit(5.0),
+        ),
     ];
     let rpc = [
         (

@@ -4,8 +4,9 @@
 //! selected branch (user and assistant messages, a context edit every 100 entries), and a
 //! 1,000-entry branch alone and beside 9,000 unrelated entries. Median of 20 projections each
 //! (opening the reader included), in milliseconds; and what a running session's next round
-//! costs instead (its resident projection cloned into the request). Prints `name value`
-//! lines.
+//! costs instead (its resident projection cloned into the request); and projecting and
+//! opening a session whose 1,000 or 100,000 entries lie behind a compaction (flat: what the
+//! kept context costs). Prints `name value` lines.
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::time::Instant;
@@ -95,6 +96,60 @@ fn median_ms(path: &std::path::Path, leaf: EntryId) -> Result<f64, Box<dyn std::
     Ok(samples[samples.len() / 2])
 }
 
+/// A session of `summarized` entries compacted away, then 100 kept entries, the compaction
+/// (carrying the state before it, as the agent records it) and 100 entries after it; its
+/// path, id and leaf.
+fn compacted(
+    dir: &std::path::Path,
+    summarized: usize,
+) -> Result<(std::path::PathBuf, SessionId, EntryId), Box<dyn std::error::Error>> {
+    let id = SessionId::new_now();
+    let session = smith_agent::Session::create(dir, id, None)?;
+    let journal = session.journal();
+    let mut writer = journal.lock();
+    let batch = |from: usize, n: usize, what: &str| -> Vec<Record> {
+        (0..n)
+            .map(|i| {
+                let role = if (from + i) % 2 == 0 {
+                    Role::User
+                } else {
+                    Role::Assistant
+                };
+                message(role, format!("{what} {}: {}", from + i, "z".repeat(150)))
+            })
+            .collect()
+    };
+    for chunk in 0..summarized / 100 {
+        writer.append(&batch(chunk * 100, 100, "summarized"))?;
+    }
+    let kept = writer.append(&batch(0, 100, "kept"))?;
+    writer.append(&[Record::Compaction(smith_store::Compaction {
+        summary: "the summary".into(),
+        first_kept: Some(kept[0]),
+        attempt: None,
+        usage: None,
+        carried: Some(smith_store::Carried::default()),
+    })])?;
+    let after = writer.append(&batch(100, 100, "after"))?;
+    drop(writer);
+    let path = session.path().to_owned();
+    session.close()?;
+    Ok((path, id, *after.last().unwrap_or(&kept[0])))
+}
+
+/// Median of 20 openings of the session (what attaching to it costs), in milliseconds.
+fn open_ms(path: &std::path::Path, id: SessionId) -> Result<f64, Box<dyn std::error::Error>> {
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let opened = smith_agent::Session::open(path, id)?;
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+        opened.session.close()?;
+    }
+    samples.sort_by(f64::total_cmp);
+    Ok(samples[samples.len() / 2])
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ten = tempfile::tempdir()?;
     let (path, leaf) = session(ten.path(), 10_000, 0)?;
@@ -126,5 +181,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let beside = tempfile::tempdir()?;
     let (path, leaf) = session(beside.path(), 1_000, 9_000)?;
     println!("projection_1k_beside_9k_ms {:.3}", median_ms(&path, leaf)?);
+    // After a compaction, projecting and opening cost what the kept context costs, whatever
+    // the summarized history's length.
+    for (name, summarized) in [("1k", 1_000), ("100k", 100_000)] {
+        let dir = tempfile::tempdir()?;
+        let (path, id, leaf) = compacted(dir.path(), summarized)?;
+        println!(
+            "projection_compacted_{name}_ms {:.3}",
+            median_ms(&path, leaf)?
+        );
+        println!("open_compacted_{name}_ms {:.3}", open_ms(&path, id)?);
+    }
     Ok(())
 }

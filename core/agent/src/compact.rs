@@ -364,6 +364,20 @@ impl Agent<'_> {
             self.failed(run, served.attempt, ProviderErrorKind::Other, &why)?;
             return Err(CompactError::Incomplete(why));
         }
+        // What later projections and openings take from the compaction instead of walking
+        // the summarized history: the model, the secrets, and the work open now.
+        let carried = smith_store::Carried {
+            model: run.session.model.clone(),
+            secrets: run.session.registered_names(),
+            open: {
+                let work = crate::inbox::lock(&run.session.work);
+                work.live
+                    .keys()
+                    .copied()
+                    .chain(work.queue.iter().map(|q| q.submission))
+                    .collect()
+            },
+        };
         let entry =
             run.session
                 .writer
@@ -374,6 +388,7 @@ impl Agent<'_> {
                         first_kept: Some(first_kept),
                         attempt: Some(served.attempt),
                         usage: response.usage,
+                        carried: Some(carried),
                     },
                 ))])?[0];
         // The context the next request sees: the summary, then what was kept — as the

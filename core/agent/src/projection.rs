@@ -102,6 +102,8 @@ pub struct Projector {
     registered: BTreeSet<String>,
     /// The branch's latest compaction, once met: its entry, summary and first kept entry.
     compacted: Option<(EntryId, String, Option<EntryId>)>,
+    /// What that compaction carries across its boundary, when it does.
+    carried: Option<smith_store::Carried>,
 }
 
 impl Projector {
@@ -148,6 +150,7 @@ impl Projector {
             // The latest compaction wins; older ones lie in what its summary stands for.
             Record::Compaction(c) if self.compacted.is_none() => {
                 self.compacted = Some((id, c.summary, c.first_kept));
+                self.carried = c.carried;
             }
             Record::Unknown {
                 kind,
@@ -207,11 +210,30 @@ impl Projector {
         self.entries.push(id);
     }
 
-    /// The projection of the branch fed so far (to its root).
+    /// The entry before which nothing more is needed: the latest compaction's boundary, once
+    /// that compaction was met and carries the state from before it ([`Compaction::carried`]);
+    /// a walk may stop there.
+    ///
+    /// [`Compaction::carried`]: smith_store::Compaction::carried
+    pub fn floor(&self) -> Option<EntryId> {
+        self.carried.as_ref()?;
+        let (entry, _, first_kept) = self.compacted.as_ref()?;
+        Some(first_kept.unwrap_or(*entry))
+    }
+
+    /// The projection of the branch fed so far (to its root, or to its [`Projector::floor`]).
     ///
     /// # Errors
     /// [`ProjectionError::Target`] when an edit's target was never met.
-    pub fn finish(self) -> Result<Projection, ProjectionError> {
+    pub fn finish(mut self) -> Result<Projection, ProjectionError> {
+        if let Some(floor) = self.floor() {
+            // Edits of what the summary stands for lie below the floor, never met.
+            self.edits.retain(|target, _| *target >= floor);
+            if let Some(carried) = self.carried.take() {
+                self.model = self.model.or(carried.model);
+                self.registered.extend(carried.secrets);
+            }
+        }
         if let Some((target, (edit, _))) = self.edits.iter().min_by_key(|(t, _)| t.0) {
             return Err(ProjectionError::Target {
                 edit: *edit,
@@ -298,6 +320,7 @@ pub fn project_with(
         loop {
             batch.decode_into(0..batch.entries.len(), &mut decoded);
             (decoded, none) = batch.fold(reader, &mut projector, decoded, none)?;
+            stop_at_floor(&projector, &mut at);
             if at.is_none() {
                 return projector.finish();
             }
@@ -336,6 +359,7 @@ pub fn project_with(
                 }
                 sent.push_back(batch);
             }
+            stop_at_floor(&projector, &mut at);
             if at.is_some() && sent.len() < IN_FLIGHT {
                 let mut batch = spare.pop().unwrap_or_default();
                 batch.fill(reader, &mut at)?;
@@ -368,6 +392,16 @@ pub fn project_with(
         drop(worker);
         projector.finish()
     })
+}
+
+/// End the walk at `at` when it has passed below the projector's floor: what lies there is
+/// summarized, and the state it left is carried by the compaction.
+fn stop_at_floor(projector: &Projector, at: &mut Option<EntryId>) {
+    if let (Some(floor), Some(next)) = (projector.floor(), *at)
+        && next < floor
+    {
+        *at = None;
+    }
 }
 
 /// Wanted entries one batch of a projection holds at most.

@@ -51,7 +51,15 @@ impl Resume {
         // The inputs the branch's last request names, once it is met.
         let mut inputs: Option<HashSet<EntryId>> = None;
         let mut at = Some(leaf);
+        // Set at the branch's latest compaction when it carries what lies before it: the
+        // walk ends at its boundary, and what it names is read directly.
+        let mut floor: Option<(EntryId, smith_store::Carried)> = None;
         while let Some(id) = at {
+            if let Some((boundary, _)) = &floor
+                && id < *boundary
+            {
+                break;
+            }
             let (meta, entry) = reader.entry_if(id, |m| match m.record_kind {
                 Record::TOOL_RESULT | Record::EFFECT_COMPLETION => false,
                 Record::SUBMISSION
@@ -85,6 +93,11 @@ impl Resume {
             }
             let Some(entry) = entry else { continue };
             match &entry.record {
+                Record::Compaction(c) if floor.is_none() => {
+                    if let Some(carried) = &c.carried {
+                        floor = Some((c.first_kept.unwrap_or(entry.id), carried.clone()));
+                    }
+                }
                 Record::ModelChange(c) if resume.model.is_none() => {
                     resume.model = Some(c.model.clone());
                 }
@@ -116,7 +129,41 @@ impl Resume {
             resume.entries.push(entry);
         }
         resume.entries.reverse();
+        if let Some((_, carried)) = floor {
+            resume.carry(reader, carried, inputs.as_ref())?;
+        }
         Ok(resume)
+    }
+
+    /// What a walk that ended at a compaction's boundary takes from the compaction instead:
+    /// the model and secrets as of it, and — read directly — the open submissions and the
+    /// last request's inputs that lie before the boundary.
+    fn carry(
+        &mut self,
+        reader: &mut SessionReader,
+        carried: smith_store::Carried,
+        inputs: Option<&HashSet<EntryId>>,
+    ) -> Result<(), smith_store::Error> {
+        if self.model.is_none() {
+            self.model = carried.model;
+        }
+        self.registered.extend(carried.secrets);
+        let have: HashSet<EntryId> = self.entries.iter().map(|e| e.id).collect();
+        let wanted: BTreeSet<EntryId> = carried
+            .open
+            .iter()
+            .copied()
+            .chain(inputs.into_iter().flatten().copied())
+            .filter(|id| !have.contains(id))
+            .collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        for id in wanted {
+            self.entries.push(reader.entry(id)?);
+        }
+        self.entries.sort_by_key(|e| e.id);
+        Ok(())
     }
 
     /// The last assistant message holds tool calls that have no result yet.

@@ -464,6 +464,11 @@ impl Session {
         }
     }
 
+    /// The names of the secrets registered on the selected branch, sorted.
+    pub(crate) fn registered_names(&self) -> Vec<String> {
+        self.registered.iter().cloned().collect()
+    }
+
     /// The selected model recorded in the session, if any.
     pub fn model(&self) -> Option<&Selection> {
         self.model.as_ref()

@@ -699,3 +699,90 @@ fn when_instructions_alone_pass_the_threshold_nothing_is_compacted_and_it_is_sai
         .collect();
     assert_eq!(said.len(), 1, "said once: {said:?}");
 }
+
+/// A session file: a queued follow-up's submission, `summarized` messages after it, a kept
+/// turn, and a compaction of everything before the kept turn that carries the queued input
+/// (`carry`) or nothing (an older record: opening walks to the root).
+fn queued_behind_a_compaction(
+    dir: &std::path::Path,
+    carry: bool,
+) -> (std::path::PathBuf, SessionId, smith::EntryId) {
+    use smith_store::{Carried, Compaction, Record, Submission};
+    let id = SessionId::new_now();
+    let session = Session::create(dir, id, None).unwrap();
+    let journal = session.journal();
+    let mut w = journal.lock();
+    let queued = w
+        .append(&[Record::Submission(Submission {
+            session: Some(id),
+            dedup_key: None,
+            content_sha256: "0".repeat(64),
+            destination: None,
+            explicit_destination: false,
+            model: "p/m".parse().unwrap(),
+            input: "FOLLOW".into(),
+            owner: None,
+            delivery: Some(Delivery::FollowUp),
+            policy: Some("policy@1.0.0".into()),
+            attachments: Vec::new(),
+        })])
+        .unwrap()[0];
+    for i in 0..50 {
+        let role = if i % 2 == 0 {
+            smith::Role::User
+        } else {
+            smith::Role::Assistant
+        };
+        w.append(&[smith_testkit::message_record(smith::Message {
+            role,
+            content: vec![ContentBlock::Text {
+                text: format!("old {i}"),
+            }],
+        })])
+        .unwrap();
+    }
+    let kept = w
+        .append(&[smith_testkit::message_record(smith::Message::user_text(
+            "kept",
+        ))])
+        .unwrap()[0];
+    w.append(&[Record::Compaction(Compaction {
+        summary: "SUMMARY".into(),
+        first_kept: Some(kept),
+        attempt: None,
+        usage: None,
+        carried: carry.then(|| Carried {
+            model: Some("p/m".parse().unwrap()),
+            secrets: Vec::new(),
+            open: vec![queued],
+        }),
+    })])
+    .unwrap();
+    drop(w);
+    let path = session.path().to_owned();
+    session.close().unwrap();
+    (path, id, queued)
+}
+
+#[test]
+fn opening_a_compacted_session_keeps_queued_input_from_before_the_boundary() {
+    for carry in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, id, queued) = queued_behind_a_compaction(dir.path(), carry);
+        let mut session = Session::open(&path, id).unwrap().session;
+        let waiting: Vec<_> = session.queued().iter().map(|q| q.submission).collect();
+        assert_eq!(waiting, [queued], "carry {carry}");
+        let context = session.context().unwrap().to_vec();
+        let texts: Vec<String> = context
+            .iter()
+            .map(|i| match i {
+                ContextItem::Message(m) => m.text(),
+                ContextItem::ToolResult(r) => r.output.clone(),
+            })
+            .collect();
+        assert_eq!(texts, ["SUMMARY", "kept"], "carry {carry}");
+        if carry {
+            assert_eq!(session.model(), Some(&"p/m".parse().unwrap()));
+        }
+    }
+}

@@ -116,6 +116,7 @@ proptest! {
         turns in turns(),
         replaced in proptest::collection::vec(any::<usize>(), 0..3),
         keep_tokens in 1u64..200,
+        carry in any::<bool>(),
     ) {
         let dir = tempfile::tempdir().unwrap();
         let (path, id, results) = write(dir.path(), &turns);
@@ -162,11 +163,19 @@ proptest! {
 
         let mut w = SessionWriter::open(&path, id).unwrap().0;
         let leaf_before = w.leaf().unwrap();
+        // Carrying the state before it, as the agent records it: the projection then stops
+        // at the boundary, and must give what the whole walk gives.
+        let full = project(&path, leaf_before);
         let compaction = w.append(&[Record::Compaction(Compaction {
             summary: "Summary of the earlier conversation.".into(),
             first_kept: Some(before_entries[first]),
             attempt: None,
             usage: None,
+            carried: carry.then(|| smith_store::Carried {
+                model: full.model.clone(),
+                secrets: full.registered.iter().cloned().collect(),
+                open: Vec::new(),
+            }),
         })]).unwrap()[0];
         w.close().unwrap();
 
@@ -179,6 +188,8 @@ proptest! {
         prop_assert_eq!(after.entries[0], compaction);
         prop_assert_eq!(&after.entries[1..], &before_entries[first..]);
         prop_assert_eq!(after.compaction, Some((compaction, Some(before_entries[first]))));
+        prop_assert_eq!(&after.model, &full.model);
+        prop_assert_eq!(&after.registered, &full.registered);
         smith::check_pairing(&after.items).unwrap();
         // The session opened again sees the same; the branch before the compaction projects
         // as if it never happened.
@@ -272,6 +283,7 @@ fn a_compactions_usage_is_counted_once_at_its_attempts_prices() {
             first_kept: None,
             attempt: Some(summarized),
             usage: Some(usage(2_000, 300)),
+            carried: None,
         })])
         .unwrap()[0];
     let path = w.path().to_owned();

@@ -40,8 +40,8 @@ pub use record::{
     Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
-    Compaction, CompactionAsk, ContextEdit, EditChange, EditOp, EffectiveRequest, MAX_EDIT_BYTES,
-    MAX_EDITS, PROJECTION_VERSION, PieceRole, RequestInput,
+    Carried, Compaction, CompactionAsk, ContextEdit, EditChange, EditOp, EffectiveRequest,
+    MAX_EDIT_BYTES, MAX_EDITS, PROJECTION_VERSION, PieceRole, RequestInput,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use shared::{SharedWriter, WeakWriter};

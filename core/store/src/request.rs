@@ -147,4 +147,24 @@ pub struct Compaction {
     pub attempt: Option<EntryId>,
     /// The usage that request reported (counted once, here), if it reported any.
     pub usage: Option<smith::Usage>,
+    /// What the branch before the boundary left that later requests still need, as of this
+    /// entry: with it, a projection stops walking at the boundary, so its cost does not grow
+    /// with the history summarized. Absent in records written without it (the projection then
+    /// walks to the root).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<Carried>,
+}
+
+/// The projection state a [`Compaction`] carries across its boundary.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    /// The selection of the branch's last `model_change` before this entry, if any.
+    pub model: Option<smith::Selection>,
+    /// The names of the secrets registered on the branch before this entry.
+    pub secrets: Vec<String>,
+    /// The submissions whose work was live or whose input was queued at this entry (their
+    /// entries, which may lie before the boundary): opening the session reads them directly
+    /// instead of walking the summarized history. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub open: Vec<smith::EntryId>,
 }

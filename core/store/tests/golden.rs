@@ -387,6 +387,22 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     cache_read: None,
                     cache_write: None,
                 }),
+                carried: None,
+            }),
+        ),
+        (
+            "compaction_carried",
+            None,
+            Record::Compaction(smith_store::Compaction {
+                summary: "The tests pass again.".into(),
+                first_kept: Some(EntryId(9)),
+                attempt: Some(EntryId(7)),
+                usage: None,
+                carried: Some(smith_store::Carried {
+                    model: Some("anthropic/claude-sonnet-4-5".parse().unwrap()),
+                    secrets: vec!["GITHUB_TOKEN".into()],
+                    open: vec![EntryId(4)],
+                }),
             }),
         ),
     ]
@@ -494,7 +510,10 @@ fn every_record_kind_encodes_to_its_golden_bytes_and_back() {
         let entry_flags = u16::from_le_bytes([payload[26], payload[27]]);
         assert_eq!(
             entry_flags & smith_store::meta::ENTRY_PROJECTION != 0,
-            matches!(name, "context_edit" | "compaction" | "unknown_projection"),
+            matches!(
+                name,
+                "context_edit" | "compaction" | "compaction_carried" | "unknown_projection"
+            ),
             "{name}: the projection flag marks exactly the records that change later requests"
         );
         if name.ends_with("compressed") {
