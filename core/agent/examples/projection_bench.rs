@@ -110,7 +110,7 @@ fn compacted(
     let batch = |from: usize, n: usize, what: &str| -> Vec<Record> {
         (0..n)
             .map(|i| {
-                let role = if (from + i) % 2 == 0 {
+                let role = if (from + i).is_multiple_of(2) {
                     Role::User
                 } else {
                     Role::Assistant

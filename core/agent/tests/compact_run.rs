@@ -786,3 +786,40 @@ fn opening_a_compacted_session_keeps_queued_input_from_before_the_boundary() {
         }
     }
 }
+
+#[test]
+fn an_abort_during_an_automatic_compaction_ends_the_run_aborted_with_no_summary() {
+    let (_dir, mut session) = session_with(3, 400);
+    let abort: Hook = Box::new(|call, cancel: &Cancel| {
+        if call == 1 {
+            cancel.cancel();
+        }
+    });
+    let plan = vec![vec![
+        StreamEvent::TextDelta {
+            text: "SUMMARY".into(),
+        },
+        StreamEvent::TextDelta {
+            text: " more".into(),
+        },
+        StreamEvent::Stop {
+            reason: StopReason::EndTurn,
+        },
+    ]];
+    let (outcome, seen, _) = run_auto(&mut session, plan, 500, policy(true), Some(abort));
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::Aborted,
+        "{:?}",
+        outcome.error
+    );
+    assert_eq!(
+        seen.lock().unwrap().len(),
+        1,
+        "only the compaction's request was sent"
+    );
+    let kinds = kinds(session.path());
+    assert!(!kinds.contains(&"compaction"), "{kinds:?}");
+    assert!(kinds.contains(&"abort"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"run_end"), "{kinds:?}");
+}

@@ -297,3 +297,62 @@ fn compacting_what_fits_in_the_kept_context_is_a_usage_error_that_sends_nothing(
     assert!(stderr(&out).contains("--keep-tokens"), "{}", stderr(&out));
     assert_eq!(server.requests_now(), 0);
 }
+
+#[test]
+fn a_request_past_the_threshold_of_the_catalogs_window_is_compacted_first() {
+    let env = Env::new();
+    let id = session(&env, 3);
+    // From now on the model's record gives a 600-token window; with no instructions or tools
+    // (their plugins disabled) the conversation alone passes half of it.
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"openai-compatible/m\" {\n    tools #true\n    context 600\n}\n",
+    )
+    .unwrap();
+    let server = loopback::serve(vec![answer("SUMMARY"), answer("done")]);
+    let out = smith(
+        &env,
+        &server,
+        &[
+            "eval",
+            "--json",
+            "-c",
+            "compaction.threshold=50",
+            "-c",
+            "compaction.keep-tokens=10",
+            "--disable-plugin",
+            "files",
+            "--disable-plugin",
+            "shell",
+            "--disable-plugin",
+            "docs",
+            "--disable-plugin",
+            "prompt",
+            "--session",
+            &id,
+            "-m",
+            MODEL,
+            "go on",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let recs = records(&out);
+    let start = recs
+        .iter()
+        .find(|r| r["type"] == "compaction_start")
+        .expect("a compaction_start record");
+    assert_eq!(start["reason"], "threshold");
+    let ask = users(&server.request_json().expect("the compaction's request"));
+    assert!(
+        ask.last().unwrap().contains("Write the summary now"),
+        "{ask:?}"
+    );
+    assert!(ask[0].starts_with("prompt 0"), "{ask:?}");
+    let round = users(&server.request_json().expect("the round's request"));
+    assert_eq!(round[0], "SUMMARY", "{round:?}");
+    assert_eq!(round.last().unwrap(), "go on");
+    assert_eq!(entries(&env, &id, "compaction").len(), 1);
+    // Usage: the summary's attempt and the answer's, each counted once.
+    let attempts = entries(&env, &id, "attempt");
+    assert_eq!(attempts.len(), 5, "three turns, the compaction, the answer");
+}
