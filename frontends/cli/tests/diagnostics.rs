@@ -81,6 +81,21 @@ fn auth_set_on_a_terminal_asks_with_echo_off() {
     smith_testkit::wait_until("the key prompt", || {
         String::from_utf8_lossy(&screen.lock().unwrap()).contains("(input hidden):")
     });
+    // The prompt is written just before echo is turned off: type only once the terminal says
+    // it is off (its settings read from the pseudo-terminal `script` gave smith).
+    let script = child.id();
+    smith_testkit::wait_until("echo turned off on smith's terminal", || {
+        let Some(first) = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
+            .ok()
+            .and_then(|c| c.split_whitespace().next().map(str::to_owned))
+        else {
+            return false;
+        };
+        std::fs::File::open(format!("/proc/{first}/fd/0"))
+            .ok()
+            .and_then(|tty| nix::sys::termios::tcgetattr(&tty).ok())
+            .is_some_and(|t| !t.local_flags.contains(nix::sys::termios::LocalFlags::ECHO))
+    });
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(format!("{key}\n").as_bytes()).unwrap();
     let status = child.wait().unwrap();
