@@ -314,6 +314,16 @@ pub(crate) fn run() -> Result<(), String> {
             "the same with 100,000 summarized entries (flat: ≈ the line above)",
             ms_limit(5.0),
         ),
+        (
+            "open_compacted_1k_rss_kib",
+            "open and project the 1,000-entry compacted session: peak RSS",
+            Limit::ReportCount,
+        ),
+        (
+            "open_compacted_100k_rss_kib",
+            "the same with 100,000 summarized entries: peak RSS (flat: ≈ the line above)",
+            Limit::ReportCount,
+        ),
     ];
     let rpc = [
         (

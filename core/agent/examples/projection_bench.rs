@@ -150,7 +150,35 @@ fn open_ms(path: &std::path::Path, id: SessionId) -> Result<f64, Box<dyn std::er
     Ok(samples[samples.len() / 2])
 }
 
+/// Peak resident set of this process so far, in KiB (`VmHWM`; 0 where unknown).
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Open the session and project its next request in a fresh process (this bench, run with
+/// `PROJECTION_BENCH_OPEN=PATH ID`), so its peak resident set is the opening's alone.
+fn open_rss_kib(path: &std::path::Path, id: SessionId) -> Result<u64, Box<dyn std::error::Error>> {
+    let out = std::process::Command::new(std::env::current_exe()?)
+        .env("PROJECTION_BENCH_OPEN", format!("{} {id}", path.display()))
+        .output()?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().parse()?)
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Ok(target) = std::env::var("PROJECTION_BENCH_OPEN") {
+        let (path, id) = target.rsplit_once(' ').ok_or("PATH ID")?;
+        let mut opened = smith_agent::Session::open(std::path::Path::new(path), id.parse()?)?;
+        std::hint::black_box(opened.session.context()?.len());
+        println!("{}", peak_rss_kib());
+        return Ok(());
+    }
     let ten = tempfile::tempdir()?;
     let (path, leaf) = session(ten.path(), 10_000, 0)?;
     println!("projection_10k_ms {:.3}", median_ms(&path, leaf)?);
@@ -191,6 +219,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             median_ms(&path, leaf)?
         );
         println!("open_compacted_{name}_ms {:.3}", open_ms(&path, id)?);
+        println!("open_compacted_{name}_rss_kib {}", open_rss_kib(&path, id)?);
     }
     Ok(())
 }

@@ -120,8 +120,10 @@ pub fn serve(responses: Vec<Vec<Step>>) -> Server {
 }
 
 /// A response head with `status` (e.g. `200 OK`) and extra header lines (each ending CR LF).
+/// It says `connection: close`, as the server does after every response: a client that kept
+/// the connection for its next request would race the close (a reset instead of an answer).
 pub fn head(status: &str, extra: &str) -> Step {
-    Step::Send(format!("HTTP/1.1 {status}\r\n{extra}\r\n").into_bytes())
+    Step::Send(format!("HTTP/1.1 {status}\r\nconnection: close\r\n{extra}\r\n").into_bytes())
 }
 
 /// A streamed (chunked) event-stream response of `body`, written in pieces of `piece` bytes
@@ -145,7 +147,7 @@ pub fn sse_in_pieces(body: &[u8], piece: usize) -> Vec<Step> {
 pub fn json_response(status: &str, body: &str) -> Vec<Step> {
     vec![Step::Send(
         format!(
-            "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            "HTTP/1.1 {status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
             body.len()
         )
         .into_bytes(),
