@@ -327,51 +327,36 @@ fn close(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
 }
 
 fn submit(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
-    let result = server.opened(p).and_then(|o| {
-        let w = o.writer()?;
-        if !w.claim() {
-            return Err(errors::busy(&o.id.to_string()));
-        }
-        let params = SubmitParams {
-            input: p.str("input").unwrap_or_default().to_owned(),
-            model: p.str("model").map(str::to_owned),
-            dedup_key: p.str("dedup_key").map(str::to_owned),
-            destination: p.u64("destination"),
-            script: p.str("script").map(PathBuf::from),
-        };
-        if w.send(Command::Submit {
-            id: id.clone(),
-            params,
-        }) {
-            Ok(())
-        } else {
-            w.shared.admitting.store(false, Ordering::SeqCst);
-            Err(errors::shutting_down())
-        }
-    });
-    match result {
-        Ok(()) => Answer::Later,
-        Err(e) => now(Err(e)),
-    }
+    let params = SubmitParams {
+        input: p.str("input").unwrap_or_default().to_owned(),
+        model: p.str("model").map(str::to_owned),
+        dedup_key: p.str("dedup_key").map(str::to_owned),
+        destination: p.u64("destination"),
+        script: p.str("script").map(PathBuf::from),
+    };
+    claimed(server, p, Command::Submit { id, params })
 }
 
 fn compact(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
+    let params = crate::work::CompactParams {
+        instructions: p.str("instructions").map(str::to_owned),
+        keep_tokens: p.u64("keep_tokens"),
+        model: p.str("model").map(str::to_owned),
+        script: p.str("script").map(PathBuf::from),
+    };
+    // Held like a submission: no work is admitted while the summary is written.
+    claimed(server, p, Command::Compact { id, params })
+}
+
+/// Claim the session's writer for `command` (a submission or a compaction: one at a time, the
+/// session's thread answers it later) and send it there; busy or shutting down, the answer now.
+fn claimed(server: &Arc<Server>, p: &Params, command: Command) -> Answer {
     let result = server.opened(p).and_then(|o| {
         let w = o.writer()?;
-        // Held like a submission: no work is admitted while the summary is written.
         if !w.claim() {
             return Err(errors::busy(&o.id.to_string()));
         }
-        let params = crate::work::CompactParams {
-            instructions: p.str("instructions").map(str::to_owned),
-            keep_tokens: p.u64("keep_tokens"),
-            model: p.str("model").map(str::to_owned),
-            script: p.str("script").map(PathBuf::from),
-        };
-        if w.send(Command::Compact {
-            id: id.clone(),
-            params,
-        }) {
+        if w.send(command) {
             Ok(())
         } else {
             w.shared.admitting.store(false, Ordering::SeqCst);

@@ -415,28 +415,13 @@ impl Actor {
     fn submit(&mut self, id: &Option<Value>, params: SubmitParams) -> Result<(), ErrorObject> {
         let selection = self.default_selection(params.model.as_deref())?;
         let key = self.prepare(&selection, params.script.as_ref())?;
+        // A notification (no id) is never answered.
+        let mut sink = self.sink(id, id.is_none())?;
         let ready = &self.ready[&key];
         let Some(session) = self.session.as_mut() else {
             return Err(errors::shutting_down());
         };
-        let agent = Agent::routed(
-            &ready.prepared.route,
-            &ready.tools,
-            self.server.app.run_limits(),
-        )
-        .with_lifecycle(&ready.tools)
-        .with_compaction(self.server.app.compaction_policy())
-        .in_dir(self.cwd.clone());
-        let mut sink = RpcSink {
-            outbox: Arc::clone(&self.server.outbox),
-            session: session.id(),
-            request: id.clone().unwrap_or(Value::Null),
-            published: Arc::clone(&self.published),
-            shared: Arc::clone(&self.shared),
-            // A notification (no id) is never answered.
-            replied: id.is_none(),
-            admitted: false,
-        };
+        let agent = agent(ready, &self.server.app, &self.cwd);
         let submit = Submit {
             model: &selection,
             input: &params.input,
@@ -467,7 +452,30 @@ impl Actor {
     }
 }
 
+/// The agent of `ready`'s plugin generation, as every run of a session's thread uses it.
+fn agent<'a>(ready: &'a Ready, app: &smith_app::App, cwd: &std::path::Path) -> Agent<'a> {
+    Agent::routed(&ready.prepared.route, &ready.tools, app.run_limits())
+        .with_lifecycle(&ready.tools)
+        .with_compaction(app.compaction_policy())
+        .in_dir(cwd.to_owned())
+}
+
 impl Actor {
+    /// The sink of the run answering request `id` (`replied`: it needs no answer from the
+    /// sink — a notification, or a call answered when the run is over).
+    fn sink(&self, id: &Option<Value>, replied: bool) -> Result<RpcSink, ErrorObject> {
+        let session = self.session.as_ref().ok_or_else(errors::shutting_down)?;
+        Ok(RpcSink {
+            outbox: Arc::clone(&self.server.outbox),
+            session: session.id(),
+            request: id.clone().unwrap_or(Value::Null),
+            published: Arc::clone(&self.published),
+            shared: Arc::clone(&self.shared),
+            replied,
+            admitted: false,
+        })
+    }
+
     /// Compact the session now; its intents stream as events tagged with the request `id`,
     /// and the reply is the recorded compaction.
     fn compact(
@@ -477,28 +485,13 @@ impl Actor {
     ) -> Result<Value, ErrorObject> {
         let selection = self.default_selection(params.model.as_deref())?;
         let key = self.prepare(&selection, params.script.as_ref())?;
+        // Answered here, after the compaction.
+        let mut sink = self.sink(id, true)?;
         let ready = &self.ready[&key];
         let Some(session) = self.session.as_mut() else {
             return Err(errors::shutting_down());
         };
-        let agent = Agent::routed(
-            &ready.prepared.route,
-            &ready.tools,
-            self.server.app.run_limits(),
-        )
-        .with_lifecycle(&ready.tools)
-        .with_compaction(self.server.app.compaction_policy())
-        .in_dir(self.cwd.clone());
-        let mut sink = RpcSink {
-            outbox: Arc::clone(&self.server.outbox),
-            session: session.id(),
-            request: id.clone().unwrap_or(Value::Null),
-            published: Arc::clone(&self.published),
-            shared: Arc::clone(&self.shared),
-            // Answered here, after the compaction.
-            replied: true,
-            admitted: true,
-        };
+        let agent = agent(ready, &self.server.app, &self.cwd);
         let compact = smith_agent::Compact {
             model: &selection,
             instructions: params.instructions.as_deref(),
