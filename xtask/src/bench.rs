@@ -497,6 +497,28 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportMs,
         ),
     ];
+    let vcs = [
+        (
+            "vcs_snapshot_10k_first_ms",
+            "VCS snapshot of a 10,000-file tree, first (every file hashed)",
+            Limit::ReportMs,
+        ),
+        (
+            "vcs_snapshot_10k_one_changed_ms",
+            "VCS snapshot of a 10,000-file tree with one changed file",
+            ms_limit(50.0),
+        ),
+        (
+            "vcs_undo_3_files_ms",
+            "VCS undo of a 3-file change (1,000-file tree; scan, check, write)",
+            ms_limit(20.0),
+        ),
+        (
+            "vcs_undo_3_files_10k_ms",
+            "VCS undo of a 3-file change in the 10,000-file tree",
+            Limit::ReportMs,
+        ),
+    ];
     for (package, example, release, table) in [
         ("smith-ai", "catalog_bench", true, &catalog[..]),
         ("smith-docs", "search_bench", true, &docs[..]),
@@ -512,6 +534,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-cli", "mcp_bench", true, &mcp[..]),
         ("smith-cli", "tui_bench", true, &tui[..]),
         ("smith-tui", "window_bench", true, &window[..]),
+        ("smith-vcs", "vcs_bench", true, &vcs[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {
             if let Some((_, label, limit)) = table.iter().find(|(n, _, _)| *n == name) {
