@@ -85,6 +85,7 @@ mod compact;
 mod compaction;
 mod dispatch;
 mod edit;
+mod history;
 mod inbox;
 mod lifecycle;
 mod observer;

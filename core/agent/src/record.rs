@@ -187,13 +187,14 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Record `result` of `call`, with the work's `checkpoint` in the same committed change
-    /// when the result completes the batch.
+    /// Record `result` of `call`, with the work's `checkpoint` and the batch's change of the
+    /// working tree (`vcs`) in the same committed change when the result completes the batch.
     pub(crate) fn record_result(
         &mut self,
         call: &ToolCall,
         result: ToolResult,
         checkpoint: Option<Checkpoint>,
+        vcs: Option<smith_store::VcsRecord>,
     ) -> Result<(), RunError> {
         let result = bounded(result);
         let mut entries = vec![NewEntry {
@@ -206,6 +207,12 @@ impl Run<'_> {
             entries.push(NewEntry {
                 record: Record::Checkpoint(checkpoint),
                 pair: Some(work),
+            });
+        }
+        if let Some(vcs) = vcs {
+            entries.push(NewEntry {
+                record: Record::Vcs(vcs),
+                pair: None,
             });
         }
         // Secrets the tool's plugin handed over are registered first, so the result (and all

@@ -132,6 +132,7 @@ impl Agent<'_> {
                 cost_usd: cost,
             });
             let mut skip: Option<String> = None;
+            let mut before = self.snapshot_before(run, round, stop, &calls);
             for (i, call) in calls.iter().enumerate() {
                 run.sink.emit(Intent::ToolStart {
                     call_id: call.id.clone(),
@@ -160,7 +161,13 @@ impl Agent<'_> {
                     phase: "tool_batch_complete".to_owned(),
                     requires: requires.clone(),
                 });
-                if let Err(e) = run.record_result(call, result, checkpoint) {
+                // The batch's change of the working tree is recorded with its last result.
+                let vcs = if last {
+                    before.take().and_then(|b| self.snapshot_after(run, b))
+                } else {
+                    None
+                };
+                if let Err(e) = run.record_result(call, result, checkpoint, vcs) {
                     // The round ends with the failure; the run's end says why.
                     run.sink.emit(Intent::RoundEnd {
                         round,

@@ -94,6 +94,8 @@ pub struct Agent<'a> {
     pub(crate) work_limits: WorkLimits,
     pub(crate) compaction: crate::CompactionPolicy,
     pub(crate) cwd: Option<std::path::PathBuf>,
+    /// Snapshots the working tree around mutating tool batches, when set.
+    pub(crate) history: Option<&'a dyn smith::History>,
 }
 
 /// The running state of one run.
@@ -122,6 +124,8 @@ pub(crate) struct Run<'r> {
     pub(crate) quiet: bool,
     /// The attempt recorded last.
     pub(crate) last_attempt: Option<EntryId>,
+    /// Whether a failed working-tree snapshot was already reported in this run.
+    pub(crate) history_reported: bool,
 }
 
 impl<'r> Run<'r> {
@@ -146,6 +150,7 @@ impl<'r> Run<'r> {
             images: Vec::new(),
             quiet: false,
             last_attempt: None,
+            history_reported: false,
         }
     }
 }
@@ -202,6 +207,7 @@ impl<'a> Agent<'a> {
             work_limits: WorkLimits::default(),
             compaction: crate::CompactionPolicy::default(),
             cwd: None,
+            history: None,
         }
     }
 
@@ -209,6 +215,15 @@ impl<'a> Agent<'a> {
     #[must_use]
     pub fn with_compaction(mut self, policy: crate::CompactionPolicy) -> Self {
         self.compaction = policy;
+        self
+    }
+
+    /// Snapshot the working tree through `history` before and after every tool batch that
+    /// holds a call not declared read-only, recording each pair that differs as a `vcs`
+    /// record (the undo stack's steps).
+    #[must_use]
+    pub fn with_history(mut self, history: &'a dyn smith::History) -> Self {
+        self.history = Some(history);
         self
     }
 

@@ -41,6 +41,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod docs;
+pub mod history;
 pub mod inspect;
 pub mod models;
 pub mod paths;

@@ -10,6 +10,7 @@
 //! | models file | beside the user configuration: `models.kdl` | |
 //! | sessions | `X/sessions/` | `$XDG_DATA_HOME/smith/sessions/`, `~/.local/share/smith/sessions/` |
 //! | trust records, auth file | `X/trust.kdl`, `X/auth.kdl` | `$XDG_DATA_HOME/smith/…`, `~/.local/share/smith/…` |
+//! | working-tree history (snapshot repositories) | `X/vcs/` | `$XDG_DATA_HOME/smith/vcs/`, `~/.local/share/smith/vcs/` |
 //! | compile cache | `$SMITH_CACHE_HOME/components`, `X/cache/components` | `$XDG_CACHE_HOME/smith/components`, `~/.cache/smith/components` |
 
 use std::ffi::OsString;
@@ -26,6 +27,8 @@ pub enum Place {
     AuthFile,
     /// The user configuration file.
     UserConfig,
+    /// The working-tree history's snapshot repositories.
+    History,
 }
 
 impl std::fmt::Display for Place {
@@ -35,6 +38,7 @@ impl std::fmt::Display for Place {
             Self::TrustRecords => "trust records",
             Self::AuthFile => "the auth file",
             Self::UserConfig => "the user configuration",
+            Self::History => "working-tree snapshots",
         })
     }
 }
@@ -202,6 +206,18 @@ impl Paths {
                 place: Place::AuthFile,
                 xdg: "XDG_DATA_HOME",
             })
+    }
+
+    /// The directory of the working-tree history: one Smith-owned bare git repository of
+    /// snapshots per project (`vcs/NAME-KEY.git`), beside the sessions.
+    ///
+    /// # Errors
+    /// [`NoHome`] when no variable leads to it.
+    pub fn history(&self) -> Result<PathBuf, NoHome> {
+        self.data.as_ref().map(|d| d.join("vcs")).ok_or(NoHome {
+            place: Place::History,
+            xdg: "XDG_DATA_HOME",
+        })
     }
 
     /// The user's secret store (`secrets.kdl`, mode 0600), beside the auth file; `None` when no

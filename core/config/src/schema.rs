@@ -117,6 +117,27 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "false",
     },
     OptionSpec {
+        key: "history.snapshots",
+        ty: Type::Bool,
+        default: Some("true"),
+        doc: "Whether the working tree is snapshotted before and after every tool batch that holds a call not declared read-only (file tools, `bash`), into Smith's own repository under the data home (`vcs/`), so `smith undo`, `smith redo`, `smith restore` and `smith diff` can take a batch back. `false`: nothing is snapshotted and undo has no steps for later batches.",
+        env: Some("SMITH_HISTORY"),
+        flag: None,
+        example: "false",
+    },
+    OptionSpec {
+        key: "history.max-file-bytes",
+        ty: Type::Integer {
+            min: 0,
+            max: 1_073_741_824,
+        },
+        default: Some("16777216"),
+        doc: "The largest file, in bytes, a working-tree snapshot holds: a larger file is left out of the snapshot (reported by `smith diff`), so undo and restore leave it as it is.",
+        env: None,
+        flag: None,
+        example: "1048576",
+    },
+    OptionSpec {
         key: "compaction.threshold",
         ty: Type::Integer { min: 10, max: 100 },
         default: Some("80"),

@@ -76,6 +76,17 @@ impl ToolRegistry for Loadout {
             .collect()
     }
 
+    /// Whether the plugin providing `name` declares it `read-only=#true` in its manifest.
+    fn read_only(&self, name: &str) -> bool {
+        self.generation
+            .plugins
+            .iter()
+            .find(|p| p.manifest.tools.contains(&name.to_owned()))
+            .and_then(|p| p.manifest.tool_hints.get(name))
+            .and_then(|h| h.read_only)
+            .unwrap_or(false)
+    }
+
     fn withheld(&self) -> Vec<WithheldTool> {
         self.generation
             .plugins
@@ -309,5 +320,9 @@ impl ToolRegistry for Host {
     /// mid-way uses a [`Loadout`] instead).
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
         self.loadout().call(call, context, cancel)
+    }
+
+    fn read_only(&self, name: &str) -> bool {
+        self.loadout().read_only(name)
     }
 }

@@ -23,6 +23,7 @@ mod cancel;
 mod catalog;
 mod content_de;
 mod effect;
+mod history;
 mod ids;
 mod lifecycle;
 mod message;
@@ -40,6 +41,7 @@ pub use catalog::{
     CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,
 };
 pub use effect::{EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, JournalError};
+pub use history::{History, HistoryError, Mark};
 pub use ids::{EntryId, SessionId, SessionIdError};
 pub use lifecycle::{
     Action, CompactionEvent, CompactionReason, Delivery, HandlerError, HandlerReply, Lifecycle,

@@ -70,6 +70,16 @@ pub trait ToolRegistry: Send + Sync {
         Vec::new()
     }
 
+    /// Whether tool `name` declares that it changes nothing (its manifest's `read-only=#true`):
+    /// a batch of only such calls is not bracketed by working-tree snapshots ([`History`]).
+    /// `false` by default and for an unknown name, so an undeclared tool is snapshotted.
+    ///
+    /// [`History`]: crate::History
+    fn read_only(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
     /// Tools of active plugins that are not offered here, and why (e.g. the user's policy
     /// refuses the grant their plugin needs): never advertised, so no round is spent on a call
     /// that must fail, and a call of one is answered with the reason. Empty by default.

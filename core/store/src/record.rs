@@ -233,6 +233,8 @@ pub enum Record {
     ClientCall(ClientCall),
     /// Kind 19: a summary standing for the context before a boundary.
     Compaction(crate::Compaction),
+    /// Kind 20: a change of the working tree between two snapshots.
+    Vcs(crate::VcsRecord),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -285,6 +287,8 @@ impl Record {
     pub const CLIENT_CALL: u16 = 18;
     /// Record kind of [`Record::Compaction`].
     pub const COMPACTION: u16 = 19;
+    /// Record kind of [`Record::Vcs`].
+    pub const VCS: u16 = 20;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -308,6 +312,7 @@ impl Record {
             Record::Request(_) => Self::REQUEST,
             Record::ClientCall(_) => Self::CLIENT_CALL,
             Record::Compaction(_) => Self::COMPACTION,
+            Record::Vcs(_) => Self::VCS,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -315,7 +320,7 @@ impl Record {
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
     /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, `context_edit`,
-    /// `request_input`, `request`, `client_call`, `compaction`, or `unknown`).
+    /// `request_input`, `request`, `client_call`, `compaction`, `vcs`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -337,6 +342,7 @@ impl Record {
             Record::Request(_) => "request",
             Record::ClientCall(_) => "client_call",
             Record::Compaction(_) => "compaction",
+            Record::Vcs(_) => "vcs",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -382,6 +388,7 @@ impl Record {
             Record::Request(r) => cbor(r, out),
             Record::ClientCall(r) => cbor(r, out),
             Record::Compaction(r) => cbor(r, out),
+            Record::Vcs(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -433,6 +440,7 @@ impl Record {
             Self::REQUEST => Record::Request(cbor(body)?),
             Self::CLIENT_CALL => Record::ClientCall(cbor(body)?),
             Self::COMPACTION => Record::Compaction(cbor(body)?),
+            Self::VCS => Record::Vcs(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

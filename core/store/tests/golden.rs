@@ -405,6 +405,36 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 }),
             }),
         ),
+        (
+            "vcs_batch",
+            None,
+            Record::Vcs(smith_store::VcsRecord {
+                op: smith_store::VcsOp::Batch,
+                root: "/home/ada/project".into(),
+                before: "3f786850e387550fdab836ed7e6dc881de23001b".into(),
+                after: "89e6c98d92887913cadf06b2adb97f26cde4849b".into(),
+                round: Some(2),
+                submission: Some(EntryId(3)),
+                calls: vec!["toolu_01".into(), "toolu_02".into()],
+                steps: Vec::new(),
+                target: None,
+            }),
+        ),
+        (
+            "vcs_undo",
+            None,
+            Record::Vcs(smith_store::VcsRecord {
+                op: smith_store::VcsOp::Undo,
+                root: "/home/ada/project".into(),
+                before: "89e6c98d92887913cadf06b2adb97f26cde4849b".into(),
+                after: "3f786850e387550fdab836ed7e6dc881de23001b".into(),
+                round: None,
+                submission: None,
+                calls: Vec::new(),
+                steps: vec![EntryId(12)],
+                target: None,
+            }),
+        ),
     ]
 }
 

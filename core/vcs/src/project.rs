@@ -57,6 +57,9 @@ pub struct Vcs {
     pub(crate) dir: PathBuf,
     pub(crate) root: PathBuf,
     pub(crate) store: PathBuf,
+    /// Directories the walk never enters (canonical): the store, and those [`Vcs::exclude`]
+    /// adds.
+    pub(crate) excluded: Vec<PathBuf>,
     pub(crate) limits: Limits,
 }
 
@@ -150,9 +153,19 @@ impl Vcs {
             repo,
             dir,
             root,
+            excluded: vec![store.clone()],
             store,
             limits,
         })
+    }
+
+    /// Leave directory `dir` out of every snapshot (Smith's own data under the project root,
+    /// such as a sessions directory): it is neither snapshotted nor restored. A path that does
+    /// not resolve is ignored.
+    pub fn exclude(&mut self, dir: &Path) {
+        if let Ok(dir) = fs::canonicalize(dir) {
+            self.excluded.push(dir);
+        }
     }
 
     /// The project root (canonical).

@@ -163,9 +163,9 @@ impl Vcs {
 
     /// Every non-directory the ignore rules let through, with its kind and metadata, in path
     /// order. Two threads walk (a snapshot's time is mostly `lstat`); the walk never follows
-    /// links, and skips `.git` and the snapshot store.
+    /// links, and skips `.git`, the snapshot store and the excluded directories.
     fn walk(&self) -> BTreeMap<Vec<u8>, Found> {
-        let store = self.store.clone();
+        let excluded = self.excluded.clone();
         let root = self.root.clone();
         let (tx, rx) = std::sync::mpsc::channel();
         ignore::WalkBuilder::new(&self.root)
@@ -173,7 +173,9 @@ impl Vcs {
             .hidden(false)
             .require_git(true)
             .threads(2)
-            .filter_entry(move |e| e.file_name() != ".git" && e.path() != store)
+            .filter_entry(move |e| {
+                e.file_name() != ".git" && !excluded.iter().any(|x| e.path() == x)
+            })
             .build_parallel()
             .run(|| {
                 let tx = tx.clone();

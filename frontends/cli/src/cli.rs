@@ -79,6 +79,10 @@ impl Command {
         match self {
             Self::Eval(_) => "eval",
             Self::Compact(_) => "compact",
+            Self::Undo(_) => "undo",
+            Self::Redo(_) => "redo",
+            Self::Restore(_) => "restore",
+            Self::Diff(_) => "diff",
             Self::Rpc(_) => "rpc",
             Self::Mcp(_) => "mcp",
             Self::Docs(_) => "docs",
@@ -145,6 +149,21 @@ pub(crate) enum Command {
     /// verbatim, and later requests start from the summary (history is kept).
     #[command(after_help = crate::commands::eval::compact::COMPACT_AFTER_HELP)]
     Compact(crate::commands::eval::compact::CompactArgs),
+    /// Take back the latest change a session's tool batch made to the working tree (files
+    /// written by any tool, `bash` included), restoring the snapshot before it.
+    #[command(after_help = crate::commands::history::UNDO_AFTER_HELP)]
+    Undo(crate::commands::history::UndoArgs),
+    /// Replay what the latest undo took back.
+    #[command(after_help = crate::commands::history::UNDO_AFTER_HELP)]
+    Redo(crate::commands::history::UndoArgs),
+    /// Restore the working tree to a snapshot, or to its state at an entry of the session
+    /// (time travel); recorded, so undo takes it back.
+    #[command(after_help = crate::commands::history::UNDO_AFTER_HELP)]
+    Restore(crate::commands::history::RestoreArgs),
+    /// Show what changed in the working tree between two snapshots or entries, as a git
+    /// diff (or --stat, --json).
+    #[command(after_help = crate::commands::history::DIFF_AFTER_HELP)]
+    Diff(crate::commands::history::DiffArgs),
     /// Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts,
     /// queue, abort, observation from durable positions, inspection.
     #[command(after_help = RPC_AFTER_HELP)]

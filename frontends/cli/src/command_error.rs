@@ -119,6 +119,9 @@ pub(crate) fn no_home(e: &NoHome) -> CliError {
         Place::UserConfig => {
             "cannot tell where the user configuration lives: none of SMITH_HOME, XDG_CONFIG_HOME or HOME is set; set SMITH_HOME"
         }
+        Place::History => {
+            "cannot tell where working-tree snapshots live: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME"
+        }
     })
 }
 

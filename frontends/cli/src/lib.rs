@@ -105,6 +105,19 @@ pub fn main() -> ExitCode {
             smith_store::holder::set_frontend("compact");
             eval::compact::run(&args, &cli.global)
         }
+        Some(cli::Command::Undo(args)) => {
+            smith_store::holder::set_frontend("undo");
+            commands::history::undo(commands::history::Verb::Undo, &args, &cli.global)
+        }
+        Some(cli::Command::Redo(args)) => {
+            smith_store::holder::set_frontend("redo");
+            commands::history::undo(commands::history::Verb::Redo, &args, &cli.global)
+        }
+        Some(cli::Command::Restore(args)) => {
+            smith_store::holder::set_frontend("restore");
+            commands::history::restore(&args, &cli.global)
+        }
+        Some(cli::Command::Diff(args)) => commands::history::diff(&args, &cli.global),
         Some(cli::Command::Rpc(args)) => {
             smith_store::holder::set_frontend("rpc");
             commands::rpc::run(&args, &cli.global)

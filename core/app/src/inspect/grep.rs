@@ -54,7 +54,8 @@ impl Pattern {
 /// The searchable text of a record, part by part: message text, thinking and tool calls
 /// (name and arguments), tool output, failures, effect targets and output, queued input,
 /// keys, abort and withdrawal reasons, checkpoint requirements, attempt models, context-edit
-/// replacements, recorded instructions and their sources, compaction summaries.
+/// replacements, recorded instructions and their sources, compaction summaries, snapshot ids
+/// and project roots of working-tree changes.
 pub fn searchable_texts(record: &Record) -> Vec<String> {
     match record {
         Record::Message(m) => m
@@ -105,6 +106,10 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             })
             .collect(),
         Record::Compaction(c) => vec![c.summary.clone()],
+        Record::Vcs(v) => vec![format!("{} {} {}", v.before, v.after, v.root)]
+            .into_iter()
+            .chain(v.target.clone())
+            .collect(),
         Record::RequestInput(smith_store::RequestInput::Piece { text, source, .. }) => {
             source.iter().cloned().chain([text.clone()]).collect()
         }

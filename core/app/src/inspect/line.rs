@@ -194,6 +194,36 @@ fn summary(entry: &Entry) -> String {
                 .map_or_else(|| "this entry".to_owned(), |k| format!("entry {k}")),
             c.summary
         ),
+        Stored::Vcs(v) => {
+            let what = match v.op {
+                smith_store::VcsOp::Batch => format!(
+                    "tool batch of round {} ({} calls)",
+                    v.round.unwrap_or(0),
+                    v.calls.len()
+                ),
+                smith_store::VcsOp::Undo | smith_store::VcsOp::Redo => format!(
+                    "{} of {}",
+                    if v.op == smith_store::VcsOp::Undo {
+                        "undo"
+                    } else {
+                        "redo"
+                    },
+                    v.steps
+                        .iter()
+                        .map(|s| format!("entry {s}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                smith_store::VcsOp::Restore => {
+                    format!("restore to {}", v.target.as_deref().unwrap_or("?"))
+                }
+            };
+            format!(
+                "working tree {} -> {}: {what}",
+                &v.before[..v.before.len().min(12)],
+                &v.after[..v.after.len().min(12)]
+            )
+        }
         Stored::Unknown {
             kind,
             body,

@@ -245,6 +245,8 @@ pub enum KnownRecord<'a> {
     RequestInput(&'a smith_store::RequestInput),
     Request(&'a smith_store::EffectiveRequest),
     Compaction(&'a smith_store::Compaction),
+    /// Kind 20.
+    Vcs(&'a smith_store::VcsRecord),
 }
 
 impl<'a> RecordView<'a> {
@@ -269,6 +271,7 @@ impl<'a> RecordView<'a> {
             Stored::RequestInput(r) => KnownRecord::RequestInput(r),
             Stored::Request(r) => KnownRecord::Request(r),
             Stored::Compaction(r) => KnownRecord::Compaction(r),
+            Stored::Vcs(r) => KnownRecord::Vcs(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,

@@ -6,6 +6,7 @@ pub(crate) mod completions;
 pub(crate) mod config;
 pub(crate) mod docs;
 pub(crate) mod eval;
+pub(crate) mod history;
 pub(crate) mod mcp;
 pub(crate) mod models;
 pub(crate) mod plugins;

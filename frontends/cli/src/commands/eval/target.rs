@@ -32,7 +32,7 @@ pub(crate) enum Target {
 }
 
 /// The `--session` value that means the latest session of this directory.
-pub(super) const LAST: &str = "last";
+pub(crate) const LAST: &str = "last";
 
 /// Decide the target of `args`, run in `cwd` (the working directory as recorded, when it is
 /// UTF-8).

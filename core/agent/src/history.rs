@@ -1,0 +1,83 @@
+//! Working-tree snapshots around a round's tool batch (spec: Replay and VCS — VCS-backed
+//! history attributable to session events): one before the first call of a batch that holds
+//! a call not declared read-only, one after its last, and a `vcs` record of the pair in the
+//! batch's last committed change when they differ. A snapshot that fails is reported once per
+//! run as a warning and the batch runs unbracketed.
+
+use smith::{Mark, StopReason, ToolCall};
+use smith_store::{VcsOp, VcsRecord};
+use smith_ui_intents::{Intent, NoticeLevel};
+
+use crate::run::{Agent, Run};
+
+/// The snapshot before a bracketed batch.
+pub(crate) struct Before {
+    mark: Mark,
+    round: u32,
+    calls: Vec<String>,
+}
+
+impl Agent<'_> {
+    /// The snapshot before the batch `calls` of `round`, when it must be bracketed: there is
+    /// a history, the response ended for tool use, and a call is not declared read-only.
+    pub(crate) fn snapshot_before(
+        &self,
+        run: &mut Run<'_>,
+        round: u32,
+        stop: StopReason,
+        calls: &[ToolCall],
+    ) -> Option<Before> {
+        let history = self.history.filter(|h| h.enabled())?;
+        if stop != StopReason::ToolUse || calls.iter().all(|c| self.tools.read_only(&c.name)) {
+            return None;
+        }
+        match history.snapshot(&format!("before the tool batch of round {round}")) {
+            Ok(mark) => Some(Before {
+                mark,
+                round,
+                calls: calls.iter().map(|c| c.id.clone()).collect(),
+            }),
+            Err(e) => {
+                warn(run, &e);
+                None
+            }
+        }
+    }
+
+    /// The `vcs` record of a bracketed batch, after its last call ran: `None` when the batch
+    /// changed nothing in the tree (or the snapshot failed).
+    pub(crate) fn snapshot_after(&self, run: &mut Run<'_>, before: Before) -> Option<VcsRecord> {
+        let history = self.history?;
+        let note = format!("after the tool batch of round {}", before.round);
+        match history.snapshot(&note) {
+            Ok(after) if after.snapshot == before.mark.snapshot => None,
+            Ok(after) => Some(VcsRecord {
+                op: VcsOp::Batch,
+                root: after.root,
+                before: before.mark.snapshot,
+                after: after.snapshot,
+                round: Some(before.round),
+                submission: run.submission,
+                calls: before.calls,
+                steps: Vec::new(),
+                target: None,
+            }),
+            Err(e) => {
+                warn(run, &e);
+                None
+            }
+        }
+    }
+}
+
+fn warn(run: &mut Run<'_>, error: &smith::HistoryError) {
+    if std::mem::replace(&mut run.history_reported, true) {
+        return;
+    }
+    run.sink.emit(Intent::Notice {
+        level: NoticeLevel::Warning,
+        text: format!(
+            "the working tree was not snapshotted around a tool batch: {error}; undo cannot take this run's changes back"
+        ),
+    });
+}

@@ -1,0 +1,304 @@
+//! Undo, redo, restore and diff over a session branch's working-tree history (the undo/restore
+//! guide). Every operation that changes the tree validates its target first — the snapshot
+//! exists and is of this project, the tree holds no change since the session last recorded it
+//! (unless asked to snapshot it first) — and is itself recorded as a `vcs` record, so it can
+//! be taken back in turn.
+
+use std::path::{Path, PathBuf};
+
+use smith::{EntryId, SessionId};
+use smith_store::{Record, SessionReader, SessionWriter, VcsOp, VcsRecord};
+use smith_vcs::{Diff, Restore, SnapshotId, VcsError};
+
+use super::ProjectHistory;
+use super::stack::Stack;
+
+/// Why an operation did nothing. The working tree is unchanged by every variant but
+/// [`OpError::Unrecorded`].
+#[derive(Debug, thiserror::Error)]
+pub enum OpError {
+    /// No variable leads to the data home.
+    #[error(transparent)]
+    NoHome(crate::NoHome),
+    /// The snapshot repository or the working tree refused (the variant says which).
+    #[error(transparent)]
+    Vcs(#[from] VcsError),
+    /// The session file could not be read or written.
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+    /// The branch has no step to take back.
+    #[error("session {session} has no change of the working tree to undo on its selected branch")]
+    NothingToUndo {
+        /// The session.
+        session: SessionId,
+    },
+    /// No undo on the branch is left to redo (a later change clears them).
+    #[error(
+        "session {session} has nothing to redo: no undo since its last change of the working tree"
+    )]
+    NothingToRedo {
+        /// The session.
+        session: SessionId,
+    },
+    /// The session recorded no change of the working tree, so there is no state to name.
+    #[error("session {session} recorded no change of the working tree on its selected branch")]
+    NoChanges {
+        /// The session.
+        session: SessionId,
+    },
+    /// The session's changes are of another project than the one here.
+    #[error("session {session} changed the project `{recorded}`, not `{}`", here.display())]
+    OtherProject {
+        /// The session.
+        session: SessionId,
+        /// The project root its records name.
+        recorded: String,
+        /// The project root here.
+        here: PathBuf,
+    },
+    /// The entry named does not exist in the session.
+    #[error("session {session} has no entry {entry}")]
+    UnknownEntry {
+        /// The session.
+        session: SessionId,
+        /// The entry id as given.
+        entry: u64,
+    },
+    /// The tree was changed but the session could not record it.
+    #[error(
+        "the working tree was restored to {target}, but session {session} could not record it ({source}); restoring snapshot {before} takes it back"
+    )]
+    Unrecorded {
+        /// The session.
+        session: SessionId,
+        /// The snapshot restored to.
+        target: String,
+        /// The snapshot of the tree as it was before.
+        before: String,
+        /// The store's error.
+        source: Box<smith_store::Error>,
+    },
+}
+
+/// How far an undo goes, and what to do with changes the session did not record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// Take back every latest step of the same turn, not just the latest one.
+    pub turn: bool,
+    /// Snapshot changes made since the session last recorded the tree, instead of refusing:
+    /// they are lost from the tree, kept in the snapshot the record names as `before`.
+    pub snapshot_first: bool,
+}
+
+/// A change of the working tree done and recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    /// The `vcs` entry that records it.
+    pub entry: EntryId,
+    /// The record.
+    pub record: VcsRecord,
+    /// Paths written (created, changed, or given a new mode), in path order.
+    pub written: Vec<String>,
+    /// Paths deleted, in path order.
+    pub deleted: Vec<String>,
+}
+
+/// A point of the history a command names: a snapshot id, or an entry of the session (the
+/// state of the tree at it).
+fn is_entry(text: &str) -> Option<u64> {
+    (text.len() < 7 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+impl ProjectHistory {
+    fn check_project(&self, session: SessionId, stack: &Stack) -> Result<(), OpError> {
+        match stack.records.iter().find(|r| r.record.root != self.root) {
+            Some(other) => Err(OpError::OtherProject {
+                session,
+                recorded: other.record.root.clone(),
+                here: PathBuf::from(&self.root),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The snapshot `text` names: an entry id (under 7 digits) is the state of the tree at that
+    /// entry, anything else a snapshot id of this project.
+    fn point(
+        &self,
+        session: SessionId,
+        reader: &mut SessionReader,
+        stack: &Stack,
+        text: &str,
+    ) -> Result<SnapshotId, OpError> {
+        if let Some(entry) = is_entry(text) {
+            let unknown = OpError::UnknownEntry { session, entry };
+            if entry == 0 || reader.state().last_id < entry {
+                return Err(unknown);
+            }
+            let state = stack
+                .state_at(reader, EntryId(entry))
+                .map_err(|_| unknown)?
+                .ok_or(OpError::NoChanges { session })?;
+            return Ok(self.with(|v| v.resolve(&state))?);
+        }
+        Ok(self.with(|v| v.resolve(text))?)
+    }
+
+    /// Open the session for writing and read its branch's stack.
+    fn open_session(
+        &self,
+        path: &Path,
+        session: SessionId,
+    ) -> Result<(SessionWriter, SessionReader, Stack), OpError> {
+        let (writer, mut recovery) = SessionWriter::open(path, session)?;
+        let stack = Stack::read(&mut recovery.reader, writer.leaf())?;
+        self.check_project(session, &stack)?;
+        Ok((writer, recovery.reader, stack))
+    }
+
+    /// Restore the tree to `target` and record it as `record` (its `before` and `after` set
+    /// here).
+    fn apply(
+        &self,
+        writer: &mut SessionWriter,
+        stack: &Stack,
+        target: SnapshotId,
+        snapshot_first: bool,
+        mut record: VcsRecord,
+    ) -> Result<Moved, OpError> {
+        let expect = match (snapshot_first, stack.current()) {
+            (false, Some(current)) => Some(self.with(|v| v.resolve(current))?),
+            _ => None,
+        };
+        let note = format!("before {:?} in session {}", record.op, writer.id());
+        let restored = self.with(|v| v.restore(target, &Restore { expect, note }))?;
+        record.before = restored.before.id.to_hex();
+        record.after = target.to_hex();
+        let entry = writer
+            .append(&[Record::Vcs(record.clone())])
+            .and_then(|ids| {
+                writer.mark_acknowledged()?;
+                Ok(ids)
+            })
+            .map_err(|source| OpError::Unrecorded {
+                session: writer.id(),
+                target: target.to_hex(),
+                before: restored.before.id.to_hex(),
+                source: Box::new(source),
+            })?[0];
+        Ok(Moved {
+            entry,
+            record,
+            written: restored.written,
+            deleted: restored.deleted,
+        })
+    }
+
+    fn record(&self, op: VcsOp, steps: Vec<EntryId>, target: Option<String>) -> VcsRecord {
+        VcsRecord {
+            op,
+            root: self.root.clone(),
+            before: String::new(),
+            after: String::new(),
+            round: None,
+            submission: None,
+            calls: Vec::new(),
+            steps,
+            target,
+        }
+    }
+
+    /// Take back the latest step of session `session` (file `path`) — with `step.turn`, every
+    /// latest step of its turn — restoring the tree to the snapshot before it.
+    ///
+    /// # Errors
+    /// [`OpError::NothingToUndo`]; [`OpError::OtherProject`]; the refusals of
+    /// [`smith_vcs::Vcs::restore`] ([`VcsError::Changed`] when the tree changed since the
+    /// session last recorded it); the store's errors (the session is locked by a writer).
+    pub fn undo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
+        let (mut writer, _, stack) = self.open_session(path, session)?;
+        let steps = stack.next_undo(step.turn);
+        let oldest = steps
+            .last()
+            .and_then(|s| stack.get(*s))
+            .ok_or(OpError::NothingToUndo { session })?;
+        let target = self.with(|v| v.resolve(&oldest.before))?;
+        let record = self.record(VcsOp::Undo, steps, None);
+        self.apply(&mut writer, &stack, target, step.snapshot_first, record)
+    }
+
+    /// Replay what the latest undo took back, restoring the tree to the snapshot after it.
+    ///
+    /// # Errors
+    /// [`OpError::NothingToRedo`], and as [`ProjectHistory::undo`].
+    pub fn redo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
+        let (mut writer, _, stack) = self.open_session(path, session)?;
+        let steps = stack.next_redo();
+        let newest = steps
+            .first()
+            .and_then(|s| stack.get(*s))
+            .ok_or(OpError::NothingToRedo { session })?;
+        let target = self.with(|v| v.resolve(&newest.after))?;
+        let record = self.record(VcsOp::Redo, steps, None);
+        self.apply(&mut writer, &stack, target, step.snapshot_first, record)
+    }
+
+    /// Restore the tree to `target`: a snapshot id of this project, or an entry id of the
+    /// session (time travel: the state at that entry). Recorded as a step undo takes back.
+    ///
+    /// # Errors
+    /// [`OpError::UnknownEntry`], [`OpError::NoChanges`], [`VcsError::UnknownSnapshot`] (also
+    /// for a snapshot of another project), and as [`ProjectHistory::undo`].
+    pub fn restore(
+        &self,
+        path: &Path,
+        session: SessionId,
+        target: &str,
+        snapshot_first: bool,
+    ) -> Result<Moved, OpError> {
+        let (mut writer, mut reader, stack) = self.open_session(path, session)?;
+        let snapshot = self.point(session, &mut reader, &stack, target)?;
+        let record = self.record(VcsOp::Restore, Vec::new(), Some(target.to_owned()));
+        self.apply(&mut writer, &stack, snapshot, snapshot_first, record)
+    }
+
+    /// The diff from `from` to `to` (snapshot ids or entry ids of the session, read without
+    /// its writer lock). Without `to`: to the working tree as it is now (snapshotted for it);
+    /// without either: the session's latest change of the tree.
+    ///
+    /// # Errors
+    /// [`OpError::NoChanges`] when neither is given and the session recorded no change, and as
+    /// [`ProjectHistory::restore`].
+    pub fn diff(
+        &self,
+        path: &Path,
+        session: SessionId,
+        from: Option<&str>,
+        to: Option<&str>,
+    ) -> Result<Diff, OpError> {
+        let mut reader = SessionReader::open(path)?;
+        let leaf = reader.state().leaf_id();
+        let stack = Stack::read(&mut reader, leaf)?;
+        self.check_project(session, &stack)?;
+        let (from, to) = match (from, to) {
+            (None, _) => {
+                let last = stack.records.last().ok_or(OpError::NoChanges { session })?;
+                (
+                    self.with(|v| v.resolve(&last.record.before))?,
+                    self.with(|v| v.resolve(&last.record.after))?,
+                )
+            }
+            (Some(from), to) => {
+                let from = self.point(session, &mut reader, &stack, from)?;
+                let to = match to {
+                    Some(to) => self.point(session, &mut reader, &stack, to)?,
+                    None => self.with(|v| v.snapshot("for smith diff"))?.id,
+                };
+                (from, to)
+            }
+        };
+        Ok(self.with(|v| v.diff(from, to))?)
+    }
+}
