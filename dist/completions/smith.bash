@@ -28,6 +28,9 @@ _smith() {
             smith,config)
                 cmd="smith__subcmd__config"
                 ;;
+            smith,diff)
+                cmd="smith__subcmd__diff"
+                ;;
             smith,docs)
                 cmd="smith__subcmd__docs"
                 ;;
@@ -46,6 +49,12 @@ _smith() {
             smith,plugins)
                 cmd="smith__subcmd__plugins"
                 ;;
+            smith,redo)
+                cmd="smith__subcmd__redo"
+                ;;
+            smith,restore)
+                cmd="smith__subcmd__restore"
+                ;;
             smith,rpc)
                 cmd="smith__subcmd__rpc"
                 ;;
@@ -60,6 +69,9 @@ _smith() {
                 ;;
             smith,trust)
                 cmd="smith__subcmd__trust"
+                ;;
+            smith,undo)
+                cmd="smith__subcmd__undo"
                 ;;
             smith__subcmd__auth,help)
                 cmd="smith__subcmd__auth__subcmd__help"
@@ -145,6 +157,9 @@ _smith() {
             smith__subcmd__help,config)
                 cmd="smith__subcmd__help__subcmd__config"
                 ;;
+            smith__subcmd__help,diff)
+                cmd="smith__subcmd__help__subcmd__diff"
+                ;;
             smith__subcmd__help,docs)
                 cmd="smith__subcmd__help__subcmd__docs"
                 ;;
@@ -163,6 +178,12 @@ _smith() {
             smith__subcmd__help,plugins)
                 cmd="smith__subcmd__help__subcmd__plugins"
                 ;;
+            smith__subcmd__help,redo)
+                cmd="smith__subcmd__help__subcmd__redo"
+                ;;
+            smith__subcmd__help,restore)
+                cmd="smith__subcmd__help__subcmd__restore"
+                ;;
             smith__subcmd__help,rpc)
                 cmd="smith__subcmd__help__subcmd__rpc"
                 ;;
@@ -177,6 +198,9 @@ _smith() {
                 ;;
             smith__subcmd__help,trust)
                 cmd="smith__subcmd__help__subcmd__trust"
+                ;;
+            smith__subcmd__help,undo)
+                cmd="smith__subcmd__help__subcmd__undo"
                 ;;
             smith__subcmd__help__subcmd__auth,set)
                 cmd="smith__subcmd__help__subcmd__auth__subcmd__set"
@@ -371,7 +395,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -796,6 +820,36 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__diff)
+            opts="-c -h -V --session --stat --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__docs)
             opts="-c -h -V --config --disable-plugin --allow-process --help --version list search man get help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1081,7 +1135,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval compact rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval compact undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1209,6 +1263,20 @@ _smith() {
         smith__subcmd__help__subcmd__config__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1363,6 +1431,34 @@ _smith() {
         smith__subcmd__help__subcmd__plugins__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__redo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1640,6 +1736,20 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__help__subcmd__undo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__mcp)
             opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1783,6 +1893,66 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__redo)
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__restore)
+            opts="-c -h -V --session --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2597,6 +2767,36 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__undo)
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

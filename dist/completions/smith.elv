@@ -33,6 +33,10 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
+            cand undo 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
+            cand redo 'Replay what the latest undo took back'
+            cand restore 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
+            cand diff 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
@@ -79,6 +83,60 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;undo'= {
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --turn 'Take back (or replay) every latest step of the same turn'
+            cand --snapshot-first 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
+            cand --json 'Print the result as one JSON record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;redo'= {
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --turn 'Take back (or replay) every latest step of the same turn'
+            cand --snapshot-first 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
+            cand --json 'Print the result as one JSON record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;restore'= {
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --snapshot-first 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
+            cand --json 'Print the result as one JSON record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;diff'= {
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --stat 'git''s `--stat` summary instead of the patch'
+            cand --json 'One JSON record with every file''s change'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -628,6 +686,10 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help'= {
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
+            cand undo 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
+            cand redo 'Replay what the latest undo took back'
+            cand restore 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
+            cand diff 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
@@ -645,6 +707,14 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;eval'= {
         }
         &'smith;help;compact'= {
+        }
+        &'smith;help;undo'= {
+        }
+        &'smith;help;redo'= {
+        }
+        &'smith;help;restore'= {
+        }
+        &'smith;help;diff'= {
         }
         &'smith;help;rpc'= {
         }
