@@ -4,7 +4,7 @@
 //! batch's last committed change when they differ. A snapshot that fails is reported once per
 //! run as a warning and the batch runs unbracketed.
 
-use smith::{Mark, StopReason, ToolCall};
+use smith::{Mark, SnapshotPhase, SnapshotRequest, StopReason, ToolCall, ToolContext};
 use smith_store::{VcsOp, VcsRecord};
 use smith_ui_intents::{Intent, NoticeLevel};
 
@@ -14,7 +14,7 @@ use crate::run::{Agent, Run};
 pub(crate) struct Before {
     mark: Mark,
     round: u32,
-    calls: Vec<String>,
+    calls: Vec<ToolCall>,
 }
 
 impl Agent<'_> {
@@ -31,11 +31,19 @@ impl Agent<'_> {
         if stop != StopReason::ToolUse || calls.iter().all(|c| self.tools.read_only(&c.name)) {
             return None;
         }
-        match history.snapshot(&format!("before the tool batch of round {round}")) {
+        let context = context(run, self);
+        let request = SnapshotRequest {
+            phase: SnapshotPhase::Before,
+            round,
+            calls,
+            context: &context,
+            cancel: run.cancel,
+        };
+        match history.snapshot(&request) {
             Ok(mark) => Some(Before {
                 mark,
                 round,
-                calls: calls.iter().map(|c| c.id.clone()).collect(),
+                calls: calls.to_vec(),
             }),
             Err(e) => {
                 warn(run, &e);
@@ -48,8 +56,15 @@ impl Agent<'_> {
     /// changed nothing in the tree (or the snapshot failed).
     pub(crate) fn snapshot_after(&self, run: &mut Run<'_>, before: Before) -> Option<VcsRecord> {
         let history = self.history?;
-        let note = format!("after the tool batch of round {}", before.round);
-        match history.snapshot(&note) {
+        let context = context(run, self);
+        let request = SnapshotRequest {
+            phase: SnapshotPhase::After,
+            round: before.round,
+            calls: &before.calls,
+            context: &context,
+            cancel: run.cancel,
+        };
+        match history.snapshot(&request) {
             Ok(after) if after.snapshot == before.mark.snapshot => None,
             Ok(after) => Some(VcsRecord {
                 op: VcsOp::Batch,
@@ -58,7 +73,7 @@ impl Agent<'_> {
                 after: after.snapshot,
                 round: Some(before.round),
                 submission: run.submission,
-                calls: before.calls,
+                calls: before.calls.iter().map(|c| c.id.clone()).collect(),
                 steps: Vec::new(),
                 target: None,
             }),
@@ -67,6 +82,17 @@ impl Agent<'_> {
                 None
             }
         }
+    }
+}
+
+/// Where a snapshot's effects are recorded: the run's journal, caused by the entry holding the
+/// batch's calls (as the calls' own effects are).
+fn context(run: &Run<'_>, agent: &Agent<'_>) -> ToolContext {
+    ToolContext {
+        cwd: agent.cwd.clone(),
+        journal: std::sync::Arc::new(run.session.journal()),
+        cause: run.session.call_message,
+        events: None,
     }
 }
 

@@ -286,7 +286,9 @@ impl App {
         cwd: &Path,
         words: &dyn Fn(&ProcessRefusal) -> String,
     ) -> Result<Policy, RegistryError> {
-        registry::policy(&self.paths, &self.settings, cwd, words)
+        let mut policy = registry::policy(&self.paths, &self.settings, cwd, words)?;
+        policy.tree = smith_host::Tree(self.working_tree(cwd));
+        Ok(policy)
     }
 
     /// The trusted project `dir` is in, or `None` when it is not trusted (the trust rule of

@@ -376,5 +376,6 @@ pub fn policy(
             .resolved
             .get("process.confirm")
             .is_some_and(|v| v.value == Value::Bool(true)),
+        tree: smith_host::Tree::default(),
     })
 }

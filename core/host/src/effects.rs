@@ -41,6 +41,13 @@ pub(crate) struct CallState {
     pub(crate) authorize: Option<Authorizer>,
     /// What a `context` handler may read while it answers (`None` elsewhere).
     pub(crate) context: Option<crate::context_imports::ContextAccess>,
+    /// Put between the call id and the count in effect ids (`""` for a tool's own effects; a
+    /// `history` handler's snapshots around the call's batch use their own, so the ids stay
+    /// unique in the session).
+    id_tag: &'static str,
+    /// The snapshot ids `vcs.snapshot` returned in this call, in order: a `history`
+    /// handler's answer may name only these.
+    pub(crate) snapshots: Vec<String>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -109,7 +116,28 @@ impl CallState {
             host_time: Duration::ZERO,
             authorize: None,
             context: None,
+            id_tag: "",
+            snapshots: Vec::new(),
         }
+    }
+
+    /// A call state for a `history` handler answering a `snapshot` event: its effects are
+    /// recorded under `call` (the batch's first call before it, its last after), as tool
+    /// `history` (the role), with effect ids tagged `tag` (`vcs-before-1`).
+    pub(crate) fn for_history(
+        plugin: String,
+        call: &ToolCall,
+        tag: &'static str,
+        context: &ToolContext,
+        granted: Granted,
+        policy: Arc<Policy>,
+        cancel: Cancel,
+    ) -> Self {
+        let mut state = Self::new(plugin, call, context, granted, policy, cancel);
+        "history".clone_into(&mut state.tool);
+        state.events = None;
+        state.id_tag = tag;
+        state
     }
 
     /// A call state for the host's own calls (`definitions`): nothing is granted.
@@ -130,6 +158,8 @@ impl CallState {
             host_time: Duration::ZERO,
             authorize: None,
             context: None,
+            id_tag: "",
+            snapshots: Vec::new(),
         }
     }
 
@@ -184,7 +214,7 @@ impl CallState {
             return Err("nobody can be asked while the host inspects a plugin".to_owned());
         };
         self.count += 1;
-        let effect_id = format!("{}/{}", self.call_id, self.count);
+        let effect_id = format!("{}/{}{}", self.call_id, self.id_tag, self.count);
         let input = match &question {
             smith::Question::Confirm { prompt, default } => {
                 serde_json::json!({"prompt": prompt, "default": default})
@@ -278,7 +308,7 @@ impl CallState {
             ));
         };
         self.count += 1;
-        let effect_id = format!("{}/{}", self.call_id, self.count);
+        let effect_id = format!("{}/{}{}", self.call_id, self.id_tag, self.count);
         let intent = EffectIntent {
             effect_id: effect_id.clone(),
             call_id: self.call_id.clone(),

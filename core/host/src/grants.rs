@@ -26,6 +26,12 @@ pub enum Grant {
     /// Read the standing context files the manifest names (`context-file`) in the directories
     /// of a `context` event (`context.read`; `context` handlers).
     ContextRead,
+    /// Snapshot the project's working tree and diff snapshots (`vcs.snapshot`; tool plugins
+    /// and `history` handlers).
+    VcsSnapshot,
+    /// Restore the working tree to a snapshot (`vcs.restore`; tool plugins and `history`
+    /// handlers).
+    VcsRestore,
 }
 
 /// Every grant, in the order the manifest reference lists them.
@@ -36,6 +42,8 @@ pub const ALL_GRANTS: &[Grant] = &[
     Grant::SecretsRegister,
     Grant::DocsRead,
     Grant::ContextRead,
+    Grant::VcsSnapshot,
+    Grant::VcsRestore,
 ];
 
 impl Grant {
@@ -48,6 +56,8 @@ impl Grant {
             Self::SecretsRegister => "secrets.register",
             Self::DocsRead => "docs.read",
             Self::ContextRead => "context.read",
+            Self::VcsSnapshot => "vcs.snapshot",
+            Self::VcsRestore => "vcs.restore",
         }
     }
 }
@@ -92,6 +102,12 @@ pub enum Effect {
     EditFile,
     /// `process.run`.
     Process,
+    /// `vcs.snapshot`.
+    VcsSnapshot,
+    /// `vcs.diff`.
+    VcsDiff,
+    /// `vcs.restore`.
+    VcsRestore,
 }
 
 impl Effect {
@@ -105,6 +121,9 @@ impl Effect {
             Self::WriteFile => "fs.write",
             Self::EditFile => "fs.edit",
             Self::Process => "process.run",
+            Self::VcsSnapshot => "vcs.snapshot",
+            Self::VcsDiff => "vcs.diff",
+            Self::VcsRestore => "vcs.restore",
         }
     }
 
@@ -114,6 +133,8 @@ impl Effect {
             Self::ReadFile | Self::ListDir | Self::Find | Self::Grep => Grant::FsRead,
             Self::WriteFile | Self::EditFile => Grant::FsWrite,
             Self::Process => Grant::ProcessExec,
+            Self::VcsSnapshot | Self::VcsDiff => Grant::VcsSnapshot,
+            Self::VcsRestore => Grant::VcsRestore,
         }
     }
 }
@@ -174,6 +195,9 @@ pub struct Policy {
     /// (`process.confirm`): a yes/no question the frontend answers; declined, refused (a
     /// frontend that cannot ask) or cancelled, the program does not run.
     pub process_confirm: bool,
+    /// The project's working-tree history the `vcs` facility works on (none: the
+    /// `history.snapshots` setting is off, and `vcs` calls say so).
+    pub tree: crate::Tree,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -203,6 +227,7 @@ impl Default for Policy {
             scope: RequestScope::default(),
             docs: crate::Docs::default(),
             process_confirm: false,
+            tree: crate::Tree::default(),
         }
     }
 }
@@ -267,7 +292,9 @@ impl Granted {
                 | Grant::ProcessExec
                 | Grant::SecretsRegister
                 | Grant::DocsRead
-                | Grant::ContextRead => Ok(()),
+                | Grant::ContextRead
+                | Grant::VcsSnapshot
+                | Grant::VcsRestore => Ok(()),
             };
         }
         match (needed, &self.process_refused) {
@@ -291,12 +318,16 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
         .copied()
         .filter(|g| match g {
             // Handing a secret over only ever hides more, and the documentation and the
-            // standing context files are read-only and bounded: granted when requested.
+            // standing context files are read-only and bounded: granted when requested. The
+            // history facility works on the project as the file grants do, and every restore
+            // is checked and can itself be restored back.
             Grant::FsRead
             | Grant::FsWrite
             | Grant::SecretsRegister
             | Grant::DocsRead
-            | Grant::ContextRead => true,
+            | Grant::ContextRead
+            | Grant::VcsSnapshot
+            | Grant::VcsRestore => true,
             Grant::ProcessExec => match &policy.process {
                 ProcessPolicy::Allowed(_) => true,
                 ProcessPolicy::Refused(why) => {

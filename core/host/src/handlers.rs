@@ -8,17 +8,20 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use smith::{
-    Action, Cancel, CompactionEvent, HandlerError, HandlerReply, Lifecycle, LifecycleEvent,
-    PieceRole, PreparedRequest, RequestEvent, RequestPiece,
+    Action, Cancel, CompactionEvent, HandlerError, HandlerReply, HistoryError, HistoryErrorKind,
+    Lifecycle, LifecycleEvent, Mark, PieceRole, PreparedRequest, RequestEvent, RequestPiece,
+    SnapshotPhase, SnapshotRequest,
 };
 use wasmtime::component::{HasSelf, Linker};
 
 use crate::Error;
 use crate::effects::CallState;
+use crate::grants::{Grant, Granted};
 use crate::manifest::Manifest;
 use crate::runtime::{Loadout, Runtime, State, Stopped};
 
-/// Generated bindings of the `handler-plugin` world; its `host` import is the tool world's.
+/// Generated bindings of the `handler-plugin` world; its `host` and `vcs` imports are the tool
+/// world's.
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub(crate) mod bindings {
     wasmtime::component::bindgen!({
@@ -26,6 +29,7 @@ pub(crate) mod bindings {
         world: "handler-plugin",
         with: {
             "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
+            "smith:plugin/vcs": crate::runtime::bindings::smith::plugin::vcs,
         },
     });
 }
@@ -145,17 +149,6 @@ impl LoadedHandler {
         context: Option<crate::context_imports::ContextAccess>,
     ) -> Result<Vec<wit::Action>, HandlerError> {
         let label = self.manifest.label();
-        let failed = self
-            .failed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
-        if let Some(why) = failed {
-            return Err(HandlerError::OutOfService {
-                handler: label,
-                why,
-            });
-        }
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
         if context.is_some()
@@ -167,13 +160,43 @@ impl LoadedHandler {
             call.granted.grants.push(crate::grants::Grant::ContextRead);
             call.context = context;
         }
+        self.answer_in(runtime, event, call)
+            .map(|(actions, _)| actions)
+    }
+
+    /// Answer `event` in a fresh instance whose calls run in `call`: the plugin's actions as it
+    /// gave them and the snapshot ids its `vcs.snapshot` calls returned.
+    fn answer_in(
+        &self,
+        runtime: &Runtime,
+        event: &wit::LifecycleEvent,
+        call: CallState,
+    ) -> Result<(Vec<wit::Action>, Vec<String>), HandlerError> {
+        let label = self.manifest.label();
+        let failed = self
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(why) = failed {
+            return Err(HandlerError::OutOfService {
+                handler: label,
+                why,
+            });
+        }
         let mut store = runtime.store(call, runtime.limits().deadline.min(HANDLER_DEADLINE));
         let result = self
             .pre
             .instantiate(&mut store)
             .and_then(|instance| instance.call_handle(&mut store, event));
         match result {
-            Ok(Ok(actions)) => Ok(actions),
+            Ok(Ok(actions)) => {
+                let call = &mut store.data_mut().call;
+                if let Some(why) = call.terminal.take() {
+                    return Err(HandlerError::Refused(why));
+                }
+                Ok((actions, std::mem::take(&mut call.snapshots)))
+            }
             Ok(Err(why)) => Err(HandlerError::Refused(cut(&why))),
             Err(e) => {
                 let stopped = e.downcast_ref::<Stopped>();
@@ -212,6 +235,9 @@ impl LoadedHandler {
                     | wit::Action::CompactionAsk(_)
                     | wit::Action::Notice(_) => Err(HandlerError::Refused(
                         "it answered `instructions`, `context`, `compaction-ask` or `notice`, which answer only `prompt`, `context` and `compact` events".to_owned(),
+                    )),
+                    wit::Action::Snapshot(_) => Err(HandlerError::Refused(
+                        "it answered `snapshot`, which answers only a `snapshot` event".to_owned(),
                     )),
                 })
                 .collect()
@@ -363,11 +389,11 @@ impl Lifecycle for Loadout {
         self.handlers()
             .iter()
             .filter(|h| {
-                // Request preparers answer only their own events.
+                // Request preparers and the history answer only their own events.
                 !h.manifest
                     .handlers
                     .iter()
-                    .all(|r| r == "prompt" || r == "context" || r == "compaction")
+                    .all(|r| matches!(r.as_str(), "prompt" | "context" | "compaction" | "history"))
             })
             .map(|h| h.handle(self.runtime(), &wit_event, cancel))
             .collect()
@@ -466,5 +492,114 @@ impl Lifecycle for Loadout {
             }
         }
         out
+    }
+}
+
+impl Loadout {
+    /// The first active handler holding the `history` role.
+    fn history_handler(&self) -> Option<&LoadedHandler> {
+        self.handlers()
+            .iter()
+            .find(|h| h.manifest.handlers.iter().any(|r| r == "history"))
+    }
+}
+
+impl smith::History for Loadout {
+    /// Snapshots are taken when the run has a working tree (the `history.snapshots` setting
+    /// is on) and an active plugin holds the `history` role.
+    fn enabled(&self) -> bool {
+        self.policy.tree.0.is_some() && self.history_handler().is_some()
+    }
+
+    /// The `history` handler's snapshot, in a fresh instance whose `vcs` effects are recorded
+    /// under the batch's first call (before) or last call (after). Its answer must be one
+    /// `snapshot` action naming an id its own `vcs.snapshot` returned in that answer.
+    fn snapshot(&self, request: &SnapshotRequest<'_>) -> Result<Mark, HistoryError> {
+        let failed = |message: String| HistoryError::new(HistoryErrorKind::Io, message);
+        let handler = self.history_handler().ok_or_else(|| {
+            HistoryError::new(
+                HistoryErrorKind::Unavailable,
+                "no active plugin holds the `history` role, so no snapshot is taken",
+            )
+        })?;
+        let label = handler.manifest.label();
+        let (call, tag, phase) = match request.phase {
+            SnapshotPhase::Before => (
+                request.calls.first(),
+                "vcs-before-",
+                wit::SnapshotPhase::Before,
+            ),
+            SnapshotPhase::After => (
+                request.calls.last(),
+                "vcs-after-",
+                wit::SnapshotPhase::After,
+            ),
+        };
+        let call =
+            call.ok_or_else(|| failed("a snapshot was asked for an empty tool batch".to_owned()))?;
+        let granted = Granted {
+            grants: handler
+                .manifest
+                .grants
+                .iter()
+                .copied()
+                .filter(|g| matches!(g, Grant::VcsSnapshot | Grant::VcsRestore))
+                .collect(),
+            roots: Vec::new(),
+            process_refused: None,
+        };
+        let state = CallState::for_history(
+            label.clone(),
+            call,
+            tag,
+            request.context,
+            granted,
+            std::sync::Arc::clone(&self.policy),
+            request.cancel.clone(),
+        );
+        let event = wit::LifecycleEvent::Snapshot(wit::SnapshotEvent {
+            phase,
+            round: request.round,
+            calls: request.calls.iter().map(|c| c.id.clone()).collect(),
+            tools: request.calls.iter().map(|c| c.name.clone()).collect(),
+        });
+        let (actions, taken) = handler
+            .answer_in(self.runtime(), &event, state)
+            .map_err(|e| failed(format!("history handler {label} took no snapshot: {e}")))?;
+        let mut named = Vec::new();
+        for action in actions {
+            match action {
+                wit::Action::Snapshot(id) => named.push(id),
+                wit::Action::Notice(_) => {}
+                _ => {
+                    return Err(failed(format!(
+                        "history handler {label} answered a `snapshot` event with an action other than `snapshot`"
+                    )));
+                }
+            }
+        }
+        let [id] = named.as_slice() else {
+            return Err(failed(format!(
+                "history handler {label} named {} snapshots instead of one",
+                named.len()
+            )));
+        };
+        if !taken.contains(id) {
+            return Err(failed(format!(
+                "history handler {label} named snapshot `{}`, which its own `vcs.snapshot` did not return in this answer",
+                cut(id)
+            )));
+        }
+        let root = self
+            .policy
+            .tree
+            .0
+            .as_ref()
+            .map(|t| t.root().to_owned())
+            .unwrap_or_default();
+        Ok(Mark {
+            snapshot: id.clone(),
+            root,
+        })
     }
 }

@@ -37,6 +37,7 @@ mod runtime;
 pub mod search;
 mod secrets_imports;
 mod tool_call;
+mod vcs_imports;
 
 pub use cache::CompileCache;
 pub use context_imports::MAX_CONTEXT_FILE_BYTES;
@@ -49,6 +50,7 @@ pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
 pub use manifest::{Manifest, ToolHints};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Host, Limits, Loadout, PluginSource};
+pub use vcs_imports::{MAX_DIFF_BYTES, MAX_NOTE_BYTES, Tree};
 
 /// A host failure, naming the plugin and what to do.
 #[derive(Debug, thiserror::Error)]

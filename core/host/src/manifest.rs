@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@0.4.0"
+//!     world "tool-plugin@0.5.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@0.4.0"
+//!     world "handler-plugin@0.5.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -29,7 +29,7 @@ use crate::grants::Grant;
 /// The version of the `smith:plugin` WIT package this Smith hosts. Before 1.0 each change of
 /// the package is a minor bump, and a plugin built against another version is refused with
 /// [`crate::Error::Package`] (its rebuild is the fix).
-pub const PACKAGE_VERSION: &str = "0.4.0";
+pub const PACKAGE_VERSION: &str = "0.5.0";
 
 /// The largest manifest read, in bytes (a provider's catalog block included).
 pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
@@ -38,13 +38,13 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@0.4.0";
+pub const TOOL_WORLD: &str = "tool-plugin@0.5.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@0.4.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@0.5.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@0.4.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@0.5.0";
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,14 +75,17 @@ pub struct ApiKey {
 /// one active plugin holds it), `secret-policy` (decides at which effects a registered
 /// secret's reference becomes its plaintext; the first active one decides), `prompt` (gives
 /// each request's base instructions; the first active one gives them), `context` (adds
-/// standing context such as `AGENTS.md` files; every active one, in load order) and
-/// `compaction` (gives a compaction's ask; the first active one gives it).
+/// standing context such as `AGENTS.md` files; every active one, in load order),
+/// `compaction` (gives a compaction's ask; the first active one gives it) and `history`
+/// (snapshots the working tree around each tool batch that may change files, through the
+/// `vcs` facility; the first active one takes them).
 pub const HANDLER_ROLES: &[&str] = &[
     "queue-policy",
     "secret-policy",
     "prompt",
     "context",
     "compaction",
+    "history",
 ];
 
 /// The most `context-file` names one manifest may declare.
@@ -342,9 +345,14 @@ impl Manifest {
                     "a handler plugin lists at least one `handler \"ROLE\"` (e.g. handler \"queue-policy\") and no tools".to_owned(),
                 ));
             }
-            if let Some(g) = grants.iter().find(|g| **g != Grant::ContextRead) {
+            let history = handlers.iter().any(|h| h == "history");
+            let vcs = |g: &Grant| matches!(g, Grant::VcsSnapshot | Grant::VcsRestore);
+            if let Some(g) = grants
+                .iter()
+                .find(|g| **g != Grant::ContextRead && !(history && vcs(g)))
+            {
                 return Err(bad(format!(
-                    "a handler plugin has no effects, so it may request only `context.read` (to read its `context-file`s); remove `grant \"{g}\"`"
+                    "a handler plugin may request only `context.read` (to read its `context-file`s), and a `history` handler `vcs.snapshot` and `vcs.restore`; remove `grant \"{g}\"`"
                 )));
             }
             let reads = grants.contains(&Grant::ContextRead);
@@ -519,7 +527,7 @@ mod tests {
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.4.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.5.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
             "test",
         )
         .unwrap();
@@ -535,7 +543,7 @@ mod tests {
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
         let m = Manifest::parse(
-            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.4.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.5.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
             "test",
         )
         .unwrap();
@@ -562,7 +570,7 @@ mod tests {
             ),
         ] {
             let text =
-                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.4.0\"\n {tool} }}");
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.5.0\"\n {tool} }}");
             let e = Manifest::parse(&text, "test").unwrap_err().to_string();
             assert!(e.contains(says), "{tool}: {e}");
         }
@@ -571,7 +579,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.4.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.5.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -583,7 +591,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.4.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.5.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -591,36 +599,36 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.4.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.5.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.4.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.5.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.4.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.5.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.4.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.5.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.4.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.5.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
                 "go together",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.4.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.5.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
                 "not a plain file name",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.4.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.5.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
                 "belong to a `context` handler",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.4.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.5.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

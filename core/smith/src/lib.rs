@@ -41,7 +41,10 @@ pub use catalog::{
     CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,
 };
 pub use effect::{EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, JournalError};
-pub use history::{History, HistoryError, Mark};
+pub use history::{
+    History, HistoryError, HistoryErrorKind, Mark, SnapshotPhase, SnapshotRequest, TreeDiff,
+    TreeRestore, WorkingTree,
+};
 pub use ids::{EntryId, SessionId, SessionIdError};
 pub use lifecycle::{
     Action, CompactionEvent, CompactionReason, Delivery, HandlerError, HandlerReply, Lifecycle,

@@ -475,11 +475,10 @@ fn run_turn(
     let Some(recording) = guard.as_mut() else {
         return text_result("no turn was run: no session", true);
     };
-    let snapshots = app.snapshots(&cwd);
     let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
         .with_compaction(app.compaction_policy())
-        .with_history(&snapshots)
+        .with_history(&tools)
         .in_dir(cwd);
     let mut sink = TurnSink {
         server,

@@ -226,7 +226,6 @@ impl WriterHandle {
 struct Ready {
     prepared: smith_app::Prepared,
     tools: smith_app::Loadout,
-    snapshots: smith_app::history::Snapshots,
 }
 
 struct Actor {
@@ -387,15 +386,7 @@ impl Actor {
                 .map_err(|e| errors::config(&e))?;
             policy.secrets = prepared.secrets.redactor.clone();
             let tools = prepared.tools.clone().with_policy(policy);
-            let snapshots = app.snapshots(&self.cwd);
-            self.ready.insert(
-                key.clone(),
-                Ready {
-                    prepared,
-                    tools,
-                    snapshots,
-                },
-            );
+            self.ready.insert(key.clone(), Ready { prepared, tools });
         }
         let ready = &self.ready[&key];
         let Some(session) = self.session.as_mut() else {
@@ -466,7 +457,7 @@ fn agent<'a>(ready: &'a Ready, app: &smith_app::App, cwd: &std::path::Path) -> A
     Agent::routed(&ready.prepared.route, &ready.tools, app.run_limits())
         .with_lifecycle(&ready.tools)
         .with_compaction(app.compaction_policy())
-        .with_history(&ready.snapshots)
+        .with_history(&ready.tools)
         .in_dir(cwd.to_owned())
 }
 

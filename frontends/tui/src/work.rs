@@ -124,7 +124,6 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
             None
         }
     };
-    let snapshots = app.snapshots(&cwd);
     let mut submitted = false;
     while let Ok(command) = rx.recv() {
         match command {
@@ -161,7 +160,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                 let agent = Agent::routed(&prepared.route, tools, app.run_limits())
                     .with_lifecycle(tools)
                     .with_compaction(app.compaction_policy())
-                    .with_history(&snapshots)
+                    .with_history(tools)
                     .in_dir(cwd.clone());
                 submitted = true;
                 let mut sink = LiveSink(Arc::clone(&live));

@@ -6,7 +6,9 @@
 //! call durably before and after it runs; [`cancelled`] says whether the call should stop. A
 //! plugin that creates a secret hands it to the secret proxy through [`secrets`] (with the
 //! `secrets.register` grant) before any output of its carries it. Smith's own documentation is
-//! readable through [`docs`] (with the `docs.read` grant).
+//! readable through [`docs`] (with the `docs.read` grant), and the project's working-tree
+//! history — snapshots, diffs, restores, each an effect — through [`vcs`] (with the
+//! `vcs.snapshot` and `vcs.restore` grants; a `history` handler uses it too).
 //! The contract is the `smith:plugin` WIT package (`plugins/wit/smith-plugin.wit`).
 //!
 //! ```ignore
@@ -66,7 +68,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.4.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/host@0.5.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@0.5.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -75,7 +78,7 @@ pub mod handler {
     pub use generated::smith::plugin::context_files;
     pub use generated::smith::plugin::lifecycle::{
         Action, CompactEvent, ContextEvent, ContextPiece, Delivery, LifecycleEvent, PromptEvent,
-        QueuedInput, RestoreEvent, RoundEvent, ToolEndEvent,
+        QueuedInput, RestoreEvent, RoundEvent, SnapshotEvent, SnapshotPhase, ToolEndEvent,
     };
 }
 
@@ -83,7 +86,7 @@ pub mod decoder;
 pub mod provider;
 pub mod sse;
 
-pub use bindings::smith::plugin::{docs, fs, process, secrets};
+pub use bindings::smith::plugin::{docs, fs, process, secrets, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
 pub use provider::generated::export_provider_plugin;

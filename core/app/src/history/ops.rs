@@ -146,16 +146,17 @@ impl ProjectHistory {
         Ok(self.with(|v| v.resolve(text))?)
     }
 
-    /// Open the session for writing and read its branch's stack.
-    fn open_session(
+    /// The stack of the branch `writer` writes (its file `path`, read from the writer's leaf),
+    /// checked to be of this project.
+    fn read_stack(
         &self,
+        writer: &SessionWriter,
         path: &Path,
-        session: SessionId,
-    ) -> Result<(SessionWriter, SessionReader, Stack), OpError> {
-        let (writer, mut recovery) = SessionWriter::open(path, session)?;
-        let stack = Stack::read(&mut recovery.reader, writer.leaf())?;
-        self.check_project(session, &stack)?;
-        Ok((writer, recovery.reader, stack))
+    ) -> Result<(SessionReader, Stack), OpError> {
+        let mut reader = SessionReader::open(path)?;
+        let stack = Stack::read(&mut reader, writer.leaf())?;
+        self.check_project(writer.id(), &stack)?;
+        Ok((reader, stack))
     }
 
     /// Restore the tree to `target` and record it as `record` (its `before` and `after` set
@@ -218,7 +219,23 @@ impl ProjectHistory {
     /// [`smith_vcs::Vcs::restore`] ([`VcsError::Changed`] when the tree changed since the
     /// session last recorded it); the store's errors (the session is locked by a writer).
     pub fn undo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
-        let (mut writer, _, stack) = self.open_session(path, session)?;
+        let (mut writer, _) = SessionWriter::open(path, session)?;
+        self.undo_with(&mut writer, path, step)
+    }
+
+    /// [`ProjectHistory::undo`] through the writer of a session already open for writing
+    /// (`path` is its file): what a server holding the session uses.
+    ///
+    /// # Errors
+    /// As [`ProjectHistory::undo`].
+    pub fn undo_with(
+        &self,
+        writer: &mut SessionWriter,
+        path: &Path,
+        step: Step,
+    ) -> Result<Moved, OpError> {
+        let session = writer.id();
+        let (_, stack) = self.read_stack(writer, path)?;
         let steps = stack.next_undo(step.turn);
         let oldest = steps
             .last()
@@ -226,7 +243,7 @@ impl ProjectHistory {
             .ok_or(OpError::NothingToUndo { session })?;
         let target = self.with(|v| v.resolve(&oldest.before))?;
         let record = self.record(VcsOp::Undo, steps, None);
-        self.apply(&mut writer, &stack, target, step.snapshot_first, record)
+        self.apply(writer, &stack, target, step.snapshot_first, record)
     }
 
     /// Replay what the latest undo took back, restoring the tree to the snapshot after it.
@@ -234,7 +251,22 @@ impl ProjectHistory {
     /// # Errors
     /// [`OpError::NothingToRedo`], and as [`ProjectHistory::undo`].
     pub fn redo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
-        let (mut writer, _, stack) = self.open_session(path, session)?;
+        let (mut writer, _) = SessionWriter::open(path, session)?;
+        self.redo_with(&mut writer, path, step)
+    }
+
+    /// [`ProjectHistory::redo`] through the writer of a session already open for writing.
+    ///
+    /// # Errors
+    /// As [`ProjectHistory::redo`].
+    pub fn redo_with(
+        &self,
+        writer: &mut SessionWriter,
+        path: &Path,
+        step: Step,
+    ) -> Result<Moved, OpError> {
+        let session = writer.id();
+        let (_, stack) = self.read_stack(writer, path)?;
         let steps = stack.next_redo();
         let newest = steps
             .first()
@@ -242,7 +274,7 @@ impl ProjectHistory {
             .ok_or(OpError::NothingToRedo { session })?;
         let target = self.with(|v| v.resolve(&newest.after))?;
         let record = self.record(VcsOp::Redo, steps, None);
-        self.apply(&mut writer, &stack, target, step.snapshot_first, record)
+        self.apply(writer, &stack, target, step.snapshot_first, record)
     }
 
     /// Restore the tree to `target`: a snapshot id of this project, or an entry id of the
@@ -258,10 +290,26 @@ impl ProjectHistory {
         target: &str,
         snapshot_first: bool,
     ) -> Result<Moved, OpError> {
-        let (mut writer, mut reader, stack) = self.open_session(path, session)?;
+        let (mut writer, _) = SessionWriter::open(path, session)?;
+        self.restore_with(&mut writer, path, target, snapshot_first)
+    }
+
+    /// [`ProjectHistory::restore`] through the writer of a session already open for writing.
+    ///
+    /// # Errors
+    /// As [`ProjectHistory::restore`].
+    pub fn restore_with(
+        &self,
+        writer: &mut SessionWriter,
+        path: &Path,
+        target: &str,
+        snapshot_first: bool,
+    ) -> Result<Moved, OpError> {
+        let session = writer.id();
+        let (mut reader, stack) = self.read_stack(writer, path)?;
         let snapshot = self.point(session, &mut reader, &stack, target)?;
         let record = self.record(VcsOp::Restore, Vec::new(), Some(target.to_owned()));
-        self.apply(&mut writer, &stack, snapshot, snapshot_first, record)
+        self.apply(writer, &stack, snapshot, snapshot_first, record)
     }
 
     /// The diff from `from` to `to` (snapshot ids or entry ids of the session, read without

@@ -8,6 +8,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod plugin;
 mod refusals;
 
 use std::collections::BTreeMap;

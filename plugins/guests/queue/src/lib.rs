@@ -37,7 +37,8 @@ impl Guest for Queue {
             LifecycleEvent::Restore(_)
             | LifecycleEvent::Prompt(_)
             | LifecycleEvent::Context(_)
-            | LifecycleEvent::Compact(_) => Vec::new(),
+            | LifecycleEvent::Compact(_)
+            | LifecycleEvent::Snapshot(_) => Vec::new(),
         })
     }
 }

@@ -20,7 +20,8 @@ fn queued(event: &LifecycleEvent) -> &[QueuedInput] {
         LifecycleEvent::Restore(_)
         | LifecycleEvent::Prompt(_)
         | LifecycleEvent::Context(_)
-        | LifecycleEvent::Compact(_) => &[],
+        | LifecycleEvent::Compact(_)
+        | LifecycleEvent::Snapshot(_) => &[],
     }
 }
 

@@ -311,11 +311,10 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         images: &prompt.images,
     };
     // The same pinned generation's handlers (the queue policy) see the run's safe points.
-    let snapshots = app.snapshots(&cwd);
     let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
         .with_lifecycle(&tools)
         .with_compaction(app.compaction_policy())
-        .with_history(&snapshots)
+        .with_history(&tools)
         .in_dir(cwd)
         .submit(&mut session, submit, &mut shown, &cancel)
     {
