@@ -19,7 +19,8 @@ pub(crate) struct Before {
 
 impl Agent<'_> {
     /// The snapshot before the batch `calls` of `round`, when it must be bracketed: there is
-    /// a history, the response ended for tool use, and a call is not declared read-only.
+    /// a history, the response ended for tool use, and a call of an active tool is not declared
+    /// read-only (a call of no active tool runs nothing, so it changes nothing).
     pub(crate) fn snapshot_before(
         &self,
         run: &mut Run<'_>,
@@ -28,7 +29,19 @@ impl Agent<'_> {
         calls: &[ToolCall],
     ) -> Option<Before> {
         let history = self.history.filter(|h| h.enabled())?;
-        if stop != StopReason::ToolUse || calls.iter().all(|c| self.tools.read_only(&c.name)) {
+        if stop != StopReason::ToolUse {
+            return None;
+        }
+        let active: std::collections::HashSet<String> = self
+            .tools
+            .definitions()
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        if !calls
+            .iter()
+            .any(|c| active.contains(&c.name) && !self.tools.read_only(&c.name))
+        {
             return None;
         }
         let context = context(run, self);

@@ -113,7 +113,7 @@ fn body() -> String {
         if m.is_handler() {
             let _ = write!(
                 out,
-                "\nA lifecycle handler with the role{} {}: it contributes no tools. The queue delivery policy skips the rest of a running tool batch when steering input is queued (each skipped call gets an explicit result), delivers steering input once the batch is complete, and delivers follow-up input when the work would otherwise stop. See [sessions](../sessions.md#queued-input).\n",
+                "\nA lifecycle handler with the role{} {}: it contributes no tools.",
                 if m.handlers.len() == 1 { "" } else { "s" },
                 m.handlers
                     .iter()
@@ -121,6 +121,11 @@ fn body() -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            for role in &m.handlers {
+                out.push(' ');
+                out.push_str(role_summary(role));
+            }
+            out.push('\n');
         }
         for (_, d) in tools.iter().filter(|(plugin, _)| *plugin == m.id) {
             let _ = write!(out, "\n### `{}`\n\n{}\n\n", d.name, d.description);
@@ -159,5 +164,30 @@ fn write_properties(out: &mut String, schema: &serde_json::Value) {
             cell(&constraints.join(", ")),
             cell(p["description"].as_str().unwrap_or(""))
         );
+    }
+}
+
+/// What a handler role does, for the reference (the plugins guide says it at length).
+fn role_summary(role: &str) -> &'static str {
+    match role {
+        "queue-policy" => {
+            "The queue delivery policy skips the rest of a running tool batch when steering input is queued (each skipped call gets an explicit result), delivers steering input once the batch is complete, and delivers follow-up input when the work would otherwise stop. See [sessions](../sessions.md#queued-input)."
+        }
+        "secret-policy" => {
+            "The secret policy decides at which effects a registered secret's reference becomes its plaintext: local processes and file writes and edits, nothing else. See [secrets](../secrets.md)."
+        }
+        "prompt" => {
+            "It gives each request's base instructions: where Smith runs, how to use its tools. See [context](../context.md)."
+        }
+        "context" => {
+            "It adds standing context, such as `AGENTS.md` files from the project root down to the working directory, to each request. See [context](../context.md)."
+        }
+        "compaction" => {
+            "It writes what a compaction asks the model for: the summary's headings and what to keep exact. See [compaction](../compaction.md)."
+        }
+        "history" => {
+            "It snapshots the working tree before and after every tool batch that may change files, through the `vcs` facility, so undo can take the batch back. See [undo](../undo.md)."
+        }
+        _ => "See [plugins](../plugins.md#lifecycle-handlers).",
     }
 }

@@ -34,7 +34,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 13);
+    assert_eq!(plugins.len(), 14);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@0.5.0");
     assert_eq!(
@@ -67,12 +67,16 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[7]["id"], "compaction");
     assert_eq!(plugins[7]["handlers"], serde_json::json!(["compaction"]));
     assert_eq!(plugins[7]["grants"], serde_json::json!([]));
+    // The working-tree history: snapshots through the vcs facility, nothing else.
+    assert_eq!(plugins[8]["id"], "history");
+    assert_eq!(plugins[8]["handlers"], serde_json::json!(["history"]));
+    assert_eq!(plugins[8]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
-    assert_eq!(plugins[9]["id"], "anthropic");
-    assert_eq!(plugins[9]["world"], "provider-plugin@0.5.0");
-    assert_eq!(plugins[9]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
-    assert_eq!(plugins[9]["provider"]["api_key_required"], true);
-    let ids: Vec<&str> = plugins[8..]
+    assert_eq!(plugins[10]["id"], "anthropic");
+    assert_eq!(plugins[10]["world"], "provider-plugin@0.5.0");
+    assert_eq!(plugins[10]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
+    assert_eq!(plugins[10]["provider"]["api_key_required"], true);
+    let ids: Vec<&str> = plugins[9..]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();
@@ -87,8 +91,8 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         ]
     );
     // The scripted provider is a codec too; its transport plays scripts, offline.
-    assert_eq!(plugins[8]["provider"]["base_url"], "script:");
-    assert_eq!(plugins[12]["provider"]["api_key_required"], false);
+    assert_eq!(plugins[9]["provider"]["base_url"], "script:");
+    assert_eq!(plugins[13]["provider"]["api_key_required"], false);
     assert!(
         plugins
             .iter()
@@ -227,7 +231,8 @@ fn effect_outcomes(entries: &[smith_store::Entry]) -> Vec<EffectOutcome> {
     entries
         .iter()
         .filter_map(|e| match &e.record {
-            Record::EffectCompletion(c) => Some(c.outcome),
+            // The history plugin's snapshots around the batch are not the tool's.
+            Record::EffectCompletion(c) if !c.effect_id.contains("/vcs-") => Some(c.outcome),
             _ => None,
         })
         .collect()
@@ -330,7 +335,7 @@ fn with_process_confirm_eval_cannot_ask_so_the_program_does_not_run() {
     let asked: Vec<_> = entries
         .iter()
         .filter_map(|e| match &e.record {
-            Record::EffectIntent(i) => Some(i.effect.as_str()),
+            Record::EffectIntent(i) if i.tool != "history" => Some(i.effect.as_str()),
             _ => None,
         })
         .collect();
@@ -403,10 +408,11 @@ fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effec
             is_error && output.contains("do not match its input schema"),
             "{name} {arguments}: {output}"
         );
+        // (The history plugin's snapshots around the batch are its own, not the tool's.)
         assert!(
             !entries
                 .iter()
-                .any(|e| matches!(e.record, Record::EffectIntent(_))),
+                .any(|e| matches!(&e.record, Record::EffectIntent(i) if i.tool != "history")),
             "{name} {arguments}"
         );
         assert_paired(&entries);
@@ -498,7 +504,7 @@ fn ctrl_c_during_a_bash_call_stops_its_processes_and_records_the_outcome() {
     let completion = entries
         .iter()
         .find_map(|e| match &e.record {
-            Record::EffectCompletion(c) => Some(c),
+            Record::EffectCompletion(c) if !c.effect_id.contains("/vcs-") => Some(c),
             _ => None,
         })
         .unwrap();

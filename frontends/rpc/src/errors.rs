@@ -68,3 +68,25 @@ pub(crate) fn shutting_down() -> ErrorObject {
 pub(crate) fn config(e: &dyn std::fmt::Display) -> ErrorObject {
     ErrorObject::new(code::CONFIG, e.to_string())
 }
+
+/// A working-tree history operation that did nothing (or could not be recorded).
+pub(crate) fn history(e: &smith_app::history::OpError) -> ErrorObject {
+    use smith_app::history::OpErrorKind;
+    let (code, fix) = match e.kind() {
+        OpErrorKind::NotFound => (
+            code::NOT_FOUND,
+            "; `session.entries` lists the session's entries and its vcs records name the snapshots",
+        ),
+        OpErrorKind::Nothing => (
+            code::STATE,
+            "; `history.diff` shows the latest change, `session.entries` the vcs records",
+        ),
+        OpErrorKind::Refused => (
+            code::REFUSED,
+            "; nothing was changed: `history.diff` from the session's latest snapshot shows changes made since, and `snapshot_first` keeps them in a snapshot and goes on",
+        ),
+        OpErrorKind::Config => (code::CONFIG, ""),
+        OpErrorKind::Storage => (code::STORAGE, ""),
+    };
+    ErrorObject::new(code, format!("{e}{fix}"))
+}

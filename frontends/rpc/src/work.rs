@@ -37,8 +37,22 @@ pub(crate) struct CompactParams {
     pub(crate) script: Option<PathBuf>,
 }
 
+/// A working-tree history operation (`history.undo`, `history.redo`, `history.restore`).
+pub(crate) enum HistoryOp {
+    Undo(smith_app::history::Step),
+    Redo(smith_app::history::Step),
+    Restore {
+        target: String,
+        snapshot_first: bool,
+    },
+}
+
 /// A command for the session's thread, answered to `id`.
 pub(crate) enum Command {
+    History {
+        id: Option<Value>,
+        op: HistoryOp,
+    },
     Submit {
         id: Option<Value>,
         params: SubmitParams,
@@ -276,6 +290,11 @@ impl Actor {
                     self.shared.admitting.store(false, Ordering::SeqCst);
                     self.server.answer(id.as_ref(), result);
                 }
+                Command::History { id, op } => {
+                    let result = self.history(op);
+                    self.shared.admitting.store(false, Ordering::SeqCst);
+                    self.server.answer(id.as_ref(), result);
+                }
                 Command::Select { id, entry } => {
                     let result = self.with_session(|s| {
                         s.select_branch(EntryId(entry))
@@ -326,6 +345,40 @@ impl Actor {
             })?;
         }
         crate::queue::run(&self.server, method, params)
+    }
+
+    /// Run `op` through the session's own writer (this thread holds the session, so the
+    /// operation cannot take the file's writer lock itself); the `vcs` record it writes as the
+    /// answer.
+    fn history(&mut self, op: HistoryOp) -> Result<Value, ErrorObject> {
+        let history = self
+            .server
+            .app
+            .open_history(&self.cwd)
+            .map_err(|e| errors::history(&e))?;
+        let session = self.session.as_ref().ok_or_else(errors::shutting_down)?;
+        let path = session.path().to_owned();
+        let shared = session.journal();
+        let mut writer = shared.lock();
+        let moved = match op {
+            HistoryOp::Undo(step) => history.undo_with(&mut writer, &path, step),
+            HistoryOp::Redo(step) => history.redo_with(&mut writer, &path, step),
+            HistoryOp::Restore {
+                target,
+                snapshot_first,
+            } => history.restore_with(&mut writer, &path, &target, snapshot_first),
+        }
+        .map_err(|e| errors::history(&e))?;
+        Ok(json!({
+            "entry": moved.entry.0,
+            "op": moved.record.op,
+            "before": moved.record.before,
+            "after": moved.record.after,
+            "steps": moved.record.steps,
+            "target": moved.record.target,
+            "written": moved.written,
+            "deleted": moved.deleted,
+        }))
     }
 
     fn with_session(

@@ -80,6 +80,49 @@ pub enum OpError {
     },
 }
 
+/// What kind of failure an [`OpError`] is, for a frontend choosing its status or error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpErrorKind {
+    /// No such snapshot or entry (or an id that is not one).
+    NotFound,
+    /// Nothing to undo, redo or show on the session's branch.
+    Nothing,
+    /// The operation would lose something, is of another project, or the tree refuses a
+    /// write; nothing changed.
+    Refused,
+    /// No data home to keep the history in.
+    Config,
+    /// The session file or the snapshot repository failed (or the change is unrecorded).
+    Storage,
+}
+
+impl OpError {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> OpErrorKind {
+        match self {
+            Self::NoHome(_) => OpErrorKind::Config,
+            Self::Store(_) | Self::Unrecorded { .. } => OpErrorKind::Storage,
+            Self::NothingToUndo { .. } | Self::NothingToRedo { .. } | Self::NoChanges { .. } => {
+                OpErrorKind::Nothing
+            }
+            Self::UnknownEntry { .. } => OpErrorKind::NotFound,
+            Self::OtherProject { .. } => OpErrorKind::Refused,
+            Self::Vcs(v) => match v {
+                VcsError::BadId { .. }
+                | VcsError::UnknownSnapshot { .. }
+                | VcsError::Ambiguous { .. } => OpErrorKind::NotFound,
+                VcsError::Changed { .. }
+                | VcsError::Unsnapshotted { .. }
+                | VcsError::ThroughLink { .. }
+                | VcsError::NotWritable { .. }
+                | VcsError::NotADirectory { .. }
+                | VcsError::ForeignRepository { .. } => OpErrorKind::Refused,
+                VcsError::Io { .. } | VcsError::Repository { .. } => OpErrorKind::Storage,
+            },
+        }
+    }
+}
+
 /// How far an undo goes, and what to do with changes the session did not record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Step {

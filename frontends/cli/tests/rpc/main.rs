@@ -9,6 +9,7 @@ mod bad_input;
 mod client;
 mod compact;
 mod discover;
+mod history;
 mod queue;
 mod reconnect;
 mod requests;
