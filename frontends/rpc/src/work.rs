@@ -369,16 +369,7 @@ impl Actor {
             } => history.restore_with(&mut writer, &path, &target, snapshot_first),
         }
         .map_err(|e| errors::history(&e))?;
-        Ok(json!({
-            "entry": moved.entry.0,
-            "op": moved.record.op,
-            "before": moved.record.before,
-            "after": moved.record.after,
-            "steps": moved.record.steps,
-            "target": moved.record.target,
-            "written": moved.written,
-            "deleted": moved.deleted,
-        }))
+        Ok(moved.to_json())
     }
 
     fn with_session(

@@ -146,6 +146,24 @@ pub struct Moved {
     pub deleted: Vec<String>,
 }
 
+impl Moved {
+    /// The structured form every frontend gives: `entry`, `op` (`undo`, `redo`, `restore`),
+    /// `before` and `after` (snapshot ids), `steps` (entry ids), `target`, `written` and
+    /// `deleted` (paths relative to the project root).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "entry": self.entry.0,
+            "op": self.record.op,
+            "before": self.record.before,
+            "after": self.record.after,
+            "steps": self.record.steps,
+            "target": self.record.target,
+            "written": self.written,
+            "deleted": self.deleted,
+        })
+    }
+}
+
 /// A point of the history a command names: a snapshot id, or an entry of the session (the
 /// state of the tree at it).
 fn is_entry(text: &str) -> Option<u64> {

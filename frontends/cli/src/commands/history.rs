@@ -201,17 +201,7 @@ fn op_error(e: &OpError) -> CliError {
 fn report(moved: &Moved, json: bool, redactor: &smith_secrets::Shared) -> Result<u8, CliError> {
     let redactor = redactor.current();
     let text = if json {
-        let record = serde_json::json!({
-            "entry": moved.entry.0,
-            "op": moved.record.op,
-            "before": moved.record.before,
-            "after": moved.record.after,
-            "steps": moved.record.steps,
-            "target": moved.record.target,
-            "written": moved.written,
-            "deleted": moved.deleted,
-        });
-        format!("{record}\n")
+        format!("{}\n", moved.to_json())
     } else {
         let mut out = format!(
             "{:?} recorded as entry {}: working tree {} -> {}\n",

@@ -135,9 +135,15 @@ impl Project {
 
     /// Run the script; the session file.
     pub(crate) fn run(&self) -> PathBuf {
+        self.run_with(&[])
+    }
+
+    /// Run the script with the global options `options` too; the session file.
+    pub(crate) fn run_with(&self, options: &[&str]) -> PathBuf {
         let script = self.env.write("history.kdl", SCRIPT);
-        self.ok(&[
-            "--allow-process",
+        let mut args = vec!["--allow-process"];
+        args.extend_from_slice(options);
+        args.extend([
             "eval",
             "-m",
             "scripted/history",
@@ -145,6 +151,7 @@ impl Project {
             script.to_str().unwrap(),
             "change things",
         ]);
+        self.ok(&args);
         self.env.session_files().remove(0)
     }
 }
