@@ -89,14 +89,14 @@ impl Diff {
     /// Git's `--stat` text: one line per path with its count of changed lines, then the totals.
     #[must_use]
     pub fn stat_text(&self) -> String {
-        let width = self
-            .files
-            .iter()
-            .map(|f| f.path.chars().count())
-            .max()
-            .unwrap_or(0);
+        // No change: nothing, as git prints.
+        if self.files.is_empty() {
+            return String::new();
+        }
+        let shown: Vec<String> = self.files.iter().map(|f| display_path(&f.path)).collect();
+        let width = shown.iter().map(|p| p.chars().count()).max().unwrap_or(0);
         let mut out = String::new();
-        for f in &self.files {
+        for (f, path) in self.files.iter().zip(&shown) {
             let count = if f.binary {
                 "Bin".to_owned()
             } else {
@@ -108,7 +108,7 @@ impl Diff {
                 "-".repeat(usize::try_from(f.deletions.min(40)).unwrap_or(40))
             );
             let sep = if bar.is_empty() { "" } else { " " };
-            out.push_str(&format!(" {:<width$} | {count}{sep}{bar}\n", f.path));
+            out.push_str(&format!(" {path:<width$} | {count}{sep}{bar}\n"));
         }
         let s = self.stat();
         let plural = |n: u64, one: &str, many: &str| {
@@ -159,8 +159,14 @@ impl Vcs {
     /// [`VcsError::Repository`] when a snapshot's objects cannot be read.
     pub fn diff(&self, from: SnapshotId, to: SnapshotId) -> Result<Diff, VcsError> {
         let (old, new) = (self.files(from)?, self.files(to)?);
+        // A path one side left out (too large, special) is not absent there: not shown.
+        let mut left_out = self.skipped_of(from)?;
+        left_out.extend(self.skipped_of(to)?);
         let mut files = Vec::new();
         for (path, change) in changes(&old, &new) {
+            if matches!(change, (Some(_), None) | (None, Some(_))) && left_out.contains(path) {
+                continue;
+            }
             let path = String::from_utf8_lossy(path).into_owned();
             match change {
                 (Some(a), Some(b)) if is_link(a.0) != is_link(b.0) => {
@@ -341,6 +347,23 @@ fn quote(path: &str) -> String {
     {
         return path.to_owned();
     }
+    quote_always(path)
+}
+
+/// A path for a person's terminal: as is, or C-quoted as git does when it holds any control
+/// character (C1 ones too, as the octal of their UTF-8 bytes), a quote or a backslash — so a
+/// file name can never carry an escape sequence to the terminal.
+pub fn display_path(path: &str) -> String {
+    if !path
+        .chars()
+        .any(|c| c.is_control() || c == '"' || c == '\\')
+    {
+        return path.to_owned();
+    }
+    quote_always(path)
+}
+
+fn quote_always(path: &str) -> String {
     let mut out = String::from("\"");
     for c in path.chars() {
         match c {
@@ -348,10 +371,30 @@ fn quote(path: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\t' => out.push_str("\\t"),
             '\n' => out.push_str("\\n"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+            c if c.is_control() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("\\{b:03o}"));
+                }
+            }
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod display_tests {
+    use super::display_path;
+
+    #[test]
+    fn a_path_with_control_characters_is_quoted_so_none_reaches_a_terminal() {
+        assert_eq!(display_path("src/main.rs"), "src/main.rs");
+        assert_eq!(display_path("é.txt"), "é.txt");
+        assert_eq!(display_path("\u{1b}[31mred"), "\"\\033[31mred\"");
+        assert_eq!(display_path("a\nb"), "\"a\\nb\"");
+        // A C1 control (CSI) as the octal of its UTF-8 bytes.
+        assert_eq!(display_path("x\u{9b}y"), "\"x\\302\\233y\"");
+    }
 }

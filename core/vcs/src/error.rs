@@ -100,6 +100,10 @@ pub enum VcsError {
         /// Why it is not held.
         why: String,
     },
+    /// A write failed part way through a restore (the variant says whether the tree was put
+    /// back).
+    #[error(transparent)]
+    Partial(Box<PartialRestore>),
     /// A restore would write through a symbolic link, which may lead outside the project root.
     #[error("`{path}` is a symbolic link to `{target}`; restoring would write through it")]
     ThroughLink {
@@ -107,6 +111,29 @@ pub enum VcsError {
         path: String,
         /// Where it points.
         target: String,
+    },
+}
+
+/// A restore whose write failed part way: what it had changed was put back, or not.
+#[derive(Debug, thiserror::Error)]
+pub enum PartialRestore {
+    /// Every path already changed was put back: the tree is as it was before the restore.
+    #[error(
+        "{failure}; the paths this restore had already changed were put back, so the working tree is as it was"
+    )]
+    RolledBack {
+        /// The write that failed.
+        failure: Box<VcsError>,
+    },
+    /// Putting the changed paths back failed too.
+    #[error("{failure}; the working tree is partly restored and putting it back failed ({rollback}): restore snapshot {} to go back", before.short())]
+    Partly {
+        /// The write that failed.
+        failure: Box<VcsError>,
+        /// Why putting it back failed.
+        rollback: Box<VcsError>,
+        /// The snapshot of the tree as it was before the restore.
+        before: SnapshotId,
     },
 }
 

@@ -31,8 +31,8 @@ mod snapshot;
 mod stat;
 mod tree;
 
-pub use diff::{Diff, FileChange, FileDiff, Stat};
-pub use error::VcsError;
+pub use diff::{Diff, FileChange, FileDiff, Stat, display_path};
+pub use error::{PartialRestore, VcsError};
 pub use project::{SnapshotId, Vcs};
 pub use restore::{Restore, Restored};
 pub use snapshot::{SkipReason, Skipped, Snapshot};

@@ -116,10 +116,14 @@ impl Vcs {
         if !root.is_dir() {
             return Err(not_dir());
         }
-        fs::create_dir_all(store).map_err(|source| VcsError::NotWritable {
-            path: store.to_path_buf(),
-            source,
-        })?;
+        // The snapshots hold the project's files as they are, secrets included: private to
+        // the user, like the sessions.
+        std::os::unix::fs::DirBuilderExt::mode(fs::DirBuilder::new().recursive(true), 0o700)
+            .create(store)
+            .map_err(|source| VcsError::NotWritable {
+                path: store.to_path_buf(),
+                source,
+            })?;
         let store = fs::canonicalize(store).map_err(|e| VcsError::io(store, e))?;
         let dir = store.join(repo_name(&root));
         let root_file = dir.join(ROOT_FILE);
@@ -219,7 +223,10 @@ impl Vcs {
         &self,
         tree: ObjectId,
         note: &str,
+        skipped: &[crate::Skipped],
     ) -> Result<(SnapshotId, bool), VcsError> {
+        let left_out: std::collections::BTreeSet<Vec<u8>> =
+            skipped.iter().map(|s| s.path.as_bytes().to_vec()).collect();
         let err = |e: &dyn std::fmt::Display| VcsError::repo(&self.dir, e);
         // Another process may move the branch between reading and writing it: the update is
         // conditional on the value read, and retried on the new one.
@@ -227,6 +234,7 @@ impl Vcs {
             let latest = self.latest()?;
             if let Some(latest) = latest
                 && self.tree_of(latest)? == tree
+                && self.skipped_of(latest)? == left_out
             {
                 return Ok((latest, false));
             }
@@ -241,11 +249,7 @@ impl Vcs {
                     offset: 0,
                 },
             };
-            let message = if note.is_empty() {
-                format!("{MESSAGE}\n")
-            } else {
-                format!("{MESSAGE}\n\n{}\n", note.trim_end())
-            };
+            let message = message(note, &left_out);
             let commit = gix::objs::Commit {
                 tree,
                 parents: latest.map(|l| l.0).into_iter().collect(),
@@ -300,6 +304,30 @@ impl Vcs {
         }
     }
 
+    /// The paths snapshot `id` left out (over the size bound, special, unreadable): not absent
+    /// from it, only not held, so a diff does not show them and a restore leaves them alone.
+    ///
+    /// # Errors
+    /// [`VcsError::Repository`] when the snapshot cannot be read.
+    pub(crate) fn skipped_of(
+        &self,
+        id: SnapshotId,
+    ) -> Result<std::collections::BTreeSet<Vec<u8>>, VcsError> {
+        let commit = self
+            .repo
+            .find_commit(id.0)
+            .map_err(|e| VcsError::repo(&self.dir, e))?;
+        let raw = commit
+            .message_raw()
+            .map_err(|e| VcsError::repo(&self.dir, e))?;
+        Ok(raw
+            .split(|&b| b == b'\n')
+            .filter_map(|line| line.strip_prefix(SKIPPED.as_bytes()))
+            .filter_map(|json| serde_json::from_slice::<String>(json).ok())
+            .map(String::into_bytes)
+            .collect())
+    }
+
     fn is_snapshot(&self, id: ObjectId) -> bool {
         self.repo
             .find_commit(id)
@@ -337,4 +365,35 @@ fn find_loose(dir: &Path, hex: &str) -> Vec<ObjectId> {
         .filter(|name| name.starts_with(rest))
         .filter_map(|name| ObjectId::from_hex(format!("{fan}{name}").as_bytes()).ok())
         .collect()
+}
+
+/// The trailer line naming a path a snapshot left out: `Skipped: "PATH"` (a JSON string).
+const SKIPPED: &str = "Skipped: ";
+
+/// A snapshot commit's message: the first line, the note (a note line that would read as a
+/// trailer is indented, so a note cannot claim a path was left out), and one trailer line per
+/// path left out.
+fn message(note: &str, left_out: &std::collections::BTreeSet<Vec<u8>>) -> String {
+    let mut out = format!("{MESSAGE}\n");
+    let note = note.trim_end();
+    if !note.is_empty() {
+        out.push('\n');
+        for line in note.lines() {
+            if line.starts_with(SKIPPED.trim_end()) {
+                out.push(' ');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    if !left_out.is_empty() {
+        out.push('\n');
+        for path in left_out {
+            let text = String::from_utf8_lossy(path);
+            out.push_str(SKIPPED);
+            out.push_str(&serde_json::to_string(&*text).unwrap_or_default());
+            out.push('\n');
+        }
+    }
+    out
 }

@@ -74,10 +74,14 @@ impl Vcs {
             .iter()
             .map(|s| (s.path.as_str(), &s.reason))
             .collect();
-        let plan = Plan::new(&scan.files, &wanted);
+        let mut plan = Plan::new(&scan.files, &wanted);
+        // A path the target snapshot left out (too large then, special) is not absent from it:
+        // it is left as it is.
+        let left_out = self.skipped_of(target)?;
+        plan.deletes.retain(|p| !left_out.contains(p));
         plan.check(&self.root, &scan.files, &skipped)?;
         self.probe_writable()?;
-        let (id, created) = self.commit(tree, &options.note)?;
+        let (id, created) = self.commit(tree, &options.note, &scan.skipped)?;
         let before = Snapshot {
             id,
             created,
@@ -85,13 +89,32 @@ impl Vcs {
             read: scan.read,
             skipped: scan.skipped.clone(),
         };
-        self.apply(&plan, &wanted)?;
+        if let Err(failure) = self.apply(&plan, &wanted) {
+            return Err(self.roll_back(failure, &scan.files, id));
+        }
         Ok(Restored {
             before,
             target,
             written: plan.writes.iter().map(|p| lossy(p)).collect(),
             deleted: plan.deletes.iter().map(|p| lossy(p)).collect(),
         })
+    }
+
+    /// After `failure` part way through a restore, put the paths already changed back as
+    /// `before` (the tree scanned before it) holds them.
+    fn roll_back(&self, failure: VcsError, before: &Files, id: SnapshotId) -> VcsError {
+        let failure = Box::new(failure);
+        let back = self
+            .scan()
+            .and_then(|now| self.apply(&Plan::new(&now.files, before), before));
+        VcsError::Partial(Box::new(match back {
+            Ok(()) => crate::error::PartialRestore::RolledBack { failure },
+            Err(rollback) => crate::error::PartialRestore::Partly {
+                failure,
+                rollback: Box::new(rollback),
+                before: id,
+            },
+        }))
     }
 
     fn probe_writable(&self) -> Result<(), VcsError> {

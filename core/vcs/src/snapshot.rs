@@ -92,7 +92,7 @@ impl Vcs {
     pub fn snapshot(&self, note: &str) -> Result<Snapshot, VcsError> {
         let scan = self.scan()?;
         let tree = self.write_trees(&scan.files)?;
-        let (id, created) = self.commit(tree, note)?;
+        let (id, created) = self.commit(tree, note, &scan.skipped)?;
         Ok(Snapshot {
             id,
             created,

@@ -220,3 +220,91 @@ fn a_root_that_is_not_a_directory_is_refused() {
     let err = Vcs::open(&file.join("vcs"), &f.root, Limits::default()).unwrap_err();
     assert!(matches!(err, VcsError::NotWritable { .. }), "{err:?}");
 }
+
+#[test]
+fn a_write_that_fails_part_way_puts_back_what_the_restore_had_changed() {
+    let f = Fixture::new();
+    f.write("d1/x", "x0\n");
+    f.write("d2/y", "y0\n");
+    let vcs = f.vcs();
+    let first = vcs.snapshot("").unwrap().id;
+    f.write("d1/x", "x1\n");
+    f.write("d2/y", "y1\n");
+    let second = vcs.snapshot("").unwrap().id;
+    let changed = f.tree();
+    // A directory where the restore writes `d2/y`'s temporary file makes that write fail
+    // after `d1/x` was written (an empty directory is in no snapshot, so no check sees it).
+    let blocker = f
+        .root
+        .join(format!("d2/.y.smith-{}.tmp", std::process::id()));
+    fs::create_dir(&blocker).unwrap();
+    let err = vcs.restore(first, &expect(second)).unwrap_err();
+    assert!(
+        matches!(&err, VcsError::Partial(p) if matches!(**p, smith_vcs::PartialRestore::RolledBack { .. })),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("were put back"), "{err}");
+    fs::remove_dir(&blocker).unwrap();
+    assert_eq!(f.tree(), changed, "d1/x was put back as it was");
+    // With the obstacle gone the same restore goes through.
+    vcs.restore(first, &expect(second)).unwrap();
+    assert_eq!(fs::read_to_string(f.root.join("d1/x")).unwrap(), "x0\n");
+}
+
+#[test]
+fn a_file_a_snapshot_left_out_is_neither_shown_as_deleted_nor_deleted_by_a_restore() {
+    let f = Fixture::new();
+    f.write("small.txt", "s\n");
+    f.write("grow.txt", "small\n");
+    let vcs = Vcs::open(
+        &f.store,
+        &f.root,
+        Limits {
+            max_file_bytes: 100,
+        },
+    )
+    .unwrap();
+    let first = vcs.snapshot("").unwrap().id;
+    // The file grows past the bound: the next snapshot leaves it out.
+    f.write("grow.txt", &"g".repeat(300));
+    f.write("small.txt", "t\n");
+    let second = vcs.snapshot("").unwrap();
+    assert_eq!(second.skipped.len(), 1);
+    let diff = vcs.diff(first, second.id).unwrap();
+    let paths: Vec<&str> = diff.files.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["small.txt"], "grow.txt is not shown as deleted");
+    // Going back to the first state needs grow.txt, which no snapshot holds as it is now.
+    let refused = vcs.restore(first, &expect(second.id)).unwrap_err();
+    assert!(
+        matches!(refused, VcsError::Unsnapshotted { .. }),
+        "{refused:?}"
+    );
+    // Moved out of the way, the first state comes back with its small grow.txt…
+    fs::remove_file(f.root.join("grow.txt")).unwrap();
+    vcs.restore(first, &Restore::default()).unwrap();
+    assert_eq!(
+        fs::read_to_string(f.root.join("grow.txt")).unwrap(),
+        "small\n"
+    );
+    // …and going forward again leaves it alone: the second snapshot left it out, it did not
+    // delete it.
+    let redone = vcs.restore(second.id, &Restore::default()).unwrap();
+    assert!(redone.deleted.is_empty(), "{:?}", redone.deleted);
+    assert_eq!(
+        fs::read_to_string(f.root.join("grow.txt")).unwrap(),
+        "small\n"
+    );
+    assert_eq!(fs::read_to_string(f.root.join("small.txt")).unwrap(), "t\n");
+}
+
+#[test]
+fn a_note_cannot_claim_a_path_was_left_out() {
+    let f = Fixture::new();
+    f.write("a.txt", "a\n");
+    let vcs = f.vcs();
+    let first = vcs.snapshot("").unwrap().id;
+    fs::remove_file(f.root.join("a.txt")).unwrap();
+    let second = vcs.snapshot("Skipped: \"a.txt\"").unwrap().id;
+    let diff = vcs.diff(first, second).unwrap();
+    assert_eq!(diff.files.len(), 1, "the deletion is shown");
+}

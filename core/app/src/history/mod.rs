@@ -116,7 +116,9 @@ fn history_error(e: &VcsError) -> HistoryError {
         VcsError::NotADirectory { .. } | VcsError::ForeignRepository { .. } => {
             HistoryErrorKind::Unavailable
         }
-        VcsError::Io { .. } | VcsError::Repository { .. } => HistoryErrorKind::Io,
+        VcsError::Io { .. } | VcsError::Repository { .. } | VcsError::Partial(_) => {
+            HistoryErrorKind::Io
+        }
     };
     HistoryError::new(kind, e.to_string())
 }

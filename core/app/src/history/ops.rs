@@ -56,6 +56,16 @@ pub enum OpError {
         /// The project root here.
         here: PathBuf,
     },
+    /// The tree already holds the state a restore names: nothing was changed or recorded.
+    #[error(
+        "the working tree already holds snapshot {target}, so nothing was restored and session {session} records nothing (what can be redone stays)"
+    )]
+    Unchanged {
+        /// The session.
+        session: SessionId,
+        /// The snapshot named (short id).
+        target: String,
+    },
     /// The entry named does not exist in the session.
     #[error("session {session} has no entry {entry}")]
     UnknownEntry {
@@ -102,9 +112,10 @@ impl OpError {
         match self {
             Self::NoHome(_) => OpErrorKind::Config,
             Self::Store(_) | Self::Unrecorded { .. } => OpErrorKind::Storage,
-            Self::NothingToUndo { .. } | Self::NothingToRedo { .. } | Self::NoChanges { .. } => {
-                OpErrorKind::Nothing
-            }
+            Self::NothingToUndo { .. }
+            | Self::NothingToRedo { .. }
+            | Self::NoChanges { .. }
+            | Self::Unchanged { .. } => OpErrorKind::Nothing,
             Self::UnknownEntry { .. } => OpErrorKind::NotFound,
             Self::OtherProject { .. } => OpErrorKind::Refused,
             Self::Vcs(v) => match v {
@@ -117,7 +128,9 @@ impl OpError {
                 | VcsError::NotWritable { .. }
                 | VcsError::NotADirectory { .. }
                 | VcsError::ForeignRepository { .. } => OpErrorKind::Refused,
-                VcsError::Io { .. } | VcsError::Repository { .. } => OpErrorKind::Storage,
+                VcsError::Io { .. } | VcsError::Repository { .. } | VcsError::Partial(_) => {
+                    OpErrorKind::Storage
+                }
             },
         }
     }
@@ -236,6 +249,15 @@ impl ProjectHistory {
         };
         let note = format!("before {:?} in session {}", record.op, writer.id());
         let restored = self.with(|v| v.restore(target, &Restore { expect, note }))?;
+        // A restore to the state the tree is in changes nothing: not a step, so what can be
+        // redone stays.
+        if record.op == VcsOp::Restore && restored.written.is_empty() && restored.deleted.is_empty()
+        {
+            return Err(OpError::Unchanged {
+                session: writer.id(),
+                target: target.short(),
+            });
+        }
         record.before = restored.before.id.to_hex();
         record.after = target.to_hex();
         let entry = writer

@@ -32,7 +32,8 @@ history.max-file-bytes) that would be overwritten or deleted.
 Exit status:
   0    done: the paths written and deleted are listed on stdout
   1    refused or failed; the working tree is unchanged (the reason on stderr)
-  2    usage error: nothing to undo or redo, no such snapshot or entry
+  2    usage error: nothing to undo or redo, no such snapshot or entry, a snapshot or session
+       of another project, a restore to the state the tree already holds (nothing recorded)
   3    the session file is damaged or of a format version this Smith does not read
   4    the session is open for writing by another Smith process";
 
@@ -165,6 +166,7 @@ fn op_error(e: &OpError) -> CliError {
         OpError::NothingToUndo { .. } | OpError::NothingToRedo { .. } => CliError::usage(format!(
             "{e}; `smith diff` shows the latest change, `smith sessions get` the session's vcs records"
         )),
+        OpError::Unchanged { .. } => CliError::usage(e.to_string()),
         OpError::NoChanges { .. } => CliError::usage(format!(
             "{e}: no tool batch of it changed a file (or history.snapshots was off)"
         )),
@@ -192,6 +194,8 @@ fn op_error(e: &OpError) -> CliError {
                     "{e}; nothing was changed: move it out of the way and run the command again"
                 ),
             ),
+            // It says itself what became of the tree.
+            VcsError::Partial(_) => CliError::new(exit::RUN_FAILED, e.to_string()),
             _ => CliError::new(exit::RUN_FAILED, format!("{e}; nothing was changed")),
         },
     }
@@ -212,10 +216,10 @@ fn report(moved: &Moved, json: bool, redactor: &smith_secrets::Shared) -> Result
         )
         .to_lowercase();
         for path in &moved.written {
-            out.push_str(&format!("  written  {path}\n"));
+            out.push_str(&format!("  written  {}\n", smith_vcs::display_path(path)));
         }
         for path in &moved.deleted {
-            out.push_str(&format!("  deleted  {path}\n"));
+            out.push_str(&format!("  deleted  {}\n", smith_vcs::display_path(path)));
         }
         out
     };

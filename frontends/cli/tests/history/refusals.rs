@@ -148,3 +148,22 @@ fn a_project_smith_may_not_write_is_refused() {
     refused(&p, &session, &["undo"], 1, "cannot write");
     std::fs::set_permissions(&p.dir, std::fs::Permissions::from_mode(mode)).unwrap();
 }
+
+#[test]
+fn a_restore_to_the_state_the_tree_is_in_records_nothing_and_keeps_redo() {
+    let p = Project::new();
+    let session = p.run();
+    p.ok(&["undo"]);
+    // The state at the latest entry is the tree as it is now.
+    let latest = vcs_records(&session).last().unwrap().0.to_string();
+    refused(
+        &p,
+        &session,
+        &["restore", &latest],
+        2,
+        "already holds snapshot",
+    );
+    // What the undo took back can still be redone.
+    p.ok(&["redo"]);
+    assert!(tree(&p.dir).contains_key("run.sh"));
+}
