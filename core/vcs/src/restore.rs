@@ -274,9 +274,9 @@ impl Plan {
                 why: reason,
             }
         };
-        for path in self.deletes.iter().chain(&self.writes) {
+        'paths: for path in self.deletes.iter().chain(&self.writes) {
             // Every directory on the way must be a directory, or a file or link this restore
-            // deletes first.
+            // deletes first (then what lies below it is created afresh: nothing to check).
             let mut end = 0;
             while let Some(i) = path[end..].iter().position(|&b| b == b'/') {
                 end += i;
@@ -286,7 +286,10 @@ impl Plan {
                 let Ok(meta) = fs::symlink_metadata(&full) else {
                     break;
                 };
-                if meta.is_dir() || deleted.contains(dir) {
+                if deleted.contains(dir) {
+                    continue 'paths;
+                }
+                if meta.is_dir() {
                     continue;
                 }
                 if meta.file_type().is_symlink() {

@@ -308,3 +308,30 @@ fn a_note_cannot_claim_a_path_was_left_out() {
     let diff = vcs.diff(first, second).unwrap();
     assert_eq!(diff.files.len(), 1, "the deletion is shown");
 }
+
+#[test]
+fn a_snapshotted_link_where_a_directory_was_is_replaced_and_nothing_outside_is_touched() {
+    let f = Fixture::new();
+    let outside = f.dir.path().join("outside");
+    fs::create_dir(&outside).unwrap();
+    fs::write(outside.join("f.txt"), "theirs\n").unwrap();
+    f.write("d/f.txt", "mine\n");
+    let vcs = f.vcs();
+    let first = vcs.snapshot("").unwrap().id;
+    // The directory becomes a link leading out of the root (snapshotted as a link).
+    fs::remove_file(f.root.join("d/f.txt")).unwrap();
+    fs::remove_dir(f.root.join("d")).unwrap();
+    std::os::unix::fs::symlink(&outside, f.root.join("d")).unwrap();
+    let second = vcs.snapshot("").unwrap().id;
+    let done = vcs.restore(first, &expect(second)).unwrap();
+    assert_eq!(done.deleted, ["d"]);
+    assert!(fs::symlink_metadata(f.root.join("d")).unwrap().is_dir());
+    assert_eq!(
+        fs::read_to_string(f.root.join("d/f.txt")).unwrap(),
+        "mine\n"
+    );
+    assert_eq!(
+        fs::read_to_string(outside.join("f.txt")).unwrap(),
+        "theirs\n"
+    );
+}
