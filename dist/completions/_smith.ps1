@@ -96,7 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;undo' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -111,7 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;redo' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -126,7 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -140,7 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;diff' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')

@@ -90,7 +90,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;undo'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -104,7 +104,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;redo'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -118,7 +118,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;restore'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -131,7 +131,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;diff'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'

@@ -78,7 +78,7 @@ complete -c smith -n "__fish_smith_using_subcommand compact" -l json -d 'Emit th
 complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)' -r
+complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -l turn -d 'Take back (or replay) every latest step of the same turn'
@@ -87,7 +87,7 @@ complete -c smith -n "__fish_smith_using_subcommand undo" -l json -d 'Print the 
 complete -c smith -n "__fish_smith_using_subcommand undo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)' -r
+complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -l turn -d 'Take back (or replay) every latest step of the same turn'
@@ -96,7 +96,7 @@ complete -c smith -n "__fish_smith_using_subcommand redo" -l json -d 'Print the 
 complete -c smith -n "__fish_smith_using_subcommand redo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)' -r
+complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
@@ -104,7 +104,7 @@ complete -c smith -n "__fish_smith_using_subcommand restore" -l json -d 'Print t
 complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory)' -r
+complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the latest session started in this directory, else in the nearest directory above it in the project)' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l stat -d 'git\'s `--stat` summary instead of the patch'

@@ -402,7 +402,14 @@ fn diff(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
             .open_history(&dir)
             .and_then(|h| h.diff(&o.path, o.id, from.as_deref(), to.as_deref()))
             .map_err(|e| errors::history(&e))
-            .and_then(|diff| {
+            .and_then(|mut diff| {
+                // Names are redacted before `stat` aligns them (the writer redacts the rest).
+                if let Ok(secrets) = server2.app.secrets() {
+                    let redactor = secrets.redactor.current();
+                    for file in &mut diff.files {
+                        file.path = redactor.redact(&file.path).into_owned();
+                    }
+                }
                 let mut value = serde_json::to_value(&diff)
                     .map_err(|e| ErrorObject::new(code::STORAGE, e.to_string()))?;
                 value["patch"] = Value::String(diff.unified());

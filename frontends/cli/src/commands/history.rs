@@ -50,7 +50,7 @@ counts and patch.";
 #[derive(Debug, Args)]
 pub(crate) struct SessionArg {
     /// The session (a unique prefix of its id; `last`, the default: the latest session
-    /// started in this directory).
+    /// started in this directory, else in the nearest directory above it in the project).
     #[arg(long, value_name = "ID", default_value = "last")]
     pub(crate) session: String,
 }
@@ -132,10 +132,7 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
     })?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if session.session == crate::commands::eval::target::LAST {
-        match crate::commands::eval::target::latest(&store, cwd.to_str(), false)? {
-            crate::commands::eval::target::Target::Existing { path, id } => (path, id),
-            _ => unreachable!("latest names an existing session"),
-        }
+        latest_here(&store, &cwd)?
     } else {
         store.find(&session.session).map_err(|e| {
             command_error::find(
@@ -156,6 +153,31 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
         id,
         redactor,
     })
+}
+
+/// The latest session of this directory, else of the nearest directory above it inside the
+/// project (undo works from anywhere in the project a session changed).
+fn latest_here(
+    store: &smith_app::SessionStore,
+    cwd: &std::path::Path,
+) -> Result<(PathBuf, SessionId), CliError> {
+    use crate::commands::eval::target::{Target, latest};
+    let root = smith_app::history::project_root(cwd).ok();
+    for dir in cwd.ancestors() {
+        if let Some(text) = dir.to_str()
+            && let Ok(Some(found)) = store.latest_in(text)
+        {
+            return Ok(found);
+        }
+        if root.is_none() || dir.canonicalize().ok() == root {
+            break;
+        }
+    }
+    // None anywhere: the error of this directory's lookup, which names the fix.
+    match latest(store, cwd.to_str(), false)? {
+        Target::Existing { path, id } => Ok((path, id)),
+        _ => unreachable!("latest names an existing session"),
+    }
 }
 
 /// An operation's error with its status and this command line's fix.
@@ -263,6 +285,12 @@ pub(crate) fn diff(args: &DiffArgs, global: &Global) -> Result<u8, CliError> {
             args.to.as_deref(),
         )
         .map_err(|e| op_error(&e))?;
+    // Names are redacted before --stat aligns them, so the padding tells nothing of a secret.
+    let redactor = opened.redactor.current();
+    let mut diff = diff;
+    for file in &mut diff.files {
+        file.path = redactor.redact(&file.path).into_owned();
+    }
     let text = if args.json {
         format!(
             "{}\n",
@@ -274,5 +302,5 @@ pub(crate) fn diff(args: &DiffArgs, global: &Global) -> Result<u8, CliError> {
     } else {
         diff.unified()
     };
-    write_stdout(&opened.redactor.current().redact(&text))
+    write_stdout(&redactor.redact(&text))
 }

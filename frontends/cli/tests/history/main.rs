@@ -366,3 +366,20 @@ fn git_applies_smiths_diff_and_agrees_on_stat_and_modes_and_reads_the_snapshots(
         "{listing}"
     );
 }
+
+#[test]
+fn undo_works_from_a_subdirectory_of_the_project() {
+    let p = Project::new();
+    let state0 = tree(&p.dir);
+    p.run();
+    let sub = p.dir.join("sub");
+    assert!(sub.is_dir(), "the script made it");
+    let out = p
+        .env
+        .command(&["undo", "--turn"])
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(tree(&p.dir), state0);
+}
