@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run one agent turn without the terminal UI and print its output')
             [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Replay what the latest undo took back')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back')
@@ -84,6 +85,19 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script (scripted provider only)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Emit the intents as LF-delimited JSON records on stdout instead of plain text')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;replay' {
+            [CompletionResult]::new('--turns', '--turns', [CompletionResultType]::ParameterName, 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -770,6 +784,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;help' {
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Run one agent turn without the terminal UI and print its output')
             [CompletionResult]::new('compact', 'compact', [CompletionResultType]::ParameterValue, 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Replay what the latest undo took back')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back')
@@ -793,6 +808,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;compact' {
+            break
+        }
+        'smith;help;replay' {
             break
         }
         'smith;help;undo' {

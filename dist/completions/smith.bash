@@ -52,6 +52,9 @@ _smith() {
             smith,redo)
                 cmd="smith__subcmd__redo"
                 ;;
+            smith,replay)
+                cmd="smith__subcmd__replay"
+                ;;
             smith,restore)
                 cmd="smith__subcmd__restore"
                 ;;
@@ -180,6 +183,9 @@ _smith() {
                 ;;
             smith__subcmd__help,redo)
                 cmd="smith__subcmd__help__subcmd__redo"
+                ;;
+            smith__subcmd__help,replay)
+                cmd="smith__subcmd__help__subcmd__replay"
                 ;;
             smith__subcmd__help,restore)
                 cmd="smith__subcmd__help__subcmd__restore"
@@ -395,7 +401,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1135,7 +1141,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval compact undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1443,6 +1449,20 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__redo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__replay)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1920,6 +1940,36 @@ _smith() {
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__replay)
+            opts="-c -h -V --turns --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --turns)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

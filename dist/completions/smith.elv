@@ -33,6 +33,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
+            cand replay 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)'
             cand undo 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
             cand redo 'Replay what the latest undo took back'
             cand restore 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
@@ -79,6 +80,18 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -m 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded'
             cand --model 'The model that writes the summary, as PROVIDER/MODEL or an alias or group; default: the `model` setting, else the model the session last recorded'
             cand --script 'Play this provider script (scripted provider only)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --json 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;replay'= {
+            cand --turns 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -686,6 +699,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help'= {
             cand eval 'Run one agent turn without the terminal UI and print its output'
             cand compact 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
+            cand replay 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)'
             cand undo 'Take back the latest change a session''s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
             cand redo 'Replay what the latest undo took back'
             cand restore 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
@@ -707,6 +721,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;eval'= {
         }
         &'smith;help;compact'= {
+        }
+        &'smith;help;replay'= {
         }
         &'smith;help;undo'= {
         }

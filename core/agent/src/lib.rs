@@ -89,6 +89,7 @@ mod history;
 mod inbox;
 mod lifecycle;
 mod observer;
+pub mod playback;
 mod projection;
 mod reconstruct;
 mod record;

@@ -79,6 +79,7 @@ impl Command {
         match self {
             Self::Eval(_) => "eval",
             Self::Compact(_) => "compact",
+            Self::Replay(_) => "replay",
             Self::Undo(_) => "undo",
             Self::Redo(_) => "redo",
             Self::Restore(_) => "restore",
@@ -149,6 +150,10 @@ pub(crate) enum Command {
     /// verbatim, and later requests start from the summary (history is kept).
     #[command(after_help = crate::commands::eval::compact::COMPACT_AFTER_HELP)]
     Compact(crate::commands::eval::compact::CompactArgs),
+    /// Replay a recorded session from its file alone — no provider, nothing run — as its live
+    /// runs showed it (plain, or the intents as JSON lines).
+    #[command(after_help = crate::commands::eval::replay::REPLAY_AFTER_HELP)]
+    Replay(crate::commands::eval::replay::ReplayArgs),
     /// Take back the latest change a session's tool batch made to the working tree (files
     /// written by any tool, `bash` included), restoring the snapshot before it.
     #[command(after_help = crate::commands::history::UNDO_AFTER_HELP)]

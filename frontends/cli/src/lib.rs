@@ -105,6 +105,7 @@ pub fn main() -> ExitCode {
             smith_store::holder::set_frontend("compact");
             eval::compact::run(&args, &cli.global)
         }
+        Some(cli::Command::Replay(args)) => eval::replay::run(&args, &cli.global),
         Some(cli::Command::Undo(args)) => {
             smith_store::holder::set_frontend("undo");
             commands::history::undo(commands::history::Verb::Undo, &args, &cli.global)

@@ -4,6 +4,7 @@
 
 pub(crate) mod compact;
 mod input;
+pub(crate) mod replay;
 mod sink;
 pub(crate) mod target;
 
