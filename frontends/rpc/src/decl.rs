@@ -3,6 +3,7 @@
 //! (<https://spec.open-rpc.org>), of the generated reference (`docs/reference/rpc.md`, under
 //! the drift gate) and of parameter validation. Both documents are rendered in `render`.
 
+mod history;
 mod render;
 
 pub use render::{openrpc, reference_markdown};
@@ -176,29 +177,6 @@ fn session_info() -> Value {
         "position": {"type": "integer", "description": "the next entry id to be committed"},
         "path": {"type": "string"},
         "cwd": {"type": ["string", "null"]}
-    }})
-}
-
-fn snapshot_first() -> Param {
-    p(
-        "snapshot_first",
-        false,
-        json!({"type": "boolean"}),
-        "When the tree changed since the session last recorded it, keep those changes in a snapshot (the record's `before`) and go on instead of refusing.",
-    )
-}
-
-/// What `history.undo`, `history.redo` and `history.restore` answer.
-fn moved() -> Value {
-    json!({"type": "object", "required": ["entry", "op", "before", "after", "steps", "written", "deleted"], "properties": {
-        "entry": {"type": "integer"},
-        "op": {"enum": ["undo", "redo", "restore"]},
-        "before": {"type": "string"},
-        "after": {"type": "string"},
-        "steps": {"type": "array", "items": {"type": "integer"}},
-        "target": {"type": ["string", "null"]},
-        "written": {"type": "array", "items": {"type": "string"}},
-        "deleted": {"type": "array", "items": {"type": "string"}}
     }})
 }
 
@@ -573,76 +551,10 @@ pub fn methods() -> Vec<Method> {
             result_schema: json!({"type": "object", "properties": {"edit": {"type": "integer"}}}),
             errors: &[NOT_OPEN, READ_ONLY, BUSY, REFUSED, STORAGE],
         },
-        Method {
-            name: "history.undo",
-            summary: "Take back the latest change the session's tool batches made to the working tree (the undo/restore guide): the tree is restored to the snapshot before it, after checking that the tree holds no change since the session last recorded it, that no file a snapshot does not hold would be lost and that no write goes through a symbolic link — a refusal changes nothing. Recorded as a `vcs` record, so it can be redone or undone in turn. The session must be open for writing here and idle.",
-            params: vec![
-                session(),
-                p(
-                    "turn",
-                    false,
-                    json!({"type": "boolean"}),
-                    "Take back every latest step of the same turn (the last prompt's batches), not just one.",
-                ),
-                snapshot_first(),
-            ],
-            result: "The `vcs` record written: `entry`, `op`, `before` and `after` (snapshot ids), `steps` (the entries moved), `target`, `written` and `deleted` (paths).",
-            result_schema: moved(),
-            errors: &[
-                NOT_OPEN, READ_ONLY, BUSY, NOT_FOUND, REFUSED, STATE, CONFIG, STORAGE,
-            ],
-        },
-        Method {
-            name: "history.redo",
-            summary: "Replay what the latest undo took back (until a new change of the tree clears it), with the same checks as `history.undo`; recorded.",
-            params: vec![session(), snapshot_first()],
-            result: "The `vcs` record written, as `history.undo`.",
-            result_schema: moved(),
-            errors: &[
-                NOT_OPEN, READ_ONLY, BUSY, NOT_FOUND, REFUSED, STATE, CONFIG, STORAGE,
-            ],
-        },
-        Method {
-            name: "history.restore",
-            summary: "Restore the working tree to a snapshot of this project, or to its state at an entry of the session (time travel), with the same checks as `history.undo`; recorded as a step `history.undo` takes back.",
-            params: vec![
-                session(),
-                p(
-                    "target",
-                    true,
-                    string(),
-                    "A snapshot id (7 to 40 hexadecimal digits), or an entry id of the session (fewer than 7 digits).",
-                ),
-                snapshot_first(),
-            ],
-            result: "The `vcs` record written, as `history.undo`.",
-            result_schema: moved(),
-            errors: &[
-                NOT_OPEN, READ_ONLY, BUSY, NOT_FOUND, REFUSED, STATE, CONFIG, STORAGE,
-            ],
-        },
-        Method {
-            name: "history.diff",
-            summary: "What changed in the working tree, as a git-format diff (`git apply` takes its `patch`), registered secrets as their references: without `from`, the session's latest change; with `from` only, from there to the tree as it is now; read-only, so an observed session can be diffed too.",
-            params: vec![
-                session(),
-                p(
-                    "from",
-                    false,
-                    string(),
-                    "A snapshot id or an entry id of the session (the state of the tree at it).",
-                ),
-                p(
-                    "to",
-                    false,
-                    string(),
-                    "As `from`; default: the working tree now. Needs `from`.",
-                ),
-            ],
-            result: "`from` and `to` (snapshot ids), `files` (each with `path`, `change`, `old_mode`, `new_mode`, `binary`, `insertions`, `deletions`, `patch`), `patch` (the whole unified diff) and `stat` (git's summary).",
-            result_schema: json!({"type": "object", "required": ["from", "to", "files", "patch", "stat"], "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "files": {"type": "array"}, "patch": {"type": "string"}, "stat": {"type": "string"}}}),
-            errors: &[NOT_OPEN, NOT_FOUND, REFUSED, STATE, CONFIG, STORAGE],
-        },
+    ]
+    .into_iter()
+    .chain(history::methods())
+    .chain(vec![
         Method {
             name: "receipts.get",
             summary: "One submission's receipt, from the committed file (retrievable after reopen).",
@@ -816,7 +728,8 @@ pub fn methods() -> Vec<Method> {
             result_schema: object(),
             errors: &[NOT_FOUND],
         },
-    ]
+    ])
+    .collect()
 }
 
 /// Every notification the server sends.

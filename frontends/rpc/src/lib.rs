@@ -17,6 +17,7 @@
 
 pub mod decl;
 mod errors;
+mod history;
 mod methods;
 mod observe;
 mod params;

@@ -18,12 +18,11 @@ use crate::decl::{self, PROTOCOL_VERSION, code};
 use crate::errors;
 use crate::params::Params;
 use crate::server::{Answer, Held, Opened, Server, lock};
-use crate::work::{Command, HistoryOp, SubmitParams, WriterHandle};
-use smith_app::history::Step;
+use crate::work::{Command, SubmitParams, WriterHandle};
 
 type Result<T> = std::result::Result<T, ErrorObject>;
 
-fn now(result: Result<Value>) -> Answer {
+pub(crate) fn now(result: Result<Value>) -> Answer {
     Answer::Now(result)
 }
 
@@ -73,8 +72,10 @@ pub(crate) fn handle(
             Ok(edits) => to_writer(server, id, &p, |id| Command::Edit { id, edits }),
             Err(e) => now(Err(e)),
         },
-        "history.undo" | "history.redo" | "history.restore" => history(server, id, method, &p),
-        "history.diff" => diff(server, id, &p),
+        "history.undo" | "history.redo" | "history.restore" => {
+            crate::history::operate(server, id, method, &p)
+        }
+        "history.diff" => crate::history::diff(server, id, &p),
         "receipts.get" => now(receipt(server, &p)),
         "receipts.list" => now(receipts(server, &p)),
         "queue.steer" | "queue.follow_up" | "queue.list" | "queue.withdraw" | "queue.clear" => {
@@ -351,79 +352,9 @@ fn compact(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
     claimed(server, p, Command::Compact { id, params })
 }
 
-/// `history.undo`, `history.redo` and `history.restore`: held like a submission, so no work
-/// starts while the tree is restored.
-fn history(server: &Arc<Server>, id: Option<Value>, method: &str, p: &Params) -> Answer {
-    let snapshot_first = p.bool("snapshot_first").unwrap_or(false);
-    let op = match method {
-        "history.undo" => HistoryOp::Undo(Step {
-            turn: p.bool("turn").unwrap_or(false),
-            snapshot_first,
-        }),
-        "history.redo" => HistoryOp::Redo(Step {
-            turn: false,
-            snapshot_first,
-        }),
-        _ => HistoryOp::Restore {
-            target: p.str("target").unwrap_or_default().to_owned(),
-            snapshot_first,
-        },
-    };
-    claimed(server, p, Command::History { id, op })
-}
-
-/// `history.diff`: read-only, on a worker thread (it reads the session and snapshots the
-/// tree when `to` is the tree as it is now).
-fn diff(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
-    let o = match server.opened(p) {
-        Ok(o) => o,
-        Err(e) => return now(Err(e)),
-    };
-    let (from, to) = (
-        p.str("from").map(str::to_owned),
-        p.str("to").map(str::to_owned),
-    );
-    if from.is_none() && to.is_some() {
-        return now(Err(ErrorObject {
-            code: smith_render_jsonrpc::message::INVALID_PARAMS,
-            message: "invalid params: `to` needs `from` (the diff's start)".to_owned(),
-            data: Some(json!({"field": "to"})),
-        }));
-    }
-    // The session's project: where its runs run (its recorded directory, else the server's).
-    let dir = o
-        .cwd
-        .as_ref()
-        .map_or_else(|| server.cwd.clone(), PathBuf::from);
-    let server2 = Arc::clone(server);
-    server.spawn(move || {
-        let result = server2
-            .app
-            .open_history(&dir)
-            .and_then(|h| h.diff(&o.path, o.id, from.as_deref(), to.as_deref()))
-            .map_err(|e| errors::history(&e))
-            .and_then(|mut diff| {
-                // Names are redacted before `stat` aligns them (the writer redacts the rest).
-                if let Ok(secrets) = server2.app.secrets() {
-                    let redactor = secrets.redactor.current();
-                    for file in &mut diff.files {
-                        file.path = redactor.redact(&file.path).into_owned();
-                    }
-                }
-                let mut value = serde_json::to_value(&diff)
-                    .map_err(|e| ErrorObject::new(code::STORAGE, e.to_string()))?;
-                value["patch"] = Value::String(diff.unified());
-                value["stat"] = Value::String(diff.stat_text());
-                Ok(value)
-            });
-        server2.answer(id.as_ref(), result);
-    });
-    Answer::Later
-}
-
 /// Claim the session's writer for `command` (a submission or a compaction: one at a time, the
 /// session's thread answers it later) and send it there; busy or shutting down, the answer now.
-fn claimed(server: &Arc<Server>, p: &Params, command: Command) -> Answer {
+pub(crate) fn claimed(server: &Arc<Server>, p: &Params, command: Command) -> Answer {
     let result = server.opened(p).and_then(|o| {
         let w = o.writer()?;
         if !w.claim() {

@@ -124,12 +124,7 @@ struct Opened {
 
 fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
     let app = global.app(&[])?;
-    let cwd = std::env::current_dir().map_err(|e| {
-        CliError::new(
-            exit::RUN_FAILED,
-            format!("cannot tell the working directory: {e}; run smith from an existing directory"),
-        )
-    })?;
+    let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if session.session == crate::commands::eval::target::LAST {
         latest_here(&store, &cwd)?

@@ -71,12 +71,7 @@ fn turns(text: &str) -> Result<(u32, u32), CliError> {
 /// Run `smith replay`; the exit status, or a diagnostic with its status.
 pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     let app = global.app(&[])?;
-    let cwd = std::env::current_dir().map_err(|e| {
-        CliError::new(
-            exit::RUN_FAILED,
-            format!("cannot tell the working directory: {e}; run smith from an existing directory"),
-        )
-    })?;
+    let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if args.session == target::LAST {
         match target::latest(&store, cwd.to_str(), false)? {
