@@ -128,6 +128,7 @@ fn compacted(
         first_kept: Some(kept[0]),
         attempt: None,
         usage: None,
+        started: None,
         carried: Some(smith_store::Carried::default()),
     })])?;
     let after = writer.append(&batch(100, 100, "after"))?;

@@ -389,6 +389,12 @@ impl Agent<'_> {
                         attempt: Some(served.attempt),
                         usage: response.usage,
                         carried: Some(carried),
+                        started: Some(smith_store::CompactionStarted {
+                            reason,
+                            summarized: event.summarized,
+                            kept: event.kept,
+                            estimated_tokens: event.estimated_tokens,
+                        }),
                     },
                 ))])?[0];
         // The context the next request sees: the summary, then what was kept — as the

@@ -171,6 +171,7 @@ proptest! {
             first_kept: Some(before_entries[first]),
             attempt: None,
             usage: None,
+            started: None,
             carried: carry.then(|| smith_store::Carried {
                 model: full.model.clone(),
                 secrets: full.registered.iter().cloned().collect(),
@@ -283,6 +284,7 @@ fn a_compactions_usage_is_counted_once_at_its_attempts_prices() {
             first_kept: None,
             attempt: Some(summarized),
             usage: Some(usage(2_000, 300)),
+            started: None,
             carried: None,
         })])
         .unwrap()[0];

@@ -46,6 +46,7 @@ pub mod inspect;
 pub mod models;
 pub mod paths;
 pub mod prompt;
+pub mod reexec;
 pub mod registry;
 pub mod route;
 pub mod secrets;

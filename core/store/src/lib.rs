@@ -41,8 +41,8 @@ pub use record::{
     Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
-    Carried, Compaction, CompactionAsk, ContextEdit, EditChange, EditOp, EffectiveRequest,
-    MAX_EDIT_BYTES, MAX_EDITS, PROJECTION_VERSION, PieceRole, RequestInput,
+    Carried, Compaction, CompactionAsk, CompactionStarted, ContextEdit, EditChange, EditOp,
+    EffectiveRequest, MAX_EDIT_BYTES, MAX_EDITS, PROJECTION_VERSION, PieceRole, RequestInput,
 };
 pub use scan::{Change, RawFrame, Skipped, TornTail};
 pub use shared::{SharedWriter, WeakWriter};

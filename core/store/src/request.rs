@@ -153,6 +153,24 @@ pub struct Compaction {
     /// walks to the root).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried: Option<Carried>,
+    /// Why it ran and what it summarized, as its start was shown live (a replay shows the
+    /// start from it). Absent in records written without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<CompactionStarted>,
+}
+
+/// What a [`Compaction`]'s start said: why it ran and how much of the context it summarized
+/// (the fields of the live `compaction_start` intent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompactionStarted {
+    /// `manual`, `threshold` or `overflow`.
+    pub reason: smith::CompactionReason,
+    /// Context items the summary stands for.
+    pub summarized: u32,
+    /// Context items kept verbatim after it.
+    pub kept: u32,
+    /// The summarized items' estimated tokens.
+    pub estimated_tokens: u64,
 }
 
 /// The projection state a [`Compaction`] carries across its boundary.

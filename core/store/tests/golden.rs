@@ -387,6 +387,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     cache_read: None,
                     cache_write: None,
                 }),
+                started: None,
                 carried: None,
             }),
         ),
@@ -398,6 +399,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 first_kept: Some(EntryId(9)),
                 attempt: Some(EntryId(7)),
                 usage: None,
+                started: None,
                 carried: Some(smith_store::Carried {
                     model: Some("anthropic/claude-sonnet-4-5".parse().unwrap()),
                     secrets: vec!["GITHUB_TOKEN".into()],

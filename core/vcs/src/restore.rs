@@ -100,6 +100,48 @@ impl Vcs {
         })
     }
 
+    /// Write what snapshot `target` holds into `into`, an empty directory (created when
+    /// missing) outside the project: a copy of the tree as it was, for work that must not
+    /// touch the project (re-running a session's tool calls). Returns how many files and
+    /// links were written.
+    ///
+    /// # Errors
+    /// [`VcsError::NotWritable`] when `into` is not an empty directory that can be written;
+    /// [`VcsError::UnknownSnapshot`] and the repository's errors for `target`;
+    /// [`VcsError::Io`] when a write fails (what was written stays).
+    pub fn export(&self, target: SnapshotId, into: &Path) -> Result<u64, VcsError> {
+        let refuse = |why: &str| VcsError::NotWritable {
+            path: into.to_path_buf(),
+            source: std::io::Error::other(why.to_owned()),
+        };
+        fs::create_dir_all(into).map_err(|source| VcsError::NotWritable {
+            path: into.to_path_buf(),
+            source,
+        })?;
+        let mut entries = fs::read_dir(into).map_err(|e| VcsError::io(into, e))?;
+        if entries.next().is_some() {
+            return Err(refuse("the directory is not empty"));
+        }
+        let files = self.files(target)?;
+        for (path, &(kind, id)) in &files {
+            // A tree of this repository holds no such name; refuse rather than write outside.
+            if path
+                .split(|&b| b == b'/')
+                .any(|c| c.is_empty() || c == b"." || c == b"..")
+            {
+                return Err(refuse(
+                    "the snapshot holds a path that leaves the directory",
+                ));
+            }
+            let full = into.join(std::ffi::OsStr::from_bytes(path));
+            if let Some(parent) = full.parent() {
+                fs::create_dir_all(parent).map_err(|e| VcsError::io(parent, e))?;
+            }
+            self.write_file(&full, kind, id)?;
+        }
+        Ok(files.len() as u64)
+    }
+
     /// After `failure` part way through a restore, put the paths already changed back as
     /// `before` (the tree scanned before it) holds them.
     fn roll_back(&self, failure: VcsError, before: &Files, id: SnapshotId) -> VcsError {

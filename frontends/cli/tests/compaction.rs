@@ -90,6 +90,29 @@ fn users(sent: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// What a run said about its rounds, attempts, compactions, messages and end: what its
+/// replay must say the same.
+fn shape(recs: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    recs.iter()
+        .filter(|r| {
+            matches!(
+                r["type"].as_str(),
+                Some(
+                    "round_start"
+                        | "round_end"
+                        | "attempt"
+                        | "attempt_failed"
+                        | "compaction_start"
+                        | "compaction_end"
+                        | "message_end"
+                        | "run_end"
+                )
+            )
+        })
+        .cloned()
+        .collect()
+}
+
 /// The session's entries of `kind` as `sessions get --json` shows them.
 fn entries(env: &Env, id: &str, kind: &str) -> Vec<serde_json::Value> {
     records(&env.run(&["sessions", "get", id, "--json", "--limit", "1000"]))
@@ -283,6 +306,50 @@ fn a_context_overflow_compacts_once_and_retries_or_fails_naming_the_setting_when
 }
 
 #[test]
+fn compactions_replay_as_they_ran_with_no_key_and_no_connection_to_the_provider() {
+    let env = Env::new();
+    let id = session(&env, 3);
+    let server = loopback::serve(vec![overflow(), answer("SUMMARY"), answer("fits now")]);
+    let live = smith(
+        &env,
+        &server,
+        &["eval", "--json", "--session", &id, "-m", MODEL, "go on"],
+    );
+    assert_eq!(live.status.code(), Some(0), "{}", stderr(&live));
+    let server = loopback::serve(vec![answer("MANUAL SUMMARY")]);
+    let out = smith(
+        &env,
+        &server,
+        &["compact", &id, "--keep-tokens", "10", "-m", MODEL],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // The provider's base URL is a listener that must see nothing, and there is no key.
+    let idle = loopback::serve(vec![]);
+    let url = base_url(&idle);
+    let replay = env
+        .command(&["-c", &url, "replay", &id, "--json", "--turns", "4"])
+        .env_remove("OPENAI_COMPATIBLE_API_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
+    assert_eq!(idle.requests_now(), 0, "a replay connects to no provider");
+    let replayed = records(&replay);
+    assert_eq!(replayed[0]["type"], "replay");
+    // What the live run emitted about rounds, attempts and the compaction, the same.
+    let live = shape(&records(&live));
+    let replayed = shape(&replayed);
+    assert_eq!(replayed[..live.len()], live[..]);
+    // Then the manual compaction after the run, with its reason and summary.
+    let rest: Vec<_> = replayed[live.len()..].iter().collect();
+    let kinds: Vec<&str> = rest.iter().map(|r| r["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["compaction_start", "attempt", "compaction_end"]);
+    assert_eq!(rest[0]["reason"], "manual");
+    assert!(rest[0]["summarized"].as_u64().unwrap() > 0, "{}", rest[0]);
+    assert_eq!(rest[2]["summary"], "MANUAL SUMMARY");
+}
+
+#[test]
 fn compacting_what_fits_in_the_kept_context_is_a_usage_error_that_sends_nothing() {
     let env = Env::new();
     let id = session(&env, 1);
@@ -355,4 +422,8 @@ fn a_request_past_the_threshold_of_the_catalogs_window_is_compacted_first() {
     // Usage: the summary's attempt and the answer's, each counted once.
     let attempts = entries(&env, &id, "attempt");
     assert_eq!(attempts.len(), 5, "three turns, the compaction, the answer");
+    // The replay shows the compaction inside the round it preceded, as the run did.
+    let replay = env.run(&["replay", &id, "--json", "--turns", "4"]);
+    assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
+    assert_eq!(shape(&records(&replay)), shape(&recs));
 }

@@ -1,8 +1,12 @@
 //! `smith replay` with the built binary (spec: Replay and VCS → Replay; Interface modes →
 //! Replay): a recorded tool-using session replays, from the file alone, as the intents its
 //! live run emitted — after merging each message's streamed deltas and leaving out the kinds
-//! never recorded — byte for byte the same twice; turn ranges select turns; a cut-off tail
-//! replays to the last complete change with a note.
+//! never recorded — byte for byte the same twice; turn ranges and branches select what is
+//! replayed; a cut-off tail replays to the last complete change with a note; a paced replay
+//! stops at Ctrl-C. Re-execution (`--execute`, `execute.rs`).
+
+#[path = "replay/execute.rs"]
+mod execute;
 
 mod common;
 
@@ -77,7 +81,12 @@ fn a_tool_using_session_replays_as_its_live_run_and_the_same_twice() {
     ));
     let replay = env.run(&["replay", "--json"]);
     assert_eq!(replay.status.code(), Some(0), "{}", stderr(&replay));
-    let replayed = records(&stdout(&replay));
+    let mut replayed = records(&stdout(&replay));
+    // First the format record, then the intents.
+    let header = replayed.remove(0);
+    assert_eq!(header["type"], "replay", "{header}");
+    assert_eq!(header["format"], 1, "{header}");
+    assert_eq!(header["session"], live[0]["session"], "{header}");
     let expected = as_replayed(live);
     for (i, (a, b)) in expected.iter().zip(&replayed).enumerate() {
         assert_eq!(a, b, "record {i} differs");
@@ -119,6 +128,7 @@ fn turn_ranges_select_turns_and_a_range_past_the_last_is_refused() {
         records(&stdout(&out))
     };
     let inputs = |records: &[Value]| -> Vec<String> {
+        assert_eq!(records[0]["type"], "replay");
         records
             .iter()
             .filter(|r| r["type"] == "message_end" && r["message"]["role"] == "user")
@@ -166,4 +176,73 @@ fn an_unknown_session_is_a_usage_error() {
     let env = Env::new();
     let out = env.run(&["replay", "0000"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn a_branch_is_named_by_its_last_entry() {
+    let env = Env::new();
+    let (id, _) = env.demo_session();
+    let first = records(&stdout(&env.run(&["replay", &id, "--json"])));
+    let leaf = first[0]["leaf"].as_u64().unwrap();
+    eval_json(&env, &["--session", &id, "-m", "scripted/demo", "second"]);
+    // The first turn's branch, named by the entry it ended at, replays as it did then.
+    let old = env.run(&["replay", &id, "--json", "--branch", &leaf.to_string()]);
+    assert_eq!(old.status.code(), Some(0), "{}", stderr(&old));
+    assert_eq!(
+        old.stdout,
+        env.run(&["replay", &id, "--json", "--branch", &leaf.to_string()])
+            .stdout
+    );
+    let old = records(&stdout(&old));
+    assert_eq!(old[1..], first[1..]);
+    let now = records(&stdout(&env.run(&["replay", &id, "--json"])));
+    assert!(now.len() > old.len());
+    for bad in ["0", "100000"] {
+        let out = env.run(&["replay", &id, "--branch", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--branch"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_paced_replay_stops_at_ctrl_c_and_leaves_the_session_as_it_was() {
+    use std::io::BufRead as _;
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    for prompt in ["second", "third"] {
+        eval_json(&env, &["--session", &id, "-m", "scripted/demo", prompt]);
+    }
+    let before = std::fs::read(&path).unwrap();
+    // A thousandth of real time: the recorded gaps between turns last up to 2 s each.
+    let mut child = env
+        .command(&["replay", &id, "--json", "--speed", "0.001"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    // The replay is under way once the first turn's start is out.
+    loop {
+        let line = lines.next().expect("the replay ended early").unwrap();
+        if line.contains("\"run_start\"") {
+            break;
+        }
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("replay stopped"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    for bad in ["0", "-1", "fast", "inf"] {
+        let out = env.run(&["replay", &id, &format!("--speed={bad}")]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--speed"), "{}", stderr(&out));
+    }
+    let fast = env.run(&["replay", &id, "--json", "--speed", "1000000"]);
+    assert_eq!(fast.status.code(), Some(0), "{}", stderr(&fast));
+    assert_eq!(fast.stdout, env.run(&["replay", &id, "--json"]).stdout);
 }

@@ -136,6 +136,7 @@ fn queued_behind_a_compaction(
         first_kept: Some(kept),
         attempt: None,
         usage: None,
+        started: None,
         carried: carry.then(|| Carried {
             model: Some("p/m".parse().unwrap()),
             secrets: Vec::new(),

@@ -293,6 +293,7 @@ fn a_compaction_shows_as_a_marker_and_its_summary_in_the_detail() {
                 first_kept: None,
                 attempt: None,
                 usage: None,
+                started: None,
                 carried: None,
             }),
         ),

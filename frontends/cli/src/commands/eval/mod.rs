@@ -367,7 +367,7 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
     Ok(status)
 }
 
-fn install_interrupt_handler(cancel: &Cancel) {
+pub(super) fn install_interrupt_handler(cancel: &Cancel) {
     static PRESSES: AtomicU32 = AtomicU32::new(0);
     let cancel = cancel.clone();
     // A first Ctrl-C aborts cooperatively (the session records it); a second one exits at once.

@@ -1,0 +1,110 @@
+//! What a re-execution needs from the session file: the replayed turns' tool calls in order,
+//! each with its recorded effects and result, the snapshot taken at the start of the range,
+//! and where the session ran.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use smith::{EffectCompletion, EffectIntent, EntryId, Role, ToolCall, ToolResult};
+use smith_agent::playback::{ReplayError, branch_ids};
+use smith_store::{Record, SessionReader, VcsOp};
+
+/// One recorded tool call of the replayed turns.
+#[derive(Debug)]
+pub(super) struct RecordedCall {
+    /// The turn it ran in (1-based, along the branch).
+    pub(super) turn: u32,
+    pub(super) call: ToolCall,
+    /// Its effects, in the order their intents were recorded, each with its completion when
+    /// one was recorded.
+    pub(super) effects: Vec<(EffectIntent, Option<EffectCompletion>)>,
+    /// Its result, when one was recorded.
+    pub(super) result: Option<ToolResult>,
+}
+
+/// What the branch recorded for the replayed turns.
+#[derive(Debug, Default)]
+pub(super) struct Recorded {
+    pub(super) calls: Vec<RecordedCall>,
+    /// The working directory the session started in.
+    pub(super) cwd: Option<String>,
+    /// The first batch snapshot of the range: (project root, snapshot before the batch).
+    pub(super) snapshot: Option<(String, String)>,
+    /// Turns on the branch.
+    pub(super) turns: u32,
+}
+
+/// Whether an effect is the `history` plugin's working-tree snapshot around a batch rather
+/// than the call's own.
+pub(super) fn bookkeeping(intent: &EffectIntent) -> bool {
+    intent.effect.starts_with("vcs.")
+}
+
+/// Read the branch ending at `leaf` (the selected one when `None`) of the session at `path`
+/// for turns `turns` (all when `None`).
+pub(super) fn read(
+    path: &Path,
+    leaf: Option<EntryId>,
+    turns: Option<(u32, u32)>,
+) -> Result<Recorded, ReplayError> {
+    let mut reader = SessionReader::open(path)?;
+    let last = reader.state().last_id;
+    let leaf = match leaf {
+        Some(l) if l.0 == 0 || l.0 > last => {
+            return Err(ReplayError::Leaf { leaf: l.0, last });
+        }
+        Some(l) => Some(l),
+        None => reader.state().leaf_id(),
+    };
+    let ids = match leaf {
+        Some(leaf) => branch_ids(&mut reader, leaf)?,
+        None => Vec::new(),
+    };
+    let mut out = Recorded::default();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut effect_of: HashMap<String, (usize, usize)> = HashMap::new();
+    let shown = |n: u32| n > 0 && turns.is_none_or(|(a, b)| (a..=b).contains(&n));
+    for id in ids {
+        let entry = reader.entry(id)?;
+        match entry.record {
+            Record::SessionStart(s) => out.cwd = s.cwd,
+            Record::Submission(s) if s.delivery.is_none() && s.owner.is_none() => {
+                out.turns += 1;
+            }
+            _ if !shown(out.turns) => {}
+            Record::Message(m) if m.message.role == Role::Assistant => {
+                for call in m.message.tool_calls() {
+                    at.insert(call.id.clone(), out.calls.len());
+                    out.calls.push(RecordedCall {
+                        turn: out.turns,
+                        call: call.clone(),
+                        effects: Vec::new(),
+                        result: None,
+                    });
+                }
+            }
+            Record::EffectIntent(i) => {
+                if let Some(&n) = at.get(&i.call_id) {
+                    let call = &mut out.calls[n];
+                    effect_of.insert(i.effect_id.clone(), (n, call.effects.len()));
+                    call.effects.push((i, None));
+                }
+            }
+            Record::EffectCompletion(c) => {
+                if let Some(&(n, e)) = effect_of.get(&c.effect_id) {
+                    out.calls[n].effects[e].1 = Some(c);
+                }
+            }
+            Record::ToolResult(r) => {
+                if let Some(&n) = at.get(&r.result.call_id) {
+                    out.calls[n].result = Some(r.result);
+                }
+            }
+            Record::Vcs(v) if v.op == VcsOp::Batch && out.snapshot.is_none() => {
+                out.snapshot = Some((v.root, v.before));
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}

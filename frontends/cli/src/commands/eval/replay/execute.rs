@@ -1,0 +1,196 @@
+//! `smith replay --execute`: the recorded tool calls run again (`smith_app::reexec`), and the
+//! report — one line per effect, then the totals — on stdout (JSON lines with `--json`), and
+//! as JSON lines in the file `--report` names.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use smith::{Cancel, SessionId};
+use smith_agent::playback::{self, Options, ReplayError};
+use smith_app::App;
+use smith_app::reexec::{self, EffectReport, ExecError, Summary, Verdict};
+
+use super::ReplayArgs;
+use crate::command_error::{self, CliError};
+use crate::commands::plugins::process_refusal;
+use crate::exit;
+
+/// Where the report goes: stdout (plain or JSON lines) and, when asked, a file.
+struct Out {
+    json: bool,
+    file: Option<(std::path::PathBuf, std::io::BufWriter<std::fs::File>)>,
+    failed: Option<String>,
+}
+
+impl Out {
+    fn record(&mut self, record: &serde_json::Value, plain: &str) {
+        let mut stdout = std::io::stdout().lock();
+        let shown = if self.json {
+            writeln!(stdout, "{record}")
+        } else {
+            stdout.write_all(plain.as_bytes())
+        };
+        let _ = shown.and_then(|()| stdout.flush());
+        if let Some((path, file)) = &mut self.file
+            && self.failed.is_none()
+            && let Err(e) = writeln!(file, "{record}")
+        {
+            self.failed = Some(format!(
+                "cannot write the report to {}: {e}",
+                path.display()
+            ));
+        }
+    }
+}
+
+/// The plain line of one effect (and its diff, indented).
+fn plain(r: &EffectReport) -> String {
+    let target = r
+        .target
+        .as_deref()
+        .map(|t| format!(" {t}"))
+        .unwrap_or_default();
+    let verdict = match &r.verdict {
+        Verdict::Same => "same".to_owned(),
+        Verdict::Different { .. } => "DIFFERENT".to_owned(),
+        Verdict::NotReexecuted { why } => format!("not re-executed: {why}"),
+        Verdict::Unknown => format!(
+            "unknown (recorded {}): never re-executed, whether it happened is not known",
+            r.recorded
+        ),
+    };
+    let mut line = smith_render_plain::printable(&format!(
+        "turn {} {} {} {}{target}: {verdict}",
+        r.turn, r.tool, r.call_id, r.effect
+    ))
+    .into_owned();
+    line.push('\n');
+    if let Verdict::Different { diff } = &r.verdict {
+        for l in diff.lines() {
+            line.push_str("    ");
+            line.push_str(&smith_render_plain::printable(l));
+            line.push('\n');
+        }
+    }
+    line
+}
+
+/// The totals in words.
+fn totals(s: &Summary, calls: u32) -> String {
+    format!(
+        "re-executed {}/{} effects ({calls} calls): same {}, different {}, not re-executed {} (unknown {})\n",
+        s.reexecuted, s.effects, s.same, s.different, s.not_reexecuted, s.unknown
+    )
+}
+
+/// Run `smith replay --execute` for session `id` (its file `path`).
+pub(super) fn run(
+    app: &App,
+    path: &Path,
+    id: SessionId,
+    options: &Options,
+    args: &ReplayArgs,
+    allow_process: bool,
+) -> Result<u8, CliError> {
+    let file = match &args.report {
+        Some(p) => Some((
+            p.clone(),
+            std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
+                CliError::usage(format!(
+                    "--report {}: cannot create the file ({e}); name a file in a writable directory",
+                    p.display()
+                ))
+            })?),
+        )),
+        None => None,
+    };
+    let mut out = Out {
+        json: args.json,
+        file,
+        failed: None,
+    };
+    let cancel = Cancel::new();
+    super::super::install_interrupt_handler(&cancel);
+    let exec = reexec::Options {
+        turns: options.turns,
+        leaf: options.leaf,
+        dir: args.dir.clone(),
+        allow_process,
+    };
+    let header = serde_json::json!({
+        "type": "replay",
+        "format": playback::FORMAT,
+        "session": id.to_string(),
+        "execute": true,
+        "turns": options.turns.map(|(a, b)| [Some(a), (b != u32::MAX).then_some(b)]),
+    });
+    out.record(&header, "");
+    let mut different = false;
+    let executed = app.reexecute(path, &exec, &cancel, &process_refusal, &mut |r| {
+        different |= matches!(r.verdict, Verdict::Different { .. });
+        let mut record = serde_json::to_value(r).unwrap_or_default();
+        record["type"] = "effect".into();
+        out.record(&record, &plain(r));
+    });
+    let executed = match executed {
+        Ok(e) => e,
+        Err(ExecError::Replay(ReplayError::Store(e))) => return Err(command_error::store(&e)),
+        Err(ExecError::Replay(e @ (ReplayError::Range { .. } | ReplayError::PastLast { .. }))) => {
+            return Err(CliError::usage(format!("--turns: {e}")));
+        }
+        Err(ExecError::Replay(e @ ReplayError::Leaf { .. })) => {
+            return Err(CliError::usage(format!(
+                "--branch: {e}; list them with `smith sessions get {id}`"
+            )));
+        }
+        Err(e @ ExecError::NoSnapshot) => {
+            return Err(CliError::usage(format!(
+                "{e}; name a directory to run in with --in DIR (a copy of the project as it was)"
+            )));
+        }
+        Err(e @ ExecError::NotADirectory { .. }) => {
+            return Err(CliError::usage(format!("--in: {e}")));
+        }
+        Err(e) => {
+            return Err(CliError::new(
+                exit::RUN_FAILED,
+                format!("{e}; run the replay without --execute to see what was recorded"),
+            ));
+        }
+    };
+    let mut summary = serde_json::to_value(executed.summary).unwrap_or_default();
+    summary["type"] = "summary".into();
+    summary["calls"] = executed.calls.into();
+    summary["dir"] = executed.dir.to_string_lossy().into_owned().into();
+    summary["snapshot"] = executed.snapshot.clone().into();
+    out.record(&summary, &totals(&executed.summary, executed.calls));
+    if let Some((_, file)) = &mut out.file
+        && out.failed.is_none()
+        && let Err(e) = file.flush()
+    {
+        out.failed = Some(format!("cannot write the report: {e}"));
+    }
+    match &executed.snapshot {
+        Some(s) => exit::report(&format!(
+            "note: ran in a scratch copy of snapshot {s} (removed); the session was not touched"
+        )),
+        None => exit::report(&format!(
+            "note: ran in {} as it was; the session was not touched",
+            executed.dir.display()
+        )),
+    }
+    if let Some(why) = out.failed {
+        return Err(CliError::new(exit::RUN_FAILED, why));
+    }
+    if let Some(call) = executed.stopped {
+        exit::report(&format!(
+            "re-execution stopped before call {call} (interrupted)"
+        ));
+        return Ok(exit::INTERRUPTED);
+    }
+    Ok(if different {
+        exit::RUN_FAILED
+    } else {
+        exit::SUCCESS
+    })
+}

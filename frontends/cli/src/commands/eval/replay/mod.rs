@@ -1,0 +1,244 @@
+//! `smith replay SESSION`: what a recorded session's runs showed, rebuilt from the file alone
+//! (the replay guide) — no provider, no credentials, nothing run or written — through eval's
+//! renderers: plain, or the intents as JSON lines, deterministic for the same file; paced or
+//! instant; with `--execute`, the recorded tool effects run again (`execute.rs`).
+
+mod execute;
+
+use std::io::{IsTerminal as _, Write as _};
+
+use clap::Args;
+use smith::{Cancel, EntryId};
+use smith_agent::playback::{self, Options, Pace, ReplayError};
+
+use super::sink::EvalSink;
+use super::target::{self, Target};
+use crate::cli::Global;
+use crate::command_error::{self, CliError};
+use crate::exit;
+
+/// What `smith replay --help` adds.
+pub(crate) const REPLAY_AFTER_HELP: &str = "\
+What is replayed: along the session's selected branch, each turn's start, its input and
+receipt, rounds, attempts and their failures, the messages (one delta per text or thinking
+block: the live stream's pieces are not recorded), usage and cost at each attempt's recorded
+prices, tool calls and results, and the run's end — the intents the live run emitted, in the
+order it recorded them. Progress, tool updates, notices and questions are not recorded, so not
+replayed; an abort request shows as a warning with its reason. Nothing runs: no provider is
+asked, no tool is called, and the session is only read.
+
+Output: plain — the answers on stdout, the rest on stderr, as `smith eval` prints them; --json
+— a first record (type `replay`: the format version, the session, the branch) and then the intents as
+LF-delimited JSON records on stdout, byte for byte the same for the same session and options.
+
+Pace: instant when stdout is not a terminal (or with --json), else as recorded (`real`); gaps
+longer than 2 s are replayed as 2 s. Ctrl-C stops the replay (exit 130); the session is
+never touched.
+
+Re-execution (--execute): the recorded tool calls of the replayed turns run again, in order,
+through the tools of the plugins enabled now, in a scratch copy of the working tree as the
+snapshot taken at the start of the range holds it (or in the directory --in names); each
+recorded effect is reported same, different (with a bounded diff) or not re-executed (why).
+A call whose effects were left unknown (the run died while they ran) is never run again;
+programs run only with --allow-process. Nothing is written to the session.
+
+Exit status:
+  0    replayed (a session whose last change was cut off is replayed up to the last complete
+       change, with a note on stderr); with --execute: every re-executed effect was the same
+  1    with --execute: an effect was different, or the re-execution could not start
+  2    usage error: no such session, --turns names no turn, --branch names no entry
+  3    the session file is damaged (changes that cannot be read were skipped and named), or of
+       a format version this Smith does not read
+  130  stopped by Ctrl-C";
+
+/// Arguments of `smith replay`.
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    /// The session (a unique prefix of its id is enough; `last`, the default: the latest
+    /// session started in this directory).
+    #[arg(value_name = "SESSION", default_value = "last")]
+    pub(crate) session: String,
+
+    /// Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last).
+    #[arg(long, value_name = "A..B")]
+    pub(crate) turns: Option<String>,
+
+    /// Replay the branch ending at entry ENTRY (an entry id, as `smith sessions get` lists
+    /// them) instead of the session's selected branch.
+    #[arg(long, value_name = "ENTRY")]
+    pub(crate) branch: Option<u64>,
+
+    /// How fast: `real` (as recorded, gaps over 2 s shortened to 2 s), N (N times faster,
+    /// e.g. 10 or 0.5) or `instant` (the default when stdout is not a terminal).
+    #[arg(long, value_name = "SPEED")]
+    pub(crate) speed: Option<String>,
+
+    /// Emit the intents as LF-delimited JSON records on stdout instead of plain text.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// Run the recorded tool calls again and report, per effect, whether it came out the same.
+    #[arg(long)]
+    pub(crate) execute: bool,
+
+    /// With --execute: run in directory DIR as it is, instead of a scratch copy of the
+    /// snapshot taken at the start of the range (DIR is changed by the calls).
+    #[arg(long = "in", value_name = "DIR", requires = "execute")]
+    pub(crate) dir: Option<std::path::PathBuf>,
+
+    /// With --execute: also write the report as JSON lines to FILE.
+    #[arg(long, value_name = "FILE", requires = "execute")]
+    pub(crate) report: Option<std::path::PathBuf>,
+}
+
+/// `real`, `instant` or a positive factor as a pace.
+fn pace(text: &str) -> Result<Pace, CliError> {
+    match text {
+        "instant" => Ok(Pace::Instant),
+        "real" => Ok(Pace::Scaled { factor: 1.0 }),
+        n => match n.parse::<f64>() {
+            Ok(factor) if factor.is_finite() && factor > 0.0 => Ok(Pace::Scaled { factor }),
+            _ => Err(CliError::usage(format!(
+                "--speed {text:?} is not a speed; write real, instant, or a positive number of times faster (e.g. 10 or 0.5)"
+            ))),
+        },
+    }
+}
+
+/// `A..B`, `A..` or `A` as an inclusive turn range.
+fn turns(text: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "--turns {text:?} is not a turn range; write A..B (e.g. 2..4), A.. (from A to the last) or A (one turn), counting from 1"
+        ))
+    };
+    let number = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
+    match text.split_once("..") {
+        Some((a, "")) => Ok((number(a)?, u32::MAX)),
+        Some((a, b)) => Ok((number(a)?, number(b)?)),
+        None => {
+            let n = number(text)?;
+            Ok((n, n))
+        }
+    }
+}
+
+/// Run `smith replay`; the exit status, or a diagnostic with its status.
+pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
+    let app = global.app(&[])?;
+    let cwd = command_error::current_dir()?;
+    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
+    let (path, id) = if args.session == target::LAST {
+        match target::latest(&store, cwd.to_str(), false)? {
+            Target::Existing { path, id } => (path, id),
+            _ => unreachable!("latest names an existing session"),
+        }
+    } else {
+        store.find(&args.session).map_err(|e| {
+            command_error::find(
+                &e,
+                "SESSION",
+                "list the sessions with `smith sessions list`",
+            )
+        })?
+    };
+    let default_pace = if args.json || !std::io::stdout().is_terminal() {
+        Pace::Instant
+    } else {
+        Pace::Scaled { factor: 1.0 }
+    };
+    let options = Options {
+        turns: args.turns.as_deref().map(turns).transpose()?,
+        leaf: args.branch.map(EntryId),
+        pace: args
+            .speed
+            .as_deref()
+            .map(pace)
+            .transpose()?
+            .unwrap_or(default_pace),
+    };
+    if args.execute {
+        return execute::run(&app, &path, id, &options, args, global.allow_process);
+    }
+    let cancel = Cancel::new();
+    super::install_interrupt_handler(&cancel);
+    let mut sink = EvalSink::new(args.json, cancel.clone());
+    if args.json && !header(&id, &path, &options) {
+        return Ok(exit::SUCCESS);
+    }
+    let played = match playback::play(&path, id, &options, &cancel, &mut sink) {
+        Ok(played) => played,
+        Err(ReplayError::Store(e)) => return Err(command_error::store(&e)),
+        Err(e @ (ReplayError::Range { .. } | ReplayError::PastLast { .. })) => {
+            return Err(CliError::usage(format!("--turns: {e}")));
+        }
+        Err(e @ ReplayError::Leaf { .. }) => {
+            return Err(CliError::usage(format!(
+                "--branch: {e}; list them with `smith sessions get {id}`"
+            )));
+        }
+    };
+    if sink.pipe_closed {
+        return Ok(exit::SUCCESS);
+    }
+    if let Some(entry) = played.stopped {
+        sink.diagnostic(&format!(
+            "replay stopped before entry {entry} (interrupted); the session was not touched"
+        ));
+        return Ok(exit::INTERRUPTED);
+    }
+    if let Some((first, _)) = options.turns
+        && first > played.turns
+    {
+        return Err(CliError::usage(format!(
+            "--turns {}: session {id} has {} turn(s) on its selected branch",
+            args.turns.as_deref().unwrap_or_default(),
+            played.turns
+        )));
+    }
+    if let Some(torn) = &played.torn {
+        sink.diagnostic(&format!(
+            "note: the session's last change was cut off ({torn}); replayed up to the last complete change"
+        ));
+    }
+    if !played.unknown.is_empty() {
+        let kinds: Vec<String> = played
+            .unknown
+            .iter()
+            .map(|(entry, kind)| format!("entry {entry} (kind {kind})"))
+            .collect();
+        sink.diagnostic(&format!(
+            "note: {} entr{} of a kind this Smith does not know were not replayed: {}; a newer Smith replays them",
+            kinds.len(),
+            if kinds.len() == 1 { "y" } else { "ies" },
+            kinds.join(", ")
+        ));
+    }
+    if played.skipped > 0 {
+        sink.diagnostic(&format!(
+            "smith: {} damaged change(s) of the session could not be read and were skipped; `smith sessions verify {id}` names them",
+            played.skipped
+        ));
+        return Ok(exit::DAMAGED);
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// The `--json` replay's first record: the format version, the session and the branch.
+/// Whether stdout took it (a closed pipe ends the replay quietly).
+fn header(id: &smith::SessionId, path: &std::path::Path, options: &Options) -> bool {
+    let leaf = options.leaf.map(|l| l.0).or_else(|| {
+        smith_store::SessionReader::open(path)
+            .ok()
+            .and_then(|r| r.state().leaf_id().map(|l| l.0))
+    });
+    let record = serde_json::json!({
+        "type": "replay",
+        "format": playback::FORMAT,
+        "session": id.to_string(),
+        "leaf": leaf,
+        "turns": options.turns.map(|(a, b)| [Some(a), (b != u32::MAX).then_some(b)]),
+    });
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{record}").and_then(|()| out.flush()).is_ok()
+}

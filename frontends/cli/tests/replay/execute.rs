@@ -1,0 +1,174 @@
+//! `smith replay --execute` with the built binary (spec: Replay and VCS → Replay): the recorded
+//! tool calls run again in a scratch copy of the snapshot taken at the start of the range and
+//! every effect comes out the same; in a modified copy the effect that reads what was changed
+//! is reported different, with its diff; an effect a kill left without completion is shown
+//! unknown and never run again; the session file is never written.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use super::common::{Env, stderr, stdout};
+use super::{eval_json, records};
+
+#[test]
+fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_diff() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("README.md"), "hello\n").unwrap();
+    eval_json(&env, &["-m", "scripted/tool-call", "read it"]);
+    eval_json(&env, &["--continue", "-m", "scripted/edit", "now edit"]);
+    let path = std::fs::read_dir(env.sessions())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "smith"))
+        .unwrap();
+    let before = std::fs::read(&path).unwrap();
+    // The project has moved on since: the scratch copy is the snapshot's, not this.
+    std::fs::write(env.root.path().join("notes.txt"), "edited by hand\n").unwrap();
+
+    let report = env.root.path().join("report.jsonl");
+    let out = env.run(&["replay", "--execute", "--report", report.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("turn 2 write call_write fs.write notes.txt: same"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("re-executed 5/5 effects (5 calls): same 5, different 0, not re-executed 0 (unknown 0)\n"),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains("scratch copy of snapshot"),
+        "{}",
+        stderr(&out)
+    );
+    let lines = records(&std::fs::read_to_string(&report).unwrap());
+    assert_eq!(lines[0]["type"], "replay");
+    assert_eq!(lines[0]["execute"], true);
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert!(
+        lines[1..6]
+            .iter()
+            .all(|l| l["type"] == "effect" && l["verdict"] == "same")
+    );
+    assert_eq!(lines[6]["type"], "summary");
+    assert_eq!(lines[6]["same"], 5);
+    // Nothing reached the session or the project.
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("notes.txt")).unwrap(),
+        "edited by hand\n"
+    );
+
+    // In a modified copy, the first turn's read finds other text.
+    let copy = env.root.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::write(copy.join("README.md"), "changed\n").unwrap();
+    let out = env.run(&[
+        "replay",
+        "--execute",
+        "--json",
+        "--turns",
+        "1",
+        "--in",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    let effect = &lines[1];
+    assert_eq!(effect["verdict"], "different", "{effect}");
+    assert_eq!(effect["effect"], "fs.read");
+    let diff = effect["diff"].as_str().unwrap();
+    assert!(diff.contains("-  \"output\": \"hello\\n"), "{diff}");
+    assert!(diff.contains("+  \"output\": \"changed\\n"), "{diff}");
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["different"], 1, "{summary}");
+    assert_eq!(summary["effects"], 1, "{summary}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+
+    // A range with no snapshot and no directory to run in is refused, naming --in.
+    let out = env.run(&["replay", "--execute", "--turns", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--in DIR"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_effect_left_unknown_by_a_kill_is_shown_unknown_and_never_run_again() {
+    let env = Env::new();
+    // Opening a FIFO for reading blocks until a writer comes: the read is recorded as
+    // intended and hangs inside the host, where the process is killed.
+    let fifo = env.root.path().join("pipe");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let script = env.write(
+        "fifo.kdl",
+        "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+    );
+    let (mut child, mut lines) = env.spawn_script_json("scripted/fifo", &script, "go");
+    let session = loop {
+        let line = lines.next().unwrap().unwrap();
+        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if record["type"] == "run_start" {
+            break record["session"].as_str().unwrap().to_owned();
+        }
+    };
+    let path = env.sessions().join(format!("{session}.smith"));
+    smith_testkit::wait_until("the read's intent is recorded", || {
+        smith_store::read_session(&path).is_ok_and(|o| {
+            o.entries
+                .iter()
+                .any(|e| matches!(e.record, smith_store::Record::EffectIntent(_)))
+        })
+    });
+    child.kill().unwrap(); // SIGKILL, inside the effect
+    child.wait().unwrap();
+    let before = std::fs::read(&path).unwrap();
+
+    // The replay says the effect is unknown.
+    let out = env.run(&["replay", &session]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("of call c1 (read) recorded no completion"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("unknown"), "{}", stderr(&out));
+
+    // Re-executing never runs it (it would block on the FIFO for ever).
+    let mut again = env
+        .command(&[
+            "replay",
+            &session,
+            "--execute",
+            "--json",
+            "--in",
+            env.root.path().to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while again.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = again.kill();
+            panic!("the re-execution hung: the unknown effect was run again");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = again.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    assert_eq!(lines[1]["verdict"], "unknown", "{lines:?}");
+    assert_eq!(lines[1]["recorded"], "none");
+    assert_eq!(lines[1]["call_id"], "c1");
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["unknown"], 1, "{summary}");
+    assert_eq!(summary["reexecuted"], 0, "{summary}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
