@@ -519,6 +519,28 @@ pub(crate) fn run() -> Result<(), String> {
             Limit::ReportMs,
         ),
     ];
+    let replay = [
+        (
+            "replay_10k_json_ms",
+            "`smith replay ID --json` of a 10,000-entry session, spawn → exit, median of 10",
+            ms_limit(200.0),
+        ),
+        (
+            "replay_10k_peak_rss_kib",
+            "the same: peak RSS",
+            Limit::RssMib(32.0),
+        ),
+        (
+            "replay_50k_json_ms",
+            "the same for a 50,000-entry session (reported)",
+            Limit::ReportMs,
+        ),
+        (
+            "replay_50k_peak_rss_kib",
+            "its peak RSS (flat in history size: ≈ the 10,000 figure)",
+            Limit::RssMib(32.0),
+        ),
+    ];
     for (package, example, release, table) in [
         ("smith-ai", "catalog_bench", true, &catalog[..]),
         ("smith-docs", "search_bench", true, &docs[..]),
@@ -533,6 +555,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-cli", "rpc_bench", true, &rpc[..]),
         ("smith-cli", "mcp_bench", true, &mcp[..]),
         ("smith-cli", "tui_bench", true, &tui[..]),
+        ("smith-cli", "replay_bench", true, &replay[..]),
         ("smith-tui", "window_bench", true, &window[..]),
         ("smith-vcs", "vcs_bench", true, &vcs[..]),
     ] {
