@@ -64,24 +64,34 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         }
         .render(Rect::new(area.x, bottom, width, 1), buf);
     }
-    // The observer banner, at the top: who writes, and whether the view follows.
-    if let Held::Observer {
-        holder,
-        follow,
-        writer_gone,
-    } = &ui.held
+    // The observer banner, at the top: who writes, and whether the view follows; or the
+    // replay's.
+    let banner = match &ui.held {
+        Held::Observer {
+            holder,
+            follow,
+            writer_gone,
+        } => {
+            let owner = if *writer_gone {
+                "its writer closed the session (it stays read-only)".to_owned()
+            } else {
+                format!("written by {}", holder_words(holder.as_ref()))
+            };
+            Some(format!(
+                " read-only · {owner} · follow-live {} ({})",
+                if *follow { "on" } else { "off" },
+                keys_of(Action::ToggleFollow),
+            ))
+        }
+        Held::Replay => Some(
+            " replay · read-only · rebuilt from the session file: nothing runs, nothing is written"
+                .to_owned(),
+        ),
+        Held::Writer => None,
+    };
+    if let Some(text) = banner
         && bottom > top
     {
-        let owner = if *writer_gone {
-            "its writer closed the session (it stays read-only)".to_owned()
-        } else {
-            format!("written by {}", holder_words(holder.as_ref()))
-        };
-        let text = format!(
-            " read-only · {owner} · follow-live {} ({})",
-            if *follow { "on" } else { "off" },
-            keys_of(Action::ToggleFollow),
-        );
         buf.set_style(Rect::new(area.x, top, width, 1), t.status_alert);
         line(
             buf,
@@ -264,6 +274,9 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
 fn placeholder(ui: &Ui) -> String {
     if matches!(ui.held, Held::Observer { .. }) {
         return "read-only observer: submission is disabled".into();
+    }
+    if matches!(ui.held, Held::Replay) {
+        return "replay: nothing runs and nothing is written; submission is disabled".into();
     }
     if let Some(why) = &ui.unprepared {
         return format!("no turn can run: {why}");
@@ -537,6 +550,29 @@ mod tests {
             "{narrow}"
         );
         insta::assert_snapshot!("observer_narrow", narrow);
+    }
+
+    #[test]
+    fn a_replay_says_so_above_and_in_the_input() {
+        let mut ui = Ui::new(
+            Theme::plain(),
+            Held::Replay,
+            "0190abcd".into(),
+            PathBuf::from("."),
+        );
+        let s = screen(&mut ui, 120, 8);
+        assert!(
+            s.lines().next().unwrap().contains(
+                "replay · read-only · rebuilt from the session file: nothing runs, nothing is written"
+            ),
+            "{s}"
+        );
+        assert!(
+            s.contains("replay: nothing runs and nothing is written; submission is disabled"),
+            "{s}"
+        );
+        assert!(s.lines().last().unwrap().contains("read-only"), "{s}");
+        assert!(s.contains("replaying"), "{s}");
     }
 
     #[test]

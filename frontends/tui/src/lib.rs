@@ -26,6 +26,7 @@ pub mod headless;
 pub mod history;
 pub mod keys;
 mod layers;
+mod replay;
 mod ui;
 mod work;
 
@@ -64,6 +65,16 @@ pub enum Opening {
         path: PathBuf,
         /// Its id.
         id: SessionId,
+    },
+    /// A replay of a recorded session (`smith replay --tui`): its runs as they showed,
+    /// rebuilt from the file at the options' pace, read-only; nothing runs.
+    Replay {
+        /// The session file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+        /// What to replay, and how fast.
+        options: smith_agent::playback::Options,
     },
 }
 
@@ -271,6 +282,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             *id,
             path.clone(),
         ),
+        Opening::Replay { path, id, .. } => (Held::Replay, *id, path.clone()),
     };
     let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
     ui.notify = notify;
@@ -292,9 +304,11 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let stop_follow = Arc::new(AtomicBool::new(false));
     let mut work = None;
     let storage;
+    // A replay's thread stops between entries once this is cancelled.
+    let replaying = smith::Cancel::new();
     match opening {
         Opening::Writer { session, new } => {
-            storage = history::start(path.clone(), events.clone(), None);
+            storage = Some(history::start(path.clone(), events.clone(), None));
             ui.loading = true;
             work = Some(work::start(work::Start {
                 app,
@@ -311,7 +325,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
                 ui.status.model = model.to_string();
             }
-            storage = history::start(
+            storage = Some(history::start(
                 path,
                 events.clone(),
                 Some(history::Observe {
@@ -319,7 +333,16 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     live: Arc::clone(&follow_live),
                     stop: Arc::clone(&stop_follow),
                 }),
-            );
+            ));
+        }
+        Opening::Replay { path, id, options } => {
+            drop(app);
+            if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
+                ui.status.model = model.to_string();
+            }
+            // No history is read: the replay brings the transcript, entry by entry.
+            storage = None;
+            replay::start(path, id, options, replaying.clone(), events.clone());
         }
     }
 
@@ -437,6 +460,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             }
             if exit.is_some() && !leaving {
                 leaving = true;
+                replaying.cancel();
                 stop_follow.store(true, Ordering::SeqCst);
                 ui.status.state = "closing".into();
                 if let Some(inbox) = &ui.inbox {
@@ -475,7 +499,9 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             ui.after_frame();
         }
         for ask in ui.asks.drain(..) {
-            storage.ask(ask);
+            if let Some(storage) = &storage {
+                storage.ask(ask);
+            }
         }
         if std::mem::take(&mut ui.ring) {
             let mut out = std::io::stdout();

@@ -62,6 +62,9 @@ pub(crate) enum Held {
         /// The writer closed the session (it stays read-only: never promoted).
         writer_gone: bool,
     },
+    /// A replay of the session (`smith replay --tui`): what its runs showed, rebuilt from the
+    /// file; nothing runs and nothing is written.
+    Replay,
 }
 
 /// A question the running work waits on.
@@ -176,7 +179,7 @@ impl Ui {
     pub(crate) fn new(theme: Theme, held: Held, session: String, cwd: PathBuf) -> Self {
         let access = match held {
             Held::Writer => Access::Writer,
-            Held::Observer { .. } => Access::Observer,
+            Held::Observer { .. } | Held::Replay => Access::Observer,
         };
         Self {
             window: Window::new(),
@@ -186,6 +189,7 @@ impl Ui {
                 state: match held {
                     Held::Writer => "starting".into(),
                     Held::Observer { .. } => "observing".into(),
+                    Held::Replay => "replaying".into(),
                 },
                 session,
                 access: Some(access),
@@ -229,7 +233,7 @@ impl Ui {
     }
 
     fn observer(&self) -> bool {
-        matches!(self.held, Held::Observer { .. })
+        matches!(self.held, Held::Observer { .. } | Held::Replay)
     }
 
     fn busy(&self) -> bool {
@@ -238,6 +242,12 @@ impl Ui {
 
     /// Why submitting is refused here, if it is.
     fn cannot_submit(&self) -> Option<String> {
+        if matches!(self.held, Held::Replay) {
+            return Some(format!(
+                "a replay only shows what was recorded, so submission is disabled; continue the session with `smith --session {}`",
+                self.status.session
+            ));
+        }
         if let Held::Observer { holder, .. } = &self.held {
             return Some(format!(
                 "read-only: {} writes this session, so submission is disabled; continue in a fork (`smith sessions fork {}`)",
@@ -341,6 +351,9 @@ impl Ui {
                 used_tokens: Some(used),
                 limit_tokens,
             } => self.status.context = Some((*used, *limit_tokens)),
+            Intent::RunEnd { .. } if matches!(self.held, Held::Replay) => {
+                self.status.state = "replaying · turn ended".into();
+            }
             Intent::RunEnd { .. } if self.running.is_some() || self.admitting => {
                 self.running = None;
                 self.admitting = false;

@@ -282,6 +282,36 @@ fn a_session_another_process_writes_opens_read_only_and_follows_it() {
 }
 
 #[test]
+fn smith_replay_tui_shows_the_recorded_run_read_only_and_writes_nothing() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("README.md"), "hello\n").unwrap();
+    let out = env.run(&["eval", "-m", "scripted/tool-call", "read it"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    let file = session_file(&env).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let pane = Pane::start(&env, &["replay", "--tui", "--speed", "1000"], &[]);
+    pane.wait_for_text("replay · read-only");
+    pane.wait_for_text("› read it");
+    pane.wait_for_text("I have read the README");
+    pane.wait_for_text("replay ended: 1 turn(s)");
+    pane.type_text("more?");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("a replay only shows what was recorded");
+    pane.keys(&["C-u"]);
+    quit(&pane);
+    pane.assert_restored();
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "a replay writes nothing"
+    );
+    // Without a terminal, --tui is refused with the way to a plain replay.
+    let out = env.run(&["replay", "--tui"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains("--tui needs a terminal"));
+}
+
+#[test]
 fn without_a_terminal_smith_exits_2_and_points_to_eval() {
     let env = Env::new();
     let out = env.run(&["--model", "scripted/demo"]);

@@ -77,6 +77,11 @@ pub(crate) struct ReplayArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
+    /// Show the replay in the terminal UI (read-only; leave with the quit key). Paced as
+    /// recorded unless --speed says otherwise.
+    #[arg(long, conflicts_with_all = ["json", "execute"])]
+    pub(crate) tui: bool,
+
     /// Run the recorded tool calls again and report, per effect, whether it came out the same.
     #[arg(long)]
     pub(crate) execute: bool,
@@ -142,7 +147,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             )
         })?
     };
-    let default_pace = if args.json || !std::io::stdout().is_terminal() {
+    let default_pace = if !args.tui && (args.json || !std::io::stdout().is_terminal()) {
         Pace::Instant
     } else {
         Pace::Scaled { factor: 1.0 }
@@ -157,6 +162,9 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             .transpose()?
             .unwrap_or(default_pace),
     };
+    if args.tui {
+        return tui(app, cwd, path, id, options);
+    }
     if args.execute {
         return execute::run(&app, &path, id, &options, args, global.allow_process);
     }
@@ -241,4 +249,37 @@ fn header(id: &smith::SessionId, path: &std::path::Path, options: &Options) -> b
     });
     let mut out = std::io::stdout().lock();
     writeln!(out, "{record}").and_then(|()| out.flush()).is_ok()
+}
+
+/// `smith replay --tui`: the replay in the terminal UI, read-only.
+fn tui(
+    app: smith_app::App,
+    cwd: std::path::PathBuf,
+    path: std::path::PathBuf,
+    id: smith::SessionId,
+    options: Options,
+) -> Result<u8, CliError> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(CliError::usage(
+            "--tui needs a terminal on stdin and stdout, and one of them is a pipe or a file; replay without --tui for plain text, or with --json for records",
+        ));
+    }
+    let outcome = smith_tui::run(smith_tui::Options {
+        app,
+        cwd,
+        opening: smith_tui::Opening::Replay { path, id, options },
+        notices: Vec::new(),
+        script: None,
+    })
+    .map_err(|e| {
+        CliError::new(
+            exit::RUN_FAILED,
+            format!("{e}; the terminal was restored (a replay writes nothing)"),
+        )
+    })?;
+    Ok(match outcome {
+        smith_tui::Exit::Quit => exit::SUCCESS,
+        smith_tui::Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(exit::INTERRUPTED),
+        smith_tui::Exit::TerminalLost => exit::RUN_FAILED,
+    })
 }
