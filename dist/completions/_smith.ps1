@@ -98,10 +98,16 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         }
         'smith;replay' {
             [CompletionResult]::new('--turns', '--turns', [CompletionResultType]::ParameterName, 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)')
+            [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Replay the branch ending at entry ENTRY (an entry id, as `smith sessions get` lists them) instead of the session''s selected branch')
+            [CompletionResult]::new('--speed', '--speed', [CompletionResultType]::ParameterName, 'How fast: `real` (as recorded, gaps over 2 s shortened to 2 s), N (N times faster, e.g. 10 or 0.5) or `instant` (the default when stdout is not a terminal)')
+            [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'With --execute: run in directory DIR as it is, instead of a scratch copy of the snapshot taken at the start of the range (DIR is changed by the calls)')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'With --execute: also write the report as JSON lines to FILE')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Emit the intents as LF-delimited JSON records on stdout instead of plain text')
+            [CompletionResult]::new('--tui', '--tui', [CompletionResultType]::ParameterName, 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise')
+            [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Run the recorded tool calls again and report, per effect, whether it came out the same')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

@@ -92,10 +92,16 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;replay'= {
             cand --turns 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)'
+            cand --branch 'Replay the branch ending at entry ENTRY (an entry id, as `smith sessions get` lists them) instead of the session''s selected branch'
+            cand --speed 'How fast: `real` (as recorded, gaps over 2 s shortened to 2 s), N (N times faster, e.g. 10 or 0.5) or `instant` (the default when stdout is not a terminal)'
+            cand --in 'With --execute: run in directory DIR as it is, instead of a scratch copy of the snapshot taken at the start of the range (DIR is changed by the calls)'
+            cand --report 'With --execute: also write the report as JSON lines to FILE'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
+            cand --tui 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise'
+            cand --execute 'Run the recorded tool calls again and report, per effect, whether it came out the same'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -80,9 +80,15 @@ complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d
 complete -c smith -n "__fish_smith_using_subcommand compact" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l turns -d 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)' -r
+complete -c smith -n "__fish_smith_using_subcommand replay" -l branch -d 'Replay the branch ending at entry ENTRY (an entry id, as `smith sessions get` lists them) instead of the session\'s selected branch' -r
+complete -c smith -n "__fish_smith_using_subcommand replay" -l speed -d 'How fast: `real` (as recorded, gaps over 2 s shortened to 2 s), N (N times faster, e.g. 10 or 0.5) or `instant` (the default when stdout is not a terminal)' -r
+complete -c smith -n "__fish_smith_using_subcommand replay" -l in -d 'With --execute: run in directory DIR as it is, instead of a scratch copy of the snapshot taken at the start of the range (DIR is changed by the calls)' -r -F
+complete -c smith -n "__fish_smith_using_subcommand replay" -l report -d 'With --execute: also write the report as JSON lines to FILE' -r -F
 complete -c smith -n "__fish_smith_using_subcommand replay" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand replay" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand replay" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
+complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise'
+complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run the recorded tool calls again and report, per effect, whether it came out the same'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s V -l version -d 'Print version'

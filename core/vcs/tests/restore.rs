@@ -335,3 +335,27 @@ fn a_snapshotted_link_where_a_directory_was_is_replaced_and_nothing_outside_is_t
         "theirs\n"
     );
 }
+
+#[test]
+fn export_writes_a_snapshot_into_an_empty_directory_and_nothing_else() {
+    let f = Fixture::new();
+    f.write("a.txt", "one\n");
+    f.write("dir/b.sh", "#!/bin/sh\n");
+    f.chmod("dir/b.sh", 0o755);
+    std::os::unix::fs::symlink("a.txt", f.root.join("ln")).unwrap();
+    let vcs = f.vcs();
+    let first = vcs.snapshot("").unwrap().id;
+    let original = f.tree();
+    f.write("a.txt", "changed\n");
+
+    let copy = f.dir.path().join("copy");
+    assert_eq!(vcs.export(first, &copy).unwrap(), 3);
+    assert_eq!(common::fingerprint(&copy), original, "content, modes and links");
+    assert_eq!(f.read("a.txt"), "changed\n", "the project is not touched");
+
+    // A directory that holds anything is refused, and left as it was.
+    let err = vcs.export(first, &copy).unwrap_err();
+    assert!(matches!(err, VcsError::NotWritable { .. }), "{err}");
+    assert!(err.to_string().contains("not empty"), "{err}");
+    assert_eq!(common::fingerprint(&copy), original);
+}

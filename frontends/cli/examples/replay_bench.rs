@@ -3,6 +3,7 @@
 //! replay ID --json` on sessions of the large-session builder, stdout to /dev/null, spawn to
 //! exit, median of 10; peak RSS from the children's resource usage. Prints `name value`
 //! lines for `cargo xtask bench`.
+#![allow(clippy::print_stdout)]
 
 mod common;
 
