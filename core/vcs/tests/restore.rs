@@ -350,7 +350,11 @@ fn export_writes_a_snapshot_into_an_empty_directory_and_nothing_else() {
 
     let copy = f.dir.path().join("copy");
     assert_eq!(vcs.export(first, &copy).unwrap(), 3);
-    assert_eq!(common::fingerprint(&copy), original, "content, modes and links");
+    assert_eq!(
+        common::fingerprint(&copy),
+        original,
+        "content, modes and links"
+    );
     assert_eq!(f.read("a.txt"), "changed\n", "the project is not touched");
 
     // A directory that holds anything is refused, and left as it was.

@@ -137,6 +137,10 @@ pub struct Executed {
     pub calls: u32,
     /// Stopped through the cancel before the call with this id.
     pub stopped: Option<String>,
+    /// The plugins (`id@version`) whose effects were recorded and which no enabled plugin
+    /// is now: what the session required that is missing (their calls' tools may be offered
+    /// by another version, or not at all).
+    pub missing: Vec<String>,
 }
 
 /// Why a re-execution could not start.
@@ -281,6 +285,17 @@ impl crate::App {
         };
         let tools = self.replay_tools(&cwd, options.allow_process, words)?;
         let active: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
+        let present = tools.provenance();
+        let mut missing: Vec<String> = recorded
+            .calls
+            .iter()
+            .flat_map(|c| &c.effects)
+            .filter(|(i, _)| !collect::bookkeeping(i))
+            .map(|(i, _)| i.plugin.split('#').next().unwrap_or_default().to_owned())
+            .filter(|label| !present.contains(label))
+            .collect();
+        missing.sort();
+        missing.dedup();
         let withheld = tools.withheld();
         let original = recorded.cwd.clone().unwrap_or_default();
         let same_place = compare::Places {
@@ -297,6 +312,7 @@ impl crate::App {
                     summary,
                     calls,
                     stopped: Some(call.call.id.clone()),
+                    missing,
                 });
             }
             let effects: Vec<_> = call
@@ -341,6 +357,7 @@ impl crate::App {
             summary,
             calls,
             stopped: None,
+            missing,
         })
     }
 

@@ -92,6 +92,32 @@ fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_dif
     assert_eq!(summary["effects"], 1, "{summary}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
 
+    // With the plugin that recorded the effects disabled, nothing runs: each effect says
+    // why, and the missing plugin is named.
+    let out = env.run(&["--disable-plugin", "files", "replay", "--execute", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    assert_eq!(lines[1]["verdict"], "not_reexecuted", "{}", lines[1]);
+    assert!(
+        lines[1]["why"]
+            .as_str()
+            .unwrap()
+            .contains("no enabled plugin offers the tool `read`"),
+        "{}",
+        lines[1]
+    );
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["reexecuted"], 0, "{summary}");
+    assert_eq!(
+        summary["missing_plugins"],
+        serde_json::json!(["files@0.1.0"])
+    );
+    assert!(
+        stderr(&out).contains("recorded by files@0.1.0"),
+        "{}",
+        stderr(&out)
+    );
+
     // A range with no snapshot and no directory to run in is refused, naming --in.
     let out = env.run(&["replay", "--execute", "--turns", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

@@ -163,12 +163,19 @@ pub(super) fn run(
     summary["calls"] = executed.calls.into();
     summary["dir"] = executed.dir.to_string_lossy().into_owned().into();
     summary["snapshot"] = executed.snapshot.clone().into();
+    summary["missing_plugins"] = executed.missing.clone().into();
     out.record(&summary, &totals(&executed.summary, executed.calls));
     if let Some((_, file)) = &mut out.file
         && out.failed.is_none()
         && let Err(e) = file.flush()
     {
         out.failed = Some(format!("cannot write the report: {e}"));
+    }
+    if !executed.missing.is_empty() {
+        exit::report(&format!(
+            "note: the session's effects were recorded by {}, which no enabled plugin is now (`smith plugins list` shows what is)",
+            executed.missing.join(", ")
+        ));
     }
     match &executed.snapshot {
         Some(s) => exit::report(&format!(
