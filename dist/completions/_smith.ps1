@@ -106,7 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Emit the intents as LF-delimited JSON records on stdout instead of plain text')
-            [CompletionResult]::new('--tui', '--tui', [CompletionResultType]::ParameterName, 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise')
+            [CompletionResult]::new('--tui', '--tui', [CompletionResultType]::ParameterName, 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise')
             [CompletionResult]::new('--execute', '--execute', [CompletionResultType]::ParameterName, 'Run the recorded tool calls again and report, per effect, whether it came out the same')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')

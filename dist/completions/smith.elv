@@ -100,7 +100,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
-            cand --tui 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise'
+            cand --tui 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise'
             cand --execute 'Run the recorded tool calls again and report, per effect, whether it came out the same'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'

@@ -87,7 +87,7 @@ complete -c smith -n "__fish_smith_using_subcommand replay" -l report -d 'With -
 complete -c smith -n "__fish_smith_using_subcommand replay" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand replay" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand replay" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
-complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with the quit key). Paced as recorded unless --speed says otherwise'
+complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run the recorded tool calls again and report, per effect, whether it came out the same'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s h -l help -d 'Print help'

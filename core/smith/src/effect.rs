@@ -69,6 +69,17 @@ pub struct EffectCompletion {
     pub evidence: serde_json::Value,
 }
 
+impl EffectCompletion {
+    /// Whether this completion leaves it unknown whether effect `effect` (its kind, e.g.
+    /// `fs.write`) happened: outcome `unknown` — but for a program's run (`process.*`),
+    /// recorded `unknown` whatever the program changed, whose evidence holds its exit status:
+    /// that run is known to have happened and ended (spec: Durable effect boundary).
+    pub fn uncertain(&self, effect: &str) -> bool {
+        self.outcome == EffectOutcome::Unknown
+            && !(effect.starts_with("process.") && self.evidence.get("exit_code").is_some())
+    }
+}
+
 /// Serde adapter: `Vec<u8>` as a byte string (in CBOR a major-type-2 string, not an array of
 /// integers).
 mod bytes {

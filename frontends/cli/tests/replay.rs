@@ -213,9 +213,10 @@ fn a_paced_replay_stops_at_ctrl_c_and_leaves_the_session_as_it_was() {
         eval_json(&env, &["--session", &id, "-m", "scripted/demo", prompt]);
     }
     let before = std::fs::read(&path).unwrap();
-    // A thousandth of real time: the recorded gaps between turns last up to 2 s each.
+    // Far slower than recorded (too slow for a pause to be expressible): every gap is the
+    // longest pause, 2 s.
     let mut child = env
-        .command(&["replay", &id, "--json", "--speed", "0.001"])
+        .command(&["replay", &id, "--json", "--speed", "1e-300"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -245,4 +246,33 @@ fn a_paced_replay_stops_at_ctrl_c_and_leaves_the_session_as_it_was() {
     let fast = env.run(&["replay", &id, "--json", "--speed", "1000000"]);
     assert_eq!(fast.status.code(), Some(0), "{}", stderr(&fast));
     assert_eq!(fast.stdout, env.run(&["replay", &id, "--json"]).stdout);
+}
+
+#[test]
+fn damage_in_the_middle_replays_what_follows_it_and_exits_3() {
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    let middle = std::fs::metadata(&path).unwrap().len();
+    for prompt in ["second", "third"] {
+        eval_json(&env, &["--session", &id, "-m", "scripted/demo", prompt]);
+    }
+    // Bytes inside the second turn's first change are flipped.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = usize::try_from(middle).unwrap() + 64;
+    for b in &mut bytes[at..at + 8] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let out = env.run(&["replay", &id, "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let replayed = records(&stdout(&out));
+    assert_eq!(replayed[0]["type"], "replay");
+    let inputs: Vec<&str> = replayed
+        .iter()
+        .filter(|r| r["type"] == "message_end" && r["message"]["role"] == "user")
+        .map(|r| r["message"]["content"][0]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(inputs, ["third"], "what follows the damage is replayed");
+    assert!(stderr(&out).contains("damaged change"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }

@@ -152,7 +152,7 @@ impl Turn {
                     .position(|i| i.effect_id == c.effect_id)
                 {
                     let intent = self.open_effects.remove(at);
-                    if c.outcome == smith::EffectOutcome::Unknown {
+                    if c.uncertain(&intent.effect) {
                         sink.emit(unknown(&intent, "ended `unknown`"));
                     }
                 }

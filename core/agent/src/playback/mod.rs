@@ -99,7 +99,9 @@ impl Pace {
         if !(factor.is_finite() && factor > 0.0) {
             return Duration::ZERO;
         }
-        Duration::from_secs_f64(recorded as f64 / 1000.0 / factor).min(MAX_GAP)
+        // A tiny factor makes a pause too long for a Duration: it is the longest pause anyway.
+        Duration::try_from_secs_f64(recorded as f64 / 1000.0 / factor)
+            .map_or(MAX_GAP, |d| d.min(MAX_GAP))
     }
 }
 
@@ -133,6 +135,9 @@ pub struct Played {
     pub skipped: usize,
     /// The replay was stopped (through its [`Cancel`]) before this entry.
     pub stopped: Option<u64>,
+    /// The branch runs into this entry of a damaged change: what came before it on the
+    /// branch cannot be found, and the replay starts after it.
+    pub damaged: Option<u64>,
 }
 
 /// Why a session could not be replayed.
@@ -169,22 +174,37 @@ pub enum ReplayError {
     },
 }
 
-/// The ids of the branch ending at `leaf`, root first, from the entries' metadata alone.
+/// The ids of the branch ending at `leaf`, root first, from the entries' metadata alone. A
+/// branch that runs into a damaged change ends there: the ids after it, and the damaged
+/// entry met (its ancestors cannot be known).
 ///
 /// # Errors
-/// As [`SessionReader::parent_of`].
+/// As [`SessionReader::parent_of`], for damage a full scan cannot delimit.
 pub fn branch_ids(
     reader: &mut SessionReader,
     leaf: EntryId,
-) -> Result<Vec<EntryId>, smith_store::Error> {
+) -> Result<(Vec<EntryId>, Option<u64>), smith_store::Error> {
     let mut ids = Vec::new();
     let mut at = Some(leaf);
+    let mut damaged = None;
     while let Some(id) = at {
-        at = reader.parent_of(id)?;
+        if reader.withheld(id.0) {
+            damaged = Some(id.0);
+            break;
+        }
+        at = match reader.parent_of(id) {
+            Ok(parent) => parent,
+            // Damaged: a checked read rescans the file and withholds the change it is in.
+            Err(_) if reader.check(id).is_err() && reader.withheld(id.0) => {
+                damaged = Some(id.0);
+                break;
+            }
+            Err(e) => return Err(e),
+        };
         ids.push(id);
     }
     ids.reverse();
-    Ok(ids)
+    Ok((ids, damaged))
 }
 
 /// Replay the branch of session `session` (its file `path`) that `options` selects into
@@ -215,11 +235,12 @@ pub fn play(
         Some(leaf) => Some(leaf),
         None => reader.state().leaf_id(),
     };
-    let ids = match leaf {
+    let (ids, damaged) = match leaf {
         Some(leaf) => branch_ids(&mut reader, leaf)?,
-        None => Vec::new(),
+        None => (Vec::new(), None),
     };
     let mut played = Played {
+        damaged,
         entries: ids.len() as u64,
         leaf: leaf.map(|l| l.0),
         torn: reader.torn_tail().map(|t| {
@@ -228,14 +249,17 @@ pub fn play(
                 t.len, t.offset, t.reason
             )
         }),
-        skipped: reader.skipped().len(),
         ..Played::default()
     };
     let mut turn = Turn::default();
     let shown = |n: u32| n > 0 && options.turns.is_none_or(|(a, b)| (a..=b).contains(&n));
     let mut previous = None;
     for id in ids {
-        let entry = reader.entry(id)?;
+        let entry = match reader.entry(id) {
+            Ok(entry) => entry,
+            Err(_) if reader.withheld(id.0) => continue,
+            Err(e) => return Err(e.into()),
+        };
         if let Record::Unknown { kind, .. } = &entry.record {
             played.unknown.push((id.0, *kind));
             continue;
@@ -263,6 +287,7 @@ pub fn play(
         previous = Some(entry.timestamp_ms);
         if pause(gap, cancel) {
             played.stopped = Some(id.0);
+            played.skipped = reader.skipped().len();
             return Ok(played);
         }
         match &entry.record {
@@ -279,6 +304,8 @@ pub fn play(
         turn.fail_compaction(sink);
         turn.close_effects(sink);
     }
+    // Reading may have found damage the opening did not look for.
+    played.skipped = reader.skipped().len();
     Ok(played)
 }
 
@@ -331,5 +358,7 @@ mod tests {
             Pace::Scaled { factor: 0.0 }.gap(Some(0), 1_000),
             Duration::ZERO
         );
+        assert_eq!(Pace::Scaled { factor: 1e-300 }.gap(Some(0), 1_000), MAX_GAP);
+        assert_eq!(Pace::Scaled { factor: 5e-324 }.gap(Some(0), 1), MAX_GAP);
     }
 }

@@ -18,6 +18,22 @@ pub(super) struct Places {
 }
 
 impl Places {
+    /// The strings of `value` (a call's arguments) with the recorded place's paths made
+    /// this one's.
+    pub(super) fn forward(&self, value: &mut serde_json::Value) {
+        if self.now.is_empty() || self.then.is_empty() || self.now == self.then {
+            return;
+        }
+        match value {
+            serde_json::Value::String(s) if s.contains(&self.then) => {
+                *s = s.replace(&self.then, &self.now);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(|v| self.forward(v)),
+            serde_json::Value::Object(map) => map.values_mut().for_each(|v| self.forward(v)),
+            _ => {}
+        }
+    }
+
     fn back(&self, text: &str) -> String {
         if self.now.is_empty() || self.then.is_empty() || self.now == self.then {
             text.to_owned()
@@ -127,15 +143,22 @@ fn bounded(diff: String) -> String {
     )
 }
 
-/// An effect as compared: kind, target, outcome, output and evidence, one field per line
-/// (pretty JSON), so a diff points at what changed.
+/// An effect as compared: kind, target, outcome, output and evidence (a program's duration
+/// left out), one field per line (pretty JSON), so a diff points at what changed.
 fn view(intent: &EffectIntent, completion: Option<&EffectCompletion>) -> String {
+    let mut evidence = completion.map(|c| c.evidence.clone());
+    // How long a program took is not what it did.
+    if intent.effect.starts_with("process.")
+        && let Some(serde_json::Value::Object(fields)) = &mut evidence
+    {
+        fields.remove("duration_ms");
+    }
     let value = serde_json::json!({
         "effect": intent.effect,
         "target": intent.target,
         "outcome": completion.map(|c| c.outcome.as_str()),
         "output": completion.map(|c| String::from_utf8_lossy(&c.output).into_owned()),
-        "evidence": completion.map(|c| &c.evidence),
+        "evidence": evidence,
     });
     text(&value)
 }

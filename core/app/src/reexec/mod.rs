@@ -166,8 +166,8 @@ pub enum ExecError {
         /// Why.
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// The directory to run in is not one.
-    #[error("{} is not a directory", path.display())]
+    /// The directory to run in does not exist or is not a directory.
+    #[error("{} does not exist or is not a directory", path.display())]
     NotADirectory {
         /// The path given.
         path: PathBuf,
@@ -285,7 +285,10 @@ impl crate::App {
         };
         let tools = self.replay_tools(&cwd, options.allow_process, words)?;
         let active: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
-        let present = tools.provenance();
+        let withheld = tools.withheld();
+        // What is installed and enabled, also when the policy withholds its tools here.
+        let mut present = tools.provenance();
+        present.extend(withheld.iter().map(|w| w.plugin.clone()));
         let mut missing: Vec<String> = recorded
             .calls
             .iter()
@@ -296,7 +299,6 @@ impl crate::App {
             .collect();
         missing.sort();
         missing.dedup();
-        let withheld = tools.withheld();
         let original = recorded.cwd.clone().unwrap_or_default();
         let same_place = compare::Places {
             now: cwd.to_string_lossy().into_owned(),
@@ -336,7 +338,10 @@ impl crate::App {
                         cause: None,
                         events: None,
                     };
-                    let output = tools.call(&call.call, &context, cancel);
+                    // Paths of the recorded place name the same files here.
+                    let mut moved = call.call.clone();
+                    same_place.forward(&mut moved.arguments);
+                    let output = tools.call(&moved, &context, cancel);
                     let now: Vec<_> = std::mem::take(
                         &mut *memory.effects.lock().unwrap_or_else(|p| p.into_inner()),
                     )
@@ -424,10 +429,9 @@ fn why_not(
     withheld: &[smith::WithheldTool],
     allow_process: bool,
 ) -> Option<Verdict> {
-    let unknown = effects.iter().any(|(_, c)| {
-        c.as_ref()
-            .is_none_or(|c| c.outcome == smith::EffectOutcome::Unknown)
-    });
+    let unknown = effects
+        .iter()
+        .any(|(i, c)| c.as_ref().is_none_or(|c| c.uncertain(&i.effect)));
     if unknown || call.result.is_none() {
         return Some(Verdict::Unknown);
     }

@@ -198,3 +198,64 @@ fn an_effect_left_unknown_by_a_kill_is_shown_unknown_and_never_run_again() {
     assert_eq!(summary["reexecuted"], 0, "{summary}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+#[test]
+fn a_program_runs_again_only_when_allowed_and_then_comes_out_the_same() {
+    let env = Env::new();
+    let script = env.write(
+        "bash.kdl",
+        "round {\n  tool-call id=\"c1\" name=\"bash\" arguments=#\"{\"command\": \"printf hi > out.txt; echo done\"}\"#\n  stop \"tool_use\"\n}\nround {\n  tool-call id=\"c2\" name=\"read\" arguments=#\"{\"path\": \"out.txt\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    let out = env.run(&[
+        "--allow-process",
+        "eval",
+        "-m",
+        "scripted/bash",
+        "--script",
+        script.to_str().unwrap(),
+        "go",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A program's run is recorded `unknown` (what it changed is not claimed), yet it ended:
+    // the replay does not call it unknown.
+    let replay = env.run(&["replay"]);
+    assert!(!stderr(&replay).contains("unknown"), "{}", stderr(&replay));
+
+    // Not allowed: the program is not run, and the read that needed its file differs.
+    let out = env.run(&["replay", "--execute", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    assert_eq!(lines[1]["type"], "effect", "the type first: {}", lines[1]);
+    assert_eq!(lines[1]["verdict"], "not_reexecuted", "{}", lines[1]);
+    assert!(
+        lines[1]["why"].as_str().unwrap().contains("ran a program"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2]["verdict"], "different", "{}", lines[2]);
+    assert!(
+        stderr(&out).contains("1 effect(s) were not re-executed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stderr(&out).contains("no enabled plugin is now"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Allowed: the program runs in the scratch copy and both effects are the same.
+    let out = env.run(&["--allow-process", "replay", "--execute"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).ends_with("re-executed 2/2 effects (2 calls): same 2, different 0, not re-executed 0 (unknown 0)\n"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -43,6 +43,22 @@ impl Out {
     }
 }
 
+/// `value` (an object) as a record of type `kind`, the type first as in every other record.
+fn typed(kind: &str, value: &impl serde::Serialize) -> serde_json::Value {
+    let mut record = serde_json::Map::new();
+    record.insert("type".to_owned(), kind.into());
+    if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(value) {
+        record.extend(fields);
+    }
+    serde_json::Value::Object(record)
+}
+
+/// `text` on one line of the terminal: control characters shown, line breaks as `\n`, so a
+/// recorded name cannot forge a line of the report.
+fn one_line(text: &str) -> String {
+    smith_render_plain::printable(&text.replace('\n', "\\n").replace('\r', "\\r")).into_owned()
+}
+
 /// The plain line of one effect (and its diff, indented).
 fn plain(r: &EffectReport) -> String {
     let target = r
@@ -53,17 +69,20 @@ fn plain(r: &EffectReport) -> String {
     let verdict = match &r.verdict {
         Verdict::Same => "same".to_owned(),
         Verdict::Different { .. } => "DIFFERENT".to_owned(),
-        Verdict::NotReexecuted { why } => format!("not re-executed: {why}"),
+        Verdict::NotReexecuted { why } => format!("not re-executed: {}", one_line(why)),
         Verdict::Unknown => format!(
             "unknown (recorded {}): never re-executed, whether it happened is not known",
             r.recorded
         ),
     };
-    let mut line = smith_render_plain::printable(&format!(
-        "turn {} {} {} {}{target}: {verdict}",
-        r.turn, r.tool, r.call_id, r.effect
-    ))
-    .into_owned();
+    let mut line = format!(
+        "turn {} {} {} {}{}: {verdict}",
+        r.turn,
+        one_line(&r.tool),
+        one_line(&r.call_id),
+        one_line(&r.effect),
+        one_line(&target)
+    );
     line.push('\n');
     if let Verdict::Different { diff } = &r.verdict {
         for l in diff.lines() {
@@ -128,38 +147,53 @@ pub(super) fn run(
     let mut different = false;
     let executed = app.reexecute(path, &exec, &cancel, &process_refusal, &mut |r| {
         different |= matches!(r.verdict, Verdict::Different { .. });
-        let mut record = serde_json::to_value(r).unwrap_or_default();
-        record["type"] = "effect".into();
-        out.record(&record, &plain(r));
+        out.record(&typed("effect", r), &plain(r));
     });
+    // Nothing ran: a report file holds no report.
+    let report_path = out.file.as_ref().map(|(p, _)| p.clone());
+    let failed_start = |e: CliError| {
+        if let Some(p) = &report_path {
+            let _ = std::fs::remove_file(p);
+        }
+        e
+    };
     let executed = match executed {
         Ok(e) => e,
-        Err(ExecError::Replay(ReplayError::Store(e))) => return Err(command_error::store(&e)),
+        Err(ExecError::Replay(ReplayError::Store(e))) => {
+            return Err(failed_start(command_error::store(&e)));
+        }
         Err(ExecError::Replay(e @ (ReplayError::Range { .. } | ReplayError::PastLast { .. }))) => {
-            return Err(CliError::usage(format!("--turns: {e}")));
+            return Err(failed_start(CliError::usage(format!("--turns: {e}"))));
         }
         Err(ExecError::Replay(e @ ReplayError::Leaf { .. })) => {
-            return Err(CliError::usage(format!(
+            return Err(failed_start(CliError::usage(format!(
                 "--branch: {e}; list them with `smith sessions get {id}`"
-            )));
+            ))));
         }
         Err(e @ ExecError::NoSnapshot) => {
-            return Err(CliError::usage(format!(
+            return Err(failed_start(CliError::usage(format!(
                 "{e}; name a directory to run in with --in DIR (a copy of the project as it was)"
-            )));
+            ))));
         }
         Err(e @ ExecError::NotADirectory { .. }) => {
-            return Err(CliError::usage(format!("--in: {e}")));
+            return Err(failed_start(CliError::usage(format!(
+                "--in: {e}; name an existing directory (a copy of the project as it was)"
+            ))));
+        }
+        Err(e @ ExecError::Export { .. }) => {
+            return Err(failed_start(CliError::new(
+                exit::RUN_FAILED,
+                format!("{e}; name a directory to run in with --in DIR instead"),
+            )));
         }
         Err(e) => {
-            return Err(CliError::new(
+            return Err(failed_start(CliError::new(
                 exit::RUN_FAILED,
                 format!("{e}; run the replay without --execute to see what was recorded"),
-            ));
+            )));
         }
     };
-    let mut summary = serde_json::to_value(executed.summary).unwrap_or_default();
-    summary["type"] = "summary".into();
+    let mut summary = typed("summary", &executed.summary);
     summary["calls"] = executed.calls.into();
     summary["dir"] = executed.dir.to_string_lossy().into_owned().into();
     summary["snapshot"] = executed.snapshot.clone().into();
@@ -170,6 +204,13 @@ pub(super) fn run(
         && let Err(e) = file.flush()
     {
         out.failed = Some(format!("cannot write the report: {e}"));
+    }
+    let s = executed.summary;
+    if s.not_reexecuted > s.unknown {
+        exit::report(&format!(
+            "note: {} effect(s) were not re-executed, each with why above; only what was re-executed is compared",
+            s.not_reexecuted - s.unknown
+        ));
     }
     if !executed.missing.is_empty() {
         exit::report(&format!(
@@ -200,4 +241,27 @@ pub(super) fn run(
     } else {
         exit::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_name_cannot_forge_a_line_of_the_report() {
+        let report = EffectReport {
+            turn: 1,
+            call_id: "c1".into(),
+            tool: "write".into(),
+            effect: "fs.write".into(),
+            target: Some("x.txt: same\nturn 1 bash c9 process.run rm -rf ~".into()),
+            recorded: "applied".into(),
+            verdict: Verdict::Same,
+        };
+        let line = plain(&report);
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(line.contains("x.txt: same\\nturn 1 bash"), "{line}");
+        let record = typed("effect", &report);
+        assert_eq!(record.as_object().unwrap().keys().next().unwrap(), "type");
+    }
 }

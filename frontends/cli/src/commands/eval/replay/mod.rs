@@ -31,8 +31,8 @@ Output: plain — the answers on stdout, the rest on stderr, as `smith eval` pri
 — a first record (type `replay`: the format version, the session, the branch) and then the intents as
 LF-delimited JSON records on stdout, byte for byte the same for the same session and options.
 
-Pace: instant when stdout is not a terminal (or with --json), else as recorded (`real`); gaps
-longer than 2 s are replayed as 2 s. Ctrl-C stops the replay (exit 130); the session is
+Pace: without --speed, instant when stdout is not a terminal (or with --json), else as
+recorded (`real`); gaps longer than 2 s are replayed as 2 s. Ctrl-C stops the replay (exit 130); the session is
 never touched.
 
 Re-execution (--execute): the recorded tool calls of the replayed turns run again, in order,
@@ -45,8 +45,9 @@ programs run only with --allow-process. Nothing is written to the session.
 Exit status:
   0    replayed (a session whose last change was cut off is replayed up to the last complete
        change, with a note on stderr); with --execute: every re-executed effect was the same
-  1    with --execute: an effect was different, or the re-execution could not start
-  2    usage error: no such session, --turns names no turn, --branch names no entry
+  1    with --execute: an effect was different, or the scratch copy could not be made
+  2    usage error: no such session, --turns names no turn, --branch names no entry; with
+       --execute: no snapshot in the replayed turns and no --in, or --in names no directory
   3    the session file is damaged (changes that cannot be read were skipped and named), or of
        a format version this Smith does not read
   130  stopped by Ctrl-C";
@@ -77,7 +78,7 @@ pub(crate) struct ReplayArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
-    /// Show the replay in the terminal UI (read-only; leave with the quit key). Paced as
+    /// Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as
     /// recorded unless --speed says otherwise.
     #[arg(long, conflicts_with_all = ["json", "execute"])]
     pub(crate) tui: bool,
@@ -143,7 +144,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             command_error::find(
                 &e,
                 "SESSION",
-                "list the sessions with `smith sessions list`",
+                "or leave SESSION out to replay the latest session of this directory",
             )
         })?
     };
@@ -171,7 +172,12 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     let cancel = Cancel::new();
     super::install_interrupt_handler(&cancel);
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    if args.json && !header(&id, &path, &options) {
+    // A file that cannot be read is refused before anything reaches stdout.
+    let leaf = smith_store::SessionReader::open(&path)
+        .map_err(|e| command_error::store(&e))?
+        .state()
+        .leaf_id();
+    if args.json && !header(&id, options.leaf.or(leaf), &options) {
         return Ok(exit::SUCCESS);
     }
     let played = match playback::play(&path, id, &options, &cancel, &mut sink) {
@@ -199,7 +205,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
         && first > played.turns
     {
         return Err(CliError::usage(format!(
-            "--turns {}: session {id} has {} turn(s) on its selected branch",
+            "--turns {}: session {id} has {} turn(s) on the replayed branch",
             args.turns.as_deref().unwrap_or_default(),
             played.turns
         )));
@@ -222,10 +228,15 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             kinds.join(", ")
         ));
     }
-    if played.skipped > 0 {
+    if let Some(entry) = played.damaged {
         sink.diagnostic(&format!(
-            "smith: {} damaged change(s) of the session could not be read and were skipped; `smith sessions verify {id}` names them",
-            played.skipped
+            "the branch runs into entry {entry}, which lies in a damaged change: what came before it cannot be found, so the replay began after it"
+        ));
+    }
+    if played.skipped > 0 || played.damaged.is_some() {
+        sink.diagnostic(&format!(
+            "{} damaged change(s) of the session could not be read and were skipped; `smith sessions verify {id}` names them",
+            played.skipped.max(1)
         ));
         return Ok(exit::DAMAGED);
     }
@@ -234,12 +245,8 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
 
 /// The `--json` replay's first record: the format version, the session and the branch.
 /// Whether stdout took it (a closed pipe ends the replay quietly).
-fn header(id: &smith::SessionId, path: &std::path::Path, options: &Options) -> bool {
-    let leaf = options.leaf.map(|l| l.0).or_else(|| {
-        smith_store::SessionReader::open(path)
-            .ok()
-            .and_then(|r| r.state().leaf_id().map(|l| l.0))
-    });
+fn header(id: &smith::SessionId, leaf: Option<EntryId>, options: &Options) -> bool {
+    let leaf = leaf.map(|l| l.0);
     let record = serde_json::json!({
         "type": "replay",
         "format": playback::FORMAT,
