@@ -14,37 +14,9 @@ use smith_store::{EffectOutcome, Record, read_session};
 #[test]
 fn a_kill_between_intent_and_completion_recovers_as_unknown_and_is_never_retried() {
     let env = Env::new();
-    // Opening a FIFO for reading blocks until a writer comes: the read effect is recorded as
-    // intended and then hangs inside the host, where the process is killed.
-    let fifo = env.root.path().join("pipe");
-    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
-    let script = env.write(
-        "fifo.kdl",
-        "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
-    );
-    let (mut child, mut lines) = env.spawn_script_json("scripted/fifo", &script, "go");
-    let session = loop {
-        let line = lines.next().unwrap().unwrap();
-        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if record["type"] == "run_start" {
-            break record["session"].as_str().unwrap().to_owned();
-        }
-    };
-    let path = env.sessions().join(format!("{session}.smith"));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let entries = read_session(&path).map(|o| o.entries).unwrap_or_default();
-        if entries
-            .iter()
-            .any(|e| matches!(e.record, Record::EffectIntent(_)))
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the intent was never recorded");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL, inside the effect
-    child.wait().unwrap();
+    // The read effect is recorded as intended and then hangs inside the host (on a FIFO),
+    // where the process is killed.
+    let (session, path) = env.session_killed_mid_effect();
 
     // The next run recovers: the intent without completion becomes `unknown`, the call gets
     // an error result, and the read is not run again (it would block on the FIFO forever).

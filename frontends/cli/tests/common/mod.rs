@@ -153,6 +153,39 @@ impl Env {
             .wait_with_output()
             .unwrap()
     }
+
+    /// A session whose writer was killed (SIGKILL) inside an effect: call `c1` reads the
+    /// FIFO `pipe` under the root, and opening a FIFO for reading blocks until a writer comes,
+    /// so the read's intent is recorded and its completion never is. The session's id and
+    /// file.
+    #[cfg(unix)]
+    pub fn session_killed_mid_effect(&self) -> (String, PathBuf) {
+        let fifo = self.root.path().join("pipe");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let script = self.write(
+            "fifo.kdl",
+            "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+        );
+        let (mut child, mut lines) = self.spawn_script_json("scripted/fifo", &script, "go");
+        let session = loop {
+            let line = lines.next().unwrap().unwrap();
+            let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if record["type"] == "run_start" {
+                break record["session"].as_str().unwrap().to_owned();
+            }
+        };
+        let path = self.sessions().join(format!("{session}.smith"));
+        smith_testkit::wait_until("the read's intent is recorded", || {
+            smith_store::read_session(&path).is_ok_and(|o| {
+                o.entries
+                    .iter()
+                    .any(|e| matches!(e.record, smith_store::Record::EffectIntent(_)))
+            })
+        });
+        child.kill().unwrap(); // SIGKILL, inside the effect
+        child.wait().unwrap();
+        (session, path)
+    }
 }
 
 pub fn stdout(o: &Output) -> String {

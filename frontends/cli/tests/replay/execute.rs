@@ -127,32 +127,7 @@ fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_dif
 #[test]
 fn an_effect_left_unknown_by_a_kill_is_shown_unknown_and_never_run_again() {
     let env = Env::new();
-    // Opening a FIFO for reading blocks until a writer comes: the read is recorded as
-    // intended and hangs inside the host, where the process is killed.
-    let fifo = env.root.path().join("pipe");
-    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
-    let script = env.write(
-        "fifo.kdl",
-        "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
-    );
-    let (mut child, mut lines) = env.spawn_script_json("scripted/fifo", &script, "go");
-    let session = loop {
-        let line = lines.next().unwrap().unwrap();
-        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if record["type"] == "run_start" {
-            break record["session"].as_str().unwrap().to_owned();
-        }
-    };
-    let path = env.sessions().join(format!("{session}.smith"));
-    smith_testkit::wait_until("the read's intent is recorded", || {
-        smith_store::read_session(&path).is_ok_and(|o| {
-            o.entries
-                .iter()
-                .any(|e| matches!(e.record, smith_store::Record::EffectIntent(_)))
-        })
-    });
-    child.kill().unwrap(); // SIGKILL, inside the effect
-    child.wait().unwrap();
+    let (session, path) = env.session_killed_mid_effect();
     let before = std::fs::read(&path).unwrap();
 
     // The replay says the effect is unknown.
