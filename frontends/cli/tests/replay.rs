@@ -149,7 +149,11 @@ fn turn_ranges_select_turns_and_a_range_past_the_last_is_refused() {
         .count();
     assert_eq!(starts, 1);
     for bad in ["4", "0", "3..2", "x"] {
-        let out = env.run(&["replay", &id, "--turns", bad]);
+        let out = env.run(&["replay", &id, "--json", "--turns", bad]);
+        assert!(
+            out.stdout.is_empty(),
+            "{bad}: a refused replay writes no record"
+        );
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
         assert!(stderr(&out).contains("--turns"), "{bad}: {}", stderr(&out));
     }
@@ -198,9 +202,10 @@ fn a_branch_is_named_by_its_last_entry() {
     let now = records(&stdout(&env.run(&["replay", &id, "--json"])));
     assert!(now.len() > old.len());
     for bad in ["0", "100000"] {
-        let out = env.run(&["replay", &id, "--branch", bad]);
+        let out = env.run(&["replay", &id, "--json", "--branch", bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
         assert!(stderr(&out).contains("--branch"), "{}", stderr(&out));
+        assert!(out.stdout.is_empty(), "a refused replay writes no record");
     }
 }
 

@@ -351,6 +351,11 @@ impl Ui {
                 used_tokens: Some(used),
                 limit_tokens,
             } => self.status.context = Some((*used, *limit_tokens)),
+            Intent::RunStart { model, .. } if matches!(self.held, Held::Replay) => {
+                // Each replayed turn names the model it ran with.
+                self.status.model = model.to_string();
+                self.status.state = "replaying".into();
+            }
             Intent::RunEnd { .. } if matches!(self.held, Held::Replay) => {
                 self.status.state = "replaying · turn ended".into();
             }

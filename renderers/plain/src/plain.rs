@@ -226,6 +226,8 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
             } => {
                 self.end_thinking();
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
+                // A tool's name is the model's text: on one line, so it cannot forge others.
+                let name = name.replace('\n', "\\n");
                 let line = printable(&format!("{name} {arguments}")).into_owned();
                 self.note(&format!("{on}→ {line}{off}\n"));
             }
@@ -241,6 +243,7 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                     (self.paint(DIM), self.paint(RESET))
                 };
                 let status = if *is_error { "failed" } else { "ok" };
+                let name = name.replace('\n', "\\n");
                 let line = printable(&format!("{name} {status}: {}", excerpt(output))).into_owned();
                 self.note(&format!("{on}← {line}{off}\n"));
             }

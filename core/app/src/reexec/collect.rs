@@ -97,6 +97,18 @@ pub(super) fn read(
             }
             Record::EffectCompletion(c) => {
                 if let Some(&(n, e)) = effect_of.get(&c.effect_id) {
+                    let intent = &out.calls[n].effects[e].0;
+                    // The snapshot taken before a batch, also of one that never finished
+                    // (its `vcs` record is written with the batch's last result).
+                    if out.snapshot.is_none()
+                        && intent.effect == "vcs.snapshot"
+                        && intent.effect_id.contains("/vcs-before-")
+                        && c.outcome == smith::EffectOutcome::Applied
+                        && let (Some(root), Some(id)) =
+                            (&intent.target, c.evidence["snapshot"].as_str())
+                    {
+                        out.snapshot = Some((root.clone(), id.to_owned()));
+                    }
                     out.calls[n].effects[e].1 = Some(c);
                 }
             }

@@ -40,7 +40,7 @@ fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_dif
         "{text}"
     );
     assert!(
-        text.ends_with("re-executed 5/5 effects (5 calls): same 5, different 0, not re-executed 0 (unknown 0)\n"),
+        text.ends_with("re-executed 5/5 effects (5 call(s)): same 5, different 0, not re-executed 0 (unknown 0)\n"),
         "{text}"
     );
     assert!(
@@ -229,8 +229,58 @@ fn a_program_runs_again_only_when_allowed_and_then_comes_out_the_same() {
         stderr(&out)
     );
     assert!(
-        stdout(&out).ends_with("re-executed 2/2 effects (2 calls): same 2, different 0, not re-executed 0 (unknown 0)\n"),
+        stdout(&out).ends_with("re-executed 2/2 effects (2 call(s)): same 2, different 0, not re-executed 0 (unknown 0)\n"),
         "{}",
         stdout(&out)
     );
+}
+
+#[test]
+fn a_batch_killed_while_its_program_ran_starts_from_its_snapshot_and_is_never_run_again() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("kept.txt"), "kept\n").unwrap();
+    let script = env.write(
+        "hang.kdl",
+        "round {\n  tool-call id=\"c1\" name=\"bash\" arguments=#\"{\"command\": \"echo $$ > pid.tmp; mv pid.tmp pid; exec sleep 600\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut child = env
+        .command(&[
+            "--allow-process",
+            "eval",
+            "--json",
+            "-m",
+            "scripted/hang",
+            "--script",
+            script.to_str().unwrap(),
+            "go",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The program is running once it wrote its pid: kill the writer inside the effect.
+    let pid = env.root.path().join("pid");
+    smith_testkit::wait_for(&pid);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let program: i32 = std::fs::read_to_string(&pid)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(program),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+
+    // The batch never finished, so no `vcs` record names its snapshot: the snapshot the
+    // history plugin took before it is the start, and the program is not run again.
+    let out = env.run(&["--allow-process", "replay", "--execute", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    assert_eq!(lines[1]["effect"], "process.run", "{}", lines[1]);
+    assert_eq!(lines[1]["verdict"], "unknown", "{}", lines[1]);
+    let summary = lines.last().unwrap();
+    assert!(summary["snapshot"].is_string(), "{summary}");
+    assert_eq!(summary["reexecuted"], 0, "{summary}");
 }

@@ -18,12 +18,18 @@ use crate::exit;
 /// Where the report goes: stdout (plain or JSON lines) and, when asked, a file.
 struct Out {
     json: bool,
+    /// The first record, held until the report has something to say: a re-execution that
+    /// cannot start writes nothing.
+    header: Option<serde_json::Value>,
     file: Option<(std::path::PathBuf, std::io::BufWriter<std::fs::File>)>,
     failed: Option<String>,
 }
 
 impl Out {
     fn record(&mut self, record: &serde_json::Value, plain: &str) {
+        if let Some(header) = self.header.take() {
+            self.record(&header, "");
+        }
         let mut stdout = std::io::stdout().lock();
         let shown = if self.json {
             writeln!(stdout, "{record}")
@@ -97,7 +103,7 @@ fn plain(r: &EffectReport) -> String {
 /// The totals in words.
 fn totals(s: &Summary, calls: u32) -> String {
     format!(
-        "re-executed {}/{} effects ({calls} calls): same {}, different {}, not re-executed {} (unknown {})\n",
+        "re-executed {}/{} effects ({calls} call(s)): same {}, different {}, not re-executed {} (unknown {})\n",
         s.reexecuted, s.effects, s.same, s.different, s.not_reexecuted, s.unknown
     )
 }
@@ -125,6 +131,7 @@ pub(super) fn run(
     };
     let mut out = Out {
         json: args.json,
+        header: None,
         file,
         failed: None,
     };
@@ -143,7 +150,7 @@ pub(super) fn run(
         "execute": true,
         "turns": options.turns.map(|(a, b)| [Some(a), (b != u32::MAX).then_some(b)]),
     });
-    out.record(&header, "");
+    out.header = Some(header);
     let mut different = false;
     let executed = app.reexecute(path, &exec, &cancel, &process_refusal, &mut |r| {
         different |= matches!(r.verdict, Verdict::Different { .. });

@@ -169,17 +169,19 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     if args.execute {
         return execute::run(&app, &path, id, &options, args, global.allow_process);
     }
-    let cancel = Cancel::new();
-    super::install_interrupt_handler(&cancel);
-    let mut sink = EvalSink::new(args.json, cancel.clone());
     // A file that cannot be read is refused before anything reaches stdout.
     let leaf = smith_store::SessionReader::open(&path)
         .map_err(|e| command_error::store(&e))?
         .state()
         .leaf_id();
-    if args.json && !header(&id, options.leaf.or(leaf), &options) {
-        return Ok(exit::SUCCESS);
-    }
+    let cancel = Cancel::new();
+    super::install_interrupt_handler(&cancel);
+    let mut sink = Headed {
+        header: args
+            .json
+            .then(|| header(&id, options.leaf.or(leaf), &options)),
+        sink: EvalSink::new(args.json, cancel.clone()),
+    };
     let played = match playback::play(&path, id, &options, &cancel, &mut sink) {
         Ok(played) => played,
         Err(ReplayError::Store(e)) => return Err(command_error::store(&e)),
@@ -192,15 +194,6 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             )));
         }
     };
-    if sink.pipe_closed {
-        return Ok(exit::SUCCESS);
-    }
-    if let Some(entry) = played.stopped {
-        sink.diagnostic(&format!(
-            "replay stopped before entry {entry} (interrupted); the session was not touched"
-        ));
-        return Ok(exit::INTERRUPTED);
-    }
     if let Some((first, _)) = options.turns
         && first > played.turns
     {
@@ -209,6 +202,19 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
             args.turns.as_deref().unwrap_or_default(),
             played.turns
         )));
+    }
+    let sink = match sink.finish() {
+        Some(sink) => sink,
+        None => return Ok(exit::SUCCESS),
+    };
+    if sink.pipe_closed {
+        return Ok(exit::SUCCESS);
+    }
+    if let Some(entry) = played.stopped {
+        sink.diagnostic(&format!(
+            "replay stopped before entry {entry} (interrupted); the session was not touched"
+        ));
+        return Ok(exit::INTERRUPTED);
     }
     if let Some(torn) = &played.torn {
         sink.diagnostic(&format!(
@@ -243,9 +249,45 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     Ok(exit::SUCCESS)
 }
 
+/// The replay's sink: with `--json`, the first record goes out before the first intent (or at
+/// the end of a replay that emitted none), so a replay refused as it starts writes nothing.
+struct Headed {
+    header: Option<String>,
+    sink: EvalSink,
+}
+
+impl Headed {
+    /// Write the first record if it is still held: whether stdout took it.
+    fn flush_header(&mut self) -> bool {
+        let Some(header) = self.header.take() else {
+            return true;
+        };
+        let mut out = std::io::stdout().lock();
+        let ok = writeln!(out, "{header}").and_then(|()| out.flush()).is_ok();
+        if !ok {
+            self.sink.pipe_closed = true;
+            self.sink.output_closed = true;
+        }
+        ok
+    }
+
+    /// The sink, the first record written; `None` when stdout is closed.
+    fn finish(mut self) -> Option<EvalSink> {
+        self.flush_header().then_some(self.sink)
+    }
+}
+
+impl smith_ui_intents::IntentSink for Headed {
+    fn emit(&mut self, intent: smith_ui_intents::Intent) -> smith_ui_intents::Delivery {
+        if !self.flush_header() {
+            return smith_ui_intents::Delivery::Dropped;
+        }
+        self.sink.emit(intent)
+    }
+}
+
 /// The `--json` replay's first record: the format version, the session and the branch.
-/// Whether stdout took it (a closed pipe ends the replay quietly).
-fn header(id: &smith::SessionId, leaf: Option<EntryId>, options: &Options) -> bool {
+fn header(id: &smith::SessionId, leaf: Option<EntryId>, options: &Options) -> String {
     let leaf = leaf.map(|l| l.0);
     let record = serde_json::json!({
         "type": "replay",
@@ -254,8 +296,7 @@ fn header(id: &smith::SessionId, leaf: Option<EntryId>, options: &Options) -> bo
         "leaf": leaf,
         "turns": options.turns.map(|(a, b)| [Some(a), (b != u32::MAX).then_some(b)]),
     });
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{record}").and_then(|()| out.flush()).is_ok()
+    record.to_string()
 }
 
 /// `smith replay --tui`: the replay in the terminal UI, read-only.
