@@ -45,6 +45,7 @@ pub mod history;
 pub mod inspect;
 pub mod models;
 pub mod paths;
+pub mod product;
 pub mod prompt;
 pub mod reexec;
 pub mod registry;
@@ -152,6 +153,17 @@ pub enum SelectError {
         /// Why it is not a selection.
         error: smith::ModelRefError,
     },
+}
+
+/// Why the product layer could not be composed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProductError {
+    /// The product plugins could not be loaded.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// A product setting (`keys.*`, `theme.*.*`, `tui.theme`, `tui.layout`) is unusable.
+    #[error(transparent)]
+    Config(#[from] product::ConfigError),
 }
 
 /// The composition root of one invocation: paths, settings and the plugin registry, with
@@ -276,6 +288,22 @@ impl App {
     /// [`RegistryError`].
     pub fn load_plugins(&self, wanted: impl Fn(&Manifest) -> bool) -> Result<Host, RegistryError> {
         self.registry.load(&self.paths, wanted)
+    }
+
+    /// The product layer: the enabled product plugins loaded (only those), composed with
+    /// the frontend's `built_in` keys and the configuration. Returns the layer and the loadout
+    /// its handler commands run through.
+    ///
+    /// # Errors
+    /// [`ProductError`]: the plugins cannot load, or a product setting is unusable.
+    pub fn product(
+        &self,
+        built_in: &[(product::KeySpec, smith_host::product::types::KeyAction)],
+    ) -> Result<(product::ProductLayer, Loadout), ProductError> {
+        let host = self.load_plugins(Manifest::is_product)?;
+        let loadout = host.loadout();
+        let layer = product::ProductLayer::compose(&loadout, built_in, &self.settings.resolved)?;
+        Ok((layer, loadout))
     }
 
     /// The user's policy for tools run from `cwd`, a refusal worded by `words`.

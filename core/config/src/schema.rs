@@ -335,6 +335,42 @@ pub const SCHEMA: &[OptionSpec] = &[
         flag: None,
         example: "file",
     },
+    OptionSpec {
+        key: "tui.theme",
+        ty: Type::String,
+        default: Some("dark"),
+        doc: "The theme the terminal UI draws with: one a product plugin contributes (the bundled `dark`, `light` and `none`) or one of yours (`theme.*.*`). With `tui.color` none, no colour is drawn whatever the theme. `/theme NAME` switches for the running process only.",
+        env: None,
+        flag: None,
+        example: "light",
+    },
+    OptionSpec {
+        key: "tui.layout",
+        ty: Type::Enum(&["status-bottom", "status-top"]),
+        default: None,
+        doc: "Where the terminal UI's status line goes, over the layout the product plugins choose: `status-bottom` (below the input) or `status-top` (above the transcript). Unset: the first enabled product plugin's choice, else the bottom.",
+        env: None,
+        flag: None,
+        example: "status-top",
+    },
+    OptionSpec {
+        key: "keys.*",
+        ty: Type::String,
+        default: None,
+        doc: "What key `*` (written as the key reference writes keys: `Ctrl+Y`, `Alt+Up`, `F5`) does in the terminal UI: an action of the key table (`help`, `steer`, `search`, `select-entry`, `palette`…; the key reference lists them), `/COMMAND` to run a command without arguments, or `none` to unbind a plugin's binding. Yours win over every plugin's; the built-in keys (typing, submit, scroll, abort, quit) cannot be rebound.",
+        env: None,
+        flag: None,
+        example: "/compact",
+    },
+    OptionSpec {
+        key: "theme.*.*",
+        ty: Type::String,
+        default: None,
+        doc: "A style of theme `*` (the first `*`, a name of yours or a plugin's theme to change), for theme key `*` (the theme reference lists them: `user`, `tool`, `status`…): a foreground colour, `on` and a background colour, and modifiers, e.g. \"black on yellow bold\" (colours by name, index 0–255 or #rrggbb; `plain` for none). The key `base` names a theme whose styles yours start from. Choose the theme with `tui.theme`.",
+        env: None,
+        flag: None,
+        example: "black on yellow bold",
+    },
 ];
 
 fn matches(pattern: &str, key: &str) -> bool {

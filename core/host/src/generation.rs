@@ -27,6 +27,8 @@ pub(crate) struct LoadedPlugin {
     pub(crate) output_validators: std::collections::HashMap<String, jsonschema::Validator>,
     /// Set when an instance trapped or was destroyed: later calls get this error.
     pub(crate) failed: Mutex<Option<String>>,
+    /// A product plugin's contributions and its `run` (`None` for a tool plugin).
+    pub(crate) product: Option<crate::product::ProductPart>,
 }
 
 /// One published set of plugins. Immutable once built; a reload builds a new one.
@@ -110,6 +112,11 @@ pub(crate) fn build(
         let instance_pre = linker
             .instantiate_pre(&component)
             .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
+        let product = if manifest.is_product() {
+            Some(crate::product::load(runtime, instance_pre.clone(), &manifest.id).map_err(&bad)?)
+        } else {
+            None
+        };
         let pre = ToolPluginPre::new(instance_pre)
             .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
         let mut loaded = LoadedPlugin {
@@ -119,6 +126,7 @@ pub(crate) fn build(
             validators: std::collections::HashMap::new(),
             output_validators: std::collections::HashMap::new(),
             failed: Mutex::new(None),
+            product,
         };
         let definitions = definitions_of(runtime, &loaded)
             .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;

@@ -31,6 +31,7 @@ mod handlers;
 pub mod manifest;
 pub mod process;
 mod process_imports;
+pub mod product;
 mod providers;
 pub mod reference;
 mod runtime;

@@ -325,6 +325,45 @@ impl Loadout {
             .collect()
     }
 
+    /// What each loaded product plugin contributes, in load order: its id and contributions.
+    pub fn products(&self) -> Vec<(&str, &crate::product::types::Contributions)> {
+        self.generation
+            .plugins
+            .iter()
+            .filter_map(|p| {
+                p.product
+                    .as_ref()
+                    .map(|part| (p.manifest.id.as_str(), &part.contributions))
+            })
+            .collect()
+    }
+
+    /// Run the `handler` command `name` of product plugin `plugin` with `arguments` (parsed
+    /// as the command declares them), in a fresh instance with nothing granted. Returns the
+    /// intents to carry out, in order.
+    ///
+    /// # Errors
+    /// The plugin is not a loaded product plugin, it trapped or ran past
+    /// [`crate::product::PRODUCT_DEADLINE`], or its `run` failed: a message naming the plugin
+    /// and the command.
+    pub fn run_command(
+        &self,
+        plugin: &str,
+        name: &str,
+        arguments: &[(String, crate::product::types::ArgumentValue)],
+    ) -> Result<Vec<crate::product::types::Intent>, String> {
+        let Some((loaded, part)) = self
+            .generation
+            .plugins
+            .iter()
+            .find(|p| p.manifest.id == plugin)
+            .and_then(|p| p.product.as_ref().map(|part| (p, part)))
+        else {
+            return Err(format!("plugin {plugin} is not a loaded product plugin"));
+        };
+        part.run(&self.runtime, &loaded.manifest.label(), name, arguments)
+    }
+
     pub(crate) fn handlers(&self) -> &[crate::handlers::LoadedHandler] {
         &self.generation.handlers
     }

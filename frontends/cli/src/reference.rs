@@ -14,6 +14,8 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         rpc_reference(),
         mcp_reference(),
         keys_reference(),
+        commands_reference(),
+        themes_reference(),
         wit_reference(),
         crate::tools_reference::tools_reference(),
     ]
@@ -72,7 +74,49 @@ fn keys_reference() -> ReferenceDoc {
             "terminal".into(),
             "shortcuts".into(),
         ],
-        body: smith_tui::key_reference(),
+        body: smith_tui::key_reference()
+            .unwrap_or_else(|e| format!("the bundled product plugin did not load: {e}\n")),
+    }
+}
+
+/// The bundled product layer, for the command and theme references.
+fn bundled_product() -> Result<smith_app::product::ProductLayer, String> {
+    smith_app::product::bundled(&smith_tui::keys::built_in_specs())
+}
+
+fn commands_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "commands.md".into(),
+        id: "reference/commands".into(),
+        title: "Command reference".into(),
+        tags: vec![
+            "commands".into(),
+            "palette".into(),
+            "slash".into(),
+            "product".into(),
+        ],
+        body: bundled_product().map_or_else(
+            |e| format!("the bundled product plugin did not load: {e}\n"),
+            |l| smith_app::product::commands_reference(&l),
+        ),
+    }
+}
+
+fn themes_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "themes.md".into(),
+        id: "reference/themes".into(),
+        title: "Theme reference".into(),
+        tags: vec![
+            "themes".into(),
+            "colours".into(),
+            "colors".into(),
+            "tui".into(),
+        ],
+        body: bundled_product().map_or_else(
+            |e| format!("the bundled product plugin did not load: {e}\n"),
+            |l| smith_app::product::themes_reference(&l),
+        ),
     }
 }
 

@@ -3,6 +3,7 @@
 //! (<https://spec.open-rpc.org>), of the generated reference (`docs/reference/rpc.md`, under
 //! the drift gate) and of parameter validation. Both documents are rendered in `render`.
 
+mod commands;
 mod history;
 mod render;
 
@@ -554,6 +555,7 @@ pub fn methods() -> Vec<Method> {
     ]
     .into_iter()
     .chain(history::methods())
+    .chain(commands::methods())
     .chain(vec![
         Method {
             name: "receipts.get",

@@ -15,6 +15,7 @@
 //! `run_end` is committed), every session is closed, every queued line is written. [`Stop`]
 //! (a signal) aborts running work first (recorded), then does the same.
 
+mod commands;
 pub mod decl;
 mod errors;
 mod history;

@@ -84,9 +84,11 @@ pub(crate) fn handle(
         "request.respond" => now(crate::requests::respond(server, &p)),
         "requests.list" => now(crate::requests::list(server, &p)),
         "rpc.cancel" => now(cancel(server, &p)),
-        "models.list" => now(models(server)),
+        "commands.list" => now(crate::commands::list(server)),
+        "commands.run" => crate::commands::run(server, id, &p),
+        "models.list" => now(models_json(server)),
         "tools.list" => now(tools(server)),
-        "plugins.list" => now(plugins(server)),
+        "plugins.list" => now(plugins_json(server)),
         "config.show" => now(Ok(config(server))),
         "docs.search" => now(docs_search(&p)),
         "docs.get" => now(docs_get(&p)),
@@ -651,7 +653,7 @@ fn receipts(server: &Server, p: &Params) -> Result<Value> {
     Ok(json!({"receipts": views}))
 }
 
-fn models(server: &Server) -> Result<Value> {
+pub(crate) fn models_json(server: &Server) -> Result<Value> {
     let models = server.app.models().map_err(|e| errors::config(&e))?;
     let records: Vec<Value> = smith_app::catalog::model_records(&models, &server.app)
         .iter()
@@ -667,7 +669,7 @@ fn tools(server: &Server) -> Result<Value> {
     Ok(json!({"tools": tools}))
 }
 
-fn plugins(server: &Server) -> Result<Value> {
+pub(crate) fn plugins_json(server: &Server) -> Result<Value> {
     let process = server
         .app
         .policy(&server.cwd, &|r| r.to_string())

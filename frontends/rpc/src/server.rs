@@ -91,6 +91,8 @@ pub(crate) struct Server {
     /// Held while the connection is being closed.
     closing: Mutex<()>,
     methods: Vec<Method>,
+    /// The product layer (its commands), composed on first use.
+    pub(crate) product: std::sync::OnceLock<crate::commands::Product>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -118,7 +120,13 @@ impl Server {
             writer: Mutex::new(None),
             closing: Mutex::new(()),
             methods: decl::methods(),
+            product: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The declaration of method `name`.
+    pub(crate) fn declared(&self, name: &str) -> Option<&Method> {
+        self.methods.iter().find(|m| m.name == name)
     }
 
     /// Answer `id` (nothing for a notification).
@@ -187,7 +195,17 @@ impl Server {
             Ok(p) => p,
             Err(e) => return self.answer(id.as_ref(), Err(e)),
         };
-        match crate::methods::handle(self, decl.name, id.clone(), params) {
+        self.dispatch(decl.name, id, params);
+    }
+
+    /// Run declared method `name` with checked `params`, answering `id`.
+    pub(crate) fn dispatch(
+        self: &Arc<Self>,
+        name: &'static str,
+        id: Option<Value>,
+        params: Params,
+    ) {
+        match crate::methods::handle(self, name, id.clone(), params) {
             Answer::Now(result) => self.answer(id.as_ref(), result),
             Answer::Later => {}
         }

@@ -18,7 +18,7 @@ use smith_render_terminal::status::StatusLine;
 use smith_render_terminal::transcript::detail_lines;
 use smith_store::holder::Holder;
 
-use crate::keys::{Action, BINDINGS, keys_of};
+use crate::keys::{ACTIONS, Action};
 use crate::layers::{Finding, Layer};
 use crate::ui::{Held, Question, Ui};
 
@@ -55,14 +55,20 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     let width = area.width;
     let mut top = area.y;
     let mut bottom = area.y + area.height;
-    // The status line, at the bottom.
+    // The status line, at the bottom or (layout `status-top`) the top.
     if bottom > top {
-        bottom -= 1;
+        let y = if ui.layout == smith_app::product::wit::Layout::StatusTop {
+            top += 1;
+            top - 1
+        } else {
+            bottom -= 1;
+            bottom
+        };
         StatusLine {
             status: &ui.status,
             theme: &t,
         }
-        .render(Rect::new(area.x, bottom, width, 1), buf);
+        .render(Rect::new(area.x, y, width, 1), buf);
     }
     // The observer banner, at the top: who writes, and whether the view follows; or the
     // replay's.
@@ -80,7 +86,7 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             Some(format!(
                 " read-only · {owner} · follow-live {} ({})",
                 if *follow { "on" } else { "off" },
-                keys_of(Action::ToggleFollow),
+                ui.keymap.keys_of(Action::ToggleFollow),
             ))
         }
         Held::Replay => Some(
@@ -155,6 +161,12 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             t.dim,
         )]);
     }
+    if let Some(found) = ui.palette_matches() {
+        let room = usize::from(bottom.saturating_sub(top) / 2)
+            .saturating_sub(1)
+            .max(1);
+        palette_rows(ui, &found, &t, (width, room), &mut above);
+    }
     if let Some(hint) = &ui.hint {
         // A hint says what happened and what to do: wrapped whole, never cut.
         let piece = smith_render_terminal::wrap::Piece::new(sanitize(hint).into_owned(), t.warning);
@@ -206,7 +218,10 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     }
     if !ui.queued.is_empty() {
         above.push(vec![Span::styled(
-            format!(" {} takes the newest back", keys_of(Action::Withdraw)),
+            format!(
+                " {} takes the newest back",
+                ui.keymap.keys_of(Action::Withdraw)
+            ),
             t.dim,
         )]);
     }
@@ -243,7 +258,7 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         let y = transcript.y + transcript.height - 1;
         let text = format!(
             " ↓ new output below · {} returns to the latest ",
-            keys_of(Action::Bottom)
+            ui.keymap.keys_of(Action::Bottom)
         );
         let w = rows(Line::from(text.clone()).width()).min(width);
         let x = transcript.x + width.saturating_sub(w);
@@ -284,12 +299,12 @@ fn placeholder(ui: &Ui) -> String {
     if ui.running.is_some() {
         return format!(
             "Enter queues a follow-up, {} a steer · Esc aborts",
-            keys_of(Action::Steer)
+            ui.keymap.keys_of(Action::Steer)
         );
     }
     format!(
         "ask anything · @path attaches a file · {} for keys",
-        keys_of(Action::Help)
+        ui.keymap.keys_of(Action::Help)
     )
 }
 
@@ -367,20 +382,111 @@ fn unicode_width(s: &str) -> u16 {
     rows(Line::from(s.to_owned()).width())
 }
 
-/// The help overlay's lines for an inner width of `width` columns: each binding's keys in a
-/// column as wide as the widest (at most a third of the width; longer key lists wrap in it),
-/// its help text wrapped beside them.
-fn help_lines(t: &Theme, width: u16) -> Vec<Line<'static>> {
+/// The palette's rows above the input: the matching commands (at most
+/// [`crate::palette::ROWS`], scrolled to keep the chosen one in view), each with its usage,
+/// its keys and its summary, the chosen one highlighted; or why nothing matches.
+fn palette_rows(
+    ui: &Ui,
+    found: &[&smith_app::product::Command],
+    t: &Theme,
+    (width, room): (u16, usize),
+    above: &mut Vec<Vec<Span<'static>>>,
+) {
+    if found.is_empty() {
+        above.push(vec![Span::styled(
+            " no command matches · Esc clears · F1 lists them all".to_owned(),
+            t.warning,
+        )]);
+        return;
+    }
+    let shown = crate::palette::ROWS.min(room);
+    let chosen = ui.palette.min(found.len() - 1);
+    let first = chosen.saturating_sub(shown - 1);
+    let usage_w = found
+        .iter()
+        .map(|c| c.usage().chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(32);
+    for (i, c) in found.iter().enumerate().skip(first).take(shown) {
+        let keys = ui.command_keys(c);
+        let usage = format!(" {:<usage_w$}", c.usage());
+        let rest = if keys.is_empty() {
+            format!("  {}", c.summary)
+        } else {
+            format!("  {} · {keys}", c.summary)
+        };
+        let text = smith_render_terminal::cut_to_width(
+            &sanitize(&format!("{usage}{rest}")),
+            usize::from(width),
+        );
+        let style = if i == chosen { t.selected } else { t.dim };
+        let (head, tail) = text.split_at(text.len().min(usage.len()));
+        above.push(vec![
+            Span::styled(
+                head.to_owned(),
+                if i == chosen { t.selected } else { t.tool },
+            ),
+            Span::styled(tail.to_owned(), style),
+        ]);
+    }
+    above.push(vec![Span::styled(
+        format!(
+            " {} of {} · ↑↓ choose · Tab completes · Enter runs · Esc clears",
+            chosen + 1,
+            found.len()
+        ),
+        t.dim,
+    )]);
+}
+
+/// The help overlay's lines for an inner width of `width` columns: every action's keys in
+/// a column as wide as the widest (at most a third of the width; longer key lists wrap in
+/// it), its help text wrapped beside them; then every command with its usage, keys and
+/// summary.
+fn help_lines(ui: &Ui, t: &Theme, width: u16) -> Vec<Line<'static>> {
     use smith_render_terminal::wrap::{Piece, wrap};
-    let labels: Vec<String> = BINDINGS.iter().map(|b| b.keys.join(" / ")).collect();
-    let widest = labels.iter().map(|l| Line::from(l.clone()).width()).max();
+    let mut rows_: Vec<(String, String)> = ACTIONS
+        .iter()
+        .map(|(a, help)| {
+            let keys = ui.keymap.keys_of(*a);
+            (
+                if keys.is_empty() {
+                    "—".to_owned()
+                } else {
+                    keys
+                },
+                (*help).to_owned(),
+            )
+        })
+        .collect();
+    rows_.push((String::new(), String::new()));
+    rows_.push((
+        "Commands".to_owned(),
+        "type / to filter them, Enter runs one".to_owned(),
+    ));
+    for c in &ui.product.commands {
+        let keys = ui.command_keys(c);
+        let mut help = c.summary.clone();
+        if !keys.is_empty() {
+            help.push_str(&format!(" ({keys})"));
+        }
+        if let Some(p) = &c.plugin {
+            help.push_str(&format!(" · plugin {p}"));
+        }
+        rows_.push((c.usage(), help));
+    }
+    let widest = rows_
+        .iter()
+        .map(|(l, _)| Line::from(l.clone()).width())
+        .max();
     let key_w = rows(widest.unwrap_or(0)).min(width / 3).max(1);
     let text_w = width.saturating_sub(key_w + 3).max(1);
     let mut out = Vec::new();
-    for (b, label) in BINDINGS.iter().zip(labels) {
+    for (label, help) in rows_ {
         let keys = wrap(&[Piece::new(label, t.tool)], key_w, &[], &[]);
-        let help = wrap(&[Piece::new(b.help, t.assistant)], text_w, &[], &[]);
-        for i in 0..keys.len().max(help.len()) {
+        let help = wrap(&[Piece::new(help, t.assistant)], text_w, &[], &[]);
+        for i in 0..keys.len().max(help.len()).max(1) {
             let mut spans = vec![Span::raw(" ")];
             let k = keys.get(i).cloned().unwrap_or_default();
             let pad = usize::from(key_w).saturating_sub(k.width()) + 2;
@@ -396,9 +502,9 @@ fn help_lines(t: &Theme, width: u16) -> Vec<Line<'static>> {
 /// The help overlay: every binding of the key table in a framed panel.
 fn draw_help(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
     let inner = area.width.saturating_sub(2).min(110).saturating_sub(2);
-    let lines = help_lines(t, inner);
+    let lines = help_lines(ui, t, inner);
     if let Some(Layer::Help { scroll }) = ui.layers.last_mut() {
-        *scroll = panel(t, area, buf, "Keys", &lines, *scroll);
+        *scroll = panel(t, area, buf, "Keys and commands", &lines, *scroll);
     }
 }
 
@@ -495,6 +601,7 @@ mod tests {
             "0190".into(),
             PathBuf::from("."),
         )
+        .with_bundled_product()
     }
 
     fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
@@ -530,7 +637,8 @@ mod tests {
             },
             "0190abcd".into(),
             PathBuf::from("."),
-        );
+        )
+        .with_bundled_product();
         let s = screen(&mut ui, 120, 8);
         let first = s.lines().next().unwrap();
         assert!(
@@ -559,7 +667,8 @@ mod tests {
             Held::Replay,
             "0190abcd".into(),
             PathBuf::from("."),
-        );
+        )
+        .with_bundled_product();
         let s = screen(&mut ui, 120, 8);
         assert!(
             s.lines().next().unwrap().contains(
@@ -592,12 +701,17 @@ mod tests {
     fn the_help_lists_every_binding_from_the_table() {
         let mut ui = writer_ui();
         ui.layers.push(Layer::Help { scroll: 0 });
-        let s = screen(&mut ui, 110, 50);
-        for b in BINDINGS {
-            assert!(s.contains(b.keys[0]), "{} missing:\n{s}", b.keys[0]);
+        let s = screen(&mut ui, 110, 90);
+        for (action, _) in ACTIONS {
+            let keys = ui.keymap.keys_of(*action);
+            let first = keys.split(" / ").next().unwrap_or_default();
+            assert!(s.contains(first), "{first} ({action:?}) missing:\n{s}");
+        }
+        for c in &ui.product.commands {
+            assert!(s.contains(&c.usage()), "{} missing:\n{s}", c.usage());
         }
         assert!(
-            !s.contains("Keys 1-"),
+            !s.contains("Keys and commands 1-"),
             "it all fits, with no scroll range:\n{s}"
         );
     }
@@ -608,7 +722,7 @@ mod tests {
         let mut ui = writer_ui();
         ui.layers.push(Layer::Help { scroll: 0 });
         let s = screen(&mut ui, 50, 14);
-        assert!(s.contains("Keys 1-"), "{s}");
+        assert!(s.contains("Keys and commands 1-"), "{s}");
         // Every row of the panel is framed: nothing is drawn past its borders.
         let rows: Vec<&str> = s.lines().filter(|l| l.contains('│')).collect();
         assert!(rows.len() >= 9, "{s}");
@@ -618,12 +732,13 @@ mod tests {
             assert!(row.starts_with(" │") && row.ends_with('│'), "{row:?}");
             assert_eq!(row.chars().count(), 49, "{row:?}");
         }
-        assert!(!s.contains("Ctrl+D"), "the last binding is below:\n{s}");
+        let last = ui.product.commands.last().unwrap().usage();
+        assert!(!s.contains(&last), "the last command is below:\n{s}");
         for _ in 0..200 {
             ui.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
         }
         let s = screen(&mut ui, 50, 14);
-        assert!(s.contains("Ctrl+D"), "scrolled to the end:\n{s}");
+        assert!(s.contains(&last), "scrolled to the end:\n{s}");
         ui.key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
         assert!(
             matches!(ui.layers.last(), Some(Layer::Help { .. })),
@@ -631,5 +746,86 @@ mod tests {
         );
         ui.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
         assert!(ui.layers.is_empty());
+    }
+
+    fn typed(ui: &mut Ui, text: &str) {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        for c in text.chars() {
+            assert_eq!(
+                ui.key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+                None
+            );
+        }
+    }
+
+    fn press(ui: &mut Ui, code: crossterm::event::KeyCode) -> Option<crate::ui::Effect> {
+        ui.key(crossterm::event::KeyEvent::new(
+            code,
+            crossterm::event::KeyModifiers::NONE,
+        ))
+    }
+
+    #[test]
+    fn slash_opens_the_palette_over_every_command_and_typing_filters_it() {
+        let mut ui = writer_ui();
+        typed(&mut ui, "/");
+        let all = screen(&mut ui, 100, 24);
+        insta::assert_snapshot!("palette_open", all);
+        assert!(all.contains("/model MODEL [THINKING]"), "{all}");
+        assert!(
+            all.contains(&format!("1 of {}", ui.product.commands.len())),
+            "{all}"
+        );
+        typed(&mut ui, "cmp");
+        let filtered = screen(&mut ui, 100, 24);
+        insta::assert_snapshot!("palette_filtered", filtered);
+        assert!(filtered.contains("/compact [FOCUS]"), "{filtered}");
+        assert!(!filtered.contains("/model"), "{filtered}");
+        typed(&mut ui, "zzz");
+        let none = screen(&mut ui, 100, 24);
+        assert!(none.contains("no command matches"), "{none}");
+    }
+
+    #[test]
+    fn the_palette_chooses_completes_and_runs() {
+        use crate::ui::Effect;
+        use crossterm::event::KeyCode;
+        let mut ui = writer_ui();
+        typed(&mut ui, "/them");
+        // Enter on a name that is not a command runs the chosen match.
+        assert_eq!(
+            press(&mut ui, KeyCode::Enter),
+            Some(Effect::Command("theme".into()))
+        );
+        assert!(ui.editor.is_empty());
+        // Down chooses the next match; Tab puts it in place for its arguments.
+        typed(&mut ui, "/");
+        assert_eq!(press(&mut ui, KeyCode::Down), None);
+        assert_eq!(ui.palette, 1);
+        let second = ui.palette_matches().unwrap()[1].name.clone();
+        assert_eq!(press(&mut ui, KeyCode::Tab), None);
+        assert_eq!(ui.editor.shown(), format!("/{second} "));
+        // With arguments begun, the palette steps aside and Enter sends the whole line.
+        typed(&mut ui, "light");
+        assert!(ui.palette_matches().is_none());
+        assert_eq!(
+            press(&mut ui, KeyCode::Enter),
+            Some(Effect::Command(format!("{second} light")))
+        );
+        // `//` sends a message that starts with `/`.
+        typed(&mut ui, "//etc/hosts is odd");
+        assert_eq!(
+            press(&mut ui, KeyCode::Enter),
+            Some(Effect::Submit("/etc/hosts is odd".into()))
+        );
+    }
+
+    #[test]
+    fn a_binding_to_the_palette_opens_it_and_a_command_binding_runs_it() {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let mut ui = writer_ui();
+        ui.key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
+        assert_eq!(ui.editor.shown(), "/");
+        assert!(ui.palette_matches().is_some());
     }
 }

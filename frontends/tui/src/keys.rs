@@ -1,9 +1,12 @@
-//! Every key binding of the terminal UI, declared once: the action, its default keys and its
-//! help text. The help overlay and the generated key reference (`docs/reference/keys.md`)
-//! read this table, and the product layer will make it a plugin contribution; only typing,
-//! submit, scroll, abort and quit are built in ([`Binding::built_in`]).
+//! The terminal UI's key table: every action a key can trigger with its help text, the keys
+//! built into the frontend (typing, submit, scroll, abort and quit: [`BUILT_IN`]), and the
+//! [`Keymap`] in force — those plus the product layer's bindings (the bundled product
+//! plugin's defaults, other plugins', the user's `keys.*`). The help overlay and the generated
+//! key reference (`docs/reference/keys.md`) read the same keymap.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use smith_app::product::wit::{BindingTarget, KeyAction};
+use smith_app::product::{KeyName, KeySpec, ProductLayer, action_name};
 
 /// What a key does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,223 +52,337 @@ pub enum Action {
     Quit,
     /// Clear the draft; pressed again on an empty draft, leave.
     Interrupt,
+    /// Open the command palette (as `/` on an empty draft does).
+    Palette,
 }
 
-/// One binding: an action, the keys that trigger it, and what it does.
-#[derive(Clone, Copy, Debug)]
-pub struct Binding {
-    /// The action.
-    pub action: Action,
-    /// Its default keys, as written in the reference (`Ctrl+S`, `Alt+Enter`, `PageUp`).
-    pub keys: &'static [&'static str],
-    /// What it does, one sentence.
-    pub help: &'static str,
-    /// Built into the frontend (typing, submit, scroll, abort and quit); the others become
-    /// the product layer's contribution.
-    pub built_in: bool,
-}
-
-/// Every binding, in the order the help shows them.
-pub const BINDINGS: &[Binding] = &[
-    Binding {
-        action: Action::Submit,
-        keys: &["Enter"],
-        help: "Send the draft. While work runs it is queued as a follow-up (delivered when the model would otherwise stop).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Steer,
-        keys: &["Ctrl+S"],
-        help: "Queue the draft as a steer: delivered as soon as the running tool batch completes, before the next provider request. With nothing running it is sent like Enter.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::Newline,
-        keys: &["Ctrl+J", "Alt+Enter", "Shift+Enter"],
-        help: "A line break in the draft (Shift+Enter needs a terminal with the kitty keyboard protocol).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Withdraw,
-        keys: &["Alt+Up"],
-        help: "Take the newest queued input back into the draft; it is withdrawn (recorded) and never delivered.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::Escape,
-        keys: &["Esc"],
-        help: "Close the top overlay; else clear the draft (Up brings it back); else abort the running work (recorded in the session).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Complete,
-        keys: &["Tab"],
-        help: "Complete the `@path` before the cursor from the working directory (several fit: listed, and each further Tab puts the next in place).",
-        built_in: false,
-    },
-    Binding {
-        action: Action::ExternalEditor,
-        keys: &["Ctrl+G"],
-        help: "Edit the draft in $VISUAL or $EDITOR (else vi); the saved file becomes the draft.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::ToggleThinking,
-        keys: &["Ctrl+T"],
-        help: "Show thinking in full, or collapse it to one line (the default).",
-        built_in: false,
-    },
-    Binding {
-        action: Action::ToggleFollow,
-        keys: &["Ctrl+F"],
-        help: "Observing another writer's session: follow its new records live, or hold the view where it is.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::Help,
-        keys: &["F1"],
-        help: "Show every key binding; Esc closes it.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::Search,
-        keys: &["Ctrl+R"],
-        help: "Search the whole transcript, also history not yet shown (case ignored; matches highlighted). Type to search from the newest; Enter, Up or Ctrl+R go to the older match, Down to the newer; Esc closes the search and leaves the view there.",
-        built_in: false,
-    },
-    Binding {
-        action: Action::Select,
-        keys: &["Ctrl+O"],
-        help: "Select an entry (the newest shown): Up/Down move between entries, y copies it (a message's text, a tool's full output), c copies its next code block, Enter opens it in full (a tool's whole output), Esc leaves. Copies go to the clipboard by OSC 52 where the terminal has it, else to a file whose path is shown (setting `tui.clipboard`).",
-        built_in: false,
-    },
-    Binding {
-        action: Action::PageUp,
-        keys: &["PageUp"],
-        help: "Scroll the transcript up a page (the mouse wheel scrolls three lines); the view holds while new output arrives, and a marker says when there is new output below.",
-        built_in: true,
-    },
-    Binding {
-        action: Action::PageDown,
-        keys: &["PageDown"],
-        help: "Scroll the transcript down a page; reaching the bottom follows new output again.",
-        built_in: true,
-    },
-    Binding {
-        action: Action::LineUp,
-        keys: &["Shift+Up"],
-        help: "Scroll the transcript up a line.",
-        built_in: true,
-    },
-    Binding {
-        action: Action::LineDown,
-        keys: &["Shift+Down"],
-        help: "Scroll the transcript down a line.",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Top,
-        keys: &["Ctrl+Home"],
-        help: "Scroll to the oldest line (plain Home too, while the draft is empty).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Bottom,
-        keys: &["Ctrl+End"],
-        help: "Back to the newest line: follow new output again (what the \"new output below\" marker points to; plain End too, while the draft is empty).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Interrupt,
-        keys: &["Ctrl+C"],
-        help: "Clear the draft (Up brings it back); a second Ctrl+C leaves (aborting running work, recorded).",
-        built_in: true,
-    },
-    Binding {
-        action: Action::Quit,
-        keys: &["Ctrl+D"],
-        help: "Leave when the draft is empty (running work is aborted, recorded); the session stays resumable with `smith --continue`.",
-        built_in: true,
-    },
-];
-
-/// A key as the table writes it, parsed: its code and modifiers.
-fn parse(key: &str) -> Option<(KeyCode, KeyModifiers)> {
-    let mut modifiers = KeyModifiers::NONE;
-    let mut rest = key;
-    loop {
-        if let Some(r) = rest.strip_prefix("Ctrl+") {
-            modifiers |= KeyModifiers::CONTROL;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("Alt+") {
-            modifiers |= KeyModifiers::ALT;
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("Shift+") {
-            modifiers |= KeyModifiers::SHIFT;
-            rest = r;
-        } else {
-            break;
+impl Action {
+    /// The action of the product layer's key-table action.
+    pub fn from_key_action(a: KeyAction) -> Self {
+        match a {
+            KeyAction::Submit => Self::Submit,
+            KeyAction::Steer => Self::Steer,
+            KeyAction::Newline => Self::Newline,
+            KeyAction::Withdraw => Self::Withdraw,
+            KeyAction::Escape => Self::Escape,
+            KeyAction::Complete => Self::Complete,
+            KeyAction::ExternalEditor => Self::ExternalEditor,
+            KeyAction::ToggleThinking => Self::ToggleThinking,
+            KeyAction::ToggleFollow => Self::ToggleFollow,
+            KeyAction::Help => Self::Help,
+            KeyAction::Search => Self::Search,
+            KeyAction::SelectEntry => Self::Select,
+            KeyAction::PageUp => Self::PageUp,
+            KeyAction::PageDown => Self::PageDown,
+            KeyAction::LineUp => Self::LineUp,
+            KeyAction::LineDown => Self::LineDown,
+            KeyAction::Top => Self::Top,
+            KeyAction::Bottom => Self::Bottom,
+            KeyAction::Interrupt => Self::Interrupt,
+            KeyAction::Quit => Self::Quit,
+            KeyAction::Palette => Self::Palette,
         }
     }
-    let code = match rest {
-        "Enter" => KeyCode::Enter,
-        "Esc" => KeyCode::Esc,
-        "Tab" => KeyCode::Tab,
-        "Up" => KeyCode::Up,
-        "Down" => KeyCode::Down,
-        "PageUp" => KeyCode::PageUp,
-        "PageDown" => KeyCode::PageDown,
-        "Home" => KeyCode::Home,
-        "End" => KeyCode::End,
-        f if f.starts_with('F') && f.len() > 1 => KeyCode::F(f[1..].parse().ok()?),
-        c if c.chars().count() == 1 => KeyCode::Char(c.chars().next()?.to_ascii_lowercase()),
-        _ => return None,
-    };
-    Some((code, modifiers))
-}
 
-/// The action `event` triggers, if any (key releases trigger none).
-pub fn action_for(event: &KeyEvent) -> Option<Action> {
-    if event.kind == KeyEventKind::Release {
-        return None;
+    /// The product layer's name for it.
+    pub fn key_action(self) -> KeyAction {
+        match self {
+            Self::Submit => KeyAction::Submit,
+            Self::Steer => KeyAction::Steer,
+            Self::Newline => KeyAction::Newline,
+            Self::Withdraw => KeyAction::Withdraw,
+            Self::Escape => KeyAction::Escape,
+            Self::Complete => KeyAction::Complete,
+            Self::ExternalEditor => KeyAction::ExternalEditor,
+            Self::ToggleThinking => KeyAction::ToggleThinking,
+            Self::ToggleFollow => KeyAction::ToggleFollow,
+            Self::Help => KeyAction::Help,
+            Self::Search => KeyAction::Search,
+            Self::Select => KeyAction::SelectEntry,
+            Self::PageUp => KeyAction::PageUp,
+            Self::PageDown => KeyAction::PageDown,
+            Self::LineUp => KeyAction::LineUp,
+            Self::LineDown => KeyAction::LineDown,
+            Self::Top => KeyAction::Top,
+            Self::Bottom => KeyAction::Bottom,
+            Self::Interrupt => KeyAction::Interrupt,
+            Self::Quit => KeyAction::Quit,
+            Self::Palette => KeyAction::Palette,
+        }
     }
-    let code = match event.code {
-        KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
-        other => other,
-    };
-    // Shift on a letter with Ctrl is the same key to the table; Shift alone on text is text.
-    let modifiers =
-        event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
-    BINDINGS.iter().find_map(|b| {
-        b.keys
-            .iter()
-            .filter_map(|k| parse(k))
-            .any(|(c, m)| c == code && m == modifiers)
-            .then_some(b.action)
-    })
 }
 
-/// The keys of `action`, as the help shows them (`Ctrl+S`).
-pub fn keys_of(action: Action) -> String {
-    BINDINGS
+/// What each action does, one sentence, in the order the help shows them.
+pub const ACTIONS: &[(Action, &str)] = &[
+    (
+        Action::Submit,
+        "Send the draft (a line starting with `/` runs that command). While work runs it is queued as a follow-up (delivered when the model would otherwise stop).",
+    ),
+    (
+        Action::Steer,
+        "Queue the draft as a steer: delivered as soon as the running tool batch completes, before the next provider request. With nothing running it is sent like Enter.",
+    ),
+    (
+        Action::Newline,
+        "A line break in the draft (Shift+Enter needs a terminal with the kitty keyboard protocol).",
+    ),
+    (
+        Action::Withdraw,
+        "Take the newest queued input back into the draft; it is withdrawn (recorded) and never delivered.",
+    ),
+    (
+        Action::Escape,
+        "Close the top overlay or the palette; else clear the draft (Up brings it back); else abort the running work (recorded in the session).",
+    ),
+    (
+        Action::Complete,
+        "Complete the `@path` before the cursor from the working directory (several fit: listed, and each further Tab puts the next in place); in the palette, the chosen command or argument.",
+    ),
+    (
+        Action::ExternalEditor,
+        "Edit the draft in $VISUAL or $EDITOR (else vi); the saved file becomes the draft.",
+    ),
+    (
+        Action::ToggleThinking,
+        "Show thinking in full, or collapse it to one line (the default).",
+    ),
+    (
+        Action::ToggleFollow,
+        "Observing another writer's session: follow its new records live, or hold the view where it is.",
+    ),
+    (
+        Action::Help,
+        "Show every command and key binding; Esc closes it.",
+    ),
+    (
+        Action::Search,
+        "Search the whole transcript, also history not yet shown (case ignored; matches highlighted). Type to search from the newest; Enter, Up or Ctrl+R go to the older match, Down to the newer; Esc closes the search and leaves the view there.",
+    ),
+    (
+        Action::Select,
+        "Select an entry (the newest shown): Up/Down move between entries, y copies it (a message's text, a tool's full output), c copies its next code block, Enter opens it in full (a tool's whole output), Esc leaves. Copies go to the clipboard by OSC 52 where the terminal has it, else to a file whose path is shown (setting `tui.clipboard`).",
+    ),
+    (
+        Action::Palette,
+        "Open the command palette: the registered commands, filtered as you type (fuzzy), Up/Down to choose, Tab to complete, Enter to run (`/` on an empty draft opens it too).",
+    ),
+    (
+        Action::PageUp,
+        "Scroll the transcript up a page (the mouse wheel scrolls three lines); the view holds while new output arrives, and a marker says when there is new output below.",
+    ),
+    (
+        Action::PageDown,
+        "Scroll the transcript down a page; reaching the bottom follows new output again.",
+    ),
+    (Action::LineUp, "Scroll the transcript up a line."),
+    (Action::LineDown, "Scroll the transcript down a line."),
+    (
+        Action::Top,
+        "Scroll to the oldest line (plain Home too, while the draft is empty).",
+    ),
+    (
+        Action::Bottom,
+        "Back to the newest line: follow new output again (what the \"new output below\" marker points to; plain End too, while the draft is empty).",
+    ),
+    (
+        Action::Interrupt,
+        "Clear the draft (Up brings it back); a second Ctrl+C leaves (aborting running work, recorded).",
+    ),
+    (
+        Action::Quit,
+        "Leave when the draft is empty (running work is aborted, recorded); the session stays resumable with `smith --continue`.",
+    ),
+];
+
+/// The keys built into the frontend: typing, submit, scroll, abort and quit. No plugin or
+/// setting rebinds them, and they stay when every product plugin is disabled.
+pub const BUILT_IN: &[(&str, Action)] = &[
+    ("Enter", Action::Submit),
+    ("Ctrl+J", Action::Newline),
+    ("Alt+Enter", Action::Newline),
+    ("Shift+Enter", Action::Newline),
+    ("Esc", Action::Escape),
+    ("PageUp", Action::PageUp),
+    ("PageDown", Action::PageDown),
+    ("Shift+Up", Action::LineUp),
+    ("Shift+Down", Action::LineDown),
+    ("Ctrl+Home", Action::Top),
+    ("Ctrl+End", Action::Bottom),
+    ("Ctrl+C", Action::Interrupt),
+    ("Ctrl+D", Action::Quit),
+];
+
+/// The built-in keys as the product layer takes them.
+pub fn built_in_specs() -> Vec<(KeySpec, KeyAction)> {
+    BUILT_IN
         .iter()
-        .find(|b| b.action == action)
-        .map(|b| b.keys.join(" / "))
-        .unwrap_or_default()
+        .filter_map(|(k, a)| KeySpec::parse(k).ok().map(|s| (s, a.key_action())))
+        .collect()
 }
 
-/// The key reference (Markdown), generated from [`BINDINGS`]: `docs/reference/keys.md`.
-pub fn reference() -> String {
+/// What a key triggers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// An action of the key table.
+    Action(Action),
+    /// A command, by name, run without arguments.
+    Command(String),
+}
+
+/// The keys in force: each key's code and modifiers, what it triggers, and who bound it
+/// (for the help: `built in`, `plugin product`, `configuration FILE:LINE`).
+#[derive(Clone, Debug, Default)]
+pub struct Keymap {
+    entries: Vec<(KeySpec, KeyCode, KeyModifiers, Target, String)>,
+}
+
+/// A key spec as crossterm's code and modifiers.
+fn event_of(spec: &KeySpec) -> (KeyCode, KeyModifiers) {
+    let mut m = KeyModifiers::NONE;
+    if spec.ctrl {
+        m |= KeyModifiers::CONTROL;
+    }
+    if spec.alt {
+        m |= KeyModifiers::ALT;
+    }
+    if spec.shift {
+        m |= KeyModifiers::SHIFT;
+    }
+    let code = match spec.key {
+        KeyName::Char(c) => KeyCode::Char(c),
+        KeyName::Enter => KeyCode::Enter,
+        KeyName::Esc => KeyCode::Esc,
+        KeyName::Tab => KeyCode::Tab,
+        KeyName::Backspace => KeyCode::Backspace,
+        KeyName::Delete => KeyCode::Delete,
+        KeyName::Up => KeyCode::Up,
+        KeyName::Down => KeyCode::Down,
+        KeyName::Left => KeyCode::Left,
+        KeyName::Right => KeyCode::Right,
+        KeyName::PageUp => KeyCode::PageUp,
+        KeyName::PageDown => KeyCode::PageDown,
+        KeyName::Home => KeyCode::Home,
+        KeyName::End => KeyCode::End,
+        KeyName::F(n) => KeyCode::F(n),
+    };
+    (code, m)
+}
+
+impl Keymap {
+    /// Only the built-in keys (no product layer).
+    pub fn built_in() -> Self {
+        let mut map = Self::default();
+        for (spec, action) in built_in_specs() {
+            let (code, m) = event_of(&spec);
+            map.entries.push((
+                spec,
+                code,
+                m,
+                Target::Action(Action::from_key_action(action)),
+                "built in".into(),
+            ));
+        }
+        map
+    }
+
+    /// The bindings of `layer` (built-in keys included, as it composed them).
+    pub fn from_layer(layer: &ProductLayer) -> Self {
+        let entries = layer
+            .bindings
+            .iter()
+            .map(|b| {
+                let (code, m) = event_of(&b.key);
+                let target = match &b.target {
+                    BindingTarget::Key(a) => Target::Action(Action::from_key_action(*a)),
+                    BindingTarget::Command(c) => Target::Command(c.clone()),
+                };
+                (b.key, code, m, target, b.origin.to_string())
+            })
+            .collect();
+        Self { entries }
+    }
+
+    /// What `event` triggers, if anything (key releases trigger nothing).
+    pub fn target_for(&self, event: &KeyEvent) -> Option<&Target> {
+        if event.kind == KeyEventKind::Release {
+            return None;
+        }
+        let code = match event.code {
+            KeyCode::Char(c) => KeyCode::Char(c.to_ascii_lowercase()),
+            other => other,
+        };
+        // Shift on a letter with Ctrl is the same key to the table; Shift alone on text is text.
+        let modifiers =
+            event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        self.entries
+            .iter()
+            .find(|(_, c, m, _, _)| *c == code && *m == modifiers)
+            .map(|(_, _, _, t, _)| t)
+    }
+
+    /// The action `event` triggers, if it triggers one.
+    pub fn action_for(&self, event: &KeyEvent) -> Option<Action> {
+        match self.target_for(event) {
+            Some(Target::Action(a)) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// The keys of `action`, as the help shows them (`Ctrl+S`); empty when unbound.
+    pub fn keys_of(&self, action: Action) -> String {
+        self.keys_where(|t| *t == Target::Action(action))
+    }
+
+    /// The keys of command `name`.
+    pub fn keys_of_command(&self, name: &str) -> String {
+        self.keys_where(|t| matches!(t, Target::Command(c) if c == name))
+    }
+
+    fn keys_where(&self, wanted: impl Fn(&Target) -> bool) -> String {
+        self.entries
+            .iter()
+            .filter(|(_, _, _, t, _)| wanted(t))
+            .map(|(k, ..)| k.to_string())
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+
+    /// Every binding: key, target and who bound it, in binding order.
+    pub fn entries(&self) -> impl Iterator<Item = (&KeySpec, &Target, &str)> {
+        self.entries
+            .iter()
+            .map(|(k, _, _, t, o)| (k, t, o.as_str()))
+    }
+}
+
+/// The key reference (Markdown), generated from the key table and the product layer
+/// `layer` composes (the bundled plugins, no user settings): `docs/reference/keys.md`.
+pub fn reference(layer: &ProductLayer) -> String {
+    let map = Keymap::from_layer(layer);
     let mut out = String::from(
-        "# Key reference\n\nEvery key binding of the terminal UI (`smith`; the guide is [tui](../tui.md)), generated from its key table (`frontends/tui/src/keys.rs`); the help overlay (F1) shows the same table. Keys marked *built in* are the frontend's own (typing, submit, scroll, abort and quit); the others are the product layer's default contribution. Any other key with no Ctrl or Alt types its character.\n\n| Keys | Action | Built in |\n| --- | --- | --- |\n",
+        "# Key reference\n\nEvery key binding of the terminal UI (`smith`; the guide is [tui](../tui.md)), generated from its key table (`frontends/tui/src/keys.rs`) and the bundled product plugin's bindings; the help overlay (F1) shows the same table with your own. Keys marked *built in* are the frontend's own (typing, submit, scroll, abort and quit) and cannot be rebound; the others come from the product plugin and can be changed with the `keys.*` setting (e.g. `keys { \"Ctrl+Y\" \"/compact\" }`). Any other key with no Ctrl or Alt types its character.\n\n| Keys | Action | Name | Bound by |\n| --- | --- | --- | --- |\n",
     );
-    for b in BINDINGS {
-        let keys: Vec<String> = b.keys.iter().map(|k| format!("`{k}`")).collect();
+    for (action, help) in ACTIONS {
+        let keys = map.keys_of(*action);
+        let origin = map
+            .entries()
+            .find(|(_, t, _)| **t == Target::Action(*action))
+            .map_or("", |(_, _, o)| o);
+        let keys: Vec<String> = keys
+            .split(" / ")
+            .filter(|k| !k.is_empty())
+            .map(|k| format!("`{k}`"))
+            .collect();
         out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            keys.join(", "),
-            b.help.replace('|', "\\|"),
-            if b.built_in { "yes" } else { "" }
+            "| {} | {} | `{}` | {} |\n",
+            if keys.is_empty() {
+                "—".to_owned()
+            } else {
+                keys.join(", ")
+            },
+            help.replace('|', "\\|"),
+            action_name(action.key_action()),
+            origin
         ));
     }
     out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text.\n");
@@ -277,35 +394,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_key_in_the_table_parses_and_maps_to_its_own_action() {
-        for b in BINDINGS {
-            for k in b.keys {
-                let (code, modifiers) = parse(k).unwrap_or_else(|| panic!("{k} does not parse"));
-                let event = KeyEvent::new(code, modifiers);
-                assert_eq!(action_for(&event), Some(b.action), "{k}");
-            }
+    fn built_in_keys_parse_and_map_to_their_actions_and_every_action_has_help() {
+        let map = Keymap::built_in();
+        for (k, action) in BUILT_IN {
+            let spec = KeySpec::parse(k).unwrap_or_else(|e| panic!("{k}: {e}"));
+            let (code, m) = event_of(&spec);
+            assert_eq!(
+                map.action_for(&KeyEvent::new(code, m)),
+                Some(*action),
+                "{k}"
+            );
         }
         assert_eq!(
-            action_for(&KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE)),
+            map.action_for(&KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE)),
             None
         );
         assert_eq!(
-            action_for(&KeyEvent::new(
-                KeyCode::Char('S'),
-                KeyModifiers::CONTROL | KeyModifiers::SHIFT
-            )),
+            map.action_for(&KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
             None,
-            "Ctrl+Shift+S is not Ctrl+S"
+            "Ctrl+S is the product plugin's, not built in"
         );
-    }
-
-    #[test]
-    fn no_key_is_bound_twice() {
-        let mut seen = std::collections::HashSet::new();
-        for b in BINDINGS {
-            for k in b.keys {
-                assert!(seen.insert(parse(k)), "{k} is bound twice");
-            }
+        for a in smith_app::product::KEY_ACTIONS {
+            let action = Action::from_key_action(a.1);
+            assert_eq!(action.key_action(), a.1);
+            assert!(
+                ACTIONS.iter().any(|(x, _)| *x == action),
+                "{action:?} has no help"
+            );
         }
     }
 }

@@ -13,7 +13,7 @@ use smith_render_terminal::transcript::Block;
 use smith_render_terminal::window::{Chunk, Key};
 
 use crate::history::Ask;
-use crate::keys::{Action, keys_of};
+use crate::keys::Action;
 use crate::ui::{Effect, Ui};
 
 /// One overlay or mode.
@@ -246,7 +246,7 @@ impl Ui {
         if blocks.is_empty() {
             self.hint = Some(format!(
                 "this entry has no code block; y copies all of it ({} leaves the selection)",
-                keys_of(Action::Escape)
+                self.keymap.keys_of(Action::Escape)
             ));
             return None;
         }

@@ -17,6 +17,7 @@
 
 pub mod caps;
 mod clipboard;
+mod commands;
 pub mod complete;
 mod draw;
 mod event;
@@ -26,7 +27,9 @@ pub mod headless;
 pub mod history;
 pub mod keys;
 mod layers;
+mod palette;
 mod replay;
+mod themes;
 mod ui;
 mod work;
 
@@ -110,14 +113,51 @@ pub enum TuiError {
     /// The terminal refused a mode or a write.
     #[error("the terminal failed: {0}")]
     Terminal(#[from] std::io::Error),
+    /// A product setting (`keys.*`, `theme.*.*`, `tui.theme`, `tui.layout`) is unusable.
+    #[error("{0}")]
+    Product(smith_app::product::ConfigError),
     /// The debug builds' fault hook asked for an error (`SMITH_TUI_FAULT=error`).
     #[error("the fault hook returned an error (SMITH_TUI_FAULT=error, debug builds only)")]
     Fault,
 }
 
-/// The key reference (Markdown) generated from the key table.
-pub fn key_reference() -> String {
-    keys::reference()
+/// The key reference (Markdown) generated from the key table and the bundled product
+/// plugin's bindings.
+///
+/// # Errors
+/// The bundled product plugin does not load (a defect of this build).
+pub fn key_reference() -> Result<String, String> {
+    smith_app::product::bundled(&keys::built_in_specs()).map(|layer| keys::reference(&layer))
+}
+
+/// The product layer of `app` for this UI: its product plugins composed with the built-in
+/// keys and the settings, and what loading them had to say. Plugins that fail to load leave
+/// the built-in keys and commands (said in a notice); unusable settings are an error.
+fn product_layer(
+    app: &smith_app::App,
+) -> Result<
+    (
+        smith_app::product::ProductLayer,
+        Option<smith_app::product::Loadout>,
+        Vec<String>,
+    ),
+    TuiError,
+> {
+    let built_in = keys::built_in_specs();
+    match app.product(&built_in) {
+        Ok((layer, loadout)) => {
+            let notices = layer.notices.clone();
+            Ok((layer, Some(loadout), notices))
+        }
+        Err(smith_app::ProductError::Config(e)) => Err(TuiError::Product(e)),
+        Err(smith_app::ProductError::Registry(e)) => Ok((
+            smith_app::product::ProductLayer::built_in_only(&built_in),
+            None,
+            vec![format!(
+                "the product plugins did not load ({e}); only the built-in keys and commands are available"
+            )],
+        )),
+    }
 }
 
 /// Restores the terminal when dropped: returned errors and unwinding restore it too.
@@ -242,6 +282,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         synchronized_output: setting(&app, "tui.synchronized-output"),
         hyperlinks: setting(&app, "tui.hyperlinks"),
     };
+    let (product, product_loadout, product_notices) = product_layer(&app)?;
     let notify = setting(&app, "tui.notify").as_deref() != Some("off");
     let mouse = setting(&app, "tui.mouse").as_deref() != Some("off");
     let clipboard = clipboard::Mode::from_setting(setting(&app, "tui.clipboard").as_deref());
@@ -266,10 +307,18 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let mut terminal = fresh_terminal()?;
 
     let (events, rx) = Events::channel();
-    let theme = if caps.color == caps::ColorDepth::None {
-        Theme::plain()
-    } else {
-        Theme::default()
+    let colour = caps.color != caps::ColorDepth::None;
+    let theme = match product
+        .theme
+        .as_deref()
+        .and_then(|n| product.theme_named(n))
+    {
+        Some(spec) if colour => themes::theme_of(spec),
+        _ => Theme::plain(),
+    };
+    let runner = commands::Runner {
+        loadout: product_loadout,
+        colour,
     };
     let (held, session_id, path) = match &opening {
         Opening::Writer { session, .. } => (Held::Writer, session.id(), session.path().to_owned()),
@@ -286,6 +335,10 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     };
     let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
     ui.notify = notify;
+    ui.set_product(std::sync::Arc::new(product));
+    for n in product_notices {
+        ui.notice(NoticeLevel::Warning, n);
+    }
     #[cfg(debug_assertions)]
     {
         ui.fault = std::env::var_os("SMITH_TUI_FAULT").is_some();
@@ -355,7 +408,11 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
             dirty = true;
             match event {
                 Event::Terminal(TermEvent::Key(key)) => {
-                    if let Some(effect) = ui.key(key) {
+                    let effect = match ui.key(key) {
+                        Some(Effect::Command(line)) => runner.run(&mut ui, &line),
+                        other => other,
+                    };
+                    if let Some(effect) = effect {
                         match effect {
                             Effect::Quit => {
                                 exit.get_or_insert(Exit::Quit);

@@ -17,7 +17,12 @@ use smith_ui_intents::{Access, Intent, NoticeLevel};
 
 use crate::complete;
 use crate::history::Ask;
-use crate::keys::{Action, action_for};
+use std::sync::Arc;
+
+use smith_app::product::ProductLayer;
+use smith_app::product::wit::Layout;
+
+use crate::keys::{Action, Keymap, Target};
 use crate::layers::Layer;
 
 /// What the loop does for a key.
@@ -27,6 +32,9 @@ pub(crate) enum Effect {
     Submit(String),
     /// Compact the session, with what the summary should focus on.
     Compact(Option<String>),
+    /// Run a command of the product layer, as typed after `/` (`model opus high`); the loop
+    /// parses and carries it out.
+    Command(String),
     /// Queue this input for the running work.
     Enqueue(String, Delivery),
     /// Withdraw queued input (its text went back into the draft).
@@ -113,6 +121,14 @@ pub(crate) struct Queued {
 pub(crate) struct Ui {
     /// The transcript's working set and its view.
     pub(crate) window: Window,
+    /// The keys in force (built-in ones and the product layer's).
+    pub(crate) keymap: Keymap,
+    /// The product layer: the commands the palette offers.
+    pub(crate) product: Arc<ProductLayer>,
+    /// The palette's chosen row (an index into its matches).
+    pub(crate) palette: usize,
+    /// Where the status line goes.
+    pub(crate) layout: Layout,
     pub(crate) editor: Editor,
     pub(crate) status: Status,
     pub(crate) theme: Theme,
@@ -183,6 +199,10 @@ impl Ui {
         };
         Self {
             window: Window::new(),
+            keymap: Keymap::built_in(),
+            product: Arc::new(ProductLayer::built_in_only(&crate::keys::built_in_specs())),
+            palette: 0,
+            layout: Layout::StatusBottom,
             editor: Editor::new(),
             status: Status {
                 model: "…".into(),
@@ -394,7 +414,11 @@ impl Ui {
         if key.kind == KeyEventKind::Release {
             return None;
         }
-        let action = action_for(&key);
+        let target = self.keymap.target_for(&key).cloned();
+        let action = match &target {
+            Some(Target::Action(a)) => Some(*a),
+            _ => None,
+        };
         if action != Some(Action::Interrupt) {
             self.quit_armed = false;
         }
@@ -415,13 +439,140 @@ impl Ui {
             return self.question_key(key, action);
         }
         self.hint = None;
-        match action {
-            Some(a) => self.act(a),
-            None => {
+        if let Some(effect) = self.palette_key(key, action) {
+            return effect;
+        }
+        match (action, target) {
+            (Some(a), _) => self.act(a),
+            (None, Some(Target::Command(name))) => self.command(name),
+            (None, _) => {
                 self.edit(key);
+                if crate::palette::query(&self.editor.shown()).is_none() {
+                    self.palette = 0;
+                }
                 None
             }
         }
+    }
+
+    /// This UI with the bundled product layer (its default commands and bindings), for tests.
+    #[cfg(test)]
+    pub(crate) fn with_bundled_product(mut self) -> Self {
+        static LAYER: std::sync::OnceLock<Arc<ProductLayer>> = std::sync::OnceLock::new();
+        let layer = LAYER.get_or_init(|| {
+            Arc::new(
+                smith_app::product::bundled(&crate::keys::built_in_specs())
+                    .expect("the bundled product plugin loads"),
+            )
+        });
+        self.set_product(Arc::clone(layer));
+        self
+    }
+
+    /// Replace the product layer (and the keymap from its bindings).
+    pub(crate) fn set_product(&mut self, layer: Arc<ProductLayer>) {
+        self.keymap = Keymap::from_layer(&layer);
+        self.layout = layer.layout;
+        self.product = layer;
+    }
+
+    /// The keys that run `command`: those bound to it, and for a command that triggers a key
+    /// action, that action's keys.
+    pub(crate) fn command_keys(&self, command: &smith_app::product::Command) -> String {
+        let mut keys = vec![self.keymap.keys_of_command(&command.name)];
+        if let smith_app::product::wit::CommandAction::Key(a) = command.action {
+            keys.push(self.keymap.keys_of(Action::from_key_action(a)));
+        }
+        keys.retain(|k| !k.is_empty());
+        keys.join(" / ")
+    }
+
+    /// The palette's matches, when the draft is a palette line.
+    pub(crate) fn palette_matches(&self) -> Option<Vec<&smith_app::product::Command>> {
+        if !self.layers.is_empty() || !self.questions.is_empty() || self.observer() {
+            return None;
+        }
+        let shown = self.editor.shown();
+        let query = crate::palette::query(&shown)?;
+        Some(crate::palette::matches(&self.product, query))
+    }
+
+    /// The palette's own keys: Up/Down choose, Tab completes, Enter runs the chosen command
+    /// when the draft names none exactly.
+    fn palette_key(&mut self, key: KeyEvent, action: Option<Action>) -> Option<Option<Effect>> {
+        let names: Vec<String> = self
+            .palette_matches()?
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
+        match (key.code, action) {
+            (KeyCode::Up, _) if plain => {
+                self.palette = self.palette.saturating_sub(1);
+                Some(None)
+            }
+            (KeyCode::Down, _) if plain => {
+                self.palette = (self.palette + 1).min(names.len().saturating_sub(1));
+                Some(None)
+            }
+            (_, Some(Action::Complete)) => {
+                if let Some(name) = names.get(self.palette) {
+                    self.editor.set_text(&format!("/{name} "));
+                    self.palette = 0;
+                }
+                Some(None)
+            }
+            (_, Some(Action::Submit)) => {
+                let shown = self.editor.shown();
+                let typed = crate::palette::query(&shown).unwrap_or_default();
+                if self.product.command(typed).is_some() {
+                    return None;
+                }
+                let name = names.get(self.palette)?.clone();
+                self.palette = 0;
+                // A command that needs arguments is put in place for them, not run.
+                let needs = self
+                    .product
+                    .command(&name)
+                    .is_some_and(|c| c.arguments.iter().any(|a| a.required));
+                if needs {
+                    self.editor.set_text(&format!("/{name} "));
+                    return Some(None);
+                }
+                self.editor.set_text(&format!("/{name}"));
+                Some(self.act(Action::Submit))
+            }
+            _ => None,
+        }
+    }
+
+    /// Compact the idle session with `focus` (the `compact` verb); refused while work runs.
+    pub(crate) fn compact(&mut self, focus: Option<String>) -> Option<Effect> {
+        if let Some(why) = self.cannot_submit() {
+            self.hint = Some(why);
+            return None;
+        }
+        if self.busy() {
+            self.hint = Some(
+                "work is running: /compact waits until it has ended (the session compacts itself when it must)".into(),
+            );
+            return None;
+        }
+        self.compacting = true;
+        self.status.state = "compacting".into();
+        self.follow_latest();
+        Some(Effect::Compact(focus))
+    }
+
+    /// Carry out key-table action `action` (a command's `key` action).
+    pub(crate) fn trigger(&mut self, action: Action) -> Option<Effect> {
+        self.act(action)
+    }
+
+    /// Run command `line` (as typed after `/`), clearing the draft it came from.
+    fn command(&mut self, line: String) -> Option<Effect> {
+        self.palette = 0;
+        Some(Effect::Command(line))
     }
 
     fn act(&mut self, action: Action) -> Option<Effect> {
@@ -430,24 +581,23 @@ impl Ui {
                 if self.editor.is_empty() {
                     return None;
                 }
+                // `/NAME …`: a command of the product layer (never sent to the model); `//…`
+                // sends the text with one `/` less.
+                let shown = self.editor.shown();
+                if let Some(line) = shown.strip_prefix('/')
+                    && !line.starts_with('/')
+                    && !line.is_empty()
+                {
+                    let line = line.to_owned();
+                    self.editor.submit()?;
+                    return self.command(line);
+                }
                 if let Some(why) = self.cannot_submit() {
                     self.hint = Some(why);
                     return None;
                 }
-                // `/compact [focus]`: compact the idle session (the command itself is not a
-                // prompt, so it is never sent to the model).
-                if compact_command(&self.editor.shown()).is_some() {
-                    if self.busy() {
-                        self.hint = Some(
-                            "work is running: /compact waits until it has ended (the session compacts itself when it must)".into(),
-                        );
-                        return None;
-                    }
-                    let rest = compact_command(&self.editor.submit()?).flatten();
-                    self.compacting = true;
-                    self.status.state = "compacting".into();
-                    self.follow_latest();
-                    return Some(Effect::Compact(rest));
+                if shown.starts_with("//") {
+                    self.editor.set_text(&shown[1..]);
                 }
                 let text = self.editor.submit()?;
                 if self.busy() {
@@ -513,6 +663,13 @@ impl Ui {
             }
             Action::Help => {
                 self.layers.push(Layer::Help { scroll: 0 });
+                None
+            }
+            Action::Palette => {
+                if self.editor.is_empty() {
+                    self.editor.set_text("/");
+                    self.palette = 0;
+                }
                 None
             }
             Action::Search => {
@@ -746,14 +903,3 @@ impl Ui {
 mod storage;
 #[cfg(test)]
 mod tests;
-
-/// The focus of a `/compact [FOCUS]` draft (`Some(None)` without one); `None` when the draft
-/// is not that command.
-fn compact_command(draft: &str) -> Option<Option<String>> {
-    let rest = draft.trim().strip_prefix("/compact")?;
-    if !rest.is_empty() && !rest.starts_with(char::is_whitespace) {
-        return None;
-    }
-    let rest = rest.trim();
-    Some((!rest.is_empty()).then(|| rest.to_owned()))
-}

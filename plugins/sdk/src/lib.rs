@@ -68,8 +68,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.5.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@0.5.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@0.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@0.6.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -82,6 +82,59 @@ pub mod handler {
     };
 }
 
+/// The generated bindings of the `product-plugin` world: commands, key bindings, themes and a
+/// layout for the product layer, and tools as a tool plugin has them. Implement
+/// [`product::Guest`] (its `definitions` and `call` as a tool plugin's, empty when the
+/// plugin has no tools) and export it with [`export_product_plugin!`].
+///
+/// ```ignore
+/// use smith_plugin_sdk::product::{Contributions, Guest, Intent, ArgumentValue};
+/// use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput};
+///
+/// struct Quiet;
+///
+/// impl Guest for Quiet {
+///     fn definitions() -> Vec<ToolDefinition> { Vec::new() }
+///     fn call(_: String, _: String, _: Invocation) -> ToolOutput { ToolOutput::error("no tools") }
+///     fn contributions() -> Contributions {
+///         Contributions { commands: Vec::new(), bindings: Vec::new(), themes: Vec::new(), layout: None }
+///     }
+///     fn run(_: String, _: Vec<(String, ArgumentValue)>) -> Result<Vec<Intent>, String> {
+///         Ok(Vec::new())
+///     }
+/// }
+///
+/// smith_plugin_sdk::export_product_plugin!(Quiet);
+/// ```
+#[allow(missing_docs)]
+pub mod product {
+    #[doc(hidden)]
+    pub mod generated {
+        wit_bindgen::generate!({
+            path: "../wit",
+            world: "product-plugin",
+            pub_export_macro: true,
+            export_macro_name: "export_product_plugin",
+            default_bindings_module: "smith_plugin_sdk::product::generated",
+            with: {
+                "smith:plugin/types@0.6.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@0.6.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@0.6.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/secrets@0.6.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@0.6.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@0.6.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@0.6.0": crate::bindings::smith::plugin::host,
+            },
+        });
+    }
+
+    pub use generated::Guest;
+    pub use generated::smith::plugin::product::{
+        Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
+        Contributions, Intent, KeyAction, Layout, Level, Picker, Style, Theme, Verb, VerbKind,
+    };
+}
+
 pub mod decoder;
 pub mod provider;
 pub mod sse;
@@ -89,6 +142,7 @@ pub mod sse;
 pub use bindings::smith::plugin::{docs, fs, process, secrets, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
+pub use product::generated::export_product_plugin;
 pub use provider::generated::export_provider_plugin;
 pub use serde_json;
 

@@ -187,6 +187,12 @@ impl Window {
             .collect()
     }
 
+    /// Draw every line again at the next [`Window::layout`] (after a theme change: the
+    /// cached lines carry the old styles).
+    pub fn restyle(&mut self) {
+        self.width = 0;
+    }
+
     /// Bring every line up to date for `width` columns: everything again when the width or
     /// the thinking setting changed, else only live blocks whose revision moved.
     pub fn layout(&mut self, theme: &Theme, width: u16) {

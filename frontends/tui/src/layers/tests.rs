@@ -19,7 +19,8 @@ fn ui() -> Ui {
         crate::ui::Held::Writer,
         "0190".into(),
         PathBuf::from("."),
-    );
+    )
+    .with_bundled_product();
     ui.unprepared = None;
     ui
 }

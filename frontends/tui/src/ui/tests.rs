@@ -9,7 +9,8 @@ fn ui() -> Ui {
         Held::Writer,
         "0190".into(),
         PathBuf::from("."),
-    );
+    )
+    .with_bundled_product();
     ui.unprepared = None;
     ui
 }
@@ -152,7 +153,8 @@ fn an_observer_cannot_submit_and_says_why() {
         follow: true,
         writer_gone: false,
     };
-    let mut ui = Ui::new(Theme::plain(), held, "0190".into(), PathBuf::from("."));
+    let mut ui =
+        Ui::new(Theme::plain(), held, "0190".into(), PathBuf::from(".")).with_bundled_product();
     typed(&mut ui, "hi");
     assert_eq!(ui.key(key(KeyCode::Enter)), None);
     let hint = ui.hint.clone().unwrap();

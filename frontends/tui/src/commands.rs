@@ -1,0 +1,176 @@
+//! Running the product layer's commands in the terminal UI: a `/NAME ARGS` line (typed, from
+//! the palette or from a key bound to a command) parsed against the registered commands,
+//! its outcome carried out — a key-table action, a runtime verb, a picker, or the intents a
+//! plugin's handler returns (theme, layout, notices).
+//!
+//! The runtime verbs this UI carries out today are `compact` and the palette picker; the
+//! others (sessions, branches, models, working-tree history, plugins) say which `smith`
+//! command does the same, until the interactive commands land here.
+
+use smith_app::product::Loadout;
+use smith_app::product::wit::{Intent, Layout, Level, Picker, Verb};
+use smith_app::product::{CommandError, Outcome, ProductLayer, verb_words};
+use smith_ui_intents::NoticeLevel;
+
+use crate::keys::Action;
+use crate::ui::{Effect, Ui};
+
+/// What running commands needs beyond the UI: the loadout handler commands run through, and
+/// whether colour is drawn at all (`tui.color` none: a theme switch keeps no colour).
+pub(crate) struct Runner {
+    /// The product plugins' loadout (`None`: they did not load).
+    pub(crate) loadout: Option<Loadout>,
+    /// Whether themes may colour the screen.
+    pub(crate) colour: bool,
+}
+
+impl Runner {
+    /// Run `line` (what follows the `/`).
+    pub(crate) fn run(&self, ui: &mut Ui, line: &str) -> Option<Effect> {
+        let layer = std::sync::Arc::clone(&ui.product);
+        let invocation = match layer.parse_line(line) {
+            Ok(i) => i,
+            Err(e) => {
+                ui.hint = Some(command_error(&e));
+                return None;
+            }
+        };
+        let outcome = match &self.loadout {
+            Some(l) => invocation.outcome(l),
+            None => match invocation.command.action {
+                smith_app::product::wit::CommandAction::Handler => Err(format!(
+                    "/{} is a plugin's command and the product plugins did not load",
+                    invocation.command.name
+                )),
+                _ => invocation.outcome_without_plugins(),
+            },
+        };
+        match outcome {
+            Ok(Outcome::Key(a)) => ui.trigger(Action::from_key_action(a)),
+            Ok(Outcome::Verb(v)) => self.verb(ui, v),
+            Ok(Outcome::Picker(p)) => self.picker(ui, p),
+            Ok(Outcome::Intents(intents)) => {
+                let mut effect = None;
+                for intent in intents {
+                    if let Some(e) = self.intent(ui, &layer, intent) {
+                        effect = Some(e);
+                    }
+                }
+                effect
+            }
+            Err(e) => {
+                ui.notice(NoticeLevel::Error, e);
+                None
+            }
+        }
+    }
+
+    fn intent(&self, ui: &mut Ui, layer: &ProductLayer, intent: Intent) -> Option<Effect> {
+        match intent {
+            Intent::Run(v) => return self.verb(ui, v),
+            Intent::Notice((level, text)) => {
+                let level = match level {
+                    Level::Info => NoticeLevel::Info,
+                    Level::Warning => NoticeLevel::Warning,
+                    Level::Error => NoticeLevel::Error,
+                };
+                ui.notice(level, text);
+            }
+            Intent::SetTheme(name) => self.theme(ui, layer, &name),
+            Intent::SetLayout(layout) => ui.layout = layout,
+            Intent::SetSetting((key, value)) => match key.as_str() {
+                "tui.theme" => self.theme(ui, layer, &value),
+                "tui.layout" if value == "status-top" => ui.layout = Layout::StatusTop,
+                "tui.layout" if value == "status-bottom" => ui.layout = Layout::StatusBottom,
+                _ => ui.notice(
+                    NoticeLevel::Warning,
+                    format!(
+                        "a command asked to set `{key}` for this process; the terminal UI changes only tui.theme and tui.layout while it runs (set it in the configuration: smith config set {key} VALUE)"
+                    ),
+                ),
+            },
+        }
+        None
+    }
+
+    fn theme(&self, ui: &mut Ui, layer: &ProductLayer, name: &str) {
+        let Some(spec) = layer.theme_named(name) else {
+            ui.hint = Some(format!(
+                "no theme `{name}`; known: {}",
+                layer
+                    .themes
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            return;
+        };
+        if !self.colour {
+            ui.hint = Some(format!(
+                "theme `{name}` chosen, but this terminal draws no colour (tui.color, NO_COLOR)"
+            ));
+            return;
+        }
+        ui.theme = crate::themes::theme_of(spec);
+        ui.window.restyle();
+        ui.hint = Some(format!(
+            "theme `{name}` (for this process; setting tui.theme keeps it)"
+        ));
+    }
+
+    fn picker(&self, ui: &mut Ui, picker: Picker) -> Option<Effect> {
+        match picker {
+            Picker::Commands => ui.trigger(Action::Palette),
+            Picker::Sessions => not_here(
+                ui,
+                "the sessions picker",
+                "smith sessions list, then smith --resume ID",
+            ),
+            Picker::Models => not_here(
+                ui,
+                "the model picker",
+                "smith models list, then /model NAME",
+            ),
+            Picker::Plugins => not_here(
+                ui,
+                "the plugins picker",
+                "smith plugins list, then /plugin-enable or /plugin-disable ID",
+            ),
+        }
+    }
+
+    fn verb(&self, ui: &mut Ui, verb: Verb) -> Option<Effect> {
+        let instead = match &verb {
+            Verb::Compact(focus) => return ui.compact(focus.clone()),
+            Verb::OpenPicker(p) => return self.picker(ui, *p),
+            Verb::NewSession => "smith --new".to_owned(),
+            Verb::Attach(id) => format!("smith --resume {id}"),
+            Verb::Fork(_) => "smith sessions fork".to_owned(),
+            Verb::Select(entry) => format!("smith --resume SESSION --branch {entry}"),
+            Verb::Undo(turn) => format!("smith undo{}", if *turn { " --turn" } else { "" }),
+            Verb::Redo => "smith redo".to_owned(),
+            Verb::Restore(target) => format!("smith restore {target}"),
+            Verb::Replay(_) => "smith replay".to_owned(),
+            Verb::SetModel((model, _)) => format!("smith --model {model}"),
+            Verb::PluginEnable(id) => format!("smith --enable-plugin {id}"),
+            Verb::PluginDisable(id) => format!("smith --disable-plugin {id}"),
+        };
+        not_here(ui, &verb_words(&verb), &instead)
+    }
+}
+
+fn not_here(ui: &mut Ui, what: &str, instead: &str) -> Option<Effect> {
+    ui.notice(
+        NoticeLevel::Warning,
+        format!(
+            "{what}: not carried out by the terminal UI of this version; in a shell, `{instead}` does it (the JSON-RPC commands.run method carries it out too)"
+        ),
+    );
+    None
+}
+
+/// A command error as the hint shows it.
+fn command_error(e: &CommandError) -> String {
+    e.to_string()
+}

@@ -1,0 +1,275 @@
+//! Smith's bundled product layer (`product-plugin` world): the default commands, key
+//! bindings, themes and layout. Every command here is data — a runtime verb, a picker or a
+//! key-table action — except `theme` and `layout`, which this plugin's `run` answers with
+//! intents. The commands that enter or recover the runtime (`new`, `attach`, `plugins`,
+//! `plugin-enable`, `plugin-disable`, `quit`) are Smith's own and stay when this plugin is
+//! disabled.
+
+use smith_plugin_sdk::product::{
+    Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
+    Contributions, Guest, Intent, KeyAction, Layout, Picker, Style, Theme, VerbKind,
+};
+use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput};
+
+struct Product;
+
+fn arg(name: &str, summary: &str, kind: ArgumentKind, required: bool) -> Argument {
+    Argument {
+        name: name.to_owned(),
+        summary: summary.to_owned(),
+        kind,
+        required,
+    }
+}
+
+fn command(name: &str, summary: &str, arguments: Vec<Argument>, action: CommandAction) -> Command {
+    Command {
+        name: name.to_owned(),
+        summary: summary.to_owned(),
+        arguments,
+        action,
+    }
+}
+
+fn commands() -> Vec<Command> {
+    use ArgumentKind as K;
+    use CommandAction::{Handler, Key, OpenPicker, Verb};
+    vec![
+        command(
+            "model",
+            "Use another model for the following runs (a picker when none is named)",
+            vec![
+                arg("model", "the model id or alias", K::Model, true),
+                arg("thinking", "the thinking level", K::Thinking, false),
+            ],
+            Verb(VerbKind::SetModel),
+        ),
+        command("models", "Pick a model from the catalog", vec![], OpenPicker(Picker::Models)),
+        command(
+            "compact",
+            "Summarize the conversation so far to free context",
+            vec![arg("focus", "what the summary should keep in view", K::Text, false)],
+            Verb(VerbKind::Compact),
+        ),
+        command(
+            "undo",
+            "Take back the last tool batch's file changes",
+            vec![arg("turn", "take back the whole last turn", K::Flag, false)],
+            Verb(VerbKind::Undo),
+        ),
+        command("redo", "Reapply what the last undo took back", vec![], Verb(VerbKind::Redo)),
+        command(
+            "restore",
+            "Put the working tree back as a snapshot or turn had it",
+            vec![arg("target", "a snapshot id, `turn:N` or `start`", K::Text, true)],
+            Verb(VerbKind::Restore),
+        ),
+        command(
+            "fork",
+            "Fork the session into a new one (at an entry, else at the branch tip)",
+            vec![arg("entry", "the entry to fork at", K::Entry, false)],
+            Verb(VerbKind::Fork),
+        ),
+        command(
+            "branch",
+            "Continue from the branch ending at an entry",
+            vec![arg("entry", "the branch's last entry", K::Entry, true)],
+            Verb(VerbKind::Select),
+        ),
+        command(
+            "replay",
+            "Replay the session's runs",
+            vec![arg("turns", "a turn range A..B", K::Text, false)],
+            Verb(VerbKind::Replay),
+        ),
+        command("sessions", "Pick a session of this directory to open", vec![], OpenPicker(Picker::Sessions)),
+        command("help", "Show every command and key binding", vec![], Key(KeyAction::Help)),
+        command("search", "Search the whole transcript", vec![], Key(KeyAction::Search)),
+        command("select", "Select an entry to copy or open", vec![], Key(KeyAction::SelectEntry)),
+        command("thinking", "Show thinking in full, or collapse it", vec![], Key(KeyAction::ToggleThinking)),
+        command("editor", "Edit the draft in $VISUAL or $EDITOR", vec![], Key(KeyAction::ExternalEditor)),
+        command(
+            "theme",
+            "Use another theme for this process (dark, light, none or one of yours)",
+            vec![arg("name", "the theme's name", K::Text, true)],
+            Handler,
+        ),
+        command(
+            "layout",
+            "Put the status line at the top or the bottom for this process",
+            vec![arg("where", "top or bottom", K::Text, true)],
+            Handler,
+        ),
+    ]
+}
+
+fn bindings() -> Vec<Binding> {
+    use KeyAction as A;
+    [
+        ("Ctrl+S", A::Steer),
+        ("Alt+Up", A::Withdraw),
+        ("Tab", A::Complete),
+        ("Ctrl+G", A::ExternalEditor),
+        ("Ctrl+T", A::ToggleThinking),
+        ("Ctrl+F", A::ToggleFollow),
+        ("F1", A::Help),
+        ("Ctrl+R", A::Search),
+        ("Ctrl+O", A::SelectEntry),
+        ("Ctrl+P", A::Palette),
+    ]
+    .into_iter()
+    .map(|(key, action)| Binding {
+        key: key.to_owned(),
+        target: BindingTarget::Key(action),
+    })
+    .collect()
+}
+
+/// A style: `fg` and `bg` colours (or none) and modifiers by initial (`b`old, `i`talic,
+/// `u`nderlined, `r`eversed, `d`im).
+fn style(fg: Option<&str>, bg: Option<&str>, modifiers: &str) -> Style {
+    Style {
+        fg: fg.map(str::to_owned),
+        bg: bg.map(str::to_owned),
+        bold: modifiers.contains('b'),
+        italic: modifiers.contains('i'),
+        underlined: modifiers.contains('u'),
+        reversed: modifiers.contains('r'),
+        dim: modifiers.contains('d'),
+    }
+}
+
+fn theme(name: &str, summary: &str, styles: Vec<(&str, Style)>) -> Theme {
+    Theme {
+        name: name.to_owned(),
+        summary: summary.to_owned(),
+        styles: styles.into_iter().map(|(k, s)| (k.to_owned(), s)).collect(),
+    }
+}
+
+fn themes() -> Vec<Theme> {
+    let fg = |c: &str, m: &str| style(Some(c), None, m);
+    let dark = theme(
+        "dark",
+        "Colours for a dark terminal background (the default)",
+        vec![
+            ("user", fg("white", "b")),
+            ("user-label", fg("cyan", "b")),
+            ("thinking", fg("dark-gray", "i")),
+            ("heading", fg("cyan", "b")),
+            ("code-inline", fg("yellow", "")),
+            ("code-block", fg("gray", "")),
+            ("code-label", fg("dark-gray", "i")),
+            ("quote", fg("dark-gray", "")),
+            ("link", fg("blue", "u")),
+            ("tool", fg("magenta", "")),
+            ("tool-output", fg("dark-gray", "")),
+            ("tool-error", fg("red", "")),
+            ("diff-added", fg("green", "")),
+            ("diff-removed", fg("red", "")),
+            ("notice", fg("blue", "")),
+            ("warning", fg("yellow", "")),
+            ("error", fg("red", "b")),
+            ("status", style(Some("black"), Some("gray"), "")),
+            ("status-alert", style(Some("black"), Some("yellow"), "b")),
+            ("dim", fg("dark-gray", "")),
+            ("selected", style(None, Some("236"), "")),
+            ("search-match", style(Some("black"), Some("yellow"), "")),
+        ],
+    );
+    let light = theme(
+        "light",
+        "Colours for a light terminal background",
+        vec![
+            ("user", fg("black", "b")),
+            ("user-label", fg("blue", "b")),
+            ("thinking", fg("gray", "i")),
+            ("heading", fg("blue", "b")),
+            ("code-inline", fg("magenta", "")),
+            ("code-block", fg("dark-gray", "")),
+            ("code-label", fg("gray", "i")),
+            ("quote", fg("gray", "")),
+            ("link", fg("blue", "u")),
+            ("tool", fg("magenta", "")),
+            ("tool-output", fg("dark-gray", "")),
+            ("tool-error", fg("red", "")),
+            ("diff-added", fg("green", "")),
+            ("diff-removed", fg("red", "")),
+            ("notice", fg("blue", "")),
+            ("warning", fg("#8a6d00", "b")),
+            ("error", fg("red", "b")),
+            ("status", style(Some("white"), Some("dark-gray"), "")),
+            ("status-alert", style(Some("black"), Some("light-yellow"), "b")),
+            ("dim", fg("gray", "")),
+            ("selected", style(None, Some("254"), "")),
+            ("search-match", style(Some("black"), Some("light-yellow"), "")),
+        ],
+    );
+    let none = theme(
+        "none",
+        "No colour at all: emphasis by bold, italic, underline and reverse video only",
+        vec![
+            ("user", style(None, None, "b")),
+            ("user-label", style(None, None, "b")),
+            ("thinking", style(None, None, "i")),
+            ("heading", style(None, None, "b")),
+            ("code-label", style(None, None, "i")),
+            ("link", style(None, None, "u")),
+            ("tool", style(None, None, "b")),
+            ("tool-error", style(None, None, "b")),
+            ("warning", style(None, None, "b")),
+            ("error", style(None, None, "b")),
+            ("status", style(None, None, "r")),
+            ("status-alert", style(None, None, "rb")),
+            ("selected", style(None, None, "b")),
+            ("search-match", style(None, None, "r")),
+        ],
+    );
+    vec![dark, light, none]
+}
+
+fn text<'a>(arguments: &'a [(String, ArgumentValue)], name: &str) -> Option<&'a str> {
+    arguments.iter().find_map(|(n, v)| match v {
+        ArgumentValue::Text(t) if n == name => Some(t.as_str()),
+        _ => None,
+    })
+}
+
+impl Guest for Product {
+    fn definitions() -> Vec<ToolDefinition> {
+        Vec::new()
+    }
+
+    fn call(name: String, _arguments: String, _invocation: Invocation) -> ToolOutput {
+        ToolOutput::error(format!("the product plugin has no tool `{name}`"))
+    }
+
+    fn contributions() -> Contributions {
+        Contributions {
+            commands: commands(),
+            bindings: bindings(),
+            themes: themes(),
+            layout: Some(Layout::StatusBottom),
+        }
+    }
+
+    fn run(name: String, arguments: Vec<(String, ArgumentValue)>) -> Result<Vec<Intent>, String> {
+        match name.as_str() {
+            "theme" => {
+                let theme = text(&arguments, "name").ok_or("name a theme: /theme dark")?;
+                Ok(vec![Intent::SetTheme(theme.to_owned())])
+            }
+            "layout" => match text(&arguments, "where").map(str::trim) {
+                Some("top") => Ok(vec![Intent::SetLayout(Layout::StatusTop)]),
+                Some("bottom") => Ok(vec![Intent::SetLayout(Layout::StatusBottom)]),
+                other => Err(format!(
+                    "`{}` is not a layout; say top or bottom (where the status line goes)",
+                    other.unwrap_or_default()
+                )),
+            },
+            other => Err(format!("the product plugin has no command `{other}` to run")),
+        }
+    }
+}
+
+smith_plugin_sdk::export_product_plugin!(Product);
