@@ -43,6 +43,7 @@ pub mod catalog;
 pub mod docs;
 pub mod history;
 pub mod inspect;
+pub mod installed;
 pub mod models;
 pub mod paths;
 pub mod product;
@@ -201,7 +202,7 @@ impl App {
     /// [`Error::Settings`] or [`Error::Registry`].
     pub fn load(paths: Paths, invocation: &Invocation) -> Result<Self, Error> {
         let mut settings = Settings::load(&paths, invocation)?;
-        let (registry, notices) = Registry::resolve(&settings)?;
+        let (registry, notices) = Registry::resolve(&paths, &settings)?;
         settings.notices.extend(notices);
         Ok(Self {
             paths,

@@ -29,6 +29,8 @@ pub enum Place {
     UserConfig,
     /// The working-tree history's snapshot repositories.
     History,
+    /// The installed plugins.
+    Plugins,
 }
 
 impl std::fmt::Display for Place {
@@ -39,6 +41,7 @@ impl std::fmt::Display for Place {
             Self::AuthFile => "the auth file",
             Self::UserConfig => "the user configuration",
             Self::History => "working-tree snapshots",
+            Self::Plugins => "installed plugins",
         })
     }
 }
@@ -216,6 +219,18 @@ impl Paths {
     pub fn history(&self) -> Result<PathBuf, NoHome> {
         self.data.as_ref().map(|d| d.join("vcs")).ok_or(NoHome {
             place: Place::History,
+            xdg: "XDG_DATA_HOME",
+        })
+    }
+
+    /// The installed plugins' directory (`plugins/ID/` each, and their records
+    /// `plugins/installed.kdl`), beside the sessions.
+    ///
+    /// # Errors
+    /// [`NoHome`] when no variable leads to it.
+    pub fn plugins(&self) -> Result<PathBuf, NoHome> {
+        self.data.as_ref().map(|d| d.join("plugins")).ok_or(NoHome {
+            place: Place::Plugins,
             xdg: "XDG_DATA_HOME",
         })
     }

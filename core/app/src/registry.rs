@@ -11,10 +11,19 @@ use smith_host::{CompileCache, Host, Manifest, Policy, ProcessLimits, ProcessPol
 use crate::paths::{NoHome, Paths, project_of};
 use crate::settings::{Notice, Settings};
 
+/// Where a known plugin's manifest and component come from.
+#[derive(Debug)]
+enum Source {
+    /// Built into this binary.
+    Bundled(&'static smith_plugins::BundledPlugin),
+    /// Installed by the user (`smith plugins install`), verified against its record.
+    Installed(crate::installed::Installed),
+}
+
 /// A plugin this Smith knows, with its manifest and, when disabled, the setting's source.
 #[derive(Debug)]
 pub struct Known {
-    bundled: &'static smith_plugins::BundledPlugin,
+    source: Source,
     /// Its parsed manifest.
     pub manifest: Manifest,
     /// The source of the setting that disabled it (`None`: enabled).
@@ -22,14 +31,33 @@ pub struct Known {
 }
 
 impl Known {
-    /// Where the plugin comes from (`bundled:files/plugin.kdl`).
-    pub fn origin(&self) -> &'static str {
-        self.bundled.origin
+    /// Where the plugin comes from (`bundled:files/plugin.kdl`, `installed:PATH`).
+    pub fn origin(&self) -> &str {
+        match &self.source {
+            Source::Bundled(b) => b.origin,
+            Source::Installed(i) => &i.origin,
+        }
     }
 
     /// Its component bytes.
-    pub fn component(&self) -> &'static [u8] {
-        self.bundled.component
+    pub fn component(&self) -> &[u8] {
+        match &self.source {
+            Source::Bundled(b) => b.component,
+            Source::Installed(i) => &i.component,
+        }
+    }
+
+    /// Its manifest text.
+    pub fn manifest_text(&self) -> &str {
+        match &self.source {
+            Source::Bundled(b) => b.manifest,
+            Source::Installed(i) => &i.manifest,
+        }
+    }
+
+    /// Whether the user installed it (else it is bundled).
+    pub fn is_installed(&self) -> bool {
+        matches!(self.source, Source::Installed(_))
     }
 }
 
@@ -50,6 +78,11 @@ pub enum RegistryError {
     /// build, never of the user's input.
     #[error("{0}; this is a defect of this Smith build — please report it")]
     Defect(String),
+    /// The installed plugins' records cannot be read, or an installed plugin does not load.
+    #[error(
+        "{0}; uninstall or reinstall the installed plugin at fault, or disable it (setting plugins.ID.enabled false)"
+    )]
+    Installed(String),
     /// Two active plugins contribute the same tool, provider or handler role.
     #[error(transparent)]
     Conflict(smith_host::Error),
@@ -119,16 +152,38 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::UnknownPlugin`], [`RegistryError::UnknownProvider`], or
     /// [`RegistryError::Defect`] for a bundled manifest that does not parse.
-    pub fn resolve(settings: &Settings) -> Result<(Self, Vec<Notice>), RegistryError> {
+    pub fn resolve(paths: &Paths, settings: &Settings) -> Result<(Self, Vec<Notice>), RegistryError> {
         let mut plugins = Vec::new();
         for bundled in smith_plugins::BUNDLED {
             let manifest = Manifest::parse(bundled.manifest, bundled.origin)
                 .map_err(|e| RegistryError::Defect(e.to_string()))?;
             plugins.push(Known {
-                bundled,
+                source: Source::Bundled(bundled),
                 manifest,
                 disabled_by: None,
             });
+        }
+        let mut notices = Vec::new();
+        let (installed, unloaded) =
+            crate::installed::read(paths).map_err(|e| RegistryError::Installed(e.to_string()))?;
+        notices.extend(unloaded.into_iter().map(Notice::Plugin));
+        for plugin in installed {
+            match Manifest::parse(&plugin.manifest, &plugin.origin) {
+                Ok(manifest) if !plugins.iter().any(|p| p.manifest.id == manifest.id) => {
+                    plugins.push(Known {
+                        source: Source::Installed(plugin),
+                        manifest,
+                        disabled_by: None,
+                    });
+                }
+                Ok(manifest) => notices.push(Notice::Plugin(format!(
+                    "installed plugin `{}` ({}) is not loaded: a bundled plugin has that id",
+                    manifest.id, plugin.origin
+                ))),
+                Err(e) => notices.push(Notice::Plugin(format!(
+                    "an installed plugin is not loaded: {e}; install it again"
+                ))),
+            }
         }
         let known: Vec<String> = plugins.iter().map(|p| p.manifest.id.clone()).collect();
         let providers: Vec<String> = plugins
@@ -150,7 +205,6 @@ impl Registry {
                 });
             }
         }
-        let mut notices = Vec::new();
         for (key, value) in settings.resolved.iter() {
             let Some(id) = key
                 .strip_prefix("plugins.")
@@ -195,7 +249,7 @@ impl Registry {
     }
 
     /// The component bytes of plugin `id`, if known.
-    pub fn component(&self, id: &str) -> Option<&'static [u8]> {
+    pub fn component(&self, id: &str) -> Option<&[u8]> {
         self.plugins
             .iter()
             .find(|p| p.manifest.id == id)
@@ -234,15 +288,18 @@ impl Registry {
             .iter()
             .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
             .map(|p| smith_host::PluginSource {
-                origin: p.bundled.origin,
-                manifest: p.bundled.manifest,
-                component: p.bundled.component,
+                origin: p.origin(),
+                manifest: p.manifest_text(),
+                component: p.component(),
                 parsed: Some(&p.manifest),
             })
             .collect();
         let cache = CompileCache::new(paths.compile_cache().map(Path::to_path_buf));
+        let installed = self.plugins.iter().any(Known::is_installed);
         Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| match e {
             smith_host::Error::Conflict { .. } => RegistryError::Conflict(e),
+            // An installed plugin's failure is the user's to fix, not a defect of the build.
+            other if installed => RegistryError::Installed(other.to_string()),
             other => RegistryError::Defect(other.to_string()),
         })
     }

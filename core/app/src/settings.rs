@@ -72,13 +72,19 @@ pub enum Notice {
     /// The compile cache could not be written (its directory and the I/O error): plugins are
     /// compiled again on every start.
     CacheUnwritable(String),
+    /// An installed plugin is not loaded (its files are missing, its component changed since
+    /// it was installed, its id is a bundled plugin's): the sentence says which and what to do.
+    Plugin(String),
 }
 
 impl Notice {
     /// Whether it warns of something that will not work (a passed-over account), rather than
     /// noting something skipped by design.
     pub fn is_warning(&self) -> bool {
-        matches!(self, Self::RenewalFailed(_) | Self::CacheUnwritable(_))
+        matches!(
+            self,
+            Self::RenewalFailed(_) | Self::CacheUnwritable(_) | Self::Plugin(_)
+        )
     }
 }
 
@@ -100,6 +106,7 @@ impl std::fmt::Display for Notice {
                 f,
                 "the compile cache cannot be written ({why}), so plugins are compiled on every start"
             ),
+            Self::Plugin(sentence) => f.write_str(sentence),
         }
     }
 }

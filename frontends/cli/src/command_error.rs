@@ -122,6 +122,9 @@ pub(crate) fn no_home(e: &NoHome) -> CliError {
         Place::History => {
             "cannot tell where working-tree snapshots live: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME"
         }
+        Place::Plugins => {
+            "cannot tell where installed plugins live: none of SMITH_HOME, XDG_DATA_HOME or HOME is set; set SMITH_HOME"
+        }
     })
 }
 
@@ -163,6 +166,10 @@ impl From<RegistryError> for CliError {
             }
             RegistryError::Trust(c) => CliError::usage(c.to_string()),
             RegistryError::NoHome(h) => no_home(h),
+            RegistryError::Installed(_) => CliError::new(
+                RUN_FAILED,
+                format!("{e} (smith plugins list shows them; smith plugins uninstall ID, --disable-plugin ID)"),
+            ),
             RegistryError::UnknownPlugin { .. }
             | RegistryError::UnknownProvider { .. }
             | RegistryError::PassEnv { .. } => CliError::usage(e.to_string()),

@@ -35,6 +35,7 @@ pub(crate) fn report_notices(notices: &[smith_app::Notice]) {
                 crate::command_error::auth_message(e)
             )),
             smith_app::Notice::UnknownPlugin { .. } => exit::report(&format!("note: {notice}")),
+            smith_app::Notice::Plugin(_) => exit::report(&format!("warning: {notice}")),
             smith_app::Notice::CacheUnwritable(_) => exit::report(&format!(
                 "warning: {notice}; make the directory writable, or point SMITH_CACHE_HOME at one that is"
             )),

@@ -791,13 +791,18 @@ mod tests {
         use crate::ui::Effect;
         use crossterm::event::KeyCode;
         let mut ui = writer_ui();
-        typed(&mut ui, "/them");
-        // Enter on a name that is not a command runs the chosen match.
+        typed(&mut ui, "/thin");
+        // Enter on a name that is not a command runs the chosen match…
         assert_eq!(
             press(&mut ui, KeyCode::Enter),
-            Some(Effect::Command("theme".into()))
+            Some(Effect::Command("thinking".into()))
         );
         assert!(ui.editor.is_empty());
+        // …or, when it needs arguments, puts it in place for them.
+        typed(&mut ui, "/them");
+        assert_eq!(press(&mut ui, KeyCode::Enter), None);
+        assert_eq!(ui.editor.shown(), "/theme ");
+        ui.editor.set_text("");
         // Down chooses the next match; Tab puts it in place for its arguments.
         typed(&mut ui, "/");
         assert_eq!(press(&mut ui, KeyCode::Down), None);

@@ -1,5 +1,10 @@
 //! The guest SDK for Smith plugins (`wasm32-wasip2` components).
 //!
+//! Most plugins implement the typed [`plugin::Plugin`] trait — each [`plugin::Tool`] declared
+//! once, commands, key bindings and themes as data — and export it with
+//! [`register_plugin!`]; the tutorial (`smith docs get plugin-tutorial`) walks through a whole
+//! project. The raw world bindings below stay available.
+//!
 //! A tool plugin implements [`Guest`] — its tool definitions and a `call` — and exports it
 //! with [`export_tool_plugin!`]. File and search effects go through [`fs`], external
 //! programs through [`process`] (with the `process.exec` grant); the host records every such
@@ -136,6 +141,7 @@ pub mod product {
 }
 
 pub mod decoder;
+pub mod plugin;
 pub mod provider;
 pub mod sse;
 

@@ -90,9 +90,10 @@ fn settings_count(n: usize) -> String {
 /// and an untrusted project's file too — checked, and said not to apply.
 fn check(global: &Global) -> Result<u8, CliError> {
     let settings = settings(global)?;
-    let (registry, registry_notices) = smith_app::Registry::resolve(&settings)?;
+    let paths = Paths::from_env();
+    let (registry, registry_notices) = smith_app::Registry::resolve(&paths, &settings)?;
     // The model catalog with the user's models.kdl: what every run reads too.
-    smith_app::Models::load(&Paths::from_env(), &registry)?;
+    smith_app::Models::load(&paths, &registry)?;
     let mut out = format!(
         "configuration is valid ({} resolved; the model catalog and models.kdl read)\n",
         settings_count(settings.resolved.iter().count())

@@ -1,5 +1,6 @@
 //! `smith plugins list`: every known plugin — id, version, world, grants, state — and which
-//! requested grants this directory does not give. Also how this command line words a
+//! requested grants this directory does not give; `smith plugins install` and `uninstall`
+//! for plugins a user builds. Also how this command line words a
 //! refusal of process execution ([`process_refusal`]), for every command that runs tools.
 
 use clap::{Args, Subcommand};
@@ -12,7 +13,10 @@ use crate::output::{report_notices, write_stdout};
 
 pub(crate) const PLUGINS_AFTER_HELP: &str = "\
 State is `active` (loaded; its tools are available) or `disabled` (by --disable-plugin or the
-setting plugins.ID.enabled, whose source is shown). Grants are what the plugin's manifest
+setting plugins.ID.enabled, whose source is shown). `install PATH` copies a plugin project's
+plugin.kdl and built component (cargo build --target wasm32-wasip2 --release) into Smith's
+plugins directory and records its SHA-256: it loads, sandboxed under its manifest's grants,
+in every later smith process while the component keeps that digest. Grants are what the plugin's manifest
 requests; `process.exec` is given only in a trusted project (`smith trust`) or with
 --allow-process / process.allow=true.
 
@@ -40,6 +44,22 @@ pub(crate) enum PluginsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its
+    /// plugin.kdl. Checked by loading it next to the enabled plugins before anything is
+    /// written; replaces an installed plugin of the same id.
+    Install {
+        /// The plugin project (or its plugin.kdl).
+        path: std::path::PathBuf,
+        /// The component to install; default: the one .wasm under the project's
+        /// target/wasm32-wasip2/release/.
+        #[arg(long, value_name = "FILE")]
+        component: Option<std::path::PathBuf>,
+    },
+    /// Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID).
+    Uninstall {
+        /// The plugin's id.
+        id: String,
+    },
 }
 
 /// A refusal of process execution as the model and the user read it here: why, and the
@@ -60,7 +80,13 @@ pub(crate) fn process_refusal(refusal: &ProcessRefusal) -> String {
 
 /// `smith plugins …`.
 pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
-    let PluginsCommand::List { json } = args.command;
+    let json = match args.command {
+        PluginsCommand::List { json } => json,
+        PluginsCommand::Install { path, component } => {
+            return install(global, &path, component.as_deref());
+        }
+        PluginsCommand::Uninstall { id } => return uninstall(global, &id),
+    };
     let app = global.app(&[])?;
     report_notices(&app.settings.notices);
     // Loading proves the active ones load; a failure is reported with its plugin.
@@ -146,4 +172,84 @@ fn provider_line(app: &smith_app::App, provider: &smith_host::manifest::Provider
         None => "no key".to_owned(),
     };
     format!("  {url}; {credential}\n")
+}
+
+/// `smith plugins install PATH [--component FILE]`.
+fn install(
+    global: &Global,
+    path: &std::path::Path,
+    component: Option<&std::path::Path>,
+) -> Result<u8, CliError> {
+    let app = global.app(&[])?;
+    report_notices(&app.settings.notices);
+    // The check: the new plugin loads next to the enabled tool and product plugins (its tools
+    // and commands may not clash with theirs).
+    let check = |manifest: &smith_host::Manifest, text: &str, bytes: &[u8]| {
+        let mut sources: Vec<smith_host::PluginSource<'_>> = app
+            .registry
+            .plugins()
+            .iter()
+            .filter(|p| p.disabled_by.is_none() && p.manifest.id != manifest.id)
+            .filter(|p| p.manifest.world == smith_host::manifest::TOOL_WORLD || p.manifest.is_product())
+            .map(|p| smith_host::PluginSource {
+                origin: p.origin(),
+                manifest: p.manifest_text(),
+                component: p.component(),
+                parsed: Some(&p.manifest),
+            })
+            .collect();
+        sources.push(smith_host::PluginSource {
+            origin: &manifest.id,
+            manifest: text,
+            component: bytes,
+            parsed: Some(manifest),
+        });
+        let cache = smith_host::CompileCache::new(app.paths.compile_cache().map(std::path::Path::to_path_buf));
+        smith_host::Host::load(&sources, &cache, smith_host::Limits::default())
+            .map(|_| ())
+            .map_err(|e| format!("it does not load: {e}"))
+    };
+    let report = smith_app::installed::install(&app.paths, path, component, check).map_err(
+        |e| match e {
+            smith_app::installed::InstallError::NoHome(h) => crate::command_error::no_home(&h),
+            other => CliError::usage(other.to_string()),
+        },
+    )?;
+    let m = &report.manifest;
+    let grants: Vec<String> = m.grants.iter().map(ToString::to_string).collect();
+    let mut out = format!(
+        "{} plugin {} {} ({}) into {}\n  grants: {}\n",
+        if report.replaced { "replaced" } else { "installed" },
+        m.id,
+        m.version,
+        m.world,
+        report.dir.display(),
+        if grants.is_empty() { "none".to_owned() } else { grants.join(", ") },
+    );
+    if !m.tools.is_empty() {
+        out.push_str(&format!("  tools: {}\n", m.tools.join(", ")));
+    }
+    out.push_str(&format!(
+        "  component SHA-256 {} (trusted as installed: a changed component is not loaded until installed again)\n  it loads in every new smith process; `smith plugins list` shows it, `smith plugins uninstall {}` removes it\n",
+        report.sha256, m.id
+    ));
+    write_stdout(&smith_render_plain::printable(&out))
+}
+
+/// `smith plugins uninstall ID`.
+fn uninstall(global: &Global, id: &str) -> Result<u8, CliError> {
+    let app = global.app(&[])?;
+    let removed = smith_app::installed::uninstall(&app.paths, id).map_err(|e| match e {
+        smith_app::installed::InstallError::NoHome(h) => crate::command_error::no_home(&h),
+        other => CliError::new(crate::exit::RUN_FAILED, other.to_string()),
+    })?;
+    if !removed {
+        let bundled = app.registry.plugins().iter().any(|p| p.manifest.id == id && !p.is_installed());
+        return Err(CliError::usage(if bundled {
+            format!("`{id}` is a bundled plugin: it cannot be uninstalled; disable it with --disable-plugin {id} or the setting plugins.{id}.enabled false")
+        } else {
+            format!("no plugin `{id}` is installed; `smith plugins list` shows the installed ones (origin installed:…)")
+        }));
+    }
+    write_stdout(&format!("uninstalled plugin {id}\n"))
 }

@@ -5,31 +5,13 @@
 //! `plugin-enable`, `plugin-disable`, `quit`) are Smith's own and stay when this plugin is
 //! disabled.
 
+use smith_plugin_sdk::plugin::{Arguments, Plugin, argument as arg, bind_action, command};
 use smith_plugin_sdk::product::{
-    Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
-    Contributions, Guest, Intent, KeyAction, Layout, Picker, Style, Theme, VerbKind,
+    ArgumentKind, Binding, Command, CommandAction, Intent, KeyAction, Layout, Picker, Style,
+    Theme, VerbKind,
 };
-use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput};
 
 struct Product;
-
-fn arg(name: &str, summary: &str, kind: ArgumentKind, required: bool) -> Argument {
-    Argument {
-        name: name.to_owned(),
-        summary: summary.to_owned(),
-        kind,
-        required,
-    }
-}
-
-fn command(name: &str, summary: &str, arguments: Vec<Argument>, action: CommandAction) -> Command {
-    Command {
-        name: name.to_owned(),
-        summary: summary.to_owned(),
-        arguments,
-        action,
-    }
-}
 
 fn commands() -> Vec<Command> {
     use ArgumentKind as K;
@@ -118,10 +100,7 @@ fn bindings() -> Vec<Binding> {
         ("Ctrl+P", A::Palette),
     ]
     .into_iter()
-    .map(|(key, action)| Binding {
-        key: key.to_owned(),
-        target: BindingTarget::Key(action),
-    })
+    .map(|(key, action)| bind_action(key, action))
     .collect()
 }
 
@@ -228,38 +207,30 @@ fn themes() -> Vec<Theme> {
     vec![dark, light, none]
 }
 
-fn text<'a>(arguments: &'a [(String, ArgumentValue)], name: &str) -> Option<&'a str> {
-    arguments.iter().find_map(|(n, v)| match v {
-        ArgumentValue::Text(t) if n == name => Some(t.as_str()),
-        _ => None,
-    })
-}
-
-impl Guest for Product {
-    fn definitions() -> Vec<ToolDefinition> {
-        Vec::new()
+impl Plugin for Product {
+    fn commands() -> Vec<Command> {
+        commands()
     }
 
-    fn call(name: String, _arguments: String, _invocation: Invocation) -> ToolOutput {
-        ToolOutput::error(format!("the product plugin has no tool `{name}`"))
+    fn bindings() -> Vec<Binding> {
+        bindings()
     }
 
-    fn contributions() -> Contributions {
-        Contributions {
-            commands: commands(),
-            bindings: bindings(),
-            themes: themes(),
-            layout: Some(Layout::StatusBottom),
-        }
+    fn themes() -> Vec<Theme> {
+        themes()
     }
 
-    fn run(name: String, arguments: Vec<(String, ArgumentValue)>) -> Result<Vec<Intent>, String> {
-        match name.as_str() {
+    fn layout() -> Option<Layout> {
+        Some(Layout::StatusBottom)
+    }
+
+    fn run(name: &str, arguments: &Arguments) -> Result<Vec<Intent>, String> {
+        match name {
             "theme" => {
-                let theme = text(&arguments, "name").ok_or("name a theme: /theme dark")?;
+                let theme = arguments.text("name").ok_or("name a theme: /theme dark")?;
                 Ok(vec![Intent::SetTheme(theme.to_owned())])
             }
-            "layout" => match text(&arguments, "where").map(str::trim) {
+            "layout" => match arguments.text("where").map(str::trim) {
                 Some("top") => Ok(vec![Intent::SetLayout(Layout::StatusTop)]),
                 Some("bottom") => Ok(vec![Intent::SetLayout(Layout::StatusBottom)]),
                 other => Err(format!(
@@ -272,4 +243,4 @@ impl Guest for Product {
     }
 }
 
-smith_plugin_sdk::export_product_plugin!(Product);
+smith_plugin_sdk::register_plugin!(Product);
