@@ -616,6 +616,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One line per plugin, in load order')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -631,12 +633,43 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'smith;plugins;install' {
+            [CompletionResult]::new('--component', '--component', [CompletionResultType]::ParameterName, 'The component to install; default: the one .wasm under the project''s target/wasm32-wasip2/release/')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;plugins;uninstall' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'smith;plugins;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One line per plugin, in load order')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'smith;plugins;help;list' {
+            break
+        }
+        'smith;plugins;help;install' {
+            break
+        }
+        'smith;plugins;help;uninstall' {
             break
         }
         'smith;plugins;help;help' {
@@ -926,9 +959,17 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         }
         'smith;help;plugins' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One line per plugin, in load order')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)')
             break
         }
         'smith;help;plugins;list' {
+            break
+        }
+        'smith;help;plugins;install' {
+            break
+        }
+        'smith;help;plugins;uninstall' {
             break
         }
         'smith;help;auth' {

@@ -235,8 +235,14 @@ _smith() {
             smith__subcmd__help__subcmd__docs,search)
                 cmd="smith__subcmd__help__subcmd__docs__subcmd__search"
                 ;;
+            smith__subcmd__help__subcmd__plugins,install)
+                cmd="smith__subcmd__help__subcmd__plugins__subcmd__install"
+                ;;
             smith__subcmd__help__subcmd__plugins,list)
                 cmd="smith__subcmd__help__subcmd__plugins__subcmd__list"
+                ;;
+            smith__subcmd__help__subcmd__plugins,uninstall)
+                cmd="smith__subcmd__help__subcmd__plugins__subcmd__uninstall"
                 ;;
             smith__subcmd__help__subcmd__secrets,add)
                 cmd="smith__subcmd__help__subcmd__secrets__subcmd__add"
@@ -283,14 +289,26 @@ _smith() {
             smith__subcmd__plugins,help)
                 cmd="smith__subcmd__plugins__subcmd__help"
                 ;;
+            smith__subcmd__plugins,install)
+                cmd="smith__subcmd__plugins__subcmd__install"
+                ;;
             smith__subcmd__plugins,list)
                 cmd="smith__subcmd__plugins__subcmd__list"
+                ;;
+            smith__subcmd__plugins,uninstall)
+                cmd="smith__subcmd__plugins__subcmd__uninstall"
                 ;;
             smith__subcmd__plugins__subcmd__help,help)
                 cmd="smith__subcmd__plugins__subcmd__help__subcmd__help"
                 ;;
+            smith__subcmd__plugins__subcmd__help,install)
+                cmd="smith__subcmd__plugins__subcmd__help__subcmd__install"
+                ;;
             smith__subcmd__plugins__subcmd__help,list)
                 cmd="smith__subcmd__plugins__subcmd__help__subcmd__list"
+                ;;
+            smith__subcmd__plugins__subcmd__help,uninstall)
+                cmd="smith__subcmd__plugins__subcmd__help__subcmd__uninstall"
                 ;;
             smith__subcmd__secrets,add)
                 cmd="smith__subcmd__secrets__subcmd__add"
@@ -1421,7 +1439,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__plugins)
-            opts="list"
+            opts="list install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1434,7 +1452,35 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__help__subcmd__plugins__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__help__subcmd__plugins__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__plugins__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1839,7 +1885,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list help"
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version list install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1865,7 +1911,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__help)
-            opts="list help"
+            opts="list install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1879,6 +1925,20 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__plugins__subcmd__help__subcmd__install)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1906,8 +1966,78 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__plugins__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__plugins__subcmd__install)
+            opts="-c -h -V --component --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --component)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__plugins__subcmd__list)
             opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__plugins__subcmd__uninstall)
+            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

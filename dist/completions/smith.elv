@@ -554,6 +554,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand list 'One line per plugin, in load order'
+            cand install 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id'
+            cand uninstall 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;plugins;list'= {
@@ -567,11 +569,38 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'smith;plugins;install'= {
+            cand --component 'The component to install; default: the one .wasm under the project''s target/wasm32-wasip2/release/'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;plugins;uninstall'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'smith;plugins;help'= {
             cand list 'One line per plugin, in load order'
+            cand install 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id'
+            cand uninstall 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;plugins;help;list'= {
+        }
+        &'smith;plugins;help;install'= {
+        }
+        &'smith;plugins;help;uninstall'= {
         }
         &'smith;plugins;help;help'= {
         }
@@ -808,8 +837,14 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;help;plugins'= {
             cand list 'One line per plugin, in load order'
+            cand install 'Install a plugin you built: PATH is its project (with plugin.kdl at its root) or its plugin.kdl. Checked by loading it next to the enabled plugins before anything is written; replaces an installed plugin of the same id'
+            cand uninstall 'Remove an installed plugin (bundled ones are disabled instead: --disable-plugin ID)'
         }
         &'smith;help;plugins;list'= {
+        }
+        &'smith;help;plugins;install'= {
+        }
+        &'smith;help;plugins;uninstall'= {
         }
         &'smith;help;auth'= {
             cand status 'For each provider: whether its key is set and where it comes from (never the key)'

@@ -54,6 +54,8 @@ pub(crate) fn run_all() -> Result<(), String> {
         .env("RUSTDOCFLAGS", "-D warnings");
     run(doc)?;
 
+    example()?;
+
     // The coverage-guided targets, briefly: what they find is a failure like any test's.
     crate::fuzz::run_targets(20)?;
 
@@ -103,6 +105,123 @@ fn guests() -> Result<(), String> {
     .arg("--target-dir")
     .arg(target.join("sdk-native"));
     run(test)
+}
+
+/// The example plugin project (`examples/hello-plugin`), as a stranger would use it: copied
+/// outside the checkout (its SDK path made absolute), formatted and linted, built for
+/// `wasm32-wasip2` (sharing `<target>/guests`, so the SDK's dependencies are not built twice),
+/// installed into a fresh Smith home with the built `smith`, and its tool run by `smith eval`
+/// on its scripted model. Its copy of the WIT must be Smith's.
+pub(crate) fn example() -> Result<(), String> {
+    let root = root();
+    let project = root.join("examples/hello-plugin");
+    let wit =
+        std::fs::read(root.join("plugins/wit/smith-plugin.wit")).map_err(|e| e.to_string())?;
+    if std::fs::read(project.join("wit/smith-plugin.wit")).ok() != Some(wit) {
+        return Err("examples/hello-plugin/wit/smith-plugin.wit differs from plugins/wit/smith-plugin.wit: copy it over (the example builds against the current package)".into());
+    }
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let scratch = target.join("example-check");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let copy = scratch.join("hello-plugin");
+    std::fs::create_dir_all(copy.join("src")).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(copy.join("wit")).map_err(|e| e.to_string())?;
+    for file in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "plugin.kdl",
+        "script.kdl",
+        "README.md",
+        "src/lib.rs",
+        "wit/smith-plugin.wit",
+    ] {
+        std::fs::copy(project.join(file), copy.join(file))
+            .map_err(|e| format!("copying the example's {file}: {e}"))?;
+    }
+    let manifest = copy.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    let sdk = root.join("plugins/sdk");
+    let patched = text.replace(
+        "path = \"../../plugins/sdk\"",
+        &format!("path = {:?}", sdk.display().to_string()),
+    );
+    if patched == text {
+        return Err("examples/hello-plugin/Cargo.toml no longer names the SDK as `path = \"../../plugins/sdk\"`; update xtask's example check".into());
+    }
+    std::fs::write(&manifest, patched).map_err(|e| e.to_string())?;
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--check", "--manifest-path"])
+        .arg(&manifest);
+    run(fmt)?;
+    let guests = target.join("guests");
+    let mut clippy = cargo();
+    clippy
+        .args([
+            "clippy",
+            "--locked",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&guests)
+        .args(["--", "-D", "warnings"]);
+    run(clippy)?;
+    let mut build = cargo();
+    build
+        .args([
+            "build",
+            "--locked",
+            "--release",
+            "--target",
+            "wasm32-wasip2",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&guests);
+    run(build)?;
+    let component = guests.join("wasm32-wasip2/release/smith_hello.wasm");
+    let smith = target.join("debug/smith");
+    let home = scratch.join("home");
+    let mut install = std::process::Command::new(&smith);
+    install
+        .args(["plugins", "install"])
+        .arg(&copy)
+        .arg("--component")
+        .arg(&component)
+        .env("SMITH_HOME", &home);
+    run(install)?;
+    let out = std::process::Command::new(&smith)
+        .args([
+            "eval",
+            "--model",
+            "scripted/hello",
+            "--script",
+            "script.kdl",
+            "--json",
+            "Count the words of plugin.kdl",
+        ])
+        .current_dir(&copy)
+        .env("SMITH_HOME", &home)
+        .output()
+        .map_err(|e| format!("running {}: {e}", smith.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let counted = std::fs::read_to_string(copy.join("plugin.kdl")).map_err(|e| e.to_string())?;
+    let words = counted.split_whitespace().count();
+    if !out.status.success() || !stdout.contains(&format!("{words} words")) {
+        return Err(format!(
+            "the example plugin's tool did not run in smith eval (status {}; expected \"{words} words\" in its output):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    eprintln!("xtask: the example plugin builds outside the checkout, installs and its tool runs");
+    Ok(())
 }
 
 /// `cargo xtask docs` (or `man`): rewrite everything generated from the declarations — the

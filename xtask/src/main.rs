@@ -15,7 +15,7 @@ mod fuzz;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|bench|soak|fuzz>
+const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate everything generated from the declarations: the reference in
@@ -25,6 +25,9 @@ const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|bench|soak|fuz
   arch    check the crate graph against ARCHITECTURE.md (its rules and edge list); --bless
           rewrites the edge list
   site    render the docs corpus to a static site in target/site and check its links
+  example the example plugin project (examples/hello-plugin) copied outside the checkout,
+          built, installed and its tool run by `smith eval` (part of check; needs the debug
+          `smith` built)
   bench   speed and memory figures: figure / target / measured
   soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
   fuzz    the session-decoder mutation fuzzer at 20,000 iterations with a fresh seed (CI
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Some("docs" | "man") => check::bless_reference(),
         Some("arch") => arch::run(args.get(1).is_some_and(|a| a == "--bless")),
         Some("site") => check::site(),
+        Some("example") => check::example(),
         Some("soak") => check::soak(),
         Some("fuzz") => check::fuzz(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),

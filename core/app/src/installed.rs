@@ -130,7 +130,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io("creating a file in", dir))?;
     tmp.write_all(bytes).map_err(io("writing", path))?;
     tmp.as_file().sync_all().map_err(io("syncing", path))?;
-    tmp.persist(path).map_err(|e| io("replacing", path)(e.error))?;
+    tmp.persist(path)
+        .map_err(|e| io("replacing", path)(e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
@@ -165,10 +166,7 @@ fn read_records(dir: &Path) -> Result<Vec<Record>, InstallError> {
                 .and_then(|v| v.as_string())
                 .map(str::to_owned)
         };
-        let id = node
-            .get(0)
-            .and_then(|v| v.as_string())
-            .map(str::to_owned);
+        let id = node.get(0).and_then(|v| v.as_string()).map(str::to_owned);
         match (node.name().value(), id, text_of("sha256")) {
             ("plugin", Some(id), Some(sha256)) => out.push(Record {
                 id,
@@ -230,7 +228,8 @@ pub fn install(
         ))
     })?;
     let origin = manifest_path.display().to_string();
-    let manifest = Manifest::parse(&text, &origin).map_err(|e| InstallError::Invalid(e.to_string()))?;
+    let manifest =
+        Manifest::parse(&text, &origin).map_err(|e| InstallError::Invalid(e.to_string()))?;
     if !(manifest.world == smith_host::manifest::TOOL_WORLD || manifest.is_product()) {
         return Err(InstallError::Invalid(format!(
             "{origin}: world `{}` cannot be installed: installed plugins are `{}` or `{}` plugins (providers and lifecycle handlers are bundled roles)",
@@ -239,10 +238,9 @@ pub fn install(
             smith_host::manifest::PRODUCT_WORLD
         )));
     }
-    if smith_plugins::BUNDLED
-        .iter()
-        .any(|b| b.origin.starts_with(&format!("bundled:{}/", manifest.id)) || bundled_id(b) == manifest.id)
-    {
+    if smith_plugins::BUNDLED.iter().any(|b| {
+        b.origin.starts_with(&format!("bundled:{}/", manifest.id)) || bundled_id(b) == manifest.id
+    }) {
         return Err(InstallError::Invalid(format!(
             "{origin}: `{}` is a bundled plugin's id; give the plugin another id in its manifest",
             manifest.id

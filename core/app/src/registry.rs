@@ -152,7 +152,10 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::UnknownPlugin`], [`RegistryError::UnknownProvider`], or
     /// [`RegistryError::Defect`] for a bundled manifest that does not parse.
-    pub fn resolve(paths: &Paths, settings: &Settings) -> Result<(Self, Vec<Notice>), RegistryError> {
+    pub fn resolve(
+        paths: &Paths,
+        settings: &Settings,
+    ) -> Result<(Self, Vec<Notice>), RegistryError> {
         let mut plugins = Vec::new();
         for bundled in smith_plugins::BUNDLED {
             let manifest = Manifest::parse(bundled.manifest, bundled.origin)

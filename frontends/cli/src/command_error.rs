@@ -168,7 +168,9 @@ impl From<RegistryError> for CliError {
             RegistryError::NoHome(h) => no_home(h),
             RegistryError::Installed(_) => CliError::new(
                 RUN_FAILED,
-                format!("{e} (smith plugins list shows them; smith plugins uninstall ID, --disable-plugin ID)"),
+                format!(
+                    "{e} (smith plugins list shows them; smith plugins uninstall ID, --disable-plugin ID)"
+                ),
             ),
             RegistryError::UnknownPlugin { .. }
             | RegistryError::UnknownProvider { .. }

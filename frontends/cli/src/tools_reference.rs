@@ -110,6 +110,11 @@ fn body() -> String {
                 p.id
             );
         }
+        if m.is_product() {
+            out.push_str(
+                "\nThe product layer: commands, key bindings, themes and a layout (see the [command reference](commands.md), the [key reference](keys.md) and the [theme reference](themes.md)).\n",
+            );
+        }
         if m.is_handler() {
             let _ = write!(
                 out,

@@ -34,7 +34,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 14);
+    assert_eq!(plugins.len(), 15);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@0.6.0");
     assert_eq!(
@@ -76,7 +76,11 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[10]["world"], "provider-plugin@0.6.0");
     assert_eq!(plugins[10]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
     assert_eq!(plugins[10]["provider"]["api_key_required"], true);
-    let ids: Vec<&str> = plugins[9..]
+    // The product layer: commands, key bindings, themes; no grants.
+    assert_eq!(plugins[14]["id"], "product");
+    assert_eq!(plugins[14]["world"], "product-plugin@0.6.0");
+    assert_eq!(plugins[14]["grants"], serde_json::json!([]));
+    let ids: Vec<&str> = plugins[9..14]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();

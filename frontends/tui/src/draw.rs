@@ -302,10 +302,12 @@ fn placeholder(ui: &Ui) -> String {
             ui.keymap.keys_of(Action::Steer)
         );
     }
-    format!(
-        "ask anything · @path attaches a file · {} for keys",
-        ui.keymap.keys_of(Action::Help)
-    )
+    let help = ui.keymap.keys_of(Action::Help);
+    if help.is_empty() {
+        "ask anything · @path attaches a file · / for commands".to_owned()
+    } else {
+        format!("ask anything · @path attaches a file · / for commands · {help} for keys")
+    }
 }
 
 fn draw_question(

@@ -36,8 +36,8 @@
 //! ```
 
 use crate::product::{
-    Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
-    Intent, KeyAction, Layout, Theme,
+    Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction, Intent,
+    KeyAction, Layout, Theme,
 };
 use crate::{Invocation, ToolDefinition, ToolOutput};
 
@@ -190,7 +190,12 @@ pub fn bind_command(key: &str, command: &str) -> Binding {
 
 /// Dispatch `name` to the tool of `tools` that has it.
 #[doc(hidden)]
-pub fn dispatch(tools: &[ToolEntry], name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
+pub fn dispatch(
+    tools: &[ToolEntry],
+    name: &str,
+    arguments: &str,
+    invocation: &Invocation,
+) -> ToolOutput {
     match tools.iter().find(|t| t.definition.name == name) {
         Some(t) => (t.call)(arguments, invocation),
         None => ToolOutput::error(format!("this plugin has no tool `{name}`")),
@@ -237,9 +242,14 @@ macro_rules! register_plugin {
             fn run(
                 name: ::std::string::String,
                 arguments: ::std::vec::Vec<(::std::string::String, $crate::product::ArgumentValue)>,
-            ) -> ::std::result::Result<::std::vec::Vec<$crate::product::Intent>, ::std::string::String>
-            {
-                <$plugin as $crate::plugin::Plugin>::run(&name, &$crate::plugin::Arguments(arguments))
+            ) -> ::std::result::Result<
+                ::std::vec::Vec<$crate::product::Intent>,
+                ::std::string::String,
+            > {
+                <$plugin as $crate::plugin::Plugin>::run(
+                    &name,
+                    &$crate::plugin::Arguments(arguments),
+                )
             }
         }
 

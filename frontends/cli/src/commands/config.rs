@@ -94,8 +94,17 @@ fn check(global: &Global) -> Result<u8, CliError> {
     let (registry, registry_notices) = smith_app::Registry::resolve(&paths, &settings)?;
     // The model catalog with the user's models.kdl: what every run reads too.
     smith_app::Models::load(&paths, &registry)?;
+    // The product layer's settings (keys, themes, layout), against the enabled product
+    // plugins' contributions and the terminal UI's built-in keys.
+    let host = registry.load(&paths, smith_host::Manifest::is_product)?;
+    smith_app::product::ProductLayer::compose(
+        &host.loadout(),
+        &smith_tui::keys::built_in_specs(),
+        &settings.resolved,
+    )
+    .map_err(|e| CliError::usage(e.to_string()))?;
     let mut out = format!(
-        "configuration is valid ({} resolved; the model catalog and models.kdl read)\n",
+        "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys and themes checked)\n",
         settings_count(settings.resolved.iter().count())
     );
     for notice in settings.notices.iter().chain(&registry_notices) {

@@ -124,6 +124,10 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
                 format!("provider: {}", p.id)
             } else if m.is_handler() {
                 format!("handlers: {}", m.handlers.join(", "))
+            } else if m.is_product() && m.tools.is_empty() {
+                "product layer: commands, key bindings, themes".to_owned()
+            } else if m.is_product() {
+                format!("product layer and tools: {}", m.tools.join(", "))
             } else {
                 format!("tools: {}", m.tools.join(", "))
             };
@@ -190,7 +194,9 @@ fn install(
             .plugins()
             .iter()
             .filter(|p| p.disabled_by.is_none() && p.manifest.id != manifest.id)
-            .filter(|p| p.manifest.world == smith_host::manifest::TOOL_WORLD || p.manifest.is_product())
+            .filter(|p| {
+                p.manifest.world == smith_host::manifest::TOOL_WORLD || p.manifest.is_product()
+            })
             .map(|p| smith_host::PluginSource {
                 origin: p.origin(),
                 manifest: p.manifest_text(),
@@ -204,27 +210,36 @@ fn install(
             component: bytes,
             parsed: Some(manifest),
         });
-        let cache = smith_host::CompileCache::new(app.paths.compile_cache().map(std::path::Path::to_path_buf));
+        let cache = smith_host::CompileCache::new(
+            app.paths.compile_cache().map(std::path::Path::to_path_buf),
+        );
         smith_host::Host::load(&sources, &cache, smith_host::Limits::default())
             .map(|_| ())
             .map_err(|e| format!("it does not load: {e}"))
     };
-    let report = smith_app::installed::install(&app.paths, path, component, check).map_err(
-        |e| match e {
+    let report =
+        smith_app::installed::install(&app.paths, path, component, check).map_err(|e| match e {
             smith_app::installed::InstallError::NoHome(h) => crate::command_error::no_home(&h),
             other => CliError::usage(other.to_string()),
-        },
-    )?;
+        })?;
     let m = &report.manifest;
     let grants: Vec<String> = m.grants.iter().map(ToString::to_string).collect();
     let mut out = format!(
         "{} plugin {} {} ({}) into {}\n  grants: {}\n",
-        if report.replaced { "replaced" } else { "installed" },
+        if report.replaced {
+            "replaced"
+        } else {
+            "installed"
+        },
         m.id,
         m.version,
         m.world,
         report.dir.display(),
-        if grants.is_empty() { "none".to_owned() } else { grants.join(", ") },
+        if grants.is_empty() {
+            "none".to_owned()
+        } else {
+            grants.join(", ")
+        },
     );
     if !m.tools.is_empty() {
         out.push_str(&format!("  tools: {}\n", m.tools.join(", ")));
@@ -244,11 +259,19 @@ fn uninstall(global: &Global, id: &str) -> Result<u8, CliError> {
         other => CliError::new(crate::exit::RUN_FAILED, other.to_string()),
     })?;
     if !removed {
-        let bundled = app.registry.plugins().iter().any(|p| p.manifest.id == id && !p.is_installed());
+        let bundled = app
+            .registry
+            .plugins()
+            .iter()
+            .any(|p| p.manifest.id == id && !p.is_installed());
         return Err(CliError::usage(if bundled {
-            format!("`{id}` is a bundled plugin: it cannot be uninstalled; disable it with --disable-plugin {id} or the setting plugins.{id}.enabled false")
+            format!(
+                "`{id}` is a bundled plugin: it cannot be uninstalled; disable it with --disable-plugin {id} or the setting plugins.{id}.enabled false"
+            )
         } else {
-            format!("no plugin `{id}` is installed; `smith plugins list` shows the installed ones (origin installed:…)")
+            format!(
+                "no plugin `{id}` is installed; `smith plugins list` shows the installed ones (origin installed:…)"
+            )
         }));
     }
     write_stdout(&format!("uninstalled plugin {id}\n"))

@@ -128,11 +128,14 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         notices,
         script: args.script.clone(),
     })
-    .map_err(|e| {
-        CliError::new(
+    .map_err(|e| match e {
+        smith_tui::TuiError::Product(e) => CliError::usage(format!(
+            "{e} (`smith config check` checks the whole configuration; `smith docs get commands` explains keys and themes)"
+        )),
+        e => CliError::new(
             exit::RUN_FAILED,
             format!("{e}; the terminal was restored and the session keeps everything acknowledged (resume it with `smith --continue`)"),
-        )
+        ),
     })?;
     Ok(match outcome {
         Exit::Quit => exit::SUCCESS,

@@ -7,6 +7,7 @@ mod common;
 
 mod bad_input;
 mod client;
+mod commands;
 mod compact;
 mod discover;
 mod history;

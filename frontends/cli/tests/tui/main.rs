@@ -8,6 +8,7 @@
 mod common;
 
 mod pane;
+mod product;
 mod reading;
 mod restore;
 

@@ -140,6 +140,11 @@ impl Pane {
         self.tmux(&["capture-pane", "-p", "-t", "main"])
     }
 
+    /// The screen with its styles as escape sequences (`capture-pane -e`).
+    pub fn styled_screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-e", "-t", "main"])
+    }
+
     /// The mode flags now ([`FLAGS`]).
     pub fn flags(&self) -> String {
         self.tmux(&["display", "-p", "-t", "main", FLAGS])

@@ -7,8 +7,8 @@
 
 use smith_plugin_sdk::plugin::{Arguments, Plugin, argument as arg, bind_action, command};
 use smith_plugin_sdk::product::{
-    ArgumentKind, Binding, Command, CommandAction, Intent, KeyAction, Layout, Picker, Style,
-    Theme, VerbKind,
+    ArgumentKind, Binding, Command, CommandAction, Intent, KeyAction, Layout, Picker, Style, Theme,
+    VerbKind,
 };
 
 struct Product;
@@ -26,11 +26,21 @@ fn commands() -> Vec<Command> {
             ],
             Verb(VerbKind::SetModel),
         ),
-        command("models", "Pick a model from the catalog", vec![], OpenPicker(Picker::Models)),
+        command(
+            "models",
+            "Pick a model from the catalog",
+            vec![],
+            OpenPicker(Picker::Models),
+        ),
         command(
             "compact",
             "Summarize the conversation so far to free context",
-            vec![arg("focus", "what the summary should keep in view", K::Text, false)],
+            vec![arg(
+                "focus",
+                "what the summary should keep in view",
+                K::Text,
+                false,
+            )],
             Verb(VerbKind::Compact),
         ),
         command(
@@ -39,11 +49,21 @@ fn commands() -> Vec<Command> {
             vec![arg("turn", "take back the whole last turn", K::Flag, false)],
             Verb(VerbKind::Undo),
         ),
-        command("redo", "Reapply what the last undo took back", vec![], Verb(VerbKind::Redo)),
+        command(
+            "redo",
+            "Reapply what the last undo took back",
+            vec![],
+            Verb(VerbKind::Redo),
+        ),
         command(
             "restore",
             "Put the working tree back as a snapshot or turn had it",
-            vec![arg("target", "a snapshot id, `turn:N` or `start`", K::Text, true)],
+            vec![arg(
+                "target",
+                "a snapshot id, `turn:N` or `start`",
+                K::Text,
+                true,
+            )],
             Verb(VerbKind::Restore),
         ),
         command(
@@ -64,12 +84,42 @@ fn commands() -> Vec<Command> {
             vec![arg("turns", "a turn range A..B", K::Text, false)],
             Verb(VerbKind::Replay),
         ),
-        command("sessions", "Pick a session of this directory to open", vec![], OpenPicker(Picker::Sessions)),
-        command("help", "Show every command and key binding", vec![], Key(KeyAction::Help)),
-        command("search", "Search the whole transcript", vec![], Key(KeyAction::Search)),
-        command("select", "Select an entry to copy or open", vec![], Key(KeyAction::SelectEntry)),
-        command("thinking", "Show thinking in full, or collapse it", vec![], Key(KeyAction::ToggleThinking)),
-        command("editor", "Edit the draft in $VISUAL or $EDITOR", vec![], Key(KeyAction::ExternalEditor)),
+        command(
+            "sessions",
+            "Pick a session of this directory to open",
+            vec![],
+            OpenPicker(Picker::Sessions),
+        ),
+        command(
+            "help",
+            "Show every command and key binding",
+            vec![],
+            Key(KeyAction::Help),
+        ),
+        command(
+            "search",
+            "Search the whole transcript",
+            vec![],
+            Key(KeyAction::Search),
+        ),
+        command(
+            "select",
+            "Select an entry to copy or open",
+            vec![],
+            Key(KeyAction::SelectEntry),
+        ),
+        command(
+            "thinking",
+            "Show thinking in full, or collapse it",
+            vec![],
+            Key(KeyAction::ToggleThinking),
+        ),
+        command(
+            "editor",
+            "Edit the draft in $VISUAL or $EDITOR",
+            vec![],
+            Key(KeyAction::ExternalEditor),
+        ),
         command(
             "theme",
             "Use another theme for this process (dark, light, none or one of yours)",
@@ -178,10 +228,16 @@ fn themes() -> Vec<Theme> {
             ("warning", fg("#8a6d00", "b")),
             ("error", fg("red", "b")),
             ("status", style(Some("white"), Some("dark-gray"), "")),
-            ("status-alert", style(Some("black"), Some("light-yellow"), "b")),
+            (
+                "status-alert",
+                style(Some("black"), Some("light-yellow"), "b"),
+            ),
             ("dim", fg("gray", "")),
             ("selected", style(None, Some("254"), "")),
-            ("search-match", style(Some("black"), Some("light-yellow"), "")),
+            (
+                "search-match",
+                style(Some("black"), Some("light-yellow"), ""),
+            ),
         ],
     );
     let none = theme(
@@ -238,7 +294,9 @@ impl Plugin for Product {
                     other.unwrap_or_default()
                 )),
             },
-            other => Err(format!("the product plugin has no command `{other}` to run")),
+            other => Err(format!(
+                "the product plugin has no command `{other}` to run"
+            )),
         }
     }
 }

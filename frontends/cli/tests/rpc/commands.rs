@@ -1,0 +1,126 @@
+//! `commands.list` and `commands.run`: the product layer's commands over the protocol through
+//! one static pair of methods. A verb is carried out by the method it maps to (its result,
+//! its refusals); a plugin's handler answers with intents; terminal UI actions and bad
+//! arguments are refused as error objects that change nothing.
+
+use serde_json::json;
+
+use crate::client::{Client, all_protocol};
+use crate::common::Env;
+
+const SCRIPT: &str = r##"round {
+  tool-call id="c1" name="write" arguments=#"{"path": "a.txt", "content": "changed\n"}"#
+  stop "tool_use"
+}
+round {
+  text "written"
+  stop "end_turn"
+}
+"##;
+
+#[test]
+fn commands_are_listed_and_run_through_the_verbs_methods() {
+    let env = Env::new();
+    let dir = env.root.path().join("project");
+    std::fs::create_dir_all(dir.join(".smith")).unwrap();
+    let file = dir.join("a.txt");
+    std::fs::write(&file, "original\n").unwrap();
+    let script = env.write("write.kdl", SCRIPT);
+    let mut c = Client::start_in(&env, &[], &dir);
+
+    let listed = c.result("commands.list", json!({}));
+    assert_eq!(listed["notices"], json!([]), "{listed}");
+    let commands = listed["commands"].as_array().unwrap();
+    let find = |name: &str| {
+        commands
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("/{name} in {listed}"))
+    };
+    assert_eq!(find("new")["plugin"], json!(null), "Smith's own");
+    assert_eq!(find("undo")["plugin"], "product");
+    assert_eq!(find("undo")["action"], json!({"verb": "undo"}));
+    assert_eq!(find("model")["usage"], "/model MODEL [THINKING]");
+    assert_eq!(find("model")["arguments"][0]["kind"], "model");
+    assert_eq!(find("theme")["action"], json!({"handler": true}));
+    assert_eq!(find("help")["action"], json!({"key": "help"}));
+
+    // A turn that writes the file, then /undo by command: history.undo's own result.
+    let s = c.create();
+    let receipt = c.result(
+        "session.submit",
+        json!({"session": s, "input": "write it", "model": "scripted/cmd", "script": script}),
+    );
+    let submission = receipt["submission"].as_u64().unwrap();
+    c.result(
+        "session.wait",
+        json!({"session": s, "submission": submission}),
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed\n");
+    let undone = c.result("commands.run", json!({"command": "undo", "session": s}));
+    assert_eq!(undone["op"], "undo", "{undone}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "original\n");
+    // Its refusal is history.undo's: nothing left to undo.
+    let nothing = c.error("commands.run", json!({"command": "undo", "session": s}));
+    assert_eq!(nothing["code"], -32010, "{nothing}");
+    let redone = c.result("commands.run", json!({"command": "redo", "session": s}));
+    assert_eq!(redone["op"], "redo", "{redone}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed\n");
+
+    // A handler command answers with its intents.
+    let themed = c.result(
+        "commands.run",
+        json!({"command": "theme", "arguments": {"name": "light"}}),
+    );
+    assert_eq!(
+        themed,
+        json!({"intents": [{"type": "set_theme", "name": "light"}]})
+    );
+    // A picker answers with its listing.
+    let models = c.result("commands.run", json!({"command": "models"}));
+    assert_eq!(models["picker"], "models");
+    assert!(
+        models["models"].as_array().is_some_and(|m| !m.is_empty()),
+        "{models}"
+    );
+
+    // Refusals: each names what is wrong, and nothing changes.
+    let unknown = c.error("commands.run", json!({"command": "modle"}));
+    assert_eq!(unknown["code"], -32004);
+    assert_eq!(unknown["data"]["did_you_mean"][0], "model", "{unknown}");
+    let missing = c.error("commands.run", json!({"command": "restore", "session": s}));
+    assert_eq!(missing["code"], -32602);
+    assert_eq!(missing["data"]["field"], "arguments.target", "{missing}");
+    let typed = c.error(
+        "commands.run",
+        json!({"command": "undo", "session": s, "arguments": {"turn": "yes"}}),
+    );
+    assert_eq!(typed["code"], -32602, "{typed}");
+    let no_session = c.error("commands.run", json!({"command": "undo"}));
+    assert_eq!(no_session["data"]["field"], "session", "{no_session}");
+    let key = c.error("commands.run", json!({"command": "help"}));
+    assert_eq!(key["code"], -32005);
+    assert!(
+        key["message"]
+            .as_str()
+            .unwrap()
+            .contains("terminal UI action"),
+        "{key}"
+    );
+    let unmapped = c.error(
+        "commands.run",
+        json!({"command": "model", "arguments": {"model": "scripted/demo"}}),
+    );
+    assert!(
+        unmapped["message"]
+            .as_str()
+            .unwrap()
+            .contains("session.submit"),
+        "{unmapped}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed\n");
+
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+}

@@ -1,0 +1,181 @@
+//! The product layer in a real terminal: the `/` palette over the registered commands, fuzzy
+//! filtering, commands run from the palette and by their keys, a second plugin's clashing
+//! binding reported and resolved (the first holder keeps it), the product plugin disabled
+//! (only the built-in keys and Smith's own commands remain), and a theme from configuration.
+
+use smith_testkit::wait_until;
+
+use crate::common::{Env, stderr};
+use crate::pane::Pane;
+use crate::quit;
+
+/// Install the rival product plugin (test-guests/product-rival) into `env`'s Smith home, as a
+/// user installs one they built.
+fn install_rival(env: &Env) {
+    let dir = env.root.path().join("rival");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("plugin.kdl"),
+        smith_plugins::PRODUCT_RIVAL.manifest,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("rival.wasm"),
+        smith_plugins::PRODUCT_RIVAL.component,
+    )
+    .unwrap();
+    let out = env.run(&[
+        "plugins",
+        "install",
+        dir.to_str().unwrap(),
+        "--component",
+        dir.join("rival.wasm").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn slash_lists_the_commands_filters_them_and_runs_one_from_the_palette_and_by_its_key() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/");
+    pane.wait_for_text("/model MODEL [THINKING]");
+    let all = pane.screen();
+    assert!(
+        all.contains("/compact [FOCUS]") && all.contains("↑↓ choose"),
+        "{all}"
+    );
+    // Fuzzy: `lyt` finds /layout and nothing unrelated.
+    pane.type_text("lyt");
+    pane.wait_for_text("/layout WHERE");
+    wait_until("the palette to narrow", || {
+        !pane.screen().contains("/model MODEL")
+    });
+    // Tab puts it in place; Enter runs it with its argument: the status line moves up.
+    pane.keys(&["Tab"]);
+    pane.wait_for_text("› /layout");
+    pane.type_text("top");
+    pane.keys(&["Enter"]);
+    wait_until("the status line at the top", || {
+        pane.screen()
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("scripted/demo · idle"))
+    });
+    // By its key: Ctrl+P (the product plugin's binding) opens the palette; F1 (bound to the
+    // help action a command also runs) opens the help with every command.
+    pane.keys(&["C-p"]);
+    pane.wait_for_text("↑↓ choose");
+    pane.keys(&["Escape"]);
+    wait_until("the palette to close", || {
+        !pane.screen().contains("↑↓ choose")
+    });
+    pane.keys(&["F1"]);
+    pane.wait_for_text("Keys and commands");
+    // The commands follow the keys: scroll to them.
+    pane.keys(&["PageDown", "PageDown", "PageDown"]);
+    pane.wait_for_text("/theme NAME");
+    pane.keys(&["Escape"]);
+    wait_until("the help to close", || {
+        !pane.screen().contains("Keys and commands")
+    });
+    // A verb this UI does not carry out yet says what does.
+    pane.type_text("/undo");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("`smith undo` does it");
+    // A mistyped command is not sent to the model; it says what it is near.
+    pane.type_text("/compcat x");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("no command `/compcat` (did you mean /compact?)");
+    quit(&pane);
+    pane.assert_restored();
+    // No command reached the model: no prompt was ever admitted, so no session was written.
+    assert!(
+        crate::session_file(&env).is_none(),
+        "a command was sent as a prompt"
+    );
+}
+
+#[test]
+fn a_second_plugins_clashing_binding_is_reported_and_the_first_keeps_the_key() {
+    let env = Env::new();
+    install_rival(&env);
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.wait_for_text("Ctrl+S is not bound to /rival: plugin product binds it to steer");
+    // The rival's own key runs its command: its handler's notice, then the verb it asked
+    // for (which this UI names the way to do).
+    pane.keys(&["C-y"]);
+    pane.wait_for_text("rival says hi");
+    pane.wait_for_text("`smith undo` does it");
+    // Ctrl+S stays the product plugin's steer: with nothing running, it sends the draft.
+    pane.type_text("steered");
+    pane.keys(&["C-s"]);
+    pane.wait_for_text("› steered");
+    pane.wait_for_text("You said:");
+    quit(&pane);
+    pane.assert_restored();
+}
+
+#[test]
+fn with_the_product_plugin_disabled_only_the_built_in_keys_and_commands_remain() {
+    let env = Env::new();
+    let pane = Pane::start(
+        &env,
+        &["--model", "scripted/demo", "--disable-plugin", "product"],
+        &[],
+    );
+    pane.wait_for_text("scripted/demo · idle");
+    // F1 is the product plugin's: nothing opens. `/` lists Smith's own commands only.
+    pane.keys(&["F1"]);
+    pane.type_text("/");
+    pane.wait_for_text("/plugin-enable PLUGIN");
+    let s = pane.screen();
+    assert!(
+        !s.contains("Keys and commands") && !s.contains("/compact"),
+        "{s}"
+    );
+    assert!(
+        s.contains("/new") && s.contains("/quit") && s.contains("of 6"),
+        "{s}"
+    );
+    // Typing, submit and the built-in scroll keys still work.
+    pane.keys(&["Escape"]);
+    wait_until("the palette to close", || !pane.screen().contains("1 of 6"));
+    pane.type_text("still here");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("› still here");
+    pane.wait_for_text("You said:");
+    pane.keys(&["PageUp", "PageDown"]);
+    quit(&pane);
+    pane.assert_restored();
+}
+
+#[test]
+fn a_theme_from_configuration_applies() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    env.write(
+        "home/config.kdl",
+        "theme {\n    alarm {\n        base \"dark\"\n        status \"black on #ff0000 bold\"\n    }\n}\ntui { theme \"alarm\"; color \"truecolor\"; }\n",
+    );
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    wait_until("the status line in the theme's red", || {
+        pane.styled_screen()
+            .lines()
+            .any(|l| l.contains("scripted/demo") && l.contains("48;2;255;0;0"))
+    });
+    // /theme switches for this process: light's status line is not red.
+    pane.type_text("/theme light");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("theme `light`");
+    wait_until("the status line no longer red", || {
+        pane.styled_screen()
+            .lines()
+            .any(|l| l.contains("scripted/demo") && !l.contains("48;2;255;0;0"))
+    });
+    quit(&pane);
+    pane.assert_restored();
+}
