@@ -168,6 +168,16 @@ impl RouteTable {
         table
     }
 
+    /// Every alias name, then every group name, each sorted: what a model picker offers
+    /// beside the catalog's models.
+    pub fn names(&self) -> Vec<&str> {
+        self.aliases
+            .keys()
+            .chain(self.groups.keys())
+            .map(String::as_str)
+            .collect()
+    }
+
     /// Whether nothing is defined.
     pub fn is_empty(&self) -> bool {
         self.aliases.is_empty() && self.groups.is_empty() && self.problems.is_empty()

@@ -3,9 +3,11 @@
 //! its outcome carried out — a key-table action, a runtime verb, a picker, or the intents a
 //! plugin's handler returns (theme, layout, notices).
 //!
-//! The runtime verbs this UI carries out today are `compact` and the palette picker; the
-//! others (sessions, branches, models, working-tree history, plugins) say which `smith`
-//! command does the same, until the interactive commands land here.
+//! The runtime verbs this UI carries out today are `compact`, `set-model` (the following runs
+//! use the model; the session records it with each) and the palette picker; the others
+//! (sessions, branches, working-tree history, plugins) say which `smith` command does the
+//! same, until the interactive commands land here. A missing model, plugin or thinking
+//! argument opens the palette's picker of its values.
 
 use smith_app::product::Loadout;
 use smith_app::product::wit::{Intent, Layout, Level, Picker, Verb};
@@ -30,6 +32,17 @@ impl Runner {
         let layer = std::sync::Arc::clone(&ui.product);
         let invocation = match layer.parse_line(line) {
             Ok(i) => i,
+            Err(CommandError::Missing { argument, kind, .. })
+                if !ui.values.of_kind(kind).is_empty() =>
+            {
+                // The picker Rust supplies for it: the palette lists the values to choose.
+                ui.editor.set_text(&format!("/{} ", line.trim()));
+                ui.palette = 0;
+                ui.hint = Some(format!(
+                    "choose {argument}: type to filter, ↑↓, Tab or Enter"
+                ));
+                return None;
+            }
             Err(e) => {
                 ui.hint = Some(command_error(&e));
                 return None;
@@ -143,6 +156,7 @@ impl Runner {
     fn verb(&self, ui: &mut Ui, verb: Verb) -> Option<Effect> {
         let instead = match &verb {
             Verb::Compact(focus) => return ui.compact(focus.clone()),
+            Verb::SetModel((model, thinking)) => return set_model(ui, model, thinking.as_deref()),
             Verb::OpenPicker(p) => return self.picker(ui, *p),
             Verb::NewSession => "smith --new".to_owned(),
             Verb::Attach(id) => format!("smith --resume {id}"),
@@ -152,12 +166,44 @@ impl Runner {
             Verb::Redo => "smith redo".to_owned(),
             Verb::Restore(target) => format!("smith restore {target}"),
             Verb::Replay(_) => "smith replay".to_owned(),
-            Verb::SetModel((model, _)) => format!("smith --model {model}"),
             Verb::PluginEnable(id) => format!("smith --enable-plugin {id}"),
             Verb::PluginDisable(id) => format!("smith --disable-plugin {id}"),
         };
         not_here(ui, &verb_words(&verb), &instead)
     }
+}
+
+/// The `set-model` verb: the selection and thinking level checked here, carried out by the
+/// work thread (which prepares the route before the next run).
+fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect> {
+    if !matches!(ui.held, crate::ui::Held::Writer) {
+        ui.hint = Some("this view runs nothing: there is no model to change".into());
+        return None;
+    }
+    let selection = match model.parse::<smith::Selection>() {
+        Ok(s) => s,
+        Err(e) => {
+            ui.hint = Some(format!(
+                "`{model}` is not a model: {e}; write PROVIDER/MODEL or an alias or group of models.kdl (the picker lists them: /model )"
+            ));
+            return None;
+        }
+    };
+    let thinking = match thinking {
+        None => None,
+        Some(t) => match smith::ThinkingLevel::parse(t) {
+            Some(level) => Some(level),
+            None => {
+                ui.hint = Some(format!(
+                    "`{t}` is not a thinking level: {}",
+                    smith_app::product::THINKING.join(", ")
+                ));
+                return None;
+            }
+        },
+    };
+    ui.status.state = "switching model".into();
+    Some(Effect::SetModel(selection, thinking))
 }
 
 fn not_here(ui: &mut Ui, what: &str, instead: &str) -> Option<Effect> {

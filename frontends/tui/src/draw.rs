@@ -161,11 +161,27 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             t.dim,
         )]);
     }
-    if let Some(found) = ui.palette_matches() {
-        let room = usize::from(bottom.saturating_sub(top) / 2)
-            .saturating_sub(1)
-            .max(1);
-        palette_rows(ui, &found, &t, (width, room), &mut above);
+    let room = usize::from(bottom.saturating_sub(top) / 2)
+        .saturating_sub(1)
+        .max(1);
+    match ui.palette_view() {
+        Some(crate::palette::View::Commands(found)) => {
+            palette_rows(ui, &found, &t, (width, room), &mut above);
+        }
+        Some(crate::palette::View::Values {
+            command,
+            argument,
+            values,
+            ..
+        }) => value_rows(
+            ui,
+            (command, argument),
+            &values,
+            &t,
+            (width, room),
+            &mut above,
+        ),
+        None => {}
     }
     if let Some(hint) = &ui.hint {
         // A hint says what happened and what to do: wrapped whole, never cut.
@@ -442,6 +458,61 @@ fn palette_rows(
     )]);
 }
 
+/// The value picker's rows above the input: the values of the argument being typed that
+/// match it (at most [`crate::palette::ROWS`], scrolled to keep the chosen one in view), the
+/// chosen one highlighted, under a line naming the argument.
+fn value_rows(
+    ui: &Ui,
+    (command, argument): (
+        &smith_app::product::Command,
+        &smith_app::product::wit::Argument,
+    ),
+    values: &[String],
+    t: &Theme,
+    (width, room): (u16, usize),
+    above: &mut Vec<Vec<Span<'static>>>,
+) {
+    let what = format!(
+        " {} of /{}: {}",
+        argument.name.to_uppercase(),
+        command.name,
+        argument.summary
+    );
+    above.push(vec![Span::styled(
+        smith_render_terminal::cut_to_width(&sanitize(&what), usize::from(width)),
+        t.heading,
+    )]);
+    if values.is_empty() {
+        above.push(vec![Span::styled(
+            format!(
+                " no {} matches · type another or Esc clears",
+                smith_app::product::kind_name(argument.kind)
+            ),
+            t.warning,
+        )]);
+        return;
+    }
+    let shown = crate::palette::ROWS.min(room.saturating_sub(1).max(1));
+    let chosen = ui.palette.min(values.len() - 1);
+    let first = chosen.saturating_sub(shown - 1);
+    for (i, v) in values.iter().enumerate().skip(first).take(shown) {
+        let text =
+            smith_render_terminal::cut_to_width(&sanitize(&format!(" {v}")), usize::from(width));
+        above.push(vec![Span::styled(
+            text,
+            if i == chosen { t.selected } else { t.dim },
+        )]);
+    }
+    above.push(vec![Span::styled(
+        format!(
+            " {} of {} · ↑↓ choose · Tab completes · Enter runs with it · Esc clears",
+            chosen + 1,
+            values.len()
+        ),
+        t.dim,
+    )]);
+}
+
 /// The help overlay's lines for an inner width of `width` columns: every action's keys in
 /// a column as wide as the widest (at most a third of the width; longer key lists wrap in
 /// it), its help text wrapped beside them; then every command with its usage, keys and
@@ -591,248 +662,4 @@ fn panel(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-
-    /// A writer's UI, plain theme, session `0190`.
-    fn writer_ui() -> Ui {
-        Ui::new(
-            Theme::plain(),
-            Held::Writer,
-            "0190".into(),
-            PathBuf::from("."),
-        )
-        .with_bundled_product()
-    }
-
-    fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
-        let area = Rect::new(0, 0, w, h);
-        let mut buf = Buffer::empty(area);
-        draw(ui, area, &mut buf);
-        (0..h)
-            .map(|y| {
-                (0..w)
-                    .map(|x| buf[(x, y)].symbol().to_owned())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    #[test]
-    fn the_observer_banner_names_the_writer() {
-        let holder = Holder {
-            pid: 4242,
-            host: "build-1".into(),
-            frontend: "eval".into(),
-            started_ms: 3_723_000,
-        };
-        let mut ui = Ui::new(
-            Theme::plain(),
-            Held::Observer {
-                holder: Some(holder),
-                follow: true,
-                writer_gone: false,
-            },
-            "0190abcd".into(),
-            PathBuf::from("."),
-        )
-        .with_bundled_product();
-        let s = screen(&mut ui, 120, 8);
-        let first = s.lines().next().unwrap();
-        assert!(
-            first.contains("read-only · written by pid 4242 on build-1 (eval, since 01:02:03 UTC) · follow-live on (Ctrl+F)"),
-            "{s}"
-        );
-        assert!(
-            s.contains("read-only observer: submission is disabled"),
-            "{s}"
-        );
-        assert!(s.lines().last().unwrap().contains("read-only"), "{s}");
-        insta::assert_snapshot!("observer_wide", s);
-        // Narrow: the banner is cut, the status keeps `read-only`, the input says why.
-        let narrow = screen(&mut ui, 48, 8);
-        assert!(
-            narrow.lines().last().unwrap().ends_with("read-only"),
-            "{narrow}"
-        );
-        insta::assert_snapshot!("observer_narrow", narrow);
-    }
-
-    #[test]
-    fn a_replay_says_so_above_and_in_the_input() {
-        let mut ui = Ui::new(
-            Theme::plain(),
-            Held::Replay,
-            "0190abcd".into(),
-            PathBuf::from("."),
-        )
-        .with_bundled_product();
-        let s = screen(&mut ui, 120, 8);
-        assert!(
-            s.lines().next().unwrap().contains(
-                "replay · read-only · rebuilt from the session file: nothing runs, nothing is written"
-            ),
-            "{s}"
-        );
-        assert!(
-            s.contains("replay: nothing runs and nothing is written; submission is disabled"),
-            "{s}"
-        );
-        assert!(s.lines().last().unwrap().contains("read-only"), "{s}");
-        assert!(s.contains("replaying"), "{s}");
-    }
-
-    #[test]
-    fn queued_input_shows_above_the_input_with_the_way_back() {
-        let mut ui = writer_ui();
-        ui.queued = vec![crate::ui::Queued {
-            submission: smith::EntryId(5),
-            delivery: Delivery::Steer,
-            text: "look at b.rs too".into(),
-        }];
-        let s = screen(&mut ui, 60, 10);
-        assert!(s.contains("↳ steer: look at b.rs too"), "{s}");
-        assert!(s.contains("Alt+Up takes the newest back"), "{s}");
-    }
-
-    #[test]
-    fn the_help_lists_every_binding_from_the_table() {
-        let mut ui = writer_ui();
-        ui.layers.push(Layer::Help { scroll: 0 });
-        let s = screen(&mut ui, 110, 90);
-        for (action, _) in ACTIONS {
-            let keys = ui.keymap.keys_of(*action);
-            let first = keys.split(" / ").next().unwrap_or_default();
-            assert!(s.contains(first), "{first} ({action:?}) missing:\n{s}");
-        }
-        for c in &ui.product.commands {
-            assert!(s.contains(&c.usage()), "{} missing:\n{s}", c.usage());
-        }
-        assert!(
-            !s.contains("Keys and commands 1-"),
-            "it all fits, with no scroll range:\n{s}"
-        );
-    }
-
-    #[test]
-    fn a_help_taller_than_the_screen_wraps_inside_its_frame_and_scrolls() {
-        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-        let mut ui = writer_ui();
-        ui.layers.push(Layer::Help { scroll: 0 });
-        let s = screen(&mut ui, 50, 14);
-        assert!(s.contains("Keys and commands 1-"), "{s}");
-        // Every row of the panel is framed: nothing is drawn past its borders.
-        let rows: Vec<&str> = s.lines().filter(|l| l.contains('│')).collect();
-        assert!(rows.len() >= 9, "{s}");
-        for row in rows {
-            // The panel is 48 wide, from column 1.
-            let row = row.trim_end();
-            assert!(row.starts_with(" │") && row.ends_with('│'), "{row:?}");
-            assert_eq!(row.chars().count(), 49, "{row:?}");
-        }
-        let last = ui.product.commands.last().unwrap().usage();
-        assert!(!s.contains(&last), "the last command is below:\n{s}");
-        for _ in 0..200 {
-            ui.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
-        }
-        let s = screen(&mut ui, 50, 14);
-        assert!(s.contains(&last), "scrolled to the end:\n{s}");
-        ui.key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
-        assert!(
-            matches!(ui.layers.last(), Some(Layer::Help { .. })),
-            "scrolling keeps the help open"
-        );
-        ui.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
-        assert!(ui.layers.is_empty());
-    }
-
-    fn typed(ui: &mut Ui, text: &str) {
-        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-        for c in text.chars() {
-            assert_eq!(
-                ui.key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-                None
-            );
-        }
-    }
-
-    fn press(ui: &mut Ui, code: crossterm::event::KeyCode) -> Option<crate::ui::Effect> {
-        ui.key(crossterm::event::KeyEvent::new(
-            code,
-            crossterm::event::KeyModifiers::NONE,
-        ))
-    }
-
-    #[test]
-    fn slash_opens_the_palette_over_every_command_and_typing_filters_it() {
-        let mut ui = writer_ui();
-        typed(&mut ui, "/");
-        let all = screen(&mut ui, 100, 24);
-        insta::assert_snapshot!("palette_open", all);
-        assert!(all.contains("/model MODEL [THINKING]"), "{all}");
-        assert!(
-            all.contains(&format!("1 of {}", ui.product.commands.len())),
-            "{all}"
-        );
-        typed(&mut ui, "cmp");
-        let filtered = screen(&mut ui, 100, 24);
-        insta::assert_snapshot!("palette_filtered", filtered);
-        assert!(filtered.contains("/compact [FOCUS]"), "{filtered}");
-        assert!(!filtered.contains("/model"), "{filtered}");
-        typed(&mut ui, "zzz");
-        let none = screen(&mut ui, 100, 24);
-        assert!(none.contains("no command matches"), "{none}");
-    }
-
-    #[test]
-    fn the_palette_chooses_completes_and_runs() {
-        use crate::ui::Effect;
-        use crossterm::event::KeyCode;
-        let mut ui = writer_ui();
-        typed(&mut ui, "/thin");
-        // Enter on a name that is not a command runs the chosen match…
-        assert_eq!(
-            press(&mut ui, KeyCode::Enter),
-            Some(Effect::Command("thinking".into()))
-        );
-        assert!(ui.editor.is_empty());
-        // …or, when it needs arguments, puts it in place for them.
-        typed(&mut ui, "/them");
-        assert_eq!(press(&mut ui, KeyCode::Enter), None);
-        assert_eq!(ui.editor.shown(), "/theme ");
-        ui.editor.set_text("");
-        // Down chooses the next match; Tab puts it in place for its arguments.
-        typed(&mut ui, "/");
-        assert_eq!(press(&mut ui, KeyCode::Down), None);
-        assert_eq!(ui.palette, 1);
-        let second = ui.palette_matches().unwrap()[1].name.clone();
-        assert_eq!(press(&mut ui, KeyCode::Tab), None);
-        assert_eq!(ui.editor.shown(), format!("/{second} "));
-        // With arguments begun, the palette steps aside and Enter sends the whole line.
-        typed(&mut ui, "light");
-        assert!(ui.palette_matches().is_none());
-        assert_eq!(
-            press(&mut ui, KeyCode::Enter),
-            Some(Effect::Command(format!("{second} light")))
-        );
-        // `//` sends a message that starts with `/`.
-        typed(&mut ui, "//etc/hosts is odd");
-        assert_eq!(
-            press(&mut ui, KeyCode::Enter),
-            Some(Effect::Submit("/etc/hosts is odd".into()))
-        );
-    }
-
-    #[test]
-    fn a_binding_to_the_palette_opens_it_and_a_command_binding_runs_it() {
-        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-        let mut ui = writer_ui();
-        ui.key(KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL));
-        assert_eq!(ui.editor.shown(), "/");
-        assert!(ui.palette_matches().is_some());
-    }
-}
+mod tests;

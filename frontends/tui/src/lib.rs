@@ -283,6 +283,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         hyperlinks: setting(&app, "tui.hyperlinks"),
     };
     let (product, product_loadout, product_notices) = product_layer(&app)?;
+    let values = std::sync::Arc::new(smith_app::product::ArgumentValues::of(&app));
     let notify = setting(&app, "tui.notify").as_deref() != Some("off");
     let mouse = setting(&app, "tui.mouse").as_deref() != Some("off");
     let clipboard = clipboard::Mode::from_setting(setting(&app, "tui.clipboard").as_deref());
@@ -336,6 +337,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
     ui.notify = notify;
     ui.set_product(std::sync::Arc::new(product));
+    ui.values = values;
     for n in product_notices {
         ui.notice(NoticeLevel::Warning, n);
     }
@@ -485,6 +487,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     ui.status.state = "idle".into();
                     ui.model = Some(model);
                     ui.inbox = Some(inbox);
+                    ui.unprepared = None;
                 }
                 Event::Unprepared(why) => {
                     ui.status.state = "no model".into();
@@ -620,6 +623,20 @@ fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events
     if let Effect::Compact(focus) = effect {
         if let Some(w) = work {
             let _ = w.commands.send(work::Command::Compact(focus));
+        }
+        return;
+    }
+    if let Effect::SetModel(selection, thinking) = effect {
+        match work {
+            Some(w) => {
+                let _ = w
+                    .commands
+                    .send(work::Command::SetModel(selection, thinking));
+            }
+            None => events.send(Event::Notice(
+                NoticeLevel::Warning,
+                "this view runs nothing, so it has no model to change".into(),
+            )),
         }
         return;
     }

@@ -35,6 +35,8 @@ pub(crate) enum Effect {
     /// Run a command of the product layer, as typed after `/` (`model opus high`); the loop
     /// parses and carries it out.
     Command(String),
+    /// Use this model (and thinking level) for the following runs.
+    SetModel(Selection, Option<smith::ThinkingLevel>),
     /// Queue this input for the running work.
     Enqueue(String, Delivery),
     /// Withdraw queued input (its text went back into the draft).
@@ -127,6 +129,8 @@ pub(crate) struct Ui {
     pub(crate) product: Arc<ProductLayer>,
     /// The palette's chosen row (an index into its matches).
     pub(crate) palette: usize,
+    /// What the palette's pickers offer for model, plugin and thinking arguments.
+    pub(crate) values: Arc<smith_app::product::ArgumentValues>,
     /// Where the status line goes.
     pub(crate) layout: Layout,
     pub(crate) editor: Editor,
@@ -202,6 +206,7 @@ impl Ui {
             keymap: Keymap::built_in(),
             product: Arc::new(ProductLayer::built_in_only(&crate::keys::built_in_specs())),
             palette: 0,
+            values: Arc::default(),
             layout: Layout::StatusBottom,
             editor: Editor::new(),
             status: Status {
@@ -446,8 +451,10 @@ impl Ui {
             (Some(a), _) => self.act(a),
             (None, Some(Target::Command(name))) => self.command(name),
             (None, _) => {
+                let before = self.editor.shown();
                 self.edit(key);
-                if crate::palette::query(&self.editor.shown()).is_none() {
+                // What the palette lists changed with the draft: choose from its top again.
+                if self.editor.shown() != before {
                     self.palette = 0;
                 }
                 None
@@ -474,76 +481,6 @@ impl Ui {
         self.keymap = Keymap::from_layer(&layer);
         self.layout = layer.layout;
         self.product = layer;
-    }
-
-    /// The keys that run `command`: those bound to it, and for a command that triggers a key
-    /// action, that action's keys.
-    pub(crate) fn command_keys(&self, command: &smith_app::product::Command) -> String {
-        let mut keys = vec![self.keymap.keys_of_command(&command.name)];
-        if let smith_app::product::wit::CommandAction::Key(a) = command.action {
-            keys.push(self.keymap.keys_of(Action::from_key_action(a)));
-        }
-        keys.retain(|k| !k.is_empty());
-        keys.join(" / ")
-    }
-
-    /// The palette's matches, when the draft is a palette line.
-    pub(crate) fn palette_matches(&self) -> Option<Vec<&smith_app::product::Command>> {
-        if !self.layers.is_empty() || !self.questions.is_empty() || self.observer() {
-            return None;
-        }
-        let shown = self.editor.shown();
-        let query = crate::palette::query(&shown)?;
-        Some(crate::palette::matches(&self.product, query))
-    }
-
-    /// The palette's own keys: Up/Down choose, Tab completes, Enter runs the chosen command
-    /// when the draft names none exactly.
-    fn palette_key(&mut self, key: KeyEvent, action: Option<Action>) -> Option<Option<Effect>> {
-        let names: Vec<String> = self
-            .palette_matches()?
-            .iter()
-            .map(|c| c.name.clone())
-            .collect();
-        let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
-        match (key.code, action) {
-            (KeyCode::Up, _) if plain => {
-                self.palette = self.palette.saturating_sub(1);
-                Some(None)
-            }
-            (KeyCode::Down, _) if plain => {
-                self.palette = (self.palette + 1).min(names.len().saturating_sub(1));
-                Some(None)
-            }
-            (_, Some(Action::Complete)) => {
-                if let Some(name) = names.get(self.palette) {
-                    self.editor.set_text(&format!("/{name} "));
-                    self.palette = 0;
-                }
-                Some(None)
-            }
-            (_, Some(Action::Submit)) => {
-                let shown = self.editor.shown();
-                let typed = crate::palette::query(&shown).unwrap_or_default();
-                if self.product.command(typed).is_some() {
-                    return None;
-                }
-                let name = names.get(self.palette)?.clone();
-                self.palette = 0;
-                // A command that needs arguments is put in place for them, not run.
-                let needs = self
-                    .product
-                    .command(&name)
-                    .is_some_and(|c| c.arguments.iter().any(|a| a.required));
-                if needs {
-                    self.editor.set_text(&format!("/{name} "));
-                    return Some(None);
-                }
-                self.editor.set_text(&format!("/{name}"));
-                Some(self.act(Action::Submit))
-            }
-            _ => None,
-        }
     }
 
     /// Compact the idle session with `focus` (the `compact` verb); refused while work runs.
@@ -884,7 +821,11 @@ impl Ui {
     pub(crate) fn refused(&mut self, why: String) {
         if self.running.is_none() {
             self.admitting = false;
-            self.status.state = "idle".into();
+            self.status.state = if self.unprepared.is_some() {
+                "no model".into()
+            } else {
+                "idle".into()
+            };
             if let Some(text) = self.sent.take()
                 && self.editor.is_empty()
             {
@@ -900,6 +841,7 @@ impl Ui {
     }
 }
 
+mod palette;
 mod storage;
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,9 @@ pub(crate) enum Command {
     Submit(String),
     /// Compact the session, with what the summary should focus on.
     Compact(Option<String>),
+    /// Use this model (and thinking level) for the following runs: the route is prepared
+    /// again, and each run records the model it used.
+    SetModel(Selection, Option<smith::ThinkingLevel>),
     /// Close the session and end (after the running turn, which the loop aborted first).
     Close,
 }
@@ -73,6 +76,52 @@ fn selection(app: &App, session: &Session) -> Result<Selection, String> {
     })
 }
 
+/// What a run needs, prepared: the selection, its route and plugins, the tools under the
+/// user's policy.
+type Ready = (Selection, smith_app::Prepared, smith_app::product::Loadout);
+
+/// Prepare runs of `selection` (with `thinking`): the route and plugins, the process policy,
+/// the secrets registered with the session; then tell the loop the session is ready for that
+/// model.
+fn prepare(
+    app: &App,
+    session: &mut Session,
+    selection: Selection,
+    thinking: Option<smith::ThinkingLevel>,
+    script: Option<PathBuf>,
+    cwd: &std::path::Path,
+    events: &Events,
+) -> Result<Ready, String> {
+    let spec = smith_app::RunSpec {
+        selection: selection.clone(),
+        thinking,
+        script,
+    };
+    let prepared = app.prepare(&spec).map_err(|e| e.to_string())?;
+    for notice in &prepared.notices {
+        events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
+    }
+    let mut policy = app
+        .policy(cwd, &|refusal| {
+            format!("{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)")
+        })
+        .map_err(|e| e.to_string())?;
+    policy.secrets = prepared.secrets.redactor.clone();
+    session
+        .register_secrets(
+            prepared.secrets.redactor.clone(),
+            &prepared.secrets.registrations,
+        )
+        .map_err(|e| e.to_string())?;
+    let tools = prepared.tools.clone().with_policy(policy);
+    let agent = Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
+    events.send(Event::Ready {
+        inbox: agent.inbox(session),
+        model: selection.clone(),
+    });
+    Ok((selection, prepared, tools))
+}
+
 fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let Start {
         app,
@@ -83,42 +132,19 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         live,
         events,
     } = start;
-    let ready = (|| {
-        let selection = selection(&app, &session)?;
-        let spec = smith_app::RunSpec {
-            selection: selection.clone(),
-            thinking: app.thinking(),
-            script,
-        };
-        let prepared = app.prepare(&spec).map_err(|e| e.to_string())?;
-        for notice in &prepared.notices {
-            events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
-        }
-        let mut policy = app
-            .policy(&cwd, &|refusal| {
-                format!("{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)")
-            })
-            .map_err(|e| e.to_string())?;
-        policy.secrets = prepared.secrets.redactor.clone();
-        session
-            .register_secrets(
-                prepared.secrets.redactor.clone(),
-                &prepared.secrets.registrations,
-            )
-            .map_err(|e| e.to_string())?;
-        let tools = prepared.tools.clone().with_policy(policy);
-        Ok::<_, String>((selection, prepared, tools))
-    })();
-    let ready = match ready {
-        Ok((selection, prepared, tools)) => {
-            let agent =
-                Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
-            events.send(Event::Ready {
-                inbox: agent.inbox(&session),
-                model: selection.clone(),
-            });
-            Some((selection, prepared, tools))
-        }
+    let first = selection(&app, &session).and_then(|selection| {
+        prepare(
+            &app,
+            &mut session,
+            selection,
+            app.thinking(),
+            script.clone(),
+            &cwd,
+            &events,
+        )
+    });
+    let mut ready = match first {
+        Ok(ready) => Some(ready),
         Err(why) => {
             events.send(Event::Unprepared(why));
             None
@@ -197,6 +223,32 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                     events.send(Event::Refused(
                         "work is running, so the session was not compacted".into(),
                     ));
+                }
+            }
+            Command::SetModel(wanted, thinking) => {
+                let thinking = thinking.or_else(|| app.thinking());
+                match prepare(
+                    &app,
+                    &mut session,
+                    wanted.clone(),
+                    thinking,
+                    script.clone(),
+                    &cwd,
+                    &events,
+                ) {
+                    Ok(next) => {
+                        ready = Some(next);
+                        events.send(Event::Notice(
+                            NoticeLevel::Info,
+                            format!(
+                                "model {wanted}{} for the following runs (each run records the model it used)",
+                                thinking.map(|t| format!(", thinking {}", t.as_str())).unwrap_or_default()
+                            ),
+                        ));
+                    }
+                    Err(why) => {
+                        events.send(Event::Refused(format!("{why}; the model stays as it was")))
+                    }
                 }
             }
             Command::Close => break,

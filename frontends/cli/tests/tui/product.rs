@@ -179,3 +179,33 @@ fn a_theme_from_configuration_applies() {
     quit(&pane);
     pane.assert_restored();
 }
+
+#[test]
+fn slash_model_without_a_name_opens_the_model_picker_and_the_next_run_uses_the_choice() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/model");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MODEL of /model");
+    pane.type_text("tool-c");
+    pane.wait_for_text("1 of 1");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("scripted/tool-call · idle");
+    pane.wait_for_text("model scripted/tool-call for the following runs");
+    // The next run goes to the chosen model (its script reads README.md), and the session
+    // records it.
+    std::fs::write(env.root.path().join("README.md"), "# hello\n").unwrap();
+    pane.type_text("Read it");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("read");
+    pane.wait_for_text("scripted/tool-call · idle");
+    quit(&pane);
+    pane.assert_restored();
+    let out = env.run(&["sessions", "list", "--json"]);
+    let listed = crate::common::stdout(&out);
+    assert!(
+        listed.contains("\"last_model\":\"scripted/tool-call\""),
+        "{listed}"
+    );
+}

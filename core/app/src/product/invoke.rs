@@ -1,0 +1,370 @@
+//! Running commands: a command line (as typed after `/`) or named JSON arguments parsed
+//! against the command's declaration, and what the invocation comes to — a verb built from its
+//! arguments, a picker, a key action, or the plugin's intents; and the values the pickers
+//! offer.
+
+use smith_host::Loadout;
+use smith_host::product::types::{
+    Argument, ArgumentKind, ArgumentValue, CommandAction, Intent, KeyAction, Picker, Verb, VerbKind,
+};
+
+use super::{Command, ProductLayer};
+
+/// Why a command cannot run as written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// No command has this name.
+    #[error("no command `/{name}`{}", suggest(.near))]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// Registered names close to it.
+        near: Vec<String>,
+    },
+    /// A required argument is missing.
+    #[error("/{command} needs {argument} ({summary}); usage: {usage}")]
+    Missing {
+        /// The command.
+        command: String,
+        /// The argument's name.
+        argument: String,
+        /// What it is.
+        summary: String,
+        /// The command's usage line.
+        usage: String,
+        /// Its kind (a picker can supply a session, model or plugin).
+        kind: ArgumentKind,
+    },
+    /// An argument's value does not fit its kind, or the command takes no such argument.
+    #[error("/{command}: {reason}; usage: {usage}")]
+    Invalid {
+        /// The command.
+        command: String,
+        /// What is wrong.
+        reason: String,
+        /// The command's usage line.
+        usage: String,
+    },
+}
+
+fn suggest(near: &[String]) -> String {
+    if near.is_empty() {
+        "; the palette (`/`) lists the commands".to_owned()
+    } else {
+        format!(" (did you mean /{}?)", near.join(", /"))
+    }
+}
+
+/// A command with its arguments parsed: what to carry out.
+#[derive(Clone, Debug)]
+pub struct Invocation {
+    /// The command.
+    pub command: Command,
+    /// Its arguments by name, parsed as their kinds say.
+    pub arguments: Vec<(String, ArgumentValue)>,
+}
+
+/// What running a command comes to.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Carry out a runtime verb.
+    Verb(Verb),
+    /// Open a picker.
+    Picker(Picker),
+    /// Trigger a key-table action.
+    Key(KeyAction),
+    /// Carry out the plugin's intents, in order.
+    Intents(Vec<Intent>),
+}
+
+/// The thinking levels an argument of kind `thinking` takes.
+pub const THINKING: &[&str] = &["off", "minimal", "low", "medium", "high", "max"];
+
+/// What the pickers offer for the argument kinds they complete, filled from Smith's own
+/// queries: the catalog's models of the installed providers (`PROVIDER/MODEL`) then the
+/// aliases and groups of `models.kdl`, the known plugins' ids, and the thinking levels.
+#[derive(Clone, Debug, Default)]
+pub struct ArgumentValues {
+    /// Model ids and names.
+    pub models: Vec<String>,
+    /// Plugin ids.
+    pub plugins: Vec<String>,
+}
+
+impl ArgumentValues {
+    /// Read them from `app` (the catalog is read; a catalog that does not load offers no
+    /// models).
+    pub fn of(app: &crate::App) -> Self {
+        let models = app
+            .models()
+            .map(|m| {
+                let mut out: Vec<String> = crate::catalog::model_records(&m, app)
+                    .iter()
+                    .map(|r| r.info.model.to_string())
+                    // A provider's "any other model" record names no model to pick.
+                    .filter(|id| !id.ends_with("/*"))
+                    .collect();
+                // The scripted provider's built-in scripts, offline models to pick.
+                if app.registry.provider_ids().iter().any(|p| p == "scripted") {
+                    out.extend(
+                        smith_ai::scripted::BUILTIN_NAMES
+                            .iter()
+                            .map(|n| format!("scripted/{n}")),
+                    );
+                }
+                out.extend(m.routes.names().into_iter().map(str::to_owned));
+                out
+            })
+            .unwrap_or_default();
+        let plugins = app
+            .registry
+            .plugins()
+            .iter()
+            .map(|p| p.manifest.id.clone())
+            .collect();
+        Self { models, plugins }
+    }
+
+    /// The values of `kind` (empty for kinds no picker completes).
+    pub fn of_kind(&self, kind: ArgumentKind) -> Vec<&str> {
+        match kind {
+            ArgumentKind::Model => self.models.iter().map(String::as_str).collect(),
+            ArgumentKind::Plugin => self.plugins.iter().map(String::as_str).collect(),
+            ArgumentKind::Thinking => THINKING.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn parse_value(kind: ArgumentKind, text: &str) -> Result<ArgumentValue, String> {
+    match kind {
+        ArgumentKind::Integer => text
+            .parse::<i64>()
+            .map(ArgumentValue::Integer)
+            .map_err(|_| format!("`{text}` is not a whole number")),
+        ArgumentKind::Flag => Err(format!("`{text}`: a flag takes no value")),
+        ArgumentKind::Thinking if !THINKING.contains(&text) => Err(format!(
+            "`{text}` is not a thinking level: {}",
+            THINKING.join(", ")
+        )),
+        _ => Ok(ArgumentValue::Text(text.to_owned())),
+    }
+}
+
+impl ProductLayer {
+    /// Parse a command line as typed after `/`: `NAME [ARGS…]`. Arguments fill the command's
+    /// non-flag arguments in order, separated by whitespace, the last text argument taking the
+    /// rest of the line; `--NAME` sets a flag.
+    ///
+    /// # Errors
+    /// [`CommandError`]: an unknown name, a missing or ill-typed argument.
+    pub fn parse_line(&self, line: &str) -> Result<Invocation, CommandError> {
+        let line = line.trim().trim_start_matches('/');
+        let (name, mut rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(n, r)| (n, r.trim_start()));
+        let command = self.lookup(name)?;
+        let mut given: Vec<(String, ArgumentValue)> = Vec::new();
+        let positional: Vec<&Argument> = command
+            .arguments
+            .iter()
+            .filter(|a| !matches!(a.kind, ArgumentKind::Flag))
+            .collect();
+        let mut next = 0;
+        while !rest.is_empty() {
+            let (word, tail) = rest
+                .split_once(char::is_whitespace)
+                .map_or((rest, ""), |(w, t)| (w, t.trim_start()));
+            if let Some(flag) = word.strip_prefix("--") {
+                let Some(a) = command
+                    .arguments
+                    .iter()
+                    .find(|a| a.name == flag && matches!(a.kind, ArgumentKind::Flag))
+                else {
+                    return Err(invalid(command, format!("no flag `--{flag}`")));
+                };
+                given.push((a.name.clone(), ArgumentValue::Flag(true)));
+                rest = tail;
+                continue;
+            }
+            let Some(a) = positional.get(next) else {
+                return Err(invalid(
+                    command,
+                    format!("`{word}` is one argument too many"),
+                ));
+            };
+            next += 1;
+            let last_text = next == positional.len() && matches!(a.kind, ArgumentKind::Text);
+            let text = if last_text { rest.trim_end() } else { word };
+            let value = parse_value(a.kind, text).map_err(|r| invalid(command, r))?;
+            given.push((a.name.clone(), value));
+            rest = if last_text { "" } else { tail };
+        }
+        self.complete(command, given)
+    }
+
+    /// Check named arguments (as `commands.run` gives them, JSON) against `name`'s.
+    ///
+    /// # Errors
+    /// [`CommandError`].
+    pub fn parse_json(
+        &self,
+        name: &str,
+        arguments: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Invocation, CommandError> {
+        let command = self.lookup(name)?;
+        let mut given = Vec::new();
+        for (key, value) in arguments {
+            let Some(a) = command.arguments.iter().find(|a| &a.name == key) else {
+                return Err(invalid(command, format!("no argument `{key}`")));
+            };
+            let parsed = match (a.kind, value) {
+                (ArgumentKind::Flag, serde_json::Value::Bool(b)) => ArgumentValue::Flag(*b),
+                (ArgumentKind::Integer, serde_json::Value::Number(n)) => n
+                    .as_i64()
+                    .map(ArgumentValue::Integer)
+                    .ok_or_else(|| invalid(command, format!("`{key}` is not a whole number")))?,
+                (ArgumentKind::Flag | ArgumentKind::Integer, _) => {
+                    return Err(invalid(
+                        command,
+                        format!(
+                            "`{key}` must be a {}",
+                            if matches!(a.kind, ArgumentKind::Flag) {
+                                "boolean"
+                            } else {
+                                "whole number"
+                            }
+                        ),
+                    ));
+                }
+                (kind, serde_json::Value::String(s)) => {
+                    parse_value(kind, s).map_err(|r| invalid(command, format!("{key}: {r}")))?
+                }
+                _ => return Err(invalid(command, format!("`{key}` must be a string"))),
+            };
+            given.push((a.name.clone(), parsed));
+        }
+        self.complete(command, given)
+    }
+
+    fn lookup(&self, name: &str) -> Result<&Command, CommandError> {
+        self.command(name).ok_or_else(|| CommandError::Unknown {
+            name: name.to_owned(),
+            near: smith_config::closest(name, self.commands.iter().map(|c| c.name.as_str()))
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+        })
+    }
+
+    fn complete(
+        &self,
+        command: &Command,
+        given: Vec<(String, ArgumentValue)>,
+    ) -> Result<Invocation, CommandError> {
+        if let Some(a) = command
+            .arguments
+            .iter()
+            .find(|a| a.required && !given.iter().any(|(n, _)| *n == a.name))
+        {
+            return Err(CommandError::Missing {
+                command: command.name.clone(),
+                argument: a.name.clone(),
+                summary: a.summary.clone(),
+                usage: command.usage(),
+                kind: a.kind,
+            });
+        }
+        Ok(Invocation {
+            command: command.clone(),
+            arguments: given,
+        })
+    }
+}
+
+fn invalid(command: &Command, reason: String) -> CommandError {
+    CommandError::Invalid {
+        command: command.name.clone(),
+        reason,
+        usage: command.usage(),
+    }
+}
+
+impl Invocation {
+    fn text(&self, name_at: usize) -> Option<String> {
+        let a = self.command.arguments.get(name_at)?;
+        self.arguments.iter().find_map(|(n, v)| match v {
+            ArgumentValue::Text(t) if *n == a.name => Some(t.clone()),
+            _ => None,
+        })
+    }
+
+    fn flag(&self, name_at: usize) -> bool {
+        let Some(a) = self.command.arguments.get(name_at) else {
+            return false;
+        };
+        self.arguments
+            .iter()
+            .any(|(n, v)| *n == a.name && matches!(v, ArgumentValue::Flag(true)))
+    }
+
+    /// What this invocation comes to with no product plugin loaded: as [`Self::outcome`], and
+    /// a `handler` command fails.
+    ///
+    /// # Errors
+    /// A `handler` command: no plugin to run it.
+    pub fn outcome_without_plugins(&self) -> Result<Outcome, String> {
+        match self.command.action {
+            CommandAction::Handler => Err(format!(
+                "/{} needs its plugin, which is not loaded",
+                self.command.name
+            )),
+            _ => self.outcome_with(None),
+        }
+    }
+
+    /// What this invocation comes to: a verb built from its arguments, a picker, a key
+    /// action, or the plugin's intents (its `run` is called through `loadout`).
+    ///
+    /// # Errors
+    /// The plugin's `run` failed: its message.
+    pub fn outcome(&self, loadout: &Loadout) -> Result<Outcome, String> {
+        self.outcome_with(Some(loadout))
+    }
+
+    fn outcome_with(&self, loadout: Option<&Loadout>) -> Result<Outcome, String> {
+        let t = |i| self.text(i);
+        Ok(match self.command.action {
+            CommandAction::Verb(kind) => Outcome::Verb(match kind {
+                VerbKind::NewSession => Verb::NewSession,
+                VerbKind::Attach => Verb::Attach(t(0).unwrap_or_default()),
+                VerbKind::Fork => Verb::Fork(t(0)),
+                VerbKind::Select => Verb::Select(t(0).unwrap_or_default()),
+                VerbKind::Compact => Verb::Compact(t(0)),
+                VerbKind::Undo => Verb::Undo(self.flag(0)),
+                VerbKind::Redo => Verb::Redo,
+                VerbKind::Restore => Verb::Restore(t(0).unwrap_or_default()),
+                VerbKind::Replay => Verb::Replay(t(0)),
+                VerbKind::SetModel => Verb::SetModel((t(0).unwrap_or_default(), t(1))),
+                VerbKind::PluginEnable => Verb::PluginEnable(t(0).unwrap_or_default()),
+                VerbKind::PluginDisable => Verb::PluginDisable(t(0).unwrap_or_default()),
+            }),
+            CommandAction::OpenPicker(p) => Outcome::Picker(p),
+            CommandAction::Key(a) => Outcome::Key(a),
+            CommandAction::Handler => {
+                let plugin = self.command.plugin.as_deref().unwrap_or_default();
+                let Some(loadout) = loadout else {
+                    return Err(format!(
+                        "/{} needs plugin {plugin}, which is not loaded",
+                        self.command.name
+                    ));
+                };
+                Outcome::Intents(loadout.run_command(
+                    plugin,
+                    &self.command.name,
+                    &self.arguments,
+                )?)
+            }
+        })
+    }
+}
