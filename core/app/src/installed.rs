@@ -36,6 +36,17 @@ pub struct Installed {
     pub from: String,
 }
 
+/// An installed plugin that is not loaded, and why.
+#[derive(Clone, Debug)]
+pub struct Refused {
+    /// Its id.
+    pub id: String,
+    /// Where it is installed.
+    pub dir: PathBuf,
+    /// Why it is not loaded and what to do, one sentence.
+    pub why: String,
+}
+
 /// What installing did.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -142,7 +153,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Record {
     id: String,
+    /// The component's SHA-256.
     sha256: String,
+    /// The manifest's SHA-256: its grants are part of what was trusted.
+    manifest_sha256: String,
     from: String,
 }
 
@@ -153,9 +167,20 @@ fn read_records(dir: &Path) -> Result<Vec<Record>, InstallError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io("reading", &path)(e)),
     };
-    let doc: kdl::KdlDocument = text.parse().map_err(|e: kdl::KdlError| {
+    let bounds = smith_config::kdl::Bounds {
+        max_bytes: 1 << 20,
+        max_nesting: 4,
+    };
+    let doc = smith_config::kdl::parse(&text, bounds).map_err(|e| {
+        let at = match &e {
+            smith_config::kdl::SyntaxError::Invalid { offset, .. } => {
+                let (line, column) = smith_config::kdl::line_col(&text, *offset);
+                format!(":{line}:{column}")
+            }
+            _ => String::new(),
+        };
         InstallError::Invalid(format!(
-            "{}: {e}; it is written when plugins are installed: remove the file and install the plugins again",
+            "{}{at}: the installed plugins' records are not valid KDL; they are written when plugins are installed: remove the file and install the plugins again",
             path.display()
         ))
     })?;
@@ -167,15 +192,21 @@ fn read_records(dir: &Path) -> Result<Vec<Record>, InstallError> {
                 .map(str::to_owned)
         };
         let id = node.get(0).and_then(|v| v.as_string()).map(str::to_owned);
-        match (node.name().value(), id, text_of("sha256")) {
-            ("plugin", Some(id), Some(sha256)) => out.push(Record {
+        match (
+            node.name().value(),
+            id,
+            text_of("sha256"),
+            text_of("manifest-sha256"),
+        ) {
+            ("plugin", Some(id), Some(sha256), Some(manifest_sha256)) => out.push(Record {
                 id,
                 sha256,
+                manifest_sha256,
                 from: text_of("from").unwrap_or_default(),
             }),
             _ => {
                 return Err(InstallError::Invalid(format!(
-                    "{}: `{}` is not a plugin record (`plugin \"ID\" sha256=\"…\" from=\"…\"`); remove the file and install the plugins again",
+                    "{}: `{}` is not a plugin record (`plugin \"ID\" sha256=\"…\" manifest-sha256=\"…\" from=\"…\"`); remove the file and install the plugins again",
                     path.display(),
                     node.name().value()
                 )));
@@ -191,6 +222,10 @@ fn write_records(dir: &Path, records: &[Record]) -> Result<(), InstallError> {
         let mut node = kdl::KdlNode::new("plugin");
         node.push(kdl::KdlEntry::new(r.id.clone()));
         node.push(kdl::KdlEntry::new_prop("sha256", r.sha256.clone()));
+        node.push(kdl::KdlEntry::new_prop(
+            "manifest-sha256",
+            r.manifest_sha256.clone(),
+        ));
         node.push(kdl::KdlEntry::new_prop("from", r.from.clone()));
         doc.nodes_mut().push(node);
     }
@@ -270,6 +305,7 @@ pub fn install(
     records.push(Record {
         id: manifest.id.clone(),
         sha256: sha256.clone(),
+        manifest_sha256: sha256_hex(text.as_bytes()),
         from: std::path::absolute(&project_dir)
             .unwrap_or(project_dir)
             .display()
@@ -311,35 +347,57 @@ pub fn uninstall(paths: &Paths, id: &str) -> Result<bool, InstallError> {
 }
 
 /// The installed plugins, in the order they were installed, each verified against its
-/// record; and notices for those that are not loaded (missing files, a changed component).
+/// record; and those that are not loaded (missing files, a component or manifest changed since
+/// it was installed), each with why.
 ///
 /// # Errors
 /// [`InstallError`]: the records file cannot be read.
-pub fn read(paths: &Paths) -> Result<(Vec<Installed>, Vec<String>), InstallError> {
+pub fn read(paths: &Paths) -> Result<(Vec<Installed>, Vec<Refused>), InstallError> {
     let Ok(root) = paths.plugins() else {
         return Ok((Vec::new(), Vec::new()));
     };
     let mut out = Vec::new();
-    let mut notices = Vec::new();
+    let mut refused = Vec::new();
     for r in read_records(&root)? {
         let dir = root.join(&r.id);
         let manifest = std::fs::read_to_string(dir.join("plugin.kdl"));
         let component = std::fs::read(dir.join("plugin.wasm"));
         let (Ok(manifest), Ok(component)) = (manifest, component) else {
-            notices.push(format!(
-                "installed plugin `{}` is not loaded: its files in {} are missing; install it again from {}, or uninstall it",
-                r.id,
-                dir.display(),
-                r.from
-            ));
+            refused.push(Refused {
+                why: format!(
+                    "installed plugin `{}` is not loaded: its files in {} are missing; install it again from {}, or uninstall it",
+                    r.id,
+                    dir.display(),
+                    r.from
+                ),
+                id: r.id,
+                dir,
+            });
             continue;
         };
-        let found = sha256_hex(&component);
-        if found != r.sha256 {
-            notices.push(format!(
-                "installed plugin `{}` is not loaded: its component changed since it was installed (SHA-256 {found}, recorded {}); install it again from {} to trust the new one",
-                r.id, r.sha256, r.from
-            ));
+        let (found, found_manifest) = (sha256_hex(&component), sha256_hex(manifest.as_bytes()));
+        let changed = if found != r.sha256 {
+            Some(format!(
+                "its component changed since it was installed (SHA-256 {found}, recorded {})",
+                r.sha256
+            ))
+        } else if found_manifest != r.manifest_sha256 {
+            Some(
+                "its manifest (what it is granted and contributes) changed since it was installed"
+                    .to_owned(),
+            )
+        } else {
+            None
+        };
+        if let Some(changed) = changed {
+            refused.push(Refused {
+                why: format!(
+                    "installed plugin `{}` is not loaded: {changed}; install it again from {} to trust it as it is now",
+                    r.id, r.from
+                ),
+                id: r.id,
+                dir,
+            });
             continue;
         }
         out.push(Installed {
@@ -349,5 +407,5 @@ pub fn read(paths: &Paths) -> Result<(Vec<Installed>, Vec<String>), InstallError
             from: r.from,
         });
     }
-    Ok((out, notices))
+    Ok((out, refused))
 }

@@ -134,10 +134,12 @@ fn closest_provider(key: &str, known: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Every known plugin, each marked enabled or disabled.
+/// Every known plugin, each marked enabled or disabled; and the installed plugins that are
+/// not loaded.
 #[derive(Debug)]
 pub struct Registry {
     plugins: Vec<Known>,
+    refused: Vec<crate::installed::Refused>,
 }
 
 impl Registry {
@@ -167,9 +169,8 @@ impl Registry {
             });
         }
         let mut notices = Vec::new();
-        let (installed, unloaded) =
+        let (installed, mut refused) =
             crate::installed::read(paths).map_err(|e| RegistryError::Installed(e.to_string()))?;
-        notices.extend(unloaded.into_iter().map(Notice::Plugin));
         for plugin in installed {
             match Manifest::parse(&plugin.manifest, &plugin.origin) {
                 Ok(manifest) if !plugins.iter().any(|p| p.manifest.id == manifest.id) => {
@@ -179,13 +180,19 @@ impl Registry {
                         disabled_by: None,
                     });
                 }
-                Ok(manifest) => notices.push(Notice::Plugin(format!(
-                    "installed plugin `{}` ({}) is not loaded: a bundled plugin has that id",
-                    manifest.id, plugin.origin
-                ))),
-                Err(e) => notices.push(Notice::Plugin(format!(
-                    "an installed plugin is not loaded: {e}; install it again"
-                ))),
+                Ok(manifest) => refused.push(crate::installed::Refused {
+                    why: format!(
+                        "installed plugin `{}` ({}) is not loaded: a bundled plugin has that id",
+                        manifest.id, plugin.origin
+                    ),
+                    id: manifest.id,
+                    dir: std::path::PathBuf::from(&plugin.from),
+                }),
+                Err(e) => refused.push(crate::installed::Refused {
+                    why: format!("an installed plugin is not loaded: {e}; install it again"),
+                    id: String::new(),
+                    dir: std::path::PathBuf::from(&plugin.from),
+                }),
             }
         }
         let known: Vec<String> = plugins.iter().map(|p| p.manifest.id.clone()).collect();
@@ -235,12 +242,18 @@ impl Registry {
                 }),
             }
         }
-        Ok((Self { plugins }, notices))
+        notices.extend(refused.iter().map(|r| Notice::Plugin(r.why.clone())));
+        Ok((Self { plugins, refused }, notices))
     }
 
     /// Every known plugin, in load order.
     pub fn plugins(&self) -> &[Known] {
         &self.plugins
+    }
+
+    /// The installed plugins that are not loaded, each with why.
+    pub fn refused(&self) -> &[crate::installed::Refused] {
+        &self.refused
     }
 
     /// The manifests of the enabled plugins, in load order.

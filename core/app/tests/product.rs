@@ -103,7 +103,7 @@ fn a_second_plugins_clashes_are_reported_naming_the_winner_and_bad_contributions
         "plugin product-rival: command `bad-model`: its arguments do not fit what it does",
         "command name `Bad Name` is not lowercase",
         "plugin product-rival: Ctrl+S is not bound to /rival: plugin product binds it to steer",
-        "plugin product-rival: Enter is not bound to help: built in binds it to submit",
+        "plugin product-rival: Enter is not bound to help: built in binds it to submit (built-in keys are not rebound)",
         "`Hyper+Q` is not a key",
         "Ctrl+B is bound to `/nobody`, which no enabled plugin offers",
         "plugin product-rival: theme `dark` is not registered: plugin product has it",
@@ -200,12 +200,6 @@ fn bad_product_settings_name_their_file_line_and_key() {
             "not an action",
         ),
         (
-            "keys { \"Ctrl+Q\" \"/compcat\"; }",
-            "keys.Ctrl+Q",
-            1,
-            "did you mean /compact",
-        ),
-        (
             "keys { \"Hyper+Q\" \"help\"; }",
             "keys.Hyper+Q",
             1,
@@ -245,6 +239,44 @@ fn bad_product_settings_name_their_file_line_and_key() {
             "{config}: {text}"
         );
     }
+}
+
+#[test]
+fn a_users_theme_may_start_from_another_and_a_binding_to_a_missing_command_is_skipped() {
+    let layer = compose(
+        false,
+        "keys { \"Ctrl+Q\" \"/compcat\"; }\ntheme {\n a { base \"b\"; user \"red\"; }\n b { base \"light\"; status \"black on yellow\"; }\n}\n",
+    )
+    .unwrap();
+    let a = layer.theme_named("a").unwrap();
+    let words = |k: &str| smith_app::product::style_words(&a.styles[k]);
+    assert_eq!(words("user"), "red", "its own");
+    assert_eq!(words("status"), "black on yellow", "from its base b");
+    assert_eq!(
+        a.styles["heading"],
+        layer.theme_named("light").unwrap().styles["heading"],
+        "from b's base, light"
+    );
+    let notices = layer.notices.join("\n");
+    assert!(
+        notices.contains("setting `keys.Ctrl+Q` binds `/compcat`, which no enabled plugin registers (did you mean /compact?); the binding is skipped"),
+        "{notices}"
+    );
+    // With the product plugin's commands gone (disabled), a binding to one is skipped, not
+    // fatal: the UI still starts.
+    let bare = ProductLayer::compose(
+        &Host::load(&[], &CompileCache::new(None), Limits::default())
+            .unwrap()
+            .loadout(),
+        &built_in(),
+        &settings("keys { \"Ctrl+Y\" \"/compact\"; }"),
+    )
+    .unwrap();
+    assert!(
+        bare.notices.iter().any(|n| n.contains("/compact")),
+        "{:?}",
+        bare.notices
+    );
 }
 
 #[test]

@@ -62,7 +62,37 @@ fn an_installed_plugin_loads_while_its_component_is_the_one_recorded() {
         warning.contains("installed plugin `product-rival` is not loaded: its component changed since it was installed"),
         "{warning}"
     );
-    assert!(!stdout(&out).contains("product-rival"), "{}", stdout(&out));
+    assert!(
+        stdout(&out)
+            .contains("product-rival  refused: installed plugin `product-rival` is not loaded"),
+        "listed as refused, not active: {}",
+        stdout(&out)
+    );
+    let refused = listed(&env);
+    let record = refused.iter().find(|p| p["id"] == "product-rival").unwrap();
+    assert_eq!(record["state"], "refused", "{record}");
+    // A grant added to the installed manifest is a change to what was trusted, too.
+    let out = env.run(&["plugins", "install", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let kdl = env.home().join("plugins/product-rival/plugin.kdl");
+    let widened = std::fs::read_to_string(&kdl).unwrap().replace(
+        "world \"product-plugin@0.6.0\"",
+        "world \"product-plugin@0.6.0\"\n    grant \"process.exec\"",
+    );
+    std::fs::write(&kdl, widened).unwrap();
+    let out = env.run(&["plugins", "list", "--json"]);
+    assert!(
+        stderr(&out).contains(
+            "its manifest (what it is granted and contributes) changed since it was installed"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("\"state\":\"refused\""),
+        "{}",
+        stdout(&out)
+    );
     // Installing again trusts the new bytes (here: the original again).
     let out = env.run(&["plugins", "install", dir.to_str().unwrap()]);
     assert!(

@@ -71,11 +71,23 @@ pub(crate) fn list(server: &Server) -> Result<Value, ErrorObject> {
 
 fn command_error(e: &CommandError) -> ErrorObject {
     match e {
-        CommandError::Unknown { name, near } => ErrorObject {
-            code: code::NOT_FOUND,
-            message: format!("{e}; `commands.list` lists them"),
-            data: Some(json!({"command": name, "did_you_mean": near})),
-        },
+        CommandError::Unknown { name, near } => {
+            // A name is echoed back only as far as a name can go.
+            let shown: String = name.chars().take(64).collect();
+            let cut = if shown.len() < name.len() { "…" } else { "" };
+            ErrorObject {
+                code: code::NOT_FOUND,
+                message: format!(
+                    "no command `/{shown}{cut}`{}; `commands.list` lists them",
+                    if near.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (did you mean /{}?)", near.join(", /"))
+                    }
+                ),
+                data: Some(json!({"command": format!("{shown}{cut}"), "did_you_mean": near})),
+            }
+        }
         CommandError::Missing { argument, .. } => ErrorObject {
             code: INVALID_PARAMS,
             message: format!("invalid params: {e}"),
@@ -116,6 +128,7 @@ fn mapped(
     server: &Server,
     verb: &Verb,
     session: Option<&str>,
+    model: Option<&str>,
 ) -> Result<(&'static str, Map<String, Value>), ErrorObject> {
     let mut params = Map::new();
     let needs_session = |params: &mut Map<String, Value>| -> Result<(), ErrorObject> {
@@ -156,6 +169,9 @@ fn mapped(
             if let Some(f) = focus {
                 params.insert("instructions".into(), Value::from(f.as_str()));
             }
+            if let Some(m) = model {
+                params.insert("model".into(), Value::from(m));
+            }
             "session.compact"
         }
         Verb::Undo(turn) => {
@@ -186,7 +202,7 @@ fn mapped(
         }
         Verb::PluginEnable(id) | Verb::PluginDisable(id) => {
             return Err(refused(format!(
-                "enabling or disabling plugin `{id}` while the server runs is not offered over JSON-RPC: start `smith rpc` with --enable-plugin or --disable-plugin {id}"
+                "enabling or disabling plugin `{id}` while the server runs is not offered over JSON-RPC: start `smith rpc` with `--disable-plugin {id}` or `-c plugins.{id}.enabled=true`"
             )));
         }
     };
@@ -212,7 +228,7 @@ fn picker(server: &Arc<Server>, p: Picker) -> Result<Value, ErrorObject> {
 }
 
 fn verb_json(server: &Server, verb: &Verb) -> Value {
-    match mapped(server, verb, None) {
+    match mapped(server, verb, None, None) {
         Ok((method, params)) => {
             json!({"type": "run", "verb": smith_app::product::verb_words(verb), "method": method, "params": params})
         }
@@ -270,11 +286,29 @@ pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer
         Outcome::Picker(picker_kind) | Outcome::Verb(Verb::OpenPicker(picker_kind)) => {
             now(picker(server, picker_kind))
         }
-        Outcome::Intents(intents) => now(Ok(json!({
-            "intents": intents.iter().map(|i| intent_json(server, i)).collect::<Vec<_>>()
-        }))),
+        Outcome::Intents(intents) => {
+            // A theme the client is asked to use must be one of the layer's.
+            if let Some(Intent::SetTheme(name)) = intents
+                .iter()
+                .find(|i| matches!(i, Intent::SetTheme(n) if layer.theme_named(n).is_none()))
+            {
+                return now(Err(refused(format!(
+                    "/{} asked for theme `{name}`, which is not one: known {}",
+                    invocation.command.name,
+                    layer
+                        .themes
+                        .iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))));
+            }
+            now(Ok(json!({
+                "intents": intents.iter().map(|i| intent_json(server, i)).collect::<Vec<_>>()
+            })))
+        }
         Outcome::Verb(verb) => {
-            let (method, params) = match mapped(server, &verb, p.str("session")) {
+            let (method, params) = match mapped(server, &verb, p.str("session"), p.str("model")) {
                 Ok(m) => m,
                 Err(e) => return now(Err(e)),
             };

@@ -90,7 +90,13 @@ impl Runner {
                 ui.notice(level, text);
             }
             Intent::SetTheme(name) => self.theme(ui, layer, &name),
-            Intent::SetLayout(layout) => ui.layout = layout,
+            Intent::SetLayout(layout) => {
+                ui.layout = layout;
+                ui.hint = Some(format!(
+                    "status line at the {} (for this process; setting tui.layout keeps it)",
+                    if layout == Layout::StatusTop { "top" } else { "bottom" }
+                ));
+            }
             Intent::SetSetting((key, value)) => match key.as_str() {
                 "tui.theme" => self.theme(ui, layer, &value),
                 "tui.layout" if value == "status-top" => ui.layout = Layout::StatusTop,
@@ -138,17 +144,19 @@ impl Runner {
             Picker::Sessions => not_here(
                 ui,
                 "the sessions picker",
-                "smith sessions list, then smith --resume ID",
+                "`smith sessions list --here` lists them; leave and run `smith --session ID`",
             ),
-            Picker::Models => not_here(
-                ui,
-                "the model picker",
-                "smith models list, then /model NAME",
-            ),
+            Picker::Models => {
+                // The model picker is the palette's, on /model's argument.
+                ui.editor.set_text("/model ");
+                ui.palette = 0;
+                ui.palette_chose = false;
+                None
+            }
             Picker::Plugins => not_here(
                 ui,
                 "the plugins picker",
-                "smith plugins list, then /plugin-enable or /plugin-disable ID",
+                "`smith plugins list` lists them; leave and run smith with `--disable-plugin ID` or `-c plugins.ID.enabled=true`",
             ),
         }
     }
@@ -158,16 +166,33 @@ impl Runner {
             Verb::Compact(focus) => return ui.compact(focus.clone()),
             Verb::SetModel((model, thinking)) => return set_model(ui, model, thinking.as_deref()),
             Verb::OpenPicker(p) => return self.picker(ui, *p),
-            Verb::NewSession => "smith --new".to_owned(),
-            Verb::Attach(id) => format!("smith --resume {id}"),
-            Verb::Fork(_) => "smith sessions fork".to_owned(),
-            Verb::Select(entry) => format!("smith --resume SESSION --branch {entry}"),
-            Verb::Undo(turn) => format!("smith undo{}", if *turn { " --turn" } else { "" }),
-            Verb::Redo => "smith redo".to_owned(),
-            Verb::Restore(target) => format!("smith restore {target}"),
-            Verb::Replay(_) => "smith replay".to_owned(),
-            Verb::PluginEnable(id) => format!("smith --enable-plugin {id}"),
-            Verb::PluginDisable(id) => format!("smith --disable-plugin {id}"),
+            Verb::NewSession => {
+                "leave and run `smith` again (a new session opens by default)".to_owned()
+            }
+            Verb::Attach(id) => format!("leave and run `smith --session {id}`"),
+            Verb::Fork(entry) => format!(
+                "`smith sessions fork {}{}`, then `smith --session NEW`",
+                ui.status.session,
+                entry
+                    .as_deref()
+                    .map(|e| format!(" --at {e}"))
+                    .unwrap_or_default()
+            ),
+            Verb::Select(entry) => format!(
+                "`smith sessions select {} {entry}`, then `smith --session {}`",
+                ui.status.session, ui.status.session
+            ),
+            Verb::Undo(turn) => format!(
+                "`smith undo{}` in a shell",
+                if *turn { " --turn" } else { "" }
+            ),
+            Verb::Redo => "`smith redo` in a shell".to_owned(),
+            Verb::Restore(target) => format!("`smith restore {target}` in a shell"),
+            Verb::Replay(_) => format!("`smith replay {}` in a shell", ui.status.session),
+            Verb::PluginEnable(id) => format!(
+                "leave and run smith with `-c plugins.{id}.enabled=true` (or set it in your configuration)"
+            ),
+            Verb::PluginDisable(id) => format!("leave and run smith with `--disable-plugin {id}`"),
         };
         not_here(ui, &verb_words(&verb), &instead)
     }
@@ -209,9 +234,7 @@ fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect>
 fn not_here(ui: &mut Ui, what: &str, instead: &str) -> Option<Effect> {
     ui.notice(
         NoticeLevel::Warning,
-        format!(
-            "{what}: not carried out by the terminal UI of this version; in a shell, `{instead}` does it (the JSON-RPC commands.run method carries it out too)"
-        ),
+        format!("{what}: not carried out by the terminal UI of this version; instead, {instead}"),
     );
     None
 }

@@ -90,8 +90,9 @@ pub struct Options {
     pub cwd: PathBuf,
     /// The session.
     pub opening: Opening,
-    /// Notes to show first (recovery of the session, settings notices).
-    pub notices: Vec<String>,
+    /// Notes to show first (recovery of the session, settings notices), each with how much it
+    /// matters.
+    pub notices: Vec<(NoticeLevel, String)>,
     /// A provider script the scripted provider plays instead of its built-in one.
     pub script: Option<PathBuf>,
 }
@@ -345,8 +346,8 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     {
         ui.fault = std::env::var_os("SMITH_TUI_FAULT").is_some();
     }
-    for n in notices {
-        ui.notice(NoticeLevel::Info, n);
+    for (level, n) in notices {
+        ui.notice(level, n);
     }
     // The first frame, before any thread starts.
     draw_frame(&mut terminal, &mut ui, caps.synchronized_output)?;

@@ -40,7 +40,7 @@ pub(crate) fn view<'a>(
         return Some(View::Commands(matches(layer, q)));
     }
     let rest = draft.strip_prefix('/')?;
-    if rest.contains('\n') {
+    if rest.starts_with('/') || rest.contains('\n') {
         return None;
     }
     let (name, args) = rest.split_once(char::is_whitespace)?;
@@ -106,7 +106,8 @@ pub(crate) const ROWS: usize = 8;
 /// palette line (no leading `/`, several lines, or an argument already begun).
 pub(crate) fn query(draft: &str) -> Option<&str> {
     let rest = draft.strip_prefix('/')?;
-    if rest.contains('\n') || rest.contains(char::is_whitespace) {
+    // `//…` is a message that starts with a slash, not a command.
+    if rest.starts_with('/') || rest.contains('\n') || rest.contains(char::is_whitespace) {
         return None;
     }
     Some(rest)

@@ -129,6 +129,8 @@ pub(crate) struct Ui {
     pub(crate) product: Arc<ProductLayer>,
     /// The palette's chosen row (an index into its matches).
     pub(crate) palette: usize,
+    /// Whether that row was chosen with Up or Down (since the draft last changed).
+    pub(crate) palette_chose: bool,
     /// What the palette's pickers offer for model, plugin and thinking arguments.
     pub(crate) values: Arc<smith_app::product::ArgumentValues>,
     /// Where the status line goes.
@@ -206,6 +208,7 @@ impl Ui {
             keymap: Keymap::built_in(),
             product: Arc::new(ProductLayer::built_in_only(&crate::keys::built_in_specs())),
             palette: 0,
+            palette_chose: false,
             values: Arc::default(),
             layout: Layout::StatusBottom,
             editor: Editor::new(),
@@ -456,6 +459,7 @@ impl Ui {
                 // What the palette lists changed with the draft: choose from its top again.
                 if self.editor.shown() != before {
                     self.palette = 0;
+                    self.palette_chose = false;
                 }
                 None
             }
@@ -525,6 +529,12 @@ impl Ui {
                     && !line.starts_with('/')
                     && !line.is_empty()
                 {
+                    if line.contains('\n') {
+                        self.hint = Some(
+                            "a command is one line: remove the line breaks, or start the draft with // to send it as a message".into(),
+                        );
+                        return None;
+                    }
                     let line = line.to_owned();
                     self.editor.submit()?;
                     return self.command(line);
@@ -606,6 +616,12 @@ impl Ui {
                 if self.editor.is_empty() {
                     self.editor.set_text("/");
                     self.palette = 0;
+                    self.palette_chose = false;
+                } else {
+                    self.hint = Some(format!(
+                        "the palette opens on an empty draft: send or clear this one first ({} clears it; Up brings it back)",
+                        self.keymap.keys_of(Action::Escape)
+                    ));
                 }
                 None
             }

@@ -19,12 +19,15 @@ pub(super) fn text_of(v: &smith_config::ResolvedValue) -> String {
 
 type UserBinding = (KeySpec, Option<BindingTarget>, String);
 
-/// `keys.KEY "ACTION"` / `"/COMMAND"` / `"none"` settings.
+/// `keys.KEY "ACTION"` / `"/COMMAND"` / `"none"` settings. A binding to a command no enabled
+/// plugin registers (its plugin disabled or uninstalled) is skipped with a notice in
+/// `notices`; everything else wrong is an error.
 pub(super) fn user_bindings(
     resolved: &smith_config::Resolved,
     layer: &ProductLayer,
+    notices: &mut Vec<String>,
 ) -> Result<Vec<UserBinding>, ConfigError> {
-    let mut out = Vec::new();
+    let mut out: Vec<UserBinding> = Vec::new();
     for (key, v) in resolved.iter() {
         let Some(written) = key.strip_prefix("keys.") else {
             continue;
@@ -46,19 +49,32 @@ pub(super) fn user_bindings(
                 "{spec} is built into the terminal UI (typing, submit, scroll, abort and quit keys cannot be rebound); choose another key"
             )));
         }
+        if let Some((_, _, first)) = out.iter().find(|(k, _, _)| *k == spec) {
+            return Err(bad(format!(
+                "{spec} is bound twice (also at {first}); a key has one binding: remove one"
+            )));
+        }
         let target = if value == "none" {
             None
         } else if let Some(name) = value.strip_prefix('/') {
-            if layer.command(name).is_none() {
+            let Some(command) = layer.command(name) else {
                 let names: Vec<&str> = layer.commands.iter().map(|c| c.name.as_str()).collect();
                 let near = smith_config::closest(name, names.iter().copied());
-                return Err(bad(format!(
-                    "no command `/{name}` is registered{}",
+                notices.push(format!(
+                    "{}: setting `{key}` binds `/{name}`, which no enabled plugin registers{}; the binding is skipped",
+                    v.source,
                     if near.is_empty() {
                         String::new()
                     } else {
                         format!(" (did you mean /{}?)", near.join(", /"))
                     }
+                ));
+                continue;
+            };
+            if let Some(a) = command.arguments.iter().find(|a| a.required) {
+                return Err(bad(format!(
+                    "/{name} needs {} ({}), and a key runs a command without arguments; bind a command that needs none",
+                    a.name, a.summary
                 )));
             }
             Some(BindingTarget::Command(name.to_owned()))
@@ -79,26 +95,29 @@ pub(super) fn user_bindings(
     Ok(out)
 }
 
-/// `theme.NAME.KEY "STYLE"` and `theme.NAME.base "THEME"` settings: a theme of the user's, or
-/// changes to a plugin's.
+/// One theme of the user's settings: where its `base` points, and its own styles, each with
+/// its source.
+#[derive(Default)]
+struct UserTheme<'a> {
+    base: Option<(String, &'a smith_config::ResolvedValue, &'a str)>,
+    styles: Vec<(String, style::StyleSpec)>,
+    source: Option<String>,
+}
+
+/// `theme.NAME.KEY "STYLE"` and `theme.NAME.base "THEME"` settings: themes of the user's, or
+/// changes to a plugin's. A base may be another user theme; a cycle of bases is an error.
 pub(super) fn user_themes(
     resolved: &smith_config::Resolved,
     themes: &mut Vec<ThemeSpec>,
 ) -> Result<(), ConfigError> {
-    let entries: Vec<(&String, &smith_config::ResolvedValue)> = resolved
-        .iter()
-        .filter(|(k, _)| k.starts_with("theme."))
-        .collect();
-    // Bases first, so a theme's own keys go over its base's.
-    let mut ordered: Vec<_> = entries
-        .iter()
-        .filter(|(k, _)| k.ends_with(".base"))
-        .collect();
-    ordered.extend(entries.iter().filter(|(k, _)| !k.ends_with(".base")));
-    for (key, v) in ordered {
+    let mut user: std::collections::BTreeMap<String, UserTheme<'_>> = Default::default();
+    for (key, v) in resolved.iter() {
+        if !key.starts_with("theme.") {
+            continue;
+        }
         let value = text_of(v);
         let bad = |reason: String| ConfigError {
-            key: (*key).clone(),
+            key: key.clone(),
             value: value.clone(),
             source_text: v.source.to_string(),
             reason,
@@ -115,38 +134,10 @@ pub(super) fn user_themes(
                 "theme name `{name}` is not lowercase letters, digits and `-`"
             )));
         }
-        let index = match themes.iter().position(|t| t.name == name) {
-            Some(i) => i,
-            None => {
-                themes.push(ThemeSpec {
-                    name: name.to_owned(),
-                    summary: format!("the user's theme ({})", v.source),
-                    styles: Default::default(),
-                    source: format!("configuration {}", v.source),
-                });
-                themes.len() - 1
-            }
-        };
+        let entry = user.entry(name.to_owned()).or_default();
+        entry.source.get_or_insert_with(|| v.source.to_string());
         if field == "base" {
-            let base = themes
-                .iter()
-                .find(|t| t.name == value)
-                .ok_or_else(|| {
-                    bad(format!(
-                        "no theme `{value}` to start from; known: {}",
-                        themes
-                            .iter()
-                            .map(|t| t.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
-                })?
-                .styles
-                .clone();
-            let theme = &mut themes[index];
-            for (k, s) in base {
-                theme.styles.entry(k).or_insert(s);
-            }
+            entry.base = Some((value.clone(), v, key.as_str()));
             continue;
         }
         if !THEME_KEYS.iter().any(|(k, _)| *k == field) {
@@ -161,9 +152,91 @@ pub(super) fn user_themes(
             )));
         }
         let spec = style::parse_style(&value).map_err(bad)?;
-        themes[index].styles.insert(field.to_owned(), spec);
+        entry.styles.push((field.to_owned(), spec));
+    }
+    // Resolve each user theme's styles: its base's (followed through other user themes),
+    // then a plugin theme of the same name, then its own.
+    let names: Vec<String> = user.keys().cloned().collect();
+    let mut done: std::collections::BTreeMap<
+        String,
+        std::collections::BTreeMap<String, style::StyleSpec>,
+    > = Default::default();
+    for name in &names {
+        resolve_theme(name, &user, themes, &mut done, &mut Vec::new())?;
+    }
+    for name in names {
+        let styles = done.remove(&name).unwrap_or_default();
+        let source = user
+            .get(&name)
+            .and_then(|t| t.source.clone())
+            .unwrap_or_default();
+        match themes.iter_mut().find(|t| t.name == name) {
+            Some(theme) => theme.styles = styles,
+            None => themes.push(ThemeSpec {
+                name,
+                summary: format!("the user's theme ({source})"),
+                styles,
+                source: format!("configuration {source}"),
+            }),
+        }
     }
     Ok(())
+}
+
+type Styles = std::collections::BTreeMap<String, style::StyleSpec>;
+
+fn resolve_theme(
+    name: &str,
+    user: &std::collections::BTreeMap<String, UserTheme<'_>>,
+    plugins: &[ThemeSpec],
+    done: &mut std::collections::BTreeMap<String, Styles>,
+    chain: &mut Vec<String>,
+) -> Result<Styles, ConfigError> {
+    if let Some(styles) = done.get(name) {
+        return Ok(styles.clone());
+    }
+    let plugin = plugins
+        .iter()
+        .find(|t| t.name == name)
+        .map(|t| t.styles.clone());
+    let Some(theme) = user.get(name) else {
+        return Ok(plugin.unwrap_or_default());
+    };
+    let mut styles = Styles::new();
+    if let Some((base, v, key)) = &theme.base {
+        let bad = |reason: String| ConfigError {
+            key: (*key).to_owned(),
+            value: base.clone(),
+            source_text: v.source.to_string(),
+            reason,
+        };
+        if base == name || chain.iter().any(|c| c == base) {
+            let mut cycle = chain.clone();
+            cycle.push(name.to_owned());
+            cycle.push(base.clone());
+            return Err(bad(format!(
+                "the bases of these themes go round in a circle ({}); end the chain at a plugin's theme such as dark",
+                cycle.join(" → ")
+            )));
+        }
+        if !user.contains_key(base) && !plugins.iter().any(|t| &t.name == base) {
+            let mut known: Vec<&str> = plugins.iter().map(|t| t.name.as_str()).collect();
+            known.extend(user.keys().map(String::as_str));
+            return Err(bad(format!(
+                "no theme `{base}` to start from; known: {}",
+                known.join(", ")
+            )));
+        }
+        chain.push(name.to_owned());
+        styles = resolve_theme(base, user, plugins, done, chain)?;
+        chain.pop();
+    }
+    if let Some(p) = plugin {
+        styles.extend(p);
+    }
+    styles.extend(theme.styles.iter().cloned());
+    done.insert(name.to_owned(), styles.clone());
+    Ok(styles)
 }
 
 /// The theme `tui.theme` names, checked when the user set it.

@@ -99,12 +99,16 @@ impl KeySpec {
                 // `Ctrl++`: the `+` key itself.
                 break;
             }
-            match head.to_ascii_lowercase().as_str() {
-                "ctrl" | "control" => ctrl = true,
-                "alt" | "meta" | "option" => alt = true,
-                "shift" => shift = true,
+            let flag = match head.to_ascii_lowercase().as_str() {
+                "ctrl" | "control" => &mut ctrl,
+                "alt" | "meta" | "option" => &mut alt,
+                "shift" => &mut shift,
                 _ => return Err(bad("an unknown modifier")),
+            };
+            if *flag {
+                return Err(bad("a modifier given twice"));
             }
+            *flag = true;
             rest = tail;
         }
         let key = if let Some((_, k)) = NAMED.iter().find(|(n, _)| n.eq_ignore_ascii_case(rest)) {
@@ -192,6 +196,7 @@ mod tests {
             ("Ctrl+Banana", "unknown key name"),
             ("x", "types itself"),
             ("Shift+x", "types itself"),
+            ("Ctrl+Ctrl+Q", "given twice"),
         ] {
             let e = KeySpec::parse(text).unwrap_err().to_string();
             assert!(e.contains(why) && e.contains(text), "{text}: {e}");

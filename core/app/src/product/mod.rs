@@ -187,7 +187,7 @@ pub fn built_in_commands() -> Vec<Command> {
         ),
         own(
             "attach",
-            "Open another session (a picker when none is named)",
+            "Open another session by its id or a unique prefix",
             vec![arg(
                 "session",
                 "the session id or a unique prefix",
@@ -311,14 +311,16 @@ fn check_command(c: &smith_host::product::types::Command) -> Result<(), String> 
                 .all(|((kind, required), a)| a.kind == *kind && (a.required || !required));
         if !fits {
             return Err(format!(
-                "command `{}`: its arguments do not fit what it does ({:?} takes {})",
+                "command `{}`: its arguments do not fit what it does ({} takes {})",
                 c.name,
-                c.action,
+                action_words(&c.action),
                 if sig.is_empty() {
                     "no arguments".to_owned()
                 } else {
                     sig.iter()
-                        .map(|(k, r)| format!("{k:?}{}", if *r { "" } else { " (optional)" }))
+                        .map(|(k, r)| {
+                            format!("{}{}", kind_name(*k), if *r { "" } else { " (optional)" })
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 }
@@ -401,7 +403,9 @@ impl ProductLayer {
             }
         }
         // The user's bindings first: they win over any plugin's.
-        let user = config::user_bindings(resolved, &layer)?;
+        let mut skipped = Vec::new();
+        let user = config::user_bindings(resolved, &layer, &mut skipped)?;
+        layer.notices.extend(skipped);
         for (key, target, source) in user {
             layer
                 .bindings
@@ -422,18 +426,32 @@ impl ProductLayer {
             }
         }
         for (id, key, target) in plugin_bindings {
-            if let BindingTarget::Command(name) = &target
-                && !layer.commands.iter().any(|c| &c.name == name)
-            {
-                layer.notices.push(format!(
-                    "plugin {id}: {key} is bound to `/{name}`, which no enabled plugin offers; the binding is skipped"
-                ));
-                continue;
+            if let BindingTarget::Command(name) = &target {
+                match layer.commands.iter().find(|c| &c.name == name) {
+                    None => {
+                        layer.notices.push(format!(
+                            "plugin {id}: {key} is bound to `/{name}`, which no enabled plugin offers; the binding is skipped"
+                        ));
+                        continue;
+                    }
+                    Some(c) if c.arguments.iter().any(|a| a.required) => {
+                        layer.notices.push(format!(
+                            "plugin {id}: {key} is bound to `/{name}`, which needs arguments a key cannot give; the binding is skipped"
+                        ));
+                        continue;
+                    }
+                    Some(_) => {}
+                }
             }
             if let Some(holder) = layer.bindings.iter().find(|b| b.key == key) {
+                let way = if holder.origin == Origin::BuiltIn {
+                    "built-in keys are not rebound".to_owned()
+                } else {
+                    format!("the first binding of a key wins; rebind it with setting keys.{key}")
+                };
                 if !matches!(holder.origin, Origin::Config(_)) {
                     layer.notices.push(format!(
-                        "plugin {id}: {key} is not bound to {}: {} binds it to {} (the first binding of a key wins; rebind it with setting keys.{key})",
+                        "plugin {id}: {key} is not bound to {}: {} binds it to {} ({way})",
                         target_words(&target),
                         holder.origin,
                         target_words(&holder.target),

@@ -171,6 +171,11 @@ pub fn parse_style(text: &str) -> Result<StyleSpec, String> {
                 let colour = words
                     .next()
                     .ok_or("`on` needs a background colour after it (`on yellow`)")?;
+                if style.bg.is_some() {
+                    return Err(format!(
+                        "`on {colour}` is a second background colour; a style has one (\"black on yellow\")"
+                    ));
+                }
                 style.bg = Some(parse_colour(colour)?);
             }
             _ if style.fg.is_none() => style.fg = Some(parse_colour(word)?),
@@ -199,7 +204,15 @@ mod tests {
             Some(Colour::Indexed(236))
         );
         assert_eq!(parse_style("plain").unwrap(), StyleSpec::default());
-        for bad in ["", "red blue", "on", "chartreuse", "300", "#12345"] {
+        for bad in [
+            "",
+            "red blue",
+            "on",
+            "chartreuse",
+            "300",
+            "#12345",
+            "red on blue on green",
+        ] {
             assert!(parse_style(bad).is_err(), "{bad}");
         }
     }

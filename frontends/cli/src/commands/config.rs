@@ -73,7 +73,7 @@ pub(crate) fn run(args: ConfigArgs, global: &Global) -> Result<u8, CliError> {
             key,
             value,
             project,
-        } => set(&key, &value, project),
+        } => set(global, &key, &value, project),
     }
 }
 
@@ -97,12 +97,15 @@ fn check(global: &Global) -> Result<u8, CliError> {
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;
-    smith_app::product::ProductLayer::compose(
+    let layer = smith_app::product::ProductLayer::compose(
         &host.loadout(),
         &smith_tui::keys::built_in_specs(),
         &settings.resolved,
     )
     .map_err(|e| CliError::usage(e.to_string()))?;
+    for n in &layer.notices {
+        exit::report(&format!("warning: {n}"));
+    }
     let mut out = format!(
         "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys and themes checked)\n",
         settings_count(settings.resolved.iter().count())
@@ -131,6 +134,27 @@ fn check(global: &Global) -> Result<u8, CliError> {
         }
     }
     write_stdout(&out)
+}
+
+/// A product setting (`keys.*`, `theme.*.*`, `tui.theme`, `tui.layout`) checked before it is
+/// written: the product layer composed with the value as it would apply.
+fn product_setting(global: &Global, paths: &Paths, key: &str, value: &str) -> Result<(), CliError> {
+    let product = key.starts_with("keys.") || key.starts_with("theme.") || key == "tui.theme";
+    if !product {
+        return Ok(());
+    }
+    let mut invocation = global.invocation(std::env::current_dir().ok(), &[]);
+    invocation.overrides.push(format!("{key}={value}"));
+    let settings = Settings::load(paths, &invocation)?;
+    let (registry, _) = smith_app::Registry::resolve(paths, &settings)?;
+    let host = registry.load(paths, smith_host::Manifest::is_product)?;
+    smith_app::product::ProductLayer::compose(
+        &host.loadout(),
+        &smith_tui::keys::built_in_specs(),
+        &settings.resolved,
+    )
+    .map(|_| ())
+    .map_err(|e| CliError::usage(format!("{}: {}; nothing was written", e.key, e.reason)))
 }
 
 /// The settings of this invocation (the plugin registry is not needed to show them).
@@ -182,8 +206,9 @@ fn show(resolved: &Resolved, only: Option<&str>, json: bool) -> Result<u8, CliEr
     write_stdout(&smith_render_plain::printable(&out))
 }
 
-fn set(key: &str, value: &str, project: bool) -> Result<u8, CliError> {
+fn set(global: &Global, key: &str, value: &str, project: bool) -> Result<u8, CliError> {
     let paths = Paths::from_env();
+    product_setting(global, &paths, key, value)?;
     let path: PathBuf = if project {
         let cwd = std::env::current_dir()
             .map_err(|e| CliError::usage(format!("cannot tell the current directory: {e}")))?;

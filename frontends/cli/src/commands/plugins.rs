@@ -149,6 +149,21 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             }
         }
     }
+    // Installed plugins that are not loaded: listed too, so a client of `--json` sees them.
+    for r in app.registry.refused() {
+        if json {
+            let record = serde_json::json!({
+                "id": r.id,
+                "state": "refused",
+                "origin": format!("installed:{}", r.dir.display()),
+                "why": r.why,
+            });
+            out.push_str(&record.to_string());
+            out.push('\n');
+        } else {
+            out.push_str(&format!("{}  refused: {}\n", r.id, r.why));
+        }
+    }
     write_stdout(&smith_render_plain::printable(&out))
 }
 
@@ -220,6 +235,9 @@ fn install(
     let report =
         smith_app::installed::install(&app.paths, path, component, check).map_err(|e| match e {
             smith_app::installed::InstallError::NoHome(h) => crate::command_error::no_home(&h),
+            smith_app::installed::InstallError::Project(p) => {
+                CliError::usage(format!("{p} (--component FILE names it)"))
+            }
             other => CliError::usage(other.to_string()),
         })?;
     let m = &report.manifest;
@@ -248,6 +266,19 @@ fn install(
         "  component SHA-256 {} (trusted as installed: a changed component is not loaded until installed again)\n  it loads in every new smith process; `smith plugins list` shows it, `smith plugins uninstall {}` removes it\n",
         report.sha256, m.id
     ));
+    // What the product layer now says: a clash with another plugin's command or key.
+    if report.manifest.is_product()
+        && let Ok(app) = global.app(&[])
+        && let Ok((layer, _)) = app.product(&smith_tui::keys::built_in_specs())
+    {
+        for n in layer
+            .notices
+            .iter()
+            .filter(|n| n.contains(&format!("plugin {}:", m.id)))
+        {
+            crate::exit::report(&format!("warning: {n}"));
+        }
+    }
     write_stdout(&smith_render_plain::printable(&out))
 }
 

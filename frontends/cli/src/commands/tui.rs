@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use clap::Args;
 use smith_agent::Access;
 use smith_tui::{Exit, Opening, Options};
+use smith_ui_intents::NoticeLevel;
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
@@ -65,11 +66,18 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
     if app.settings.resolved.get("model").is_some() {
         app.checked_selection()?;
     }
-    let mut notices: Vec<String> = app
+    let mut notices: Vec<(NoticeLevel, String)> = app
         .settings
         .notices
         .iter()
-        .map(ToString::to_string)
+        .map(|n| {
+            let level = if n.is_warning() {
+                NoticeLevel::Warning
+            } else {
+                NoticeLevel::Info
+            };
+            (level, n.to_string())
+        })
         .collect();
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
@@ -102,16 +110,16 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         {
             Access::Writer(opened) => {
                 for s in &opened.skipped {
-                    notices.push(format!(
+                    notices.push((NoticeLevel::Warning, format!(
                         "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
                         s.damage_at, s.reason
-                    ));
+                    )));
                 }
                 if let Some(tail) = &opened.truncated {
-                    notices.push(format!(
+                    notices.push((NoticeLevel::Warning, format!(
                         "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
                         tail.len, tail.offset, tail.reason
-                    ));
+                    )));
                 }
                 Opening::Writer {
                     session: Box::new(opened.session),

@@ -83,7 +83,7 @@ fn slash_lists_the_commands_filters_them_and_runs_one_from_the_palette_and_by_it
     // A verb this UI does not carry out yet says what does.
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("`smith undo` does it");
+    pane.wait_for_text("`smith undo` in a shell");
     // A mistyped command is not sent to the model; it says what it is near.
     pane.type_text("/compcat x");
     pane.keys(&["Enter"]);
@@ -108,7 +108,7 @@ fn a_second_plugins_clashing_binding_is_reported_and_the_first_keeps_the_key() {
     // for (which this UI names the way to do).
     pane.keys(&["C-y"]);
     pane.wait_for_text("rival says hi");
-    pane.wait_for_text("`smith undo` does it");
+    pane.wait_for_text("`smith undo` in a shell");
     // Ctrl+S stays the product plugin's steer: with nothing running, it sends the draft.
     pane.type_text("steered");
     pane.keys(&["C-s"]);

@@ -40,6 +40,12 @@ pub(super) fn methods() -> Vec<Method> {
                     string(),
                     "The session a session verb acts on (compact, undo, redo, restore, fork, select).",
                 ),
+                p(
+                    "model",
+                    false,
+                    string(),
+                    "For `compact`: the model that writes the summary (PROVIDER/MODEL, alias or group), as `session.compact` takes it.",
+                ),
             ],
             result: "As the mapped method's result for a verb; `{\"picker\": NAME, …the listing}` for a picker; `{\"intents\": […]}` for a handler command (`notice` with `level` and `text`, `set_theme` with `name`, `set_layout` with `layout`, `set_setting` with `key` and `value` — for this process only, `run` with `verb`, `method` and `params`).",
             result_schema: json!({"type": "object"}),

@@ -228,6 +228,30 @@ fn the_palette_chooses_completes_and_runs() {
         press(&mut ui, KeyCode::Enter),
         Some(Effect::Command(format!("{second} light")))
     );
+    // A mistyped name is not run as what it fuzzily resembles: the line goes to the parser,
+    // which refuses it with what it is near.
+    typed(&mut ui, "/compcat");
+    assert!(ui.palette_matches().is_some_and(|m| m[0].name == "compact"));
+    assert_eq!(
+        press(&mut ui, KeyCode::Enter),
+        Some(Effect::Command("compcat".into()))
+    );
+    // Chosen with Down, it is what runs.
+    typed(&mut ui, "/compcat");
+    press(&mut ui, KeyCode::Down);
+    press(&mut ui, KeyCode::Up);
+    assert_eq!(
+        press(&mut ui, KeyCode::Enter),
+        Some(Effect::Command("compact".into()))
+    );
+    // `//x` and `//` are messages, never commands.
+    typed(&mut ui, "//qt");
+    assert!(ui.palette_view().is_none());
+    assert_eq!(
+        press(&mut ui, KeyCode::Enter),
+        Some(Effect::Submit("/qt".into()))
+    );
+    ui.admitting = false;
     // `//` sends a message that starts with `/`.
     typed(&mut ui, "//etc/hosts is odd");
     assert_eq!(

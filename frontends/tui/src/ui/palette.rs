@@ -38,7 +38,9 @@ impl Ui {
 
     /// The palette's own keys: Up/Down choose, Tab completes, Enter runs the chosen command
     /// when the draft names none exactly (or takes the chosen value for the argument being
-    /// typed, then runs the line).
+    /// typed, then runs the line). Enter takes a row only when it was chosen with Up/Down or
+    /// holds what was typed: a mistyped name is refused with what it is near, never run as
+    /// whatever it fuzzily resembles.
     pub(super) fn palette_key(
         &mut self,
         key: KeyEvent,
@@ -47,9 +49,12 @@ impl Ui {
         use crate::palette::View;
         let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
         let shown = self.editor.shown();
-        // The rows and, choosing one, the draft it makes (and whether that draft is complete).
-        let (rows, chosen_draft): (usize, Option<(String, bool)>) = match self.palette_view()? {
+        // The rows; the chosen row's draft for Tab (and whether that draft is complete); and
+        // for Enter, the same only when the row was chosen or holds what was typed.
+        type Draft = Option<(String, bool)>;
+        let (rows, tab, enter): (usize, Draft, Draft) = match self.palette_view()? {
             View::Commands(found) => {
+                let typed = crate::palette::query(&shown).unwrap_or_default();
                 let chosen = found.get(self.palette.min(found.len().saturating_sub(1)));
                 let draft = chosen.map(|c| {
                     let needs = c.arguments.iter().any(|a| a.required);
@@ -59,9 +64,10 @@ impl Ui {
                         (format!("/{}", c.name), true)
                     }
                 });
-                let exact = crate::palette::query(&shown)
-                    .is_some_and(|q| self.product.command(q).is_some());
-                (found.len(), if exact { None } else { draft })
+                let exact = self.product.command(typed).is_some();
+                let meant = chosen.is_some_and(|c| self.palette_chose || holds(&c.name, typed));
+                let enter = draft.clone().filter(|_| meant && !exact);
+                (found.len(), draft, enter)
             }
             View::Values {
                 values,
@@ -69,22 +75,27 @@ impl Ui {
                 exact,
                 ..
             } => {
+                let typed = &shown[start..];
                 let chosen = values.get(self.palette.min(values.len().saturating_sub(1)));
                 let draft = chosen.map(|v| (format!("{}{v}", &shown[..start]), true));
-                (values.len(), if exact { None } else { draft })
+                let meant = chosen.is_some_and(|v| self.palette_chose || holds(v, typed));
+                let enter = draft.clone().filter(|_| meant && !exact);
+                (values.len(), draft, enter)
             }
         };
         match (key.code, action) {
             (KeyCode::Up, _) if plain => {
                 self.palette = self.palette.saturating_sub(1);
+                self.palette_chose = true;
                 Some(None)
             }
             (KeyCode::Down, _) if plain => {
                 self.palette = (self.palette + 1).min(rows.saturating_sub(1));
+                self.palette_chose = true;
                 Some(None)
             }
             (_, Some(Action::Complete)) => {
-                if let Some((draft, _)) = chosen_draft {
+                if let Some((draft, _)) = tab {
                     let spaced = if draft.ends_with(' ') {
                         draft
                     } else {
@@ -92,12 +103,14 @@ impl Ui {
                     };
                     self.editor.set_text(&spaced);
                     self.palette = 0;
+                    self.palette_chose = false;
                 }
                 Some(None)
             }
             (_, Some(Action::Submit)) => {
-                let (draft, complete) = chosen_draft?;
+                let (draft, complete) = enter?;
                 self.palette = 0;
+                self.palette_chose = false;
                 self.editor.set_text(&draft);
                 if complete {
                     Some(self.act(Action::Submit))
@@ -109,4 +122,10 @@ impl Ui {
             _ => None,
         }
     }
+}
+
+/// Whether `row` holds `typed` (case ignored): what was typed is in the row itself, not only
+/// fuzzily near it.
+fn holds(row: &str, typed: &str) -> bool {
+    row.to_lowercase().contains(&typed.to_lowercase())
 }
