@@ -82,7 +82,13 @@ fn commands_are_listed_and_run_through_the_verbs_methods() {
         json!({"command": "theme", "arguments": {"name": "nosuch"}}),
     );
     assert_eq!(nosuch["code"], -32005, "{nosuch}");
-    assert!(nosuch["message"].as_str().unwrap().contains("known dark, light, none"), "{nosuch}");
+    assert!(
+        nosuch["message"]
+            .as_str()
+            .unwrap()
+            .contains("known dark, light, none"),
+        "{nosuch}"
+    );
     // A picker answers with its listing.
     let models = c.result("commands.run", json!({"command": "models"}));
     assert_eq!(models["picker"], "models");
@@ -96,7 +102,10 @@ fn commands_are_listed_and_run_through_the_verbs_methods() {
     assert_eq!(unknown["code"], -32004);
     assert_eq!(unknown["data"]["did_you_mean"][0], "model", "{unknown}");
     let long = c.error("commands.run", json!({"command": "x".repeat(100_000)}));
-    assert!(long["message"].as_str().unwrap().len() < 400, "a long name is not echoed whole");
+    assert!(
+        long["message"].as_str().unwrap().len() < 400,
+        "a long name is not echoed whole"
+    );
     let missing = c.error("commands.run", json!({"command": "restore", "session": s}));
     assert_eq!(missing["code"], -32602);
     assert_eq!(missing["data"]["field"], "arguments.target", "{missing}");
