@@ -155,35 +155,26 @@ pub(crate) fn example() -> Result<(), String> {
         .arg(&manifest);
     run(fmt)?;
     let guests = target.join("guests");
-    let mut clippy = cargo();
-    clippy
-        .args([
-            "clippy",
+    // `cargo SUBCOMMAND` of the copy, for wasm32-wasip2, in the guests' target directory.
+    let wasm = |subcommand: &str| {
+        let mut cmd = cargo();
+        cmd.args([
+            subcommand,
             "--locked",
             "--release",
             "--target",
             "wasm32-wasip2",
-            "--manifest-path",
         ])
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&guests)
-        .args(["--", "-D", "warnings"]);
-    run(clippy)?;
-    let mut build = cargo();
-    build
-        .args([
-            "build",
-            "--locked",
-            "--release",
-            "--target",
-            "wasm32-wasip2",
-            "--manifest-path",
-        ])
+        .arg("--manifest-path")
         .arg(&manifest)
         .arg("--target-dir")
         .arg(&guests);
-    run(build)?;
+        cmd
+    };
+    let mut clippy = wasm("clippy");
+    clippy.args(["--", "-D", "warnings"]);
+    run(clippy)?;
+    run(wasm("build"))?;
     let component = guests.join("wasm32-wasip2/release/smith_hello.wasm");
     let smith = target.join("debug/smith");
     let home = scratch.join("home");

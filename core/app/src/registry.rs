@@ -251,6 +251,21 @@ impl Registry {
         &self.plugins
     }
 
+    /// What the host loads for the enabled plugins whose manifest `wanted` accepts, in load
+    /// order.
+    pub fn sources(&self, wanted: impl Fn(&Manifest) -> bool) -> Vec<smith_host::PluginSource<'_>> {
+        self.plugins
+            .iter()
+            .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
+            .map(|p| smith_host::PluginSource {
+                origin: p.origin(),
+                manifest: p.manifest_text(),
+                component: p.component(),
+                parsed: Some(&p.manifest),
+            })
+            .collect()
+    }
+
     /// The installed plugins that are not loaded, each with why.
     pub fn refused(&self) -> &[crate::installed::Refused] {
         &self.refused
@@ -299,17 +314,7 @@ impl Registry {
         paths: &Paths,
         wanted: impl Fn(&Manifest) -> bool,
     ) -> Result<Host, RegistryError> {
-        let sources: Vec<smith_host::PluginSource<'_>> = self
-            .plugins
-            .iter()
-            .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
-            .map(|p| smith_host::PluginSource {
-                origin: p.origin(),
-                manifest: p.manifest_text(),
-                component: p.component(),
-                parsed: Some(&p.manifest),
-            })
-            .collect();
+        let sources = self.sources(wanted);
         let cache = CompileCache::new(paths.compile_cache().map(Path::to_path_buf));
         let installed = self.plugins.iter().any(Known::is_installed);
         Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| match e {

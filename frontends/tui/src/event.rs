@@ -51,6 +51,8 @@ pub(crate) enum Event {
         inbox: Inbox,
         model: smith::Selection,
     },
+    /// What the palette's pickers offer (read by the work thread, off the first frame's path).
+    Values(smith_app::product::ArgumentValues),
     /// The work thread cannot run turns (no model, a bad route): why.
     Unprepared(String),
     /// A submission was refused before admission (nothing written): why.

@@ -284,7 +284,6 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         hyperlinks: setting(&app, "tui.hyperlinks"),
     };
     let (product, product_loadout, product_notices) = product_layer(&app)?;
-    let values = std::sync::Arc::new(smith_app::product::ArgumentValues::of(&app));
     let notify = setting(&app, "tui.notify").as_deref() != Some("off");
     let mouse = setting(&app, "tui.mouse").as_deref() != Some("off");
     let clipboard = clipboard::Mode::from_setting(setting(&app, "tui.clipboard").as_deref());
@@ -338,7 +337,6 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
     ui.notify = notify;
     ui.set_product(std::sync::Arc::new(product));
-    ui.values = values;
     for n in product_notices {
         ui.notice(NoticeLevel::Warning, n);
     }
@@ -490,6 +488,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
                     ui.inbox = Some(inbox);
                     ui.unprepared = None;
                 }
+                Event::Values(values) => ui.values = std::sync::Arc::new(values),
                 Event::Unprepared(why) => {
                     ui.status.state = "no model".into();
                     ui.notice(NoticeLevel::Error, why.clone());

@@ -132,6 +132,9 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         live,
         events,
     } = start;
+    // The pickers' values: the catalog is read here, after the first frame, not before it,
+    // and before the session is ready (so a command that opens a picker finds them).
+    events.send(Event::Values(smith_app::product::ArgumentValues::of(&app)));
     let first = selection(&app, &session).and_then(|selection| {
         prepare(
             &app,

@@ -19,6 +19,16 @@ pub(super) fn text_of(v: &smith_config::ResolvedValue) -> String {
 
 type UserBinding = (KeySpec, Option<BindingTarget>, String);
 
+/// The error of setting `key` = `value` (resolved as `v`): `reason`.
+fn refusal(key: &str, value: &str, v: &smith_config::ResolvedValue, reason: String) -> ConfigError {
+    ConfigError {
+        key: key.to_owned(),
+        value: value.to_owned(),
+        source_text: v.source.to_string(),
+        reason,
+    }
+}
+
 /// `keys.KEY "ACTION"` / `"/COMMAND"` / `"none"` settings. A binding to a command no enabled
 /// plugin registers (its plugin disabled or uninstalled) is skipped with a notice in
 /// `notices`; everything else wrong is an error.
@@ -33,12 +43,7 @@ pub(super) fn user_bindings(
             continue;
         };
         let value = text_of(v);
-        let bad = |reason: String| ConfigError {
-            key: key.clone(),
-            value: value.clone(),
-            source_text: v.source.to_string(),
-            reason,
-        };
+        let bad = |reason: String| refusal(key, &value, v, reason);
         let spec = KeySpec::parse(written).map_err(|e| bad(e.to_string()))?;
         if layer
             .bindings
@@ -116,12 +121,7 @@ pub(super) fn user_themes(
             continue;
         }
         let value = text_of(v);
-        let bad = |reason: String| ConfigError {
-            key: key.clone(),
-            value: value.clone(),
-            source_text: v.source.to_string(),
-            reason,
-        };
+        let bad = |reason: String| refusal(key, &value, v, reason);
         let mut parts = key.splitn(3, '.');
         let (_, Some(name), Some(field)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(bad(
@@ -204,12 +204,7 @@ fn resolve_theme(
     };
     let mut styles = Styles::new();
     if let Some((base, v, key)) = &theme.base {
-        let bad = |reason: String| ConfigError {
-            key: (*key).to_owned(),
-            value: base.clone(),
-            source_text: v.source.to_string(),
-            reason,
-        };
+        let bad = |reason: String| refusal(key, base, v, reason);
         if base == name || chain.iter().any(|c| c == base) {
             let mut cycle = chain.clone();
             cycle.push(name.to_owned());
@@ -254,11 +249,11 @@ pub(super) fn chosen_theme(
     if v.source.level == smith_config::Level::ProductDefault {
         return Ok(None);
     }
-    Err(ConfigError {
-        key: "tui.theme".into(),
-        value: name,
-        source_text: v.source.to_string(),
-        reason: format!(
+    Err(refusal(
+        "tui.theme",
+        &name,
+        v,
+        format!(
             "no theme of that name; known: {} (themes come from product plugins and `theme.NAME.KEY` settings)",
             if themes.is_empty() {
                 "none — is the product plugin disabled?".to_owned()
@@ -270,5 +265,5 @@ pub(super) fn chosen_theme(
                     .join(", ")
             }
         ),
-    })
+    ))
 }

@@ -204,21 +204,9 @@ fn install(
     // The check: the new plugin loads next to the enabled tool and product plugins (its tools
     // and commands may not clash with theirs).
     let check = |manifest: &smith_host::Manifest, text: &str, bytes: &[u8]| {
-        let mut sources: Vec<smith_host::PluginSource<'_>> = app
-            .registry
-            .plugins()
-            .iter()
-            .filter(|p| p.disabled_by.is_none() && p.manifest.id != manifest.id)
-            .filter(|p| {
-                p.manifest.world == smith_host::manifest::TOOL_WORLD || p.manifest.is_product()
-            })
-            .map(|p| smith_host::PluginSource {
-                origin: p.origin(),
-                manifest: p.manifest_text(),
-                component: p.component(),
-                parsed: Some(&p.manifest),
-            })
-            .collect();
+        let mut sources = app.registry.sources(|m| {
+            m.id != manifest.id && (m.world == smith_host::manifest::TOOL_WORLD || m.is_product())
+        });
         sources.push(smith_host::PluginSource {
             origin: &manifest.id,
             manifest: text,

@@ -1,0 +1,171 @@
+//! What each action of the key table does to the UI state (a key bound to it, a command's
+//! key action, the palette's Enter): submit, steer and commands, editing, the overlays,
+//! scrolling, leaving.
+
+use smith::Delivery;
+
+use super::{Effect, Held, Layer, Ui};
+use crate::keys::Action;
+
+impl Ui {
+    pub(super) fn act(&mut self, action: Action) -> Option<Effect> {
+        match action {
+            Action::Submit | Action::Steer => {
+                if self.editor.is_empty() {
+                    return None;
+                }
+                // `/NAME …`: a command of the product layer (never sent to the model); `//…`
+                // sends the text with one `/` less.
+                let shown = self.editor.shown();
+                if let Some(line) = shown.strip_prefix('/')
+                    && !line.starts_with('/')
+                    && !line.is_empty()
+                {
+                    if line.contains('\n') {
+                        self.hint = Some(
+                            "a command is one line: remove the line breaks, or start the draft with // to send it as a message".into(),
+                        );
+                        return None;
+                    }
+                    let line = line.to_owned();
+                    self.editor.submit()?;
+                    return self.command(line);
+                }
+                if let Some(why) = self.cannot_submit() {
+                    self.hint = Some(why);
+                    return None;
+                }
+                if shown.starts_with("//") {
+                    self.editor.set_text(&shown[1..]);
+                }
+                let text = self.editor.submit()?;
+                if self.busy() {
+                    let delivery = if action == Action::Steer {
+                        Delivery::Steer
+                    } else {
+                        Delivery::FollowUp
+                    };
+                    return Some(Effect::Enqueue(text, delivery));
+                }
+                self.admitting = true;
+                self.sent = Some(text.clone());
+                self.status.state = "sending".into();
+                self.follow_latest();
+                Some(Effect::Submit(text))
+            }
+            Action::Newline => {
+                self.editor.newline();
+                None
+            }
+            Action::Withdraw => {
+                let last = self.queued.last()?.clone();
+                if !self.editor.is_empty() {
+                    self.hint = Some(
+                        "the draft is not empty: send or clear it (Esc) before taking queued input back".into(),
+                    );
+                    return None;
+                }
+                self.editor.set_text(&last.text);
+                self.queued.pop();
+                self.status.queued = self.queued.len();
+                Some(Effect::Withdraw(last.submission))
+            }
+            Action::Escape => {
+                if !self.choices.is_empty() {
+                    self.choices.clear();
+                    self.choice = None;
+                } else if !self.editor.is_empty() {
+                    self.stash_draft();
+                } else if let Some(work) = self.running {
+                    self.status.state = "aborting".into();
+                    return Some(Effect::Abort(work));
+                }
+                None
+            }
+            Action::Complete => {
+                self.complete();
+                None
+            }
+            Action::ExternalEditor => Some(Effect::ExternalEditor),
+            Action::ToggleThinking => {
+                self.window.live.show_thinking = !self.window.live.show_thinking;
+                None
+            }
+            Action::ToggleFollow => {
+                if let Held::Observer { follow, .. } = &mut self.held {
+                    *follow = !*follow;
+                    if *follow {
+                        self.follow_latest();
+                    }
+                }
+                None
+            }
+            Action::Help => {
+                self.layers.push(Layer::Help { scroll: 0 });
+                None
+            }
+            Action::Palette => {
+                if self.editor.is_empty() {
+                    self.editor.set_text("/");
+                    self.palette = 0;
+                    self.palette_chose = false;
+                } else {
+                    self.hint = Some(format!(
+                        "the palette opens on an empty draft: send or clear this one first ({} clears it; Up brings it back)",
+                        self.keymap.keys_of(Action::Escape)
+                    ));
+                }
+                None
+            }
+            Action::Search => {
+                self.open_search();
+                None
+            }
+            Action::Select => {
+                self.open_select();
+                None
+            }
+            Action::PageUp => self.scroll_by(-(self.page.max(2) as isize - 1)),
+            Action::PageDown => self.scroll_by(self.page.max(2) as isize - 1),
+            Action::LineUp => self.scroll_by(-1),
+            Action::LineDown => self.scroll_by(1),
+            Action::Top => {
+                self.top();
+                None
+            }
+            Action::Bottom => {
+                self.follow_latest();
+                None
+            }
+            Action::Interrupt => {
+                if self.quit_armed {
+                    return Some(Effect::Quit);
+                }
+                let stashed = self.editor.stash();
+                self.quit_armed = true;
+                self.hint = Some(format!(
+                    "press Ctrl+C again to leave{}{}",
+                    if stashed {
+                        " (the draft is kept: Up brings it back)"
+                    } else {
+                        ""
+                    },
+                    if self.running.is_some() {
+                        " (the running work is aborted, recorded)"
+                    } else {
+                        ""
+                    }
+                ));
+                None
+            }
+            Action::Quit => {
+                if self.editor.is_empty() {
+                    Some(Effect::Quit)
+                } else {
+                    self.editor.delete();
+                    None
+                }
+            }
+        }
+    }
+}
