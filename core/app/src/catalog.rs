@@ -111,13 +111,15 @@ pub fn tool_records(
 /// the grants a run from the listed directory refuses it (`process`: that run's process
 /// policy).
 pub fn plugin_record(
+    registry: &crate::registry::Registry,
     plugin: &crate::registry::Known,
     process: &smith_host::ProcessPolicy,
 ) -> serde_json::Value {
     use serde_json::json;
     let m = &plugin.manifest;
     let grants: Vec<String> = m.grants.iter().map(ToString::to_string).collect();
-    let state = if plugin.disabled_by.is_some() {
+    let disabled_by = registry.disabled_by(plugin);
+    let state = if disabled_by.is_some() {
         "disabled"
     } else {
         "active"
@@ -138,7 +140,7 @@ pub fn plugin_record(
         })),
         "origin": plugin.origin(),
     });
-    if let Some(by) = &plugin.disabled_by {
+    if let Some(by) = &disabled_by {
         record["disabled_by"] = json!(by);
     }
     if let (true, smith_host::ProcessPolicy::Refused(why)) = (

@@ -140,7 +140,13 @@ fn closest_provider(key: &str, known: &[String]) -> Vec<String> {
 pub struct Registry {
     plugins: Vec<Known>,
     refused: Vec<crate::installed::Refused>,
+    /// Plugins enabled (`true`) or disabled for the rest of this process, over what the
+    /// settings say (the terminal UI's `plugin-enable` and `plugin-disable`).
+    overrides: std::sync::RwLock<std::collections::BTreeMap<String, bool>>,
 }
+
+/// Who disabled a plugin for this process (the `disabled_by` of such a plugin).
+pub const DISABLED_FOR_PROCESS: &str = "this process (plugin-disable)";
 
 impl Registry {
     /// The bundled plugins, marked by the resolved `plugins.ID.enabled` settings. A setting
@@ -243,7 +249,14 @@ impl Registry {
             }
         }
         notices.extend(refused.iter().map(|r| Notice::Plugin(r.why.clone())));
-        Ok((Self { plugins, refused }, notices))
+        Ok((
+            Self {
+                plugins,
+                refused,
+                overrides: std::sync::RwLock::default(),
+            },
+            notices,
+        ))
     }
 
     /// Every known plugin, in load order.
@@ -256,7 +269,7 @@ impl Registry {
     pub fn sources(&self, wanted: impl Fn(&Manifest) -> bool) -> Vec<smith_host::PluginSource<'_>> {
         self.plugins
             .iter()
-            .filter(|p| p.disabled_by.is_none() && wanted(&p.manifest))
+            .filter(|p| self.disabled_by(p).is_none() && wanted(&p.manifest))
             .map(|p| smith_host::PluginSource {
                 origin: p.origin(),
                 manifest: p.manifest_text(),
@@ -264,6 +277,45 @@ impl Registry {
                 parsed: Some(&p.manifest),
             })
             .collect()
+    }
+
+    /// Why `plugin` is disabled (the source of the setting, or [`DISABLED_FOR_PROCESS`]);
+    /// `None` when it is enabled — by the settings, or for this process.
+    pub fn disabled_by(&self, plugin: &Known) -> Option<String> {
+        let overrides = self
+            .overrides
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match overrides.get(&plugin.manifest.id) {
+            Some(true) => None,
+            Some(false) => Some(DISABLED_FOR_PROCESS.to_owned()),
+            None => plugin.disabled_by.clone(),
+        }
+    }
+
+    /// Enable or disable plugin `id` for the rest of this process: what loads next (a run
+    /// prepared after this) follows it; plugins loaded already are not changed. Whether it
+    /// was enabled before.
+    ///
+    /// # Errors
+    /// No known plugin has that id: the message names the known ones.
+    pub fn set_enabled(&self, id: &str, enabled: bool) -> Result<bool, String> {
+        let Some(plugin) = self.plugins.iter().find(|p| p.manifest.id == id) else {
+            return Err(format!(
+                "no plugin `{id}`; known: {}",
+                self.plugins
+                    .iter()
+                    .map(|p| p.manifest.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        let was = self.disabled_by(plugin).is_none();
+        self.overrides
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.to_owned(), enabled);
+        Ok(was)
     }
 
     /// The installed plugins that are not loaded, each with why.
@@ -275,7 +327,7 @@ impl Registry {
     pub fn enabled(&self) -> impl Iterator<Item = &Manifest> {
         self.plugins
             .iter()
-            .filter(|p| p.disabled_by.is_none())
+            .filter(|p| self.disabled_by(p).is_none())
             .map(|p| &p.manifest)
     }
 

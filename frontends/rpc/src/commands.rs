@@ -188,6 +188,19 @@ fn mapped(
             params.insert("target".into(), Value::from(target.as_str()));
             "history.restore"
         }
+        Verb::Diff(from) => {
+            needs_session(&mut params)?;
+            if let Some(from) = from {
+                params.insert("from".into(), Value::from(from.as_str()));
+            }
+            "history.diff"
+        }
+        Verb::Export(_) => {
+            return Err(refused(
+                "the export verb has no JSON-RPC method: page `session.entries` for the same records, or run `smith sessions export SESSION`"
+                    .into(),
+            ));
+        }
         Verb::OpenPicker(_) => "commands.list",
         Verb::Replay(_) => {
             return Err(refused(
@@ -218,6 +231,13 @@ fn picker(server: &Arc<Server>, p: Picker) -> Result<Value, ErrorObject> {
                 code: code::REFUSED,
                 message: "the sessions picker over JSON-RPC is `sessions.list` with `cwd`: call it (it pages and filters)".into(),
                 data: Some(json!({"method": "sessions.list", "params": {"cwd": server.cwd.to_string_lossy()}})),
+            });
+        }
+        Picker::Branches => {
+            return Err(ErrorObject {
+                code: code::REFUSED,
+                message: "the branches picker over JSON-RPC is `session.entries` (each entry names its parent): page it, then `sessions.select` the leaf to continue".into(),
+                data: Some(json!({"method": "session.entries"})),
             });
         }
         Picker::Models => crate::methods::models_json(server)?,

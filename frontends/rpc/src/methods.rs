@@ -680,7 +680,7 @@ pub(crate) fn plugins_json(server: &Server) -> Result<Value> {
         .registry
         .plugins()
         .iter()
-        .map(|k| smith_app::catalog::plugin_record(k, &process))
+        .map(|k| smith_app::catalog::plugin_record(&server.app.registry, k, &process))
         .collect();
     Ok(json!({"plugins": plugins}))
 }

@@ -3,19 +3,24 @@
 //! its outcome carried out — a key-table action, a runtime verb, a picker, or the intents a
 //! plugin's handler returns (theme, layout, notices).
 //!
-//! The runtime verbs this UI carries out today are `compact`, `set-model` (the following runs
-//! use the model; the session records it with each) and the palette picker; the others
-//! (sessions, branches, working-tree history, plugins) say which `smith` command does the
-//! same, until the interactive commands land here. A missing model, plugin or thinking
-//! argument opens the palette's picker of its values.
+//! Every runtime verb is carried out here: going to another session (new, attach, fork,
+//! replay) closes this one and opens that; the writes (undo, redo, restore, select, plugin
+//! enable and disable) go through the work thread, which holds the session's writer (refused
+//! in a read-only view); diff and export read on a thread of their own. The pickers
+//! (sessions, branches, plugins) open over the transcript; the models picker is the
+//! palette's. A missing model, plugin or thinking argument opens the palette's picker of its
+//! values.
 
 use smith_app::product::Loadout;
 use smith_app::product::wit::{Intent, Layout, Level, Picker, Verb};
 use smith_app::product::{CommandError, Outcome, ProductLayer, verb_words};
 use smith_ui_intents::NoticeLevel;
 
+use crate::go::{Go, Read};
 use crate::keys::Action;
+use crate::pickers::Kind;
 use crate::ui::{Effect, Ui};
+use crate::work::Write;
 
 /// What running commands needs beyond the UI: the loadout handler commands run through, and
 /// whether colour is drawn at all (`tui.color` none: a theme switch keeps no colour).
@@ -141,11 +146,9 @@ impl Runner {
     fn picker(&self, ui: &mut Ui, picker: Picker) -> Option<Effect> {
         match picker {
             Picker::Commands => ui.trigger(Action::Palette),
-            Picker::Sessions => not_here(
-                ui,
-                "the sessions picker",
-                "`smith sessions list --here` lists them; leave and run `smith --session ID`",
-            ),
+            Picker::Sessions => ui.open_picker(Kind::Sessions { all: false }),
+            Picker::Branches => ui.open_picker(Kind::Branches),
+            Picker::Plugins => ui.open_picker(Kind::Plugins),
             Picker::Models => {
                 // The model picker is the palette's, on /model's argument.
                 ui.editor.set_text("/model ");
@@ -153,48 +156,47 @@ impl Runner {
                 ui.palette_chose = false;
                 None
             }
-            Picker::Plugins => not_here(
-                ui,
-                "the plugins picker",
-                "`smith plugins list` lists them; leave and run smith with `--disable-plugin ID` or `-c plugins.ID.enabled=true`",
-            ),
         }
     }
 
     fn verb(&self, ui: &mut Ui, verb: Verb) -> Option<Effect> {
-        let instead = match &verb {
-            Verb::Compact(focus) => return ui.compact(focus.clone()),
-            Verb::SetModel((model, thinking)) => return set_model(ui, model, thinking.as_deref()),
-            Verb::OpenPicker(p) => return self.picker(ui, *p),
-            Verb::NewSession => {
-                "leave and run `smith` again (a new session opens by default)".to_owned()
+        let writes = |ui: &mut Ui, write: Write| -> Option<Effect> {
+            match &ui.held {
+                crate::ui::Held::Writer => Some(Effect::Write(write)),
+                _ => {
+                    ui.hint = Some(format!(
+                        "read-only: {} changes the session; /fork makes a writable copy",
+                        verb_words(&verb)
+                    ));
+                    None
+                }
             }
-            Verb::Attach(id) => format!("leave and run `smith --session {id}`"),
-            Verb::Fork(entry) => format!(
-                "`smith sessions fork {}{}`, then `smith --session NEW`",
-                ui.status.session,
-                entry
-                    .as_deref()
-                    .map(|e| format!(" --at {e}"))
-                    .unwrap_or_default()
-            ),
-            Verb::Select(entry) => format!(
-                "`smith sessions select {} {entry}`, then `smith --session {}`",
-                ui.status.session, ui.status.session
-            ),
-            Verb::Undo(turn) => format!(
-                "`smith undo{}` in a shell",
-                if *turn { " --turn" } else { "" }
-            ),
-            Verb::Redo => "`smith redo` in a shell".to_owned(),
-            Verb::Restore(target) => format!("`smith restore {target}` in a shell"),
-            Verb::Replay(_) => format!("`smith replay {}` in a shell", ui.status.session),
-            Verb::PluginEnable(id) => format!(
-                "leave and run smith with `-c plugins.{id}.enabled=true` (or set it in your configuration)"
-            ),
-            Verb::PluginDisable(id) => format!("leave and run smith with `--disable-plugin {id}`"),
         };
-        not_here(ui, &verb_words(&verb), &instead)
+        match verb.clone() {
+            Verb::Compact(focus) => ui.compact(focus),
+            Verb::SetModel((model, thinking)) => set_model(ui, &model, thinking.as_deref()),
+            Verb::OpenPicker(p) => self.picker(ui, p),
+            Verb::NewSession => Some(Effect::Go(Go::New)),
+            Verb::Attach(id) => Some(Effect::Go(Go::Attach(id))),
+            Verb::Fork(entry) => Some(Effect::Go(Go::Fork(entry))),
+            Verb::Replay(range) => Some(Effect::Go(Go::Replay(range))),
+            Verb::Select(entry) => match entry.trim().parse::<u64>() {
+                Ok(leaf) if leaf > 0 => writes(ui, Write::Select(smith::EntryId(leaf))),
+                _ => {
+                    ui.hint = Some(format!(
+                        "`{entry}` is not an entry id (a whole number: /branches shows the branches)"
+                    ));
+                    None
+                }
+            },
+            Verb::Undo(turn) => writes(ui, Write::Undo(turn)),
+            Verb::Redo => writes(ui, Write::Redo),
+            Verb::Restore(target) => writes(ui, Write::Restore(target)),
+            Verb::PluginEnable(id) => writes(ui, Write::Plugin(id, true)),
+            Verb::PluginDisable(id) => writes(ui, Write::Plugin(id, false)),
+            Verb::Diff(from) => Some(Effect::Read(Read::Diff(from))),
+            Verb::Export(file) => Some(Effect::Read(Read::Export(file))),
+        }
     }
 }
 
@@ -229,14 +231,6 @@ fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect>
     };
     ui.status.state = "switching model".into();
     Some(Effect::SetModel(selection, thinking))
-}
-
-fn not_here(ui: &mut Ui, what: &str, instead: &str) -> Option<Effect> {
-    ui.notice(
-        NoticeLevel::Warning,
-        format!("{what}: not carried out by the terminal UI of this version; instead, {instead}"),
-    );
-    None
 }
 
 /// A command error as the hint shows it.

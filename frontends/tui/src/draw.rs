@@ -297,9 +297,46 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             draw_detail(ui, &t, area, buf);
             return None;
         }
+        Some(Layer::Text { .. }) => {
+            draw_text(ui, &t, area, buf);
+            return None;
+        }
+        Some(Layer::Picker(picker)) => {
+            return pickers::draw(picker, &t, area, buf);
+        }
         _ => {}
     }
     cursor
+}
+
+/// A text overlay (a diff): its lines, scrollable, diff lines coloured.
+fn draw_text(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
+    let Some(Layer::Text {
+        title,
+        lines,
+        scroll,
+    }) = ui.layers.last_mut()
+    else {
+        return;
+    };
+    let shown: Vec<Line<'static>> = lines
+        .iter()
+        .map(|l| {
+            let style = if l.starts_with("+++") || l.starts_with("---") || l.starts_with("diff ") {
+                t.heading
+            } else if l.starts_with('+') {
+                t.diff_added
+            } else if l.starts_with('-') {
+                t.diff_removed
+            } else if l.starts_with("@@") {
+                t.tool
+            } else {
+                t.assistant
+            };
+            Line::from(Span::styled(sanitize(l).into_owned(), style))
+        })
+        .collect();
+    *scroll = panel(t, area, buf, title, &shown, *scroll);
 }
 
 fn placeholder(ui: &Ui) -> String {
@@ -495,13 +532,34 @@ fn value_rows(
     let shown = crate::palette::ROWS.min(room.saturating_sub(1).max(1));
     let chosen = ui.palette.min(values.len() - 1);
     let first = chosen.saturating_sub(shown - 1);
+    let value_w = values
+        .iter()
+        .map(|v| v.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
     for (i, v) in values.iter().enumerate().skip(first).take(shown) {
-        let text =
-            smith_render_terminal::cut_to_width(&sanitize(&format!(" {v}")), usize::from(width));
-        above.push(vec![Span::styled(
-            text,
-            if i == chosen { t.selected } else { t.dim },
-        )]);
+        let detail = ui.values.details.get(v).map(String::as_str).unwrap_or("");
+        let text = smith_render_terminal::cut_to_width(
+            &sanitize(&format!(" {v:<value_w$}  {detail}")),
+            usize::from(width),
+        );
+        // The value (and its leading space) apart from the detail, at a character boundary.
+        let at = text
+            .char_indices()
+            .nth(v.chars().count() + 1)
+            .map_or(text.len(), |(i, _)| i);
+        let (head, tail) = text.split_at(at);
+        above.push(vec![
+            Span::styled(
+                head.to_owned(),
+                if i == chosen { t.selected } else { t.tool },
+            ),
+            Span::styled(
+                tail.to_owned(),
+                if i == chosen { t.selected } else { t.dim },
+            ),
+        ]);
     }
     above.push(vec![Span::styled(
         format!(
@@ -599,7 +657,7 @@ fn draw_detail(ui: &mut Ui, t: &Theme, area: Rect, buf: &mut Buffer) {
 
 /// A framed panel over the middle of `area` (at most 110 columns) showing `lines` from
 /// `scroll` (returned clamped), titled `name` with the range shown when they do not fit.
-fn panel(
+pub(crate) fn panel(
     t: &Theme,
     area: Rect,
     buf: &mut Buffer,
@@ -661,5 +719,6 @@ fn panel(
     scroll
 }
 
+mod pickers;
 #[cfg(test)]
 mod tests;

@@ -53,6 +53,13 @@ pub(crate) enum Event {
     },
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
+    /// Rows for an open picker.
+    Listed(crate::pickers::Listed),
+    /// Text to show in a scrollable overlay (a diff), titled.
+    Overlay { title: String, text: String },
+    /// The session's branch changed to the one ending at `leaf` (recorded): the transcript is
+    /// read again; `said` tells the person.
+    Reselected { leaf: u64, said: String },
     /// The work thread cannot run turns (no model, a bad route): why.
     Unprepared(String),
     /// A submission was refused before admission (nothing written): why.
@@ -71,19 +78,34 @@ pub(crate) enum Event {
     Signal(i32),
 }
 
-/// The sending end, cloned by every thread.
+/// The sending end, cloned by every thread. Each carries the generation of the session view
+/// it works for (0: the terminal's and the signals' threads, which outlive every view): when
+/// the UI switches to another session, what the previous view's threads still send is
+/// dropped by its generation, never applied to the next one.
 #[derive(Clone, Debug)]
-pub(crate) struct Events(mpsc::Sender<Event>);
+pub(crate) struct Events {
+    tx: mpsc::Sender<(u64, Event)>,
+    generation: u64,
+}
 
 impl Events {
-    pub(crate) fn channel() -> (Self, mpsc::Receiver<Event>) {
+    /// The channel, and its sender for generation 0.
+    pub(crate) fn channel() -> (Self, mpsc::Receiver<(u64, Event)>) {
         let (tx, rx) = mpsc::channel();
-        (Self(tx), rx)
+        (Self { tx, generation: 0 }, rx)
+    }
+
+    /// A sender for the session view `generation`.
+    pub(crate) fn for_generation(&self, generation: u64) -> Self {
+        Self {
+            tx: self.tx.clone(),
+            generation,
+        }
     }
 
     /// Send `event`; a render loop that ended takes nothing more.
     pub(crate) fn send(&self, event: Event) {
-        let _ = self.0.send(event);
+        let _ = self.tx.send((self.generation, event));
     }
 }
 

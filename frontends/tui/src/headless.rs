@@ -32,7 +32,7 @@ pub struct Stalled {
 pub struct Headless {
     ui: Ui,
     storage: Storage,
-    rx: mpsc::Receiver<Event>,
+    rx: mpsc::Receiver<(u64, Event)>,
     buf: Buffer,
 }
 
@@ -104,8 +104,8 @@ impl Headless {
                 what: what.to_owned(),
                 waited: started.elapsed(),
             })?;
-            self.ui.storage_event(event);
-            while let Ok(event) = self.rx.try_recv() {
+            self.ui.storage_event(event.1);
+            while let Ok((_, event)) = self.rx.try_recv() {
                 self.ui.storage_event(event);
             }
             self.frame();

@@ -27,6 +27,14 @@ pub(crate) enum Layer {
     Select { key: Key, code: usize },
     /// One entry in full, scrolled to line `scroll`.
     Detail { key: Key, scroll: usize },
+    /// A picker: sessions, branches, plugins.
+    Picker(crate::pickers::Picker),
+    /// Text a command read (a diff), titled, scrolled to line `scroll`.
+    Text {
+        title: String,
+        lines: Vec<String>,
+        scroll: usize,
+    },
 }
 
 /// The search's query and where it is.
@@ -95,7 +103,8 @@ impl Ui {
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         match self.layers.last_mut()? {
-            Layer::Help { scroll } | Layer::Detail { scroll, .. } => {
+            Layer::Picker(_) => return Some(self.picker_key(key, action)),
+            Layer::Help { scroll } | Layer::Detail { scroll, .. } | Layer::Text { scroll, .. } => {
                 match (action, key.code) {
                     (Some(Action::LineUp), _) | (_, KeyCode::Up) => {
                         *scroll = scroll.saturating_sub(1);

@@ -21,6 +21,7 @@ mod commands;
 pub mod complete;
 mod draw;
 mod event;
+mod go;
 mod guard;
 #[doc(hidden)]
 pub mod headless;
@@ -28,28 +29,28 @@ pub mod history;
 pub mod keys;
 mod layers;
 mod palette;
+mod pickers;
 mod replay;
+mod switch;
 mod themes;
 mod ui;
+mod view;
 mod work;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use crossterm::event::Event as TermEvent;
 use ratatui_core::terminal::Terminal;
 use ratatui_crossterm::CrosstermBackend;
 use smith::SessionId;
-use smith_agent::{Enqueue, Session};
+use smith_agent::Session;
 use smith_app::App;
 use smith_render_terminal::Theme;
 use smith_ui_intents::NoticeLevel;
 
-use event::{Event, Events, LiveIntents};
-use ui::{Effect, Held, Ui};
+use event::{Event, Events};
+use ui::{Held, Ui};
 
 /// How the session was opened.
 #[derive(Debug)]
@@ -172,7 +173,7 @@ impl Drop for Restore {
 
 /// Lets the render loop stop the input thread while another program owns the terminal.
 #[derive(Default)]
-struct InputGate {
+pub(crate) struct InputGate {
     paused: Mutex<(bool, bool)>,
     changed: Condvar,
 }
@@ -321,20 +322,12 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         loadout: product_loadout,
         colour,
     };
-    let (held, session_id, path) = match &opening {
-        Opening::Writer { session, .. } => (Held::Writer, session.id(), session.path().to_owned()),
-        Opening::Observer { path, id } => (
-            Held::Observer {
-                holder: smith_store::holder::read_holder(path),
-                follow: true,
-                writer_gone: false,
-            },
-            *id,
-            path.clone(),
-        ),
-        Opening::Replay { path, id, .. } => (Held::Replay, *id, path.clone()),
-    };
-    let mut ui = Ui::new(theme, held, session_id.to_string(), cwd.clone());
+    let mut ui = Ui::new(
+        theme,
+        held_of(&opening),
+        session_id_of(&opening).to_string(),
+        cwd.clone(),
+    );
     ui.notify = notify;
     ui.set_product(std::sync::Arc::new(product));
     for n in product_notices {
@@ -353,224 +346,124 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     spawn_signals(events.clone())?;
     let gate = Arc::new(InputGate::default());
     spawn_input(events.clone(), Arc::clone(&gate));
-    let live = LiveIntents::new(session_id, events.clone());
-    let follow_live = Arc::new(AtomicBool::new(true));
-    let stop_follow = Arc::new(AtomicBool::new(false));
-    let mut work = None;
-    let storage;
-    // A replay's thread stops between entries once this is cancelled.
-    let replaying = smith::Cancel::new();
-    match opening {
-        Opening::Writer { session, new } => {
-            storage = Some(history::start(path.clone(), events.clone(), None));
-            ui.loading = true;
-            work = Some(work::start(work::Start {
-                app,
-                session: *session,
-                new,
-                script,
-                cwd: cwd.clone(),
-                live: Arc::clone(&live),
-                events: events.clone(),
-            }));
-        }
-        Opening::Observer { path, id } => {
-            drop(app);
-            if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
-                ui.status.model = model.to_string();
+    let env = view::Env {
+        app: Arc::new(app),
+        cwd,
+        script,
+        events: events.clone(),
+        gate,
+        caps,
+        mouse,
+        clipboard,
+        osc52,
+        runner,
+    };
+    let mut opening = opening;
+    let mut generation = 1;
+    let mut back: Option<(SessionId, PathBuf)> = None;
+    loop {
+        ui.opened = Some((session_id_of(&opening), path_of(&opening)));
+        ui.back = back.take();
+        let ended = view::run(&env, &mut terminal, &rx, &mut ui, opening, generation)?;
+        let target = match ended {
+            view::Ended::Exit(e) => {
+                drop(terminal);
+                drop(_restore);
+                return Ok(e);
             }
-            storage = Some(history::start(
-                path,
-                events.clone(),
-                Some(history::Observe {
-                    id,
-                    live: Arc::clone(&follow_live),
-                    stop: Arc::clone(&stop_follow),
-                }),
-            ));
+            view::Ended::Switch(target) => target,
+        };
+        generation += 1;
+        let from = ui.opened.clone();
+        if matches!(target, switch::Target::Replay { .. }) {
+            back = from.clone();
         }
-        Opening::Replay { path, id, options } => {
-            drop(app);
-            if let Ok(Some(model)) = smith_app::inspect::recorded_selection(&path) {
-                ui.status.model = model.to_string();
+        let (next, notices) = match switch::open(&env.app, target) {
+            Ok(opened) => opened,
+            Err(why) => {
+                // The previous session again (it was closed for the switch).
+                let Some((id, path)) = from else {
+                    return Err(TuiError::Terminal(std::io::Error::other(why)));
+                };
+                match switch::open(&env.app, switch::Target::Existing { path, id }) {
+                    Ok((o, mut n)) => {
+                        n.insert(
+                            0,
+                            (
+                                NoticeLevel::Error,
+                                format!("{why}; session {id} is open again"),
+                            ),
+                        );
+                        (o, n)
+                    }
+                    Err(again) => {
+                        return Err(TuiError::Terminal(std::io::Error::other(format!(
+                            "{why}; and reopening session {id} failed: {again}"
+                        ))));
+                    }
+                }
             }
-            // No history is read: the replay brings the transcript, entry by entry.
-            storage = None;
-            replay::start(path, id, options, replaying.clone(), events.clone());
+        };
+        let held = held_of(&next);
+        ui = ui.next_view(held, session_id_of(&next));
+        for (level, n) in notices {
+            ui.notice(level, n);
         }
+        opening = next;
     }
+}
 
-    let mut exit = None;
-    let mut leaving = false;
-    while let Ok(first) = rx.recv() {
-        let mut dirty = false;
-        let mut next = Some(first);
-        while let Some(event) = next {
-            dirty = true;
-            match event {
-                Event::Terminal(TermEvent::Key(key)) => {
-                    let effect = match ui.key(key) {
-                        Some(Effect::Command(line)) => runner.run(&mut ui, &line),
-                        other => other,
-                    };
-                    if let Some(effect) = effect {
-                        match effect {
-                            Effect::Quit => {
-                                exit.get_or_insert(Exit::Quit);
-                            }
-                            Effect::ExternalEditor => {
-                                external_editor(
-                                    &mut ui,
-                                    &gate,
-                                    &mut terminal,
-                                    (caps.keyboard_enhancement, mouse),
-                                )?;
-                            }
-                            Effect::Copy { text, what } => {
-                                ui.hint = Some(clipboard::copy(&text, &what, clipboard, osc52));
-                            }
-                            #[cfg(debug_assertions)]
-                            Effect::Fault => {
-                                if std::env::var("SMITH_TUI_FAULT").as_deref() == Ok("error") {
-                                    return Err(TuiError::Fault);
-                                }
-                                panic!(
-                                    "SMITH_TUI_FAULT: the fault hook panicked on purpose (debug builds only)"
-                                );
-                            }
-                            other => carry_out(other, &ui, work.as_ref(), &events),
-                        }
-                    }
-                }
-                Event::Terminal(TermEvent::Paste(text)) => ui.paste(&text),
-                Event::Terminal(TermEvent::Mouse(m)) => match m.kind {
-                    crossterm::event::MouseEventKind::ScrollUp => {
-                        ui.scroll_by(-3);
-                    }
-                    crossterm::event::MouseEventKind::ScrollDown => {
-                        ui.scroll_by(3);
-                    }
-                    _ => dirty = false,
-                },
-                Event::Terminal(TermEvent::FocusGained) => ui.focused = true,
-                Event::Terminal(TermEvent::FocusLost) => ui.focused = false,
-                Event::Terminal(_) => {}
-                Event::TerminalLost => {
-                    exit.get_or_insert(Exit::TerminalLost);
-                }
-                Event::Intents => {
-                    for intent in live.drain() {
-                        ui.apply(&intent);
-                    }
-                    ui.refresh_queue();
-                    if std::mem::take(&mut ui.reload) {
-                        ui.read_again();
-                    }
-                }
-                event @ (Event::Chunk { .. }
-                | Event::Summary { .. }
-                | Event::Found { .. }
-                | Event::NotFound { .. }) => ui.storage_event(event),
-                Event::Observed(intents) => {
-                    for intent in &intents {
-                        ui.apply(intent);
-                    }
-                }
-                Event::WriterGone => {
-                    if let Held::Observer { writer_gone, .. } = &mut ui.held {
-                        *writer_gone = true;
-                    }
-                }
-                Event::Ready { inbox, model } => {
-                    ui.status.model = model.to_string();
-                    ui.status.state = "idle".into();
-                    ui.model = Some(model);
-                    ui.inbox = Some(inbox);
-                    ui.unprepared = None;
-                }
-                Event::Values(values) => ui.values = std::sync::Arc::new(values),
-                Event::Unprepared(why) => {
-                    ui.status.state = "no model".into();
-                    ui.notice(NoticeLevel::Error, why.clone());
-                    ui.unprepared = Some(why);
-                }
-                Event::Refused(why) => ui.refused(why),
-                Event::Unqueued(text, why) => {
-                    if ui.editor.is_empty() {
-                        ui.editor.set_text(&text);
-                    }
-                    ui.notice(NoticeLevel::Error, why);
-                }
-                Event::Queued => ui.refresh_queue(),
-                Event::Notice(level, text) => ui.notice(level, text),
-                Event::WorkEnded { leaf } => {
-                    for intent in live.drain() {
-                        ui.apply(&intent);
-                    }
-                    ui.work_ended(leaf);
-                }
-                Event::Closed => {
-                    if let Some(thread) = work.take().and_then(|mut w| w.thread.take()) {
-                        let _ = thread.join();
-                    }
-                }
-                Event::Signal(n) => {
-                    exit.get_or_insert(Exit::Signal(n));
-                }
-            }
-            if exit.is_some() && !leaving {
-                leaving = true;
-                replaying.cancel();
-                stop_follow.store(true, Ordering::SeqCst);
-                ui.status.state = "closing".into();
-                if let Some(inbox) = &ui.inbox {
-                    let why = match exit {
-                        Some(Exit::Signal(n)) => format!("the terminal UI got signal {n}"),
-                        Some(Exit::TerminalLost) => "the terminal went away".to_owned(),
-                        _ => "the terminal UI was closed".to_owned(),
-                    };
-                    inbox.refuse_asks(&why);
-                    if let Some(running) = ui.running {
-                        let _ = inbox.abort(running, &why);
-                    }
-                }
-                match &work {
-                    Some(w) => {
-                        let _ = w.commands.send(work::Command::Close);
-                    }
-                    None => break,
-                }
-            }
-            if leaving && work.is_none() {
-                break;
-            }
-            next = rx.try_recv().ok();
-        }
-        follow_live.store(
-            matches!(ui.held, Held::Observer { follow: true, .. }),
-            Ordering::SeqCst,
-        );
-        if leaving && work.is_none() {
-            break;
-        }
-        if dirty && exit != Some(Exit::TerminalLost) {
-            draw_frame(&mut terminal, &mut ui, caps.synchronized_output)?;
-            // The view may near what is not resident, or have left some of it.
-            ui.after_frame();
-        }
-        for ask in ui.asks.drain(..) {
-            if let Some(storage) = &storage {
-                storage.ask(ask);
-            }
-        }
-        if std::mem::take(&mut ui.ring) {
-            let mut out = std::io::stdout();
-            let _ = out.write_all(b"\x07").and_then(|()| out.flush());
-        }
+/// The id of the session `opening` opens.
+fn session_id_of(opening: &Opening) -> SessionId {
+    match opening {
+        Opening::Writer { session, .. } => session.id(),
+        Opening::Observer { id, .. } | Opening::Replay { id, .. } => *id,
     }
-    drop(terminal);
-    drop(_restore);
-    Ok(exit.unwrap_or(Exit::Quit))
+}
+
+/// The file of the session `opening` opens.
+fn path_of(opening: &Opening) -> PathBuf {
+    match opening {
+        Opening::Writer { session, .. } => session.path().to_owned(),
+        Opening::Observer { path, .. } | Opening::Replay { path, .. } => path.clone(),
+    }
+}
+
+/// How the UI holds the session `opening` opens.
+fn held_of(opening: &Opening) -> Held {
+    match opening {
+        Opening::Writer { .. } => Held::Writer,
+        Opening::Observer { path, .. } => Held::Observer {
+            holder: smith_store::holder::read_holder(path),
+            follow: true,
+            writer_gone: false,
+        },
+        Opening::Replay { .. } => Held::Replay,
+    }
+}
+
+/// What opening session `id` as its writer recovered or skipped, as notices.
+pub fn opened_notices(
+    id: SessionId,
+    opened: &smith_agent::OpenedSession,
+) -> Vec<(NoticeLevel, String)> {
+    let mut notices = Vec::new();
+    for s in &opened.skipped {
+        notices.push((NoticeLevel::Warning, format!(
+            "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
+            s.damage_at, s.reason
+        )));
+    }
+    if let Some(tail) = &opened.truncated {
+        notices.push((
+            NoticeLevel::Warning,
+            format!(
+                "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
+                tail.len, tail.offset, tail.reason
+            ),
+        ));
+    }
+    notices
 }
 
 /// A cleared screen and a terminal whose next frame draws every cell. (Ratatui's own `clear`
@@ -585,7 +478,7 @@ fn fresh_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout
     Terminal::new(CrosstermBackend::new(out))
 }
 
-fn draw_frame(
+pub(crate) fn draw_frame(
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     ui: &mut Ui,
     synchronized: bool,
@@ -611,90 +504,9 @@ fn draw_frame(
     drawn.map(|_| ())
 }
 
-/// Carry out an inbox effect on a thread of its own (each writes and syncs the file), so
-/// input stays responsive.
-fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events) {
-    if let Effect::Submit(text) = effect {
-        if let Some(w) = work {
-            let _ = w.commands.send(work::Command::Submit(text));
-        }
-        return;
-    }
-    if let Effect::Compact(focus) = effect {
-        if let Some(w) = work {
-            let _ = w.commands.send(work::Command::Compact(focus));
-        }
-        return;
-    }
-    if let Effect::SetModel(selection, thinking) = effect {
-        match work {
-            Some(w) => {
-                let _ = w
-                    .commands
-                    .send(work::Command::SetModel(selection, thinking));
-            }
-            None => events.send(Event::Notice(
-                NoticeLevel::Warning,
-                "this view runs nothing, so it has no model to change".into(),
-            )),
-        }
-        return;
-    }
-    let Some(inbox) = ui.inbox.clone() else {
-        events.send(Event::Notice(
-            NoticeLevel::Warning,
-            "the session is not ready yet; try again in a moment".into(),
-        ));
-        return;
-    };
-    let model = ui.model.clone();
-    let events = events.clone();
-    std::thread::spawn(move || match effect {
-        Effect::Enqueue(text, delivery) => {
-            let Some(model) = model else { return };
-            match inbox.enqueue(Enqueue {
-                model: &model,
-                input: &text,
-                delivery,
-                dedup_key: None,
-            }) {
-                Ok(_) => events.send(Event::Queued),
-                Err(e) => events.send(Event::Unqueued(
-                    text,
-                    format!("{e}; the input was not queued (it is back in the draft)"),
-                )),
-            }
-        }
-        Effect::Withdraw(submission) => {
-            if let Err(e) =
-                inbox.withdraw(submission, "taken back into the draft in the terminal UI")
-            {
-                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
-            }
-            events.send(Event::Queued);
-        }
-        Effect::Abort(work) => {
-            if let Err(e) = inbox.abort(work, "aborted in the terminal UI (Esc)") {
-                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
-            }
-        }
-        Effect::Answer(id, answer) => {
-            if let Err(e) = inbox.answer(&id, answer) {
-                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
-            }
-        }
-        Effect::Refuse(id) => {
-            if let Err(e) = inbox.refuse(&id, "declined in the terminal UI") {
-                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
-            }
-        }
-        _ => {}
-    });
-}
-
 /// Edit the draft in `$VISUAL`, `$EDITOR` or `vi`: the terminal is handed over (input
 /// paused, modes restored) and taken back after.
-fn external_editor(
+pub(crate) fn external_editor(
     ui: &mut Ui,
     gate: &InputGate,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,

@@ -51,6 +51,17 @@ pub(crate) enum Effect {
     ExternalEditor,
     /// Copy `text` (`what` names it in the hint: "entry", "code block 1 of 2").
     Copy { text: String, what: String },
+    /// Run a turn for this input as a new branch from this entry (an earlier message
+    /// edited).
+    SubmitAt(String, EntryId),
+    /// Change the session or the working tree through the work thread (undo, select…).
+    Write(crate::work::Write),
+    /// Go to another session (closing this one).
+    Go(crate::go::Go),
+    /// Read something for an overlay or a file (diff, export).
+    Read(crate::go::Read),
+    /// Read the rows of the picker just opened.
+    List(crate::pickers::Kind),
     /// Leave.
     Quit,
     /// The debug builds' fault hook (`SMITH_TUI_FAULT`): panic, or return an error.
@@ -193,6 +204,15 @@ pub(crate) struct Ui {
     /// The latest fold's read: its summary of the branch is not taken in (the status and Up's
     /// history already hold everything up to its leaf, and a run since may have added more).
     folded: Option<u64>,
+    /// The session open here (its id and file).
+    pub(crate) opened: Option<(smith::SessionId, PathBuf)>,
+    /// The session a replay was opened from (Esc goes back to it).
+    pub(crate) back: Option<(smith::SessionId, PathBuf)>,
+    /// An earlier message being edited into a new branch: where it starts (the entry the
+    /// message was sent onto) and the message's entry.
+    pub(crate) editing: Option<(EntryId, EntryId)>,
+    /// Which picker listing is wanted (a reader of another one stops).
+    pub(crate) listing: Arc<std::sync::atomic::AtomicU64>,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,
 }
@@ -255,6 +275,10 @@ impl Ui {
             folded: None,
             loading: false,
             summarized: false,
+            opened: None,
+            back: None,
+            editing: None,
+            listing: Arc::default(),
             #[cfg(debug_assertions)]
             fault: false,
         }
@@ -481,6 +505,30 @@ impl Ui {
     }
 
     /// Replace the product layer (and the keymap from its bindings).
+    /// The UI for the next session view: what belongs to the person (theme, layout, keys,
+    /// product layer, pickers' values, focus, the draft's history) kept, the rest new.
+    pub(crate) fn next_view(self, held: Held, session: smith::SessionId) -> Self {
+        let mut next = Self::new(
+            self.theme.clone(),
+            held,
+            session.to_string(),
+            self.cwd.clone(),
+        );
+        next.keymap = self.keymap;
+        next.product = self.product;
+        next.layout = self.layout;
+        next.values = self.values;
+        next.notify = self.notify;
+        next.focused = self.focused;
+        next.listing = self.listing;
+        next.window.live.show_thinking = self.window.live.show_thinking;
+        #[cfg(debug_assertions)]
+        {
+            next.fault = self.fault;
+        }
+        next
+    }
+
     pub(crate) fn set_product(&mut self, layer: Arc<ProductLayer>) {
         self.keymap = Keymap::from_layer(&layer);
         self.layout = layer.layout;
@@ -698,6 +746,7 @@ impl Ui {
 
 mod act;
 mod palette;
+mod pick;
 mod storage;
 #[cfg(test)]
 mod tests;

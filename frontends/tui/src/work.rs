@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use smith::{Cancel, Selection};
+use smith::{Cancel, EntryId, Selection};
 use smith_agent::{Agent, Session, Submit};
 use smith_app::App;
 use smith_ui_intents::{NoticeLevel, RedactingSink};
@@ -19,8 +19,13 @@ use crate::event::{Event, Events, LiveIntents, LiveSink};
 /// What the render loop asks of the work thread.
 #[derive(Debug)]
 pub(crate) enum Command {
-    /// Run a turn for this input (its `@path` mentions attached).
-    Submit(String),
+    /// Run a turn for this input (its `@path` mentions attached); with an entry, as a new
+    /// branch from it (an earlier message edited): the branch ending there is selected first
+    /// (recorded), the transcript read again, then the input admitted with it as its explicit
+    /// destination.
+    Submit(String, Option<EntryId>),
+    /// A change of the session or the working tree through the session's writer.
+    Write(Write),
     /// Compact the session, with what the summary should focus on.
     Compact(Option<String>),
     /// Use this model (and thinking level) for the following runs: the route is prepared
@@ -28,6 +33,21 @@ pub(crate) enum Command {
     SetModel(Selection, Option<smith::ThinkingLevel>),
     /// Close the session and end (after the running turn, which the loop aborted first).
     Close,
+}
+
+/// What [`Command::Write`] changes.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Write {
+    /// Take back the latest tool batch's file changes (true: the whole latest turn).
+    Undo(bool),
+    /// Reapply what the latest undo took back.
+    Redo,
+    /// Put the working tree back as a snapshot or entry had it.
+    Restore(String),
+    /// Continue the branch ending at this entry.
+    Select(EntryId),
+    /// Enable (true) or disable a plugin for the following runs of this process.
+    Plugin(String, bool),
 }
 
 /// The work thread's handle.
@@ -39,7 +59,7 @@ pub(crate) struct Work {
 
 /// What the thread needs.
 pub(crate) struct Start {
-    pub(crate) app: App,
+    pub(crate) app: Arc<App>,
     pub(crate) session: Session,
     /// This run created the session (removed at the end when nothing was submitted).
     pub(crate) new: bool,
@@ -156,7 +176,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let mut submitted = false;
     while let Ok(command) = rx.recv() {
         match command {
-            Command::Submit(input) => {
+            Command::Submit(input, at) => {
                 let Some((selection, prepared, tools)) = &ready else {
                     events.send(Event::Refused(
                         "no turn can run: the model could not be prepared (see the error above)"
@@ -178,11 +198,23 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                         continue;
                     }
                 };
+                if let Some(at) = at {
+                    if let Err(e) = session.select_branch(at) {
+                        events.send(Event::Refused(format!(
+                            "{e}; nothing was sent (the edited message is back in the draft)"
+                        )));
+                        continue;
+                    }
+                    events.send(Event::Reselected {
+                        leaf: at.0,
+                        said: format!("a new branch from entry {}: the edited message continues the conversation there (the branches picker shows both)", at.0),
+                    });
+                }
                 let submit = Submit {
                     model: selection,
                     input: &prompt.text,
                     dedup_key: None,
-                    destination: None,
+                    destination: at,
                     attachments: &prompt.attachments,
                     images: &prompt.images,
                 };
@@ -254,6 +286,29 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                     }
                 }
             }
+            Command::Write(write) => {
+                if write_op(&app, &mut session, &cwd, write, &events)
+                    && let Some((selection, _, _)) = &ready
+                {
+                    // The plugins changed: the following runs load them again.
+                    let selection = selection.clone();
+                    match prepare(
+                        &app,
+                        &mut session,
+                        selection,
+                        app.thinking(),
+                        script.clone(),
+                        &cwd,
+                        &events,
+                    ) {
+                        Ok(next) => ready = Some(next),
+                        Err(why) => {
+                            events.send(Event::Unprepared(why));
+                            ready = None;
+                        }
+                    }
+                }
+            }
             Command::Close => break,
         }
     }
@@ -270,4 +325,97 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         ));
     }
     events.send(Event::Closed);
+}
+
+/// Carry out `write` through the session's writer; whether the plugins changed (the route
+/// and tools are prepared again).
+fn write_op(
+    app: &App,
+    session: &mut Session,
+    cwd: &std::path::Path,
+    write: Write,
+    events: &Events,
+) -> bool {
+    use smith_app::history::Step;
+    let history =
+        |op: &dyn Fn(
+            &smith_app::history::ProjectHistory,
+            &mut smith_store::SessionWriter,
+            &std::path::Path,
+        ) -> Result<smith_app::history::Moved, smith_app::history::OpError>| {
+            let history = app.open_history(cwd)?;
+            let path = session.path().to_owned();
+            let shared = session.journal();
+            let mut writer = shared.lock();
+            op(&history, &mut writer, &path)
+        };
+    let step = |turn| Step {
+        turn,
+        snapshot_first: false,
+    };
+    let moved = match write {
+        Write::Undo(turn) => history(&|h, w, p| h.undo_with(w, p, step(turn))),
+        Write::Redo => history(&|h, w, p| h.redo_with(w, p, step(false))),
+        Write::Restore(target) => history(&|h, w, p| h.restore_with(w, p, &target, false)),
+        Write::Select(leaf) => {
+            match session.select_branch(leaf) {
+                Ok(()) => events.send(Event::Reselected {
+                    leaf: leaf.0,
+                    said: format!(
+                        "continuing the branch that ends at entry {} (recorded; the next message goes there)",
+                        leaf.0
+                    ),
+                }),
+                Err(e) => events.send(Event::Notice(
+                    NoticeLevel::Error,
+                    format!("{e}; the branch stays as it was"),
+                )),
+            }
+            return false;
+        }
+        Write::Plugin(id, enabled) => {
+            return match app.registry.set_enabled(&id, enabled) {
+                Ok(was) if was == enabled => {
+                    events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!(
+                            "plugin {id} is {} already",
+                            if enabled { "enabled" } else { "disabled" }
+                        ),
+                    ));
+                    false
+                }
+                Ok(_) => {
+                    events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!(
+                            "plugin {id} {} for the following runs of this process (the configuration is unchanged: plugins.{id}.enabled keeps it)",
+                            if enabled { "enabled" } else { "disabled" }
+                        ),
+                    ));
+                    true
+                }
+                Err(e) => {
+                    events.send(Event::Notice(NoticeLevel::Error, e));
+                    false
+                }
+            };
+        }
+    };
+    match moved {
+        Ok(moved) => {
+            let text = moved.summary();
+            let text = text.trim_end();
+            let text = match app.secrets() {
+                Ok(s) => s.redactor.current().redact(text).into_owned(),
+                Err(_) => text.to_owned(),
+            };
+            events.send(Event::Notice(NoticeLevel::Info, text));
+        }
+        Err(e) => events.send(Event::Notice(
+            NoticeLevel::Error,
+            format!("{e}; the working tree was not changed (/diff shows the latest change)"),
+        )),
+    }
+    false
 }

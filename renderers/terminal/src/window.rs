@@ -158,6 +158,14 @@ impl Window {
         }
     }
 
+    /// Put `live` in place of the live blocks (the transcript read again keeps only some),
+    /// forgetting every cached line of the old ones.
+    pub fn replace_live(&mut self, live: Transcript) {
+        self.live = live;
+        // Its revisions start again: no cached line of the old blocks may pass for the new.
+        self.drawn.clear();
+    }
+
     /// Let every resident chunk go (a history read again from the start).
     pub fn clear_history(&mut self) {
         self.chunks.clear();

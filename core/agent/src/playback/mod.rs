@@ -73,6 +73,17 @@ pub const UNRECORDED: &[(&str, &str)] = &[
     ("fell_behind", "not replayed: a live subscriber's own state"),
 ];
 
+/// A turn range as written: `A..B`, `A..` (to the last turn) or `A` (one turn), counting
+/// from 1, inclusive; `None` for other text.
+pub fn turn_range(text: &str) -> Option<(u32, u32)> {
+    let number = |t: &str| t.trim().parse::<u32>().ok();
+    match text.split_once("..") {
+        Some((a, "")) => Some((number(a)?, u32::MAX)),
+        Some((a, b)) => Some((number(a)?, number(b)?)),
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
 /// How fast to replay.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Pace {

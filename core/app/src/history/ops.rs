@@ -160,6 +160,27 @@ pub struct Moved {
 }
 
 impl Moved {
+    /// What the operation did, in lines for a person: `undo recorded as entry 12: working
+    /// tree 0123456789ab -> …`, then each path written and deleted (escaped for display).
+    pub fn summary(&self) -> String {
+        let short = |id: &str| id.get(..12).unwrap_or(id).to_owned();
+        let mut out = format!(
+            "{:?} recorded as entry {}: working tree {} -> {}\n",
+            self.record.op,
+            self.entry.0,
+            short(&self.record.before),
+            short(&self.record.after)
+        )
+        .to_lowercase();
+        for path in &self.written {
+            out.push_str(&format!("  written  {}\n", smith_vcs::display_path(path)));
+        }
+        for path in &self.deleted {
+            out.push_str(&format!("  deleted  {}\n", smith_vcs::display_path(path)));
+        }
+        out
+    }
+
     /// The structured form every frontend gives: `entry`, `op` (`undo`, `redo`, `restore`),
     /// `before` and `after` (snapshot ids), `steps` (entry ids), `target`, `written` and
     /// `deleted` (paths relative to the project root).

@@ -9,6 +9,7 @@
 //! format documented in `docs-corpus/docs/sessions.md`.
 
 mod asks;
+mod branches;
 mod follow;
 mod grep;
 mod line;
@@ -18,6 +19,7 @@ mod verify;
 mod view;
 
 pub use asks::{OpenQuestion, open_questions};
+pub use branches::{BranchNode, Branches, branches};
 pub use follow::{Follow, FollowError, Polled};
 pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
 pub use line::entry_line;
@@ -29,5 +31,6 @@ pub use request::{
 pub use verify::{Verification, verify};
 pub use view::{
     CheckpointView, EntryView, ForkView, KnownRecord, MatchView, PageView, ReceiptView, Record,
-    RecordView, SessionSummary, TITLE_CHARS, UsageView, kind_label, recorded_selection, summarize,
+    RecordView, SessionSummary, TITLE_CHARS, UsageView, format_utc, kind_label, recorded_selection,
+    summarize,
 };

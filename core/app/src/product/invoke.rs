@@ -89,30 +89,44 @@ pub struct ArgumentValues {
     pub models: Vec<String>,
     /// Plugin ids.
     pub plugins: Vec<String>,
+    /// One line about a value, by value: a model's context, capabilities and prices (from
+    /// the catalog), what an alias or group is, whether a plugin is enabled.
+    pub details: std::collections::HashMap<String, String>,
 }
 
 impl ArgumentValues {
     /// Read them from `app` (the catalog is read; a catalog that does not load offers no
     /// models).
     pub fn of(app: &crate::App) -> Self {
+        let mut details = std::collections::HashMap::new();
         let models = app
             .models()
             .map(|m| {
-                let mut out: Vec<String> = crate::catalog::model_records(&m, app)
-                    .iter()
-                    .map(|r| r.info.model.to_string())
+                let mut out: Vec<String> = Vec::new();
+                for r in crate::catalog::model_records(&m, app) {
+                    let id = r.info.model.to_string();
                     // A provider's "any other model" record names no model to pick.
-                    .filter(|id| !id.ends_with("/*"))
-                    .collect();
+                    if r.default || id.ends_with("/*") {
+                        continue;
+                    }
+                    details.insert(id.clone(), model_line(r.info));
+                    out.push(id);
+                }
                 // The scripted provider's built-in scripts, offline models to pick.
                 if app.registry.provider_ids().iter().any(|p| p == "scripted") {
-                    out.extend(
-                        smith_ai::scripted::BUILTIN_NAMES
-                            .iter()
-                            .map(|n| format!("scripted/{n}")),
-                    );
+                    for n in smith_ai::scripted::BUILTIN_NAMES {
+                        let id = format!("scripted/{n}");
+                        details.insert(id.clone(), "offline script · no key · free".to_owned());
+                        out.push(id);
+                    }
                 }
-                out.extend(m.routes.names().into_iter().map(str::to_owned));
+                for name in m.routes.names() {
+                    details.insert(
+                        name.to_owned(),
+                        "an alias or group of models.kdl".to_owned(),
+                    );
+                    out.push(name.to_owned());
+                }
                 out
             })
             .unwrap_or_default();
@@ -120,9 +134,23 @@ impl ArgumentValues {
             .registry
             .plugins()
             .iter()
-            .map(|p| p.manifest.id.clone())
+            .map(|p| {
+                let state = match app.registry.disabled_by(p) {
+                    Some(by) => format!("disabled by {by}"),
+                    None => "enabled".to_owned(),
+                };
+                details.insert(
+                    p.manifest.id.clone(),
+                    format!("{state} · {}", p.manifest.world),
+                );
+                p.manifest.id.clone()
+            })
             .collect();
-        Self { models, plugins }
+        Self {
+            models,
+            plugins,
+            details,
+        }
     }
 
     /// The values of `kind` (empty for kinds no picker completes).
@@ -134,6 +162,45 @@ impl ArgumentValues {
             _ => Vec::new(),
         }
     }
+}
+
+/// A catalog model in one line: context, prices in US dollars per million tokens (input /
+/// output), capabilities, thinking levels; `?` where the catalog does not know.
+fn model_line(m: &smith::ModelInfo) -> String {
+    let mut parts = Vec::new();
+    parts.push(match m.context {
+        Some(n) if n >= 1_000_000 => format!("{}M context", n / 1_000_000),
+        Some(n) => format!("{}k context", n / 1000),
+        None => "? context".to_owned(),
+    });
+    let dollars = |x: Option<f64>| x.map_or("?".to_owned(), |x| format!("${x}"));
+    parts.push(match m.price {
+        Some(p) => format!(
+            "{} in / {} out per Mtok",
+            dollars(p.input),
+            dollars(p.output)
+        ),
+        None => "price ?".to_owned(),
+    });
+    if m.tools == Some(true) {
+        parts.push("tools".to_owned());
+    }
+    if m.image_input == Some(true) {
+        parts.push("images".to_owned());
+    }
+    if let Some(levels) = &m.thinking
+        && levels.len() > 1
+    {
+        parts.push(format!(
+            "thinking {}",
+            levels
+                .iter()
+                .map(|l| l.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        ));
+    }
+    parts.join(" · ")
 }
 
 fn parse_value(kind: ArgumentKind, text: &str) -> Result<ArgumentValue, String> {
@@ -348,6 +415,8 @@ impl Invocation {
                 VerbKind::SetModel => Verb::SetModel((t(0).unwrap_or_default(), t(1))),
                 VerbKind::PluginEnable => Verb::PluginEnable(t(0).unwrap_or_default()),
                 VerbKind::PluginDisable => Verb::PluginDisable(t(0).unwrap_or_default()),
+                VerbKind::Diff => Verb::Diff(t(0)),
+                VerbKind::Export => Verb::Export(t(0)),
             }),
             CommandAction::OpenPicker(p) => Outcome::Picker(p),
             CommandAction::Key(a) => Outcome::Key(a),

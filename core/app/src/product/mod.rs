@@ -231,7 +231,9 @@ pub fn verb_signature(kind: VerbKind) -> &'static [(ArgumentKind, bool)] {
         VerbKind::Attach => &[(K::Session, true)],
         VerbKind::Fork => &[(K::Entry, false)],
         VerbKind::Select => &[(K::Entry, true)],
-        VerbKind::Compact | VerbKind::Replay => &[(K::Text, false)],
+        VerbKind::Compact | VerbKind::Replay | VerbKind::Diff | VerbKind::Export => {
+            &[(K::Text, false)]
+        }
         VerbKind::Undo => &[(K::Flag, false)],
         VerbKind::Restore => &[(K::Text, true)],
         VerbKind::SetModel => &[(K::Model, true), (K::Thinking, false)],

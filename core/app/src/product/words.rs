@@ -23,6 +23,8 @@ pub fn verb_words(verb: &Verb) -> String {
         Verb::SetModel((m, _)) => format!("set model {m}"),
         Verb::PluginEnable(p) => format!("enable plugin {p}"),
         Verb::PluginDisable(p) => format!("disable plugin {p}"),
+        Verb::Diff(_) => "diff".into(),
+        Verb::Export(_) => "export".into(),
         Verb::OpenPicker(p) => format!("open the {p:?} picker").to_lowercase(),
     }
 }
@@ -52,6 +54,8 @@ pub fn verb_kind_name(kind: VerbKind) -> &'static str {
         VerbKind::SetModel => "set-model",
         VerbKind::PluginEnable => "plugin-enable",
         VerbKind::PluginDisable => "plugin-disable",
+        VerbKind::Diff => "diff",
+        VerbKind::Export => "export",
     }
 }
 
@@ -62,6 +66,7 @@ pub fn picker_name(picker: Picker) -> &'static str {
         Picker::Sessions => "sessions",
         Picker::Models => "models",
         Picker::Plugins => "plugins",
+        Picker::Branches => "branches",
     }
 }
 

@@ -224,21 +224,7 @@ fn report(moved: &Moved, json: bool, redactor: &smith_secrets::Shared) -> Result
     let text = if json {
         format!("{}\n", moved.to_json())
     } else {
-        let mut out = format!(
-            "{:?} recorded as entry {}: working tree {} -> {}\n",
-            moved.record.op,
-            moved.entry.0,
-            &moved.record.before[..12],
-            &moved.record.after[..12]
-        )
-        .to_lowercase();
-        for path in &moved.written {
-            out.push_str(&format!("  written  {}\n", smith_vcs::display_path(path)));
-        }
-        for path in &moved.deleted {
-            out.push_str(&format!("  deleted  {}\n", smith_vcs::display_path(path)));
-        }
-        out
+        moved.summary()
     };
     write_stdout(&redactor.redact(&text))
 }

@@ -107,7 +107,7 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             "active"
         };
         if json {
-            let record = smith_app::catalog::plugin_record(p, &process);
+            let record = smith_app::catalog::plugin_record(&app.registry, p, &process);
             out.push_str(&record.to_string());
             out.push('\n');
         } else {

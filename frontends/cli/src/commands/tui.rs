@@ -109,18 +109,7 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
             .map_err(|e| target::store_error(&e, true))?
         {
             Access::Writer(opened) => {
-                for s in &opened.skipped {
-                    notices.push((NoticeLevel::Warning, format!(
-                        "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
-                        s.damage_at, s.reason
-                    )));
-                }
-                if let Some(tail) = &opened.truncated {
-                    notices.push((NoticeLevel::Warning, format!(
-                        "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
-                        tail.len, tail.offset, tail.reason
-                    )));
-                }
+                notices.extend(smith_tui::opened_notices(id, &opened));
                 Opening::Writer {
                     session: Box::new(opened.session),
                     new: false,

@@ -11,6 +11,7 @@ mod pane;
 mod product;
 mod reading;
 mod restore;
+mod sessions;
 
 use common::Env;
 use pane::Pane;

@@ -51,7 +51,11 @@ impl Ui {
                 self.sent = Some(text.clone());
                 self.status.state = "sending".into();
                 self.follow_latest();
-                Some(Effect::Submit(text))
+                match self.editing.take() {
+                    // An earlier message edited: a new branch from where it was sent.
+                    Some((at, _)) => Some(Effect::SubmitAt(text, at)),
+                    None => Some(Effect::Submit(text)),
+                }
             }
             Action::Newline => {
                 self.editor.newline();
@@ -76,9 +80,17 @@ impl Ui {
                     self.choice = None;
                 } else if !self.editor.is_empty() {
                     self.stash_draft();
+                } else if let Some((_, message)) = self.editing.take() {
+                    self.status.state = "idle".into();
+                    self.hint = Some(format!(
+                        "editing entry {message} cancelled: the next message continues the current branch"
+                    ));
                 } else if let Some(work) = self.running {
                     self.status.state = "aborting".into();
                     return Some(Effect::Abort(work));
+                } else if matches!(self.held, Held::Replay) && self.back.is_some() {
+                    // A replay opened from a session: back to it.
+                    return Some(Effect::Go(crate::go::Go::Back));
                 }
                 None
             }

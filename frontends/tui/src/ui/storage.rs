@@ -170,7 +170,7 @@ impl Ui {
                 });
             }
         }
-        self.window.live = live;
+        self.window.replace_live(live);
         self.window.scroll = smith_render_terminal::window::Scroll::Follow;
         self.asks.push(Ask::Reload { leaf: None });
     }

@@ -67,6 +67,17 @@ fn commands() -> Vec<Command> {
             Verb(VerbKind::Restore),
         ),
         command(
+            "diff",
+            "Show what the working tree's history changed (the latest change, or since a snapshot or entry)",
+            vec![arg(
+                "from",
+                "a snapshot id or entry id to compare the tree now with",
+                K::Text,
+                false,
+            )],
+            Verb(VerbKind::Diff),
+        ),
+        command(
             "fork",
             "Fork the session into a new one (at an entry, else at the branch tip)",
             vec![arg("entry", "the entry to fork at", K::Entry, false)],
@@ -79,6 +90,23 @@ fn commands() -> Vec<Command> {
             Verb(VerbKind::Select),
         ),
         command(
+            "branches",
+            "Show the session's branches as a tree: continue one, or edit an earlier message into a new branch",
+            vec![],
+            OpenPicker(Picker::Branches),
+        ),
+        command(
+            "export",
+            "Write the session as JSONL records, redacted as recorded (to a file)",
+            vec![arg(
+                "file",
+                "where to write (default: SESSION.jsonl here)",
+                K::Text,
+                false,
+            )],
+            Verb(VerbKind::Export),
+        ),
+        command(
             "replay",
             "Replay the session's runs",
             vec![arg("turns", "a turn range A..B", K::Text, false)],
@@ -87,6 +115,12 @@ fn commands() -> Vec<Command> {
         command(
             "sessions",
             "Pick a session of this directory to open",
+            vec![],
+            OpenPicker(Picker::Sessions),
+        ),
+        command(
+            "resume",
+            "Resume a session: the sessions picker (Tab lists every directory's)",
             vec![],
             OpenPicker(Picker::Sessions),
         ),

@@ -4,9 +4,8 @@
 
 use clap::Args;
 use smith_app::SessionStore;
-use smith_app::inspect::{Record, summarize};
+use smith_app::inspect::{Record, format_utc, summarize};
 
-use super::render::format_utc;
 use super::{sessions, unreadable, worst};
 use crate::command_error::CliError;
 use crate::exit;

@@ -118,15 +118,7 @@ fn turns(text: &str) -> Result<(u32, u32), CliError> {
             "--turns {text:?} is not a turn range; write A..B (e.g. 2..4), A.. (from A to the last) or A (one turn), counting from 1"
         ))
     };
-    let number = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
-    match text.split_once("..") {
-        Some((a, "")) => Ok((number(a)?, u32::MAX)),
-        Some((a, b)) => Ok((number(a)?, number(b)?)),
-        None => {
-            let n = number(text)?;
-            Ok((n, n))
-        }
-    }
+    smith_agent::playback::turn_range(text).ok_or_else(bad)
 }
 
 /// Run `smith replay`; the exit status, or a diagnostic with its status.

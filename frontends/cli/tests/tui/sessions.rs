@@ -1,0 +1,315 @@
+//! The interactive session commands in a real terminal: the resume picker choosing one session
+//! among fifty, editing an earlier message into a new branch (the request a loopback server
+//! receives carries the edited text, not the old one), undo putting back a file a tool wrote,
+//! and an observer exporting and forking a session it cannot write.
+
+use smith_ai::loopback;
+use smith_store::{Record, read_session};
+use smith_testkit::{wait_for, wait_until};
+
+use crate::common::{Env, stderr};
+use crate::pane::Pane;
+use crate::{gated, quit};
+
+/// The user messages of the session file `path`, in entry order.
+fn users_of(path: &std::path::Path) -> Vec<String> {
+    read_session(path)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::Message(m) if m.message.role == smith::Role::User => Some(m.message.text()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_resume_picker_opens_the_session_chosen_among_fifty() {
+    let env = Env::new();
+    for n in 1..=50 {
+        let out = env.run(&[
+            "eval",
+            "-m",
+            "scripted/demo",
+            &format!("topic {n:02} notes"),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    // Another directory's session is not offered until Tab asks for every directory's.
+    let elsewhere = env.root.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let out = env
+        .command(&["eval", "-m", "scripted/demo", "far away topic"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/resume");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("Sessions of this directory");
+    // Fifty of this directory and the new one open here (marked), streamed in.
+    pane.wait_for_text("of 51");
+    assert!(
+        !pane.screen().contains("far away topic"),
+        "{}",
+        pane.screen()
+    );
+    pane.type_text("topic 37");
+    wait_until("the query to narrow the rows", || {
+        pane.screen().contains("› topic 37")
+    });
+    pane.wait_for_text("topic 37 notes");
+    pane.keys(&["Enter"]);
+    // The chosen session is open: its transcript, and its id in the status line.
+    pane.wait_for_text("› topic 37 notes");
+    pane.wait_for_text("You said: topic");
+    let chosen = env
+        .session_files()
+        .into_iter()
+        .find(|p| users_of(p).first().is_some_and(|u| u == "topic 37 notes"))
+        .unwrap();
+    let id = chosen.file_stem().unwrap().to_str().unwrap().to_owned();
+    pane.wait_for_text(&id[..13]);
+    // Sending continues that session.
+    pane.type_text("and more");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("› and more");
+    wait_until("the answer to it", || {
+        pane.screen().matches("You said:").count() == 2
+    });
+    // Tab lists every directory's sessions.
+    pane.type_text("/sessions");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("Sessions of this directory");
+    pane.keys(&["Tab"]);
+    pane.wait_for_text("Sessions of every directory");
+    pane.wait_for_text("far away topic");
+    pane.keys(&["Escape"]);
+    wait_until("the picker to close", || {
+        !pane.screen().contains("Sessions of every")
+    });
+    quit(&pane);
+    pane.assert_restored();
+    assert_eq!(users_of(&chosen), ["topic 37 notes", "and more"]);
+}
+
+const ANSWER: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Answer from the loopback model\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+
+#[test]
+fn editing_an_earlier_message_forks_a_branch_whose_request_carries_the_edit() {
+    let env = Env::new();
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(ANSWER.as_bytes(), 16),
+        loopback::sse_in_pieces(ANSWER.as_bytes(), 16),
+        loopback::sse_in_pieces(ANSWER.as_bytes(), 16),
+    ]);
+    let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let pane = Pane::start(&env, &["-c", &base, "--model", "openai-compatible/m"], &[]);
+    pane.wait_for_text("openai-compatible/m · idle");
+    pane.type_text("first question");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("Answer from the loopback model");
+    let first = server.request_json().expect("the first request");
+    assert!(first.to_string().contains("first question"));
+    pane.type_text("a follow-up");
+    pane.keys(&["Enter"]);
+    wait_until("the second answer", || {
+        pane.screen().matches("Answer from the loopback").count() == 2
+    });
+    server.request_json().expect("the second request");
+    // The branches: the first message, Ctrl+E puts it in the draft to edit.
+    pane.type_text("/branches");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("2 of 2");
+    pane.keys(&["Up"]);
+    pane.keys(&["C-e"]);
+    pane.wait_for_text("editing entry");
+    pane.wait_for_text("› first question");
+    pane.keys(&["C-u"]);
+    pane.type_text("the edited question");
+    pane.keys(&["Enter"]);
+    let sent = server.request_json().expect("the edited branch's request");
+    let text = sent["messages"].to_string();
+    assert!(text.contains("the edited question"), "{text}");
+    assert!(
+        !text.contains("first question") && !text.contains("a follow-up"),
+        "the new branch starts before the edited message: {text}"
+    );
+    pane.wait_for_text("a new branch from entry");
+    wait_until("the edited branch's answer", || {
+        pane.screen().contains("Answer from the loopback model")
+            && !pane.screen().contains("a follow-up")
+    });
+    // Both branches are in the tree; the old one is one step away.
+    pane.type_text("/branches");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("3 of 3");
+    pane.wait_for_text("└ the edited question");
+    pane.keys(&["Home", "Down"]);
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("continuing the branch that ends at entry");
+    pane.wait_for_text("› a follow-up");
+    quit(&pane);
+    pane.assert_restored();
+    let file = env.session_files().remove(0);
+    let read = read_session(&file).unwrap();
+    let kinds: Vec<_> = read.entries.iter().map(|e| e.record.kind_name()).collect();
+    assert_eq!(
+        users_of(&file),
+        ["first question", "a follow-up", "the edited question"]
+    );
+    // The edited message went onto the branch before the first one, explicitly.
+    let edited = read
+        .entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::Submission(s) if s.input == "the edited question" => Some(s.clone()),
+            _ => None,
+        })
+        .expect("the edited submission");
+    assert!(edited.explicit_destination, "{kinds:?}");
+    let first_sub = read
+        .entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::Submission(s) if s.input == "first question" => Some(s.destination),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(edited.destination, first_sub);
+    // Switching back was recorded: the selected leaf is on the first branch again.
+    let leaf = read.state.leaf_id().unwrap();
+    let branch = smith_store::SessionReader::open(&file)
+        .unwrap()
+        .branch(leaf, 100)
+        .unwrap();
+    assert!(branch.iter().any(|e| matches!(&e.record,
+        Record::Message(m) if m.message.text() == "a follow-up")));
+}
+
+#[test]
+fn undo_in_the_ui_puts_back_a_file_a_tool_changed() {
+    let env = Env::new();
+    let file = env.root.path().join("notes.txt");
+    std::fs::write(&file, "hello\nworld\n").unwrap();
+    // The panes' own files (the terminal's log) change while the UI runs: not the project's.
+    std::fs::write(env.root.path().join(".ignore"), "pane*/\ntmp/\n").unwrap();
+    let script = env.write(
+        "edit.kdl",
+        r##"round {
+  tool-call id="c1" name="edit" arguments=#"{"path": "notes.txt", "edits": [{"old_text": "world", "new_text": "there"}]}"#
+  stop "tool_use"
+}
+round {
+  text "edited"
+  stop "end_turn"
+}
+"##,
+    );
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/edit",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/edit · idle");
+    pane.type_text("change it");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("edited");
+    wait_until("the tool's change", || {
+        std::fs::read_to_string(&file).unwrap() == "hello\nthere\n"
+    });
+    pane.wait_for_text("scripted/edit · idle");
+    pane.type_text("/diff");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("+there");
+    pane.keys(&["Escape"]);
+    pane.type_text("/undo");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("undo recorded as entry");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello\nworld\n");
+    pane.type_text("/redo");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("redo recorded as entry");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello\nthere\n");
+    quit(&pane);
+    pane.assert_restored();
+    let kinds = smith_testkit::kinds(&env.session_files().remove(0));
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "vcs").count() >= 3,
+        true,
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
+    let env = Env::new();
+    let script = gated(&env);
+    let (mut writer, _lines) =
+        env.spawn_script_json("scripted/gated", &script, "written elsewhere");
+    wait_for(&env.root.path().join("hold.waiting"));
+    let source = env.session_files().remove(0);
+    let id = source.file_stem().unwrap().to_str().unwrap().to_owned();
+    // The model is for the fork: the observed session runs nothing here.
+    let pane = Pane::start(
+        &env,
+        &["--session", &id[..13], "--model", "scripted/demo"],
+        &[],
+    );
+    pane.wait_for_text("read-only · written by");
+    pane.wait_for_text("› written elsewhere");
+    pane.type_text("can I?");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("writes this session, so submission is");
+    pane.keys(&["C-u"]);
+    // Export: JSONL records of the session, in the working directory.
+    pane.type_text("/export observed.jsonl");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("exported");
+    let exported = std::fs::read_to_string(env.root.path().join("observed.jsonl")).unwrap();
+    let records: Vec<serde_json::Value> = exported
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(records.iter().all(|r| r["type"] == "entry"), "{exported}");
+    assert!(exported.contains("written elsewhere"), "{exported}");
+    // Undo would write the source: refused here.
+    pane.type_text("/undo");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("read-only: undo changes the session");
+    // An explicit fork: a new writable session holding what was committed.
+    pane.type_text("/fork");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("forked from session");
+    wait_until("the read-only banner to go", || {
+        !pane.screen().contains("read-only · written by")
+    });
+    pane.type_text("continue in the fork");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("› continue in the fork");
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    assert!(writer.wait().unwrap().success());
+    quit(&pane);
+    pane.assert_restored();
+    // The source has only its writer's message; the fork has both.
+    assert_eq!(users_of(&source), ["written elsewhere"]);
+    let fork = env
+        .session_files()
+        .into_iter()
+        .find(|p| *p != source)
+        .expect("the fork's file");
+    let users = users_of(&fork);
+    assert_eq!(users.first().map(String::as_str), Some("written elsewhere"));
+    assert!(
+        users.iter().any(|u| u == "continue in the fork"),
+        "{users:?}"
+    );
+}

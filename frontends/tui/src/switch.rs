@@ -1,0 +1,188 @@
+//! Moving the UI to another session without leaving it: a new session, another one
+//! (the resume picker, `/attach`), a fork of this one (also from an observer or a replay),
+//! or a replay of this one. What can be checked or made before the current session closes is
+//! — the session is found, the fork's file written, the new session created — so a target
+//! that cannot be opened leaves the current session as it was.
+
+use std::path::{Path, PathBuf};
+
+use smith::{EntryId, SessionId};
+use smith_agent::Access;
+use smith_app::App;
+use smith_ui_intents::NoticeLevel;
+
+use crate::Opening;
+
+/// Where the UI goes next, ready to open once the current session is closed.
+#[derive(Debug)]
+pub(crate) enum Target {
+    /// A session this UI created (new, or a fork): opened as its writer.
+    Created {
+        /// Its file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+        /// A new empty session (removed if nothing is submitted to it).
+        new: bool,
+        /// What to say once it is open (`forked from …`).
+        said: Option<String>,
+    },
+    /// An existing session: its writer, or an observer when another process writes it.
+    Existing {
+        /// Its file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+    },
+    /// A replay of a session, read-only.
+    Replay {
+        /// Its file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+        /// The turn range.
+        options: smith_agent::playback::Options,
+    },
+}
+
+/// A new session in `cwd`, created now (so a failure says so before anything closes); its
+/// file is written by the store and closed at once, to be opened as the next writer.
+pub(crate) fn new_session(app: &App, cwd: &Path) -> Result<Target, String> {
+    let store = app
+        .sessions()
+        .map_err(|e| format!("cannot start a new session: {e}"))?;
+    let id = SessionId::new_now();
+    let session = store
+        .create_with(id, cwd.to_str().map(str::to_owned))
+        .map_err(|e| format!("cannot start a new session: {e}"))?;
+    let path = session.path().to_owned();
+    session
+        .close()
+        .map_err(|e| format!("cannot start a new session: {e}"))?;
+    Ok(Target::Created {
+        path,
+        id,
+        new: true,
+        said: None,
+    })
+}
+
+/// The existing session `wanted` (an id or unique prefix), not `current`.
+pub(crate) fn existing(app: &App, wanted: &str, current: &str) -> Result<Target, String> {
+    let store = app
+        .sessions()
+        .map_err(|e| format!("cannot look for session `{wanted}`: {e}"))?;
+    let (path, id) = store.find(wanted.trim()).map_err(|e| e.to_string())?;
+    if id.to_string() == current {
+        return Err(format!("session {id} is the one open here"));
+    }
+    Ok(Target::Existing { path, id })
+}
+
+/// A fork of session `id` (file `path`) at `at` (an entry id as typed; none: its selected
+/// branch's tip), written now into a new session.
+pub(crate) fn fork(
+    app: &App,
+    path: &Path,
+    id: SessionId,
+    at: Option<&str>,
+) -> Result<Target, String> {
+    let at = match at.map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(EntryId(text.parse::<u64>().map_err(|_| {
+            format!("`{text}` is not an entry id (a whole number: the branches picker and entry selection show them)")
+        })?)),
+    };
+    let store = app
+        .sessions()
+        .map_err(|e| format!("cannot fork session {id}: {e}"))?;
+    let new_id = SessionId::new_now();
+    let forked = smith_store::fork(path, store.dir(), new_id, at)
+        .map_err(|e| format!("cannot fork session {id}: {e}"))?;
+    Ok(Target::Created {
+        path: forked.path,
+        id: forked.id,
+        new: false,
+        said: Some(format!(
+            "forked from session {id}{}: this is a new session, writable; the source is unchanged",
+            forked
+                .leaf
+                .map(|l| format!(" at entry {}", l.0))
+                .unwrap_or_default()
+        )),
+    })
+}
+
+/// A replay of session `id` (`path`), over the turn range `range` (`A..B`, `A..`, `..B`, `N`).
+pub(crate) fn replay(path: &Path, id: SessionId, range: Option<&str>) -> Result<Target, String> {
+    let mut options = smith_agent::playback::Options {
+        pace: smith_agent::playback::Pace::Scaled { factor: 1.0 },
+        ..smith_agent::playback::Options::default()
+    };
+    if let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) {
+        options.turns = Some(smith_agent::playback::turn_range(range).ok_or_else(|| {
+            format!(
+                "`{range}` is not a turn range; write A..B (e.g. 2..4), A.. or A, counting from 1"
+            )
+        })?);
+    }
+    Ok(Target::Replay {
+        path: path.to_owned(),
+        id,
+        options,
+    })
+}
+
+/// Open `target` (the current session is closed by now): the opening and what to say.
+///
+/// # Errors
+/// The store's refusal, in words.
+pub(crate) fn open(
+    app: &App,
+    target: Target,
+) -> Result<(Opening, Vec<(NoticeLevel, String)>), String> {
+    let store = app
+        .sessions()
+        .map_err(|e| format!("cannot open the session: {e}"))?;
+    match target {
+        Target::Created {
+            path,
+            id,
+            new,
+            said,
+        } => {
+            let opened = store
+                .open(&path, id)
+                .map_err(|e| format!("cannot open session {id}: {e}"))?;
+            let notices = said.map(|s| (NoticeLevel::Info, s)).into_iter().collect();
+            Ok((
+                Opening::Writer {
+                    session: Box::new(opened.session),
+                    new,
+                },
+                notices,
+            ))
+        }
+        Target::Existing { path, id } => {
+            match store
+                .open_or_observe(&path, id)
+                .map_err(|e| format!("cannot open session {id}: {e}"))?
+            {
+                Access::Writer(opened) => {
+                    let notices = crate::opened_notices(id, &opened);
+                    Ok((
+                        Opening::Writer {
+                            session: Box::new(opened.session),
+                            new: false,
+                        },
+                        notices,
+                    ))
+                }
+                Access::Observer(_) => Ok((Opening::Observer { path, id }, Vec::new())),
+            }
+        }
+        Target::Replay { path, id, options } => {
+            Ok((Opening::Replay { path, id, options }, Vec::new()))
+        }
+    }
+}
