@@ -533,3 +533,58 @@ fn export_streams_every_entry_of_get_once_in_order_and_says_damage() {
     assert!(stderr(&out).contains("withheld"), "{}", stderr(&out));
     assert!(entries(&out).len() < exported.len() && !entries(&out).is_empty());
 }
+
+/// The branches tree the terminal UI's picker shows, over a real session with two branch
+/// points: a message sent again from the end of the first turn, and one from the start.
+#[test]
+fn the_branches_tree_has_a_node_per_message_with_its_forks_tips_and_selection() {
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    let eval = |text: &str| {
+        let out = env.run(&["eval", "--session", &id, "-m", "scripted/demo", text]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    let select = |entry: u64| {
+        let out = env.run(&["sessions", "select", &id, &entry.to_string()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    eval("two");
+    let first_end = run_ends(&path)[0];
+    select(first_end);
+    eval("two again");
+    let two_again_end = *run_ends(&path).last().unwrap();
+    select(1);
+    eval("start again");
+    let tree = smith_app::inspect::branches(&path).unwrap();
+    let shown: Vec<(&str, usize, bool, bool)> = tree
+        .nodes
+        .iter()
+        .map(|n| (n.input.as_str(), n.depth, n.forks, n.selected))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("start", 0, false, false),
+            ("two", 0, false, false),
+            ("two again", 1, true, false),
+            ("start again", 1, true, true),
+        ]
+    );
+    assert_eq!(tree.leaves, 3);
+    // Each node continues the newest branch below it; a fork starts where its message was sent.
+    assert_eq!(tree.nodes[0].tip.0, two_again_end);
+    assert_eq!(tree.nodes[2].destination.map(|d| d.0), Some(first_end));
+    assert_eq!(tree.nodes[3].destination.map(|d| d.0), Some(1));
+    assert_eq!(tree.leaf, Some(tree.nodes[3].tip));
+}
+
+/// The ids of the session's `run_end` entries, in order.
+fn run_ends(path: &std::path::Path) -> Vec<u64> {
+    smith_store::read_session(path)
+        .unwrap()
+        .entries
+        .iter()
+        .filter(|e| matches!(e.record, smith_store::Record::RunEnd(_)))
+        .map(|e| e.id.0)
+        .collect()
+}

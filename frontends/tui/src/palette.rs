@@ -183,6 +183,7 @@ mod tests {
                 "anthropic/opus".into(),
             ],
             plugins: vec!["files".into(), "shell".into()],
+            details: std::collections::HashMap::new(),
         };
         let Some(View::Values {
             argument,

@@ -316,7 +316,11 @@ fn branch_rows(path: &Path) -> Result<Vec<Row>, String> {
                 .unwrap_or("")
                 .to_owned(),
             detail: format!(
-                "entry {} · {} · {}",
+                "{}entry {} · {} · {}",
+                match (n.forks, n.destination) {
+                    (true, Some(d)) => format!("branches at entry {} · ", d.0),
+                    _ => String::new(),
+                },
                 n.entry.0,
                 n.model,
                 minutes(u64::try_from(n.timestamp_ms).unwrap_or(0))

@@ -25,6 +25,9 @@ pub struct BranchNode {
     pub depth: usize,
     /// The newest leaf below it: selecting the node continues that branch.
     pub tip: EntryId,
+    /// It starts a branch: a message sent from a point another message was sent from first
+    /// (its [`BranchNode::destination`] is that point).
+    pub forks: bool,
     /// It lies on the session's selected branch.
     pub selected: bool,
 }
@@ -74,6 +77,7 @@ pub fn branches(path: &std::path::Path) -> Result<Branches, smith_store::Error> 
                 timestamp_ms: e.timestamp_ms,
                 depth: 0,
                 tip: e.id,
+                forks: false,
                 selected: false,
             });
         }
@@ -128,26 +132,24 @@ pub fn branches(path: &std::path::Path) -> Result<Branches, smith_store::Error> 
         }
     }
     let mut order = Vec::with_capacity(messages.len());
-    let mut stack: Vec<(usize, usize)> = roots.iter().rev().map(|r| (*r, 0)).collect();
-    // Roots after the first are branches too.
-    if let Some(first) = stack.len().checked_sub(1) {
-        for (i, s) in stack.iter_mut().enumerate() {
-            if i != first {
-                s.1 = 1;
-            }
-        }
-    }
-    while let Some((i, depth)) = stack.pop() {
-        order.push((i, depth));
-        let kids = &children[i];
-        for (k, child) in kids.iter().enumerate().rev() {
-            stack.push((*child, if k == 0 { depth } else { depth + 1 }));
+    // (message, depth, whether it starts a branch); roots after the first are branches too.
+    let mut stack: Vec<(usize, usize, bool)> = roots
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(k, r)| (*r, usize::from(k > 0), k > 0))
+        .collect();
+    while let Some((i, depth, forks)) = stack.pop() {
+        order.push((i, depth, forks));
+        for (k, child) in children[i].iter().enumerate().rev() {
+            stack.push((*child, depth + usize::from(k > 0), k > 0));
         }
     }
     let nodes = order
         .into_iter()
-        .map(|(i, depth)| BranchNode {
+        .map(|(i, depth, forks)| BranchNode {
             depth,
+            forks,
             ..messages[i].clone()
         })
         .collect();

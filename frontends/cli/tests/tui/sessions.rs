@@ -313,3 +313,91 @@ fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
         "{users:?}"
     );
 }
+
+#[test]
+fn a_replay_plays_in_the_view_and_esc_goes_back_to_the_session() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("remember this");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said:");
+    pane.wait_for_text("scripted/demo · idle");
+    let file = env.session_files().remove(0);
+    pane.type_text("/replay");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("replay · read-only");
+    // The session was closed for the replay (its writer's last frame written by now).
+    let before = std::fs::read(&file).unwrap();
+    pane.wait_for_text("replay ended: 1 turn(s)");
+    pane.type_text("more?");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("a replay only shows what was recorded");
+    pane.keys(&["C-u"]);
+    // The replay wrote nothing; Esc (nothing else to close) goes back to the session.
+    assert!(
+        std::fs::read(&file).unwrap() == before,
+        "the replay changed the session file"
+    );
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("scripted/demo · idle");
+    wait_until("the replay banner to go", || {
+        !pane.screen().contains("replay · read-only")
+    });
+    pane.type_text("after the replay");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("› after the replay");
+    wait_until("its answer", || {
+        pane.screen().matches("You said:").count() == 2
+    });
+    quit(&pane);
+    pane.assert_restored();
+    assert_eq!(users_of(&file), ["remember this", "after the replay"]);
+}
+
+#[test]
+fn a_plugin_disabled_in_the_ui_is_out_of_the_next_request() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("first");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said:");
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/plugins");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("grants docs.read");
+    pane.type_text("docs");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("plugin docs disabled for the following runs");
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("second");
+    pane.keys(&["Enter"]);
+    wait_until("the second answer", || {
+        pane.screen().matches("You said:").count() == 2
+    });
+    quit(&pane);
+    pane.assert_restored();
+    let id = env.session_files()[0]
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let out = env.run(&["sessions", "get", &id]);
+    let tools: Vec<String> = crate::common::stdout(&out)
+        .lines()
+        .filter(|l| l.contains("request_input tools:"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(tools.len(), 2, "{tools:?}");
+    assert!(tools[0].contains("docs"), "{tools:?}");
+    assert!(!tools[1].contains("docs"), "{tools:?}");
+    // The configuration is unchanged: a new process has it again.
+    let out = env.run(&["plugins", "list"]);
+    assert!(
+        crate::common::stdout(&out).contains("docs"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -58,7 +58,9 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
         } else {
             format!("{}└ ", "  ".repeat(row.depth - 1))
         };
-        let head = format!(" {mark}{indent}{}", sanitize(&row.label));
+        // The chosen row is pointed at, so it shows without colour too.
+        let pointer = if is_chosen { "›" } else { " " };
+        let head = format!("{pointer}{mark}{indent}{}", sanitize(&row.label));
         let head = smith_render_terminal::cut_to_width(&head, inner);
         let head_w = Line::from(head.clone()).width();
         let tail = smith_render_terminal::cut_to_width(

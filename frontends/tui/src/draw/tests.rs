@@ -280,6 +280,12 @@ fn a_command_missing_its_model_opens_the_value_picker() {
             "scripted/edit".into(),
         ],
         plugins: vec!["files".into()],
+        details: [(
+            "anthropic/claude-opus-4-6".to_owned(),
+            "1M context · $5 in / $25 out per Mtok · tools · images".to_owned(),
+        )]
+        .into_iter()
+        .collect(),
     });
     typed(&mut ui, "/model ");
     let s = screen(&mut ui, 80, 20);

@@ -230,3 +230,6 @@ impl Ui {
         self.listing.fetch_add(1, Ordering::AcqRel);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,339 @@
+//! The pickers driven by keys and listings as the loop drives them, and drawn into a buffer:
+//! sessions (streamed, filtered, Tab, Enter), the branches tree (continue, edit into a new
+//! branch, an observer's local view), plugins, and the diff overlay.
+
+use std::path::PathBuf;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_core::buffer::Buffer;
+use ratatui_core::layout::Rect;
+use smith::EntryId;
+use smith_render_terminal::Theme;
+
+use crate::go::Go;
+use crate::pickers::{Branch, Kind, Listed, Row};
+use crate::ui::{Effect, Held, Layer, Ui};
+use crate::work::Write;
+
+fn ui(held: Held) -> Ui {
+    let mut ui =
+        Ui::new(Theme::plain(), held, "0190".into(), PathBuf::from(".")).with_bundled_product();
+    ui.unprepared = None;
+    ui
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn typed(ui: &mut Ui, s: &str) {
+    for c in s.chars() {
+        assert_eq!(ui.key(key(KeyCode::Char(c))), None);
+    }
+}
+
+fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
+    let area = Rect::new(0, 0, w, h);
+    let mut buf = Buffer::empty(area);
+    crate::draw::draw(ui, area, &mut buf);
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| buf[(x, y)].symbol().to_owned())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn session(id: &str, title: &str, marked: bool) -> Row {
+    Row {
+        key: id.into(),
+        label: title.into(),
+        detail: "2026-12-04 10:00 · scripted/demo · 5 KB".into(),
+        depth: 0,
+        marked,
+        branch: None,
+    }
+}
+
+/// The request of the picker on top.
+fn request(ui: &Ui) -> u64 {
+    match ui.layers.last() {
+        Some(Layer::Picker(p)) => p.request,
+        other => panic!("no picker on top: {other:?}"),
+    }
+}
+
+#[test]
+fn the_sessions_picker_shows_rows_as_they_stream_in_and_opens_the_chosen_one() {
+    let mut ui = ui(Held::Writer);
+    assert_eq!(
+        ui.open_picker(Kind::Sessions { all: false }),
+        Some(Effect::List(Kind::Sessions { all: false }))
+    );
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(vec![
+            session("0190-aaaa", "this one, open here", true),
+            session("0190-bbbb", "fix the parser", false),
+        ]),
+        done: false,
+    });
+    let reading = screen(&mut ui, 90, 14);
+    assert!(reading.contains("2 of 2 so far · reading…"), "{reading}");
+    // A stale listing (an earlier request) is not taken in.
+    ui.listed(Listed {
+        request: r - 1,
+        rows: Ok(vec![session("0190-zzzz", "stale", false)]),
+        done: true,
+    });
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(vec![session("0190-cccc", "write the docs", false)]),
+        done: true,
+    });
+    let s = screen(&mut ui, 90, 14);
+    assert!(s.contains("3 of 3") && !s.contains("stale"), "{s}");
+    insta::assert_snapshot!("sessions_picker", s);
+    // The query filters; Enter opens the chosen session.
+    typed(&mut ui, "docs");
+    let s = screen(&mut ui, 90, 14);
+    assert!(s.contains("1 of 3") && s.contains("write the docs"), "{s}");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Go(Go::Attach("0190-cccc".into())))
+    );
+    assert!(ui.layers.is_empty());
+}
+
+#[test]
+fn the_open_session_is_refused_and_tab_lists_every_directory_keeping_the_query() {
+    let mut ui = ui(Held::Writer);
+    ui.open_picker(Kind::Sessions { all: false });
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(vec![session("0190-aaaa", "open here", true)]),
+        done: true,
+    });
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    assert!(ui.hint.as_deref().unwrap().contains("the one open here"));
+    typed(&mut ui, "par");
+    assert_eq!(
+        ui.key(key(KeyCode::Tab)),
+        Some(Effect::List(Kind::Sessions { all: true }))
+    );
+    match ui.layers.last() {
+        Some(Layer::Picker(p)) => {
+            assert_eq!(p.kind, Kind::Sessions { all: true });
+            assert_eq!(p.query, "par");
+            assert!(p.request > r && p.rows.is_empty() && p.loading);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Esc closes it, and the listing it waited for is no longer wanted.
+    let wanted = ui.listing.load(std::sync::atomic::Ordering::Acquire);
+    assert_eq!(ui.key(key(KeyCode::Esc)), None);
+    assert!(ui.layers.is_empty());
+    assert!(ui.listing.load(std::sync::atomic::Ordering::Acquire) > wanted);
+}
+
+fn branch_rows() -> Vec<Row> {
+    let row = |entry: u64, dest: u64, tip: u64, depth, marked, text: &str| Row {
+        key: entry.to_string(),
+        label: text.into(),
+        detail: format!(
+            "{}entry {entry} · scripted/demo · 2026-12-04 10:00",
+            if entry == 20 {
+                "branches at entry 1 · "
+            } else {
+                ""
+            }
+        ),
+        depth,
+        marked,
+        branch: Some(Branch {
+            tip: EntryId(tip),
+            destination: Some(EntryId(dest)),
+            entry: EntryId(entry),
+            input: format!("{text}\nsecond line"),
+        }),
+    };
+    vec![
+        row(2, 1, 30, 0, true, "first question"),
+        row(11, 10, 19, 0, false, "a follow-up"),
+        row(20, 1, 30, 1, true, "the edited question"),
+        row(28, 27, 30, 1, true, "and then"),
+    ]
+}
+
+#[test]
+fn the_branches_tree_continues_a_branch_and_edits_a_message_into_a_new_one() {
+    let mut ui = ui(Held::Writer);
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    // It opens on the selected branch's last message.
+    let s = screen(&mut ui, 90, 14);
+    insta::assert_snapshot!("branches_tree", s);
+    assert!(s.contains("›● └ and then"), "{s}");
+    // Enter on an earlier branch: one step, recorded by the work thread.
+    ui.key(key(KeyCode::Home));
+    ui.key(key(KeyCode::Down));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Write(Write::Select(EntryId(19))))
+    );
+    // Ctrl+E: the message into the draft, sent as a new branch from where it was sent.
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    ui.key(key(KeyCode::Home));
+    assert_eq!(
+        ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL)),
+        None
+    );
+    assert_eq!(ui.editor.shown(), "first question\nsecond line");
+    assert!(ui.status.state.contains("editing entry 2"));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::SubmitAt(
+            "first question\nsecond line".into(),
+            EntryId(1)
+        ))
+    );
+    assert!(ui.editing.is_none());
+}
+
+#[test]
+fn an_edit_is_cancelled_by_esc_on_an_empty_draft_and_refused_read_only() {
+    let mut ui = ui(Held::Writer);
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL));
+    assert!(ui.editing.is_some());
+    // Esc clears the draft (stashed), then cancels the edit: the next message continues the
+    // current branch.
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.editor.is_empty() && ui.editing.is_some());
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.editing.is_none());
+    typed(&mut ui, "plain");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Submit("plain".into()))
+    );
+    // An observer may look at another branch (locally) but not edit or select it.
+    let mut ui = self::ui(Held::Observer {
+        holder: None,
+        follow: true,
+        writer_gone: false,
+    });
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL));
+    assert!(ui.editing.is_none() && ui.hint.as_deref().unwrap().contains("read-only"));
+    ui.key(key(KeyCode::Home));
+    ui.asks.clear();
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    assert!(matches!(
+        ui.asks.last(),
+        Some(crate::history::Ask::Reload { leaf: Some(30) })
+    ));
+    assert!(matches!(ui.held, Held::Observer { follow: false, .. }));
+}
+
+#[test]
+fn the_plugins_picker_toggles_the_chosen_plugin_for_the_process() {
+    let mut ui = ui(Held::Writer);
+    ui.open_picker(Kind::Plugins);
+    let r = request(&ui);
+    let plugin = |id: &str, enabled: bool, detail: &str| Row {
+        key: id.into(),
+        label: format!("{id} 0.1.0"),
+        detail: detail.into(),
+        depth: 0,
+        marked: enabled,
+        branch: None,
+    };
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(vec![
+            plugin(
+                "files",
+                true,
+                "enabled · tool-plugin@0.6.0 · grants fs.read, fs.write",
+            ),
+            plugin(
+                "shell",
+                false,
+                "disabled by this process (plugin-disable) · tool-plugin@0.6.0 · grants process.exec",
+            ),
+        ]),
+        done: true,
+    });
+    insta::assert_snapshot!("plugins_picker", screen(&mut ui, 100, 12));
+    ui.key(key(KeyCode::Down));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Write(Write::Plugin("shell".into(), true)))
+    );
+}
+
+#[test]
+fn a_listing_that_failed_says_why_and_nothing_is_chosen() {
+    let mut ui = ui(Held::Writer);
+    ui.open_picker(Kind::Sessions { all: true });
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Err("cannot list /nowhere: permission denied".into()),
+        done: true,
+    });
+    let s = screen(&mut ui, 90, 10);
+    assert!(s.contains("cannot read them: cannot list /nowhere"), "{s}");
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    assert!(ui.hint.as_deref().unwrap().contains("nothing to choose"));
+}
+
+#[test]
+fn the_diff_overlay_scrolls_and_esc_closes_it() {
+    let mut ui = ui(Held::Writer);
+    let mut text = String::from(
+        " notes.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\ndiff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n hello\n-world\n+there\n",
+    );
+    for n in 0..40 {
+        text.push_str(&format!(" context line {n}\n"));
+    }
+    ui.overlay("Diff 0123456789ab..ba9876543210".into(), text);
+    let s = screen(&mut ui, 80, 16);
+    insta::assert_snapshot!("diff_overlay", s);
+    assert!(s.contains("-world") && s.contains("+there"), "{s}");
+    ui.key(key(KeyCode::PageDown));
+    let later = screen(&mut ui, 80, 16);
+    assert!(!later.contains("-world"), "{later}");
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.layers.is_empty());
+}
