@@ -468,6 +468,38 @@ pub(crate) fn run() -> Result<(), String> {
             ms_limit(50.0),
         ),
     ];
+    let pickers = [
+        (
+            "tui_palette_first_paint_ms",
+            "terminal UI `/` → the command palette's first paint, median of 50",
+            ms_limit(16.0),
+        ),
+        (
+            "tui_model_picker_first_paint_ms",
+            "`/model ` → the model picker's first paint (catalog models, details), median of 50",
+            ms_limit(16.0),
+        ),
+        (
+            "tui_picker_first_paint_ms",
+            "the resume picker opened → its first paint (before any row), median of 5",
+            ms_limit(16.0),
+        ),
+        (
+            "tui_resume_5000_first_rows_ms",
+            "the resume picker with 5,000 sessions on disk → its first rows drawn, median of 5",
+            ms_limit(50.0),
+        ),
+        (
+            "tui_resume_5000_all_rows_ms",
+            "the same → all 5,000 listed",
+            Limit::ReportMs,
+        ),
+        (
+            "tui_branches_10k_ms",
+            "the branches picker on a 10,000-entry session → its tree drawn",
+            Limit::ReportMs,
+        ),
+    ];
     let catalog = [
         (
             "catalog_load_ms",
@@ -557,6 +589,7 @@ pub(crate) fn run() -> Result<(), String> {
         ("smith-cli", "tui_bench", true, &tui[..]),
         ("smith-cli", "replay_bench", true, &replay[..]),
         ("smith-tui", "window_bench", true, &window[..]),
+        ("smith-tui", "picker_bench", true, &pickers[..]),
         ("smith-vcs", "vcs_bench", true, &vcs[..]),
     ] {
         for (name, value) in example_figures_in(package, example, release)? {

@@ -33,6 +33,7 @@ pub struct Headless {
     ui: Ui,
     storage: Storage,
     rx: mpsc::Receiver<(u64, Event)>,
+    events: Events,
     buf: Buffer,
 }
 
@@ -41,7 +42,7 @@ impl Headless {
     /// the terminal.
     pub fn open(session: &Path, width: u16, height: u16) -> Self {
         let (events, rx) = Events::channel();
-        let storage = history::start(session.to_owned(), events, None);
+        let storage = history::start(session.to_owned(), events.clone(), None);
         let mut ui = Ui::new(
             Theme::default(),
             Held::Writer,
@@ -54,6 +55,7 @@ impl Headless {
             ui,
             storage,
             rx,
+            events,
             buf,
         }
     }
@@ -134,6 +136,76 @@ impl Headless {
     /// Live blocks resident now (this process's own runs, not yet folded into history).
     pub fn live_blocks(&self) -> usize {
         self.ui.window.live.blocks().len()
+    }
+
+    /// Give the UI the bundled product layer (the palette's commands and keys) and the
+    /// pickers' values of `app` (its catalog's models, its plugins).
+    pub fn with_product(mut self, app: &smith_app::App) -> Self {
+        self.ui = self.ui.with_bundled_product();
+        self.ui.values = std::sync::Arc::new(smith_app::product::ArgumentValues::of(app));
+        self
+    }
+
+    /// Open the resume picker over `app`'s sessions started in `cwd` (read on their thread, as
+    /// in the terminal), then draw its first frame.
+    pub fn open_sessions(&mut self, app: &std::sync::Arc<smith_app::App>, cwd: &Path) {
+        self.open_picker(app, cwd, crate::pickers::Kind::Sessions { all: false });
+    }
+
+    /// Open the branches picker of `session` (a `.smith` file), then draw its first frame.
+    pub fn open_branches(&mut self, app: &std::sync::Arc<smith_app::App>, session: &Path) {
+        self.ui.opened = Some((smith::SessionId::new_now(), session.to_owned()));
+        self.open_picker(app, Path::new("."), crate::pickers::Kind::Branches);
+    }
+
+    fn open_picker(
+        &mut self,
+        app: &std::sync::Arc<smith_app::App>,
+        cwd: &Path,
+        kind: crate::pickers::Kind,
+    ) {
+        let _ = self.ui.open_picker(kind);
+        crate::pickers::start(
+            app,
+            cwd,
+            self.ui.opened.clone(),
+            kind,
+            (
+                self.ui.listing.load(std::sync::atomic::Ordering::Acquire),
+                std::sync::Arc::clone(&self.ui.listing),
+            ),
+            &self.events,
+        );
+        self.frame();
+    }
+
+    /// Wait for the open picker's next batch of rows and draw it; how many rows it holds and
+    /// whether more are being read.
+    ///
+    /// # Errors
+    /// [`Stalled`] when no batch comes within `deadline`.
+    pub fn picker_rows(&mut self, deadline: Duration) -> Result<(usize, bool), Stalled> {
+        let started = Instant::now();
+        loop {
+            let left = deadline.saturating_sub(started.elapsed());
+            let (_, event) = self.rx.recv_timeout(left).map_err(|_| Stalled {
+                what: "the picker's rows".to_owned(),
+                waited: started.elapsed(),
+            })?;
+            if let Event::Listed(listed) = event {
+                self.ui.listed(listed);
+                self.frame();
+                return Ok(match self.ui.layers.last() {
+                    Some(Layer::Picker(p)) => (p.rows.len(), p.loading),
+                    _ => (0, false),
+                });
+            }
+        }
+    }
+
+    /// Close the overlay or the draft (Esc), then draw.
+    pub fn escape(&mut self) {
+        self.key(KeyCode::Esc, KeyModifiers::NONE);
     }
 
     /// Press `code` with `modifiers`, then draw.

@@ -490,8 +490,8 @@ impl Ui {
         }
     }
 
-    /// This UI with the bundled product layer (its default commands and bindings), for tests.
-    #[cfg(test)]
+    /// This UI with the bundled product layer (its default commands and bindings), for tests
+    /// and the headless UI.
     pub(crate) fn with_bundled_product(mut self) -> Self {
         static LAYER: std::sync::OnceLock<Arc<ProductLayer>> = std::sync::OnceLock::new();
         let layer = LAYER.get_or_init(|| {
