@@ -471,3 +471,67 @@ fn verification_counts_entries_and_finds_no_damage_in_an_intact_file() {
     assert!(v.intact() && v.torn_tail.is_none() && !v.live_writer);
     assert_eq!(v.unacknowledged, 0);
 }
+
+/// A plugin enabled or disabled for the rest of the process (the terminal UI's plugin
+/// commands) is loaded, listed and offered accordingly, over what the settings say; the
+/// settings are unchanged.
+#[test]
+fn plugins_enabled_or_disabled_for_the_process_override_the_settings() {
+    let home = tempfile::tempdir().unwrap();
+    let app = App::load(
+        paths(home.path()),
+        &invocation(&[("--disable-plugin", "plugins.shell.enabled", "false")]),
+    )
+    .unwrap();
+    let ids = |app: &App| -> Vec<String> { app.registry.enabled().map(|m| m.id.clone()).collect() };
+    assert!(!ids(&app).contains(&"shell".to_owned()));
+    assert!(ids(&app).contains(&"docs".to_owned()));
+    // Disabled for the process: not enabled, not loaded, listed with who disabled it.
+    assert_eq!(app.registry.set_enabled("docs", false), Ok(true));
+    assert!(!ids(&app).contains(&"docs".to_owned()));
+    let host = app.load_plugins(|_| true).unwrap();
+    assert!(
+        !host
+            .loadout()
+            .tools()
+            .iter()
+            .any(|(plugin, _)| plugin == "docs"),
+        "the docs tool is not loaded"
+    );
+    let docs = app
+        .registry
+        .plugins()
+        .iter()
+        .find(|p| p.manifest.id == "docs")
+        .unwrap();
+    let record = smith_app::catalog::plugin_record(
+        &app.registry,
+        docs,
+        &smith_host::ProcessPolicy::Refused("test".into()),
+    );
+    assert_eq!(record["state"], "disabled");
+    assert_eq!(
+        record["disabled_by"],
+        smith_app::registry::DISABLED_FOR_PROCESS
+    );
+    let values = smith_app::product::ArgumentValues::of(&app);
+    assert!(values.details["docs"].starts_with("disabled by this process"));
+    // A plugin the settings disabled, enabled for the process; the setting stays.
+    assert_eq!(app.registry.set_enabled("shell", true), Ok(false));
+    assert!(ids(&app).contains(&"shell".to_owned()));
+    assert_eq!(
+        app.settings
+            .resolved
+            .get("plugins.shell.enabled")
+            .unwrap()
+            .value
+            .to_string(),
+        "false"
+    );
+    // An unknown id names the known ones.
+    let unknown = app.registry.set_enabled("nosuch", true).unwrap_err();
+    assert!(
+        unknown.contains("no plugin `nosuch`") && unknown.contains("docs"),
+        "{unknown}"
+    );
+}

@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@0.6.0"
+//!     world "tool-plugin@0.7.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@0.6.0"
+//!     world "handler-plugin@0.7.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -29,7 +29,7 @@ use crate::grants::Grant;
 /// The version of the `smith:plugin` WIT package this Smith hosts. Before 1.0 each change of
 /// the package is a minor bump, and a plugin built against another version is refused with
 /// [`crate::Error::Package`] (its rebuild is the fix).
-pub const PACKAGE_VERSION: &str = "0.6.0";
+pub const PACKAGE_VERSION: &str = "0.7.0";
 
 /// The largest manifest read, in bytes (a provider's catalog block included).
 pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
@@ -38,17 +38,17 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@0.6.0";
+pub const TOOL_WORLD: &str = "tool-plugin@0.7.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@0.6.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@0.7.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@0.6.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@0.7.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@0.6.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@0.7.0";
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -536,7 +536,7 @@ mod tests {
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.6.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.7.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
             "test",
         )
         .unwrap();
@@ -552,7 +552,7 @@ mod tests {
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
         let m = Manifest::parse(
-            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.6.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.7.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
             "test",
         )
         .unwrap();
@@ -579,7 +579,7 @@ mod tests {
             ),
         ] {
             let text =
-                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.6.0\"\n {tool} }}");
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.7.0\"\n {tool} }}");
             let e = Manifest::parse(&text, "test").unwrap_err().to_string();
             assert!(e.contains(says), "{tool}: {e}");
         }
@@ -588,7 +588,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.6.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.7.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -600,7 +600,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.6.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.7.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -608,36 +608,36 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.6.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.6.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.6.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.6.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.6.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
                 "go together",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.6.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
                 "not a plain file name",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.6.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
                 "belong to a `context` handler",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.6.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

@@ -574,7 +574,7 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
 #[test]
 fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     const OLD: &[u8] = include_bytes!("fixtures/queue-wit-0.1.0.wasm");
-    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@0.6.0\"\n    handler \"queue-policy\"\n}\n";
+    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@0.7.0\"\n    handler \"queue-policy\"\n}\n";
     let sources = [PluginSource {
         origin: "test:queue-wit-0.1.0",
         manifest: current,
@@ -589,11 +589,11 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     let text = err.to_string();
     assert!(
         text.contains("smith:plugin@0.1.0")
-            && text.contains("smith:plugin@0.6.0")
+            && text.contains("smith:plugin@0.7.0")
             && text.contains("rebuild"),
         "{text}"
     );
-    let old_manifest = current.replace("@0.6.0", "@0.1.0");
+    let old_manifest = current.replace("@0.7.0", "@0.1.0");
     let sources = [PluginSource {
         origin: "test:queue-manifest-0.1.0",
         manifest: &old_manifest,

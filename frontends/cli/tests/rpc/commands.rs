@@ -66,6 +66,24 @@ fn commands_are_listed_and_run_through_the_verbs_methods() {
     let redone = c.result("commands.run", json!({"command": "redo", "session": s}));
     assert_eq!(redone["op"], "redo", "{redone}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "changed\n");
+    // /diff by command: history.diff's result, the latest change.
+    let diff = c.result("commands.run", json!({"command": "diff", "session": s}));
+    assert!(
+        diff["patch"].as_str().unwrap().contains("+changed"),
+        "{diff}"
+    );
+    // /export and the branches picker have no method: refused, naming what does it.
+    let export = c.error("commands.run", json!({"command": "export", "session": s}));
+    assert_eq!(export["code"], -32005, "{export}");
+    assert!(
+        export["message"]
+            .as_str()
+            .unwrap()
+            .contains("session.entries"),
+        "{export}"
+    );
+    let branches = c.error("commands.run", json!({"command": "branches"}));
+    assert_eq!(branches["data"]["method"], "session.entries", "{branches}");
 
     // A handler command answers with its intents.
     let themed = c.result(
