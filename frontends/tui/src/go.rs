@@ -51,7 +51,11 @@ pub(crate) fn target(app: &App, cwd: &Path, ui: &Ui, go: Go) -> Result<Target, S
     };
     match go {
         Go::New => switch::new_session(app, cwd),
-        Go::Attach(wanted) => switch::existing(app, &wanted, &id.to_string()),
+        Go::Attach(wanted) => {
+            let current = id.to_string();
+            let open = !matches!(ui.held, crate::ui::Held::Replay);
+            switch::existing(app, &wanted, open.then_some(current.as_str()))
+        }
         Go::Fork(at) => switch::fork(app, &path, id, at.as_deref()),
         Go::Replay(range) => switch::replay(&path, id, range.as_deref()),
         Go::Back => match &ui.back {

@@ -103,7 +103,7 @@ impl Ui {
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         match self.layers.last_mut()? {
-            Layer::Picker(_) => return Some(self.picker_key(key, action)),
+            Layer::Picker(_) => Some(self.picker_key(key, action)),
             Layer::Help { scroll } | Layer::Detail { scroll, .. } | Layer::Text { scroll, .. } => {
                 match (action, key.code) {
                     (Some(Action::LineUp), _) | (_, KeyCode::Up) => {

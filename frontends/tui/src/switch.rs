@@ -67,13 +67,14 @@ pub(crate) fn new_session(app: &App, cwd: &Path) -> Result<Target, String> {
     })
 }
 
-/// The existing session `wanted` (an id or unique prefix), not `current`.
-pub(crate) fn existing(app: &App, wanted: &str, current: &str) -> Result<Target, String> {
+/// The existing session `wanted` (an id or unique prefix), not `current` (the one open
+/// here, if it is open for writing or observing: a replay's session may be attached).
+pub(crate) fn existing(app: &App, wanted: &str, current: Option<&str>) -> Result<Target, String> {
     let store = app
         .sessions()
         .map_err(|e| format!("cannot look for session `{wanted}`: {e}"))?;
     let (path, id) = store.find(wanted.trim()).map_err(|e| e.to_string())?;
-    if id.to_string() == current {
+    if Some(id.to_string().as_str()) == current {
         return Err(format!("session {id} is the one open here"));
     }
     Ok(Target::Existing { path, id })

@@ -295,16 +295,19 @@ impl Ui {
     /// Why submitting is refused here, if it is.
     fn cannot_submit(&self) -> Option<String> {
         if matches!(self.held, Held::Replay) {
-            return Some(format!(
-                "a replay only shows what was recorded, so submission is disabled; continue the session with `smith --session {}`",
-                self.status.session
-            ));
+            return Some(if self.back.is_some() {
+                "a replay only shows what was recorded, so submission is disabled; Esc goes back to the session once it ends".to_owned()
+            } else {
+                format!(
+                    "a replay only shows what was recorded, so submission is disabled; continue the session with /attach {} (or `smith --session {}`)",
+                    self.status.session, self.status.session
+                )
+            });
         }
         if let Held::Observer { holder, .. } = &self.held {
             return Some(format!(
-                "read-only: {} writes this session, so submission is disabled; continue in a fork (`smith sessions fork {}`)",
+                "read-only: {} writes this session, so submission is disabled; /fork continues it in a new session",
                 crate::draw::holder_words(holder.as_ref()),
-                self.status.session
             ));
         }
         if self.loading {

@@ -285,7 +285,8 @@ pub(crate) fn run(
                 }
                 match &work {
                     Some(w) => {
-                        let _ = w.commands.send(work::Command::Close);
+                        let keep = matches!(switch, Some(Target::Replay { .. }));
+                        let _ = w.commands.send(work::Command::Close { keep });
                     }
                     None => break,
                 }

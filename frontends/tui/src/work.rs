@@ -31,8 +31,10 @@ pub(crate) enum Command {
     /// Use this model (and thinking level) for the following runs: the route is prepared
     /// again, and each run records the model it used.
     SetModel(Selection, Option<smith::ThinkingLevel>),
-    /// Close the session and end (after the running turn, which the loop aborted first).
-    Close,
+    /// Close the session and end (after the running turn, which the loop aborted first);
+    /// `keep`: keep it even when this run created it and nothing was submitted (the UI goes
+    /// on to replay it).
+    Close { keep: bool },
 }
 
 /// What [`Command::Write`] changes.
@@ -309,7 +311,11 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                     }
                 }
             }
-            Command::Close => break,
+            Command::Close { keep: true } => {
+                submitted = true;
+                break;
+            }
+            Command::Close { keep: false } => break,
         }
     }
     if new && !submitted {
