@@ -80,10 +80,10 @@ fn slash_lists_the_commands_filters_them_and_runs_one_from_the_palette_and_by_it
     wait_until("the help to close", || {
         !pane.screen().contains("Keys and commands")
     });
-    // A verb this UI does not carry out yet says what does.
+    // A verb is carried out: with nothing to undo, the refusal says so.
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("`smith undo` in a shell");
+    pane.wait_for_text("has no change of the working tree to undo");
     // A mistyped command is not sent to the model; it says what it is near.
     pane.type_text("/compcat x");
     pane.keys(&["Enter"]);
@@ -105,10 +105,10 @@ fn a_second_plugins_clashing_binding_is_reported_and_the_first_keeps_the_key() {
     pane.wait_for_text("scripted/demo · idle");
     pane.wait_for_text("Ctrl+S is not bound to /rival: plugin product binds it to steer");
     // The rival's own key runs its command: its handler's notice, then the verb it asked
-    // for (which this UI names the way to do).
+    // for, carried out (nothing to undo here).
     pane.keys(&["C-y"]);
     pane.wait_for_text("rival says hi");
-    pane.wait_for_text("`smith undo` in a shell");
+    pane.wait_for_text("has no change of the working tree to undo");
     // Ctrl+S stays the product plugin's steer: with nothing running, it sends the draft.
     pane.type_text("steered");
     pane.keys(&["C-s"]);
