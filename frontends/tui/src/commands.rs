@@ -37,6 +37,11 @@ impl Runner {
         let layer = std::sync::Arc::clone(&ui.product);
         let invocation = match layer.parse_line(line) {
             Ok(i) => i,
+            // A missing session: the sessions picker chooses it.
+            Err(CommandError::Missing {
+                kind: smith_app::product::wit::ArgumentKind::Session,
+                ..
+            }) => return ui.open_picker(Kind::Sessions { all: false }),
             Err(CommandError::Missing { argument, kind, .. })
                 if !ui.values.of_kind(kind).is_empty() =>
             {
@@ -162,6 +167,14 @@ impl Runner {
     fn verb(&self, ui: &mut Ui, verb: Verb) -> Option<Effect> {
         let writes = |ui: &mut Ui, write: Write| -> Option<Effect> {
             match &ui.held {
+                // A write waits for no turn: refused while one runs, never held for later.
+                crate::ui::Held::Writer if ui.busy() || ui.compacting => {
+                    ui.hint = Some(format!(
+                        "work is running: {} waits until it has ended (Esc aborts it), then run it again",
+                        verb_words(&verb)
+                    ));
+                    None
+                }
                 crate::ui::Held::Writer => Some(Effect::Write(write)),
                 _ => {
                     ui.hint = Some(format!(
@@ -207,6 +220,12 @@ fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect>
         ui.hint = Some("this view runs nothing: there is no model to change".into());
         return None;
     }
+    if ui.busy() || ui.compacting {
+        ui.hint = Some(
+            "work is running: the model changes for the following runs once it has ended; run /model again then (Esc aborts it)".into(),
+        );
+        return None;
+    }
     let selection = match model.parse::<smith::Selection>() {
         Ok(s) => s,
         Err(e) => {
@@ -230,6 +249,8 @@ fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect>
         },
     };
     ui.status.state = "switching model".into();
+    // Kept for the sessions this UI goes to next.
+    ui.chosen = Some((selection.clone(), thinking));
     Some(Effect::SetModel(selection, thinking))
 }
 

@@ -41,10 +41,16 @@ pub(crate) enum Read {
 /// refused while work runs, since switching would abort it.
 pub(crate) fn target(app: &App, cwd: &Path, ui: &Ui, go: Go) -> Result<Target, String> {
     if ui.running.is_some() || ui.admitting || ui.compacting {
-        return Err(
-            "work is running in this session: wait for it to end (or Esc aborts it), then switch"
-                .into(),
-        );
+        return Err(format!(
+            "work is running in this session: {} waits until it has ended (Esc aborts it)",
+            match &go {
+                Go::New => "a new session",
+                Go::Attach(_) => "opening another session",
+                Go::Fork(_) => "a fork",
+                Go::Replay(_) => "a replay",
+                Go::Back => "going back",
+            }
+        ));
     }
     let Some((id, path)) = ui.opened.clone() else {
         return Err("no session is open".into());
@@ -52,9 +58,11 @@ pub(crate) fn target(app: &App, cwd: &Path, ui: &Ui, go: Go) -> Result<Target, S
     match go {
         Go::New => switch::new_session(app, cwd),
         Go::Attach(wanted) => {
+            // Writing it here already; a replay's or an observer's session may be opened
+            // again (written, once its writer has gone).
             let current = id.to_string();
-            let open = !matches!(ui.held, crate::ui::Held::Replay);
-            switch::existing(app, &wanted, open.then_some(current.as_str()))
+            let writing = matches!(ui.held, crate::ui::Held::Writer);
+            switch::existing(app, &wanted, writing.then_some(current.as_str()))
         }
         Go::Fork(at) => switch::fork(app, &path, id, at.as_deref()),
         Go::Replay(range) => switch::replay(&path, id, range.as_deref()),
@@ -106,23 +114,36 @@ pub(crate) fn read(app: &App, cwd: &Path, ui: &Ui, read: Read, events: &Events) 
         }
         Read::Export(file) => {
             let file = match file.map(|f| f.trim().to_owned()).filter(|f| !f.is_empty()) {
-                Some(f) => cwd.join(f),
+                Some(f) => match (f.strip_prefix("~/"), std::env::var_os("HOME")) {
+                    (Some(rest), Some(home)) => Path::new(&home).join(rest),
+                    _ => cwd.join(f),
+                },
                 None => cwd.join(format!("{id}.jsonl")),
             };
+            if file.exists() {
+                events.send(Event::Notice(
+                    NoticeLevel::Error,
+                    format!(
+                        "{} exists, and an export never replaces a file: name another (/export FILE)",
+                        shown(&file)
+                    ),
+                ));
+                return;
+            }
             std::thread::spawn(move || {
                 match export(&path, id, &file, &redact) {
                 Ok(n) => events.send(Event::Notice(
                     NoticeLevel::Info,
                     format!(
                         "exported {n} record(s) of session {id} to {} (JSONL, redacted as recorded)",
-                        file.display()
+                        shown(&file)
                     ),
                 )),
                 Err(e) => events.send(Event::Notice(
                     NoticeLevel::Error,
                     format!(
                         "cannot export session {id} to {}: {e}; nothing was written there (name another file: /export FILE)",
-                        file.display()
+                        shown(&file)
                     ),
                 )),
             }
@@ -172,6 +193,28 @@ fn export(
         }
     }
     out.as_file().sync_all().map_err(|e| e.to_string())?;
-    out.persist(file).map_err(|e| e.error.to_string())?;
+    // Never over a file that appeared meanwhile; readable as the user's files are.
+    let written = out
+        .persist_noclobber(file)
+        .map_err(|e| match e.error.kind() {
+            std::io::ErrorKind::AlreadyExists => "it exists now".to_owned(),
+            _ => e.error.to_string(),
+        })?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = written.set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
     Ok(count)
+}
+
+/// A path for a notice: at most 120 characters (a long one is cut in the middle).
+pub(crate) fn shown(path: &Path) -> String {
+    let text = path.display().to_string();
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 120 {
+        return text;
+    }
+    let head: String = chars[..50].iter().collect();
+    let tail: String = chars[chars.len() - 60..].iter().collect();
+    format!("{head}…{tail}")
 }

@@ -264,10 +264,12 @@ fn session_row(s: &smith_app::inspect::SessionSummary, this: bool, all: bool) ->
         .modified_ms
         .or(s.created_ms)
         .map_or_else(|| "-".to_owned(), minutes);
+    let id = s.id.to_string();
     let mut detail = format!(
-        "{when} · {} · {}",
+        "{when} · {} · {} · {}",
         s.last_model.as_deref().unwrap_or("no model yet"),
-        size(s.bytes)
+        size(s.bytes),
+        id.get(..13).unwrap_or(&id)
     );
     if all {
         detail.push_str(&format!(" · {}", s.cwd.as_deref().unwrap_or("-")));

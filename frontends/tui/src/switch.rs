@@ -73,7 +73,17 @@ pub(crate) fn existing(app: &App, wanted: &str, current: Option<&str>) -> Result
     let store = app
         .sessions()
         .map_err(|e| format!("cannot look for session `{wanted}`: {e}"))?;
-    let (path, id) = store.find(wanted.trim()).map_err(|e| e.to_string())?;
+    let wanted = wanted.trim();
+    // A session id is 36 characters (a file name `ID.smith` 42): longer text is not one, and
+    // is not echoed whole.
+    if wanted.chars().count() > 48 {
+        let head: String = wanted.chars().take(24).collect();
+        return Err(format!(
+            "`{head}…` ({} characters) is not a session id or prefix; /resume lists the sessions",
+            wanted.chars().count()
+        ));
+    }
+    let (path, id) = store.find(wanted).map_err(|e| e.to_string())?;
     if Some(id.to_string().as_str()) == current {
         return Err(format!("session {id} is the one open here"));
     }
@@ -90,9 +100,16 @@ pub(crate) fn fork(
 ) -> Result<Target, String> {
     let at = match at.map(str::trim) {
         None | Some("") => None,
-        Some(text) => Some(EntryId(text.parse::<u64>().map_err(|_| {
-            format!("`{text}` is not an entry id (a whole number: the branches picker and entry selection show them)")
-        })?)),
+        Some(text) => match text.parse::<u64>() {
+            Ok(0) => return Err("entry 0 names no entry: entries are numbered from 1".into()),
+            Ok(n) => Some(EntryId(n)),
+            Err(_) => {
+                let head: String = text.chars().take(24).collect();
+                return Err(format!(
+                    "`{head}` is not an entry id (a number from 1: the branches picker shows the messages' entries)"
+                ));
+            }
+        },
     };
     let store = app
         .sessions()
@@ -121,11 +138,17 @@ pub(crate) fn replay(path: &Path, id: SessionId, range: Option<&str>) -> Result<
         ..smith_agent::playback::Options::default()
     };
     if let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) {
-        options.turns = Some(smith_agent::playback::turn_range(range).ok_or_else(|| {
+        let bad = || {
+            let head: String = range.chars().take(24).collect();
             format!(
-                "`{range}` is not a turn range; write A..B (e.g. 2..4), A.. or A, counting from 1"
+                "`{head}` is not a turn range; write A..B (e.g. 2..4), A.. or A, counting from 1"
             )
-        })?);
+        };
+        let (a, b) = smith_agent::playback::turn_range(range).ok_or_else(bad)?;
+        if a == 0 || b < a {
+            return Err(bad());
+        }
+        options.turns = Some((a, b));
     }
     Ok(Target::Replay {
         path: path.to_owned(),
@@ -170,7 +193,8 @@ pub(crate) fn open(
                 .map_err(|e| format!("cannot open session {id}: {e}"))?
             {
                 Access::Writer(opened) => {
-                    let notices = crate::opened_notices(id, &opened);
+                    let mut notices = crate::opened_notices(id, &opened);
+                    notices.extend(elsewhere(id, &path));
                     Ok((
                         Opening::Writer {
                             session: Box::new(opened.session),
@@ -179,11 +203,30 @@ pub(crate) fn open(
                         notices,
                     ))
                 }
-                Access::Observer(_) => Ok((Opening::Observer { path, id }, Vec::new())),
+                Access::Observer(_) => {
+                    let notices = elsewhere(id, &path).into_iter().collect();
+                    Ok((Opening::Observer { path, id }, notices))
+                }
             }
         }
         Target::Replay { path, id, options } => {
             Ok((Opening::Replay { path, id, options }, Vec::new()))
         }
     }
+}
+
+/// A notice when session `id` was started in another directory than this process runs in:
+/// its tools run here, not there.
+fn elsewhere(id: SessionId, path: &Path) -> Option<(NoticeLevel, String)> {
+    let started = smith_app::inspect::summarize(id, path).ok()?.cwd?;
+    let here = std::env::current_dir().ok()?;
+    (Path::new(&started) != here).then(|| {
+        (
+            NoticeLevel::Warning,
+            format!(
+                "session {id} was started in {started}; its tools run here, in {} (start smith in {started} to work there)",
+                here.display()
+            ),
+        )
+    })
 }

@@ -211,6 +211,9 @@ pub(crate) struct Ui {
     /// An earlier message being edited into a new branch: where it starts (the entry the
     /// message was sent onto) and the message's entry.
     pub(crate) editing: Option<(EntryId, EntryId)>,
+    /// The model (and thinking level) chosen with `/model`: the following runs, also in the
+    /// sessions this UI goes to next, use it.
+    pub(crate) chosen: Option<(Selection, Option<smith::ThinkingLevel>)>,
     /// Which picker listing is wanted (a reader of another one stops).
     pub(crate) listing: Arc<std::sync::atomic::AtomicU64>,
     #[cfg(debug_assertions)]
@@ -278,6 +281,7 @@ impl Ui {
             opened: None,
             back: None,
             editing: None,
+            chosen: None,
             listing: Arc::default(),
             #[cfg(debug_assertions)]
             fault: false,
@@ -288,7 +292,7 @@ impl Ui {
         matches!(self.held, Held::Observer { .. } | Held::Replay)
     }
 
-    fn busy(&self) -> bool {
+    pub(crate) fn busy(&self) -> bool {
         self.running.is_some() || self.admitting
     }
 
@@ -524,6 +528,7 @@ impl Ui {
         next.notify = self.notify;
         next.focused = self.focused;
         next.listing = self.listing;
+        next.chosen = self.chosen;
         next.window.live.show_thinking = self.window.live.show_thinking;
         #[cfg(debug_assertions)]
         {

@@ -74,6 +74,7 @@ pub(crate) fn run(
                 app: Arc::clone(&env.app),
                 session: *session,
                 new,
+                chosen: ui.chosen.clone(),
                 script: env.script.clone(),
                 cwd: env.cwd.clone(),
                 live: Arc::clone(&live),

@@ -65,6 +65,9 @@ pub(crate) struct Start {
     pub(crate) session: Session,
     /// This run created the session (removed at the end when nothing was submitted).
     pub(crate) new: bool,
+    /// The model chosen with `/model` in an earlier view (over the settings and the session's
+    /// recorded one).
+    pub(crate) chosen: Option<(Selection, Option<smith::ThinkingLevel>)>,
     pub(crate) script: Option<PathBuf>,
     pub(crate) cwd: PathBuf,
     pub(crate) live: Arc<LiveIntents>,
@@ -149,6 +152,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         app,
         mut session,
         new,
+        chosen,
         script,
         cwd,
         live,
@@ -157,12 +161,16 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
     events.send(Event::Values(smith_app::product::ArgumentValues::of(&app)));
-    let first = selection(&app, &session).and_then(|selection| {
+    let (wanted, thinking) = match chosen {
+        Some((selection, thinking)) => (Ok(selection), thinking.or_else(|| app.thinking())),
+        None => (selection(&app, &session), app.thinking()),
+    };
+    let first = wanted.and_then(|selection| {
         prepare(
             &app,
             &mut session,
             selection,
-            app.thinking(),
+            thinking,
             script.clone(),
             &cwd,
             &events,
@@ -392,11 +400,21 @@ fn write_op(
                     false
                 }
                 Ok(_) => {
+                    let product = app
+                        .registry
+                        .plugins()
+                        .iter()
+                        .any(|p| p.manifest.id == id && p.manifest.is_product());
                     events.send(Event::Notice(
                         NoticeLevel::Info,
                         format!(
-                            "plugin {id} {} for the following runs of this process (the configuration is unchanged: plugins.{id}.enabled keeps it)",
-                            if enabled { "enabled" } else { "disabled" }
+                            "plugin {id} {} for the following runs of this process (the configuration is unchanged: plugins.{id}.enabled keeps it){}",
+                            if enabled { "enabled" } else { "disabled" },
+                            if product {
+                                "; the commands, keys and themes it contributes change when smith starts again"
+                            } else {
+                                ""
+                            }
                         ),
                     ));
                     true

@@ -281,6 +281,14 @@ fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
         .collect();
     assert!(records.iter().all(|r| r["type"] == "entry"), "{exported}");
     assert!(exported.contains("written elsewhere"), "{exported}");
+    // An export never replaces a file.
+    pane.type_text("/export observed.jsonl");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("an export never replaces a file");
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("observed.jsonl")).unwrap(),
+        exported
+    );
     // Undo would write the source: refused here.
     pane.type_text("/undo");
     pane.keys(&["Enter"]);

@@ -38,6 +38,12 @@ impl Ui {
                 if shown.starts_with("//") {
                     self.editor.set_text(&shown[1..]);
                 }
+                if self.busy() && self.editing.is_some() {
+                    self.hint = Some(
+                        "work is running: the edited message starts a new branch once it has ended; send it then (Esc aborts the work)".into(),
+                    );
+                    return None;
+                }
                 let text = self.editor.submit()?;
                 if self.busy() {
                     let delivery = if action == Action::Steer {

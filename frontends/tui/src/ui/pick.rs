@@ -150,6 +150,13 @@ impl Ui {
             Kind::Branches => {
                 let branch = row.branch?;
                 match &self.held {
+                    Held::Writer if self.busy() || self.compacting => {
+                        self.close_picker();
+                        self.hint = Some(
+                            "work is running: another branch can be continued once it has ended (Esc aborts it)".into(),
+                        );
+                        None
+                    }
                     Held::Writer => {
                         self.close_picker();
                         Some(Effect::Write(Write::Select(branch.tip)))
@@ -162,7 +169,7 @@ impl Ui {
                         }
                         self.read_again_at(branch.tip.0);
                         self.hint = Some(format!(
-                            "showing the branch that ends at entry {} (read-only; the writer's branch is unchanged; F toggles follow)",
+                            "showing the branch that ends at entry {} (read-only; the writer's branch is unchanged; Ctrl+F follows it again)",
                             branch.tip.0
                         ));
                         None
@@ -196,8 +203,17 @@ impl Ui {
         }
         let branch = picker.chosen_row()?.branch.clone()?;
         if !matches!(self.held, Held::Writer) {
+            self.close_picker();
             self.hint = Some(
                 "read-only: editing a message writes a branch; /fork makes a writable copy first"
+                    .into(),
+            );
+            return None;
+        }
+        if self.busy() || self.compacting {
+            self.close_picker();
+            self.hint = Some(
+                "work is running: an edit starts a new branch once it has ended (Esc aborts it)"
                     .into(),
             );
             return None;

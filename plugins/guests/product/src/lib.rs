@@ -60,7 +60,7 @@ fn commands() -> Vec<Command> {
             "Put the working tree back as a snapshot or turn had it",
             vec![arg(
                 "target",
-                "a snapshot id, `turn:N` or `start`",
+                "a snapshot id, or an entry id of the session (the tree as it was there)",
                 K::Text,
                 true,
             )],
@@ -97,7 +97,7 @@ fn commands() -> Vec<Command> {
         ),
         command(
             "export",
-            "Write the session as JSONL records, redacted as recorded (to a file)",
+            "Write the session as JSONL records, redacted as recorded (to FILE, else SESSION.jsonl here; never over a file)",
             vec![arg(
                 "file",
                 "where to write (default: SESSION.jsonl here)",

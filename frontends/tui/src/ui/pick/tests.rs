@@ -255,6 +255,15 @@ fn an_edit_is_cancelled_by_esc_on_an_empty_draft_and_refused_read_only() {
     });
     ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL));
     assert!(ui.editing.is_none() && ui.hint.as_deref().unwrap().contains("read-only"));
+    // The refusal closed the picker, so it shows: open it again to look at a branch.
+    assert!(ui.layers.is_empty());
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
     ui.key(key(KeyCode::Home));
     ui.asks.clear();
     assert_eq!(ui.key(key(KeyCode::Enter)), None);
@@ -336,4 +345,92 @@ fn the_diff_overlay_scrolls_and_esc_closes_it() {
     assert!(!later.contains("-world"), "{later}");
     ui.key(key(KeyCode::Esc));
     assert!(ui.layers.is_empty());
+}
+
+/// Run `/line` through the command runner (no plugin loadout: the verbs and pickers).
+fn run(ui: &mut Ui, line: &str) -> Option<Effect> {
+    crate::commands::Runner {
+        loadout: None,
+        colour: false,
+    }
+    .run(ui, line)
+}
+
+#[test]
+fn writes_and_edits_are_refused_while_work_runs_never_held_for_later() {
+    let mut ui = ui(Held::Writer);
+    assert_eq!(
+        run(&mut ui, "undo"),
+        Some(Effect::Write(Write::Undo(false)))
+    );
+    ui.running = Some(EntryId(5));
+    for line in [
+        "undo",
+        "redo",
+        "restore 3",
+        "branch 4",
+        "plugin-disable docs",
+    ] {
+        ui.hint = None;
+        assert_eq!(run(&mut ui, line), None, "{line}");
+        assert!(
+            ui.hint.as_deref().unwrap().contains("work is running"),
+            "{line}: {:?}",
+            ui.hint
+        );
+    }
+    assert_eq!(run(&mut ui, "model scripted/demo"), None);
+    assert!(ui.hint.as_deref().unwrap().contains("work is running"));
+    // The branches picker: neither Enter nor Ctrl+E while it runs.
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    assert_eq!(
+        ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL)),
+        None
+    );
+    assert!(ui.editing.is_none() && ui.layers.is_empty());
+    // An edit begun before the run is not sent as a follow-up of the running work.
+    ui.running = None;
+    ui.open_picker(Kind::Branches);
+    let r = request(&ui);
+    ui.listed(Listed {
+        request: r,
+        rows: Ok(branch_rows()),
+        done: true,
+    });
+    ui.key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::CONTROL));
+    assert!(ui.editing.is_some());
+    ui.running = Some(EntryId(7));
+    assert_eq!(ui.key(key(KeyCode::Enter)), None);
+    assert!(
+        ui.hint
+            .as_deref()
+            .unwrap()
+            .contains("new branch once it has ended")
+    );
+    assert!(!ui.editor.is_empty(), "the edit stays in the draft");
+}
+
+#[test]
+fn attach_without_a_session_opens_the_sessions_picker_and_a_chosen_model_is_kept() {
+    let mut ui = ui(Held::Writer);
+    assert_eq!(
+        run(&mut ui, "attach"),
+        Some(Effect::List(Kind::Sessions { all: false }))
+    );
+    ui.key(key(KeyCode::Esc));
+    assert!(matches!(
+        run(&mut ui, "model scripted/edit"),
+        Some(Effect::SetModel(..))
+    ));
+    let next = ui.next_view(Held::Writer, smith::SessionId::new_now());
+    assert_eq!(
+        next.chosen.as_ref().map(|(s, _)| s.to_string()),
+        Some("scripted/edit".to_owned())
+    );
 }
