@@ -14,7 +14,8 @@
 //!    its credentials (the auth file included, renewable credentials renewed) and its
 //!    provider plugin bound to its transport;
 //! 6. session access ([`SessionStore`], [`TempStore`]): create, find, open as writer or
-//!    observer;
+//!    observer; and the session layer every frontend drives ([`runner`]): targets, the
+//!    [`Runner`] that owns an open session and carries out each typed [`Command`];
 //!
 //! and it holds the typed, serializable views session inspection prints ([`inspect`]).
 //!
@@ -31,11 +32,15 @@
 //! let invocation = Invocation { cwd: std::env::current_dir().ok(), ..Invocation::default() };
 //! let app = App::load(Paths::from_env(), &invocation)?;
 //! let spec = RunSpec { selection: app.selection()?, thinking: app.thinking(), script: None };
-//! let prepared = app.prepare(&spec)?;
-//! let policy = app.policy(std::path::Path::new("."), &|refusal| refusal.to_string())?;
-//! let tools = prepared.tools.clone().with_policy(policy);
-//! let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
-//! # let _ = agent; Ok(()) }
+//! let cwd = std::env::current_dir().unwrap_or_default();
+//! // The route and the tools under the user's policy, checked before any session is touched.
+//! let ready = app.ready(spec, &cwd, |refusal| refusal.to_string())?;
+//! // A new session, owned by the runner every frontend drives.
+//! let target = smith_app::runner::target::Target::New;
+//! let mut opened = smith_app::runner::target::open(std::sync::Arc::new(app), &target, &cwd, |r| r.to_string())
+//!     .expect("a session");
+//! opened.runner.adopt(ready).expect("secrets registered");
+//! # Ok(()) }
 //! ```
 
 pub mod auth;
@@ -51,6 +56,7 @@ pub mod prompt;
 pub mod reexec;
 pub mod registry;
 pub mod route;
+pub mod runner;
 pub mod secrets;
 pub mod sessions;
 pub mod settings;
@@ -62,6 +68,7 @@ pub use models::{Models, ModelsError};
 pub use paths::{NoHome, Paths};
 pub use registry::{ProcessRefusal, Registry, RegistryError};
 pub use route::{NoImageInput, PassedOver, RouteError, RunSpec};
+pub use runner::{Command, Done, Ready, RefusalWords, Runner, RunnerError};
 pub use sessions::{CreateError, FindError, SessionStore, TempStore};
 pub use settings::{Invocation, Notice, Settings, SettingsError};
 /// The pinned plugin generation a run uses (re-exported for frontends that keep one).

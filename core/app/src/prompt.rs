@@ -52,7 +52,7 @@ impl Default for Bounds {
 }
 
 /// A prompt ready to submit: its text with attachments expanded, and what they were.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Prompt {
     /// The text the model sees.
     pub text: String,

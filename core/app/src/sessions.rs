@@ -266,14 +266,26 @@ impl SessionStore {
         }
     }
 
-    /// The session most recently written whose recorded working directory is `cwd`: what a
-    /// frontend's "continue" resumes. Sessions are tried newest first by modification time
-    /// (then id), reading each one's first change only until one matches; a session that
-    /// cannot be read is passed over.
+    /// The session a frontend's `last` means: the one most recently written among those
+    /// started in `cwd`, else among those started in the nearest directory above it inside
+    /// its project (up to the project root: the nearest directory holding `.git`, else
+    /// `.smith/`; no project, `cwd` alone). Sessions are read newest first, each one's first
+    /// change only, stopping at the first started in `cwd`; one that cannot be read is
+    /// passed over.
     ///
     /// # Errors
     /// The directory exists but cannot be read.
-    pub fn latest_in(&self, cwd: &str) -> std::io::Result<Option<(PathBuf, SessionId)>> {
+    pub fn latest_near(&self, cwd: &Path) -> std::io::Result<Option<(PathBuf, SessionId)>> {
+        let root = crate::history::project_root(cwd).ok();
+        let mut dirs: Vec<&str> = Vec::new();
+        for dir in cwd.ancestors() {
+            if let Some(text) = dir.to_str() {
+                dirs.push(text);
+            }
+            if root.is_none() || dir.canonicalize().ok() == root {
+                break;
+            }
+        }
         let mut found: Vec<(std::time::SystemTime, SessionId, PathBuf)> = self
             .list()?
             .into_iter()
@@ -283,10 +295,21 @@ impl SessionStore {
             })
             .collect();
         found.sort_by_key(|(modified, id, _)| std::cmp::Reverse((*modified, *id)));
-        Ok(found
-            .into_iter()
-            .find(|(_, _, path)| recorded_cwd(path).as_deref() == Some(cwd))
-            .map(|(_, id, path)| (path, id)))
+        // The nearest directory above seen so far (its index in `dirs`) and its newest session.
+        let mut above: Option<(usize, PathBuf, SessionId)> = None;
+        for (_, id, path) in found {
+            let Some(recorded) = recorded_cwd(&path) else {
+                continue;
+            };
+            match dirs.iter().position(|d| *d == recorded) {
+                Some(0) => return Ok(Some((path, id))),
+                Some(depth) if above.as_ref().is_none_or(|(d, _, _)| depth < *d) => {
+                    above = Some((depth, path, id));
+                }
+                _ => {}
+            }
+        }
+        Ok(above.map(|(_, path, id)| (path, id)))
     }
 
     /// Open session `id` at `path` as its writer (recovering a torn tail, settling cut-off

@@ -264,6 +264,41 @@ fn branches_are_selected_forked_and_resumed() {
 }
 
 #[test]
+fn select_refuses_a_branch_that_would_split_a_tool_batch_and_writes_nothing() {
+    let env = Env::new();
+    let files = two_sessions(&env);
+    let id = id_of(&files[0]);
+    let entries = records(&env.run(&["sessions", "get", &id, "--json", "--limit", "1000"]));
+    // The tool call's effect: the branch ending there holds the call but not its result.
+    let inside = entries
+        .iter()
+        .find(|e| e["kind"] == "effect_intent")
+        .and_then(|e| e["id"].as_u64())
+        .expect("the tool-call run records an effect");
+    let before = std::fs::read(&files[0]).unwrap();
+    let out = env.run(&["sessions", "select", &id, &inside.to_string()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("tool batch") && stderr(&out).contains(&inside.to_string()),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(&files[0]).unwrap(),
+        before,
+        "a refused selection writes nothing"
+    );
+    // The batch's last result is a branch point like any other.
+    let result = entries
+        .iter()
+        .find(|e| e["kind"] == "tool_result")
+        .and_then(|e| e["id"].as_u64())
+        .unwrap();
+    let out = env.run(&["sessions", "select", &id, &result.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
 fn mutation_through_an_observer_fails_before_any_effect() {
     let env = Env::new();
     let files = two_sessions(&env);

@@ -29,12 +29,13 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// The session tool effects are recorded in, once opened or created.
 pub(crate) struct Recording {
-    pub(crate) session: smith_agent::Session,
+    /// The runner that owns it.
+    pub(crate) runner: smith_app::Runner,
 }
 
 /// The state of one connection, shared by its threads.
 pub(crate) struct Server {
-    pub(crate) app: smith_app::App,
+    pub(crate) app: Arc<smith_app::App>,
     /// The directory tools run in: the server's working directory, or a client root that is
     /// a trusted project.
     cwd: Mutex<PathBuf>,
@@ -73,7 +74,7 @@ impl Server {
     pub(crate) fn new(app: smith_app::App, cwd: PathBuf, session: Option<String>) -> Arc<Self> {
         let cwd = cwd.canonicalize().unwrap_or(cwd);
         Arc::new(Self {
-            app,
+            app: Arc::new(app),
             home: cwd.clone(),
             session: Mutex::new(None),
             cwd: Mutex::new(cwd),
@@ -316,7 +317,7 @@ impl Server {
             let _ = t.join();
         }
         if let Some(recording) = lock(&self.recording).take() {
-            let _ = recording.session.close();
+            let _ = recording.runner.close(true);
         }
         self.outbox.close();
         let writer = lock(&self.writer).take();

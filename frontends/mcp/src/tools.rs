@@ -15,6 +15,8 @@ use smith_ui_intents::{Delivery, Intent, IntentSink};
 
 use crate::client::Asker;
 use crate::server::{Recording, Server, invalid_params, lock};
+use smith_app::Runner;
+use smith_app::runner::Submission;
 
 /// The agent tool's name.
 pub(crate) const RUN_TOOL: &str = "smith_run";
@@ -97,7 +99,7 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
     let mut guard = lock(&server.recording);
     if guard.is_none() {
         let store = server.app.sessions().map_err(|e| e.to_string())?;
-        let mut session = match &server.wanted_session {
+        let session = match &server.wanted_session {
             Some(wanted) => {
                 let (path, id) = store.find(wanted).map_err(|e| e.to_string())?;
                 match store
@@ -116,12 +118,12 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
                 .create(server.cwd().to_str().map(str::to_owned))
                 .map_err(|e| e.to_string())?,
         };
-        let secrets = server.app.secrets().map_err(|e| e.to_string())?;
-        session
-            .register_secrets(secrets.redactor.clone(), &secrets.registrations)
-            .map_err(|e| e.to_string())?;
-        *lock(&server.session) = Some(session.id());
-        *guard = Some(Recording { session });
+        let mut runner = Runner::new(Arc::clone(&server.app), session, server.cwd(), |r| {
+            r.to_string()
+        });
+        runner.register_secrets().map_err(|e| e.to_string())?;
+        *lock(&server.session) = Some(runner.id());
+        *guard = Some(Recording { runner });
     }
     Ok(guard)
 }
@@ -134,7 +136,7 @@ pub(crate) fn session_id(server: &Server) -> Result<smith::SessionId, String> {
     }
     recording(server)?
         .as_ref()
-        .map(|r| r.session.id())
+        .map(|r| r.runner.id())
         .ok_or_else(|| "no session".to_owned())
 }
 
@@ -249,7 +251,7 @@ fn run_tool(
     cancel: &Cancel,
 ) -> Value {
     let journal = match recording(server) {
-        Ok(g) => g.as_ref().map(|r| r.session.journal()),
+        Ok(g) => g.as_ref().map(|r| r.runner.journal()),
         Err(why) => return text_result(&format!("`{name}` was not run: {why}"), true),
     };
     let Some(journal) = journal else {
@@ -448,21 +450,10 @@ fn run_turn(
         Err(e) => return text_result(&format!("no turn was run: {e}"), true),
     };
     let spec = smith_app::RunSpec {
-        selection: selection.clone(),
+        selection,
         thinking: app.thinking(),
         script: server.script(),
     };
-    let prepared = match app.prepare(&spec) {
-        Ok(p) => p,
-        Err(e) => return text_result(&format!("no turn was run: {e}"), true),
-    };
-    let cwd = server.cwd();
-    let mut policy = match app.policy(&cwd, &|r| r.to_string()) {
-        Ok(p) => p,
-        Err(e) => return text_result(&format!("no turn was run: {e}"), true),
-    };
-    policy.secrets = prepared.secrets.redactor.clone();
-    let tools = prepared.tools.clone().with_policy(policy);
     // The session exists (and its id is known) before the turn holds it for its whole run,
     // so reading `smith://server/session` meanwhile never waits for the turn.
     if let Err(why) = session_id(server) {
@@ -475,31 +466,23 @@ fn run_turn(
     let Some(recording) = guard.as_mut() else {
         return text_result("no turn was run: no session", true);
     };
-    let agent = smith_agent::Agent::routed(&prepared.route, &tools, app.run_limits())
-        .with_lifecycle(&tools)
-        .with_compaction(app.compaction_policy())
-        .with_history(&tools)
-        .in_dir(cwd);
+    let runner = &mut recording.runner;
+    runner.move_to(server.cwd());
+    if let Err(e) = runner.prepare(spec) {
+        return text_result(&format!("no turn was run: {e}"), true);
+    }
     let mut sink = TurnSink {
         server,
         request,
-        inbox: agent.inbox(&recording.session),
+        inbox: runner.inbox(),
         progress: token.map(smith_render_mcp::Progress::new),
         answer: String::new(),
     };
-    let submit = smith_agent::Submit {
-        model: &selection,
-        input: prompt,
-        dedup_key: None,
-        destination: None,
-        attachments: &[],
-        images: &[],
+    let submission = Submission {
+        prompt: smith_app::prompt::Prompt::literal(prompt.to_owned()),
+        ..Submission::default()
     };
-    let outcome = {
-        let mut shown =
-            smith_ui_intents::RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
-        agent.submit(&mut recording.session, submit, &mut shown, cancel)
-    };
+    let outcome = runner.submit(submission, &mut sink, cancel);
     match outcome {
         Ok(o) if o.error.is_none() && o.stop_reason != smith::StopReason::Aborted => {
             text_result(&sink.answer, false)

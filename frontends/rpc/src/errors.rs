@@ -45,6 +45,19 @@ pub(crate) fn busy(session: &str) -> ErrorObject {
     }
 }
 
+/// A refusal or failure of the session's runner.
+pub(crate) fn runner(e: &smith_app::RunnerError) -> ErrorObject {
+    use smith_app::RunnerError;
+    match e {
+        RunnerError::Busy { session, .. } => busy(&session.to_string()),
+        RunnerError::Admission(e) => admission(e),
+        RunnerError::Store(e) | RunnerError::Edit(smith_agent::EditError::Store(e)) => store(e),
+        RunnerError::History(e) => history(e),
+        RunnerError::App(_) | RunnerError::Unprepared { .. } => config(e),
+        other => ErrorObject::new(code::REFUSED, other.to_string()),
+    }
+}
+
 /// A session not open in this server.
 pub(crate) fn not_open(session: &str) -> ErrorObject {
     ErrorObject {

@@ -75,7 +75,7 @@ impl Opened {
 
 /// The state of one connection, shared by its threads.
 pub(crate) struct Server {
-    pub(crate) app: smith_app::App,
+    pub(crate) app: Arc<smith_app::App>,
     pub(crate) cwd: PathBuf,
     pub(crate) outbox: Arc<Outbox>,
     pub(crate) sessions: Mutex<HashMap<SessionId, Arc<Opened>>>,
@@ -108,7 +108,7 @@ pub(crate) enum Answer {
 impl Server {
     pub(crate) fn new(app: smith_app::App, cwd: PathBuf) -> Arc<Self> {
         Arc::new(Self {
-            app,
+            app: Arc::new(app),
             cwd,
             outbox: Arc::new(Outbox::new(OUTBOX_CAPACITY)),
             sessions: Mutex::new(HashMap::new()),

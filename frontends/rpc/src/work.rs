@@ -4,7 +4,6 @@
 //! become events in the outbox, each with the committed position it follows and the id of
 //! the request that caused the work.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
@@ -12,9 +11,11 @@ use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
 use smith::{Cancel, EntryId, Selection, SessionId};
-use smith_agent::{Agent, Inbox, Session, Submit};
+use smith_agent::{Inbox, Session};
+use smith_app::runner::{CompactRequest, Submission};
+use smith_app::{Command as SessionCommand, Done, Runner, RunnerError};
 use smith_render_jsonrpc::{ErrorObject, Event, Outbox, response};
-use smith_ui_intents::{Delivery, Intent, IntentSink, RedactingSink};
+use smith_ui_intents::{Delivery, Intent, IntentSink};
 
 use crate::decl::code;
 use crate::errors;
@@ -118,11 +119,12 @@ pub(crate) struct WriterHandle {
 impl WriterHandle {
     /// Start the session's thread.
     pub(crate) fn start(server: &Arc<Server>, session: Session, cwd: PathBuf) -> Self {
-        let published = session.journal().lock().published_position();
+        let runner = Runner::new(Arc::clone(&server.app), session, cwd, |r| r.to_string());
+        let published = runner.published_position();
         let shared = Arc::new(Shared::default());
         // Listing, withdrawing and clearing the queue, aborting and answering need no model:
         // they work from the start, whatever preparing the session's model decides.
-        *lock(&shared.inbox) = Some(session.inbox_without_policy());
+        *lock(&shared.inbox) = Some(runner.inbox());
         let (tx, rx) = mpsc::channel();
         let thread = {
             let server = Arc::clone(server);
@@ -131,12 +133,9 @@ impl WriterHandle {
             std::thread::spawn(move || {
                 Actor {
                     server,
-                    session: Some(session),
-                    cwd,
+                    runner: Some(runner),
                     shared,
                     published,
-                    ready: HashMap::new(),
-                    registered: false,
                 }
                 .run(&rx);
             })
@@ -236,20 +235,11 @@ impl WriterHandle {
     }
 }
 
-/// A prepared route and the plugin generation a run uses.
-struct Ready {
-    prepared: smith_app::Prepared,
-    tools: smith_app::Loadout,
-}
-
 struct Actor {
     server: Arc<Server>,
-    session: Option<Session>,
-    cwd: PathBuf,
+    runner: Option<Runner>,
     shared: Arc<Shared>,
     published: Arc<AtomicU64>,
-    ready: HashMap<String, Ready>,
-    registered: bool,
 }
 
 impl Actor {
@@ -275,32 +265,42 @@ impl Actor {
                     }
                 }
                 Command::Edit { id, edits } => {
-                    let result = self.with_session(|s| {
-                        s.edit_context(edits)
-                            .map(|edit| json!({"edit": edit}))
-                            .map_err(|e| match e {
-                                smith_agent::EditError::Store(e) => errors::store(&e),
-                                other => ErrorObject::new(code::REFUSED, other.to_string()),
-                            })
-                    });
+                    let result = self
+                        .apply(SessionCommand::Edit(edits))
+                        .map(|done| match done {
+                            Done::Edited(edit) => json!({"edit": edit}),
+                            _ => Value::Null,
+                        });
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::Compact { id, params } => {
-                    let result = self.compact(&id, &params);
+                    let result = self.compact(&id, params);
                     self.shared.admitting.store(false, Ordering::SeqCst);
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::History { id, op } => {
-                    let result = self.history(op);
+                    let command = match op {
+                        HistoryOp::Undo(step) => SessionCommand::Undo(step),
+                        HistoryOp::Redo(step) => SessionCommand::Redo(step),
+                        HistoryOp::Restore {
+                            target,
+                            snapshot_first,
+                        } => SessionCommand::Restore {
+                            target,
+                            snapshot_first,
+                        },
+                    };
+                    let result = self.apply(command).map(|done| match done {
+                        Done::Moved(moved) => moved.to_json(),
+                        _ => Value::Null,
+                    });
                     self.shared.admitting.store(false, Ordering::SeqCst);
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::Select { id, entry } => {
-                    let result = self.with_session(|s| {
-                        s.select_branch(EntryId(entry))
-                            .map(|()| json!({"leaf": entry}))
-                            .map_err(|e| errors::admission(&e))
-                    });
+                    let result = self
+                        .apply(SessionCommand::Select(EntryId(entry)))
+                        .map(|_| json!({"leaf": entry}));
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::Queue { id, method, params } => {
@@ -309,9 +309,9 @@ impl Actor {
                     self.shared.deferred.fetch_sub(1, Ordering::SeqCst);
                 }
                 Command::Close { id } => {
-                    let result = match self.session.take() {
-                        Some(s) => s
-                            .close()
+                    let result = match self.runner.take() {
+                        Some(r) => r
+                            .close(true)
                             .map(|()| json!({"closed": true}))
                             .map_err(|e| errors::store(&e)),
                         None => Ok(json!({"closed": true})),
@@ -321,8 +321,8 @@ impl Actor {
                 }
             }
         }
-        if let Some(s) = self.session.take() {
-            let _ = s.close();
+        if let Some(r) = self.runner.take() {
+            let _ = r.close(true);
         }
         self.shared.mark_prepared();
     }
@@ -347,141 +347,76 @@ impl Actor {
         crate::queue::run(&self.server, method, params)
     }
 
-    /// Run `op` through the session's own writer (this thread holds the session, so the
-    /// operation cannot take the file's writer lock itself); the `vcs` record it writes as the
-    /// answer.
-    fn history(&mut self, op: HistoryOp) -> Result<Value, ErrorObject> {
-        let history = self
-            .server
-            .app
-            .open_history(&self.cwd)
-            .map_err(|e| errors::history(&e))?;
-        let session = self.session.as_ref().ok_or_else(errors::shutting_down)?;
-        let path = session.path().to_owned();
-        let shared = session.journal();
-        let mut writer = shared.lock();
-        let moved = match op {
-            HistoryOp::Undo(step) => history.undo_with(&mut writer, &path, step),
-            HistoryOp::Redo(step) => history.redo_with(&mut writer, &path, step),
-            HistoryOp::Restore {
-                target,
-                snapshot_first,
-            } => history.restore_with(&mut writer, &path, &target, snapshot_first),
-        }
-        .map_err(|e| errors::history(&e))?;
-        Ok(moved.to_json())
+    fn runner(&mut self) -> Result<&mut Runner, ErrorObject> {
+        self.runner.as_mut().ok_or_else(errors::shutting_down)
     }
 
-    fn with_session(
-        &mut self,
-        f: impl FnOnce(&mut Session) -> Result<Value, ErrorObject>,
-    ) -> Result<Value, ErrorObject> {
-        match self.session.as_mut() {
-            Some(s) => f(s),
-            None => Err(errors::shutting_down()),
-        }
+    /// A command that emits no intents, through the session's runner.
+    fn apply(&mut self, command: SessionCommand) -> Result<Done, ErrorObject> {
+        let mut quiet = |_: Intent| {};
+        self.runner()?
+            .apply(command, &mut quiet, &Cancel::new())
+            .map_err(|e| errors::runner(&e))
     }
 
     /// The selection of a submission: its `model`, else the `model` setting, else the one
     /// the session last recorded.
-    fn default_selection(&self, model: Option<&str>) -> Result<Selection, ErrorObject> {
-        if let Some(model) = model {
-            return model.parse().map_err(|e: smith::ModelRefError| {
-                ErrorObject {
+    fn default_selection(&mut self, model: Option<&str>) -> Result<Selection, ErrorObject> {
+        let runner = self.runner()?;
+        match runner.default_selection(model) {
+            Ok((selection, _)) => Ok(selection),
+            Err(smith_app::SelectError::Invalid { error, .. }) if model.is_some() => {
+                let model = model.unwrap_or_default();
+                Err(ErrorObject {
                     code: code::CONFIG,
-                    message: format!("`model` {model:?} is not a model reference, alias or group: {e}; `models.list` lists the models"),
+                    message: format!(
+                        "`model` {model:?} is not a model reference, alias or group: {error}; `models.list` lists the models"
+                    ),
                     data: Some(json!({"field": "model"})),
-                }
-            });
+                })
+            }
+            Err(e) => Err(errors::config(&e)),
         }
-        let app = &self.server.app;
-        if app.settings.resolved.get("model").is_none()
-            && let Some(recorded) = self.session.as_ref().and_then(|s| s.model().cloned())
-        {
-            return Ok(recorded);
-        }
-        app.selection().map_err(|e| errors::config(&e))
     }
 
-    fn key(selection: &Selection, script: Option<&PathBuf>) -> String {
-        format!(
-            "{selection}\u{0}{}",
-            script.map(|p| p.display().to_string()).unwrap_or_default()
-        )
-    }
-
-    /// Prepare `selection` (cached), and give the session its inbox and secrets.
+    /// Prepare `selection` (once per selection and script) in the runner, and give the
+    /// connection the session's inbox with its queue policy.
     fn prepare(
         &mut self,
         selection: &Selection,
         script: Option<&PathBuf>,
-    ) -> Result<String, ErrorObject> {
-        let key = Self::key(selection, script);
-        if !self.ready.contains_key(&key) {
-            let app = &self.server.app;
-            let spec = smith_app::RunSpec {
-                selection: selection.clone(),
-                thinking: app.thinking(),
-                script: script.cloned(),
-            };
-            let prepared = app.prepare(&spec).map_err(|e| errors::config(&e))?;
-            let mut policy = app
-                .policy(&self.cwd, &|refusal| refusal.to_string())
-                .map_err(|e| errors::config(&e))?;
-            policy.secrets = prepared.secrets.redactor.clone();
-            let tools = prepared.tools.clone().with_policy(policy);
-            self.ready.insert(key.clone(), Ready { prepared, tools });
-        }
-        let ready = &self.ready[&key];
-        let Some(session) = self.session.as_mut() else {
-            return Err(errors::shutting_down());
+    ) -> Result<(), ErrorObject> {
+        let runner = self.runner()?;
+        let spec = smith_app::RunSpec {
+            selection: selection.clone(),
+            thinking: runner.app().thinking(),
+            script: script.cloned(),
         };
-        if !self.registered {
-            session
-                .register_secrets(
-                    ready.prepared.secrets.redactor.clone(),
-                    &ready.prepared.secrets.registrations,
-                )
-                .map_err(|e| errors::store(&e))?;
-            self.registered = true;
-        }
-        let agent = Agent::routed(
-            &ready.prepared.route,
-            &ready.tools,
-            self.server.app.run_limits(),
-        )
-        .with_lifecycle(&ready.tools);
-        *lock(&self.shared.inbox) = Some(agent.inbox(session));
+        runner.prepare(spec).map_err(|e| match e {
+            RunnerError::Store(e) => errors::store(&e),
+            other => errors::config(&other),
+        })?;
+        *lock(&self.shared.inbox) = Some(runner.inbox());
         *lock(&self.shared.unprepared) = None;
-        Ok(key)
+        Ok(())
     }
 
     fn submit(&mut self, id: &Option<Value>, params: SubmitParams) -> Result<(), ErrorObject> {
         let selection = self.default_selection(params.model.as_deref())?;
-        let key = self.prepare(&selection, params.script.as_ref())?;
+        self.prepare(&selection, params.script.as_ref())?;
         // A notification (no id) is never answered.
         let mut sink = self.sink(id, id.is_none())?;
-        let ready = &self.ready[&key];
-        let Some(session) = self.session.as_mut() else {
-            return Err(errors::shutting_down());
-        };
-        let agent = agent(ready, &self.server.app, &self.cwd);
-        let submit = Submit {
-            model: &selection,
-            input: &params.input,
-            dedup_key: params.dedup_key.as_deref(),
+        let runner = self.runner()?;
+        let submission = Submission {
+            prompt: smith_app::prompt::Prompt::literal(params.input),
+            spec: None,
+            dedup_key: params.dedup_key,
             destination: params.destination.map(EntryId),
-            attachments: &[],
-            images: &[],
         };
-        let cancel = Cancel::new();
-        let outcome = {
-            let mut shown = RedactingSink::new(&mut sink, ready.prepared.secrets.redactor.clone());
-            agent.submit(session, submit, &mut shown, &cancel)
-        };
+        let outcome = runner.submit(submission, &mut sink, &Cancel::new());
         *lock(&self.shared.running) = None;
         match outcome {
-            Err(e) if !sink.replied => Err(errors::admission(&e)),
+            Err(e) if !sink.replied => Err(errors::runner(&e)),
             Ok(outcome) if !sink.replied => {
                 // No receipt intent came (it always does after admission); answer from the
                 // outcome.
@@ -494,25 +429,14 @@ impl Actor {
             _ => Ok(()),
         }
     }
-}
 
-/// The agent of `ready`'s plugin generation, as every run of a session's thread uses it.
-fn agent<'a>(ready: &'a Ready, app: &smith_app::App, cwd: &std::path::Path) -> Agent<'a> {
-    Agent::routed(&ready.prepared.route, &ready.tools, app.run_limits())
-        .with_lifecycle(&ready.tools)
-        .with_compaction(app.compaction_policy())
-        .with_history(&ready.tools)
-        .in_dir(cwd.to_owned())
-}
-
-impl Actor {
     /// The sink of the run answering request `id` (`replied`: it needs no answer from the
     /// sink — a notification, or a call answered when the run is over).
-    fn sink(&self, id: &Option<Value>, replied: bool) -> Result<RpcSink, ErrorObject> {
-        let session = self.session.as_ref().ok_or_else(errors::shutting_down)?;
+    fn sink(&mut self, id: &Option<Value>, replied: bool) -> Result<RpcSink, ErrorObject> {
+        let session = self.runner()?.id();
         Ok(RpcSink {
             outbox: Arc::clone(&self.server.outbox),
-            session: session.id(),
+            session,
             request: id.clone().unwrap_or(Value::Null),
             published: Arc::clone(&self.published),
             shared: Arc::clone(&self.shared),
@@ -523,52 +447,28 @@ impl Actor {
 
     /// Compact the session now; its intents stream as events tagged with the request `id`,
     /// and the reply is the recorded compaction.
-    fn compact(
-        &mut self,
-        id: &Option<Value>,
-        params: &CompactParams,
-    ) -> Result<Value, ErrorObject> {
+    fn compact(&mut self, id: &Option<Value>, params: CompactParams) -> Result<Value, ErrorObject> {
         let selection = self.default_selection(params.model.as_deref())?;
-        let key = self.prepare(&selection, params.script.as_ref())?;
+        self.prepare(&selection, params.script.as_ref())?;
         // Answered here, after the compaction.
         let mut sink = self.sink(id, true)?;
-        let ready = &self.ready[&key];
-        let Some(session) = self.session.as_mut() else {
-            return Err(errors::shutting_down());
-        };
-        let agent = agent(ready, &self.server.app, &self.cwd);
-        let compact = smith_agent::Compact {
-            model: &selection,
-            instructions: params.instructions.as_deref(),
+        let request = CompactRequest {
+            instructions: params.instructions,
             keep_tokens: params.keep_tokens,
+            spec: None,
         };
-        let outcome = {
-            let mut shown = RedactingSink::new(&mut sink, ready.prepared.secrets.redactor.clone());
-            agent.compact(session, compact, &mut shown, &Cancel::new())
-        };
-        match (outcome.compacted, outcome.error) {
-            (Some(c), _) => Ok(json!({
-                "compaction": c.entry,
-                "summarized": c.summarized,
-                "kept": c.kept,
-                "first_kept": c.first_kept,
-                "usage": c.usage,
-                "cost_usd": c.cost_usd,
-            })),
-            (None, Some(smith_agent::CompactError::Run(smith_agent::RunError::Store(e)))) => {
-                Err(errors::store(&e))
-            }
-            (None, Some(smith_agent::CompactError::Busy(_))) => {
-                Err(errors::busy(&session.id().to_string()))
-            }
-            (None, e) => Err(ErrorObject::new(
-                code::REFUSED,
-                e.map_or_else(
-                    || "the compaction recorded nothing".to_owned(),
-                    |e| e.to_string(),
-                ),
-            )),
-        }
+        let c = self
+            .runner()?
+            .compact(request, &mut sink, &Cancel::new())
+            .map_err(|e| errors::runner(&e))?;
+        Ok(json!({
+            "compaction": c.entry,
+            "summarized": c.summarized,
+            "kept": c.kept,
+            "first_kept": c.first_kept,
+            "usage": c.usage,
+            "cost_usd": c.cost_usd,
+        }))
     }
 }
 

@@ -10,11 +10,14 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use smith::{Cancel, EntryId, Selection};
-use smith_agent::{Agent, Session, Submit};
-use smith_app::App;
-use smith_ui_intents::{NoticeLevel, RedactingSink};
+use smith_agent::Session;
+use smith_app::runner::Submission;
+use smith_app::{App, Done, Runner, RunnerError};
+use smith_ui_intents::NoticeLevel;
 
 use crate::event::{Event, Events, LiveIntents, LiveSink};
+
+use smith_app::Command as SessionCommand;
 
 /// What the render loop asks of the work thread.
 #[derive(Debug)]
@@ -88,69 +91,42 @@ pub(crate) fn start(start: Start) -> Work {
     }
 }
 
-/// The selection: the `model` setting (a flag or a file), else the one the session last
-/// recorded.
-fn selection(app: &App, session: &Session) -> Result<Selection, String> {
-    if app.settings.resolved.get("model").is_none()
-        && let Some(recorded) = session.model()
-    {
-        return Ok(recorded.clone());
-    }
-    app.selection().map_err(|e| {
-        format!("{e}; start smith with --model PROVIDER/MODEL (e.g. --model scripted/demo, which needs no key), or set `model` in your config")
-    })
+/// How the terminal UI words a refused program.
+fn refusal(refusal: &smith_app::ProcessRefusal) -> String {
+    format!(
+        "{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)"
+    )
 }
 
-/// What a run needs, prepared: the selection, its route and plugins, the tools under the
-/// user's policy.
-type Ready = (Selection, smith_app::Prepared, smith_app::product::Loadout);
-
-/// Prepare runs of `selection` (with `thinking`): the route and plugins, the process policy,
-/// the secrets registered with the session; then tell the loop the session is ready for that
-/// model.
+/// Prepare runs of `selection` (with `thinking`) in the runner, then tell the loop the
+/// session is ready for that model.
 fn prepare(
-    app: &App,
-    session: &mut Session,
+    runner: &mut Runner,
     selection: Selection,
     thinking: Option<smith::ThinkingLevel>,
     script: Option<PathBuf>,
-    cwd: &std::path::Path,
     events: &Events,
-) -> Result<Ready, String> {
+) -> Result<(), String> {
     let spec = smith_app::RunSpec {
         selection: selection.clone(),
         thinking,
         script,
     };
-    let prepared = app.prepare(&spec).map_err(|e| e.to_string())?;
-    for notice in &prepared.notices {
+    let ready = runner.prepare(spec).map_err(|e| e.to_string())?;
+    for notice in ready.notices() {
         events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
     }
-    let mut policy = app
-        .policy(cwd, &|refusal| {
-            format!("{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)")
-        })
-        .map_err(|e| e.to_string())?;
-    policy.secrets = prepared.secrets.redactor.clone();
-    session
-        .register_secrets(
-            prepared.secrets.redactor.clone(),
-            &prepared.secrets.registrations,
-        )
-        .map_err(|e| e.to_string())?;
-    let tools = prepared.tools.clone().with_policy(policy);
-    let agent = Agent::routed(&prepared.route, &tools, app.run_limits()).with_lifecycle(&tools);
     events.send(Event::Ready {
-        inbox: agent.inbox(session),
-        model: selection.clone(),
+        inbox: runner.inbox(),
+        model: selection,
     });
-    Ok((selection, prepared, tools))
+    Ok(())
 }
 
 fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let Start {
         app,
-        mut session,
+        session,
         new,
         chosen,
         script,
@@ -161,178 +137,66 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
     events.send(Event::Values(smith_app::product::ArgumentValues::of(&app)));
+    let mut runner = Runner::new(app, session, cwd.clone(), refusal).created(new);
     let (wanted, thinking) = match chosen {
-        Some((selection, thinking)) => (Ok(selection), thinking.or_else(|| app.thinking())),
-        None => (selection(&app, &session), app.thinking()),
+        Some((selection, thinking)) => (Ok(selection), thinking.or_else(|| runner.app().thinking())),
+        None => (
+            runner.default_selection(None).map(|(s, _)| s).map_err(|e| {
+                format!("{e}; start smith with --model PROVIDER/MODEL (e.g. --model scripted/demo, which needs no key), or set `model` in your config")
+            }),
+            runner.app().thinking(),
+        ),
     };
-    let first = wanted.and_then(|selection| {
-        prepare(
-            &app,
-            &mut session,
-            selection,
-            thinking,
-            script.clone(),
-            &cwd,
-            &events,
-        )
-    });
-    let mut ready = match first {
-        Ok(ready) => Some(ready),
-        Err(why) => {
-            events.send(Event::Unprepared(why));
-            None
-        }
-    };
-    let mut submitted = false;
+    if let Err(why) = wanted
+        .and_then(|selection| prepare(&mut runner, selection, thinking, script.clone(), &events))
+    {
+        events.send(Event::Unprepared(why));
+    }
+    let mut keep = false;
     while let Ok(command) = rx.recv() {
         match command {
-            Command::Submit(input, at) => {
-                let Some((selection, prepared, tools)) = &ready else {
-                    events.send(Event::Refused(
-                        "no turn can run: the model could not be prepared (see the error above)"
-                            .into(),
-                    ));
-                    continue;
-                };
-                let prompt = match smith_app::prompt::expand(
-                    &input,
-                    &cwd,
-                    None,
-                    smith_app::prompt::Bounds::default(),
-                ) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        events.send(Event::Refused(format!(
-                            "{e}; nothing was sent (edit the draft and send it again)"
-                        )));
-                        continue;
-                    }
-                };
-                if let Some(at) = at {
-                    if let Err(e) = session.select_branch(at) {
-                        events.send(Event::Refused(format!(
-                            "{e}; nothing was sent (the edited message is back in the draft)"
-                        )));
-                        continue;
-                    }
-                    events.send(Event::Reselected {
-                        leaf: at.0,
-                        said: format!("a new branch from entry {}: the edited message continues the conversation there (the branches picker shows both)", at.0),
-                    });
-                }
-                let submit = Submit {
-                    model: selection,
-                    input: &prompt.text,
-                    dedup_key: None,
-                    destination: at,
-                    attachments: &prompt.attachments,
-                    images: &prompt.images,
-                };
-                let agent = Agent::routed(&prepared.route, tools, app.run_limits())
-                    .with_lifecycle(tools)
-                    .with_compaction(app.compaction_policy())
-                    .with_history(tools)
-                    .in_dir(cwd.clone());
-                submitted = true;
-                let mut sink = LiveSink(Arc::clone(&live));
-                let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
-                match agent.submit(&mut session, submit, &mut shown, &Cancel::new()) {
-                    Ok(_) => events.send(Event::WorkEnded {
-                        leaf: session.journal().lock().leaf().map(|l| l.0),
-                    }),
-                    Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
-                }
-            }
+            Command::Submit(input, at) => submit(&mut runner, &input, at, &cwd, &live, &events),
             Command::Compact(focus) => {
-                let Some((selection, prepared, tools)) = &ready else {
-                    events.send(Event::Refused(
+                let request = smith_app::runner::CompactRequest {
+                    instructions: focus,
+                    ..Default::default()
+                };
+                let mut sink = LiveSink(Arc::clone(&live));
+                // Its end intent says how it went (the marker, or why nothing was kept).
+                match runner.compact(request, &mut sink, &Cancel::new()) {
+                    Err(RunnerError::Busy { .. }) => events.send(Event::Refused(
+                        "work is running, so the session was not compacted".into(),
+                    )),
+                    Err(RunnerError::Unprepared { .. }) => events.send(Event::Refused(
                         "nothing can be compacted: the model could not be prepared (see the error above)"
                             .into(),
-                    ));
-                    continue;
-                };
-                let agent = Agent::routed(&prepared.route, tools, app.run_limits())
-                    .with_lifecycle(tools)
-                    .with_compaction(app.compaction_policy())
-                    .in_dir(cwd.clone());
-                let compact = smith_agent::Compact {
-                    model: selection,
-                    instructions: focus.as_deref(),
-                    keep_tokens: None,
-                };
-                let mut sink = LiveSink(Arc::clone(&live));
-                let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
-                // Its end intent says how it went (the marker, or why nothing was kept).
-                let outcome = agent.compact(&mut session, compact, &mut shown, &Cancel::new());
-                if let Some(smith_agent::CompactError::Busy(_)) = outcome.error {
-                    events.send(Event::Refused(
-                        "work is running, so the session was not compacted".into(),
-                    ));
+                    )),
+                    _ => {}
                 }
             }
             Command::SetModel(wanted, thinking) => {
-                let thinking = thinking.or_else(|| app.thinking());
-                match prepare(
-                    &app,
-                    &mut session,
-                    wanted.clone(),
-                    thinking,
-                    script.clone(),
-                    &cwd,
-                    &events,
-                ) {
-                    Ok(next) => {
-                        ready = Some(next);
-                        events.send(Event::Notice(
-                            NoticeLevel::Info,
-                            format!(
-                                "model {wanted}{} for the following runs (each run records the model it used)",
-                                thinking.map(|t| format!(", thinking {}", t.as_str())).unwrap_or_default()
-                            ),
-                        ));
-                    }
+                let thinking = thinking.or_else(|| runner.app().thinking());
+                match prepare(&mut runner, wanted.clone(), thinking, script.clone(), &events) {
+                    Ok(()) => events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!(
+                            "model {wanted}{} for the following runs (each run records the model it used)",
+                            thinking.map(|t| format!(", thinking {}", t.as_str())).unwrap_or_default()
+                        ),
+                    )),
                     Err(why) => {
                         events.send(Event::Refused(format!("{why}; the model stays as it was")))
                     }
                 }
             }
-            Command::Write(write) => {
-                if write_op(&app, &mut session, &cwd, write, &events)
-                    && let Some((selection, _, _)) = &ready
-                {
-                    // The plugins changed: the following runs load them again.
-                    let selection = selection.clone();
-                    match prepare(
-                        &app,
-                        &mut session,
-                        selection,
-                        app.thinking(),
-                        script.clone(),
-                        &cwd,
-                        &events,
-                    ) {
-                        Ok(next) => ready = Some(next),
-                        Err(why) => {
-                            events.send(Event::Unprepared(why));
-                            ready = None;
-                        }
-                    }
-                }
-            }
-            Command::Close { keep: true } => {
-                submitted = true;
+            Command::Write(write) => write_op(&mut runner, write, &events),
+            Command::Close { keep: k } => {
+                keep = k;
                 break;
             }
-            Command::Close { keep: false } => break,
         }
     }
-    if new && !submitted {
-        // Nothing anyone sent is in it (only its start and secret registrations): remove it
-        // while this process still holds its writer lock, so no other process opens it
-        // between; a failure leaves an empty session, which is harmless.
-        let _ = std::fs::remove_file(session.path());
-    }
-    if let Err(e) = session.close() {
+    if let Err(e) = runner.close(keep) {
         events.send(Event::Notice(
             NoticeLevel::Warning,
             format!("closing the session: {e} (nothing acknowledged is lost; the next writer recovers it)"),
@@ -341,105 +205,144 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     events.send(Event::Closed);
 }
 
-/// Carry out `write` through the session's writer; whether the plugins changed (the route
-/// and tools are prepared again).
-fn write_op(
-    app: &App,
-    session: &mut Session,
+/// Run a turn for `input` (its `@path` mentions attached); with `at`, as a new branch from
+/// that entry: the branch is selected first (recorded), the transcript read again, then the
+/// input admitted with it as its explicit destination.
+fn submit(
+    runner: &mut Runner,
+    input: &str,
+    at: Option<EntryId>,
     cwd: &std::path::Path,
-    write: Write,
+    live: &Arc<LiveIntents>,
     events: &Events,
-) -> bool {
-    use smith_app::history::Step;
-    let history =
-        |op: &dyn Fn(
-            &smith_app::history::ProjectHistory,
-            &mut smith_store::SessionWriter,
-            &std::path::Path,
-        ) -> Result<smith_app::history::Moved, smith_app::history::OpError>| {
-            let history = app.open_history(cwd)?;
-            let path = session.path().to_owned();
-            let shared = session.journal();
-            let mut writer = shared.lock();
-            op(&history, &mut writer, &path)
+) {
+    if runner.current().is_none() {
+        events.send(Event::Refused(
+            "no turn can run: the model could not be prepared (see the error above)".into(),
+        ));
+        return;
+    }
+    let prompt =
+        match smith_app::prompt::expand(input, cwd, None, smith_app::prompt::Bounds::default()) {
+            Ok(p) => p,
+            Err(e) => {
+                events.send(Event::Refused(format!(
+                    "{e}; nothing was sent (edit the draft and send it again)"
+                )));
+                return;
+            }
         };
+    let mut sink = LiveSink(Arc::clone(live));
+    if let Some(at) = at {
+        if let Err(e) = runner.apply(SessionCommand::Select(at), &mut sink, &Cancel::new()) {
+            events.send(Event::Refused(format!(
+                "{e}; nothing was sent (the edited message is back in the draft)"
+            )));
+            return;
+        }
+        events.send(Event::Reselected {
+            leaf: at.0,
+            said: format!("a new branch from entry {}: the edited message continues the conversation there (the branches picker shows both)", at.0),
+        });
+    }
+    let submission = Submission {
+        prompt,
+        destination: at,
+        ..Submission::default()
+    };
+    match runner.submit(submission, &mut sink, &Cancel::new()) {
+        Ok(_) => events.send(Event::WorkEnded {
+            leaf: runner.leaf().map(|l| l.0),
+        }),
+        Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
+    }
+}
+
+/// Carry out `write` through the runner (it holds the session's writer); a plugin switch
+/// prepares the route again.
+fn write_op(runner: &mut Runner, write: Write, events: &Events) {
+    use smith_app::history::Step;
     let step = |turn| Step {
         turn,
         snapshot_first: false,
     };
-    let moved = match write {
-        Write::Undo(turn) => history(&|h, w, p| h.undo_with(w, p, step(turn))),
-        Write::Redo => history(&|h, w, p| h.redo_with(w, p, step(false))),
-        Write::Restore(target) => history(&|h, w, p| h.restore_with(w, p, &target, false)),
-        Write::Select(leaf) => {
-            match session.select_branch(leaf) {
-                Ok(()) => events.send(Event::Reselected {
-                    leaf: leaf.0,
-                    said: format!(
-                        "continuing the branch that ends at entry {} (recorded; the next message goes there)",
-                        leaf.0
-                    ),
-                }),
-                Err(e) => events.send(Event::Notice(
-                    NoticeLevel::Error,
-                    format!("{e}; the branch stays as it was"),
-                )),
-            }
-            return false;
-        }
-        Write::Plugin(id, enabled) => {
-            return match app.registry.set_enabled(&id, enabled) {
-                Ok(was) if was == enabled => {
-                    events.send(Event::Notice(
-                        NoticeLevel::Info,
-                        format!(
-                            "plugin {id} is {} already",
-                            if enabled { "enabled" } else { "disabled" }
-                        ),
-                    ));
-                    false
-                }
-                Ok(_) => {
-                    let product = app
-                        .registry
-                        .plugins()
-                        .iter()
-                        .any(|p| p.manifest.id == id && p.manifest.is_product());
-                    events.send(Event::Notice(
-                        NoticeLevel::Info,
-                        format!(
-                            "plugin {id} {} for the following runs of this process (the configuration is unchanged: plugins.{id}.enabled keeps it){}",
-                            if enabled { "enabled" } else { "disabled" },
-                            if product {
-                                "; the commands, keys and themes it contributes change when smith starts again"
-                            } else {
-                                ""
-                            }
-                        ),
-                    ));
-                    true
-                }
-                Err(e) => {
-                    events.send(Event::Notice(NoticeLevel::Error, e));
-                    false
-                }
-            };
-        }
+    let (command, plugin) = match write {
+        Write::Undo(turn) => (SessionCommand::Undo(step(turn)), None),
+        Write::Redo => (SessionCommand::Redo(step(false)), None),
+        Write::Restore(target) => (
+            SessionCommand::Restore {
+                target,
+                snapshot_first: false,
+            },
+            None,
+        ),
+        Write::Select(leaf) => (SessionCommand::Select(leaf), None),
+        Write::Plugin(id, enabled) => (
+            SessionCommand::SetPlugin {
+                id: id.clone(),
+                enabled,
+            },
+            Some((id, enabled)),
+        ),
     };
-    match moved {
-        Ok(moved) => {
+    let select = matches!(command, SessionCommand::Select(_));
+    // These commands emit no intents.
+    let mut quiet = |_: smith_ui_intents::Intent| {};
+    match runner.apply(command, &mut quiet, &Cancel::new()) {
+        Ok(Done::Selected(leaf)) => events.send(Event::Reselected {
+            leaf: leaf.0,
+            said: format!(
+                "continuing the branch that ends at entry {} (recorded; the next message goes there)",
+                leaf.0
+            ),
+        }),
+        Ok(Done::PluginSet { changed, product }) => {
+            let (id, enabled) = plugin.unwrap_or_default();
+            let state = if enabled { "enabled" } else { "disabled" };
+            if changed {
+                events.send(Event::Notice(
+                    NoticeLevel::Info,
+                    format!(
+                        "plugin {id} {state} for the following runs of this process (the configuration is unchanged: plugins.{id}.enabled keeps it){}",
+                        if product {
+                            "; the commands, keys and themes it contributes change when smith starts again"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+                if let Some(ready) = runner.current() {
+                    events.send(Event::Ready {
+                        inbox: runner.inbox(),
+                        model: ready.selection().clone(),
+                    });
+                }
+            } else {
+                events.send(Event::Notice(
+                    NoticeLevel::Info,
+                    format!("plugin {id} is {state} already"),
+                ));
+            }
+        }
+        Ok(Done::Moved(moved)) => {
             let text = moved.summary();
             let text = text.trim_end();
-            let text = match app.secrets() {
+            let text = match runner.app().secrets() {
                 Ok(s) => s.redactor.current().redact(text).into_owned(),
                 Err(_) => text.to_owned(),
             };
             events.send(Event::Notice(NoticeLevel::Info, text));
         }
+        Ok(_) => {}
+        Err(RunnerError::Plugin(e)) => events.send(Event::Notice(NoticeLevel::Error, e)),
+        Err(e @ RunnerError::App(_)) if plugin.is_some() => events.send(Event::Unprepared(e.to_string())),
+        Err(e) if select => events.send(Event::Notice(
+            NoticeLevel::Error,
+            format!("{e}; the branch stays as it was"),
+        )),
         Err(e) => events.send(Event::Notice(
             NoticeLevel::Error,
             format!("{e}; the working tree was not changed (/diff shows the latest change)"),
         )),
     }
-    false
 }

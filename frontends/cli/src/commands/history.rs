@@ -49,8 +49,9 @@ counts and patch.";
 /// The session an operation works on.
 #[derive(Debug, Args)]
 pub(crate) struct SessionArg {
-    /// The session (a unique prefix of its id; `last`, the default: the latest session
-    /// started in this directory, else in the nearest directory above it in the project).
+    /// The session (a unique prefix of its id; `last`, the default: the session most
+    /// recently written in this directory, else in the nearest directory above it in its
+    /// project).
     #[arg(long, value_name = "ID", default_value = "last")]
     pub(crate) session: String,
 }
@@ -127,7 +128,7 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if session.session == crate::commands::eval::target::LAST {
-        latest_here(&store, &cwd)?
+        crate::commands::eval::target::latest(&app, &cwd, "--session last")?
     } else {
         store.find(&session.session).map_err(|e| {
             command_error::find(
@@ -148,31 +149,6 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
         id,
         redactor,
     })
-}
-
-/// The latest session of this directory, else of the nearest directory above it inside the
-/// project (undo works from anywhere in the project a session changed).
-fn latest_here(
-    store: &smith_app::SessionStore,
-    cwd: &std::path::Path,
-) -> Result<(PathBuf, SessionId), CliError> {
-    use crate::commands::eval::target::{Target, latest};
-    let root = smith_app::history::project_root(cwd).ok();
-    for dir in cwd.ancestors() {
-        if let Some(text) = dir.to_str()
-            && let Ok(Some(found)) = store.latest_in(text)
-        {
-            return Ok(found);
-        }
-        if root.is_none() || dir.canonicalize().ok() == root {
-            break;
-        }
-    }
-    // None anywhere: the error of this directory's lookup, which names the fix.
-    match latest(store, cwd.to_str(), false)? {
-        Target::Existing { path, id } => Ok((path, id)),
-        _ => unreachable!("latest names an existing session"),
-    }
 }
 
 /// An operation's error with its status and this command line's fix.

@@ -12,7 +12,7 @@ use smith_ui_intents::NoticeLevel;
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
-use crate::commands::eval::target::{self, Target};
+use crate::commands::eval::target;
 use crate::exit;
 
 /// What `smith` (the terminal UI) takes besides the global options.
@@ -23,12 +23,14 @@ pub(crate) struct TuiArgs {
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
 
-    /// Open the existing session ID (a unique prefix is enough; `last`: the latest session
-    /// started in this directory). Held by another Smith process, it opens read-only.
+    /// Open the existing session ID (a unique prefix is enough; `last`: the session most
+    /// recently written in this directory, else in the nearest directory above it in its
+    /// project). Held by another Smith process, it opens read-only.
     #[arg(long, value_name = "ID", conflicts_with = "continue_latest")]
     pub(crate) session: Option<String>,
 
-    /// Continue the session most recently written among those started in this directory.
+    /// Continue the session most recently written in this directory, else in the nearest
+    /// directory above it in its project (same as --session last).
     #[arg(long = "continue")]
     pub(crate) continue_latest: bool,
 
@@ -83,10 +85,12 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let wants_latest = args.continue_latest || args.session.as_deref() == Some("last");
     let existing = if wants_latest {
-        match target::latest(&store, cwd.to_str(), args.continue_latest)? {
-            Target::Existing { path, id } => Some((path, id)),
-            _ => None,
-        }
+        let asked = if args.continue_latest {
+            "--continue"
+        } else {
+            "--session last"
+        };
+        Some(target::latest(&app, &cwd, asked)?)
     } else if let Some(wanted) = &args.session {
         Some(store.find(wanted).map_err(|e| {
             command_error::find(&e, "--session", "omit --session to start a new session")

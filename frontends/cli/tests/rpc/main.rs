@@ -10,6 +10,7 @@ mod client;
 mod commands;
 mod compact;
 mod discover;
+mod frontends;
 mod history;
 mod queue;
 mod reconnect;

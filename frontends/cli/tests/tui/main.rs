@@ -455,3 +455,33 @@ fn slash_compact_compacts_the_idle_session_and_shows_the_marker() {
     quit(&pane);
     pane.assert_restored();
 }
+
+/// One session runner behind every frontend: a tool-using turn sent from the terminal UI
+/// records the same entries (kinds, in order, from its submission on) as the same turn
+/// through `smith eval` (and, in the JSON-RPC tests, through `smith rpc` and `smith mcp`).
+#[test]
+fn a_turn_from_the_ui_records_what_the_same_turn_through_eval_records() {
+    let from_submission = |kinds: Vec<&'static str>| -> Vec<&'static str> {
+        let at = kinds
+            .iter()
+            .position(|k| *k == "submission")
+            .expect("a submission");
+        kinds[at..].to_vec()
+    };
+    let eval = Env::new();
+    std::fs::write(eval.root.path().join("README.md"), "# readme\n").unwrap();
+    let out = eval.run(&["eval", "-m", "scripted/tool-call", "read the readme"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let expected = from_submission(kinds(&eval));
+
+    let env = Env::new();
+    std::fs::write(env.root.path().join("README.md"), "# readme\n").unwrap();
+    let pane = Pane::start(&env, &["--model", "scripted/tool-call"], &[]);
+    pane.wait_for_text("scripted/tool-call · idle");
+    pane.type_text("read the readme");
+    pane.keys(&["Enter"]);
+    wait_until("the turn's end", || kinds(&env).last() == Some(&"run_end"));
+    pane.wait_for_text("scripted/tool-call · idle");
+    quit(&pane);
+    assert_eq!(from_submission(kinds(&env)), expected);
+}

@@ -6,13 +6,16 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use std::sync::Arc;
+
 use smith::Cancel;
-use smith_agent::{Agent, Compact, CompactError};
-use smith_app::RunSpec;
-use smith_ui_intents::RedactingSink;
+use smith_agent::CompactError;
+use smith_app::runner::CompactRequest;
+use smith_app::runner::target::{OpenError, Target};
+use smith_app::{RunSpec, RunnerError};
 
 use super::sink::EvalSink;
-use super::target::{self, Target};
+use super::target;
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
 use crate::commands::plugins::process_refusal;
@@ -44,8 +47,8 @@ Exit status:
 /// Arguments of `smith compact`.
 #[derive(Debug, Args)]
 pub(crate) struct CompactArgs {
-    /// The session (a unique prefix of its id is enough; `last`: the latest session started
-    /// in this directory).
+    /// The session (a unique prefix of its id is enough; `last`: the session most recently
+    /// written in this directory, else in the nearest directory above it in its project).
     #[arg(value_name = "SESSION")]
     pub(crate) session: String,
 
@@ -82,71 +85,60 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
             format!("cannot tell the working directory: {e}; run smith from an existing directory"),
         )
     })?;
-    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-    let target = if args.session == super::target::LAST {
-        target::latest(&store, cwd.to_str(), false)?
+    let wanted = Target::named(&args.session);
+    let asked = if wanted == Target::Latest {
+        "--session last"
     } else {
-        let (path, id) = store.find(&args.session).map_err(|e| {
-            command_error::find(
-                &e,
-                "SESSION",
-                "list the sessions with `smith sessions list`",
-            )
-        })?;
-        Target::Existing { path, id }
+        "SESSION"
     };
-    let selection = super::selection(&app, &target)?;
+    let wording = |e: OpenError| match e {
+        OpenError::Find(e) => command_error::find(
+            &e,
+            "SESSION",
+            "list the sessions with `smith sessions list`",
+        ),
+        other => target::open_error(other, asked),
+    };
+    let existing = smith_app::runner::target::resolve(&app, &wanted, &cwd).map_err(wording)?;
     let spec = RunSpec {
-        selection,
+        selection: super::selection(&app, existing.as_ref())?,
         thinking: app.thinking(),
         script: args.script.clone(),
     };
-    let prepared = app.prepare(&spec)?;
-    exit::redact_with(prepared.secrets.redactor.clone());
-    report_notices(&prepared.notices);
-    let mut policy = app.policy(&cwd, &process_refusal)?;
-    policy.secrets = prepared.secrets.redactor.clone();
+    let ready = app.ready(spec, &cwd, process_refusal)?;
+    exit::redact_with(ready.redactor().clone());
+    report_notices(ready.notices());
     let cancel = Cancel::new();
     super::install_interrupt_handler(&cancel);
-    let (mut session, _) = target::open(&app, target, cwd.to_str().map(str::to_owned))?;
-    session
-        .register_secrets(
-            prepared.secrets.redactor.clone(),
-            &prepared.secrets.registrations,
-        )
-        .map_err(|e| command_error::store(&e))?;
+    let wanted = existing.map_or(wanted, |(path, id)| Target::Existing { path, id });
+    let opened = smith_app::runner::target::open(Arc::new(app), &wanted, &cwd, process_refusal)
+        .map_err(wording)?;
+    target::report_open_notices(&opened.notices);
+    let mut runner = opened.runner;
+    runner.adopt(ready).map_err(super::runner_error)?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
-    let tools = prepared.tools.with_policy(policy);
-    let compact = Compact {
-        model: &spec.selection,
-        instructions: args.instructions.as_deref(),
+    let request = CompactRequest {
+        instructions: args.instructions.clone(),
         keep_tokens: args.keep_tokens,
+        spec: None,
     };
-    let outcome = Agent::routed(&prepared.route, &tools, app.run_limits())
-        .with_lifecycle(&tools)
-        .with_compaction(app.compaction_policy())
-        .in_dir(cwd)
-        .compact(&mut session, compact, &mut shown, &cancel);
-    drop(shown);
-    if let Err(e) = session.close() {
+    let outcome = runner.compact(request, &mut sink, &cancel);
+    if let Err(e) = runner.close(true) {
         sink.diagnostic(&format!("note: closing the session: {e}"));
     }
-    match (outcome.compacted, outcome.error) {
-        (Some(compacted), _) => {
+    match outcome {
+        Ok(compacted) => {
             if !args.json {
                 crate::output::Out::new().line(&compacted.summary)?;
             }
             Ok(exit::SUCCESS)
         }
-        (None, Some(CompactError::Aborted)) => Ok(exit::INTERRUPTED),
+        Err(RunnerError::Compact(CompactError::Aborted)) => Ok(exit::INTERRUPTED),
         // Said once more here: plain output showed it as a warning, JSON as a record.
-        (None, Some(e @ CompactError::Nothing { .. })) => Err(CliError::usage(format!(
-            "{e}; --keep-tokens N keeps less verbatim"
-        ))),
-        (None, Some(CompactError::Run(smith_agent::RunError::Store(e)))) => {
-            Err(command_error::store(&e))
-        }
-        (None, _) => Ok(exit::RUN_FAILED),
+        Err(RunnerError::Compact(e @ CompactError::Nothing { .. })) => Err(CliError::usage(
+            format!("{e}; --keep-tokens N keeps less verbatim"),
+        )),
+        Err(RunnerError::Store(e)) => Err(command_error::store(&e)),
+        Err(_) => Ok(exit::RUN_FAILED),
     }
 }

@@ -14,9 +14,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use clap::{ArgGroup, Args};
 use smith::{Cancel, StopReason};
-use smith_agent::{AdmissionError, Agent, Submit};
-use smith_app::{App, RunSpec};
-use smith_ui_intents::RedactingSink;
+use std::sync::Arc;
+
+use smith_app::runner::{self, Submission};
+use smith_app::{App, Ready, RunSpec, RunnerError};
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
@@ -24,7 +25,7 @@ use crate::commands::plugins::process_refusal;
 use crate::exit;
 use crate::output::report_notices;
 use sink::EvalSink;
-use target::Target;
+use smith_app::runner::target::Target;
 
 pub(crate) const EVAL_AFTER_HELP: &str = "\
 Models:
@@ -68,8 +69,9 @@ Retries:
 Sessions:
   Every run creates a new session file under $SMITH_HOME/sessions (default
   $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of
-  its id is enough); --continue (or --session last) continues the latest session started in
-  this directory (`smith sessions list --here`). --no-session uses a temporary store, removed
+  its id is enough); --continue (or --session last) continues the session most recently
+  written in this directory, else in the nearest directory above it in its project (`smith
+  sessions list --here`). --no-session uses a temporary store, removed
   when the run succeeds and kept (its path is printed) when it does not.
 
 Exit status:
@@ -104,13 +106,14 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
-    /// Append to the existing session ID (a unique prefix is enough; `last`: the latest
-    /// session started in this directory) instead of creating one.
+    /// Append to the existing session ID (a unique prefix is enough; `last`: the session most
+    /// recently written in this directory, else in the nearest directory above it in its
+    /// project) instead of creating one.
     #[arg(long, value_name = "ID", conflicts_with_all = ["no_session", "continue_latest", "session_id"])]
     pub(crate) session: Option<String>,
 
-    /// Continue the session most recently written among those started in this directory
-    /// (same as --session last).
+    /// Continue the session most recently written in this directory, else in the nearest
+    /// directory above it in its project (same as --session last).
     #[arg(long = "continue", conflicts_with_all = ["no_session", "session_id"])]
     pub(crate) continue_latest: bool,
 
@@ -182,17 +185,17 @@ pub(crate) fn write_error_record(e: &CliError) {
 }
 
 /// Everything a run needs, checked before any effect (no session file is written yet).
-struct Ready {
-    app: App,
+struct Prepared {
+    app: Arc<App>,
     args: EvalArgs,
-    spec: RunSpec,
-    prepared: smith_app::Prepared,
+    ready: Ready,
     prompt: smith_app::prompt::Prompt,
     cwd: PathBuf,
-    target: Target,
+    /// `None`: a temporary store.
+    target: Option<Target>,
 }
 
-fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
+fn ready(args: EvalArgs, global: &Global) -> Result<Prepared, CliError> {
     let flags: Vec<(&str, &str, &str)> = args
         .model
         .as_deref()
@@ -212,15 +215,19 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
             format!("cannot tell the working directory the tools run in: {e}; run smith from an existing directory"),
         )
     })?;
-    let target = target::resolve(&app, &args, cwd.to_str())?;
+    let target = target::of(&args)?;
+    let existing = match &target {
+        Some(t) => target::resolve(&app, t, &cwd, target::asked(t, args.continue_latest))?,
+        None => None,
+    };
     let spec = RunSpec {
-        selection: selection(&app, &target)?,
+        selection: selection(&app, existing.as_ref())?,
         thinking: app.thinking(),
         script: args.script.clone(),
     };
-    let prepared = app.prepare(&spec)?;
-    exit::redact_with(prepared.secrets.redactor.clone());
-    report_notices(&prepared.notices);
+    let ready = app.ready(spec, &cwd, process_refusal)?;
+    exit::redact_with(ready.redactor().clone());
+    report_notices(ready.notices());
     let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
     let bounds = smith_app::prompt::Bounds::default();
     let count = prompt.images.len() + args.images.len();
@@ -235,24 +242,27 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Ready, CliError> {
         smith_app::prompt::attach_image(&mut prompt, path, &shown, bounds)
             .map_err(|e| CliError::usage(format!("--image {shown}: {e}")))?;
     }
-    smith_app::route::check_image_input(&prepared.route, prompt.images.len())
+    ready
+        .check_images(prompt.images.len())
         .map_err(|e| CliError::usage(format!("{e} (`smith models` shows each model's record)")))?;
-    Ok(Ready {
-        app,
+    Ok(Prepared {
+        app: Arc::new(app),
         args,
-        spec,
-        prepared,
+        ready,
         prompt,
         cwd,
         target,
     })
 }
 
-/// The selection of the run: a flag or setting, else the one an existing session last
+/// The selection of the run: a flag or setting, else the one the existing session last
 /// recorded (said on stderr).
-fn selection(app: &App, target: &Target) -> Result<smith::Selection, CliError> {
+pub(super) fn selection(
+    app: &App,
+    existing: Option<&(PathBuf, smith::SessionId)>,
+) -> Result<smith::Selection, CliError> {
     if app.settings.resolved.get("model").is_none()
-        && let Target::Existing { path, id } = target
+        && let Some((path, id)) = existing
         && let Some(recorded) = smith_app::inspect::recorded_selection(path)
             .map_err(|e| target::store_error(&e, true))?
     {
@@ -264,16 +274,15 @@ fn selection(app: &App, target: &Target) -> Result<smith::Selection, CliError> {
     Ok(app.selection()?)
 }
 
-fn execute(ready: Ready) -> Result<u8, CliError> {
-    let Ready {
+fn execute(prepared: Prepared) -> Result<u8, CliError> {
+    let Prepared {
         app,
         args,
-        spec,
-        prepared,
+        ready,
         prompt,
         cwd,
         target,
-    } = ready;
+    } = prepared;
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
     // Still before the run starts: a failure here is the run's one `error` record too.
@@ -283,61 +292,38 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         }
         e
     };
-    let mut policy = app
-        .policy(&cwd, &process_refusal)
-        .map_err(|e| not_started(e.into()))?;
-    // References in tool calls become plaintext only at the local effects the policy allows.
-    policy.secrets = prepared.secrets.redactor.clone();
-    // A session this run creates holds nothing but its start until the input is admitted.
-    let fresh = matches!(target, Target::New);
-    let (mut session, temp) =
-        target::open(&app, target, cwd.to_str().map(str::to_owned)).map_err(not_started)?;
+    let opened = match &target {
+        Some(t) => runner::target::open(app, t, &cwd, process_refusal)
+            .map_err(|e| target::open_error(e, target::asked(t, args.continue_latest))),
+        None => runner::target::open_temporary(app, &cwd, process_refusal)
+            .map_err(|e| target::open_error(e, "--no-session")),
+    }
+    .map_err(not_started)?;
+    target::report_open_notices(&opened.notices);
+    let (mut runner, temp) = (opened.runner, opened.temp);
     // Every record from here on is redacted, and the session records what it redacts.
-    session
-        .register_secrets(
-            prepared.secrets.redactor.clone(),
-            &prepared.secrets.registrations,
-        )
-        .map_err(|e| not_started(command_error::store(&e)))?;
+    runner
+        .adopt(ready)
+        .map_err(|e| not_started(runner_error(e)))?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    let mut shown = RedactingSink::new(&mut sink, prepared.secrets.redactor.clone());
-    // One plugin generation for the whole run, under the user's policy.
-    let tools = prepared.tools.with_policy(policy);
-    let submit = Submit {
-        model: &spec.selection,
-        input: &prompt.text,
-        dedup_key: args.dedup_key.as_deref(),
+    let submission = Submission {
+        prompt,
+        spec: None,
+        dedup_key: args.dedup_key.clone(),
         destination: None,
-        attachments: &prompt.attachments,
-        images: &prompt.images,
     };
-    // The same pinned generation's handlers (the queue policy) see the run's safe points.
-    let outcome = match Agent::routed(&prepared.route, &tools, app.run_limits())
-        .with_lifecycle(&tools)
-        .with_compaction(app.compaction_policy())
-        .with_history(&tools)
-        .in_dir(cwd)
-        .submit(&mut session, submit, &mut shown, &cancel)
-    {
-        Ok(outcome) => outcome,
+    let outcome = match runner.submit(submission, &mut sink, &cancel) {
+        Ok(end) => end,
         Err(e) => {
-            let created = session.path().to_owned();
-            let _ = session.close();
             // Input refused before admission leaves no empty session behind.
-            if fresh && !matches!(e, AdmissionError::Store(_)) {
-                let _ = std::fs::remove_file(&created);
-            }
-            return Err(not_started(match e {
-                AdmissionError::Store(e) => command_error::store(&e),
-                other => CliError::usage(other.to_string()),
-            }));
+            let _ = runner.close(false);
+            return Err(not_started(runner_error(e)));
         }
     };
-    drop(shown);
-    let path = session.path().to_owned();
+    let path = runner.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
     // nothing (the next writer's recovery establishes it), so it is only noted.
-    if let Err(e) = session.close() {
+    if let Err(e) = runner.close(true) {
         sink.diagnostic(&format!("note: closing the session: {e}"));
     }
 
@@ -365,6 +351,17 @@ fn execute(ready: Ready) -> Result<u8, CliError> {
         }
     }
     Ok(status)
+}
+
+/// A runner's refusal or failure before or at admission, with the CLI's status.
+pub(super) fn runner_error(e: RunnerError) -> CliError {
+    match e {
+        RunnerError::Store(e) | RunnerError::Admission(smith_agent::AdmissionError::Store(e)) => {
+            command_error::store(&e)
+        }
+        RunnerError::App(e) => (*e).into(),
+        other => CliError::usage(other.to_string()),
+    }
 }
 
 pub(super) fn install_interrupt_handler(cancel: &Cancel) {

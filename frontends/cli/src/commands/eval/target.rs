@@ -2,161 +2,95 @@
 //! (`--no-session`), an existing session (`--session ID`, `--continue` / `--session last`,
 //! or `--session-id ID` when that session exists), a new session with the caller's id
 //! (`--session-id ID`, create-or-continue, so a retried first prompt with a dedup key is one
-//! admission), or a new one.
+//! admission), or a new one. The targets and their opening are `smith_app::runner::target`'s;
+//! this module reads them from the flags and words their errors with the flags' names.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use smith::SessionId;
-use smith_agent::Session;
-use smith_app::{App, CreateError, SessionStore, TempStore};
+use smith_app::App;
+use smith_app::runner::target::{OpenError, Target};
 
 use super::EvalArgs;
 use crate::command_error::{self, CliError};
 use crate::exit;
 
-/// The session target of one eval.
-pub(crate) enum Target {
-    /// A temporary store, removed after a successful run.
-    Temporary,
-    /// A new session with a fresh id.
-    New,
-    /// A new session with the caller's id (none had it when the target was decided).
-    Named(SessionId),
-    /// An existing session.
-    Existing {
-        /// Its file.
-        path: PathBuf,
-        /// Its id.
-        id: SessionId,
-    },
-}
+pub(crate) use smith_app::runner::target::LAST;
 
-/// The `--session` value that means the latest session of this directory.
-pub(crate) const LAST: &str = "last";
-
-/// Decide the target of `args`, run in `cwd` (the working directory as recorded, when it is
-/// UTF-8).
-pub(super) fn resolve(app: &App, args: &EvalArgs, cwd: Option<&str>) -> Result<Target, CliError> {
+/// The target of `args`; `None` for a temporary store (`--no-session`).
+pub(super) fn of(args: &EvalArgs) -> Result<Option<Target>, CliError> {
     if args.no_session {
-        return Ok(Target::Temporary);
+        return Ok(None);
     }
-    let wants_latest = args.continue_latest || args.session.as_deref() == Some(LAST);
-    if !wants_latest && args.session.is_none() && args.session_id.is_none() {
-        return Ok(Target::New);
-    }
-    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-    if wants_latest {
-        return latest(&store, cwd, args.continue_latest);
+    if args.continue_latest {
+        return Ok(Some(Target::Latest));
     }
     if let Some(wanted) = &args.session {
-        let (path, id) = store.find(wanted).map_err(|e| {
-            command_error::find(&e, "--session", "omit --session to start a new session")
-        })?;
-        return Ok(Target::Existing { path, id });
+        return Ok(Some(Target::named(wanted)));
     }
-    let wanted = args.session_id.as_deref().unwrap_or_default();
+    let Some(wanted) = args.session_id.as_deref() else {
+        return Ok(Some(Target::New));
+    };
     let id: SessionId = wanted.parse().map_err(|e: smith::SessionIdError| {
         CliError::usage(format!(
             "--session-id {e}; name the new session with a UUID, e.g. one from `uuidgen`"
         ))
     })?;
-    let path = store.dir().join(smith_store::file_name(&id));
-    Ok(if path.exists() {
-        Target::Existing { path, id }
-    } else {
-        Target::Named(id)
-    })
+    Ok(Some(Target::Named(id)))
 }
 
-pub(crate) fn latest(
-    store: &SessionStore,
-    cwd: Option<&str>,
-    flag: bool,
-) -> Result<Target, CliError> {
-    let asked = if flag { "--continue" } else { "--session last" };
-    let cwd = cwd.ok_or_else(|| {
-        CliError::usage(format!(
+/// The flag that named `target`, for its errors.
+pub(crate) fn asked(target: &Target, continue_flag: bool) -> &'static str {
+    match target {
+        Target::Latest if continue_flag => "--continue",
+        Target::Latest => "--session last",
+        Target::Named(_) => "--session-id",
+        _ => "--session",
+    }
+}
+
+/// The session file `target` names, if it exists yet.
+pub(crate) fn resolve(
+    app: &App,
+    target: &Target,
+    cwd: &Path,
+    asked: &str,
+) -> Result<Option<(PathBuf, SessionId)>, CliError> {
+    smith_app::runner::target::resolve(app, target, cwd).map_err(|e| open_error(e, asked))
+}
+
+/// The latest session of `cwd` (or of the nearest directory above it in its project), for a
+/// command whose session argument said `last`: `asked` names it in the errors.
+pub(crate) fn latest(app: &App, cwd: &Path, asked: &str) -> Result<(PathBuf, SessionId), CliError> {
+    resolve(app, &Target::Latest, cwd, asked)?
+        .ok_or_else(|| CliError::usage(format!("{asked}: no session found")))
+}
+
+/// A failure opening the target `asked` named, with the fix.
+pub(crate) fn open_error(e: OpenError, asked: &str) -> CliError {
+    match e {
+        OpenError::NoHome(e) => command_error::no_home(&e),
+        OpenError::Find(e) => {
+            command_error::find(&e, asked, &format!("omit {asked} to start a new session"))
+        }
+        OpenError::Create(smith_app::CreateError::Store(e)) => store_error(&e, false),
+        OpenError::Create(e) => command_error::create(&e),
+        OpenError::CwdNotUtf8 => CliError::usage(format!(
             "{asked} continues the latest session of this directory, but its path is not UTF-8, so no session records it; name the session with --session ID"
-        ))
-    })?;
-    let found = store.latest_in(cwd).map_err(|e| {
-        CliError::new(
+        )),
+        OpenError::NoLatest { dir, cwd } => CliError::usage(format!(
+            "{asked}: no session in {} was started in this directory ({cwd}) or above it in its project; start one by leaving out {asked}, or list them with `smith sessions list`",
+            dir.display()
+        )),
+        OpenError::List { dir, source } => CliError::new(
             exit::RUN_FAILED,
             format!(
-                "{asked}: cannot list the sessions directory {}: {e}; make it readable, or name the session with --session ID",
-                store.dir().display()
+                "{asked}: cannot list the sessions directory {}: {source}; make it readable, or name the session with --session ID",
+                dir.display()
             ),
-        )
-    })?;
-    let (path, id) = found.ok_or_else(|| {
-        CliError::usage(format!(
-            "{asked}: no session in {} was started in this directory ({cwd}); start one by leaving out {asked}, or list them with `smith sessions list`",
-            store.dir().display()
-        ))
-    })?;
-    Ok(Target::Existing { path, id })
-}
-
-/// Open `target`'s session as its writer, recording `cwd` in a new one; the temporary store
-/// comes back to be removed after a successful run.
-pub(super) fn open(
-    app: &App,
-    target: Target,
-    cwd: Option<String>,
-) -> Result<(Session, Option<TempStore>), CliError> {
-    let existing = matches!(target, Target::Existing { .. });
-    let create_err = |e: CreateError| match e {
-        CreateError::Store(e) => store_error(&e, existing),
-        other => command_error::create(&other),
-    };
-    match target {
-        Target::Temporary => {
-            let temp = TempStore::create().map_err(|e| command_error::create(&e))?;
-            let session = temp.store().create(cwd).map_err(create_err)?;
-            Ok((session, Some(temp)))
-        }
-        Target::New => {
-            let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-            Ok((store.create(cwd).map_err(create_err)?, None))
-        }
-        Target::Named(id) => {
-            let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-            match store.create_with(id, cwd) {
-                Ok(session) => Ok((session, None)),
-                // Another process created it since the target was decided: continue it.
-                Err(CreateError::Exists { id }) => {
-                    let path = store.dir().join(smith_store::file_name(&id));
-                    Ok((open_existing(&store, &path, id)?, None))
-                }
-                Err(e) => Err(create_err(e)),
-            }
-        }
-        Target::Existing { path, id } => {
-            let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-            Ok((open_existing(&store, &path, id)?, None))
-        }
+        ),
+        OpenError::Store(e) => store_error(&e, true),
     }
-}
-
-fn open_existing(
-    store: &SessionStore,
-    path: &std::path::Path,
-    id: SessionId,
-) -> Result<Session, CliError> {
-    let opened = store.open(path, id).map_err(|e| store_error(&e, true))?;
-    for s in &opened.skipped {
-        note(&format!(
-            "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
-            s.damage_at, s.reason
-        ));
-    }
-    if let Some(tail) = &opened.truncated {
-        note(&format!(
-            "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
-            tail.len, tail.offset, tail.reason
-        ));
-    }
-    Ok(opened.session)
 }
 
 /// A store failure opening (`existing`) or creating the run's session, with the fix.
@@ -178,6 +112,19 @@ pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
         status,
         format!("{}.{hint}", command_error::store_message(e)),
     )
+}
+
+/// Say what opening a session had to tell (recovery, skipped damage) on stderr.
+pub(crate) fn report_open_notices(notices: &[smith_app::runner::target::OpenNotice]) {
+    use smith_app::runner::target::OpenNotice;
+    for notice in notices {
+        match notice {
+            OpenNotice::Skipped { id, .. } => {
+                note(&format!("{notice} — see `smith sessions verify {id}`"))
+            }
+            OpenNotice::Recovered { .. } => note(&notice.to_string()),
+        }
+    }
 }
 
 /// Write `note: TEXT` to stderr.

@@ -3,7 +3,9 @@
 
 use clap::Args;
 use smith::EntryId;
+use smith_agent::AdmissionError;
 use smith_app::SessionStore;
+use smith_app::runner::target::{SelectError, select_branch};
 
 use super::find;
 use crate::command_error::{self, CliError};
@@ -24,28 +26,23 @@ pub(crate) struct SelectArgs {
 pub(super) fn run(store: &SessionStore, args: &SelectArgs, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(store, &args.id)?;
     let entry = args.entry;
-    let fail = |e: smith_store::Error| {
-        let status = match e {
-            smith_store::Error::Encode { .. } => exit::USAGE,
-            ref other => command_error::store_status(other),
-        };
+    let fail = |status: u8, why: String| {
         CliError::new(
             status,
-            format!(
-                "cannot select entry {entry} in session {id}: {}",
-                command_error::store_message(&e)
-            ),
+            format!("cannot select entry {entry} in session {id}: {why}"),
         )
     };
-    let (mut writer, recovery) = smith_store::SessionWriter::open(&path, id).map_err(fail)?;
-    if let Some(t) = &recovery.truncated {
-        exit::report(&format!(
-            "note: recovered session {id}: cut {} unacknowledged byte(s) at byte {} ({})",
-            t.len, t.offset, t.reason
-        ));
-    }
-    writer.select(EntryId(entry)).map_err(fail)?;
-    writer.close().map_err(fail)?;
+    let notices = select_branch(&path, id, EntryId(entry)).map_err(|e| match e {
+        SelectError::Open(e) | SelectError::Refused(AdmissionError::Store(e)) => {
+            let status = match e {
+                smith_store::Error::Encode { .. } => exit::USAGE,
+                ref other => command_error::store_status(other),
+            };
+            fail(status, command_error::store_message(&e))
+        }
+        SelectError::Refused(e) => fail(exit::USAGE, e.to_string()),
+    })?;
+    crate::commands::eval::target::report_open_notices(&notices);
     out.line(&format!("session {id}: selected entry {entry}"))?;
     Ok(exit::SUCCESS)
 }

@@ -12,7 +12,7 @@ use smith::{Cancel, EntryId};
 use smith_agent::playback::{self, Options, Pace, ReplayError};
 
 use super::sink::EvalSink;
-use super::target::{self, Target};
+use super::target;
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
 use crate::exit;
@@ -55,8 +55,9 @@ Exit status:
 /// Arguments of `smith replay`.
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
-    /// The session (a unique prefix of its id is enough; `last`, the default: the latest
-    /// session started in this directory).
+    /// The session (a unique prefix of its id is enough; `last`, the default: the session
+    /// most recently written in this directory, else in the nearest directory above it in
+    /// its project).
     #[arg(value_name = "SESSION", default_value = "last")]
     pub(crate) session: String,
 
@@ -127,10 +128,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if args.session == target::LAST {
-        match target::latest(&store, cwd.to_str(), false)? {
-            Target::Existing { path, id } => (path, id),
-            _ => unreachable!("latest names an existing session"),
-        }
+        target::latest(&app, &cwd, "--session last")?
     } else {
         store.find(&args.session).map_err(|e| {
             command_error::find(

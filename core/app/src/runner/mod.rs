@@ -1,0 +1,573 @@
+//! The session runner: the one owner of an open session that every frontend drives — `eval`
+//! and `compact`, the terminal UI's work thread, a JSON-RPC session's thread and MCP's
+//! `smith_run` — through one typed [`Command`] enum (spec: Runtime foundation, "Embedding and
+//! frontends share session access, submission, inspection, observation, cancellation, fork,
+//! and close semantics").
+//!
+//! A [`Runner`] holds the session (its writer), the routes prepared for it ([`Ready`]: the
+//! route, the plugin generation under the user's policy with the run's secrets), registers
+//! those secrets with the session once, and builds the agent in one place
+//! ([`Runner::agent`]). What each command may do is decided here once: the writes that need
+//! the session idle are refused with [`RunnerError::Busy`] while work is live, anything that
+//! asks a model without a prepared route with [`RunnerError::Unprepared`]; a refusal writes
+//! nothing. Intents leave through the sink the caller gives each command, redacted against
+//! the run's secrets.
+//!
+//! Commands run on the thread that owns the runner, one at a time. What must work while a
+//! turn runs — queueing input as steer or follow-up, withdrawing it, aborting work, answering
+//! a tool's question — goes through the session's inbox from any thread
+//! ([`Runner::inbox`]), as the spec's queue semantics require.
+
+mod error;
+mod ready;
+pub mod target;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use smith::{Cancel, EntryId, Selection, SessionId, StopReason, UsageTotals};
+use smith_agent::{Agent, Inbox, Session};
+use smith_ui_intents::{IntentSink, RedactingSink};
+
+pub use error::RunnerError;
+pub use ready::{Ready, RefusalWords};
+
+use crate::history::{Moved, Step};
+use crate::prompt::Prompt;
+use crate::{App, RunSpec, SelectError};
+
+/// Input for a turn ([`Command::Submit`]).
+#[derive(Debug, Default)]
+pub struct Submission {
+    /// The prompt: its text, attached files and images.
+    pub prompt: Prompt,
+    /// The route to run it with; `None`: the one in use ([`Runner::current`]).
+    pub spec: Option<RunSpec>,
+    /// The deduplication key (spec: Sessions → Submission and receipts).
+    pub dedup_key: Option<String>,
+    /// The entry to continue from (a branch point); `None`: the selected leaf.
+    pub destination: Option<EntryId>,
+}
+
+/// A compaction asked for ([`Command::Compact`]).
+#[derive(Debug, Default)]
+pub struct CompactRequest {
+    /// What the summary should focus on.
+    pub instructions: Option<String>,
+    /// Tokens kept verbatim (default: the `compaction.keep-tokens` setting).
+    pub keep_tokens: Option<u64>,
+    /// The route whose model summarizes; `None`: the one in use.
+    pub spec: Option<RunSpec>,
+}
+
+/// What a frontend asks of its session. Each is refused by a typed [`RunnerError`], with
+/// nothing written, when the session's state does not allow it.
+#[derive(Debug)]
+pub enum Command {
+    /// Run a turn for this input.
+    Submit(Submission),
+    /// Compact the context now (idle only).
+    Compact(CompactRequest),
+    /// Select the branch ending at this entry (idle only; never inside a tool batch).
+    Select(EntryId),
+    /// Change what later requests show the model, as one validated batch.
+    Edit(Vec<smith_store::EditOp>),
+    /// Take back the latest tool batch's file changes (idle only).
+    Undo(Step),
+    /// Reapply what the latest undo took back (idle only).
+    Redo(Step),
+    /// Put the working tree back as a snapshot or entry had it (idle only).
+    Restore {
+        /// A snapshot id or an entry id.
+        target: String,
+        /// Snapshot changes made by hand first instead of refusing.
+        snapshot_first: bool,
+    },
+    /// Use this route for the following runs (prepared now; the session's model stays as
+    /// recorded until a run records another).
+    SetModel(RunSpec),
+    /// Enable or disable a plugin for the rest of this process (idle only); the route in use
+    /// is prepared again with the new plugin set.
+    SetPlugin {
+        /// The plugin id.
+        id: String,
+        /// Enable (true) or disable.
+        enabled: bool,
+    },
+}
+
+/// How a command ended.
+#[derive(Debug)]
+pub enum Done {
+    /// A turn ran (or, deduplicated, the original's end was found).
+    Ran(TurnEnd),
+    /// A summary was recorded.
+    Compacted(smith_agent::Compacted),
+    /// The branch ending at this entry is selected (recorded, unless it already was).
+    Selected(EntryId),
+    /// The context edit recorded at this entry.
+    Edited(EntryId),
+    /// A working-tree change done and recorded.
+    Moved(Moved),
+    /// The route in use now.
+    ModelSet {
+        /// The selection.
+        selection: Selection,
+        /// The thinking level asked for.
+        thinking: Option<smith::ThinkingLevel>,
+    },
+    /// A plugin switched (or already as asked: `changed` false).
+    PluginSet {
+        /// Whether its state changed.
+        changed: bool,
+        /// Whether it is a product plugin (its commands, keys and themes change at the next
+        /// start).
+        product: bool,
+    },
+}
+
+/// How a turn ended.
+#[derive(Debug)]
+pub struct TurnEnd {
+    /// The submission the work belongs to, once admitted; deduplicated, the original.
+    pub submission: Option<EntryId>,
+    /// The input repeated an earlier submission's key and content: nothing ran.
+    pub deduplicated: bool,
+    /// The final stop reason.
+    pub stop_reason: StopReason,
+    /// Usage summed over the run's responses.
+    pub usage: UsageTotals,
+    /// Cost in US dollars, when every response's is known.
+    pub cost_usd: Option<f64>,
+    /// The failure, when `stop_reason` is `error`.
+    pub error: Option<smith_agent::RunError>,
+}
+
+/// The owner of one open session (its writer) and the routes prepared for it.
+pub struct Runner {
+    app: Arc<App>,
+    session: Session,
+    cwd: PathBuf,
+    words: RefusalWords,
+    /// Routes prepared, newest last; the last one used is [`Runner::current`].
+    ready: Vec<Ready>,
+    current: Option<usize>,
+    /// This runner created the session: closed with nothing admitted, it is removed.
+    fresh: bool,
+    /// Something was admitted, or a write failed (the file is kept to be inspected).
+    keep: bool,
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("session", &self.session.id())
+            .field("cwd", &self.cwd)
+            .field("current", &self.current())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runner {
+    /// A runner of `session` (opened as its writer) for tools run in `cwd`, a refused program
+    /// worded by `words`. No route is prepared yet: [`Runner::prepare`] or
+    /// [`Runner::adopt`].
+    pub fn new(app: Arc<App>, session: Session, cwd: PathBuf, words: RefusalWords) -> Self {
+        Self {
+            app,
+            session,
+            cwd,
+            words,
+            ready: Vec::new(),
+            current: None,
+            fresh: false,
+            keep: false,
+        }
+    }
+
+    /// Mark the session as created for this runner: closed with nothing admitted (only its
+    /// start and secret registrations in it), the file is removed ([`Runner::close`]).
+    #[must_use]
+    pub fn created(mut self, created: bool) -> Self {
+        self.fresh = created;
+        self
+    }
+
+    /// The composition root.
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
+    }
+
+    /// The session id.
+    pub fn id(&self) -> SessionId {
+        self.session.id()
+    }
+
+    /// The session file.
+    pub fn path(&self) -> &Path {
+        self.session.path()
+    }
+
+    /// The working directory tools run in.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// Run tools in `cwd` from now on (a protocol client's roots moved them): the routes are
+    /// prepared again when next used, since the user's policy depends on the directory.
+    pub fn move_to(&mut self, cwd: PathBuf) {
+        if cwd != self.cwd {
+            self.cwd = cwd;
+            self.ready.clear();
+            self.current = None;
+        }
+    }
+
+    /// The session's effect journal (for tool calls a protocol client makes directly).
+    pub fn journal(&self) -> smith_store::SharedWriter {
+        self.session.journal()
+    }
+
+    /// The model the session last recorded, if any.
+    pub fn recorded_model(&self) -> Option<&Selection> {
+        self.session.model()
+    }
+
+    /// The selected leaf.
+    pub fn leaf(&self) -> Option<EntryId> {
+        self.session.journal().lock().leaf()
+    }
+
+    /// The committed position of the session file, as the writer advances it.
+    pub fn published_position(&self) -> Arc<std::sync::atomic::AtomicU64> {
+        self.session.journal().lock().published_position()
+    }
+
+    /// The route in use, if one is prepared.
+    pub fn current(&self) -> Option<&Ready> {
+        self.current.map(|i| &self.ready[i])
+    }
+
+    /// The selection runs use by default: `model` (a reference, alias or group) when given,
+    /// else the `model` setting, else the model the session last recorded (the second value
+    /// is then `true`).
+    ///
+    /// # Errors
+    /// [`SelectError`]: no model anywhere, or `model` / the setting is not a selection.
+    pub fn default_selection(&self, model: Option<&str>) -> Result<(Selection, bool), SelectError> {
+        if let Some(model) = model {
+            return model
+                .parse()
+                .map(|s| (s, false))
+                .map_err(|error| SelectError::Invalid {
+                    source_text: format!("the model {model:?}"),
+                    error,
+                });
+        }
+        if self.app.settings.resolved.get("model").is_none()
+            && let Some(recorded) = self.session.model()
+        {
+            return Ok((recorded.clone(), true));
+        }
+        self.app.selection().map(|s| (s, false))
+    }
+
+    /// An inbox of the session: queueing (with the queue policy of the route in use; none
+    /// prepared, queueing is refused), listing and withdrawing input, aborting work and
+    /// answering questions — from any thread, while a turn runs.
+    pub fn inbox(&self) -> Inbox {
+        match self.current() {
+            Some(ready) => self.agent(ready).inbox(&self.session),
+            None => self.session.inbox_without_policy(),
+        }
+    }
+
+    /// The live work items of the session (admitted, not ended).
+    pub fn live_work(&self) -> usize {
+        self.session.inbox_without_policy().live_work().len()
+    }
+
+    /// Prepare runs of `spec` (reusing a route already prepared for the same spec) and use
+    /// it from now on; the session's records are redacted against the route's secrets.
+    ///
+    /// # Errors
+    /// [`RunnerError::App`] (the catalog, the route, the plugins, the policy);
+    /// [`RunnerError::Store`] registering the secrets.
+    pub fn prepare(&mut self, spec: RunSpec) -> Result<&Ready, RunnerError> {
+        let found = self.ready.iter().position(|r| same_spec(r.spec(), &spec));
+        let index = match found {
+            Some(i) => i,
+            None => {
+                let ready = self.app.ready(spec, &self.cwd, self.words)?;
+                self.ready.push(ready);
+                self.ready.len() - 1
+            }
+        };
+        self.register(index)?;
+        self.current = Some(index);
+        Ok(&self.ready[index])
+    }
+
+    /// Use `ready`, made before the session was opened (so a failure there wrote nothing).
+    ///
+    /// # Errors
+    /// [`RunnerError::Store`] registering the secrets.
+    pub fn adopt(&mut self, ready: Ready) -> Result<(), RunnerError> {
+        self.ready.push(ready);
+        let index = self.ready.len() - 1;
+        self.register(index)?;
+        self.current = Some(index);
+        Ok(())
+    }
+
+    /// Forget every prepared route (the plugin set changed) and prepare the one in use again.
+    fn prepare_again(&mut self) -> Result<(), RunnerError> {
+        let Some(spec) = self.current().map(|r| r.spec().clone()) else {
+            return Ok(());
+        };
+        self.ready.clear();
+        self.current = None;
+        self.prepare(spec).map(|_| ())
+    }
+
+    /// Redact the session's records against the route's secrets from now on, and record
+    /// the registrations the branch does not hold yet (nothing when it holds them all).
+    fn register(&mut self, index: usize) -> Result<(), RunnerError> {
+        let secrets = &self.ready[index].prepared().secrets;
+        self.session
+            .register_secrets(secrets.redactor.clone(), &secrets.registrations)?;
+        Ok(())
+    }
+
+    /// Redact the session's records against the user's secrets (the store, credentials, key
+    /// variables) before any route is prepared: for effects a protocol client asks for
+    /// directly. A route prepared later registers its own.
+    ///
+    /// # Errors
+    /// [`RunnerError::App`] gathering the secrets; [`RunnerError::Store`] recording them.
+    pub fn register_secrets(&mut self) -> Result<(), RunnerError> {
+        let secrets = self.app.secrets().map_err(crate::Error::from)?;
+        self.session
+            .register_secrets(secrets.redactor, &secrets.registrations)?;
+        Ok(())
+    }
+
+    /// The agent of `ready`: its route and tools, the lifecycle handlers and the working-tree
+    /// history of the same plugin generation, the settings' run limits and compaction policy,
+    /// in this runner's directory. Every run of every frontend is built here.
+    fn agent<'a>(&self, ready: &'a Ready) -> Agent<'a> {
+        let tools = ready.tools();
+        Agent::routed(&ready.prepared().route, tools, self.app.run_limits())
+            .with_lifecycle(tools)
+            .with_compaction(self.app.compaction_policy())
+            .with_history(tools)
+            .in_dir(self.cwd.clone())
+    }
+
+    /// The route for a command: `spec`'s (prepared now) or the one in use.
+    fn route_for(
+        &mut self,
+        spec: Option<RunSpec>,
+        what: &'static str,
+    ) -> Result<usize, RunnerError> {
+        if let Some(spec) = spec {
+            self.prepare(spec)?;
+        }
+        self.current.ok_or_else(|| RunnerError::Unprepared {
+            what,
+            why: "no model is prepared".into(),
+        })
+    }
+
+    /// Refuse `what` while work is live.
+    fn idle(&self, what: &'static str) -> Result<(), RunnerError> {
+        match self.live_work() {
+            0 => Ok(()),
+            live => Err(RunnerError::Busy {
+                session: self.session.id(),
+                live,
+                what,
+            }),
+        }
+    }
+
+    /// Carry out `command`, its intents (a turn's, a compaction's) into `sink` redacted
+    /// against the run's secrets, observing `cancel`.
+    ///
+    /// # Errors
+    /// [`RunnerError`]: refused (nothing written) or failed as each variant says.
+    pub fn apply(
+        &mut self,
+        command: Command,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> Result<Done, RunnerError> {
+        match command {
+            Command::Submit(submission) => self.submit(submission, sink, cancel).map(Done::Ran),
+            Command::Compact(request) => self.compact(request, sink, cancel).map(Done::Compacted),
+            Command::Select(leaf) => {
+                self.idle("selecting a branch")?;
+                self.session.select_branch(leaf)?;
+                Ok(Done::Selected(leaf))
+            }
+            Command::Edit(edits) => Ok(Done::Edited(self.session.edit_context(edits)?)),
+            Command::Undo(step) => self.history("undo", |h, w, p| h.undo_with(w, p, step)),
+            Command::Redo(step) => self.history("redo", |h, w, p| h.redo_with(w, p, step)),
+            Command::Restore {
+                target,
+                snapshot_first,
+            } => self.history("restore", |h, w, p| {
+                h.restore_with(w, p, &target, snapshot_first)
+            }),
+            Command::SetModel(spec) => {
+                let ready = self.prepare(spec)?;
+                Ok(Done::ModelSet {
+                    selection: ready.selection().clone(),
+                    thinking: ready.thinking(),
+                })
+            }
+            Command::SetPlugin { id, enabled } => self.set_plugin(&id, enabled),
+        }
+    }
+
+    /// [`Command::Submit`]: run a turn for `submission`.
+    ///
+    /// # Errors
+    /// As [`Runner::apply`].
+    pub fn submit(
+        &mut self,
+        submission: Submission,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> Result<TurnEnd, RunnerError> {
+        let index = self.route_for(submission.spec, "no turn")?;
+        let ready = &self.ready[index];
+        let agent = self.agent(ready);
+        let prompt = &submission.prompt;
+        let submit = smith_agent::Submit {
+            model: ready.selection(),
+            input: &prompt.text,
+            dedup_key: submission.dedup_key.as_deref(),
+            destination: submission.destination,
+            attachments: &prompt.attachments,
+            images: &prompt.images,
+        };
+        let mut shown = RedactingSink::new(sink, ready.redactor().clone());
+        match agent.submit(&mut self.session, submit, &mut shown, cancel) {
+            Ok(outcome) => {
+                self.keep |= outcome.submission.is_some();
+                Ok(TurnEnd {
+                    submission: outcome.submission,
+                    deduplicated: outcome.deduplicated,
+                    stop_reason: outcome.stop_reason,
+                    usage: outcome.usage,
+                    cost_usd: outcome.cost_usd,
+                    error: outcome.error,
+                })
+            }
+            Err(e) => {
+                // A write that failed keeps the file to be inspected; a refusal wrote nothing.
+                self.keep |= matches!(e, smith_agent::AdmissionError::Store(_));
+                Err(e.into())
+            }
+        }
+    }
+
+    /// [`Command::Compact`]: compact the context now.
+    ///
+    /// # Errors
+    /// As [`Runner::apply`].
+    pub fn compact(
+        &mut self,
+        request: CompactRequest,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> Result<smith_agent::Compacted, RunnerError> {
+        self.idle("the compaction")?;
+        let index = self.route_for(request.spec, "the compaction")?;
+        let ready = &self.ready[index];
+        let compact = smith_agent::Compact {
+            model: ready.selection(),
+            instructions: request.instructions.as_deref(),
+            keep_tokens: request.keep_tokens,
+        };
+        let mut shown = RedactingSink::new(sink, ready.redactor().clone());
+        let outcome = self
+            .agent(ready)
+            .compact(&mut self.session, compact, &mut shown, cancel);
+        match (outcome.compacted, outcome.error) {
+            (Some(compacted), _) => Ok(compacted),
+            (None, Some(smith_agent::CompactError::Busy(live))) => Err(RunnerError::Busy {
+                session: self.session.id(),
+                live,
+                what: "the compaction",
+            }),
+            (None, Some(smith_agent::CompactError::Run(smith_agent::RunError::Store(e)))) => {
+                Err(RunnerError::Store(e))
+            }
+            (None, Some(e)) => Err(RunnerError::Compact(e)),
+            (None, None) => Err(RunnerError::Compact(smith_agent::CompactError::Incomplete(
+                "the compaction recorded nothing".into(),
+            ))),
+        }
+    }
+
+    /// Run a working-tree history operation through the session's own writer (this runner
+    /// holds it, so the operation cannot take the file's writer lock itself).
+    fn history(
+        &mut self,
+        what: &'static str,
+        op: impl FnOnce(
+            &crate::history::ProjectHistory,
+            &mut smith_store::SessionWriter,
+            &Path,
+        ) -> Result<Moved, crate::history::OpError>,
+    ) -> Result<Done, RunnerError> {
+        self.idle(what)?;
+        let history = self.app.open_history(&self.cwd)?;
+        let path = self.session.path().to_owned();
+        let shared = self.session.journal();
+        let mut writer = shared.lock();
+        Ok(Done::Moved(op(&history, &mut writer, &path)?))
+    }
+
+    fn set_plugin(&mut self, id: &str, enabled: bool) -> Result<Done, RunnerError> {
+        self.idle("switching a plugin")?;
+        let was = self
+            .app
+            .registry
+            .set_enabled(id, enabled)
+            .map_err(RunnerError::Plugin)?;
+        let product = self
+            .app
+            .registry
+            .plugins()
+            .iter()
+            .any(|p| p.manifest.id == id && p.manifest.is_product());
+        let changed = was != enabled;
+        if changed {
+            // The following runs load the plugins again.
+            self.prepare_again()?;
+        }
+        Ok(Done::PluginSet { changed, product })
+    }
+
+    /// Close the session: every change acknowledged. A session this runner created in which
+    /// nothing was admitted (only its start and secret registrations) is removed first, while
+    /// this process still holds its writer lock — unless `keep`.
+    ///
+    /// # Errors
+    /// The store's error closing the file (nothing acknowledged is lost: the next writer's
+    /// recovery establishes it).
+    pub fn close(self, keep: bool) -> Result<(), smith_store::Error> {
+        if self.fresh && !self.keep && !keep {
+            // A failure leaves an empty session, which is harmless.
+            let _ = std::fs::remove_file(self.session.path());
+        }
+        self.session.close()
+    }
+}
+
+fn same_spec(a: &RunSpec, b: &RunSpec) -> bool {
+    a.selection == b.selection && a.thinking == b.thinking && a.script == b.script
+}

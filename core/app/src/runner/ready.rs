@@ -1,0 +1,104 @@
+//! A run made ready for one working directory: the prepared route and the plugin generation
+//! under the user's policy, with the secrets restored only at the effects that policy allows.
+//! Every frontend gets it through [`App::ready`], so the security-relevant step — the policy
+//! given the run's redactor — is written once.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use smith::{Selection, ThinkingLevel};
+use smith_host::Loadout;
+use smith_secrets::Shared;
+
+use crate::registry::ProcessRefusal;
+use crate::{App, Error, Notice, Prepared, RunSpec};
+
+/// How a frontend words a refused program (`process.exec` outside a trusted project): the
+/// CLI names its flags, the terminal UI its commands, protocol frontends say it plainly.
+pub type RefusalWords = fn(&ProcessRefusal) -> String;
+
+/// A route and the tools a run of one selection uses, checked before any session is touched.
+pub struct Ready {
+    spec: RunSpec,
+    prepared: Prepared,
+    /// The pinned plugin generation under the user's policy (its secrets the route's).
+    tools: Loadout,
+}
+
+impl std::fmt::Debug for Ready {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ready")
+            .field("selection", &self.spec.selection)
+            .field("thinking", &self.spec.thinking)
+            .field("script", &self.spec.script)
+            .finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// Make runs of `spec` ready in `cwd`: [`App::prepare`], then the user's process policy for
+    /// `cwd` (a refused program worded by `words`) holding the run's redactor, so references
+    /// in tool calls become plaintext only at the local effects the policy allows.
+    ///
+    /// # Errors
+    /// As [`App::prepare`]; [`Error::Registry`] for the trust records or `process.pass-env`.
+    pub fn ready(&self, spec: RunSpec, cwd: &Path, words: RefusalWords) -> Result<Ready, Error> {
+        let prepared = self.prepare(&spec)?;
+        let mut policy = self.policy(cwd, &words)?;
+        policy.secrets = prepared.secrets.redactor.clone();
+        let tools = prepared.tools.clone().with_policy(policy);
+        Ok(Ready {
+            spec,
+            prepared,
+            tools,
+        })
+    }
+}
+
+impl Ready {
+    /// The selection runs use.
+    pub fn selection(&self) -> &Selection {
+        &self.spec.selection
+    }
+
+    /// The thinking level asked for, if any.
+    pub fn thinking(&self) -> Option<ThinkingLevel> {
+        self.spec.thinking
+    }
+
+    /// The spec it was made from.
+    pub fn spec(&self) -> &RunSpec {
+        &self.spec
+    }
+
+    /// What preparing had to tell the user (renewal failures, an unwritable compile cache).
+    pub fn notices(&self) -> &[Notice] {
+        &self.prepared.notices
+    }
+
+    /// The registry of the secrets every output of the run is redacted against.
+    pub fn redactor(&self) -> &Shared {
+        &self.prepared.secrets.redactor
+    }
+
+    /// The redactor as it is now (for output outside a run: errors, notices).
+    pub fn current_redactor(&self) -> Arc<smith_secrets::Redactor> {
+        self.prepared.secrets.redactor.current()
+    }
+
+    /// Whether the route's models take `count` images.
+    ///
+    /// # Errors
+    /// [`crate::NoImageInput`] naming the model that does not.
+    pub fn check_images(&self, count: usize) -> Result<(), crate::NoImageInput> {
+        crate::route::check_image_input(&self.prepared.route, count)
+    }
+
+    pub(crate) fn prepared(&self) -> &Prepared {
+        &self.prepared
+    }
+
+    pub(crate) fn tools(&self) -> &Loadout {
+        &self.tools
+    }
+}
