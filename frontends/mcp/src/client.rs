@@ -62,7 +62,7 @@ pub(crate) enum Asker {
     Reply(mpsc::SyncSender<Result<Answer, AskError>>),
     /// A `smith_run` turn: the session's inbox, which holds the question as `request_id`.
     Inbox {
-        inbox: smith_agent::Inbox,
+        inbox: smith_app::runner::Inbox,
         request_id: String,
     },
 }

@@ -15,8 +15,8 @@ use smith_ui_intents::{Delivery, Intent, IntentSink};
 
 use crate::client::Asker;
 use crate::server::{Recording, Server, invalid_params, lock};
-use smith_app::Runner;
 use smith_app::runner::Submission;
+use smith_app::runner::target::{self, Access, Target};
 
 /// The agent tool's name.
 pub(crate) const RUN_TOOL: &str = "smith_run";
@@ -98,29 +98,23 @@ fn annotations(h: &smith_app::ToolHints) -> Value {
 fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recording>>, String> {
     let mut guard = lock(&server.recording);
     if guard.is_none() {
-        let store = server.app.sessions().map_err(|e| e.to_string())?;
-        let session = match &server.wanted_session {
-            Some(wanted) => {
-                let (path, id) = store.find(wanted).map_err(|e| e.to_string())?;
-                match store
-                    .open_or_observe(&path, id)
-                    .map_err(|e| e.to_string())?
-                {
-                    smith_agent::Access::Writer(opened) => opened.session,
-                    smith_agent::Access::Observer(_) => {
-                        return Err(format!(
-                            "session {id} is being written by another process, so this server cannot record effects in it; close it there, or start smith mcp without --session"
-                        ));
-                    }
-                }
+        let cwd = server.cwd();
+        let wanted = server
+            .wanted_session
+            .as_deref()
+            .map_or(Target::New, Target::named);
+        let opened =
+            target::open_or_observe(Arc::clone(&server.app), &wanted, &cwd, |r| r.to_string())
+                .map_err(|e| e.to_string())?;
+        let mut runner = match opened {
+            // Effects a client's calls record are kept, whatever else the session holds.
+            Access::Writer(opened) => opened.runner.created(false),
+            Access::Observer { id, .. } => {
+                return Err(format!(
+                    "session {id} is being written by another process, so this server cannot record effects in it; close it there, or start smith mcp without --session"
+                ));
             }
-            None => store
-                .create(server.cwd().to_str().map(str::to_owned))
-                .map_err(|e| e.to_string())?,
         };
-        let mut runner = Runner::new(Arc::clone(&server.app), session, server.cwd(), |r| {
-            r.to_string()
-        });
         runner.register_secrets().map_err(|e| e.to_string())?;
         *lock(&server.session) = Some(runner.id());
         *guard = Some(Recording { runner });
@@ -344,7 +338,7 @@ struct TurnSink<'a> {
     /// The `tools/call` request running the turn (its id's JSON text).
     request: &'a str,
     /// Where elicited answers go.
-    inbox: smith_agent::Inbox,
+    inbox: smith_app::runner::Inbox,
     progress: Option<smith_render_mcp::Progress>,
     answer: String,
 }

@@ -3,7 +3,6 @@
 //! `data`, the names a client can act on.
 
 use serde_json::json;
-use smith_agent::AdmissionError;
 use smith_render_jsonrpc::ErrorObject;
 
 use crate::decl::code;
@@ -11,16 +10,6 @@ use crate::decl::code;
 /// A store failure.
 pub(crate) fn store(e: &smith_store::Error) -> ErrorObject {
     ErrorObject::new(code::STORAGE, e.to_string())
-}
-
-/// A refused admission.
-pub(crate) fn admission(e: &AdmissionError) -> ErrorObject {
-    match e {
-        AdmissionError::ReadOnly(id) => read_only(&id.to_string()),
-        AdmissionError::Store(e) => store(e),
-        AdmissionError::Closed => ErrorObject::new(code::SHUTTING_DOWN, e.to_string()),
-        other => ErrorObject::new(code::REFUSED, other.to_string()),
-    }
 }
 
 /// Mutation of a session open read-only.
@@ -50,8 +39,9 @@ pub(crate) fn runner(e: &smith_app::RunnerError) -> ErrorObject {
     use smith_app::RunnerError;
     match e {
         RunnerError::Busy { session, .. } => busy(&session.to_string()),
-        RunnerError::Admission(e) => admission(e),
-        RunnerError::Store(e) | RunnerError::Edit(smith_agent::EditError::Store(e)) => store(e),
+        RunnerError::ReadOnly { session } => read_only(&session.to_string()),
+        RunnerError::Store(e) => store(e),
+        RunnerError::Closed => ErrorObject::new(code::SHUTTING_DOWN, e.to_string()),
         RunnerError::History(e) => history(e),
         RunnerError::App(_) | RunnerError::Unprepared { .. } => config(e),
         other => ErrorObject::new(code::REFUSED, other.to_string()),

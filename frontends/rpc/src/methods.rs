@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use smith::{Cancel, EntryId, SessionId};
-use smith_agent::Session;
-use smith_app::inspect::{self, EntryView, PageRequest, PageView, ReceiptView, UsageView};
+use smith_app::Runner;
+use smith_app::inspect::{self, EntryView, PageRequest, PageView, UsageView};
+use smith_app::runner::target::{self, Access, OpenError, Target};
 use smith_render_jsonrpc::ErrorObject;
 
 use crate::decl::{self, PROTOCOL_VERSION, code};
@@ -128,22 +129,38 @@ fn store(server: &Server) -> Result<smith_app::SessionStore> {
     server.app.sessions().map_err(|e| errors::config(&e))
 }
 
-fn hold(server: &Arc<Server>, session: Session, cwd: Option<String>) -> Arc<Opened> {
-    let run_dir = cwd
-        .as_ref()
-        .map_or_else(|| server.cwd.clone(), PathBuf::from);
+/// The directory a session's tools run in: the one it recorded, else the server's.
+fn run_dir(server: &Server, cwd: Option<&String>) -> PathBuf {
+    cwd.map_or_else(|| server.cwd.clone(), PathBuf::from)
+}
+
+/// How this server words a program the user's policy refuses.
+fn refusal(refusal: &smith_app::ProcessRefusal) -> String {
+    refusal.to_string()
+}
+
+fn hold(server: &Arc<Server>, runner: Runner, cwd: Option<String>) -> Arc<Opened> {
     let opened = Arc::new(Opened {
-        id: session.id(),
-        path: session.path().to_owned(),
+        id: runner.id(),
+        path: runner.path().to_owned(),
         cwd,
-        held: Held::Writer(WriterHandle::start(server, session, run_dir)),
+        held: Held::Writer(WriterHandle::start(server, runner)),
     });
     lock(&server.sessions).insert(opened.id, Arc::clone(&opened));
     opened
 }
 
+fn open_error(e: OpenError) -> ErrorObject {
+    match e {
+        OpenError::Store(e) | OpenError::Create(smith_app::CreateError::Store(e)) => {
+            errors::store(&e)
+        }
+        OpenError::NoHome(e) => errors::config(&e),
+        other => ErrorObject::new(code::REFUSED, other.to_string()),
+    }
+}
+
 fn create(server: &Arc<Server>, p: &Params) -> Result<Value> {
-    let store = store(server)?;
     let cwd = p
         .str("cwd")
         .map(str::to_owned)
@@ -153,20 +170,16 @@ fn create(server: &Arc<Server>, p: &Params) -> Result<Value> {
     {
         return Err(ErrorObject::invalid_params("cwd", "an existing directory"));
     }
-    let created = match p.str("id") {
-        Some(text) => {
-            let id: SessionId = text
-                .parse()
-                .map_err(|_| ErrorObject::invalid_params("id", "a UUID"))?;
-            store.create_with(id, cwd.clone())
-        }
-        None => store.create(cwd.clone()),
+    let id = match p.str("id") {
+        Some(text) => Some(
+            text.parse::<SessionId>()
+                .map_err(|_| ErrorObject::invalid_params("id", "a UUID"))?,
+        ),
+        None => None,
     };
-    let session = created.map_err(|e| match e {
-        smith_app::CreateError::Store(e) => errors::store(&e),
-        other => ErrorObject::new(code::REFUSED, other.to_string()),
-    })?;
-    Ok(hold(server, session, cwd).info())
+    let dir = run_dir(server, cwd.as_ref());
+    let opened = target::create(Arc::clone(&server.app), id, &dir, refusal).map_err(open_error)?;
+    Ok(hold(server, opened.runner, cwd).info())
 }
 
 fn recorded_cwd(id: SessionId, path: &std::path::Path) -> Option<String> {
@@ -189,15 +202,19 @@ fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
         None => None,
     };
     let cwd = recorded_cwd(id, &path);
-    match store
-        .open_or_observe(&path, id)
-        .map_err(|e| errors::store(&e))?
+    let wanted = Target::Existing {
+        path: path.clone(),
+        id,
+    };
+    let dir = run_dir(server, cwd.as_ref());
+    match target::open_or_observe(Arc::clone(&server.app), &wanted, &dir, refusal)
+        .map_err(open_error)?
     {
-        smith_agent::Access::Writer(opened) => Ok(hold(server, opened.session, cwd).info()),
-        smith_agent::Access::Observer(_) if observed.is_some() => {
+        Access::Writer(opened) => Ok(hold(server, opened.runner, cwd).info()),
+        Access::Observer { .. } if observed.is_some() => {
             Ok(observed.map(|o| o.info()).unwrap_or_default())
         }
-        smith_agent::Access::Observer(_) => {
+        Access::Observer { .. } => {
             let opened = Arc::new(Opened {
                 id,
                 path,
@@ -261,10 +278,14 @@ fn fork(server: &Arc<Server>, p: &Params) -> Result<Value> {
         },
     )?;
     let cwd = recorded_cwd(forked.id, &forked.path);
-    let opened = store
-        .open(&forked.path, forked.id)
-        .map_err(|e| errors::store(&e))?;
-    let mut info = hold(server, opened.session, cwd).info();
+    let wanted = Target::Existing {
+        path: forked.path,
+        id: forked.id,
+    };
+    let dir = run_dir(server, cwd.as_ref());
+    let opened =
+        target::open(Arc::clone(&server.app), &wanted, &dir, refusal).map_err(open_error)?;
+    let mut info = hold(server, opened.runner, cwd).info();
     info["forked_from"] = json!({"session": id, "leaf": forked.leaf});
     Ok(info)
 }
@@ -391,7 +412,7 @@ fn abort(server: &Arc<Server>, p: &Params) -> Result<Value> {
     };
     let reason = p.str("reason").unwrap_or("aborted by the JSON-RPC client");
     w.inbox()?.abort(work, reason).map_err(|e| match e {
-        smith_agent::AbortError::Store(e) => errors::store(&e),
+        smith_app::RunnerError::Store(e) => errors::store(&e),
         other => ErrorObject::new(code::STATE, other.to_string()),
     })?;
     Ok(json!({"aborted": work}))
@@ -413,23 +434,20 @@ fn wait(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
     }
     let server2 = Arc::clone(server);
     server.spawn(move || {
-        let result = smith_agent::Observer::open(&opened.path, opened.id)
-            .map_err(|e| errors::store(&e))
-            .and_then(|observer| {
-                observer
-                    .wait_settled(submission, &cancel, Duration::from_millis(20))
-                    .map_err(|e| match e {
-                        smith_agent::ObserveError::Cancelled => {
-                            ErrorObject::new(code::CANCELLED, e.to_string())
-                        }
-                        smith_agent::ObserveError::UnknownSubmission(_) => {
-                            ErrorObject::new(code::NOT_FOUND, e.to_string())
-                        }
-                        smith_agent::ObserveError::Store(e) => errors::store(&e),
-                        other => ErrorObject::new(code::STORAGE, other.to_string()),
-                    })
-            })
-            .map(|r| serde_json::to_value(ReceiptView::new(opened.id, &r)).unwrap_or_default());
+        let result = inspect::wait_settled(
+            &opened.path,
+            opened.id,
+            submission,
+            &cancel,
+            Duration::from_millis(20),
+        )
+        .map_err(|e| match e {
+            inspect::WaitError::Cancelled => ErrorObject::new(code::CANCELLED, e.to_string()),
+            inspect::WaitError::Unknown(_) => ErrorObject::new(code::NOT_FOUND, e.to_string()),
+            inspect::WaitError::Store(e) => errors::store(&e),
+            other => ErrorObject::new(code::STORAGE, other.to_string()),
+        })
+        .map(|r| serde_json::to_value(r).unwrap_or_default());
         if let Some(id) = &id {
             lock(&server2.pending).remove(&key(id));
         }
@@ -628,9 +646,9 @@ fn edits(p: &Params) -> Result<Vec<smith_store::EditOp>> {
 fn receipt(server: &Server, p: &Params) -> Result<Value> {
     let o = server.opened(p)?;
     let submission = EntryId(p.u64("submission").unwrap_or_default());
-    let all = smith_agent::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
+    let all = inspect::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
     let r = all
-        .iter()
+        .into_iter()
         .find(|r| r.submission == submission)
         .ok_or_else(|| ErrorObject {
             code: code::NOT_FOUND,
@@ -640,15 +658,15 @@ fn receipt(server: &Server, p: &Params) -> Result<Value> {
             ),
             data: Some(json!({"submission": submission})),
         })?;
-    Ok(serde_json::to_value(ReceiptView::new(o.id, r)).unwrap_or_default())
+    Ok(serde_json::to_value(r).unwrap_or_default())
 }
 
 fn receipts(server: &Server, p: &Params) -> Result<Value> {
     let o = server.opened(p)?;
-    let all = smith_agent::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
+    let all = inspect::receipts(&o.path, o.id).map_err(|e| errors::store(&e))?;
     let views: Vec<Value> = all
         .iter()
-        .map(|r| serde_json::to_value(ReceiptView::new(o.id, r)).unwrap_or_default())
+        .map(|r| serde_json::to_value(r).unwrap_or_default())
         .collect();
     Ok(json!({"receipts": views}))
 }

@@ -9,7 +9,8 @@ use std::sync::atomic::Ordering;
 
 use serde_json::{Value, json};
 use smith::{Delivery, EntryId};
-use smith_agent::Enqueue;
+use smith_app::RunnerError;
+use smith_app::runner::QueueInput;
 use smith_render_jsonrpc::ErrorObject;
 
 use crate::decl::code;
@@ -112,15 +113,15 @@ fn enqueue(server: &Server, p: &Params, delivery: Delivery) -> Result<Value> {
             })
             .map_err(|e| errors::config(&e))?,
     };
-    let (submission, deduplicated) = inbox
-        .enqueue_admitted(Enqueue {
+    let queued = inbox
+        .queue(QueueInput {
             model: &model,
             input: p.str("input").unwrap_or_default(),
             delivery,
             dedup_key: p.str("dedup_key"),
         })
-        .map_err(|e| errors::admission(&e))?;
-    Ok(json!({"submission": submission, "deduplicated": deduplicated}))
+        .map_err(|e| errors::runner(&e))?;
+    Ok(json!({"submission": queued.submission, "deduplicated": queued.deduplicated}))
 }
 
 fn queued(server: &Server, p: &Params) -> Result<Value> {
@@ -141,33 +142,7 @@ fn queued(server: &Server, p: &Params) -> Result<Value> {
 
 /// The queue of session `id` at `path` as committed: each queued receipt, with its input.
 fn queued_in_file(path: &std::path::Path, id: smith::SessionId) -> Result<Value> {
-    let receipts = smith_agent::receipts(path, id).map_err(|e| errors::store(&e))?;
-    let waiting: Vec<&smith_agent::Receipt> = receipts
-        .iter()
-        .filter(|r| matches!(r.state, smith_agent::ReceiptState::Queued))
-        .collect();
-    if waiting.is_empty() {
-        return Ok(json!({"queued": []}));
-    }
-    let entries = smith_store::read_session(path)
-        .map_err(|e| errors::store(&e))?
-        .entries;
-    let queued: Vec<Value> = waiting
-        .iter()
-        .map(|r| {
-            let input = entries.iter().find_map(|e| match &e.record {
-                smith_store::Record::Submission(s) if e.id == r.submission => {
-                    Some(s.input.as_str())
-                }
-                _ => None,
-            });
-            json!({
-                "submission": r.submission,
-                "delivery": r.delivery,
-                "input": input.unwrap_or_default(),
-            })
-        })
-        .collect();
+    let queued = smith_app::inspect::queued(path, id).map_err(|e| errors::store(&e))?;
     Ok(json!({"queued": queued}))
 }
 
@@ -182,7 +157,7 @@ fn withdraw(server: &Server, p: &Params) -> Result<Value> {
                 .unwrap_or("withdrawn by the JSON-RPC client"),
         )
         .map_err(|e| match e {
-            smith_agent::WithdrawError::Store(e) => errors::store(&e),
+            RunnerError::Store(e) => errors::store(&e),
             other => ErrorObject::new(code::STATE, other.to_string()),
         })?;
     Ok(json!({"withdrawn": submission}))
@@ -197,8 +172,8 @@ fn clear(server: &Server, p: &Params) -> Result<Value> {
         match inbox.withdraw(q.submission, reason) {
             Ok(()) => withdrawn.push(q.submission),
             // Delivered meanwhile: it is no longer queued.
-            Err(smith_agent::WithdrawError::NotQueued(_)) => {}
-            Err(smith_agent::WithdrawError::Store(e)) => return Err(errors::store(&e)),
+            Err(RunnerError::NotQueued { .. }) => {}
+            Err(RunnerError::Store(e)) => return Err(errors::store(&e)),
             Err(other) => return Err(ErrorObject::new(code::STATE, other.to_string())),
         }
     }

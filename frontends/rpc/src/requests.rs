@@ -30,10 +30,10 @@ pub(crate) fn waiting(opened: &Opened) -> Result<Vec<Waiting>, ErrorObject> {
             |_| Vec::new(),
             |inbox| {
                 inbox
-                    .asked()
-                    .iter()
+                    .waiting()
+                    .into_iter()
                     .map(|a| Waiting {
-                        intent: a.intent(),
+                        intent: a.intent,
                         work: a.work.map(|w| w.0),
                         answerable: true,
                     })
@@ -140,8 +140,8 @@ pub(crate) fn respond(server: &Server, p: &Params) -> Result<Value, ErrorObject>
     };
     match inbox.answer(request_id, answer) {
         Ok(()) => Ok(json!({"answered": request_id})),
-        Err(smith_agent::AnswerError::NotWaiting(_)) => Err(not_waiting(p)),
-        Err(smith_agent::AnswerError::Mismatch { why, .. }) => Err(bad_answer(request_id, &why)),
+        Err(smith_app::RunnerError::BadAnswer { why, .. }) => Err(bad_answer(request_id, &why)),
+        Err(_) => Err(not_waiting(p)),
     }
 }
 

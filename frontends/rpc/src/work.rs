@@ -1,5 +1,5 @@
-//! A session this server writes: its own thread owns the [`smith_agent::Session`] and runs
-//! its work (the one agent loop, as every frontend does) while the connection goes on; queue
+//! A session this server writes: its own thread owns the session's [`Runner`] and runs its
+//! work (the one session runner every frontend drives) while the connection goes on; queue
 //! operations and aborts go through the session's [`Inbox`] from any thread. Live intents
 //! become events in the outbox, each with the committed position it follows and the id of
 //! the request that caused the work.
@@ -11,8 +11,7 @@ use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
 use smith::{Cancel, EntryId, Selection, SessionId};
-use smith_agent::{Inbox, Session};
-use smith_app::runner::{CompactRequest, Submission};
+use smith_app::runner::{CompactRequest, Inbox, Submission};
 use smith_app::{Command as SessionCommand, Done, Runner, RunnerError};
 use smith_render_jsonrpc::{ErrorObject, Event, Outbox, response};
 use smith_ui_intents::{Delivery, Intent, IntentSink};
@@ -118,8 +117,7 @@ pub(crate) struct WriterHandle {
 
 impl WriterHandle {
     /// Start the session's thread.
-    pub(crate) fn start(server: &Arc<Server>, session: Session, cwd: PathBuf) -> Self {
-        let runner = Runner::new(Arc::clone(&server.app), session, cwd, |r| r.to_string());
+    pub(crate) fn start(server: &Arc<Server>, runner: Runner) -> Self {
         let published = runner.published_position();
         let shared = Arc::new(Shared::default());
         // Listing, withdrawing and clearing the queue, aborting and answering need no model:

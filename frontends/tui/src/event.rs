@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 use smith::SessionId;
-use smith_agent::Inbox;
+use smith_app::runner::Inbox;
 use smith_ui_intents::{Intent, IntentQueue, IntentSink, NoticeLevel};
 
 /// One thing for the render loop.

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use smith::{ContentBlock, EntryId, Role, SessionId};
+use smith::{EntryId, Role, SessionId};
 use smith_render_terminal::transcript::{Block, Transcript};
 use smith_render_terminal::window::Chunk;
 use smith_store::{Entry, Record, SessionReader};
@@ -64,60 +64,8 @@ const COSTED: [u16; 4] = [
     Record::COMPACTION,
 ];
 
-/// The intents a live run would have emitted for `entry` (none for records the transcript
-/// does not show: attempts, effects, checkpoints, requests); a compaction is a
-/// `TranscriptAppend` of its summary.
-pub fn entry_intents(entry: &Entry) -> Vec<Intent> {
-    let id = entry.id.0;
-    match &entry.record {
-        Record::Message(m) => {
-            let mut out = vec![Intent::MessageEnd {
-                message_id: id,
-                entry_id: Some(id),
-                message: m.message.clone(),
-                stop_reason: m.stop_reason,
-                usage: m.usage,
-                recorded: true,
-            }];
-            if m.message.role == Role::Assistant {
-                for block in &m.message.content {
-                    if let ContentBlock::ToolCall(call) = block {
-                        out.push(Intent::ToolStart {
-                            call_id: call.id.clone(),
-                            name: call.name.clone(),
-                            arguments: call.arguments.clone(),
-                        });
-                    }
-                }
-            }
-            out
-        }
-        Record::ToolResult(r) => vec![Intent::ToolEnd {
-            call_id: r.result.call_id.clone(),
-            name: r.result.name.clone(),
-            entry_id: Some(id),
-            output: r.result.output.clone(),
-            is_error: r.result.is_error,
-            recorded: true,
-        }],
-        Record::RunEnd(end) => vec![Intent::RunEnd {
-            stop_reason: end.stop_reason,
-            usage: end.usage,
-            cost_usd: None,
-            error: end.error.clone(),
-        }],
-        Record::Abort(a) => vec![Intent::Notice {
-            level: NoticeLevel::Warning,
-            text: format!("abort requested: {}", a.reason),
-        }],
-        Record::Compaction(c) => vec![Intent::TranscriptAppend {
-            entry_id: id,
-            source: smith_render_terminal::transcript::COMPACTION_SOURCE.to_owned(),
-            text: c.summary.clone(),
-        }],
-        _ => Vec::new(),
-    }
-}
+/// The intents a transcript keeps of a recorded entry: the one mapping a replay uses too.
+pub use smith_app::playback::entry_intents;
 
 /// What the render loop asks the storage worker for.
 #[derive(Debug)]
@@ -372,7 +320,7 @@ impl Worker {
             return;
         };
         let entries = self.entries(&ids, &COSTED);
-        if let Some(c) = smith_agent::account(entries.iter()).cost_usd {
+        if let Some(c) = smith_app::inspect::cost_usd(entries.iter()) {
             *cost.get_or_insert(0.0) += c;
         }
         for e in entries.iter().rev() {
@@ -494,7 +442,7 @@ fn follow(path: PathBuf, o: Observe, from: u64, events: Events) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smith::{EntryId, Message, StopReason, ToolCall, ToolResult};
+    use smith::{ContentBlock, EntryId, Message, StopReason, ToolCall, ToolResult};
     use smith_store::{MessageRecord, ToolResultRecord};
 
     fn entry(id: u64, record: Record) -> Entry {
@@ -561,5 +509,44 @@ mod tests {
             t.apply(&i);
         }
         assert_eq!(t.blocks().len(), 1);
+    }
+
+    /// A compaction read back from the file draws what its live end drew: the live run's
+    /// `compaction_end` (as the agent emits it) and the recorded entry's intents fold into the
+    /// same transcript block.
+    #[test]
+    fn a_recorded_compaction_reads_back_as_the_block_its_live_end_drew() {
+        let record = smith_store::Compaction {
+            summary: "The user asked for a summary of the readme.".into(),
+            first_kept: Some(EntryId(9)),
+            attempt: Some(EntryId(7)),
+            usage: None,
+            carried: None,
+            started: Some(smith_store::CompactionStarted {
+                reason: smith::CompactionReason::Threshold,
+                summarized: 4,
+                kept: 2,
+                estimated_tokens: 1200,
+            }),
+        };
+        let live = Intent::CompactionEnd {
+            reason: smith::CompactionReason::Threshold,
+            entry_id: Some(8),
+            first_kept: Some(9),
+            summary: Some(record.summary.clone()),
+            usage: None,
+            cost_usd: None,
+            error: None,
+        };
+        let read_back = entry_intents(&entry(8, Record::Compaction(record)));
+        assert_eq!(read_back, vec![live.clone()]);
+        let mut shown_live = smith_render_terminal::transcript::Transcript::new();
+        shown_live.apply(&live);
+        let mut shown_back = smith_render_terminal::transcript::Transcript::new();
+        for i in &read_back {
+            shown_back.apply(i);
+        }
+        assert_eq!(shown_live.blocks(), shown_back.blocks());
+        assert_eq!(shown_back.blocks().len(), 1);
     }
 }

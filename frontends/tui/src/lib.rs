@@ -44,7 +44,6 @@ use std::time::Duration;
 use ratatui_core::terminal::Terminal;
 use ratatui_crossterm::CrosstermBackend;
 use smith::SessionId;
-use smith_agent::Session;
 use smith_app::App;
 use smith_render_terminal::Theme;
 use smith_ui_intents::NoticeLevel;
@@ -55,13 +54,12 @@ use ui::{Held, Ui};
 /// How the session was opened.
 #[derive(Debug)]
 pub enum Opening {
-    /// This process writes it.
+    /// This process writes it, through the runner that owns it (a session the runner created
+    /// and nothing was submitted to is removed when the UI leaves it, so opening and quitting
+    /// leaves no empty session for `--continue`).
     Writer {
-        /// The session.
-        session: Box<Session>,
-        /// This run created it: when nothing was submitted to it by the time the UI ends, it
-        /// is removed, so opening and quitting leaves no empty session for `--continue`.
-        new: bool,
+        /// The runner.
+        runner: Box<smith_app::Runner>,
     },
     /// Another process writes it: the UI observes it, read-only.
     Observer {
@@ -78,15 +76,15 @@ pub enum Opening {
         /// Its id.
         id: SessionId,
         /// What to replay, and how fast.
-        options: smith_agent::playback::Options,
+        options: smith_app::playback::Options,
     },
 }
 
 /// What [`run`] needs.
 #[derive(Debug)]
 pub struct Options {
-    /// The composition root (its settings: `tui.*`, the model).
-    pub app: App,
+    /// The composition root (its settings: `tui.*`, the model), shared with the runners.
+    pub app: Arc<App>,
     /// Where tools run and `@path` resolves.
     pub cwd: PathBuf,
     /// The session.
@@ -347,7 +345,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
     let gate = Arc::new(InputGate::default());
     spawn_input(events.clone(), Arc::clone(&gate));
     let env = view::Env {
-        app: Arc::new(app),
+        app,
         cwd,
         script,
         events: events.clone(),
@@ -378,14 +376,14 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         if matches!(target, switch::Target::Replay { .. }) {
             back = from.clone();
         }
-        let (next, notices) = match switch::open(&env.app, target) {
+        let (next, notices) = match switch::open(&env.app, target, &env.cwd) {
             Ok(opened) => opened,
             Err(why) => {
                 // The previous session again (it was closed for the switch).
                 let Some((id, path)) = from else {
                     return Err(TuiError::Terminal(std::io::Error::other(why)));
                 };
-                match switch::open(&env.app, switch::Target::Existing { path, id }) {
+                match switch::open(&env.app, switch::Target::Existing { path, id }, &env.cwd) {
                     Ok((o, mut n)) => {
                         n.insert(
                             0,
@@ -416,7 +414,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
 /// The id of the session `opening` opens.
 fn session_id_of(opening: &Opening) -> SessionId {
     match opening {
-        Opening::Writer { session, .. } => session.id(),
+        Opening::Writer { runner } => runner.id(),
         Opening::Observer { id, .. } | Opening::Replay { id, .. } => *id,
     }
 }
@@ -424,7 +422,7 @@ fn session_id_of(opening: &Opening) -> SessionId {
 /// The file of the session `opening` opens.
 fn path_of(opening: &Opening) -> PathBuf {
     match opening {
-        Opening::Writer { session, .. } => session.path().to_owned(),
+        Opening::Writer { runner } => runner.path().to_owned(),
         Opening::Observer { path, .. } | Opening::Replay { path, .. } => path.clone(),
     }
 }
@@ -442,28 +440,30 @@ fn held_of(opening: &Opening) -> Held {
     }
 }
 
-/// What opening session `id` as its writer recovered or skipped, as notices.
-pub fn opened_notices(
-    id: SessionId,
-    opened: &smith_agent::OpenedSession,
+/// What opening a session recovered or skipped, as notices.
+pub fn open_notices(
+    notices: &[smith_app::runner::target::OpenNotice],
 ) -> Vec<(NoticeLevel, String)> {
-    let mut notices = Vec::new();
-    for s in &opened.skipped {
-        notices.push((NoticeLevel::Warning, format!(
-            "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged — see `smith sessions verify {id}`",
-            s.damage_at, s.reason
-        )));
-    }
-    if let Some(tail) = &opened.truncated {
-        notices.push((
-            NoticeLevel::Warning,
-            format!(
-                "recovered session {id}: cut {} unacknowledged byte(s) at offset {} ({})",
-                tail.len, tail.offset, tail.reason
-            ),
-        ));
-    }
+    use smith_app::runner::target::OpenNotice;
     notices
+        .iter()
+        .map(|n| {
+            let text = match n {
+                OpenNotice::Skipped { id, .. } => {
+                    format!("{n} — see `smith sessions verify {id}`")
+                }
+                OpenNotice::Recovered { .. } => n.to_string(),
+            };
+            (NoticeLevel::Warning, text)
+        })
+        .collect()
+}
+
+/// How the terminal UI words a program the user's policy refuses (the runner's words).
+pub fn refusal(refusal: &smith_app::ProcessRefusal) -> String {
+    format!(
+        "{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)"
+    )
 }
 
 /// A cleared screen and a terminal whose next frame draws every cell. (Ratatui's own `clear`

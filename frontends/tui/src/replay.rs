@@ -1,11 +1,11 @@
 //! The replay thread of `smith replay --tui`: the session's runs rebuilt from its file
-//! ([`smith_agent::playback`]) at the asked pace, each intent sent to the render loop as an
+//! ([`smith_app::playback`]) at the asked pace, each intent sent to the render loop as an
 //! observed record, and a notice when the replay ends.
 
 use std::path::PathBuf;
 
 use smith::{Cancel, SessionId};
-use smith_agent::playback::{self, Options};
+use smith_app::playback::{self, Options};
 use smith_ui_intents::{Delivery, Intent, IntentSink, NoticeLevel};
 
 use crate::event::{Event, Events};

@@ -7,8 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use smith::{EntryId, SessionId};
-use smith_agent::Access;
+use std::sync::Arc;
+
 use smith_app::App;
+use smith_app::runner::target::{self, Access};
 use smith_ui_intents::NoticeLevel;
 
 use crate::Opening;
@@ -41,7 +43,7 @@ pub(crate) enum Target {
         /// Its id.
         id: SessionId,
         /// The turn range.
-        options: smith_agent::playback::Options,
+        options: smith_app::playback::Options,
     },
 }
 
@@ -133,9 +135,9 @@ pub(crate) fn fork(
 
 /// A replay of session `id` (`path`), over the turn range `range` (`A..B`, `A..`, `..B`, `N`).
 pub(crate) fn replay(path: &Path, id: SessionId, range: Option<&str>) -> Result<Target, String> {
-    let mut options = smith_agent::playback::Options {
-        pace: smith_agent::playback::Pace::Scaled { factor: 1.0 },
-        ..smith_agent::playback::Options::default()
+    let mut options = smith_app::playback::Options {
+        pace: smith_app::playback::Pace::Scaled { factor: 1.0 },
+        ..smith_app::playback::Options::default()
     };
     if let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) {
         let bad = || {
@@ -144,7 +146,7 @@ pub(crate) fn replay(path: &Path, id: SessionId, range: Option<&str>) -> Result<
                 "`{head}` is not a turn range; write A..B (e.g. 2..4), A.. or A, counting from 1"
             )
         };
-        let (a, b) = smith_agent::playback::turn_range(range).ok_or_else(bad)?;
+        let (a, b) = smith_app::playback::turn_range(range).ok_or_else(bad)?;
         if a == 0 || b < a {
             return Err(bad());
         }
@@ -157,17 +159,16 @@ pub(crate) fn replay(path: &Path, id: SessionId, range: Option<&str>) -> Result<
     })
 }
 
-/// Open `target` (the current session is closed by now): the opening and what to say.
+/// Open `target` (the current session is closed by now) for tools run in `cwd`: the opening
+/// and what to say.
 ///
 /// # Errors
 /// The store's refusal, in words.
 pub(crate) fn open(
-    app: &App,
+    app: &Arc<App>,
     target: Target,
+    cwd: &Path,
 ) -> Result<(Opening, Vec<(NoticeLevel, String)>), String> {
-    let store = app
-        .sessions()
-        .map_err(|e| format!("cannot open the session: {e}"))?;
     match target {
         Target::Created {
             path,
@@ -175,35 +176,40 @@ pub(crate) fn open(
             new,
             said,
         } => {
-            let opened = store
-                .open(&path, id)
-                .map_err(|e| format!("cannot open session {id}: {e}"))?;
+            let opened = target::open(
+                Arc::clone(app),
+                &target::Target::Existing { path, id },
+                cwd,
+                crate::refusal,
+            )
+            .map_err(|e| format!("cannot open session {id}: {e}"))?;
             let notices = said.map(|s| (NoticeLevel::Info, s)).into_iter().collect();
             Ok((
                 Opening::Writer {
-                    session: Box::new(opened.session),
-                    new,
+                    runner: Box::new(opened.runner.created(new)),
                 },
                 notices,
             ))
         }
         Target::Existing { path, id } => {
-            match store
-                .open_or_observe(&path, id)
+            let wanted = target::Target::Existing {
+                path: path.clone(),
+                id,
+            };
+            match target::open_or_observe(Arc::clone(app), &wanted, cwd, crate::refusal)
                 .map_err(|e| format!("cannot open session {id}: {e}"))?
             {
                 Access::Writer(opened) => {
-                    let mut notices = crate::opened_notices(id, &opened);
+                    let mut notices = crate::open_notices(&opened.notices);
                     notices.extend(elsewhere(id, &path));
                     Ok((
                         Opening::Writer {
-                            session: Box::new(opened.session),
-                            new: false,
+                            runner: Box::new(opened.runner),
                         },
                         notices,
                     ))
                 }
-                Access::Observer(_) => {
+                Access::Observer { path, id } => {
                     let notices = elsewhere(id, &path).into_iter().collect();
                     Ok((Opening::Observer { path, id }, notices))
                 }

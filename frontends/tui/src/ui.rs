@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use smith::{Answer, Delivery, EntryId, Selection};
-use smith_agent::Inbox;
+use smith_app::runner::Inbox;
 use smith_render_terminal::Theme;
 use smith_render_terminal::input::Editor;
 use smith_render_terminal::status::Status;

@@ -10,8 +10,8 @@ use std::sync::mpsc;
 use crossterm::event::Event as TermEvent;
 use ratatui_core::terminal::Terminal;
 use ratatui_crossterm::CrosstermBackend;
-use smith_agent::Enqueue;
 use smith_app::App;
+use smith_app::runner::QueueInput;
 use smith_ui_intents::NoticeLevel;
 
 use crate::event::{Event, Events, LiveIntents};
@@ -52,7 +52,7 @@ pub(crate) fn run(
 ) -> Result<Ended, TuiError> {
     let events = env.events.for_generation(generation);
     let session_id = match &opening {
-        Opening::Writer { session, .. } => session.id(),
+        Opening::Writer { runner } => runner.id(),
         Opening::Observer { id, .. } | Opening::Replay { id, .. } => *id,
     };
     let live = LiveIntents::new(session_id, events.clone());
@@ -63,20 +63,17 @@ pub(crate) fn run(
     // A replay's thread stops between entries once this is cancelled.
     let replaying = smith::Cancel::new();
     match opening {
-        Opening::Writer { session, new } => {
+        Opening::Writer { runner } => {
             storage = Some(history::start(
-                session.path().to_owned(),
+                runner.path().to_owned(),
                 events.clone(),
                 None,
             ));
             ui.loading = true;
             work = Some(work::start(work::Start {
-                app: Arc::clone(&env.app),
-                session: *session,
-                new,
+                runner: *runner,
                 chosen: ui.chosen.clone(),
                 script: env.script.clone(),
-                cwd: env.cwd.clone(),
                 live: Arc::clone(&live),
                 events: events.clone(),
             }));
@@ -368,7 +365,7 @@ fn inbox_effect(effect: Effect, ui: &Ui, events: &Events) {
     std::thread::spawn(move || match effect {
         Effect::Enqueue(text, delivery) => {
             let Some(model) = model else { return };
-            match inbox.enqueue(Enqueue {
+            match inbox.queue(QueueInput {
                 model: &model,
                 input: &text,
                 delivery,

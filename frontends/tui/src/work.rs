@@ -1,8 +1,8 @@
-//! The work thread: it owns the session (the writer) and runs each submission through the
-//! agent's `submit` — the one agent loop every frontend uses — with the turn's intents going
-//! to the render loop's bounded queue. Queueing, withdrawing, aborting and answering go
-//! through the session's [`Inbox`](smith_agent::Inbox) from other threads, so they work while
-//! a turn runs.
+//! The work thread: it owns the session's [`Runner`] (the writer) and sends it each command
+//! — the one session runner every frontend uses — with the turn's intents going to the
+//! render loop's bounded queue. Queueing, withdrawing, aborting and answering go through the
+//! session's [`Inbox`](smith_app::runner::Inbox) from other threads, so they work while a
+//! turn runs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,9 +10,8 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use smith::{Cancel, EntryId, Selection};
-use smith_agent::Session;
 use smith_app::runner::Submission;
-use smith_app::{App, Done, Runner, RunnerError};
+use smith_app::{Done, Runner, RunnerError};
 use smith_ui_intents::NoticeLevel;
 
 use crate::event::{Event, Events, LiveIntents, LiveSink};
@@ -64,15 +63,13 @@ pub(crate) struct Work {
 
 /// What the thread needs.
 pub(crate) struct Start {
-    pub(crate) app: Arc<App>,
-    pub(crate) session: Session,
-    /// This run created the session (removed at the end when nothing was submitted).
-    pub(crate) new: bool,
+    /// The runner that owns the session (a session it created is removed at the end when
+    /// nothing was submitted).
+    pub(crate) runner: Runner,
     /// The model chosen with `/model` in an earlier view (over the settings and the session's
     /// recorded one).
     pub(crate) chosen: Option<(Selection, Option<smith::ThinkingLevel>)>,
     pub(crate) script: Option<PathBuf>,
-    pub(crate) cwd: PathBuf,
     pub(crate) live: Arc<LiveIntents>,
     pub(crate) events: Events,
 }
@@ -89,13 +86,6 @@ pub(crate) fn start(start: Start) -> Work {
         commands: tx,
         thread,
     }
-}
-
-/// How the terminal UI words a refused program.
-fn refusal(refusal: &smith_app::ProcessRefusal) -> String {
-    format!(
-        "{refusal} (`smith trust` trusts this project; `smith --allow-process` allows it for one run)"
-    )
 }
 
 /// Prepare runs of `selection` (with `thinking`) in the runner, then tell the loop the
@@ -125,19 +115,18 @@ fn prepare(
 
 fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     let Start {
-        app,
-        session,
-        new,
+        mut runner,
         chosen,
         script,
-        cwd,
         live,
         events,
     } = start;
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
-    events.send(Event::Values(smith_app::product::ArgumentValues::of(&app)));
-    let mut runner = Runner::new(app, session, cwd.clone(), refusal).created(new);
+    events.send(Event::Values(smith_app::product::ArgumentValues::of(
+        runner.app(),
+    )));
+    let cwd = runner.cwd().to_owned();
     let (wanted, thinking) = match chosen {
         Some((selection, thinking)) => (Ok(selection), thinking.or_else(|| runner.app().thinking())),
         None => (

@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 
 use smith::{CompactionReason, ContentBlock, Price, ProviderErrorKind, Role, StopReason, ToolCall};
 use smith_store::{Entry, Record};
+
+use super::transcript;
 use smith_ui_intents::{DeltaKind, Intent, IntentSink, NoticeLevel, ReceiptStatus};
 
 /// The state of the turn being replayed.
@@ -66,14 +68,7 @@ impl Turn {
                     message_id: id,
                     role: Role::User,
                 });
-                sink.emit(Intent::MessageEnd {
-                    message_id: id,
-                    entry_id: Some(id),
-                    message: m.message.clone(),
-                    stop_reason: None,
-                    usage: None,
-                    recorded: true,
-                });
+                sink.emit(transcript::message_end(id, m));
                 if let Some((submission, dedup_key)) = self.receipt.take() {
                     sink.emit(Intent::Receipt {
                         submission,
@@ -122,14 +117,7 @@ impl Turn {
                     name: r.result.name.clone(),
                     arguments,
                 });
-                sink.emit(Intent::ToolEnd {
-                    call_id: r.result.call_id.clone(),
-                    name: r.result.name.clone(),
-                    entry_id: Some(id),
-                    output: r.result.output.clone(),
-                    is_error: r.result.is_error,
-                    recorded: true,
-                });
+                sink.emit(transcript::tool_end(id, r));
                 if self.pending.is_empty() {
                     self.end_round(sink);
                 }
@@ -137,12 +125,7 @@ impl Turn {
             Record::RunEnd(end) => {
                 self.open = false;
                 self.close_effects(sink);
-                sink.emit(Intent::RunEnd {
-                    stop_reason: end.stop_reason,
-                    usage: end.usage,
-                    cost_usd: self.cost,
-                    error: end.error.clone(),
-                });
+                sink.emit(transcript::run_end(end, self.cost));
             }
             Record::EffectIntent(i) => self.open_effects.push(i.clone()),
             Record::EffectCompletion(c) => {
@@ -158,10 +141,7 @@ impl Turn {
                 }
             }
             Record::Abort(a) => {
-                sink.emit(Intent::Notice {
-                    level: NoticeLevel::Warning,
-                    text: format!("abort requested: {}", a.reason),
-                });
+                sink.emit(transcript::abort_notice(a));
             }
             _ => {}
         }
@@ -188,14 +168,7 @@ impl Turn {
                 });
             }
         }
-        sink.emit(Intent::MessageEnd {
-            message_id: id,
-            entry_id: Some(id),
-            message: m.message.clone(),
-            stop_reason: m.stop_reason,
-            usage: m.usage,
-            recorded: true,
-        });
+        sink.emit(transcript::message_end(id, m));
         let cost = self.cost_of(m.attempt, m.usage.as_ref());
         sink.emit(Intent::Usage {
             message_id: id,
@@ -266,15 +239,7 @@ impl Turn {
                     kept: 0,
                     estimated_tokens: 0,
                 });
-                let end = Intent::CompactionEnd {
-                    reason: started.reason,
-                    entry_id: Some(entry.id.0),
-                    first_kept: done.first_kept.map(|e| e.0),
-                    summary: Some(done.summary.clone()),
-                    usage: done.usage.map(Box::new),
-                    cost_usd: cost,
-                    error: None,
-                };
+                let end = transcript::compaction_end(entry.id.0, done, started.reason, cost);
                 self.compacted(started, c.held, end, sink);
                 false
             }

@@ -21,6 +21,7 @@
 //! entries' timestamps ([`Pace`]) and stopped between entries through a [`Cancel`].
 
 mod follow;
+mod transcript;
 
 use std::path::Path;
 use std::time::Duration;
@@ -30,6 +31,7 @@ use smith_store::{Record, SessionReader};
 use smith_ui_intents::{Intent, IntentSink};
 
 use follow::Turn;
+pub use transcript::entry_intents;
 
 /// The version of `--json` replay output's shape: the first record of a replay says it
 /// (`{"type":"replay","format":1,…}`), and the intents that follow are those of

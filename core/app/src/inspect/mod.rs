@@ -14,6 +14,7 @@ mod follow;
 mod grep;
 mod line;
 mod page;
+mod receipts;
 mod request;
 mod verify;
 mod view;
@@ -24,6 +25,7 @@ pub use follow::{Follow, FollowError, Polled};
 pub use grep::{GrepOutcome, Pattern, PatternError, grep_session, searchable_texts};
 pub use line::entry_line;
 pub use page::{MAX_LIMIT, Page, PageError, PageRequest, read_page, usage_of};
+pub use receipts::{QueuedView, WaitError, cost_usd, queued, receipts, wait_settled};
 pub use request::{
     AttemptSelector, BadSelector, ContextView, PieceView, RequestError, RequestView, ShownRequest,
     WireView, read_request,

@@ -80,12 +80,28 @@ pub enum RequestError {
         /// Its last entry id.
         last: u64,
     },
-    /// The reconstruction failed.
+    /// The entry named is not an attempt, or its attempt recorded no request.
     #[error(transparent)]
-    Reconstruct(#[from] ReconstructError),
+    NotARequest(Box<ReconstructError>),
+    /// The file does not hold what rebuilding the request needs (a recorded input, the
+    /// branch's projection): the session is damaged.
+    #[error(transparent)]
+    Damaged(Box<ReconstructError>),
     /// The store's read errors.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
+}
+
+impl From<ReconstructError> for RequestError {
+    fn from(e: ReconstructError) -> Self {
+        match e {
+            ReconstructError::Store(e) => Self::Store(e),
+            e @ (ReconstructError::Input { .. }
+            | ReconstructError::Branch(_)
+            | ReconstructError::Projection { .. }) => Self::Damaged(Box::new(e)),
+            other => Self::NotARequest(Box::new(other)),
+        }
+    }
 }
 
 /// One piece of the instructions, with where it came from.

@@ -19,6 +19,7 @@
 //! ([`Runner::inbox`]), as the spec's queue semantics require.
 
 mod error;
+mod inbox;
 mod ready;
 pub mod target;
 
@@ -26,10 +27,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use smith::{Cancel, EntryId, Selection, SessionId, StopReason, UsageTotals};
-use smith_agent::{Agent, Inbox, Session};
+use smith_agent::{Agent, Session};
 use smith_ui_intents::{IntentSink, RedactingSink};
 
 pub use error::RunnerError;
+pub use inbox::{Inbox, QueueInput, Queued, Waiting};
 pub use ready::{Ready, RefusalWords};
 
 use crate::history::{Moved, Step};
@@ -276,10 +278,10 @@ impl Runner {
     /// prepared, queueing is refused), listing and withdrawing input, aborting work and
     /// answering questions — from any thread, while a turn runs.
     pub fn inbox(&self) -> Inbox {
-        match self.current() {
+        Inbox(match self.current() {
             Some(ready) => self.agent(ready).inbox(&self.session),
             None => self.session.inbox_without_policy(),
-        }
+        })
     }
 
     /// The live work items of the session (admitted, not ended).
@@ -410,7 +412,13 @@ impl Runner {
                 self.session.select_branch(leaf)?;
                 Ok(Done::Selected(leaf))
             }
-            Command::Edit(edits) => Ok(Done::Edited(self.session.edit_context(edits)?)),
+            Command::Edit(edits) => {
+                let session = self.session.id();
+                self.session
+                    .edit_context(edits)
+                    .map(Done::Edited)
+                    .map_err(|e| RunnerError::edit(e, session))
+            }
             Command::Undo(step) => self.history("undo", |h, w, p| h.undo_with(w, p, step)),
             Command::Redo(step) => self.history("redo", |h, w, p| h.redo_with(w, p, step)),
             Command::Restore {
@@ -497,18 +505,11 @@ impl Runner {
             .compact(&mut self.session, compact, &mut shown, cancel);
         match (outcome.compacted, outcome.error) {
             (Some(compacted), _) => Ok(compacted),
-            (None, Some(smith_agent::CompactError::Busy(live))) => Err(RunnerError::Busy {
-                session: self.session.id(),
-                live,
-                what: "the compaction",
-            }),
-            (None, Some(smith_agent::CompactError::Run(smith_agent::RunError::Store(e)))) => {
-                Err(RunnerError::Store(e))
-            }
-            (None, Some(e)) => Err(RunnerError::Compact(e)),
-            (None, None) => Err(RunnerError::Compact(smith_agent::CompactError::Incomplete(
-                "the compaction recorded nothing".into(),
-            ))),
+            (None, Some(e)) => Err(RunnerError::compaction(e, self.session.id())),
+            (None, None) => Err(RunnerError::compaction(
+                smith_agent::CompactError::Incomplete("the compaction recorded nothing".into()),
+                self.session.id(),
+            )),
         }
     }
 

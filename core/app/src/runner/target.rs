@@ -13,7 +13,7 @@ use std::sync::Arc;
 use smith::SessionId;
 use smith_store::{Skipped, TornTail};
 
-use super::{RefusalWords, Runner};
+use super::{RefusalWords, Runner, RunnerError};
 use crate::sessions::{CreateError, FindError, SessionStore, TempStore};
 use crate::{App, NoHome};
 
@@ -219,6 +219,74 @@ pub fn open(
     })
 }
 
+/// Create a new session for tools run in `cwd` (recorded in its start), with the caller's
+/// `id` when given — refused when that session exists ([`CreateError::Exists`]) — as its
+/// writer. The session is kept when closed, whatever it holds (a protocol client created it
+/// by name).
+///
+/// # Errors
+/// [`OpenError::NoHome`], [`OpenError::Create`]; nothing was written.
+pub fn create(
+    app: Arc<App>,
+    id: Option<SessionId>,
+    cwd: &Path,
+    words: RefusalWords,
+) -> Result<Opened, OpenError> {
+    let store = app.sessions()?;
+    let recorded = cwd.to_str().map(str::to_owned);
+    let session = match id {
+        Some(id) => store.create_with(id, recorded)?,
+        None => store.create(recorded)?,
+    };
+    Ok(Opened {
+        runner: Runner::new(app, session, cwd.to_owned(), words),
+        temp: None,
+        notices: Vec::new(),
+    })
+}
+
+/// A session opened as its writer, or observed read-only because another process writes it.
+#[derive(Debug)]
+pub enum Access {
+    /// This process writes it.
+    Writer(Box<Opened>),
+    /// Another process writes it: read-only here.
+    Observer {
+        /// The session file.
+        path: PathBuf,
+        /// Its id.
+        id: SessionId,
+    },
+}
+
+/// Open `target` as its writer, or as a read-only observer when another process writes it
+/// (never a wait for the writer lock); otherwise as [`open`].
+///
+/// # Errors
+/// [`OpenError`] but a lock; nothing was written.
+pub fn open_or_observe(
+    app: Arc<App>,
+    target: &Target,
+    cwd: &Path,
+    words: RefusalWords,
+) -> Result<Access, OpenError> {
+    let Some((path, id)) = resolve(&app, target, cwd)? else {
+        return open(app, target, cwd, words).map(|o| Access::Writer(Box::new(o)));
+    };
+    let store = app.sessions()?;
+    match store.open_or_observe(&path, id).map_err(OpenError::Store)? {
+        smith_agent::Access::Writer(opened) => {
+            let (session, notices) = notices_of(id, *opened);
+            Ok(Access::Writer(Box::new(Opened {
+                runner: Runner::new(app, session, cwd.to_owned(), words),
+                temp: None,
+                notices,
+            })))
+        }
+        smith_agent::Access::Observer(_) => Ok(Access::Observer { path, id }),
+    }
+}
+
 /// Open a new session in a temporary store, removed when the caller says the run succeeded.
 ///
 /// # Errors
@@ -239,7 +307,13 @@ fn open_existing(
     path: &Path,
     id: SessionId,
 ) -> Result<(smith_agent::Session, Vec<OpenNotice>), smith_store::Error> {
-    let opened = store.open(path, id)?;
+    Ok(notices_of(id, store.open(path, id)?))
+}
+
+fn notices_of(
+    id: SessionId,
+    opened: smith_agent::OpenedSession,
+) -> (smith_agent::Session, Vec<OpenNotice>) {
     let mut notices: Vec<OpenNotice> = opened
         .skipped
         .into_iter()
@@ -248,39 +322,55 @@ fn open_existing(
     if let Some(tail) = opened.truncated {
         notices.push(OpenNotice::Recovered { id, tail });
     }
-    Ok((opened.session, notices))
+    (opened.session, notices)
 }
 
-/// Select the branch ending at `leaf` in session `id` at `path`, no route needed (the
-/// sessions command): opened as its writer, through the same checks as every other selection
-/// ([`super::Command::Select`]: refused while work runs, while input is queued on another
-/// branch, inside a tool batch, past the tip), then closed. Returns what opening had to say.
+/// Open session `id` at `path` as its writer, do `change` with it, and close it: what the
+/// sessions commands change without a route. A refused change lets the session go without
+/// closing it (closing records an acknowledgement, and a refusal writes nothing).
+fn with_writer<T>(
+    path: &Path,
+    id: SessionId,
+    change: impl FnOnce(&mut smith_agent::Session) -> Result<T, RunnerError>,
+) -> Result<(T, Vec<OpenNotice>), RunnerError> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let (mut session, notices) = open_existing(&SessionStore::new(dir), path, id)?;
+    let done = change(&mut session)?;
+    session.close()?;
+    Ok((done, notices))
+}
+
+/// Select the branch ending at `leaf` in session `id` at `path` (the sessions command),
+/// through the same checks as every other selection ([`super::Command::Select`]: refused
+/// while work runs, while input is queued on another branch, inside a tool batch, past the
+/// tip). Returns what opening had to say.
 ///
 /// # Errors
-/// [`SelectError::Open`] (locked, damaged, unreadable); [`SelectError::Refused`] naming why
-/// (nothing was written).
+/// [`RunnerError::Refused`] naming why, [`RunnerError::Store`] (locked, damaged,
+/// unreadable); nothing was written.
 pub fn select_branch(
     path: &Path,
     id: SessionId,
     leaf: smith::EntryId,
-) -> Result<Vec<OpenNotice>, SelectError> {
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let store = SessionStore::new(dir);
-    let (mut session, notices) = open_existing(&store, path, id).map_err(SelectError::Open)?;
-    // Refused, the session is let go without closing it: closing records an acknowledgement,
-    // and a refusal writes nothing.
-    session.select_branch(leaf).map_err(SelectError::Refused)?;
-    session.close().map_err(SelectError::Open)?;
-    Ok(notices)
+) -> Result<Vec<OpenNotice>, RunnerError> {
+    with_writer(path, id, |session| Ok(session.select_branch(leaf)?)).map(|((), n)| n)
 }
 
-/// Why [`select_branch`] did not select.
-#[derive(Debug, thiserror::Error)]
-pub enum SelectError {
-    /// The session could not be opened or closed as its writer.
-    #[error(transparent)]
-    Open(smith_store::Error),
-    /// The selection was refused (or failed to be written).
-    #[error(transparent)]
-    Refused(smith_agent::AdmissionError),
+/// Change what later requests of session `id` at `path` show the model (the sessions
+/// command), as [`super::Command::Edit`] does: one validated batch on the selected branch.
+/// Returns the edit's entry and what opening had to say.
+///
+/// # Errors
+/// [`RunnerError::Busy`], [`RunnerError::Edit`] naming the offending entry,
+/// [`RunnerError::Unprojectable`], [`RunnerError::Store`]; nothing was written.
+pub fn edit_context(
+    path: &Path,
+    id: SessionId,
+    edits: Vec<smith_store::EditOp>,
+) -> Result<(smith::EntryId, Vec<OpenNotice>), RunnerError> {
+    with_writer(path, id, |session| {
+        session
+            .edit_context(edits)
+            .map_err(|e| RunnerError::edit(e, id))
+    })
 }

@@ -4,15 +4,15 @@
 //! read-only observer, and maps how the UI ended to an exit status.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 use clap::Args;
-use smith_agent::Access;
+use smith_app::runner::target::{self, Access, Target};
 use smith_tui::{Exit, Opening, Options};
 use smith_ui_intents::NoticeLevel;
 
 use crate::cli::Global;
 use crate::command_error::{self, CliError};
-use crate::commands::eval::target;
 use crate::exit;
 
 /// What `smith` (the terminal UI) takes besides the global options.
@@ -82,45 +82,27 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
         })
         .collect();
     let cwd = command_error::current_dir()?;
-    let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
-    let wants_latest = args.continue_latest || args.session.as_deref() == Some("last");
-    let existing = if wants_latest {
-        let asked = if args.continue_latest {
-            "--continue"
-        } else {
-            "--session last"
-        };
-        Some(target::latest(&app, &cwd, asked)?)
-    } else if let Some(wanted) = &args.session {
-        Some(store.find(wanted).map_err(|e| {
-            command_error::find(&e, "--session", "omit --session to start a new session")
-        })?)
-    } else {
-        None
+    let (wanted, asked) = match (&args.session, args.continue_latest) {
+        (_, true) => (Target::Latest, "--continue"),
+        (Some(wanted), false) => (Target::named(wanted), "--session"),
+        (None, false) => (Target::New, "--session"),
     };
-    let opening = match existing {
-        None => {
-            let session = store
-                .create(cwd.to_str().map(str::to_owned))
-                .map_err(|e| command_error::create(&e))?;
+    let asked = if wanted == Target::Latest && !args.continue_latest {
+        "--session last"
+    } else {
+        asked
+    };
+    let app = Arc::new(app);
+    let opening = match target::open_or_observe(Arc::clone(&app), &wanted, &cwd, smith_tui::refusal)
+        .map_err(|e| crate::commands::eval::target::open_error(e, asked))?
+    {
+        Access::Writer(opened) => {
+            notices.extend(smith_tui::open_notices(&opened.notices));
             Opening::Writer {
-                session: Box::new(session),
-                new: true,
+                runner: Box::new(opened.runner),
             }
         }
-        Some((path, id)) => match store
-            .open_or_observe(&path, id)
-            .map_err(|e| target::store_error(&e, true))?
-        {
-            Access::Writer(opened) => {
-                notices.extend(smith_tui::opened_notices(id, &opened));
-                Opening::Writer {
-                    session: Box::new(opened.session),
-                    new: false,
-                }
-            }
-            Access::Observer(_) => Opening::Observer { path, id },
-        },
+        Access::Observer { path, id } => Opening::Observer { path, id },
     };
     let outcome = smith_tui::run(Options {
         app,

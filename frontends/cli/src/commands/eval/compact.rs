@@ -9,7 +9,6 @@ use clap::Args;
 use std::sync::Arc;
 
 use smith::Cancel;
-use smith_agent::CompactError;
 use smith_app::runner::CompactRequest;
 use smith_app::runner::target::{OpenError, Target};
 use smith_app::{RunSpec, RunnerError};
@@ -133,11 +132,11 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
             }
             Ok(exit::SUCCESS)
         }
-        Err(RunnerError::Compact(CompactError::Aborted)) => Ok(exit::INTERRUPTED),
+        Err(RunnerError::CompactionAborted) => Ok(exit::INTERRUPTED),
         // Said once more here: plain output showed it as a warning, JSON as a record.
-        Err(RunnerError::Compact(e @ CompactError::Nothing { .. })) => Err(CliError::usage(
-            format!("{e}; --keep-tokens N keeps less verbatim"),
-        )),
+        Err(e @ RunnerError::NothingToCompact(_)) => Err(CliError::usage(format!(
+            "{e}; --keep-tokens N keeps less verbatim"
+        ))),
         Err(RunnerError::Store(e)) => Err(command_error::store(&e)),
         Err(_) => Ok(exit::RUN_FAILED),
     }

@@ -356,9 +356,7 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
 /// A runner's refusal or failure before or at admission, with the CLI's status.
 pub(super) fn runner_error(e: RunnerError) -> CliError {
     match e {
-        RunnerError::Store(e) | RunnerError::Admission(smith_agent::AdmissionError::Store(e)) => {
-            command_error::store(&e)
-        }
+        RunnerError::Store(e) => command_error::store(&e),
         RunnerError::App(e) => (*e).into(),
         other => CliError::usage(other.to_string()),
     }

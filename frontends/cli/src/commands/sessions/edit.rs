@@ -5,8 +5,8 @@
 
 use clap::Args;
 use smith::EntryId;
-use smith_agent::EditError;
-use smith_app::SessionStore;
+use smith_app::runner::target::edit_context;
+use smith_app::{RunnerError, SessionStore};
 use smith_store::{EditChange, EditOp};
 
 use super::find;
@@ -104,15 +104,11 @@ pub(super) fn run(store: &SessionStore, args: &EditArgs, out: &mut Out) -> Resul
             EditChange::Replace(t) => format!("replaced #{} ({} bytes)", op.target, t.len()),
         })
         .collect();
-    let opened = store
-        .open(&path, id)
-        .map_err(|e| command_error::store(&e))?;
-    let mut session = opened.session;
-    let edit = session.edit_context(ops).map_err(|e| {
+    let (edit, notices) = edit_context(&path, id, ops).map_err(|e| {
         let status = match &e {
-            EditError::Store(s) => command_error::store_status(s),
-            EditError::Projection(_) => exit::DAMAGED,
-            EditError::Busy => exit::REFUSED,
+            RunnerError::Store(s) => command_error::store_status(s),
+            RunnerError::Unprojectable(_) => exit::DAMAGED,
+            RunnerError::Busy { .. } => exit::REFUSED,
             _ => exit::USAGE,
         };
         CliError::new(
@@ -120,7 +116,7 @@ pub(super) fn run(store: &SessionStore, args: &EditArgs, out: &mut Out) -> Resul
             format!("cannot edit the context of session {id}: {e}; nothing was written"),
         )
     })?;
-    session.close().map_err(|e| command_error::store(&e))?;
+    crate::commands::eval::target::report_open_notices(&notices);
     out.line(&format!(
         "session {id}: context edit #{edit}: {}; later requests see it, and `smith sessions get {id}` still shows the originals",
         summary.join(", ")

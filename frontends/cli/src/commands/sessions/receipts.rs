@@ -29,9 +29,8 @@ pub(super) fn run(
     out: &mut Out,
 ) -> Result<u8, CliError> {
     let (path, id) = find(store, &args.id)?;
-    let all = smith_agent::receipts(&path, id).map_err(|e| command_error::store(&e))?;
-    for r in &all {
-        let view = ReceiptView::new(id, r);
+    let all = smith_app::inspect::receipts(&path, id).map_err(|e| command_error::store(&e))?;
+    for view in all {
         let written = if args.json {
             out.json(&Record::Receipt(view))?
         } else {

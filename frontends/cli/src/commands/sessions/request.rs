@@ -14,15 +14,8 @@ use crate::output::Out;
 /// A request that cannot be shown, with its status.
 fn request_error(e: RequestError) -> CliError {
     match e {
-        RequestError::Store(e)
-        | RequestError::Reconstruct(smith_agent::ReconstructError::Store(e)) => {
-            command_error::store(&e)
-        }
-        RequestError::Reconstruct(
-            e @ (smith_agent::ReconstructError::Input { .. }
-            | smith_agent::ReconstructError::Branch(_)
-            | smith_agent::ReconstructError::Projection { .. }),
-        ) => CliError::new(exit::DAMAGED, e.to_string()),
+        RequestError::Store(e) => command_error::store(&e),
+        e @ RequestError::Damaged(_) => CliError::new(exit::DAMAGED, e.to_string()),
         other => CliError::usage(format!(
             "{other}; `smith sessions get ID` lists the attempts"
         )),

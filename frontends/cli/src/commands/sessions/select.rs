@@ -3,9 +3,8 @@
 
 use clap::Args;
 use smith::EntryId;
-use smith_agent::AdmissionError;
-use smith_app::SessionStore;
-use smith_app::runner::target::{SelectError, select_branch};
+use smith_app::runner::target::select_branch;
+use smith_app::{RunnerError, SessionStore};
 
 use super::find;
 use crate::command_error::{self, CliError};
@@ -26,21 +25,21 @@ pub(crate) struct SelectArgs {
 pub(super) fn run(store: &SessionStore, args: &SelectArgs, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = find(store, &args.id)?;
     let entry = args.entry;
-    let fail = |status: u8, why: String| {
+    let notices = select_branch(&path, id, EntryId(entry)).map_err(|e| {
+        let (status, why) = match e {
+            RunnerError::Store(e) => {
+                let status = match e {
+                    smith_store::Error::Encode { .. } => exit::USAGE,
+                    ref other => command_error::store_status(other),
+                };
+                (status, command_error::store_message(&e))
+            }
+            other => (exit::USAGE, other.to_string()),
+        };
         CliError::new(
             status,
             format!("cannot select entry {entry} in session {id}: {why}"),
         )
-    };
-    let notices = select_branch(&path, id, EntryId(entry)).map_err(|e| match e {
-        SelectError::Open(e) | SelectError::Refused(AdmissionError::Store(e)) => {
-            let status = match e {
-                smith_store::Error::Encode { .. } => exit::USAGE,
-                ref other => command_error::store_status(other),
-            };
-            fail(status, command_error::store_message(&e))
-        }
-        SelectError::Refused(e) => fail(exit::USAGE, e.to_string()),
     })?;
     crate::commands::eval::target::report_open_notices(&notices);
     out.line(&format!("session {id}: selected entry {entry}"))?;

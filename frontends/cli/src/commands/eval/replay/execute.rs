@@ -6,8 +6,8 @@ use std::io::Write as _;
 use std::path::Path;
 
 use smith::{Cancel, SessionId};
-use smith_agent::playback::{self, Options, ReplayError};
 use smith_app::App;
+use smith_app::playback::{self, Options, ReplayError};
 use smith_app::reexec::{self, EffectReport, ExecError, Summary, Verdict};
 
 use super::ReplayArgs;

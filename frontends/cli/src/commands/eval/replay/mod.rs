@@ -9,7 +9,7 @@ use std::io::{IsTerminal as _, Write as _};
 
 use clap::Args;
 use smith::{Cancel, EntryId};
-use smith_agent::playback::{self, Options, Pace, ReplayError};
+use smith_app::playback::{self, Options, Pace, ReplayError};
 
 use super::sink::EvalSink;
 use super::target;
@@ -119,7 +119,7 @@ fn turns(text: &str) -> Result<(u32, u32), CliError> {
             "--turns {text:?} is not a turn range; write A..B (e.g. 2..4), A.. (from A to the last) or A (one turn), counting from 1"
         ))
     };
-    smith_agent::playback::turn_range(text).ok_or_else(bad)
+    smith_app::playback::turn_range(text).ok_or_else(bad)
 }
 
 /// Run `smith replay`; the exit status, or a diagnostic with its status.
@@ -303,7 +303,7 @@ fn tui(
         ));
     }
     let outcome = smith_tui::run(smith_tui::Options {
-        app,
+        app: std::sync::Arc::new(app),
         cwd,
         opening: smith_tui::Opening::Replay { path, id, options },
         notices: Vec::new(),
