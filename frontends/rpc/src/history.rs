@@ -14,27 +14,28 @@ use crate::errors;
 use crate::methods::now;
 use crate::params::Params;
 use crate::server::{Answer, Server};
-use crate::work::{Command, HistoryOp};
+use crate::work::Command;
+use smith_app::Command as SessionCommand;
 
 /// `history.undo`, `history.redo` and `history.restore`: held like a submission, so no work
 /// starts while the tree is restored.
 pub(crate) fn operate(server: &Arc<Server>, id: Option<Value>, method: &str, p: &Params) -> Answer {
     let snapshot_first = p.bool("snapshot_first").unwrap_or(false);
-    let op = match method {
-        "history.undo" => HistoryOp::Undo(Step {
+    let command = match method {
+        "history.undo" => SessionCommand::Undo(Step {
             turn: p.bool("turn").unwrap_or(false),
             snapshot_first,
         }),
-        "history.redo" => HistoryOp::Redo(Step {
+        "history.redo" => SessionCommand::Redo(Step {
             turn: false,
             snapshot_first,
         }),
-        _ => HistoryOp::Restore {
+        _ => SessionCommand::Restore {
             target: p.str("target").unwrap_or_default().to_owned(),
             snapshot_first,
         },
     };
-    crate::methods::claimed(server, p, Command::History { id, op })
+    crate::methods::claimed(server, p, Command::Run { id, command })
 }
 
 /// `history.diff`: read-only, on a worker thread (it reads the session and snapshots the

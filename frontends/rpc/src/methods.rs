@@ -48,9 +48,9 @@ pub(crate) fn handle(
         "sessions.open" => now(open(server, &p)),
         "sessions.list" => now(list(server, &p)),
         "sessions.fork" => now(fork(server, &p)),
-        "sessions.select" => to_writer(server, id, &p, |id| Command::Select {
+        "sessions.select" => to_writer(server, id, &p, |id| Command::Run {
             id,
-            entry: p.u64("entry").unwrap_or_default(),
+            command: smith_app::Command::Select(EntryId(p.u64("entry").unwrap_or_default())),
         }),
         "sessions.close" => close(server, id, &p),
         "session.submit" => submit(server, id, &p),
@@ -70,7 +70,10 @@ pub(crate) fn handle(
         "session.request" => now(request(server, &p)),
         "session.compact" => compact(server, id, &p),
         "session.edit" => match edits(&p) {
-            Ok(edits) => to_writer(server, id, &p, |id| Command::Edit { id, edits }),
+            Ok(edits) => to_writer(server, id, &p, |id| Command::Run {
+                id,
+                command: smith_app::Command::Edit(edits),
+            }),
             Err(e) => now(Err(e)),
         },
         "history.undo" | "history.redo" | "history.restore" => {

@@ -37,37 +37,21 @@ pub(crate) struct CompactParams {
     pub(crate) script: Option<PathBuf>,
 }
 
-/// A working-tree history operation (`history.undo`, `history.redo`, `history.restore`).
-pub(crate) enum HistoryOp {
-    Undo(smith_app::history::Step),
-    Redo(smith_app::history::Step),
-    Restore {
-        target: String,
-        snapshot_first: bool,
-    },
-}
-
 /// A command for the session's thread, answered to `id`.
 pub(crate) enum Command {
-    History {
+    /// A runner command that emits no intents (a selection, a context edit, a working-tree
+    /// history operation), answered with what it did.
+    Run {
         id: Option<Value>,
-        op: HistoryOp,
+        command: SessionCommand,
     },
     Submit {
         id: Option<Value>,
         params: SubmitParams,
     },
-    Edit {
-        id: Option<Value>,
-        edits: Vec<smith_store::EditOp>,
-    },
     Compact {
         id: Option<Value>,
         params: CompactParams,
-    },
-    Select {
-        id: Option<Value>,
-        entry: u64,
     },
     Close {
         id: Option<Value>,
@@ -262,43 +246,29 @@ impl Actor {
                         self.server.answer(id.as_ref(), Err(e));
                     }
                 }
-                Command::Edit { id, edits } => {
-                    let result = self
-                        .apply(SessionCommand::Edit(edits))
-                        .map(|done| match done {
-                            Done::Edited(edit) => json!({"edit": edit}),
-                            _ => Value::Null,
-                        });
+                Command::Run { id, command } => {
+                    // A history operation was claimed like a submission (no work starts
+                    // while the tree is restored); a selection or an edit was not.
+                    let claimed = matches!(
+                        command,
+                        SessionCommand::Undo(_)
+                            | SessionCommand::Redo(_)
+                            | SessionCommand::Restore { .. }
+                    );
+                    let result = self.apply(command).map(|done| match done {
+                        Done::Moved(moved) => moved.to_json(),
+                        Done::Edited(edit) => json!({"edit": edit}),
+                        Done::Selected(leaf) => json!({"leaf": leaf}),
+                        _ => Value::Null,
+                    });
+                    if claimed {
+                        self.shared.admitting.store(false, Ordering::SeqCst);
+                    }
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::Compact { id, params } => {
                     let result = self.compact(&id, params);
                     self.shared.admitting.store(false, Ordering::SeqCst);
-                    self.server.answer(id.as_ref(), result);
-                }
-                Command::History { id, op } => {
-                    let command = match op {
-                        HistoryOp::Undo(step) => SessionCommand::Undo(step),
-                        HistoryOp::Redo(step) => SessionCommand::Redo(step),
-                        HistoryOp::Restore {
-                            target,
-                            snapshot_first,
-                        } => SessionCommand::Restore {
-                            target,
-                            snapshot_first,
-                        },
-                    };
-                    let result = self.apply(command).map(|done| match done {
-                        Done::Moved(moved) => moved.to_json(),
-                        _ => Value::Null,
-                    });
-                    self.shared.admitting.store(false, Ordering::SeqCst);
-                    self.server.answer(id.as_ref(), result);
-                }
-                Command::Select { id, entry } => {
-                    let result = self
-                        .apply(SessionCommand::Select(EntryId(entry)))
-                        .map(|_| json!({"leaf": entry}));
                     self.server.answer(id.as_ref(), result);
                 }
                 Command::Queue { id, method, params } => {
