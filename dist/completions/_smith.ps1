@@ -26,10 +26,10 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script (scripted provider only), as `smith eval --script` does')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
-            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -60,7 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded')
             [CompletionResult]::new('--thinking', '--thinking', [CompletionResultType]::ParameterName, 'The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the model''s catalog record must list it); default: the `thinking` setting, else the model''s own default')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project) instead of creating one')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of creating one')
             [CompletionResult]::new('--session-id', '--session-id', [CompletionResultType]::ParameterName, 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission')
             [CompletionResult]::new('--dedup-key', '--dedup-key', [CompletionResultType]::ParameterName, 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script (scripted provider only); the model name becomes its label')
@@ -69,7 +69,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Emit LF-delimited JSON records on stdout instead of plain text')
-            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)')
+            [CompletionResult]::new('--continue', '--continue', [CompletionResultType]::ParameterName, 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)')
             [CompletionResult]::new('--no-session', '--no-session', [CompletionResultType]::ParameterName, 'Record into a temporary session store, removed when the run succeeds')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
@@ -116,7 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;undo' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -131,7 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;redo' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -146,7 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;restore' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -160,7 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;diff' {
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -189,7 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;mcp' {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Record tool effects in this existing session (an id or unique prefix) instead of a new one')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
@@ -387,7 +387,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON record per session')
-            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only the sessions started in this directory (what `smith eval --continue` picks from)')
+            [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')

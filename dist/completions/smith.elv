@@ -23,10 +23,10 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand -m 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded'
             cand --model 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded'
-            cand --session 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only'
+            cand --session 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only'
             cand --script 'Play this provider script (scripted provider only), as `smith eval --script` does'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
-            cand --continue 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)'
+            cand --continue 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -56,7 +56,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -m 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded'
             cand --model 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded'
             cand --thinking 'The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the model''s catalog record must list it); default: the `thinking` setting, else the model''s own default'
-            cand --session 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project) instead of creating one'
+            cand --session 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of creating one'
             cand --session-id 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission'
             cand --dedup-key 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission''s receipt and recorded answer are printed; KEY with other content fails (exit 2)'
             cand --script 'Play this provider script (scripted provider only); the model name becomes its label'
@@ -65,7 +65,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'Emit LF-delimited JSON records on stdout instead of plain text'
-            cand --continue 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)'
+            cand --continue 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
             cand --no-session 'Record into a temporary session store, removed when the run succeeds'
             cand --stdin 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -109,7 +109,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;undo'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -123,7 +123,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;redo'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -137,7 +137,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;restore'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -150,7 +150,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;diff'= {
-            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)'
+            cand --session 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -177,7 +177,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;mcp'= {
             cand -m 'The model `smith_run` uses (as the `model` setting)'
             cand --model 'The model `smith_run` uses (as the `model` setting)'
-            cand --session 'Record tool effects in this existing session (an id or unique prefix) instead of a new one'
+            cand --session 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one'
             cand --script 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
@@ -353,7 +353,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
             cand --json 'One JSON record per session'
-            cand --here 'Only the sessions started in this directory (what `smith eval --continue` picks from)'
+            cand --here 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'

@@ -27,10 +27,10 @@ end
 complete -c smith -n "__fish_smith_needs_command" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_needs_command" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_needs_command" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded' -r
-complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only' -r
+complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only' -r
 complete -c smith -n "__fish_smith_needs_command" -l script -d 'Play this provider script (scripted provider only), as `smith eval --script` does' -r -F
 complete -c smith -n "__fish_smith_needs_command" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
-complete -c smith -n "__fish_smith_needs_command" -l continue -d 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)'
+complete -c smith -n "__fish_smith_needs_command" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smith -n "__fish_smith_needs_command" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_needs_command" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'
@@ -55,7 +55,7 @@ complete -c smith -n "__fish_smith_needs_command" -f -a "completions" -d 'Print 
 complete -c smith -n "__fish_smith_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand eval" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else (continuing a session) the model the session last recorded' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l thinking -d 'The thinking level to ask for: off, minimal, low, medium, high, xhigh or max (the model\'s catalog record must list it); default: the `thinking` setting, else the model\'s own default' -r
-complete -c smith -n "__fish_smith_using_subcommand eval" -l session -d 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written in this directory, else in the nearest directory above it in its project) instead of creating one' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l session -d 'Append to the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of creating one' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l session-id -d 'Record into session ID (a UUID you choose), creating it if it does not exist yet and continuing it if it does: with --dedup-key, a retried first prompt is one admission' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l dedup-key -d 'Deduplicate this submission with KEY (needs --session or --session-id): if the session already admitted KEY with the same model and prompt, nothing runs and that submission\'s receipt and recorded answer are printed; KEY with other content fails (exit 2)' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l script -d 'Play this provider script (scripted provider only); the model name becomes its label' -r -F
@@ -63,7 +63,7 @@ complete -c smith -n "__fish_smith_using_subcommand eval" -l image -d 'Attach an
 complete -c smith -n "__fish_smith_using_subcommand eval" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l json -d 'Emit LF-delimited JSON records on stdout instead of plain text'
-complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written in this directory, else in the nearest directory above it in its project (same as --session last)'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l no-session -d 'Record into a temporary session store, removed when the run succeeds'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l stdin -d 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -92,7 +92,7 @@ complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run t
 complete -c smith -n "__fish_smith_using_subcommand replay" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)' -r
+complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -l turn -d 'Take back (or replay) every latest step of the same turn'
@@ -101,7 +101,7 @@ complete -c smith -n "__fish_smith_using_subcommand undo" -l json -d 'Print the 
 complete -c smith -n "__fish_smith_using_subcommand undo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)' -r
+complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -l turn -d 'Take back (or replay) every latest step of the same turn'
@@ -110,7 +110,7 @@ complete -c smith -n "__fish_smith_using_subcommand redo" -l json -d 'Print the 
 complete -c smith -n "__fish_smith_using_subcommand redo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)' -r
+complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
@@ -118,7 +118,7 @@ complete -c smith -n "__fish_smith_using_subcommand restore" -l json -d 'Print t
 complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written in this directory, else in the nearest directory above it in its project)' -r
+complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l stat -d 'git\'s `--stat` summary instead of the patch'
@@ -133,7 +133,7 @@ complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Le
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s m -l model -d 'The model `smith_run` uses (as the `model` setting)' -r
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l session -d 'Record tool effects in this existing session (an id or unique prefix) instead of a new one' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp" -l session -d 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
@@ -231,7 +231,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_see
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per session'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from)'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'

@@ -118,11 +118,23 @@ impl Session {
             Some(leaf) => crate::resume::Resume::read(&mut recovery.reader, leaf, path)?,
             None => crate::resume::Resume::default(),
         };
+        let mut work = crate::work::WorkState::rebuild(&resume.entries, id);
+        let mut interrupted = resume.interrupted;
+        // Work whose end is recorded on another branch ended: the selected branch continues
+        // from inside its turn (a branch point the user chose), it was never cut off.
+        if !work.live.is_empty() {
+            let last = writer.next_entry_id().0.saturating_sub(1);
+            let ended = ended_anywhere(&mut recovery.reader, &work.live, last)?;
+            work.live
+                .retain(|submission, _| !ended.contains(submission));
+            if work.live.is_empty() && work.inherited_open.is_empty() {
+                interrupted = false;
+            }
+        }
         let unknown = resume.unknown_effects();
         if !unknown.is_empty() {
             writer.append_entries(&unknown)?;
         }
-        let work = crate::work::WorkState::rebuild(&resume.entries, id);
         let live = !work.live.is_empty()
             || !work.inherited_open.is_empty()
             || !work.inherited_queued.is_empty()
@@ -134,7 +146,7 @@ impl Session {
             context: None,
             model: resume.model,
             call_message: resume.call_message.map(|(id, _)| id),
-            interrupted: resume.interrupted,
+            interrupted,
             work: std::sync::Arc::new(std::sync::Mutex::new(work)),
             registered: resume.registered,
             secrets: None,
@@ -502,4 +514,30 @@ impl Session {
             .map(|call| (call.id.clone(), call.name.clone()))
             .collect()
     }
+}
+
+/// The submissions among `live` whose work's end (a `run_end`, or a withdrawal) is recorded
+/// anywhere in the file up to entry `last` — on another branch than the selected one — read
+/// from the entries' metadata alone, from the earliest of them on.
+fn ended_anywhere<V>(
+    reader: &mut smith_store::SessionReader,
+    live: &std::collections::BTreeMap<EntryId, V>,
+    last: u64,
+) -> Result<std::collections::HashSet<EntryId>, smith_store::Error> {
+    let mut ended = std::collections::HashSet::new();
+    let Some(first) = live.keys().next() else {
+        return Ok(ended);
+    };
+    for id in first.0 + 1..=last {
+        if reader.withheld(id) {
+            continue;
+        }
+        let meta = reader.entry_meta(EntryId(id))?;
+        if matches!(meta.record_kind, Record::RUN_END | Record::WITHDRAWAL)
+            && live.contains_key(&EntryId(meta.pair))
+        {
+            ended.insert(EntryId(meta.pair));
+        }
+    }
+    Ok(ended)
 }

@@ -185,6 +185,17 @@ fn nothing_asks_a_model_without_a_route_and_an_unused_new_session_is_removed() {
     let err = runner
         .submit(Submission::default(), &mut quiet, &Cancel::new())
         .unwrap_err();
+    assert!(matches!(err, RunnerError::EmptyInput), "{err:?}");
+    let err = runner
+        .submit(
+            Submission {
+                prompt: smith_app::prompt::Prompt::literal("hello".into()),
+                ..Submission::default()
+            },
+            &mut quiet,
+            &Cancel::new(),
+        )
+        .unwrap_err();
     assert!(matches!(err, RunnerError::Unprepared { .. }), "{err:?}");
     let err = runner
         .compact(CompactRequest::default(), &mut quiet, &Cancel::new())

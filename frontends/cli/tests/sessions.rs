@@ -299,6 +299,53 @@ fn select_refuses_a_branch_that_would_split_a_tool_batch_and_writes_nothing() {
 }
 
 #[test]
+fn selecting_inside_a_finished_turn_and_back_never_changes_how_its_work_ended() {
+    let env = Env::new();
+    let id = "0190f3a4-5b6c-7d8e-9f00-112233445566";
+    let run = |prompt: &str| {
+        env.run(&[
+            "eval",
+            "-m",
+            "scripted/tool-call",
+            "--session-id",
+            id,
+            "--dedup-key",
+            "k1",
+            prompt,
+        ])
+    };
+    let out = run("read the readme");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let entries = records(&env.run(&["sessions", "get", id, "--json", "--limit", "1000"]));
+    let of = |kind: &str| {
+        entries
+            .iter()
+            .filter(|e| e["kind"] == kind)
+            .filter_map(|e| e["id"].as_u64())
+            .collect::<Vec<u64>>()
+    };
+    let (result, end) = (of("tool_result")[0], of("run_end")[0]);
+    // A branch point inside the finished turn (its batch's last result), then its end again.
+    for entry in [result, end, result] {
+        let out = env.run(&["sessions", "select", id, &entry.to_string()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    let out = env.run(&["sessions", "select", id, &end.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let after = records(&env.run(&["sessions", "get", id, "--json", "--limit", "1000"]));
+    assert_eq!(
+        after.iter().filter(|e| e["kind"] == "run_end").count(),
+        1,
+        "no run end was made up for work that ended"
+    );
+    // The retried submission finds its original, successful end.
+    let out = run("read the readme");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let receipts = records(&env.run(&["sessions", "receipts", id, "--json"]));
+    assert_eq!(receipts[0]["stop_reason"], "end_turn", "{receipts:?}");
+}
+
+#[test]
 fn mutation_through_an_observer_fails_before_any_effect() {
     let env = Env::new();
     let files = two_sessions(&env);

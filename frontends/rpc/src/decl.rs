@@ -266,7 +266,7 @@ pub fn methods() -> Vec<Method> {
         },
         Method {
             name: "sessions.open",
-            summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`. Opening a session this server observes again takes the writer once the other process has let it go (closed it or exited).",
+            summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`. Opening a session this server observes again takes the writer once the other process has let it go (closed it or exited). `session` may be `last`: the session most recently written among those started in the server's directory, else in the nearest directory above it in its project.",
             params: vec![session()],
             result: "The opened session: `session`, `access` (`writer` or `observer`), `position`, `path`, `cwd`.",
             result_schema: session_info(),

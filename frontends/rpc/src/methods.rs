@@ -190,13 +190,17 @@ fn recorded_cwd(id: SessionId, path: &std::path::Path) -> Option<String> {
 }
 
 fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
-    let store = store(server)?;
     let wanted = p.str("session").unwrap_or_default();
-    let (path, id) = store.find(wanted).map_err(|e| ErrorObject {
-        code: code::NOT_FOUND,
-        message: e.to_string(),
-        data: Some(json!({"session": wanted})),
-    })?;
+    let (path, id) = target::resolve(&server.app, &Target::named(wanted), &server.cwd)
+        .map_err(|e| match e {
+            OpenError::NoHome(e) => errors::config(&e),
+            other => ErrorObject {
+                code: code::NOT_FOUND,
+                message: other.to_string(),
+                data: Some(json!({"session": wanted})),
+            },
+        })?
+        .ok_or_else(|| ErrorObject::new(code::NOT_FOUND, format!("no session {wanted:?}")))?;
     // Open already: as it is — unless this server only observes it, when opening again takes
     // the writer if the process that held it has let it go.
     let observed = match lock(&server.sessions).get(&id) {

@@ -28,6 +28,11 @@ pub enum RunnerError {
         /// Why preparing failed, as it failed.
         why: String,
     },
+    /// The input is empty, or only white space (and attaches no image).
+    #[error(
+        "the input is empty (or only white space), so nothing was admitted and nothing was written; give the model something to answer"
+    )]
+    EmptyInput,
     /// The session is open read-only here (another process writes it).
     #[error(
         "session {session} is open read-only here (another process writes it); nothing was written"

@@ -51,9 +51,12 @@ impl Inbox {
     /// Queue `input` durably (admitted before this returns).
     ///
     /// # Errors
-    /// [`RunnerError::Refused`] (no queue policy, a key conflict, a limit),
+    /// [`RunnerError::EmptyInput`], [`RunnerError::Refused`] (no queue policy, a key conflict, a limit),
     /// [`RunnerError::ReadOnly`], [`RunnerError::Store`]; nothing was written.
     pub fn queue(&self, input: QueueInput<'_>) -> Result<Queued, RunnerError> {
+        if input.input.trim().is_empty() {
+            return Err(RunnerError::EmptyInput);
+        }
         let (submission, deduplicated) = self.0.enqueue_admitted(smith_agent::Enqueue {
             model: input.model,
             input: input.input,

@@ -7,7 +7,7 @@
 //! A [`Runner`] holds the session (its writer), the routes prepared for it ([`Ready`]: the
 //! route, the plugin generation under the user's policy with the run's secrets), registers
 //! those secrets with the session once, and builds the agent in one place
-//! ([`Runner::agent`]). What each command may do is decided here once: the writes that need
+//! (`Runner::agent`). What each command may do is decided here once: the writes that need
 //! the session idle are refused with [`RunnerError::Busy`] while work is live, anything that
 //! asks a model without a prepared route with [`RunnerError::Unprepared`]; a refusal writes
 //! nothing. Intents leave through the sink the caller gives each command, redacted against
@@ -156,6 +156,9 @@ pub struct Runner {
     current: Option<usize>,
     /// This runner created the session: closed with nothing admitted, it is removed.
     fresh: bool,
+    /// The session's next entry id when the runner took it: closed with none appended since
+    /// (every command refused), nothing is written, not even an acknowledgement.
+    opened_at: EntryId,
     /// Something was admitted, or a write failed (the file is kept to be inspected).
     keep: bool,
 }
@@ -175,7 +178,9 @@ impl Runner {
     /// worded by `words`. No route is prepared yet: [`Runner::prepare`] or
     /// [`Runner::adopt`].
     pub fn new(app: Arc<App>, session: Session, cwd: PathBuf, words: RefusalWords) -> Self {
+        let opened_at = session.journal().lock().next_entry_id();
         Self {
+            opened_at,
             app,
             session,
             cwd,
@@ -448,6 +453,10 @@ impl Runner {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> Result<TurnEnd, RunnerError> {
+        let prompt = &submission.prompt;
+        if prompt.text.trim().is_empty() && prompt.images.is_empty() {
+            return Err(RunnerError::EmptyInput);
+        }
         let index = self.route_for(submission.spec, "no turn")?;
         let ready = &self.ready[index];
         let agent = self.agent(ready);
@@ -555,7 +564,9 @@ impl Runner {
 
     /// Close the session: every change acknowledged. A session this runner created in which
     /// nothing was admitted (only its start and secret registrations) is removed first, while
-    /// this process still holds its writer lock — unless `keep`.
+    /// this process still holds its writer lock — unless `keep`. When nothing was appended
+    /// since the runner took the session (every command was refused), the file is left as it
+    /// was: the lock is released without recording an acknowledgement.
     ///
     /// # Errors
     /// The store's error closing the file (nothing acknowledged is lost: the next writer's
@@ -564,6 +575,11 @@ impl Runner {
         if self.fresh && !self.keep && !keep {
             // A failure leaves an empty session, which is harmless.
             let _ = std::fs::remove_file(self.session.path());
+        }
+        if self.session.journal().lock().next_entry_id() == self.opened_at {
+            // Dropped, the writer releases its lock; the last change's acknowledgement, if
+            // it was never recorded, is established by the next writer's recovery.
+            return Ok(());
         }
         self.session.close()
     }

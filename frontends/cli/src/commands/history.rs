@@ -50,8 +50,8 @@ counts and patch.";
 #[derive(Debug, Args)]
 pub(crate) struct SessionArg {
     /// The session (a unique prefix of its id; `last`, the default: the session most
-    /// recently written in this directory, else in the nearest directory above it in its
-    /// project).
+    /// recently written among those started in this directory, else in the nearest directory
+    /// above it in its project).
     #[arg(long, value_name = "ID", default_value = "last")]
     pub(crate) session: String,
 }
@@ -128,7 +128,7 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if session.session == crate::commands::eval::target::LAST {
-        crate::commands::eval::target::latest(&app, &cwd, "--session last")?
+        crate::commands::eval::target::latest(&app, &cwd, "the latest session (`last`)")?
     } else {
         store.find(&session.session).map_err(|e| {
             command_error::find(

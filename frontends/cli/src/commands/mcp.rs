@@ -36,8 +36,9 @@ pub(crate) struct McpArgs {
     /// The model `smith_run` uses (as the `model` setting).
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
-    /// Record tool effects in this existing session (an id or unique prefix) instead of a new
-    /// one.
+    /// Record tool effects in this existing session (an id or unique prefix; `last`: the
+    /// session most recently written among those started in this directory, else in the
+    /// nearest directory above it in its project) instead of a new one.
     #[arg(long, value_name = "ID")]
     pub(crate) session: Option<String>,
     /// Play this provider script in `smith_run` turns (scripted provider only); the model name
@@ -53,10 +54,8 @@ pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
     let cwd = crate::command_error::current_dir()?;
     // A session that cannot be found is bad configuration: nothing is served.
     if let Some(wanted) = &args.session {
-        let store = app
-            .sessions()
-            .map_err(|e| CliError::new(exit::USAGE, format!("smith mcp: {e}")))?;
-        store.find(wanted).map_err(|e| {
+        let target = smith_app::runner::target::Target::named(wanted);
+        smith_app::runner::target::resolve(&app, &target, &cwd).map_err(|e| {
             CliError::new(
                 exit::USAGE,
                 format!(

@@ -24,13 +24,13 @@ pub(crate) struct TuiArgs {
     pub(crate) model: Option<String>,
 
     /// Open the existing session ID (a unique prefix is enough; `last`: the session most
-    /// recently written in this directory, else in the nearest directory above it in its
-    /// project). Held by another Smith process, it opens read-only.
+    /// recently written among those started in this directory, else in the nearest directory
+    /// above it in its project). Held by another Smith process, it opens read-only.
     #[arg(long, value_name = "ID", conflicts_with = "continue_latest")]
     pub(crate) session: Option<String>,
 
-    /// Continue the session most recently written in this directory, else in the nearest
-    /// directory above it in its project (same as --session last).
+    /// Continue the session most recently written among those started in this directory,
+    /// else in the nearest directory above it in its project (same as --session last).
     #[arg(long = "continue")]
     pub(crate) continue_latest: bool,
 

@@ -47,7 +47,8 @@ Exit status:
 #[derive(Debug, Args)]
 pub(crate) struct CompactArgs {
     /// The session (a unique prefix of its id is enough; `last`: the session most recently
-    /// written in this directory, else in the nearest directory above it in its project).
+    /// written among those started in this directory, else in the nearest directory above it
+    /// in its project).
     #[arg(value_name = "SESSION")]
     pub(crate) session: String,
 
@@ -86,7 +87,7 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
     })?;
     let wanted = Target::named(&args.session);
     let asked = if wanted == Target::Latest {
-        "--session last"
+        "the latest session (`last`)"
     } else {
         "SESSION"
     };

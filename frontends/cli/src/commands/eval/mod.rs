@@ -70,8 +70,8 @@ Sessions:
   Every run creates a new session file under $SMITH_HOME/sessions (default
   $XDG_DATA_HOME/smith/sessions). --session ID appends to an existing one (a unique prefix of
   its id is enough); --continue (or --session last) continues the session most recently
-  written in this directory, else in the nearest directory above it in its project (`smith
-  sessions list --here`). --no-session uses a temporary store, removed
+  written among those started in this directory (`smith sessions list --here`), else in the
+  nearest directory above it in its project. --no-session uses a temporary store, removed
   when the run succeeds and kept (its path is printed) when it does not.
 
 Exit status:
@@ -107,13 +107,13 @@ pub(crate) struct EvalArgs {
     pub(crate) json: bool,
 
     /// Append to the existing session ID (a unique prefix is enough; `last`: the session most
-    /// recently written in this directory, else in the nearest directory above it in its
-    /// project) instead of creating one.
+    /// recently written among those started in this directory, else in the nearest directory
+    /// above it in its project) instead of creating one.
     #[arg(long, value_name = "ID", conflicts_with_all = ["no_session", "continue_latest", "session_id"])]
     pub(crate) session: Option<String>,
 
-    /// Continue the session most recently written in this directory, else in the nearest
-    /// directory above it in its project (same as --session last).
+    /// Continue the session most recently written among those started in this directory,
+    /// else in the nearest directory above it in its project (same as --session last).
     #[arg(long = "continue", conflicts_with_all = ["no_session", "session_id"])]
     pub(crate) continue_latest: bool,
 

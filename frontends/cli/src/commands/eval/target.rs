@@ -79,7 +79,7 @@ pub(crate) fn open_error(e: OpenError, asked: &str) -> CliError {
             "{asked} continues the latest session of this directory, but its path is not UTF-8, so no session records it; name the session with --session ID"
         )),
         OpenError::NoLatest { dir, cwd } => CliError::usage(format!(
-            "{asked}: no session in {} was started in this directory ({cwd}) or above it in its project; start one by leaving out {asked}, or list them with `smith sessions list`",
+            "{asked}: no session in {} was started in this directory ({cwd}) or above it in its project; start one here (e.g. `smith eval -m scripted/demo \"Hello\"`), or name one by its id (`smith sessions list` lists them)",
             dir.display()
         )),
         OpenError::List { dir, source } => CliError::new(

@@ -17,7 +17,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions edit`.
 #[derive(Debug, Args)]
 pub(crate) struct EditArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// Leave this message or tool result out of what the model sees (repeatable). A tool

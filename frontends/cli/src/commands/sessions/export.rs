@@ -17,7 +17,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions export`.
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// Only the selected branch, from its leaf toward the root (newest first, as `get

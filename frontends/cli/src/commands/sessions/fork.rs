@@ -14,7 +14,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions fork`.
 #[derive(Debug, Args)]
 pub(crate) struct ForkArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// The fork point: the new session holds entries 1..=ENTRY with ENTRY selected

@@ -18,7 +18,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions get`.
 #[derive(Debug, Args)]
 pub(crate) struct GetArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// One JSON record per entry, then a `page` record.

@@ -18,7 +18,8 @@ pub(crate) struct ListArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
-    /// Only the sessions started in this directory (what `smith eval --continue` picks from).
+    /// Only the sessions started in this directory (what `smith eval --continue` picks from
+    /// first; with none here it continues the nearest directory above it in its project).
     #[arg(long)]
     pub(crate) here: bool,
 }

@@ -128,8 +128,30 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
     status
 }
 
-/// The session `wanted` names (an id or a unique prefix).
+/// The session `wanted` names (an id or a unique prefix; `last`: the latest session of this
+/// directory, or of the nearest directory above it in its project).
 fn find(store: &SessionStore, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+    if wanted == smith_app::runner::target::LAST {
+        let cwd = command_error::current_dir()?;
+        return store
+            .latest_near(&cwd)
+            .map_err(|e| {
+                CliError::new(
+                    crate::exit::RUN_FAILED,
+                    format!(
+                        "cannot list the sessions directory {}: {e}; make it readable, or name the session by its id",
+                        store.dir().display()
+                    ),
+                )
+            })?
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "`last`: no session in {} was started in this directory ({}) or above it in its project; name one by its id (`smith sessions list` lists them)",
+                    store.dir().display(),
+                    cwd.display()
+                ))
+            });
+    }
     store.find(wanted).map_err(|e| {
         command_error::find(
             &e,

@@ -13,7 +13,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions receipts`.
 #[derive(Debug, Args)]
 pub(crate) struct ReceiptsArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`,

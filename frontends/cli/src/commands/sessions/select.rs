@@ -14,7 +14,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions select`.
 #[derive(Debug, Args)]
 pub(crate) struct SelectArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// The entry to select as the leaf.

@@ -12,7 +12,7 @@ use crate::output::Out;
 /// Arguments of `smith sessions verify`.
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
 }

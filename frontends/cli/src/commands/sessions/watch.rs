@@ -23,7 +23,7 @@ const POLL: Duration = Duration::from_millis(50);
 /// Arguments of `smith sessions watch`.
 #[derive(Debug, Args)]
 pub(crate) struct WatchArgs {
-    /// The session id or a unique prefix.
+    /// The session id or a unique prefix (`last`: the latest session of this directory).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// The first entry to print (default 1: the whole history); the next entry id to be

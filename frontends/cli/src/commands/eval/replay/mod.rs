@@ -56,8 +56,8 @@ Exit status:
 #[derive(Debug, Args)]
 pub(crate) struct ReplayArgs {
     /// The session (a unique prefix of its id is enough; `last`, the default: the session
-    /// most recently written in this directory, else in the nearest directory above it in
-    /// its project).
+    /// most recently written among those started in this directory, else in the nearest
+    /// directory above it in its project).
     #[arg(value_name = "SESSION", default_value = "last")]
     pub(crate) session: String,
 
@@ -128,7 +128,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if args.session == target::LAST {
-        target::latest(&app, &cwd, "--session last")?
+        target::latest(&app, &cwd, "the latest session (`last`)")?
     } else {
         store.find(&args.session).map_err(|e| {
             command_error::find(
