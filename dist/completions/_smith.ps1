@@ -174,8 +174,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;rpc' {
-            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting)')
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -187,8 +187,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;mcp' {
-            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one')
             [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')

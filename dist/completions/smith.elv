@@ -163,8 +163,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;rpc'= {
-            cand -m 'The model sessions use unless a submission names one (as the `model` setting)'
-            cand --model 'The model sessions use unless a submission names one (as the `model` setting)'
+            cand -m 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too'
+            cand --model 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -175,8 +175,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;mcp'= {
-            cand -m 'The model `smith_run` uses (as the `model` setting)'
-            cand --model 'The model `smith_run` uses (as the `model` setting)'
+            cand -m 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too'
+            cand --model 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too'
             cand --session 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one'
             cand --script 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'

@@ -126,13 +126,13 @@ complete -c smith -n "__fish_smith_using_subcommand diff" -l json -d 'One JSON r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand diff" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand diff" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand rpc" -s m -l model -d 'The model sessions use unless a submission names one (as the `model` setting)' -r
+complete -c smith -n "__fish_smith_using_subcommand rpc" -s m -l model -d 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too' -r
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand mcp" -s m -l model -d 'The model `smith_run` uses (as the `model` setting)' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l session -d 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r

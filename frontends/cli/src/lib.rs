@@ -40,7 +40,7 @@ fn eval_json_requested() -> bool {
 
 /// Run `smith` with the process arguments and return its exit status.
 pub fn main() -> ExitCode {
-    let cli = match cli::Cli::parse_all_globals() {
+    let mut cli = match cli::Cli::parse_all_globals() {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with status 0; usage errors to stderr with 2.
@@ -77,6 +77,7 @@ pub fn main() -> ExitCode {
         }
         return ExitCode::from(e.status);
     }
+    carry_model_down(&mut cli);
     if let Some(command) = &cli.command
         && let Some(flag) = cli.tui.given()
     {
@@ -145,5 +146,29 @@ pub fn main() -> ExitCode {
             exit::report(&e.message);
             ExitCode::from(e.status)
         }
+    }
+}
+
+/// A root `--model` before a server command given no model of its own is that server's:
+/// `smith -m X mcp` is the natural line of an MCP host's configuration (`claude mcp add smith
+/// -- smith -m X mcp`), and of a JSON-RPC client's (`smith -m X rpc`). Before any other
+/// command, or given on both sides, it stays where it is and is refused as an option of the
+/// terminal UI (a one-shot command says its model after its name).
+fn carry_model_down(cli: &mut cli::Cli) {
+    let Some(model) = cli.tui.model.take() else {
+        return;
+    };
+    let slot = match &mut cli.command {
+        Some(cli::Command::Mcp(a)) => &mut a.model,
+        Some(cli::Command::Rpc(a)) => &mut a.model,
+        _ => {
+            cli.tui.model = Some(model);
+            return;
+        }
+    };
+    if slot.is_none() {
+        *slot = Some(model);
+    } else {
+        cli.tui.model = Some(model);
     }
 }

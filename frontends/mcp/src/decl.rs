@@ -29,7 +29,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "tools/list",
-        summary: "Every active tool plugin's tool with its input schema, the annotations its manifest declares and its `outputSchema` where the manifest declares one (`find`, `grep`), then `smith_run`; no pagination (one page).",
+        summary: "Every active tool plugin's tool with its input schema, the annotations its manifest declares and its `outputSchema` where the manifest declares one (`find`, `grep`), then `smith_run`; no pagination (one page: a `cursor` is refused, `-32602`).",
     },
     Served {
         method: "tools/call",

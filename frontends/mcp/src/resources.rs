@@ -52,7 +52,7 @@ fn store(server: &Server) -> Result<smith_app::SessionStore, ErrorObject> {
 /// own.
 pub(crate) fn list(server: &Server, params: &Map<String, Value>) -> Result<Value, ErrorObject> {
     let start = match params.get("cursor") {
-        None | Some(Value::Null) => 0,
+        None => 0,
         Some(Value::String(c)) => c
             .parse::<usize>()
             .map_err(|_| invalid_params("cursor", "a cursor this server gave (`nextCursor`)"))?,

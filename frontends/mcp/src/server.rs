@@ -60,6 +60,16 @@ pub(crate) struct Server {
     pub(crate) tools: Mutex<Option<Result<Arc<smith_app::Loadout>, String>>>,
     /// Calls in flight by request id (its JSON text), to cancel.
     pub(crate) calls: Mutex<HashMap<String, Cancel>>,
+    /// Calls the client cancelled (`notifications/cancelled`) while in flight: never answered
+    /// (MCP: the receiver "SHOULD NOT send a response for the cancelled request").
+    pub(crate) cancelled: Mutex<std::collections::HashSet<String>>,
+    /// The recording session's effect journal once it exists: a direct tool call records
+    /// through it while a `smith_run` turn holds `recording` for as long as it runs, so calls
+    /// run concurrently with a turn.
+    pub(crate) journal: Mutex<Option<smith_store::SharedWriter>>,
+    /// `initialize` was answered: requests other than `ping` are served from then on, and a
+    /// second `initialize` is refused.
+    initialized: AtomicBool,
     /// Resource subscriptions by URI: raising the flag ends one.
     pub(crate) subscriptions: Mutex<HashMap<String, Arc<AtomicBool>>>,
     /// The least severe log level sent (a rank in `smith_render_mcp::LEVELS`).
@@ -87,6 +97,9 @@ impl Server {
             recording: Mutex::new(None),
             tools: Mutex::new(None),
             calls: Mutex::new(HashMap::new()),
+            cancelled: Mutex::new(std::collections::HashSet::new()),
+            journal: Mutex::new(None),
+            initialized: AtomicBool::new(false),
             subscriptions: Mutex::new(HashMap::new()),
             log_level: AtomicUsize::new(smith_render_mcp::level_rank("info").unwrap_or(1)),
             shutting_down: AtomicBool::new(false),
@@ -239,11 +252,28 @@ impl Server {
             }
             _ => {}
         }
+        // Served methods wait for `initialize`; an unknown one is "method not found" at any
+        // time (a client's `server/discover` probe falls back on it).
+        let served = crate::decl::METHODS
+            .iter()
+            .any(|m| m.method == method && !matches!(m.method, "initialize" | "ping"));
+        if served && !self.initialized.load(Ordering::SeqCst) {
+            return self.answer(
+                id.as_ref(),
+                invalid(format!(
+                    "`{method}` before `initialize`: a client initializes the connection first (MCP lifecycle), then sends requests; nothing was done"
+                )),
+            );
+        }
         let result = match method.as_str() {
-            "initialize" => {
+            "initialize" if self.initialized.load(Ordering::SeqCst) => invalid(
+                "`initialize` was already answered on this connection; it is sent once, first (start a new connection to negotiate again)".to_owned(),
+            ),
+            "initialize" => check_initialize(&params).map(|()| {
                 *lock(&self.capabilities) = Capabilities::of(params.get("capabilities"));
-                Ok(initialize(&params))
-            }
+                self.initialized.store(true, Ordering::SeqCst);
+                initialize(&params)
+            }),
             "ping" => Ok(json!({})),
             "notifications/initialized" | "notifications/roots/list_changed" => {
                 self.ask_roots();
@@ -254,7 +284,7 @@ impl Server {
                 return;
             }
             "logging/setLevel" => self.set_level(&params),
-            "tools/list" => crate::tools::list(self),
+            "tools/list" => no_cursor(&params).and_then(|()| crate::tools::list(self)),
             "tools/call" => {
                 crate::tools::call(self, id, params);
                 return;
@@ -295,7 +325,9 @@ impl Server {
         let Some(id) = params.get("requestId") else {
             return;
         };
-        if let Some(cancel) = lock(&self.calls).get(&id.to_string()) {
+        let key = id.to_string();
+        if let Some(cancel) = lock(&self.calls).get(&key) {
+            lock(&self.cancelled).insert(key);
             cancel.cancel();
         }
     }
@@ -333,6 +365,47 @@ pub(crate) fn invalid_params(field: &str, expected: &str) -> ErrorObject {
         code: INVALID_PARAMS,
         message: format!("invalid params: `{field}` must be {expected}"),
         data: Some(json!({"field": field, "expected": expected})),
+    }
+}
+
+/// Check `initialize`'s params against the MCP schema: `protocolVersion` a string,
+/// `capabilities` an object, `clientInfo` an object with a string `name` and `version`.
+fn check_initialize(params: &Map<String, Value>) -> Result<(), ErrorObject> {
+    if !params.get("protocolVersion").is_some_and(Value::is_string) {
+        return Err(invalid_params(
+            "protocolVersion",
+            "a string: the revision the client speaks (e.g. \"2025-11-25\")",
+        ));
+    }
+    if !params.get("capabilities").is_some_and(Value::is_object) {
+        return Err(invalid_params("capabilities", "an object (`{}` for none)"));
+    }
+    let info = params.get("clientInfo");
+    if !info.is_some_and(Value::is_object) {
+        return Err(invalid_params(
+            "clientInfo",
+            "an object with the client's `name` and `version`",
+        ));
+    }
+    for field in ["name", "version"] {
+        if !info
+            .and_then(|i| i.get(field))
+            .is_some_and(Value::is_string)
+        {
+            return Err(invalid_params(&format!("clientInfo.{field}"), "a string"));
+        }
+    }
+    Ok(())
+}
+
+/// `tools/list` is one page: a `cursor` is none this server gave.
+fn no_cursor(params: &Map<String, Value>) -> Result<(), ErrorObject> {
+    match params.get("cursor") {
+        None => Ok(()),
+        Some(_) => Err(invalid_params(
+            "cursor",
+            "absent: `tools/list` returns every tool in one page and gives no `nextCursor`",
+        )),
     }
 }
 

@@ -117,9 +117,19 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
         };
         runner.register_secrets().map_err(|e| e.to_string())?;
         *lock(&server.session) = Some(runner.id());
+        *lock(&server.journal) = Some(runner.journal());
         *guard = Some(Recording { runner });
     }
     Ok(guard)
+}
+
+/// The journal of the session effects are recorded in, creating the session if needed; never
+/// waits for a running `smith_run` turn (the session exists before a turn holds it).
+fn journal(server: &Server) -> Result<Option<smith_store::SharedWriter>, String> {
+    if let Some(journal) = lock(&server.journal).clone() {
+        return Ok(Some(journal));
+    }
+    Ok(recording(server)?.as_ref().map(|r| r.runner.journal()))
 }
 
 /// The id of the session effects are recorded in, creating it if needed.
@@ -148,11 +158,24 @@ pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, 
             return server.answer(id.as_ref(), Err(invalid_params("arguments", "an object")));
         }
     };
-    let token = params
-        .get("_meta")
-        .and_then(|m| m.get("progressToken"))
-        .filter(|t| t.is_string() || t.is_i64() || t.is_u64())
-        .cloned();
+    let meta = match params.get("_meta") {
+        None => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(_) => return server.answer(id.as_ref(), Err(invalid_params("_meta", "an object"))),
+    };
+    let token = match meta.and_then(|m| m.get("progressToken")) {
+        None => None,
+        Some(t) if t.is_string() || t.is_i64() || t.is_u64() => Some(t.clone()),
+        Some(_) => {
+            return server.answer(
+                id.as_ref(),
+                Err(invalid_params(
+                    "_meta.progressToken",
+                    "a string or an integer",
+                )),
+            );
+        }
+    };
     let tools = match loadout(server) {
         Ok(t) => t,
         Err(e) => return server.answer(id.as_ref(), Err(e)),
@@ -203,10 +226,15 @@ pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, 
             run_tool(&server2, &tools, &request, &name, arguments, token, &cancel)
         };
         server2.withdraw(&request);
+        let mut cancelled = false;
         if let Some(key) = &key {
             lock(&server2.calls).remove(key);
+            cancelled = lock(&server2.cancelled).remove(key);
         }
-        server2.answer(id.as_ref(), Ok(result));
+        // A call the client cancelled is never answered (MCP cancellation).
+        if !cancelled {
+            server2.answer(id.as_ref(), Ok(result));
+        }
     });
 }
 
@@ -244,8 +272,8 @@ fn run_tool(
     token: Option<Value>,
     cancel: &Cancel,
 ) -> Value {
-    let journal = match recording(server) {
-        Ok(g) => g.as_ref().map(|r| r.runner.journal()),
+    let journal = match journal(server) {
+        Ok(j) => j,
         Err(why) => return text_result(&format!("`{name}` was not run: {why}"), true),
     };
     let Some(journal) = journal else {

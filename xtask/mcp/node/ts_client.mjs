@@ -24,6 +24,10 @@ const transport = new StdioClientTransport({
   stderr: "inherit",
 });
 const client = new Client({ name: "smith-test", version: "1.0.0" });
+// What the SDK reports as protocol errors (e.g. "Received a response for an unknown message
+// ID", which a response to a cancelled request would raise).
+const protocolErrors = [];
+client.onerror = (e) => protocolErrors.push(String(e));
 const updates = [];
 client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.push(n.params.uri));
 await client.connect(transport);
@@ -69,9 +73,14 @@ const call = client.callTool({ name: "bash", arguments: { command: "touch begun-
   signal: abort.signal,
 });
 await poll(() => fs.existsSync(gate));
+const written = updates.length;
 abort.abort("enough");
 await assert.rejects(call);
+// The stopped program's effect is recorded (the session announces the write) as the call
+// ends; a response to the cancelled request would come then, before this ping's.
+await poll(() => updates.length > written);
 await client.ping();
+assert.deepEqual(protocolErrors, [], "a cancelled request was answered");
 r = await client.callTool({ name: "ls", arguments: { path: "." } });
 assert.ok(r.content[0].text.includes("made-ts.txt"), r.content[0].text);
 await client.close();

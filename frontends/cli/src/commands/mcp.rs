@@ -33,7 +33,7 @@ Exit status:
 /// Arguments of `smith mcp`.
 #[derive(Debug, Args)]
 pub(crate) struct McpArgs {
-    /// The model `smith_run` uses (as the `model` setting).
+    /// The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
     /// Record tool effects in this existing session (an id or unique prefix; `last`: the

@@ -27,7 +27,8 @@ Exit status:
 /// Arguments of `smith rpc`.
 #[derive(Debug, Args)]
 pub(crate) struct RpcArgs {
-    /// The model sessions use unless a submission names one (as the `model` setting).
+    /// The model sessions use unless a submission names one (as the `model` setting); `smith
+    /// -m MODEL rpc` gives it too.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
 }

@@ -1,37 +1,56 @@
 //! Raw lines a client library never sends: the lifecycle answers, bad input and the end of
 //! input mid-call. Stdout carries MCP messages only.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::client::{Client, all_protocol};
 use crate::common::{self, Env};
 
-fn start(env: &Env, args: &[&str]) -> Client {
+/// A server started in `env`'s root, not initialized yet.
+fn started(env: &Env, args: &[&str]) -> Client {
     Client::start_subcommand(env, "mcp", args, env.root.path())
+}
+
+/// A server started in `env`'s root and initialized.
+fn start(env: &Env, args: &[&str]) -> Client {
+    let mut c = started(env, args);
+    c.result(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    c
 }
 
 #[test]
 fn initialize_negotiates_a_revision_and_unserved_methods_get_correlated_errors() {
     let env = Env::new();
-    let mut c = start(&env, &[]);
-    // The stateless revision's probe: "method not found", so clients fall back.
-    let e = c.error("server/discover", json!({}));
-    assert_eq!(e["code"], -32601);
     for (asked, got) in [
         ("2025-06-18", "2025-06-18"),
-        ("2025-11-25", "2025-11-25"),
         ("2024-11-05", "2025-11-25"),
         ("1999-01-01", "2025-11-25"),
     ] {
+        let mut c = started(&env, &[]);
         let r = c.result(
             "initialize",
             json!({"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
         );
         assert_eq!(r["protocolVersion"], got, "asked {asked}");
-        assert_eq!(r["serverInfo"]["name"], "smith");
-        assert_eq!(r["capabilities"]["resources"]["subscribe"], true);
-        assert!(r["capabilities"]["tools"].is_object());
+        let (status, _, stderr) = c.finish();
+        assert!(status.success(), "{stderr}");
     }
+    let mut c = started(&env, &[]);
+    // The stateless revision's probe: "method not found", so clients fall back.
+    let e = c.error("server/discover", json!({}));
+    assert_eq!(e["code"], -32601);
+    let r = c.result(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(r["protocolVersion"], "2025-11-25");
+    assert_eq!(r["serverInfo"]["name"], "smith");
+    assert_eq!(r["capabilities"]["resources"]["subscribe"], true);
+    assert!(r["capabilities"]["tools"].is_object());
     c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
     assert_eq!(c.result("ping", json!({})), json!({}));
     // Capabilities not offered are answered, never left hanging.
@@ -53,6 +72,79 @@ fn initialize_negotiates_a_revision_and_unserved_methods_get_correlated_errors()
         c.result("logging/setLevel", json!({"level": "debug"})),
         json!({})
     );
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+}
+
+/// The lifecycle as the MCP schema has it: served requests wait for `initialize`, which is
+/// answered once and whose params are checked field by field; wrong-typed params of the other
+/// requests are `-32602` naming the field.
+#[test]
+fn initialize_is_checked_and_answered_once_and_params_are_typed() {
+    let env = Env::new();
+    let mut c = started(&env, &[]);
+    // Before `initialize`: served methods are refused, `ping` is answered.
+    let e = c.error("tools/list", json!({}));
+    assert_eq!(e["code"], -32600, "{e}");
+    assert!(e["message"].as_str().unwrap().contains("initialize"), "{e}");
+    assert_eq!(c.result("ping", json!({})), json!({}));
+    let ok = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
+    for (field, bad) in [
+        ("protocolVersion", json!(1)),
+        ("protocolVersion", Value::Null),
+        ("capabilities", json!("x")),
+        ("clientInfo", json!([1])),
+        ("clientInfo.name", json!({"version": "1"})),
+        ("clientInfo.version", json!({"name": "t", "version": 2})),
+    ] {
+        let mut params = ok.clone();
+        let key = field.split('.').next().unwrap();
+        params[key] = bad;
+        let e = c.error("initialize", params);
+        assert_eq!(
+            (e["code"].as_i64(), e["data"]["field"].as_str()),
+            (Some(-32602), Some(field)),
+            "{e}"
+        );
+    }
+    let e = c.error("initialize", json!({}));
+    assert_eq!(e["data"]["field"], "protocolVersion", "{e}");
+    let e = c.call("initialize", Value::Null);
+    assert_eq!(e["error"]["code"], -32602, "{e}");
+    // The first well-formed one is answered; a second is refused.
+    assert_eq!(
+        c.result("initialize", ok.clone())["protocolVersion"],
+        "2025-11-25"
+    );
+    let e = c.error("initialize", ok);
+    assert_eq!(e["code"], -32600, "{e}");
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    // Wrong-typed params of the served requests.
+    for (method, params, field) in [
+        ("tools/list", json!({"cursor": "x"}), "cursor"),
+        ("tools/list", json!({"cursor": null}), "cursor"),
+        ("resources/list", json!({"cursor": null}), "cursor"),
+        ("resources/list", json!({"cursor": 3}), "cursor"),
+        (
+            "tools/call",
+            json!({"name": "ls", "arguments": {}, "_meta": 5}),
+            "_meta",
+        ),
+        (
+            "tools/call",
+            json!({"name": "ls", "arguments": {}, "_meta": {"progressToken": [1]}}),
+            "_meta.progressToken",
+        ),
+    ] {
+        let e = c.error(method, params);
+        assert_eq!(
+            (e["code"].as_i64(), e["data"]["field"].as_str()),
+            (Some(-32602), Some(field)),
+            "{method}: {e}"
+        );
+    }
+    assert!(c.result("tools/list", json!({}))["tools"].is_array());
     let (status, lines, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
     all_protocol(&lines);
@@ -160,10 +252,21 @@ fn an_id_in_flight_is_not_taken_again() {
     c.send_raw(
         r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"d"}}"#,
     );
-    let r = c.until(|l| l["id"] == "d");
-    assert!(r["result"]["content"][0]["text"].is_string(), "{r}");
-    let (status, _, stderr) = c.finish();
+    // The cancellation reached the call: its program was stopped, its effect recorded as it
+    // ended (unknown: it had started) — and the cancelled call gets no response.
+    let session = env.session_files()[0].clone();
+    smith_testkit::wait_until("the cancelled call's effect settled", || {
+        smith_store::read_session(&session).is_ok_and(|s| {
+            s.entries
+                .iter()
+                .any(|e| matches!(e.record, smith_store::Record::EffectCompletion(_)))
+        })
+    });
+    assert_eq!(c.result("ping", json!({})), json!({}));
+    let (status, lines, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
+    let answers = lines.iter().filter(|l| l["id"] == "d").count();
+    assert_eq!(answers, 1, "only the refusal of the reused id: {lines:?}");
 }
 
 /// `--session` naming no session is bad configuration: exit 2 before serving anything.
@@ -202,18 +305,18 @@ fn end_of_input_mid_call_cancels_it_records_how_it_ended_and_exits_cleanly() {
         _ => None,
     });
     assert_eq!(outcome, Some(smith::EffectOutcome::Unknown));
-    // Whether its answer was written before the end is not promised; nothing else was.
-    assert!(
-        lines
-            .iter()
-            .all(|l| l["id"] == id || l.get("method").is_some())
-    );
+    // Whether its answer was written before the end is not promised; nothing else was but
+    // the answer to `initialize`.
+    assert!(lines.iter().all(|l| l["id"] == id
+        || l.get("method").is_some()
+        || l["result"]["protocolVersion"].is_string()));
 }
 
 #[test]
 fn every_declared_method_is_served_and_the_templates_are_the_declared_ones() {
     let env = Env::new();
-    let mut c = start(&env, &[]);
+    // `initialize`, the first declared method, is this connection's first request.
+    let mut c = started(&env, &[]);
     for served in smith_mcp::decl::METHODS {
         let params = match served.method {
             "initialize" => {
@@ -238,4 +341,102 @@ fn done_ok(c: Client) {
     let (status, lines, stderr) = c.finish();
     assert!(status.success(), "{stderr}");
     all_protocol(&lines);
+}
+
+/// A turn that runs `bash` until a gate file appears, then answers.
+const GATE_SCRIPT: &str = r##"
+round {
+    tool-call id="g1" name="bash" arguments=#"{"command": "touch begun; while [ ! -e gate ]; do sleep 0.05; done"}"#
+    stop "tool_use"
+}
+round { echo; stop "end_turn" }
+"##;
+
+/// A `smith_run` turn holds the server's session for as long as it runs; a direct tool call
+/// meanwhile is answered at once, recorded in the same session, and the turn then finishes.
+#[cfg(unix)]
+#[test]
+fn a_tool_call_is_answered_while_a_smith_run_turn_holds_the_session() {
+    let env = Env::new();
+    let script = env.write("gate.kdl", GATE_SCRIPT);
+    env.write("notes.txt", "notes for the concurrent read\n");
+    let mut c = start(
+        &env,
+        &[
+            "-m",
+            "scripted/gate",
+            "--script",
+            script.to_str().unwrap(),
+            "--allow-process",
+        ],
+    );
+    let turn = c.request(
+        "tools/call",
+        json!({"name": "smith_run", "arguments": {"prompt": "wait for the gate"}}),
+    );
+    common::wait_for(&env.root.path().join("begun"));
+    let r = c.result(
+        "tools/call",
+        json!({"name": "read", "arguments": {"path": "notes.txt"}}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("concurrent read"),
+        "{r}"
+    );
+    assert!(
+        !c.lines.iter().any(|l| l["id"] == turn),
+        "the turn still waits at its gate"
+    );
+    env.write("gate", "");
+    let done = c.response(turn);
+    assert_eq!(done["result"]["isError"], false, "{done}");
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+    let entries = smith_store::read_session(&env.session_files()[0])
+        .unwrap()
+        .entries;
+    let read_call = entries
+        .iter()
+        .any(|e| matches!(&e.record, smith_store::Record::ClientCall(call) if call.tool == "read"));
+    let ended = entries
+        .iter()
+        .any(|e| matches!(e.record, smith_store::Record::RunEnd(_)));
+    assert!(
+        read_call && ended,
+        "the read and the turn are both recorded"
+    );
+}
+
+/// `smith -m MODEL mcp`, the natural line of an MCP host's configuration: the model given
+/// before the command is the one `smith_run` uses.
+#[test]
+fn a_model_given_before_the_command_is_the_servers() {
+    let env = Env::new();
+    // The subcommand argument of the shared client is the first word after the program: here
+    // the global option, then its value and the command.
+    let mut c = Client::start_subcommand(&env, "-m", &["scripted/demo", "mcp"], env.root.path());
+    c.result(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    c.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let r = c.result(
+        "tools/call",
+        json!({"name": "smith_run", "arguments": {"prompt": "hello from the host"}}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("You said: hello from the host"),
+        "{r}"
+    );
+    let (status, _, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
 }
