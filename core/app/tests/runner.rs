@@ -238,7 +238,17 @@ fn a_session_another_process_writes_is_observed_never_taken() {
     let before = std::fs::read(&path).unwrap();
     let wanted = Target::Find(id.to_string()[..13].to_owned());
     match target::open_or_observe(Arc::clone(&app), &wanted, work.path(), words).unwrap() {
-        Access::Observer { path: p, id: i } => assert_eq!((p, i), (path.clone(), id)),
+        Access::Observer {
+            path: p,
+            id: i,
+            notices,
+        } => {
+            assert_eq!((p, i), (path.clone(), id));
+            assert!(
+                notices.is_empty(),
+                "opened where it was started: {notices:?}"
+            );
+        }
         Access::Writer(_) => panic!("another process writes it"),
     }
     let err = target::open(Arc::clone(&app), &wanted, work.path(), words).unwrap_err();
@@ -319,4 +329,46 @@ fn a_recorded_turn_is_one_the_runner_ran() {
         session.entries.last().map(|e| &e.record),
         Some(Record::RunEnd(_))
     ));
+}
+
+#[test]
+fn a_fork_past_the_tip_names_the_entry_and_a_session_opened_elsewhere_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
+    let app = app(home.path());
+    let runner = one_turn(&app, work.path());
+    let (path, id) = (runner.path().to_owned(), runner.id());
+    runner.close(false).unwrap();
+    let store = app.sessions().unwrap();
+    let err = target::fork(&store, &path, id, Some(EntryId(9_999))).unwrap_err();
+    assert!(
+        matches!(err, OpenError::Fork { .. }) && err.to_string().contains("9999"),
+        "{err}"
+    );
+    assert_eq!(store.list().unwrap().len(), 1, "no fork was left behind");
+    let forked = target::fork(&store, &path, id, None).unwrap();
+    assert_eq!(store.list().unwrap().len(), 2);
+    // The fork keeps the source's start: opened from another directory, it says where its
+    // tools now run.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let wanted = Target::Existing {
+        path: forked.path,
+        id: forked.id,
+    };
+    let opened = target::open(Arc::clone(&app), &wanted, elsewhere.path(), words).unwrap();
+    let said: Vec<String> = opened.notices.iter().map(ToString::to_string).collect();
+    assert!(
+        opened
+            .notices
+            .iter()
+            .any(|n| matches!(n, target::OpenNotice::StartedElsewhere { .. })),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|s| s.contains(elsewhere.path().to_str().unwrap())),
+        "{said:?}"
+    );
+    opened.runner.close(false).unwrap();
 }

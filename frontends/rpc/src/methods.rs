@@ -273,17 +273,15 @@ fn fork(server: &Arc<Server>, p: &Params) -> Result<Value> {
     let (path, id) = store
         .find(wanted)
         .map_err(|e| ErrorObject::new(code::NOT_FOUND, e.to_string()))?;
-    let new_id = SessionId::new_now();
-    let forked = smith_store::fork(&path, store.dir(), new_id, p.u64("at").map(EntryId)).map_err(
-        |e| match e {
-            smith_store::Error::Encode { .. } => ErrorObject {
+    let forked =
+        target::fork(&store, &path, id, p.u64("at").map(EntryId)).map_err(|e| match e {
+            e @ OpenError::Fork { .. } => ErrorObject {
                 code: code::NOT_FOUND,
-                message: format!("cannot fork session {id} there: {e}"),
+                message: e.to_string(),
                 data: Some(json!({"field": "at"})),
             },
-            other => errors::store(&other),
-        },
-    )?;
+            other => open_error(other),
+        })?;
     let cwd = recorded_cwd(forked.id, &forked.path);
     let wanted = Target::Existing {
         path: forked.path,

@@ -453,6 +453,9 @@ pub fn open_notices(
                     format!("{n} — see `smith sessions verify {id}`")
                 }
                 OpenNotice::Recovered { .. } => n.to_string(),
+                OpenNotice::StartedElsewhere { started, .. } => {
+                    format!("{n} (start smith in {started} to work there)")
+                }
             };
             (NoticeLevel::Warning, text)
         })

@@ -116,9 +116,10 @@ pub(crate) fn fork(
     let store = app
         .sessions()
         .map_err(|e| format!("cannot fork session {id}: {e}"))?;
-    let new_id = SessionId::new_now();
-    let forked = smith_store::fork(path, store.dir(), new_id, at)
-        .map_err(|e| format!("cannot fork session {id}: {e}"))?;
+    let forked = target::fork(&store, path, id, at).map_err(|e| match e {
+        e @ target::OpenError::Fork { .. } => e.to_string(),
+        other => format!("cannot fork session {id}: {other}"),
+    })?;
     Ok(Target::Created {
         path: forked.path,
         id: forked.id,
@@ -200,8 +201,7 @@ pub(crate) fn open(
                 .map_err(|e| format!("cannot open session {id}: {e}"))?
             {
                 Access::Writer(opened) => {
-                    let mut notices = crate::open_notices(&opened.notices);
-                    notices.extend(elsewhere(id, &path));
+                    let notices = crate::open_notices(&opened.notices);
                     Ok((
                         Opening::Writer {
                             runner: Box::new(opened.runner),
@@ -209,30 +209,14 @@ pub(crate) fn open(
                         notices,
                     ))
                 }
-                Access::Observer { path, id } => {
-                    let notices = elsewhere(id, &path).into_iter().collect();
-                    Ok((Opening::Observer { path, id }, notices))
-                }
+                Access::Observer { path, id, notices } => Ok((
+                    Opening::Observer { path, id },
+                    crate::open_notices(&notices),
+                )),
             }
         }
         Target::Replay { path, id, options } => {
             Ok((Opening::Replay { path, id, options }, Vec::new()))
         }
     }
-}
-
-/// A notice when session `id` was started in another directory than this process runs in:
-/// its tools run here, not there.
-fn elsewhere(id: SessionId, path: &Path) -> Option<(NoticeLevel, String)> {
-    let started = smith_app::inspect::summarize(id, path).ok()?.cwd?;
-    let here = std::env::current_dir().ok()?;
-    (Path::new(&started) != here).then(|| {
-        (
-            NoticeLevel::Warning,
-            format!(
-                "session {id} was started in {started}; its tools run here, in {} (start smith in {started} to work there)",
-                here.display()
-            ),
-        )
-    })
 }

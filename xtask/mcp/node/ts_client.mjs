@@ -84,4 +84,36 @@ assert.deepEqual(protocolErrors, [], "a cancelled request was answered");
 r = await client.callTool({ name: "ls", arguments: { path: "." } });
 assert.ok(r.content[0].text.includes("made-ts.txt"), r.content[0].text);
 await client.close();
+
+// A second server, its model given before the command (`smith -m MODEL mcp`): a `smith_run`
+// turn held at a gate (its bash call waits for a file) while a `read` is answered beside it.
+const script = path.join(work, "gate.kdl");
+fs.writeFileSync(
+  script,
+  'round {\n    tool-call id="g1" name="bash" arguments=#"{"command": "touch begun-gate; while [ ! -e gate-open ]; do sleep 0.05; done"}"#\n    stop "tool_use"\n}\nround { echo; stop "end_turn" }\n',
+);
+const gated = new Client({ name: "smith-test-gate", version: "1.0.0" });
+await gated.connect(
+  new StdioClientTransport({
+    command: smith,
+    args: ["-m", "scripted/gate", "mcp", "--script", script, "--allow-process"],
+    env,
+    cwd: work,
+    stderr: "inherit",
+  }),
+);
+let turnDone = false;
+const turn = gated.callTool({ name: "smith_run", arguments: { prompt: "wait for the gate" } });
+turn.then(() => {
+  turnDone = true;
+});
+await poll(() => fs.existsSync(path.join(work, "begun-gate")));
+r = await gated.callTool({ name: "read", arguments: { path: "notes.txt" } });
+assert.equal(r.isError, false);
+assert.ok(r.content[0].text.startsWith("hello from the test\n"), r.content[0].text);
+assert.equal(turnDone, false, "the read waited for the turn");
+fs.writeFileSync(path.join(work, "gate-open"), "");
+r = await turn;
+assert.equal(r.isError, false, JSON.stringify(r));
+await gated.close();
 console.log(JSON.stringify(out));

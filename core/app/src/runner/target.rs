@@ -70,6 +70,15 @@ pub enum OpenNotice {
         /// Where and why.
         skipped: Skipped,
     },
+    /// The session was started in another directory than the one its tools now run in.
+    StartedElsewhere {
+        /// The session.
+        id: SessionId,
+        /// The directory its start recorded.
+        started: String,
+        /// Where its tools run now.
+        here: PathBuf,
+    },
 }
 
 impl std::fmt::Display for OpenNotice {
@@ -84,6 +93,11 @@ impl std::fmt::Display for OpenNotice {
                 f,
                 "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged",
                 skipped.damage_at, skipped.reason
+            ),
+            Self::StartedElsewhere { id, started, here } => write!(
+                f,
+                "session {id} was started in {started}; its tools run here, in {}",
+                here.display()
             ),
         }
     }
@@ -124,6 +138,16 @@ pub enum OpenError {
         dir: PathBuf,
         /// The failure.
         source: std::io::Error,
+    },
+    /// A fork point that is no entry of the session.
+    #[error("cannot fork session {session} at {}: {why}", at.map_or_else(|| "its leaf".to_owned(), |e| format!("entry {e}")))]
+    Fork {
+        /// The source session.
+        session: SessionId,
+        /// The fork point asked for.
+        at: Option<smith::EntryId>,
+        /// Why it is none.
+        why: String,
     },
     /// The session file could not be opened as its writer: locked by another writer,
     /// damaged, of an unknown format version, unreadable.
@@ -195,7 +219,9 @@ pub fn open(
     let recorded = cwd.to_str().map(str::to_owned);
     let (session, created, notices) = match (target, resolve(&app, target, cwd)?) {
         (_, Some((path, id))) => {
-            let (session, notices) = open_existing(&store, &path, id).map_err(OpenError::Store)?;
+            let (session, mut notices) =
+                open_existing(&store, &path, id).map_err(OpenError::Store)?;
+            notices.extend(elsewhere(id, &path, cwd));
             (session, false, notices)
         }
         (Target::Named(id), None) => match store.create_with(*id, recorded) {
@@ -256,6 +282,8 @@ pub enum Access {
         path: PathBuf,
         /// Its id.
         id: SessionId,
+        /// What opening had to say (another directory than the one it was started in).
+        notices: Vec<OpenNotice>,
     },
 }
 
@@ -276,14 +304,18 @@ pub fn open_or_observe(
     let store = app.sessions()?;
     match store.open_or_observe(&path, id).map_err(OpenError::Store)? {
         smith_agent::Access::Writer(opened) => {
-            let (session, notices) = notices_of(id, *opened);
+            let (session, mut notices) = notices_of(id, *opened);
+            notices.extend(elsewhere(id, &path, cwd));
             Ok(Access::Writer(Box::new(Opened {
                 runner: Runner::new(app, session, cwd.to_owned(), words),
                 temp: None,
                 notices,
             })))
         }
-        smith_agent::Access::Observer(_) => Ok(Access::Observer { path, id }),
+        smith_agent::Access::Observer(_) => {
+            let notices = elsewhere(id, &path, cwd).into_iter().collect();
+            Ok(Access::Observer { path, id, notices })
+        }
     }
 }
 
@@ -308,6 +340,41 @@ fn open_existing(
     id: SessionId,
 ) -> Result<(smith_agent::Session, Vec<OpenNotice>), smith_store::Error> {
     Ok(notices_of(id, store.open(path, id)?))
+}
+
+/// The notice that session `id` (file `path`) was started elsewhere than `cwd`, if it was.
+fn elsewhere(id: SessionId, path: &Path, cwd: &Path) -> Option<OpenNotice> {
+    let started = crate::inspect::summarize(id, path).ok()?.cwd?;
+    (Path::new(&started) != cwd).then(|| OpenNotice::StartedElsewhere {
+        id,
+        started,
+        here: cwd.to_owned(),
+    })
+}
+
+/// Fork session `id` (file `path`) at entry `at` — its selected leaf when `None` — into a
+/// new session of `store` (the source is only read, so a session another process writes can
+/// be forked from its last complete change); open the fork with [`open`] and
+/// [`Target::Existing`].
+///
+/// # Errors
+/// [`OpenError::Fork`] when `at` is no entry of the source (past its tip, or 0);
+/// [`OpenError::Store`] for damage at or before `at` and read or write failures. Nothing is
+/// left behind.
+pub fn fork(
+    store: &SessionStore,
+    path: &Path,
+    id: SessionId,
+    at: Option<smith::EntryId>,
+) -> Result<smith_store::Forked, OpenError> {
+    smith_store::fork(path, store.dir(), SessionId::new_now(), at).map_err(|e| match e {
+        smith_store::Error::Encode { .. } => OpenError::Fork {
+            session: id,
+            at,
+            why: e.to_string(),
+        },
+        other => OpenError::Store(other),
+    })
 }
 
 fn notices_of(

@@ -102,7 +102,14 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
                 runner: Box::new(opened.runner),
             }
         }
-        Access::Observer { path, id } => Opening::Observer { path, id },
+        Access::Observer {
+            path,
+            id,
+            notices: said,
+        } => {
+            notices.extend(smith_tui::open_notices(&said));
+            Opening::Observer { path, id }
+        }
     };
     let outcome = smith_tui::run(Options {
         app,

@@ -89,6 +89,7 @@ pub(crate) fn open_error(e: OpenError, asked: &str) -> CliError {
                 dir.display()
             ),
         ),
+        e @ OpenError::Fork { .. } => CliError::usage(e.to_string()),
         OpenError::Store(e) => store_error(&e, true),
     }
 }
@@ -123,6 +124,9 @@ pub(crate) fn report_open_notices(notices: &[smith_app::runner::target::OpenNoti
                 note(&format!("{notice} — see `smith sessions verify {id}`"))
             }
             OpenNotice::Recovered { .. } => note(&notice.to_string()),
+            OpenNotice::StartedElsewhere { started, .. } => {
+                note(&format!("{notice} (run smith in {started} to work there)"))
+            }
         }
     }
 }

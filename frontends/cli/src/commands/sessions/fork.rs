@@ -2,9 +2,10 @@
 //! session, published atomically; prints the new session's id.
 
 use clap::Args;
-use smith::{EntryId, SessionId};
+use smith::EntryId;
 use smith_app::SessionStore;
 use smith_app::inspect::{ForkView, Record};
+use smith_app::runner::target::{OpenError, fork};
 
 use super::find;
 use crate::command_error::{self, CliError};
@@ -33,29 +34,24 @@ pub(super) fn run(store: &SessionStore, args: &ForkArgs, out: &mut Out) -> Resul
             "--at 0 names no entry; entries are numbered from 1 (the session's start)",
         ));
     }
-    let forked = smith_store::fork(
-        &path,
-        store.dir(),
-        SessionId::new_now(),
-        args.at.map(EntryId),
-    )
-    .map_err(|e| {
-        let status = match e {
-            smith_store::Error::Encode { .. } => exit::USAGE,
-            ref other => command_error::store_status(other),
-        };
-        let hint = if status == exit::DAMAGED {
-            "; pass --at with an entry before the damage (`smith sessions verify` names it)"
-        } else {
-            ""
-        };
-        CliError::new(
-            status,
-            format!(
-                "cannot fork session {id}: {}{hint}",
-                command_error::store_message(&e)
-            ),
-        )
+    let forked = fork(store, &path, id, args.at.map(EntryId)).map_err(|e| match e {
+        e @ OpenError::Fork { .. } => CliError::usage(e.to_string()),
+        OpenError::Store(e) => {
+            let status = command_error::store_status(&e);
+            let hint = if status == exit::DAMAGED {
+                "; pass --at with an entry before the damage (`smith sessions verify` names it)"
+            } else {
+                ""
+            };
+            CliError::new(
+                status,
+                format!(
+                    "cannot fork session {id}: {}{hint}",
+                    command_error::store_message(&e)
+                ),
+            )
+        }
+        other => CliError::new(exit::RUN_FAILED, other.to_string()),
     })?;
     if args.json {
         out.json(&Record::Fork(ForkView {
