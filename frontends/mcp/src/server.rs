@@ -265,6 +265,10 @@ impl Server {
                 )),
             );
         }
+        // MCP: `_meta` is an object wherever it is given.
+        if params.get("_meta").is_some_and(|m| !m.is_object()) {
+            return self.answer(id.as_ref(), Err(invalid_params("_meta", "an object")));
+        }
         let result = match method.as_str() {
             "initialize" if self.initialized.load(Ordering::SeqCst) => invalid(
                 "`initialize` was already answered on this connection; it is sent once, first (start a new connection to negotiate again)".to_owned(),
@@ -290,7 +294,9 @@ impl Server {
                 return;
             }
             "resources/list" => crate::resources::list(self, &params),
-            "resources/templates/list" => Ok(crate::resources::templates()),
+            "resources/templates/list" => {
+                no_cursor(&params).map(|()| crate::resources::templates())
+            }
             "resources/read" => crate::resources::read(self, &params),
             "resources/subscribe" => crate::resources::subscribe(self, &params),
             "resources/unsubscribe" => crate::resources::unsubscribe(self, &params),
@@ -398,13 +404,14 @@ fn check_initialize(params: &Map<String, Value>) -> Result<(), ErrorObject> {
     Ok(())
 }
 
-/// `tools/list` is one page: a `cursor` is none this server gave.
+/// `tools/list` and `resources/templates/list` are one page: a `cursor` is none this server
+/// gave.
 fn no_cursor(params: &Map<String, Value>) -> Result<(), ErrorObject> {
     match params.get("cursor") {
         None => Ok(()),
         Some(_) => Err(invalid_params(
             "cursor",
-            "absent: `tools/list` returns every tool in one page and gives no `nextCursor`",
+            "absent: this list comes in one page and gives no `nextCursor`",
         )),
     }
 }

@@ -146,13 +146,21 @@ pub(crate) fn session_id(server: &Server) -> Result<smith::SessionId, String> {
 
 /// `tools/call`: answered from a thread of its own (the reading thread goes on).
 pub(crate) fn call(server: &Arc<Server>, id: Option<Value>, params: Map<String, Value>) {
-    let name = params
+    let Some(name) = params
         .get("name")
         .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+        .map(str::to_owned)
+    else {
+        return server.answer(
+            id.as_ref(),
+            Err(invalid_params(
+                "name",
+                "a string: the tool to call (`tools/list` lists them)",
+            )),
+        );
+    };
     let arguments = match params.get("arguments") {
-        None | Some(Value::Null) => json!({}),
+        None => json!({}),
         Some(v @ Value::Object(_)) => v.clone(),
         Some(_) => {
             return server.answer(id.as_ref(), Err(invalid_params("arguments", "an object")));
@@ -511,8 +519,14 @@ fn run_turn(
         }
         Ok(o) => text_result(
             &match o.error {
-                Some(e) => format!("the turn ended with {}: {e}", o.stop_reason.as_str()),
-                None => format!("the turn ended with {}", o.stop_reason.as_str()),
+                Some(e) => format!(
+                    "the turn ended with stop reason `{}`: {e}",
+                    o.stop_reason.as_str()
+                ),
+                None => format!(
+                    "the turn ended with stop reason `{}`",
+                    o.stop_reason.as_str()
+                ),
             },
             true,
         ),

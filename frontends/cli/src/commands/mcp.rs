@@ -55,13 +55,14 @@ pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
     // A session that cannot be found is bad configuration: nothing is served.
     if let Some(wanted) = &args.session {
         let target = smith_app::runner::target::Target::named(wanted);
-        smith_app::runner::target::resolve(&app, &target, &cwd).map_err(|e| {
-            CliError::new(
+        smith_app::runner::target::resolve(&app, &target, &cwd).map_err(|e| match e {
+            smith_app::runner::target::OpenError::Find(e) => CliError::new(
                 exit::USAGE,
                 format!(
                     "smith mcp: --session {wanted}: {e}; `smith sessions list` shows the sessions, or leave --session out to record in a new one"
                 ),
-            )
+            ),
+            other => crate::commands::eval::target::open_error(other, "--session last"),
         })?;
     }
     let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone()).with_script(args.script.clone());

@@ -126,6 +126,16 @@ fn initialize_is_checked_and_answered_once_and_params_are_typed() {
         ("tools/list", json!({"cursor": null}), "cursor"),
         ("resources/list", json!({"cursor": null}), "cursor"),
         ("resources/list", json!({"cursor": 3}), "cursor"),
+        ("resources/templates/list", json!({"cursor": "x"}), "cursor"),
+        ("tools/list", json!({"_meta": 5}), "_meta"),
+        ("resources/list", json!({"_meta": [1]}), "_meta"),
+        ("tools/call", json!({"name": 5, "arguments": {}}), "name"),
+        ("tools/call", json!({"arguments": {}}), "name"),
+        (
+            "tools/call",
+            json!({"name": "ls", "arguments": null}),
+            "arguments",
+        ),
         (
             "tools/call",
             json!({"name": "ls", "arguments": {}, "_meta": 5}),
