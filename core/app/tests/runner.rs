@@ -43,6 +43,15 @@ fn words(refusal: &smith_app::ProcessRefusal) -> String {
     refusal.to_string()
 }
 
+/// A home, a working directory holding a README.md, and the app of that home.
+fn with_readme() -> (tempfile::TempDir, tempfile::TempDir, Arc<App>) {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
+    let app = app(home.path());
+    (home, work, app)
+}
+
 /// A new session in `cwd` with one scripted tool-using turn run through the runner.
 fn one_turn(app: &Arc<App>, cwd: &Path) -> Runner {
     let mut runner = target::open(Arc::clone(app), &Target::New, cwd, words)
@@ -85,10 +94,7 @@ fn first(path: &Path, kind: &str) -> EntryId {
 
 #[test]
 fn refused_commands_name_what_they_refuse_and_write_nothing() {
-    let home = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
-    let app = app(home.path());
+    let (_home, work, app) = with_readme();
     let mut runner = one_turn(&app, work.path());
     let path = runner.path().to_owned();
     let before = std::fs::read(&path).unwrap();
@@ -227,10 +233,7 @@ fn nothing_asks_a_model_without_a_route_and_an_unused_new_session_is_removed() {
 
 #[test]
 fn a_session_another_process_writes_is_observed_never_taken() {
-    let home = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
-    let app = app(home.path());
+    let (_home, work, app) = with_readme();
     let runner = one_turn(&app, work.path());
     let (path, id) = (runner.path().to_owned(), runner.id());
     runner.close(false).unwrap();
@@ -303,10 +306,7 @@ fn last_is_this_directory_then_the_nearest_above_it_in_its_project() {
 
 #[test]
 fn a_recorded_turn_is_one_the_runner_ran() {
-    let home = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
-    let app = app(home.path());
+    let (_home, work, app) = with_readme();
     let runner = one_turn(&app, work.path());
     let path = runner.path().to_owned();
     runner.close(false).unwrap();
@@ -333,10 +333,7 @@ fn a_recorded_turn_is_one_the_runner_ran() {
 
 #[test]
 fn a_fork_past_the_tip_names_the_entry_and_a_session_opened_elsewhere_says_so() {
-    let home = tempfile::tempdir().unwrap();
-    let work = tempfile::tempdir().unwrap();
-    std::fs::write(work.path().join("README.md"), "# readme\n").unwrap();
-    let app = app(home.path());
+    let (_home, work, app) = with_readme();
     let runner = one_turn(&app, work.path());
     let (path, id) = (runner.path().to_owned(), runner.id());
     runner.close(false).unwrap();
