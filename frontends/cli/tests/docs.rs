@@ -253,6 +253,18 @@ fn completions_and_man_pages_come_from_the_declarations() {
     assert!(page.contains("\\-\\-continue"), "{page}");
     let list = stdout(&env.run(&["docs", "man", "--list"]));
     assert!(list.lines().any(|l| l == "smith-sessions-list.1"), "{list}");
+    // Every name `--list` prints opens its page, and so does the help's example given as one
+    // argument or as words.
+    for name in list.lines() {
+        let out = env.run(&["docs", "man", name]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", stderr(&out));
+        let stem = name.trim_end_matches(".1");
+        assert!(stdout(&out).contains(&format!(".TH {stem} 1")), "{name}");
+    }
+    let words = stdout(&env.run(&["docs", "man", "sessions", "list"]));
+    assert!(words.contains(".TH smith-sessions-list 1"), "{words}");
+    assert_eq!(stdout(&env.run(&["docs", "man", "sessions list"])), words);
+    assert_eq!(stdout(&env.run(&["docs", "man", "smith-eval.1"])), page);
     let out = env.run(&["docs", "man", "frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

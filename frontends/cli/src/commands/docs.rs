@@ -54,7 +54,8 @@ pub(crate) enum DocsCommand {
     /// Print the manual page of `smith` or of one of its commands (roff: pipe it into
     /// `man -l -`), or list the pages with --list.
     Man {
-        /// The command, e.g. `eval` or `sessions list`; none: `smith` itself.
+        /// The command, e.g. `eval` or `sessions list` (or a page name as --list prints it,
+        /// e.g. `smith-eval.1`); none: `smith` itself.
         #[arg(value_name = "COMMAND")]
         command: Vec<String>,
         /// List the page names instead.
@@ -221,11 +222,20 @@ fn man(command: &[String], list: bool) -> Result<String, CliError> {
     if list {
         return Ok(pages.iter().map(|(name, _)| format!("{name}\n")).collect());
     }
-    let name = std::iter::once("smith")
-        .chain(command.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("-")
-        + ".1";
+    // The command as words (`sessions list`, also given as one argument) or a page name as
+    // `--list` prints it (`smith-sessions-list.1`).
+    let words: Vec<&str> = command.iter().flat_map(|c| c.split_whitespace()).collect();
+    let joined = words.join("-");
+    let stem = joined.strip_suffix(".1").unwrap_or(&joined);
+    let stem = match stem.strip_prefix("smith") {
+        Some(rest) if rest.is_empty() || rest.starts_with('-') => rest.trim_start_matches('-'),
+        _ => stem,
+    };
+    let name = if stem.is_empty() {
+        "smith.1".to_owned()
+    } else {
+        format!("smith-{stem}.1")
+    };
     pages
         .into_iter()
         .find(|(n, _)| *n == name)
