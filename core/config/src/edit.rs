@@ -63,12 +63,15 @@ pub(crate) fn kdl_literal(value: &Value) -> String {
     }
 }
 
-/// `example` as it is written in a file: integers and booleans bare, text quoted.
+/// `example` as it is written in a file: integers bare, booleans as KDL v2's `#true` and
+/// `#false` (a quoted `"true"` is text, which a boolean setting refuses), text quoted.
 pub(crate) fn quote_if_text(example: &str) -> String {
-    if example.parse::<i64>().is_ok() || example == "#true" || example == "#false" {
-        example.to_owned()
-    } else {
-        quote(example)
+    match example {
+        "true" | "false" => format!("#{example}"),
+        _ if example.parse::<i64>().is_ok() || example == "#true" || example == "#false" => {
+            example.to_owned()
+        }
+        _ => quote(example),
     }
 }
 
@@ -211,6 +214,18 @@ mod tests {
         );
         let entries = crate::parse_file(&text, "x").unwrap();
         assert_eq!(entries.len(), 3);
+    }
+
+    /// The corrective example a file's boolean gets is itself valid in a file (issue 59, 6).
+    #[test]
+    fn a_boolean_example_for_a_file_is_a_kdl_keyword() {
+        assert_eq!(quote_if_text("true"), "#true");
+        assert_eq!(quote_if_text("false"), "#false");
+        assert_eq!(quote_if_text("12"), "12");
+        assert_eq!(quote_if_text("scripted/demo"), "\"scripted/demo\"");
+        let entries =
+            crate::parse_file(&format!("process.allow {}\n", quote_if_text("true")), "x").unwrap();
+        assert_eq!(entries.len(), 1);
     }
 
     #[test]

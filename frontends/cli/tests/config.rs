@@ -101,6 +101,17 @@ fn malformed_and_invalid_configuration_names_file_line_and_field() {
     );
     assert!(err.contains("for example"), "{err}");
     assert!(!env.sessions().exists());
+
+    // A file's boolean is corrected with what a file takes: KDL v2's keyword, never a string
+    // (which the same setting refuses).
+    std::fs::write(&file, "process {\n    allow \"yes\"\n}\n").unwrap();
+    let out = env.run(&["config", "check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("for example: process.allow #true"), "{err}");
+    std::fs::write(&file, "process.allow #true\n").unwrap();
+    let out = env.run(&["config", "check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]
