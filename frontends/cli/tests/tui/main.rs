@@ -217,10 +217,7 @@ fn esc_aborts_the_running_work_and_the_session_records_it() {
     wait_for(&env.root.path().join("hold.waiting"));
     pane.wait_for_text("first part");
     pane.type_text("draft");
-    pane.keys(&["Escape"]);
-    wait_until("Esc clearing the draft first", || {
-        !pane.screen().contains("› draft")
-    });
+    pane.escape_until_gone("› draft");
     pane.keys(&["Escape"]);
     pane.wait_for_text("· idle");
     assert!(!pane.screen().contains("never shown"));

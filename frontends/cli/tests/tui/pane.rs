@@ -159,6 +159,16 @@ impl Pane {
         self.tmux(&args);
     }
 
+    /// Press Esc and wait until the screen no longer shows `shown`. A key sent right after a
+    /// bare Esc arrives in the same read and is parsed as Alt+key, so whatever follows an Esc
+    /// waits for its effect first.
+    pub fn escape_until_gone(&self, shown: &str) {
+        self.keys(&["Escape"]);
+        wait_until(&format!("Esc removing {shown:?}"), || {
+            !self.screen().contains(shown)
+        });
+    }
+
     /// Type `text` literally.
     pub fn type_text(&self, text: &str) {
         self.tmux(&["send-keys", "-t", "main", "-l", text]);

@@ -67,19 +67,13 @@ fn slash_lists_the_commands_filters_them_and_runs_one_from_the_palette_and_by_it
     // help action a command also runs) opens the help with every command.
     pane.keys(&["C-p"]);
     pane.wait_for_text("↑↓ choose");
-    pane.keys(&["Escape"]);
-    wait_until("the palette to close", || {
-        !pane.screen().contains("↑↓ choose")
-    });
+    pane.escape_until_gone("↑↓ choose");
     pane.keys(&["F1"]);
     pane.wait_for_text("Keys and commands");
     // The commands follow the keys: scroll to them.
     pane.keys(&["PageDown", "PageDown", "PageDown"]);
     pane.wait_for_text("/theme NAME");
-    pane.keys(&["Escape"]);
-    wait_until("the help to close", || {
-        !pane.screen().contains("Keys and commands")
-    });
+    pane.escape_until_gone("Keys and commands");
     // A verb is carried out: with nothing to undo, the refusal says so.
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
@@ -141,8 +135,7 @@ fn with_the_product_plugin_disabled_only_the_built_in_keys_and_commands_remain()
         "{s}"
     );
     // Typing, submit and the built-in scroll keys still work.
-    pane.keys(&["Escape"]);
-    wait_until("the palette to close", || !pane.screen().contains("1 of 6"));
+    pane.escape_until_gone("1 of 6");
     pane.type_text("still here");
     pane.keys(&["Enter"]);
     pane.wait_for_text("› still here");

@@ -194,7 +194,7 @@ fn copying_an_entry_puts_its_exact_text_on_the_clipboard() {
     wait_until("the prompt on the clipboard", || {
         pane.tmux(&["show-buffer"]) == "question"
     });
-    pane.keys(&["Escape"]);
+    pane.escape_until_gone("y copies");
     super::quit(&pane);
     pane.assert_restored();
 }
@@ -236,7 +236,7 @@ fn a_code_block_is_copied_to_a_file_whose_path_is_shown() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&files[0]).unwrap().permissions().mode();
     assert_eq!(mode & 0o077, 0, "the copy is private: {mode:o}");
-    pane.keys(&["Escape"]);
+    pane.escape_until_gone("y copies");
     super::quit(&pane);
     pane.assert_restored();
 }
@@ -275,7 +275,7 @@ fn search_finds_an_entry_thousands_of_lines_above() {
     pane.wait_for_text(&format!("again ({last})"));
     pane.keys(&["Up"]);
     pane.wait_for_text(&format!("again ({})", last - 1));
-    pane.keys(&["Escape"]);
+    pane.escape_until_gone(" search: ");
     pane.keys(&["C-End"]);
     pane.wait_for_text(&format!("again ({last})"));
     super::quit(&pane);

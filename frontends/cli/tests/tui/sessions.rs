@@ -87,10 +87,7 @@ fn the_resume_picker_opens_the_session_chosen_among_fifty() {
     pane.keys(&["Tab"]);
     pane.wait_for_text("Sessions of every directory");
     pane.wait_for_text("far away topic");
-    pane.keys(&["Escape"]);
-    wait_until("the picker to close", || {
-        !pane.screen().contains("Sessions of every")
-    });
+    pane.escape_until_gone("Sessions of every");
     quit(&pane);
     pane.assert_restored();
     assert_eq!(users_of(&chosen), ["topic 37 notes", "and more"]);
@@ -230,7 +227,7 @@ round {
     pane.type_text("/diff");
     pane.keys(&["Enter"]);
     pane.wait_for_text("+there");
-    pane.keys(&["Escape"]);
+    pane.escape_until_gone("Esc closes");
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
     pane.wait_for_text("undo recorded as entry");
