@@ -121,8 +121,14 @@ fn source(plugins: &Path, entries: &[Entry]) -> String {
         } else {
             format!("test:{}/plugin.kdl", e.dir)
         };
+        let tools = e.path(plugins).join("tools.json");
+        let tools = if tools.is_file() {
+            format!("include_str!({:?})", tools.display().to_string())
+        } else {
+            "\"[]\"".to_owned()
+        };
         format!(
-            "BundledPlugin {{\n    origin: {origin:?},\n    manifest: include_str!({:?}),\n    component: include_bytes!(concat!(env!(\"OUT_DIR\"), {:?})),\n}}",
+            "BundledPlugin {{\n    origin: {origin:?},\n    manifest: include_str!({:?}),\n    component: include_bytes!(concat!(env!(\"OUT_DIR\"), {:?})),\n    tools: {tools},\n}}",
             e.path(plugins).join("plugin.kdl").display().to_string(),
             format!("/{}", e.wasm()),
         )

@@ -48,6 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             manifest: p.manifest,
             component: p.component,
             parsed: None,
+            declared: None,
         })
         .collect();
     let host = Host::load(&sources, &cache, Limits::default())?;

@@ -262,10 +262,28 @@ pub fn accounts(path: &Path, id: &str) -> Result<Vec<Account>, AuthError> {
 /// # Errors
 /// As [`accounts`], except for the mode.
 pub fn accounts_to_redact(path: &Path, id: &str) -> Result<Vec<Account>, AuthError> {
+    Ok(accounts_to_redact_of(path, &[id])?
+        .pop()
+        .map(|(_, accounts)| accounts)
+        .unwrap_or_default())
+}
+
+/// The accounts of each provider of `ids`, in that order, as [`accounts_to_redact`] reads
+/// them, the file read and parsed once.
+///
+/// # Errors
+/// As [`accounts_to_redact`].
+pub fn accounts_to_redact_of<'a>(
+    path: &Path,
+    ids: &[&'a str],
+) -> Result<Vec<(&'a str, Vec<Account>)>, AuthError> {
     let Some(text) = read_checked(path, false)? else {
         return Ok(Vec::new());
     };
-    accounts_in(path, &parse(path, &text)?, id)
+    let doc = parse(path, &text)?;
+    ids.iter()
+        .map(|id| Ok((*id, accounts_in(path, &doc, id)?)))
+        .collect()
 }
 
 fn accounts_in(path: &Path, doc: &kdl::KdlDocument, id: &str) -> Result<Vec<Account>, AuthError> {

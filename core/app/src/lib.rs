@@ -434,6 +434,10 @@ impl App {
                 .is_none_or(|p| targets.iter().any(|t| t.model.provider == p.id))
         })?;
         let tools = host.loadout();
+        // What every turn needs — the handlers and the route's providers — loads in parallel
+        // now; tool plugins load on their first call.
+        let providers: Vec<&str> = targets.iter().map(|t| t.model.provider.as_str()).collect();
+        tools.prefetch(&providers);
         let secrets = self.secrets()?;
         let cx = route::RouteContext {
             paths: &self.paths,

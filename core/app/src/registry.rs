@@ -55,6 +55,18 @@ impl Known {
         }
     }
 
+    /// What this build declared of it ahead of time: a bundled plugin's, which the host
+    /// compiles on first use; `None` for an installed plugin, loaded and checked at once.
+    pub fn declared(&self) -> Option<smith_host::Declared> {
+        match &self.source {
+            Source::Bundled(b) => Some(smith_host::Declared {
+                component: b.component,
+                tools: b.tools,
+            }),
+            Source::Installed(_) => None,
+        }
+    }
+
     /// Whether the user installed it (else it is bundled).
     pub fn is_installed(&self) -> bool {
         matches!(self.source, Source::Installed(_))
@@ -275,6 +287,7 @@ impl Registry {
                 manifest: p.manifest_text(),
                 component: p.component(),
                 parsed: Some(&p.manifest),
+                declared: p.declared(),
             })
             .collect()
     }
@@ -356,7 +369,8 @@ impl Registry {
 
     /// Load the enabled plugins whose manifest `wanted` accepts, through the compile cache of
     /// `paths` (a run loads only the provider plugin it uses: each loaded plugin costs
-    /// start-up time).
+    /// start-up time). Installed plugins are compiled and checked now; bundled ones, which
+    /// this build declared, on their first use.
     ///
     /// # Errors
     /// [`RegistryError::Conflict`] for two plugins holding one contribution;
@@ -367,7 +381,10 @@ impl Registry {
         wanted: impl Fn(&Manifest) -> bool,
     ) -> Result<Host, RegistryError> {
         let sources = self.sources(wanted);
-        let cache = CompileCache::new(paths.compile_cache().map(Path::to_path_buf));
+        // Winch first, Cranelift in the background: a first run does not wait for the
+        // optimizing compiler (the compile cache's module docs).
+        let cache =
+            CompileCache::new(paths.compile_cache().map(Path::to_path_buf)).baseline_first();
         let installed = self.plugins.iter().any(Known::is_installed);
         Host::load(&sources, &cache, smith_host::Limits::default()).map_err(|e| match e {
             smith_host::Error::Conflict { .. } => RegistryError::Conflict(e),

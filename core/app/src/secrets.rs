@@ -321,8 +321,9 @@ pub fn gather(
         }
     }
     if let Some(auth_file) = auth_file {
-        for id in providers {
-            for (account, secret) in auth::accounts_to_redact(auth_file, id)? {
+        let ids: Vec<&str> = providers.iter().map(String::as_str).collect();
+        for (id, accounts) in auth::accounts_to_redact_of(auth_file, &ids)? {
+            for (account, secret) in accounts {
                 let source = format!("auth:{id}/{account}");
                 let name = credential_name(id, &account);
                 match secret {

@@ -32,6 +32,7 @@ fn a_handed_over_secret_is_registered_before_the_result_and_never_recorded() {
         manifest: p.manifest,
         component: p.component,
         parsed: None,
+        declared: None,
     }];
     let host = Host::load(&sources, &cache, Limits::default()).unwrap();
     let secrets = smith_secrets::Shared::default();

@@ -13,6 +13,7 @@ fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
         manifest: p.manifest,
         component: p.component,
         parsed: None,
+        declared: None,
     }
 }
 

@@ -206,6 +206,7 @@ fn two_plugins_cannot_both_hold_the_queue_policy() {
             manifest: &twin_manifest,
             component: queue.component,
             parsed: None,
+            declared: None,
         },
     ];
     let err = Host::load(&sources, &common::cache(), Limits::default()).unwrap_err();

@@ -369,3 +369,56 @@ fn a_fork_past_the_tip_names_the_entry_and_a_session_opened_elsewhere_says_so() 
     );
     opened.runner.close(false).unwrap();
 }
+
+/// The host's count of what a run used: a turn without a tool call loads and instantiates no
+/// tool plugin (only the handlers every turn asks and the provider); a turn that reads a file
+/// loads the file tools alone, once per call.
+#[test]
+fn a_turn_without_a_tool_call_instantiates_no_tool_plugin() {
+    let (_home, work, app) = with_readme();
+    let mut runner = target::open(Arc::clone(&app), &Target::New, work.path(), words)
+        .unwrap()
+        .runner;
+    let submit = |runner: &mut Runner, text: &str| {
+        runner
+            .submit(
+                Submission {
+                    prompt: smith_app::prompt::Prompt::literal(text.into()),
+                    ..Submission::default()
+                },
+                &mut |_| {},
+                &Cancel::new(),
+            )
+            .unwrap()
+    };
+    runner.prepare(spec("scripted/demo")).unwrap();
+    submit(&mut runner, "hello");
+    let usage = runner
+        .prepare(spec("scripted/demo"))
+        .unwrap()
+        .plugin_usage();
+    let of = |id: &str| usage.iter().find(|u| u.id == id).unwrap().clone();
+    for tool_plugin in ["files", "shell", "docs", "product"] {
+        let u = of(tool_plugin);
+        assert!(u.tier.is_none() && u.instances == 0, "{usage:?}");
+    }
+    let scripted = of("scripted");
+    assert!(
+        scripted.tier.is_some() && scripted.instances >= 1,
+        "{usage:?}"
+    );
+    assert!(of("prompt").instances >= 1, "{usage:?}");
+
+    runner.prepare(spec("scripted/tool-call")).unwrap();
+    submit(&mut runner, "read the readme");
+    let usage = runner
+        .prepare(spec("scripted/tool-call"))
+        .unwrap()
+        .plugin_usage();
+    let of = |id: &str| usage.iter().find(|u| u.id == id).unwrap().clone();
+    assert_eq!(of("files").instances, 1, "{usage:?}");
+    for untouched in ["shell", "docs", "product"] {
+        let u = of(untouched);
+        assert!(u.tier.is_none() && u.instances == 0, "{usage:?}");
+    }
+}

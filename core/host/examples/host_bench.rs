@@ -26,6 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             manifest: p.manifest,
             component: p.component,
             parsed: None,
+            declared: None,
         })
         .collect();
     let cold = Instant::now();

@@ -77,7 +77,9 @@ impl Loadout {
         let label = plugin.manifest.label();
         let json = request_json(request, redactor, options)?;
         let runtime = self.runtime();
+        let ready = plugin.ready(runtime)?;
         let mut store = runtime.store_with_memory(
+            ready.tier,
             CallState::inert(&label),
             runtime.limits().deadline,
             runtime.limits().provider_memory_bytes,
@@ -88,7 +90,7 @@ impl Loadout {
                 format!("provider plugin {label} trapped while encoding: {e:#}"),
             )
         };
-        let instance = plugin.pre.instantiate(&mut store).map_err(trapped)?;
+        let instance = ready.pre.instantiate(&mut store).map_err(trapped)?;
         match instance
             .smith_plugin_codec()
             .call_encode_request(&mut store, &json)

@@ -1,34 +1,130 @@
-//! Building one plugin generation: every source's manifest parsed, its component compiled
-//! (through the cache) and checked against its world, its tools' definitions read and their
-//! input schemas compiled, and every contribution (tool, provider, handler role) held by one
-//! plugin only. A generation is immutable once built.
+//! Building one plugin generation: every source's manifest parsed and every contribution
+//! (tool, provider, handler role) held by one plugin only; then each plugin's component
+//! compiled (through the cache), checked against its world, its tools' definitions read and
+//! their input schemas compiled — at once for a plugin loaded eagerly, or on its first use
+//! for one whose build declared its tools ahead ([`crate::Declared`]: the bundled plugins),
+//! so a command pays only for the plugins it uses. A generation is immutable once built; a
+//! plugin's lazily made form is set once ([`Lazy`]).
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use smith::ToolDefinition;
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::Component;
 
-use crate::cache::CompileCache;
+use crate::cache::Tier;
 use crate::effects::CallState;
 use crate::manifest::Manifest;
 use crate::runtime::bindings::ToolPluginPre;
 use crate::runtime::{PluginSource, Runtime, State};
-use crate::{Contribution, Error};
+use crate::{Contribution, Declared, Error};
 
-/// A loaded tool plugin.
-pub(crate) struct LoadedPlugin {
-    pub(crate) manifest: Manifest,
+/// A plugin's loaded form, made once: at build for a plugin loaded eagerly, else on first
+/// use from the component its build declared. Counts the instances made from it.
+pub(crate) struct Lazy<T> {
+    /// The component to compile on first use (`None`: loaded at build).
+    deferred: Option<&'static [u8]>,
+    cell: OnceLock<Result<T, String>>,
+    instances: AtomicU64,
+}
+
+impl<T> Lazy<T> {
+    fn ready(value: T) -> Self {
+        Self {
+            deferred: None,
+            cell: OnceLock::from(Ok(value)),
+            instances: AtomicU64::new(0),
+        }
+    }
+
+    fn deferred(component: &'static [u8]) -> Self {
+        Self {
+            deferred: Some(component),
+            cell: OnceLock::new(),
+            instances: AtomicU64::new(0),
+        }
+    }
+
+    /// The loaded form, made now from the deferred component by `load` when it is the first
+    /// use (other threads asking meanwhile wait for it); a failure to load is kept, as the
+    /// message every later use gets.
+    pub(crate) fn get(
+        &self,
+        load: impl FnOnce(&'static [u8]) -> Result<T, Error>,
+    ) -> Result<&T, &str> {
+        self.cell
+            .get_or_init(|| match self.deferred {
+                Some(component) => load(component).map_err(|e| e.to_string()),
+                None => Err("the plugin was not loaded".to_owned()),
+            })
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// The loaded form, if it exists (made at build, or used since).
+    pub(crate) fn loaded(&self) -> Option<&T> {
+        self.cell.get().and_then(|r| r.as_ref().ok())
+    }
+
+    /// Count one more instance made from it: the host's hook for tests and diagnostics.
+    pub(crate) fn count_instance(&self) {
+        self.instances.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many instances were made from it.
+    pub(crate) fn instances(&self) -> u64 {
+        self.instances.load(Ordering::Relaxed)
+    }
+}
+
+/// A component compiled and checked against its world: which compiler made it, and the
+/// pre-instantiated form of its world's bindings.
+pub(crate) struct Ready<P> {
+    pub(crate) tier: Tier,
+    pub(crate) pre: P,
+}
+
+/// What a tool plugin needs to run a call, made when it loads.
+pub(crate) struct ToolReady {
+    pub(crate) tier: Tier,
     pub(crate) pre: ToolPluginPre<State>,
-    pub(crate) definitions: Vec<ToolDefinition>,
     /// A validator of each tool's input schema, by tool name.
-    pub(crate) validators: std::collections::HashMap<String, jsonschema::Validator>,
+    pub(crate) validators: HashMap<String, jsonschema::Validator>,
     /// Each tool's output-schema validator (tools whose manifest declares one).
-    pub(crate) output_validators: std::collections::HashMap<String, jsonschema::Validator>,
-    /// Set when an instance trapped or was destroyed: later calls get this error.
-    pub(crate) failed: Mutex<Option<String>>,
+    pub(crate) output_validators: HashMap<String, jsonschema::Validator>,
     /// A product plugin's contributions and its `run` (`None` for a tool plugin).
     pub(crate) product: Option<crate::product::ProductPart>,
+}
+
+/// A tool plugin of a generation.
+pub(crate) struct LoadedPlugin {
+    pub(crate) manifest: Manifest,
+    pub(crate) origin: String,
+    /// Its tools, in the order its `definitions` export gives them (declared ahead, or read
+    /// at build).
+    pub(crate) definitions: Vec<ToolDefinition>,
+    pub(crate) loaded: Lazy<ToolReady>,
+    /// Set when an instance trapped or was destroyed: later calls get this error.
+    pub(crate) failed: Mutex<Option<String>>,
+}
+
+impl LoadedPlugin {
+    /// What a call needs, loading the plugin on its first use: its definitions are checked
+    /// against those its build declared.
+    pub(crate) fn ready(&self, runtime: &Runtime) -> Result<&ToolReady, &str> {
+        self.loaded.get(|component| {
+            let (ready, definitions) = load_tool(runtime, component, &self.manifest, &self.origin)?;
+            if definitions != self.definitions {
+                return Err(Error::Component {
+                    origin: self.origin.clone(),
+                    reason: "its component defines tools other than those its build declared (plugins/guests/DIR/tools.json); declare them again (SMITH_BLESS=1 cargo test -p smith-host --test bundled)".to_owned(),
+                });
+            }
+            Ok(ready)
+        })
+    }
 }
 
 /// One published set of plugins. Immutable once built; a reload builds a new one.
@@ -41,11 +137,10 @@ pub(crate) struct Generation {
     pub(crate) providers: Vec<crate::providers::LoadedProvider>,
 }
 
-/// Load and validate every plugin of `sources` into generation `number`.
+/// Check every manifest of `sources` and every contribution's single holder, then load the
+/// plugins loaded eagerly (the others on first use) into generation `number`.
 pub(crate) fn build(
     runtime: &Runtime,
-    [linker, handler_linker, provider_linker]: [&Linker<State>; 3],
-    cache: &CompileCache,
     sources: &[PluginSource<'_>],
     number: u64,
 ) -> Result<Generation, Error> {
@@ -57,19 +152,11 @@ pub(crate) fn build(
             Some(parsed) => parsed.clone(),
             None => Manifest::parse(source.manifest, source.origin)?,
         };
+        let origin = source.origin.to_owned();
         let bad = |reason: String| Error::Component {
-            origin: source.origin.to_owned(),
+            origin: origin.clone(),
             reason,
         };
-        let component = cache.load(&runtime.engine, source.component, source.origin)?;
-        if let Some(found) = package_version(&runtime.engine, &component)
-            && found != crate::manifest::PACKAGE_VERSION
-        {
-            return Err(Error::Package {
-                origin: source.origin.to_owned(),
-                found,
-            });
-        }
         if let Some(decl) = &manifest.provider {
             if let Some(holder) = providers.iter().find(|p| {
                 p.manifest
@@ -78,93 +165,68 @@ pub(crate) fn build(
                     .is_some_and(|d| d.id == decl.id)
             }) {
                 return Err(Error::Conflict {
-                    origin: source.origin.to_owned(),
+                    origin,
                     contribution: Contribution::Provider(decl.id.clone()),
                     holder: holder.manifest.label(),
                 });
             }
-            providers.push(crate::providers::load(
-                provider_linker,
-                &component,
+            let loaded = match source.declared {
+                Some(declared) => Lazy::deferred(declared.component),
+                None => Lazy::ready(load_provider(runtime, source.component, &origin)?),
+            };
+            providers.push(crate::providers::LoadedProvider {
                 manifest,
-                source.origin,
-            )?);
+                origin,
+                loaded,
+            });
             continue;
         }
         if manifest.is_handler() {
             for role in &manifest.handlers {
                 if let Some(holder) = handlers.iter().find(|h| h.manifest.handlers.contains(role)) {
                     return Err(Error::Conflict {
-                        origin: source.origin.to_owned(),
+                        origin,
                         contribution: Contribution::HandlerRole(role.clone()),
                         holder: holder.manifest.label(),
                     });
                 }
             }
-            handlers.push(crate::handlers::load(
-                handler_linker,
-                &component,
-                manifest,
-                source.origin,
-            )?);
+            let loaded = match source.declared {
+                Some(declared) => Lazy::deferred(declared.component),
+                None => Lazy::ready(load_handler(runtime, source.component, &origin)?),
+            };
+            handlers.push(crate::handlers::LoadedHandler::new(
+                manifest, origin, loaded,
+            ));
             continue;
         }
-        let instance_pre = linker
-            .instantiate_pre(&component)
-            .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
-        let product = if manifest.is_product() {
-            Some(crate::product::load(runtime, instance_pre.clone(), &manifest.id).map_err(&bad)?)
-        } else {
-            None
-        };
-        let pre = ToolPluginPre::new(instance_pre)
-            .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
-        let mut loaded = LoadedPlugin {
-            manifest,
-            pre,
-            definitions: Vec::new(),
-            validators: std::collections::HashMap::new(),
-            output_validators: std::collections::HashMap::new(),
-            failed: Mutex::new(None),
-            product,
-        };
-        let definitions = definitions_of(runtime, &loaded)
-            .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
-        let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
-        if listed != loaded.manifest.tools.iter().collect::<Vec<_>>() {
-            return Err(bad(format!(
-                "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
-                loaded.manifest.tools
-            )));
-        }
-        for d in &definitions {
-            if let Some(holder) = plugins.iter().find(|p| p.manifest.tools.contains(&d.name)) {
+        for name in &manifest.tools {
+            if let Some(holder) = plugins.iter().find(|p| p.manifest.tools.contains(name)) {
                 return Err(Error::Conflict {
-                    origin: source.origin.to_owned(),
-                    contribution: Contribution::Tool(d.name.clone()),
+                    origin,
+                    contribution: Contribution::Tool(name.clone()),
                     holder: holder.manifest.label(),
                 });
             }
-            let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
-                bad(format!(
-                    "tool `{}` has an invalid input schema: {e}",
-                    d.name
-                ))
-            })?;
-            loaded.validators.insert(d.name.clone(), validator);
-            if let Some(schema) = loaded.manifest.output_schemas.get(&d.name) {
-                // Checked when the manifest was parsed; a failure here is still refused.
-                let validator = jsonschema::validator_for(schema).map_err(|e| {
-                    bad(format!(
-                        "tool `{}` has an invalid output schema: {e}",
-                        d.name
-                    ))
-                })?;
-                loaded.output_validators.insert(d.name.clone(), validator);
-            }
         }
-        loaded.definitions = definitions;
-        plugins.push(loaded);
+        let (loaded, definitions) = match source.declared {
+            Some(declared) => {
+                let definitions = declared_tools(&declared, &manifest).map_err(&bad)?;
+                (Lazy::deferred(declared.component), definitions)
+            }
+            None => {
+                let (ready, definitions) =
+                    load_tool(runtime, source.component, &manifest, &origin)?;
+                (Lazy::ready(ready), definitions)
+            }
+        };
+        plugins.push(LoadedPlugin {
+            manifest,
+            origin,
+            definitions,
+            loaded,
+            failed: Mutex::new(None),
+        });
     }
     Ok(Generation {
         number,
@@ -172,6 +234,125 @@ pub(crate) fn build(
         handlers,
         providers,
     })
+}
+
+/// The tools `declared` gives, which must be those `manifest` lists, in its order.
+fn declared_tools(declared: &Declared, manifest: &Manifest) -> Result<Vec<ToolDefinition>, String> {
+    let definitions: Vec<ToolDefinition> = serde_json::from_str(declared.tools).map_err(|e| {
+        format!("the tools its build declared are not a JSON list of tool definitions: {e}")
+    })?;
+    let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
+    if listed != manifest.tools.iter().collect::<Vec<_>>() {
+        return Err(format!(
+            "its build declared the tools {listed:?} but its manifest lists {:?}; they must match (a bundled plugin's are plugins/guests/DIR/tools.json: SMITH_BLESS=1 cargo test -p smith-host --test bundled writes them)",
+            manifest.tools
+        ));
+    }
+    Ok(definitions)
+}
+
+/// Compile `wasm` through the runtime's cache and check the package version it was built
+/// against.
+fn compile(runtime: &Runtime, wasm: &[u8], origin: &str) -> Result<(Component, Tier), Error> {
+    let (component, tier) = runtime.cache.load(&runtime.engines, wasm, origin)?;
+    if let Some(found) = package_version(runtime.engines.get(tier), &component)
+        && found != crate::manifest::PACKAGE_VERSION
+    {
+        return Err(Error::Package {
+            origin: origin.to_owned(),
+            found,
+        });
+    }
+    Ok((component, tier))
+}
+
+/// Load a handler plugin: compiled and checked against the `handler-plugin` world.
+pub(crate) fn load_handler(
+    runtime: &Runtime,
+    wasm: &[u8],
+    origin: &str,
+) -> Result<Ready<crate::handlers::Pre>, Error> {
+    let (component, tier) = compile(runtime, wasm, origin)?;
+    let pre = crate::handlers::pre(runtime.linkers(tier)?, &component, origin)?;
+    Ok(Ready { tier, pre })
+}
+
+/// Load a provider plugin: compiled and checked against the `provider-plugin` world.
+pub(crate) fn load_provider(
+    runtime: &Runtime,
+    wasm: &[u8],
+    origin: &str,
+) -> Result<Ready<crate::providers::Pre>, Error> {
+    let (component, tier) = compile(runtime, wasm, origin)?;
+    let pre = crate::providers::pre(runtime.linkers(tier)?, &component, origin)?;
+    Ok(Ready { tier, pre })
+}
+
+/// Load a tool plugin: compiled, checked against the `tool-plugin` world (and the
+/// `product-plugin` world for a product plugin, whose contributions are read), its
+/// definitions read and matched with `manifest`, and each tool's schemas compiled.
+fn load_tool(
+    runtime: &Runtime,
+    wasm: &[u8],
+    manifest: &Manifest,
+    origin: &str,
+) -> Result<(ToolReady, Vec<ToolDefinition>), Error> {
+    let bad = |reason: String| Error::Component {
+        origin: origin.to_owned(),
+        reason,
+    };
+    let (component, tier) = compile(runtime, wasm, origin)?;
+    let instance_pre = runtime
+        .linkers(tier)?
+        .tool
+        .instantiate_pre(&component)
+        .map_err(|e| bad(format!("it does not fit the `tool-plugin` world: {e:#}")))?;
+    let product = if manifest.is_product() {
+        Some(
+            crate::product::load(runtime, tier, instance_pre.clone(), &manifest.id)
+                .map_err(&bad)?,
+        )
+    } else {
+        None
+    };
+    let pre = ToolPluginPre::new(instance_pre)
+        .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
+    let definitions = definitions_of(runtime, tier, &pre, &manifest.id)
+        .map_err(|e| bad(format!("its `definitions` export failed: {e}")))?;
+    let listed: Vec<&String> = definitions.iter().map(|d| &d.name).collect();
+    if listed != manifest.tools.iter().collect::<Vec<_>>() {
+        return Err(bad(format!(
+            "it defines the tools {listed:?} but its manifest lists {:?}; they must match",
+            manifest.tools
+        )));
+    }
+    let mut ready = ToolReady {
+        tier,
+        pre,
+        validators: HashMap::new(),
+        output_validators: HashMap::new(),
+        product,
+    };
+    for d in &definitions {
+        let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {
+            bad(format!(
+                "tool `{}` has an invalid input schema: {e}",
+                d.name
+            ))
+        })?;
+        ready.validators.insert(d.name.clone(), validator);
+        if let Some(schema) = manifest.output_schemas.get(&d.name) {
+            // Checked when the manifest was parsed; a failure here is still refused.
+            let validator = jsonschema::validator_for(schema).map_err(|e| {
+                bad(format!(
+                    "tool `{}` has an invalid output schema: {e}",
+                    d.name
+                ))
+            })?;
+            ready.output_validators.insert(d.name.clone(), validator);
+        }
+    }
+    Ok((ready, definitions))
 }
 
 /// The version of the `smith:plugin` package `component` was built against: the version of
@@ -190,14 +371,17 @@ fn package_version(engine: &wasmtime::Engine, component: &Component) -> Option<S
     })
 }
 
-/// The tool definitions `plugin` exports, read in an inert instance (nothing granted).
-fn definitions_of(runtime: &Runtime, plugin: &LoadedPlugin) -> Result<Vec<ToolDefinition>, String> {
-    let call = CallState::inert(&plugin.manifest.id);
-    let mut store = runtime.store(call, Duration::from_secs(10));
-    let instance = plugin
-        .pre
-        .instantiate(&mut store)
-        .map_err(|e| format!("{e:#}"))?;
+/// The tool definitions the plugin behind `pre` exports, read in an inert instance (nothing
+/// granted).
+fn definitions_of(
+    runtime: &Runtime,
+    tier: Tier,
+    pre: &ToolPluginPre<State>,
+    plugin: &str,
+) -> Result<Vec<ToolDefinition>, String> {
+    let call = CallState::inert(plugin);
+    let mut store = runtime.store(tier, call, Duration::from_secs(10));
+    let instance = pre.instantiate(&mut store).map_err(|e| format!("{e:#}"))?;
     let defs = instance
         .call_definitions(&mut store)
         .map_err(|e| format!("{e:#}"))?;

@@ -47,10 +47,14 @@ pub const HANDLER_DEADLINE: Duration = Duration::from_secs(5);
 /// A loaded handler plugin.
 pub(crate) struct LoadedHandler {
     pub(crate) manifest: Manifest,
-    pre: HandlerPluginPre<State>,
+    origin: String,
+    loaded: crate::generation::Lazy<crate::generation::Ready<Pre>>,
     /// Set when an instance trapped or overran: later events get this error.
     failed: Mutex<Option<String>>,
 }
+
+/// The handler world's pre-instantiated bindings.
+pub(crate) type Pre = HandlerPluginPre<State>;
 
 /// The linker of the handler world: WASI deny-by-default plus the `host` import.
 pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
@@ -63,29 +67,54 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> 
 }
 
 /// Check `component` against the handler world and keep it ready to instantiate.
-pub(crate) fn load(
-    linker: &Linker<State>,
+pub(crate) fn pre(
+    linkers: &crate::runtime::Linkers,
     component: &wasmtime::component::Component,
-    manifest: Manifest,
     origin: &str,
-) -> Result<LoadedHandler, Error> {
+) -> Result<Pre, Error> {
     let bad = |reason: String| Error::Component {
         origin: origin.to_owned(),
         reason,
     };
-    let instance_pre = linker
+    let instance_pre = linkers
+        .handler
         .instantiate_pre(component)
         .map_err(|e| bad(format!("it does not fit the `handler-plugin` world: {e:#}")))?;
-    let pre = HandlerPluginPre::new(instance_pre).map_err(|e| {
+    HandlerPluginPre::new(instance_pre).map_err(|e| {
         bad(format!(
             "it does not export the `handler-plugin` world: {e:#}"
         ))
-    })?;
-    Ok(LoadedHandler {
-        manifest,
-        pre,
-        failed: Mutex::new(None),
     })
+}
+
+impl LoadedHandler {
+    pub(crate) fn new(
+        manifest: Manifest,
+        origin: String,
+        loaded: crate::generation::Lazy<crate::generation::Ready<Pre>>,
+    ) -> Self {
+        Self {
+            manifest,
+            origin,
+            loaded,
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// Its component, loaded on first use.
+    pub(crate) fn ready(&self, runtime: &Runtime) -> Result<&crate::generation::Ready<Pre>, &str> {
+        self.loaded
+            .get(|component| crate::generation::load_handler(runtime, component, &self.origin))
+    }
+
+    /// The tier of its code when its component is loaded, and how many instances were made
+    /// of it.
+    pub(crate) fn usage(&self) -> (Option<crate::cache::Tier>, u64) {
+        (
+            self.loaded.loaded().map(|r| r.tier),
+            self.loaded.instances(),
+        )
+    }
 }
 
 fn queued(items: &[smith::QueuedInput]) -> Vec<wit::QueuedInput> {
@@ -184,8 +213,19 @@ impl LoadedHandler {
                 why,
             });
         }
-        let mut store = runtime.store(call, runtime.limits().deadline.min(HANDLER_DEADLINE));
-        let result = self
+        let ready = self
+            .ready(runtime)
+            .map_err(|why| HandlerError::OutOfService {
+                handler: label.clone(),
+                why: why.to_owned(),
+            })?;
+        let mut store = runtime.store(
+            ready.tier,
+            call,
+            runtime.limits().deadline.min(HANDLER_DEADLINE),
+        );
+        self.loaded.count_instance();
+        let result = ready
             .pre
             .instantiate(&mut store)
             .and_then(|instance| instance.call_handle(&mut store, event));

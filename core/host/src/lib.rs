@@ -41,6 +41,7 @@ mod tool_call;
 mod vcs_imports;
 
 pub use cache::CompileCache;
+pub use cache::Tier;
 pub use context_imports::MAX_CONTEXT_FILE_BYTES;
 pub use docs_imports::{
     DocHit, DocPage, Docs, DocsSource, MAX_DOC_HITS, MAX_DOC_LINES, MAX_DOC_QUERY_CHARS,
@@ -50,7 +51,7 @@ pub use grants::{Policy, ProcessLimits, ProcessPolicy, RequestScope};
 pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
 pub use manifest::{Manifest, ToolHints};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
-pub use runtime::{Host, Limits, Loadout, PluginSource};
+pub use runtime::{Declared, Host, Limits, Loadout, PluginSource, PluginUsage};
 pub use vcs_imports::{MAX_DIFF_BYTES, MAX_NOTE_BYTES, Tree};
 
 /// A host failure, naming the plugin and what to do.

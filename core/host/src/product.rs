@@ -38,25 +38,31 @@ pub const PRODUCT_DEADLINE: Duration = Duration::from_secs(5);
 /// The product part of a loaded product plugin.
 pub(crate) struct ProductPart {
     pre: bindings::ProductPluginPre<State>,
+    tier: crate::cache::Tier,
     pub(crate) contributions: Contributions,
 }
 
 /// Read what the component behind `pre` contributes, in an inert instance.
 pub(crate) fn load(
     runtime: &Runtime,
+    tier: crate::cache::Tier,
     instance_pre: wasmtime::component::InstancePre<State>,
     plugin: &str,
 ) -> Result<ProductPart, String> {
     let pre = bindings::ProductPluginPre::new(instance_pre)
         .map_err(|e| format!("it does not export the `product-plugin` world: {e:#}"))?;
-    let mut store = runtime.store(CallState::inert(plugin), PRODUCT_DEADLINE);
+    let mut store = runtime.store(tier, CallState::inert(plugin), PRODUCT_DEADLINE);
     let instance = pre
         .instantiate(&mut store)
         .map_err(|e| format!("it cannot be instantiated: {e:#}"))?;
     let contributions = instance
         .call_contributions(&mut store)
         .map_err(|e| format!("its `contributions` export failed: {e:#}"))?;
-    Ok(ProductPart { pre, contributions })
+    Ok(ProductPart {
+        pre,
+        tier,
+        contributions,
+    })
 }
 
 impl ProductPart {
@@ -68,7 +74,7 @@ impl ProductPart {
         name: &str,
         arguments: &[(String, ArgumentValue)],
     ) -> Result<Vec<Intent>, String> {
-        let mut store = runtime.store(CallState::inert(plugin), PRODUCT_DEADLINE);
+        let mut store = runtime.store(self.tier, CallState::inert(plugin), PRODUCT_DEADLINE);
         let instance = self
             .pre
             .instantiate(&mut store)

@@ -40,8 +40,12 @@ const ERROR_BODY_BYTES: usize = 64 * 1024;
 /// A loaded provider plugin.
 pub(crate) struct LoadedProvider {
     pub(crate) manifest: Manifest,
-    pub(crate) pre: ProviderPluginPre<State>,
+    pub(crate) origin: String,
+    pub(crate) loaded: crate::generation::Lazy<crate::generation::Ready<Pre>>,
 }
+
+/// The provider world's pre-instantiated bindings.
+pub(crate) type Pre = ProviderPluginPre<State>;
 
 /// The linker of the provider world: WASI deny-by-default only (a codec has no imports).
 pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
@@ -52,27 +56,48 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> 
 }
 
 /// Check `component` against the provider world.
-pub(crate) fn load(
-    linker: &Linker<State>,
+pub(crate) fn pre(
+    linkers: &crate::runtime::Linkers,
     component: &wasmtime::component::Component,
-    manifest: Manifest,
     origin: &str,
-) -> Result<LoadedProvider, Error> {
+) -> Result<Pre, Error> {
     let bad = |reason: String| Error::Component {
         origin: origin.to_owned(),
         reason,
     };
-    let instance_pre = linker.instantiate_pre(component).map_err(|e| {
+    let instance_pre = linkers.provider.instantiate_pre(component).map_err(|e| {
         bad(format!(
             "it does not fit the `provider-plugin` world: {e:#}"
         ))
     })?;
-    let pre = ProviderPluginPre::new(instance_pre).map_err(|e| {
+    ProviderPluginPre::new(instance_pre).map_err(|e| {
         bad(format!(
             "it does not export the `provider-plugin` world: {e:#}"
         ))
-    })?;
-    Ok(LoadedProvider { manifest, pre })
+    })
+}
+
+impl LoadedProvider {
+    /// Its component, loaded on first use; a failure as a provider error naming it.
+    pub(crate) fn ready(
+        &self,
+        runtime: &Runtime,
+    ) -> Result<&crate::generation::Ready<Pre>, ProviderError> {
+        let ready = self
+            .loaded
+            .get(|component| crate::generation::load_provider(runtime, component, &self.origin))
+            .map_err(|why| {
+                error(
+                    ProviderErrorKind::Other,
+                    format!(
+                        "provider plugin {} cannot be loaded: {why}",
+                        self.manifest.label()
+                    ),
+                )
+            })?;
+        self.loaded.count_instance();
+        Ok(ready)
+    }
 }
 
 /// How to reach one provider: where, with which key, through which transport.
@@ -331,7 +356,9 @@ impl PluginProvider {
         let runtime: &Runtime = self.loadout.runtime();
         let mut call = CallState::inert(&label);
         call.cancel = cancel.clone();
+        let ready = plugin.ready(runtime)?;
         let mut store = runtime.store_with_memory(
+            ready.tier,
             call,
             runtime.limits().deadline,
             runtime.limits().provider_memory_bytes,
@@ -347,7 +374,7 @@ impl PluginProvider {
         if json.len() > bound {
             return Err(too_large(json.len(), bound));
         }
-        let instance: ProviderPlugin = match plugin.pre.instantiate(&mut store) {
+        let instance: ProviderPlugin = match ready.pre.instantiate(&mut store) {
             Ok(i) => i,
             Err(e) => return Ok(single(self.trapped(&e))),
         };

@@ -12,7 +12,7 @@ use wasmtime::{Config, Engine, Store, StoreLimits, StoreLimitsBuilder, UpdateDea
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::Error;
-use crate::cache::CompileCache;
+use crate::cache::{CompileCache, Engines, Tier};
 use crate::effects::CallState;
 use crate::generation::{Generation, build};
 use crate::grants::Policy;
@@ -76,6 +76,22 @@ pub struct PluginSource<'a> {
     /// `manifest` already parsed (a registry that read it), so loading does not parse it
     /// again (KDL parsing is a measurable share of start-up); `None`: parse `manifest`.
     pub parsed: Option<&'a crate::Manifest>,
+    /// What its build declared ahead (a bundled plugin): the host then compiles and checks
+    /// the component on its first use instead of at load. `None`: loaded and checked now.
+    pub declared: Option<Declared>,
+}
+
+/// What a build declared of one of its plugins ahead of time (Smith's bundled plugins, which
+/// its tests load and check whole), so a host may leave the component uncompiled until the
+/// plugin is first used: a command pays only for the plugins it uses.
+#[derive(Clone, Copy, Debug)]
+pub struct Declared {
+    /// The component: the source's bytes, kept by the host for the first use.
+    pub component: &'static [u8],
+    /// The tools its `definitions` export gives, in order, as a JSON list of
+    /// `{"name", "description", "input_schema"}` (`[]` for a plugin without tools); matched
+    /// with its manifest at load and with the component at its first use.
+    pub tools: &'static str,
 }
 
 /// The store data of one call.
@@ -119,11 +135,22 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-/// The engine, the limits and the epoch ticker every generation shares.
+/// The engines and their linkers, the compile cache, the limits and the epoch ticker every
+/// generation shares.
 pub(crate) struct Runtime {
-    pub(crate) engine: Engine,
+    pub(crate) engines: Engines,
+    /// Each engine's linkers, made when the engine's first component loads.
+    linkers: [std::sync::OnceLock<Result<Linkers, String>>; 2],
+    pub(crate) cache: CompileCache,
     pub(crate) limits: Limits,
     ticker: Arc<AtomicBool>,
+}
+
+/// One engine's linkers: one per plugin world.
+pub(crate) struct Linkers {
+    pub(crate) tool: Linker<State>,
+    pub(crate) handler: Linker<State>,
+    pub(crate) provider: Linker<State>,
 }
 
 impl Drop for Runtime {
@@ -137,10 +164,6 @@ impl Drop for Runtime {
 /// [`Loadout`] (one generation, pinned) so its tools do not change under it.
 pub struct Host {
     runtime: Arc<Runtime>,
-    linker: Linker<State>,
-    handler_linker: Linker<State>,
-    provider_linker: Linker<State>,
-    cache: CompileCache,
     current: RwLock<Arc<Generation>>,
 }
 
@@ -171,10 +194,11 @@ impl std::fmt::Debug for Loadout {
     }
 }
 
-fn engine() -> Result<Engine, Error> {
+fn engine(strategy: wasmtime::Strategy) -> Result<Engine, Error> {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
+    config.strategy(strategy);
     Engine::new(&config).map_err(|e| Error::Engine(format!("{e:#}")))
 }
 
@@ -182,61 +206,52 @@ impl Host {
     /// Why the compile cache could not be written, when it could not (its directory and the
     /// I/O error): plugins still load, but are compiled again on every start.
     pub fn compile_cache_failure(&self) -> Option<String> {
-        self.cache.write_failure()
+        self.runtime.cache.write_failure()
     }
 
     /// Load `sources` (compiled through `cache`) under `limits` as generation 1. Every plugin
-    /// is validated: its manifest, its component against the `tool-plugin` world, its
-    /// `definitions` against the tools its manifest lists, and each input schema. Tool names
-    /// must be unique across plugins.
+    /// is validated: its manifest, and each contribution held by one plugin only; then, now
+    /// for a plugin loaded eagerly or on its first use for one its build declared
+    /// ([`Declared`]), its component against its world, its `definitions` against the tools
+    /// its manifest lists, and each input schema.
     ///
     /// # Errors
-    /// [`Error::Manifest`], [`Error::Component`], [`Error::Engine`] naming the plugin.
+    /// [`Error::Manifest`], [`Error::Component`], [`Error::Conflict`], [`Error::Package`],
+    /// [`Error::Engine`] naming the plugin.
     pub fn load(
         sources: &[PluginSource<'_>],
         cache: &CompileCache,
         limits: Limits,
     ) -> Result<Self, Error> {
-        let engine = engine()?;
-        let mut linker: Linker<State> = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(|e| Error::Engine(format!("{e:#}")))?;
-        ToolPlugin::add_to_linker::<State, HasSelf<State>>(&mut linker, |s| s)
-            .map_err(|e| Error::Engine(format!("{e:#}")))?;
+        let engines = Engines {
+            optimized: engine(wasmtime::Strategy::Cranelift)?,
+            baseline: engine(wasmtime::Strategy::Winch)?,
+        };
         let ticker = Arc::new(AtomicBool::new(false));
         {
-            let engine = engine.clone();
+            let engines = engines.clone();
             let stop = Arc::clone(&ticker);
             std::thread::Builder::new()
                 .name("smith-epoch".into())
                 .spawn(move || {
                     while !stop.load(Ordering::Relaxed) {
                         std::thread::sleep(TICK);
-                        engine.increment_epoch();
+                        engines.optimized.increment_epoch();
+                        engines.baseline.increment_epoch();
                     }
                 })
                 .map_err(|e| Error::Engine(format!("cannot start the epoch thread: {e}")))?;
         }
         let runtime = Arc::new(Runtime {
-            engine,
+            engines,
+            linkers: Default::default(),
+            cache: cache.clone(),
             limits,
             ticker,
         });
-        let handler_linker = crate::handlers::linker(&runtime.engine)?;
-        let provider_linker = crate::providers::linker(&runtime.engine)?;
-        let first = build(
-            &runtime,
-            [&linker, &handler_linker, &provider_linker],
-            cache,
-            sources,
-            1,
-        )?;
+        let first = build(&runtime, sources, 1)?;
         Ok(Self {
             runtime,
-            linker,
-            handler_linker,
-            provider_linker,
-            cache: cache.clone(),
             current: RwLock::new(Arc::new(first)),
         })
     }
@@ -250,13 +265,7 @@ impl Host {
     /// As [`Host::load`]; the current generation is then unchanged.
     pub fn reload(&self, sources: &[PluginSource<'_>]) -> Result<u64, Error> {
         let number = self.loadout().generation.number + 1;
-        let next = build(
-            &self.runtime,
-            [&self.linker, &self.handler_linker, &self.provider_linker],
-            &self.cache,
-            sources,
-            number,
-        )?;
+        let next = build(&self.runtime, sources, number)?;
         *self
             .current
             .write()
@@ -325,15 +334,19 @@ impl Loadout {
             .collect()
     }
 
-    /// What each loaded product plugin contributes, in load order: its id and contributions.
-    pub fn products(&self) -> Vec<(&str, &crate::product::types::Contributions)> {
+    /// What each product plugin contributes, in load order: its id and its contributions,
+    /// or why it could not be loaded (a deferred plugin loads here, on first use).
+    pub fn products(&self) -> Vec<(&str, Result<&crate::product::types::Contributions, &str>)> {
         self.generation
             .plugins
             .iter()
+            .filter(|p| p.manifest.is_product())
             .filter_map(|p| {
-                p.product
-                    .as_ref()
-                    .map(|part| (p.manifest.id.as_str(), &part.contributions))
+                let part = match p.ready(&self.runtime) {
+                    Ok(ready) => Ok(ready.product.as_ref()?),
+                    Err(why) => Err(why),
+                };
+                Some((p.manifest.id.as_str(), part.map(|part| &part.contributions)))
             })
             .collect()
     }
@@ -352,16 +365,80 @@ impl Loadout {
         name: &str,
         arguments: &[(String, crate::product::types::ArgumentValue)],
     ) -> Result<Vec<crate::product::types::Intent>, String> {
-        let Some((loaded, part)) = self
+        let Some(loaded) = self
             .generation
             .plugins
             .iter()
-            .find(|p| p.manifest.id == plugin)
-            .and_then(|p| p.product.as_ref().map(|part| (p, part)))
+            .find(|p| p.manifest.id == plugin && p.manifest.is_product())
         else {
             return Err(format!("plugin {plugin} is not a loaded product plugin"));
         };
+        let ready = loaded
+            .ready(&self.runtime)
+            .map_err(|why| format!("plugin {plugin} cannot be loaded: {why}"))?;
+        let Some(part) = &ready.product else {
+            return Err(format!("plugin {plugin} is not a loaded product plugin"));
+        };
+        loaded.loaded.count_instance();
         part.run(&self.runtime, &loaded.manifest.label(), name, arguments)
+    }
+
+    /// Each plugin of the generation with whether its component is loaded and how many
+    /// instances were made of it, in load order (tool, handler, then provider plugins): the
+    /// host's account of what a command used. A deferred plugin loads on its first use.
+    pub fn usage(&self) -> Vec<PluginUsage> {
+        let tools = self.generation.plugins.iter().map(|p| PluginUsage {
+            id: p.manifest.id.clone(),
+            tier: p.loaded.loaded().map(|r| r.tier),
+            instances: p.loaded.instances(),
+        });
+        let handlers = self.generation.handlers.iter().map(|h| {
+            let (tier, instances) = h.usage();
+            PluginUsage {
+                id: h.manifest.id.clone(),
+                tier,
+                instances,
+            }
+        });
+        let providers = self.generation.providers.iter().map(|p| PluginUsage {
+            id: p.manifest.id.clone(),
+            tier: p.loaded.loaded().map(|r| r.tier),
+            instances: p.loaded.instances(),
+        });
+        tools.chain(handlers).chain(providers).collect()
+    }
+
+    /// Load now, in parallel, what every turn uses and is not loaded yet: the handler
+    /// plugins that answer every lifecycle event or prepare each request (not those that only
+    /// compact or snapshot) and the plugins of providers `providers`, so the first turn does
+    /// not load them one after another. Failures are not reported here: each is the answer
+    /// of the plugin's first use.
+    pub fn prefetch(&self, providers: &[&str]) {
+        let runtime = &self.runtime;
+        let occasional = |role: &String| matches!(role.as_str(), "compaction" | "history");
+        std::thread::scope(|scope| {
+            for h in &self.generation.handlers {
+                if h.usage().0.is_none() && !h.manifest.handlers.iter().all(occasional) {
+                    scope.spawn(move || {
+                        let _ = h.ready(runtime);
+                    });
+                }
+            }
+            for p in &self.generation.providers {
+                let wanted = p
+                    .manifest
+                    .provider
+                    .as_ref()
+                    .is_some_and(|d| providers.contains(&d.id.as_str()));
+                if wanted && p.loaded.loaded().is_none() {
+                    scope.spawn(move || {
+                        let _ = p.loaded.get(|component| {
+                            crate::generation::load_provider(runtime, component, &p.origin)
+                        });
+                    });
+                }
+            }
+        });
     }
 
     pub(crate) fn handlers(&self) -> &[crate::handlers::LoadedHandler] {
@@ -377,24 +454,60 @@ impl Loadout {
     }
 }
 
+/// What a command used of one plugin ([`Loadout::usage`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginUsage {
+    /// The plugin's id.
+    pub id: String,
+    /// The tier of its code once its component is compiled and checked (at load, or on
+    /// first use); `None` while it is not.
+    pub tier: Option<Tier>,
+    /// How many instances were made of it (tool calls, handler events, provider requests).
+    pub instances: u64,
+}
+
 impl Runtime {
     pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
 
-    pub(crate) fn store(&self, call: CallState, deadline: Duration) -> Store<State> {
-        self.store_with_memory(call, deadline, self.limits.memory_bytes)
+    /// The linkers of the engine of `tier`, made on first use.
+    pub(crate) fn linkers(&self, tier: Tier) -> Result<&Linkers, Error> {
+        let engine = self.engines.get(tier);
+        let slot = &self.linkers[match tier {
+            Tier::Optimized => 0,
+            Tier::Baseline => 1,
+        }];
+        slot.get_or_init(|| {
+            let mut tool: Linker<State> = Linker::new(engine);
+            wasmtime_wasi::p2::add_to_linker_sync(&mut tool).map_err(|e| format!("{e:#}"))?;
+            ToolPlugin::add_to_linker::<State, HasSelf<State>>(&mut tool, |s| s)
+                .map_err(|e| format!("{e:#}"))?;
+            Ok(Linkers {
+                tool,
+                handler: crate::handlers::linker(engine).map_err(|e| e.to_string())?,
+                provider: crate::providers::linker(engine).map_err(|e| e.to_string())?,
+            })
+        })
+        .as_ref()
+        .map_err(|e| Error::Engine(e.clone()))
     }
 
-    /// A store whose instances may grow to `memory_bytes` of linear memory.
+    pub(crate) fn store(&self, tier: Tier, call: CallState, deadline: Duration) -> Store<State> {
+        self.store_with_memory(tier, call, deadline, self.limits.memory_bytes)
+    }
+
+    /// A store of the engine of `tier` whose instances may grow to `memory_bytes` of linear
+    /// memory.
     pub(crate) fn store_with_memory(
         &self,
+        tier: Tier,
         call: CallState,
         deadline: Duration,
         memory_bytes: usize,
     ) -> Store<State> {
         let mut store = Store::new(
-            &self.engine,
+            self.engines.get(tier),
             State {
                 // Deny by default: no preopens, no environment, no arguments, no network;
                 // stdin closed, stdout and stderr discarded (never the host's).

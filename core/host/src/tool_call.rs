@@ -130,8 +130,18 @@ impl ToolRegistry for Loadout {
                 structured: None,
             };
         }
+        let ready = match plugin.ready(&self.runtime) {
+            Ok(ready) => ready,
+            Err(why) => {
+                return ToolOutput {
+                    output: format!("plugin {label} cannot be loaded: {why}; nothing was run"),
+                    is_error: true,
+                    structured: None,
+                };
+            }
+        };
         // Arguments are validated before anything runs (spec: Security).
-        if let Some(validator) = plugin.validators.get(&call.name)
+        if let Some(validator) = ready.validators.get(&call.name)
             && let Some(error) = validator.iter_errors(&call.arguments).next()
         {
             let at = error.instance_path().to_string();
@@ -167,7 +177,9 @@ impl ToolRegistry for Loadout {
                 loadout.authorize_restore(query, &cancel)
             }));
         }
-        let mut store = self.runtime.store(state, self.runtime.limits.deadline);
+        let mut store = self
+            .runtime
+            .store(ready.tier, state, self.runtime.limits.deadline);
         let invocation = bindings::smith::plugin::types::Invocation {
             call_id: call.id.clone(),
             cwd: context
@@ -178,7 +190,8 @@ impl ToolRegistry for Loadout {
         };
         // JSON Schema counts `2.0` as an integer; the plugin gets it written as one.
         let arguments = integral(&call.arguments).to_string();
-        let result = plugin.pre.instantiate(&mut store).and_then(|instance| {
+        plugin.loaded.count_instance();
+        let result = ready.pre.instantiate(&mut store).and_then(|instance| {
             instance.call_call(&mut store, &call.name, &arguments, &invocation)
         });
         let terminal = store.data_mut().call.terminal.take();
@@ -193,7 +206,7 @@ impl ToolRegistry for Loadout {
                 }
                 let mut output = self.runtime.bounded(text, is_error);
                 if !is_error {
-                    output.structured = structured(plugin, &call.name, given);
+                    output.structured = structured(ready, &call.name, given);
                 }
                 output
             }
@@ -249,7 +262,7 @@ const MAX_STRUCTURED_BYTES: usize = 1 << 20;
 /// output schema, or why it does not fit; `None` when the tool declares no schema and gave
 /// nothing.
 fn structured(
-    plugin: &LoadedPlugin,
+    plugin: &crate::generation::ToolReady,
     tool: &str,
     given: Option<String>,
 ) -> Option<Result<serde_json::Value, String>> {

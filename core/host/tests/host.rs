@@ -399,6 +399,7 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
             manifest: &wrong,
             component: files.component,
             parsed: None,
+            declared: None,
         }],
         &cache(),
         Limits::default(),
@@ -411,6 +412,7 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
             manifest: files.manifest,
             component: b"not wasm",
             parsed: None,
+            declared: None,
         }],
         &cache(),
         Limits::default(),
@@ -539,6 +541,7 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
         manifest: "plugin \"x\" { }",
         component: b"",
         parsed: None,
+        declared: None,
     };
     assert!(host.reload(&[broken]).is_err());
     assert_eq!(host.loadout().generation(), 1);
@@ -580,6 +583,7 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         manifest: current,
         component: OLD,
         parsed: None,
+        declared: None,
     }];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(
@@ -599,6 +603,7 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         manifest: &old_manifest,
         component: OLD,
         parsed: None,
+        declared: None,
     }];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(

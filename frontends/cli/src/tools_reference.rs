@@ -57,6 +57,7 @@ fn body() -> String {
             manifest: p.manifest,
             component: p.component,
             parsed: None,
+            declared: None,
         })
         .collect();
     let cache = smith_host::CompileCache::new(

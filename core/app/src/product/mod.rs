@@ -47,6 +47,7 @@ pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, String
             manifest: b.manifest,
             component: b.component,
             parsed: None,
+            declared: None,
         })
         .collect();
     let host = smith_host::Host::load(
@@ -349,6 +350,15 @@ impl ProductLayer {
         let mut layout = None;
         let mut plugin_bindings = Vec::new();
         for (id, contributions) in loadout.products() {
+            let contributions = match contributions {
+                Ok(c) => c,
+                Err(why) => {
+                    layer.notices.push(format!(
+                        "plugin {id} cannot be loaded: {why}; its commands, keys and themes are not registered"
+                    ));
+                    continue;
+                }
+            };
             for c in &contributions.commands {
                 if let Err(why) = check_command(c) {
                     layer

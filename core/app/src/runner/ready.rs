@@ -94,6 +94,13 @@ impl Ready {
         crate::route::check_image_input(&self.prepared.route, count)
     }
 
+    /// What the run's plugins have been used for so far, in load order: each plugin's id,
+    /// whether its component is loaded (bundled plugins load on first use) and how many
+    /// instances were made of it — the host's own count.
+    pub fn plugin_usage(&self) -> Vec<smith_host::PluginUsage> {
+        self.tools.usage()
+    }
+
     pub(crate) fn prepared(&self) -> &Prepared {
         &self.prepared
     }

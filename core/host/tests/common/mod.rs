@@ -18,6 +18,7 @@ pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static>
         manifest: p.manifest,
         component: p.component,
         parsed: None,
+        declared: None,
     }
 }
 

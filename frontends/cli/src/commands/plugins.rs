@@ -212,6 +212,7 @@ fn install(
             manifest: text,
             component: bytes,
             parsed: Some(manifest),
+            declared: None,
         });
         let cache = smith_host::CompileCache::new(
             app.paths.compile_cache().map(std::path::Path::to_path_buf),
