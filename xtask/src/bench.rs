@@ -223,6 +223,26 @@ pub(crate) fn run() -> Result<(), String> {
             ms_limit(30.0),
         ),
         (
+            "curl_request_ms",
+            "curl's request on the same loopback server (the network floor), median of 30",
+            Limit::ReportMs,
+        ),
+        (
+            "provider_turn_vs_curl",
+            "eval turn ÷ curl's request, same server, same run",
+            Limit::Ratio(1.5),
+        ),
+        (
+            "first_eval_ms",
+            "first run in a fresh SMITH_HOME: scripted eval turn, median of 5",
+            ms_limit(60.0),
+        ),
+        (
+            "first_mcp_list_ms",
+            "first run in a fresh SMITH_HOME: `smith mcp` spawn → tools/list answered, median of 5",
+            ms_limit(40.0),
+        ),
+        (
             "provider_turn_bare_ms",
             "the same without the prompt, agents-md and docs plugins",
             Limit::ReportMs,
@@ -625,6 +645,8 @@ enum Limit {
     ReportCount,
     /// A peak RSS in KiB with a target in MiB.
     RssMib(f64),
+    /// A ratio of two figures of one run, with a target: met when at most this.
+    Ratio(f64),
 }
 
 impl Limit {
@@ -645,6 +667,11 @@ impl Limit {
                 format!("≤ {limit} MiB"),
                 format!("{:.1} MiB", value / 1024.0),
                 Some(value <= limit * 1024.0),
+            ),
+            Limit::Ratio(limit) => (
+                format!("≤ {limit}×"),
+                format!("{value:.2}×"),
+                Some(value <= limit),
             ),
         };
         Figure {

@@ -267,7 +267,8 @@ pub(crate) fn fuzz() -> Result<(), String> {
     let mut test = cargo();
     test.args([
         "test",
-        "--release",
+        "--profile",
+        "release-test",
         "--locked",
         "-p",
         "smith-store",

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use common::{Fixture, cache, source};
 use serde_json::json;
-use smith::{ToolDefinition, ToolRegistry};
+use smith::ToolDefinition;
 use smith_host::{CompileCache, Declared, Host, Limits, PluginSource};
 
 /// The guest directory of a bundled plugin (`bundled:files/plugin.kdl` → `plugins/guests/files`).

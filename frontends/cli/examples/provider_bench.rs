@@ -3,12 +3,15 @@
 //! binary, and the bytes sent per request; then large sessions (the testkit fixture: 50 KB tool
 //! results, the bulk on a branch the selected one does not include) of 1 MB and 100 MB —
 //! `sessions get --limit 50` and one more loopback turn continuing the session, wall (median of
-//! 10) and peak RSS. Run by `cargo xtask bench` after it builds `smith` in release; prints
-//! `name value` lines.
+//! 10) and peak RSS; curl's request on the same server (the network floor) and the turn's
+//! ratio to it; and first runs in a fresh home (nothing compiled yet): a scripted turn, and
+//! `smith mcp` from spawn to its `tools/list` answer. Run by `cargo xtask bench` after it
+//! builds `smith` in release; prints `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod common;
 
+use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -110,6 +113,71 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
     println!("large_turn_{mb}mb_rss_kib {}", peak_rss(home.path(), &turn));
 }
 
+/// Median wall time of curl's streamed POST to `url`, each answered by the server's next
+/// response: the network floor a turn is compared with.
+fn curl_ms(url: &str, runs: usize) -> Option<f64> {
+    let once = || {
+        let start = Instant::now();
+        let status = Command::new("curl")
+            .args(["-s", "-o", "/dev/null", "-X", "POST", "-H"])
+            .arg("content-type: application/json")
+            .args(["-d", r#"{"model":"bench","stream":true,"messages":[]}"#])
+            .arg(format!("{url}/v1/chat/completions"))
+            .status()
+            .ok()?;
+        status.success().then(|| start.elapsed())
+    };
+    let mut times: Vec<Duration> = (0..runs).map(|_| once()).collect::<Option<_>>()?;
+    times.sort();
+    Some(times[times.len() / 2].as_secs_f64() * 1000.0)
+}
+
+/// A first run in a fresh home: a scripted turn, median of 5.
+fn first_eval_ms(smith: &std::path::Path) -> f64 {
+    median_of(5, || {
+        let home = tempfile::tempdir().expect("a temp dir");
+        timed(smith, home.path(), &["eval", "-m", "scripted/demo", "hi"])
+    })
+}
+
+/// A first run in a fresh home: `smith mcp` from spawn until its `tools/list` answer is read,
+/// median of 5.
+fn first_mcp_list_ms(smith: &std::path::Path) -> f64 {
+    median_of(5, || {
+        let home = tempfile::tempdir().expect("a temp dir");
+        let start = Instant::now();
+        let mut child = Command::new(smith)
+            .arg("mcp")
+            .env("SMITH_HOME", home.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("smith mcp runs");
+        let mut stdin = child.stdin.take().expect("a pipe");
+        stdin
+            .write_all(concat!(
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+                "\n"
+            ).as_bytes())
+            .expect("the requests are written");
+        let mut lines = std::io::BufReader::new(child.stdout.take().expect("a pipe")).lines();
+        let answered = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .any(|line| line.contains(r#""id":2"#) && line.contains("\"tools\""));
+        let elapsed = start.elapsed();
+        assert!(answered, "smith mcp did not answer tools/list");
+        drop(stdin);
+        let _ = child.wait();
+        elapsed
+    })
+}
+
 fn main() {
     let smith = smith();
     let args: Vec<String> = std::env::args().collect();
@@ -127,8 +195,8 @@ fn main() {
         std::process::exit(1);
     }
     let home = tempfile::tempdir().expect("a temp dir");
-    // The warm-up, the timed runs, and the RSS probe.
-    let responses = (0..2 * RUNS + 2)
+    // The warm-up, the timed runs, the RSS probe and curl's requests.
+    let responses = (0..3 * RUNS + 2)
         .map(|_| loopback::sse_in_pieces(ANSWER, ANSWER.len()))
         .collect();
     let server = loopback::serve(responses);
@@ -161,7 +229,14 @@ fn main() {
     let mut times: Vec<Duration> = (0..RUNS).map(|_| run()).collect();
     times.sort();
     let median = times[times.len() / 2];
-    println!("provider_turn_ms {:.3}", median.as_secs_f64() * 1000.0);
+    let turn_ms = median.as_secs_f64() * 1000.0;
+    println!("provider_turn_ms {turn_ms:.3}");
+    if let Some(curl) = curl_ms(&server.url, RUNS) {
+        println!("curl_request_ms {curl:.3}");
+        println!("provider_turn_vs_curl {:.3}", turn_ms / curl);
+    }
+    println!("first_eval_ms {:.3}", first_eval_ms(&smith));
+    println!("first_mcp_list_ms {:.3}", first_mcp_list_ms(&smith));
     println!("provider_request_bytes {}", request.len());
     // The same turn without the plugins that write the instructions and read the docs: what
     // recording the request costs apart from them (the request is recorded either way).
