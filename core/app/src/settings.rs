@@ -104,7 +104,7 @@ impl std::fmt::Display for Notice {
             Self::RenewalFailed(e) => write!(f, "{e}"),
             Self::CacheUnwritable(why) => write!(
                 f,
-                "the compile cache cannot be written ({why}), so plugins are compiled on every start"
+                "the compile cache cannot be written ({why}), so the plugins it could not keep are compiled again on every start"
             ),
             Self::Plugin(sentence) => f.write_str(sentence),
         }

@@ -4,9 +4,10 @@
 //!
 //! An entry is `<dir>/<key>.cwasm`, where the key is the SHA-256 of the engine's
 //! compatibility hash (wasmtime version and configuration), the compiler tier and the
-//! component's bytes. The file holds the SHA-256 of the artifact followed by the artifact,
-//! written to a temporary name and renamed into place; a file whose digest does not match is
-//! ignored and rewritten.
+//! component's bytes. The file holds the SHA-256 of its name and the artifact, followed by the
+//! artifact, written to a temporary name and renamed into place; a file whose digest does not
+//! match (damaged, or another component's filed under this key), that is not a regular file or
+//! that is implausibly large is ignored and rewritten.
 //!
 //! Two compilers serve it ([`Tier`]): Cranelift, whose code is optimized, and wasmtime's
 //! baseline compiler Winch, about five times faster to compile (measured on the bundled
@@ -106,7 +107,8 @@ impl CompileCache {
     }
 
     /// Why an entry could not be written, when one could not (the first such failure): the
-    /// directory and the I/O error. Plugins still load, compiled on every start.
+    /// entry's path and the I/O error. Plugins still load, those not kept compiled again on
+    /// every start.
     pub fn write_failure(&self) -> Option<String> {
         self.write_failure
             .lock()
@@ -123,8 +125,8 @@ impl CompileCache {
         let mut h = ShaHasher(Sha256::new());
         std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut h);
         h.0.update(match tier {
-            Tier::Optimized => b"smith-compile-cache-v1".as_slice(),
-            Tier::Baseline => b"smith-compile-cache-v1-baseline".as_slice(),
+            Tier::Optimized => b"smith-compile-cache-v2".as_slice(),
+            Tier::Baseline => b"smith-compile-cache-v2-baseline".as_slice(),
         });
         h.0.update(wasm);
         crate::fsops::sha256_hex(&h.0.finalize())
@@ -194,7 +196,7 @@ impl CompileCache {
                     .write_failure
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
-                failure.get_or_insert_with(|| format!("{}: {e}", dir.display()));
+                failure.get_or_insert_with(|| format!("{}: {e}", path.display()));
             }
         }
     }
@@ -256,13 +258,41 @@ fn compile(engine: &Engine, wasm: &[u8], origin: &str) -> Result<Component, Erro
     })
 }
 
+/// The largest entry read: the bundled plugins' artifacts are at most about 1.1 MB; anything
+/// far larger is not an entry this cache wrote.
+const MAX_ENTRY_BYTES: u64 = 256 << 20;
+
+/// The digest an entry holds: of its key (its file name) and its artifact, so an artifact
+/// filed under another component's key fails it like a damaged one.
+fn entry_digest(path: &Path, artifact: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(
+        path.file_name()
+            .map(|n| n.as_encoded_bytes())
+            .unwrap_or_default(),
+    );
+    h.update(artifact);
+    h.finalize().into()
+}
+
 fn read_verified(engine: &Engine, path: &Path) -> Option<Component> {
-    let bytes = std::fs::read(path).ok()?;
+    // Only a regular file of a plausible size is read: a FIFO would block the open, a device
+    // or a huge file would be read without end.
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_ENTRY_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()?);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(path).ok()?, MAX_ENTRY_BYTES),
+        &mut bytes,
+    )
+    .ok()?;
     if bytes.len() < 32 {
         return None;
     }
     let (digest, artifact) = bytes.split_at(32);
-    if Sha256::digest(artifact).as_slice() != digest {
+    if entry_digest(path, artifact).as_slice() != digest {
         return None;
     }
     // SAFETY: `Component::deserialize` requires bytes produced by `Component::serialize` of a
@@ -329,7 +359,7 @@ fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> 
         std::process::id()
     ));
     let mut file = std::fs::File::create(&temp)?;
-    file.write_all(&Sha256::digest(artifact))?;
+    file.write_all(&entry_digest(path, artifact))?;
     file.write_all(artifact)?;
     file.sync_all()?;
     drop(file);

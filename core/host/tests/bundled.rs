@@ -202,6 +202,35 @@ fn a_baseline_first_cache_runs_winch_code_then_finds_optimized_code_and_never_lo
     }
     let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
     assert_eq!(tiers(&host), vec![smith_host::Tier::Baseline]);
+    // An entry filed under another component's key (the history handler's, whole and
+    // verified for its own key) is not loaded either: the queue policy still loads and runs.
+    let history = smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.origin.contains("history"))
+        .unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let other_cache = CompileCache::new(Some(other.path().to_owned())).baseline_first();
+    drop(Host::load(&[source(history)], &other_cache, Limits::default()).unwrap());
+    let target = dir.path().join(&entries(dir.path())[0]);
+    std::fs::copy(other.path().join(&entries(other.path())[0]), &target).unwrap();
+    let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
+    assert_eq!(tiers(&host), vec![smith_host::Tier::Baseline]);
+    assert_ne!(
+        std::fs::read(&target).unwrap(),
+        std::fs::read(other.path().join(&entries(other.path())[0])).unwrap(),
+        "the foreign entry was compiled over"
+    );
+    // An entry that is not a regular file (a FIFO would block a read) is passed over.
+    for name in entries(dir.path()) {
+        std::fs::remove_file(dir.path().join(&name)).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join(&name))
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+    let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
+    assert_eq!(tiers(&host), vec![smith_host::Tier::Baseline]);
     // A cache of the optimized tier only (the host's default) compiles with Cranelift.
     let plain = tempfile::tempdir().unwrap();
     let host = Host::load(

@@ -37,7 +37,7 @@ pub(crate) fn report_notices(notices: &[smith_app::Notice]) {
             smith_app::Notice::UnknownPlugin { .. } => exit::report(&format!("note: {notice}")),
             smith_app::Notice::Plugin(_) => exit::report(&format!("warning: {notice}")),
             smith_app::Notice::CacheUnwritable(_) => exit::report(&format!(
-                "warning: {notice}; make the directory writable, or point SMITH_CACHE_HOME at one that is"
+                "warning: {notice}; make the directory writable (removing anything in the way of that entry), or point SMITH_CACHE_HOME at one that is"
             )),
         }
     }
