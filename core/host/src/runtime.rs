@@ -297,6 +297,12 @@ impl Loadout {
         self
     }
 
+    /// Why the compile cache could not keep a component, when it could not (the entry's path
+    /// and the I/O error): also for one compiled after load, on its first use.
+    pub fn compile_cache_failure(&self) -> Option<String> {
+        self.runtime.cache.write_failure()
+    }
+
     /// The generation number (1 for the first load, then +1 per reload).
     pub fn generation(&self) -> u64 {
         self.generation.number

@@ -439,3 +439,53 @@ fn a_compile_cache_that_cannot_be_written_is_a_warning_not_a_silent_cost() {
         stderr(&out)
     );
 }
+
+/// The cache entry names (`*.cwasm`) in `dir`.
+fn cache_entries(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".cwasm") && !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A plugin compiled on its first use mid-turn (the file tools, at the turn's `read`) whose
+/// entry cannot be written is warned about too, naming the entry.
+#[test]
+fn a_cache_entry_that_cannot_be_written_mid_turn_is_a_warning_naming_it() {
+    let env = Env::new();
+    std::fs::write(env.root.path().join("README.md"), "# hi\n").unwrap();
+    let cache = env.root.path().join("own-cache");
+    let components = cache.join("components");
+    let run = |model: &str| {
+        env.command(&["eval", "-m", model, "go"])
+            .env("SMITH_CACHE_HOME", &cache)
+            .output()
+            .unwrap()
+    };
+    let out = run("scripted/demo");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let before = cache_entries(&components);
+    let out = run("scripted/tool-call");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let added: Vec<String> = cache_entries(&components)
+        .difference(&before)
+        .cloned()
+        .collect();
+    assert_eq!(added.len(), 1, "the file tools' entry alone: {added:?}");
+    // A directory where the entry goes: the entry cannot be written.
+    let entry = components.join(&added[0]);
+    std::fs::remove_file(&entry).unwrap();
+    std::fs::create_dir(&entry).unwrap();
+    let out = run("scripted/tool-call");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("warning: the compile cache cannot be written")
+            && stderr(&out).contains(&added[0]),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -94,6 +94,21 @@ impl Ready {
         crate::route::check_image_input(&self.prepared.route, count)
     }
 
+    /// What using the run's plugins had to tell the user since it was made ready: a compile
+    /// cache that could not keep a plugin compiled on its first use (a tool's first call),
+    /// when preparing did not already say so.
+    pub fn later_notices(&self) -> Vec<Notice> {
+        let said = self
+            .prepared
+            .notices
+            .iter()
+            .any(|n| matches!(n, Notice::CacheUnwritable(_)));
+        match self.tools.compile_cache_failure() {
+            Some(why) if !said => vec![Notice::CacheUnwritable(why)],
+            _ => Vec::new(),
+        }
+    }
+
     /// What the run's plugins have been used for so far, in load order: each plugin's id,
     /// whether its component is loaded (bundled plugins load on first use) and how many
     /// instances were made of it — the host's own count.

@@ -320,6 +320,9 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
             return Err(not_started(runner_error(e)));
         }
     };
+    if let Some(ready) = runner.current() {
+        report_notices(&ready.later_notices());
+    }
     let path = runner.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
     // nothing (the next writer's recovery establishes it), so it is only noted.
