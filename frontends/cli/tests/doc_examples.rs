@@ -154,3 +154,48 @@ fn the_scan_finds_commands_in_pipelines_assignments_and_cargo_run() {
     let lines = shell_lines("```sh\nsmith eval \\\n  -m x \"hi\"\n```\n```kdl\nsmith x\n```\n");
     assert_eq!(lines, [(2, "smith eval -m x \"hi\"".to_owned())]);
 }
+
+/// The README's claims about the binary and the tree: the commands it says take `--help` are
+/// the binary's commands, in its order; every path its Layout names exists.
+#[test]
+fn the_readme_lists_every_command_and_only_paths_that_exist() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("`--help` on every command (")
+        .expect("the README's list of commands");
+    let list = &readme[start..];
+    let list = &list[list.find('(').unwrap() + 1..list.find(')').unwrap()];
+    let listed: Vec<String> = list
+        .split(',')
+        .map(|c| c.trim().trim_matches('`').to_owned())
+        .collect();
+    let commands: Vec<String> = smith_cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .filter(|name| name != "help")
+        .collect();
+    assert_eq!(listed, commands, "README.md: the commands that take --help");
+    let layout = readme
+        .split("## Layout")
+        .nth(1)
+        .and_then(|rest| rest.split("```").nth(1))
+        .expect("the README's Layout block");
+    for line in layout.lines().filter(|l| !l.starts_with(' ')) {
+        for word in line.split_whitespace() {
+            let path = word.trim_end_matches('/');
+            if word.contains('/') && !word.contains('(') && !path.is_empty() && word != "|" {
+                assert!(
+                    root().join(path).exists()
+                        || !path
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || "/-_".contains(c)),
+                    "README.md's Layout names {word}, which does not exist"
+                );
+            }
+        }
+    }
+    assert!(
+        !layout.contains("coming"),
+        "the Layout says something is still coming"
+    );
+}
