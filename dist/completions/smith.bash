@@ -34,6 +34,9 @@ _smith() {
             smith,docs)
                 cmd="smith__subcmd__docs"
                 ;;
+            smith,doctor)
+                cmd="smith__subcmd__doctor"
+                ;;
             smith,eval)
                 cmd="smith__subcmd__eval"
                 ;;
@@ -165,6 +168,9 @@ _smith() {
                 ;;
             smith__subcmd__help,docs)
                 cmd="smith__subcmd__help__subcmd__docs"
+                ;;
+            smith__subcmd__help,doctor)
+                cmd="smith__subcmd__help__subcmd__doctor"
                 ;;
             smith__subcmd__help,eval)
                 cmd="smith__subcmd__help__subcmd__eval"
@@ -419,7 +425,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,6 +441,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -461,7 +471,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version status set help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version status set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -477,6 +487,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -543,7 +557,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth__subcmd__set)
-            opts="-c -h -V --account --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --account --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,6 +579,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -573,7 +591,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth__subcmd__status)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +609,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -599,7 +621,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__compact)
-            opts="-m -c -h -V --instructions --keep-tokens --model --script --json --config --disable-plugin --allow-process --help --version"
+            opts="-m -c -h -V --instructions --keep-tokens --model --script --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,6 +659,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -645,7 +671,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__completions)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version bash elvish fish powershell zsh"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -661,6 +687,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -671,7 +701,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version show check set help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version show check set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -689,6 +719,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -697,7 +731,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__check)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -713,6 +747,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -793,7 +831,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__set)
-            opts="-c -h -V --project --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --project --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -809,6 +847,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -819,7 +861,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__show)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -837,6 +879,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -845,7 +891,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__diff)
-            opts="-c -h -V --session --stat --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --session --stat --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -867,6 +913,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -875,7 +925,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list search man get help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list search man get help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,6 +943,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -901,7 +955,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__get)
-            opts="-c -h -V --lines --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --lines --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -921,6 +975,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1015,7 +1073,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1031,6 +1089,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1041,7 +1103,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__man)
-            opts="-c -h -V --list --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --list --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1059,6 +1121,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1067,7 +1133,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__search)
-            opts="-c -h -V --json --limit --cursor --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --limit --cursor --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1093,6 +1159,40 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__doctor)
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1101,7 +1201,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__eval)
-            opts="-m -c -h -V --model --thinking --json --session --continue --session-id --dedup-key --no-session --script --stdin --image --config --disable-plugin --allow-process --help --version"
+            opts="-m -c -h -V --model --thinking --json --session --continue --session-id --dedup-key --no-session --script --stdin --image --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1151,6 +1251,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1159,7 +1263,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help"
+            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1371,6 +1475,20 @@ _smith() {
         smith__subcmd__help__subcmd__docs__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1817,7 +1935,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__mcp)
-            opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --help --version"
+            opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1851,6 +1969,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1859,7 +1981,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__models)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1875,6 +1997,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1885,7 +2011,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list install uninstall help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1901,6 +2027,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1981,7 +2111,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__install)
-            opts="-c -h -V --component --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --component --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2003,6 +2133,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2011,7 +2145,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2027,6 +2161,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2037,7 +2175,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__uninstall)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2055,6 +2193,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2063,7 +2205,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__redo)
-            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2085,6 +2227,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2093,7 +2239,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__replay)
-            opts="-c -h -V --turns --branch --speed --json --tui --execute --in --report --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --turns --branch --speed --json --tui --execute --in --report --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2131,6 +2277,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2139,7 +2289,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__restore)
-            opts="-c -h -V --session --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --session --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2161,6 +2311,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2169,7 +2323,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__rpc)
-            opts="-m -c -h -V --model --config --disable-plugin --allow-process --help --version"
+            opts="-m -c -h -V --model --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2195,6 +2349,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2203,7 +2361,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version add remove list help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2221,6 +2379,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2229,7 +2391,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__add)
-            opts="-c -h -V --label --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --label --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2249,6 +2411,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2329,7 +2495,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2345,6 +2511,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2355,7 +2525,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__remove)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2373,6 +2543,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2381,7 +2555,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list grep get export fork edit select receipts watch verify help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list grep get export fork edit select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2399,6 +2573,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2407,7 +2585,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__edit)
-            opts="-c -h -V --omit --replace --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --omit --replace --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2433,6 +2611,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2441,7 +2623,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__export)
-            opts="-c -h -V --branch --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --branch --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2459,6 +2641,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2467,7 +2653,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__fork)
-            opts="-c -h -V --at --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --at --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2489,6 +2675,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2497,7 +2687,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__get)
-            opts="-c -h -V --json --limit --cursor --branch --usage --request --wire --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --limit --cursor --branch --usage --request --wire --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2527,6 +2717,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2535,7 +2729,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__grep)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2551,6 +2745,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2729,7 +2927,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__list)
-            opts="-c -h -V --json --here --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --here --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2745,6 +2943,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2755,7 +2957,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__receipts)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2771,6 +2973,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2781,7 +2987,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__select)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2797,6 +3003,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2807,7 +3017,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__verify)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2825,6 +3035,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2833,7 +3047,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__watch)
-            opts="-c -h -V --from --json --until-idle --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --from --json --until-idle --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2855,6 +3069,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2863,7 +3081,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__tools)
-            opts="-c -h -V --config --disable-plugin --allow-process --help --version list help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2879,6 +3097,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2931,7 +3153,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__tools__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2949,6 +3171,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2957,7 +3183,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__trust)
-            opts="-c -h -V --revoke --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --revoke --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2975,6 +3201,10 @@ _smith() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2983,7 +3213,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__undo)
-            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --help --version"
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3003,6 +3233,10 @@ _smith() {
                     ;;
                 --disable-plugin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smith_global_optspecs
-    string join \n c/config= disable-plugin= allow-process m/model= session= continue script= h/help V/version
+    string join \n c/config= disable-plugin= allow-process sandbox= m/model= session= continue script= h/help V/version
 end
 
 function __fish_smith_needs_command
@@ -26,6 +26,9 @@ end
 
 complete -c smith -n "__fish_smith_needs_command" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_needs_command" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_needs_command" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_needs_command" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded' -r
 complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only' -r
 complete -c smith -n "__fish_smith_needs_command" -l script -d 'Play this provider script (scripted provider only), as `smith eval --script` does' -r -F
@@ -46,6 +49,7 @@ complete -c smith -n "__fish_smith_needs_command" -f -a "docs" -d 'Read Smith\'s
 complete -c smith -n "__fish_smith_needs_command" -f -a "config" -d 'Show, check and set configuration; every value with its source'
 complete -c smith -n "__fish_smith_needs_command" -f -a "sessions" -d 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
 complete -c smith -n "__fish_smith_needs_command" -f -a "trust" -d 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+complete -c smith -n "__fish_smith_needs_command" -f -a "doctor" -d 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel\'s Landlock, whether the configured mode is enforced, what each mode does)'
 complete -c smith -n "__fish_smith_needs_command" -f -a "tools" -d 'List the active tools: name, plugin, description, input schema'
 complete -c smith -n "__fish_smith_needs_command" -f -a "plugins" -d 'List the plugins: id, version, world, grants, state'
 complete -c smith -n "__fish_smith_needs_command" -f -a "auth" -d 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
@@ -62,6 +66,9 @@ complete -c smith -n "__fish_smith_using_subcommand eval" -l script -d 'Play thi
 complete -c smith -n "__fish_smith_using_subcommand eval" -l image -d 'Attach an image to the prompt (PNG, JPEG, GIF or WebP, at most 3.75 MiB each and 8 MiB in all, at most 16); repeatable. Sent only to a model whose catalog record says image input. `@shot.png` in the prompt attaches an image inside the working directory too' -r -F
 complete -c smith -n "__fish_smith_using_subcommand eval" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand eval" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand eval" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand eval" -l json -d 'Emit LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l no-session -d 'Record into a temporary session store, removed when the run succeeds'
@@ -75,6 +82,9 @@ complete -c smith -n "__fish_smith_using_subcommand compact" -s m -l model -d 'T
 complete -c smith -n "__fish_smith_using_subcommand compact" -l script -d 'Play this provider script (scripted provider only)' -r -F
 complete -c smith -n "__fish_smith_using_subcommand compact" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand compact" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand compact" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand compact" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s h -l help -d 'Print help'
@@ -86,6 +96,9 @@ complete -c smith -n "__fish_smith_using_subcommand replay" -l in -d 'With --exe
 complete -c smith -n "__fish_smith_using_subcommand replay" -l report -d 'With --execute: also write the report as JSON lines to FILE' -r -F
 complete -c smith -n "__fish_smith_using_subcommand replay" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand replay" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand replay" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand replay" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run the recorded tool calls again and report, per effect, whether it came out the same'
@@ -95,6 +108,9 @@ complete -c smith -n "__fish_smith_using_subcommand replay" -s V -l version -d '
 complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand undo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand undo" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand undo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l json -d 'Print the result as one JSON record'
@@ -104,6 +120,9 @@ complete -c smith -n "__fish_smith_using_subcommand undo" -s V -l version -d 'Pr
 complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand redo" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand redo" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand redo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l json -d 'Print the result as one JSON record'
@@ -113,6 +132,9 @@ complete -c smith -n "__fish_smith_using_subcommand redo" -s V -l version -d 'Pr
 complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand restore" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand restore" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand restore" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l json -d 'Print the result as one JSON record'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -121,6 +143,9 @@ complete -c smith -n "__fish_smith_using_subcommand restore" -s V -l version -d 
 complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand diff" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand diff" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand diff" -l stat -d 'git\'s `--stat` summary instead of the patch'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l json -d 'One JSON record with every file\'s change'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -129,6 +154,9 @@ complete -c smith -n "__fish_smith_using_subcommand diff" -s V -l version -d 'Pr
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s m -l model -d 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too' -r
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand rpc" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
@@ -137,11 +165,17 @@ complete -c smith -n "__fish_smith_using_subcommand mcp" -l session -d 'Record t
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s V -l version -d 'Print version'
@@ -152,6 +186,9 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l json -d 'Emit one JSON record per document'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -160,12 +197,18 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l cursor -d 'Continue after the previous page (the cursor it printed)' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l json -d 'Emit one JSON record per hit, then a `page` record'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l list -d 'List the page names instead'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help'
@@ -173,6 +216,9 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l lines -d 'Body lines A..B, 1-based and inclusive (`A..` runs to the end; `A` is one line)' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l json -d 'Emit the document as one JSON record'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -184,6 +230,9 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s V -l version -d 'Print version'
@@ -193,17 +242,26 @@ complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'One JSON record per setting: `key`, `value`, `source`, `level`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l project -d 'Write to the project\'s `.smith/config.kdl` instead'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
@@ -214,6 +272,9 @@ complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subc
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s V -l version -d 'Print version'
@@ -230,6 +291,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_see
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per session'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -237,6 +301,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l json -d 'One JSON record per matching line'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s h -l help -d 'Print help'
@@ -246,6 +313,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l request -d 'Instead of entries, the effective request of one attempt — its entry id as the page lists it, or TURN.ROUND.ATTEMPT (e.g. 1.2.1): the instructions, tool definitions and context exactly as the provider plugin received them, rebuilt from the session file alone and checked against the SHA-256 recorded at dispatch. Edited items show the edit; the entries themselves keep their original content' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l json -d 'One JSON record per entry, then a `page` record'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l usage -d 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)'
@@ -255,6 +325,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
@@ -262,6 +335,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l at -d 'The fork point: the new session holds entries 1..=ENTRY with ENTRY selected (default: the selected leaf)' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l json -d 'Print a JSON record instead of the bare id'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
@@ -270,16 +346,25 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l replace -d 'Show the model FILE\'s text instead of this message\'s text or tool result\'s output (repeatable; `-` reads standard input). A message keeps its tool calls' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l json -d 'One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`, `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s h -l help -d 'Print help'
@@ -287,6 +372,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l from -d 'The first entry to print (default 1: the whole history); the next entry id to be committed prints only what is new' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l json -d 'One JSON record per entry, as `get --json` prints them'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l until-idle -d 'Stop once every committed entry is printed and no process is writing the session'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -294,6 +382,9 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
@@ -310,12 +401,27 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand trust" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand trust" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand trust" -l revoke -d 'Stop trusting the project instead'
 complete -c smith -n "__fish_smith_using_subcommand trust" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand doctor" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l json -d 'Print one JSON record instead of the report'
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
@@ -323,6 +429,9 @@ complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_s
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per tool: `name`, `plugin`, `description`, `input_schema`, `offered` (whether a run from here offers it) and `withheld` (why not, or null)'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -331,6 +440,9 @@ complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subco
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s V -l version -d 'Print version'
@@ -340,6 +452,9 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`, `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for requested grants this directory does not give, such as `process.exec` in an untrusted project'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -347,11 +462,17 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l component -d 'The component to install; default: the one .wasm under the project\'s target/wasm32-wasip2/release/' -r -F
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
@@ -361,6 +482,9 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s V -l version -d 'Print version'
@@ -369,6 +493,9 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'One JSON record per provider: `provider`, `env`, `required`, `source` (`environment`, `auth-file` or null)'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
@@ -376,6 +503,9 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l account -d 'Store it as this named account of the provider\'s bucket (used after the environment variable and the unnamed key, in file order) instead of as its key' -r
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
@@ -384,6 +514,9 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
@@ -394,16 +527,25 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l label -d 'What it is, shown by `list` and recorded with its registration' -r
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per secret: `name`, `reference`, `source`, `label`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -414,35 +556,42 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand models" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand models" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand models" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand models" -l json -d 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
 complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand models" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand models" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand completions" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand completions" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
 complete -c smith -n "__fish_smith_using_subcommand completions" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "compact" -d 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "replay" -d 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "undo" -d 'Take back the latest change a session\'s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "redo" -d 'Replay what the latest undo took back'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "restore" -d 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "diff" -d 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "rpc" -d 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "mcp" -d 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "docs" -d 'Read Smith\'s documentation, offline: list, search and get documents'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "config" -d 'Show, check and set configuration; every value with its source'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "sessions" -d 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "trust" -d 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "tools" -d 'List the active tools: name, plugin, description, input schema'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "plugins" -d 'List the plugins: id, version, world, grants, state'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "auth" -d 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "secrets" -d 'Register secrets that never reach a provider, a session file or any output (stored with mode 0600, values never printed), and list every secret a run redacts'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "models" -d 'List the model catalog: limits, capabilities, prices and where each figure comes from'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust tools plugins auth secrets models completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "compact" -d 'Compact a session now: the model summarizes its older context, the recent part stays verbatim, and later requests start from the summary (history is kept)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "replay" -d 'Replay a recorded session from its file alone — no provider, nothing run — as its live runs showed it (plain, or the intents as JSON lines)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "undo" -d 'Take back the latest change a session\'s tool batch made to the working tree (files written by any tool, `bash` included), restoring the snapshot before it'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "redo" -d 'Replay what the latest undo took back'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "restore" -d 'Restore the working tree to a snapshot, or to its state at an entry of the session (time travel); recorded, so undo takes it back'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "diff" -d 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "rpc" -d 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "mcp" -d 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "docs" -d 'Read Smith\'s documentation, offline: list, search and get documents'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "config" -d 'Show, check and set configuration; every value with its source'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "sessions" -d 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "trust" -d 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "doctor" -d 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel\'s Landlock, whether the configured mode is enforced, what each mode does)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "tools" -d 'List the active tools: name, plugin, description, input schema'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "plugins" -d 'List the plugins: id, version, world, grants, state'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "auth" -d 'Check provider credentials without a model request, and store a key (typed with echo off, or piped on stdin)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "secrets" -d 'Register secrets that never reach a provider, a session file or any output (stored with mode 0600, values never printed), and list every secret a run redacts'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "models" -d 'List the model catalog: limits, capabilities, prices and where each figure comes from'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "man" -d 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'

@@ -147,6 +147,26 @@ const HELD_OUT: &[(&str, &[(&str, &str)])] = &[
             ("install", "The documentation"),
         ],
     ),
+    // The sandbox guide's own.
+    (
+        "can bash write outside my project",
+        &[
+            ("sandbox", "Modes"),
+            ("sandbox", "The sandbox around programs"),
+            ("sandbox", "Make bash able to write elsewhere"),
+        ],
+    ),
+    (
+        "let commands use the network",
+        &[
+            ("sandbox", "Network"),
+            ("sandbox", "Make bash able to write elsewhere"),
+        ],
+    ),
+    (
+        "why was my command refused with permission denied",
+        &[("sandbox", "When the sandbox refuses")],
+    ),
 ];
 
 #[test]

@@ -35,6 +35,7 @@ pub fn examples() -> Vec<Intent> {
         Intent::RunStart {
             session,
             model: smith::Selection::Name("fast".into()),
+            sandbox: Some("workspace-write".into()),
         },
         Intent::Receipt {
             submission: 1,

@@ -62,6 +62,10 @@ pub enum Intent {
         session: SessionId,
         /// What the user selected: a model, or an alias or group name.
         model: Selection,
+        /// The OS sandbox mode the run's programs start in (`read-only`, `workspace-write`,
+        /// `full-access`); absent in a replay, which runs nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sandbox: Option<String>,
     },
     /// A submission's durable receipt: emitted once the input is admitted (before any work
     /// runs), or — for input whose deduplication key and content repeat an earlier

@@ -16,6 +16,7 @@ pub(crate) fn replay(
     sink.emit(Intent::RunStart {
         session,
         model: receipt.model.clone(),
+        sandbox: None,
     });
     let (stop_reason, usage, error, status) = match &receipt.state {
         ReceiptState::Terminal {

@@ -96,6 +96,8 @@ pub struct Agent<'a> {
     pub(crate) cwd: Option<std::path::PathBuf>,
     /// Snapshots the working tree around mutating tool batches, when set.
     pub(crate) history: Option<&'a dyn smith::History>,
+    /// The OS sandbox mode `run_start` names.
+    pub(crate) sandbox: Option<&'static str>,
 }
 
 /// The running state of one run.
@@ -208,7 +210,15 @@ impl<'a> Agent<'a> {
             compaction: crate::CompactionPolicy::default(),
             cwd: None,
             history: None,
+            sandbox: None,
         }
+    }
+
+    /// Say in every `run_start` which OS sandbox mode the run's programs start in.
+    #[must_use]
+    pub fn with_sandbox(mut self, mode: &'static str) -> Self {
+        self.sandbox = Some(mode);
+        self
     }
 
     /// Compact under `policy` instead of [`crate::CompactionPolicy::default`].
@@ -470,6 +480,7 @@ impl<'a> Agent<'a> {
         sink.emit(Intent::RunStart {
             session: session.id(),
             model: model.clone(),
+            sandbox: self.sandbox.map(str::to_owned),
         });
         let mut run = Run::new(session, sink, cancel);
         run.dedup_key = dedup_key.map(str::to_owned);

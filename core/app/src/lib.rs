@@ -58,6 +58,7 @@ pub mod reexec;
 pub mod registry;
 pub mod route;
 pub mod runner;
+pub mod sandbox;
 pub mod secrets;
 pub mod sessions;
 pub mod settings;

@@ -129,6 +129,18 @@ pub enum RegistryError {
         /// The offending name.
         name: String,
     },
+    /// A path of `sandbox.writable-roots` or `sandbox.deny-read` is unusable.
+    #[error("{source_text}: {key}: `{path}` {reason}")]
+    SandboxPath {
+        /// The setting's source (file and line, variable, flag).
+        source_text: String,
+        /// The key.
+        key: &'static str,
+        /// The offending path as given.
+        path: String,
+        /// What is wrong and what to do.
+        reason: String,
+    },
 }
 
 /// The provider id of a `provider.ID.…` key.
@@ -519,6 +531,7 @@ pub fn policy(
     let max_timeout = std::time::Duration::from_secs(max_timeout.unsigned_abs());
     let pass_env = variable_names(settings, "process.pass-env")
         .map_err(|(source_text, name)| RegistryError::PassEnv { source_text, name })?;
+    let sandbox = crate::sandbox::from_settings(paths, settings, cwd)?;
     Ok(Policy {
         process,
         process_limits: ProcessLimits {
@@ -541,5 +554,6 @@ pub fn policy(
             .get("process.confirm")
             .is_some_and(|v| v.value == Value::Bool(true)),
         tree: smith_host::Tree::default(),
+        sandbox,
     })
 }

@@ -75,6 +75,14 @@ pub enum Notice {
     /// An installed plugin is not loaded (its files are missing, its component changed since
     /// it was installed, its id is a bundled plugin's): the sentence says which and what to do.
     Plugin(String),
+    /// A project's configuration sets a `sandbox.*` key, which only the user may set: it was
+    /// ignored (a project must not loosen the sandbox its own programs run in).
+    ProjectSandbox {
+        /// Where (file and line).
+        source: String,
+        /// The key.
+        key: String,
+    },
 }
 
 impl Notice {
@@ -83,7 +91,10 @@ impl Notice {
     pub fn is_warning(&self) -> bool {
         matches!(
             self,
-            Self::RenewalFailed(_) | Self::CacheUnwritable(_) | Self::Plugin(_)
+            Self::RenewalFailed(_)
+                | Self::CacheUnwritable(_)
+                | Self::Plugin(_)
+                | Self::ProjectSandbox { .. }
         )
     }
 }
@@ -95,6 +106,10 @@ impl std::fmt::Display for Notice {
                 f,
                 "project settings in {} were skipped: the project is not trusted",
                 file.display()
+            ),
+            Self::ProjectSandbox { source, key } => write!(
+                f,
+                "{source}: {key} was ignored: sandbox settings come from your own configuration, the environment or the command line, never from a project's (its programs would choose their own confinement); set it in your own configuration if you mean it"
             ),
             Self::UnknownPlugin { source, id, known } => write!(
                 f,
@@ -177,7 +192,7 @@ impl Settings {
             let file = project.join(".smith").join("config.kdl");
             if file.is_file() {
                 if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
-                    add_file(&mut resolver, Level::Project, &file, None)?;
+                    notices.extend(add_file(&mut resolver, Level::Project, &file, None)?);
                 } else {
                     notices.push(Notice::UntrustedProject { file, project });
                 }
@@ -261,7 +276,7 @@ fn add_file(
     level: Level,
     path: &Path,
     home: Option<&Path>,
-) -> Result<(), SettingsError> {
+) -> Result<Vec<Notice>, SettingsError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| SettingsError::NotUtf8 {
             path: path.to_owned(),
@@ -278,7 +293,7 @@ fn add_file(
                     source: std::io::ErrorKind::NotADirectory.into(),
                 });
             }
-            return Ok(());
+            return Ok(Vec::new());
         }
         Err(source) => {
             // The directory itself is the problem (no permission, not a directory): name it.
@@ -298,7 +313,21 @@ fn add_file(
         }
     };
     let label = path.display().to_string();
-    let entries = parse_file(&text, &label)?;
+    let mut entries = parse_file(&text, &label)?;
+    // A project never sets its own sandbox (spec: Security; the sandbox guide).
+    let mut ignored = Vec::new();
+    if level == Level::Project {
+        entries.retain(|e| {
+            let sandbox = e.key.starts_with("sandbox.");
+            if sandbox {
+                ignored.push(Notice::ProjectSandbox {
+                    source: format!("{label}:{}", e.line),
+                    key: e.key.clone(),
+                });
+            }
+            !sandbox
+        });
+    }
     resolver.add_file(level, &label, &entries)?;
-    Ok(())
+    Ok(ignored)
 }

@@ -198,6 +198,8 @@ pub struct Policy {
     /// The project's working-tree history the `vcs` facility works on (none: the
     /// `history.snapshots` setting is off, and `vcs` calls say so).
     pub tree: crate::Tree,
+    /// The OS sandbox every program starts in (`sandbox.*`; the user's settings only).
+    pub sandbox: crate::sandbox::Sandbox,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -228,6 +230,7 @@ impl Default for Policy {
             docs: crate::Docs::default(),
             process_confirm: false,
             tree: crate::Tree::default(),
+            sandbox: crate::sandbox::Sandbox::default(),
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod product;
 mod providers;
 pub mod reference;
 mod runtime;
+pub mod sandbox;
 pub mod search;
 mod secrets_imports;
 mod tool_call;

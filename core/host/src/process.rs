@@ -61,6 +61,9 @@ pub struct ProcessRequest {
     pub timeout: Duration,
     /// The most bytes kept of each of stdout and stderr.
     pub output_bytes: usize,
+    /// The OS sandbox the program starts in, through the launcher ([`crate::sandbox`]);
+    /// `None`: unconfined (`full-access`).
+    pub confinement: Option<crate::sandbox::Confinement>,
 }
 
 /// How the program ended.
@@ -115,12 +118,14 @@ pub enum SpawnFailure {
     Denied(String),
     /// Any other failure to start.
     Io(String),
+    /// The sandbox could not be applied, so the program did not run.
+    Sandbox(String),
 }
 
 impl std::fmt::Display for SpawnFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NotFound(m) | Self::Denied(m) | Self::Io(m) => f.write_str(m),
+            Self::NotFound(m) | Self::Denied(m) | Self::Io(m) | Self::Sandbox(m) => f.write_str(m),
         }
     }
 }
@@ -265,7 +270,23 @@ pub fn run(
     request: &ProcessRequest,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<ProcessResult, SpawnFailure> {
-    let mut command = Command::new(&request.program);
+    let mut command = match &request.confinement {
+        None => Command::new(&request.program),
+        Some(confinement) => {
+            let launcher = crate::sandbox::launcher().ok_or_else(|| {
+                SpawnFailure::Sandbox(crate::sandbox::Unconfinable::NoLauncher.to_string())
+            })?;
+            let spec = serde_json::to_string(confinement)
+                .map_err(|e| SpawnFailure::Sandbox(format!("the sandbox spec: {e}")))?;
+            let mut command = Command::new(launcher);
+            command
+                .arg(crate::sandbox::LAUNCH_ARG)
+                .arg(spec)
+                .arg("--")
+                .arg(&request.program);
+            command
+        }
+    };
     command
         .args(&request.args)
         .current_dir(&request.cwd)
@@ -354,10 +375,32 @@ pub fn run(
         c.map(|(cap, _)| cap.lock().unwrap_or_else(PoisonError::into_inner).finish())
             .unwrap_or_default()
     };
+    let stderr = finish(stderr);
+    if let (Some(confinement), ExitStatus::Code(crate::sandbox::LAUNCH_FAILED)) =
+        (&request.confinement, status)
+        && let Some(reason) = crate::sandbox::launch_failure(confinement.nonce, &stderr.text)
+    {
+        let what = format!(
+            "`{}` was not run: the sandbox could not be applied ({reason})",
+            request.program
+        );
+        // The launcher's own `exec` of a program that does not exist is what an unconfined
+        // spawn reports as not found.
+        let missing = reason.starts_with("running") && reason.contains("No such file or directory");
+        return Err(if missing {
+            SpawnFailure::NotFound(format!(
+                "`{}` could not be started in {}: it was not found",
+                request.program,
+                request.cwd.display()
+            ))
+        } else {
+            SpawnFailure::Sandbox(what)
+        });
+    }
     Ok(ProcessResult {
         status,
         stdout: finish(stdout),
-        stderr: finish(stderr),
+        stderr,
         timed_out,
         cancelled: was_cancelled,
         descendants_terminated,

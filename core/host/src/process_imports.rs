@@ -152,17 +152,40 @@ impl CallState {
         // The local effect boundary: references become plaintext for the program only, where
         // the secret policy allows it (the intent already recorded the request as given).
         let restore = |s: &str| self.restore(s, "process.run", &r.program);
+        // The OS sandbox (fail closed: a sandbox that cannot be applied runs nothing).
+        let sandbox = &self.policy.sandbox;
+        let root = self
+            .granted
+            .roots
+            .first()
+            .cloned()
+            .unwrap_or_else(|| cwd.clone());
+        let confinement = match sandbox.confine(&root, &cwd) {
+            Ok(c) => c,
+            Err(why) => {
+                let m = why.to_string();
+                return Done::not_applied(wit::ProcessError::Denied(m.clone()), m);
+            }
+        };
+        let mut env: Vec<(String, String)> = self
+            .environment(r)
+            .into_iter()
+            .map(|(k, v)| (k, restore(&v)))
+            .collect();
+        if confinement.is_some()
+            && let Ok(temp) = sandbox.temp_dir()
+        {
+            env.retain(|(k, _)| k != "TMPDIR");
+            env.push(("TMPDIR".to_owned(), temp.display().to_string()));
+        }
         let request = ProcessRequest {
             program: restore(&r.program),
             args: r.args.iter().map(|a| restore(a)).collect(),
             cwd,
-            env: self
-                .environment(r)
-                .into_iter()
-                .map(|(k, v)| (k, restore(&v)))
-                .collect(),
+            env,
             timeout,
             output_bytes,
+            confinement,
         };
         // Said as the program starts (transient: a tool update, an MCP progress or log
         // message), in the plugin's words: restored secrets are never shown.
@@ -181,6 +204,7 @@ impl CallState {
                     SpawnFailure::NotFound(m) => wit::ProcessError::NotFound(m),
                     SpawnFailure::Denied(m) => wit::ProcessError::Denied(m),
                     SpawnFailure::Io(m) => wit::ProcessError::Io(m),
+                    SpawnFailure::Sandbox(m) => wit::ProcessError::Denied(m),
                 };
                 return Done::not_applied(error, text);
             }
@@ -193,6 +217,23 @@ impl CallState {
             ExitStatus::Code(c) => (Some(c), None),
             ExitStatus::Signal(s) => (None, Some(s)),
         };
+        let mut ran = ran;
+        // A failed confined program whose output looks like a refusal is told so (best
+        // effort: the kernel reports EACCES/EPERM, not which rule).
+        let refusal = match (request.confinement.is_some(), ran.status) {
+            (true, ExitStatus::Code(c)) if c != 0 => {
+                let text = format!("{}\n{}", ran.stdout.text, ran.stderr.text);
+                crate::sandbox::refusal_note(sandbox, &root, &text)
+            }
+            _ => None,
+        };
+        if let Some(note) = &refusal {
+            if !ran.stderr.text.is_empty() && !ran.stderr.text.ends_with('\n') {
+                ran.stderr.text.push('\n');
+            }
+            ran.stderr.text.push_str(note);
+            ran.stderr.text.push('\n');
+        }
         let mut output = ran.stdout.text.clone().into_bytes();
         if !ran.stderr.text.is_empty() {
             output.extend_from_slice(b"\n[stderr]\n");
@@ -213,6 +254,8 @@ impl CallState {
                 "stderr_bytes": ran.stderr.total_bytes,
                 "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
                 "duration_ms": duration_ms,
+                "sandbox": sandbox.describe(),
+                "sandbox_refusal_likely": refusal.is_some(),
             }),
             output,
             result: Ok(wit::ProcessOutput {

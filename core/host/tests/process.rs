@@ -22,6 +22,7 @@ fn bash(script: &str, dir: &Path) -> ProcessRequest {
         env: vec![("PATH".into(), std::env::var("PATH").unwrap_or_default())],
         timeout: Duration::from_secs(30),
         output_bytes: 1 << 20,
+        confinement: None,
     }
 }
 
@@ -196,6 +197,9 @@ fn a_missing_program_is_a_spawn_failure() {
 fn allowed() -> Policy {
     Policy {
         process: ProcessPolicy::Allowed("the test allows it".into()),
+        // The facility itself is under test here; the OS sandbox has its own tests (the
+        // binary's `sandbox` suite), since only the `smith` binary can be its launcher.
+        sandbox: smith_host::sandbox::Sandbox::full_access(),
         ..Policy::default()
     }
 }

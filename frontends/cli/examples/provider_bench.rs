@@ -178,6 +178,50 @@ fn first_mcp_list_ms(smith: &std::path::Path) -> f64 {
     })
 }
 
+/// What the OS sandbox adds to starting a program: `bash -c true` through the launcher
+/// (`workspace-write`, network denied, a hidden directory) less `bash -c true` alone, medians
+/// of 30; `None` where the kernel cannot enforce the sandbox.
+fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
+    use smith_host::sandbox::{Confinement, Mode, Network};
+    if !smith_host::sandbox::support().enforces() {
+        return None;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let hidden = dir.path().join("hidden");
+    std::fs::create_dir(&hidden).expect("a directory");
+    let spec = Confinement {
+        mode: Mode::WorkspaceWrite,
+        network: Network::Deny,
+        writable: vec![dir.path().to_owned()],
+        protected: Vec::new(),
+        pinned: Vec::new(),
+        hidden: vec![hidden],
+        nonce: 1,
+    };
+    let spec = serde_json::to_string(&spec).expect("a spec");
+    let run = |sandboxed: bool| {
+        let mut command = if sandboxed {
+            let mut c = Command::new(smith);
+            c.args([smith_host::sandbox::LAUNCH_ARG, &spec, "--", "bash"]);
+            c
+        } else {
+            Command::new("bash")
+        };
+        let start = Instant::now();
+        let status = command
+            .args(["-c", "true"])
+            .current_dir(dir.path())
+            .status()
+            .expect("bash runs");
+        assert!(status.success(), "the sandboxed `bash -c true` failed");
+        start.elapsed()
+    };
+    run(true);
+    let plain = median_of(RUNS, || run(false));
+    let sandboxed = median_of(RUNS, || run(true));
+    Some(sandboxed - plain)
+}
+
 fn main() {
     let smith = smith();
     let args: Vec<String> = std::env::args().collect();
@@ -237,6 +281,9 @@ fn main() {
     }
     println!("first_eval_ms {:.3}", first_eval_ms(&smith));
     println!("first_mcp_list_ms {:.3}", first_mcp_list_ms(&smith));
+    if let Some(ms) = sandbox_setup_ms(&smith) {
+        println!("sandbox_setup_ms {ms:.3}");
+    }
     println!("provider_request_bytes {}", request.len());
     // The same turn without the plugins that write the instructions and read the docs: what
     // recording the request costs apart from them (the request is recorded either way).

@@ -68,6 +68,9 @@ impl Cli {
                 }
             }
             cli.global.allow_process |= root.allow_process;
+            if cli.global.sandbox.is_none() {
+                cli.global.sandbox = root.sandbox;
+            }
         }
         Ok(cli)
     }
@@ -90,6 +93,7 @@ impl Command {
             Self::Config(_) => "config",
             Self::Sessions(_) => "sessions",
             Self::Trust(_) => "trust",
+            Self::Doctor(_) => "doctor",
             Self::Tools(_) => "tools",
             Self::Plugins(_) => "plugins",
             Self::Auth(_) => "auth",
@@ -107,10 +111,11 @@ fn root_options(args: &[std::ffi::OsString]) -> usize {
     let mut i = 1;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "-c" | "--config" | "--disable-plugin" => i += 2,
+            "-c" | "--config" | "--disable-plugin" | "--sandbox" => i += 2,
             "--allow-process" => i += 1,
             a if a.starts_with("--config=")
                 || a.starts_with("--disable-plugin=")
+                || a.starts_with("--sandbox=")
                 || (a.starts_with("-c") && a.len() > 2) =>
             {
                 i += 1;
@@ -138,6 +143,12 @@ pub(crate) struct Global {
     /// the project is not trusted. Same as `-c process.allow=true`.
     #[arg(long = "allow-process", global = true)]
     pub(crate) allow_process: bool,
+
+    /// The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the
+    /// default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith
+    /// docs get sandbox` says what each enforces.
+    #[arg(long = "sandbox", value_name = "MODE", global = true, value_parser = ["read-only", "workspace-write", "full-access"])]
+    pub(crate) sandbox: Option<String>,
 }
 
 /// The commands.
@@ -192,6 +203,10 @@ pub(crate) enum Command {
     /// revoke that trust).
     #[command(after_help = TRUST_AFTER_HELP)]
     Trust(TrustArgs),
+    /// Report what this machine offers Smith: the OS sandbox the programs tools run start in
+    /// (the kernel's Landlock, whether the configured mode is enforced, what each mode does).
+    #[command(after_help = crate::commands::doctor::DOCTOR_AFTER_HELP)]
+    Doctor(crate::commands::doctor::DoctorArgs),
     /// List the active tools: name, plugin, description, input schema.
     #[command(after_help = TOOLS_AFTER_HELP)]
     Tools(ToolsArgs),
@@ -236,6 +251,9 @@ impl Global {
         }
         if self.allow_process {
             invocation.set("--allow-process", "process.allow", "true");
+        }
+        if let Some(mode) = &self.sandbox {
+            invocation.set(format!("--sandbox {mode}"), "sandbox.mode", mode.clone());
         }
         for (flag, key, value) in flags {
             invocation.set(*flag, *key, *value);

@@ -174,7 +174,8 @@ impl From<RegistryError> for CliError {
             ),
             RegistryError::UnknownPlugin { .. }
             | RegistryError::UnknownProvider { .. }
-            | RegistryError::PassEnv { .. } => CliError::usage(e.to_string()),
+            | RegistryError::PassEnv { .. }
+            | RegistryError::SandboxPath { .. } => CliError::usage(e.to_string()),
         }
     }
 }

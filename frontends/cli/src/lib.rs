@@ -40,6 +40,18 @@ fn eval_json_requested() -> bool {
 
 /// Run `smith` with the process arguments and return its exit status.
 pub fn main() -> ExitCode {
+    // The sandbox launcher first, while the process is still single-threaded: `smith
+    // __sandbox SPEC -- PROGRAM ARGS…` confines itself and becomes the program.
+    let mut args = std::env::args_os();
+    if args
+        .nth(1)
+        .is_some_and(|a| a == smith_host::sandbox::LAUNCH_ARG)
+    {
+        return sandbox_launch(&args.collect::<Vec<_>>());
+    }
+    if let Ok(me) = std::env::current_exe() {
+        smith_host::sandbox::set_launcher(me);
+    }
     let mut cli = match cli::Cli::parse_all_globals() {
         Ok(cli) => cli,
         Err(e) => {
@@ -133,6 +145,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Tools(args)) => tools::run(args, &cli.global),
         Some(cli::Command::Plugins(args)) => plugins::run(args, &cli.global),
         Some(cli::Command::Trust(args)) => trust::run(args),
+        Some(cli::Command::Doctor(args)) => commands::doctor::run(&args, &cli.global),
         Some(cli::Command::Auth(args)) => auth::run(args, &cli.global),
         Some(cli::Command::Secrets(args)) => commands::secrets::run(args, &cli.global),
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
@@ -171,4 +184,26 @@ fn carry_model_down(cli: &mut cli::Cli) {
     } else {
         cli.tui.model = Some(model);
     }
+}
+
+/// The launcher's side of the sandbox: returns only when the program could not be confined
+/// (or started), with the failure line the host recognises on stderr.
+fn sandbox_launch(args: &[std::ffi::OsString]) -> ExitCode {
+    let nonce = args
+        .first()
+        .and_then(|spec| {
+            serde_json::from_str::<smith_host::sandbox::Confinement>(&spec.to_string_lossy()).ok()
+        })
+        .map_or(0, |c| c.nonce);
+    #[cfg(target_os = "linux")]
+    let reason = match smith_host::sandbox::linux::launch(args) {
+        Ok(never) => match never {},
+        Err(e) => e.to_string(),
+    };
+    #[cfg(not(target_os = "linux"))]
+    let reason = "this platform has no sandbox launcher".to_owned();
+    // The line starts stderr as it is (no `smith:` prefix): the host matches it there.
+    let line = format!("{}\n", smith_host::sandbox::failure_line(nonce, &reason));
+    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+    ExitCode::from(smith_host::sandbox::LAUNCH_FAILED as u8)
 }

@@ -36,6 +36,9 @@ pub(crate) fn report_notices(notices: &[smith_app::Notice]) {
             )),
             smith_app::Notice::UnknownPlugin { .. } => exit::report(&format!("note: {notice}")),
             smith_app::Notice::Plugin(_) => exit::report(&format!("warning: {notice}")),
+            smith_app::Notice::ProjectSandbox { key, .. } => exit::report(&format!(
+                "warning: {notice} (`smith config set {key} VALUE`)"
+            )),
             smith_app::Notice::CacheUnwritable(_) => exit::report(&format!(
                 "warning: {notice}; make the directory writable (removing anything in the way of that entry), or point SMITH_CACHE_HOME at one that is"
             )),

@@ -39,9 +39,16 @@ fn records(text: &str) -> Vec<Value> {
 /// one message and kind merged into one.
 fn as_replayed(live: Vec<Value>) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
-    for r in live {
+    for mut r in live {
         if UNRECORDED.contains(&r["type"].as_str().unwrap_or_default()) {
             continue;
+        }
+        // The sandbox a live run's programs started in is the run's, not the session's: a
+        // replay runs nothing and does not claim one.
+        if r["type"] == "run_start"
+            && let Some(fields) = r.as_object_mut()
+        {
+            fields.remove("sandbox");
         }
         if r["type"] == "message_delta"
             && let Some(last) = out.last_mut()

@@ -410,6 +410,12 @@ impl Ui {
                 used_tokens: Some(used),
                 limit_tokens,
             } => self.status.context = Some((*used, *limit_tokens)),
+            Intent::RunStart {
+                sandbox: Some(mode),
+                ..
+            } if !matches!(self.held, Held::Replay) => {
+                self.status.unconfined = mode == "full-access";
+            }
             Intent::RunStart { model, .. } if matches!(self.held, Held::Replay) => {
                 // Each replayed turn names the model it ran with.
                 self.status.model = model.to_string();

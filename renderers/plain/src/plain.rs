@@ -170,10 +170,22 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
     /// Render one intent. Only a failure to write stdout is returned; stderr is best effort.
     fn render(&mut self, intent: &Intent) -> io::Result<()> {
         match intent {
-            Intent::RunStart { session, model } => {
+            Intent::RunStart {
+                session,
+                model,
+                sandbox,
+            } => {
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
                 let model = printable(&model.to_string()).into_owned();
-                self.note(&format!("{on}session {session} · model {model}{off}\n"));
+                // Only the unconfined mode is worth a word on every run.
+                let unconfined = if sandbox.as_deref() == Some("full-access") {
+                    " · no sandbox (full-access)"
+                } else {
+                    ""
+                };
+                self.note(&format!(
+                    "{on}session {session} · model {model}{unconfined}{off}\n"
+                ));
             }
             // A fresh admission is silent; a repeated one says that nothing ran.
             Intent::Receipt {

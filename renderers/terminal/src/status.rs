@@ -26,6 +26,9 @@ pub struct Status {
     pub access: Option<Access>,
     /// Inputs queued for the running work.
     pub queued: usize,
+    /// Programs run with no OS sandbox (`sandbox.mode` `full-access`): shown so it cannot be
+    /// missed.
+    pub unconfined: bool,
 }
 
 /// Draws a [`Status`] into one line.
@@ -57,8 +60,9 @@ impl Widget for StatusLine<'_> {
         }
         let session: String = s.session.chars().take(13).collect();
         // The right end (the session, and read-only access) always shows; the left is cut.
-        let right = match s.access {
-            Some(Access::Observer) => Some(Span::styled(" read-only ", t.status_alert)),
+        let right = match (s.access, s.unconfined) {
+            (Some(Access::Observer), _) => Some(Span::styled(" read-only ", t.status_alert)),
+            (_, true) => Some(Span::styled(" no sandbox ", t.status_alert)),
             _ => None,
         };
         let mut session_span = Span::styled(format!(" {session} "), t.status);

@@ -249,10 +249,20 @@ fn status_line_narrow_and_wide_writer_and_observer() {
         session: "019ad2c4e5f67a8b9c0d1e2f3a4b5c6d".into(),
         access: Some(Access::Writer),
         queued: 1,
+        unconfined: false,
     };
     let theme = Theme::default();
     insta::assert_debug_snapshot!("wide", status_line(&status, 100, &theme));
     insta::assert_debug_snapshot!("narrow", status_line(&status, 40, &theme));
+    // Programs run without the OS sandbox: said at the right end, at any width.
+    let text = |buf: &Buffer| buf.content().iter().map(|c| c.symbol()).collect::<String>();
+    let mut unconfined = status.clone();
+    unconfined.unconfined = true;
+    for width in [100, 40] {
+        let line = text(&status_line(&unconfined, width, &theme));
+        assert!(line.trim_end().ends_with("no sandbox"), "{line:?}");
+        assert!(!text(&status_line(&status, width, &theme)).contains("no sandbox"));
+    }
     status.access = Some(Access::Observer);
     insta::assert_debug_snapshot!("observer", status_line(&status, 100, &Theme::plain()));
 }

@@ -267,6 +267,11 @@ const PROVIDER: &[Row] = &[
         Limit::Ms(40.0),
     ),
     (
+        "sandbox_setup_ms",
+        "what the OS sandbox adds to `bash -c true` (launcher: namespaces, mounts, Landlock, seccomp), medians of 30",
+        Limit::Ms(2.0),
+    ),
+    (
         "provider_turn_bare_ms",
         "the same without the prompt, agents-md and docs plugins",
         Limit::ReportMs,

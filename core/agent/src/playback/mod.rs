@@ -308,6 +308,7 @@ pub fn play(
                 sink.emit(Intent::RunStart {
                     session,
                     model: s.model.clone(),
+                    sandbox: None,
                 });
             }
             _ => turn.follow(&entry, sink),

@@ -368,6 +368,7 @@ impl Runner {
             .with_lifecycle(tools)
             .with_compaction(self.app.compaction_policy())
             .with_history(tools)
+            .with_sandbox(ready.sandbox())
             .in_dir(self.cwd.clone())
     }
 

@@ -23,6 +23,8 @@ pub struct Ready {
     prepared: Prepared,
     /// The pinned plugin generation under the user's policy (its secrets the route's).
     tools: Loadout,
+    /// The OS sandbox mode programs start in (`sandbox.mode`), for `run_start`.
+    sandbox: &'static str,
 }
 
 impl std::fmt::Debug for Ready {
@@ -46,11 +48,13 @@ impl App {
         let prepared = self.prepare(&spec)?;
         let mut policy = self.policy(cwd, &words)?;
         policy.secrets = prepared.secrets.redactor.clone();
+        let sandbox = policy.sandbox.mode.name();
         let tools = prepared.tools.clone().with_policy(policy);
         Ok(Ready {
             spec,
             prepared,
             tools,
+            sandbox,
         })
     }
 }
@@ -69,6 +73,12 @@ impl Ready {
     /// The spec it was made from.
     pub fn spec(&self) -> &RunSpec {
         &self.spec
+    }
+
+    /// The OS sandbox mode the run's programs start in (`read-only`, `workspace-write`,
+    /// `full-access`).
+    pub fn sandbox(&self) -> &'static str {
+        self.sandbox
     }
 
     /// What preparing had to tell the user (renewal failures, an unwritable compile cache).
