@@ -14,11 +14,11 @@
 //!   working root, the private temporary directory, `sandbox.writable-roots`), signals only to
 //!   processes inside the sandbox; Landlock also forbids a confined process to change mounts,
 //!   so the covers above cannot be lifted;
-//! - with the network denied: a network namespace of its own (TCP, UDP and raw sockets reach
-//!   nothing), Landlock's TCP rules, abstract Unix sockets scoped to the sandbox, and a seccomp
-//!   filter that refuses creating Unix sockets (a path-named socket outside would otherwise
-//!   reach a Docker daemon, an ssh-agent or D-Bus) and `io_uring` (whose operations seccomp
-//!   cannot see).
+//! - with the network denied: a seccomp filter that refuses creating a socket of any family
+//!   (TCP, UDP, raw, netlink, and Unix sockets — a path-named one outside would otherwise reach
+//!   a Docker daemon, an ssh-agent or D-Bus; `socketpair` stays) and `io_uring` (whose
+//!   operations seccomp cannot see), Landlock's TCP rules, and abstract Unix sockets scoped to
+//!   the sandbox.
 //!
 //! Fail closed: a launcher that cannot apply every part never runs the program; a kernel whose
 //! Landlock cannot enforce the mode refuses process effects before anything starts
@@ -214,6 +214,18 @@ pub enum Unconfinable {
         "programs cannot run confined: the private temporary directory could not be made ({0}); nothing ran. Free space in the system's temporary directory or point TMPDIR elsewhere"
     )]
     Temp(String),
+    /// A place the sandbox holds read-only (`.smith/`, `.git/hooks`) is missing and could not
+    /// be made.
+    #[error(
+        "programs cannot run confined: {} does not exist and could not be made ({why}), so the sandbox cannot hold it read-only; nothing ran. Make it yourself, or check the working directory's permissions",
+        path.display()
+    )]
+    Hold {
+        /// The place.
+        path: PathBuf,
+        /// The operating system's reason.
+        why: String,
+    },
 }
 
 /// What the kernel offers the sandbox (what `smith doctor` reports).
@@ -409,6 +421,7 @@ impl Sandbox {
                     .iter()
                     .filter_map(|p| p.canonicalize().ok()),
             );
+            hold_places(root)?;
             for root in roots {
                 let git = root.join(".git");
                 if git.is_dir() {
@@ -442,6 +455,35 @@ impl Sandbox {
             (mode, Network::Allow) => format!("{mode}, network allowed"),
         }
     }
+}
+
+/// Make the working root's `.smith/` (and `.git/hooks` in a `.git` directory) when missing,
+/// empty, so the mount namespace has something to hold read-only: a mount can only cover a
+/// path that exists, and a program that made `.smith/config.kdl` could otherwise loosen what
+/// runs there next. Git does not track empty directories, so `git status` is unchanged.
+///
+/// # Errors
+/// [`Unconfinable::Hold`] when one cannot be made.
+fn hold_places(root: &Path) -> Result<(), Unconfinable> {
+    let git = root.join(".git");
+    let places =
+        std::iter::once(root.join(".smith")).chain(git.is_dir().then(|| git.join("hooks")));
+    for place in places {
+        if place.symlink_metadata().is_ok() {
+            continue;
+        }
+        match std::fs::create_dir(&place) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(Unconfinable::Hold {
+                    path: place,
+                    why: e.to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A number no program can predict from what it sees (the process's hash seed and the clock).
