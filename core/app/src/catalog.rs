@@ -127,7 +127,7 @@ pub fn plugin_record(
     let mut record = json!({
         "id": m.id,
         "version": m.version,
-        "world": m.world,
+        "world": m.built_world(),
         "grants": grants,
         "state": state,
         "tools": m.tools,

@@ -256,7 +256,7 @@ fn declared_tools(declared: &Declared, manifest: &Manifest) -> Result<Vec<ToolDe
 fn compile(runtime: &Runtime, wasm: &[u8], origin: &str) -> Result<(Component, Tier), Error> {
     let (component, tier) = runtime.cache.load(&runtime.engines, wasm, origin)?;
     if let Some(found) = package_version(runtime.engines.get(tier), &component)
-        && found != crate::manifest::PACKAGE_VERSION
+        && !crate::manifest::compatible(&found)
     {
         return Err(Error::Package {
             origin: origin.to_owned(),

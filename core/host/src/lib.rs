@@ -91,8 +91,9 @@ pub enum Error {
     /// this Smith hosts ([`manifest::PACKAGE_VERSION`]); its manifest or its component says
     /// which.
     #[error(
-        "plugin {origin} was built against smith:plugin@{found}, but this Smith hosts smith:plugin@{hosted}; rebuild it against the {hosted} package (the plugins guide lists what changed between versions)",
-        hosted = manifest::PACKAGE_VERSION
+        "plugin {origin} was built against smith:plugin@{found}, but this Smith hosts smith:plugin@{hosted} and loads plugins built against {oldest} up to {hosted}; rebuild it against the {hosted} package, or use a Smith that hosts {found} (the plugins guide, \"Package versions\", lists what changed between versions)",
+        hosted = manifest::PACKAGE_VERSION,
+        oldest = manifest::OLDEST_PACKAGE_VERSION
     )]
     Package {
         /// Where the plugin came from.

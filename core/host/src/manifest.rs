@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@0.7.0"
+//!     world "tool-plugin@1.0.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@0.7.0"
+//!     world "handler-plugin@1.0.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -26,10 +26,34 @@ use smith_config::kdl::{self as schema, Bounds, SyntaxError};
 use crate::Error;
 use crate::grants::Grant;
 
-/// The version of the `smith:plugin` WIT package this Smith hosts. Before 1.0 each change of
-/// the package is a minor bump, and a plugin built against another version is refused with
-/// [`crate::Error::Package`] (its rebuild is the fix).
-pub const PACKAGE_VERSION: &str = "0.7.0";
+/// The version of the `smith:plugin` WIT package this Smith hosts. From 1.0 the package
+/// changes only additively within a major version (a new interface, function, world export or
+/// event), each such change a minor bump; the host loads a plugin built against any version
+/// [`compatible`] with this one and refuses others with [`crate::Error::Package`] (the
+/// plugins guide, "Package versions", has the policy and the version table).
+pub const PACKAGE_VERSION: &str = "1.0.0";
+
+/// The oldest package version this Smith loads: the first of its major version.
+pub const OLDEST_PACKAGE_VERSION: &str = "1.0.0";
+
+/// Whether a plugin built against package version `found` (`MAJOR.MINOR.PATCH`) loads in this
+/// Smith: the same major version (from 1 on) and no newer than [`PACKAGE_VERSION`]. A plugin
+/// built against 1.0.0 imports only what 1.0.0 defined, which every later 1.x still defines
+/// unchanged; wasmtime's component linker resolves its `smith:plugin/…@1.0.0` imports to this
+/// host's `@1.x` definitions (semver-compatible lookup).
+pub fn compatible(found: &str) -> bool {
+    let parse = |v: &str| -> Option<(u64, u64, u64)> {
+        let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
+        let version = (parts.next()??, parts.next()??, parts.next()??);
+        parts.next().is_none().then_some(version)
+    };
+    match (parse(found), parse(PACKAGE_VERSION)) {
+        (Some((major, minor, patch)), Some((host_major, host_minor, host_patch))) => {
+            major >= 1 && major == host_major && (minor, patch) <= (host_minor, host_patch)
+        }
+        _ => false,
+    }
+}
 
 /// The largest manifest read, in bytes (a provider's catalog block included).
 pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
@@ -38,17 +62,25 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@0.7.0";
+pub const TOOL_WORLD: &str = "tool-plugin@1.0.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@0.7.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@1.0.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@0.7.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@1.0.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@0.7.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@1.0.0";
+
+/// The worlds' names, without their version.
+const WORLD_NAMES: [&str; 4] = [
+    "tool-plugin",
+    "handler-plugin",
+    "provider-plugin",
+    "product-plugin",
+];
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,8 +150,13 @@ pub struct Manifest {
     pub id: String,
     /// The plugin's version.
     pub version: String,
-    /// The world it implements ([`TOOL_WORLD`] or [`HANDLER_WORLD`]).
+    /// The world it implements, as this Smith names it ([`TOOL_WORLD`], [`HANDLER_WORLD`],
+    /// [`PROVIDER_WORLD`] or [`PRODUCT_WORLD`]) whatever compatible version it was built
+    /// against.
     pub world: String,
+    /// The package version it was built against, as its manifest names it (`1.0.0`);
+    /// [`compatible`] with [`PACKAGE_VERSION`].
+    pub package: String,
     /// The grants it requests; the host gives at most these.
     pub grants: Vec<Grant>,
     /// The tools it contributes; its `definitions` export must list exactly these. Empty for
@@ -152,6 +189,13 @@ impl Manifest {
     /// `id@version`: how sessions and diagnostics name the plugin.
     pub fn label(&self) -> String {
         format!("{}@{}", self.id, self.version)
+    }
+
+    /// Its world as it was built: the world's name at the package version it was built
+    /// against (`tool-plugin@1.0.0`), which is what listings show.
+    pub fn built_world(&self) -> String {
+        let name = self.world.split_once('@').map_or(&*self.world, |(n, _)| n);
+        format!("{name}@{}", self.package)
     }
 
     /// Whether it implements the lifecycle-handler world.
@@ -313,16 +357,20 @@ impl Manifest {
         }
         let version = version.ok_or_else(|| bad("missing `version \"X.Y.Z\"`".to_owned()))?;
         let world = world.ok_or_else(|| bad(format!("missing `world \"{TOOL_WORLD}\"`")))?;
-        // A known world of another package version: said as such, before anything else.
-        if let Some((name, found)) = world.split_once('@')
-            && ["tool-plugin", "handler-plugin", "provider-plugin"].contains(&name)
-            && found != PACKAGE_VERSION
-        {
-            return Err(Error::Package {
-                origin: origin.to_owned(),
-                found: found.to_owned(),
-            });
-        }
+        // A known world: of a compatible package version it is this host's world (the
+        // version it was built against kept); of another, said as such before anything else.
+        let (world, package) = match world.split_once('@') {
+            Some((name, found)) if WORLD_NAMES.contains(&name) => {
+                if !compatible(found) {
+                    return Err(Error::Package {
+                        origin: origin.to_owned(),
+                        found: found.to_owned(),
+                    });
+                }
+                (format!("{name}@{PACKAGE_VERSION}"), found.to_owned())
+            }
+            _ => (world, PACKAGE_VERSION.to_owned()),
+        };
         let provider = if world == PROVIDER_WORLD {
             Some(provider_decl(&provider_fields).map_err(&bad)?)
         } else if provider_fields.is_empty() {
@@ -392,6 +440,7 @@ impl Manifest {
             id,
             version,
             world,
+            package,
             grants,
             tools,
             tool_hints,
@@ -536,7 +585,7 @@ mod tests {
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.7.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.0.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
             "test",
         )
         .unwrap();
@@ -552,7 +601,7 @@ mod tests {
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
         let m = Manifest::parse(
-            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@0.7.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@1.0.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
             "test",
         )
         .unwrap();
@@ -579,7 +628,7 @@ mod tests {
             ),
         ] {
             let text =
-                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@0.7.0\"\n {tool} }}");
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@1.0.0\"\n {tool} }}");
             let e = Manifest::parse(&text, "test").unwrap_err().to_string();
             assert!(e.contains(says), "{tool}: {e}");
         }
@@ -588,7 +637,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@0.7.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.0.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -600,7 +649,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@0.7.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@1.0.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -608,36 +657,36 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
                 "go together",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
                 "not a plain file name",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@0.7.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
                 "belong to a `context` handler",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@0.7.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

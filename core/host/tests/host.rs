@@ -571,13 +571,77 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
     assert_eq!(i.plugin, "files@0.1.0#2");
 }
 
+/// The bundled `files` plugin as it was built against `smith:plugin@1.0.0` (the first stable
+/// package) keeps loading and running in every later 1.x host: its `@1.0.0` imports resolve to
+/// this host's definitions, and its effects are recorded as any plugin's. A manifest naming a
+/// newer package than the host's, another major version or a pre-1.0 one is refused before
+/// anything loads.
+#[test]
+fn a_plugin_built_against_package_1_0_0_loads_and_runs_in_every_1_x_host() {
+    const FROZEN: &[u8] = include_bytes!("fixtures/files-wit-1.0.0.wasm");
+    // Its manifest is the bundled one's, naming the package it was built against.
+    let bundled = smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.origin.contains("files"))
+        .expect("the bundled file tools");
+    let world = format!("tool-plugin@{}", smith_host::manifest::PACKAGE_VERSION);
+    let manifest = bundled.manifest.replace(&world, "tool-plugin@1.0.0");
+    let manifest = manifest.as_str();
+    let sources = [PluginSource {
+        origin: "test:files-wit-1.0.0",
+        manifest,
+        component: FROZEN,
+        parsed: None,
+        declared: None,
+    }];
+    let host = Host::load(&sources, &cache(), Limits::default()).unwrap();
+    let f = Fixture::new();
+    let out = f.call(
+        &host,
+        "write",
+        json!({"path": "a.txt", "content": "frozen\n"}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    let out = f.call(&host, "read", json!({"path": "a.txt"}));
+    assert!(out.output.starts_with("frozen\n"), "{}", out.output);
+    assert_eq!(
+        f.effects(),
+        vec![
+            ("fs.write".to_owned(), EffectOutcome::Applied),
+            ("fs.read".to_owned(), EffectOutcome::Applied),
+        ]
+    );
+    let loadout = host.loadout();
+    assert_eq!(loadout.manifests()[0].built_world(), "tool-plugin@1.0.0");
+    for (version, loads) in [
+        ("1.0.0", true),
+        (smith_host::manifest::PACKAGE_VERSION, true),
+        ("1.999.0", false),
+        ("2.0.0", false),
+        ("0.7.0", false),
+        ("1.0", false),
+    ] {
+        let text = manifest.replace("tool-plugin@1.0.0", &format!("tool-plugin@{version}"));
+        let parsed = smith_host::manifest::Manifest::parse(&text, "test:versions");
+        assert_eq!(parsed.is_ok(), loads, "{version}: {parsed:?}");
+        if let Err(e) = parsed {
+            let text = e.to_string();
+            assert!(
+                text.contains(&format!("smith:plugin@{version}"))
+                    && text.contains("loads plugins built against 1.0.0 up to"),
+                "{text}"
+            );
+        }
+    }
+}
+
 /// A real component built against `smith:plugin@0.1.0` (the queue policy as it was before the
 /// 0.2.0 package) is refused naming the version it was built against, whatever its manifest
 /// claims; a manifest naming a 0.1.0 world is refused the same way before anything loads.
 #[test]
 fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     const OLD: &[u8] = include_bytes!("fixtures/queue-wit-0.1.0.wasm");
-    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@0.7.0\"\n    handler \"queue-policy\"\n}\n";
+    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@1.0.0\"\n    handler \"queue-policy\"\n}\n";
     let sources = [PluginSource {
         origin: "test:queue-wit-0.1.0",
         manifest: current,
@@ -593,11 +657,11 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     let text = err.to_string();
     assert!(
         text.contains("smith:plugin@0.1.0")
-            && text.contains("smith:plugin@0.7.0")
+            && text.contains("smith:plugin@1.0.0")
             && text.contains("rebuild"),
         "{text}"
     );
-    let old_manifest = current.replace("@0.7.0", "@0.1.0");
+    let old_manifest = current.replace("@1.0.0", "@0.1.0");
     let sources = [PluginSource {
         origin: "test:queue-manifest-0.1.0",
         manifest: &old_manifest,

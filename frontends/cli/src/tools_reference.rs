@@ -86,7 +86,9 @@ fn body() -> String {
         let _ = write!(
             out,
             "\n## Plugin `{}` {}\n\nWorld `{}`; {grants}.\n",
-            m.id, m.version, m.world,
+            m.id,
+            m.version,
+            m.built_world(),
         );
         if let Some(p) = &m.provider {
             let key = match &p.api_key {

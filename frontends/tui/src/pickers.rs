@@ -368,7 +368,7 @@ fn plugin_rows(app: &App, cwd: &Path) -> Vec<Row> {
             Row {
                 key: m.id.clone(),
                 label: format!("{} {}", m.id, m.version),
-                detail: format!("{state} · {} · {grants}", m.world),
+                detail: format!("{state} · {} · {grants}", m.built_world()),
                 depth: 0,
                 marked: disabled.is_none(),
                 branch: None,

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@0.7.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@0.7.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.0.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.0.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,13 +122,13 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@0.7.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@0.7.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@0.7.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/secrets@0.7.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@0.7.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@0.7.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@0.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.0.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.0.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.0.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/secrets@1.0.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.0.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.0.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.0.0": crate::bindings::smith::plugin::host,
             },
         });
     }

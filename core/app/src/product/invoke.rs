@@ -141,7 +141,7 @@ impl ArgumentValues {
                 };
                 details.insert(
                     p.manifest.id.clone(),
-                    format!("{state} · {}", p.manifest.world),
+                    format!("{state} · {}", p.manifest.built_world()),
                 );
                 p.manifest.id.clone()
             })

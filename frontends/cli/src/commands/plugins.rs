@@ -133,7 +133,9 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             };
             out.push_str(&format!(
                 "{} {}  {}  [{grants}]  {state}  {contributes}\n",
-                m.id, m.version, m.world
+                m.id,
+                m.version,
+                m.built_world()
             ));
             if let Some(provider) = &m.provider {
                 out.push_str(&provider_line(&app, provider));
@@ -240,7 +242,7 @@ fn install(
         },
         m.id,
         m.version,
-        m.world,
+        m.built_world(),
         report.dir.display(),
         if grants.is_empty() {
             "none".to_owned()
