@@ -425,7 +425,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -445,6 +445,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -471,7 +475,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version status set help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version status set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,6 +495,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -557,7 +565,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth__subcmd__set)
-            opts="-c -h -V --account --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --account --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,6 +591,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -591,7 +603,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__auth__subcmd__status)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +625,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -621,7 +637,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__compact)
-            opts="-m -c -h -V --instructions --keep-tokens --model --script --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-m -c -h -V --instructions --keep-tokens --model --script --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -663,6 +679,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -671,7 +691,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__completions)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version bash elvish fish powershell zsh"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -691,6 +711,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -701,7 +725,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version show check set help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version show check set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -723,6 +747,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -731,7 +759,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__check)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -751,6 +779,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -831,7 +863,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__set)
-            opts="-c -h -V --project --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --project --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -851,6 +883,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -861,7 +897,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__config__subcmd__show)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -883,6 +919,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -891,7 +931,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__diff)
-            opts="-c -h -V --session --stat --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --session --stat --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -917,6 +957,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -925,7 +969,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list search man get help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list search man get help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -947,6 +991,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -955,7 +1003,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__get)
-            opts="-c -h -V --lines --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --lines --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -979,6 +1027,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1073,7 +1125,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1093,6 +1145,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1103,7 +1159,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__man)
-            opts="-c -h -V --list --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --list --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1125,6 +1181,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1133,7 +1193,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__docs__subcmd__search)
-            opts="-c -h -V --json --limit --cursor --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --limit --cursor --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1163,6 +1223,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1171,7 +1235,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__doctor)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1193,6 +1257,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1201,7 +1269,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__eval)
-            opts="-m -c -h -V --model --thinking --json --session --continue --session-id --dedup-key --no-session --script --stdin --image --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-m -c -h -V --model --thinking --json --session --continue --session-id --dedup-key --no-session --script --stdin --image --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1253,6 +1321,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1935,7 +2007,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__mcp)
-            opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-m -c -h -V --model --session --script --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1973,6 +2045,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1981,7 +2057,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__models)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2001,6 +2077,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2011,7 +2091,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list install uninstall help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2031,6 +2111,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2111,7 +2195,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__install)
-            opts="-c -h -V --component --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --component --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2137,6 +2221,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2145,7 +2233,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2165,6 +2253,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2175,7 +2267,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__plugins__subcmd__uninstall)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2197,6 +2289,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2205,7 +2301,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__redo)
-            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2231,6 +2327,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2239,7 +2339,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__replay)
-            opts="-c -h -V --turns --branch --speed --json --tui --execute --in --report --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --turns --branch --speed --json --tui --execute --in --report --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2281,6 +2381,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2289,7 +2393,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__restore)
-            opts="-c -h -V --session --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --session --snapshot-first --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2315,6 +2419,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2323,7 +2431,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__rpc)
-            opts="-m -c -h -V --model --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-m -c -h -V --model --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2353,6 +2461,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2361,7 +2473,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version add remove list help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version add remove list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2383,6 +2495,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2391,7 +2507,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__add)
-            opts="-c -h -V --label --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --label --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2415,6 +2531,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2495,7 +2615,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2515,6 +2635,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2525,7 +2649,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__secrets__subcmd__remove)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2547,6 +2671,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2555,7 +2683,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list grep get export fork edit select receipts watch verify help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list grep get export fork edit select receipts watch verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2577,6 +2705,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2585,7 +2717,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__edit)
-            opts="-c -h -V --omit --replace --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --omit --replace --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2615,6 +2747,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2623,7 +2759,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__export)
-            opts="-c -h -V --branch --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --branch --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2645,6 +2781,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2653,7 +2793,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__fork)
-            opts="-c -h -V --at --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --at --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2679,6 +2819,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2687,7 +2831,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__get)
-            opts="-c -h -V --json --limit --cursor --branch --usage --request --wire --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --limit --cursor --branch --usage --request --wire --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2721,6 +2865,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2729,7 +2877,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__grep)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2749,6 +2897,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2927,7 +3079,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__list)
-            opts="-c -h -V --json --here --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --here --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2947,6 +3099,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2957,7 +3113,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__receipts)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2977,6 +3133,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2987,7 +3147,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__select)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3007,6 +3167,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3017,7 +3181,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__verify)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3039,6 +3203,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3047,7 +3215,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__watch)
-            opts="-c -h -V --from --json --until-idle --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --from --json --until-idle --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3073,6 +3241,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3081,7 +3253,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__tools)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --help --version list help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3101,6 +3273,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3153,7 +3329,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__tools__subcmd__list)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3175,6 +3351,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3183,7 +3363,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__trust)
-            opts="-c -h -V --revoke --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --revoke --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3205,6 +3385,10 @@ _smith() {
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
                     return 0
                     ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3213,7 +3397,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__undo)
-            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --help --version"
+            opts="-c -h -V --session --turn --snapshot-first --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3237,6 +3421,10 @@ _smith() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)

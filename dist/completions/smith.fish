@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_smith_global_optspecs
-    string join \n c/config= disable-plugin= allow-process sandbox= m/model= session= continue script= h/help V/version
+    string join \n c/config= disable-plugin= allow-process sandbox= permission-mode= m/model= session= continue script= h/help V/version
 end
 
 function __fish_smith_needs_command
@@ -29,6 +29,10 @@ complete -c smith -n "__fish_smith_needs_command" -l disable-plugin -d 'Do not l
 complete -c smith -n "__fish_smith_needs_command" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_needs_command" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_needs_command" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded' -r
 complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only' -r
 complete -c smith -n "__fish_smith_needs_command" -l script -d 'Play this provider script (scripted provider only), as `smith eval --script` does' -r -F
@@ -69,6 +73,10 @@ complete -c smith -n "__fish_smith_using_subcommand eval" -l disable-plugin -d '
 complete -c smith -n "__fish_smith_using_subcommand eval" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand eval" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand eval" -l json -d 'Emit LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l no-session -d 'Record into a temporary session store, removed when the run succeeds'
@@ -85,6 +93,10 @@ complete -c smith -n "__fish_smith_using_subcommand compact" -l disable-plugin -
 complete -c smith -n "__fish_smith_using_subcommand compact" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand compact" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand compact" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s h -l help -d 'Print help'
@@ -99,6 +111,10 @@ complete -c smith -n "__fish_smith_using_subcommand replay" -l disable-plugin -d
 complete -c smith -n "__fish_smith_using_subcommand replay" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand replay" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand replay" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run the recorded tool calls again and report, per effect, whether it came out the same'
@@ -111,6 +127,10 @@ complete -c smith -n "__fish_smith_using_subcommand undo" -l disable-plugin -d '
 complete -c smith -n "__fish_smith_using_subcommand undo" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand undo" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand undo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l json -d 'Print the result as one JSON record'
@@ -123,6 +143,10 @@ complete -c smith -n "__fish_smith_using_subcommand redo" -l disable-plugin -d '
 complete -c smith -n "__fish_smith_using_subcommand redo" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand redo" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand redo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l json -d 'Print the result as one JSON record'
@@ -135,6 +159,10 @@ complete -c smith -n "__fish_smith_using_subcommand restore" -l disable-plugin -
 complete -c smith -n "__fish_smith_using_subcommand restore" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand restore" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand restore" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l json -d 'Print the result as one JSON record'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -146,6 +174,10 @@ complete -c smith -n "__fish_smith_using_subcommand diff" -l disable-plugin -d '
 complete -c smith -n "__fish_smith_using_subcommand diff" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand diff" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand diff" -l stat -d 'git\'s `--stat` summary instead of the patch'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l json -d 'One JSON record with every file\'s change'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -157,6 +189,10 @@ complete -c smith -n "__fish_smith_using_subcommand rpc" -l disable-plugin -d 'D
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand rpc" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
@@ -168,6 +204,10 @@ complete -c smith -n "__fish_smith_using_subcommand mcp" -l disable-plugin -d 'D
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand mcp" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s V -l version -d 'Print version'
@@ -176,6 +216,10 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s V -l version -d 'Print version'
@@ -189,6 +233,10 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l json -d 'Emit one JSON record per document'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -200,6 +248,10 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l json -d 'Emit one JSON record per hit, then a `page` record'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
@@ -209,6 +261,10 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l list -d 'List the page names instead'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help'
@@ -219,6 +275,10 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l json -d 'Emit the document as one JSON record'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -233,6 +293,10 @@ complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s V -l version -d 'Print version'
@@ -245,6 +309,10 @@ complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subc
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'One JSON record per setting: `key`, `value`, `source`, `level`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
@@ -254,6 +322,10 @@ complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subc
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
@@ -262,6 +334,10 @@ complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subc
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l project -d 'Write to the project\'s `.smith/config.kdl` instead'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
@@ -275,6 +351,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_see
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s V -l version -d 'Print version'
@@ -294,6 +374,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per session'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -304,6 +388,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l json -d 'One JSON record per matching line'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s h -l help -d 'Print help'
@@ -316,6 +404,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l json -d 'One JSON record per entry, then a `page` record'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l usage -d 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)'
@@ -328,6 +420,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
@@ -338,6 +434,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l json -d 'Print a JSON record instead of the bare id'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
@@ -349,6 +449,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
@@ -357,6 +461,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s V -l version -d 'Print version'
@@ -365,6 +473,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l json -d 'One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`, `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s h -l help -d 'Print help'
@@ -375,6 +487,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l json -d 'One JSON record per entry, as `get --json` prints them'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l until-idle -d 'Stop once every committed entry is printed and no process is writing the session'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
@@ -385,6 +501,10 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
@@ -404,6 +524,10 @@ complete -c smith -n "__fish_smith_using_subcommand trust" -l disable-plugin -d 
 complete -c smith -n "__fish_smith_using_subcommand trust" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand trust" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand trust" -l revoke -d 'Stop trusting the project instead'
 complete -c smith -n "__fish_smith_using_subcommand trust" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s h -l help -d 'Print help'
@@ -413,6 +537,10 @@ complete -c smith -n "__fish_smith_using_subcommand doctor" -l disable-plugin -d
 complete -c smith -n "__fish_smith_using_subcommand doctor" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand doctor" -l json -d 'Print one JSON record instead of the report'
 complete -c smith -n "__fish_smith_using_subcommand doctor" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand doctor" -s h -l help -d 'Print help'
@@ -422,6 +550,10 @@ complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_s
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
@@ -432,6 +564,10 @@ complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subco
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per tool: `name`, `plugin`, `description`, `input_schema`, `offered` (whether a run from here offers it) and `withheld` (why not, or null)'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -443,6 +579,10 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s V -l version -d 'Print version'
@@ -455,6 +595,10 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`, `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for requested grants this directory does not give, such as `process.exec` in an untrusted project'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -465,6 +609,10 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
@@ -473,6 +621,10 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
@@ -485,6 +637,10 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s V -l version -d 'Print version'
@@ -496,6 +652,10 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'One JSON record per provider: `provider`, `env`, `required`, `source` (`environment`, `auth-file` or null)'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
@@ -506,6 +666,10 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcom
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
@@ -517,6 +681,10 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
@@ -530,6 +698,10 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
@@ -538,6 +710,10 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
@@ -546,6 +722,10 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per secret: `name`, `reference`, `source`, `label`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -559,6 +739,10 @@ complete -c smith -n "__fish_smith_using_subcommand models" -l disable-plugin -d
 complete -c smith -n "__fish_smith_using_subcommand models" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand models" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand models" -l json -d 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
 complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand models" -s h -l help -d 'Print help'
@@ -568,6 +752,10 @@ complete -c smith -n "__fish_smith_using_subcommand completions" -l disable-plug
 complete -c smith -n "__fish_smith_using_subcommand completions" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand completions" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand completions" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s V -l version -d 'Print version'

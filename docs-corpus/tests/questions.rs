@@ -167,6 +167,35 @@ const HELD_OUT: &[(&str, &[(&str, &str)])] = &[
         "why was my command refused with permission denied",
         &[("sandbox", "When the sandbox refuses")],
     ),
+    // The permissions guide's own.
+    (
+        "let bash run git status without asking me",
+        &[
+            ("permissions", "Rules"),
+            ("permissions", "Compound commands"),
+            (
+                "permissions",
+                "Block a dangerous command; let a safe one run without asking",
+            ),
+        ],
+    ),
+    (
+        "plan mode that changes nothing",
+        &[
+            ("permissions", "Modes"),
+            ("permissions", "Permissions — modes, rules and questions"),
+        ],
+    ),
+    (
+        "deny rules for bash",
+        &[
+            ("permissions", "Rules"),
+            (
+                "permissions",
+                "Block a dangerous command; let a safe one run without asking",
+            ),
+        ],
+    ),
 ];
 
 #[test]

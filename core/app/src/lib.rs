@@ -51,6 +51,7 @@ pub mod inspect;
 pub mod installed;
 pub mod models;
 pub mod paths;
+pub mod permissions;
 pub mod playback;
 pub mod product;
 pub mod prompt;

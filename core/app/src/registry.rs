@@ -129,6 +129,20 @@ pub enum RegistryError {
         /// The offending name.
         name: String,
     },
+    /// A rule of `permissions.allow`, `.ask` or `.deny` does not parse.
+    #[error(
+        "{source_text}: {key}: rule `{rule}` {reason}; write rules as TOOL or TOOL(PATTERN), e.g. bash(git status*) or edit(src/**), separated by commas"
+    )]
+    PermissionRule {
+        /// The setting's source (file and line, variable, flag).
+        source_text: String,
+        /// The key.
+        key: &'static str,
+        /// The offending rule as given.
+        rule: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A path of `sandbox.writable-roots` or `sandbox.deny-read` is unusable.
     #[error("{source_text}: {key}: `{path}` {reason}")]
     SandboxPath {
@@ -532,6 +546,8 @@ pub fn policy(
     let pass_env = variable_names(settings, "process.pass-env")
         .map_err(|(source_text, name)| RegistryError::PassEnv { source_text, name })?;
     let sandbox = crate::sandbox::from_settings(paths, settings, cwd)?;
+    let permissions =
+        crate::permissions::from_settings(settings, matches!(process, ProcessPolicy::Allowed(_)))?;
     Ok(Policy {
         process,
         process_limits: ProcessLimits {
@@ -555,5 +571,6 @@ pub fn policy(
             .is_some_and(|v| v.value == Value::Bool(true)),
         tree: smith_host::Tree::default(),
         sandbox,
+        permissions,
     })
 }

@@ -39,6 +39,11 @@ pub(crate) struct CallState {
     /// Asks the secret policy whether an effect may receive a secret's plaintext (`None`:
     /// never).
     pub(crate) authorize: Option<Authorizer>,
+    /// Asks the policy plugins about each effect before it runs (`None`: no policy plugin,
+    /// or not a tool call).
+    pub(crate) gate: Option<EffectGate>,
+    /// The policy handlers that allowed the call itself (`id@version`).
+    pub(crate) call_allowed_by: Vec<String>,
     /// What a `context` handler may read while it answers (`None` elsewhere).
     pub(crate) context: Option<crate::context_imports::ContextAccess>,
     /// Put between the call id and the count in effect ids (`""` for a tool's own effects; a
@@ -52,6 +57,42 @@ pub(crate) struct CallState {
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
 pub(crate) type Authorizer = Arc<dyn Fn(&crate::handlers::RestoreQuery<'_>) -> bool + Send + Sync>;
+
+/// Asks the policy plugins about one effect (see [`crate::policy::EffectQuery`]), putting any
+/// question through the given asker.
+pub(crate) type EffectGate = Arc<
+    dyn Fn(
+            &crate::policy::EffectQuery<'_>,
+            &mut crate::policy::Asker<'_>,
+        ) -> crate::policy::Decision
+        + Send
+        + Sync,
+>;
+
+/// A program's command line from a `process.run` input (`program`, `args`), each word quoted
+/// as a POSIX shell would need it.
+fn command_line(input: &serde_json::Value) -> String {
+    let quote = |word: &str| {
+        if !word.is_empty()
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+        {
+            word.to_owned()
+        } else {
+            format!("'{}'", word.replace('\'', "'\\''"))
+        }
+    };
+    let program = input["program"].as_str().unwrap_or_default();
+    let args = input["args"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    std::iter::once(quote(program))
+        .chain(args.iter().map(|a| quote(a.as_str().unwrap_or_default())))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// How an effect ended: its mutation state, what the plugin gets, the output and evidence
 /// recorded in the completion.
@@ -115,6 +156,8 @@ impl CallState {
             structured: None,
             host_time: Duration::ZERO,
             authorize: None,
+            gate: None,
+            call_allowed_by: Vec::new(),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
@@ -157,6 +200,8 @@ impl CallState {
             structured: None,
             host_time: Duration::ZERO,
             authorize: None,
+            gate: None,
+            call_allowed_by: Vec::new(),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
@@ -282,6 +327,60 @@ impl CallState {
         answered.map_err(|e| e.to_string())
     }
 
+    /// What the policy plugins decide about effect `call` (allowed when there are none): a
+    /// question one asks is put to the person as a choice, recorded as an effect of this call.
+    fn gate_effect(
+        &mut self,
+        effect: crate::grants::Effect,
+        target: &str,
+        command: &str,
+    ) -> crate::policy::Decision {
+        let Some(gate) = self.gate.clone() else {
+            return crate::policy::Decision::Allow(Vec::new());
+        };
+        let (call_id, tool, plugin) =
+            (self.call_id.clone(), self.tool.clone(), self.plugin.clone());
+        let allowed_by = self.call_allowed_by.clone();
+        let process = effect == crate::grants::Effect::Process;
+        let query = crate::policy::EffectQuery {
+            call_id: &call_id,
+            tool: &tool,
+            plugin: &plugin,
+            effect: effect.name(),
+            read_only: effect.read_only(),
+            target,
+            command: command.to_owned(),
+            sandbox: if process {
+                self.policy.sandbox.describe()
+            } else {
+                String::new()
+            },
+            call_allowed_by: &allowed_by,
+        };
+        let target = target.to_owned();
+        let mut asker =
+            |label: &str, q: &crate::policy::wit::Question| self.choose(label, q, &target);
+        gate(&query, &mut asker)
+    }
+
+    /// Put a policy plugin's question to the person as a choice among its labels: the index
+    /// chosen, or why nobody answered.
+    pub(crate) fn choose(
+        &mut self,
+        label: &str,
+        question: &crate::policy::wit::Question,
+        target: &str,
+    ) -> Result<usize, String> {
+        let asked = smith::Question::Select {
+            prompt: format!("{} ({label})", question.text),
+            options: question.choices.iter().map(|c| c.label.clone()).collect(),
+        };
+        match self.ask(asked, target)? {
+            smith::Answer::Select(i) if (i as usize) < question.choices.len() => Ok(i as usize),
+            other => Err(format!("the answer {other:?} is not one of the choices")),
+        }
+    }
+
     /// Run `body` as effect `call`, durably: the intent is recorded before anything else (a
     /// failure to record it stops the effect); an ungranted or cancelled effect is recorded as
     /// `not-applied` without running; otherwise `body` runs and its [`Done`] is recorded as
@@ -309,6 +408,12 @@ impl CallState {
         };
         self.count += 1;
         let effect_id = format!("{}/{}{}", self.call_id, self.id_tag, self.count);
+        // A program's command line, for the policy (the input moves into the intent).
+        let command = if call.effect == crate::grants::Effect::Process && self.gate.is_some() {
+            command_line(&call.input)
+        } else {
+            String::new()
+        };
         let intent = EffectIntent {
             effect_id: effect_id.clone(),
             call_id: self.call_id.clone(),
@@ -329,7 +434,20 @@ impl CallState {
         } else if self.cancel.is_cancelled() {
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())
         } else {
-            body(self)
+            match self.gate_effect(call.effect, call.target, &command) {
+                crate::policy::Decision::Deny(why) => {
+                    Done::not_applied(E::denied(why.clone()), why)
+                }
+                crate::policy::Decision::Allow(by) => {
+                    let mut done = body(self);
+                    if !by.is_empty()
+                        && let serde_json::Value::Object(map) = &mut done.evidence
+                    {
+                        map.insert("allowed_by".to_owned(), serde_json::json!(by));
+                    }
+                    done
+                }
+            }
         };
         let outcome = done.outcome;
         let completion = EffectCompletion {

@@ -135,6 +135,8 @@ pub(crate) struct Generation {
     pub(crate) handlers: Vec<crate::handlers::LoadedHandler>,
     /// Provider plugins, in load order.
     pub(crate) providers: Vec<crate::providers::LoadedProvider>,
+    /// Policy plugins (tool and effect events), in load order.
+    pub(crate) policies: Vec<crate::policy::LoadedPolicy>,
 }
 
 /// Check every manifest of `sources` and every contribution's single holder, then load the
@@ -147,6 +149,7 @@ pub(crate) fn build(
     let mut plugins: Vec<LoadedPlugin> = Vec::new();
     let mut handlers: Vec<crate::handlers::LoadedHandler> = Vec::new();
     let mut providers: Vec<crate::providers::LoadedProvider> = Vec::new();
+    let mut policies: Vec<crate::policy::LoadedPolicy> = Vec::new();
     for source in sources {
         let manifest = match source.parsed {
             Some(parsed) => parsed.clone(),
@@ -179,6 +182,23 @@ pub(crate) fn build(
                 origin,
                 loaded,
             });
+            continue;
+        }
+        if manifest.is_policy() {
+            for role in &manifest.handlers {
+                if let Some(holder) = policies.iter().find(|p| p.manifest.handlers.contains(role)) {
+                    return Err(Error::Conflict {
+                        origin,
+                        contribution: Contribution::HandlerRole(role.clone()),
+                        holder: holder.manifest.label(),
+                    });
+                }
+            }
+            let loaded = match source.declared {
+                Some(declared) => Lazy::deferred(declared.component),
+                None => Lazy::ready(load_policy(runtime, source.component, &origin)?),
+            };
+            policies.push(crate::policy::LoadedPolicy::new(manifest, origin, loaded));
             continue;
         }
         if manifest.is_handler() {
@@ -233,6 +253,7 @@ pub(crate) fn build(
         plugins,
         handlers,
         providers,
+        policies,
     })
 }
 
@@ -274,6 +295,17 @@ pub(crate) fn load_handler(
 ) -> Result<Ready<crate::handlers::Pre>, Error> {
     let (component, tier) = compile(runtime, wasm, origin)?;
     let pre = crate::handlers::pre(runtime.linkers(tier)?, &component, origin)?;
+    Ok(Ready { tier, pre })
+}
+
+/// Load a policy plugin: compiled and checked against the `policy-plugin` world.
+pub(crate) fn load_policy(
+    runtime: &Runtime,
+    wasm: &[u8],
+    origin: &str,
+) -> Result<Ready<crate::policy::Pre>, Error> {
+    let (component, tier) = compile(runtime, wasm, origin)?;
+    let pre = crate::policy::pre(runtime.linkers(tier)?, &component, origin)?;
     Ok(Ready { tier, pre })
 }
 

@@ -127,6 +127,20 @@ impl Effect {
         }
     }
 
+    /// Whether the effect only reads: the file reads and searches, a snapshot, a diff (a
+    /// snapshot writes only to Smith's own store).
+    pub fn read_only(self) -> bool {
+        matches!(
+            self,
+            Self::ReadFile
+                | Self::ListDir
+                | Self::Find
+                | Self::Grep
+                | Self::VcsSnapshot
+                | Self::VcsDiff
+        )
+    }
+
     /// The grant the effect needs.
     pub fn needs(self) -> Grant {
         match self {
@@ -200,6 +214,8 @@ pub struct Policy {
     pub tree: crate::Tree,
     /// The OS sandbox every program starts in (`sandbox.*`; the user's settings only).
     pub sandbox: crate::sandbox::Sandbox,
+    /// The permission mode and rules every policy event carries (`permissions.*`).
+    pub permissions: crate::policy::Permissions,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -231,6 +247,7 @@ impl Default for Policy {
             process_confirm: false,
             tree: crate::Tree::default(),
             sandbox: crate::sandbox::Sandbox::default(),
+            permissions: crate::policy::Permissions::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@1.0.0"
+//!     world "tool-plugin@1.1.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@1.0.0"
+//!     world "handler-plugin@1.1.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -31,7 +31,7 @@ use crate::grants::Grant;
 /// event), each such change a minor bump; the host loads a plugin built against any version
 /// [`compatible`] with this one and refuses others with [`crate::Error::Package`] (the
 /// plugins guide, "Package versions", has the policy and the version table).
-pub const PACKAGE_VERSION: &str = "1.0.0";
+pub const PACKAGE_VERSION: &str = "1.1.0";
 
 /// The oldest package version this Smith loads: the first of its major version.
 pub const OLDEST_PACKAGE_VERSION: &str = "1.0.0";
@@ -39,7 +39,7 @@ pub const OLDEST_PACKAGE_VERSION: &str = "1.0.0";
 /// Whether a plugin built against package version `found` (`MAJOR.MINOR.PATCH`) loads in this
 /// Smith: the same major version (from 1 on) and no newer than [`PACKAGE_VERSION`]. A plugin
 /// built against 1.0.0 imports only what 1.0.0 defined, which every later 1.x still defines
-/// unchanged; wasmtime's component linker resolves its `smith:plugin/…@1.0.0` imports to this
+/// unchanged; wasmtime's component linker resolves its `smith:plugin/…@1.1.0` imports to this
 /// host's `@1.x` definitions (semver-compatible lookup).
 pub fn compatible(found: &str) -> bool {
     let parse = |v: &str| -> Option<(u64, u64, u64)> {
@@ -62,24 +62,28 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@1.0.0";
+pub const TOOL_WORLD: &str = "tool-plugin@1.1.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@1.0.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@1.1.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@1.0.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@1.1.0";
+
+/// The policy world (tool and effect events), as a manifest names it.
+pub const POLICY_WORLD: &str = "policy-plugin@1.1.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@1.0.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@1.1.0";
 
 /// The worlds' names, without their version.
-const WORLD_NAMES: [&str; 4] = [
+const WORLD_NAMES: [&str; 5] = [
     "tool-plugin",
     "handler-plugin",
     "provider-plugin",
     "product-plugin",
+    "policy-plugin",
 ];
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
@@ -122,7 +126,13 @@ pub const HANDLER_ROLES: &[&str] = &[
     "context",
     "compaction",
     "history",
+    "permissions",
+    "hooks",
 ];
+
+/// The roles of a [`POLICY_WORLD`] plugin, in the order their verdicts combine (a deny from
+/// any wins; then the first ask).
+pub const POLICY_ROLES: &[&str] = &["permissions", "hooks"];
 
 /// The most `context-file` names one manifest may declare.
 pub const MAX_CONTEXT_FILES: usize = 8;
@@ -192,7 +202,7 @@ impl Manifest {
     }
 
     /// Its world as it was built: the world's name at the package version it was built
-    /// against (`tool-plugin@1.0.0`), which is what listings show.
+    /// against (`tool-plugin@1.1.0`), which is what listings show.
     pub fn built_world(&self) -> String {
         let name = self.world.split_once('@').map_or(&*self.world, |(n, _)| n);
         format!("{name}@{}", self.package)
@@ -201,6 +211,11 @@ impl Manifest {
     /// Whether it implements the lifecycle-handler world.
     pub fn is_handler(&self) -> bool {
         self.world == HANDLER_WORLD
+    }
+
+    /// Whether it implements the policy world (tool and effect events).
+    pub fn is_policy(&self) -> bool {
+        self.world == POLICY_WORLD
     }
 
     /// Whether it implements the provider world.
@@ -396,6 +411,20 @@ impl Manifest {
                         .to_owned(),
                 ));
             }
+        } else if world == POLICY_WORLD {
+            if handlers.is_empty()
+                || !tools.is_empty()
+                || !grants.is_empty()
+                || handlers.iter().any(|h| !POLICY_ROLES.contains(&h.as_str()))
+            {
+                return Err(bad(format!(
+                    "a policy plugin lists at least one of the roles {POLICY_ROLES:?} (`handler \"permissions\"`), and no tools or grants"
+                )));
+            }
+        } else if handlers.iter().any(|h| POLICY_ROLES.contains(&h.as_str())) {
+            return Err(bad(format!(
+                "the roles {POLICY_ROLES:?} belong to a `{POLICY_WORLD}` plugin; this one is `{world}`"
+            )));
         } else if world == HANDLER_WORLD {
             if handlers.is_empty() || !tools.is_empty() {
                 return Err(bad(
@@ -433,7 +462,7 @@ impl Manifest {
             }
         } else {
             return Err(bad(format!(
-                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}`, `{PRODUCT_WORLD}`, `{HANDLER_WORLD}` and `{PROVIDER_WORLD}`"
+                "world `{world}` is not one this Smith hosts; it hosts `{TOOL_WORLD}`, `{PRODUCT_WORLD}`, `{HANDLER_WORLD}`, `{POLICY_WORLD}` and `{PROVIDER_WORLD}`"
             )));
         }
         Ok(Self {
@@ -585,7 +614,7 @@ mod tests {
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.0.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.1.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
             "test",
         )
         .unwrap();
@@ -601,7 +630,7 @@ mod tests {
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
         let m = Manifest::parse(
-            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@1.0.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
             "test",
         )
         .unwrap();
@@ -628,7 +657,7 @@ mod tests {
             ),
         ] {
             let text =
-                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@1.0.0\"\n {tool} }}");
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@1.1.0\"\n {tool} }}");
             let e = Manifest::parse(&text, "test").unwrap_err().to_string();
             assert!(e.contains(says), "{tool}: {e}");
         }
@@ -637,7 +666,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.0.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.1.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -649,7 +678,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@1.0.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@1.1.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -657,36 +686,36 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
                 "go together",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
                 "not a plain file name",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.0.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
                 "belong to a `context` handler",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.0.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
         ] {

@@ -151,6 +151,7 @@ pub(crate) struct Linkers {
     pub(crate) tool: Linker<State>,
     pub(crate) handler: Linker<State>,
     pub(crate) provider: Linker<State>,
+    pub(crate) policy: Linker<State>,
 }
 
 impl Drop for Runtime {
@@ -336,6 +337,7 @@ impl Loadout {
             .iter()
             .map(|p| &p.manifest)
             .chain(self.generation.handlers.iter().map(|h| &h.manifest))
+            .chain(self.generation.policies.iter().map(|p| &p.manifest))
             .chain(self.generation.providers.iter().map(|p| &p.manifest))
             .collect()
     }
@@ -411,7 +413,19 @@ impl Loadout {
             tier: p.loaded.loaded().map(|r| r.tier),
             instances: p.loaded.instances(),
         });
-        tools.chain(handlers).chain(providers).collect()
+        let policies = self.generation.policies.iter().map(|p| {
+            let (tier, instances) = p.usage();
+            PluginUsage {
+                id: p.manifest.id.clone(),
+                tier,
+                instances,
+            }
+        });
+        tools
+            .chain(handlers)
+            .chain(policies)
+            .chain(providers)
+            .collect()
     }
 
     /// Load now, in parallel, what every turn uses and is not loaded yet: the handler
@@ -493,6 +507,7 @@ impl Runtime {
                 tool,
                 handler: crate::handlers::linker(engine).map_err(|e| e.to_string())?,
                 provider: crate::providers::linker(engine).map_err(|e| e.to_string())?,
+                policy: crate::policy::linker(engine).map_err(|e| e.to_string())?,
             })
         })
         .as_ref()

@@ -12,6 +12,7 @@ use smith::{
 use crate::effects::CallState;
 use crate::generation::LoadedPlugin;
 use crate::grants::{Grant, ProcessPolicy, default_policy};
+use crate::policy::{CallQuery, Decision};
 use crate::runtime::{Host, Loadout, Runtime, Stopped, bindings};
 
 impl Runtime {
@@ -177,6 +178,37 @@ impl ToolRegistry for Loadout {
                 loadout.authorize_restore(query, &cancel)
             }));
         }
+        let gated = self.has_policy().then(|| CallQuery {
+            call_id: &call.id,
+            tool: &call.name,
+            plugin: &label,
+            arguments: integral(&call.arguments).to_string(),
+            cwd: context
+                .cwd
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            read_only: self.read_only(&call.name),
+        });
+        if let Some(query) = &gated {
+            let mut asker =
+                |by: &str, q: &crate::policy::wit::Question| state.choose(by, q, &call.name);
+            match self.before_tool(query, &mut asker, cancel) {
+                Decision::Deny(why) => {
+                    return ToolOutput {
+                        output: format!("`{}` was not run: {why}", call.name),
+                        is_error: true,
+                        structured: None,
+                    };
+                }
+                Decision::Allow(by) => state.call_allowed_by = by,
+            }
+            let loadout = self.clone();
+            let cancel = cancel.clone();
+            state.gate = Some(Arc::new(move |query, ask| {
+                loadout.before_effect(query, ask, &cancel)
+            }));
+        }
         let mut store = self
             .runtime
             .store(ready.tier, state, self.runtime.limits.deadline);
@@ -207,6 +239,12 @@ impl ToolRegistry for Loadout {
                 let mut output = self.runtime.bounded(text, is_error);
                 if !is_error {
                     output.structured = structured(ready, &call.name, given);
+                }
+                if let Some(query) = &gated {
+                    for note in self.after_tool(query, &output.output, output.is_error, cancel) {
+                        output.output.push('\n');
+                        output.output.push_str(&note);
+                    }
                 }
                 output
             }

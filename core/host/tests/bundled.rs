@@ -97,7 +97,8 @@ fn declared_tools_are_offered_without_compiling_and_a_call_loads_only_its_plugin
         .filter(|u| u.tier.is_some())
         .map(|u| (u.id.as_str(), u.instances))
         .collect();
-    assert_eq!(loaded, vec![("files", 1)], "{usage:?}");
+    // The permission policy decides before the call, before its one effect and after it.
+    assert_eq!(loaded, vec![("files", 1), ("permissions", 3)], "{usage:?}");
     // Arguments are still checked against the declared schema before anything runs.
     let out = f.call(&loadout, "read", json!({"path": 7}));
     assert!(

@@ -71,6 +71,9 @@ impl Cli {
             if cli.global.sandbox.is_none() {
                 cli.global.sandbox = root.sandbox;
             }
+            if cli.global.permission_mode.is_none() {
+                cli.global.permission_mode = root.permission_mode;
+            }
         }
         Ok(cli)
     }
@@ -111,11 +114,12 @@ fn root_options(args: &[std::ffi::OsString]) -> usize {
     let mut i = 1;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "-c" | "--config" | "--disable-plugin" | "--sandbox" => i += 2,
+            "-c" | "--config" | "--disable-plugin" | "--sandbox" | "--permission-mode" => i += 2,
             "--allow-process" => i += 1,
             a if a.starts_with("--config=")
                 || a.starts_with("--disable-plugin=")
                 || a.starts_with("--sandbox=")
+                || a.starts_with("--permission-mode=")
                 || (a.starts_with("-c") && a.len() > 2) =>
             {
                 i += 1;
@@ -149,6 +153,13 @@ pub(crate) struct Global {
     /// docs get sandbox` says what each enforces.
     #[arg(long = "sandbox", value_name = "MODE", global = true, value_parser = ["read-only", "workspace-write", "full-access"])]
     pub(crate) sandbox: Option<String>,
+
+    /// The permission mode: `plan` (reads only; every write and program refused), `ask`
+    /// (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the
+    /// sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get
+    /// permissions` says what each does.
+    #[arg(long = "permission-mode", value_name = "MODE", global = true, value_parser = ["plan", "ask", "auto-edit", "auto"])]
+    pub(crate) permission_mode: Option<String>,
 }
 
 /// The commands.
@@ -254,6 +265,13 @@ impl Global {
         }
         if let Some(mode) = &self.sandbox {
             invocation.set(format!("--sandbox {mode}"), "sandbox.mode", mode.clone());
+        }
+        if let Some(mode) = &self.permission_mode {
+            invocation.set(
+                format!("--permission-mode {mode}"),
+                "permissions.mode",
+                mode.clone(),
+            );
         }
         for (flag, key, value) in flags {
             invocation.set(*flag, *key, *value);

@@ -175,7 +175,8 @@ impl From<RegistryError> for CliError {
             RegistryError::UnknownPlugin { .. }
             | RegistryError::UnknownProvider { .. }
             | RegistryError::PassEnv { .. }
-            | RegistryError::SandboxPath { .. } => CliError::usage(e.to_string()),
+            | RegistryError::SandboxPath { .. }
+            | RegistryError::PermissionRule { .. } => CliError::usage(e.to_string()),
         }
     }
 }

@@ -452,7 +452,8 @@ fn cache_entries(dir: &std::path::Path) -> std::collections::BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// A plugin compiled on its first use mid-turn (the file tools, at the turn's `read`) whose
+/// A plugin compiled on its first use mid-turn (the file tools and the permission policy, at
+/// the turn's `read`) whose
 /// entry cannot be written is warned about too, naming the entry.
 #[test]
 fn a_cache_entry_that_cannot_be_written_mid_turn_is_a_warning_naming_it() {
@@ -475,7 +476,11 @@ fn a_cache_entry_that_cannot_be_written_mid_turn_is_a_warning_naming_it() {
         .difference(&before)
         .cloned()
         .collect();
-    assert_eq!(added.len(), 1, "the file tools' entry alone: {added:?}");
+    assert_eq!(
+        added.len(),
+        2,
+        "the file tools' and the permission policy's entries alone: {added:?}"
+    );
     // A directory where the entry goes: the entry cannot be written.
     let entry = components.join(&added[0]);
     std::fs::remove_file(&entry).unwrap();

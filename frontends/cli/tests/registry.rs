@@ -34,9 +34,9 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 15);
+    assert_eq!(plugins.len(), 16);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@1.0.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@1.1.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
@@ -48,7 +48,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[2]["grants"], serde_json::json!(["docs.read"]));
     // The queue delivery policy is a handler plugin: no tools, no grants.
     assert_eq!(plugins[3]["id"], "queue");
-    assert_eq!(plugins[3]["world"], "handler-plugin@1.0.0");
+    assert_eq!(plugins[3]["world"], "handler-plugin@1.1.0");
     assert_eq!(plugins[3]["handlers"], serde_json::json!(["queue-policy"]));
     assert_eq!(plugins[3]["tools"], serde_json::json!([]));
     assert_eq!(plugins[3]["grants"], serde_json::json!([]));
@@ -73,13 +73,18 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[8]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
     assert_eq!(plugins[10]["id"], "anthropic");
-    assert_eq!(plugins[10]["world"], "provider-plugin@1.0.0");
+    assert_eq!(plugins[10]["world"], "provider-plugin@1.1.0");
     assert_eq!(plugins[10]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
     assert_eq!(plugins[10]["provider"]["api_key_required"], true);
     // The product layer: commands, key bindings, themes; no grants.
     assert_eq!(plugins[14]["id"], "product");
-    assert_eq!(plugins[14]["world"], "product-plugin@1.0.0");
+    assert_eq!(plugins[14]["world"], "product-plugin@1.1.0");
     assert_eq!(plugins[14]["grants"], serde_json::json!([]));
+    // The permission policy: tool and effect events, no grants.
+    assert_eq!(plugins[15]["id"], "permissions");
+    assert_eq!(plugins[15]["world"], "policy-plugin@1.1.0");
+    assert_eq!(plugins[15]["handlers"], serde_json::json!(["permissions"]));
+    assert_eq!(plugins[15]["grants"], serde_json::json!([]));
     let ids: Vec<&str> = plugins[9..14]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
@@ -119,7 +124,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@1.0.0  [no grants]  active  handlers: queue-policy"
+                "queue 0.1.0  handler-plugin@1.1.0  [no grants]  active  handlers: queue-policy"
             ),
         "{text}"
     );

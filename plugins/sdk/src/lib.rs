@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.0.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.0.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.1.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.1.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,13 +122,13 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.0.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.0.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.0.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/secrets@1.0.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.0.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.0.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.0.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.1.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.1.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.1.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/secrets@1.1.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.1.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.1.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.1.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -140,6 +140,51 @@ pub mod product {
     };
 }
 
+/// The generated bindings of the `policy-plugin` world (package 1.1.0): a handler of the
+/// `permissions` or `hooks` role deciding about tool calls and effects. Implement
+/// [`policy::Guest`] and export it with [`export_policy_plugin!`].
+///
+/// ```ignore
+/// use smith_plugin_sdk::policy::{Guest, PolicyEvent, Verdict};
+///
+/// struct NoPrograms;
+///
+/// impl Guest for NoPrograms {
+///     fn decide(event: PolicyEvent) -> Result<Verdict, String> {
+///         Ok(match event {
+///             PolicyEvent::BeforeEffect(e) if e.effect == "process.run" => {
+///                 Verdict::Deny(format!("programs are off here (`{}`)", e.command))
+///             }
+///             _ => Verdict::Pass,
+///         })
+///     }
+/// }
+///
+/// smith_plugin_sdk::export_policy_plugin!(NoPrograms);
+/// ```
+#[allow(missing_docs)]
+pub mod policy {
+    #[doc(hidden)]
+    pub mod generated {
+        wit_bindgen::generate!({
+            path: "../wit",
+            world: "policy-plugin",
+            pub_export_macro: true,
+            export_macro_name: "export_policy_plugin",
+            default_bindings_module: "smith_plugin_sdk::policy::generated",
+            with: {
+                "smith:plugin/host@1.1.0": crate::bindings::smith::plugin::host,
+            },
+        });
+    }
+
+    pub use generated::Guest;
+    pub use generated::smith::plugin::policy::{
+        AnsweredEvent, Choice, EffectEvent, PolicyEvent, Question, Settings, ToolCallEvent,
+        ToolResultEvent, Verdict,
+    };
+}
+
 pub mod decoder;
 pub mod plugin;
 pub mod provider;
@@ -148,6 +193,7 @@ pub mod sse;
 pub use bindings::smith::plugin::{docs, fs, process, secrets, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
+pub use policy::generated::export_policy_plugin;
 pub use product::generated::export_product_plugin;
 pub use provider::generated::export_provider_plugin;
 pub use serde_json;

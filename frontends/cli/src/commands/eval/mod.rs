@@ -57,6 +57,10 @@ Tools:
   The active plugins' tools (`smith tools list`) run in the current directory: files and
   search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process
   (elsewhere it is not offered to the model). --disable-plugin ID leaves a plugin's tools out.
+  --permission-mode plan|ask|auto-edit|auto and the permissions.allow / .ask / .deny rules
+  decide each call and each effect (`smith docs get permissions`). eval answers no question:
+  a call or effect the policy would ask about is refused, the refusal recorded and given to
+  the model as the call's result — rules and modes still allow what they allow.
 
 Retries:
   --session ID (or --session-id UUID) --dedup-key KEY makes a submission safe to repeat: the first admission runs;

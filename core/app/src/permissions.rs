@@ -1,0 +1,134 @@
+//! The run's permission settings (`permissions.*`; the settings reference and the
+//! `permissions` guide): the mode every policy event carries, and the allow, ask and deny
+//! rules, each checked here so a rule that does not parse is an error naming its source
+//! before anything runs (the bundled `permissions` plugin applies them).
+
+use smith_config::Value;
+use smith_host::{PermissionMode, Permissions};
+
+use crate::registry::RegistryError;
+use crate::settings::Settings;
+
+/// The permissions of a run; `programs_allowed` says whether programs may run at all here (a
+/// trusted project or `process.allow`), which picks the mode when none is set: `auto` where
+/// they may, else `auto-edit`.
+///
+/// # Errors
+/// [`RegistryError::PermissionRule`] for a rule that is not `TOOL` or `TOOL(PATTERN)`.
+pub fn from_settings(
+    settings: &Settings,
+    programs_allowed: bool,
+) -> Result<Permissions, RegistryError> {
+    let mode = settings
+        .string("permissions.mode")
+        .and_then(|m| m.parse::<PermissionMode>().ok())
+        .unwrap_or(if programs_allowed {
+            PermissionMode::Auto
+        } else {
+            PermissionMode::AutoEdit
+        });
+    Ok(Permissions {
+        mode,
+        allow: rules(settings, "permissions.allow")?,
+        ask: rules(settings, "permissions.ask")?,
+        deny: rules(settings, "permissions.deny")?,
+    })
+}
+
+/// The rules of `key`: split on commas outside parentheses, each checked.
+fn rules(settings: &Settings, key: &'static str) -> Result<Vec<String>, RegistryError> {
+    let Some(setting) = settings.resolved.get(key) else {
+        return Ok(Vec::new());
+    };
+    let Value::String(text) = &setting.value else {
+        return Ok(Vec::new());
+    };
+    split(text)
+        .into_iter()
+        .map(|rule| {
+            check(&rule)
+                .map(|()| rule.clone())
+                .map_err(|reason| RegistryError::PermissionRule {
+                    source_text: setting.source.to_string(),
+                    key,
+                    rule,
+                    reason,
+                })
+        })
+        .collect()
+}
+
+/// `text` split on the commas outside parentheses, each piece trimmed, empty ones left out.
+pub fn split(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    out.push(current);
+    out.into_iter()
+        .map(|r| r.trim().to_owned())
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// Whether `rule` is `TOOL` or `TOOL(PATTERN)` (the syntax the `permissions` plugin takes).
+///
+/// # Errors
+/// What is wrong with it.
+pub fn check(rule: &str) -> Result<(), String> {
+    let (tool, pattern) = match rule.split_once('(') {
+        Some((tool, rest)) => match rest.strip_suffix(')') {
+            Some(pattern) => (tool, Some(pattern)),
+            None => return Err("opens `(` but does not end with `)`".to_owned()),
+        },
+        None => (rule, None),
+    };
+    if tool.is_empty()
+        || !tool
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err("does not start with a tool name (letters, digits, `_`, `-`)".to_owned());
+    }
+    if pattern.is_some_and(str::is_empty) {
+        return Err(format!(
+            "has an empty pattern (write `{tool}` to match every call)"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_split_on_commas_outside_parentheses_and_bad_ones_say_why() {
+        assert_eq!(
+            split("bash(echo a,b), edit(src/**) ,,read"),
+            ["bash(echo a,b)", "edit(src/**)", "read"]
+        );
+        assert!(check("bash(git status*)").is_ok());
+        assert!(check("bash").is_ok());
+        for (bad, says) in [
+            ("bash(git status", "does not end with `)`"),
+            ("(x)", "tool name"),
+            ("ba sh", "tool name"),
+            ("bash()", "empty pattern"),
+        ] {
+            let why = check(bad).unwrap_err();
+            assert!(why.contains(says), "{bad}: {why}");
+        }
+    }
+}

@@ -1,0 +1,517 @@
+//! Policy plugins (the `policy-plugin` world, package 1.1.0): the handlers of the `permissions`
+//! and `hooks` roles, asked before a validated tool call runs, after it returns, and before
+//! each effect a tool's facility performs (spec: Agent behavior → Plugin event boundary;
+//! Security). Each event is answered in a fresh instance under the handlers' deadline.
+//!
+//! Verdicts combine in role order: a `deny` from any handler wins; then each `ask`, put to the
+//! person through the call's question channel (recorded as an effect of the call, answer
+//! included) and given back to the asking handler as an `answered` event, whose `allow` or
+//! `deny` decides; a handler that traps, fails or overruns counts as `deny`, named in the reason.
+
+use std::sync::Mutex;
+
+use smith::Cancel;
+use wasmtime::component::{HasSelf, Linker};
+
+use crate::Error;
+use crate::effects::CallState;
+use crate::generation::{Lazy, Ready};
+use crate::manifest::{Manifest, POLICY_ROLES};
+use crate::runtime::{Loadout, Runtime, State, Stopped};
+
+/// Generated bindings of the `policy-plugin` world; its `host` import is the tool world's.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "policy-plugin",
+        with: {
+            "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
+        },
+    });
+}
+
+pub(crate) use bindings::smith::plugin::policy as wit;
+use bindings::{PolicyPlugin, PolicyPluginPre};
+
+/// The policy interface holds types only.
+impl wit::Host for State {}
+
+/// The policy world's pre-instantiated bindings.
+pub(crate) type Pre = PolicyPluginPre<State>;
+
+/// The longest reason a `deny` may give the model, in bytes.
+pub const MAX_REASON_BYTES: usize = 2 * 1024;
+
+/// The longest question or `note`, in bytes.
+pub const MAX_QUESTION_BYTES: usize = 16 * 1024;
+
+/// The most choices a question may offer.
+pub const MAX_CHOICES: usize = 8;
+
+/// The permission mode of a session (`permissions.mode`): what the bundled `permissions`
+/// plugin lets run without asking. Defined by the permissions guide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PermissionMode {
+    /// Read-only: every write, program and network effect is refused with a reason.
+    Plan,
+    /// Reads run; writes and programs ask.
+    Ask,
+    /// Reads and writes inside the project run; programs ask.
+    AutoEdit,
+    /// What the OS sandbox permits runs.
+    Auto,
+}
+
+impl PermissionMode {
+    /// Every mode, in the order a frontend cycles through them.
+    pub const ALL: [Self; 4] = [Self::Plan, Self::Ask, Self::AutoEdit, Self::Auto];
+
+    /// The mode's name as settings write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Plan => "plan",
+            Self::Ask => "ask",
+            Self::AutoEdit => "auto-edit",
+            Self::Auto => "auto",
+        }
+    }
+
+    /// The next mode in [`Self::ALL`], wrapping.
+    #[must_use]
+    pub fn next(self) -> Self {
+        let at = Self::ALL.iter().position(|m| *m == self).unwrap_or(0);
+        Self::ALL[(at + 1) % Self::ALL.len()]
+    }
+}
+
+impl std::fmt::Display for PermissionMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for PermissionMode {
+    type Err = String;
+
+    /// Parse a mode's name; the error lists the names.
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| "one of plan, ask, auto-edit, auto".to_owned())
+    }
+}
+
+/// The user's permission settings every policy event carries (`permissions.*`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Permissions {
+    /// The mode.
+    pub mode: PermissionMode,
+    /// Rules that allow (`bash(git status*)`).
+    pub allow: Vec<String>,
+    /// Rules that ask.
+    pub ask: Vec<String>,
+    /// Rules that deny.
+    pub deny: Vec<String>,
+}
+
+impl Default for Permissions {
+    /// `auto` with no rules.
+    fn default() -> Self {
+        Self {
+            mode: PermissionMode::Auto,
+            allow: Vec::new(),
+            ask: Vec::new(),
+            deny: Vec::new(),
+        }
+    }
+}
+
+impl Permissions {
+    fn wit(&self) -> wit::Settings {
+        wit::Settings {
+            mode: self.mode.name().to_owned(),
+            allow: self.allow.clone(),
+            ask: self.ask.clone(),
+            deny: self.deny.clone(),
+        }
+    }
+}
+
+/// The linker of the policy world: WASI deny-by-default plus the `host` import.
+pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
+    let mut linker: Linker<State> = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| Error::Engine(format!("{e:#}")))?;
+    PolicyPlugin::add_to_linker::<State, HasSelf<State>>(&mut linker, |s| s)
+        .map_err(|e| Error::Engine(format!("{e:#}")))?;
+    Ok(linker)
+}
+
+/// Check `component` against the policy world and keep it ready to instantiate.
+pub(crate) fn pre(
+    linkers: &crate::runtime::Linkers,
+    component: &wasmtime::component::Component,
+    origin: &str,
+) -> Result<Pre, Error> {
+    let bad = |reason: String| Error::Component {
+        origin: origin.to_owned(),
+        reason,
+    };
+    let instance_pre = linkers
+        .policy
+        .instantiate_pre(component)
+        .map_err(|e| bad(format!("it does not fit the `policy-plugin` world: {e:#}")))?;
+    PolicyPluginPre::new(instance_pre).map_err(|e| {
+        bad(format!(
+            "it does not export the `policy-plugin` world: {e:#}"
+        ))
+    })
+}
+
+/// A loaded policy plugin.
+pub(crate) struct LoadedPolicy {
+    pub(crate) manifest: Manifest,
+    origin: String,
+    loaded: Lazy<Ready<Pre>>,
+    /// Set when an instance trapped or overran: later events get this error (a deny).
+    failed: Mutex<Option<String>>,
+}
+
+impl LoadedPolicy {
+    pub(crate) fn new(manifest: Manifest, origin: String, loaded: Lazy<Ready<Pre>>) -> Self {
+        Self {
+            manifest,
+            origin,
+            loaded,
+            failed: Mutex::new(None),
+        }
+    }
+
+    /// The tier of its code when its component is loaded, and how many instances were made
+    /// of it.
+    pub(crate) fn usage(&self) -> (Option<crate::cache::Tier>, u64) {
+        (
+            self.loaded.loaded().map(|r| r.tier),
+            self.loaded.instances(),
+        )
+    }
+
+    /// Its answer to `event` in a fresh instance, or why it gave none.
+    fn decide(
+        &self,
+        runtime: &Runtime,
+        event: &wit::PolicyEvent,
+        cancel: &Cancel,
+    ) -> Result<wit::Verdict, String> {
+        if let Some(why) = self
+            .failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+        {
+            return Err(format!(
+                "it is out of service after an earlier failure ({why})"
+            ));
+        }
+        let ready = self
+            .loaded
+            .get(|component| crate::generation::load_policy(runtime, component, &self.origin))
+            .map_err(|why| format!("it cannot be loaded: {why}"))?;
+        let mut call = CallState::inert(&self.manifest.label());
+        call.cancel = cancel.clone();
+        let deadline = runtime
+            .limits()
+            .deadline
+            .min(crate::handlers::HANDLER_DEADLINE);
+        let mut store = runtime.store(ready.tier, call, deadline);
+        self.loaded.count_instance();
+        let result = ready
+            .pre
+            .instantiate(&mut store)
+            .and_then(|instance| instance.call_decide(&mut store, event));
+        match result {
+            Ok(Ok(verdict)) => Ok(verdict),
+            Ok(Err(why)) => Err(format!("it failed: {}", cut(&why, MAX_REASON_BYTES))),
+            Err(e) => {
+                let stopped = e.downcast_ref::<Stopped>();
+                let why = match stopped {
+                    Some(s) => s.to_string(),
+                    None => format!("the plugin trapped: {}", cut(&format!("{e:#}"), 500)),
+                };
+                if !matches!(stopped, Some(Stopped::Cancelled)) {
+                    *self
+                        .failed
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
+                }
+                Err(why)
+            }
+        }
+    }
+}
+
+/// What the policy decided about a call or an effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// It runs; the handlers that allowed it (`id@version`), empty when none had an opinion.
+    Allow(Vec<String>),
+    /// It does not run; the reason (naming the handler) is what the model sees.
+    Deny(String),
+}
+
+/// One effect, as a `before-effect` event describes it.
+pub(crate) struct EffectQuery<'a> {
+    pub(crate) call_id: &'a str,
+    pub(crate) tool: &'a str,
+    pub(crate) plugin: &'a str,
+    pub(crate) effect: &'a str,
+    pub(crate) read_only: bool,
+    pub(crate) target: &'a str,
+    pub(crate) command: String,
+    pub(crate) sandbox: String,
+    /// The handlers that allowed the call itself (`id@version`).
+    pub(crate) call_allowed_by: &'a [String],
+}
+
+/// One tool call, as a `before-tool` or `after-tool` event describes it.
+pub(crate) struct CallQuery<'a> {
+    pub(crate) call_id: &'a str,
+    pub(crate) tool: &'a str,
+    pub(crate) plugin: &'a str,
+    pub(crate) arguments: String,
+    pub(crate) cwd: String,
+    pub(crate) read_only: bool,
+}
+
+/// Put `question` to the person: the chosen choice's index, or why nobody answered.
+pub(crate) type Asker<'a> = dyn FnMut(&str, &wit::Question) -> Result<usize, String> + 'a;
+
+impl Loadout {
+    /// The policy plugins in role order (each once, at its first role).
+    fn policies(&self) -> Vec<&LoadedPolicy> {
+        let mut out: Vec<&LoadedPolicy> = Vec::new();
+        for role in POLICY_ROLES {
+            for p in &self.generation.policies {
+                if p.manifest.handlers.iter().any(|h| h == role)
+                    && !out.iter().any(|o| std::ptr::eq(*o, p))
+                {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether any policy plugin is active (no events are built otherwise).
+    pub(crate) fn has_policy(&self) -> bool {
+        !self.generation.policies.is_empty()
+    }
+
+    /// The decision on the call `query` describes, before it runs.
+    pub(crate) fn before_tool(
+        &self,
+        query: &CallQuery<'_>,
+        ask: &mut Asker<'_>,
+        cancel: &Cancel,
+    ) -> Decision {
+        let event = wit::PolicyEvent::BeforeTool(wit::ToolCallEvent {
+            call_id: query.call_id.to_owned(),
+            tool: query.tool.to_owned(),
+            plugin: query.plugin.to_owned(),
+            arguments: query.arguments.clone(),
+            cwd: query.cwd.clone(),
+            read_only: query.read_only,
+            settings: self.policy.permissions.wit(),
+        });
+        self.decide(&|_: &str| event.clone(), query.call_id, ask, cancel)
+    }
+
+    /// The decision on the effect `query` describes, before it runs.
+    pub(crate) fn before_effect(
+        &self,
+        query: &EffectQuery<'_>,
+        ask: &mut Asker<'_>,
+        cancel: &Cancel,
+    ) -> Decision {
+        let event = |label: &str| {
+            wit::PolicyEvent::BeforeEffect(wit::EffectEvent {
+                call_id: query.call_id.to_owned(),
+                tool: query.tool.to_owned(),
+                plugin: query.plugin.to_owned(),
+                effect: query.effect.to_owned(),
+                read_only: query.read_only,
+                target: query.target.to_owned(),
+                command: query.command.clone(),
+                sandbox: query.sandbox.clone(),
+                call_allowed: query.call_allowed_by.iter().any(|b| b == label),
+                settings: self.policy.permissions.wit(),
+            })
+        };
+        self.decide(&event, query.call_id, ask, cancel)
+    }
+
+    /// The notes the handlers add to the result of the call `query` describes, each
+    /// prefixed with its handler; a handler that fails adds a note saying so.
+    pub(crate) fn after_tool(
+        &self,
+        query: &CallQuery<'_>,
+        output: &str,
+        is_error: bool,
+        cancel: &Cancel,
+    ) -> Vec<String> {
+        let event = wit::PolicyEvent::AfterTool(wit::ToolResultEvent {
+            call_id: query.call_id.to_owned(),
+            tool: query.tool.to_owned(),
+            plugin: query.plugin.to_owned(),
+            arguments: query.arguments.clone(),
+            output: output.to_owned(),
+            is_error,
+            settings: self.policy.permissions.wit(),
+        });
+        let mut notes = Vec::new();
+        for p in self.policies() {
+            let label = p.manifest.label();
+            match p.decide(&self.runtime, &event, cancel) {
+                Ok(wit::Verdict::Note(text)) => {
+                    notes.push(format!("[{label}] {}", cut(&text, MAX_QUESTION_BYTES)));
+                }
+                Ok(wit::Verdict::Pass | wit::Verdict::Allow) => {}
+                Ok(other) => notes.push(format!(
+                    "[{label}] answered the end of the call with {}, which only `note` or `pass` may answer; ignored",
+                    verdict_name(&other)
+                )),
+                Err(why) => notes.push(format!(
+                    "[{label}] could not look at the result: {why}"
+                )),
+            }
+        }
+        notes
+    }
+
+    /// Combine every handler's verdict on the event `event` makes for it (given its label):
+    /// deny wins, then each ask, then allow.
+    fn decide(
+        &self,
+        event: &dyn Fn(&str) -> wit::PolicyEvent,
+        call_id: &str,
+        ask: &mut Asker<'_>,
+        cancel: &Cancel,
+    ) -> Decision {
+        let mut allowed = Vec::new();
+        let mut asks: Vec<(&LoadedPolicy, wit::Question)> = Vec::new();
+        for p in self.policies() {
+            let label = p.manifest.label();
+            match p.decide(&self.runtime, &event(&label), cancel) {
+                Ok(wit::Verdict::Deny(reason)) => {
+                    return Decision::Deny(format!(
+                        "refused by {label}: {}",
+                        cut(&reason, MAX_REASON_BYTES)
+                    ));
+                }
+                Ok(wit::Verdict::Ask(question)) => asks.push((p, question)),
+                Ok(wit::Verdict::Allow) => allowed.push(label),
+                Ok(wit::Verdict::Pass) => {}
+                Ok(wit::Verdict::Note(_)) => {
+                    return Decision::Deny(format!(
+                        "refused: the policy handler {label} answered with `note`, which only the end of a call takes"
+                    ));
+                }
+                Err(why) => {
+                    return Decision::Deny(format!(
+                        "refused: the policy handler {label} gave no verdict — {why} — and a handler that fails counts as deny"
+                    ));
+                }
+            }
+        }
+        for (p, question) in asks {
+            let label = p.manifest.label();
+            if let Err(why) = check_question(&question) {
+                return Decision::Deny(format!(
+                    "refused: the policy handler {label} asked a question Smith cannot show ({why})"
+                ));
+            }
+            let choice = match ask(&label, &question) {
+                Ok(i) => question.choices[i].id.clone(),
+                Err(why) => {
+                    return Decision::Deny(format!(
+                        "refused: {label} asks before this runs, and nobody could answer: {why}"
+                    ));
+                }
+            };
+            let answered = wit::PolicyEvent::Answered(wit::AnsweredEvent {
+                call_id: call_id.to_owned(),
+                question: question.id.clone(),
+                choice: choice.clone(),
+                settings: self.policy.permissions.wit(),
+            });
+            match p.decide(&self.runtime, &answered, cancel) {
+                Ok(wit::Verdict::Allow) => allowed.push(label),
+                Ok(wit::Verdict::Deny(reason)) => {
+                    return Decision::Deny(format!(
+                        "refused by {label} (the person chose `{choice}`): {}",
+                        cut(&reason, MAX_REASON_BYTES)
+                    ));
+                }
+                Ok(other) => {
+                    return Decision::Deny(format!(
+                        "refused: {label} answered the person's choice `{choice}` with {}, not allow or deny",
+                        verdict_name(&other)
+                    ));
+                }
+                Err(why) => {
+                    return Decision::Deny(format!(
+                        "refused: the policy handler {label} gave no verdict on the person's choice — {why}"
+                    ));
+                }
+            }
+        }
+        Decision::Allow(allowed)
+    }
+}
+
+/// Whether `question` can be shown: a text within [`MAX_QUESTION_BYTES`] and 1 to
+/// [`MAX_CHOICES`] choices with distinct ids.
+fn check_question(question: &wit::Question) -> Result<(), String> {
+    if question.text.len() > MAX_QUESTION_BYTES {
+        return Err(format!(
+            "its text is {} bytes, over {MAX_QUESTION_BYTES}",
+            question.text.len()
+        ));
+    }
+    let n = question.choices.len();
+    if n == 0 || n > MAX_CHOICES {
+        return Err(format!(
+            "it offers {n} choices; 1 to {MAX_CHOICES} are shown"
+        ));
+    }
+    for (i, c) in question.choices.iter().enumerate() {
+        if question.choices[..i].iter().any(|o| o.id == c.id) {
+            return Err(format!("choice id `{}` is given twice", cut(&c.id, 64)));
+        }
+    }
+    Ok(())
+}
+
+fn verdict_name(verdict: &wit::Verdict) -> &'static str {
+    match verdict {
+        wit::Verdict::Pass => "`pass`",
+        wit::Verdict::Allow => "`allow`",
+        wit::Verdict::Deny(_) => "`deny`",
+        wit::Verdict::Ask(_) => "`ask`",
+        wit::Verdict::Note(_) => "`note`",
+    }
+}
+
+/// `text` cut at about `max` bytes on a character boundary, with `…` when cut.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

@@ -1,0 +1,365 @@
+//! Tool and effect events with real components: the bundled `permissions` plugin and the
+//! `policy-probe` test plugin (role `hooks`, answering as the call's arguments say), real
+//! files and a real session file. A person's answers come through the call's question channel
+//! from a thread standing in for the frontend.
+
+mod common;
+
+use std::sync::mpsc;
+
+use common::{Fixture, cache, source};
+
+use serde_json::json;
+use smith::{Answer, Cancel, Question, ToolCall, ToolContext, ToolEvent, ToolOutput, ToolRegistry};
+use smith_host::{Host, Limits, PermissionMode, Permissions, Policy};
+use smith_store::{EffectOutcome, Record, read_session};
+
+/// The file tools, `bash`, the bundled permissions policy and the probe.
+fn host() -> Host {
+    let sources: Vec<_> = smith_plugins::BUNDLED
+        .iter()
+        .filter(|p| {
+            ["files", "shell", "permissions"]
+                .iter()
+                .any(|n| p.origin.contains(n))
+        })
+        .chain([&smith_plugins::POLICY_PROBE])
+        .map(source)
+        .collect();
+    Host::load(
+        &sources,
+        &cache(),
+        Limits {
+            deadline: std::time::Duration::from_millis(1500),
+            ..Limits::default()
+        },
+    )
+    .unwrap()
+}
+
+fn policy(mode: PermissionMode, allow: &[&str], deny: &[&str]) -> Policy {
+    let owned = |rules: &[&str]| rules.iter().map(|r| (*r).to_owned()).collect();
+    Policy {
+        process: smith_host::ProcessPolicy::Allowed("the test allows programs".to_owned()),
+        sandbox: smith_host::sandbox::Sandbox::full_access(),
+        permissions: Permissions {
+            mode,
+            allow: owned(allow),
+            ask: Vec::new(),
+            deny: owned(deny),
+        },
+        ..Policy::default()
+    }
+}
+
+/// Call `name` with `args` while a stand-in frontend answers each question with the option
+/// labelled `choose` (or refuses it when `None`); the output and the questions' prompts.
+fn call_answering(
+    f: &Fixture,
+    tools: &dyn ToolRegistry,
+    name: &str,
+    args: serde_json::Value,
+    choose: Option<&'static str>,
+) -> (ToolOutput, Vec<String>) {
+    let (tx, rx) = mpsc::channel::<ToolEvent>();
+    let frontend = std::thread::spawn(move || {
+        let mut prompts = Vec::new();
+        for event in rx {
+            if let ToolEvent::Ask {
+                question, reply, ..
+            } = event
+            {
+                let Question::Select { prompt, options } = question else {
+                    panic!("a policy question is a choice: {question:?}");
+                };
+                prompts.push(prompt);
+                let answer = match choose {
+                    Some(label) => Ok(Answer::Select(
+                        options.iter().position(|o| o == label).unwrap() as u32,
+                    )),
+                    None => Err(smith::AskError::Refused("the test cannot ask".to_owned())),
+                };
+                reply.send(answer).unwrap();
+            }
+        }
+        prompts
+    });
+    let call = ToolCall {
+        id: format!("call_{name}"),
+        name: name.to_owned(),
+        arguments: args,
+    };
+    let context = ToolContext {
+        events: Some(tx),
+        ..f.context()
+    };
+    let out = tools.call(&call, &context, &Cancel::new());
+    drop(context);
+    (out, frontend.join().unwrap())
+}
+
+#[test]
+fn a_deny_before_the_call_keeps_it_from_running_and_the_model_is_told_why() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    let f = Fixture::new();
+    let out = f.call(&tools, "write", json!({"path": "veto.txt", "content": "x"}));
+    assert!(out.is_error);
+    assert!(
+        out.output
+            .contains("refused by policy-probe@0.1.0: the probe vetoes this call"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("veto.txt").exists());
+    assert!(f.effects().is_empty(), "nothing ran, so no effect");
+}
+
+#[test]
+fn a_deny_before_an_effect_is_recorded_as_not_applied_with_the_reason() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    let f = Fixture::new();
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "veto-effect.txt", "content": "x"}),
+    );
+    assert!(out.is_error, "{}", out.output);
+    assert!(!f.root().join("veto-effect.txt").exists());
+    assert_eq!(
+        f.effects(),
+        vec![("fs.write".to_owned(), EffectOutcome::NotApplied)]
+    );
+    let entries = read_session(&f.session).unwrap().entries;
+    let evidence = entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::EffectCompletion(c) => Some(String::from_utf8_lossy(&c.output).into_owned()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        evidence.contains("the probe vetoes fs.write of veto-effect.txt"),
+        "{evidence}"
+    );
+}
+
+#[test]
+fn an_ask_is_put_to_the_person_and_their_choice_decides() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    let f = Fixture::new();
+    let args = json!({"path": "probe-ask.txt", "content": "x"});
+    let (out, prompts) = call_answering(&f, &tools, "write", args.clone(), Some("Yes"));
+    assert!(!out.is_error, "{}", out.output);
+    assert!(f.root().join("probe-ask.txt").exists());
+    assert_eq!(prompts.len(), 1);
+    assert!(
+        prompts[0].contains("Let write run with") && prompts[0].contains("(policy-probe@0.1.0)"),
+        "{prompts:?}"
+    );
+    std::fs::remove_file(f.root().join("probe-ask.txt")).unwrap();
+    let (out, _) = call_answering(&f, &tools, "write", args.clone(), Some("No"));
+    assert!(
+        out.is_error && out.output.contains("the person said no"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("probe-ask.txt").exists());
+    // Nobody to ask (a non-interactive run): refused, saying so.
+    let (out, _) = call_answering(&f, &tools, "write", args, None);
+    assert!(
+        out.is_error
+            && out
+                .output
+                .contains("nobody could answer: the test cannot ask"),
+        "{}",
+        out.output
+    );
+    // Each question and its answer are recorded in the session, before the call ran.
+    let entries = read_session(&f.session).unwrap().entries;
+    let asked = entries
+        .iter()
+        .filter(|e| matches!(&e.record, Record::EffectIntent(i) if i.effect == "ask.select"))
+        .count();
+    assert_eq!(asked, 3, "every question is recorded");
+}
+
+#[test]
+fn a_note_after_the_call_reaches_the_model() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    let f = Fixture::new();
+    let out = f.call(&tools, "write", json!({"path": "note.txt", "content": "x"}));
+    assert!(!out.is_error, "{}", out.output);
+    assert!(
+        out.output.contains("[policy-probe@0.1.0] probe note:"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn deny_wins_over_an_allow_rule_and_a_failing_handler_counts_as_deny() {
+    let host = host();
+    // The permissions plugin allows every write by rule; the probe's veto still wins.
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Ask, &["write"], &[]));
+    let f = Fixture::new();
+    let out = f.call(&tools, "write", json!({"path": "veto.txt", "content": "x"}));
+    assert!(out.output.contains("the probe vetoes"), "{}", out.output);
+    let out = f.call(&tools, "write", json!({"path": "fine.txt", "content": "x"}));
+    assert!(
+        !out.is_error,
+        "the allow rule lets the write run in ask mode: {}",
+        out.output
+    );
+    // A handler that traps denies, named; it is then out of service, and still denies.
+    let out = f.call(&tools, "write", json!({"path": "trap.txt", "content": "x"}));
+    assert!(
+        out.is_error
+            && out.output.contains("policy-probe@0.1.0 gave no verdict")
+            && out.output.contains("trapped"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("trap.txt").exists());
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "after.txt", "content": "x"}),
+    );
+    assert!(
+        out.is_error && out.output.contains("out of service"),
+        "{}",
+        out.output
+    );
+}
+
+#[test]
+fn a_handler_past_its_deadline_counts_as_deny() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    let f = Fixture::new();
+    let out = f.call(&tools, "write", json!({"path": "loop.txt", "content": "x"}));
+    assert!(
+        out.is_error && out.output.contains("policy-probe@0.1.0 gave no verdict"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("loop.txt").exists());
+}
+
+#[test]
+fn modes_decide_each_effect_and_rules_match_commands_part_by_part() {
+    let host = host();
+    let f = Fixture::new();
+    let write = json!({"path": "a.txt", "content": "x"});
+    // plan: reads run, writes and programs are refused with the reason.
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Plan, &[], &[]));
+    std::fs::write(f.root().join("r.txt"), "read me\n").unwrap();
+    assert!(!f.call(&tools, "read", json!({"path": "r.txt"})).is_error);
+    let out = f.call(&tools, "write", write.clone());
+    assert!(
+        out.is_error && out.output.contains("plan mode"),
+        "{}",
+        out.output
+    );
+    let out = f.call(&tools, "bash", json!({"command": "touch made"}));
+    assert!(
+        out.is_error && out.output.contains("plan mode"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("made").exists());
+    // auto-edit: writes run; programs ask (refused here: nobody answers).
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::AutoEdit, &[], &[]));
+    assert!(!f.call(&tools, "write", write.clone()).is_error);
+    let (out, prompts) = call_answering(&f, &tools, "bash", json!({"command": "touch made"}), None);
+    assert!(out.is_error, "{}", out.output);
+    assert!(
+        prompts[0].contains("touch made"),
+        "the whole command is asked: {prompts:?}"
+    );
+    // ask + `bash(git status*)`: `git status` runs unasked; `git status; touch x` asks.
+    let tools = host.loadout().with_policy(policy(
+        PermissionMode::Ask,
+        &["bash(git status*)", "bash(true)"],
+        &[],
+    ));
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "bash",
+        json!({"command": "git status || true"}),
+        None,
+    );
+    assert!(prompts.is_empty(), "{prompts:?}: {}", out.output);
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "bash",
+        json!({"command": "git status; touch x"}),
+        None,
+    );
+    assert!(
+        out.is_error && prompts.len() == 1,
+        "{prompts:?}: {}",
+        out.output
+    );
+    assert!(!f.root().join("x").exists());
+    // A substitution is a part of its own: `$(touch y)` is not covered by `git status*`.
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "bash",
+        json!({"command": "git status $(touch y)"}),
+        None,
+    );
+    assert!(
+        out.is_error && prompts.len() == 1,
+        "{prompts:?}: {}",
+        out.output
+    );
+    // A deny rule wins over the allow rules, whatever the mode.
+    let tools = host.loadout().with_policy(policy(
+        PermissionMode::Auto,
+        &["bash(git status*)"],
+        &["bash(rm *)"],
+    ));
+    let out = f.call(&tools, "bash", json!({"command": "git status && rm -rf x"}));
+    assert!(
+        out.is_error && out.output.contains("permissions.deny `bash(rm *)`"),
+        "{}",
+        out.output
+    );
+    // A command that cannot be split asks when a rule is about its tool.
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "bash",
+        json!({"command": "echo 'unclosed"}),
+        None,
+    );
+    assert!(
+        out.is_error && prompts[0].contains("could not be split"),
+        "{prompts:?}: {}",
+        out.output
+    );
+}

@@ -1,0 +1,184 @@
+//! The permission policy through the built binary: a scripted model reads, edits and runs
+//! programs; what each mode and rule let through is read off the project on disk and the
+//! recorded results — `eval` answers no question, so an ask is a recorded refusal.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Env, records, stderr};
+
+/// A project with a file to read and edit, and a script whose model reads, edits, then runs
+/// `command` with `bash`.
+struct Project {
+    env: Env,
+    dir: PathBuf,
+    script: PathBuf,
+}
+
+impl Project {
+    fn new(command: &str) -> Self {
+        let env = Env::new();
+        let dir = env.root.path().canonicalize().unwrap().join("p");
+        std::fs::create_dir_all(dir.join(".smith")).unwrap();
+        std::fs::write(dir.join("notes.txt"), "draft\n").unwrap();
+        let bash = serde_json::json!({ "command": command }).to_string();
+        let script = env.write(
+            "calls.kdl",
+            &format!(
+                "round {{\n  tool-call id=\"r\" name=\"read\" arguments=#\"{{\"path\":\"notes.txt\"}}\"#\n  tool-call id=\"e\" name=\"edit\" arguments=#\"{{\"path\":\"notes.txt\",\"edits\":[{{\"old_text\":\"draft\",\"new_text\":\"final\"}}]}}\"#\n  tool-call id=\"b\" name=\"bash\" arguments=#\"{bash}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+            ),
+        );
+        Self { env, dir, script }
+    }
+
+    /// Run the turn with `flags`; each call's (id, is_error, output).
+    fn run(&self, flags: &[&str]) -> Vec<(String, bool, String)> {
+        let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
+        args.push(self.script.to_str().unwrap());
+        args.extend_from_slice(flags);
+        args.push("go");
+        let out = self
+            .env
+            .command(&args)
+            .current_dir(&self.dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        records(&out)
+            .iter()
+            .filter(|r| r["type"] == "tool_end")
+            .map(|r| {
+                (
+                    r["call_id"].as_str().unwrap().to_owned(),
+                    r["is_error"] == true,
+                    r["output"].as_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn notes(&self) -> String {
+        std::fs::read_to_string(self.dir.join("notes.txt")).unwrap()
+    }
+
+    fn reset(&self) {
+        std::fs::write(self.dir.join("notes.txt"), "draft\n").unwrap();
+        let _ = std::fs::remove_file(self.dir.join("ran"));
+    }
+
+    fn ran(&self) -> bool {
+        Path::new(&self.dir.join("ran")).exists()
+    }
+}
+
+/// The outcome of call `id`: (refused, output).
+fn outcome<'a>(calls: &'a [(String, bool, String)], id: &str) -> (bool, &'a str) {
+    let (_, is_error, output) = calls
+        .iter()
+        .find(|(c, ..)| c == id)
+        .unwrap_or_else(|| panic!("no result for {id} in {calls:?}"));
+    (*is_error, output)
+}
+
+#[test]
+fn each_mode_lets_through_what_it_says_and_eval_records_its_asks_as_refusals() {
+    let p = Project::new("touch ran");
+    // (mode, edit applied, program ran)
+    for (mode, edited, ran) in [
+        ("plan", false, false),
+        ("ask", false, false),
+        ("auto-edit", true, false),
+        ("auto", true, true),
+    ] {
+        p.reset();
+        let calls = p.run(&["--allow-process", "--permission-mode", mode]);
+        let (read_refused, _) = outcome(&calls, "r");
+        assert!(!read_refused, "{mode}: reads always run: {calls:?}");
+        assert_eq!(p.notes() == "final\n", edited, "{mode}: edit {calls:?}");
+        assert_eq!(p.ran(), ran, "{mode}: program {calls:?}");
+        let (_, edit) = outcome(&calls, "e");
+        let (_, bash) = outcome(&calls, "b");
+        match mode {
+            "plan" => assert!(
+                edit.contains("plan mode") && bash.contains("plan mode"),
+                "{calls:?}"
+            ),
+            "ask" => assert!(
+                edit.contains("nobody could answer") && bash.contains("nobody could answer"),
+                "{calls:?}"
+            ),
+            "auto-edit" => assert!(bash.contains("nobody could answer"), "{calls:?}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_rule_covers_a_command_only_when_it_covers_every_part_and_deny_wins() {
+    // `git status; touch ran` is not allowed by `bash(git status*)`: its second part asks.
+    let p = Project::new("git status; touch ran");
+    let calls = p.run(&[
+        "--allow-process",
+        "--permission-mode",
+        "ask",
+        "-c",
+        "permissions.allow=bash(git status*),edit",
+    ]);
+    assert!(!p.ran(), "{calls:?}");
+    assert_eq!(
+        p.notes(),
+        "final\n",
+        "the `edit` rule allows the edit: {calls:?}"
+    );
+    let (refused, bash) = outcome(&calls, "b");
+    assert!(refused && bash.contains("nobody could answer"), "{bash}");
+    // Covered part by part, the command runs unasked in `ask` mode.
+    p.reset();
+    let calls = p.run(&[
+        "--allow-process",
+        "--permission-mode",
+        "ask",
+        "-c",
+        "permissions.allow=bash(git status*),bash(touch ran)",
+    ]);
+    assert!(p.ran(), "{calls:?}");
+    // A deny rule wins over the allow rules and the mode.
+    p.reset();
+    let calls = p.run(&[
+        "--allow-process",
+        "-c",
+        "permissions.allow=bash(git status*),bash(touch ran)",
+        "-c",
+        "permissions.deny=bash(touch *)",
+    ]);
+    assert!(!p.ran(), "{calls:?}");
+    let (_, bash) = outcome(&calls, "b");
+    assert!(bash.contains("permissions.deny `bash(touch *)`"), "{bash}");
+}
+
+#[test]
+fn an_untrusted_project_edits_without_asking_and_its_program_is_refused_exiting_0() {
+    let p = Project::new("touch ran");
+    let calls = p.run(&[]);
+    assert_eq!(p.notes(), "final\n", "auto-edit by default: {calls:?}");
+    assert!(!p.ran(), "{calls:?}");
+}
+
+#[test]
+fn bad_permission_settings_name_the_source_key_and_rule() {
+    let env = Env::new();
+    for (setting, needle) in [
+        ("permissions.mode=yolo", "permissions.mode"),
+        ("permissions.allow=bash(git status", "does not end with `)`"),
+        ("permissions.deny=(x)", "tool name"),
+    ] {
+        let out = env.run(&["eval", "-m", "scripted/demo", "-c", setting, "hi"]);
+        assert_eq!(out.status.code(), Some(2), "{setting}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(needle) && err.contains("-c permissions."),
+            "{setting}: {err}"
+        );
+    }
+}

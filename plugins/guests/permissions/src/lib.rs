@@ -1,0 +1,199 @@
+//! The bundled permission policy (the permissions guide: `smith docs get permissions`).
+//!
+//! Before a tool call, the rules: a `permissions.deny` rule matching the call (any part of a
+//! shell command) refuses it; then an `ask` rule asks; then, when `allow` rules cover the call
+//! (every part of a shell command), it is allowed — and so are the effects it performs, except
+//! in `plan` mode. A shell command that cannot be split asks when any rule is about its tool.
+//!
+//! Before each effect, the mode: reads always run; `plan` refuses every other effect;
+//! `ask` asks before writes and programs; `auto-edit` lets file writes run and asks before
+//! programs; `auto` lets run what the OS sandbox permits.
+
+mod rules;
+
+use smith_plugin_sdk::export_policy_plugin;
+use smith_plugin_sdk::policy::{
+    Choice, EffectEvent, Guest, PolicyEvent, Question, Settings, ToolCallEvent, Verdict,
+};
+
+use rules::{Rule, Subject};
+
+/// The choice ids of the questions it asks.
+const ALLOW_ONCE: &str = "allow-once";
+const DENY: &str = "deny";
+
+struct Permissions;
+
+impl Guest for Permissions {
+    fn decide(event: PolicyEvent) -> Result<Verdict, String> {
+        match event {
+            PolicyEvent::BeforeTool(call) => before_tool(&call),
+            PolicyEvent::BeforeEffect(effect) => Ok(before_effect(&effect)),
+            PolicyEvent::AfterTool(_) => Ok(Verdict::Pass),
+            PolicyEvent::Answered(answer) => Ok(match answer.choice.as_str() {
+                ALLOW_ONCE => Verdict::Allow,
+                _ => Verdict::Deny(
+                    "the user declined it when asked; do not try it another way — ask the user what to do instead".to_owned(),
+                ),
+            }),
+        }
+    }
+}
+
+/// The rules of `settings`, by kind.
+struct Rules {
+    allow: Vec<Rule>,
+    ask: Vec<Rule>,
+    deny: Vec<Rule>,
+}
+
+impl Rules {
+    fn parse(settings: &Settings) -> Result<Self, String> {
+        let parse = |list: &[String], key: &str| {
+            list.iter()
+                .map(|r| Rule::parse(r).map_err(|e| format!("permissions.{key}: {e}")))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(Self {
+            allow: parse(&settings.allow, "allow")?,
+            ask: parse(&settings.ask, "ask")?,
+            deny: parse(&settings.deny, "deny")?,
+        })
+    }
+
+    fn about(&self, tool: &str) -> bool {
+        self.allow
+            .iter()
+            .chain(&self.ask)
+            .chain(&self.deny)
+            .any(|r| r.tool == tool)
+    }
+}
+
+fn before_tool(call: &ToolCallEvent) -> Result<Verdict, String> {
+    let rules = Rules::parse(&call.settings)?;
+    if !rules.about(&call.tool) {
+        return Ok(Verdict::Pass);
+    }
+    let subject = Subject::of(&call.arguments, &call.cwd);
+    if let Some(rule) = rules
+        .deny
+        .iter()
+        .find(|r| r.matches_any(&call.tool, &subject))
+    {
+        return Ok(Verdict::Deny(format!(
+            "the user's rule permissions.deny `{}` matches this call; do not try it another way",
+            rule.text
+        )));
+    }
+    let described = describe(&call.tool, &subject);
+    if let Some(rule) = rules
+        .ask
+        .iter()
+        .find(|r| r.matches_any(&call.tool, &subject))
+    {
+        return Ok(ask(
+            &call.call_id,
+            format!("{described}\n(rule permissions.ask `{}`)", rule.text),
+        ));
+    }
+    if let Subject::Unparsed(_) = subject {
+        return Ok(ask(
+            &call.call_id,
+            format!(
+                "{described}\n(the command could not be split into its parts to check the rules)"
+            ),
+        ));
+    }
+    if rules.allow.iter().any(|r| r.matches(&call.tool, &subject))
+        || covered(&rules, call, &subject)
+    {
+        return Ok(Verdict::Allow);
+    }
+    Ok(Verdict::Pass)
+}
+
+/// Whether the allow rules cover every part of a shell command together (`git status;
+/// cargo test` under `bash(git status*)` and `bash(cargo test*)`).
+fn covered(rules: &Rules, call: &ToolCallEvent, subject: &Subject) -> bool {
+    let Subject::Command(parts) = subject else {
+        return false;
+    };
+    !parts.is_empty()
+        && parts.iter().all(|part| {
+            let one = Subject::Command(vec![part.clone()]);
+            rules.allow.iter().any(|r| r.matches(&call.tool, &one))
+        })
+}
+
+fn before_effect(effect: &EffectEvent) -> Verdict {
+    if effect.read_only {
+        return Verdict::Pass;
+    }
+    let mode = effect.settings.mode.as_str();
+    if mode == "plan" {
+        return Verdict::Deny(format!(
+            "plan mode: {} is refused — in plan mode Smith reads and plans but changes nothing and runs no program; describe the change instead, and the user can switch the mode (permissions.mode) to let it run",
+            what(effect)
+        ));
+    }
+    if effect.call_allowed || mode == "auto" {
+        return Verdict::Pass;
+    }
+    let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
+    if mode == "auto-edit" && writes {
+        return Verdict::Pass;
+    }
+    ask(
+        &effect.call_id,
+        format!("Let `{}` {}?", effect.tool, what(effect)),
+    )
+}
+
+/// The effect in words, its target whole.
+fn what(effect: &EffectEvent) -> String {
+    match effect.effect.as_str() {
+        "process.run" => format!(
+            "run this program ({}):\n{}",
+            if effect.sandbox.is_empty() {
+                "no sandbox"
+            } else {
+                &effect.sandbox
+            },
+            effect.command
+        ),
+        "fs.write" => format!("write the file {}", effect.target),
+        "fs.edit" => format!("edit the file {}", effect.target),
+        "vcs.restore" => format!("restore the working tree to {}", effect.target),
+        other => format!("perform {other} on {}", effect.target),
+    }
+}
+
+fn describe(tool: &str, subject: &Subject) -> String {
+    match subject {
+        Subject::Command(parts) if parts.len() == 1 => format!("Run `{tool}`: {}", parts[0]),
+        Subject::Command(parts) => format!("Run `{tool}`, whose parts are:\n{}", parts.join("\n")),
+        Subject::Unparsed(text) => format!("Run `{tool}`: {text}"),
+        Subject::Path(path) => format!("Let `{tool}` use {path}?"),
+        Subject::None => format!("Call `{tool}`?"),
+    }
+}
+
+fn ask(call_id: &str, text: String) -> Verdict {
+    Verdict::Ask(Question {
+        id: format!("{call_id}:permissions"),
+        text,
+        choices: vec![
+            Choice {
+                id: ALLOW_ONCE.to_owned(),
+                label: "Allow once".to_owned(),
+            },
+            Choice {
+                id: DENY.to_owned(),
+                label: "Deny".to_owned(),
+            },
+        ],
+    })
+}
+
+export_policy_plugin!(Permissions);
