@@ -180,7 +180,7 @@ mod tests {
         let plan = validate(&tool_end, vec![reply(vec![Action::Deliver(EntryId(4))])]);
         assert!(plan.deliver.is_empty() && plan.problems[0].contains("not a safe point"));
         let foreign = HandlerReply {
-            handler: "other@1.1.0".into(),
+            handler: "other@1.0.0".into(),
             actions: Ok(vec![Action::Deliver(EntryId(4))]),
         };
         let plan = validate(&batch, vec![foreign]);

@@ -132,7 +132,7 @@ fn candidate_aborting(
                 skipped: Vec::new(),
             },
             capabilities: Some(info(model, price)),
-            generation: "fake@1.1.0#000000000000".into(),
+            generation: "fake@1.0.0#000000000000".into(),
             options: Default::default(),
             provider: Box::new(fake),
         },

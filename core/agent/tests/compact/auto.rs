@@ -184,7 +184,7 @@ impl Lifecycle for BigInstructions {
     ) -> smith::PreparedRequest {
         smith::PreparedRequest {
             pieces: vec![RequestPiece {
-                handler: "prompt@1.1.0".into(),
+                handler: "prompt@1.0.0".into(),
                 role: PieceRole::Instructions,
                 source: None,
                 text: "i".repeat(self.0),

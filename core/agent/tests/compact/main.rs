@@ -33,7 +33,7 @@ struct Handlers;
 
 impl Lifecycle for Handlers {
     fn queue_policy(&self) -> Option<String> {
-        Some("policy@1.1.0".to_owned())
+        Some("policy@1.0.0".to_owned())
     }
 
     fn handle(&self, event: &LifecycleEvent, _cancel: &Cancel) -> Vec<HandlerReply> {
@@ -50,7 +50,7 @@ impl Lifecycle for Handlers {
                 .collect(),
         };
         vec![HandlerReply {
-            handler: "policy@1.1.0".to_owned(),
+            handler: "policy@1.0.0".to_owned(),
             actions: Ok(actions),
         }]
     }
@@ -66,7 +66,7 @@ impl Lifecycle for Handlers {
             .map(|f| format!(" Focus: {f}"))
             .unwrap_or_default();
         Ok(RequestPiece {
-            handler: "compaction@1.1.0".to_owned(),
+            handler: "compaction@1.0.0".to_owned(),
             role: PieceRole::Compaction,
             source: None,
             text: format!("{ASK}{focus}"),
@@ -99,7 +99,7 @@ fn route(provider: FakeProvider, context: Option<u64>) -> Route<'static> {
             skipped: Vec::new(),
         },
         capabilities: Some(info),
-        generation: "fake@1.1.0#000000000000".into(),
+        generation: "fake@1.0.0#000000000000".into(),
         options: Default::default(),
         provider: Box::new(provider),
     };

@@ -108,7 +108,7 @@ fn queued_behind_a_compaction(
             input: "FOLLOW".into(),
             owner: None,
             delivery: Some(Delivery::FollowUp),
-            policy: Some("policy@1.1.0".into()),
+            policy: Some("policy@1.0.0".into()),
             attachments: Vec::new(),
         })])
         .unwrap()[0];

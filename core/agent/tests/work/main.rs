@@ -38,7 +38,7 @@ struct Policy {
 impl Policy {
     fn new() -> Self {
         Self {
-            label: "policy@1.1.0",
+            label: "policy@1.0.0",
             answer: None,
         }
     }
@@ -111,7 +111,7 @@ impl ToolRegistry for Tools {
     }
 
     fn provenance(&self) -> Vec<String> {
-        vec!["steps@1.1.0".into()]
+        vec!["steps@1.0.0".into()]
     }
 }
 

@@ -353,7 +353,7 @@ struct Stuck(Arc<std::sync::Barrier>);
 
 impl Lifecycle for Stuck {
     fn queue_policy(&self) -> Option<String> {
-        Some("stuck@1.1.0".into())
+        Some("stuck@1.0.0".into())
     }
 
     fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply> {
@@ -362,7 +362,7 @@ impl Lifecycle for Stuck {
             std::thread::sleep(Duration::from_millis(1));
         }
         vec![HandlerReply {
-            handler: "stuck@1.1.0".into(),
+            handler: "stuck@1.0.0".into(),
             actions: Ok(event
                 .queued()
                 .iter()

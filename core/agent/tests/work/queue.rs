@@ -197,7 +197,7 @@ fn conflicting_handler_actions_are_rejected_whole_with_a_notice() {
     // definitions, the attempt, its request and the assistant message); the policy answers every event by delivering it twice.
     let id = EntryId(9);
     let policy = Policy {
-        label: "policy@1.1.0",
+        label: "policy@1.0.0",
         answer: Some(vec![Action::Deliver(id), Action::Deliver(id)]),
     };
     let agent = Agent::new(&p, &tools, RunLimits::default()).with_lifecycle(&policy);
@@ -273,7 +273,7 @@ fn input_queued_under_a_policy_that_is_gone_stays_queued_and_is_reported() {
         .expect("a diagnostic");
     assert!(
         notice.contains(&id.to_string())
-            && notice.contains("policy@1.1.0")
+            && notice.contains("policy@1.0.0")
             && notice.contains("policy@2.0.0")
             && notice.contains("withdraw"),
         "{notice}"

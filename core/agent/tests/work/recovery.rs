@@ -45,7 +45,7 @@ fn reopen_reconstructs_input_ownership_checkpoints_and_receipts_without_running_
                     EffectIntent {
                         effect_id: "e1".into(),
                         call_id: call.id.clone(),
-                        plugin: "steps@1.1.0#1".into(),
+                        plugin: "steps@1.0.0#1".into(),
                         tool: "step".into(),
                         effect: "file.write".into(),
                         target: Some("a.txt".into()),
@@ -81,7 +81,7 @@ fn reopen_reconstructs_input_ownership_checkpoints_and_receipts_without_running_
     assert_eq!(child.owner, Some(parent.submission));
     let (_, checkpoint) = parent.checkpoint.as_ref().expect("round 1's checkpoint");
     assert_eq!(checkpoint.round, 1);
-    assert_eq!(checkpoint.requires, ["steps@1.1.0"]);
+    assert_eq!(checkpoint.requires, ["steps@1.0.0"]);
     for r in [parent, child] {
         assert!(
             matches!(
@@ -119,7 +119,7 @@ fn a_fork_keeps_source_evidence_without_adopting_queued_input_or_live_work() {
                 EffectIntent {
                     effect_id: format!("e-{}", call.id),
                     call_id: call.id.clone(),
-                    plugin: "steps@1.1.0#1".into(),
+                    plugin: "steps@1.0.0#1".into(),
                     tool: "step".into(),
                     effect: "process.run".into(),
                     target: None,
