@@ -35,6 +35,38 @@ pub fn from_settings(
     })
 }
 
+/// Whether every rule names a tool of `tools` (the active plugins' tools): a rule about a tool
+/// that does not exist here (a misspelt or wrongly cased name, `Bash`) would do nothing, so a
+/// deny rule that never holds is an error rather than a false sense of safety.
+///
+/// # Errors
+/// [`RegistryError::PermissionRule`] naming the rule, its source and the tools there are.
+pub fn check_tools(settings: &Settings, tools: &[String]) -> Result<(), RegistryError> {
+    for key in ["permissions.allow", "permissions.ask", "permissions.deny"] {
+        let Some(setting) = settings.resolved.get(key) else {
+            continue;
+        };
+        let Value::String(text) = &setting.value else {
+            continue;
+        };
+        for rule in split(text) {
+            let tool = rule.split_once('(').map_or(rule.as_str(), |(t, _)| t);
+            if !tools.iter().any(|t| t == tool) {
+                return Err(RegistryError::PermissionRule {
+                    source_text: setting.source.to_string(),
+                    key,
+                    rule: rule.clone(),
+                    reason: format!(
+                        "names no tool active here (tool names are case-sensitive; the tools are {})",
+                        tools.join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The rules of `key`: split on commas outside parentheses, each checked.
 fn rules(settings: &Settings, key: &'static str) -> Result<Vec<String>, RegistryError> {
     let Some(setting) = settings.resolved.get(key) else {

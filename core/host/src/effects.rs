@@ -44,6 +44,8 @@ pub(crate) struct CallState {
     pub(crate) gate: Option<EffectGate>,
     /// The policy handlers that allowed the call itself (`id@version`).
     pub(crate) call_allowed_by: Vec<String>,
+    /// Set by a confined program that failed as the sandbox likely made it fail.
+    pub(crate) sandbox_refused: std::sync::atomic::AtomicBool,
     /// What a `context` handler may read while it answers (`None` elsewhere).
     pub(crate) context: Option<crate::context_imports::ContextAccess>,
     /// Put between the call id and the count in effect ids (`""` for a tool's own effects; a
@@ -69,29 +71,14 @@ pub(crate) type EffectGate = Arc<
         + Sync,
 >;
 
-/// A program's command line from a `process.run` input (`program`, `args`), each word quoted
-/// as a POSIX shell would need it.
+/// A program's whole command line from a `process.run` input (`program`, `args`).
 fn command_line(input: &serde_json::Value) -> String {
-    let quote = |word: &str| {
-        if !word.is_empty()
-            && word
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
-        {
-            word.to_owned()
-        } else {
-            format!("'{}'", word.replace('\'', "'\\''"))
-        }
-    };
     let program = input["program"].as_str().unwrap_or_default();
     let args = input["args"]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or_default();
-    std::iter::once(quote(program))
-        .chain(args.iter().map(|a| quote(a.as_str().unwrap_or_default())))
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::process_imports::shell_line(program, args.iter().map(|a| a.as_str().unwrap_or_default()))
 }
 
 /// How an effect ended: its mutation state, what the plugin gets, the output and evidence
@@ -130,6 +117,8 @@ pub(crate) struct EffectCall<'a> {
     pub(crate) effect: Effect,
     pub(crate) target: &'a str,
     pub(crate) input: serde_json::Value,
+    /// A program the sandbox refused, run again outside it (only when the policy allows).
+    pub(crate) leaves_sandbox: bool,
 }
 
 impl CallState {
@@ -158,6 +147,7 @@ impl CallState {
             authorize: None,
             gate: None,
             call_allowed_by: Vec::new(),
+            sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
@@ -202,6 +192,7 @@ impl CallState {
             authorize: None,
             gate: None,
             call_allowed_by: Vec::new(),
+            sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
@@ -334,8 +325,14 @@ impl CallState {
         effect: crate::grants::Effect,
         target: &str,
         command: &str,
+        leaves_sandbox: bool,
     ) -> crate::policy::Decision {
         let Some(gate) = self.gate.clone() else {
+            if leaves_sandbox {
+                return crate::policy::Decision::Deny(
+                    "it stays in the sandbox: no policy plugin is active to allow running it outside".to_owned(),
+                );
+            }
             return crate::policy::Decision::Allow(Vec::new());
         };
         let (call_id, tool, plugin) =
@@ -350,12 +347,18 @@ impl CallState {
             read_only: effect.read_only(),
             target,
             command: command.to_owned(),
-            sandbox: if process {
+            sandbox: if leaves_sandbox {
+                format!(
+                    "none — outside the sandbox ({}), which refused it",
+                    self.policy.sandbox.describe()
+                )
+            } else if process {
                 self.policy.sandbox.describe()
             } else {
                 String::new()
             },
             call_allowed_by: &allowed_by,
+            leaves_sandbox,
         };
         let target = target.to_owned();
         let mut asker =
@@ -434,7 +437,7 @@ impl CallState {
         } else if self.cancel.is_cancelled() {
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())
         } else {
-            match self.gate_effect(call.effect, call.target, &command) {
+            match self.gate_effect(call.effect, call.target, &command, call.leaves_sandbox) {
                 crate::policy::Decision::Deny(why) => {
                     Done::not_applied(E::denied(why.clone()), why)
                 }

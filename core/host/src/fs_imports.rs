@@ -43,6 +43,7 @@ impl CallState {
             effect,
             target,
             input,
+            leaves_sandbox: false,
         };
         self.durable(call, |state| {
             let root = state

@@ -130,6 +130,10 @@ pub const HANDLER_ROLES: &[&str] = &[
     "hooks",
 ];
 
+/// The events a [`POLICY_WORLD`] plugin may name in its manifest (`event "before-tool"`), so
+/// that it is not instantiated for the others.
+pub const POLICY_EVENTS: &[&str] = &["before-tool", "after-tool", "before-effect"];
+
 /// The roles of a [`POLICY_WORLD`] plugin, in the order their verdicts combine (a deny from
 /// any wins; then the first ask).
 pub const POLICY_ROLES: &[&str] = &["permissions", "hooks"];
@@ -181,6 +185,9 @@ pub struct Manifest {
     /// against it; MCP clients get it as `structuredContent` (MCP 2025-06-18, server/tools —
     /// output schema).
     pub output_schemas: std::collections::BTreeMap<String, serde_json::Value>,
+    /// The events a policy plugin takes (`event "before-tool"`, one of [`POLICY_EVENTS`]
+    /// each); empty: all of them. Its own question's `answered` event always reaches it.
+    pub policy_events: Vec<String>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
@@ -280,6 +287,7 @@ impl Manifest {
         let mut output_schemas = std::collections::BTreeMap::new();
         let mut handlers = Vec::new();
         let mut context_files: Vec<String> = Vec::new();
+        let mut policy_events: Vec<String> = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
         let mut catalog = None;
@@ -334,6 +342,17 @@ impl Manifest {
                     }
                     if !handlers.contains(&value) {
                         handlers.push(value);
+                    }
+                }
+                "event" => {
+                    if !POLICY_EVENTS.contains(&value.as_str()) {
+                        return Err(bad(format!(
+                            "event `{value}` is not one a policy plugin takes; the events are {}",
+                            POLICY_EVENTS.join(", ")
+                        )));
+                    }
+                    if !policy_events.contains(&value) {
+                        policy_events.push(value);
                     }
                 }
                 "context-file" => {
@@ -421,6 +440,10 @@ impl Manifest {
                     "a policy plugin lists at least one of the roles {POLICY_ROLES:?} (`handler \"permissions\"`), and no tools or grants"
                 )));
             }
+        } else if !policy_events.is_empty() {
+            return Err(bad(format!(
+                "`event` nodes belong to a `{POLICY_WORLD}` plugin; this one is `{world}`"
+            )));
         } else if handlers.iter().any(|h| POLICY_ROLES.contains(&h.as_str())) {
             return Err(bad(format!(
                 "the roles {POLICY_ROLES:?} belong to a `{POLICY_WORLD}` plugin; this one is `{world}`"
@@ -476,6 +499,7 @@ impl Manifest {
             output_schemas,
             handlers,
             context_files,
+            policy_events,
             provider,
             catalog,
         })

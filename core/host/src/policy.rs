@@ -198,13 +198,29 @@ impl LoadedPolicy {
         )
     }
 
-    /// Its answer to `event` in a fresh instance, or why it gave none.
+    /// Whether its manifest takes `event` (all events when it names none; `answered` always).
+    fn takes(&self, event: &wit::PolicyEvent) -> bool {
+        let name = match event {
+            wit::PolicyEvent::BeforeTool(_) => "before-tool",
+            wit::PolicyEvent::AfterTool(_) => "after-tool",
+            wit::PolicyEvent::BeforeEffect(_) => "before-effect",
+            wit::PolicyEvent::Answered(_) => return true,
+        };
+        let events = &self.manifest.policy_events;
+        events.is_empty() || events.iter().any(|e| e == name)
+    }
+
+    /// Its answer to `event` in a fresh instance, or why it gave none; `pass` without one when
+    /// its manifest does not take the event.
     fn decide(
         &self,
         runtime: &Runtime,
         event: &wit::PolicyEvent,
         cancel: &Cancel,
     ) -> Result<wit::Verdict, String> {
+        if !self.takes(event) {
+            return Ok(wit::Verdict::Pass);
+        }
         if let Some(why) = self
             .failed
             .lock()
@@ -273,6 +289,8 @@ pub(crate) struct EffectQuery<'a> {
     pub(crate) sandbox: String,
     /// The handlers that allowed the call itself (`id@version`).
     pub(crate) call_allowed_by: &'a [String],
+    /// The offer to run a program the sandbox refused again outside it.
+    pub(crate) leaves_sandbox: bool,
 }
 
 /// One tool call, as a `before-tool` or `after-tool` event describes it.
@@ -346,10 +364,17 @@ impl Loadout {
                 command: query.command.clone(),
                 sandbox: query.sandbox.clone(),
                 call_allowed: query.call_allowed_by.iter().any(|b| b == label),
+                leaves_sandbox: query.leaves_sandbox,
                 settings: self.policy.permissions.wit(),
             })
         };
-        self.decide(&event, query.call_id, ask, cancel)
+        match self.decide(&event, query.call_id, ask, cancel) {
+            // Leaving the sandbox takes an explicit allow: no opinion keeps it in.
+            Decision::Allow(by) if query.leaves_sandbox && by.is_empty() => Decision::Deny(
+                "it stays in the sandbox: no policy handler allowed running it outside".to_owned(),
+            ),
+            decision => decision,
+        }
     }
 
     /// The notes the handlers add to the result of the call `query` describes, each
@@ -436,7 +461,7 @@ impl Loadout {
                 Ok(i) => question.choices[i].id.clone(),
                 Err(why) => {
                     return Decision::Deny(format!(
-                        "refused: {label} asks before this runs, and nobody could answer: {why}"
+                        "refused: {label} asks before this runs, and it was not allowed ({why}); do not try it another way — ask the user what to do instead"
                     ));
                 }
             };

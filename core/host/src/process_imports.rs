@@ -126,7 +126,12 @@ impl CallState {
         Ok(dir)
     }
 
-    fn run_process(&self, r: &wit::ProcessRequest) -> Done<wit::ProcessOutput, wit::ProcessError> {
+    /// Run `r`, in the sandbox unless `unconfined` (the policy allowed leaving it).
+    fn run_process(
+        &self,
+        r: &wit::ProcessRequest,
+        unconfined: bool,
+    ) -> Done<wit::ProcessOutput, wit::ProcessError> {
         if let Err(why) = validate(r) {
             return invalid(why);
         }
@@ -160,7 +165,12 @@ impl CallState {
             .first()
             .cloned()
             .unwrap_or_else(|| cwd.clone());
-        let confinement = match sandbox.confine(&root, &cwd) {
+        let confined = if unconfined {
+            Ok(None)
+        } else {
+            sandbox.confine(&root, &cwd)
+        };
+        let confinement = match confined {
             Ok(c) => c,
             Err(why) => {
                 let m = why.to_string();
@@ -227,6 +237,10 @@ impl CallState {
             }
             _ => None,
         };
+        if refusal.is_some() {
+            self.sandbox_refused
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         if let Some(note) = &refusal {
             if !ran.stderr.text.is_empty() && !ran.stderr.text.ends_with('\n') {
                 ran.stderr.text.push('\n');
@@ -254,7 +268,11 @@ impl CallState {
                 "stderr_bytes": ran.stderr.total_bytes,
                 "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
                 "duration_ms": duration_ms,
-                "sandbox": sandbox.describe(),
+                "sandbox": if unconfined {
+                    "none: run outside the sandbox, as the policy allowed".to_owned()
+                } else {
+                    sandbox.describe()
+                },
                 "sandbox_refusal_likely": refusal.is_some(),
             }),
             output,
@@ -276,8 +294,23 @@ impl CallState {
 /// The command line of `r` as a shell would read it (arguments with spaces or quotes
 /// quoted), cut at 500 bytes.
 fn command_line(r: &wit::ProcessRequest) -> String {
-    let mut line = r.program.clone();
-    for arg in &r.args {
+    let mut line = shell_line(&r.program, r.args.iter().map(String::as_str));
+    if line.len() > 500 {
+        let mut cut = 500;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line.truncate(cut);
+        line.push('…');
+    }
+    line
+}
+
+/// `program` and `args` as one command line, each argument that a POSIX shell would split or
+/// expand single-quoted; whole.
+pub(crate) fn shell_line<'a>(program: &str, args: impl Iterator<Item = &'a str>) -> String {
+    let mut line = program.to_owned();
+    for arg in args {
         line.push(' ');
         if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || "'\"\\$`".contains(c)) {
             line.push('\'');
@@ -286,14 +319,6 @@ fn command_line(r: &wit::ProcessRequest) -> String {
         } else {
             line.push_str(arg);
         }
-    }
-    if line.len() > 500 {
-        let mut cut = 500;
-        while !line.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        line.truncate(cut);
-        line.push('…');
     }
     line
 }
@@ -363,8 +388,36 @@ impl wit::Host for State {
         let call = EffectCall {
             effect: Effect::Process,
             target: &target,
-            input,
+            input: input.clone(),
+            leaves_sandbox: false,
         };
-        self.call.durable(call, |state| state.run_process(&request))
+        let confined = self
+            .call
+            .durable(call, |state| state.run_process(&request, false));
+        let refused = self
+            .call
+            .sandbox_refused
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
+        if !(refused && confined.is_ok() && self.call.gate.is_some()) {
+            return confined;
+        }
+        // The sandbox refused it: the policy may let it run again outside, this call only —
+        // a second effect, recorded as unconfined, or refused and recorded as not applied.
+        let mut input = input;
+        input["outside_sandbox"] = json!(true);
+        let call = EffectCall {
+            effect: Effect::Process,
+            target: &target,
+            input,
+            leaves_sandbox: true,
+        };
+        match self
+            .call
+            .durable(call, |state| state.run_process(&request, true))
+        {
+            Ok(out) => Ok(out),
+            Err(wit::ProcessError::Denied(_)) => confined,
+            Err(other) => Err(other),
+        }
     }
 }

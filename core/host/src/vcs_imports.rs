@@ -104,6 +104,7 @@ impl CallState {
             effect,
             target: &target,
             input,
+            leaves_sandbox: false,
         };
         self.durable(call, |state| {
             let Some(tree) = tree.as_deref() else {

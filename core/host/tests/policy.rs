@@ -179,7 +179,7 @@ fn an_ask_is_put_to_the_person_and_their_choice_decides() {
         out.is_error
             && out
                 .output
-                .contains("nobody could answer: the test cannot ask"),
+                .contains("it was not allowed (the test cannot ask)"),
         "{}",
         out.output
     );

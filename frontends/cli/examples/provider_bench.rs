@@ -222,6 +222,60 @@ fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
     Some(sandboxed - plain)
 }
 
+/// What the policy events add to one tool call with the bundled `permissions` plugin: a
+/// scripted turn of [`CALLS`] `read` calls (each with its `fs.read` effect: a before-tool,
+/// a before-effect and an after-tool event) with and without the plugin, medians of 10,
+/// the difference per call.
+fn policy_per_call_ms(smith: &std::path::Path) -> f64 {
+    const CALLS: usize = 20;
+    let home = tempfile::tempdir().expect("a temp dir");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("a.txt"), "bench\n").expect("a file");
+    let calls: String = (0..CALLS)
+        .map(|i| {
+            format!(
+                "  tool-call id=\"c{i}\" name=\"read\" arguments=#\"{{\"path\":\"a.txt\"}}\"#\n"
+            )
+        })
+        .collect();
+    let script = dir.path().join("reads.kdl");
+    std::fs::write(
+        &script,
+        format!("round {{\n{calls}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"),
+    )
+    .expect("a script");
+    let script = script.to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let start = Instant::now();
+        let status = Command::new(smith)
+            .args([
+                "eval",
+                "--no-session",
+                "-m",
+                "scripted/reads",
+                "--script",
+                &script,
+            ])
+            .args(extra)
+            .arg("go")
+            .current_dir(dir.path())
+            .env("SMITH_HOME", home.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("smith runs");
+        assert!(status.success(), "the policy bench turn failed");
+        start.elapsed()
+    };
+    let without = ["--disable-plugin", "permissions"];
+    // Warm the compile cache for both.
+    run(&[]);
+    run(&without);
+    let with = median_of(10, || run(&[]));
+    let bare = median_of(10, || run(&without));
+    (with - bare) / CALLS as f64
+}
+
 fn main() {
     let smith = smith();
     let args: Vec<String> = std::env::args().collect();
@@ -284,6 +338,7 @@ fn main() {
     if let Some(ms) = sandbox_setup_ms(&smith) {
         println!("sandbox_setup_ms {ms:.3}");
     }
+    println!("policy_per_call_ms {:.3}", policy_per_call_ms(&smith));
     println!("provider_request_bytes {}", request.len());
     // The same turn without the plugins that write the instructions and read the docs: what
     // recording the request costs apart from them (the request is recorded either way).

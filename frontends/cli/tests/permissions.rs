@@ -105,10 +105,10 @@ fn each_mode_lets_through_what_it_says_and_eval_records_its_asks_as_refusals() {
                 "{calls:?}"
             ),
             "ask" => assert!(
-                edit.contains("nobody could answer") && bash.contains("nobody could answer"),
+                edit.contains("it was not allowed") && bash.contains("it was not allowed"),
                 "{calls:?}"
             ),
-            "auto-edit" => assert!(bash.contains("nobody could answer"), "{calls:?}"),
+            "auto-edit" => assert!(bash.contains("it was not allowed"), "{calls:?}"),
             _ => {}
         }
     }
@@ -132,7 +132,7 @@ fn a_rule_covers_a_command_only_when_it_covers_every_part_and_deny_wins() {
         "the `edit` rule allows the edit: {calls:?}"
     );
     let (refused, bash) = outcome(&calls, "b");
-    assert!(refused && bash.contains("nobody could answer"), "{bash}");
+    assert!(refused && bash.contains("it was not allowed"), "{bash}");
     // Covered part by part, the command runs unasked in `ask` mode.
     p.reset();
     let calls = p.run(&[
@@ -172,6 +172,7 @@ fn bad_permission_settings_name_the_source_key_and_rule() {
         ("permissions.mode=yolo", "permissions.mode"),
         ("permissions.allow=bash(git status", "does not end with `)`"),
         ("permissions.deny=(x)", "tool name"),
+        ("permissions.deny=Bash(touch*)", "names no tool active here"),
     ] {
         let out = env.run(&["eval", "-m", "scripted/demo", "-c", setting, "hi"]);
         assert_eq!(out.status.code(), Some(2), "{setting}: {}", stderr(&out));

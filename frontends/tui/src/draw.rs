@@ -16,6 +16,7 @@ use smith_render_terminal::input::InputView;
 use smith_render_terminal::sanitize::sanitize;
 use smith_render_terminal::status::StatusLine;
 use smith_render_terminal::transcript::detail_lines;
+use smith_render_terminal::wrap::{Piece, wrap};
 use smith_store::holder::Holder;
 
 use crate::keys::{ACTIONS, Action};
@@ -113,8 +114,14 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     // The input (at most a third of the screen), then what sits above it.
     let mut cursor = None;
     let question = ui.questions.front().cloned();
+    // A question is shown whole, wrapped, in up to two thirds of the screen; the rest scrolls.
+    let question_lines = question
+        .as_ref()
+        .map(|q| question_lines(q, &t, width))
+        .unwrap_or_default();
+    let question_room = usize::from((bottom - top) * 2 / 3).saturating_sub(1).max(1);
     let input_h = if question.is_some() {
-        2
+        rows(question_lines.len().min(question_room) + 1)
     } else {
         let view = InputView {
             editor: &ui.editor,
@@ -127,7 +134,13 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         bottom -= input_h;
         let input_area = Rect::new(area.x, bottom, width, input_h);
         match &question {
-            Some(q) => draw_question(q, &t, input_area, buf, &mut cursor),
+            Some(q) => {
+                let shown = QuestionView {
+                    lines: &question_lines,
+                    scroll: ui.question_scroll,
+                };
+                draw_question(q, &shown, &t, input_area, buf, &mut cursor);
+            }
             None => {
                 let placeholder = placeholder(ui);
                 let view = InputView {
@@ -363,14 +376,42 @@ fn placeholder(ui: &Ui) -> String {
     }
 }
 
+/// A question's prompt lines and how far they are scrolled.
+struct QuestionView<'a> {
+    lines: &'a [Line<'static>],
+    scroll: usize,
+}
+
+/// The prompt of `q`, each of its lines wrapped to `width` (after `? ` on the first).
+fn question_lines(q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    let prompt = match q {
+        Question::Confirm { prompt, .. }
+        | Question::Select { prompt, .. }
+        | Question::Text { prompt, .. } => prompt,
+    };
+    let mut out = Vec::new();
+    for (i, text) in prompt.lines().enumerate() {
+        let lead = if i == 0 { "? " } else { "  " };
+        let piece = Piece::new(sanitize(text).into_owned(), t.warning);
+        out.extend(wrap(
+            &[piece],
+            width,
+            &[Span::styled(lead, t.warning)],
+            &[Span::styled("  ", t.warning)],
+        ));
+    }
+    out
+}
+
 fn draw_question(
     q: &Question,
+    shown: &QuestionView<'_>,
     t: &Theme,
     area: Rect,
     buf: &mut Buffer,
     cursor: &mut Option<Position>,
 ) {
-    let (prompt, answer) = match q {
+    let (_, answer) = match q {
         Question::Confirm {
             prompt, default, ..
         } => (
@@ -412,23 +453,30 @@ fn draw_question(
             (prompt.clone(), format!("› {shown}"))
         }
     };
-    line(
-        buf,
-        area,
-        area.y,
-        vec![Span::styled(format!("? {}", sanitize(&prompt)), t.warning)],
-    );
-    line(
-        buf,
-        area,
-        area.y + 1,
-        vec![Span::styled(answer.clone(), t.user)],
-    );
+    let room = usize::from(area.height.saturating_sub(1));
+    let total = shown.lines.len();
+    let scroll = shown.scroll.min(total.saturating_sub(room));
+    for (row, l) in shown.lines.iter().skip(scroll).take(room).enumerate() {
+        buf.set_line(area.x, area.y + rows(row), l, area.width);
+    }
+    let answer_y = area.y + rows(room.min(total));
+    let mut answer_spans = vec![Span::styled(answer.clone(), t.user)];
+    if total > room {
+        answer_spans.push(Span::styled(
+            format!(
+                "  · lines {}–{} of {total}, PgUp/PgDn scroll",
+                scroll + 1,
+                (scroll + room).min(total)
+            ),
+            t.dim,
+        ));
+    }
+    line(buf, area, answer_y, answer_spans);
     if matches!(q, Question::Text { .. }) {
         let w = unicode_width(&answer);
         *cursor = Some(Position::new(
             area.x + w.min(area.width.saturating_sub(1)),
-            area.y + 1,
+            answer_y,
         ));
     }
 }
@@ -576,7 +624,6 @@ fn value_rows(
 /// it), its help text wrapped beside them; then every command with its usage, keys and
 /// summary.
 fn help_lines(ui: &Ui, t: &Theme, width: u16) -> Vec<Line<'static>> {
-    use smith_render_terminal::wrap::{Piece, wrap};
     let mut rows_: Vec<(String, String)> = ACTIONS
         .iter()
         .map(|(a, help)| {

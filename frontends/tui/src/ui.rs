@@ -152,6 +152,8 @@ pub(crate) struct Ui {
     pub(crate) held: Held,
     pub(crate) queued: Vec<Queued>,
     pub(crate) questions: VecDeque<Question>,
+    /// How many lines of the first question's prompt are scrolled past (PgUp/PgDn).
+    pub(crate) question_scroll: usize,
     /// The overlays and modes that own the keys, the top one last (Esc closes it).
     pub(crate) layers: Vec<Layer>,
     /// What the storage worker is to be asked (the loop sends them).
@@ -250,6 +252,7 @@ impl Ui {
             held,
             queued: Vec::new(),
             questions: VecDeque::new(),
+            question_scroll: 0,
             layers: Vec::new(),
             asks: Vec::new(),
             asked: std::collections::HashSet::new(),
@@ -664,7 +667,20 @@ impl Ui {
         let id = question.id().to_owned();
         if action == Some(Action::Escape) {
             self.questions.pop_front();
+            self.question_scroll = 0;
             return Some(Effect::Refuse(id));
+        }
+        // A long question scrolls (the drawing clamps the offset to what there is).
+        match key.code {
+            KeyCode::PageUp => {
+                self.question_scroll = self.question_scroll.saturating_sub(5);
+                return None;
+            }
+            KeyCode::PageDown => {
+                self.question_scroll = self.question_scroll.saturating_add(5);
+                return None;
+            }
+            _ => {}
         }
         if matches!(
             action,
@@ -680,11 +696,11 @@ impl Ui {
                 _ => None,
             },
             Question::Select { options, at, .. } => match key.code {
-                KeyCode::Up => {
+                KeyCode::Up | KeyCode::Left => {
                     *at = at.saturating_sub(1);
                     None
                 }
-                KeyCode::Down => {
+                KeyCode::Down | KeyCode::Right => {
                     *at = (*at + 1).min(options.len().saturating_sub(1));
                     None
                 }
@@ -714,6 +730,7 @@ impl Ui {
         };
         let answer = answer?;
         self.questions.pop_front();
+        self.question_scroll = 0;
         Some(Effect::Answer(id, answer))
     }
 

@@ -272,6 +272,11 @@ const PROVIDER: &[Row] = &[
         Limit::Ms(2.0),
     ),
     (
+        "policy_per_call_ms",
+        "what the policy events add to one tool call with the bundled permissions plugin (20 reads with and without it, medians of 10)",
+        Limit::Ms(0.2),
+    ),
+    (
         "provider_turn_bare_ms",
         "the same without the prompt, agents-md and docs plugins",
         Limit::ReportMs,

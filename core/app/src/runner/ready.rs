@@ -46,6 +46,13 @@ impl App {
     /// As [`App::prepare`]; [`Error::Registry`] for the trust records or `process.pass-env`.
     pub fn ready(&self, spec: RunSpec, cwd: &Path, words: RefusalWords) -> Result<Ready, Error> {
         let prepared = self.prepare(&spec)?;
+        let tools: Vec<String> = prepared
+            .tools
+            .tools()
+            .into_iter()
+            .map(|(_, d)| d.name)
+            .collect();
+        crate::permissions::check_tools(&self.settings, &tools)?;
         let mut policy = self.policy(cwd, &words)?;
         policy.secrets = prepared.secrets.redactor.clone();
         let sandbox = policy.sandbox.mode.name();

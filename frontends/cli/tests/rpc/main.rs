@@ -12,6 +12,7 @@ mod compact;
 mod discover;
 mod frontends;
 mod history;
+mod permissions;
 mod queue;
 mod reconnect;
 mod requests;

@@ -331,3 +331,63 @@ fn a_compaction_shows_as_a_marker_and_its_summary_in_the_detail() {
     let s = drawn(&mut ui, 72, 12, Modifier::empty());
     assert!(s.contains("ls showed README.md and src/"), "{s}");
 }
+
+/// A permission question shows its whole prompt — every line kept, each wrapped, never cut —
+/// and one longer than two thirds of the screen scrolls with PgUp/PgDn.
+#[test]
+fn a_long_question_is_shown_whole_wrapped_and_scrolls() {
+    let mut ui = ui();
+    let command: String = (1..=3)
+        .map(|i| format!("echo part{i} >> long.txt; "))
+        .collect();
+    ui.apply(&Intent::SelectRequest {
+        request_id: "q".into(),
+        prompt: format!(
+            "Let `bash` run this program (workspace-write):\n{command}echo the-very-end"
+        ),
+        options: vec!["Deny".into(), "Allow once".into()],
+    });
+    let screen = drawn(&mut ui, 40, 20, Modifier::empty());
+    for piece in [
+        "? Let `bash` run this program",
+        "part1",
+        "part2",
+        "part3",
+        "the-very-end",
+        "▸1 Deny",
+    ] {
+        assert!(screen.contains(piece), "`{piece}` is shown:\n{screen}");
+    }
+    assert!(
+        screen.contains("\n  echo part1 >>"),
+        "the prompt's own line break is kept: the command starts a line:\n{screen}"
+    );
+    // Forty lines on a 12-row screen, 60 columns wide (room for the scroll hint after the
+    // choices): the first lines, then PgDn brings the last ones.
+    let long: String = (1..=40).map(|i| format!("line{i:02}\n")).collect();
+    ui.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    ui.apply(&Intent::SelectRequest {
+        request_id: "q2".into(),
+        prompt: long,
+        options: vec!["Deny".into(), "Allow once".into()],
+    });
+    let screen = drawn(&mut ui, 60, 12, Modifier::empty());
+    assert!(
+        screen.contains("line01") && !screen.contains("line40"),
+        "{screen}"
+    );
+    assert!(screen.contains("PgUp/PgDn scroll"), "{screen}");
+    for _ in 0..10 {
+        ui.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+    }
+    let screen = drawn(&mut ui, 60, 12, Modifier::empty());
+    assert!(
+        screen.contains("line40") && !screen.contains("line01"),
+        "{screen}"
+    );
+    // Scrolling answered nothing; Enter takes the highlighted first choice, Deny.
+    assert_eq!(
+        ui.key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+        Some(Effect::Answer("q2".into(), smith::Answer::Select(0)))
+    );
+}

@@ -7,7 +7,8 @@
 //!
 //! Before each effect, the mode: reads always run; `plan` refuses every other effect;
 //! `ask` asks before writes and programs; `auto-edit` lets file writes run and asks before
-//! programs; `auto` lets run what the OS sandbox permits.
+//! programs; `auto` lets run what the OS sandbox permits. A program the sandbox refused may be
+//! run again outside it only when the person says so, in every mode.
 
 mod rules;
 
@@ -137,6 +138,16 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
             what(effect)
         ));
     }
+    if effect.leaves_sandbox {
+        // Whatever the mode and the rules: leaving the sandbox is the person's call.
+        return ask(
+            &effect.call_id,
+            format!(
+                "The sandbox refused what this program tried. Run it again OUTSIDE the sandbox, with your full access, this once?\n{}",
+                effect.command
+            ),
+        );
+    }
     if effect.call_allowed || mode == "auto" {
         return Verdict::Pass;
     }
@@ -183,14 +194,16 @@ fn ask(call_id: &str, text: String) -> Verdict {
     Verdict::Ask(Question {
         id: format!("{call_id}:permissions"),
         text,
+        // Deny first: it is what a frontend highlights, so an Enter typed ahead of the
+        // question (meant for the draft) never lets anything run.
         choices: vec![
-            Choice {
-                id: ALLOW_ONCE.to_owned(),
-                label: "Allow once".to_owned(),
-            },
             Choice {
                 id: DENY.to_owned(),
                 label: "Deny".to_owned(),
+            },
+            Choice {
+                id: ALLOW_ONCE.to_owned(),
+                label: "Allow once".to_owned(),
             },
         ],
     })
