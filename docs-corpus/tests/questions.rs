@@ -184,6 +184,7 @@ const HELD_OUT: &[(&str, &[(&str, &str)])] = &[
         &[
             ("permissions", "Modes"),
             ("permissions", "Permissions — modes, rules and questions"),
+            ("permissions", "Changing the mode of a session"),
         ],
     ),
     (

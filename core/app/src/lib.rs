@@ -52,6 +52,9 @@ pub mod installed;
 pub mod models;
 pub mod paths;
 pub mod permissions;
+
+/// The permission mode of a session (`permissions.mode`), as frontends show and change it.
+pub use smith_host::PermissionMode;
 pub mod playback;
 pub mod product;
 pub mod prompt;

@@ -439,14 +439,24 @@ impl CallState {
         } else {
             match self.gate_effect(call.effect, call.target, &command, call.leaves_sandbox) {
                 crate::policy::Decision::Deny(why) => {
-                    Done::not_applied(E::denied(why.clone()), why)
+                    let mut done = Done::not_applied(E::denied(why.clone()), why);
+                    done.evidence = serde_json::json!({
+                        "permission_mode": self.policy.permissions.mode.name(),
+                    });
+                    done
                 }
                 crate::policy::Decision::Allow(by) => {
                     let mut done = body(self);
-                    if !by.is_empty()
-                        && let serde_json::Value::Object(map) = &mut done.evidence
+                    if let Some(serde_json::Value::Object(map)) =
+                        self.gate.is_some().then_some(&mut done.evidence)
                     {
-                        map.insert("allowed_by".to_owned(), serde_json::json!(by));
+                        map.insert(
+                            "permission_mode".to_owned(),
+                            serde_json::json!(self.policy.permissions.mode.name()),
+                        );
+                        if !by.is_empty() {
+                            map.insert("allowed_by".to_owned(), serde_json::json!(by));
+                        }
                     }
                     done
                 }

@@ -51,7 +51,7 @@ pub const MAX_CHOICES: usize = 8;
 
 /// The permission mode of a session (`permissions.mode`): what the bundled `permissions`
 /// plugin lets run without asking. Defined by the permissions guide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PermissionMode {
     /// Read-only: every write, program and network effect is refused with a reason.
     Plan,
@@ -60,6 +60,7 @@ pub enum PermissionMode {
     /// Reads and writes inside the project run; programs ask.
     AutoEdit,
     /// What the OS sandbox permits runs.
+    #[default]
     Auto,
 }
 
@@ -120,7 +121,7 @@ impl Default for Permissions {
     /// `auto` with no rules.
     fn default() -> Self {
         Self {
-            mode: PermissionMode::Auto,
+            mode: PermissionMode::default(),
             allow: Vec::new(),
             ask: Vec::new(),
             deny: Vec::new(),

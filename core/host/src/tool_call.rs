@@ -43,6 +43,21 @@ impl Runtime {
 }
 
 impl Loadout {
+    /// The same tools with permission mode `mode` in every policy event from now on (the
+    /// rest of the policy unchanged).
+    #[must_use]
+    pub fn with_permission_mode(mut self, mode: crate::PermissionMode) -> Self {
+        let mut policy = (*self.policy).clone();
+        policy.permissions.mode = mode;
+        self.policy = Arc::new(policy);
+        self
+    }
+
+    /// The permission mode policy events carry.
+    pub fn permission_mode(&self) -> crate::PermissionMode {
+        self.policy.permissions.mode
+    }
+
     /// Why the user's policy withholds `plugin`'s tools here, if it does: a plugin whose
     /// manifest requests `process.exec` while process execution is refused (its tools could
     /// only fail), with the refusal's reason and fix.

@@ -531,6 +531,22 @@ pub fn methods() -> Vec<Method> {
             errors: &[NOT_OPEN, READ_ONLY, BUSY, REFUSED, CONFIG, STORAGE],
         },
         Method {
+            name: "session.set_permission_mode",
+            summary: "Set the permission mode of an open session for its following runs (the `permissions` guide): `plan` (reads only; every write and program refused), `ask` (writes and programs ask, as `select_request`s answered with `request.respond`), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Without `mode`, the next one in that order. Every effect a policy plugin decides records the mode it was decided under.",
+            params: vec![
+                session(),
+                p(
+                    "mode",
+                    false,
+                    json!({"type": "string", "enum": ["plan", "ask", "auto-edit", "auto"]}),
+                    "The mode; absent: the one after the current.",
+                ),
+            ],
+            result: "`mode`: the mode the following runs use.",
+            result_schema: json!({"type": "object", "required": ["mode"], "properties": {"mode": {"type": "string", "enum": ["plan", "ask", "auto-edit", "auto"]}}}),
+            errors: &[NOT_OPEN, READ_ONLY],
+        },
+        Method {
             name: "session.edit",
             summary: "Edit what the model sees without rewriting history: omit or replace the model-visible content of earlier messages and tool results on the selected branch, validated whole (pairing kept), as one appended record.",
             params: vec![

@@ -76,6 +76,19 @@ pub(crate) fn handle(
             }),
             Err(e) => now(Err(e)),
         },
+        "session.set_permission_mode" => {
+            let mode = p.str("mode").map(str::parse::<smith_app::PermissionMode>);
+            match mode.transpose() {
+                Ok(mode) => to_writer(server, id, &p, |id| Command::Run {
+                    id,
+                    command: smith_app::Command::SetPermissionMode(mode),
+                }),
+                Err(names) => now(Err(ErrorObject::new(
+                    smith_render_jsonrpc::message::INVALID_PARAMS,
+                    format!("`mode` must be {names}"),
+                ))),
+            }
+        }
         "history.undo" | "history.redo" | "history.restore" => {
             crate::history::operate(server, id, method, &p)
         }

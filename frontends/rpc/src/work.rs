@@ -259,6 +259,7 @@ impl Actor {
                         Done::Moved(moved) => moved.to_json(),
                         Done::Edited(edit) => json!({"edit": edit}),
                         Done::Selected(leaf) => json!({"leaf": leaf}),
+                        Done::PermissionModeSet(mode) => json!({"mode": mode.name()}),
                         _ => Value::Null,
                     });
                     if claimed {

@@ -108,13 +108,23 @@ impl Runner {
                 ));
             }
             Intent::SetSetting((key, value)) => match key.as_str() {
+                "permissions.mode" if value == "next" => {
+                    return Some(Effect::SetPermissionMode(None));
+                }
+                "permissions.mode" => match value.parse::<smith_app::PermissionMode>() {
+                    Ok(mode) => return Some(Effect::SetPermissionMode(Some(mode))),
+                    Err(names) => ui.notice(
+                        NoticeLevel::Warning,
+                        format!("`{value}` is not a permission mode: {names}"),
+                    ),
+                },
                 "tui.theme" => self.theme(ui, layer, &value),
                 "tui.layout" if value == "status-top" => ui.layout = Layout::StatusTop,
                 "tui.layout" if value == "status-bottom" => ui.layout = Layout::StatusBottom,
                 _ => ui.notice(
                     NoticeLevel::Warning,
                     format!(
-                        "a command asked to set `{key}` for this process; the terminal UI changes only tui.theme and tui.layout while it runs (set it in the configuration: smith config set {key} VALUE)"
+                        "a command asked to set `{key}` for this process; the terminal UI changes only tui.theme, tui.layout and permissions.mode while it runs (set it in the configuration: smith config set {key} VALUE)"
                     ),
                 ),
             },

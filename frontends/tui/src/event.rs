@@ -46,11 +46,15 @@ pub(crate) enum Event {
     Observed(Vec<Intent>),
     /// An observed session has no writer any more (it stays read-only).
     WriterGone,
-    /// The work thread is ready to submit: the inbox, the selection and its label.
+    /// The work thread is ready to submit: the inbox, the selection and its label, and the
+    /// permission mode the next run uses.
     Ready {
         inbox: Inbox,
         model: smith::Selection,
+        permission_mode: smith_app::PermissionMode,
     },
+    /// The permission mode the next run uses changed.
+    PermissionMode(smith_app::PermissionMode),
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
     /// Rows for an open picker.

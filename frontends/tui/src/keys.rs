@@ -252,6 +252,8 @@ fn event_of(spec: &KeySpec) -> (KeyCode, KeyModifiers) {
         KeyName::Char(c) => KeyCode::Char(c),
         KeyName::Enter => KeyCode::Enter,
         KeyName::Esc => KeyCode::Esc,
+        // Terminals send Shift+Tab as its own key (crossterm's BackTab, with Shift held).
+        KeyName::Tab if spec.shift => KeyCode::BackTab,
         KeyName::Tab => KeyCode::Tab,
         KeyName::Backspace => KeyCode::Backspace,
         KeyName::Delete => KeyCode::Delete,

@@ -37,6 +37,8 @@ pub(crate) enum Effect {
     Command(String),
     /// Use this model (and thinking level) for the following runs.
     SetModel(Selection, Option<smith::ThinkingLevel>),
+    /// Use this permission mode for the following runs (`None`: the next one).
+    SetPermissionMode(Option<smith_app::PermissionMode>),
     /// Queue this input for the running work.
     Enqueue(String, Delivery),
     /// Withdraw queued input (its text went back into the draft).

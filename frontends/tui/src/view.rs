@@ -217,7 +217,15 @@ pub(crate) fn run(
                         *writer_gone = true;
                     }
                 }
-                Event::Ready { inbox, model } => {
+                Event::PermissionMode(mode) => {
+                    ui.status.permission_mode = Some(mode.name().to_owned());
+                }
+                Event::Ready {
+                    inbox,
+                    model,
+                    permission_mode,
+                } => {
+                    ui.status.permission_mode = Some(permission_mode.name().to_owned());
                     ui.status.model = model.to_string();
                     ui.status.state = "idle".into();
                     ui.model = Some(model);
@@ -332,6 +340,7 @@ fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events
         Effect::SubmitAt(text, at) => Some(work::Command::Submit(text, Some(at))),
         Effect::Compact(focus) => Some(work::Command::Compact(focus)),
         Effect::SetModel(selection, thinking) => Some(work::Command::SetModel(selection, thinking)),
+        Effect::SetPermissionMode(mode) => Some(work::Command::SetPermissionMode(mode)),
         Effect::Write(op) => Some(work::Command::Write(op)),
         other => {
             inbox_effect(other, ui, events);

@@ -33,6 +33,8 @@ pub(crate) enum Command {
     /// Use this model (and thinking level) for the following runs: the route is prepared
     /// again, and each run records the model it used.
     SetModel(Selection, Option<smith::ThinkingLevel>),
+    /// Use this permission mode for the following runs of the session (`None`: the next).
+    SetPermissionMode(Option<smith_app::PermissionMode>),
     /// Close the session and end (after the running turn, which the loop aborted first);
     /// `keep`: keep it even when this run created it and nothing was submitted (the UI goes
     /// on to replay it).
@@ -109,6 +111,7 @@ fn prepare(
     events.send(Event::Ready {
         inbox: runner.inbox(),
         model: selection,
+        permission_mode: runner.permission_mode(),
     });
     Ok(())
 }
@@ -179,6 +182,27 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                 }
             }
             Command::Write(write) => write_op(&mut runner, write, &events),
+            Command::SetPermissionMode(mode) => {
+                let mut quiet = |_: smith_ui_intents::Intent| {};
+                let command = SessionCommand::SetPermissionMode(mode);
+                if let Ok(Done::PermissionModeSet(mode)) =
+                    runner.apply(command, &mut quiet, &Cancel::new())
+                {
+                    events.send(Event::PermissionMode(mode));
+                    events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!(
+                            "permission mode {mode} for the following runs of this session (Shift+Tab or /permissions MODE changes it; permissions.mode sets the default){}",
+                            match mode {
+                                smith_app::PermissionMode::Plan => ": reads only — every write and program is refused",
+                                smith_app::PermissionMode::Ask => ": writes and programs ask first",
+                                smith_app::PermissionMode::AutoEdit => ": writes run, programs ask first",
+                                smith_app::PermissionMode::Auto => ": what the sandbox permits runs",
+                            }
+                        ),
+                    ));
+                }
+            }
             Command::Close { keep: k } => {
                 keep = k;
                 break;
@@ -304,6 +328,7 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
                     events.send(Event::Ready {
                         inbox: runner.inbox(),
                         model: ready.selection().clone(),
+                        permission_mode: runner.permission_mode(),
                     });
                 }
             } else {

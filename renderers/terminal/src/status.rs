@@ -29,6 +29,8 @@ pub struct Status {
     /// Programs run with no OS sandbox (`sandbox.mode` `full-access`): shown so it cannot be
     /// missed.
     pub unconfined: bool,
+    /// The permission mode the next run uses (`plan`, `ask`, `auto-edit`, `auto`), when known.
+    pub permission_mode: Option<String>,
 }
 
 /// Draws a [`Status`] into one line.
@@ -46,6 +48,9 @@ impl Widget for StatusLine<'_> {
         let t = self.theme;
         buf.set_style(area, t.status);
         let mut left = vec![format!(" {}", s.model), s.state.clone()];
+        if let Some(mode) = &s.permission_mode {
+            left.push(format!("mode {mode}"));
+        }
         if s.queued > 0 {
             left.push(format!("{} queued", s.queued));
         }

@@ -250,6 +250,7 @@ fn status_line_narrow_and_wide_writer_and_observer() {
         access: Some(Access::Writer),
         queued: 1,
         unconfined: false,
+        permission_mode: None,
     };
     let theme = Theme::default();
     insta::assert_debug_snapshot!("wide", status_line(&status, 100, &theme));
@@ -263,6 +264,11 @@ fn status_line_narrow_and_wide_writer_and_observer() {
         assert!(line.trim_end().ends_with("no sandbox"), "{line:?}");
         assert!(!text(&status_line(&status, width, &theme)).contains("no sandbox"));
     }
+    // The permission mode, when known, follows the state.
+    let mut moded = status.clone();
+    moded.permission_mode = Some("ask".into());
+    let line = text(&status_line(&moded, 100, &theme));
+    assert!(line.contains("round 2 · streaming · mode ask"), "{line:?}");
     status.access = Some(Access::Observer);
     insta::assert_debug_snapshot!("observer", status_line(&status, 100, &Theme::plain()));
 }

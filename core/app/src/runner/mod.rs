@@ -88,6 +88,10 @@ pub enum Command {
     /// Use this route for the following runs (prepared now; the session's model stays as
     /// recorded until a run records another).
     SetModel(RunSpec),
+    /// Use this permission mode for the following runs of this session (`None`: the next one
+    /// after the current, in [`smith_host::PermissionMode::ALL`]'s order); the policy plugins
+    /// get it in every event, and every effect they decide records it.
+    SetPermissionMode(Option<smith_host::PermissionMode>),
     /// Enable or disable a plugin for the rest of this process (idle only); the route in use
     /// is prepared again with the new plugin set.
     SetPlugin {
@@ -111,6 +115,8 @@ pub enum Done {
     Edited(EntryId),
     /// A working-tree change done and recorded.
     Moved(Moved),
+    /// The permission mode in use now.
+    PermissionModeSet(smith_host::PermissionMode),
     /// The route in use now.
     ModelSet {
         /// The selection.
@@ -161,6 +167,9 @@ pub struct Runner {
     opened_at: EntryId,
     /// Something was admitted, or a write failed (the file is kept to be inspected).
     keep: bool,
+    /// The permission mode chosen for this session ([`Command::SetPermissionMode`]), which
+    /// every route prepared from now on takes too; `None`: the settings'.
+    permission_mode: Option<smith_host::PermissionMode>,
 }
 
 impl std::fmt::Debug for Runner {
@@ -189,7 +198,30 @@ impl Runner {
             current: None,
             fresh: false,
             keep: false,
+            permission_mode: None,
         }
+    }
+
+    /// [`Command::SetPermissionMode`]: `mode` (or the one after the current) for every route
+    /// prepared and to be prepared; the mode now in use.
+    fn set_permission_mode(
+        &mut self,
+        mode: Option<smith_host::PermissionMode>,
+    ) -> smith_host::PermissionMode {
+        let mode = mode.unwrap_or_else(|| self.permission_mode().next());
+        self.permission_mode = Some(mode);
+        for ready in &mut self.ready {
+            ready.set_permission_mode(mode);
+        }
+        mode
+    }
+
+    /// The permission mode the next run uses: the session's choice, else the route's
+    /// settings, else the default (`auto`).
+    pub fn permission_mode(&self) -> smith_host::PermissionMode {
+        self.permission_mode
+            .or_else(|| self.current().map(|r| r.tools().permission_mode()))
+            .unwrap_or_default()
     }
 
     /// Mark the session as created for this runner: closed with nothing admitted (only its
@@ -305,7 +337,10 @@ impl Runner {
         let index = match found {
             Some(i) => i,
             None => {
-                let ready = self.app.ready(spec, &self.cwd, self.words)?;
+                let mut ready = self.app.ready(spec, &self.cwd, self.words)?;
+                if let Some(mode) = self.permission_mode {
+                    ready.set_permission_mode(mode);
+                }
                 self.ready.push(ready);
                 self.ready.len() - 1
             }
@@ -441,6 +476,9 @@ impl Runner {
                 })
             }
             Command::SetPlugin { id, enabled } => self.set_plugin(&id, enabled),
+            Command::SetPermissionMode(mode) => {
+                Ok(Done::PermissionModeSet(self.set_permission_mode(mode)))
+            }
         }
     }
 

@@ -67,6 +67,11 @@ impl App {
 }
 
 impl Ready {
+    /// Use permission mode `mode` in this route's policy events from now on.
+    pub(crate) fn set_permission_mode(&mut self, mode: smith_host::PermissionMode) {
+        self.tools = self.tools.clone().with_permission_mode(mode);
+    }
+
     /// The selection runs use.
     pub fn selection(&self) -> &Selection {
         &self.spec.selection

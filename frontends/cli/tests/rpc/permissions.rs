@@ -90,3 +90,52 @@ fn a_program_the_sandbox_refused_runs_outside_only_when_the_person_allows_it() {
     assert_eq!(effects.len(), 2, "{effects:?}");
     assert_eq!(effects[1].1, "NotApplied", "{effects:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn the_permission_mode_is_set_per_session_and_decides_its_next_run() {
+    let env = Env::new();
+    let script = env.write(
+        "write.kdl",
+        "round {\n  tool-call id=\"call_1\" name=\"write\" arguments=#\"{\"path\": \"planned.txt\", \"content\": \"x\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"finished\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut c = Client::start(&env, &["--allow-process"]);
+    let s = c.create();
+    let set = c.result(
+        "session.set_permission_mode",
+        json!({"session": s, "mode": "plan"}),
+    );
+    assert_eq!(set["mode"], "plan");
+    let bad = c.error(
+        "session.set_permission_mode",
+        json!({"session": s, "mode": "yolo"}),
+    );
+    assert_eq!(bad["code"], -32602, "{bad}");
+    let id = c.request(
+        "session.submit",
+        json!({"session": s, "input": "write it", "model": "scripted/w", "script": script}),
+    );
+    let submission = c.response(id)["result"]["submission"].as_u64().unwrap();
+    let settled = c.result(
+        "session.wait",
+        json!({"session": s, "submission": submission}),
+    );
+    assert_eq!(settled["stop_reason"], "end_turn");
+    assert!(
+        !env.root.path().join("planned.txt").exists(),
+        "plan mode refused the write"
+    );
+    // The refusal is recorded with the mode it was decided under.
+    let entries = smith_store::read_session(&env.sessions().join(format!("{s}.smith")))
+        .unwrap()
+        .entries;
+    let refused = entries.iter().any(|e| {
+        matches!(&e.record, Record::EffectCompletion(done)
+            if String::from_utf8_lossy(&done.output).contains("plan mode")
+                && done.evidence["permission_mode"] == "plan")
+    });
+    assert!(refused, "the refused write is recorded");
+    // Without a mode: the next one (plan → ask).
+    let next = c.result("session.set_permission_mode", json!({"session": s}));
+    assert_eq!(next["mode"], "ask");
+}

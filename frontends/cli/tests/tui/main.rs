@@ -8,6 +8,7 @@
 mod common;
 
 mod pane;
+mod permissions;
 mod product;
 mod reading;
 mod restore;

@@ -5,7 +5,9 @@
 //! `plugin-enable`, `plugin-disable`, `quit`) are Smith's own and stay when this plugin is
 //! disabled.
 
-use smith_plugin_sdk::plugin::{Arguments, Plugin, argument as arg, bind_action, command};
+use smith_plugin_sdk::plugin::{
+    Arguments, Plugin, argument as arg, bind_action, bind_command, command,
+};
 use smith_plugin_sdk::product::{
     ArgumentKind, Binding, Command, CommandAction, Intent, KeyAction, Layout, Picker, Style, Theme,
     VerbKind,
@@ -166,6 +168,12 @@ fn commands() -> Vec<Command> {
             vec![arg("where", "top or bottom", K::Text, true)],
             Handler,
         ),
+        command(
+            "permissions",
+            "The permission mode for this session; without one, the next",
+            vec![arg("mode", "plan, ask, auto-edit or auto", K::Text, false)],
+            Handler,
+        ),
     ]
 }
 
@@ -185,6 +193,7 @@ fn bindings() -> Vec<Binding> {
     ]
     .into_iter()
     .map(|(key, action)| bind_action(key, action))
+    .chain([bind_command("Shift+Tab", "permissions")])
     .collect()
 }
 
@@ -326,6 +335,22 @@ impl Plugin for Product {
                 other => Err(format!(
                     "`{}` is not a layout; say top or bottom (where the status line goes)",
                     other.unwrap_or_default()
+                )),
+            },
+            // The frontend carries the setting out for the session; `next` cycles.
+            "permissions" => match arguments.text("mode").map(str::trim) {
+                None | Some("") => Ok(vec![Intent::SetSetting((
+                    "permissions.mode".to_owned(),
+                    "next".to_owned(),
+                ))]),
+                Some(mode @ ("plan" | "ask" | "auto-edit" | "auto")) => {
+                    Ok(vec![Intent::SetSetting((
+                        "permissions.mode".to_owned(),
+                        mode.to_owned(),
+                    ))])
+                }
+                Some(other) => Err(format!(
+                    "`{other}` is not a permission mode; say plan, ask, auto-edit or auto (`smith docs get permissions`)"
                 )),
             },
             other => Err(format!(

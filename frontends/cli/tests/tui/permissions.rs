@@ -1,0 +1,65 @@
+//! The permission mode and its questions in the terminal UI, in tmux: the status line names
+//! the mode, Shift+Tab cycles it, a question shows the whole command with Deny first, and
+//! the mode chosen decides the next run.
+
+use crate::common::Env;
+use crate::pane::Pane;
+use smith_testkit::wait_until;
+
+#[test]
+fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
+    let env = Env::new();
+    // The pane runs smith in the root: the programs' files land there.
+    let project = env.root.path().canonicalize().unwrap();
+    let bash = |file: &str| {
+        let command = format!("echo first part; echo second part && touch {file}");
+        let arguments = serde_json::json!({ "command": command }).to_string();
+        format!(
+            "round {{\n  tool-call id=\"{file}\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done {file}\"\n  stop \"end_turn\"\n}}\n"
+        )
+    };
+    let script = env.write("modes.kdl", &format!("{}{}", bash("made1"), bash("made2")));
+    let pane = Pane::start(
+        &env,
+        &[
+            "--allow-process",
+            "--permission-mode",
+            "ask",
+            "--model",
+            "scripted/modes",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("mode ask");
+    pane.type_text("go");
+    pane.keys(&["Enter"]);
+    // The question: the whole command on its own line, Deny first and highlighted.
+    pane.wait_for_text("▸1 Deny   2 Allow once");
+    let screen = pane.screen();
+    assert!(
+        screen.contains("echo first part; echo second part && touch made1"),
+        "{screen}"
+    );
+    pane.keys(&["2"]);
+    pane.wait_for_text("done made1");
+    // Shift+Tab twice: ask → auto-edit → auto, shown in the status line.
+    pane.keys(&["BTab"]);
+    pane.wait_for_text("mode auto-edit");
+    pane.keys(&["BTab"]);
+    pane.wait_for_text("mode auto ");
+    pane.type_text("again");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("done made2");
+    assert!(
+        !pane.screen().contains("Allow once"),
+        "in auto mode the program ran unasked:\n{}",
+        pane.screen()
+    );
+    wait_until("both programs ran", || {
+        project.join("made1").exists() && project.join("made2").exists()
+    });
+    pane.keys(&["C-c"]);
+    pane.keys(&["C-c"]);
+}
