@@ -71,6 +71,22 @@ pub(crate) type EffectGate = Arc<
         + Sync,
 >;
 
+/// `text` with every control character but the line break, and every bidirectional override,
+/// written as a visible escape (`\u{1b}`): a frontend that strips escape sequences would
+/// otherwise hide part of a command the person is asked to allow.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+            if (c.is_control() && c != '\n') || bidi {
+                format!("\\u{{{:x}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A program's whole command line from a `process.run` input (`program`, `args`).
 fn command_line(input: &serde_json::Value) -> String {
     let program = input["program"].as_str().unwrap_or_default();
@@ -375,7 +391,7 @@ impl CallState {
         target: &str,
     ) -> Result<usize, String> {
         let asked = smith::Question::Select {
-            prompt: format!("{} ({label})", question.text),
+            prompt: format!("{} ({label})", visible(&question.text)),
             options: question.choices.iter().map(|c| c.label.clone()).collect(),
         };
         match self.ask(asked, target)? {

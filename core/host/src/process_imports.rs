@@ -416,7 +416,12 @@ impl wit::Host for State {
             .durable(call, |state| state.run_process(&request, true))
         {
             Ok(out) => Ok(out),
-            Err(wit::ProcessError::Denied(_)) => confined,
+            Err(wit::ProcessError::Denied(why)) => confined.map(|mut out| {
+                out.stderr.text.push_str(&format!(
+                    "\n[smith: running it again outside the sandbox was refused: {why}]\n"
+                ));
+                out
+            }),
             Err(other) => Err(other),
         }
     }

@@ -363,3 +363,52 @@ fn modes_decide_each_effect_and_rules_match_commands_part_by_part() {
         out.output
     );
 }
+
+#[test]
+fn what_the_first_trials_found_stays_fixed() {
+    let host = host();
+    let f = Fixture::new();
+    // A question shows control characters as visible escapes: an escape sequence cannot hide
+    // part of the command the person allows.
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Ask, &[], &[]));
+    let hidden = "ls \u{1b}]0;x; touch hidden\u{7}";
+    let (out, prompts) = call_answering(&f, &tools, "bash", json!({"command": hidden}), None);
+    assert!(out.is_error, "{}", out.output);
+    assert!(
+        prompts[0].contains("\\u{1b}]0;x; touch hidden\\u{7}"),
+        "{prompts:?}"
+    );
+    // A rule is matched in time bounded by its length times the command's: a long command
+    // does not push the policy past its deadline (which would put it out of service).
+    let tools = host.loadout().with_policy(policy(
+        PermissionMode::Auto,
+        &[],
+        &["bash(*git*push*--force*)", "bash(rm *)", "read(r.txt)"],
+    ));
+    let long = format!("echo {}", "git push ".repeat(2000));
+    let out = f.call(&tools, "bash", json!({"command": long}));
+    assert!(
+        !out.is_error,
+        "{}",
+        &out.output[..out.output.len().min(300)]
+    );
+    // The shell's spellings of `rm` meet a deny rule; so does a path through `..`.
+    for command in ["\\rm -f zz", "FOO=1 rm -f zz", "/bin/rm -f zz", "rm\t-f zz"] {
+        let out = f.call(&tools, "bash", json!({"command": command}));
+        assert!(
+            out.is_error && out.output.contains("permissions.deny `bash(rm *)`"),
+            "{command:?}: {}",
+            out.output
+        );
+    }
+    std::fs::create_dir(f.root().join("sub")).unwrap();
+    std::fs::write(f.root().join("r.txt"), "secret\n").unwrap();
+    let out = f.call(&tools, "read", json!({"path": "sub/../r.txt"}));
+    assert!(
+        out.is_error && !out.output.contains("secret"),
+        "{}",
+        out.output
+    );
+}

@@ -143,7 +143,7 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
         return ask(
             &effect.call_id,
             format!(
-                "The sandbox refused what this program tried. Run it again OUTSIDE the sandbox, with your full access, this once?\n{}",
+                "The sandbox likely refused what this program tried (its output shows a permission error). Run the whole command again OUTSIDE the sandbox, with your full access, this once? What it already did inside the sandbox stays done.\n{}",
                 effect.command
             ),
         );

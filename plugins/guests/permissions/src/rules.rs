@@ -81,12 +81,39 @@ impl Rule {
             return true;
         };
         match subject {
-            Subject::Command(parts) => parts.iter().any(|p| glob(pattern, p, false)),
+            // A part matches as written or as the shell would run it: `\rm`, `FOO=1 rm`,
+            // `/bin/rm` and `rm<TAB>-f` are all `rm -f` to a deny rule.
+            Subject::Command(parts) => parts
+                .iter()
+                .any(|p| glob(pattern, p, false) || glob(pattern, &plain_command(p), false)),
             Subject::Path(path) => glob(pattern, path, true),
             Subject::Unparsed(text) => glob(pattern, text, false),
             Subject::None => false,
         }
     }
+}
+
+/// `part` as a deny or ask rule sees it: whitespace runs as one space, leading variable
+/// assignments (`FOO=1`) left out, and the program named by its file name without a leading
+/// `\` (`\rm`, `/bin/rm` → `rm`). Never used to allow: `/tmp/evil/git` is not `git`.
+pub fn plain_command(part: &str) -> String {
+    let mut words = part
+        .split(|c: char| c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .skip_while(|w| {
+            w.split_once('=').is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        });
+    let Some(program) = words.next() else {
+        return String::new();
+    };
+    let program = program.trim_start_matches('\\');
+    let program = program.rsplit('/').next().unwrap_or(program);
+    std::iter::once(program)
+        .chain(words)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a call's rules are matched against.
@@ -117,47 +144,93 @@ impl Subject {
         if let Some(path) = value.get("path").and_then(|c| c.as_str()) {
             let prefix = format!("{}/", cwd.trim_end_matches('/'));
             let path = path.strip_prefix(&prefix).unwrap_or(path);
-            let path = path.strip_prefix("./").unwrap_or(path);
-            return Self::Path(path.to_owned());
+            return Self::Path(normal(path));
         }
         Self::None
+    }
+}
+
+/// `path` with its `.` and `..` components resolved by name (`sub/../notes.txt` →
+/// `notes.txt`); a `..` past the start stays (it names something outside).
+fn normal(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if out.last().is_some_and(|l| *l != "..") => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    let joined = out.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
     }
 }
 
 /// Whether `text` matches glob `pattern`: `*` any text (but `/` when `paths`), `**` any text
 /// at all (with a following `/`, any number of whole directories, none included), `?` one
 /// character, anything else itself.
+///
+/// Time and memory are bounded by pattern length × text length (each pair of positions is
+/// decided once), so no pattern makes a long command slow.
 pub fn glob(pattern: &str, text: &str, paths: bool) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
-    glob_at(&p, &t, paths)
+    let mut memo = vec![None; (p.len() + 1) * (t.len() + 1)];
+    Glob {
+        p: &p,
+        t: &t,
+        paths,
+        memo: &mut memo,
+    }
+    .at(0, 0)
 }
 
-fn glob_at(p: &[char], t: &[char], paths: bool) -> bool {
-    match p.first() {
-        None => t.is_empty(),
-        Some('*') if p.get(1) == Some(&'*') => {
-            let rest = &p[2..];
-            // `**/` may also match no directory at all.
-            if rest.first() == Some(&'/') && glob_at(&rest[1..], t, paths) {
-                return true;
-            }
-            (0..=t.len()).any(|i| glob_at(rest, &t[i..], paths))
+/// One glob match in progress: whether `p[pi..]` matches `t[ti..]`, each pair decided once.
+struct Glob<'a> {
+    p: &'a [char],
+    t: &'a [char],
+    paths: bool,
+    memo: &'a mut [Option<bool>],
+}
+
+impl Glob<'_> {
+    fn at(&mut self, pi: usize, ti: usize) -> bool {
+        let slot = pi * (self.t.len() + 1) + ti;
+        if let Some(known) = self.memo[slot] {
+            return known;
         }
-        Some('*') => {
-            let rest = &p[1..];
-            for i in 0..=t.len() {
-                if glob_at(rest, &t[i..], paths) {
-                    return true;
-                }
-                if paths && t.get(i) == Some(&'/') {
-                    return false;
-                }
+        let (p, t) = (self.p, self.t);
+        let matched = match p.get(pi) {
+            None => ti == t.len(),
+            Some('*') if p.get(pi + 1) == Some(&'*') => {
+                // `**/` may also match no directory at all.
+                (p.get(pi + 2) == Some(&'/') && self.at(pi + 3, ti))
+                    || (ti..=t.len()).any(|i| self.at(pi + 2, i))
             }
-            false
-        }
-        Some('?') => !t.is_empty() && (!paths || t[0] != '/') && glob_at(&p[1..], &t[1..], paths),
-        Some(c) => t.first() == Some(c) && glob_at(&p[1..], &t[1..], paths),
+            Some('*') => {
+                let mut found = false;
+                for i in ti..=t.len() {
+                    if self.at(pi + 1, i) {
+                        found = true;
+                        break;
+                    }
+                    if self.paths && t.get(i) == Some(&'/') {
+                        break;
+                    }
+                }
+                found
+            }
+            Some('?') => ti < t.len() && (!self.paths || t[ti] != '/') && self.at(pi + 1, ti + 1),
+            Some(c) => t.get(ti) == Some(c) && self.at(pi + 1, ti + 1),
+        };
+        self.memo[slot] = Some(matched);
+        matched
     }
 }
 
