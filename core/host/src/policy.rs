@@ -6,9 +6,8 @@
 //! Verdicts combine in role order: a `deny` from any handler wins; then each `ask`, put to the
 //! person through the call's question channel (recorded as an effect of the call, answer
 //! included) and given back to the asking handler as an `answered` event, whose `allow` or
-//! `deny` decides; a handler that traps, fails or overruns counts as `deny`, named in the reason.
-
-use std::sync::Mutex;
+//! `deny` decides; a handler that traps, fails or overruns counts as `deny` for that event, named
+//! in the reason (the next event gets a fresh instance: a policy is never out of service).
 
 use smith::Cancel;
 use wasmtime::component::{HasSelf, Linker};
@@ -176,8 +175,6 @@ pub(crate) struct LoadedPolicy {
     pub(crate) manifest: Manifest,
     origin: String,
     loaded: Lazy<Ready<Pre>>,
-    /// Set when an instance trapped or overran: later events get this error (a deny).
-    failed: Mutex<Option<String>>,
 }
 
 impl LoadedPolicy {
@@ -186,7 +183,6 @@ impl LoadedPolicy {
             manifest,
             origin,
             loaded,
-            failed: Mutex::new(None),
         }
     }
 
@@ -222,16 +218,6 @@ impl LoadedPolicy {
         if !self.takes(event) {
             return Ok(wit::Verdict::Pass);
         }
-        if let Some(why) = self
-            .failed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-        {
-            return Err(format!(
-                "it is out of service after an earlier failure ({why})"
-            ));
-        }
         let ready = self
             .loaded
             .get(|component| crate::generation::load_policy(runtime, component, &self.origin))
@@ -251,20 +237,13 @@ impl LoadedPolicy {
         match result {
             Ok(Ok(verdict)) => Ok(verdict),
             Ok(Err(why)) => Err(format!("it failed: {}", cut(&why, MAX_REASON_BYTES))),
-            Err(e) => {
-                let stopped = e.downcast_ref::<Stopped>();
-                let why = match stopped {
-                    Some(s) => s.to_string(),
-                    None => format!("the plugin trapped: {}", cut(&format!("{e:#}"), 500)),
-                };
-                if !matches!(stopped, Some(Stopped::Cancelled)) {
-                    *self
-                        .failed
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(why.clone());
-                }
-                Err(why)
-            }
+            // Each event has an instance of its own, so a trap or an overrun costs that event
+            // (a deny) and nothing after it: a policy that failed once and then refused every
+            // later call, reads included, would stop the session with no way back but a restart.
+            Err(e) => Err(match e.downcast_ref::<Stopped>() {
+                Some(s) => s.to_string(),
+                None => format!("the plugin trapped: {}", cut(&format!("{e:#}"), 500)),
+            }),
         }
     }
 }
