@@ -157,11 +157,16 @@ fn event(event: &LifecycleEvent) -> wit::LifecycleEvent {
 
 /// A handler's reason, cut so a plugin cannot flood notices.
 fn cut(text: &str) -> String {
-    const MAX: usize = 500;
-    if text.len() <= MAX {
+    cut_to(text, 500)
+}
+
+/// `text` cut at about `max` bytes on a character boundary, with `…` when cut: what a plugin
+/// says is bounded before it reaches a person or the model.
+pub(crate) fn cut_to(text: &str, max: usize) -> String {
+    if text.len() <= max {
         return text.to_owned();
     }
-    let mut end = MAX;
+    let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }

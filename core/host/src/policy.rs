@@ -15,6 +15,7 @@ use wasmtime::component::{HasSelf, Linker};
 use crate::Error;
 use crate::effects::CallState;
 use crate::generation::{Lazy, Ready};
+use crate::handlers::cut_to as cut;
 use crate::manifest::{Manifest, POLICY_ROLES};
 use crate::runtime::{Loadout, Runtime, State, Stopped};
 
@@ -507,16 +508,4 @@ fn verdict_name(verdict: &wit::Verdict) -> &'static str {
         wit::Verdict::Ask(_) => "`ask`",
         wit::Verdict::Note(_) => "`note`",
     }
-}
-
-/// `text` cut at about `max` bytes on a character boundary, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
