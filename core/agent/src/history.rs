@@ -106,6 +106,7 @@ fn context(run: &Run<'_>, agent: &Agent<'_>) -> ToolContext {
         journal: std::sync::Arc::new(run.session.journal()),
         cause: run.session.call_message,
         events: None,
+        state: Some(std::sync::Arc::new(run.session.journal())),
     }
 }
 

@@ -56,6 +56,7 @@ impl Agent<'_> {
             journal: std::sync::Arc::new(run.session.journal()),
             cause: run.session.call_message,
             events: Some(events),
+            state: Some(std::sync::Arc::new(run.session.journal())),
         };
         let state = std::sync::Arc::clone(&run.session.work);
         let mut relay = crate::asks::Relay::new(&call.id, run.submission, &state);

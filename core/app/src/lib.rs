@@ -66,6 +66,7 @@ pub mod sandbox;
 pub mod secrets;
 pub mod sessions;
 pub mod settings;
+pub mod state;
 
 use std::path::{Path, PathBuf};
 

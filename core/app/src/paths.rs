@@ -223,6 +223,12 @@ impl Paths {
         })
     }
 
+    /// Where plugins' project and user state is kept (`state/`, beside the sessions); `None`
+    /// when no variable leads to a data home.
+    pub fn state(&self) -> Option<PathBuf> {
+        self.data.as_ref().map(|d| d.join("state"))
+    }
+
     /// The installed plugins' directory (`plugins/ID/` each, and their records
     /// `plugins/installed.kdl`), beside the sessions.
     ///

@@ -524,6 +524,10 @@ pub fn policy(
     let project = project_of(cwd)
         .or_else(|| cwd.canonicalize().ok())
         .unwrap_or_else(|| cwd.to_owned());
+    let state_files = smith_host::StateFiles(paths.state().map(|root| {
+        std::sync::Arc::new(crate::state::StateFiles::new(&root, &project))
+            as std::sync::Arc<dyn smith::ScopedState>
+    }));
     let process = match settings.resolved.get("process.allow") {
         Some(v) if v.value == Value::Bool(true) => {
             ProcessPolicy::Allowed(format!("process.allow is true ({})", v.source))
@@ -547,7 +551,10 @@ pub fn policy(
         .map_err(|(source_text, name)| RegistryError::PassEnv { source_text, name })?;
     let sandbox = crate::sandbox::from_settings(paths, settings, cwd)?;
     let permissions =
-        crate::permissions::from_settings(settings, matches!(process, ProcessPolicy::Allowed(_)))?;
+        crate::permissions::from_settings(settings, matches!(process, ProcessPolicy::Allowed(_)))?
+            .with_project_config(
+                trusted_project(paths, cwd)?.map(|p| p.join(".smith").join("config.kdl")),
+            );
     Ok(Policy {
         process,
         process_limits: ProcessLimits {
@@ -572,5 +579,6 @@ pub fn policy(
         tree: smith_host::Tree::default(),
         sandbox,
         permissions,
+        state_files,
     })
 }

@@ -24,6 +24,7 @@ mod file;
 pub mod kdl;
 mod reference;
 mod resolve;
+pub mod rules;
 mod schema;
 mod trust;
 mod value;

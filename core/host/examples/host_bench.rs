@@ -56,6 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         journal: Arc::new(writer),
         cause: None,
         events: None,
+        state: None,
     };
     let call = ToolCall {
         id: "bench".into(),

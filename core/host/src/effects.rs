@@ -44,6 +44,9 @@ pub(crate) struct CallState {
     pub(crate) gate: Option<EffectGate>,
     /// The policy handlers that allowed the call itself (`id@version`).
     pub(crate) call_allowed_by: Vec<String>,
+    /// The call's arguments, JSON text, for the policy's effect events (empty without a
+    /// policy).
+    pub(crate) call_arguments: String,
     /// Set by a confined program that failed as the sandbox likely made it fail.
     pub(crate) sandbox_refused: std::sync::atomic::AtomicBool,
     /// What a `context` handler may read while it answers (`None` elsewhere).
@@ -55,6 +58,11 @@ pub(crate) struct CallState {
     /// The snapshot ids `vcs.snapshot` returned in this call, in order: a `history`
     /// handler's answer may name only these.
     pub(crate) snapshots: Vec<String>,
+    /// What the `state` import reaches (`None`: the kind of call has no state).
+    pub(crate) state: Option<crate::state_imports::StateAccess>,
+    /// Where a policy handler answering the person's choice may add allow rules (`None`
+    /// elsewhere).
+    pub(crate) remember: Option<std::path::PathBuf>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -163,10 +171,13 @@ impl CallState {
             authorize: None,
             gate: None,
             call_allowed_by: Vec::new(),
+            call_arguments: String::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
+            state: None,
+            remember: None,
         }
     }
 
@@ -208,10 +219,13 @@ impl CallState {
             authorize: None,
             gate: None,
             call_allowed_by: Vec::new(),
+            call_arguments: String::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
             snapshots: Vec::new(),
+            state: None,
+            remember: None,
         }
     }
 
@@ -354,6 +368,7 @@ impl CallState {
         let (call_id, tool, plugin) =
             (self.call_id.clone(), self.tool.clone(), self.plugin.clone());
         let allowed_by = self.call_allowed_by.clone();
+        let arguments = self.call_arguments.clone();
         let process = effect == crate::grants::Effect::Process;
         let query = crate::policy::EffectQuery {
             call_id: &call_id,
@@ -375,6 +390,15 @@ impl CallState {
             },
             call_allowed_by: &allowed_by,
             leaves_sandbox,
+            arguments: &arguments,
+            kept: self
+                .state
+                .as_ref()
+                .map(|s| crate::state_imports::Kept {
+                    session: s.session.clone(),
+                    cause: s.cause,
+                })
+                .unwrap_or_default(),
         };
         let target = target.to_owned();
         let mut asker =

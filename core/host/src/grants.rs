@@ -216,6 +216,9 @@ pub struct Policy {
     pub sandbox: crate::sandbox::Sandbox,
     /// The permission mode and rules every policy event carries (`permissions.*`).
     pub permissions: crate::policy::Permissions,
+    /// Where plugins' project and user state is kept (branch and session state is the
+    /// session's, [`smith::ToolContext::state`]).
+    pub state_files: crate::StateFiles,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -248,6 +251,7 @@ impl Default for Policy {
             tree: crate::Tree::default(),
             sandbox: crate::sandbox::Sandbox::default(),
             permissions: crate::policy::Permissions::default(),
+            state_files: crate::StateFiles::default(),
         }
     }
 }

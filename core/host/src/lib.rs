@@ -39,6 +39,7 @@ mod runtime;
 pub mod sandbox;
 pub mod search;
 mod secrets_imports;
+mod state_imports;
 mod tool_call;
 mod vcs_imports;
 
@@ -55,6 +56,7 @@ pub use manifest::{Manifest, ToolHints};
 pub use policy::{MAX_CHOICES, MAX_QUESTION_BYTES, MAX_REASON_BYTES, PermissionMode, Permissions};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Declared, Host, Limits, Loadout, PluginSource, PluginUsage};
+pub use state_imports::{MAX_STATE_BYTES, MAX_STATE_SLOTS, StateFiles, StateSlot};
 pub use vcs_imports::{MAX_DIFF_BYTES, MAX_NOTE_BYTES, Tree};
 
 /// A host failure, naming the plugin and what to do.

@@ -188,6 +188,9 @@ pub struct Manifest {
     /// The events a policy plugin takes (`event "before-tool"`, one of [`POLICY_EVENTS`]
     /// each); empty: all of them. Its own question's `answered` event always reaches it.
     pub policy_events: Vec<String>,
+    /// The state slots it declares (`state "NAME" scope="SCOPE" version=N max-bytes=N`, at
+    /// most [`crate::MAX_STATE_SLOTS`]); only a tool or policy plugin may declare any.
+    pub state: Vec<crate::StateSlot>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
@@ -288,6 +291,7 @@ impl Manifest {
         let mut handlers = Vec::new();
         let mut context_files: Vec<String> = Vec::new();
         let mut policy_events: Vec<String> = Vec::new();
+        let mut state: Vec<crate::StateSlot> = Vec::new();
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
         let mut catalog = None;
@@ -310,6 +314,20 @@ impl Manifest {
                         )
                     })?;
                 catalog = Some(block);
+                continue;
+            }
+            if name == "state" {
+                let slot = crate::state_imports::state_node(node).map_err(&bad)?;
+                if state.iter().any(|s| s.name == slot.name) {
+                    return Err(bad(format!("state `{}` is declared twice", slot.name)));
+                }
+                if state.len() == crate::MAX_STATE_SLOTS {
+                    return Err(bad(format!(
+                        "a plugin may declare at most {} state slots",
+                        crate::MAX_STATE_SLOTS
+                    )));
+                }
+                state.push(slot);
                 continue;
             }
             if name == "tool" {
@@ -423,6 +441,11 @@ impl Manifest {
             smith_ai::catalog::parse(text, &format!("{origin} catalog"), Some(&decl.id))
                 .map_err(|e| bad(e.to_string()))?;
         }
+        if !state.is_empty() && world != TOOL_WORLD && world != POLICY_WORLD {
+            return Err(bad(format!(
+                "`state` slots belong to a `{TOOL_WORLD}` or `{POLICY_WORLD}` plugin (the worlds that import `state`); this one is `{world}`"
+            )));
+        }
         if world == PROVIDER_WORLD {
             if !tools.is_empty() || !handlers.is_empty() || !grants.is_empty() {
                 return Err(bad(
@@ -500,6 +523,7 @@ impl Manifest {
             handlers,
             context_files,
             policy_events,
+            state,
             provider,
             catalog,
         })
@@ -623,7 +647,7 @@ fn provider_decl(
     })
 }
 
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
         && id

@@ -27,6 +27,7 @@ pub(crate) mod bindings {
         world: "policy-plugin",
         with: {
             "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
+            "smith:plugin/state": crate::runtime::bindings::smith::plugin::state,
         },
     });
 }
@@ -34,8 +35,77 @@ pub(crate) mod bindings {
 pub(crate) use bindings::smith::plugin::policy as wit;
 use bindings::{PolicyPlugin, PolicyPluginPre};
 
-/// The policy interface holds types only.
-impl wit::Host for State {}
+/// The longest rule `remember-allow` writes, in bytes.
+const MAX_RULE_BYTES: usize = 4 * 1024;
+
+/// The most rules one `remember-allow` writes.
+const MAX_REMEMBERED: usize = 16;
+
+impl wit::Host for State {
+    /// Only while answering the person's choice, in a project whose configuration is read.
+    fn remember_allow(&mut self, rules: Vec<String>) -> Result<String, String> {
+        let Some(file) = self.call.remember.clone() else {
+            return Err(
+                "rules are remembered only while answering the person's choice (an `answered` event), in a project whose configuration Smith reads (a trusted one); nothing was written"
+                    .to_owned(),
+            );
+        };
+        if rules.is_empty() || rules.len() > MAX_REMEMBERED {
+            return Err(format!(
+                "{} rules given; 1 to {MAX_REMEMBERED} are written at once",
+                rules.len()
+            ));
+        }
+        for rule in &rules {
+            check_rule(rule)?;
+        }
+        remember(&file, &rules)?;
+        Ok(file.display().to_string())
+    }
+}
+
+/// Whether `rule` is `TOOL` or `TOOL(PATTERN)` with no comma or line break (the settings
+/// separate rules with commas).
+fn check_rule(rule: &str) -> Result<(), String> {
+    let shaped = smith_config::rules::check(rule).is_ok();
+    if !shaped || rule.len() > MAX_RULE_BYTES || rule.contains([',', '\n', '\r']) {
+        return Err(format!(
+            "rule `{}` is not `TOOL` or `TOOL(PATTERN)` without commas or line breaks (at most {MAX_RULE_BYTES} bytes); nothing was written",
+            cut(rule, 200)
+        ));
+    }
+    Ok(())
+}
+
+/// Add `rules` to `permissions.allow` in the configuration file `file`, after those its last
+/// `permissions.allow` node holds; the file's other contents stay byte for byte.
+fn remember(file: &std::path::Path, rules: &[String]) -> Result<(), String> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+    };
+    let entries = smith_config::parse_file(&text, &file.display().to_string())
+        .map_err(|e| format!("{e}; nothing was written"))?;
+    let mut kept: Vec<String> = entries
+        .iter()
+        .rev()
+        .find(|e| e.key == "permissions.allow")
+        .map(|e| smith_config::rules::split(&e.text()))
+        .unwrap_or_default();
+    for rule in rules {
+        if !kept.contains(rule) {
+            kept.push(rule.clone());
+        }
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    smith_config::set_in_file(file, "permissions.allow", &kept.join(","))
+        .map(drop)
+        .map_err(|e| format!("{e}; nothing was written"))
+}
 
 /// The policy world's pre-instantiated bindings.
 pub(crate) type Pre = PolicyPluginPre<State>;
@@ -115,6 +185,9 @@ pub struct Permissions {
     pub ask: Vec<String>,
     /// Rules that deny.
     pub deny: Vec<String>,
+    /// The project's configuration file where a policy handler may add allow rules the person
+    /// chose (`.smith/config.kdl` at the root of a project whose configuration is read).
+    pub project_config: Option<std::path::PathBuf>,
 }
 
 impl Default for Permissions {
@@ -125,17 +198,31 @@ impl Default for Permissions {
             allow: Vec::new(),
             ask: Vec::new(),
             deny: Vec::new(),
+            project_config: None,
         }
     }
 }
 
 impl Permissions {
+    /// The same permissions with `file` as the project configuration a policy handler may add
+    /// the person's allow rules to (`None`: nowhere).
+    #[must_use]
+    pub fn with_project_config(mut self, file: Option<std::path::PathBuf>) -> Self {
+        self.project_config = file;
+        self
+    }
+
     fn wit(&self) -> wit::Settings {
         wit::Settings {
             mode: self.mode.name().to_owned(),
             allow: self.allow.clone(),
             ask: self.ask.clone(),
             deny: self.deny.clone(),
+            project_config: self
+                .project_config
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
         }
     }
 }
@@ -215,6 +302,8 @@ impl LoadedPolicy {
         runtime: &Runtime,
         event: &wit::PolicyEvent,
         cancel: &Cancel,
+        state: crate::state_imports::StateAccess,
+        remember: Option<&std::path::Path>,
     ) -> Result<wit::Verdict, String> {
         if !self.takes(event) {
             return Ok(wit::Verdict::Pass);
@@ -225,6 +314,10 @@ impl LoadedPolicy {
             .map_err(|why| format!("it cannot be loaded: {why}"))?;
         let mut call = CallState::inert(&self.manifest.label());
         call.cancel = cancel.clone();
+        call.state = Some(state);
+        if let wit::PolicyEvent::Answered(_) = event {
+            call.remember = remember.map(std::path::Path::to_owned);
+        }
         let deadline = runtime
             .limits()
             .deadline
@@ -272,6 +365,10 @@ pub(crate) struct EffectQuery<'a> {
     pub(crate) call_allowed_by: &'a [String],
     /// The offer to run a program the sandbox refused again outside it.
     pub(crate) leaves_sandbox: bool,
+    /// The call's session state (the handlers keep theirs there).
+    pub(crate) kept: crate::state_imports::Kept,
+    /// The call's arguments, JSON text.
+    pub(crate) arguments: &'a str,
 }
 
 /// One tool call, as a `before-tool` or `after-tool` event describes it.
@@ -282,6 +379,8 @@ pub(crate) struct CallQuery<'a> {
     pub(crate) arguments: String,
     pub(crate) cwd: String,
     pub(crate) read_only: bool,
+    /// The call's session state (the handlers keep theirs there).
+    pub(crate) kept: crate::state_imports::Kept,
 }
 
 /// Put `question` to the person: the chosen choice's index, or why nobody answered.
@@ -324,7 +423,13 @@ impl Loadout {
             read_only: query.read_only,
             settings: self.policy.permissions.wit(),
         });
-        self.decide(&|_: &str| event.clone(), query.call_id, ask, cancel)
+        self.decide(
+            &|_: &str| event.clone(),
+            query.call_id,
+            &query.kept,
+            ask,
+            cancel,
+        )
     }
 
     /// The decision on the effect `query` describes, before it runs.
@@ -346,10 +451,11 @@ impl Loadout {
                 sandbox: query.sandbox.clone(),
                 call_allowed: query.call_allowed_by.iter().any(|b| b == label),
                 leaves_sandbox: query.leaves_sandbox,
+                arguments: query.arguments.to_owned(),
                 settings: self.policy.permissions.wit(),
             })
         };
-        match self.decide(&event, query.call_id, ask, cancel) {
+        match self.decide(&event, query.call_id, &query.kept, ask, cancel) {
             // Leaving the sandbox takes an explicit allow: no opinion keeps it in.
             Decision::Allow(by) if query.leaves_sandbox && by.is_empty() => Decision::Deny(
                 "it stays in the sandbox: no policy handler allowed running it outside".to_owned(),
@@ -379,7 +485,8 @@ impl Loadout {
         let mut notes = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
-            match p.decide(&self.runtime, &event, cancel) {
+            let state = query.kept.access(&p.manifest, &self.policy.state_files);
+            match p.decide(&self.runtime, &event, cancel, state, None) {
                 Ok(wit::Verdict::Note(text)) => {
                     notes.push(format!("[{label}] {}", cut(&text, MAX_QUESTION_BYTES)));
                 }
@@ -402,6 +509,7 @@ impl Loadout {
         &self,
         event: &dyn Fn(&str) -> wit::PolicyEvent,
         call_id: &str,
+        kept: &crate::state_imports::Kept,
         ask: &mut Asker<'_>,
         cancel: &Cancel,
     ) -> Decision {
@@ -409,7 +517,8 @@ impl Loadout {
         let mut asks: Vec<(&LoadedPolicy, wit::Question)> = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
-            match p.decide(&self.runtime, &event(&label), cancel) {
+            let state = kept.access(&p.manifest, &self.policy.state_files);
+            match p.decide(&self.runtime, &event(&label), cancel, state, None) {
                 Ok(wit::Verdict::Deny(reason)) => {
                     return Decision::Deny(format!(
                         "refused by {label}: {}",
@@ -452,7 +561,14 @@ impl Loadout {
                 choice: choice.clone(),
                 settings: self.policy.permissions.wit(),
             });
-            match p.decide(&self.runtime, &answered, cancel) {
+            let state = kept.access(&p.manifest, &self.policy.state_files);
+            match p.decide(
+                &self.runtime,
+                &answered,
+                cancel,
+                state,
+                self.policy.permissions.project_config.as_deref(),
+            ) {
                 Ok(wit::Verdict::Allow) => allowed.push(label),
                 Ok(wit::Verdict::Deny(reason)) => {
                     return Decision::Deny(format!(

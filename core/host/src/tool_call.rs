@@ -186,6 +186,11 @@ impl ToolRegistry for Loadout {
             Arc::clone(&self.policy),
             cancel.clone(),
         );
+        let kept = crate::state_imports::Kept {
+            session: context.state.clone(),
+            cause: context.cause,
+        };
+        state.state = Some(kept.access(&plugin.manifest, &self.policy.state_files));
         {
             let loadout = self.clone();
             let cancel = cancel.clone();
@@ -204,6 +209,7 @@ impl ToolRegistry for Loadout {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
             read_only: self.read_only(&call.name),
+            kept: kept.clone(),
         });
         if let Some(query) = &gated {
             let mut asker =
@@ -218,6 +224,7 @@ impl ToolRegistry for Loadout {
                 }
                 Decision::Allow(by) => state.call_allowed_by = by,
             }
+            state.call_arguments.clone_from(&query.arguments);
             let loadout = self.clone();
             let cancel = cancel.clone();
             state.gate = Some(Arc::new(move |query, ask| {

@@ -37,6 +37,9 @@ pub struct ToolContext {
     /// frontend answers ([`crate::ask()`]). `None` drops progress and leaves questions
     /// unanswerable ([`crate::AskError::Unavailable`]).
     pub events: Option<std::sync::mpsc::Sender<crate::ToolEvent>>,
+    /// The session's branch and session state ([`crate::ScopedState`]), kept in its file;
+    /// `None` when the call runs outside a session (plugins are told it is unavailable).
+    pub state: Option<Arc<dyn crate::ScopedState>>,
 }
 
 impl std::fmt::Debug for ToolContext {

@@ -24,6 +24,7 @@ mod record;
 mod request;
 mod scan;
 mod shared;
+mod state;
 mod vcs;
 mod writer;
 
@@ -49,6 +50,7 @@ pub use shared::{SharedWriter, WeakWriter};
 /// Record bodies that are also port vocabulary (the durable effect boundary, queued input):
 /// they are defined in `smith`, and encoded here as record kinds 6 and 7 and inside kind 8.
 pub use smith::{Delivery, EffectCompletion, EffectIntent, EffectOutcome};
+pub use state::StateRecord;
 pub use vcs::{VcsOp, VcsRecord};
 pub use writer::{
     ABANDONED_AFTER, INDEX_SPAN, Recovery, SessionWriter, remove_abandoned_temporaries,

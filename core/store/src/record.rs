@@ -235,6 +235,8 @@ pub enum Record {
     Compaction(crate::Compaction),
     /// Kind 20: a change of the working tree between two snapshots.
     Vcs(crate::VcsRecord),
+    /// Kind 21: a plugin's branch or session state was set or removed.
+    State(crate::StateRecord),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -289,6 +291,8 @@ impl Record {
     pub const COMPACTION: u16 = 19;
     /// Record kind of [`Record::Vcs`].
     pub const VCS: u16 = 20;
+    /// Record kind of [`Record::State`].
+    pub const STATE: u16 = 21;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -313,6 +317,7 @@ impl Record {
             Record::ClientCall(_) => Self::CLIENT_CALL,
             Record::Compaction(_) => Self::COMPACTION,
             Record::Vcs(_) => Self::VCS,
+            Record::State(_) => Self::STATE,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -320,7 +325,7 @@ impl Record {
     /// The record kind's name (`session_start`, `model_change`, `message`, `tool_result`,
     /// `run_end`, `effect_intent`, `effect_completion`, `submission`, `abort`, `withdrawal`,
     /// `checkpoint`, `attempt`, `attempt_failed`, `secret_registration`, `context_edit`,
-    /// `request_input`, `request`, `client_call`, `compaction`, `vcs`, or `unknown`).
+    /// `request_input`, `request`, `client_call`, `compaction`, `vcs`, `state`, or `unknown`).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Record::SessionStart(_) => "session_start",
@@ -343,6 +348,7 @@ impl Record {
             Record::ClientCall(_) => "client_call",
             Record::Compaction(_) => "compaction",
             Record::Vcs(_) => "vcs",
+            Record::State(_) => "state",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -389,6 +395,7 @@ impl Record {
             Record::ClientCall(r) => cbor(r, out),
             Record::Compaction(r) => cbor(r, out),
             Record::Vcs(r) => cbor(r, out),
+            Record::State(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -441,6 +448,7 @@ impl Record {
             Self::CLIENT_CALL => Record::ClientCall(cbor(body)?),
             Self::COMPACTION => Record::Compaction(cbor(body)?),
             Self::VCS => Record::Vcs(cbor(body)?),
+            Self::STATE => Record::State(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -70,6 +70,11 @@ pub struct SessionWriter {
     /// This process's writer record beside the file (observers read who writes), removed
     /// when the writer is dropped.
     holder: Option<crate::holder::Claim>,
+    /// How many times [`SessionWriter::select`] moved the selection (the state index's
+    /// branch part is recomputed after one).
+    selections: u64,
+    /// Branch and session plugin state, once first read.
+    pub(crate) state_index: Option<crate::state::Index>,
     /// A storage fault to inject into the next write (tests only).
     #[cfg(test)]
     pub(crate) fault: Option<Fault>,
@@ -233,6 +238,8 @@ impl SessionWriter {
             uncertain: None,
             rescanned: false,
             redactor: None,
+            selections: 0,
+            state_index: None,
             holder: None,
             #[cfg(test)]
             fault: None,
@@ -313,6 +320,8 @@ impl SessionWriter {
             uncertain: None,
             rescanned: false,
             redactor: None,
+            selections: 0,
+            state_index: None,
             holder: crate::holder::Claim::record(path),
             #[cfg(test)]
             fault: None,
@@ -469,7 +478,25 @@ impl SessionWriter {
         // Validated on access: its frame and the commit closing its change (fast opening
         // did not look for damage in the middle of the file).
         SessionReader::open(&self.path)?.check(leaf)?;
-        self.write_change(Vec::new(), leaf.0)
+        self.write_change(Vec::new(), leaf.0)?;
+        self.selections += 1;
+        Ok(())
+    }
+
+    /// How many times [`SessionWriter::select`] moved the selection since opening.
+    pub(crate) fn selections(&self) -> u64 {
+        self.selections
+    }
+
+    /// `record` as it is written: its registered secrets replaced by references.
+    ///
+    /// # Errors
+    /// [`Error::Encode`] when it cannot be redacted.
+    pub(crate) fn as_written(&self, record: Record) -> Result<Record, Error> {
+        match &self.redactor {
+            Some(r) => Ok(crate::record::redact_record(&record, &r.current())?.unwrap_or(record)),
+            None => Ok(record),
+        }
     }
 
     /// Record that every change so far is durably acknowledged and release the lock (see

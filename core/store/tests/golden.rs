@@ -437,6 +437,17 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 target: None,
             }),
         ),
+        (
+            "state",
+            Some(EntryId(4)),
+            Record::State(smith_store::StateRecord {
+                owner: "permissions".into(),
+                name: "session-allow".into(),
+                scope: smith::StateScope::Session,
+                version: 1,
+                value: Some(serde_json::json!(["bash(cargo test*)"])),
+            }),
+        ),
     ]
 }
 

@@ -33,7 +33,7 @@ mod tree;
 
 pub use diff::{Diff, FileChange, FileDiff, Stat, display_path};
 pub use error::{PartialRestore, VcsError};
-pub use project::{SnapshotId, Vcs};
+pub use project::{SnapshotId, Vcs, project_key};
 pub use restore::{Restore, Restored};
 pub use snapshot::{SkipReason, Skipped, Snapshot};
 

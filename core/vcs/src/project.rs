@@ -72,9 +72,16 @@ impl std::fmt::Debug for Vcs {
     }
 }
 
-/// The repository directory name for a canonical root: its last component (for people) and 16
-/// digits of the SHA-1 of its path (for uniqueness).
+/// The repository directory name for a canonical root: [`project_key`] and `.git`.
 fn repo_name(root: &Path) -> String {
+    format!("{}.git", project_key(root))
+}
+
+/// A directory name standing for the project at canonical `root` in Smith's data home
+/// (`NAME-KEY`): its last component (for people; characters other than ASCII letters, digits,
+/// `-` and `_` as `_`, at most 40) and 16 hexadecimal digits of the SHA-1 of its path (for
+/// uniqueness).
+pub fn project_key(root: &Path) -> String {
     use std::os::unix::ffi::OsStrExt as _;
     let key = gix::objs::compute_hash(
         gix::hash::Kind::Sha1,
@@ -97,7 +104,7 @@ fn repo_name(root: &Path) -> String {
         })
         .take(40)
         .collect();
-    format!("{name}-{key}.git")
+    format!("{name}-{key}")
 }
 
 impl Vcs {

@@ -318,9 +318,10 @@ fn run_tool(
     let (events, updates) = mpsc::channel::<ToolEvent>();
     let context = ToolContext {
         cwd: Some(server.cwd()),
-        journal: Arc::new(journal),
+        journal: Arc::new(journal.clone()),
         cause,
         events: Some(events),
+        state: Some(Arc::new(journal)),
     };
     let mut progress = token.map(smith_render_mcp::Progress::new);
     let out = std::thread::scope(|scope| {

@@ -174,6 +174,7 @@ pub mod policy {
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
                 "smith:plugin/host@1.1.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.1.0": crate::bindings::smith::plugin::state,
             },
         });
     }
@@ -181,7 +182,7 @@ pub mod policy {
     pub use generated::Guest;
     pub use generated::smith::plugin::policy::{
         AnsweredEvent, Choice, EffectEvent, PolicyEvent, Question, Settings, ToolCallEvent,
-        ToolResultEvent, Verdict,
+        ToolResultEvent, Verdict, remember_allow,
     };
 }
 
@@ -190,7 +191,7 @@ pub mod plugin;
 pub mod provider;
 pub mod sse;
 
-pub use bindings::smith::plugin::{docs, fs, process, secrets, vcs};
+pub use bindings::smith::plugin::{docs, fs, process, secrets, state, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use handler::generated::export_handler_plugin;
 pub use policy::generated::export_policy_plugin;
@@ -215,6 +216,29 @@ pub fn progress(message: &str) {
 /// the output text; clients that read structured results (MCP's `structuredContent`) get this.
 pub fn structured(json: &str) {
     smith::plugin::host::structured(json);
+}
+
+/// Slot `name`'s value of this plugin's state (declared in its manifest: `state "NAME"
+/// scope="…" version=N max-bytes=N`), read as `T`; `None` when it was never set, was removed,
+/// was written under another version, or does not have `T`'s shape.
+///
+/// # Errors
+/// [`state::StateError`] when the slot is undeclared or its scope is not available here.
+pub fn state_get<T: serde::de::DeserializeOwned>(
+    name: &str,
+) -> Result<Option<T>, state::StateError> {
+    Ok(state::get(name)?.and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+/// Set slot `name` of this plugin's state to `value` (as JSON), durably.
+///
+/// # Errors
+/// [`state::StateError`]: undeclared, over the slot's `max-bytes`, unavailable, or the store
+/// failed; nothing was written.
+pub fn state_set<T: serde::Serialize>(name: &str, value: &T) -> Result<(), state::StateError> {
+    let text =
+        serde_json::to_string(value).map_err(|e| state::StateError::Invalid(e.to_string()))?;
+    state::set(name, &text)
 }
 
 /// A tool definition from its name, description and JSON Schema text.

@@ -106,6 +106,15 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             })
             .collect(),
         Record::Compaction(c) => vec![c.summary.clone()],
+        Record::State(s) => vec![format!(
+            "{} {} {}",
+            s.owner,
+            s.name,
+            s.value
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        )],
         Record::Vcs(v) => vec![format!("{} {} {}", v.before, v.after, v.root)]
             .into_iter()
             .chain(v.target.clone())

@@ -194,6 +194,16 @@ fn summary(entry: &Entry) -> String {
                 .map_or_else(|| "this entry".to_owned(), |k| format!("entry {k}")),
             c.summary
         ),
+        Stored::State(s) => format!(
+            "{} {} ({} v{}): {}",
+            s.owner,
+            s.name,
+            s.scope.name(),
+            s.version,
+            s.value
+                .as_ref()
+                .map_or_else(|| "removed".to_owned(), ToString::to_string)
+        ),
         Stored::Vcs(v) => {
             let what = match v.op {
                 smith_store::VcsOp::Batch => format!(

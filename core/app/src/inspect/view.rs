@@ -247,6 +247,8 @@ pub enum KnownRecord<'a> {
     Compaction(&'a smith_store::Compaction),
     /// Kind 20.
     Vcs(&'a smith_store::VcsRecord),
+    /// Kind 21.
+    State(&'a smith_store::StateRecord),
 }
 
 impl<'a> RecordView<'a> {
@@ -272,6 +274,7 @@ impl<'a> RecordView<'a> {
             Stored::Request(r) => KnownRecord::Request(r),
             Stored::Compaction(r) => KnownRecord::Compaction(r),
             Stored::Vcs(r) => KnownRecord::Vcs(r),
+            Stored::State(r) => KnownRecord::State(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,

@@ -337,6 +337,9 @@ impl crate::App {
                         journal: memory.clone(),
                         cause: None,
                         events: None,
+                        // Re-execution writes no session: plugins are told state is
+                        // unavailable rather than reading or changing the recorded one.
+                        state: None,
                     };
                     // Paths of the recorded place name the same files here.
                     let mut moved = call.call.clone();

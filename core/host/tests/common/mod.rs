@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub mod codecs;
+pub mod policy;
 
 use smith::{Cancel, SessionId, ToolCall, ToolContext, ToolOutput, ToolRegistry};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
@@ -76,6 +77,7 @@ impl Fixture {
             journal: Arc::new(self.writer.clone()),
             cause: None,
             events: None,
+            state: Some(Arc::new(self.writer.clone())),
         }
     }
 

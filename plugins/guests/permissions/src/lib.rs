@@ -9,7 +9,12 @@
 //! `ask` asks before writes and programs; `auto-edit` lets file writes run and asks before
 //! programs; `auto` lets run what the OS sandbox permits. A program the sandbox refused may be
 //! run again outside it only when the person says so, in every mode.
+//!
+//! A question before a write or a program offers, besides once: for the rest of the session
+//! (kept in the plugin's session state; see [`approvals`]), and always in the project (allow
+//! rules written to the project's configuration) where the project's configuration is read.
 
+mod approvals;
 mod rules;
 
 use smith_plugin_sdk::export_policy_plugin;
@@ -17,11 +22,14 @@ use smith_plugin_sdk::policy::{
     Choice, EffectEvent, Guest, PolicyEvent, Question, Settings, ToolCallEvent, Verdict,
 };
 
+use approvals::{Approved, Grant};
 use rules::{Rule, Subject};
 
-/// The choice ids of the questions it asks.
+/// The choice ids of the questions it asks (a lasting choice's id carries what it allows).
 const ALLOW_ONCE: &str = "allow-once";
 const DENY: &str = "deny";
+const FOR_SESSION: &str = "allow-session:";
+const FOR_PROJECT: &str = "allow-project:";
 
 struct Permissions;
 
@@ -31,14 +39,28 @@ impl Guest for Permissions {
             PolicyEvent::BeforeTool(call) => before_tool(&call),
             PolicyEvent::BeforeEffect(effect) => Ok(before_effect(&effect)),
             PolicyEvent::AfterTool(_) => Ok(Verdict::Pass),
-            PolicyEvent::Answered(answer) => Ok(match answer.choice.as_str() {
-                ALLOW_ONCE => Verdict::Allow,
-                _ => Verdict::Deny(
-                    "the user declined it when asked; do not try it another way — ask the user what to do instead".to_owned(),
-                ),
-            }),
+            PolicyEvent::Answered(answer) => Ok(answered(&answer.choice)),
         }
     }
+}
+
+/// The verdict on the person's `choice`: a lasting allow is kept before the call runs (if it
+/// cannot be, the call still runs this once, as the person allowed it).
+fn answered(choice: &str) -> Verdict {
+    if choice == ALLOW_ONCE {
+        return Verdict::Allow;
+    }
+    if let Some(grant) = Grant::from_choice(choice, FOR_SESSION) {
+        let _ = grant.keep_for_session();
+        return Verdict::Allow;
+    }
+    if let Some(grant) = Grant::from_choice(choice, FOR_PROJECT) {
+        let _ = grant.keep_for_project();
+        return Verdict::Allow;
+    }
+    Verdict::Deny(
+        "the user declined it when asked; do not try it another way — ask the user what to do instead".to_owned(),
+    )
 }
 
 /// The rules of `settings`, by kind.
@@ -73,7 +95,8 @@ impl Rules {
 
 fn before_tool(call: &ToolCallEvent) -> Result<Verdict, String> {
     let rules = Rules::parse(&call.settings)?;
-    if !rules.about(&call.tool) {
+    let approved = Approved::load();
+    if !rules.about(&call.tool) && !approved.about(&call.tool) {
         return Ok(Verdict::Pass);
     }
     let subject = Subject::of(&call.arguments, &call.cwd);
@@ -107,23 +130,24 @@ fn before_tool(call: &ToolCallEvent) -> Result<Verdict, String> {
         ));
     }
     if rules.allow.iter().any(|r| r.matches(&call.tool, &subject))
-        || covered(&rules, call, &subject)
+        || covered(&rules, &approved, call, &subject)
     {
         return Ok(Verdict::Allow);
     }
     Ok(Verdict::Pass)
 }
 
-/// Whether the allow rules cover every part of a shell command together (`git status;
-/// cargo test` under `bash(git status*)` and `bash(cargo test*)`).
-fn covered(rules: &Rules, call: &ToolCallEvent, subject: &Subject) -> bool {
+/// Whether the allow rules and the session's approvals cover every part of a shell command
+/// together (`git status; cargo test` under `bash(git status*)` and `bash(cargo test*)`).
+fn covered(rules: &Rules, approved: &Approved, call: &ToolCallEvent, subject: &Subject) -> bool {
     let Subject::Command(parts) = subject else {
         return false;
     };
     !parts.is_empty()
         && parts.iter().all(|part| {
             let one = Subject::Command(vec![part.clone()]);
-            rules.allow.iter().any(|r| r.matches(&call.tool, &one))
+            approved.command(&call.tool, part)
+                || rules.allow.iter().any(|r| r.matches(&call.tool, &one))
         })
 }
 
@@ -152,13 +176,27 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
         return Verdict::Pass;
     }
     let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
-    if mode == "auto-edit" && writes {
+    if writes && (mode == "auto-edit" || Approved::load().writes(&effect.tool)) {
         return Verdict::Pass;
     }
-    ask(
+    let mut question = question(
         &effect.call_id,
         format!("Let `{}` {}?", effect.tool, what(effect)),
-    )
+    );
+    if let Some(grant) = Grant::of(effect) {
+        question.choices.push(Choice {
+            id: grant.choice_id(FOR_SESSION),
+            label: grant.label(None),
+        });
+        let project = &effect.settings.project_config;
+        if !project.is_empty() && grant.rules().is_some() {
+            question.choices.push(Choice {
+                id: grant.choice_id(FOR_PROJECT),
+                label: grant.label(Some(project)),
+            });
+        }
+    }
+    Verdict::Ask(question)
 }
 
 /// The effect in words, its target whole.
@@ -191,7 +229,12 @@ fn describe(tool: &str, subject: &Subject) -> String {
 }
 
 fn ask(call_id: &str, text: String) -> Verdict {
-    Verdict::Ask(Question {
+    Verdict::Ask(question(call_id, text))
+}
+
+/// A question allowing once or denying.
+fn question(call_id: &str, text: String) -> Question {
+    Question {
         id: format!("{call_id}:permissions"),
         text,
         // Deny first: it is what a frontend highlights, so an Enter typed ahead of the
@@ -206,7 +249,7 @@ fn ask(call_id: &str, text: String) -> Verdict {
                 label: "Allow once".to_owned(),
             },
         ],
-    })
+    }
 }
 
 export_policy_plugin!(Permissions);

@@ -5,11 +5,16 @@
 //! - `probe-ask` asks at the call (choices `yes` and `no`; `yes` allows);
 //! - `note` adds a note to the result;
 //! - `loop` spins at the call until its deadline;
+//! - after the call, `count-branch`, `count-session`, `count-project` and `count-user`
+//!   increment a counter in the state slot of that scope and note its value; `state-big`
+//!   writes a value over its slot's bound, `state-undeclared` reads an undeclared slot and
+//!   `remember-outside` asks the host to remember a rule outside an answer, each noting the
+//!   error it got;
 //!
 //! It passes otherwise.
 
-use smith_plugin_sdk::export_policy_plugin;
 use smith_plugin_sdk::policy::{Choice, Guest, PolicyEvent, Question, Verdict};
+use smith_plugin_sdk::{export_policy_plugin, state_get, state_set};
 
 struct Probe;
 
@@ -60,7 +65,37 @@ impl Guest for Probe {
                 }
             }
             PolicyEvent::AfterTool(result) => {
-                if result.arguments.contains("note") {
+                let args = result.arguments.as_str();
+                let mut notes = Vec::new();
+                for scope in ["branch", "session", "project", "user"] {
+                    if args.contains(&format!("count-{scope}")) {
+                        notes.push(match state_get::<u64>(scope) {
+                            Ok(n) => {
+                                let next = n.unwrap_or(0) + 1;
+                                match state_set(scope, &next) {
+                                    Ok(()) => format!("{scope} count {next}"),
+                                    Err(e) => format!("{scope} set failed: {e:?}"),
+                                }
+                            }
+                            Err(e) => format!("{scope} get failed: {e:?}"),
+                        });
+                    }
+                }
+                if args.contains("state-big") {
+                    notes.push(format!("big: {:?}", state_set("branch", &"x".repeat(100))));
+                }
+                if args.contains("state-undeclared") {
+                    notes.push(format!("undeclared: {:?}", state_get::<u64>("nope")));
+                }
+                if args.contains("remember-outside") {
+                    notes.push(format!(
+                        "remember: {:?}",
+                        smith_plugin_sdk::policy::remember_allow(&["bash(ls)".to_owned()])
+                    ));
+                }
+                if !notes.is_empty() {
+                    Verdict::Note(notes.join("; "))
+                } else if result.arguments.contains("note") {
                     Verdict::Note(format!(
                         "probe note: {} bytes of output",
                         result.output.len()

@@ -1,0 +1,199 @@
+//! What the person allowed beyond one call: "Allow … for this session" kept in the plugin's
+//! session state (slot `approved`: the tools whose file writes run unasked, and the shell
+//! command parts each tool may run unasked, matched exactly), and "… always in this project"
+//! written as `permissions.allow` rules to the project's configuration (by the host, only
+//! because the person chose it) and kept for the session too, since configuration is read
+//! at start.
+
+use smith_plugin_sdk::serde_json::{self, Value, json};
+use smith_plugin_sdk::{policy, state_get, state_set};
+
+use crate::rules::Subject;
+
+/// The session state slot (declared in `plugin.kdl`).
+const SLOT: &str = "approved";
+
+/// Characters a command part may not hold to become a project rule: glob metacharacters
+/// (the rule would match more than the part), and what the settings' rule list separates on.
+const NOT_IN_RULES: &[char] = &['*', '?', '(', ')', ',', '\n', '\r'];
+
+/// The session's approvals.
+#[derive(Debug, Default, PartialEq)]
+pub struct Approved {
+    /// Tools whose file writes and edits run unasked.
+    writes: Vec<String>,
+    /// `(tool, part)`: a shell command part the tool may run unasked.
+    commands: Vec<(String, String)>,
+}
+
+impl Approved {
+    /// The session's approvals (none when nothing was kept, or the slot is unavailable).
+    pub fn load() -> Self {
+        let Ok(Some(value)) = state_get::<Value>(SLOT) else {
+            return Self::default();
+        };
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        Self {
+            writes: strings(&value["writes"]),
+            commands: value["commands"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|pair| {
+                            let p = strings(pair);
+                            (p.len() == 2).then(|| (p[0].clone(), p[1].clone()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    fn save(&self) -> Result<(), String> {
+        let value = json!({
+            "writes": self.writes,
+            "commands": self.commands.iter().map(|(t, p)| [t, p]).collect::<Vec<_>>(),
+        });
+        state_set(SLOT, &value).map_err(|e| format!("{e:?}"))
+    }
+
+    /// Whether any approval is about `tool`.
+    pub fn about(&self, tool: &str) -> bool {
+        self.writes.iter().any(|t| t == tool) || self.commands.iter().any(|(t, _)| t == tool)
+    }
+
+    /// Whether `part` of a shell command of `tool` was approved.
+    pub fn command(&self, tool: &str, part: &str) -> bool {
+        self.commands.iter().any(|(t, p)| t == tool && p == part)
+    }
+
+    /// Whether file writes of `tool` were approved.
+    pub fn writes(&self, tool: &str) -> bool {
+        self.writes.iter().any(|t| t == tool)
+    }
+
+    fn add(&mut self, grant: &Grant) {
+        match grant {
+            Grant::Writes(tool) => {
+                if !self.writes(tool) {
+                    self.writes.push(tool.clone());
+                }
+            }
+            Grant::Commands(tool, parts) => {
+                for part in parts {
+                    if !self.command(tool, part) {
+                        self.commands.push((tool.clone(), part.clone()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What one "for this session" or "in this project" choice allows.
+#[derive(Debug, PartialEq)]
+pub enum Grant {
+    /// The tool's file writes and edits.
+    Writes(String),
+    /// These shell command parts, run by the tool.
+    Commands(String, Vec<String>),
+}
+
+impl Grant {
+    /// What a lasting choice about `effect` would allow, if it can be said: writes by the
+    /// tool, or the parts of the shell command the call runs.
+    pub fn of(effect: &policy::EffectEvent) -> Option<Self> {
+        match effect.effect.as_str() {
+            "fs.write" | "fs.edit" => Some(Self::Writes(effect.tool.clone())),
+            "process.run" => match Subject::of(&effect.arguments, "") {
+                Subject::Command(parts) if !parts.is_empty() => {
+                    Some(Self::Commands(effect.tool.clone(), parts))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The `permissions.allow` rules that say the same, when every part can be written as
+    /// one (no glob or list characters in it).
+    pub fn rules(&self) -> Option<Vec<String>> {
+        match self {
+            Self::Writes(tool) => Some(vec![tool.clone()]),
+            Self::Commands(tool, parts) => parts
+                .iter()
+                .map(|p| (!p.contains(NOT_IN_RULES)).then(|| format!("{tool}({p})")))
+                .collect(),
+        }
+    }
+
+    /// The choice's label: what it allows, and for how long.
+    pub fn label(&self, project: Option<&str>) -> String {
+        let what = match self {
+            Self::Writes(tool) => format!("`{tool}` to write files"),
+            Self::Commands(_, parts) if parts.len() == 1 => "this command".to_owned(),
+            Self::Commands(_, parts) => format!("these {} commands", parts.len()),
+        };
+        match (project, self.rules()) {
+            (Some(file), Some(rules)) => format!(
+                "Allow {what} always in this project (adds {} to permissions.allow in {file})",
+                rules.join(",")
+            ),
+            _ => format!("Allow {what} for the rest of this session"),
+        }
+    }
+
+    /// The choice id carrying it: `PREFIX` then the grant as JSON.
+    pub fn choice_id(&self, prefix: &str) -> String {
+        let value = match self {
+            Self::Writes(tool) => json!({ "writes": tool }),
+            Self::Commands(tool, parts) => json!({ "tool": tool, "parts": parts }),
+        };
+        format!("{prefix}{value}")
+    }
+
+    /// The grant a choice id made by [`Grant::choice_id`] with `prefix` carries.
+    pub fn from_choice(id: &str, prefix: &str) -> Option<Self> {
+        let value: Value = serde_json::from_str(id.strip_prefix(prefix)?).ok()?;
+        if let Some(tool) = value["writes"].as_str() {
+            return Some(Self::Writes(tool.to_owned()));
+        }
+        let parts: Vec<String> = value["parts"]
+            .as_array()?
+            .iter()
+            .map(|p| p.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?;
+        Some(Self::Commands(value["tool"].as_str()?.to_owned(), parts))
+    }
+
+    /// Keep it for the rest of the session.
+    ///
+    /// # Errors
+    /// Why the session state could not be written.
+    pub fn keep_for_session(&self) -> Result<(), String> {
+        let mut approved = Approved::load();
+        approved.add(self);
+        approved.save()
+    }
+
+    /// Write its rules to the project's configuration, and keep it for the session.
+    ///
+    /// # Errors
+    /// Why the rules could not be written.
+    pub fn keep_for_project(&self) -> Result<String, String> {
+        let rules = self
+            .rules()
+            .ok_or("the command cannot be written as a rule")?;
+        let file = policy::remember_allow(&rules)?;
+        self.keep_for_session()?;
+        Ok(file)
+    }
+}
