@@ -149,6 +149,12 @@ pub fn plugin_record(
     ) {
         record["refused_grants"] = json!([{"grant": "process.exec", "why": why}]);
     }
+    if let (true, smith_host::ProcessPolicy::AskFirst(why)) = (
+        m.grants.contains(&smith_host::grants::Grant::ProcessExec),
+        process,
+    ) {
+        record["asked_grants"] = json!([{"grant": "process.exec", "why": why}]);
+    }
     record
 }
 

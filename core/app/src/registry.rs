@@ -507,7 +507,8 @@ pub fn trusted_project(paths: &Paths, dir: &Path) -> Result<Option<PathBuf>, Reg
 }
 
 /// The user's policy for tools run from `cwd`: process execution allowed by `process.allow`,
-/// else by the project's trust; the process bounds (`process.max-timeout`,
+/// else by the project's trust — in an untrusted project each program is asked first
+/// ([`ProcessPolicy::AskFirst`]); the process bounds (`process.max-timeout`,
 /// `process.output-limit`) and the environment pass-through (`process.pass-env`); where the
 /// run is for the request-preparing handlers ([`crate::paths::context_dirs`]); Smith's
 /// documentation for tools granted `docs.read`. A refusal is worded by `words` (the frontend
@@ -539,7 +540,9 @@ pub fn policy(
             if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
                 ProcessPolicy::Allowed(format!("the project {} is trusted", project.display()))
             } else {
-                ProcessPolicy::Refused(words(&ProcessRefusal::Untrusted { project }))
+                // Each program is the person's call (the `permissions` handler asks); withheld
+                // where no such handler is active.
+                ProcessPolicy::AskFirst(words(&ProcessRefusal::Untrusted { project }))
             }
         }
     };

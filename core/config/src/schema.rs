@@ -162,7 +162,7 @@ pub const SCHEMA: &[OptionSpec] = &[
         key: "process.allow",
         ty: Type::Bool,
         default: None,
-        doc: "Whether tools may run external programs (the `process.exec` grant, e.g. the `bash` tool). Unset: allowed only in a trusted project (`smith trust`). `true`: allowed everywhere for the runs it applies to. `false`: refused even in trusted projects.",
+        doc: "Whether tools may run external programs (the `process.exec` grant, e.g. the `bash` tool). Unset: allowed in a trusted project (`smith trust`), as `permissions.mode` decides; in an untrusted one each program is asked first and runs only when you allow it. `true`: allowed everywhere for the runs it applies to. `false`: refused even in trusted projects, and `bash` is not offered.",
         env: Some("SMITH_ALLOW_PROCESS"),
         flag: Some("--allow-process"),
         example: "true",

@@ -391,6 +391,8 @@ impl CallState {
             call_allowed_by: &allowed_by,
             leaves_sandbox,
             arguments: &arguments,
+            needs_allow: process
+                && matches!(self.policy.process, crate::ProcessPolicy::AskFirst(_)),
             kept: self
                 .state
                 .as_ref()

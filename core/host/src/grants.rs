@@ -160,6 +160,11 @@ pub enum ProcessPolicy {
     Allowed(String),
     /// Refused; the text says why and how to allow it.
     Refused(String),
+    /// Each program runs only when a `permissions` policy handler explicitly allows it (the
+    /// person said yes, or a rule or a lasting choice of theirs covers it): an untrusted
+    /// project. Where no such handler is active, programs are refused as with
+    /// [`ProcessPolicy::Refused`]; the text says why and how to let them run.
+    AskFirst(String),
 }
 
 /// Bounds of process effects, from the user's settings.
@@ -353,7 +358,9 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
             | Grant::VcsSnapshot
             | Grant::VcsRestore => true,
             Grant::ProcessExec => match &policy.process {
-                ProcessPolicy::Allowed(_) => true,
+                // The tools are withheld where no permissions handler is active, and each
+                // program needs its explicit allow (`Loadout::before_effect`).
+                ProcessPolicy::Allowed(_) | ProcessPolicy::AskFirst(_) => true,
                 ProcessPolicy::Refused(why) => {
                     process_refused = Some(why.clone());
                     false

@@ -365,6 +365,8 @@ pub(crate) struct EffectQuery<'a> {
     pub(crate) call_allowed_by: &'a [String],
     /// The offer to run a program the sandbox refused again outside it.
     pub(crate) leaves_sandbox: bool,
+    /// A program that runs only on an explicit allow (an untrusted project).
+    pub(crate) needs_allow: bool,
     /// The call's session state (the handlers keep theirs there).
     pub(crate) kept: crate::state_imports::Kept,
     /// The call's arguments, JSON text.
@@ -405,6 +407,15 @@ impl Loadout {
     /// Whether any policy plugin is active (no events are built otherwise).
     pub(crate) fn has_policy(&self) -> bool {
         !self.generation.policies.is_empty()
+    }
+
+    /// Whether a handler of the `permissions` role is active (what asks before each program
+    /// where the process policy is [`crate::ProcessPolicy::AskFirst`]).
+    pub(crate) fn has_permissions_handler(&self) -> bool {
+        self.generation
+            .policies
+            .iter()
+            .any(|p| p.manifest.handlers.iter().any(|h| h == "permissions"))
     }
 
     /// The decision on the call `query` describes, before it runs.
@@ -451,6 +462,7 @@ impl Loadout {
                 sandbox: query.sandbox.clone(),
                 call_allowed: query.call_allowed_by.iter().any(|b| b == label),
                 leaves_sandbox: query.leaves_sandbox,
+                needs_allow: query.needs_allow,
                 arguments: query.arguments.to_owned(),
                 settings: self.policy.permissions.wit(),
             })
@@ -460,6 +472,15 @@ impl Loadout {
             Decision::Allow(by) if query.leaves_sandbox && by.is_empty() => Decision::Deny(
                 "it stays in the sandbox: no policy handler allowed running it outside".to_owned(),
             ),
+            Decision::Allow(by) if query.needs_allow && by.is_empty() => {
+                let why = match &self.policy.process {
+                    crate::ProcessPolicy::AskFirst(why) => why.as_str(),
+                    _ => "programs run here only when allowed",
+                };
+                Decision::Deny(format!(
+                    "a program runs here only when the user allows it, and no policy handler did: {why}"
+                ))
+            }
             decision => decision,
         }
     }

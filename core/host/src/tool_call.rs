@@ -59,13 +59,16 @@ impl Loadout {
     }
 
     /// Why the user's policy withholds `plugin`'s tools here, if it does: a plugin whose
-    /// manifest requests `process.exec` while process execution is refused (its tools could
-    /// only fail), with the refusal's reason and fix.
+    /// manifest requests `process.exec` while process execution is refused, or asked first
+    /// with no `permissions` handler to ask (its tools could only fail), with the reason and
+    /// fix.
     pub(crate) fn withholds(&self, plugin: &LoadedPlugin) -> Option<&str> {
+        if !plugin.manifest.grants.contains(&Grant::ProcessExec) {
+            return None;
+        }
         match &self.policy.process {
-            ProcessPolicy::Refused(why) if plugin.manifest.grants.contains(&Grant::ProcessExec) => {
-                Some(why)
-            }
+            ProcessPolicy::Refused(why) => Some(why),
+            ProcessPolicy::AskFirst(why) if !self.has_permissions_handler() => Some(why),
             _ => None,
         }
     }

@@ -243,13 +243,11 @@ fn each_vendor_runs_through_eval_with_its_key_and_base_url() {
 #[test]
 fn a_tool_the_policy_refuses_is_not_in_the_request_the_provider_receives() {
     let env = Env::new();
-    let names = |allow: bool| -> Vec<String> {
+    let names = |extra: &[&str]| -> Vec<String> {
         let server = loopback::serve(vec![loopback::sse_in_pieces(TEXT.as_bytes(), 64)]);
         let base = base_url_flag(&server.url);
         let mut args = vec!["eval", "-c", &base, "-m", "openai-compatible/m", "hi"];
-        if allow {
-            args.insert(1, "--allow-process");
-        }
+        args.splice(1..1, extra.iter().copied());
         let out = env.run(&args);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let sent = server.request_json().unwrap();
@@ -260,9 +258,11 @@ fn a_tool_the_policy_refuses_is_not_in_the_request_the_provider_receives() {
             .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    // This directory is not a trusted project: bash is not offered at all.
-    let untrusted = names(false);
-    assert!(untrusted.contains(&"read".to_owned()), "{untrusted:?}");
-    assert!(!untrusted.contains(&"bash".to_owned()), "{untrusted:?}");
-    assert!(names(true).contains(&"bash".to_owned()));
+    // Programs switched off: bash is not offered at all.
+    let refused = names(&["-c", "process.allow=false"]);
+    assert!(refused.contains(&"read".to_owned()), "{refused:?}");
+    assert!(!refused.contains(&"bash".to_owned()), "{refused:?}");
+    // An untrusted project offers it, each program asked first (the permissions guide).
+    assert!(names(&[]).contains(&"bash".to_owned()));
+    assert!(names(&["--allow-process"]).contains(&"bash".to_owned()));
 }

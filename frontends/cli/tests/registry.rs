@@ -113,10 +113,13 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         text.lines().filter(|l| !l.starts_with(' ')).count() == 8 && text.contains("bash  (shell)"),
         "{text}"
     );
-    // In this untrusted directory bash is listed, but as not offered, with the fix.
+    // In this untrusted directory bash is offered: each program is asked first.
+    assert!(!text.contains("not offered here"), "{text}");
+    let text = stdout(&env.run(&["-c", "process.allow=false", "tools", "list"]));
     assert!(
-        text.contains("  not offered here: running programs is not allowed here")
-            && text.contains("smith trust"),
+        text.contains(
+            "  not offered here: running programs is switched off: process.allow is false"
+        ),
         "{text}"
     );
     let text = stdout(&env.run(&["plugins", "list"]));
@@ -128,13 +131,21 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
             ),
         "{text}"
     );
-    // In an untrusted directory the list says process.exec would be refused, and why.
+    // In an untrusted directory the list says each program is asked first, and why.
     assert!(
-        text.contains("process.exec is not given here") && text.contains("smith trust"),
+        text.contains("process.exec is asked first here: this project is not trusted"),
         "{text}"
     );
-    assert_eq!(plugins[1]["refused_grants"][0]["grant"], "process.exec");
-    assert!(plugins[0].get("refused_grants").is_none());
+    assert_eq!(plugins[1]["asked_grants"][0]["grant"], "process.exec");
+    assert!(
+        plugins[1]["asked_grants"][0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("smith trust")
+    );
+    assert!(plugins[0].get("asked_grants").is_none());
+    let off = json_lines(&env.run(&["plugins", "list", "--json", "-c", "process.allow=false"]));
+    assert_eq!(off[1]["refused_grants"][0]["grant"], "process.exec");
     let allowed = json_lines(&env.run(&["plugins", "list", "--json", "--allow-process"]));
     assert!(allowed[1].get("refused_grants").is_none(), "{}", allowed[1]);
 }
@@ -221,6 +232,7 @@ fn eval_in(
     args.extend_from_slice(flags);
     args.push("go");
     let out = env.command(&args).current_dir(dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let recs = json_lines(&out);
     let end = recs
         .iter()
@@ -264,7 +276,7 @@ fn assert_paired(entries: &[smith_store::Entry]) {
 }
 
 #[test]
-fn bash_is_refused_in_an_untrusted_project_and_runs_after_smith_trust() {
+fn bash_asks_in_an_untrusted_project_and_runs_after_smith_trust() {
     let env = Env::new();
     let project = env.root.path().join("project");
     std::fs::create_dir(&project).unwrap();
@@ -275,18 +287,20 @@ fn bash_is_refused_in_an_untrusted_project_and_runs_after_smith_trust() {
         r#"{"command": "echo ran > made.txt; echo ran"}"#,
     );
 
-    // bash is not offered here; a call of it anyway is answered with why, and nothing runs
-    // (no effect is even attempted).
+    // Untrusted, each program is asked first; eval answers no question, so the program is
+    // refused, the refusal recorded as the effect's outcome, and the run ends normally.
     let (output, is_error, entries) = eval_in(&env, &project, &s, &[]);
     assert!(is_error, "{output}");
     assert!(
-        output.contains("is not available here")
-            && output.contains("not trusted")
-            && output.contains("smith trust"),
+        output.contains("asks before this runs, and it was not allowed"),
         "{output}"
     );
     assert!(!project.join("made.txt").exists());
-    assert_eq!(effect_outcomes(&entries), []);
+    // The question nobody could answer, then the program it kept from running.
+    assert_eq!(
+        effect_outcomes(&entries),
+        [EffectOutcome::NotApplied, EffectOutcome::NotApplied]
+    );
     assert_paired(&entries);
 
     // --allow-process allows it for one run without trusting the project.

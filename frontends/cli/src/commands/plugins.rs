@@ -38,9 +38,10 @@ pub(crate) enum PluginsCommand {
     /// One line per plugin, in load order.
     List {
         /// One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`,
-        /// `origin`, `disabled_by` when disabled, and `refused_grants` (grant and why) for
-        /// requested grants this directory does not give, such as `process.exec` in an
-        /// untrusted project.
+        /// `origin`, `disabled_by` when disabled, `refused_grants` (grant and why) for
+        /// requested grants this directory does not give, such as `process.exec` with
+        /// process.allow false, and `asked_grants` for those given only per use, on your
+        /// answer, such as `process.exec` in an untrusted project.
         #[arg(long)]
         json: bool,
     },
@@ -148,6 +149,14 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
                     "  process.exec is not given here, so its tools ({}) are not offered to the model: {why}\n",
                     m.tools.join(", ")
                 ));
+            }
+            if let (true, ProcessPolicy::AskFirst(_)) = (
+                m.grants.contains(&smith_host::grants::Grant::ProcessExec),
+                &process,
+            ) {
+                out.push_str(
+                    "  process.exec is asked first here: this project is not trusted, so each program runs only when you allow it (the permissions guide)\n",
+                );
             }
         }
     }

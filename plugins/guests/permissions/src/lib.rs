@@ -7,8 +7,9 @@
 //!
 //! Before each effect, the mode: reads always run; `plan` refuses every other effect;
 //! `ask` asks before writes and programs; `auto-edit` lets file writes run and asks before
-//! programs; `auto` lets run what the OS sandbox permits. A program the sandbox refused may be
-//! run again outside it only when the person says so, in every mode.
+//! programs; `auto` lets run what the OS sandbox permits. In an untrusted project every
+//! program asks, in every mode but `plan` (the host refuses one nobody allowed). A program the
+//! sandbox refused may be run again outside it only when the person says so, in every mode.
 //!
 //! A question before a write or a program offers, besides once: for the rest of the session
 //! (kept in the plugin's session state; see [`approvals`]), and always in the project (allow
@@ -172,16 +173,27 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
             ),
         );
     }
-    if effect.call_allowed || mode == "auto" {
+    if effect.call_allowed {
+        // A rule or a lasting choice allowed the call: its effects too (an explicit allow,
+        // which a program in an untrusted project needs).
+        return Verdict::Allow;
+    }
+    // In an untrusted project every program is the person's call, whatever the mode.
+    if mode == "auto" && !effect.needs_allow {
         return Verdict::Pass;
     }
     let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
     if writes && (mode == "auto-edit" || Approved::load().writes(&effect.tool)) {
         return Verdict::Pass;
     }
+    let untrusted = if effect.needs_allow {
+        "\n(This project is not trusted, so each program is yours to allow; in a trusted project the mode decides.)"
+    } else {
+        ""
+    };
     let mut question = question(
         &effect.call_id,
-        format!("Let `{}` {}?", effect.tool, what(effect)),
+        format!("Let `{}` {}?{untrusted}", effect.tool, what(effect)),
     );
     if let Some(grant) = Grant::of(effect) {
         question.choices.push(Choice {
