@@ -117,7 +117,7 @@ impl Inbox {
 
     /// Nobody will answer from now on (the frontend's client went away): every waiting
     /// question, and every later one, is refused with `reason` — the asking calls go on
-    /// without an answer (`process.confirm`: the program does not run), so the work reaches
+    /// without an answer (a permission question: the call or effect does not run), so the work reaches
     /// its end instead of waiting for ever.
     pub fn refuse_asks(&self, reason: &str) {
         let mut state = lock(&self.state);

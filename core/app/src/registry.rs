@@ -575,10 +575,6 @@ pub fn policy(
                 .map(|d| d.canonicalize().unwrap_or_else(|_| d.to_owned())),
         },
         docs: crate::docs::embedded(),
-        process_confirm: settings
-            .resolved
-            .get("process.confirm")
-            .is_some_and(|v| v.value == Value::Bool(true)),
         tree: smith_host::Tree::default(),
         sandbox,
         permissions,

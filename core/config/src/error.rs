@@ -7,7 +7,9 @@ impl ConfigError {
         ConfigError::Unknown {
             source_text: source_text.into(),
             key: key.to_owned(),
-            hint: if close.is_empty() {
+            hint: if let Some(replacement) = crate::schema::retired(key) {
+                format!(" (removed: {replacement})")
+            } else if close.is_empty() {
                 String::new()
             } else {
                 format!(" (did you mean {}?)", close.join(", "))

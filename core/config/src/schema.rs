@@ -168,15 +168,6 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "true",
     },
     OptionSpec {
-        key: "process.confirm",
-        ty: Type::Bool,
-        default: Some("false"),
-        doc: "Whether each external program a tool runs is first put to you as a yes/no question (the command line and its directory). Frontends that can answer ask it (`smith rpc`: a `confirm_request` event answered with `request.respond`); one that cannot (`smith eval`) declines, and the program does not run. The question and its answer are recorded in the session.",
-        env: None,
-        flag: None,
-        example: "true",
-    },
-    OptionSpec {
         key: "process.max-timeout",
         ty: Type::Integer {
             min: 1,
@@ -469,6 +460,18 @@ pub fn unknown_policy(key: &str) -> UnknownPolicy {
     } else {
         UnknownPolicy::Reject
     }
+}
+
+/// Settings that were removed, each with what replaced it: meeting one is an error naming the
+/// replacement.
+pub(crate) const RETIRED: &[(&str, &str)] = &[(
+    "process.confirm",
+    "the permission mode replaced it: `permissions.mode \"ask\"` asks before each write and program (`smith docs get permissions`)",
+)];
+
+/// What replaced `key`, when it is a removed setting.
+pub(crate) fn retired(key: &str) -> Option<&'static str> {
+    RETIRED.iter().find(|(k, _)| *k == key).map(|(_, r)| *r)
 }
 
 /// Up to three declared keys closest to `key`.

@@ -210,10 +210,6 @@ pub struct Policy {
     /// Smith's documentation, for tools granted `docs.read` (none: they are told it is not
     /// available).
     pub docs: crate::Docs,
-    /// Whether each process a tool runs is first confirmed by the person running Smith
-    /// (`process.confirm`): a yes/no question the frontend answers; declined, refused (a
-    /// frontend that cannot ask) or cancelled, the program does not run.
-    pub process_confirm: bool,
     /// The project's working-tree history the `vcs` facility works on (none: the
     /// `history.snapshots` setting is off, and `vcs` calls say so).
     pub tree: crate::Tree,
@@ -252,7 +248,6 @@ impl Default for Policy {
             secrets: smith_secrets::Shared::default(),
             scope: RequestScope::default(),
             docs: crate::Docs::default(),
-            process_confirm: false,
             tree: crate::Tree::default(),
             sandbox: crate::sandbox::Sandbox::default(),
             permissions: crate::policy::Permissions::default(),

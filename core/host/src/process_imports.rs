@@ -323,11 +323,6 @@ pub(crate) fn shell_line<'a>(program: &str, args: impl Iterator<Item = &'a str>)
     line
 }
 
-/// The question `process.confirm` asks: the command line and where it runs.
-fn confirmation(r: &wit::ProcessRequest, dir: &str) -> String {
-    format!("Run `{}` in {dir}?", command_line(r))
-}
-
 fn captured(c: process::Captured) -> wit::Captured {
     wit::Captured {
         text: c.text,
@@ -356,35 +351,6 @@ impl wit::Host for State {
             "output_limit": request.output_limit,
         });
         let target = request.program.clone();
-        if self.call.policy.process_confirm
-            && self
-                .call
-                .granted
-                .check(Effect::Process, &self.call.plugin)
-                .is_ok()
-        {
-            let dir = self
-                .call
-                .working_dir(&request.cwd)
-                .map_or_else(|_| request.cwd.clone(), |d| d.display().to_string());
-            let question = smith::Question::Confirm {
-                prompt: confirmation(&request, &dir),
-                default: Some(false),
-            };
-            match self.call.ask(question, &target) {
-                Ok(smith::Answer::Confirm(true)) => {}
-                Ok(_) => {
-                    return Err(wit::ProcessError::Denied(format!(
-                        "the user declined to run `{target}` (process.confirm is on); the program did not run — ask the user what to do instead"
-                    )));
-                }
-                Err(why) => {
-                    return Err(wit::ProcessError::Denied(format!(
-                        "`{target}` was not run: process.confirm asks before each program, and the question got no answer: {why}; set process.confirm to false to run programs without asking"
-                    )));
-                }
-            }
-        }
         let call = EffectCall {
             effect: Effect::Process,
             target: &target,

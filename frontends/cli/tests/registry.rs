@@ -331,40 +331,38 @@ fn bash_asks_in_an_untrusted_project_and_runs_after_smith_trust() {
 }
 
 #[test]
-fn with_process_confirm_eval_cannot_ask_so_the_program_does_not_run() {
+fn the_removed_process_confirm_setting_is_refused_naming_its_replacement() {
     let env = Env::new();
-    let dir = env.root.path();
-    let s = script(
-        &env,
-        "bash.kdl",
-        "bash",
-        r#"{"command": "echo ran > made.txt"}"#,
-    );
-    let (output, is_error, entries) = eval_in(
-        &env,
-        dir,
-        &s,
-        &["--allow-process", "-c", "process.confirm=true"],
-    );
-    // eval is not interactive: it refuses the confirmation, and the call is told why and how.
-    assert!(is_error, "{output}");
+    // From a flag: nothing runs, and the error says what replaced it.
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            "process.confirm=true",
+            "-m",
+            "scripted/demo",
+            "hi",
+        ])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let err = stderr(&out);
     assert!(
-        output.contains("cannot answer `confirm_request`")
-            && output.contains("process.confirm to false"),
-        "{output}"
+        err.contains("unknown setting `process.confirm`")
+            && err.contains("removed")
+            && err.contains("permissions.mode"),
+        "{err}"
     );
-    assert!(!dir.join("made.txt").exists());
-    // The question is recorded, unanswered, and no program effect follows it.
-    let asked: Vec<_> = entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::EffectIntent(i) if i.tool != "history" => Some(i.effect.as_str()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(asked, ["ask.confirm"]);
-    assert_eq!(effect_outcomes(&entries), [EffectOutcome::NotApplied]);
-    assert_paired(&entries);
+    // From the user's file: `config check` names it, with the same replacement.
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(env.home().join("config.kdl"), "process.confirm #true\n").unwrap();
+    let out = env.command(&["config", "check"]).output().unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        said.contains("process.confirm") && said.contains("permissions.mode \"ask\""),
+        "{said}"
+    );
 }
 
 #[test]

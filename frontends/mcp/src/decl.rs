@@ -105,7 +105,7 @@ pub const SERVER_NOTIFICATIONS: &[Served] = &[
 pub const SERVER_REQUESTS: &[Served] = &[
     Served {
         method: "elicitation/create",
-        summary: "Capability `elicitation` (form): a question a tool call asks (`process.confirm` asks before each program) as a form of one property — `confirm` (boolean), `choice` (string `enum` of the options) or `text` (string). `decline` answers a yes/no question no; `decline` of another, `cancel`, or an answer that does not fit leaves it unanswered (the program does not run). A secret is never asked this way. Without the capability the question is refused and logged.",
+        summary: "Capability `elicitation` (form): a question a tool call asks (the permission policy before a program in the `ask` mode, or in an untrusted project) as a form of one property — `confirm` (boolean), `choice` (string `enum` of the options) or `text` (string). `decline` answers a yes/no question no; `decline` of another, `cancel`, or an answer that does not fit leaves it unanswered (the program does not run). A secret is never asked this way. Without the capability the question is refused and logged.",
     },
     Served {
         method: "roots/list",

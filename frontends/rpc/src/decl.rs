@@ -635,7 +635,7 @@ pub fn methods() -> Vec<Method> {
         },
         Method {
             name: "requests.list",
-            summary: "The requests waiting for an answer in a session: questions a running tool call asked (`confirm_request`, `select_request`, `input_request` — e.g. `process.confirm` before each program). Each is `event` (the request as its event carried it), `work` (the asking submission) and `answerable` (false in a session another process writes: only that process can take the answer; its file shows the question).",
+            summary: "The requests waiting for an answer in a session: questions a running tool call asked (`confirm_request`, `select_request`, `input_request` — e.g. the permission policy before a program in the `ask` mode). Each is `event` (the request as its event carried it), `work` (the asking submission) and `answerable` (false in a session another process writes: only that process can take the answer; its file shows the question).",
             params: vec![session()],
             result: "`requests`: `{event, work, answerable}` objects, in the order asked.",
             result_schema: json!({"type": "object", "properties": {"requests": {"type": "array", "items": {"type": "object", "properties": {"event": {"type": "object"}, "work": {"type": ["integer", "null"]}, "answerable": {"type": "boolean"}}}}}}),

@@ -1,5 +1,5 @@
 //! The runtime's requests — questions a running tool call asks (`confirm_request`,
-//! `select_request`, `input_request`, e.g. `process.confirm` before each program) — for the
+//! `select_request`, `input_request`, e.g. the permission policy before a program in the `ask` mode) — for the
 //! client: `requests.list`, `request.respond`, and the offer made again to every observation
 //! that starts while one waits (so a client that fell behind, or that observes again after a
 //! reconnect, is asked again). A session another process writes lists the questions its file

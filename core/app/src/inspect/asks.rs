@@ -21,7 +21,7 @@ pub struct OpenQuestion {
     pub kind: &'static str,
     /// The recorded question: `prompt` and `default`, `options` or `secret`.
     pub question: serde_json::Value,
-    /// What it is about (the program, for `process.confirm`).
+    /// What it is about (the tool, for the permission policy's questions).
     pub target: Option<String>,
 }
 

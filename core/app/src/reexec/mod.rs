@@ -413,8 +413,12 @@ impl crate::App {
         policy.secrets = self.secrets().map_err(|e| tools(&e))?.redactor;
         policy.tree = smith_host::Tree(None);
         if allow_process {
-            // Allowed explicitly for this re-execution: no question can be answered here.
-            policy.process_confirm = false;
+            // Allowed explicitly for this re-execution, where no question can be answered: the
+            // mode lets programs run (deny rules still hold), untrusted project or not.
+            policy.process = smith_host::ProcessPolicy::Allowed(
+                "allowed explicitly for this re-execution".to_owned(),
+            );
+            policy.permissions.mode = smith_host::PermissionMode::Auto;
         } else {
             policy.process = smith_host::ProcessPolicy::Refused(
                 "a re-execution runs programs only when they are allowed".to_owned(),

@@ -146,15 +146,16 @@ async def main():
 
 async def asks_and_roots():
     """A client with roots, elicitation and a logging callback: its root (a trusted project)
-    becomes where tools run; `process.confirm` asks before bash runs a program, answered yes
-    through the elicitation callback; bash logs as its program starts."""
+    becomes where tools run; the `ask` permission mode asks before bash runs a program, answered
+    "Allow once" through the elicitation callback; bash logs as its program starts."""
     asked = []
     logs = []
 
     async def on_elicit(context, params):
-        assert params.requested_schema["properties"]["confirm"]["type"] == "boolean", params
+        choice = params.requested_schema["properties"]["choice"]
+        assert choice["type"] == "string" and "Allow once" in choice["enum"], params
         asked.append(params.message)
-        return types.ElicitResult(action="accept", content={"confirm": True})
+        return types.ElicitResult(action="accept", content={"choice": "Allow once"})
 
     async def on_roots(context):
         return types.ListRootsResult(roots=[types.Root(uri=f"file://{PROJECT}", name="project")])
@@ -163,7 +164,7 @@ async def asks_and_roots():
         logs.append((params.level, params.logger, str(params.data)))
 
     async with Client(
-        server("-c", "process.confirm=true"),
+        server("-c", "permissions.mode=ask"),
         elicitation_callback=on_elicit,
         list_roots_callback=on_roots,
         logging_callback=on_log,

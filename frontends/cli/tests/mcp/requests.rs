@@ -10,7 +10,7 @@ use smith_store::Record;
 use crate::client::{Client, all_protocol};
 use crate::common::Env;
 
-const CONFIRMING: &[&str] = &["--allow-process", "-c", "process.confirm=true"];
+const ASKING: &[&str] = &["--allow-process", "-c", "permissions.mode=ask"];
 
 /// A server in `dir` after the handshake, the client declaring `capabilities`.
 fn start(env: &Env, args: &[&str], dir: &std::path::Path, capabilities: Value) -> Client {
@@ -23,9 +23,9 @@ fn start(env: &Env, args: &[&str], dir: &std::path::Path, capabilities: Value) -
     c
 }
 
-/// A server that confirms each program with a client that answers form elicitations.
-fn confirming(env: &Env) -> Client {
-    start(env, CONFIRMING, env.root.path(), json!({"elicitation": {}}))
+/// A server that asks before each program, with a client that answers form elicitations.
+fn asking(env: &Env) -> Client {
+    start(env, ASKING, env.root.path(), json!({"elicitation": {}}))
 }
 
 fn done(c: Client) -> Vec<Value> {
@@ -62,16 +62,17 @@ fn effects(env: &Env) -> Vec<String> {
         .collect()
 }
 
-/// Scenarios `tools-call-elicitation` and `elicitation-sep1034-defaults`: the question
-/// `process.confirm` asks before a program becomes `elicitation/create` with a one-property
-/// form (its default given); accepted, the program runs; declined, it does not; an answer
-/// that does not fit, or an error response, leaves it unanswered and the program unrun. Every
-/// question and answer is recorded.
+/// Scenarios `tools-call-elicitation` and `elicitation-sep1034-defaults`: the question the
+/// `ask` permission mode asks before a program becomes `elicitation/create` with a
+/// one-property form (its choices as an `enum`, the first — Deny — its default); accepted
+/// with "Allow once", the program runs; declined, it does not; an answer that does not fit, or
+/// an error response, leaves it unanswered and the program unrun. Every question and answer is
+/// recorded.
 #[cfg(unix)]
 #[test]
 fn tools_call_elicitation_decides_whether_a_program_runs() {
     let env = Env::new();
-    let mut c = confirming(&env);
+    let mut c = asking(&env);
     let call = |c: &mut Client, file: &str| {
         c.request(
             "tools/call",
@@ -91,13 +92,14 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
     );
     let schema = &params["requestedSchema"];
     assert_eq!(schema["type"], "object");
-    assert_eq!(schema["required"], json!(["confirm"]));
-    assert_eq!(schema["properties"]["confirm"]["type"], "boolean");
-    assert_eq!(schema["properties"]["confirm"]["default"], false);
+    assert_eq!(schema["required"], json!(["choice"]));
+    assert_eq!(schema["properties"]["choice"]["type"], "string");
+    assert_eq!(schema["properties"]["choice"]["enum"][0], "Deny");
+    assert_eq!(schema["properties"]["choice"]["enum"][1], "Allow once");
     reply(
         &mut c,
         &ask,
-        json!({"action": "accept", "content": {"confirm": true}}),
+        json!({"action": "accept", "content": {"choice": "Allow once"}}),
     );
     let r = c.response(id);
     assert_eq!(r["result"]["isError"], false, "{r}");
@@ -115,7 +117,7 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
     reply(
         &mut c,
         &ask,
-        json!({"action": "accept", "content": {"confirm": "yes"}}),
+        json!({"action": "accept", "content": {"choice": "yes"}}),
     );
     let r = c.response(id);
     assert!(text(&r).contains("does not fit"), "{r}");
@@ -132,7 +134,7 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
     let id = call(&mut c, "malformed.txt");
     let ask = c.until(|l| l["method"] == "elicitation/create");
     c.send_raw(
-        &json!({"id": ask["id"], "result": {"action": "accept", "content": {"confirm": true}}})
+        &json!({"id": ask["id"], "result": {"action": "accept", "content": {"choice": "Allow once"}}})
             .to_string(),
     );
     let r = c.response(id);
@@ -143,13 +145,14 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
     done(c);
     let effects = effects(&env);
     assert_eq!(
-        effects.iter().filter(|e| *e == "ask.confirm").count(),
+        effects.iter().filter(|e| *e == "ask.select").count(),
         5,
         "{effects:?}"
     );
+    // Each program is recorded before its question; only the allowed one ran (above).
     assert_eq!(
         effects.iter().filter(|e| *e == "process.run").count(),
-        1,
+        5,
         "{effects:?}"
     );
 }
@@ -160,7 +163,7 @@ fn tools_call_elicitation_decides_whether_a_program_runs() {
 #[test]
 fn without_the_capability_a_question_is_refused_and_logged() {
     let env = Env::new();
-    let mut c = start(&env, CONFIRMING, env.root.path(), json!({}));
+    let mut c = start(&env, ASKING, env.root.path(), json!({}));
     let r = c.call(
         "tools/call",
         json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
@@ -186,7 +189,7 @@ fn without_the_capability_a_question_is_refused_and_logged() {
 #[test]
 fn a_cancelled_call_withdraws_its_elicitation() {
     let env = Env::new();
-    let mut c = confirming(&env);
+    let mut c = asking(&env);
     let id = c.request(
         "tools/call",
         json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
@@ -203,14 +206,14 @@ fn a_cancelled_call_withdraws_its_elicitation() {
     reply(
         &mut c,
         &ask,
-        json!({"action": "accept", "content": {"confirm": true}}),
+        json!({"action": "accept", "content": {"choice": "Allow once"}}),
     );
     assert_eq!(c.result("ping", json!({})), json!({}));
     done(c);
     assert!(!env.root.path().join("made.txt").exists());
 }
 
-/// A `smith_run` turn's question (its bash call under `process.confirm`) is an elicitation
+/// A `smith_run` turn's question (its bash call in the `ask` mode) is an elicitation
 /// too; accepted, the turn runs the program and finishes.
 #[cfg(unix)]
 #[test]
@@ -221,7 +224,7 @@ fn a_turn_asks_through_elicitation() {
         "round {\n  tool-call id=\"call_1\" name=\"bash\" arguments=#\"{\"command\": \"echo made > made.txt\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"finished\"\n  stop \"end_turn\"\n}\n",
     );
     let script = script.to_str().unwrap().to_owned();
-    let mut args = CONFIRMING.to_vec();
+    let mut args = ASKING.to_vec();
     args.extend(["-m", "scripted/make", "--script", &script]);
     let mut c = start(&env, &args, env.root.path(), json!({"elicitation": {}}));
     let id = c.request(
@@ -247,7 +250,7 @@ fn a_turn_asks_through_elicitation() {
     reply(
         &mut c,
         &ask,
-        json!({"action": "accept", "content": {"confirm": true}}),
+        json!({"action": "accept", "content": {"choice": "Allow once"}}),
     );
     let r = c.response(id);
     assert_eq!(r["result"]["isError"], false, "{r}");
@@ -382,7 +385,7 @@ fn roots_around_the_working_directory_keep_it() {
 #[test]
 fn end_of_input_while_a_question_waits() {
     let env = Env::new();
-    let mut c = confirming(&env);
+    let mut c = asking(&env);
     c.request(
         "tools/call",
         json!({"name": "bash", "arguments": {"command": "echo made > made.txt"}}),
@@ -391,5 +394,5 @@ fn end_of_input_while_a_question_waits() {
     done(c);
     assert!(!env.root.path().join("made.txt").exists());
     let effects = effects(&env);
-    assert_eq!(effects, ["ask.confirm"], "{effects:?}");
+    assert_eq!(effects, ["process.run", "ask.select"], "{effects:?}");
 }

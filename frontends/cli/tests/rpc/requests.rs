@@ -1,6 +1,7 @@
-//! The runtime's requests: `process.confirm` asks before each program, and the client answers
-//! with `request.respond` — offered again to a new observation, listed for an observer in
-//! another process (which cannot answer), ended by an abort.
+//! The runtime's requests: the `ask` permission mode asks before each program (a
+//! `select_request`), and the client answers with `request.respond` — offered again to a new
+//! observation, listed for an observer in another process (which cannot answer), ended by an
+//! abort.
 
 use serde_json::{Value, json};
 use smith_store::Record;
@@ -8,7 +9,11 @@ use smith_store::Record;
 use crate::client::{Client, all_protocol, events};
 use crate::common::Env;
 
-const CONFIRMING: &[&str] = &["--allow-process", "-c", "process.confirm=true"];
+const ASKING: &[&str] = &["--allow-process", "-c", "permissions.mode=ask"];
+
+/// The index of "Allow once" and of "Deny" among the question's options.
+const ALLOW_ONCE: u64 = 1;
+const DENY: u64 = 0;
 
 fn script(env: &Env) -> std::path::PathBuf {
     env.write(
@@ -17,14 +22,14 @@ fn script(env: &Env) -> std::path::PathBuf {
     )
 }
 
-/// Submit the program-running turn and wait for its confirmation request; the request event.
+/// Submit the program-running turn and wait for its permission question; the request event.
 fn asked(c: &mut Client, s: &str, script: &std::path::Path) -> (u64, Value) {
     let id = c.request(
         "session.submit",
         json!({"session": s, "input": "make it", "model": "scripted/make", "script": script}),
     );
     let submission = c.response(id)["result"]["submission"].as_u64().unwrap();
-    let ev = c.event(s, "confirm_request");
+    let ev = c.event(s, "select_request");
     (submission, ev["params"].clone())
 }
 
@@ -37,20 +42,18 @@ fn entries(env: &Env, s: &str) -> Vec<smith_store::Entry> {
 
 #[cfg(unix)]
 #[test]
-fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
+fn a_question_is_answered_and_the_question_and_answer_are_recorded() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     let (submission, params) = asked(&mut c, &s, &script);
     let event = &params["event"];
     let rid = event["request_id"].as_str().unwrap().to_owned();
-    assert_eq!(event["default"], false);
+    assert_eq!(event["options"][0], "Deny");
+    assert_eq!(event["options"][1], "Allow once");
     let prompt = event["prompt"].as_str().unwrap();
-    assert!(
-        prompt.contains("echo made > made.txt") && prompt.contains("in /"),
-        "{prompt}"
-    );
+    assert!(prompt.contains("echo made > made.txt"), "{prompt}");
     // Nothing ran while the question waits.
     assert!(!env.root.path().join("made.txt").exists());
     let listed = c.result("requests.list", json!({"session": s}));
@@ -60,14 +63,15 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
     // Bad answers are refused and the question keeps waiting.
     let e = c.error(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": 2}),
+        json!({"session": s, "request_id": rid, "answer": 7}),
     );
     assert_eq!(e["code"], -32602);
     assert_eq!(e["data"]["field"], "answer");
-    assert!(
-        e["message"].as_str().unwrap().contains("true or false"),
-        "{e}"
+    let e = c.error(
+        "request.respond",
+        json!({"session": s, "request_id": rid, "answer": true}),
     );
+    assert_eq!(e["code"], -32602, "a choice is not a yes/no answer: {e}");
     let e = c.error(
         "request.respond",
         json!({"session": s, "request_id": "999", "answer": true}),
@@ -82,7 +86,7 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
     // The answer lets the program run, once.
     let answered = c.result(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": true}),
+        json!({"session": s, "request_id": rid, "answer": ALLOW_ONCE}),
     );
     assert_eq!(answered["answered"], rid);
     let settled = c.result(
@@ -96,7 +100,7 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
     );
     let e = c.error(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": true}),
+        json!({"session": s, "request_id": rid, "answer": ALLOW_ONCE}),
     );
     assert_eq!(e["code"], -32004, "an answered request is not waiting: {e}");
     assert_eq!(
@@ -110,7 +114,7 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
     let evs = events(&lines, &s);
     let req = evs
         .iter()
-        .find(|e| e["event"]["type"] == "confirm_request")
+        .find(|e| e["event"]["type"] == "select_request")
         .unwrap();
     assert!(req["request"].is_u64() && req["position"].is_u64(), "{req}");
     // The file holds the question (the entry the request id names) and its answer, before
@@ -124,7 +128,7 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
             question.record
         );
     };
-    assert_eq!(intent.effect, "ask.confirm");
+    assert_eq!(intent.effect, "ask.select");
     assert_eq!(intent.target.as_deref(), Some("bash"));
     let answer = entries
         .iter()
@@ -134,14 +138,20 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
         panic!("{:?}", answer.record);
     };
     assert_eq!(done.outcome, smith::EffectOutcome::Applied);
-    assert_eq!(done.evidence["answer"], true);
+    assert_eq!(done.evidence["answer"], ALLOW_ONCE);
+    // The program's intent is recorded first (what is about to run, which the question is
+    // about); it ran only after the answer: its completion follows it.
+    let intent = entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::EffectIntent(i) if i.effect == "process.run"))
+        .unwrap();
     let ran = entries
         .iter()
-        .position(|e| matches!(&e.record, Record::EffectIntent(i) if i.effect == "process.run"))
-        .unwrap();
+        .find(|e| e.pair == Some(intent.id))
+        .expect("the program's completion");
     assert!(
-        entries[ran].id > answer.id,
-        "the program was recorded before its answer"
+        ran.id > answer.id,
+        "the program ended before its answer was recorded"
     );
 }
 
@@ -150,18 +160,18 @@ fn a_confirmation_is_answered_and_the_question_and_answer_are_recorded() {
 fn a_declined_program_does_not_run_and_the_model_is_told() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     let (submission, params) = asked(&mut c, &s, &script);
     let rid = params["event"]["request_id"].clone();
     c.result(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": false}),
+        json!({"session": s, "request_id": rid, "answer": DENY}),
     );
     let tool_end = c.event(&s, "tool_end");
     assert_eq!(tool_end["params"]["event"]["is_error"], true);
     let output = tool_end["params"]["event"]["output"].as_str().unwrap();
-    assert!(output.contains("declined"), "{output}");
+    assert!(output.contains("the user declined it"), "{output}");
     c.result(
         "session.wait",
         json!({"session": s, "submission": submission}),
@@ -170,14 +180,15 @@ fn a_declined_program_does_not_run_and_the_model_is_told() {
     assert!(status.success(), "{stderr}");
     assert!(!env.root.path().join("made.txt").exists());
     let entries = entries(&env, &s);
-    assert!(
-        !entries
-            .iter()
-            .any(|e| matches!(&e.record, Record::EffectIntent(i) if i.effect == "process.run")),
-        "a declined program has no effect record"
-    );
+    // The answer, and the program recorded as not applied with the refusal.
     assert!(entries.iter().any(|e| matches!(&e.record,
-        Record::EffectCompletion(c) if c.evidence["answer"] == false)));
+        Record::EffectCompletion(c) if c.evidence["answer"] == DENY)));
+    let program = entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::EffectIntent(i) if i.effect == "process.run"))
+        .expect("the refused program is recorded");
+    assert!(entries.iter().any(|e| e.pair == Some(program.id)
+        && matches!(&e.record, Record::EffectCompletion(c) if c.outcome == smith::EffectOutcome::NotApplied)));
 }
 
 #[cfg(unix)]
@@ -185,7 +196,7 @@ fn a_declined_program_does_not_run_and_the_model_is_told() {
 fn a_waiting_request_is_offered_again_and_listed_for_an_observer_that_cannot_answer() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     let (submission, params) = asked(&mut c, &s, &script);
     let rid = params["event"]["request_id"].clone();
@@ -212,7 +223,7 @@ fn a_waiting_request_is_offered_again_and_listed_for_an_observer_that_cannot_ans
     assert_eq!(listed["requests"][0]["answerable"], false);
     let e = o.error(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": true}),
+        json!({"session": s, "request_id": rid, "answer": ALLOW_ONCE}),
     );
     assert_eq!(e["code"], -32002);
     o.result("session.observe", json!({"session": s, "from": 1}));
@@ -221,7 +232,7 @@ fn a_waiting_request_is_offered_again_and_listed_for_an_observer_that_cannot_ans
     // The writer's client answers; the observer sees the answer committed.
     c.result(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": true}),
+        json!({"session": s, "request_id": rid, "answer": ALLOW_ONCE}),
     );
     c.result(
         "session.wait",
@@ -243,7 +254,7 @@ fn a_waiting_request_is_offered_again_and_listed_for_an_observer_that_cannot_ans
 fn an_abort_ends_a_waiting_request_with_terminal_events_and_the_program_never_runs() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     let (submission, params) = asked(&mut c, &s, &script);
     let rid = params["event"]["request_id"].clone();
@@ -252,7 +263,7 @@ fn an_abort_ends_a_waiting_request_with_terminal_events_and_the_program_never_ru
     assert_eq!(run_end["params"]["event"]["stop_reason"], "aborted");
     let e = c.error(
         "request.respond",
-        json!({"session": s, "request_id": rid, "answer": true}),
+        json!({"session": s, "request_id": rid, "answer": ALLOW_ONCE}),
     );
     assert_eq!(e["code"], -32004);
     let receipt = c.result(
@@ -284,7 +295,7 @@ fn an_abort_ends_a_waiting_request_with_terminal_events_and_the_program_never_ru
 fn end_of_input_refuses_a_waiting_request_and_the_turn_ends_at_a_durable_boundary() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     let (submission, _) = asked(&mut c, &s, &script);
     // The client goes away without answering: the server does not wait for ever.
@@ -310,7 +321,7 @@ fn end_of_input_refuses_a_waiting_request_and_the_turn_ends_at_a_durable_boundar
 fn an_observer_stops_listing_a_question_once_the_process_asking_it_is_gone() {
     let env = Env::new();
     let script = script(&env);
-    let mut c = Client::start(&env, CONFIRMING);
+    let mut c = Client::start(&env, ASKING);
     let s = c.create();
     asked(&mut c, &s, &script);
     let mut o = Client::start(&env, &[]);
