@@ -377,6 +377,7 @@ impl Agent<'_> {
                     .chain(work.queue.iter().map(|q| q.submission))
                     .collect()
             },
+            permission_mode: run.session.permission_mode.clone(),
         };
         let entry =
             run.session

@@ -32,6 +32,8 @@ pub(crate) struct Resume {
     pub(crate) call_message: Option<(EntryId, usize)>,
     /// Names of the secrets registered on the branch.
     pub(crate) registered: BTreeSet<String>,
+    /// The permission mode the branch last recorded ([`crate::Session::record_permission_mode`]).
+    pub(crate) permission_mode: Option<String>,
 }
 
 impl Resume {
@@ -68,6 +70,7 @@ impl Resume {
                 | Record::WITHDRAWAL
                 | Record::SECRET_REGISTRATION => true,
                 Record::MODEL_CHANGE => resume.model.is_none(),
+                Record::STATE => resume.permission_mode.is_none(),
                 // A completion comes after its intent: walking back, it was met first.
                 Record::EFFECT_INTENT => !resume.completed.contains(&EntryId(m.id)),
                 Record::REQUEST => inputs.is_none(),
@@ -100,6 +103,9 @@ impl Resume {
                 }
                 Record::ModelChange(c) if resume.model.is_none() => {
                     resume.model = Some(c.model.clone());
+                }
+                Record::State(s) if resume.permission_mode.is_none() => {
+                    resume.permission_mode = crate::session::recorded_mode(s);
                 }
                 Record::SecretRegistration(r) => {
                     resume.registered.insert(r.name.clone());
@@ -146,6 +152,9 @@ impl Resume {
     ) -> Result<(), smith_store::Error> {
         if self.model.is_none() {
             self.model = carried.model;
+        }
+        if self.permission_mode.is_none() {
+            self.permission_mode = carried.permission_mode;
         }
         self.registered.extend(carried.secrets);
         let have: HashSet<EntryId> = self.entries.iter().map(|e| e.id).collect();

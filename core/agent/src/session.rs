@@ -35,6 +35,8 @@ pub struct Session {
     pub(crate) ledger: crate::request::Ledger,
     /// Automatic compaction's state in this process.
     pub(crate) compaction: crate::compact::AutoState,
+    /// The permission mode the selected branch last recorded, as opened or recorded since.
+    pub(crate) permission_mode: Option<String>,
 }
 
 /// The context items of the selected branch's projection and the entry each comes from.
@@ -98,6 +100,7 @@ impl Session {
             secrets: None,
             ledger: crate::request::Ledger::default(),
             compaction: crate::compact::AutoState::default(),
+            permission_mode: None,
         })
     }
 
@@ -152,6 +155,7 @@ impl Session {
             secrets: None,
             ledger: crate::request::Ledger::from_branch(&resume.entries),
             compaction: crate::compact::AutoState::default(),
+            permission_mode: resume.permission_mode,
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -431,6 +435,32 @@ impl Session {
         self.writer.clone()
     }
 
+    /// The permission mode the selected branch last recorded (`plan`, `ask`, `auto-edit`,
+    /// `auto`), as the session was opened or recorded since; `None` when it recorded none.
+    /// Found by opening's walk of the branch (and carried by compactions), like the model.
+    pub fn permission_mode(&self) -> Option<&str> {
+        self.permission_mode.as_deref()
+    }
+
+    /// Record `mode` as the branch's permission mode: a `state` record owned by Smith
+    /// (`smith`, `permissions-mode`, branch scope), durable before this returns.
+    ///
+    /// # Errors
+    /// The store's write errors; nothing changed.
+    pub fn record_permission_mode(&mut self, mode: &str) -> Result<(), smith_store::Error> {
+        self.writer
+            .lock()
+            .append(&[Record::State(smith_store::StateRecord {
+                owner: MODE_OWNER.to_owned(),
+                name: MODE_SLOT.to_owned(),
+                scope: smith::StateScope::Branch,
+                version: 1,
+                value: Some(serde_json::Value::from(mode)),
+            })])?;
+        self.permission_mode = Some(mode.to_owned());
+        Ok(())
+    }
+
     /// The context the next provider request starts from (the selected branch's projection),
     /// projected from the file the first time it is needed: opening a session reads no tool
     /// output.
@@ -540,4 +570,17 @@ fn ended_anywhere<V>(
         }
     }
     Ok(ended)
+}
+
+/// The owner of Smith's own state records (no plugin may take the id).
+const MODE_OWNER: &str = "smith";
+
+/// The slot of the permission mode.
+const MODE_SLOT: &str = "permissions-mode";
+
+/// The mode a `state` record sets, when it is Smith's permission mode.
+pub(crate) fn recorded_mode(record: &smith_store::StateRecord) -> Option<String> {
+    (record.owner == MODE_OWNER && record.name == MODE_SLOT && record.version == 1)
+        .then(|| record.value.as_ref()?.as_str().map(str::to_owned))
+        .flatten()
 }

@@ -176,6 +176,7 @@ proptest! {
                 model: full.model.clone(),
                 secrets: full.registered.iter().cloned().collect(),
                 open: Vec::new(),
+                permission_mode: None,
             }),
         })]).unwrap()[0];
         w.close().unwrap();

@@ -422,3 +422,51 @@ fn a_turn_without_a_tool_call_instantiates_no_tool_plugin() {
         assert!(u.tier.is_none() && u.instances == 0, "{usage:?}");
     }
 }
+
+#[test]
+fn a_sessions_permission_mode_is_recorded_and_holds_when_it_is_opened_again() {
+    let (home, work, app) = with_readme();
+    let mut runner = one_turn(&app, work.path());
+    let mut quiet = |_: Intent| {};
+    let done = runner
+        .apply(
+            Command::SetPermissionMode(Some(smith_app::PermissionMode::Plan)),
+            &mut quiet,
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert!(matches!(
+        done,
+        smith_app::Done::PermissionModeSet(smith_app::PermissionMode::Plan)
+    ));
+    let (path, id) = (runner.path().to_owned(), runner.id());
+    runner.close(true).unwrap();
+    let recorded = smith_store::read_session(&path)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter(|e| matches!(&e.record, Record::State(s) if s.owner == "smith"))
+        .count();
+    assert_eq!(recorded, 1, "the change is a record of the session");
+
+    // Opened again: the session's mode, not the settings' default.
+    let existing = || Target::Existing {
+        path: path.clone(),
+        id,
+    };
+    let again = target::open(Arc::clone(&app), &existing(), work.path(), words)
+        .unwrap()
+        .runner;
+    assert_eq!(again.permission_mode(), smith_app::PermissionMode::Plan);
+    again.close(true).unwrap();
+
+    // A mode this invocation names itself (a flag) wins over the recorded one.
+    let mut invocation = Invocation::default();
+    invocation.set("--permission-mode", "permissions.mode", "ask");
+    let flagged = Arc::new(App::load(paths(home.path()), &invocation).unwrap());
+    let again = target::open(flagged, &existing(), work.path(), words)
+        .unwrap()
+        .runner;
+    assert_ne!(again.permission_mode(), smith_app::PermissionMode::Plan);
+    again.close(true).unwrap();
+}

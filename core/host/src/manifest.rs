@@ -141,6 +141,10 @@ pub const POLICY_ROLES: &[&str] = &["permissions", "hooks"];
 /// The most `context-file` names one manifest may declare.
 pub const MAX_CONTEXT_FILES: usize = 8;
 
+/// The plugin id no plugin may take: the owner of Smith's own session state (the permission
+/// mode a session chose), which a plugin's `state` import must never reach.
+pub const RESERVED_ID: &str = "smith";
+
 /// What a tool declares about its effects in its manifest (`tool "NAME" read-only=#true`,
 /// `destructive=`, `idempotent=`, `open-world=`): hints for clients that show or gate calls
 /// (MCP's tool annotations), never a security boundary — grants and the user's policy are.
@@ -282,6 +286,11 @@ impl Manifest {
             .ok_or_else(|| {
                 bad("`plugin` takes one id: lowercase letters, digits and `-`, e.g. plugin \"files\"".to_owned())
             })?;
+        if id == RESERVED_ID {
+            return Err(bad(format!(
+                "the plugin id `{RESERVED_ID}` is reserved for Smith's own records (its session state); choose another"
+            )));
+        }
         let mut version = None;
         let mut world = None;
         let mut grants = Vec::new();
@@ -402,7 +411,7 @@ impl Manifest {
                 }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, context-file, provider, base-url or api-key…"
+                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, event, state, context-file, provider, base-url or api-key…"
                     )));
                 }
             }
@@ -765,6 +774,31 @@ mod tests {
             (
                 "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n tool \"a\" }",
                 "at least one `handler",
+            ),
+            ("plugin \"smith\" { }", "reserved"),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"galaxy\" version=1 max-bytes=10 }",
+                "not one of branch, session, project, user",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=0 max-bytes=10 }",
+                "whole number ≥ 1",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=2000000 }",
+                "from 1 to 1048576",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 }",
+                "needs `max-bytes`",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=9\n state \"s\" scope=\"branch\" version=1 max-bytes=9 }",
+                "declared twice",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n handler \"queue-policy\"\n state \"s\" scope=\"user\" version=1 max-bytes=9 }",
+                "`state` slots belong to",
             ),
         ] {
             let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();

@@ -185,4 +185,8 @@ pub struct Carried {
     /// instead of walking the summarized history. Absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub open: Vec<smith::EntryId>,
+    /// The permission mode the branch last recorded before this entry (`plan`, `ask`,
+    /// `auto-edit`, `auto`), if any. Absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
 }

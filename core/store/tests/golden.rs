@@ -404,6 +404,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                     model: Some("anthropic/claude-sonnet-4-5".parse().unwrap()),
                     secrets: vec!["GITHUB_TOKEN".into()],
                     open: vec![EntryId(4)],
+                    permission_mode: None,
                 }),
             }),
         ),

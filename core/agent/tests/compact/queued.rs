@@ -141,6 +141,7 @@ fn queued_behind_a_compaction(
             model: Some("p/m".parse().unwrap()),
             secrets: Vec::new(),
             open: vec![queued],
+            permission_mode: None,
         }),
     })])
     .unwrap();

@@ -200,20 +200,61 @@ impl Runner {
             keep: false,
             permission_mode: None,
         }
+        .with_recorded_permission_mode()
+    }
+
+    fn with_recorded_permission_mode(mut self) -> Self {
+        self.restore_permission_mode();
+        self
     }
 
     /// [`Command::SetPermissionMode`]: `mode` (or the one after the current) for every route
-    /// prepared and to be prepared; the mode now in use.
+    /// prepared and to be prepared, recorded in the session first (it holds when the session
+    /// is opened again); the mode now in use.
+    ///
+    /// # Errors
+    /// [`RunnerError::Store`] when it cannot be recorded: nothing changed.
     fn set_permission_mode(
         &mut self,
         mode: Option<smith_host::PermissionMode>,
-    ) -> smith_host::PermissionMode {
+    ) -> Result<smith_host::PermissionMode, RunnerError> {
         let mode = mode.unwrap_or_else(|| self.permission_mode().next());
+        self.session.record_permission_mode(mode.name())?;
+        self.apply_permission_mode(mode);
+        Ok(mode)
+    }
+
+    fn apply_permission_mode(&mut self, mode: smith_host::PermissionMode) {
         self.permission_mode = Some(mode);
         for ready in &mut self.ready {
             ready.set_permission_mode(mode);
         }
-        mode
+    }
+
+    /// The mode recorded in the session by an earlier [`Command::SetPermissionMode`], unless
+    /// this invocation names one itself (a flag or an environment variable): taken from now on.
+    fn restore_permission_mode(&mut self) {
+        let named = self
+            .app
+            .settings
+            .resolved
+            .get("permissions.mode")
+            .is_some_and(|v| {
+                matches!(
+                    v.source.level,
+                    smith_config::Level::Environment | smith_config::Level::CommandLine
+                )
+            });
+        if named {
+            return;
+        }
+        let recorded = self
+            .session
+            .permission_mode()
+            .and_then(|m| m.parse::<smith_host::PermissionMode>().ok());
+        if let Some(mode) = recorded {
+            self.apply_permission_mode(mode);
+        }
     }
 
     /// The permission mode the next run uses: the session's choice, else the route's
@@ -477,7 +518,7 @@ impl Runner {
             }
             Command::SetPlugin { id, enabled } => self.set_plugin(&id, enabled),
             Command::SetPermissionMode(mode) => {
-                Ok(Done::PermissionModeSet(self.set_permission_mode(mode)))
+                Ok(Done::PermissionModeSet(self.set_permission_mode(mode)?))
             }
         }
     }

@@ -1,6 +1,7 @@
 //! What the person allowed beyond one call: "Allow … for this session" kept in the plugin's
 //! session state (slot `approved`: the tools whose file writes run unasked, and the shell
-//! command parts each tool may run unasked, matched exactly), and "… always in this project"
+//! command parts each tool may run unasked, matched exactly — checked before each effect the
+//! mode would ask about), and "… always in this project"
 //! written as `permissions.allow` rules to the project's configuration (by the host, only
 //! because the person chose it) and kept for the session too, since configuration is read
 //! at start.
@@ -65,18 +66,21 @@ impl Approved {
         state_set(SLOT, &value).map_err(|e| format!("{e:?}"))
     }
 
-    /// Whether any approval is about `tool`.
-    pub fn about(&self, tool: &str) -> bool {
-        self.writes.iter().any(|t| t == tool) || self.commands.iter().any(|(t, _)| t == tool)
+    /// Whether `grant` was approved: the tool's writes, or every part of the command.
+    pub fn covers(&self, grant: &Grant) -> bool {
+        match grant {
+            Grant::Writes(tool) => self.writes(tool),
+            Grant::Commands(tool, parts) => parts.iter().all(|p| self.command(tool, p)),
+        }
     }
 
     /// Whether `part` of a shell command of `tool` was approved.
-    pub fn command(&self, tool: &str, part: &str) -> bool {
+    fn command(&self, tool: &str, part: &str) -> bool {
         self.commands.iter().any(|(t, p)| t == tool && p == part)
     }
 
     /// Whether file writes of `tool` were approved.
-    pub fn writes(&self, tool: &str) -> bool {
+    fn writes(&self, tool: &str) -> bool {
         self.writes.iter().any(|t| t == tool)
     }
 

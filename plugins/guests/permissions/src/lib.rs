@@ -96,8 +96,7 @@ impl Rules {
 
 fn before_tool(call: &ToolCallEvent) -> Result<Verdict, String> {
     let rules = Rules::parse(&call.settings)?;
-    let approved = Approved::load();
-    if !rules.about(&call.tool) && !approved.about(&call.tool) {
+    if !rules.about(&call.tool) {
         return Ok(Verdict::Pass);
     }
     let subject = Subject::of(&call.arguments, &call.cwd);
@@ -131,24 +130,23 @@ fn before_tool(call: &ToolCallEvent) -> Result<Verdict, String> {
         ));
     }
     if rules.allow.iter().any(|r| r.matches(&call.tool, &subject))
-        || covered(&rules, &approved, call, &subject)
+        || covered(&rules, call, &subject)
     {
         return Ok(Verdict::Allow);
     }
     Ok(Verdict::Pass)
 }
 
-/// Whether the allow rules and the session's approvals cover every part of a shell command
-/// together (`git status; cargo test` under `bash(git status*)` and `bash(cargo test*)`).
-fn covered(rules: &Rules, approved: &Approved, call: &ToolCallEvent, subject: &Subject) -> bool {
+/// Whether the allow rules cover every part of a shell command together (`git status;
+/// cargo test` under `bash(git status*)` and `bash(cargo test*)`).
+fn covered(rules: &Rules, call: &ToolCallEvent, subject: &Subject) -> bool {
     let Subject::Command(parts) = subject else {
         return false;
     };
     !parts.is_empty()
         && parts.iter().all(|part| {
             let one = Subject::Command(vec![part.clone()]);
-            approved.command(&call.tool, part)
-                || rules.allow.iter().any(|r| r.matches(&call.tool, &one))
+            rules.allow.iter().any(|r| r.matches(&call.tool, &one))
         })
 }
 
@@ -183,8 +181,14 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
         return Verdict::Pass;
     }
     let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
-    if writes && (mode == "auto-edit" || Approved::load().writes(&effect.tool)) {
+    if writes && mode == "auto-edit" {
         return Verdict::Pass;
+    }
+    // What the person allowed for the session (read only on the way to a question, so a
+    // session that asks nothing never reads its state).
+    let grant = Grant::of(effect);
+    if grant.as_ref().is_some_and(|g| Approved::load().covers(g)) {
+        return Verdict::Allow;
     }
     let untrusted = if effect.needs_allow {
         "\n(This project is not trusted, so each program is yours to allow; in a trusted project the mode decides.)"
@@ -195,7 +199,7 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
         &effect.call_id,
         format!("Let `{}` {}?{untrusted}", effect.tool, what(effect)),
     );
-    if let Some(grant) = Grant::of(effect) {
+    if let Some(grant) = grant {
         question.choices.push(Choice {
             id: grant.choice_id(FOR_SESSION),
             label: grant.label(None),
