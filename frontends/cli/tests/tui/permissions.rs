@@ -63,3 +63,69 @@ fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
     pane.keys(&["C-c"]);
     pane.keys(&["C-c"]);
 }
+
+#[test]
+fn allowed_for_the_session_the_same_command_runs_unasked_and_esc_denies_a_new_one() {
+    let env = Env::new();
+    let project = env.root.path().canonicalize().unwrap();
+    let bash = |id: &str, command: &str| {
+        let arguments = serde_json::json!({ "command": command }).to_string();
+        format!(
+            "round {{\n  tool-call id=\"{id}\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done {id}\"\n  stop \"end_turn\"\n}}\n"
+        )
+    };
+    let script = env.write(
+        "session.kdl",
+        &format!(
+            "{}{}{}",
+            bash("first", "touch same.txt"),
+            bash("second", "touch same.txt"),
+            bash("third", "touch other.txt")
+        ),
+    );
+    let pane = Pane::start(
+        &env,
+        &[
+            "--allow-process",
+            "--permission-mode",
+            "ask",
+            "--model",
+            "scripted/session",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("mode ask");
+    pane.type_text("one");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("3 Allow this command for the rest of this session");
+    pane.keys(&["3"]);
+    pane.wait_for_text("done first");
+    wait_until("the first program ran", || {
+        project.join("same.txt").exists()
+    });
+    std::fs::remove_file(project.join("same.txt")).unwrap();
+    // The same command again: it runs unasked.
+    pane.type_text("two");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("done second");
+    assert!(
+        !pane.screen().contains("Allow once"),
+        "asked again:\n{}",
+        pane.screen()
+    );
+    wait_until("the second program ran", || {
+        project.join("same.txt").exists()
+    });
+    // Another command asks; Esc denies it, and it does not run.
+    pane.type_text("three");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("touch other.txt");
+    pane.wait_for_text("Allow once");
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("done third");
+    assert!(!project.join("other.txt").exists());
+    pane.keys(&["C-c"]);
+    pane.keys(&["C-c"]);
+}
