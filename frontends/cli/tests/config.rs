@@ -112,6 +112,16 @@ fn malformed_and_invalid_configuration_names_file_line_and_field() {
     std::fs::write(&file, "process.allow #true\n").unwrap();
     let out = env.run(&["config", "check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // A permission rule that does not parse is named with its file, before any run.
+    std::fs::write(&file, "permissions.deny \"bash(rm -rf*\"\n").unwrap();
+    let out = env.run(&["config", "check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("bash(rm -rf*") && err.contains("config.kdl") && err.contains("`)`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -94,6 +94,8 @@ fn check(global: &Global) -> Result<u8, CliError> {
     let (registry, registry_notices) = smith_app::Registry::resolve(&paths, &settings)?;
     // The model catalog with the user's models.kdl: what every run reads too.
     smith_app::Models::load(&paths, &registry)?;
+    // The permission rules' syntax (each `TOOL` or `TOOL(PATTERN)`), as a run checks them.
+    smith_app::permissions::from_settings(&settings, true)?;
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;
@@ -107,7 +109,7 @@ fn check(global: &Global) -> Result<u8, CliError> {
         exit::report(&format!("warning: {n}"));
     }
     let mut out = format!(
-        "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys and themes checked)\n",
+        "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys, themes and permission rules checked)\n",
         settings_count(settings.resolved.iter().count())
     );
     for notice in settings.notices.iter().chain(&registry_notices) {
