@@ -36,7 +36,7 @@ auto\t''"
 complete -c smith -n "__fish_smith_needs_command" -s m -l model -d 'The model, as PROVIDER/MODEL (e.g. scripted/demo), or an alias or group of models.kdl; default: the `model` setting, else the model the session last recorded' -r
 complete -c smith -n "__fish_smith_needs_command" -l session -d 'Open the existing session ID (a unique prefix is enough; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project). Held by another Smith process, it opens read-only' -r
 complete -c smith -n "__fish_smith_needs_command" -l script -d 'Play this provider script (scripted provider only), as `smith eval --script` does' -r -F
-complete -c smith -n "__fish_smith_needs_command" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_needs_command" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_needs_command" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c smith -n "__fish_smith_needs_command" -s V -l version -d 'Print version'
@@ -81,7 +81,7 @@ complete -c smith -n "__fish_smith_using_subcommand eval" -l json -d 'Emit LF-de
 complete -c smith -n "__fish_smith_using_subcommand eval" -l continue -d 'Continue the session most recently written among those started in this directory, else in the nearest directory above it in its project (same as --session last)'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l no-session -d 'Record into a temporary session store, removed when the run succeeds'
 complete -c smith -n "__fish_smith_using_subcommand eval" -l stdin -d 'Append standard input to the prompt as a fenced block (UTF-8, at most 1 MiB); without it stdin is not read when a prompt is given'
-complete -c smith -n "__fish_smith_using_subcommand eval" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand eval" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand eval" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand eval" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand compact" -l instructions -d 'What the summary should focus on (given to the compaction plugin)' -r
@@ -98,7 +98,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand compact" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
-complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand compact" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand compact" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l turns -d 'Replay only turns A to B (from 1; `3` alone is `3..3`, `2..` to the last)' -r
@@ -118,7 +118,7 @@ auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand replay" -l json -d 'Emit the intents as LF-delimited JSON records on stdout instead of plain text'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l tui -d 'Show the replay in the terminal UI (read-only; leave with Ctrl+C twice). Paced as recorded unless --speed says otherwise'
 complete -c smith -n "__fish_smith_using_subcommand replay" -l execute -d 'Run the recorded tool calls again and report, per effect, whether it came out the same'
-complete -c smith -n "__fish_smith_using_subcommand replay" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand replay" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand replay" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
@@ -134,7 +134,7 @@ auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand undo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand undo" -l json -d 'Print the result as one JSON record'
-complete -c smith -n "__fish_smith_using_subcommand undo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand undo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand undo" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
@@ -150,7 +150,7 @@ auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand redo" -l turn -d 'Take back (or replay) every latest step of the same turn'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand redo" -l json -d 'Print the result as one JSON record'
-complete -c smith -n "__fish_smith_using_subcommand redo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand redo" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand redo" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
@@ -165,7 +165,7 @@ auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand restore" -l snapshot-first -d 'Keep changes made since the session last recorded the tree in a snapshot and go on, instead of refusing'
 complete -c smith -n "__fish_smith_using_subcommand restore" -l json -d 'Print the result as one JSON record'
-complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand restore" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand restore" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l session -d 'The session (a unique prefix of its id; `last`, the default: the session most recently written among those started in this directory, else in the nearest directory above it in its project)' -r
@@ -180,7 +180,7 @@ auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand diff" -l stat -d 'git\'s `--stat` summary instead of the patch'
 complete -c smith -n "__fish_smith_using_subcommand diff" -l json -d 'One JSON record with every file\'s change'
-complete -c smith -n "__fish_smith_using_subcommand diff" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand diff" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand diff" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s m -l model -d 'The model sessions use unless a submission names one (as the `model` setting); `smith -m MODEL rpc` gives it too' -r
@@ -193,7 +193,7 @@ complete -c smith -n "__fish_smith_using_subcommand rpc" -l permission-mode -d '
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
@@ -208,7 +208,7 @@ complete -c smith -n "__fish_smith_using_subcommand mcp" -l permission-mode -d '
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -220,7 +220,7 @@ complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_su
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
@@ -238,7 +238,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l json -d 'Emit one JSON record per document'
-complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l limit -d 'Hits per page (1 to 100)' -r
@@ -253,7 +253,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l json -d 'Emit one JSON record per hit, then a `page` record'
-complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -266,7 +266,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l list -d 'List the page names instead'
-complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l lines -d 'Body lines A..B, 1-based and inclusive (`A..` runs to the end; `A` is one line)' -r
@@ -280,7 +280,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l json -d 'Emit the document as one JSON record'
-complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand docs; and __fish_seen_subcommand_from help" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
@@ -297,7 +297,7 @@ complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and not __fish_seen_subcommand_from show check set help" -f -a "show" -d 'Print every setting (or KEY) with its resolved value and source'
@@ -314,7 +314,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'One JSON record per setting: `key`, `value`, `source`, `level`'
-complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -326,7 +326,7 @@ complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subc
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -339,7 +339,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l project -d 'Write to the project\'s `.smith/config.kdl` instead'
-complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting (or KEY) with its resolved value and source'
@@ -355,7 +355,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_see
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and not __fish_seen_subcommand_from list grep get export fork edit select receipts watch verify help" -f -a "list" -d 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt\'s first line)'
@@ -380,7 +380,7 @@ auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per session'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l here -d 'Only the sessions started in this directory (what `smith eval --continue` picks from first; with none here it continues the nearest directory above it in its project)'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -393,7 +393,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l json -d 'One JSON record per matching line'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from grep" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l limit -d 'Entries per page (1 to 1000)' -r
@@ -412,7 +412,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l usage -d 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l wire -d 'With --request: the HTTP request instead (method, path, headers, body), encoded again by the provider plugin generation that sent it — byte for byte what went out, without the credential header. Nothing is sent and no credential is read'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -425,7 +425,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l branch -d 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l at -d 'The fork point: the new session holds entries 1..=ENTRY with ENTRY selected (default: the selected leaf)' -r
@@ -439,7 +439,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l json -d 'Print a JSON record instead of the bare id'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from fork" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l omit -d 'Leave this message or tool result out of what the model sees (repeatable). A tool call\'s message goes together with all of its results' -r
@@ -453,7 +453,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -465,7 +465,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from select" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -478,7 +478,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l json -d 'One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`, `state` (`admitted` or `terminal`), `stop_reason`, `end`, `error`, `answer`'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from receipts" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l from -d 'The first entry to print (default 1: the whole history); the next entry id to be committed prints only what is new' -r
@@ -493,7 +493,7 @@ auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l json -d 'One JSON record per entry, as `get --json` prints them'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l until-idle -d 'Stop once every committed entry is printed and no process is writing the session'
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from watch" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -505,7 +505,7 @@ complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_su
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand sessions; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt\'s first line)'
@@ -529,7 +529,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand trust" -l revoke -d 'Stop trusting the project instead'
-complete -c smith -n "__fish_smith_using_subcommand trust" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand trust" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand trust" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand doctor" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -542,7 +542,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand doctor" -l json -d 'Print one JSON record instead of the report'
-complete -c smith -n "__fish_smith_using_subcommand doctor" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand doctor" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -554,7 +554,7 @@ complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_s
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand tools; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
@@ -569,7 +569,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per tool: `name`, `plugin`, `description`, `input_schema`, `offered` (whether a run from here offers it) and `withheld` (why not, or null)'
-complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand tools; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per active tool (name, plugin, description, and why a run from here would not offer it); --json adds the input schema'
@@ -583,7 +583,7 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and not __fish_seen_subcommand_from list install uninstall help" -f -a "list" -d 'One line per plugin, in load order'
@@ -600,7 +600,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per plugin: `id`, `version`, `world`, `grants`, `state`, `tools`, `origin`, `disabled_by` when disabled, `refused_grants` (grant and why) for requested grants this directory does not give, such as `process.exec` with process.allow false, and `asked_grants` for those given only per use, on your answer, such as `process.exec` in an untrusted project'
-complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l component -d 'The component to install; default: the one .wasm under the project\'s target/wasm32-wasip2/release/' -r -F
@@ -613,7 +613,7 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from install" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -625,7 +625,7 @@ complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_sub
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from uninstall" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand plugins; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per plugin, in load order'
@@ -641,7 +641,7 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_su
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand auth; and not __fish_seen_subcommand_from status set help" -f -a "status" -d 'For each provider: whether its key is set and where it comes from (never the key)'
@@ -657,7 +657,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'One JSON record per provider: `provider`, `env`, `required`, `source` (`environment`, `auth-file` or null)'
-complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l account -d 'Store it as this named account of the provider\'s bucket (used after the environment variable and the unnamed key, in file order) instead of as its key' -r
@@ -670,7 +670,7 @@ complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcom
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "status" -d 'For each provider: whether its key is set and where it comes from (never the key)'
@@ -685,7 +685,7 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and not __fish_seen_subcommand_from add remove list help" -f -a "add" -d 'Store secret NAME: typed with echo off on a terminal, else read from stdin (one line, its line ending dropped)'
@@ -702,7 +702,7 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -714,7 +714,7 @@ complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_sub
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -727,7 +727,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per secret: `name`, `reference`, `source`, `label`'
-complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand secrets; and __fish_seen_subcommand_from help" -f -a "add" -d 'Store secret NAME: typed with echo off on a terminal, else read from stdin (one line, its line ending dropped)'
@@ -744,7 +744,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand models" -l json -d 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
-complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand models" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand models" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -756,7 +756,7 @@ complete -c smith -n "__fish_smith_using_subcommand completions" -l permission-m
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand completions" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command even though the project is not trusted. Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand completions" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "eval" -d 'Run one agent turn without the terminal UI and print its output'

@@ -36,9 +36,10 @@ pub fn from_settings(
     })
 }
 
-/// Whether every rule names a tool of `tools` (the active plugins' tools): a rule about a tool
-/// that does not exist here (a misspelt or wrongly cased name, `Bash`) would do nothing, so a
-/// deny rule that never holds is an error rather than a false sense of safety.
+/// Whether every rule names a tool of `tools` (the tools of every known plugin, disabled ones
+/// included — a rule about a switched-off tool simply has nothing to match): a rule about a
+/// tool no plugin has (a misspelt or wrongly cased name, `Bash`) would do nothing, so a deny
+/// rule that never holds is an error rather than a false sense of safety.
 ///
 /// # Errors
 /// [`RegistryError::PermissionRule`] naming the rule, its source and the tools there are.
@@ -58,7 +59,7 @@ pub fn check_tools(settings: &Settings, tools: &[String]) -> Result<(), Registry
                     key,
                     rule: rule.clone(),
                     reason: format!(
-                        "names no tool active here (tool names are case-sensitive; the tools are {})",
+                        "names no tool any plugin has (tool names are case-sensitive; the tools are {})",
                         tools.join(", ")
                     ),
                 });
@@ -92,6 +93,16 @@ fn rules(settings: &Settings, key: &'static str) -> Result<Vec<String>, Registry
 }
 
 pub use smith_config::rules::{check, split};
+
+/// The tools of every known plugin, disabled ones included, in load order: what rules may
+/// name ([`check_tools`]).
+pub fn known_tools(registry: &crate::Registry) -> Vec<String> {
+    registry
+        .plugins()
+        .iter()
+        .flat_map(|p| p.manifest.tools.iter().cloned())
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

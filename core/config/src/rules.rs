@@ -5,6 +5,12 @@
 
 /// `text` split on the commas outside parentheses, each piece trimmed, empty ones left out.
 pub fn split(text: &str) -> Vec<String> {
+    pieces(text).into_iter().filter(|r| !r.is_empty()).collect()
+}
+
+/// `text` split on the commas outside parentheses, each piece trimmed, empty ones kept (a
+/// setting's check refuses them).
+pub fn pieces(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut current = String::new();
@@ -21,10 +27,7 @@ pub fn split(text: &str) -> Vec<String> {
         current.push(c);
     }
     out.push(current);
-    out.into_iter()
-        .map(|r| r.trim().to_owned())
-        .filter(|r| !r.is_empty())
-        .collect()
+    out.into_iter().map(|r| r.trim().to_owned()).collect()
 }
 
 /// Whether `rule` is `TOOL` or `TOOL(PATTERN)` (the syntax the `permissions` plugin takes).

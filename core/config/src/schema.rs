@@ -20,6 +20,8 @@ pub enum Type {
     Model,
     /// An `http://` or `https://` URL.
     Url,
+    /// Comma-separated permission rules, each `TOOL` or `TOOL(PATTERN)` ([`crate::rules`]).
+    Rules,
 }
 
 impl Type {
@@ -32,6 +34,7 @@ impl Type {
             Type::Enum(words) => format!("one of {}", words.join(", ")),
             Type::Model => "model `PROVIDER/MODEL`, or an alias or group name of models.kdl".into(),
             Type::Url => "URL (http or https)".into(),
+            Type::Rules => "comma-separated rules, each `TOOL` or `TOOL(PATTERN)`".into(),
         }
     }
 }
@@ -247,7 +250,7 @@ pub const SCHEMA: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "permissions.allow",
-        ty: Type::String,
+        ty: Type::Rules,
         default: Some(""),
         doc: "Comma-separated rules whose calls run without asking, whatever the mode but `plan`: `TOOL` or `TOOL(PATTERN)` — `bash(git status*)`, `edit(src/**)`. A shell command is matched part by part (split on `;`, `&&`, `||`, `|`, `$(…)`…): every part must match. A comma inside a rule's parentheses belongs to its pattern.",
         env: None,
@@ -256,7 +259,7 @@ pub const SCHEMA: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "permissions.ask",
-        ty: Type::String,
+        ty: Type::Rules,
         default: Some(""),
         doc: "Comma-separated rules whose calls ask first (`TOOL` or `TOOL(PATTERN)`; one matching part of a shell command is enough).",
         env: None,
@@ -265,7 +268,7 @@ pub const SCHEMA: &[OptionSpec] = &[
     },
     OptionSpec {
         key: "permissions.deny",
-        ty: Type::String,
+        ty: Type::Rules,
         default: Some(""),
         doc: "Comma-separated rules whose calls are refused, whatever else allows them (`TOOL` or `TOOL(PATTERN)`; one matching part of a shell command is enough): `bash(rm -rf*)`, `read(**/.env)`. Deny wins over allow and ask.",
         env: None,

@@ -112,6 +112,23 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
             },
             None => Err("expected a string PROVIDER/MODEL or an alias or group name".into()),
         },
+        Type::Rules => {
+            let text = text.ok_or("expected a string of comma-separated rules")?;
+            if text.chars().any(|c| c.is_control()) {
+                return Err("control characters are not allowed".into());
+            }
+            let pieces = crate::rules::pieces(text);
+            if !text.trim().is_empty() && pieces.iter().any(|r| r.trim().is_empty()) {
+                return Err(
+                    "it holds an empty rule (a comma with nothing before or after it); remove it"
+                        .into(),
+                );
+            }
+            for rule in &crate::rules::split(text) {
+                crate::rules::check(rule).map_err(|why| format!("rule `{rule}` {why}"))?;
+            }
+            Ok(Value::String(text.to_owned()))
+        }
         Type::Url => {
             let rest = text.and_then(|t| {
                 t.strip_prefix("http://")

@@ -357,7 +357,24 @@ impl CallState {
         command: &str,
         leaves_sandbox: bool,
     ) -> crate::policy::Decision {
+        let writes = matches!(
+            effect,
+            crate::grants::Effect::WriteFile | crate::grants::Effect::EditFile
+        );
+        let configures = if writes {
+            self.granted
+                .roots
+                .first()
+                .and_then(|root| crate::protected::protected(root, target))
+        } else {
+            None
+        };
         let Some(gate) = self.gate.clone() else {
+            if let Some(what) = configures {
+                return crate::policy::Decision::Deny(format!(
+                    "{target} holds {what}, which a tool changes only when a permissions policy asks you first, and none is active"
+                ));
+            }
             if leaves_sandbox {
                 return crate::policy::Decision::Deny(
                     "it stays in the sandbox: no policy plugin is active to allow running it outside".to_owned(),
@@ -391,8 +408,8 @@ impl CallState {
             call_allowed_by: &allowed_by,
             leaves_sandbox,
             arguments: &arguments,
-            needs_allow: process
-                && matches!(self.policy.process, crate::ProcessPolicy::AskFirst(_)),
+            needs_allow: configures.is_some()
+                || process && matches!(self.policy.process, crate::ProcessPolicy::AskFirst(_)),
             kept: self
                 .state
                 .as_ref()

@@ -33,6 +33,7 @@ mod policy;
 pub mod process;
 mod process_imports;
 pub mod product;
+mod protected;
 mod providers;
 pub mod reference;
 mod runtime;

@@ -365,7 +365,8 @@ pub(crate) struct EffectQuery<'a> {
     pub(crate) call_allowed_by: &'a [String],
     /// The offer to run a program the sandbox refused again outside it.
     pub(crate) leaves_sandbox: bool,
-    /// A program that runs only on an explicit allow (an untrusted project).
+    /// An effect that runs only on an explicit allow: a program in an untrusted project, a
+    /// write to a file that configures Smith or git (`crate::protected`).
     pub(crate) needs_allow: bool,
     /// The call's session state (the handlers keep theirs there).
     pub(crate) kept: crate::state_imports::Kept,
@@ -474,11 +475,13 @@ impl Loadout {
             ),
             Decision::Allow(by) if query.needs_allow && by.is_empty() => {
                 let why = match &self.policy.process {
-                    crate::ProcessPolicy::AskFirst(why) => why.as_str(),
-                    _ => "programs run here only when allowed",
+                    crate::ProcessPolicy::AskFirst(why) if query.effect == "process.run" => {
+                        why.as_str()
+                    }
+                    _ => "it changes the configuration of Smith or git",
                 };
                 Decision::Deny(format!(
-                    "a program runs here only when the user allows it, and no policy handler did: {why}"
+                    "this runs only when the user allows it, and no policy handler did: {why}"
                 ))
             }
             decision => decision,

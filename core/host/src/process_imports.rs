@@ -206,7 +206,11 @@ impl CallState {
                 request.cwd.display()
             )));
         }
-        let ran = match process::run(&request, &|| self.cancel.is_cancelled()) {
+        let ran = process::run(&request, &|| self.cancel.is_cancelled());
+        if let Some(c) = &request.confinement {
+            c.release();
+        }
+        let ran = match ran {
             Ok(ran) => ran,
             Err(failure) => {
                 let text = failure.to_string();

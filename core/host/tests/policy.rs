@@ -323,3 +323,51 @@ fn what_the_first_trials_found_stays_fixed() {
         out.output
     );
 }
+
+#[test]
+fn writing_smiths_or_gits_configuration_is_always_asked_and_refused_unanswered() {
+    let host = host();
+    let f = Fixture::new();
+    std::fs::create_dir_all(f.root().join(".git")).unwrap();
+    std::fs::write(f.root().join(".git/config"), "[core]\n").unwrap();
+    // Auto mode, and a rule allowing every write: still asked.
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &["write", "edit"], &[]));
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "write",
+        json!({"path": ".smith/config.kdl", "content": "permissions.mode \"auto\"\n"}),
+        None,
+    );
+    assert!(out.is_error, "{}", out.output);
+    assert_eq!(prompts.len(), 1, "{prompts:?}");
+    assert!(
+        prompts[0].contains("configures Smith or git"),
+        "{prompts:?}"
+    );
+    assert!(!f.root().join(".smith/config.kdl").exists());
+    let (out, prompts) = call_answering(
+        &f,
+        &tools,
+        "edit",
+        json!({"path": ".git/config", "edits": [{"old_text": "[core]", "new_text": "[core]\n\tfsmonitor = x"}]}),
+        None,
+    );
+    assert!(out.is_error && prompts.len() == 1, "{}", out.output);
+    assert_eq!(
+        std::fs::read_to_string(f.root().join(".git/config")).unwrap(),
+        "[core]\n"
+    );
+    // Allowed once by the person: written.
+    let (out, _) = call_answering(
+        &f,
+        &tools,
+        "write",
+        json!({"path": ".smith/config.kdl", "content": "model \"x\"\n"}),
+        Some("Allow once"),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    assert!(f.root().join(".smith/config.kdl").exists());
+}

@@ -197,6 +197,7 @@ fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
         pinned: Vec::new(),
         hidden: vec![hidden],
         nonce: 1,
+        made: Vec::new(),
     };
     let spec = serde_json::to_string(&spec).expect("a spec");
     let run = |sandboxed: bool| {

@@ -143,8 +143,9 @@ pub(crate) struct Global {
     #[arg(long = "disable-plugin", value_name = "ID", global = true, action = clap::ArgAction::Append)]
     pub(crate) disable_plugin: Vec<String>,
 
-    /// Let tools run external programs (e.g. the `bash` tool) for this command even though
-    /// the project is not trusted. Same as `-c process.allow=true`.
+    /// Let tools run external programs (e.g. the `bash` tool) for this command as the
+    /// permission mode decides, even though the project is not trusted (where each program
+    /// is otherwise asked first). Same as `-c process.allow=true`.
     #[arg(long = "allow-process", global = true)]
     pub(crate) allow_process: bool,
 

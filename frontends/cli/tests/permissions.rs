@@ -172,7 +172,11 @@ fn bad_permission_settings_name_the_source_key_and_rule() {
         ("permissions.mode=yolo", "permissions.mode"),
         ("permissions.allow=bash(git status", "does not end with `)`"),
         ("permissions.deny=(x)", "tool name"),
-        ("permissions.deny=Bash(touch*)", "names no tool active here"),
+        (
+            "permissions.deny=Bash(touch*)",
+            "names no tool any plugin has",
+        ),
+        ("permissions.deny=bash(rm*),,read", "empty rule"),
     ] {
         let out = env.run(&["eval", "-m", "scripted/demo", "-c", setting, "hi"]);
         assert_eq!(out.status.code(), Some(2), "{setting}: {}", stderr(&out));
@@ -181,5 +185,83 @@ fn bad_permission_settings_name_the_source_key_and_rule() {
             err.contains(needle) && err.contains("-c permissions."),
             "{setting}: {err}"
         );
+        // `config check` says the same before any run.
+        let out = env.run(&["config", "check", "-c", setting]);
+        assert_eq!(out.status.code(), Some(2), "{setting}: {}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{setting}: {}", stderr(&out));
     }
+    // `config set` refuses a rule that does not parse, and writes nothing.
+    let out = env.run(&["config", "set", "permissions.deny", "bash(rm -rf*"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("does not end with `)`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!env.home().join("config.kdl").exists());
+    // A rule about a tool of a switched-off plugin has nothing to match: runs go on.
+    let out = env.run(&[
+        "eval",
+        "-m",
+        "scripted/demo",
+        "--disable-plugin",
+        "shell",
+        "-c",
+        "permissions.deny=bash(rm -rf*),read(**/.env)",
+        "hi",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn a_mode_the_session_recorded_holds_when_eval_continues_it() {
+    let p = Project::new("touch ran");
+    // A session whose mode is set to plan over RPC (recorded in the session).
+    let out = p
+        .env
+        .command(&["eval", "--json", "-m", "scripted/demo", "hi"])
+        .current_dir(&p.dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let session = records(&out)[0]["session"].as_str().unwrap().to_owned();
+    let requests = format!(
+        "{}\n{}\n",
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "sessions.open", "params": {"session": session}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "session.set_permission_mode", "params": {"session": session, "mode": "plan"}}),
+    );
+    let out = p
+        .env
+        .command(&["rpc", "-m", "scripted/demo"])
+        .current_dir(&p.dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().unwrap().write_all(requests.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(r#""mode":"plan""#),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // Continued by eval with programs allowed: still plan mode, so nothing is changed.
+    let calls = p.run(&["--allow-process", "--session", &session]);
+    let (refused, edit) = outcome(&calls, "e");
+    assert!(refused && edit.contains("plan mode"), "{calls:?}");
+    assert_eq!(p.notes(), "draft\n");
+    assert!(!p.ran());
+    // A mode this invocation names wins.
+    let calls = p.run(&[
+        "--allow-process",
+        "--session",
+        &session,
+        "--permission-mode",
+        "auto",
+    ]);
+    assert!(!outcome(&calls, "e").0, "{calls:?}");
+    assert!(p.ran());
 }

@@ -386,13 +386,34 @@ fn a_missing_smith_dir_or_hooks_dir_is_made_empty_and_held_read_only() {
             assert_eq!(p.join(file).exists(), planted, "{settings:?}: {file}");
         }
         if !planted {
-            // What the sandbox made to hold them is empty, and Git does not track it.
+            // What the sandbox made to hold them, still empty, is gone once the program ended.
             for dir in [".smith", ".git/hooks"] {
-                let entries = std::fs::read_dir(p.join(dir)).unwrap().count();
-                assert_eq!(entries, 0, "{dir} is empty");
+                assert!(!p.join(dir).exists(), "{dir} was left behind");
             }
         }
     }
+}
+
+#[test]
+fn a_program_in_a_subfolder_of_a_project_leaves_it_in_its_project() {
+    let world = World::new();
+    assert!(world.project.join(".smith").is_dir());
+    let sub = world.project.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let out = world.bash(
+        "touch made-in-sub",
+        &["sandbox.mode=workspace-write"],
+        JSON_PROCESS,
+        |c| {
+            c.current_dir(&sub);
+        },
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(sub.join("made-in-sub").exists(), "{}", stderr(&out));
+    assert!(
+        !sub.join(".smith").exists(),
+        "a .smith/ made in a subfolder would cut it off from its project's trust"
+    );
 }
 
 #[test]

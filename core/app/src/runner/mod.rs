@@ -395,7 +395,11 @@ impl Runner {
     ///
     /// # Errors
     /// [`RunnerError::Store`] registering the secrets.
-    pub fn adopt(&mut self, ready: Ready) -> Result<(), RunnerError> {
+    pub fn adopt(&mut self, mut ready: Ready) -> Result<(), RunnerError> {
+        // A route prepared elsewhere takes the session's mode too (a resumed session's).
+        if let Some(mode) = self.permission_mode {
+            ready.set_permission_mode(mode);
+        }
         self.ready.push(ready);
         let index = self.ready.len() - 1;
         self.register(index)?;

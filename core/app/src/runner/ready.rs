@@ -46,12 +46,17 @@ impl App {
     /// As [`App::prepare`]; [`Error::Registry`] for the trust records or `process.pass-env`.
     pub fn ready(&self, spec: RunSpec, cwd: &Path, words: RefusalWords) -> Result<Ready, Error> {
         let prepared = self.prepare(&spec)?;
-        let tools: Vec<String> = prepared
+        let mut tools: Vec<String> = prepared
             .tools
             .tools()
             .into_iter()
             .map(|(_, d)| d.name)
             .collect();
+        for known in crate::permissions::known_tools(&self.registry) {
+            if !tools.contains(&known) {
+                tools.push(known);
+            }
+        }
         crate::permissions::check_tools(&self.settings, &tools)?;
         let mut policy = self.policy(cwd, &words)?;
         policy.secrets = prepared.secrets.redactor.clone();

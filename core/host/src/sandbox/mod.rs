@@ -321,7 +321,40 @@ pub struct Confinement {
     pub hidden: Vec<PathBuf>,
     /// The number a failure line carries, so the host knows it from the program's output.
     pub nonce: u64,
+    /// The empty directories made to be held read-only ([`Confinement::release`] removes
+    /// them when still empty). Not part of what the launcher receives.
+    #[serde(skip)]
+    pub made: Vec<PathBuf>,
 }
+
+impl Confinement {
+    /// Remove the directories made for the program that are still empty once no other program
+    /// of this process holds them, so a program leaves no `.smith/` behind (a directory that
+    /// gained something stays). Call once, when the program has ended.
+    pub fn release(&self) {
+        let mut held = HELD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for dir in self.made.iter().rev() {
+            let last = match held.get_mut(dir) {
+                Some(n) if *n > 1 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            };
+            if last {
+                held.remove(dir);
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
+/// The directories made to be held, and how many running programs hold each: one is removed
+/// only when the last program holding it ends (a program still running must keep its view).
+static HELD: std::sync::Mutex<std::collections::BTreeMap<PathBuf, usize>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 /// The paths inside a writable root that stay read-only (writing them would run code
 /// unconfined later), relative to the root.
@@ -415,13 +448,14 @@ impl Sandbox {
         let mut writable = vec![temp];
         let mut protected = Vec::new();
         let mut pinned = Vec::new();
+        let mut made = Vec::new();
         if self.mode == Mode::WorkspaceWrite {
             let roots = std::iter::once(root.to_owned()).chain(
                 self.writable_roots
                     .iter()
                     .filter_map(|p| p.canonicalize().ok()),
             );
-            hold_places(root)?;
+            made = hold_places(root)?;
             for root in roots {
                 let git = root.join(".git");
                 if git.is_dir() {
@@ -444,6 +478,7 @@ impl Sandbox {
             pinned,
             hidden,
             nonce: nonce(),
+            made,
         }))
     }
 
@@ -460,20 +495,43 @@ impl Sandbox {
 /// Make the working root's `.smith/` (and `.git/hooks` in a `.git` directory) when missing,
 /// empty, so the mount namespace has something to hold read-only: a mount can only cover a
 /// path that exists, and a program that made `.smith/config.kdl` could otherwise loosen what
-/// runs there next. Git does not track empty directories, so `git status` is unchanged.
+/// runs there next. Git does not track empty directories, so `git status` is unchanged; the
+/// directories made are returned, to be removed when the program ends if still empty.
+///
+/// `.smith/` is made only when no directory above the root holds one: then the root is its own
+/// project (a trusted project's settings are read from it). Below a project's `.smith/`, one
+/// made here would make the root a project of its own, cut off from its project's trust and
+/// settings; one a program makes there is as harmless (a new project is untrusted, and its
+/// settings are skipped).
 ///
 /// # Errors
 /// [`Unconfinable::Hold`] when one cannot be made.
-fn hold_places(root: &Path) -> Result<(), Unconfinable> {
+fn hold_places(root: &Path) -> Result<Vec<PathBuf>, Unconfinable> {
     let git = root.join(".git");
-    let places =
-        std::iter::once(root.join(".smith")).chain(git.is_dir().then(|| git.join("hooks")));
+    let in_project = root.ancestors().skip(1).any(|a| a.join(".smith").is_dir());
+    let places = (!in_project)
+        .then(|| root.join(".smith"))
+        .into_iter()
+        .chain(git.is_dir().then(|| git.join("hooks")));
+    let mut made = Vec::new();
+    let mut held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for place in places {
+        if let Some(n) = held.get_mut(&place) {
+            // Made for a program still running: held for this one too.
+            *n += 1;
+            made.push(place);
+            continue;
+        }
         if place.symlink_metadata().is_ok() {
             continue;
         }
         match std::fs::create_dir(&place) {
-            Ok(()) => {}
+            Ok(()) => {
+                held.insert(place.clone(), 1);
+                made.push(place);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => {
                 return Err(Unconfinable::Hold {
@@ -483,7 +541,7 @@ fn hold_places(root: &Path) -> Result<(), Unconfinable> {
             }
         }
     }
-    Ok(())
+    Ok(made)
 }
 
 /// A number no program can predict from what it sees (the process's hash seed and the clock).

@@ -85,6 +85,7 @@ mod tests {
                 PathBuf::from("/Users/a/q\"uote"),
             ],
             nonce: 1,
+            made: Vec::new(),
         }
     }
 

@@ -94,8 +94,13 @@ fn check(global: &Global) -> Result<u8, CliError> {
     let (registry, registry_notices) = smith_app::Registry::resolve(&paths, &settings)?;
     // The model catalog with the user's models.kdl: what every run reads too.
     smith_app::Models::load(&paths, &registry)?;
-    // The permission rules' syntax (each `TOOL` or `TOOL(PATTERN)`), as a run checks them.
+    // The permission rules' syntax (each `TOOL` or `TOOL(PATTERN)`) and the tools they name,
+    // as a run checks them.
     smith_app::permissions::from_settings(&settings, true)?;
+    smith_app::permissions::check_tools(
+        &settings,
+        &smith_app::permissions::known_tools(&registry),
+    )?;
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;

@@ -13,8 +13,9 @@ use crate::output::write_stdout;
 
 pub(crate) const TRUST_AFTER_HELP: &str = "\
 Until a project is trusted, Smith skips its .smith/config.kdl (and says so on stderr) and runs
-none of its local executable behaviour: tools may not run external programs there (the bash
-tool is refused) unless --allow-process or process.allow=true says otherwise. Trust records
+none of its local executable behaviour unasked: each program a tool would run there is put to
+you first (`smith eval`, which asks nothing, refuses it) unless --allow-process or
+process.allow=true says otherwise. Trust records
 live in $SMITH_HOME/trust.kdl (else $XDG_DATA_HOME/smith/trust.kdl). PATH defaults to the project of the current directory: the
 nearest directory upward holding .smith/, else the current directory.";
 

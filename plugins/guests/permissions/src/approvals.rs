@@ -18,6 +18,11 @@ const SLOT: &str = "approved";
 /// (the rule would match more than the part), and what the settings' rule list separates on.
 const NOT_IN_RULES: &[char] = &['*', '?', '(', ')', ',', '\n', '\r'];
 
+/// The most rules one choice writes, and the longest, in bytes: what the host's
+/// `remember-allow` takes (a choice past them is not offered).
+const MAX_RULES: usize = 16;
+const MAX_RULE_BYTES: usize = 4 * 1024;
+
 /// The session's approvals.
 #[derive(Debug, Default, PartialEq)]
 pub struct Approved {
@@ -128,15 +133,18 @@ impl Grant {
     }
 
     /// The `permissions.allow` rules that say the same, when every part can be written as
-    /// one (no glob or list characters in it).
+    /// one (no glob or list characters in it) and the host takes them (at most 16 rules of at
+    /// most 4 KiB).
     pub fn rules(&self) -> Option<Vec<String>> {
-        match self {
-            Self::Writes(tool) => Some(vec![tool.clone()]),
+        let rules: Vec<String> = match self {
+            Self::Writes(tool) => vec![tool.clone()],
             Self::Commands(tool, parts) => parts
                 .iter()
                 .map(|p| (!p.contains(NOT_IN_RULES)).then(|| format!("{tool}({p})")))
-                .collect(),
-        }
+                .collect::<Option<_>>()?,
+        };
+        (rules.len() <= MAX_RULES && rules.iter().all(|r| r.len() <= MAX_RULE_BYTES))
+            .then_some(rules)
     }
 
     /// The choice's label: what it allows, and for how long.

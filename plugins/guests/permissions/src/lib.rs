@@ -171,6 +171,19 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
             ),
         );
     }
+    let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
+    if writes && effect.needs_allow {
+        // Smith's or git's configuration: always the person's call, once at a time, whatever
+        // the rules and the mode (a rule allowing `edit` never covers it).
+        return ask(
+            &effect.call_id,
+            format!(
+                "Let `{}` {}?\n(This file configures Smith or git — its settings, rules or hooks — so it is always yours to allow.)",
+                effect.tool,
+                what(effect)
+            ),
+        );
+    }
     if effect.call_allowed {
         // A rule or a lasting choice allowed the call: its effects too (an explicit allow,
         // which a program in an untrusted project needs).
@@ -180,7 +193,6 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
     if mode == "auto" && !effect.needs_allow {
         return Verdict::Pass;
     }
-    let writes = matches!(effect.effect.as_str(), "fs.write" | "fs.edit");
     if writes && mode == "auto-edit" {
         return Verdict::Pass;
     }

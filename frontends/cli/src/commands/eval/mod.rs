@@ -55,8 +55,10 @@ Output:
 
 Tools:
   The active plugins' tools (`smith tools list`) run in the current directory: files and
-  search inside it; `bash` only in a trusted project (`smith trust`) or with --allow-process
-  (elsewhere it is not offered to the model). --disable-plugin ID leaves a plugin's tools out.
+  search inside it; `bash` as the permission mode lets it in a trusted project (`smith trust`)
+  or with --allow-process; in an untrusted project each program is asked first, so eval
+  refuses it (recorded; exit 0); with process.allow=false bash is not offered to the model.
+  --disable-plugin ID leaves a plugin's tools out.
   --permission-mode plan|ask|auto-edit|auto and the permissions.allow / .ask / .deny rules
   decide each call and each effect (`smith docs get permissions`). eval answers no question:
   a call or effect the policy would ask about is refused, the refusal recorded and given to
