@@ -306,7 +306,29 @@ fn what_the_first_trials_found_stays_fixed() {
         &out.output[..out.output.len().min(300)]
     );
     // The shell's spellings of `rm` meet a deny rule; so does a path through `..`.
-    for command in ["\\rm -f zz", "FOO=1 rm -f zz", "/bin/rm -f zz", "rm\t-f zz"] {
+    for command in [
+        "\\rm -f zz",
+        "FOO=1 rm -f zz",
+        "/bin/rm -f zz",
+        "rm\t-f zz",
+        // What the second trial got through: quotes, keywords, prefixes, redirections.
+        "'rm' -rf zz",
+        "\"rm\" -rf zz",
+        "r\\m -rf zz",
+        "{ rm -rf zz; }",
+        "time rm -rf zz",
+        "! rm -rf zz",
+        "if true; then rm -rf zz; fi",
+        "for d in zz; do rm -rf $d; done",
+        "while rm -rf zz; do :; done",
+        "exec rm -rf zz",
+        "command rm -rf zz",
+        "env -i rm -rf zz",
+        "nice -n 5 rm -rf zz",
+        ">x rm -rf zz",
+        "2> log rm -rf zz",
+        "f(){ rm -rf zz; }; f",
+    ] {
         let out = f.call(&tools, "bash", json!({"command": command}));
         assert!(
             out.is_error && out.output.contains("permissions.deny `bash(rm *)`"),

@@ -93,25 +93,59 @@ impl Rule {
     }
 }
 
-/// `part` as a deny or ask rule sees it: whitespace runs as one space, leading variable
-/// assignments (`FOO=1`) left out, and the program named by its file name without a leading
-/// `\` (`\rm`, `/bin/rm` → `rm`). Never used to allow: `/tmp/evil/git` is not `git`.
+/// Words that come before the program a part runs without being it: shell keywords, and
+/// commands that run the rest of their words as a program (`time rm …`, `env rm …`).
+const PREFIXES: &[&str] = &[
+    "{", "!", "if", "then", "else", "elif", "while", "until", "do", "time", "exec", "command",
+    "builtin", "nohup", "env", "nice", "stdbuf", "setsid", "sudo", "doas",
+];
+
+/// `part` as a deny or ask rule sees it: whitespace runs as one space; leading variable
+/// assignments (`FOO=1`), redirections (`>x`, `2> log`), shell keywords and prefix commands
+/// (`{`, `!`, `if`, `do`, `time`, `exec`, `command`, `env`, `nice`…, with their options) left
+/// out; the program named by its file name, unquoted (`\rm`, `'rm'`, `"rm"`, `r\m`,
+/// `/bin/rm` → `rm`). Never used to allow: `/tmp/evil/git` is not `git`. What it cannot see
+/// through — a command given to `bash -c`, `eval`, `xargs` or a function — the permissions
+/// guide names.
 pub fn plain_command(part: &str) -> String {
-    let mut words = part
+    let words: Vec<&str> = part
         .split(|c: char| c.is_whitespace())
         .filter(|w| !w.is_empty())
-        .skip_while(|w| {
-            w.split_once('=').is_some_and(|(name, _)| {
-                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            })
+        .collect();
+    let mut at = 0;
+    let mut after_prefix = false;
+    while let Some(w) = words.get(at) {
+        let assignment = w.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         });
-    let Some(program) = words.next() else {
+        let redirect = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
+        if redirect.starts_with(['>', '<']) {
+            // `>x` holds its target; `>` alone is followed by it.
+            at += if redirect.trim_start_matches(['>', '<', '&', '|']).is_empty() {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        let option = after_prefix && (w.starts_with('-') || w.chars().all(|c| c.is_ascii_digit()));
+        if assignment || option || PREFIXES.contains(w) {
+            after_prefix = PREFIXES.contains(w) || option;
+            at += 1;
+            continue;
+        }
+        break;
+    }
+    let Some(program) = words.get(at) else {
         return String::new();
     };
-    let program = program.trim_start_matches('\\');
-    let program = program.rsplit('/').next().unwrap_or(program);
-    std::iter::once(program)
-        .chain(words)
+    let program: String = program
+        .chars()
+        .filter(|c| !matches!(c, '\\' | '\'' | '"'))
+        .collect();
+    let program = program.rsplit('/').next().unwrap_or(&program).to_owned();
+    std::iter::once(program.as_str())
+        .chain(words[at + 1..].iter().copied())
         .collect::<Vec<_>>()
         .join(" ")
 }
