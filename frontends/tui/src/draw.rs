@@ -119,9 +119,31 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         .as_ref()
         .map(|q| question_lines(q, &t, width))
         .unwrap_or_default();
-    let question_room = usize::from((bottom - top) * 2 / 3).saturating_sub(1).max(1);
+    let answer_lines = question
+        .as_ref()
+        .map(|q| answer_lines(q, &t, width))
+        .unwrap_or_default();
+    let question_room = usize::from((bottom - top) * 2 / 3)
+        .saturating_sub(answer_lines.len())
+        .max(2);
+    // A prompt longer than its room gives one row to the marker saying where it is.
+    let prompt_rows = if question_lines.len() > question_room {
+        question_room
+    } else {
+        question_lines.len()
+    };
+    ui.question_page = question_room.saturating_sub(1).max(1);
+    // Scrolled past the end (PgDn held down): back to the last page, so PgUp moves at once.
+    let page = if question_lines.len() > question_room {
+        question_room - 1
+    } else {
+        question_room
+    };
+    ui.question_scroll = ui
+        .question_scroll
+        .min(question_lines.len().saturating_sub(page));
     let input_h = if question.is_some() {
-        rows(question_lines.len().min(question_room) + 1)
+        rows(prompt_rows + answer_lines.len())
     } else {
         let view = InputView {
             editor: &ui.editor,
@@ -137,6 +159,7 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             Some(q) => {
                 let shown = QuestionView {
                     lines: &question_lines,
+                    answer: &answer_lines,
                     scroll: ui.question_scroll,
                 };
                 draw_question(q, &shown, &t, input_area, buf, &mut cursor);
@@ -376,9 +399,10 @@ fn placeholder(ui: &Ui) -> String {
     }
 }
 
-/// A question's prompt lines and how far they are scrolled.
+/// A question's prompt lines, its answer lines, and how far the prompt is scrolled.
 struct QuestionView<'a> {
     lines: &'a [Line<'static>],
+    answer: &'a [Line<'static>],
     scroll: usize,
 }
 
@@ -403,6 +427,44 @@ fn question_lines(q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
     out
 }
 
+/// What answers `q`, wrapped to `width`: each choice on its own lines (a long one — the rule
+/// and file a lasting choice writes — shown whole), the chosen one marked; a yes/no's keys; a
+/// text's line so far.
+fn answer_lines(q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
+    let led = |lead: String, text: String| {
+        wrap(
+            &[Piece::new(text, t.user)],
+            width,
+            &[Span::styled(lead, t.user)],
+            &[Span::styled("   ", t.user)],
+        )
+    };
+    let one = |text: String| led(String::new(), text);
+    match q {
+        Question::Confirm { default, .. } => one(match default {
+            Some(true) => "[Y/n] · Esc declines".to_owned(),
+            Some(false) => "[y/N] · Esc declines".to_owned(),
+            None => "[y/n] · Esc declines".to_owned(),
+        }),
+        Question::Select { options, at, .. } => options
+            .iter()
+            .enumerate()
+            .flat_map(|(i, o)| {
+                let mark = if i == *at { "▸" } else { " " };
+                led(format!("{mark}{} ", i + 1), sanitize(o).into_owned())
+            })
+            .collect(),
+        Question::Text { secret, text, .. } => {
+            let shown = if *secret {
+                "•".repeat(text.chars().count())
+            } else {
+                sanitize(text).into_owned()
+            };
+            one(format!("› {shown}"))
+        }
+    }
+}
+
 fn draw_question(
     q: &Question,
     shown: &QuestionView<'_>,
@@ -411,72 +473,48 @@ fn draw_question(
     buf: &mut Buffer,
     cursor: &mut Option<Position>,
 ) {
-    let (_, answer) = match q {
-        Question::Confirm {
-            prompt, default, ..
-        } => (
-            prompt.clone(),
-            match default {
-                Some(true) => "[Y/n] · Esc declines".to_owned(),
-                Some(false) => "[y/N] · Esc declines".to_owned(),
-                None => "[y/n] · Esc declines".to_owned(),
-            },
-        ),
-        Question::Select {
-            prompt,
-            options,
-            at,
-            ..
-        } => (
-            prompt.clone(),
-            options
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let mark = if i == *at { "▸" } else { " " };
-                    format!("{mark}{} {}", i + 1, sanitize(o))
-                })
-                .collect::<Vec<_>>()
-                .join("  "),
-        ),
-        Question::Text {
-            prompt,
-            secret,
-            text,
-            ..
-        } => {
-            let shown = if *secret {
-                "•".repeat(text.chars().count())
-            } else {
-                sanitize(text).into_owned()
-            };
-            (prompt.clone(), format!("› {shown}"))
-        }
-    };
-    let room = usize::from(area.height.saturating_sub(1));
+    let answer_rows = shown.answer.len();
+    let mut room = usize::from(area.height).saturating_sub(answer_rows);
     let total = shown.lines.len();
+    let scrolled = total > room;
+    if scrolled {
+        // The last prompt row says what is above and below.
+        room = room.saturating_sub(1);
+    }
     let scroll = shown.scroll.min(total.saturating_sub(room));
     for (row, l) in shown.lines.iter().skip(scroll).take(room).enumerate() {
         buf.set_line(area.x, area.y + rows(row), l, area.width);
     }
-    let answer_y = area.y + rows(room.min(total));
-    let mut answer_spans = vec![Span::styled(answer.clone(), t.user)];
-    if total > room {
-        answer_spans.push(Span::styled(
-            format!(
-                "  · lines {}–{} of {total}, PgUp/PgDn scroll",
-                scroll + 1,
-                (scroll + room).min(total)
-            ),
-            t.dim,
-        ));
+    let mut y = area.y + rows(room.min(total));
+    if scrolled {
+        let below = total - (scroll + room).min(total);
+        let text = format!(
+            "  ↕ lines {}–{} of {total}{} · PgUp/PgDn scroll",
+            scroll + 1,
+            (scroll + room).min(total),
+            if below > 0 {
+                format!(", {below} more below")
+            } else {
+                String::new()
+            }
+        );
+        line(buf, area, y, vec![Span::styled(text, t.dim)]);
+        y += 1;
     }
-    line(buf, area, answer_y, answer_spans);
-    if matches!(q, Question::Text { .. }) {
-        let w = unicode_width(&answer);
+    for l in shown.answer {
+        buf.set_line(area.x, y, l, area.width);
+        y += 1;
+    }
+    if let Question::Text { secret, text, .. } = q {
+        let shown_text = if *secret {
+            "•".repeat(text.chars().count())
+        } else {
+            sanitize(text).into_owned()
+        };
+        let w = unicode_width(&format!("› {shown_text}"));
         *cursor = Some(Position::new(
             area.x + w.min(area.width.saturating_sub(1)),
-            answer_y,
+            y.saturating_sub(1),
         ));
     }
 }

@@ -156,6 +156,8 @@ pub(crate) struct Ui {
     pub(crate) questions: VecDeque<Question>,
     /// How many lines of the first question's prompt are scrolled past (PgUp/PgDn).
     pub(crate) question_scroll: usize,
+    /// How many prompt lines the last frame showed: what PgUp/PgDn move by.
+    pub(crate) question_page: usize,
     /// The overlays and modes that own the keys, the top one last (Esc closes it).
     pub(crate) layers: Vec<Layer>,
     /// What the storage worker is to be asked (the loop sends them).
@@ -255,6 +257,7 @@ impl Ui {
             queued: Vec::new(),
             questions: VecDeque::new(),
             question_scroll: 0,
+            question_page: 5,
             layers: Vec::new(),
             asks: Vec::new(),
             asked: std::collections::HashSet::new(),
@@ -675,11 +678,11 @@ impl Ui {
         // A long question scrolls (the drawing clamps the offset to what there is).
         match key.code {
             KeyCode::PageUp => {
-                self.question_scroll = self.question_scroll.saturating_sub(5);
+                self.question_scroll = self.question_scroll.saturating_sub(self.question_page);
                 return None;
             }
             KeyCode::PageDown => {
-                self.question_scroll = self.question_scroll.saturating_add(5);
+                self.question_scroll = self.question_scroll.saturating_add(self.question_page);
                 return None;
             }
             _ => {}

@@ -35,8 +35,10 @@ fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
     pane.wait_for_text("mode ask");
     pane.type_text("go");
     pane.keys(&["Enter"]);
-    // The question: the whole command on its own line, Deny first and highlighted.
-    pane.wait_for_text("▸1 Deny   2 Allow once");
+    // The question: the whole command on its own line, Deny first and highlighted, each
+    // choice on a line of its own.
+    pane.wait_for_text("▸1 Deny\n");
+    pane.wait_for_text(" 2 Allow once\n");
     let screen = pane.screen();
     assert!(
         screen.contains("echo first part; echo second part && touch made1"),
@@ -126,6 +128,52 @@ fn allowed_for_the_session_the_same_command_runs_unasked_and_esc_denies_a_new_on
     pane.keys(&["Escape"]);
     pane.wait_for_text("done third");
     assert!(!project.join("other.txt").exists());
+    pane.keys(&["C-c"]);
+    pane.keys(&["C-c"]);
+}
+
+#[test]
+fn a_long_question_says_what_is_below_and_pages_down_to_its_end() {
+    let env = Env::new();
+    let lines: Vec<String> = (1..=60).map(|i| format!("echo line{i:02}")).collect();
+    let command = format!("{}\nrm -rf the-last-line", lines.join("\n"));
+    let arguments = serde_json::json!({ "command": command }).to_string();
+    let script = env.write(
+        "long.kdl",
+        &format!(
+            "round {{\n  tool-call id=\"long\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done long\"\n  stop \"end_turn\"\n}}\n"
+        ),
+    );
+    let pane = Pane::start(
+        &env,
+        &[
+            "--allow-process",
+            "--permission-mode",
+            "ask",
+            "--model",
+            "scripted/long",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("mode ask");
+    pane.type_text("go");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("more below · PgUp/PgDn scroll");
+    assert!(!pane.screen().contains("rm -rf the-last-line"));
+    // Page by page to the end: the last line shows, and nothing is said to be below.
+    for _ in 0..20 {
+        if pane.screen().contains("rm -rf the-last-line") {
+            break;
+        }
+        pane.keys(&["NPage"]);
+    }
+    pane.wait_for_text("rm -rf the-last-line");
+    assert!(!pane.screen().contains("more below"), "{}", pane.screen());
+    pane.wait_for_text("▸1 Deny\n");
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("done long");
     pane.keys(&["C-c"]);
     pane.keys(&["C-c"]);
 }
