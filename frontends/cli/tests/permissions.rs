@@ -163,6 +163,21 @@ fn an_untrusted_project_edits_without_asking_and_its_program_is_refused_exiting_
     let calls = p.run(&[]);
     assert_eq!(p.notes(), "final\n", "auto-edit by default: {calls:?}");
     assert!(!p.ran(), "{calls:?}");
+    // The project's own settings cannot let its programs run: an untrusted project's
+    // configuration is skipped, `permissions.mode "auto"` and allow rules included.
+    std::fs::write(
+        p.dir.join(".smith/config.kdl"),
+        "permissions.mode \"auto\"\npermissions.allow \"bash\"\n",
+    )
+    .unwrap();
+    p.reset();
+    let calls = p.run(&[]);
+    assert!(!p.ran(), "{calls:?}");
+    let (refused, output) = outcome(&calls, "b");
+    assert!(
+        refused && output.contains("asks before this runs"),
+        "{calls:?}"
+    );
 }
 
 #[test]
