@@ -192,6 +192,10 @@ pub struct Manifest {
     /// The events a policy plugin takes (`event "before-tool"`, one of [`POLICY_EVENTS`]
     /// each); empty: all of them. Its own question's `answered` event always reaches it.
     pub policy_events: Vec<String>,
+    /// Whether its `before-effect` events leave out effects that only read (`event
+    /// "before-effect" read-only=#false`): a policy with nothing to say about reads is not
+    /// instantiated for them.
+    pub skips_reads: bool,
     /// The state slots it declares (`state "NAME" scope="SCOPE" version=N max-bytes=N`, at
     /// most [`crate::MAX_STATE_SLOTS`]); only a tool or policy plugin may declare any.
     pub state: Vec<crate::StateSlot>,
@@ -301,6 +305,7 @@ impl Manifest {
         let mut context_files: Vec<String> = Vec::new();
         let mut policy_events: Vec<String> = Vec::new();
         let mut state: Vec<crate::StateSlot> = Vec::new();
+        let mut skips_reads = false;
         let mut provider_fields: std::collections::BTreeMap<&'static str, String> =
             std::collections::BTreeMap::new();
         let mut catalog = None;
@@ -323,6 +328,16 @@ impl Manifest {
                         )
                     })?;
                 catalog = Some(block);
+                continue;
+            }
+            if name == "event" {
+                let (event, reads) = event_node(node).map_err(&bad)?;
+                if !policy_events.contains(&event) {
+                    policy_events.push(event.clone());
+                }
+                if event == "before-effect" && !reads {
+                    skips_reads = true;
+                }
                 continue;
             }
             if name == "state" {
@@ -369,17 +384,6 @@ impl Manifest {
                     }
                     if !handlers.contains(&value) {
                         handlers.push(value);
-                    }
-                }
-                "event" => {
-                    if !POLICY_EVENTS.contains(&value.as_str()) {
-                        return Err(bad(format!(
-                            "event `{value}` is not one a policy plugin takes; the events are {}",
-                            POLICY_EVENTS.join(", ")
-                        )));
-                    }
-                    if !policy_events.contains(&value) {
-                        policy_events.push(value);
                     }
                 }
                 "context-file" => {
@@ -532,6 +536,7 @@ impl Manifest {
             handlers,
             context_files,
             policy_events,
+            skips_reads,
             state,
             provider,
             catalog,
@@ -580,6 +585,42 @@ fn tool_node(
     }
     let name = name.ok_or_else(|| "`tool` takes the tool's name, e.g. tool \"read\"".to_owned())?;
     Ok((name.to_owned(), hints, output_schema))
+}
+
+/// An `event "NAME"` node, with `read-only=#false` (only on `before-effect`): the event, and
+/// whether read-only effects reach it.
+fn event_node(node: &kdl::KdlNode) -> Result<(String, bool), String> {
+    let mut event = None;
+    let mut reads = true;
+    for entry in node.entries() {
+        match entry.name().map(|n| n.value()) {
+            None if event.is_none() => event = entry.value().as_string().map(str::to_owned),
+            Some("read-only") => {
+                reads = entry
+                    .value()
+                    .as_bool()
+                    .ok_or("event property `read-only` takes #true or #false")?;
+            }
+            _ => {
+                return Err(
+                    "`event` takes one event name and, on `before-effect`, `read-only=#false`, e.g. event \"before-effect\" read-only=#false".to_owned(),
+                );
+            }
+        }
+    }
+    let event = event.ok_or("`event` takes the event's name, e.g. event \"before-tool\"")?;
+    if !POLICY_EVENTS.contains(&event.as_str()) {
+        return Err(format!(
+            "event `{event}` is not one a policy plugin takes; the events are {}",
+            POLICY_EVENTS.join(", ")
+        ));
+    }
+    if !reads && event != "before-effect" {
+        return Err(format!(
+            "`read-only=#false` belongs to event \"before-effect\", not `{event}`"
+        ));
+    }
+    Ok((event, reads))
 }
 
 /// An `output-schema` value: JSON text of a valid JSON Schema whose `type` is `object` (MCP
@@ -776,6 +817,10 @@ mod tests {
                 "at least one `handler",
             ),
             ("plugin \"smith\" { }", "reserved"),
+            (
+                "plugin \"x\" { version \"1\"\n world \"policy-plugin@1.1.0\"\n handler \"hooks\"\n event \"before-tool\" read-only=#false }",
+                "belongs to event \"before-effect\"",
+            ),
             (
                 "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"galaxy\" version=1 max-bytes=10 }",
                 "not one of branch, session, project, user",

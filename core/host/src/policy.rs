@@ -288,6 +288,9 @@ impl LoadedPolicy {
         let name = match event {
             wit::PolicyEvent::BeforeTool(_) => "before-tool",
             wit::PolicyEvent::AfterTool(_) => "after-tool",
+            wit::PolicyEvent::BeforeEffect(e) if e.read_only && self.manifest.skips_reads => {
+                return false;
+            }
             wit::PolicyEvent::BeforeEffect(_) => "before-effect",
             wit::PolicyEvent::Answered(_) => return true,
         };

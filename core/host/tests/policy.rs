@@ -393,3 +393,27 @@ fn writing_smiths_or_gits_configuration_is_always_asked_and_refused_unanswered()
     assert!(!out.is_error, "{}", out.output);
     assert!(f.root().join(".smith/config.kdl").exists());
 }
+
+#[test]
+fn a_policy_that_leaves_out_reads_is_not_instantiated_for_them() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Ask, &[], &[]));
+    let f = Fixture::new();
+    std::fs::write(f.root().join("r.txt"), "r\n").unwrap();
+    let instances = |id: &str| {
+        tools
+            .usage()
+            .into_iter()
+            .find(|u| u.id == id)
+            .map_or(0, |u| u.instances)
+    };
+    let (permissions, probe) = (instances("permissions"), instances("policy-probe"));
+    let out = f.call(&tools, "read", json!({"path": "r.txt"}));
+    assert!(!out.is_error, "{}", out.output);
+    // `permissions` declares `event "before-effect" read-only=#false`: only its before-tool
+    // event; the probe takes every event: before-tool, before-effect and after-tool.
+    assert_eq!(instances("permissions") - permissions, 1);
+    assert_eq!(instances("policy-probe") - probe, 3);
+}

@@ -224,11 +224,13 @@ fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
 }
 
 /// What the policy events add to one tool call with the bundled `permissions` plugin: a
-/// scripted turn of [`CALLS`] `read` calls (each with its `fs.read` effect: a before-tool,
-/// a before-effect and an after-tool event) with and without the plugin, medians of 10,
-/// the difference per call.
+/// scripted turn of [`CALLS`] `read` calls (each with its `fs.read` effect: a before-tool
+/// event, the effect's left out by its manifest) with and without the plugin, run in 30
+/// interleaved pairs (so drift of the machine meets both alike), medians, the difference per
+/// call. The plugin's load (once per process, a few milliseconds) is spread over the calls:
+/// 100 of them, so the figure is what each further call costs.
 fn policy_per_call_ms(smith: &std::path::Path) -> f64 {
-    const CALLS: usize = 20;
+    const CALLS: usize = 100;
     let home = tempfile::tempdir().expect("a temp dir");
     let dir = tempfile::tempdir().expect("a temp dir");
     std::fs::write(dir.path().join("a.txt"), "bench\n").expect("a file");
@@ -272,9 +274,15 @@ fn policy_per_call_ms(smith: &std::path::Path) -> f64 {
     // Warm the compile cache for both.
     run(&[]);
     run(&without);
-    let with = median_of(10, || run(&[]));
-    let bare = median_of(10, || run(&without));
-    (with - bare) / CALLS as f64
+    let (mut with, mut bare) = (Vec::new(), Vec::new());
+    for _ in 0..30 {
+        with.push(run(&[]));
+        bare.push(run(&without));
+    }
+    with.sort();
+    bare.sort();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    (ms(with[with.len() / 2]) - ms(bare[bare.len() / 2])) / CALLS as f64
 }
 
 fn main() {

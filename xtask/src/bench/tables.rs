@@ -273,7 +273,7 @@ const PROVIDER: &[Row] = &[
     ),
     (
         "policy_per_call_ms",
-        "what the policy events add to one tool call with the bundled permissions plugin (20 reads with and without it, medians of 10)",
+        "what the policy events add to one tool call with the bundled permissions plugin (100 reads with and without it, 30 interleaved pairs, medians)",
         Limit::Ms(0.2),
     ),
     (
