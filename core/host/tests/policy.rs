@@ -417,3 +417,23 @@ fn a_policy_that_leaves_out_reads_is_not_instantiated_for_them() {
     assert_eq!(instances("permissions") - permissions, 1);
     assert_eq!(instances("policy-probe") - probe, 3);
 }
+
+#[test]
+fn a_command_too_long_to_show_is_refused_saying_so_not_asked() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Ask, &[], &[]));
+    let f = Fixture::new();
+    let command = format!("echo {}", "x".repeat(20 * 1024));
+    let (out, prompts) = call_answering(&f, &tools, "bash", json!({ "command": command }), None);
+    assert!(
+        prompts.is_empty(),
+        "nobody is asked to allow what they cannot read"
+    );
+    assert!(
+        out.is_error && out.output.contains("too long to be shown whole"),
+        "{}",
+        &out.output[..out.output.len().min(400)]
+    );
+}

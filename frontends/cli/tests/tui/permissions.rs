@@ -6,33 +6,53 @@ use crate::common::Env;
 use crate::pane::Pane;
 use smith_testkit::wait_until;
 
-#[test]
-fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
-    let env = Env::new();
-    // The pane runs smith in the root: the programs' files land there.
-    let project = env.root.path().canonicalize().unwrap();
-    let bash = |file: &str| {
-        let command = format!("echo first part; echo second part && touch {file}");
-        let arguments = serde_json::json!({ "command": command }).to_string();
-        format!(
-            "round {{\n  tool-call id=\"{file}\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done {file}\"\n  stop \"end_turn\"\n}}\n"
-        )
-    };
-    let script = env.write("modes.kdl", &format!("{}{}", bash("made1"), bash("made2")));
+/// A scripted turn whose model calls `bash` with `command` (call id `id`), then answers
+/// `done ID`.
+fn bash_turn(id: &str, command: &str) -> String {
+    let arguments = serde_json::json!({ "command": command }).to_string();
+    format!(
+        "round {{\n  tool-call id=\"{id}\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done {id}\"\n  stop \"end_turn\"\n}}\n"
+    )
+}
+
+/// smith in a pane, programs allowed, in the `ask` mode, playing `turns` as model
+/// `scripted/NAME`; ready once the status line shows the mode.
+fn asking_pane(env: &Env, name: &str, turns: &str) -> Pane {
+    let script = env.write(&format!("{name}.kdl"), turns);
+    let model = format!("scripted/{name}");
     let pane = Pane::start(
-        &env,
+        env,
         &[
             "--allow-process",
             "--permission-mode",
             "ask",
             "--model",
-            "scripted/modes",
+            &model,
             "--script",
             script.to_str().unwrap(),
         ],
         &[],
     );
     pane.wait_for_text("mode ask");
+    pane
+}
+
+#[test]
+fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
+    let env = Env::new();
+    // The pane runs smith in the root: the programs' files land there.
+    let project = env.root.path().canonicalize().unwrap();
+    let bash = |file: &str| {
+        bash_turn(
+            file,
+            &format!("echo first part; echo second part && touch {file}"),
+        )
+    };
+    let pane = asking_pane(
+        &env,
+        "modes",
+        &format!("{}{}", bash("made1"), bash("made2")),
+    );
     pane.type_text("go");
     pane.keys(&["Enter"]);
     // The question: the whole command on its own line, Deny first and highlighted, each
@@ -70,35 +90,13 @@ fn shift_tab_cycles_the_mode_shown_and_the_question_shows_the_whole_command() {
 fn allowed_for_the_session_the_same_command_runs_unasked_and_esc_denies_a_new_one() {
     let env = Env::new();
     let project = env.root.path().canonicalize().unwrap();
-    let bash = |id: &str, command: &str| {
-        let arguments = serde_json::json!({ "command": command }).to_string();
-        format!(
-            "round {{\n  tool-call id=\"{id}\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done {id}\"\n  stop \"end_turn\"\n}}\n"
-        )
-    };
-    let script = env.write(
-        "session.kdl",
-        &format!(
-            "{}{}{}",
-            bash("first", "touch same.txt"),
-            bash("second", "touch same.txt"),
-            bash("third", "touch other.txt")
-        ),
+    let turns = format!(
+        "{}{}{}",
+        bash_turn("first", "touch same.txt"),
+        bash_turn("second", "touch same.txt"),
+        bash_turn("third", "touch other.txt")
     );
-    let pane = Pane::start(
-        &env,
-        &[
-            "--allow-process",
-            "--permission-mode",
-            "ask",
-            "--model",
-            "scripted/session",
-            "--script",
-            script.to_str().unwrap(),
-        ],
-        &[],
-    );
-    pane.wait_for_text("mode ask");
+    let pane = asking_pane(&env, "session", &turns);
     pane.type_text("one");
     pane.keys(&["Enter"]);
     pane.wait_for_text("3 Allow this command for the rest of this session");
@@ -137,27 +135,7 @@ fn a_long_question_says_what_is_below_and_pages_down_to_its_end() {
     let env = Env::new();
     let lines: Vec<String> = (1..=60).map(|i| format!("echo line{i:02}")).collect();
     let command = format!("{}\nrm -rf the-last-line", lines.join("\n"));
-    let arguments = serde_json::json!({ "command": command }).to_string();
-    let script = env.write(
-        "long.kdl",
-        &format!(
-            "round {{\n  tool-call id=\"long\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done long\"\n  stop \"end_turn\"\n}}\n"
-        ),
-    );
-    let pane = Pane::start(
-        &env,
-        &[
-            "--allow-process",
-            "--permission-mode",
-            "ask",
-            "--model",
-            "scripted/long",
-            "--script",
-            script.to_str().unwrap(),
-        ],
-        &[],
-    );
-    pane.wait_for_text("mode ask");
+    let pane = asking_pane(&env, "long", &bash_turn("long", &command));
     pane.type_text("go");
     pane.keys(&["Enter"]);
     pane.wait_for_text("more below · PgUp/PgDn scroll");

@@ -224,7 +224,7 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
             });
         }
     }
-    Verdict::Ask(question)
+    asked(question)
 }
 
 /// The effect in words, its target whole.
@@ -257,7 +257,23 @@ fn describe(tool: &str, subject: &Subject) -> String {
 }
 
 fn ask(call_id: &str, text: String) -> Verdict {
-    Verdict::Ask(question(call_id, text))
+    asked(question(call_id, text))
+}
+
+/// The longest question it puts, in bytes: under the host's bound (16 KiB), with room for the
+/// handler's name the host adds.
+const MAX_QUESTION: usize = 15 * 1024;
+
+/// `question` as the verdict, or — when it is too long to be shown whole — a refusal saying
+/// so: nobody is asked to allow what they cannot read.
+fn asked(question: Question) -> Verdict {
+    if question.text.len() <= MAX_QUESTION {
+        return Verdict::Ask(question);
+    }
+    Verdict::Deny(format!(
+        "it is too long to be shown whole for the user to allow ({} bytes; a question shows at most {MAX_QUESTION}); write the commands to a script file and run that, or split the work into shorter calls",
+        question.text.len()
+    ))
 }
 
 /// A question allowing once or denying.
