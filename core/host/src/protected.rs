@@ -1,13 +1,15 @@
 //! Files that configure Smith or git, which a file tool writes only when a policy handler
 //! explicitly allows it (the permission policy asks, in every mode but `plan`, which refuses):
-//! anything under a `.smith/` directory (a project's settings and its rules), and a git
-//! repository's `config` and `hooks/` (which git runs unconfined: `core.fsmonitor`, hooks).
+//! anything under a `.smith/` directory (a project's settings and its rules), and anything in
+//! a `.git` directory or a worktree's `.git` file (config, hooks, a submodule's config, which
+//! git runs unconfined: `core.fsmonitor`, hooks; a `gitdir:` pointing elsewhere).
 //! The OS sandbox holds the same places read-only for programs (`sandbox/`).
 
 use std::path::{Component, Path, PathBuf};
 
 /// What `target` (a file tool's path, relative to `root` or absolute) configures, when it is
-/// one of the protected files: `Smith's settings` or `git's configuration`. Checked on the
+/// one of the protected files: `Smith's settings` or `git's configuration` (anything under
+/// `.git`). Checked on the
 /// path as written and on the real path of its deepest existing directory, so a symbolic link
 /// to a protected directory is no way around it.
 pub(crate) fn protected(root: &Path, target: &str) -> Option<&'static str> {
@@ -48,15 +50,13 @@ fn configures(path: &Path) -> Option<&'static str> {
             _ => None,
         })
         .collect();
-    for (i, name) in names.iter().enumerate() {
+    for name in &names {
         if *name == ".smith" {
             return Some("Smith's settings");
         }
-        if *name == ".git"
-            && names
-                .get(i + 1)
-                .is_some_and(|next| *next == "config" || *next == "hooks")
-        {
+        // A repository's directory (its config, a submodule's, hooks, the worktree config) or
+        // a worktree's `.git` file (whose `gitdir:` could point git at a planted config).
+        if *name == ".git" {
             return Some("git's configuration");
         }
     }
@@ -77,7 +77,10 @@ mod tests {
             ("sub/.smith/config.kdl", Some("Smith's settings")),
             (".git/config", Some("git's configuration")),
             (".git/hooks/pre-commit", Some("git's configuration")),
-            (".git/HEAD", None),
+            (".git/HEAD", Some("git's configuration")),
+            (".git", Some("git's configuration")),
+            (".git/modules/m/config", Some("git's configuration")),
+            (".git/config.worktree", Some("git's configuration")),
             ("src/main.rs", None),
             ("smith/config.kdl", None),
         ] {

@@ -512,3 +512,25 @@ fn bad_sandbox_settings_name_the_source_key_and_value() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("config.kdl:2"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_worktrees_git_file_is_held_read_only() {
+    let world = World::new();
+    let wt = world.project.join("wt");
+    std::fs::create_dir(&wt).unwrap();
+    std::fs::write(wt.join(".git"), "gitdir: /nowhere\n").unwrap();
+    let out = world.bash(
+        "echo 'gitdir: /tmp/planted' > .git; true",
+        &["sandbox.mode=workspace-write"],
+        JSON_PROCESS,
+        |c| {
+            c.current_dir(&wt);
+        },
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(wt.join(".git")).unwrap(),
+        "gitdir: /nowhere\n",
+        "a program rewrote the worktree's .git file"
+    );
+}

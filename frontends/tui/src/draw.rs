@@ -119,10 +119,13 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
         .as_ref()
         .map(|q| question_lines(q, &t, width))
         .unwrap_or_default();
-    let answer_lines = question
+    let mut answer_lines = question
         .as_ref()
         .map(|q| answer_lines(q, &t, width))
         .unwrap_or_default();
+    // Choices taller than the screen keep what fits (with a row of the prompt above them):
+    // a question is never drawn as nothing.
+    answer_lines.truncate(usize::from(bottom - top).saturating_sub(2).max(1));
     let question_room = usize::from((bottom - top) * 2 / 3)
         .saturating_sub(answer_lines.len())
         .max(2);

@@ -358,7 +358,13 @@ static HELD: std::sync::Mutex<std::collections::BTreeMap<PathBuf, usize>> =
 
 /// The paths inside a writable root that stay read-only (writing them would run code
 /// unconfined later), relative to the root.
-pub const PROTECTED: &[&str] = &[".smith", ".git/hooks", ".git/config"];
+pub const PROTECTED: &[&str] = &[
+    ".smith",
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",
+    ".git/modules",
+];
 
 impl Sandbox {
     /// A sandbox of `mode` and `network` with no extra roots and no deny list.
@@ -460,6 +466,10 @@ impl Sandbox {
                 let git = root.join(".git");
                 if git.is_dir() {
                     pinned.push(git);
+                } else if git.is_file() {
+                    // A worktree's `.git` file: a `gitdir:` pointing at a planted repository
+                    // would have git run its config unconfined.
+                    protected.push(git);
                 }
                 protected.extend(
                     PROTECTED

@@ -155,6 +155,13 @@ impl Grant {
             Self::Commands(_, parts) => format!("these {} commands", parts.len()),
         };
         match (project, self.rules()) {
+            // A long rule is the command shown above: said by its count, not repeated.
+            (Some(file), Some(rules)) if rules.iter().map(String::len).sum::<usize>() > 240 => {
+                format!(
+                    "Allow {what} always in this project (adds {} rule(s) for it, as shown above, to permissions.allow in {file})",
+                    rules.len()
+                )
+            }
             (Some(file), Some(rules)) => format!(
                 "Allow {what} always in this project (adds {} to permissions.allow in {file})",
                 rules.join(",")

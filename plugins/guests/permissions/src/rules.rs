@@ -97,7 +97,8 @@ impl Rule {
 /// commands that run the rest of their words as a program (`time rm …`, `env rm …`).
 const PREFIXES: &[&str] = &[
     "{", "!", "if", "then", "else", "elif", "while", "until", "do", "time", "exec", "command",
-    "builtin", "nohup", "env", "nice", "stdbuf", "setsid", "sudo", "doas",
+    "builtin", "nohup", "env", "nice", "stdbuf", "setsid", "sudo", "doas", "coproc", "timeout",
+    "ionice", "chrt", "taskset",
 ];
 
 /// `part` as a deny or ask rule sees it: whitespace runs as one space; leading variable
