@@ -14,6 +14,9 @@ use crate::rules::Subject;
 /// The session state slot (declared in `plugin.kdl`).
 const SLOT: &str = "approved";
 
+/// The slot's `max-bytes` (as `plugin.kdl` declares it).
+const MAX_STATE_BYTES: usize = 262_144;
+
 /// Characters a command part may not hold to become a project rule: glob metacharacters
 /// (the rule would match more than the part), and what the settings' rule list separates on.
 const NOT_IN_RULES: &[char] = &['*', '?', '(', ')', ',', '\n', '\r'];
@@ -63,12 +66,30 @@ impl Approved {
         }
     }
 
-    fn save(&self) -> Result<(), String> {
-        let value = json!({
+    /// Whether `grant` could be kept for the session: the session state is there (not a run
+    /// outside a session) and the approvals with it stay within the slot's bound. A choice
+    /// that could not be kept is not offered.
+    pub fn can_keep(&self, grant: &Grant) -> bool {
+        if let Err(smith_plugin_sdk::state::StateError::Unavailable(_)) = state_get::<Value>(SLOT) {
+            return false;
+        }
+        let mut with = Self {
+            writes: self.writes.clone(),
+            commands: self.commands.clone(),
+        };
+        with.add(grant);
+        with.value().to_string().len() <= MAX_STATE_BYTES
+    }
+
+    fn value(&self) -> Value {
+        json!({
             "writes": self.writes,
             "commands": self.commands.iter().map(|(t, p)| [t, p]).collect::<Vec<_>>(),
-        });
-        state_set(SLOT, &value).map_err(|e| format!("{e:?}"))
+        })
+    }
+
+    fn save(&self) -> Result<(), String> {
+        state_set(SLOT, &self.value()).map_err(|e| format!("{e:?}"))
     }
 
     /// Whether `grant` was approved: the tool's writes, or every part of the command.

@@ -211,7 +211,9 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
         &effect.call_id,
         format!("Let `{}` {}?{untrusted}", effect.tool, what(effect)),
     );
-    if let Some(grant) = grant {
+    // A lasting choice is offered only when it can be kept (a run with session state, room in
+    // the slot): one that fails after the person chose it would go unsaid.
+    if let Some(grant) = grant.filter(|g| Approved::load().can_keep(g)) {
         question.choices.push(Choice {
             id: grant.choice_id(FOR_SESSION),
             label: grant.label(None),
