@@ -21,7 +21,8 @@ use smith_store::holder::Holder;
 
 use crate::keys::{ACTIONS, Action};
 use crate::layers::{Finding, Layer};
-use crate::ui::{Held, Question, Ui};
+use crate::question_view::{QuestionView, answer_lines, draw_question, question_lines};
+use crate::ui::{Held, Ui};
 
 /// The writer as a person reads it: `pid 42 on box (tui, since 12:01:33 UTC)`.
 pub(crate) fn holder_words(holder: Option<&Holder>) -> String {
@@ -40,11 +41,11 @@ pub(crate) fn holder_words(holder: Option<&Holder>) -> String {
     }
 }
 
-fn rows(n: usize) -> u16 {
+pub(crate) fn rows(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-fn line(buf: &mut Buffer, area: Rect, y: u16, spans: Vec<Span<'_>>) {
+pub(crate) fn line(buf: &mut Buffer, area: Rect, y: u16, spans: Vec<Span<'_>>) {
     if y < area.y + area.height {
         buf.set_line(area.x, y, &Line::from(spans), area.width);
     }
@@ -402,127 +403,7 @@ fn placeholder(ui: &Ui) -> String {
     }
 }
 
-/// A question's prompt lines, its answer lines, and how far the prompt is scrolled.
-struct QuestionView<'a> {
-    lines: &'a [Line<'static>],
-    answer: &'a [Line<'static>],
-    scroll: usize,
-}
-
-/// The prompt of `q`, each of its lines wrapped to `width` (after `? ` on the first).
-fn question_lines(q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
-    let prompt = match q {
-        Question::Confirm { prompt, .. }
-        | Question::Select { prompt, .. }
-        | Question::Text { prompt, .. } => prompt,
-    };
-    let mut out = Vec::new();
-    for (i, text) in prompt.lines().enumerate() {
-        let lead = if i == 0 { "? " } else { "  " };
-        let piece = Piece::new(sanitize(text).into_owned(), t.warning);
-        out.extend(wrap(
-            &[piece],
-            width,
-            &[Span::styled(lead, t.warning)],
-            &[Span::styled("  ", t.warning)],
-        ));
-    }
-    out
-}
-
-/// What answers `q`, wrapped to `width`: each choice on its own lines (a long one — the rule
-/// and file a lasting choice writes — shown whole), the chosen one marked; a yes/no's keys; a
-/// text's line so far.
-fn answer_lines(q: &Question, t: &Theme, width: u16) -> Vec<Line<'static>> {
-    let led = |lead: String, text: String| {
-        wrap(
-            &[Piece::new(text, t.user)],
-            width,
-            &[Span::styled(lead, t.user)],
-            &[Span::styled("   ", t.user)],
-        )
-    };
-    let one = |text: String| led(String::new(), text);
-    match q {
-        Question::Confirm { default, .. } => one(match default {
-            Some(true) => "[Y/n] · Esc declines".to_owned(),
-            Some(false) => "[y/N] · Esc declines".to_owned(),
-            None => "[y/n] · Esc declines".to_owned(),
-        }),
-        Question::Select { options, at, .. } => options
-            .iter()
-            .enumerate()
-            .flat_map(|(i, o)| {
-                let mark = if i == *at { "▸" } else { " " };
-                led(format!("{mark}{} ", i + 1), sanitize(o).into_owned())
-            })
-            .collect(),
-        Question::Text { secret, text, .. } => {
-            let shown = if *secret {
-                "•".repeat(text.chars().count())
-            } else {
-                sanitize(text).into_owned()
-            };
-            one(format!("› {shown}"))
-        }
-    }
-}
-
-fn draw_question(
-    q: &Question,
-    shown: &QuestionView<'_>,
-    t: &Theme,
-    area: Rect,
-    buf: &mut Buffer,
-    cursor: &mut Option<Position>,
-) {
-    let answer_rows = shown.answer.len();
-    let mut room = usize::from(area.height).saturating_sub(answer_rows);
-    let total = shown.lines.len();
-    let scrolled = total > room;
-    if scrolled {
-        // The last prompt row says what is above and below.
-        room = room.saturating_sub(1);
-    }
-    let scroll = shown.scroll.min(total.saturating_sub(room));
-    for (row, l) in shown.lines.iter().skip(scroll).take(room).enumerate() {
-        buf.set_line(area.x, area.y + rows(row), l, area.width);
-    }
-    let mut y = area.y + rows(room.min(total));
-    if scrolled {
-        let below = total - (scroll + room).min(total);
-        let text = format!(
-            "  ↕ lines {}–{} of {total}{} · PgUp/PgDn scroll",
-            scroll + 1,
-            (scroll + room).min(total),
-            if below > 0 {
-                format!(", {below} more below")
-            } else {
-                String::new()
-            }
-        );
-        line(buf, area, y, vec![Span::styled(text, t.dim)]);
-        y += 1;
-    }
-    for l in shown.answer {
-        buf.set_line(area.x, y, l, area.width);
-        y += 1;
-    }
-    if let Question::Text { secret, text, .. } = q {
-        let shown_text = if *secret {
-            "•".repeat(text.chars().count())
-        } else {
-            sanitize(text).into_owned()
-        };
-        let w = unicode_width(&format!("› {shown_text}"));
-        *cursor = Some(Position::new(
-            area.x + w.min(area.width.saturating_sub(1)),
-            y.saturating_sub(1),
-        ));
-    }
-}
-
-fn unicode_width(s: &str) -> u16 {
+pub(crate) fn unicode_width(s: &str) -> u16 {
     rows(Line::from(s.to_owned()).width())
 }
 

@@ -30,6 +30,7 @@ pub mod keys;
 mod layers;
 mod palette;
 mod pickers;
+mod question_view;
 mod replay;
 mod switch;
 mod themes;
