@@ -47,6 +47,9 @@ pub(crate) struct CallState {
     /// The call's arguments, JSON text, for the policy's effect events (empty without a
     /// policy).
     pub(crate) call_arguments: String,
+    /// What policy handlers said when allowing the call or an effect on a person's choice,
+    /// added to the call's result.
+    pub(crate) notes: Vec<String>,
     /// Set by a confined program that failed as the sandbox likely made it fail.
     pub(crate) sandbox_refused: std::sync::atomic::AtomicBool,
     /// What a `context` handler may read while it answers (`None` elsewhere).
@@ -172,6 +175,7 @@ impl CallState {
             gate: None,
             call_allowed_by: Vec::new(),
             call_arguments: String::new(),
+            notes: Vec::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
@@ -220,6 +224,7 @@ impl CallState {
             gate: None,
             call_allowed_by: Vec::new(),
             call_arguments: String::new(),
+            notes: Vec::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
             id_tag: "",
@@ -380,7 +385,10 @@ impl CallState {
                     "it stays in the sandbox: no policy plugin is active to allow running it outside".to_owned(),
                 );
             }
-            return crate::policy::Decision::Allow(Vec::new());
+            return crate::policy::Decision::Allow {
+                by: Vec::new(),
+                notes: Vec::new(),
+            };
         };
         let (call_id, tool, plugin) =
             (self.call_id.clone(), self.tool.clone(), self.plugin.clone());
@@ -504,7 +512,8 @@ impl CallState {
                     });
                     done
                 }
-                crate::policy::Decision::Allow(by) => {
+                crate::policy::Decision::Allow { by, notes } => {
+                    self.notes.extend(notes);
                     let mut done = body(self);
                     if let Some(serde_json::Value::Object(map)) =
                         self.gate.is_some().then_some(&mut done.evidence)

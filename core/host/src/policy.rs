@@ -348,8 +348,14 @@ impl LoadedPolicy {
 /// What the policy decided about a call or an effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Decision {
-    /// It runs; the handlers that allowed it (`id@version`), empty when none had an opinion.
-    Allow(Vec<String>),
+    /// It runs.
+    Allow {
+        /// The handlers that allowed it (`id@version`), empty when none had an opinion.
+        by: Vec<String>,
+        /// What handlers answering a person's choice with `note` said (each prefixed with
+        /// its handler): added to the call's result.
+        notes: Vec<String>,
+    },
     /// It does not run; the reason (naming the handler) is what the model sees.
     Deny(String),
 }
@@ -473,10 +479,10 @@ impl Loadout {
         };
         match self.decide(&event, query.call_id, &query.kept, ask, cancel) {
             // Leaving the sandbox takes an explicit allow: no opinion keeps it in.
-            Decision::Allow(by) if query.leaves_sandbox && by.is_empty() => Decision::Deny(
+            Decision::Allow { by, .. } if query.leaves_sandbox && by.is_empty() => Decision::Deny(
                 "it stays in the sandbox: no policy handler allowed running it outside".to_owned(),
             ),
-            Decision::Allow(by) if query.needs_allow && by.is_empty() => {
+            Decision::Allow { by, .. } if query.needs_allow && by.is_empty() => {
                 let why = match &self.policy.process {
                     crate::ProcessPolicy::AskFirst(why) if query.effect == "process.run" => {
                         why.as_str()
@@ -542,6 +548,7 @@ impl Loadout {
     ) -> Decision {
         let mut allowed = Vec::new();
         let mut asks: Vec<(&LoadedPolicy, wit::Question)> = Vec::new();
+        let mut notes = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
             let state = kept.access(&p.manifest, &self.policy.state_files);
@@ -597,6 +604,12 @@ impl Loadout {
                 self.policy.permissions.project_config.as_deref(),
             ) {
                 Ok(wit::Verdict::Allow) => allowed.push(label),
+                // Allowed, with something the person and the model are told (a lasting
+                // choice that could not be kept).
+                Ok(wit::Verdict::Note(note)) => {
+                    notes.push(format!("[{label}] {}", cut(&note, MAX_REASON_BYTES)));
+                    allowed.push(label);
+                }
                 Ok(wit::Verdict::Deny(reason)) => {
                     return Decision::Deny(format!(
                         "refused by {label} (the person chose `{choice}`): {}",
@@ -616,7 +629,7 @@ impl Loadout {
                 }
             }
         }
-        Decision::Allow(allowed)
+        Decision::Allow { by: allowed, notes }
     }
 }
 

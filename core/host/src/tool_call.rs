@@ -225,7 +225,10 @@ impl ToolRegistry for Loadout {
                         structured: None,
                     };
                 }
-                Decision::Allow(by) => state.call_allowed_by = by,
+                Decision::Allow { by, notes } => {
+                    state.call_allowed_by = by;
+                    state.notes = notes;
+                }
             }
             state.call_arguments.clone_from(&query.arguments);
             let loadout = self.clone();
@@ -252,6 +255,7 @@ impl ToolRegistry for Loadout {
             instance.call_call(&mut store, &call.name, &arguments, &invocation)
         });
         let terminal = store.data_mut().call.terminal.take();
+        let notes = std::mem::take(&mut store.data_mut().call.notes);
         let given = store.data_mut().call.structured.take();
         match result {
             Ok(out) => {
@@ -266,7 +270,12 @@ impl ToolRegistry for Loadout {
                     output.structured = structured(ready, &call.name, given);
                 }
                 if let Some(query) = &gated {
-                    for note in self.after_tool(query, &output.output, output.is_error, cancel) {
+                    for note in notes.into_iter().chain(self.after_tool(
+                        query,
+                        &output.output,
+                        output.is_error,
+                        cancel,
+                    )) {
                         output.output.push('\n');
                         output.output.push_str(&note);
                     }

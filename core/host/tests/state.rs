@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 
 use common::Fixture;
-use common::policy::{call_answering, host, policy};
+use common::policy::{call_answering, call_answering_in, host, policy};
 use serde_json::json;
 use smith::{ScopedState, StateError, StateKey, StateValue};
 use smith_host::{PermissionMode, Policy};
@@ -222,4 +222,71 @@ fn allowed_for_the_project_the_rules_go_to_its_configuration_and_hold_for_the_se
         out.output
     );
     assert!(f.root().join("b.txt").exists());
+}
+
+/// Session state that reads but cannot be written, as a full disk leaves it.
+struct Unwritable;
+
+impl ScopedState for Unwritable {
+    fn get(&self, _: &StateKey) -> Result<Option<StateValue>, StateError> {
+        Ok(None)
+    }
+    fn set(
+        &self,
+        key: &StateKey,
+        _: Option<StateValue>,
+        _: Option<smith::EntryId>,
+    ) -> Result<(), StateError> {
+        Err(StateError::Storage {
+            scope: key.scope.name(),
+            source: "no space left on device".into(),
+        })
+    }
+}
+
+#[test]
+fn a_lasting_choice_is_offered_only_where_it_can_be_kept_and_one_not_kept_is_said() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::AutoEdit, &[], &[]));
+    let f = Fixture::new();
+    let args = json!({"command": "echo kept"});
+    const FOR_SESSION: &str = "Allow this command for the rest of this session";
+
+    // Without session state (a run outside a session), "for the session" is not offered.
+    let outside = smith::ToolContext {
+        state: None,
+        ..f.context()
+    };
+    let (out, prompts) =
+        call_answering_in(outside, &tools, "bash", args.clone(), Some("Allow once"));
+    assert!(!out.is_error, "{}", out.output);
+    assert_eq!(prompts.len(), 1);
+    assert!(!prompts[0].contains("rest of this session"), "{prompts:?}");
+
+    // Offered, chosen, and the store fails: it runs this once, the result says it was not
+    // kept and why, and the next call asks again.
+    let failing = || smith::ToolContext {
+        state: Some(Arc::new(Unwritable) as Arc<dyn ScopedState>),
+        ..f.context()
+    };
+    let (out, prompts) =
+        call_answering_in(failing(), &tools, "bash", args.clone(), Some(FOR_SESSION));
+    assert!(!out.is_error, "{}", out.output);
+    assert!(out.output.contains("kept\n"), "{}", out.output);
+    assert!(
+        out.output.contains(
+            "allowed this once only: the choice to allow it for the rest of this session could not be kept ("
+        ) && out.output.contains("no space left on device"),
+        "{}",
+        out.output
+    );
+    assert_eq!(prompts.len(), 1);
+    let (out, prompts) = call_answering_in(failing(), &tools, "bash", args, None);
+    assert!(
+        out.is_error && prompts.len() == 1,
+        "{} {prompts:?}",
+        out.output
+    );
 }

@@ -1,6 +1,6 @@
 //! What a re-execution needs from the session file: the replayed turns' tool calls in order,
-//! each with its recorded effects and result, the snapshot taken at the start of the range,
-//! and where the session ran.
+//! each with its recorded effects and result and the plugin state recorded when it was made,
+//! the snapshot taken at the start of the range, and where the session ran.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -8,6 +8,8 @@ use std::path::Path;
 use smith::{EffectCompletion, EffectIntent, EntryId, Role, ToolCall, ToolResult};
 use smith_agent::playback::{ReplayError, branch_ids};
 use smith_store::{Record, SessionReader, VcsOp};
+
+use super::recalled::{SessionRecords, StateAt};
 
 /// One recorded tool call of the replayed turns.
 #[derive(Debug)]
@@ -20,6 +22,8 @@ pub(super) struct RecordedCall {
     pub(super) effects: Vec<(EffectIntent, Option<EffectCompletion>)>,
     /// Its result, when one was recorded.
     pub(super) result: Option<ToolResult>,
+    /// The branch and session state recorded before the message that made the call.
+    pub(super) state: StateAt,
 }
 
 /// What the branch recorded for the replayed turns.
@@ -60,6 +64,14 @@ pub(super) fn read(
         Some(leaf) => branch_ids(&mut reader, leaf)?.0,
         None => Vec::new(),
     };
+    // Session state is the latest written anywhere in the file, also on other branches.
+    let mut session = SessionRecords::default();
+    reader.for_each_of_kinds(1..=last, &[Record::STATE], |entry| {
+        if let Record::State(r) = entry.record {
+            session.push(entry.id.0, r);
+        }
+    })?;
+    let mut state = StateAt::default();
     let mut out = Recorded::default();
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut effect_of: HashMap<String, (usize, usize)> = HashMap::new();
@@ -71,8 +83,10 @@ pub(super) fn read(
             Err(_) if reader.withheld(id.0) => continue,
             Err(e) => return Err(e.into()),
         };
+        session.advance(&mut state, id.0);
         match entry.record {
             Record::SessionStart(s) => out.cwd = s.cwd,
+            Record::State(r) if r.scope == smith::StateScope::Branch => state.apply(&r),
             Record::Submission(s) if s.delivery.is_none() && s.owner.is_none() => {
                 out.turns += 1;
             }
@@ -85,6 +99,7 @@ pub(super) fn read(
                         call: call.clone(),
                         effects: Vec::new(),
                         result: None,
+                        state: state.clone(),
                     });
                 }
             }

@@ -11,10 +11,12 @@
 //! without a recorded result (the run died while it ran: whether it happened is not known);
 //! a call that ran a program unless programs are allowed; a tool no enabled plugin offers.
 //! The `history` plugin's snapshots around a batch (`vcs.*` effects) are not the calls' own
-//! and are not listed.
+//! and are not listed. Plugins see the branch and session state the session recorded when
+//! each call was made (`recalled.rs`); project and user state are unavailable.
 
 mod collect;
 mod compare;
+mod recalled;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -337,9 +339,9 @@ impl crate::App {
                         journal: memory.clone(),
                         cause: None,
                         events: None,
-                        // Re-execution writes no session: plugins are told state is
-                        // unavailable rather than reading or changing the recorded one.
-                        state: None,
+                        // The state recorded when the call was made; what it writes stays
+                        // in memory (re-execution writes no session).
+                        state: Some(Arc::new(recalled::Recalled::new(call.state.clone()))),
                     };
                     // Paths of the recorded place name the same files here.
                     let mut moved = call.call.clone();
@@ -412,6 +414,8 @@ impl crate::App {
         let mut policy = self.policy(cwd, words).map_err(|e| tools(&e))?;
         policy.secrets = self.secrets().map_err(|e| tools(&e))?.redactor;
         policy.tree = smith_host::Tree(None);
+        // Project and user state are today's files, not what the session recorded.
+        policy.state_files = smith_host::StateFiles(Some(Arc::new(recalled::NotRecorded)));
         if allow_process {
             // Allowed explicitly for this re-execution, where no question can be answered: the
             // mode lets programs run (deny rules still hold), untrusted project or not.

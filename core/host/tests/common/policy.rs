@@ -48,9 +48,21 @@ pub fn policy(mode: PermissionMode, allow: &[&str], deny: &[&str]) -> Policy {
 }
 
 /// Call `name` with `args` while a stand-in frontend answers each question with the option
-/// labelled `choose` (or refuses it when `None`); the output and the questions' prompts.
+/// labelled `choose` (or refuses it when `None`); the output and the questions, each its
+/// prompt followed by its choices, one per line.
 pub fn call_answering(
     f: &Fixture,
+    tools: &dyn ToolRegistry,
+    name: &str,
+    args: serde_json::Value,
+    choose: Option<&'static str>,
+) -> (ToolOutput, Vec<String>) {
+    call_answering_in(f.context(), tools, name, args, choose)
+}
+
+/// [`call_answering`] in `context` (its events replaced by the stand-in frontend's).
+pub fn call_answering_in(
+    context: ToolContext,
     tools: &dyn ToolRegistry,
     name: &str,
     args: serde_json::Value,
@@ -67,7 +79,8 @@ pub fn call_answering(
                 let Question::Select { prompt, options } = question else {
                     panic!("a policy question is a choice: {question:?}");
                 };
-                prompts.push(prompt);
+                // The prompt, then each choice on a line of its own.
+                prompts.push(format!("{prompt}\n{}", options.join("\n")));
                 let answer = match choose {
                     Some(label) => Ok(Answer::Select(
                         options.iter().position(|o| o == label).unwrap() as u32,
@@ -86,7 +99,7 @@ pub fn call_answering(
     };
     let context = ToolContext {
         events: Some(tx),
-        ..f.context()
+        ..context
     };
     let out = tools.call(&call, &context, &Cancel::new());
     drop(context);

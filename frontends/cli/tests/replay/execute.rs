@@ -284,3 +284,86 @@ fn a_batch_killed_while_its_program_ran_starts_from_its_snapshot_and_is_never_ru
     assert!(summary["snapshot"].is_string(), "{summary}");
     assert_eq!(summary["reexecuted"], 0, "{summary}");
 }
+
+#[test]
+fn a_reexecuted_call_sees_the_plugin_state_recorded_at_its_point_and_writes_none() {
+    let env = Env::new();
+    // The test plugin `tally` counts its calls in branch and session state.
+    let dir = env.root.path().join("tally");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("plugin.kdl"), smith_plugins::TALLY.manifest).unwrap();
+    std::fs::write(dir.join("tally.wasm"), smith_plugins::TALLY.component).unwrap();
+    let out = env.run(&[
+        "plugins",
+        "install",
+        dir.to_str().unwrap(),
+        "--component",
+        dir.join("tally.wasm").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let script = env.write(
+        "tally.kdl",
+        "round {\n  tool-call id=\"t1\" name=\"tally\" arguments=\"{}\"\n  stop \"tool_use\"\n}\nround {\n  text \"counted\"\n  stop \"end_turn\"\n}\n",
+    );
+    let turn = |more: &[&str]| {
+        let mut args = vec!["eval", "-m", "scripted/tally", "--script"];
+        args.push(script.to_str().unwrap());
+        args.extend_from_slice(more);
+        let out = env.run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    turn(&["one"]);
+    let path = env.session_files().remove(0);
+    let id = path.file_stem().unwrap().to_str().unwrap().to_owned();
+    let entries = |id: &str| {
+        records(&stdout(
+            &env.run(&["sessions", "get", id, "--json", "--limit", "1000"]),
+        ))
+        .into_iter()
+        .filter(|r| r["type"] == "entry")
+        .collect::<Vec<_>>()
+    };
+    let after_first = entries(&id)
+        .iter()
+        .filter_map(|r| r["id"].as_u64())
+        .max()
+        .unwrap();
+    turn(&["--continue", "two"]);
+    // Back to the end of the first turn, and a second branch: its branch count starts from
+    // the first turn's, its session count goes on from the other branch's.
+    let out = env.run(&["sessions", "select", &id, &after_first.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    turn(&["--continue", "two again"]);
+    let outputs: Vec<String> = entries(&id)
+        .iter()
+        .filter(|r| r["kind"] == "tool_result")
+        .map(|r| r["record"]["result"]["output"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        outputs,
+        [
+            "branch 1, session 1",
+            "branch 2, session 2",
+            "branch 2, session 3"
+        ]
+    );
+
+    let before = std::fs::read(&path).unwrap();
+    let out = env.run(&[
+        "replay",
+        "--execute",
+        "--json",
+        "--in",
+        env.root.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = records(&stdout(&out));
+    let calls: Vec<_> = lines
+        .iter()
+        .filter(|l| l["type"] == "effect")
+        .map(|l| (l["turn"].as_u64().unwrap(), l["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(calls, [(1, "same"), (2, "same")], "{lines:?}");
+    // The re-executed calls' writes stayed in memory: the session is as it was.
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}

@@ -45,19 +45,29 @@ impl Guest for Permissions {
     }
 }
 
-/// The verdict on the person's `choice`: a lasting allow is kept before the call runs (if it
-/// cannot be, the call still runs this once, as the person allowed it).
+/// The verdict on the person's `choice`: a lasting allow is kept before the call runs; if it
+/// cannot be, the call still runs this once, as the person allowed it, and its result says
+/// the choice was not kept and why.
 fn answered(choice: &str) -> Verdict {
     if choice == ALLOW_ONCE {
         return Verdict::Allow;
     }
+    let not_kept = |what: &str, why: String| {
+        Verdict::Note(format!(
+            "allowed this once only: the choice to allow it {what} could not be kept ({why}); it will be asked again"
+        ))
+    };
     if let Some(grant) = Grant::from_choice(choice, FOR_SESSION) {
-        let _ = grant.keep_for_session();
-        return Verdict::Allow;
+        return match grant.keep_for_session() {
+            Ok(()) => Verdict::Allow,
+            Err(why) => not_kept("for the rest of this session", why),
+        };
     }
     if let Some(grant) = Grant::from_choice(choice, FOR_PROJECT) {
-        let _ = grant.keep_for_project();
-        return Verdict::Allow;
+        return match grant.keep_for_project() {
+            Ok(_) => Verdict::Allow,
+            Err(why) => not_kept("always in this project", why),
+        };
     }
     Verdict::Deny(
         "the user declined it when asked; do not try it another way — ask the user what to do instead".to_owned(),
