@@ -179,7 +179,7 @@ fn first_mcp_list_ms(smith: &std::path::Path) -> f64 {
 }
 
 /// What the OS sandbox adds to starting a program: `bash -c true` through the launcher
-/// (`workspace-write`, network denied, a hidden directory) less `bash -c true` alone, medians
+/// `smith` uses (`smith-sandbox` beside it when built; `workspace-write`, network denied, a hidden directory) less `bash -c true` alone, medians
 /// of 30; `None` where the kernel cannot enforce the sandbox.
 fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
     use smith_host::sandbox::{Confinement, Mode, Network};
@@ -202,7 +202,7 @@ fn sandbox_setup_ms(smith: &std::path::Path) -> Option<f64> {
     let spec = serde_json::to_string(&spec).expect("a spec");
     let run = |sandboxed: bool| {
         let mut command = if sandboxed {
-            let mut c = Command::new(smith);
+            let mut c = Command::new(smith_host::sandbox::launcher_for(smith));
             c.args([smith_host::sandbox::LAUNCH_ARG, &spec, "--", "bash"]);
             c
         } else {

@@ -50,7 +50,7 @@ pub fn main() -> ExitCode {
         return sandbox_launch(&args.collect::<Vec<_>>());
     }
     if let Ok(me) = std::env::current_exe() {
-        smith_host::sandbox::set_launcher(me);
+        smith_host::sandbox::set_launcher(smith_host::sandbox::launcher_for(&me));
     }
     let mut cli = match cli::Cli::parse_all_globals() {
         Ok(cli) => cli,
@@ -188,22 +188,9 @@ fn carry_model_down(cli: &mut cli::Cli) {
 
 /// The launcher's side of the sandbox: returns only when the program could not be confined
 /// (or started), with the failure line the host recognises on stderr.
-fn sandbox_launch(args: &[std::ffi::OsString]) -> ExitCode {
-    let nonce = args
-        .first()
-        .and_then(|spec| {
-            serde_json::from_str::<smith_host::sandbox::Confinement>(&spec.to_string_lossy()).ok()
-        })
-        .map_or(0, |c| c.nonce);
-    #[cfg(target_os = "linux")]
-    let reason = match smith_host::sandbox::linux::launch(args) {
-        Ok(never) => match never {},
-        Err(e) => e.to_string(),
-    };
-    #[cfg(not(target_os = "linux"))]
-    let reason = "this platform has no sandbox launcher".to_owned();
+pub fn sandbox_launch(args: &[std::ffi::OsString]) -> ExitCode {
+    let line = smith_host::sandbox::launch(args);
     // The line starts stderr as it is (no `smith:` prefix): the host matches it there.
-    let line = format!("{}\n", smith_host::sandbox::failure_line(nonce, &reason));
     let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
     ExitCode::from(smith_host::sandbox::LAUNCH_FAILED as u8)
 }

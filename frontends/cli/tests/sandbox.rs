@@ -534,3 +534,53 @@ fn a_worktrees_git_file_is_held_read_only() {
         "a program rewrote the worktree's .git file"
     );
 }
+
+#[test]
+fn without_its_launcher_beside_it_smith_confines_programs_itself() {
+    let world = World::new();
+    // `smith` alone in a directory of its own: no `smith-sandbox` beside it.
+    let lonely = world.env.root.path().join("bin");
+    std::fs::create_dir(&lonely).unwrap();
+    let smith = lonely.join("smith");
+    if std::fs::hard_link(env!("CARGO_BIN_EXE_smith"), &smith).is_err() {
+        std::fs::copy(env!("CARGO_BIN_EXE_smith"), &smith).unwrap();
+    }
+    let escaped = world.outside.join("lonely");
+    let out = world.bash(
+        &format!("echo in > inside.txt; echo x > {}; true", escaped.display()),
+        &["sandbox.mode=workspace-write"],
+        JSON_PROCESS,
+        |c| {
+            let mut by_itself = std::process::Command::new(&smith);
+            by_itself
+                .args(c.get_args())
+                .current_dir(c.get_current_dir().unwrap());
+            for (k, v) in c.get_envs() {
+                match v {
+                    Some(v) => by_itself.env(k, v),
+                    None => by_itself.env_remove(k),
+                };
+            }
+            *c = by_itself;
+        },
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        world.project.join("inside.txt").exists(),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!escaped.exists(), "a program wrote outside its project");
+
+    // The launcher itself is not for running by hand, and says so.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_smith-sandbox"))
+        .arg("bash")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("Smith's sandbox launcher"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,8 +1,9 @@
 //! The OS sandbox around every program a process effect starts (spec: Security; Tools →
 //! Process and evaluation effects).
 //!
-//! Design (the sandbox guide says the same for users): Smith re-executes itself as a
-//! *launcher* — `smith __sandbox SPEC -- PROGRAM ARGS…` — which, while it is still a
+//! Design (the sandbox guide says the same for users): Smith starts a *launcher* — the small
+//! `smith-sandbox` binary installed beside `smith` ([`LAUNCHER_NAME`]), or `smith` itself
+//! where there is none, as `LAUNCHER __sandbox SPEC -- PROGRAM ARGS…` — which, while it is a
 //! single-threaded process, applies the confinement in ordinary safe code and then `exec`s the
 //! program, so every descendant inherits it. On Linux ([`linux`]):
 //! - a user namespace with a mount namespace: each path of the read deny list is covered (an
@@ -284,12 +285,48 @@ impl Support {
     }
 }
 
-/// The launcher binary: set once by the `smith` binary at start (its own path).
+/// The file name of the dedicated launcher, installed beside `smith`: a small binary that
+/// starts in a fraction of the time the whole `smith` binary takes (every program a tool runs
+/// pays that start once).
+pub const LAUNCHER_NAME: &str = "smith-sandbox";
+
+/// The launcher binary: set once by the `smith` binary at start.
 static LAUNCHER: OnceLock<PathBuf> = OnceLock::new();
 
-/// Set the launcher (the `smith` binary's own path). The first call wins.
+/// Set the launcher (see [`launcher_for`]). The first call wins.
 pub fn set_launcher(path: PathBuf) {
     let _ = LAUNCHER.set(path);
+}
+
+/// The launcher for the `smith` binary at `me`: [`LAUNCHER_NAME`] in the same directory when
+/// that is a file, else `me` itself (a build that made only `smith`, e.g. `cargo run`). Both
+/// take the same arguments, `__sandbox SPEC -- PROGRAM ARGS…`.
+pub fn launcher_for(me: &Path) -> PathBuf {
+    let beside = me.with_file_name(format!("{LAUNCHER_NAME}{}", std::env::consts::EXE_SUFFIX));
+    if beside.is_file() {
+        beside
+    } else {
+        me.to_owned()
+    }
+}
+
+/// Be the launcher: `args` are what follows [`LAUNCH_ARG`] (`SPEC -- PROGRAM ARGS…`). On
+/// success this never returns (the process became the program); otherwise it returns the
+/// line to write to stderr as it is (see [`failure_line`]) before exiting with
+/// [`LAUNCH_FAILED`].
+pub fn launch(args: &[std::ffi::OsString]) -> String {
+    let nonce = args
+        .first()
+        .and_then(|spec| serde_json::from_str::<Confinement>(&spec.to_string_lossy()).ok())
+        .map_or(0, |c| c.nonce);
+    #[cfg(target_os = "linux")]
+    let reason = match linux::launch(args) {
+        Ok(never) => match never {},
+        Err(e) => e.to_string(),
+    };
+    #[cfg(not(target_os = "linux"))]
+    let reason = "this platform has no sandbox launcher".to_owned();
+    format!("{}\n", failure_line(nonce, &reason))
 }
 
 /// The launcher, when one was set.
@@ -645,6 +682,20 @@ mod tests {
         );
         assert_eq!(launch_failure(0xabd, &line), None);
         assert_eq!(launch_failure(0xabc, "program output"), None);
+    }
+
+    #[test]
+    fn the_launcher_beside_smith_is_chosen_and_smith_itself_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = dir.path().join("smith");
+        std::fs::write(&me, "").unwrap();
+        assert_eq!(launcher_for(&me), me);
+        let beside = dir.path().join(LAUNCHER_NAME);
+        std::fs::create_dir(&beside).unwrap();
+        assert_eq!(launcher_for(&me), me, "a directory is no launcher");
+        std::fs::remove_dir(&beside).unwrap();
+        std::fs::write(&beside, "").unwrap();
+        assert_eq!(launcher_for(&me), beside);
     }
 
     #[test]
