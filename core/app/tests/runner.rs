@@ -374,7 +374,7 @@ fn a_fork_past_the_tip_names_the_entry_and_a_session_opened_elsewhere_says_so() 
 /// tool plugin (only the handlers every turn asks and the provider); a turn that reads a file
 /// loads the file tools alone, once per call.
 #[test]
-fn a_turn_without_a_tool_call_instantiates_no_tool_plugin() {
+fn a_turn_without_a_tool_call_instantiates_no_tool_plugin_and_loads_only_what_it_asks() {
     let (_home, work, app) = with_readme();
     let mut runner = target::open(Arc::clone(&app), &Target::New, work.path(), words)
         .unwrap()
@@ -408,6 +408,12 @@ fn a_turn_without_a_tool_call_instantiates_no_tool_plugin() {
         "{usage:?}"
     );
     assert!(of("prompt").instances >= 1, "{usage:?}");
+    // Nothing was queued and no secret restored: the queue and secret policies, asked only
+    // then, are not even loaded; nor are the permissions policy (no call) and compaction.
+    for idle in ["queue", "secret-policy", "permissions", "compaction"] {
+        let u = of(idle);
+        assert!(u.tier.is_none() && u.instances == 0, "{idle}: {usage:?}");
+    }
 
     runner.prepare(spec("scripted/tool-call")).unwrap();
     submit(&mut runner, "read the readme");

@@ -429,16 +429,18 @@ impl Loadout {
     }
 
     /// Load now, in parallel, what every turn uses and is not loaded yet: the handler
-    /// plugins that answer every lifecycle event or prepare each request (not those that only
-    /// compact or snapshot) and the plugins of providers `providers`, so the first turn does
-    /// not load them one after another. Failures are not reported here: each is the answer
-    /// of the plugin's first use.
+    /// plugins that prepare each request (`prompt`, `context`) and the plugins of providers
+    /// `providers`, so the first turn does not load them one after another. The others load
+    /// when their event first fires: a queue policy once input is queued (the runtime asks
+    /// it nothing before), the secret policy at a secret's first restore, compaction and
+    /// history when they run. Failures are not reported here: each is the answer of the
+    /// plugin's first use.
     pub fn prefetch(&self, providers: &[&str]) {
         let runtime = &self.runtime;
-        let occasional = |role: &String| matches!(role.as_str(), "compaction" | "history");
+        let every_request = |role: &String| matches!(role.as_str(), "prompt" | "context");
         std::thread::scope(|scope| {
             for h in &self.generation.handlers {
-                if h.usage().0.is_none() && !h.manifest.handlers.iter().all(occasional) {
+                if h.usage().0.is_none() && h.manifest.handlers.iter().any(every_request) {
                     scope.spawn(move || {
                         let _ = h.ready(runtime);
                     });

@@ -164,9 +164,16 @@ impl Pane {
     /// waits for its effect first.
     pub fn escape_until_gone(&self, shown: &str) {
         self.keys(&["Escape"]);
-        wait_until(&format!("Esc removing {shown:?}"), || {
-            !self.screen().contains(shown)
-        });
+        let mut last = String::new();
+        let gone = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_until(&format!("Esc removing {shown:?}"), || {
+                last = self.screen();
+                !last.contains(shown)
+            });
+        }));
+        if gone.is_err() {
+            panic!("Esc did not remove {shown:?}; the screen shows:\n{last}");
+        }
     }
 
     /// Type `text` literally.
