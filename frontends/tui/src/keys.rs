@@ -186,7 +186,7 @@ pub const ACTIONS: &[(Action, &str)] = &[
     ),
     (
         Action::Interrupt,
-        "Clear the draft (Up brings it back); a second Ctrl+C leaves (aborting running work, recorded).",
+        "While work runs: interrupt it (recorded; the draft is kept). When idle: clear the draft (Up brings it back); a second Ctrl+C leaves.",
     ),
     (
         Action::Quit,
@@ -387,7 +387,7 @@ pub fn reference(layer: &ProductLayer) -> String {
             origin
         ));
     }
-    out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text.\n");
+    out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text. Ctrl+Z, unless bound, stops smith as a shell's job control does (the terminal given back; `fg` resumes).\n");
     out
 }
 

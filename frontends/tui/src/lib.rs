@@ -510,6 +510,31 @@ pub(crate) fn draw_frame(
 
 /// Edit the draft in `$VISUAL`, `$EDITOR` or `vi`: the terminal is handed over (input
 /// paused, modes restored) and taken back after.
+/// Stop smith as a shell's Ctrl+Z would (SIGTSTP to its process group), with the terminal
+/// restored while it is stopped; on `fg` (SIGCONT) the modes are set again and the screen
+/// drawn afresh. Running work goes on meanwhile only as far as it needs no terminal.
+///
+/// # Errors
+/// Setting the terminal's modes again failed.
+pub(crate) fn suspend_to_shell(
+    gate: &InputGate,
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    (keyboard, mouse): (bool, bool),
+) -> std::io::Result<()> {
+    gate.pause();
+    let _ = guard::suspend();
+    // Returns once the process group is continued (at once when nothing can continue it: an
+    // orphaned process group ignores the stop).
+    let _ = rustix::process::kill_process_group(
+        rustix::process::getpgrp(),
+        rustix::process::Signal::TSTP,
+    );
+    guard::resume(keyboard, mouse)?;
+    gate.resume();
+    *terminal = fresh_terminal()?;
+    Ok(())
+}
+
 pub(crate) fn external_editor(
     ui: &mut Ui,
     gate: &InputGate,

@@ -51,6 +51,8 @@ pub(crate) enum Effect {
     Refuse(String),
     /// Edit the draft in the external editor.
     ExternalEditor,
+    /// Stop as a shell's Ctrl+Z stops a program, the terminal restored meanwhile (Ctrl+Z).
+    Suspend,
     /// Copy `text` (`what` names it in the hint: "entry", "code block 1 of 2").
     Copy { text: String, what: String },
     /// Run a turn for this input as a new branch from this entry (an earlier message
@@ -487,6 +489,14 @@ impl Ui {
         // The top overlay or mode owns the keys it uses.
         if let Some(effect) = self.layer_key(key, action) {
             return effect;
+        }
+        // Ctrl+Z, unless bound: raw mode keeps the terminal from stopping smith, so smith
+        // stops itself, as a shell's job control expects.
+        if target.is_none()
+            && key.code == KeyCode::Char('z')
+            && key.modifiers == crossterm::event::KeyModifiers::CONTROL
+        {
+            return Some(Effect::Suspend);
         }
         if !self.questions.is_empty() && !self.observer() {
             return self.question_key(key, action);

@@ -135,6 +135,13 @@ pub(crate) fn run(
                                     (env.caps.keyboard_enhancement, env.mouse),
                                 )?;
                             }
+                            Effect::Suspend => {
+                                crate::suspend_to_shell(
+                                    &env.gate,
+                                    terminal,
+                                    (env.caps.keyboard_enhancement, env.mouse),
+                                )?;
+                            }
                             Effect::Copy { text, what } => {
                                 ui.hint = Some(crate::clipboard::copy(
                                     &text,

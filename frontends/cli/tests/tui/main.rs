@@ -483,3 +483,52 @@ fn a_turn_from_the_ui_records_what_the_same_turn_through_eval_records() {
     quit(&pane);
     assert_eq!(from_submission(kinds(&env)), expected);
 }
+
+#[test]
+fn ctrl_c_interrupts_running_work_first_and_ctrl_z_stops_with_the_terminal_restored() {
+    let env = Env::new();
+    let pane = start_held(&env);
+    pane.wait_for_text("first part");
+    pane.type_text("my next message");
+    pane.wait_for_text("› my next message");
+    // Running work: Ctrl+C interrupts it (recorded) and keeps the draft; it does not arm
+    // leaving.
+    pane.keys(&["C-c"]);
+    pane.wait_for_text("scripted/gated · idle");
+    assert!(
+        pane.screen().contains("› my next message"),
+        "{}",
+        pane.screen()
+    );
+    assert!(kinds(&env).contains(&"abort"), "{:?}", kinds(&env));
+    assert!(
+        !pane.screen().contains("press Ctrl+C again to leave"),
+        "{}",
+        pane.screen()
+    );
+
+    // Ctrl+Z stops smith with the terminal given back (the alternate screen left: the
+    // pane's shell says it stopped), and continuing it (`fg`) draws the UI again, draft and
+    // all.
+    let pid = pane.smith_pid();
+    let state = || {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        // The state follows the command, which is in parentheses.
+        stat.rsplit_once(") ").unwrap().1.chars().next().unwrap()
+    };
+    pane.keys(&["C-z"]);
+    wait_until("smith stopped", || state() == 'T');
+    pane.wait_for_text("stopped");
+    assert!(
+        !pane.screen().contains("› my next message"),
+        "{}",
+        pane.screen()
+    );
+    pane.keys(&["Enter"]);
+    wait_until("smith running again", || state() != 'T');
+    pane.wait_for_text("scripted/gated · idle");
+    pane.wait_for_text("› my next message");
+    pane.keys(&["C-u"]);
+    quit(&pane);
+    pane.assert_restored();
+}

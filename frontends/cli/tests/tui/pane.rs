@@ -77,8 +77,11 @@ impl Pane {
             .chain(args.iter().map(|a| (*a).to_owned()))
             .map(|w| quote(&w))
             .collect();
+        // Job control on (`set -m`), as in an interactive shell: smith runs in a process group
+        // of its own in the foreground, so its Ctrl+Z stops it; a stopped smith is continued
+        // (`fg`) when Enter is pressed after `stopped` shows.
         script.push_str(&format!(
-            "cd {}\nstty -g > {}\nprintf 'ready\\n'\nread _\n{}\necho $? > {}\nstty -g > {}\nprintf 'after\\n'\nexec cat -v\n",
+            "cd {}\nstty -g > {}\nprintf 'ready\\n'\nread _\nset -m\n{}\ns=$?\nwhile [ $s -eq 148 ]; do printf 'stopped\\n'; read _; fg > /dev/null; s=$?; done\necho $s > {}\nstty -g > {}\nprintf 'after\\n'\nexec cat -v\n",
             quote(&env.root.path().display().to_string()),
             d("stty.before"),
             words.join(" "),

@@ -159,6 +159,18 @@ impl Ui {
                 if self.quit_armed {
                     return Some(Effect::Quit);
                 }
+                // Running work is interrupted first, the draft kept; pressed again while the
+                // abort is under way, it arms leaving as when idle.
+                if let Some(work) = self.running
+                    && self.status.state != "aborting"
+                {
+                    self.status.state = "aborting".into();
+                    self.hint = Some(
+                        "interrupting the running work (recorded); Ctrl+C again arms leaving"
+                            .to_owned(),
+                    );
+                    return Some(Effect::Abort(work));
+                }
                 let stashed = self.editor.stash();
                 self.quit_armed = true;
                 self.hint = Some(format!(
