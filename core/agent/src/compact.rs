@@ -482,7 +482,7 @@ pub(crate) enum Auto {
 impl Agent<'_> {
     /// The dispatched model's context window in tokens: the first candidate's catalog record
     /// (the one a request goes to first); `None` when unknown.
-    fn window(&self) -> Option<(u64, String)> {
+    pub(crate) fn window(&self) -> Option<(u64, String)> {
         match self.dispatcher {
             crate::dispatch::Dispatcher::Routed(route) => {
                 let info = route.candidates().first()?.capabilities.as_ref()?;

@@ -131,6 +131,18 @@ impl Agent<'_> {
                 usage: response.usage,
                 cost_usd: cost,
             });
+            // The context meter: what this attempt reported the conversation holds, of the
+            // dispatched model's window.
+            if let Some(used) = response
+                .usage
+                .as_ref()
+                .and_then(smith::Usage::context_tokens)
+            {
+                run.sink.emit(Intent::ContextUse {
+                    used_tokens: Some(used),
+                    limit_tokens: self.window().map(|(window, _)| window),
+                });
+            }
             let mut skip: Option<String> = None;
             let mut before = self.snapshot_before(run, round, stop, &calls);
             for (i, call) in calls.iter().enumerate() {

@@ -77,6 +77,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message_delta",
             "message_end",
             "usage",
+            "context_use", // what the answer reported the conversation holds
             "tool_start",
             "tool_end",
             "round_end",
@@ -86,6 +87,7 @@ fn a_tool_using_turn_records_ordered_durable_events_and_pairs_the_call() {
             "message_delta",
             "message_end",
             "usage",
+            "context_use",
             "round_end",
             "run_end"
         ]

@@ -16,6 +16,21 @@ pub struct Usage {
     pub cache_write: Option<u64>,
 }
 
+impl Usage {
+    /// The tokens the conversation holds after this response: everything the request sent
+    /// (input, cache reads and writes) and what the response added (output). `None` when the
+    /// input was not reported; an unreported cache or output figure counts as none.
+    pub fn context_tokens(&self) -> Option<u64> {
+        let input = self.input?;
+        Some(
+            [self.cache_read, self.cache_write, self.output]
+                .into_iter()
+                .flatten()
+                .fold(input, u64::saturating_add),
+        )
+    }
+}
+
 /// Usage summed over the responses of a run.
 ///
 /// Each field is the exact sum only when every response reported it; if any response left a
@@ -121,6 +136,22 @@ impl UsageTotals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_context_holds_the_whole_request_and_the_answer() {
+        let usage = Usage {
+            input: Some(900),
+            output: Some(50),
+            cache_read: Some(100),
+            cache_write: None,
+        };
+        assert_eq!(usage.context_tokens(), Some(1050));
+        let no_input = Usage {
+            input: None,
+            ..usage
+        };
+        assert_eq!(no_input.context_tokens(), None);
+    }
 
     #[test]
     fn known_figures_sum() {

@@ -170,6 +170,9 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
                     "usage belongs to the latest attempt: {r}"
                 );
             }
+            "context_use" => {
+                assert!(r["used_tokens"].is_u64(), "{r}");
+            }
             "run_start" | "run_end" | "notice" | "round_end" | "attempt_failed" => {}
             other => panic!("undocumented record type {other}"),
         }

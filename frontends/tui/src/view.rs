@@ -402,11 +402,12 @@ fn inbox_effect(effect: Effect, ui: &Ui, events: &Events) {
             }
             events.send(Event::Queued);
         }
-        Effect::Abort(work) => {
-            if let Err(e) = inbox.abort(work, "aborted in the terminal UI (Esc)") {
-                events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
-            }
-        }
+        Effect::Abort(work) => match inbox.abort(work, "aborted in the terminal UI") {
+            // It ended on its own as the key came: nothing to abort, nothing to say.
+            Err(e) if e.work_not_live() => {}
+            Err(e) => events.send(Event::Notice(NoticeLevel::Warning, e.to_string())),
+            Ok(()) => {}
+        },
         Effect::Answer(id, answer) => {
             if let Err(e) = inbox.answer(&id, answer) {
                 events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));

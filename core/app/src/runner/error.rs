@@ -134,6 +134,14 @@ impl From<smith_agent::WithdrawError> for RunnerError {
     }
 }
 
+impl RunnerError {
+    /// Whether an abort was refused because the work was no longer live: it ended (or was
+    /// never admitted) before the request came — a race a frontend need not report.
+    pub fn work_not_live(&self) -> bool {
+        matches!(self, Self::Abort(e) if matches!(**e, smith_agent::AbortError::NotLive(_)))
+    }
+}
+
 impl From<smith_agent::AbortError> for RunnerError {
     fn from(e: smith_agent::AbortError) -> Self {
         match e {

@@ -52,6 +52,18 @@ fn kinds(env: &Env) -> Vec<&'static str> {
 
 fn quit(pane: &Pane) {
     pane.keys(&["C-c"]);
+    // Running work (also a run ending as the key came) takes the first Ctrl+C: once it is
+    // idle, the next one arms leaving.
+    let mut screen = String::new();
+    wait_until("Ctrl+C answered", || {
+        screen = pane.screen();
+        screen.contains("press Ctrl+C again to leave")
+            || screen.contains("interrupting the running work")
+    });
+    if !screen.contains("press Ctrl+C again to leave") {
+        pane.wait_for_text(" · idle");
+        pane.keys(&["C-c"]);
+    }
     pane.wait_for_text("press Ctrl+C again to leave");
     pane.keys(&["C-c"]);
     assert_eq!(pane.exit_status(), 0);
@@ -531,4 +543,37 @@ fn ctrl_c_interrupts_running_work_first_and_ctrl_z_stops_with_the_terminal_resto
     pane.keys(&["C-u"]);
     quit(&pane);
     pane.assert_restored();
+}
+
+#[test]
+fn the_status_line_shows_the_context_the_last_answer_reported_of_the_models_window() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"scripted/metered\" {\n    context 10000\n    tools #true\n}\n",
+    )
+    .unwrap();
+    let script = env.write(
+        "metered.kdl",
+        "round {\n  text \"counted\"\n  usage input=900 cache-read=100 output=50\n  stop \"end_turn\"\n}\n",
+    );
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/metered",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("scripted/metered · idle");
+    assert!(!pane.screen().contains("ctx "), "{}", pane.screen());
+    pane.type_text("count");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("counted");
+    // 900 + 100 + 50 of 10,000 tokens.
+    pane.wait_for_text("ctx 10%");
+    quit(&pane);
 }
