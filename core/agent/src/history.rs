@@ -67,15 +67,20 @@ impl Agent<'_> {
 
     /// The `vcs` record of a bracketed batch, after its last call ran: `None` when the batch
     /// changed nothing in the tree (or the snapshot failed).
+    ///
+    /// It is taken also when the run was aborted meanwhile: what the batch's calls changed
+    /// before the abort stopped them must stay undoable, so the run's cancel does not reach
+    /// this snapshot (the history plugin's deadline still bounds it).
     pub(crate) fn snapshot_after(&self, run: &mut Run<'_>, before: Before) -> Option<VcsRecord> {
         let history = self.history?;
         let context = context(run, self);
+        let unaborted = smith::Cancel::new();
         let request = SnapshotRequest {
             phase: SnapshotPhase::After,
             round: before.round,
             calls: &before.calls,
             context: &context,
-            cancel: run.cancel,
+            cancel: &unaborted,
         };
         match history.snapshot(&request) {
             Ok(after) if after.snapshot == before.mark.snapshot => None,

@@ -383,3 +383,65 @@ fn undo_works_from_a_subdirectory_of_the_project() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(tree(&p.dir), state0);
 }
+
+#[test]
+fn a_batch_aborted_while_its_program_runs_is_still_undoable() {
+    let p = Project::new();
+    let before = tree(&p.dir);
+    // The program changes a file, says so, and then runs until it is stopped.
+    let script = p.env.write(
+        "aborted.kdl",
+        r##"round {
+  tool-call id="c1" name="bash" arguments=#"{"command": "printf changed > a.txt && touch started && exec sleep 600"}"#
+  stop "tool_use"
+}
+round {
+  text "never reached"
+  stop "end_turn"
+}
+"##,
+    );
+    let child = p
+        .env
+        .command(&[
+            "--allow-process",
+            "eval",
+            "-m",
+            "scripted/aborted",
+            "--script",
+            script.to_str().unwrap(),
+            "change and wait",
+        ])
+        .current_dir(&p.dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    smith_testkit::wait_until("the program changing the file", || {
+        p.dir.join("started").exists()
+    });
+    // Ctrl-C: the run is aborted (recorded) and the program stopped.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !said.contains("undo cannot take this run's changes back"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(p.dir.join("a.txt")).unwrap(), b"changed");
+    let session = p.env.session_files().remove(0);
+    let records = vcs_records(&session);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].1.calls, vec!["c1".to_owned()]);
+
+    p.ok(&["undo"]);
+    assert_eq!(
+        tree(&p.dir),
+        before,
+        "undo takes back what the aborted batch changed"
+    );
+}
