@@ -96,6 +96,29 @@ fn the_bundled_layer_has_smiths_commands_first_then_the_plugins_keys_and_themes(
 }
 
 #[test]
+fn the_light_theme_writes_no_text_in_the_colours_a_white_background_hides() {
+    use smith_app::product::Colour;
+    let layer = compose(false, "").unwrap();
+    let light = layer.theme_named("light").unwrap();
+    // ANSI 7 and 15 and the light greys of the 256 colours are near white.
+    let faint = |c: &Colour| match c {
+        Colour::Named(name) => {
+            matches!(*name, "gray" | "white" | "dark-gray") || name.starts_with("light-")
+        }
+        Colour::Indexed(i) => matches!(i, 7 | 8 | 15 | 244..=255),
+        Colour::Rgb(r, g, b) => u16::from(*r) + u16::from(*g) + u16::from(*b) > 3 * 160,
+    };
+    for (key, style) in &light.styles {
+        if let (Some(fg), None) = (&style.fg, &style.bg) {
+            assert!(
+                !faint(fg),
+                "light theme `{key}`: {fg:?} on white cannot be read"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_second_plugins_clashes_are_reported_naming_the_winner_and_bad_contributions_skipped() {
     let layer = compose(true, "").unwrap();
     let notices = layer.notices.join("\n");

@@ -64,7 +64,8 @@ impl Widget for StatusLine<'_> {
             });
         }
         let session: String = s.session.chars().take(13).collect();
-        // The right end (the session, and read-only access) always shows; the left is cut.
+        // The right end: the session, and the alerts (read-only access, no sandbox), which
+        // always show; the left is cut last.
         let right = match (s.access, s.unconfined) {
             (Some(Access::Observer), _) => Some(Span::styled(" read-only ", t.status_alert)),
             (_, true) => Some(Span::styled(" no sandbox ", t.status_alert)),
@@ -72,11 +73,16 @@ impl Widget for StatusLine<'_> {
         };
         let mut session_span = Span::styled(format!(" {session} "), t.status);
         let width = usize::from(area.width);
-        if session_span.width() + right.as_ref().map_or(0, Span::width) > width {
+        let left = left.join(" · ");
+        let alert_w = right.as_ref().map_or(0, Span::width);
+        // Narrow, the session id goes first: the state, cost and context matter more.
+        if unicode_width::UnicodeWidthStr::width(left.as_str()) + 1 + session_span.width() + alert_w
+            > width
+        {
             session_span = Span::raw("");
         }
-        let right_w = session_span.width() + right.as_ref().map_or(0, Span::width);
-        let left = crate::cut_to_width(&left.join(" · "), width.saturating_sub(right_w + 1));
+        let right_w = session_span.width() + alert_w;
+        let left = crate::cut_to_width(&left, width.saturating_sub(right_w + 1));
         let mut spans = vec![Span::styled(left, t.status)];
         let used: usize = spans.iter().map(Span::width).sum();
         let gap = width.saturating_sub(used + right_w);

@@ -18,6 +18,10 @@ use crate::transcript::{PREVIEW_LINES, paragraphs};
 /// Lines of a file tool's diff shown (the first ones; the rest are counted).
 pub(crate) const DIFF_LINES: usize = 2 * PREVIEW_LINES;
 
+/// Wrapped lines of a tool's error shown (an error is meant to be read whole; a flood is
+/// still bounded, the rest counted).
+pub(crate) const ERROR_LINES: usize = 40;
+
 /// String arguments longer than this (in characters) are summarised as `key=…`.
 const SHORT_STRING: usize = 48;
 
@@ -78,7 +82,19 @@ pub(crate) fn tool_lines(
             out.push(more(&indent, diff.len() - shown, theme));
         }
     }
-    if let Some(text) = output {
+    if let Some(text) = output
+        && is_error
+    {
+        // An error is shown whole, wrapped: the fix it names is what the person needs.
+        let lead = [indent.clone()];
+        let mut lines = paragraphs(text.trim_end(), theme.tool_error, width, &lead, &lead);
+        if lines.len() > ERROR_LINES {
+            let hidden = lines.len() - ERROR_LINES;
+            lines.truncate(ERROR_LINES);
+            lines.push(more(&indent, hidden, theme));
+        }
+        out.extend(lines);
+    } else if let Some(text) = output {
         let text = sanitize(text);
         let all: Vec<&str> = text.lines().collect();
         let unified = all.iter().any(|l| l.starts_with("@@ "));

@@ -184,6 +184,43 @@ fn tool_activity_progress_preview_diff_and_error() {
 }
 
 #[test]
+fn a_tool_error_is_shown_whole_and_wrapped_so_its_fix_is_read() {
+    let mut t = Transcript::new();
+    t.apply(&Intent::ToolStart {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        arguments: json!({"command": "make"}),
+    });
+    let error = "`bash` was not run: programs do not run in this project, which is not trusted (its .smith/config.kdl is not read); run `smith trust` in /work/project to trust it, then ask again";
+    t.apply(&Intent::ToolEnd {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        entry_id: Some(5),
+        output: error.into(),
+        is_error: true,
+        recorded: true,
+    });
+    let buffer = draw(&t, 40, 12, Scroll::Follow);
+    let shown: String = (0..buffer.area.height)
+        .map(|y| {
+            (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Every character of it, in order (lines may break inside a path, at its `/`).
+    let squeezed = |t: &str| t.split_whitespace().collect::<String>();
+    assert!(
+        squeezed(&shown).contains(&squeezed(error)),
+        "the error is not shown whole: {shown:?}"
+    );
+    assert!(!shown.contains('…'), "the error was cut: {shown:?}");
+}
+
+#[test]
 fn control_sequences_never_reach_the_buffer() {
     let mut t = Transcript::new();
     exchange(

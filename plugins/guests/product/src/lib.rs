@@ -249,21 +249,23 @@ fn themes() -> Vec<Theme> {
             ("search-match", style(Some("black"), Some("yellow"), "")),
         ],
     );
+    // On a white background the ANSI greys (7 and 8) fade: the quiet text uses the 256-colour
+    // greys 238-242 (contrast 5:1 or more on white).
     let light = theme(
         "light",
         "Colours for a light terminal background",
         vec![
             ("user", fg("black", "b")),
             ("user-label", fg("blue", "b")),
-            ("thinking", fg("gray", "i")),
+            ("thinking", fg("242", "i")),
             ("heading", fg("blue", "b")),
             ("code-inline", fg("magenta", "")),
-            ("code-block", fg("dark-gray", "")),
-            ("code-label", fg("gray", "i")),
-            ("quote", fg("gray", "")),
+            ("code-block", fg("238", "")),
+            ("code-label", fg("242", "i")),
+            ("quote", fg("240", "")),
             ("link", fg("blue", "u")),
             ("tool", fg("magenta", "")),
-            ("tool-output", fg("dark-gray", "")),
+            ("tool-output", fg("240", "")),
             ("tool-error", fg("red", "")),
             ("diff-added", fg("green", "")),
             ("diff-removed", fg("red", "")),
@@ -275,7 +277,7 @@ fn themes() -> Vec<Theme> {
                 "status-alert",
                 style(Some("black"), Some("light-yellow"), "b"),
             ),
-            ("dim", fg("gray", "")),
+            ("dim", fg("242", "")),
             ("selected", style(None, Some("254"), "")),
             (
                 "search-match",
