@@ -53,7 +53,15 @@ impl Runner {
                 ));
                 return None;
             }
+            // `/theme` alone: the themes to choose from.
+            Err(CommandError::Missing { command, .. }) if command == "theme" => {
+                return ui.open_picker(Kind::Themes);
+            }
+            // Mistyped or incomplete: the line goes back to the draft to be mended.
             Err(e) => {
+                ui.editor
+                    .set_text(&format!("/{}", line.trim_start_matches('/')));
+                ui.palette = 0;
                 ui.hint = Some(command_error(&e));
                 return None;
             }

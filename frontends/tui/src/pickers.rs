@@ -24,6 +24,8 @@ pub(crate) enum Kind {
     Branches,
     /// The known plugins.
     Plugins,
+    /// The themes of the product layer (`/theme` without a name).
+    Themes,
 }
 
 /// What a branches row acts on.
@@ -128,6 +130,7 @@ impl Picker {
             Kind::Sessions { all: true } => "Sessions of every directory",
             Kind::Branches => "Branches",
             Kind::Plugins => "Plugins",
+            Kind::Themes => "Themes",
         }
     }
 
@@ -140,6 +143,7 @@ impl Picker {
                 "Enter continues that branch · Ctrl+E edits the message into a new branch · Esc closes"
             }
             Kind::Plugins => "Enter enables or disables it for this process · Esc closes",
+            Kind::Themes => "Enter uses it for this process · Esc closes",
         }
     }
 }
@@ -199,6 +203,8 @@ pub(crate) fn start(
                 send(rows, true);
             }
             Kind::Plugins => send(Ok(plugin_rows(&app, &cwd)), true),
+            // Listed by the UI itself from its product layer (`Ui::open_picker`).
+            Kind::Themes => {}
         }
     });
 }

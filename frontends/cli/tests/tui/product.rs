@@ -202,3 +202,25 @@ fn slash_model_without_a_name_opens_the_model_picker_and_the_next_run_uses_the_c
         "{listed}"
     );
 }
+
+#[test]
+fn a_mistyped_command_stays_in_the_draft_and_theme_alone_offers_the_themes() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    // Mistyped: refused, saying what it is near, and the line is kept to be mended.
+    pane.type_text("/compcat now");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("no command `/compcat`");
+    pane.wait_for_text("› /compcat now");
+    pane.keys(&["C-u"]);
+    // `/theme` with no name: a picker of the themes; Enter uses the chosen one.
+    pane.type_text("/theme");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("Themes");
+    pane.wait_for_text("Colours for a light terminal background");
+    pane.type_text("light");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("theme `light`");
+    quit(&pane);
+}

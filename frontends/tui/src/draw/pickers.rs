@@ -115,5 +115,6 @@ fn empty_words(kind: Kind) -> &'static str {
         Kind::Sessions { all: true } => "no sessions yet",
         Kind::Branches => "nothing sent yet: the session has one empty branch",
         Kind::Plugins => "no plugins",
+        Kind::Themes => "no themes",
     }
 }

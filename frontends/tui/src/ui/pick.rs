@@ -27,6 +27,25 @@ impl Ui {
             self.layers.pop();
         }
         self.layers.retain(|l| !matches!(l, Layer::Picker(_)));
+        if kind == Kind::Themes {
+            // The UI has them: no listing to wait for.
+            picker.rows = self
+                .product
+                .themes
+                .iter()
+                .map(|t| crate::pickers::Row {
+                    key: t.name.clone(),
+                    label: t.name.clone(),
+                    detail: t.summary.clone(),
+                    depth: 0,
+                    marked: self.product.theme.as_deref() == Some(t.name.as_str()),
+                    branch: None,
+                })
+                .collect();
+            picker.loading = false;
+            self.layers.push(Layer::Picker(picker));
+            return None;
+        }
         self.layers.push(Layer::Picker(picker));
         Some(Effect::List(kind))
     }
@@ -180,6 +199,10 @@ impl Ui {
                         None
                     }
                 }
+            }
+            Kind::Themes => {
+                self.close_picker();
+                Some(Effect::Command(format!("theme {}", row.key)))
             }
             Kind::Plugins => {
                 if !matches!(self.held, Held::Writer) {
