@@ -147,6 +147,15 @@ impl Ui {
                         s.current = None;
                         self.search_step(true);
                     }
+                    // Ctrl+U clears the query, as it clears the draft.
+                    (_, KeyCode::Char('u'))
+                        if key
+                            .modifiers
+                            .contains(crossterm::event::KeyModifiers::CONTROL) =>
+                    {
+                        s.query.clear();
+                        s.current = None;
+                    }
                     (None, KeyCode::Char(c)) if plain => {
                         s.query.push(c);
                         s.current = None;

@@ -106,6 +106,14 @@ fn search_highlights_matches_and_steps_from_the_newest_to_older_then_into_histor
         !s.contains("new output below"),
         "nothing is below the view:\n{s}"
     );
+    // Ctrl+U clears the query; typed again, the newest match again.
+    press(&mut ui, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    match ui.layers.last() {
+        Some(Layer::Search(s)) => assert!(s.query.is_empty() && s.current.is_none()),
+        other => panic!("the search is not on top: {other:?}"),
+    }
+    typed(&mut ui, "needle");
+    assert_eq!(search_bar(&ui).0, Some(Key::live(1)));
     // Up: the older one.
     plain(&mut ui, KeyCode::Up);
     assert_eq!(search_bar(&ui).0, Some(Key::live(0)));

@@ -127,6 +127,11 @@ impl Ui {
                 picker.query.pop();
                 picker.chosen = 0;
             }
+            // Ctrl+U clears the filter, as it clears the draft.
+            (_, KeyCode::Char('u')) if ctrl => {
+                picker.query.clear();
+                picker.chosen = 0;
+            }
             (_, KeyCode::Tab) => {
                 if let Kind::Sessions { all } = picker.kind {
                     return self.open_picker(Kind::Sessions { all: !all });

@@ -103,6 +103,10 @@ fn the_sessions_picker_shows_rows_as_they_stream_in_and_opens_the_chosen_one() {
     typed(&mut ui, "docs");
     let s = screen(&mut ui, 90, 14);
     assert!(s.contains("1 of 3") && s.contains("write the docs"), "{s}");
+    // Ctrl+U clears the filter; typed again, it narrows again.
+    ui.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert!(screen(&mut ui, 90, 14).contains("3 of 3"));
+    typed(&mut ui, "docs");
     assert_eq!(
         ui.key(key(KeyCode::Enter)),
         Some(Effect::Go(Go::Attach("0190-cccc".into())))
