@@ -299,8 +299,12 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
                     Rect::new(transcript.x, y, width, self::rows(rows_)),
                     t.selected,
                 );
+                // The bar marks the entry's rows in the margin, never over its text: a row
+                // whose first cell holds text keeps it (the background still marks it).
                 for y in y..y + self::rows(rows_) {
-                    if let Some(cell) = buf.cell_mut(Position::new(transcript.x, y)) {
+                    if let Some(cell) = buf.cell_mut(Position::new(transcript.x, y))
+                        && cell.symbol() == " "
+                    {
                         cell.set_symbol("▌");
                     }
                 }
