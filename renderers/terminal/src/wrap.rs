@@ -1,5 +1,6 @@
-//! Styled text broken into lines of at most a width in terminal columns: at spaces where it
-//! can, inside a word only when one word is wider than the line. Widths are Unicode display
+//! Styled text broken into lines of at most a width in terminal columns: at spaces, inside a
+//! word only when one word is wider than the line (so brackets, punctuation, paths and URLs
+//! stay with the text they touch). Widths are Unicode display
 //! widths (UAX #11), counted per grapheme cluster, so a wide character is never split.
 
 use ratatui_core::style::Style;
@@ -60,9 +61,47 @@ impl Filler<'_> {
     }
 }
 
+/// One unbreakable run of a paragraph: the non-space text between two spaces, which may cross
+/// pieces (`**bold**,` is one word in two styles), or a space.
+enum Token {
+    Word(Vec<(String, Style)>),
+    Space(Style),
+}
+
+/// `pieces` as words and spaces.
+fn tokens(pieces: &[Piece]) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut word: Vec<(String, Style)> = Vec::new();
+    for piece in pieces {
+        let mut rest = piece.text.as_str();
+        while !rest.is_empty() {
+            let space = rest.starts_with(char::is_whitespace);
+            let end = rest
+                .find(|c: char| c.is_whitespace() != space)
+                .unwrap_or(rest.len());
+            let (run, after) = rest.split_at(end);
+            if space {
+                if !word.is_empty() {
+                    out.push(Token::Word(std::mem::take(&mut word)));
+                }
+                out.push(Token::Space(piece.style));
+            } else {
+                word.push((run.to_owned(), piece.style));
+            }
+            rest = after;
+        }
+    }
+    if !word.is_empty() {
+        out.push(Token::Word(word));
+    }
+    out
+}
+
 /// `pieces` (one paragraph, no line breaks) broken into lines of at most `width` columns,
 /// each starting with `first` (the first line) or `rest` (the others) — a list bullet and its
-/// hanging indent, a quote bar. A width of 0 is taken as 1.
+/// hanging indent, a quote bar. Lines break at spaces only: a bracket, a comma, a path or a
+/// URL stays with the text it touches; a word wider than a whole line is broken between
+/// grapheme clusters. A width of 0 is taken as 1.
 pub fn wrap(
     pieces: &[Piece],
     width: u16,
@@ -77,41 +116,57 @@ pub fn wrap(
         used: first.iter().map(Span::width).sum(),
         empty: true,
     };
+    // What a line after a break holds at most.
+    let full = f
+        .width
+        .saturating_sub(rest.iter().map(Span::width).sum())
+        .max(1);
     let mut space: Option<Style> = None;
-    for piece in pieces {
-        for word in piece.text.split_word_bounds() {
-            if word.chars().all(char::is_whitespace) {
-                space = Some(piece.style);
+    for token in tokens(pieces) {
+        let word = match token {
+            Token::Space(style) => {
+                space = Some(style);
                 continue;
             }
-            let w = word.width();
-            let gap = usize::from(space.is_some() && !f.empty);
-            if !f.empty && gap + w > f.room() {
-                f.break_line();
-            } else if let (Some(style), 1) = (space, gap) {
-                f.push(" ", style, 1);
+            Token::Word(word) => word,
+        };
+        let w: usize = word.iter().map(|(t, _)| t.width()).sum();
+        let gap = usize::from(space.is_some() && !f.empty);
+        if !f.empty && gap + w > f.room() && w <= full {
+            // It fits on a line of its own: it starts the next one.
+            f.break_line();
+        } else if let (Some(style), 1) = (space, gap) {
+            // It fits here, or fits on no line at all and is broken from here on.
+            f.push(" ", style, 1);
+        }
+        space = None;
+        if w <= f.room() {
+            for (text, style) in &word {
+                f.push(text, *style, text.width());
             }
-            space = None;
-            if w <= f.room() {
-                f.push(word, piece.style, w);
-                continue;
-            }
-            // One word wider than the line: broken between grapheme clusters.
+            continue;
+        }
+        // A word wider than the room left: broken between grapheme clusters.
+        for (text, style) in &word {
             let mut chunk = String::new();
             let mut chunk_w = 0;
-            for g in word.graphemes(true) {
+            for g in text.graphemes(true) {
                 let gw = g.width();
-                if chunk_w + gw > f.room() && !chunk.is_empty() {
-                    f.push(&chunk, piece.style, chunk_w);
-                    f.break_line();
-                    chunk.clear();
-                    chunk_w = 0;
+                if chunk_w + gw > f.room() {
+                    if !chunk.is_empty() {
+                        f.push(&chunk, *style, chunk_w);
+                        chunk.clear();
+                        chunk_w = 0;
+                    }
+                    if !f.empty {
+                        f.break_line();
+                    }
                 }
                 chunk.push_str(g);
                 chunk_w += gw;
             }
             if !chunk.is_empty() {
-                f.push(&chunk, piece.style, chunk_w);
+                f.push(&chunk, *style, chunk_w);
             }
         }
     }
@@ -149,5 +204,42 @@ mod tests {
             assert!(line.width() <= 5, "{line}");
         }
         assert_eq!(texts(&wrap(&[], 5, &[], &[])), [""]);
+    }
+
+    #[test]
+    fn brackets_punctuation_paths_and_urls_stay_with_their_text() {
+        let p = [Piece::new(
+            "see the notes (in docs/notes.md) at https://example.com/a/b now",
+            Style::new(),
+        )];
+        let lines = texts(&wrap(&p, 16, &[], &[]));
+        for line in &lines {
+            assert!(
+                !line.starts_with(')') && !line.ends_with('(') && !line.starts_with('/'),
+                "{lines:?}"
+            );
+        }
+        assert!(
+            lines.iter().any(|l| l.contains("docs/notes.md)")),
+            "{lines:?}"
+        );
+        // A URL longer than a line is broken only because it must be.
+        let url = [Piece::new(
+            "go https://example.com/a/very/long/path",
+            Style::new(),
+        )];
+        let lines = texts(&wrap(&url, 12, &[], &[]));
+        assert_eq!(lines.concat(), "go https://example.com/a/very/long/path");
+        // Across styles: `code`, stays whole with its comma.
+        let bold = Style::new().add_modifier(ratatui_core::style::Modifier::BOLD);
+        let mixed = [
+            Piece::new("aaaa bbbb ", Style::new()),
+            Piece::new("code", bold),
+            Piece::new(", next", Style::new()),
+        ];
+        assert_eq!(
+            texts(&wrap(&mixed, 12, &[], &[])),
+            ["aaaa bbbb", "code, next"]
+        );
     }
 }
