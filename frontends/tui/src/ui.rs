@@ -155,6 +155,9 @@ pub(crate) struct Ui {
     pub(crate) theme: Theme,
     pub(crate) held: Held,
     pub(crate) queued: Vec<Queued>,
+    /// Queued input an abort left behind, taken back into the draft: the withdrawals the
+    /// loop carries out next.
+    pub(crate) stranded: Vec<EntryId>,
     pub(crate) questions: VecDeque<Question>,
     /// How many lines of the first question's prompt are scrolled past (PgUp/PgDn).
     pub(crate) question_scroll: usize,
@@ -257,6 +260,7 @@ impl Ui {
             theme,
             held,
             queued: Vec::new(),
+            stranded: Vec::new(),
             questions: VecDeque::new(),
             question_scroll: 0,
             question_page: 5,
@@ -434,7 +438,10 @@ impl Ui {
             Intent::RunEnd { .. } if matches!(self.held, Held::Replay) => {
                 self.status.state = "replaying · turn ended".into();
             }
-            Intent::RunEnd { .. } if self.running.is_some() || self.admitting => {
+            Intent::RunEnd { stop_reason, .. } if self.running.is_some() || self.admitting => {
+                if *stop_reason == smith::StopReason::Aborted {
+                    self.take_back_queued();
+                }
                 self.running = None;
                 self.admitting = false;
                 self.questions.clear();
@@ -446,6 +453,30 @@ impl Ui {
             Intent::FellBehind { .. } => self.reload = true,
             _ => {}
         }
+    }
+
+    /// After an abort, input queued for the aborted work would wait behind whatever is sent
+    /// next: it goes back into the draft (a draft being typed goes to the input history, Up
+    /// brings it back), to be sent, mended or dropped, and is withdrawn from the queue.
+    fn take_back_queued(&mut self) {
+        if self.queued.is_empty() {
+            return;
+        }
+        let queued = std::mem::take(&mut self.queued);
+        let kept = self.editor.stash();
+        let text: Vec<&str> = queued.iter().map(|q| q.text.as_str()).collect();
+        self.editor.set_text(&text.join("\n"));
+        self.stranded.extend(queued.iter().map(|q| q.submission));
+        self.status.queued = 0;
+        self.hint = Some(format!(
+            "the work was aborted: the {} queued message(s) are back in the draft (Enter sends them){}",
+            queued.len(),
+            if kept {
+                "; your draft is in the input history (Up)"
+            } else {
+                ""
+            }
+        ));
     }
 
     /// The queue as the inbox holds it now (delivered and withdrawn items leave it).

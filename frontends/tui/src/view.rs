@@ -205,6 +205,9 @@ pub(crate) fn run(
                     for intent in live.drain() {
                         ui.apply(&intent);
                     }
+                    for submission in std::mem::take(&mut ui.stranded) {
+                        carry_out(Effect::Withdraw(submission), ui, work.as_ref(), &events);
+                    }
                     ui.refresh_queue();
                     if std::mem::take(&mut ui.reload) {
                         ui.read_again();

@@ -577,3 +577,29 @@ fn the_status_line_shows_the_context_the_last_answer_reported_of_the_models_wind
     pane.wait_for_text("ctx 10%");
     quit(&pane);
 }
+
+#[test]
+fn input_queued_before_an_abort_comes_back_to_the_draft_not_stranded() {
+    let env = Env::new();
+    let pane = start_held(&env);
+    pane.wait_for_text("first part");
+    pane.type_text("and then this");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("↳ follow-up: and then this");
+    // Esc on the empty draft aborts: the follow-up would otherwise wait behind whatever is
+    // sent next. It is back in the draft, and no longer queued.
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("back in the draft");
+    pane.wait_for_text("› and then this");
+    wait_until("the queue emptying on screen", || {
+        let screen = pane.screen();
+        !screen.contains("↳") && !screen.contains("· 1 queued")
+    });
+    assert!(kinds(&env).contains(&"withdrawal"), "{:?}", kinds(&env));
+    // Sent now, it is what runs next.
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("second answer");
+    pane.keys(&["C-u"]);
+    quit(&pane);
+    assert_eq!(user_texts(&env), ["start", "and then this"]);
+}
