@@ -455,46 +455,6 @@ impl Ui {
         }
     }
 
-    /// After an abort, input queued for the aborted work would wait behind whatever is sent
-    /// next: it goes back into the draft (a draft being typed goes to the input history, Up
-    /// brings it back), to be sent, mended or dropped, and is withdrawn from the queue.
-    fn take_back_queued(&mut self) {
-        if self.queued.is_empty() {
-            return;
-        }
-        let queued = std::mem::take(&mut self.queued);
-        let kept = self.editor.stash();
-        let text: Vec<&str> = queued.iter().map(|q| q.text.as_str()).collect();
-        self.editor.set_text(&text.join("\n"));
-        self.stranded.extend(queued.iter().map(|q| q.submission));
-        self.status.queued = 0;
-        self.hint = Some(format!(
-            "the work was aborted: the {} queued message(s) are back in the draft (Enter sends them){}",
-            queued.len(),
-            if kept {
-                "; your draft is in the input history (Up)"
-            } else {
-                ""
-            }
-        ));
-    }
-
-    /// The queue as the inbox holds it now (delivered and withdrawn items leave it).
-    pub(crate) fn refresh_queue(&mut self) {
-        if let Some(inbox) = &self.inbox {
-            self.queued = inbox
-                .queued()
-                .into_iter()
-                .map(|q| Queued {
-                    submission: q.submission,
-                    delivery: q.delivery,
-                    text: q.input,
-                })
-                .collect();
-            self.status.queued = self.queued.len();
-        }
-    }
-
     /// What `key` does.
     pub(crate) fn key(&mut self, key: KeyEvent) -> Option<Effect> {
         if key.kind == KeyEventKind::Release {
@@ -708,78 +668,6 @@ impl Ui {
         }
     }
 
-    fn question_key(&mut self, key: KeyEvent, action: Option<Action>) -> Option<Effect> {
-        let question = self.questions.front_mut()?;
-        let id = question.id().to_owned();
-        if action == Some(Action::Escape) {
-            self.questions.pop_front();
-            self.question_scroll = 0;
-            return Some(Effect::Refuse(id));
-        }
-        // A long question scrolls (the drawing clamps the offset to what there is).
-        match key.code {
-            KeyCode::PageUp => {
-                self.question_scroll = self.question_scroll.saturating_sub(self.question_page);
-                return None;
-            }
-            KeyCode::PageDown => {
-                self.question_scroll = self.question_scroll.saturating_add(self.question_page);
-                return None;
-            }
-            _ => {}
-        }
-        if matches!(
-            action,
-            Some(Action::Interrupt | Action::Quit | Action::Help)
-        ) {
-            return self.act(action?);
-        }
-        let answer = match question {
-            Question::Confirm { default, .. } => match key.code {
-                KeyCode::Char('y' | 'Y') => Some(Answer::Confirm(true)),
-                KeyCode::Char('n' | 'N') => Some(Answer::Confirm(false)),
-                KeyCode::Enter => default.map(Answer::Confirm),
-                _ => None,
-            },
-            Question::Select { options, at, .. } => match key.code {
-                KeyCode::Up | KeyCode::Left => {
-                    *at = at.saturating_sub(1);
-                    None
-                }
-                KeyCode::Down | KeyCode::Right => {
-                    *at = (*at + 1).min(options.len().saturating_sub(1));
-                    None
-                }
-                KeyCode::Char(c @ '1'..='9') => {
-                    let i = c as usize - '1' as usize;
-                    (i < options.len()).then_some(Answer::Select(i as u32))
-                }
-                KeyCode::Enter if !options.is_empty() => Some(Answer::Select(*at as u32)),
-                _ => None,
-            },
-            Question::Text { text, .. } => match key.code {
-                KeyCode::Enter => Some(Answer::Text(std::mem::take(text))),
-                KeyCode::Backspace => {
-                    text.pop();
-                    None
-                }
-                KeyCode::Char(c)
-                    if !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    text.push(c);
-                    None
-                }
-                _ => None,
-            },
-        };
-        let answer = answer?;
-        self.questions.pop_front();
-        self.question_scroll = 0;
-        Some(Effect::Answer(id, answer))
-    }
-
     /// A paste: into the question's text, else the draft.
     pub(crate) fn paste(&mut self, text: &str) {
         if let Some(Question::Text { text: answer, .. }) = self.questions.front_mut() {
@@ -824,6 +712,8 @@ impl Ui {
 mod act;
 mod palette;
 mod pick;
+mod question;
+mod queue;
 mod storage;
 #[cfg(test)]
 mod tests;
