@@ -283,22 +283,7 @@ impl ToolRegistry for Loadout {
                 output
             }
             Err(e) => {
-                let why = match e.downcast_ref::<Stopped>() {
-                    Some(stopped) => stopped.to_string(),
-                    None => {
-                        let text = format!("{e:#}");
-                        if text.contains("growing memory")
-                            || text.contains("memory") && text.contains("limit")
-                        {
-                            format!(
-                                "the plugin exceeded its memory limit of {} bytes",
-                                self.runtime.limits.memory_bytes
-                            )
-                        } else {
-                            format!("the plugin trapped: {text}")
-                        }
-                    }
-                };
+                let why = failure(&e, self.runtime.limits.memory_bytes);
                 let cancelled = matches!(e.downcast_ref::<Stopped>(), Some(Stopped::Cancelled));
                 if !cancelled {
                     // A trap or an overrun is the plugin's fault: it is out of service.
@@ -322,6 +307,20 @@ impl ToolRegistry for Loadout {
                 }
             }
         }
+    }
+}
+
+/// Why a tool's instance ended without an answer, in words: the deadline or the cancel that
+/// stopped it, its memory limit (`memory_bytes`), or the trap.
+fn failure(e: &wasmtime::Error, memory_bytes: usize) -> String {
+    if let Some(stopped) = e.downcast_ref::<Stopped>() {
+        return stopped.to_string();
+    }
+    let text = format!("{e:#}");
+    if text.contains("growing memory") || text.contains("memory") && text.contains("limit") {
+        format!("the plugin exceeded its memory limit of {memory_bytes} bytes")
+    } else {
+        format!("the plugin trapped: {text}")
     }
 }
 
