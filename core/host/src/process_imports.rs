@@ -206,7 +206,15 @@ impl CallState {
                 request.cwd.display()
             )));
         }
-        let ran = process::run(&request, &|| self.cancel.is_cancelled());
+        // The newest output while it runs (a tool update: transient, never recorded),
+        // redacted: a restored secret the program echoes is not shown.
+        let mut watch = |preview: &str| {
+            if let Some(events) = &self.events {
+                let shown = self.policy.secrets.current().redact(preview).into_owned();
+                let _ = events.send(smith::ToolEvent::Progress(shown));
+            }
+        };
+        let ran = process::run_watched(&request, &|| self.cancel.is_cancelled(), &mut watch);
         if let Some(c) = &request.confinement {
             c.release();
         }

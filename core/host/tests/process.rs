@@ -379,3 +379,35 @@ fn the_bash_tool_gives_the_model_plain_text_without_terminal_controls() {
     );
     assert!(out.output.contains("bytes cut"), "the long line was cut");
 }
+
+#[test]
+fn a_running_program_s_newest_output_is_offered_while_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    // The program waits, after its first line, until the watcher has seen that line: it can
+    // only finish if its output was offered while it ran.
+    let go = dir.path().join("go");
+    let mut request = bash(
+        "echo first; echo oops >&2; while [ ! -e go ]; do sleep 0.01; done; echo second",
+        dir.path(),
+    );
+    request.timeout = smith_testkit::DEADLINE;
+    let mut previews = Vec::new();
+    let out = smith_host::process::run_watched(&request, &|| false, &mut |preview: &str| {
+        if preview.contains("first") && preview.contains("oops") {
+            std::fs::write(&go, "").unwrap();
+        }
+        previews.push(preview.to_owned());
+    })
+    .unwrap();
+    assert!(!out.timed_out, "the preview never came: {previews:?}");
+    assert_eq!(out.stdout.text, "first\nsecond\n");
+    // Both streams, each line whole (their order between two pipes is the readers').
+    assert!(
+        previews
+            .iter()
+            .any(|p| p.lines().count() == 2 && p.contains("first") && p.contains("oops")),
+        "{previews:?}"
+    );
+    // Offered only when something new arrived: never the same preview twice in a row.
+    assert!(previews.windows(2).all(|w| w[0] != w[1]), "{previews:?}");
+}

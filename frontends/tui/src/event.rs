@@ -44,6 +44,8 @@ pub(crate) enum Event {
     NotFound { generation: u64, older: bool },
     /// Committed records an observer read.
     Observed(Vec<Intent>),
+    /// What the observed session's writer streams now (changed since the last one sent).
+    Streaming(smith_app::live::LiveSnapshot),
     /// An observed session has no writer any more (it stays read-only).
     WriterGone,
     /// The work thread is ready to submit: the inbox, the selection and its label, and the

@@ -399,6 +399,7 @@ fn follow(path: PathBuf, o: Observe, from: u64, events: Events) {
                 return;
             }
         };
+        let mut streaming = smith_app::live::LiveSnapshot::default();
         while !stop.load(Ordering::SeqCst) {
             if live.load(Ordering::SeqCst) {
                 let mut batch = Vec::new();
@@ -411,6 +412,12 @@ fn follow(path: PathBuf, o: Observe, from: u64, events: Events) {
                 });
                 if !batch.is_empty() {
                     events.send(Event::Observed(batch));
+                }
+                // What the writer streams, on top of what it committed.
+                let now = smith_app::live::read_live(&path);
+                if now != streaming {
+                    streaming = now.clone();
+                    events.send(Event::Streaming(now));
                 }
                 match polled {
                     Ok(p) => {

@@ -227,6 +227,8 @@ pub(crate) struct Ui {
     pub(crate) chosen: Option<(Selection, Option<smith::ThinkingLevel>)>,
     /// Which picker listing is wanted (a reader of another one stops).
     pub(crate) listing: Arc<std::sync::atomic::AtomicU64>,
+    /// What an observed writer streams, shown after what it committed.
+    overlay: overlay::Overlay,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,
 }
@@ -288,6 +290,7 @@ impl Ui {
             cwd,
             page: 10,
             reload: false,
+            overlay: overlay::Overlay::default(),
             fold: None,
             folded: None,
             loading: false,
@@ -710,6 +713,7 @@ impl Ui {
 }
 
 mod act;
+mod overlay;
 mod palette;
 mod pick;
 mod question;

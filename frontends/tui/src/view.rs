@@ -106,9 +106,22 @@ pub(crate) fn run(
     let mut exit = None;
     let mut switch: Option<Target> = None;
     let mut leaving = false;
-    while let Ok(first) = rx.recv() {
+    loop {
+        // While a tool runs, its spinner and time move without an event.
+        let first = if ui.window.live.running() {
+            match rx.recv_timeout(smith_render_terminal::transcript::SPIN_EVERY) {
+                Ok(event) => Some(event),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv() {
+                Ok(event) => Some(event),
+                Err(_) => break,
+            }
+        };
         let mut dirty = false;
-        let mut next = Some(first);
+        let mut next = first;
         while let Some((from, event)) = next {
             // What an earlier view's threads still send is not this view's.
             if from != 0 && from != generation {
@@ -217,11 +230,8 @@ pub(crate) fn run(
                 | Event::Summary { .. }
                 | Event::Found { .. }
                 | Event::NotFound { .. }) => ui.storage_event(event),
-                Event::Observed(intents) => {
-                    for intent in &intents {
-                        ui.apply(intent);
-                    }
-                }
+                Event::Observed(intents) => ui.observed(&intents),
+                Event::Streaming(snapshot) => ui.streaming(snapshot),
                 Event::WriterGone => {
                     if let Held::Observer { writer_gone, .. } = &mut ui.held {
                         *writer_gone = true;
@@ -319,6 +329,7 @@ pub(crate) fn run(
         if leaving && work.is_none() {
             break;
         }
+        dirty |= ui.window.live.tick(std::time::Instant::now());
         if dirty && exit != Some(Exit::TerminalLost) {
             crate::draw_frame(terminal, ui, env.caps.synchronized_output)?;
             // The view may near what is not resident, or have left some of it.

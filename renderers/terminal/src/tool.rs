@@ -28,26 +28,60 @@ const SHORT_STRING: usize = 48;
 /// One line of a diff: its sign (`+`, `-`, ` ` for context, `⋯` between edits) and text.
 type DiffLine = (char, String);
 
-/// The lines a tool call shows: heading, progress, argument diff and output preview, cut to
-/// `width` cells. `output` is `None` while the call runs.
-pub(crate) fn tool_lines(
-    name: &str,
-    arguments: &Value,
-    progress: Option<&str>,
-    output: Option<&str>,
-    is_error: bool,
-    theme: &Theme,
-    width: u16,
-) -> Vec<Line<'static>> {
+/// A running tool's spinner, one frame per [`crate::transcript::SPIN_EVERY`].
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/// How many frames the spinner has.
+pub(crate) const SPINNER_FRAMES: u8 = SPINNER.len() as u8;
+
+/// What a tool call block shows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Call<'a> {
+    pub name: &'a str,
+    pub arguments: &'a Value,
+    /// The last progress (a program's newest output) while it runs.
+    pub progress: Option<&'a str>,
+    /// How long it has run, once ticked.
+    pub clock: Option<&'a crate::transcript::Clock>,
+    /// `None` while it runs.
+    pub output: Option<&'a str>,
+    pub is_error: bool,
+}
+
+/// `seconds` as a person reads a duration: `42s`, `3m 05s`, `1h 02m`.
+fn elapsed(seconds: u64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m {:02}s", s / 60, s % 60),
+        s => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// The lines a tool call shows: heading (with a spinner and the time run while it runs),
+/// its newest progress, argument diff and output preview, cut to `width` cells.
+pub(crate) fn tool_lines(call: &Call<'_>, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let Call {
+        name,
+        arguments,
+        progress,
+        clock,
+        output,
+        is_error,
+    } = *call;
     let style = if is_error {
         theme.tool_error
     } else {
         theme.tool
     };
-    let mark = match (output, is_error) {
-        (None, _) => "◌ ",
-        (Some(_), false) => "● ",
-        (Some(_), true) => "✗ ",
+    let mark = match (output, is_error, clock) {
+        (None, _, Some(c)) => format!("{} ", SPINNER[usize::from(c.frame) % SPINNER.len()]),
+        (None, _, None) => "◌ ".to_owned(),
+        (Some(_), false, _) => "● ".to_owned(),
+        (Some(_), true, _) => "✗ ".to_owned(),
+    };
+    // The time run, from the first whole second, kept whole however long the heading.
+    let ran = match (output, clock) {
+        (None, Some(c)) if c.seconds > 0 => format!(" · {}", elapsed(c.seconds)),
+        _ => String::new(),
     };
     let args = summarize_arguments(arguments);
     let heading = if args.is_empty() {
@@ -56,16 +90,24 @@ pub(crate) fn tool_lines(
         format!("{name} {args}")
     };
     let inner = usize::from(width).saturating_sub(2);
+    let ran_width = unicode_width::UnicodeWidthStr::width(ran.as_str());
     // The heading stays one line: long arguments are cut with an ellipsis.
-    let heading = crate::cut_to_width(&sanitize(&heading).replace('\n', " ⏎ "), inner);
+    let heading = crate::cut_to_width(
+        &sanitize(&heading).replace('\n', " ⏎ "),
+        inner.saturating_sub(ran_width),
+    );
     let mut out = vec![Line::from(vec![
         Span::styled(mark, style),
         Span::styled(heading, style),
+        Span::styled(ran, theme.dim),
     ])];
     let indent = Span::styled("  ", theme.dim);
     if let Some(p) = progress {
+        // The newest lines only: a program's output streams here, bounded.
         let lead = [indent.clone()];
-        out.extend(paragraphs(p, theme.dim, width, &lead, &lead));
+        let mut lines = paragraphs(p.trim_end_matches('\n'), theme.dim, width, &lead, &lead);
+        lines.drain(..lines.len().saturating_sub(PREVIEW_LINES));
+        out.extend(lines);
     }
     if !is_error && let Some(diff) = argument_diff(arguments) {
         let shown = diff.len().min(DIFF_LINES);

@@ -45,8 +45,10 @@ pub enum Block {
         name: String,
         /// Its arguments.
         arguments: serde_json::Value,
-        /// The last progress message, while it runs.
+        /// The last progress message, while it runs (for a program, its newest output).
         progress: Option<String>,
+        /// How long it has run, while it runs and once [`Transcript::tick`] saw it.
+        clock: Option<Clock>,
         /// Its output, once it ended.
         output: Option<String>,
         /// Whether it failed.
@@ -76,6 +78,22 @@ pub enum Block {
         error: Option<String>,
     },
 }
+
+/// A running tool call's clock: when it was first seen running, the spinner frame and the
+/// whole seconds shown. Moved only by [`Transcript::tick`], so a drawing depends on the
+/// ticks given, never on the wall clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// When the first tick saw the call running.
+    pub started: std::time::Instant,
+    /// The spinner frame shown (one per [`SPIN_EVERY`]).
+    pub frame: u8,
+    /// Whole seconds run, as shown.
+    pub seconds: u64,
+}
+
+/// How often a running tool's spinner moves: ticks closer than this change nothing.
+pub const SPIN_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The blocks, in order, and where live intents land. Each block has a revision (bumped by
 /// every change to it), so a line cache redraws only the blocks that moved.
@@ -125,6 +143,80 @@ impl Transcript {
         self.blocks.push(block);
         self.revs.push(self.revision + 1);
         self.blocks.len() - 1
+    }
+
+    /// Take back the message `message_id` started (a stream shown before it was committed,
+    /// now superseded): its block goes and later blocks move up. Whether there was one.
+    pub fn withdraw(&mut self, message_id: u64) -> bool {
+        let Some(at) = self.messages.remove(&message_id) else {
+            return false;
+        };
+        if at >= self.blocks.len() {
+            return false;
+        }
+        self.blocks.remove(at);
+        self.revs.remove(at);
+        for i in self.messages.values_mut().chain(self.calls.values_mut()) {
+            if *i > at {
+                *i -= 1;
+            }
+        }
+        // Every later block moved: they draw again.
+        for r in &mut self.revs[at..] {
+            *r = self.revision + 1;
+        }
+        self.revision += 1;
+        true
+    }
+
+    /// Whether a tool call is running (a drawer ticks the transcript while one is).
+    pub fn running(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
+    /// Move the clocks of running tool calls to `now`: a call seen for the first time starts
+    /// its clock; a spinner frame or a second that changed redraws the block. Returns whether
+    /// anything changed.
+    pub fn tick(&mut self, now: std::time::Instant) -> bool {
+        let mut moved = Vec::new();
+        for &at in self.calls.values() {
+            let Some(Block::Tool {
+                clock,
+                output: None,
+                ..
+            }) = self.blocks.get_mut(at)
+            else {
+                continue;
+            };
+            let next = match clock {
+                None => Clock {
+                    started: now,
+                    frame: 0,
+                    seconds: 0,
+                },
+                Some(c) => {
+                    let ran = now.saturating_duration_since(c.started);
+                    let frames = ran.as_millis() / SPIN_EVERY.as_millis().max(1);
+                    Clock {
+                        started: c.started,
+                        frame: u8::try_from(frames % u128::from(crate::tool::SPINNER_FRAMES))
+                            .unwrap_or(0),
+                        seconds: ran.as_secs(),
+                    }
+                }
+            };
+            if *clock != Some(next) {
+                *clock = Some(next);
+                moved.push(at);
+            }
+        }
+        for &at in &moved {
+            self.touch(at);
+        }
+        if !moved.is_empty() {
+            self.revision += 1;
+        }
+        !moved.is_empty()
     }
 
     /// Let the first `n` blocks go (they are in recorded history now): later blocks keep
@@ -247,6 +339,7 @@ impl Transcript {
                     name: name.clone(),
                     arguments: arguments.clone(),
                     progress: None,
+                    clock: None,
                     output: None,
                     is_error: false,
                 });
@@ -276,12 +369,14 @@ impl Transcript {
                         i,
                         Block::Tool {
                             progress,
+                            clock,
                             output,
                             is_error,
                             ..
                         },
                     )) => {
                         *progress = None;
+                        *clock = None;
                         (*output, *is_error) = ended;
                         self.touch(i);
                     }
@@ -291,6 +386,7 @@ impl Transcript {
                             name: name.clone(),
                             arguments: serde_json::Value::Null,
                             progress: None,
+                            clock: None,
                             output: ended.0,
                             is_error: ended.1,
                         });
@@ -446,15 +542,19 @@ pub fn block_lines(
             name,
             arguments,
             progress,
+            clock,
             output,
             is_error,
             ..
         } => tool_lines(
-            name,
-            arguments,
-            progress.as_deref(),
-            output.as_deref(),
-            *is_error,
+            &crate::tool::Call {
+                name,
+                arguments,
+                progress: progress.as_deref(),
+                clock: clock.as_ref(),
+                output: output.as_deref(),
+                is_error: *is_error,
+            },
             theme,
             width,
         ),

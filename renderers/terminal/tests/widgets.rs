@@ -118,6 +118,62 @@ fn streaming_deltas_then_the_authoritative_end() {
 }
 
 #[test]
+fn a_running_tool_ticks_a_spinner_and_its_time_and_keeps_only_its_newest_output() {
+    use std::time::{Duration, Instant};
+    let theme = Theme::plain();
+    let shown = |t: &Transcript| -> Vec<String> {
+        t.lines(&theme, 40)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    let mut t = Transcript::new();
+    t.apply(&Intent::ToolStart {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        arguments: json!({"command": "make"}),
+    });
+    assert!(t.running());
+    // Not ticked yet: the still mark, no time.
+    assert_eq!(shown(&t), ["◌ bash make"]);
+    let start = Instant::now();
+    assert!(t.tick(start));
+    assert_eq!(shown(&t), ["⠋ bash make"]);
+    // A tick within the same frame changes nothing (no redraw).
+    let revision = t.revision();
+    assert!(!t.tick(start + Duration::from_millis(50)));
+    assert_eq!(t.revision(), revision);
+    assert!(t.tick(start + Duration::from_millis(250)));
+    assert_eq!(shown(&t), ["⠹ bash make"]);
+    assert!(t.tick(start + Duration::from_secs(65)));
+    assert_eq!(shown(&t), ["⠋ bash make · 1m 05s"]);
+    // A program's newest output, twenty lines of it: only the last preview lines show.
+    let output: String = (1..=20).map(|i| format!("step {i}\n")).collect();
+    t.apply(&Intent::ToolUpdate {
+        call_id: "c1".into(),
+        text: output,
+    });
+    let lines = shown(&t);
+    assert_eq!(
+        lines.len(),
+        1 + smith_render_terminal::transcript::PREVIEW_LINES
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("  step 20"));
+    // Ended: the mark says how, the clock is gone, and nothing ticks any more.
+    t.apply(&Intent::ToolEnd {
+        call_id: "c1".into(),
+        name: "bash".into(),
+        entry_id: Some(3),
+        output: "built".into(),
+        is_error: false,
+        recorded: true,
+    });
+    assert!(!t.running());
+    assert!(!t.tick(start + Duration::from_secs(70)));
+    assert_eq!(shown(&t), ["● bash make", "  built"]);
+}
+
+#[test]
 fn tool_activity_progress_preview_diff_and_error() {
     let mut t = Transcript::new();
     t.apply(&Intent::ToolStart {

@@ -170,6 +170,8 @@ pub struct Runner {
     /// The permission mode chosen for this session ([`Command::SetPermissionMode`]), which
     /// every route prepared from now on takes too; `None`: the settings'.
     permission_mode: Option<smith_host::PermissionMode>,
+    /// What is streaming now, for observers in other processes.
+    feed: crate::live::Feed,
 }
 
 impl std::fmt::Debug for Runner {
@@ -188,6 +190,7 @@ impl Runner {
     /// [`Runner::adopt`].
     pub fn new(app: Arc<App>, session: Session, cwd: PathBuf, words: RefusalWords) -> Self {
         let opened_at = session.journal().lock().next_entry_id();
+        let feed = crate::live::Feed::new(session.path());
         Self {
             opened_at,
             app,
@@ -199,6 +202,7 @@ impl Runner {
             fresh: false,
             keep: false,
             permission_mode: None,
+            feed,
         }
         .with_recorded_permission_mode()
     }
@@ -553,7 +557,8 @@ impl Runner {
             attachments: &prompt.attachments,
             images: &prompt.images,
         };
-        let mut shown = RedactingSink::new(sink, ready.redactor().clone());
+        let mut tee = self.feed.tee(sink);
+        let mut shown = RedactingSink::new(&mut tee, ready.redactor().clone());
         match agent.submit(&mut self.session, submit, &mut shown, cancel) {
             Ok(outcome) => {
                 self.keep |= outcome.submission.is_some();
@@ -592,10 +597,10 @@ impl Runner {
             instructions: request.instructions.as_deref(),
             keep_tokens: request.keep_tokens,
         };
-        let mut shown = RedactingSink::new(sink, ready.redactor().clone());
-        let outcome = self
-            .agent(ready)
-            .compact(&mut self.session, compact, &mut shown, cancel);
+        let agent = self.agent(ready);
+        let mut tee = self.feed.tee(sink);
+        let mut shown = RedactingSink::new(&mut tee, ready.redactor().clone());
+        let outcome = agent.compact(&mut self.session, compact, &mut shown, cancel);
         match (outcome.compacted, outcome.error) {
             (Some(compacted), _) => Ok(compacted),
             (None, Some(e)) => Err(RunnerError::compaction(e, self.session.id())),
@@ -655,7 +660,8 @@ impl Runner {
     /// # Errors
     /// The store's error closing the file (nothing acknowledged is lost: the next writer's
     /// recovery establishes it).
-    pub fn close(self, keep: bool) -> Result<(), smith_store::Error> {
+    pub fn close(mut self, keep: bool) -> Result<(), smith_store::Error> {
+        self.feed.stop();
         if self.fresh && !self.keep && !keep {
             // A failure leaves an empty session, which is harmless.
             let _ = std::fs::remove_file(self.session.path());

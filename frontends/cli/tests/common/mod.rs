@@ -33,10 +33,14 @@ impl Env {
         let Ok(dir) = std::fs::read_dir(self.sessions()) else {
             return Vec::new();
         };
-        // A writer's record of who writes (`.ID.smith.writer`) is not a session file.
+        // A writer's record of who writes (`.ID.smith.writer`) and its live feed
+        // (`.ID.smith.live`) are not session files.
         let mut files: Vec<_> = dir
             .map(|e| e.unwrap().path())
-            .filter(|p| !p.to_string_lossy().ends_with(".writer"))
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
             .collect();
         files.sort();
         files

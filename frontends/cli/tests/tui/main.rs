@@ -13,6 +13,7 @@ mod product;
 mod reading;
 mod restore;
 mod sessions;
+mod tools;
 
 use common::Env;
 use pane::Pane;
@@ -281,11 +282,21 @@ fn a_session_another_process_writes_opens_read_only_and_follows_it() {
     pane.type_text("can I?");
     pane.keys(&["Enter"]);
     pane.wait_for_text("writes this session, so submission is");
-    // Follow-live: the writer's answer appears once it is committed.
+    // Follow-live: what the writer streams shows while it streams (the answer is held at
+    // the gate, uncommitted), and the committed answer takes its place, shown once.
+    pane.wait_for_text("first part");
     std::fs::write(env.root.path().join("hold.release"), "").unwrap();
     assert!(writer.wait().unwrap().success());
     pane.wait_for_text("rest of the answer");
     pane.wait_for_text("its writer closed the session");
+    let screen = pane.screen();
+    assert_eq!(screen.matches("first part").count(), 1, "{screen}");
+    let left: Vec<_> = std::fs::read_dir(env.sessions())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".live"))
+        .collect();
+    assert!(left.is_empty(), "the writer left its live file: {left:?}");
     pane.keys(&["C-u"]);
     quit(&pane);
     pane.assert_restored();

@@ -21,6 +21,13 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+mod live;
+
+/// How often a running program's newest output is offered to a watcher, at most.
+pub const PREVIEW_EVERY: Duration = Duration::from_millis(100);
+/// Lines of a running program's newest output a live preview holds.
+pub const PREVIEW_LINES: usize = 10;
+
 /// How long the group gets between `SIGTERM` and `SIGKILL`.
 pub const KILL_GRACE: Duration = Duration::from_millis(200);
 /// How long output is still read after the program exits, waiting for the pipes to close
@@ -208,6 +215,7 @@ impl Capture {
 fn drain(
     mut stream: impl Read + Send + 'static,
     limit: usize,
+    live: live::LiveTail,
 ) -> (Arc<Mutex<Capture>>, std::sync::mpsc::Receiver<()>) {
     let capture = Arc::new(Mutex::new(Capture::new(limit)));
     let (done_tx, done_rx) = std::sync::mpsc::channel();
@@ -219,10 +227,13 @@ fn drain(
             loop {
                 match stream.read(&mut buf) {
                     Ok(0) => break,
-                    Ok(n) => shared
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .push(&buf[..n]),
+                    Ok(n) => {
+                        shared
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push(&buf[..n]);
+                        live.push(&buf[..n]);
+                    }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(_) => break,
                 }
@@ -270,6 +281,21 @@ pub fn run(
     request: &ProcessRequest,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<ProcessResult, SpawnFailure> {
+    run_watched(request, cancelled, &mut |_| {})
+}
+
+/// [`run`], offering `watch` the program's newest output while it runs: the last
+/// [`PREVIEW_LINES`] lines of stdout and stderr together, in arrival order, at most every
+/// [`PREVIEW_EVERY`] and only when new output arrived. The preview is transient (the result
+/// holds the bounded capture); it is the raw output, so a caller that shows it redacts it.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_watched(
+    request: &ProcessRequest,
+    cancelled: &dyn Fn() -> bool,
+    watch: &mut dyn FnMut(&str),
+) -> Result<ProcessResult, SpawnFailure> {
     let mut command = match &request.confinement {
         None => Command::new(&request.program),
         Some(confinement) => {
@@ -312,8 +338,11 @@ pub fn run(
     })?;
     let pid = rustix::process::Pid::from_child(&child);
     let limit = request.output_bytes.max(2);
-    let stdout = child.stdout.take().map(|s| drain(s, limit));
-    let stderr = child.stderr.take().map(|s| drain(s, limit));
+    let live = live::LiveTail::default();
+    let stdout = child.stdout.take().map(|s| drain(s, limit, live.clone()));
+    let stderr = child.stderr.take().map(|s| drain(s, limit, live.clone()));
+    let mut seen = 0;
+    let mut offered = started;
 
     let mut timed_out = false;
     let mut was_cancelled = false;
@@ -330,6 +359,12 @@ pub fn run(
                 let _ = child.kill();
             }
             break;
+        }
+        if offered.elapsed() >= PREVIEW_EVERY {
+            offered = Instant::now();
+            if let Some(preview) = live.preview(&mut seen, PREVIEW_LINES) {
+                watch(&preview);
+            }
         }
         std::thread::sleep(POLL);
     }

@@ -1,0 +1,70 @@
+//! Running tools in the terminal UI, in tmux: a program's output streams into its block as
+//! it arrives, under a spinner and the time it has run, before the call ends.
+
+use crate::common::Env;
+use crate::pane::Pane;
+use smith_testkit::wait_until;
+
+#[test]
+fn a_running_programs_output_streams_with_a_spinner_and_the_time_run() {
+    let env = Env::new();
+    // The program prints two lines, then waits for a file only the test makes: whatever of
+    // its output the screen shows before that, it showed while the program ran.
+    let command =
+        "echo line one; echo line two; while [ ! -e gate ]; do sleep 0.05; done; echo finished";
+    let arguments = serde_json::json!({ "command": command }).to_string();
+    let turn = format!(
+        "round {{\n  tool-call id=\"live\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done live\"\n  stop \"end_turn\"\n}}\n"
+    );
+    let script = env.write("live.kdl", &turn);
+    let pane = Pane::start(
+        &env,
+        &[
+            "--allow-process",
+            "--permission-mode",
+            "auto",
+            "--model",
+            "scripted/live",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        &[],
+    );
+    pane.wait_for_text("mode auto");
+    pane.type_text("go");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("line two");
+    // Still running: a spinner leads the heading and the time run follows it.
+    let mut screen = String::new();
+    wait_until("the time run shown", || {
+        screen = pane.screen();
+        screen.lines().any(|l| {
+            l.contains("bash echo line one")
+                && l.split(" · ").last().is_some_and(|t| {
+                    t.trim_end().ends_with('s')
+                        && t.trim_end().trim_end_matches('s').parse::<u64>().is_ok()
+                })
+        })
+    });
+    let heading = screen
+        .lines()
+        .find(|l| l.contains("bash echo line one"))
+        .unwrap();
+    let mark = heading.trim_start().chars().next().unwrap();
+    assert!(
+        ('⠀'..='⣿').contains(&mark),
+        "no spinner: {heading}\n{screen}"
+    );
+    let finished = |screen: &str| screen.lines().any(|l| l.trim() == "finished");
+    assert!(
+        !finished(&screen) && !screen.contains("done live"),
+        "{screen}"
+    );
+    std::fs::write(env.root.path().join("gate"), "").unwrap();
+    pane.wait_for_text("done live");
+    let screen = pane.screen();
+    assert!(screen.contains("● bash echo line one"), "{screen}");
+    assert!(finished(&screen), "{screen}");
+    crate::quit(&pane);
+    pane.assert_restored();
+}
