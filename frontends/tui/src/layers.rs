@@ -331,7 +331,7 @@ impl Ui {
             self.follow_latest();
         }
         let key = Key::live(index);
-        self.window.show(key);
+        self.show_match(key);
         self.set_finding(Some(key), Finding::Found);
     }
 
@@ -343,8 +343,16 @@ impl Ui {
         let key = Key::history(chunk.number, index);
         self.asked.remove(&chunk.number);
         self.window.insert(chunk, &self.theme);
-        self.window.show(key);
+        self.show_match(key);
         self.set_finding(Some(key), Finding::Found);
+    }
+
+    /// Hold the view on the line of block `key` that shows the search's query.
+    fn show_match(&mut self, key: Key) {
+        match self.needle() {
+            Some(needle) => self.window.show_match(key, &needle),
+            None => self.window.show(key),
+        }
     }
 
     /// The storage worker found nothing more for search `generation`: going newer, the live

@@ -91,6 +91,9 @@ struct Drawn {
     lines: Vec<Line<'static>>,
 }
 
+/// Lines of a block shown above the line a search lands on.
+pub const MATCH_CONTEXT: usize = 2;
+
 /// The resident history, the live transcript, their lines at one width, and the view.
 #[derive(Debug, Default)]
 pub struct Window {
@@ -350,6 +353,29 @@ impl Window {
     /// Hold the view with block `key` at its top.
     pub fn show(&mut self, key: Key) {
         self.scroll = Scroll::Held { key, line: 0 };
+    }
+
+    /// Hold the view on block `key` where its drawn lines first show `needle` (lowercase),
+    /// with [`MATCH_CONTEXT`] lines of the block above it; at the block's top when no drawn
+    /// line shows it whole (a match a wrap splits, or in text the block does not draw).
+    pub fn show_match(&mut self, key: Key, needle: &str) {
+        let line = self
+            .shown()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, lines)| {
+                lines.iter().position(|l| {
+                    let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                    crate::search::contains(&text, needle)
+                })
+            })
+            .unwrap_or(0);
+        // A block's first row is the separator above it (but for the first block shown).
+        let first = self.shown().next().is_some_and(|(k, _)| k == key);
+        let line = line + usize::from(!first);
+        self.scroll = Scroll::Held {
+            key,
+            line: line.saturating_sub(MATCH_CONTEXT),
+        };
     }
 
     /// The block at `key`, if resident.

@@ -283,6 +283,55 @@ fn search_finds_an_entry_thousands_of_lines_above() {
 }
 
 #[test]
+fn search_lands_on_the_matching_line_and_highlights_it() {
+    let env = Env::new();
+    let answer: String = (0..120)
+        .map(|i| format!("item {i} of the list\n\n"))
+        .collect();
+    let script = format!(
+        "round {{\n  text {}\n  stop \"end_turn\"\n}}\n",
+        kdl(&answer)
+    );
+    let pane = start(&env, "long", &script, &[]);
+    pane.type_text("list everything");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("item 119 of the list");
+    pane.keys(&["C-r"]);
+    pane.type_text("item 40 ");
+    // The view holds two lines of the answer above the matching one (the answer's blank
+    // lines between items count), and the match is drawn in the search style.
+    let mut screen = String::new();
+    wait_until("the view on item 40", || {
+        screen = pane.screen();
+        screen.contains("item 40 of the list")
+    });
+    let first = screen.lines().next().unwrap_or_default();
+    assert_eq!(first.trim(), "item 39 of the list", "{screen}");
+    assert!(!screen.contains("item 119 of"), "{screen}");
+    let styled = pane.styled_screen();
+    let line = styled
+        .lines()
+        .find(|l| l.contains("of the list") && l.contains("item 40"))
+        .unwrap_or_default();
+    // Black on yellow (the default theme's search match) on the matched text alone.
+    assert!(
+        line.contains("\u{1b}[48;5;3mitem 40 \u{1b}[39m\u{1b}[49mof the list"),
+        "not highlighted: {line:?}"
+    );
+    assert!(
+        !styled
+            .lines()
+            .find(|l| l.contains("item 41 of"))
+            .unwrap_or_default()
+            .contains("[48;5;3m"),
+        "{styled}"
+    );
+    pane.escape_until_gone(" search: ");
+    super::quit(&pane);
+    pane.assert_restored();
+}
+
+#[test]
 fn a_100_mb_session_opens_on_its_last_entries_and_loads_older_ones_on_scrolling() {
     let env = Env::new();
     let session = large(&env, 64 << 10, 100 << 20);
