@@ -36,7 +36,7 @@ pub(crate) struct AbortWatch {
 /// [`crate::Inbox`]) may have recorded it already, with its own reason.
 fn record(writer: &SharedWriter, work: &Mutex<WorkState>, submission: EntryId) -> bool {
     let mut state = crate::inbox::lock(work);
-    if state.abort_recorded {
+    if state.abort_recorded.is_some() {
         return true;
     }
     let recorded = writer
@@ -48,7 +48,9 @@ fn record(writer: &SharedWriter, work: &Mutex<WorkState>, submission: EntryId) -
             pair: Some(submission),
         }])
         .is_ok();
-    state.abort_recorded = recorded;
+    if recorded {
+        state.abort_recorded = Some(REASON.to_owned());
+    }
     recorded
 }
 

@@ -94,6 +94,9 @@ impl Agent<'_> {
                 calls: before.calls.iter().map(|c| c.id.clone()).collect(),
                 steps: Vec::new(),
                 target: None,
+                written: Vec::new(),
+                deleted: Vec::new(),
+                turns: Vec::new(),
             }),
             Err(e) => {
                 warn(run, &e);

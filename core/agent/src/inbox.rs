@@ -257,14 +257,14 @@ impl Inbox {
         if running != work {
             return Err(AbortError::NotRunning(work));
         }
-        if !state.abort_recorded {
+        if state.abort_recorded.is_none() {
             shared.lock().append_entries(&[smith_store::NewEntry {
                 record: Record::Abort(smith_store::Abort {
                     reason: reason.to_owned(),
                 }),
                 pair: Some(work),
             }])?;
-            state.abort_recorded = true;
+            state.abort_recorded = Some(reason.to_owned());
         }
         cancel.cancel();
         Ok(())

@@ -105,7 +105,7 @@ impl Run<'_> {
                 },
             );
             state.running = Some((*id, self.cancel.clone()));
-            state.abort_recorded = false;
+            state.abort_recorded = None;
         }
         // Intents go out with no lock held: a sink may consult the inbox.
         drop(state);

@@ -515,6 +515,12 @@ impl<'a> Agent<'a> {
             stop_reason
         };
         let (usage, cost_usd) = (run.usage, run.cost);
+        // The abort request said after what it stopped, as a resumed transcript shows it.
+        if stop_reason == StopReason::Aborted
+            && let Some(reason) = crate::inbox::lock(&run.session.work).abort_recorded.clone()
+        {
+            run.sink.emit(crate::playback::abort_notice_text(&reason));
+        }
         run.sink.emit(Intent::RunEnd {
             stop_reason,
             usage,

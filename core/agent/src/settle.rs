@@ -65,7 +65,7 @@ impl Agent<'_> {
                     // A cancellation is recorded before the end of the work it aborts.
                     let mut entries = Vec::new();
                     if run.cancel.is_cancelled()
-                        && !state.abort_recorded
+                        && state.abort_recorded.is_none()
                         && state.running.as_ref().is_some_and(|(w, _)| *w == work)
                     {
                         entries.push(NewEntry {
@@ -74,7 +74,7 @@ impl Agent<'_> {
                             }),
                             pair: Some(work),
                         });
-                        state.abort_recorded = true;
+                        state.abort_recorded = Some(crate::abort::REASON.to_owned());
                     }
                     // Cancelled while its children ran, so some never ran: the work as a
                     // whole was aborted.

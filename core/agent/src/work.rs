@@ -62,8 +62,8 @@ pub(crate) struct WorkState {
     pub(crate) sealed: bool,
     /// The top-level work executing now and its cancellation, while a run holds the session.
     pub(crate) running: Option<(EntryId, smith::Cancel)>,
-    /// Whether the running work's abort request is already recorded.
-    pub(crate) abort_recorded: bool,
+    /// The reason of the running work's abort request, once it is recorded.
+    pub(crate) abort_recorded: Option<String>,
     /// Work inherited from a fork's source that had not ended at the fork point: it is not
     /// this session's live work (it never runs here), but its receipt is settled on open.
     pub(crate) inherited_open: Vec<EntryId>,

@@ -6,5 +6,5 @@
 
 pub use smith_agent::playback::{
     FORMAT, MAX_GAP, Options, Pace, Played, ReplayError, UNRECORDED, entry_intents, play,
-    turn_range,
+    transcript_intents, turn_range,
 };

@@ -421,6 +421,9 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 calls: vec!["toolu_01".into(), "toolu_02".into()],
                 steps: Vec::new(),
                 target: None,
+                written: Vec::new(),
+                deleted: Vec::new(),
+                turns: Vec::new(),
             }),
         ),
         (
@@ -436,6 +439,9 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 calls: Vec::new(),
                 steps: vec![EntryId(12)],
                 target: None,
+                written: Vec::new(),
+                deleted: Vec::new(),
+                turns: Vec::new(),
             }),
         ),
         (

@@ -26,7 +26,7 @@ use smith::{EntryId, Role, SessionId};
 use smith_render_terminal::transcript::{Block, Transcript};
 use smith_render_terminal::window::Chunk;
 use smith_store::{Entry, Record, SessionReader};
-use smith_ui_intents::{Intent, NoticeLevel};
+use smith_ui_intents::NoticeLevel;
 
 use crate::event::{Event, Events};
 
@@ -47,12 +47,13 @@ pub const CHUNK_BYTES: u64 = 2 << 20;
 pub const CHUNK_MOST: usize = 4096;
 
 /// The record kinds the transcript shows: only their bodies are read for a chunk.
-const SHOWN: [u16; 5] = [
+const SHOWN: [u16; 6] = [
     Record::MESSAGE,
     Record::TOOL_RESULT,
     Record::RUN_END,
     Record::ABORT,
     Record::COMPACTION,
+    Record::VCS,
 ];
 
 /// The record kinds what a branch cost is counted from (a compaction is its attempt's
@@ -284,7 +285,7 @@ impl Worker {
     fn chunk(&mut self, n: u32) -> Option<Chunk> {
         let ids = self.found(n)?.to_vec();
         let entries = self.entries(&ids, &SHOWN);
-        let intents: Vec<Intent> = entries.iter().flat_map(entry_intents).collect();
+        let intents = smith_app::playback::transcript_intents(&entries);
         let older = self.next.is_some() || self.chunks.len() > n as usize + 1;
         Some(Chunk {
             number: n,
@@ -451,6 +452,7 @@ mod tests {
     use super::*;
     use smith::{ContentBlock, EntryId, Message, StopReason, ToolCall, ToolResult};
     use smith_store::{MessageRecord, ToolResultRecord};
+    use smith_ui_intents::Intent;
 
     fn entry(id: u64, record: Record) -> Entry {
         Entry {

@@ -32,6 +32,8 @@ pub(super) struct Turn {
     last_failure: Option<ProviderErrorKind>,
     /// Effects whose intent is recorded and whose completion is not (yet).
     open_effects: Vec<smith::EffectIntent>,
+    /// An abort request's notice, shown just before the run end (after what it stopped).
+    abort: Option<Intent>,
 }
 
 /// A compaction's intents held until its outcome.
@@ -125,6 +127,9 @@ impl Turn {
             Record::RunEnd(end) => {
                 self.open = false;
                 self.close_effects(sink);
+                if let Some(notice) = self.abort.take() {
+                    sink.emit(notice);
+                }
                 sink.emit(transcript::run_end(end, self.cost));
             }
             Record::EffectIntent(i) => self.open_effects.push(i.clone()),
@@ -141,7 +146,12 @@ impl Turn {
                 }
             }
             Record::Abort(a) => {
-                sink.emit(transcript::abort_notice(a));
+                self.abort = Some(transcript::abort_notice(a));
+            }
+            Record::Vcs(v) => {
+                if let Some(notice) = transcript::vcs_notice(v) {
+                    sink.emit(notice);
+                }
             }
             _ => {}
         }

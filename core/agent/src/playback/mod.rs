@@ -31,7 +31,8 @@ use smith_store::{Record, SessionReader};
 use smith_ui_intents::{Intent, IntentSink};
 
 use follow::Turn;
-pub use transcript::entry_intents;
+pub(crate) use transcript::abort_notice_text;
+pub use transcript::{entry_intents, transcript_intents};
 
 /// The version of `--json` replay output's shape: the first record of a replay says it
 /// (`{"type":"replay","format":1,…}`), and the intents that follow are those of

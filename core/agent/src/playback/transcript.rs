@@ -46,10 +46,37 @@ pub(super) fn run_end(end: &RunEnd, cost_usd: Option<f64>) -> Intent {
 
 /// An abort request, as the warning a live run showed.
 pub(super) fn abort_notice(a: &Abort) -> Intent {
+    abort_notice_text(&a.reason)
+}
+
+/// The notice of an abort request with `reason`, shown after what the aborted work had
+/// produced (just before its run end), live and resumed alike.
+pub(crate) fn abort_notice_text(reason: &str) -> Intent {
     Intent::Notice {
         level: NoticeLevel::Warning,
-        text: format!("abort requested: {}", a.reason),
+        text: format!("abort requested: {reason}"),
     }
+}
+
+/// The intents a transcript keeps of `entries` in order ([`entry_intents`] of each), with
+/// each abort request's notice moved to just before the run end that follows it: the
+/// request is recorded when it is made, before the partial answer it stopped, and a
+/// transcript shows the answer first, as the live run did.
+pub fn transcript_intents(entries: &[Entry]) -> Vec<Intent> {
+    let mut out = Vec::new();
+    let mut held = Vec::new();
+    for entry in entries {
+        match &entry.record {
+            Record::Abort(a) => held.push(abort_notice(a)),
+            Record::RunEnd(_) => {
+                out.append(&mut held);
+                out.extend(entry_intents(entry));
+            }
+            _ => out.extend(entry_intents(entry)),
+        }
+    }
+    out.append(&mut held);
+    out
 }
 
 /// The end of compaction entry `id`, with its summary.
@@ -68,6 +95,15 @@ pub(super) fn compaction_end(
         cost_usd,
         error: None,
     }
+}
+
+/// The notice an undo, redo or restore of the working tree shows: the record's own words
+/// ([`smith_store::VcsRecord::describe`]), the same the live run showed. None for a batch.
+pub(crate) fn vcs_notice(v: &smith_store::VcsRecord) -> Option<Intent> {
+    v.describe().map(|text| Intent::Notice {
+        level: NoticeLevel::Info,
+        text,
+    })
 }
 
 /// The intents a transcript keeps of `entry` (none for records it does not show: attempts,
@@ -96,6 +132,7 @@ pub fn entry_intents(entry: &Entry) -> Vec<Intent> {
         Record::ToolResult(r) => vec![tool_end(id, r)],
         Record::RunEnd(end) => vec![run_end(end, None)],
         Record::Abort(a) => vec![abort_notice(a)],
+        Record::Vcs(v) => vcs_notice(v).into_iter().collect(),
         Record::Compaction(c) => {
             let reason = c.started.map_or(CompactionReason::Manual, |s| s.reason);
             vec![compaction_end(id, c, reason, None)]

@@ -160,24 +160,12 @@ pub struct Moved {
 }
 
 impl Moved {
-    /// What the operation did, in lines for a person: `undo recorded as entry 12: working
-    /// tree 0123456789ab -> …`, then each path written and deleted (escaped for display).
+    /// What the operation did, in words for a person — the record's own wording
+    /// ([`VcsRecord::describe`]), so a resumed transcript says the same: `undid the change to
+    /// notes.txt (turn 3)`, then each path when several changed (escaped for display).
     pub fn summary(&self) -> String {
-        let short = |id: &str| id.get(..12).unwrap_or(id).to_owned();
-        let mut out = format!(
-            "{:?} recorded as entry {}: working tree {} -> {}\n",
-            self.record.op,
-            self.entry.0,
-            short(&self.record.before),
-            short(&self.record.after)
-        )
-        .to_lowercase();
-        for path in &self.written {
-            out.push_str(&format!("  written  {}\n", smith_vcs::display_path(path)));
-        }
-        for path in &self.deleted {
-            out.push_str(&format!("  deleted  {}\n", smith_vcs::display_path(path)));
-        }
+        let mut out = self.record.describe().unwrap_or_default();
+        out.push('\n');
         out
     }
 
@@ -281,6 +269,8 @@ impl ProjectHistory {
         }
         record.before = restored.before.id.to_hex();
         record.after = target.to_hex();
+        record.written.clone_from(&restored.written);
+        record.deleted.clone_from(&restored.deleted);
         let entry = writer
             .append(&[Record::Vcs(record.clone())])
             .and_then(|ids| {
@@ -312,6 +302,9 @@ impl ProjectHistory {
             calls: Vec::new(),
             steps,
             target,
+            written: Vec::new(),
+            deleted: Vec::new(),
+            turns: Vec::new(),
         }
     }
 
@@ -339,14 +332,16 @@ impl ProjectHistory {
         step: Step,
     ) -> Result<Moved, OpError> {
         let session = writer.id();
-        let (_, stack) = self.read_stack(writer, path)?;
+        let (mut reader, stack) = self.read_stack(writer, path)?;
         let steps = stack.next_undo(step.turn);
         let oldest = steps
             .last()
             .and_then(|s| stack.get(*s))
             .ok_or(OpError::NothingToUndo { session })?;
         let target = self.with(|v| v.resolve(&oldest.before))?;
-        let record = self.record(VcsOp::Undo, steps, None);
+        let turns = stack.turns_of(&mut reader, writer.leaf(), &steps)?;
+        let mut record = self.record(VcsOp::Undo, steps, None);
+        record.turns = turns;
         self.apply(writer, &stack, target, step.snapshot_first, record)
     }
 
@@ -370,14 +365,16 @@ impl ProjectHistory {
         step: Step,
     ) -> Result<Moved, OpError> {
         let session = writer.id();
-        let (_, stack) = self.read_stack(writer, path)?;
+        let (mut reader, stack) = self.read_stack(writer, path)?;
         let steps = stack.next_redo();
         let newest = steps
             .first()
             .and_then(|s| stack.get(*s))
             .ok_or(OpError::NothingToRedo { session })?;
         let target = self.with(|v| v.resolve(&newest.after))?;
-        let record = self.record(VcsOp::Redo, steps, None);
+        let turns = stack.turns_of(&mut reader, writer.leaf(), &steps)?;
+        let mut record = self.record(VcsOp::Redo, steps, None);
+        record.turns = turns;
         self.apply(writer, &stack, target, step.snapshot_first, record)
     }
 

@@ -61,6 +61,50 @@ impl Stack {
         Ok(stack)
     }
 
+    /// The turn numbers (1-based along the branch ending at `leaf`) of the batches among
+    /// `steps`, ascending and each once. A turn starts at a submission that is neither
+    /// delivered into running work nor owned by other work (as playback numbers them).
+    ///
+    /// # Errors
+    /// The store's read errors.
+    pub fn turns_of(
+        &self,
+        reader: &mut SessionReader,
+        leaf: Option<EntryId>,
+        steps: &[EntryId],
+    ) -> Result<Vec<u32>, smith_store::Error> {
+        let wanted: Vec<EntryId> = steps
+            .iter()
+            .filter_map(|s| self.get(*s)?.submission)
+            .collect();
+        if wanted.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut submissions = Vec::new();
+        let mut at = leaf;
+        while let Some(id) = at {
+            let meta = reader.entry_meta(id)?;
+            if meta.record_kind == Record::SUBMISSION {
+                submissions.push(id);
+            }
+            at = (meta.parent != 0).then_some(EntryId(meta.parent));
+        }
+        let mut turns = Vec::new();
+        let mut number = 0;
+        for id in submissions.into_iter().rev() {
+            if let Record::Submission(s) = reader.entry(id)?.record
+                && s.delivery.is_none()
+                && s.owner.is_none()
+            {
+                number += 1;
+                if wanted.contains(&id) {
+                    turns.push(number);
+                }
+            }
+        }
+        Ok(turns)
+    }
+
     fn push(&mut self, recorded: Recorded) {
         match recorded.record.op {
             VcsOp::Batch | VcsOp::Restore => {

@@ -193,10 +193,16 @@ fn an_edit_and_a_bash_command_are_undone_and_redone_byte_for_byte() {
 
     let out = p.ok(&["undo"]);
     let text = stdout(&out);
+    // In words, no snapshot ids: what was taken back, of which turn, then each path.
     assert!(
-        text.contains("deleted  run.sh") && text.contains("written  gone.txt"),
+        text.starts_with("undid the changes to ") && text.contains(" files (turn 1)\n"),
         "{text}"
     );
+    assert!(
+        text.contains("\n  deleted run.sh") && text.contains("\n  written gone.txt"),
+        "{text}"
+    );
+    assert!(!text.contains(&records[1].1.before[..12]), "{text}");
     let state1 = tree(&p.dir);
     assert_eq!(state1["a.txt"].0, b"hello\nthere\n");
     assert_eq!(state1["gone.txt"].0, b"soon deleted\n");

@@ -234,7 +234,28 @@ fn esc_aborts_the_running_work_and_the_session_records_it() {
     pane.escape_until_gone("› draft");
     pane.keys(&["Escape"]);
     pane.wait_for_text("· idle");
-    assert!(!pane.screen().contains("never shown"));
+    let live = pane.screen();
+    assert!(!live.contains("never shown"));
+    // The abort is said after the answer it stopped...
+    let order = |screen: &str| {
+        let answer = screen.find("first part").expect("the answer");
+        let abort = screen.find("abort requested").expect("the abort notice");
+        assert!(answer < abort, "{screen}");
+    };
+    order(&live);
+    quit(&pane);
+    // ...and a resumed transcript shows it where the live one did.
+    let id = session_file(&env)
+        .unwrap()
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let pane = Pane::start(&env, &["--session", &id], &[]);
+    pane.wait_for_text("abort requested");
+    let resumed = pane.screen();
+    order(&resumed);
+    assert_eq!(resumed.matches("abort requested").count(), 1, "{resumed}");
     quit(&pane);
     let read = read_session(&session_file(&env).unwrap()).unwrap();
     let k: Vec<_> = read.entries.iter().map(|e| e.record.kind_name()).collect();

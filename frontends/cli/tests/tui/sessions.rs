@@ -230,12 +230,27 @@ round {
     pane.escape_until_gone("Esc closes");
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("undo recorded as entry");
+    pane.wait_for_text("undid the change to notes.txt (turn 1)");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello\nworld\n");
     pane.type_text("/redo");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("redo recorded as entry");
+    pane.wait_for_text("redid the change to notes.txt (turn 1)");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "hello\nthere\n");
+    let screen = pane.screen();
+    assert_eq!(screen.matches("undid the change").count(), 1, "{screen}");
+    quit(&pane);
+    pane.assert_restored();
+    // Resumed, the transcript says what the live one said, in the same words.
+    let id = env.session_files()[0]
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let pane = Pane::start(&env, &["--session", &id], &[]);
+    pane.wait_for_text("undid the change to notes.txt (turn 1)");
+    pane.wait_for_text("redid the change to notes.txt (turn 1)");
+    let screen = pane.screen();
+    assert_eq!(screen.matches("undid the change").count(), 1, "{screen}");
     quit(&pane);
     pane.assert_restored();
     let kinds = smith_testkit::kinds(&env.session_files().remove(0));
