@@ -41,12 +41,17 @@ fn the_file_tools_read_write_edit_and_list_recording_every_effect() {
         std::fs::read_to_string(f.root().join("src/lib.rs")).unwrap(),
         "fn a() {}\nfn c() {}\n"
     );
+    // What the edit did, as a unified diff with line numbers and context.
+    let diff = out.output.split_once('\n').unwrap().1;
+    assert_eq!(diff, "@@ -1,2 +1,2 @@\n fn a() {}\n-fn b() {}\n+fn c() {}");
     let out = f.call(&host, "ls", json!({}));
     assert_eq!(out.output, "src/");
     assert_eq!(
         f.effects(),
         vec![
             ("fs.write".to_owned(), EffectOutcome::Applied),
+            ("fs.read".to_owned(), EffectOutcome::Applied),
+            // The edit reads the file it changes first (for its diff).
             ("fs.read".to_owned(), EffectOutcome::Applied),
             ("fs.edit".to_owned(), EffectOutcome::Applied),
             ("fs.list".to_owned(), EffectOutcome::Applied),
@@ -720,4 +725,46 @@ fn the_compile_cache_sweeps_what_dead_writers_left_and_says_when_it_cannot_write
     let host = Host::load(&[common::source(queue)], &cache, Limits::default()).unwrap();
     let why = host.compile_cache_failure().expect("the failure is kept");
     assert!(why.contains("a-file"), "{why}");
+}
+
+#[test]
+fn an_edit_answers_with_its_diff_numbered_as_the_file_now_is() {
+    let host = host();
+    let f = Fixture::new();
+    let text: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(f.root().join("n.txt"), &text).unwrap();
+    let out = f.call(
+        &host,
+        "edit",
+        json!({"path": "n.txt", "edits": [
+            {"old_text": "line 15\n", "new_text": "fifteen\n"},
+            {"old_text": "line 5\n", "new_text": "five\nand a half\n"},
+        ]}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    let diff = out.output.split_once('\n').unwrap().1;
+    let want = [
+        "@@ -2,7 +2,8 @@",
+        " line 2",
+        " line 3",
+        " line 4",
+        "-line 5",
+        "+five",
+        "+and a half",
+        " line 6",
+        " line 7",
+        " line 8",
+        // Below the first change the file has one line more: new numbers move by one.
+        "@@ -12,7 +13,7 @@",
+        " line 12",
+        " line 13",
+        " line 14",
+        "-line 15",
+        "+fifteen",
+        " line 16",
+        " line 17",
+        " line 18",
+    ]
+    .join("\n");
+    assert_eq!(diff, want);
 }

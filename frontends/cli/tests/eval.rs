@@ -366,6 +366,8 @@ fn the_edit_script_writes_reads_edits_and_rereads_a_file() {
             "vcs.snapshot",
             "fs.read",
             "vcs.snapshot",
+            // The edit reads the file first, for the diff its result shows.
+            "fs.read",
             "fs.edit",
             "vcs.snapshot",
             "fs.read"

@@ -109,6 +109,47 @@ pub(crate) fn tool_lines(call: &Call<'_>, theme: &Theme, width: u16) -> Vec<Line
         lines.drain(..lines.len().saturating_sub(PREVIEW_LINES));
         out.extend(lines);
     }
+    // A result that is a unified diff (an edit's) says where the change landed: shown with
+    // line numbers instead of the diff the arguments describe.
+    let numbered = output.filter(|_| !is_error).and_then(numbered_diff);
+    if let Some((header, lines)) = &numbered {
+        for line in header.iter().take(PREVIEW_LINES) {
+            let shown = crate::cut_to_width(&sanitize(line), inner);
+            out.push(Line::from(vec![
+                indent.clone(),
+                Span::styled(shown, theme.tool_output),
+            ]));
+        }
+        let width_of = |n: usize| n.to_string().len();
+        let gutter = lines
+            .iter()
+            .filter_map(|l| l.0)
+            .map(width_of)
+            .max()
+            .unwrap_or(1);
+        let shown = lines.len().min(DIFF_LINES);
+        for (number, sign, text) in &lines[..shown] {
+            let style = match sign {
+                '+' => theme.diff_added,
+                '-' => theme.diff_removed,
+                _ => theme.dim,
+            };
+            let number = number.map_or_else(|| " ".repeat(gutter), |n| format!("{n:>gutter$}"));
+            let line = crate::cut_to_width(
+                &format!("{sign}{}", sanitize(text)),
+                inner.saturating_sub(gutter + 1),
+            );
+            out.push(Line::from(vec![
+                indent.clone(),
+                Span::styled(format!("{number} "), theme.dim),
+                Span::styled(line, style),
+            ]));
+        }
+        if lines.len() > shown {
+            out.push(more(&indent, lines.len() - shown, theme));
+        }
+        return out;
+    }
     if !is_error && let Some(diff) = argument_diff(arguments) {
         let shown = diff.len().min(DIFF_LINES);
         for (sign, text) in &diff[..shown] {
@@ -159,6 +200,56 @@ pub(crate) fn tool_lines(call: &Call<'_>, theme: &Theme, width: u16) -> Vec<Line
         }
     }
     out
+}
+
+/// One line of a numbered diff: its line number (the new file's, the old one's for a
+/// removed line; none for the `⋯` between hunks), its sign and its text.
+type Numbered<'a> = (Option<usize>, char, &'a str);
+
+/// `text` read as lines before a unified diff and the diff's lines numbered from its hunk
+/// headers (`@@ -a,b +c,d @@`); `None` when it holds no hunk.
+fn numbered_diff(text: &str) -> Option<(Vec<&str>, Vec<Numbered<'_>>)> {
+    let first = text.lines().position(|l| l.starts_with("@@ "))?;
+    let header: Vec<&str> = text.lines().take(first).collect();
+    let mut lines = Vec::new();
+    let (mut old, mut new) = (0, 0);
+    for line in text.lines().skip(first) {
+        if let Some(rest) = line.strip_prefix("@@ ") {
+            // `-a,b +c,d @@`: the old and new starts.
+            let mut parts = rest.split(' ');
+            let start = |p: Option<&str>, sign: char| {
+                p.and_then(|p| p.strip_prefix(sign))
+                    .and_then(|p| p.split(',').next())
+                    .and_then(|n| n.parse::<usize>().ok())
+            };
+            old = start(parts.next(), '-')?;
+            new = start(parts.next(), '+')?;
+            if !lines.is_empty() {
+                lines.push((None, '⋯', ""));
+            }
+            continue;
+        }
+        let (sign, body) = match line.chars().next() {
+            Some(c @ ('+' | '-' | ' ')) => (c, &line[1..]),
+            _ => (' ', line),
+        };
+        match sign {
+            '-' => {
+                lines.push((Some(old), sign, body));
+                old += 1;
+            }
+            '+' => {
+                lines.push((Some(new), sign, body));
+                new += 1;
+            }
+            _ => {
+                lines.push((Some(new), sign, body));
+                old += 1;
+                new += 1;
+            }
+        }
+    }
+    Some((header, lines))
 }
 
 fn more(indent: &Span<'static>, hidden: usize, theme: &Theme) -> Line<'static> {

@@ -174,6 +174,45 @@ fn a_running_tool_ticks_a_spinner_and_its_time_and_keeps_only_its_newest_output(
 }
 
 #[test]
+fn an_edit_whose_result_is_a_diff_shows_it_with_line_numbers() {
+    let theme = Theme::plain();
+    let mut t = Transcript::new();
+    t.apply(&Intent::ToolStart {
+        call_id: "e".into(),
+        name: "edit".into(),
+        arguments: json!({"path": "n.txt", "edits": [{"old_text": "line 9\n", "new_text": "nine\n"}]}),
+    });
+    t.apply(&Intent::ToolEnd {
+        call_id: "e".into(),
+        name: "edit".into(),
+        entry_id: Some(4),
+        output: "edited n.txt: 1 replacement(s) (sha256 ab)\n@@ -8,3 +8,3 @@\n line 8\n-line 9\n+nine\n line 10\n@@ -98,2 +98,2 @@\n-line 98\n+ninety-eight\n line 99".into(),
+        is_error: false,
+        recorded: true,
+    });
+    let lines: Vec<String> = t
+        .lines(&theme, 60)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "● edit n.txt edits=[1]",
+            "  edited n.txt: 1 replacement(s) (sha256 ab)",
+            "   8  line 8",
+            "   9 -line 9",
+            "   9 +nine",
+            "  10  line 10",
+            "     ⋯",
+            "  98 -line 98",
+            "  98 +ninety-eight",
+            "  99  line 99",
+        ]
+    );
+}
+
+#[test]
 fn tool_activity_progress_preview_diff_and_error() {
     let mut t = Transcript::new();
     t.apply(&Intent::ToolStart {

@@ -40,7 +40,8 @@ fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_dif
         "{text}"
     );
     assert!(
-        text.ends_with("re-executed 5/5 effects (5 call(s)): same 5, different 0, not re-executed 0 (unknown 0)\n"),
+        // Six effects of five calls: the edit reads its file first (for its diff).
+        text.ends_with("re-executed 6/6 effects (5 call(s)): same 6, different 0, not re-executed 0 (unknown 0)\n"),
         "{text}"
     );
     assert!(
@@ -51,14 +52,14 @@ fn recorded_effects_run_again_the_same_and_a_modified_copy_diverges_with_its_dif
     let lines = records(&std::fs::read_to_string(&report).unwrap());
     assert_eq!(lines[0]["type"], "replay");
     assert_eq!(lines[0]["execute"], true);
-    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert_eq!(lines.len(), 8, "{lines:?}");
     assert!(
-        lines[1..6]
+        lines[1..7]
             .iter()
             .all(|l| l["type"] == "effect" && l["verdict"] == "same")
     );
-    assert_eq!(lines[6]["type"], "summary");
-    assert_eq!(lines[6]["same"], 5);
+    assert_eq!(lines[7]["type"], "summary");
+    assert_eq!(lines[7]["same"], 6);
     // Nothing reached the session or the project.
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(

@@ -1,6 +1,7 @@
 //! Smith's bundled file tools: `read`, `write`, `edit`, `ls`, `find` and `grep`, built on the
 //! SDK's file and search facilities (every call a durable effect recorded by the host).
 
+mod preview;
 mod search;
 
 use serde::Deserialize;
@@ -59,7 +60,7 @@ impl Guest for Files {
             ),
             tool(
                 "edit",
-                "Replace exact text in a file, atomically: each `old_text` must occur exactly once. Pass `expected_sha256` from a recent read to refuse the edit if the file changed since.",
+                "Replace exact text in a file, atomically: each `old_text` must occur exactly once. Pass `expected_sha256` from a recent read to refuse the edit if the file changed since. The result shows what changed as a unified diff with line numbers and three lines of context.",
                 r#"{"type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array","minItems":1,"items":{"type":"object","properties":{"old_text":{"type":"string","minLength":1},"new_text":{"type":"string"}},"required":["old_text","new_text"],"additionalProperties":false}},"expected_sha256":{"type":"string"}},"required":["path","edits"],"additionalProperties":false}"#,
             ),
             tool(
@@ -141,12 +142,32 @@ fn edit(args: &str) -> Result<ToolOutput, ToolOutput> {
         })
         .collect();
     let n = edits.len();
-    let hash = fs::edit_file(&a.path, &edits, a.expected_sha256.as_deref())
-        .map_err(|e| failed(&a.path, e))?;
-    Ok(ToolOutput::ok(format!(
-        "edited {}: {n} replacement(s) (sha256 {hash})",
-        a.path
-    )))
+    // The file as it is now, for the diff: the edit is then made against exactly this
+    // content (its hash), so the diff says what the edit did. A file too large to read in
+    // one window (or unreadable as text) is edited without a diff.
+    let window = fs::read_lines(&a.path, 1, DEFAULT_LIMIT)
+        .ok()
+        .filter(|w| w.last_line >= w.total_lines);
+    let expected = match (&a.expected_sha256, &window) {
+        (Some(given), _) => Some(given.clone()),
+        (None, Some(w)) => Some(w.sha256.clone()),
+        (None, None) => None,
+    };
+    let diff = window.as_ref().and_then(|w| {
+        let pairs: Vec<(String, String)> = edits
+            .iter()
+            .map(|e| (e.old_text.clone(), e.new_text.clone()))
+            .collect();
+        preview::diff(&w.text, &pairs)
+    });
+    let hash =
+        fs::edit_file(&a.path, &edits, expected.as_deref()).map_err(|e| failed(&a.path, e))?;
+    let mut text = format!("edited {}: {n} replacement(s) (sha256 {hash})", a.path);
+    if let Some(diff) = diff {
+        text.push('\n');
+        text.push_str(&diff);
+    }
+    Ok(ToolOutput::ok(text))
 }
 
 fn ls(args: &str) -> Result<ToolOutput, ToolOutput> {
