@@ -90,25 +90,45 @@ impl Picker {
         }
     }
 
-    /// The rows the query keeps (over their labels and keys), best first (all, in order, for an empty query), as indices
-    /// into [`Picker::rows`].
+    /// The rows the query keeps (over their labels and keys), best first (all, in order, for
+    /// an empty query), as indices into [`Picker::rows`]. Rows holding every word of the query
+    /// (ignoring case) are kept and no others — those holding the whole query as typed first,
+    /// each group in listing order (for sessions, the most recent first); only when no row
+    /// holds every word does the match go fuzzy (nucleo), best score first.
     pub(crate) fn shown(&self) -> Vec<usize> {
-        if self.query.is_empty() {
+        if self.query.trim().is_empty() {
             return (0..self.rows.len()).collect();
+        }
+        // The label and the key (a session id, an entry id): the details' dates and sizes
+        // would make every digit match.
+        let texts: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| format!("{} {}", r.label, r.key).to_lowercase())
+            .collect();
+        let query = self.query.trim().to_lowercase();
+        let words: Vec<&str> = query.split_whitespace().collect();
+        let (mut whole, mut every) = (Vec::new(), Vec::new());
+        for (i, text) in texts.iter().enumerate() {
+            if text.contains(&query) {
+                whole.push(i);
+            } else if words.iter().all(|w| text.contains(w)) {
+                every.push(i);
+            }
+        }
+        if !whole.is_empty() || !every.is_empty() {
+            whole.extend(every);
+            return whole;
         }
         let pattern = Pattern::parse(&self.query, CaseMatching::Ignore, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        let mut scored: Vec<(u32, usize)> = self
-            .rows
+        let mut scored: Vec<(u32, usize)> = texts
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| {
-                // The label and the key (a session id, an entry id): the details' dates and
-                // sizes would make every digit match.
-                let text = format!("{} {}", r.label, r.key);
+            .filter_map(|(i, text)| {
                 pattern
-                    .score(Utf32Str::new(&text, &mut buf), &mut matcher)
+                    .score(Utf32Str::new(text, &mut buf), &mut matcher)
                     .map(|s| (s, i))
             })
             .collect();
@@ -254,6 +274,10 @@ fn sessions(
             continue;
         };
         if !all && summary.cwd != here {
+            continue;
+        }
+        // The session open here with nothing sent is not one to go back to.
+        if this == Some(id) && summary.title.is_none() {
             continue;
         }
         batch.push(session_row(&summary, this == Some(id), all));

@@ -438,3 +438,31 @@ fn attach_without_a_session_opens_the_sessions_picker_and_a_chosen_model_is_kept
         Some("scripted/edit".to_owned())
     );
 }
+
+#[test]
+fn a_query_keeps_only_rows_holding_every_word_the_whole_phrase_first() {
+    let mut picker = crate::pickers::Picker::new(Kind::Sessions { all: false }, 1);
+    picker.rows = vec![
+        session("01a1", "look at bug #4 and #9", false),
+        session("01a2", "the #49 regression: a bug in the parser", false),
+        session("01a3", "fix bug #49 in the parser", false),
+        session("01a4", "bugs everywhere", false),
+        session("01a5", "unrelated work on 49 things", false),
+    ];
+    picker.query = "bug #49".into();
+    let labels = |p: &crate::pickers::Picker| -> Vec<String> {
+        p.shown().iter().map(|&i| p.rows[i].label.clone()).collect()
+    };
+    assert_eq!(
+        labels(&picker),
+        [
+            "fix bug #49 in the parser",
+            "the #49 regression: a bug in the parser"
+        ]
+    );
+    // Nothing holds every word: the match goes fuzzy rather than showing nothing.
+    picker.query = "bgs evry".into();
+    assert_eq!(labels(&picker), ["bugs everywhere"]);
+    picker.query = "  ".into();
+    assert_eq!(picker.shown().len(), 5);
+}
