@@ -20,6 +20,10 @@ use crate::wrap::{Piece, wrap};
 /// Lines of a tool's output shown in its preview (the first ones; the rest are counted).
 pub const PREVIEW_LINES: usize = 8;
 
+/// Drawn lines of a user message shown in the transcript (the first ones; the rest are
+/// counted, and the entry's detail view shows them).
+pub const USER_LINES: usize = 10;
+
 /// One thing the transcript shows.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Block {
@@ -513,7 +517,21 @@ pub fn block_lines(
         Block::User { text } => {
             let first = [Span::styled("› ", theme.user_label)];
             let rest = [Span::raw("  ")];
-            paragraphs(text, theme.user, width, &first, &rest)
+            let text = text.trim_end_matches(['\n', '\r']);
+            let mut lines = paragraphs(text, theme.user, width, &first, &rest);
+            // A long message (a large paste) stays short here; its detail view has it whole.
+            if lines.len() > USER_LINES + 1 {
+                let hidden = lines.len() - USER_LINES;
+                lines.truncate(USER_LINES);
+                lines.push(Line::from(vec![
+                    Span::raw("  "),
+                    Span::styled(
+                        format!("⋯ {hidden} more lines (the entry's detail view shows them)"),
+                        theme.dim,
+                    ),
+                ]));
+            }
+            lines
         }
         Block::Assistant {
             text,
@@ -610,8 +628,12 @@ pub const COMPACTION_SOURCE: &str = "compaction";
 
 /// One block in full for the entry detail view, `width` columns: a tool call's heading, its
 /// arguments as indented JSON and its whole output (not the preview); a compaction's whole
-/// summary; anything else as the transcript draws it, thinking shown.
+/// summary; a user message whole; anything else as the transcript draws it, thinking shown.
 pub fn detail_lines(block: &Block, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    if let Block::User { text } = block {
+        let first = [Span::styled("› ", theme.user_label)];
+        return paragraphs(text, theme.user, width, &first, &[Span::raw("  ")]);
+    }
     if let Block::Appended { source, text } = block
         && source == COMPACTION_SOURCE
     {

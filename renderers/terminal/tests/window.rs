@@ -204,18 +204,7 @@ fn a_search_lands_on_the_line_that_shows_the_match() {
     let mut w = Window::new();
     w.live.apply(&note("before"));
     let long: String = (0..80).map(|i| format!("row {i}\n")).collect();
-    w.live.apply(&Intent::MessageStart {
-        message_id: 1,
-        role: smith::Role::User,
-    });
-    w.live.apply(&Intent::MessageEnd {
-        message_id: 1,
-        entry_id: Some(1),
-        message: smith::Message::user_text(&long),
-        stop_reason: None,
-        usage: None,
-        recorded: true,
-    });
+    w.live.apply(&note(long.trim_end()));
     w.live.apply(&note("after"));
     w.layout(&theme, 30);
     // The match is 60 lines into the message: the view holds two lines above it.
@@ -226,7 +215,7 @@ fn a_search_lands_on_the_line_that_shows_the_match() {
     // A block that does not draw the text whole: its top.
     w.show_match(Key::live(1), "nowhere");
     assert_eq!(rows(&w, 30, 6)[0].trim(), "", "the separator");
-    assert_eq!(rows(&w, 30, 6)[1].trim(), "› row 0");
+    assert_eq!(rows(&w, 30, 6)[1].trim(), "· row 0");
     // The first block shown has no separator above it.
     w.show_match(Key::live(0), "before");
     assert_eq!(rows(&w, 30, 6)[0].trim(), "· before");

@@ -195,6 +195,18 @@ fn a_two_thousand_line_paste_arrives_as_one_message() {
         let s = pane.screen();
         s.contains("line 2000") && s.contains("· idle") && !s.contains("[paste 1")
     });
+    // Scrolled to its start, the message stays short: its first lines, then a count.
+    pane.keys(&["C-Home"]);
+    pane.wait_for_text("› summarize: line 1\n");
+    let screen = pane.screen();
+    let rows: Vec<&str> = screen.lines().collect();
+    let at = rows
+        .iter()
+        .position(|r| r.starts_with("› summarize: line 1"))
+        .unwrap();
+    assert_eq!(rows[at + 9].trim_end(), "  line 10", "{screen}");
+    assert!(rows[at + 10].contains("⋯ 1990 more lines"), "{screen}");
+    pane.keys(&["C-End"]);
     quit(&pane);
     let users = user_texts(&env);
     assert_eq!(users.len(), 1, "one message");
