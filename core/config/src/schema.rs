@@ -369,7 +369,7 @@ pub const SCHEMA: &[OptionSpec] = &[
         key: "tui.hyperlinks",
         ty: Type::Enum(&["auto", "on", "off"]),
         default: Some("auto"),
-        doc: "Whether the terminal UI may write OSC 8 hyperlinks. `auto`: off (no terminal reports support for them; turn them on for a terminal you know has it).",
+        doc: "Whether the terminal UI writes every `http://` and `https://` URL it shows as an OSC 8 hyperlink to itself (a URL wrapped onto the next row links whole). `auto`: off (no terminal reports support for them; turn them on for a terminal you know has it).",
         env: None,
         flag: None,
         example: "on",

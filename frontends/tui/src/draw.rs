@@ -314,6 +314,9 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     if let Some(needle) = ui.needle() {
         smith_render_terminal::search::highlight(buf, transcript, &needle, t.search_match);
     }
+    if ui.hyperlinks {
+        smith_render_terminal::links::link(buf, transcript);
+    }
     if ui.window.unseen(ui.page) && transcript.height > 1 {
         let y = transcript.y + transcript.height - 1;
         let text = format!(

@@ -328,6 +328,7 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         cwd.clone(),
     );
     ui.notify = notify;
+    ui.hyperlinks = caps.hyperlinks;
     ui.set_product(std::sync::Arc::new(product));
     for n in product_notices {
         ui.notice(NoticeLevel::Warning, n);

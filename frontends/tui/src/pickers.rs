@@ -91,28 +91,25 @@ impl Picker {
     }
 
     /// The rows the query keeps (over their labels and keys), best first (all, in order, for
-    /// an empty query), as indices into [`Picker::rows`]. Rows holding every word of the query
-    /// (ignoring case) are kept and no others — those holding the whole query as typed first,
+    /// an empty query), as indices into [`Picker::rows`]. Rows whose label holds every word of
+    /// the query (ignoring case) are kept and no others — those whose label holds the whole
+    /// query as typed, or whose key starts with it, first,
     /// each group in listing order (for sessions, the most recent first); only when no row
     /// holds every word does the match go fuzzy (nucleo), best score first.
     pub(crate) fn shown(&self) -> Vec<usize> {
         if self.query.trim().is_empty() {
             return (0..self.rows.len()).collect();
         }
-        // The label and the key (a session id, an entry id): the details' dates and sizes
-        // would make every digit match.
-        let texts: Vec<String> = self
-            .rows
-            .iter()
-            .map(|r| format!("{} {}", r.label, r.key).to_lowercase())
-            .collect();
+        // The label, and the key (a session id, an entry id) by its start: the details'
+        // dates and sizes, or digits inside an id, would make every number match.
+        let labels: Vec<String> = self.rows.iter().map(|r| r.label.to_lowercase()).collect();
         let query = self.query.trim().to_lowercase();
         let words: Vec<&str> = query.split_whitespace().collect();
         let (mut whole, mut every) = (Vec::new(), Vec::new());
-        for (i, text) in texts.iter().enumerate() {
-            if text.contains(&query) {
+        for (i, label) in labels.iter().enumerate() {
+            if label.contains(&query) || self.rows[i].key.to_lowercase().starts_with(&query) {
                 whole.push(i);
-            } else if words.iter().all(|w| text.contains(w)) {
+            } else if words.iter().all(|w| label.contains(w)) {
                 every.push(i);
             }
         }
@@ -123,12 +120,14 @@ impl Picker {
         let pattern = Pattern::parse(&self.query, CaseMatching::Ignore, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        let mut scored: Vec<(u32, usize)> = texts
+        let mut scored: Vec<(u32, usize)> = self
+            .rows
             .iter()
             .enumerate()
-            .filter_map(|(i, text)| {
+            .filter_map(|(i, r)| {
+                let text = format!("{} {}", r.label, r.key);
                 pattern
-                    .score(Utf32Str::new(text, &mut buf), &mut matcher)
+                    .score(Utf32Str::new(&text, &mut buf), &mut matcher)
                     .map(|s| (s, i))
             })
             .collect();

@@ -229,6 +229,8 @@ pub(crate) struct Ui {
     pub(crate) listing: Arc<std::sync::atomic::AtomicU64>,
     /// What an observed writer streams, shown after what it committed.
     overlay: overlay::Overlay,
+    /// URLs shown are written as OSC 8 hyperlinks (`tui.hyperlinks`).
+    pub(crate) hyperlinks: bool,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,
 }
@@ -291,6 +293,7 @@ impl Ui {
             page: 10,
             reload: false,
             overlay: overlay::Overlay::default(),
+            hyperlinks: false,
             fold: None,
             folded: None,
             loading: false,

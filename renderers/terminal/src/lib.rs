@@ -15,10 +15,12 @@
 //! - [`theme`]: every style, as data ([`Theme::plain`] for `NO_COLOR`).
 
 pub mod input;
+pub mod links;
 pub mod markdown;
 pub mod sanitize;
 pub mod search;
 pub mod status;
+mod table;
 pub mod theme;
 mod tool;
 pub mod transcript;

@@ -1,8 +1,10 @@
 //! Markdown (CommonMark, with strikethrough and task lists) as styled terminal lines:
 //! headings, paragraphs, bullet and numbered lists (nested, with hanging indents), block
 //! quotes, emphasis, strong, inline code, links (text then the target, dim), rules, and code
-//! blocks under their language label, hard-wrapped with their spacing kept. Everything is
-//! [`sanitize`](crate::sanitize::sanitize)d first. Tables and HTML are shown as their text.
+//! blocks under their language label, hard-wrapped with their spacing kept, and tables drawn
+//! as tables (`table.rs`). A line break the text has stays a line break (models write
+//! one where they mean one). Everything is [`sanitize`](crate::sanitize::sanitize)d first.
+//! HTML is shown as its text.
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui_core::style::{Modifier, Style};
@@ -50,8 +52,10 @@ pub fn markdown(text: &str, theme: &Theme, width: u16) -> Vec<Line<'static>> {
         item_start: false,
         code: None,
         link: None,
+        table: None,
     };
-    let options = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let options =
+        Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS | Options::ENABLE_TABLES;
     for event in Parser::new_ext(&text, options) {
         r.event(event);
     }
@@ -78,6 +82,15 @@ struct Renderer<'t> {
     code: Option<(String, String)>,
     /// The target of the link being read.
     link: Option<String>,
+    /// A table being read.
+    table: Option<Table>,
+}
+
+/// A table being read: its columns' alignments, its rows so far, how many are the head.
+struct Table {
+    aligns: Vec<pulldown_cmark::Alignment>,
+    rows: Vec<crate::table::Row>,
+    header: usize,
 }
 
 impl Renderer<'_> {
@@ -152,8 +165,8 @@ impl Renderer<'_> {
                 let style = self.theme.code_inline;
                 self.pieces.push(Piece::new(t.to_string(), style));
             }
-            Event::SoftBreak => self.text(" "),
-            Event::HardBreak => self.flush(),
+            Event::SoftBreak | Event::HardBreak if self.table.is_none() => self.flush(),
+            Event::SoftBreak | Event::HardBreak => self.text(" "),
             Event::Rule => {
                 self.flush();
                 self.gap();
@@ -216,6 +229,21 @@ impl Renderer<'_> {
                 self.flush();
                 self.item_start = true;
             }
+            Tag::Table(aligns) => {
+                self.flush();
+                self.gap();
+                self.table = Some(Table {
+                    aligns,
+                    rows: Vec::new(),
+                    header: 0,
+                });
+            }
+            Tag::TableHead | Tag::TableRow => {
+                if let Some(t) = self.table.as_mut() {
+                    t.rows.push(Vec::new());
+                }
+            }
+            Tag::TableCell => self.pieces.clear(),
             Tag::Emphasis => self.push_style(|s| s.add_modifier(Modifier::ITALIC)),
             Tag::Strong => self.push_style(|s| s.add_modifier(Modifier::BOLD)),
             Tag::Strikethrough => self.push_style(|s| s.add_modifier(Modifier::CROSSED_OUT)),
@@ -261,6 +289,22 @@ impl Renderer<'_> {
                 }
                 self.item_start = false;
             }
+            TagEnd::TableCell => {
+                let cell = std::mem::take(&mut self.pieces);
+                if let Some(row) = self.table.as_mut().and_then(|t| t.rows.last_mut()) {
+                    row.push(cell);
+                }
+            }
+            TagEnd::TableHead => {
+                if let Some(t) = self.table.as_mut() {
+                    t.header = t.rows.len();
+                }
+            }
+            TagEnd::Table => {
+                if let Some(t) = self.table.take() {
+                    self.table_block(&t);
+                }
+            }
             TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough => {
                 self.styles.pop();
             }
@@ -278,6 +322,33 @@ impl Renderer<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A table: drawn as one when its columns fit, else each row as its cells' text joined
+    /// by ` │ `.
+    fn table_block(&mut self, t: &Table) {
+        let (first, _) = self.prefixes();
+        let drawn = crate::table::table_lines(
+            &t.rows,
+            &t.aligns,
+            t.header,
+            usize::from(self.width),
+            &first,
+            self.theme.dim,
+        );
+        if let Some(lines) = drawn {
+            self.out.extend(lines);
+            return;
+        }
+        for row in &t.rows {
+            for (i, cell) in row.iter().enumerate() {
+                if i > 0 {
+                    self.pieces.push(Piece::new(" │ ", self.theme.dim));
+                }
+                self.pieces.extend(cell.iter().cloned());
+            }
+            self.flush();
         }
     }
 

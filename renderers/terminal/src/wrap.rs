@@ -132,7 +132,9 @@ pub fn wrap(
         };
         let w: usize = word.iter().map(|(t, _)| t.width()).sum();
         let gap = usize::from(space.is_some() && !f.empty);
-        if !f.empty && gap + w > f.room() && w <= full {
+        // A URL too long for any line still starts one, so it is cut as little as it can be.
+        let url = w > full && word.iter().any(|(t, _)| t.contains("://"));
+        if !f.empty && gap + w > f.room() && (w <= full || url) {
             // It fits on a line of its own: it starts the next one.
             f.break_line();
         } else if let (Some(style), 1) = (space, gap) {
@@ -229,7 +231,8 @@ mod tests {
             Style::new(),
         )];
         let lines = texts(&wrap(&url, 12, &[], &[]));
-        assert_eq!(lines.concat(), "go https://example.com/a/very/long/path");
+        assert_eq!(lines.concat(), "gohttps://example.com/a/very/long/path");
+        assert_eq!(lines[0], "go", "it starts a line of its own: {lines:?}");
         // Across styles: `code`, stays whole with its comma.
         let bold = Style::new().add_modifier(ratatui_core::style::Modifier::BOLD);
         let mixed = [

@@ -67,6 +67,50 @@ fn markdown_answers() {
 }
 
 #[test]
+fn tables_are_drawn_as_tables_and_line_breaks_are_kept() {
+    let theme = Theme::plain();
+    let md = "Results:\nall green\n\n| Crate | Tests | Notes |\n|:--|--:|:-:|\n| smith-store | 412 | fast |\n| smith-host | 97 | wasm components, real files |\n";
+    let lines = |width: u16| -> Vec<String> {
+        smith_render_terminal::markdown::markdown(md, &theme, width)
+            .iter()
+            .map(|l| l.to_string().trim_end().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        lines(60),
+        [
+            "Results:",
+            "all green",
+            "",
+            "┌─────────────┬───────┬─────────────────────────────┐",
+            "│ Crate       │ Tests │            Notes            │",
+            "├─────────────┼───────┼─────────────────────────────┤",
+            "│ smith-store │   412 │            fast             │",
+            "│ smith-host  │    97 │ wasm components, real files │",
+            "└─────────────┴───────┴─────────────────────────────┘",
+        ]
+    );
+    // Narrow: the widest column gives way and its text wraps inside it.
+    let narrow = lines(40);
+    assert!(
+        narrow
+            .iter()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) <= 40),
+        "{narrow:#?}"
+    );
+    assert!(
+        narrow
+            .iter()
+            .any(|l| l.starts_with("│ smith-host  │    97 │")),
+        "{narrow:#?}"
+    );
+    assert!(narrow.len() > 9, "the notes wrapped: {narrow:#?}");
+    // Too narrow for columns at all: each row as its cells' text.
+    let tiny = lines(12);
+    assert!(tiny.iter().any(|l| l.contains("Crate │")), "{tiny:#?}");
+}
+
+#[test]
 fn thinking_is_collapsed_unless_shown() {
     let mut t = Transcript::new();
     let thinking = ContentBlock::Thinking {

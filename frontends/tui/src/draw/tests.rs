@@ -311,3 +311,24 @@ fn a_command_missing_its_model_opens_the_value_picker() {
         "{s}"
     );
 }
+
+#[test]
+fn urls_are_written_as_hyperlinks_only_when_the_setting_is_on() {
+    let frame = |on: bool| {
+        let mut ui = writer_ui();
+        ui.hyperlinks = on;
+        ui.notice(
+            smith_ui_intents::NoticeLevel::Info,
+            "docs at https://example.com/smith".into(),
+        );
+        screen(&mut ui, 60, 6)
+    };
+    let on = frame(true);
+    assert!(
+        on.contains(
+            "\x1b]8;;https://example.com/smith\x1b\\https://example.com/smith\x1b]8;;\x1b\\"
+        ),
+        "{on:?}"
+    );
+    assert!(!frame(false).contains("\x1b]8;;"));
+}

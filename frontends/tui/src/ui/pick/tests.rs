@@ -465,4 +465,7 @@ fn a_query_keeps_only_rows_holding_every_word_the_whole_phrase_first() {
     assert_eq!(labels(&picker), ["bugs everywhere"]);
     picker.query = "  ".into();
     assert_eq!(picker.shown().len(), 5);
+    // A key is matched by its start (an id typed), never by digits inside it.
+    picker.query = "01a3".into();
+    assert_eq!(labels(&picker), ["fix bug #49 in the parser"]);
 }
