@@ -2,7 +2,7 @@
 //! drawing, into a 100×40 buffer), in release. Figures: the p99 frame time while paging
 //! through a 10,000-entry session from the newest line to the oldest (chunks read as the
 //! view nears them); the p99 frame time with 10,000 live blocks while the newest one
-//! streams; search across the 10,000-entry session → its first hit, the match in the oldest
+//! streams; the same while a tool streams its output under a ticking spinner; search across the 10,000-entry session → its first hit, the match in the oldest
 //! turn (read through the storage worker). Run by `cargo xtask bench`; prints `name value`
 //! lines.
 #![allow(clippy::print_stdout)]
@@ -121,10 +121,35 @@ fn main() {
     });
     println!("tui_frame_p99_live_10k_ms {:.3}", p99(frames));
 
+    // The same 10,000 blocks while a tool streams its output: each frame a new preview of
+    // ten lines and the spinner's tick.
+    ui.apply(&Intent::ToolStart {
+        call_id: "bench".into(),
+        name: "bash".into(),
+        arguments: serde_json::json!({"command": "cargo build"}),
+    });
+    let mut frames = Vec::new();
+    let start = Instant::now();
+    for i in 0..500u64 {
+        let text: String = (i..i + 10)
+            .map(|n| format!("   Compiling crate-{n} v0.1.0 (/work/crates/crate-{n})\n"))
+            .collect();
+        ui.apply(&Intent::ToolUpdate {
+            call_id: "bench".into(),
+            text,
+        });
+        ui.tick(start + Duration::from_millis(100 * i));
+        let started = Instant::now();
+        ui.frame();
+        frames.push(ms(started.elapsed()));
+    }
+    println!("tui_frame_p99_tool_streaming_10k_ms {:.3}", p99(frames));
+
     // Search from the newest for the oldest turn's prompt: every chunk in between is read.
     let mut times = Vec::new();
     for _ in 0..5 {
-        let mut ui = Headless::open(&session.path, 100, 40);
+        // The bundled key bindings: Ctrl+R is the product layer's.
+        let mut ui = Headless::open(&session.path, 100, 40).with_bundled_keys();
         ui.settle(DEADLINE).unwrap();
         ui.key(KeyCode::Char('r'), KeyModifiers::CONTROL);
         let started = Instant::now();

@@ -115,6 +115,11 @@ impl Headless {
         Ok(())
     }
 
+    /// Move running tools' clocks to `now`, as the loop does while a tool runs.
+    pub fn tick(&mut self, now: std::time::Instant) {
+        self.ui.window.live.tick(now);
+    }
+
     /// Fold in a live intent (as the session's work emits them), without drawing.
     pub fn apply(&mut self, intent: &smith_ui_intents::Intent) {
         self.ui.apply(intent);
@@ -141,8 +146,15 @@ impl Headless {
     /// Give the UI the bundled product layer (the palette's commands and keys) and the
     /// pickers' values of `app` (its catalog's models, its plugins).
     pub fn with_product(mut self, app: &smith_app::App) -> Self {
-        self.ui = self.ui.with_bundled_product();
+        self = self.with_bundled_keys();
         self.ui.values = std::sync::Arc::new(smith_app::product::ArgumentValues::of(app));
+        self
+    }
+
+    /// Give the UI the bundled product layer's commands and key bindings (Ctrl+R searches,
+    /// as in the terminal), no pickers' values.
+    pub fn with_bundled_keys(mut self) -> Self {
+        self.ui = self.ui.with_bundled_product();
         self
     }
 

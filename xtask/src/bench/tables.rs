@@ -517,6 +517,11 @@ const WINDOW: &[Row] = &[
         Limit::Ms(2.0),
     ),
     (
+        "tui_frame_p99_tool_streaming_10k_ms",
+        "terminal UI frame with 10,000 live blocks while a tool streams output (spinner ticking), p99",
+        Limit::Ms(2.0),
+    ),
+    (
         "tui_search_10k_first_hit_ms",
         "terminal UI search across 10,000 entries → first hit (the oldest turn)",
         Limit::Ms(50.0),
