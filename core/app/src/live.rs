@@ -151,10 +151,14 @@ pub(crate) struct Feed {
 }
 
 impl Feed {
-    /// A feed for the session file `session` (nothing runs until something streams).
+    /// A feed for the session file `session` (nothing runs until something streams). Called
+    /// by the session's writer: a live file already there is a killed writer's, stale, and is
+    /// removed so no observer shows a stream that ended with its process.
     pub(crate) fn new(session: &Path) -> Self {
+        let path = live_path(session);
+        let _ = std::fs::remove_file(&path);
         Self {
-            path: live_path(session),
+            path,
             tx: None,
             thread: None,
         }
@@ -336,6 +340,16 @@ mod tests {
         }
         assert_eq!(shown.len(), 6, "the inner sink saw everything");
         feed.stop();
+        assert!(!live_path(&session).exists());
+        // A killed writer's file is stale: the next writer's feed removes it at once.
+        std::fs::write(
+            live_path(&session),
+            r#"{"messages":[{"attempt":1,"text":"stale","thinking":""}],"tools":{}}"#,
+        )
+        .unwrap();
+        assert_eq!(read_live(&session).messages.len(), 1);
+        let _next = Feed::new(&session);
+        assert_eq!(read_live(&session), LiveSnapshot::default());
         assert!(!live_path(&session).exists());
     }
 }

@@ -127,8 +127,11 @@ pub const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(
 /// Remove the temporary session files (`.<id>.smith.tmp`, written while a session is created
 /// or forked and renamed into place when published) that a killed process or a full disk left
 /// in `dir`. A file is removed only when no process holds its lock and it was last modified
-/// more than [`ABANDONED_AFTER`] ago, so a live creator's file is never touched. Returns how
-/// many were removed; a directory that does not exist has none.
+/// more than [`ABANDONED_AFTER`] ago, so a live creator's file is never touched. Also removed:
+/// the writer record's and the live feed's temporaries (`.<id>.smith.writer.<pid>`,
+/// `.<id>.smith.live.<pid>`, renamed into place microseconds after they are written) older
+/// than [`ABANDONED_AFTER`]. Returns how many were removed; a directory that does not exist
+/// has none.
 ///
 /// # Errors
 /// The directory cannot be listed.
@@ -143,15 +146,16 @@ pub fn remove_abandoned_temporaries(dir: &Path) -> std::io::Result<usize> {
     for entry in entries.filter_map(Result::ok) {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if !(name.starts_with('.') && name.ends_with(&suffix)) {
-            continue;
-        }
         let path = entry.path();
         let old = entry
             .metadata()
             .and_then(|m| m.modified())
             .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > ABANDONED_AFTER));
-        if !old {
+        if old && renamed_temporary(name) {
+            removed += usize::from(std::fs::remove_file(&path).is_ok());
+            continue;
+        }
+        if !(name.starts_with('.') && name.ends_with(&suffix)) || !old {
             continue;
         }
         // Holding its lock while removing it: no live writer can be mid-way through it.
@@ -163,6 +167,20 @@ pub fn remove_abandoned_temporaries(dir: &Path) -> std::io::Result<usize> {
         }
     }
     Ok(removed)
+}
+
+/// Whether `name` is a writer record's or a live feed's temporary: `.<id>.smith.writer.<pid>`
+/// or `.<id>.smith.live.<pid>`.
+fn renamed_temporary(name: &str) -> bool {
+    let Some((stem, pid)) = name.rsplit_once('.') else {
+        return false;
+    };
+    name.starts_with('.')
+        && !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && [".smith.writer", ".smith.live"]
+            .iter()
+            .any(|kind| stem.ends_with(kind))
 }
 
 /// Milliseconds since the Unix epoch, UTC (0 if the clock is before 1970).

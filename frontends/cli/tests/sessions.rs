@@ -670,3 +670,20 @@ fn run_ends(path: &std::path::Path) -> Vec<u64> {
         .map(|e| e.id.0)
         .collect()
 }
+
+#[test]
+fn a_session_with_only_its_header_says_it_has_no_entries() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.sessions()).unwrap();
+    let id = smith::SessionId::new_now();
+    // A valid file whose writer recorded nothing (created, then let go).
+    drop(smith_store::SessionWriter::create(&env.sessions(), id).unwrap());
+    let out = env.run(&["sessions", "get", &id.to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(
+        stderr(&out).contains(&format!("session {id} has no entries yet")),
+        "{}",
+        stderr(&out)
+    );
+}

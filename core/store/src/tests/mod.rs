@@ -661,8 +661,24 @@ fn abandoned_temporary_files_are_removed_and_live_or_fresh_ones_kept() {
     // One that died a moment ago may be a creator between creating and locking: kept.
     let (fresh, fresh_temp) = SessionWriter::create_temp(dir.path(), SessionId::new_now()).unwrap();
     drop(fresh);
-    assert_eq!(crate::remove_abandoned_temporaries(dir.path()).unwrap(), 1);
+    // A killed process's writer-record and live-feed temporaries: removed once old; the
+    // records themselves and a fresh temporary are kept.
+    let touch = |name: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, "{}").unwrap();
+        path
+    };
+    let record_temp = touch(".01ab.smith.writer.4242");
+    let live_feed_temp = touch(".01ab.smith.live.4243");
+    aged(&record_temp);
+    aged(&live_feed_temp);
+    let record = touch(".01ab.smith.writer");
+    aged(&record);
+    let fresh_record_temp = touch(".01ac.smith.writer.77");
+    assert_eq!(crate::remove_abandoned_temporaries(dir.path()).unwrap(), 3);
     assert!(live_temp.exists() && fresh_temp.exists() && !dead_temp.exists());
+    assert!(!record_temp.exists() && !live_feed_temp.exists());
+    assert!(record.exists() && fresh_record_temp.exists());
     drop(live);
     assert_eq!(
         crate::remove_abandoned_temporaries(&dir.path().join("none")).unwrap(),

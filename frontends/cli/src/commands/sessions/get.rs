@@ -101,6 +101,12 @@ pub(super) fn run(store: &SessionStore, args: &GetArgs, out: &mut Out) -> Result
     if report_withheld(&id, page.withheld) {
         status = exit::DAMAGED;
     }
+    // A valid file with a header and no entry yet: said, not an empty output.
+    if page.entries.is_empty() && args.cursor.is_none() && page.state.last_id == 0 {
+        exit::report(&format!(
+            "note: session {id} has no entries yet (its file holds only its header): nothing was recorded in it"
+        ));
+    }
     for entry in &page.entries {
         if !emit(out, &id, entry, args.json)? {
             return Ok(exit::SUCCESS);
