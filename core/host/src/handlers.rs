@@ -247,7 +247,7 @@ impl LoadedHandler {
                 let stopped = e.downcast_ref::<Stopped>();
                 let why = match stopped {
                     Some(s) => s.to_string(),
-                    None => format!("the plugin trapped: {}", cut(&format!("{e:#}"))),
+                    None => format!("the plugin trapped: {}", crate::tool_call::trap_reason(&e)),
                 };
                 if !matches!(stopped, Some(Stopped::Cancelled)) {
                     *self

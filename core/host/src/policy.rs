@@ -339,7 +339,7 @@ impl LoadedPolicy {
             // later call, reads included, would stop the session with no way back but a restart.
             Err(e) => Err(match e.downcast_ref::<Stopped>() {
                 Some(s) => s.to_string(),
-                None => format!("the plugin trapped: {}", cut(&format!("{e:#}"), 500)),
+                None => format!("the plugin trapped: {}", crate::tool_call::trap_reason(&e)),
             }),
         }
     }

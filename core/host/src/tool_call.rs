@@ -320,8 +320,26 @@ fn failure(e: &wasmtime::Error, memory_bytes: usize) -> String {
     if text.contains("growing memory") || text.contains("memory") && text.contains("limit") {
         format!("the plugin exceeded its memory limit of {memory_bytes} bytes")
     } else {
-        format!("the plugin trapped: {text}")
+        format!("the plugin trapped: {}", trap_reason(e))
     }
+}
+
+/// Set to `1` in the environment, a trap's whole wasm backtrace follows its reason.
+pub(crate) const BACKTRACE_VAR: &str = "SMITH_PLUGIN_BACKTRACE";
+
+/// Why an instance trapped, in one line — the trap itself (`wasm \`unreachable\` instruction
+/// executed`, an out-of-bounds access…) or the root cause — without the wasm backtrace the
+/// error carries, which follows only when [`BACKTRACE_VAR`] is `1`. Cut at 500 bytes.
+pub(crate) fn trap_reason(e: &wasmtime::Error) -> String {
+    let reason = match e.downcast_ref::<wasmtime::Trap>() {
+        Some(trap) => trap.to_string(),
+        None => e.root_cause().to_string(),
+    };
+    let reason = reason.lines().next().unwrap_or_default().to_owned();
+    if std::env::var(BACKTRACE_VAR).as_deref() == Ok("1") {
+        return cut(&format!("{reason}\n{e:?}"), 16 * 1024);
+    }
+    cut(&reason, 500)
 }
 
 /// `text` cut at about `max` bytes (on a character boundary), with `…` when cut: error

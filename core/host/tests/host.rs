@@ -215,6 +215,20 @@ fn a_trapping_plugin_is_marked_failed_and_later_calls_say_so() {
         "{}",
         out.output
     );
+    // The plugin, the call and the trap's one-line reason; no wasm backtrace.
+    assert!(
+        out.output.starts_with("tool `trap` of ")
+            && out.output.contains(
+                "the plugin trapped: wasm trap: wasm `unreachable` instruction executed;"
+            ),
+        "{}",
+        out.output
+    );
+    assert!(
+        !out.output.contains("backtrace") && !out.output.contains("0: "),
+        "{}",
+        out.output
+    );
     let out = f.call(&host, "flood", json!({}));
     assert!(
         out.is_error && out.output.contains("out of service") && out.output.contains("restart"),

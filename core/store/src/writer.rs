@@ -155,7 +155,7 @@ pub fn remove_abandoned_temporaries(dir: &Path) -> std::io::Result<usize> {
             removed += usize::from(std::fs::remove_file(&path).is_ok());
             continue;
         }
-        if !(name.starts_with('.') && name.ends_with(&suffix)) || !old {
+        if !(name.starts_with('.') && name.ends_with(&suffix) && old) {
             continue;
         }
         // Holding its lock while removing it: no live writer can be mid-way through it.
