@@ -49,6 +49,7 @@ pub mod docs;
 pub mod history;
 pub mod inspect;
 pub mod installed;
+pub mod interrupts;
 pub mod live;
 pub mod models;
 pub mod paths;

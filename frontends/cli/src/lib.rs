@@ -9,6 +9,7 @@ mod cli;
 mod command_error;
 mod commands;
 mod exit;
+mod interrupt;
 mod output;
 mod reference;
 mod tools_reference;
@@ -112,13 +113,18 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Eval(args)) => {
             smith_store::holder::set_frontend("eval");
+            interrupt::install();
             eval::run(args, &cli.global)
         }
         Some(cli::Command::Compact(args)) => {
             smith_store::holder::set_frontend("compact");
+            interrupt::install();
             eval::compact::run(&args, &cli.global)
         }
-        Some(cli::Command::Replay(args)) => eval::replay::run(&args, &cli.global),
+        Some(cli::Command::Replay(args)) => {
+            interrupt::install();
+            eval::replay::run(&args, &cli.global)
+        }
         Some(cli::Command::Undo(args)) => {
             smith_store::holder::set_frontend("undo");
             commands::history::undo(commands::history::Verb::Undo, &args, &cli.global)
@@ -134,10 +140,12 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Diff(args)) => commands::history::diff(&args, &cli.global),
         Some(cli::Command::Rpc(args)) => {
             smith_store::holder::set_frontend("rpc");
+            interrupt::install();
             commands::rpc::run(&args, &cli.global)
         }
         Some(cli::Command::Mcp(args)) => {
             smith_store::holder::set_frontend("mcp");
+            interrupt::install();
             commands::mcp::run(&args, &cli.global)
         }
         Some(cli::Command::Docs(args)) => docs::run(args),

@@ -687,3 +687,93 @@ fn a_session_with_only_its_header_says_it_has_no_entries() {
         stderr(&out)
     );
 }
+
+/// One damage, one account of it: continuing a session whose selected branch runs into a
+/// damaged entry frame names the byte verification names (not the commit closing the change
+/// the index led to first), and says once that the file was left unchanged.
+#[test]
+fn a_damaged_session_is_described_alike_by_eval_and_verify() {
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    let middle = usize::try_from(std::fs::metadata(&path).unwrap().len()).unwrap();
+    for prompt in ["second", "third"] {
+        let out = env.run(&["eval", "--session", &id, "-m", "scripted/demo", prompt]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    // The head of the second turn's first entry frame is damaged.
+    let mut bytes = std::fs::read(&path).unwrap();
+    for b in &mut bytes[middle + 20..middle + 28] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+
+    let verify = env.run(&["sessions", "verify", &id]);
+    assert_eq!(verify.status.code(), Some(3), "{}", stderr(&verify));
+    let out = env.run(&["eval", "--session", &id, "-m", "scripted/demo", "fourth"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let said = stderr(&out);
+    let at = said
+        .split("is damaged at byte ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_else(|| panic!("no byte named: {said}"));
+    assert!(
+        stderr(&verify).contains(&format!("mismatch at byte {at}")),
+        "eval names byte {at}, verification: {}",
+        stderr(&verify)
+    );
+    let unchanged = said.matches("not changed").count() + said.matches("left unchanged").count();
+    assert_eq!(unchanged, 1, "{said}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing was written");
+}
+
+/// Damage on a branch that is not selected does not stop a run on the selected one, but it
+/// is said, with the command that shows it, rather than passed over while `sessions verify`
+/// reports it.
+#[test]
+fn damage_on_a_branch_not_selected_is_warned_about_when_continuing() {
+    let env = Env::new();
+    let (id, path) = env.demo_session();
+    let first_end = {
+        let got = env.run(&["sessions", "get", &id, "--json"]);
+        records(&got)
+            .iter()
+            .filter(|r| r["kind"] == "run_end")
+            .map(|r| r["id"].as_u64().unwrap())
+            .next_back()
+            .unwrap()
+    };
+    let out = env.run(&[
+        "eval",
+        "--session",
+        &id,
+        "-m",
+        "scripted/demo",
+        "the other way",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let select = env.run(&["sessions", "select", &id, &first_end.to_string()]);
+    assert_eq!(select.status.code(), Some(0), "{}", stderr(&select));
+    let out = env.run(&["eval", "--session", &id, "-m", "scripted/demo", "this way"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The answer on the branch no longer selected is damaged.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes
+        .windows(b"You said: the other way".len())
+        .position(|w| w == b"You said: the other way")
+        .expect("the answer is stored as written");
+    for b in &mut bytes[at..at + 8] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(env.run(&["sessions", "verify", &id]).status.code(), Some(3));
+
+    let out = env.run(&["eval", "--session", &id, "-m", "scripted/demo", "onwards"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("session {id} has a damaged change at byte"))
+            && stderr(&out).contains(&format!("`smith sessions verify {id}`")),
+        "{}",
+        stderr(&out)
+    );
+}

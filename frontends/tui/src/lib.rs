@@ -127,7 +127,7 @@ pub enum TuiError {
 ///
 /// # Errors
 /// The bundled product plugin does not load (a defect of this build).
-pub fn key_reference() -> Result<String, String> {
+pub fn key_reference() -> Result<String, smith_app::product::BundledError> {
     smith_app::product::bundled(&keys::built_in_specs()).map(|layer| keys::reference(&layer))
 }
 
@@ -248,7 +248,13 @@ fn spawn_input(events: Events, gate: Arc<InputGate>) {
 
 fn spawn_signals(events: Events) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    // SIGINT inherited ignored stays ignored (the rule of every frontend, see
+    // `smith_app::interrupts`); Ctrl+C in the terminal is a key, not this signal.
+    let mut wanted = vec![SIGTERM, SIGHUP, SIGQUIT];
+    if !smith_app::interrupts::sigint_ignored() {
+        wanted.push(SIGINT);
+    }
+    let mut signals = signal_hook::iterator::Signals::new(wanted)?;
     std::thread::spawn(move || {
         let mut seen = false;
         for signal in signals.forever() {

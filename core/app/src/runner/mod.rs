@@ -277,6 +277,12 @@ impl Runner {
         self
     }
 
+    /// Whether this runner created the session (see [`Runner::created`]), rather than opening
+    /// one that existed.
+    pub fn is_created(&self) -> bool {
+        self.fresh
+    }
+
     /// The composition root.
     pub fn app(&self) -> &Arc<App> {
         &self.app
@@ -632,11 +638,7 @@ impl Runner {
 
     fn set_plugin(&mut self, id: &str, enabled: bool) -> Result<Done, RunnerError> {
         self.idle("switching a plugin")?;
-        let was = self
-            .app
-            .registry
-            .set_enabled(id, enabled)
-            .map_err(RunnerError::Plugin)?;
+        let was = self.app.registry.set_enabled(id, enabled)?;
         let product = self
             .app
             .registry

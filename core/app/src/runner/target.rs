@@ -167,6 +167,45 @@ pub struct Opened {
     pub notices: Vec<OpenNotice>,
 }
 
+/// A verification of a session's whole file — every frame's checksum, no bodies decoded —
+/// running on its own thread while the work goes on, for damage opening a writer does not
+/// look for (it checks the selected branch's tip): changes on branches that are not
+/// selected. It reads the file as it was when started.
+#[derive(Debug)]
+pub struct DamageCheck {
+    id: SessionId,
+    known: Vec<u64>,
+    handle: std::thread::JoinHandle<Vec<Skipped>>,
+}
+
+impl DamageCheck {
+    /// Start verifying `path` (session `id`); damage `said` by opening is not said again.
+    pub fn start(path: &Path, id: SessionId, said: &[OpenNotice]) -> Self {
+        let known = skipped_at(said);
+        let path = path.to_owned();
+        let handle = std::thread::spawn(move || {
+            // A file that cannot be verified now is reported by whatever reads it next.
+            smith_store::SessionReader::open_verified(&path)
+                .map(|r| r.skipped().to_vec())
+                .unwrap_or_default()
+        });
+        Self { id, known, handle }
+    }
+
+    /// Wait for the verification: a [`OpenNotice::Skipped`] for each damaged change opening
+    /// did not already report.
+    pub fn finish(self) -> Vec<OpenNotice> {
+        let Self { id, known, handle } = self;
+        handle
+            .join()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|s| !known.contains(&s.damage_at))
+            .map(|skipped| OpenNotice::Skipped { id, skipped })
+            .collect()
+    }
+}
+
 /// Resolve `target` to a session file without opening it: `None` for [`Target::New`] and a
 /// [`Target::Named`] session that does not exist yet.
 ///
@@ -243,6 +282,17 @@ pub fn open(
         temp: None,
         notices,
     })
+}
+
+/// The bytes at which `notices` already report damage.
+fn skipped_at(notices: &[OpenNotice]) -> Vec<u64> {
+    notices
+        .iter()
+        .filter_map(|n| match n {
+            OpenNotice::Skipped { skipped, .. } => Some(skipped.damage_at),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Create a new session for tools run in `cwd` (recorded in its start), with the caller's

@@ -283,6 +283,22 @@ impl SessionReader {
                         return Ok(e);
                     }
                 }
+                // Withheld by a damaged change: said as verification says it (the same byte,
+                // the same reason), whatever the index led this access to first.
+                if let Some(s) = self
+                    .skipped
+                    .iter()
+                    .find(|s| s.entries.is_some_and(|(a, b)| (a..=b).contains(&id.0)))
+                {
+                    return Err(Error::Corrupt {
+                        path: self.path.clone(),
+                        offset: s.damage_at,
+                        reason: format!(
+                            "{} (entry {} lies in that damaged change)",
+                            s.reason, id.0
+                        ),
+                    });
+                }
                 Err(Error::Corrupt {
                     path: self.path.clone(),
                     offset: at,

@@ -67,7 +67,7 @@ pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
     }
     let mcp = smith_mcp::Mcp::new(app, cwd, args.session.clone()).with_script(args.script.clone());
     let stop = mcp.stopper();
-    let _ = ctrlc::set_handler(move || {
+    crate::interrupt::on_interrupt(move || {
         stop.stop();
         std::process::exit(i32::from(exit::SUCCESS));
     });

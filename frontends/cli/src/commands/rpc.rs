@@ -40,7 +40,7 @@ pub(crate) fn run(args: &RpcArgs, global: &Global) -> Result<u8, CliError> {
     let cwd = crate::command_error::current_dir()?;
     let rpc = smith_rpc::Rpc::new(app, cwd);
     let stop = rpc.stopper();
-    let _ = ctrlc::set_handler(move || {
+    crate::interrupt::on_interrupt(move || {
         stop.stop();
         std::process::exit(i32::from(exit::SUCCESS));
     });

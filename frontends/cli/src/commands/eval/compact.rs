@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use clap::Args;
 use std::sync::Arc;
 
-use smith::Cancel;
 use smith_app::runner::CompactRequest;
 use smith_app::runner::target::{OpenError, Target};
 use smith_app::{RunSpec, RunnerError};
@@ -87,7 +86,7 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
     })?;
     let wanted = Target::named(&args.session);
     let asked = if wanted == Target::Latest {
-        "the latest session (`last`)"
+        "`last` (the most recently written session of this directory)"
     } else {
         "SESSION"
     };
@@ -108,8 +107,8 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
     let ready = app.ready(spec, &cwd, process_refusal)?;
     exit::redact_with(ready.redactor().clone());
     report_notices(ready.notices());
-    let cancel = Cancel::new();
-    super::install_interrupt_handler(&cancel);
+    let cancel = crate::interrupt::cancel();
+    crate::interrupt::phase("ready");
     let wanted = existing.map_or(wanted, |(path, id)| Target::Existing { path, id });
     let opened = smith_app::runner::target::open(Arc::new(app), &wanted, &cwd, process_refusal)
         .map_err(wording)?;

@@ -10,10 +10,9 @@ pub(crate) mod target;
 
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use clap::{ArgGroup, Args};
-use smith::{Cancel, StopReason};
+use smith::StopReason;
 use std::sync::Arc;
 
 use smith_app::runner::{self, Submission};
@@ -289,8 +288,8 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
         cwd,
         target,
     } = prepared;
-    let cancel = Cancel::new();
-    install_interrupt_handler(&cancel);
+    let cancel = crate::interrupt::cancel();
+    crate::interrupt::phase("ready");
     // Still before the run starts: a failure here is the run's one `error` record too.
     let not_started = |e: CliError| {
         if args.json {
@@ -306,6 +305,15 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
     }
     .map_err(not_started)?;
     target::report_open_notices(&opened.notices);
+    // Opening checked the selected branch; the rest of an existing file is verified beside
+    // the turn, and what it finds is said when the turn ends.
+    let check = (target.is_some() && !opened.runner.is_created()).then(|| {
+        runner::target::DamageCheck::start(
+            opened.runner.path(),
+            opened.runner.id(),
+            &opened.notices,
+        )
+    });
     let (mut runner, temp) = (opened.runner, opened.temp);
     // Every record from here on is redacted, and the session records what it redacts.
     runner
@@ -328,6 +336,9 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
     };
     if let Some(ready) = runner.current() {
         report_notices(&ready.later_notices());
+    }
+    if let Some(check) = check {
+        target::report_open_notices(&check.finish());
     }
     let path = runner.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses
@@ -369,16 +380,4 @@ pub(super) fn runner_error(e: RunnerError) -> CliError {
         RunnerError::App(e) => (*e).into(),
         other => CliError::usage(other.to_string()),
     }
-}
-
-pub(super) fn install_interrupt_handler(cancel: &Cancel) {
-    static PRESSES: AtomicU32 = AtomicU32::new(0);
-    let cancel = cancel.clone();
-    // A first Ctrl-C aborts cooperatively (the session records it); a second one exits at once.
-    let _ = ctrlc::set_handler(move || {
-        if PRESSES.fetch_add(1, Ordering::SeqCst) > 0 {
-            std::process::exit(i32::from(exit::INTERRUPTED));
-        }
-        cancel.cancel();
-    });
 }

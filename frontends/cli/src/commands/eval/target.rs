@@ -59,7 +59,7 @@ pub(crate) fn resolve(
     smith_app::runner::target::resolve(app, target, cwd).map_err(|e| open_error(e, asked))
 }
 
-/// The latest session of `cwd` (or of the nearest directory above it in its project), for a
+/// The most recently written session of `cwd` (or of the nearest directory above it in its project), for a
 /// command whose session argument said `last`: `asked` names it in the errors.
 pub(crate) fn latest(app: &App, cwd: &Path, asked: &str) -> Result<(PathBuf, SessionId), CliError> {
     resolve(app, &Target::Latest, cwd, asked)?
@@ -76,7 +76,7 @@ pub(crate) fn open_error(e: OpenError, asked: &str) -> CliError {
         OpenError::Create(smith_app::CreateError::Store(e)) => store_error(&e, false),
         OpenError::Create(e) => command_error::create(&e),
         OpenError::CwdNotUtf8 => CliError::usage(format!(
-            "{asked} continues the latest session of this directory, but its path is not UTF-8, so no session records it; name the session with --session ID"
+            "{asked} continues the most recently written session of this directory, but its path is not UTF-8, so no session records it; name the session with --session ID"
         )),
         OpenError::NoLatest { dir, cwd } => CliError::usage(format!(
             "{asked}: no session in {} was started in this directory ({cwd}) or above it in its project; start one here (e.g. `smith eval -m scripted/demo \"Hello\"`), or name one by its id (`smith sessions list` lists them)",
@@ -99,7 +99,21 @@ pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
     let status = command_error::store_status(e);
     let hint = match status {
         exit::DAMAGED => {
-            " The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
+            // Said once: the store's own words would repeat that nothing was changed.
+            let head = match e {
+                smith_store::Error::Corrupt {
+                    path,
+                    offset,
+                    reason,
+                } => format!("`{}` is damaged at byte {offset}: {reason}", path.display()),
+                other => command_error::store_message(other),
+            };
+            return CliError::new(
+                status,
+                format!(
+                    "{head}. The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
+                ),
+            );
         }
         exit::RUN_FAILED if existing => {
             " The session file must be a regular file you can read and write; fix its permissions, or omit --session to start a new session."

@@ -23,7 +23,8 @@ const POLL: Duration = Duration::from_millis(50);
 /// Arguments of `smith sessions watch`.
 #[derive(Debug, Args)]
 pub(crate) struct WatchArgs {
-    /// The session id or a unique prefix (`last`: the latest session of this directory).
+    /// The session id or a unique prefix (`last`: the session most recently written among
+    /// those started in this directory, else in the nearest directory above it in its project).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// The first entry to print (default 1: the whole history); the next entry id to be
@@ -45,7 +46,8 @@ pub(super) fn run(store: &SessionStore, args: &WatchArgs, out: &mut Out) -> Resu
     {
         let stop = Arc::clone(&stop);
         // Ends the observation only; a second signal is not needed.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+        crate::interrupt::install();
+        crate::interrupt::on_interrupt(move || stop.store(true, Ordering::SeqCst));
     }
     let mut follow = Follow::start(&path, id, args.from).map_err(|e| match e {
         FollowError::Position {

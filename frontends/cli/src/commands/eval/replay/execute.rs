@@ -5,7 +5,7 @@
 use std::io::Write as _;
 use std::path::Path;
 
-use smith::{Cancel, SessionId};
+use smith::SessionId;
 use smith_app::App;
 use smith_app::playback::{self, Options, ReplayError};
 use smith_app::reexec::{self, EffectReport, ExecError, Summary, Verdict};
@@ -135,8 +135,7 @@ pub(super) fn run(
         file,
         failed: None,
     };
-    let cancel = Cancel::new();
-    super::super::install_interrupt_handler(&cancel);
+    let cancel = crate::interrupt::cancel();
     let exec = reexec::Options {
         turns: options.turns,
         leaf: options.leaf,

@@ -8,7 +8,7 @@ mod execute;
 use std::io::{IsTerminal as _, Write as _};
 
 use clap::Args;
-use smith::{Cancel, EntryId};
+use smith::EntryId;
 use smith_app::playback::{self, Options, Pace, ReplayError};
 
 use super::sink::EvalSink;
@@ -128,13 +128,17 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if args.session == target::LAST {
-        target::latest(&app, &cwd, "the latest session (`last`)")?
+        target::latest(
+            &app,
+            &cwd,
+            "`last` (the most recently written session of this directory)",
+        )?
     } else {
         store.find(&args.session).map_err(|e| {
             command_error::find(
                 &e,
                 "SESSION",
-                "or leave SESSION out to replay the latest session of this directory",
+                "or leave SESSION out to replay the most recently written session of this directory",
             )
         })?
     };
@@ -164,8 +168,7 @@ pub(crate) fn run(args: &ReplayArgs, global: &Global) -> Result<u8, CliError> {
         .map_err(|e| command_error::store(&e))?
         .state()
         .leaf_id();
-    let cancel = Cancel::new();
-    super::install_interrupt_handler(&cancel);
+    let cancel = crate::interrupt::cancel();
     let mut sink = Headed {
         header: args
             .json
