@@ -128,6 +128,32 @@ pub(crate) fn no_home(e: &NoHome) -> CliError {
     })
 }
 
+/// Refuse a `SMITH_HOME` that exists but is not a readable directory, naming the variable
+/// (not the first file a command would have read inside it). A missing one is left to the
+/// command, which creates it when it writes.
+pub(crate) fn check_home(paths: &smith_app::Paths) -> Result<(), CliError> {
+    let Some(home) = paths.smith_home() else {
+        return Ok(());
+    };
+    let source = match std::fs::metadata(home) {
+        Ok(m) if m.is_dir() => match std::fs::read_dir(home) {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        },
+        Ok(_) => std::io::ErrorKind::NotADirectory.into(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => e,
+    };
+    Err(CliError::usage(
+        smith_app::settings::SettingsError::UnreadableDirectory {
+            dir: home.to_owned(),
+            home: true,
+            source,
+        }
+        .to_string(),
+    ))
+}
+
 /// The words of the auth file's errors, with the command that stores keys.
 pub(crate) fn auth_message(e: &AuthError) -> String {
     match e {

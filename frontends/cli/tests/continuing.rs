@@ -202,3 +202,47 @@ fn sessions_list_shows_title_directory_and_model_and_filters_by_directory() {
         "{mine}"
     );
 }
+
+/// `last` is the session most recently written in this directory, not the latest started:
+/// after A then B are created and A is written again, every command that takes a session
+/// (`sessions get`, `replay`, `undo`, `eval --session`) means A by `last`. With no session
+/// here, `undo` (which defaults to `last`) says so without naming a flag that was not given.
+#[test]
+fn last_is_the_session_most_recently_written_for_every_command() {
+    let env = Env::new();
+    let out = env.run(&["undo"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no session in") && !stderr(&out).contains("--session"),
+        "{}",
+        stderr(&out)
+    );
+
+    let a = env.run(&["eval", "-m", "scripted/demo", "alpha"]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let a_file = env.session_files().remove(0);
+    let a_id = a_file.file_stem().unwrap().to_str().unwrap().to_owned();
+    let b = env.run(&["eval", "-m", "scripted/demo", "beta"]);
+    assert_eq!(b.status.code(), Some(0), "{}", stderr(&b));
+    let again = env.run(&[
+        "eval",
+        "--session",
+        &a_id,
+        "-m",
+        "scripted/demo",
+        "alpha again",
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+
+    let got = env.run(&["sessions", "get", "last"]);
+    assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
+    assert!(stdout(&got).contains("alpha again"), "{}", stdout(&got));
+    let replayed = env.run(&["replay", "--json"]);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stderr(&replayed));
+    assert!(stdout(&replayed).contains(&a_id), "{}", stdout(&replayed));
+    assert!(!stdout(&replayed).contains("beta"), "{}", stdout(&replayed));
+    let next = env.run(&["eval", "--session", "last", "-m", "scripted/demo", "gamma"]);
+    assert_eq!(next.status.code(), Some(0), "{}", stderr(&next));
+    let inputs: Vec<String> = submissions(&a_file).into_iter().map(|s| s.input).collect();
+    assert_eq!(inputs, ["alpha", "alpha again", "gamma"]);
+}

@@ -171,21 +171,27 @@ fn a_refused_key_names_where_it_came_from() {
 fn a_smith_home_that_is_not_a_directory_is_named_and_a_relative_one_is_resolved_and_said() {
     let env = Env::new();
     let file = env.write("not-a-dir", "x");
-    let out = env
-        .command(&["eval", "-m", "scripted/demo", "hi"])
-        .env("SMITH_HOME", &file)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(&format!(
-            "cannot read the directory {} (SMITH_HOME)",
-            file.display()
-        )) && stderr(&out).contains("set SMITH_HOME to a directory you can read and write"),
-        "{}",
-        stderr(&out)
-    );
-    assert!(!stderr(&out).contains("config.kdl"), "{}", stderr(&out));
+    for args in [
+        &["eval", "-m", "scripted/demo", "hi"][..],
+        &["sessions", "list"],
+        &["sessions", "get", "last"],
+        &["config", "show"],
+        &["undo"],
+    ] {
+        let out = env.command(args).env("SMITH_HOME", &file).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "cannot read the directory {} (SMITH_HOME)",
+                file.display()
+            )) && stderr(&out).contains("set SMITH_HOME to a directory you can read and write"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        for blamed in ["config.kdl", "auth", "store the keys"] {
+            assert!(!stderr(&out).contains(blamed), "{args:?}: {}", stderr(&out));
+        }
+    }
 
     let out = env
         .command(&["eval", "-m", "scripted/demo", "hi"])

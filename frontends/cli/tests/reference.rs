@@ -194,3 +194,96 @@ fn the_completion_scripts_match_the_declarations() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../dist/completions");
     check_or_bless(&dir, &scripts, "completion scripts");
 }
+
+/// `last` has one meaning, said one way: the session most recently written among those started
+/// in this directory, else in the nearest directory above it in its project. No help text,
+/// guide or the README calls it "the latest session" (which reads as the latest started), and
+/// every help that offers `last` says "most recently written".
+#[test]
+fn last_is_said_one_way_in_every_help_and_guide() {
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut root = smith_cli::command();
+    root.build();
+    let mut stack = vec![root];
+    while let Some(mut cmd) = stack.pop() {
+        let name = cmd.get_bin_name().unwrap_or(cmd.get_name()).to_owned();
+        let help = flat(&cmd.render_long_help().to_string());
+        assert!(
+            !help.contains("latest session"),
+            "`{name} --help` calls `last` the latest session: {help}"
+        );
+        if help.contains("`last`") {
+            assert!(
+                help.contains("most recently written"),
+                "`{name} --help` offers `last` without saying what it means: {help}"
+            );
+        }
+        stack.extend(
+            cmd.get_subcommands()
+                .filter(|s| s.get_name() != "help")
+                .cloned(),
+        );
+    }
+    let root_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = vec![root_dir.join("README.md")];
+    let mut dirs = vec![root_dir.join("docs-corpus/docs")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
+        }
+    }
+    for file in files {
+        let text = flat(&std::fs::read_to_string(&file).unwrap());
+        for phrase in ["latest session", "latest one"] {
+            assert!(
+                !text.contains(phrase),
+                "{} says \"{phrase}\"; say the session most recently written",
+                file.display()
+            );
+        }
+    }
+}
+
+/// The README's claims about the binary hold: its list of commands with `--help` names every
+/// command the binary has, its layout promises nothing as "coming", and it says that
+/// `agents-md` reads the user-level `AGENTS.md` as well as the project's.
+#[test]
+fn the_readme_names_every_command_and_promises_nothing_coming() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let list = flat
+        .split("`--help` on every command (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the README lists the commands with --help");
+    let mut root = smith_cli::command();
+    root.build();
+    for cmd in root
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help")
+    {
+        assert!(
+            list.contains(&format!("`{}`", cmd.get_name())),
+            "the README's list of commands with --help omits `{}`: {list}",
+            cmd.get_name()
+        );
+    }
+    let layout = readme.split("## Layout").nth(1).expect("a Layout section");
+    assert!(
+        !layout.to_lowercase().contains("coming"),
+        "the README's layout still promises something as coming"
+    );
+    assert!(
+        flat.contains(
+            "`agents-md` (your `AGENTS.md` files: the one in Smith's configuration directory"
+        ),
+        "the README says where agents-md reads from"
+    );
+}

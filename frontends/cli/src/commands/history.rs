@@ -128,7 +128,11 @@ fn open(global: &Global, session: &SessionArg) -> Result<Opened, CliError> {
     let cwd = command_error::current_dir()?;
     let store = app.sessions().map_err(|e| command_error::no_home(&e))?;
     let (path, id) = if session.session == crate::commands::eval::target::LAST {
-        crate::commands::eval::target::latest(&app, &cwd, "the latest session (`last`)")?
+        crate::commands::eval::target::latest(
+            &app,
+            &cwd,
+            "`last` (the most recently written session of this directory)",
+        )?
     } else {
         store.find(&session.session).map_err(|e| {
             command_error::find(

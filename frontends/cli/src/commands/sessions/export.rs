@@ -17,7 +17,8 @@ use crate::output::Out;
 /// Arguments of `smith sessions export`.
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
-    /// The session id or a unique prefix (`last`: the latest session of this directory).
+    /// The session id or a unique prefix (`last`: the session most recently written among
+    /// those started in this directory, else in the nearest directory above it in its project).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// Only the selected branch, from its leaf toward the root (newest first, as `get

@@ -104,6 +104,7 @@ pub(crate) enum SessionsCommand {
 /// `smith sessions …`.
 pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
     let paths = smith_app::Paths::from_env();
+    command_error::check_home(&paths)?;
     let store = SessionStore::new(paths.sessions().map_err(|e| command_error::no_home(&e))?);
     // Inspection shows references, never plaintext — also of sessions written before a secret
     // was registered.
@@ -128,8 +129,9 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
     status
 }
 
-/// The session `wanted` names (an id or a unique prefix; `last`: the latest session of this
-/// directory, or of the nearest directory above it in its project).
+/// The session `wanted` names (an id or a unique prefix; `last`: the session most recently
+/// written among those started in this directory, else in the nearest directory above it in
+/// its project).
 fn find(store: &SessionStore, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
     if wanted == smith_app::runner::target::LAST {
         let cwd = command_error::current_dir()?;

@@ -13,7 +13,8 @@ use crate::output::Out;
 /// Arguments of `smith sessions receipts`.
 #[derive(Debug, Args)]
 pub(crate) struct ReceiptsArgs {
-    /// The session id or a unique prefix (`last`: the latest session of this directory).
+    /// The session id or a unique prefix (`last`: the session most recently written among
+    /// those started in this directory, else in the nearest directory above it in its project).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
     /// One JSON record per submission: `submission`, `admitted_in`, `dedup_key`, `model`,

@@ -12,7 +12,8 @@ use crate::output::Out;
 /// Arguments of `smith sessions verify`.
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
-    /// The session id or a unique prefix (`last`: the latest session of this directory).
+    /// The session id or a unique prefix (`last`: the session most recently written among
+    /// those started in this directory, else in the nearest directory above it in its project).
     #[arg(value_name = "ID")]
     pub(crate) id: String,
 }
