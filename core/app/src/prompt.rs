@@ -112,7 +112,10 @@ pub enum PromptError {
         max: u64,
     },
     /// An image given by path cannot be read.
-    #[error("cannot read the image `{path}`: {source}")]
+    #[error(
+        "cannot read the image `{path}`: {source}; {}",
+        unreadable_advice(source)
+    )]
     ImageUnreadable {
         /// The path as given.
         path: String,
@@ -183,7 +186,10 @@ pub enum PromptError {
         max: usize,
     },
     /// A mentioned file could not be read.
-    #[error("cannot read `@{mention}`: {source}")]
+    #[error(
+        "cannot read `@{mention}`: {source}; {} (or write `@@` to send the `@` as text)",
+        unreadable_advice(source)
+    )]
     Unreadable {
         /// The mention's path.
         mention: String,
@@ -200,6 +206,19 @@ pub enum PromptError {
         /// The bound.
         max: usize,
     },
+}
+
+/// What to do about a file that could not be read, by why it could not.
+fn unreadable_advice(e: &std::io::Error) -> &'static str {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => {
+            "make it readable by the user running smith (e.g. `chmod u+r` on it, or ask its owner)"
+        }
+        std::io::ErrorKind::NotFound => {
+            "check the path, which is relative to the working directory"
+        }
+        _ => "check that the file can be read (e.g. with `cat`) and try again",
+    }
 }
 
 /// `bytes` as a person reads a size: `3.75 MiB`, or `512 bytes` under 1 MiB.
@@ -546,6 +565,39 @@ fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unreadable_mention_says_what_to_do_by_why() {
+        let denied = PromptError::Unreadable {
+            mention: "secret.txt".to_owned(),
+            source: std::io::ErrorKind::PermissionDenied.into(),
+        }
+        .to_string();
+        assert!(
+            denied.starts_with("cannot read `@secret.txt`: permission denied;"),
+            "{denied}"
+        );
+        assert!(
+            denied.contains("make it readable by the user running smith"),
+            "{denied}"
+        );
+        assert!(denied.contains("`@@`"), "{denied}");
+        let missing = PromptError::Unreadable {
+            mention: "nope.txt".to_owned(),
+            source: std::io::ErrorKind::NotFound.into(),
+        }
+        .to_string();
+        assert!(
+            missing.contains("check the path, which is relative to the working directory"),
+            "{missing}"
+        );
+        let image = PromptError::ImageUnreadable {
+            path: "shot.png".to_owned(),
+            source: std::io::ErrorKind::PermissionDenied.into(),
+        }
+        .to_string();
+        assert!(image.contains("make it readable"), "{image}");
+    }
 
     fn work() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
