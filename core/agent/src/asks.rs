@@ -55,7 +55,7 @@ pub enum AnswerError {
         /// The request.
         request_id: String,
         /// What answer was expected.
-        why: String,
+        why: smith::AnswerMismatch,
     },
 }
 

@@ -73,6 +73,16 @@ impl Known {
     }
 }
 
+/// A plugin switch named no plugin the registry knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no plugin `{id}`; known: {}", known.join(", "))]
+pub struct UnknownPlugin {
+    /// The id as given.
+    pub id: String,
+    /// The ids of the known plugins, in load order.
+    pub known: Vec<String>,
+}
+
 /// Why the registry could not be built or loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
@@ -335,17 +345,13 @@ impl Registry {
     /// was enabled before.
     ///
     /// # Errors
-    /// No known plugin has that id: the message names the known ones.
-    pub fn set_enabled(&self, id: &str, enabled: bool) -> Result<bool, String> {
+    /// [`UnknownPlugin`]: no known plugin has that id (it names the known ones).
+    pub fn set_enabled(&self, id: &str, enabled: bool) -> Result<bool, UnknownPlugin> {
         let Some(plugin) = self.plugins.iter().find(|p| p.manifest.id == id) else {
-            return Err(format!(
-                "no plugin `{id}`; known: {}",
-                self.plugins
-                    .iter()
-                    .map(|p| p.manifest.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            return Err(UnknownPlugin {
+                id: id.to_owned(),
+                known: self.plugins.iter().map(|p| p.manifest.id.clone()).collect(),
+            });
         };
         let was = self.disabled_by(plugin).is_none();
         self.overrides

@@ -530,8 +530,11 @@ fn plugins_enabled_or_disabled_for_the_process_override_the_settings() {
     );
     // An unknown id names the known ones.
     let unknown = app.registry.set_enabled("nosuch", true).unwrap_err();
+    assert_eq!(unknown.id, "nosuch");
+    assert!(unknown.known.iter().any(|k| k == "docs"), "{unknown}");
+    let said = unknown.to_string();
     assert!(
-        unknown.contains("no plugin `nosuch`") && unknown.contains("docs"),
-        "{unknown}"
+        said.contains("no plugin `nosuch`") && said.contains("docs"),
+        "{said}"
     );
 }

@@ -358,6 +358,11 @@ fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
         .unwrap()
         .outcome(&loadout)
         .unwrap_err();
+    assert!(
+        matches!(&e, smith_app::product::OutcomeError::Run { command, .. } if command == "layout"),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("not a layout") && e.contains("product"), "{e}");
     // Named arguments, as commands.run gives them.
     let args = serde_json::json!({"turn": true});

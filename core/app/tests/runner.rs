@@ -159,7 +159,7 @@ fn refused_commands_name_what_they_refuse_and_write_nothing() {
         )
         .unwrap_err();
     assert!(
-        matches!(&err, RunnerError::Plugin(why) if why.contains("no-such-plugin")),
+        matches!(&err, RunnerError::Plugin(why) if why.id == "no-such-plugin"),
         "{err:?}"
     );
     assert_eq!(

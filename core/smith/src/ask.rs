@@ -63,8 +63,8 @@ impl Question {
     /// index below the option count for a choice, text for a line of text.
     ///
     /// # Errors
-    /// A sentence saying what answer was expected.
-    pub fn check(&self, answer: &Answer) -> Result<(), String> {
+    /// [`AnswerMismatch`], saying what answer was expected.
+    pub fn check(&self, answer: &Answer) -> Result<(), AnswerMismatch> {
         match (self, answer) {
             (Self::Confirm { .. }, Answer::Confirm(_)) | (Self::Input { .. }, Answer::Text(_)) => {
                 Ok(())
@@ -72,21 +72,39 @@ impl Question {
             (Self::Select { options, .. }, Answer::Select(i)) if (*i as usize) < options.len() => {
                 Ok(())
             }
-            (Self::Select { options, .. }, Answer::Select(i)) => Err(format!(
-                "option {i} does not exist: the question has {} options, numbered from 0",
-                options.len()
-            )),
-            (Self::Confirm { .. }, _) => {
-                Err("a yes/no question is answered with true or false".to_owned())
+            (Self::Select { options, .. }, Answer::Select(i)) => {
+                Err(AnswerMismatch::NoSuchOption {
+                    index: *i,
+                    options: options.len(),
+                })
             }
-            (Self::Select { .. }, _) => {
-                Err("a choice is answered with the index of an option, from 0".to_owned())
-            }
-            (Self::Input { .. }, _) => {
-                Err("a request for text is answered with a string".to_owned())
-            }
+            (Self::Confirm { .. }, _) => Err(AnswerMismatch::NotYesNo),
+            (Self::Select { .. }, _) => Err(AnswerMismatch::NotAnIndex),
+            (Self::Input { .. }, _) => Err(AnswerMismatch::NotText),
         }
     }
+}
+
+/// Why an answer does not answer its question ([`Question::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerMismatch {
+    /// A choice's answer past its options.
+    #[error("option {index} does not exist: the question has {options} options, numbered from 0")]
+    NoSuchOption {
+        /// The index given.
+        index: u32,
+        /// How many options the question has.
+        options: usize,
+    },
+    /// A yes/no question answered otherwise.
+    #[error("a yes/no question is answered with true or false")]
+    NotYesNo,
+    /// A choice answered otherwise.
+    #[error("a choice is answered with the index of an option, from 0")]
+    NotAnIndex,
+    /// A request for text answered otherwise.
+    #[error("a request for text is answered with a string")]
+    NotText,
 }
 
 /// An answer to a [`Question`].
@@ -198,7 +216,14 @@ mod tests {
         };
         assert!(select.check(&Answer::Select(1)).is_ok());
         let e = select.check(&Answer::Select(2)).unwrap_err();
-        assert!(e.contains("2 options"), "{e}");
+        assert_eq!(
+            e,
+            AnswerMismatch::NoSuchOption {
+                index: 2,
+                options: 2
+            }
+        );
+        assert!(e.to_string().contains("2 options"), "{e}");
         let input = Question::Input {
             prompt: "name?".into(),
             secret: true,

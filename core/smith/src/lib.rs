@@ -33,7 +33,7 @@ mod state;
 mod tool;
 mod usage;
 
-pub use ask::{Answer, AskError, Question, ToolEvent, ask};
+pub use ask::{Answer, AnswerMismatch, AskError, Question, ToolEvent, ask};
 pub use attempt::{
     Attempt, AttemptFailure, Next, OutputLimit, OutputLimitSource, RouteSource, Routing,
 };

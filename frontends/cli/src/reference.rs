@@ -80,7 +80,7 @@ fn keys_reference() -> ReferenceDoc {
 }
 
 /// The bundled product layer, for the command and theme references.
-fn bundled_product() -> Result<smith_app::product::ProductLayer, String> {
+fn bundled_product() -> Result<smith_app::product::ProductLayer, smith_app::product::BundledError> {
     smith_app::product::bundled(&smith_tui::keys::built_in_specs())
 }
 

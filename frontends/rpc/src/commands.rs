@@ -296,7 +296,7 @@ pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer
     };
     let outcome = match invocation.outcome(loadout) {
         Ok(o) => o,
-        Err(e) => return now(Err(ErrorObject::new(code::CONFIG, e))),
+        Err(e) => return now(Err(ErrorObject::new(code::CONFIG, e.to_string()))),
     };
     match outcome {
         Outcome::Key(a) => now(Err(refused(format!(

@@ -140,7 +140,9 @@ pub(crate) fn respond(server: &Server, p: &Params) -> Result<Value, ErrorObject>
     };
     match inbox.answer(request_id, answer) {
         Ok(()) => Ok(json!({"answered": request_id})),
-        Err(smith_app::RunnerError::BadAnswer { why, .. }) => Err(bad_answer(request_id, &why)),
+        Err(smith_app::RunnerError::BadAnswer { why, .. }) => {
+            Err(bad_answer(request_id, &why.to_string()))
+        }
         Err(_) => Err(not_waiting(p)),
     }
 }

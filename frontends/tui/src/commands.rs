@@ -67,13 +67,15 @@ impl Runner {
             }
         };
         let outcome = match &self.loadout {
-            Some(l) => invocation.outcome(l),
+            Some(l) => invocation.outcome(l).map_err(|e| e.to_string()),
             None => match invocation.command.action {
                 smith_app::product::wit::CommandAction::Handler => Err(format!(
                     "/{} is a plugin's command and the product plugins did not load",
                     invocation.command.name
                 )),
-                _ => invocation.outcome_without_plugins(),
+                _ => invocation
+                    .outcome_without_plugins()
+                    .map_err(|e| e.to_string()),
             },
         };
         match outcome {

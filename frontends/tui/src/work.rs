@@ -348,7 +348,9 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
             events.send(Event::Notice(NoticeLevel::Info, text));
         }
         Ok(_) => {}
-        Err(RunnerError::Plugin(e)) => events.send(Event::Notice(NoticeLevel::Error, e)),
+        Err(RunnerError::Plugin(e)) => {
+            events.send(Event::Notice(NoticeLevel::Error, e.to_string()));
+        }
         Err(e @ RunnerError::App(_)) if plugin.is_some() => events.send(Event::Unprepared(e.to_string())),
         Err(e) if select => events.send(Event::Notice(
             NoticeLevel::Error,

@@ -151,7 +151,7 @@ pub(super) fn user_themes(
                 }
             )));
         }
-        let spec = style::parse_style(&value).map_err(bad)?;
+        let spec = style::parse_style(&value).map_err(|e| bad(e.to_string()))?;
         entry.styles.push((field.to_owned(), spec));
     }
     // Resolve each user theme's styles: its base's (followed through other user themes),

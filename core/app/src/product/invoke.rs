@@ -64,6 +64,27 @@ pub struct Invocation {
     pub arguments: Vec<(String, ArgumentValue)>,
 }
 
+/// Why a command's invocation came to nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OutcomeError {
+    /// A plugin's command whose plugin is not loaded.
+    #[error("/{command} needs plugin {plugin}, which is not loaded")]
+    NotLoaded {
+        /// The command's name.
+        command: String,
+        /// The plugin that gives it.
+        plugin: String,
+    },
+    /// The plugin's `run` failed; `why` is its message (it names what was wrong).
+    #[error("{why}")]
+    Run {
+        /// The command's name.
+        command: String,
+        /// The plugin's message.
+        why: String,
+    },
+}
+
 /// What running a command comes to.
 #[derive(Clone, Debug)]
 pub enum Outcome {
@@ -379,27 +400,21 @@ impl Invocation {
     /// a `handler` command fails.
     ///
     /// # Errors
-    /// A `handler` command: no plugin to run it.
-    pub fn outcome_without_plugins(&self) -> Result<Outcome, String> {
-        match self.command.action {
-            CommandAction::Handler => Err(format!(
-                "/{} needs its plugin, which is not loaded",
-                self.command.name
-            )),
-            _ => self.outcome_with(None),
-        }
+    /// [`OutcomeError::NotLoaded`] for a `handler` command: no plugin to run it.
+    pub fn outcome_without_plugins(&self) -> Result<Outcome, OutcomeError> {
+        self.outcome_with(None)
     }
 
     /// What this invocation comes to: a verb built from its arguments, a picker, a key
     /// action, or the plugin's intents (its `run` is called through `loadout`).
     ///
     /// # Errors
-    /// The plugin's `run` failed: its message.
-    pub fn outcome(&self, loadout: &Loadout) -> Result<Outcome, String> {
+    /// [`OutcomeError::Run`]: the plugin's `run` failed.
+    pub fn outcome(&self, loadout: &Loadout) -> Result<Outcome, OutcomeError> {
         self.outcome_with(Some(loadout))
     }
 
-    fn outcome_with(&self, loadout: Option<&Loadout>) -> Result<Outcome, String> {
+    fn outcome_with(&self, loadout: Option<&Loadout>) -> Result<Outcome, OutcomeError> {
         let t = |i| self.text(i);
         Ok(match self.command.action {
             CommandAction::Verb(kind) => Outcome::Verb(match kind {
@@ -423,16 +438,19 @@ impl Invocation {
             CommandAction::Handler => {
                 let plugin = self.command.plugin.as_deref().unwrap_or_default();
                 let Some(loadout) = loadout else {
-                    return Err(format!(
-                        "/{} needs plugin {plugin}, which is not loaded",
-                        self.command.name
-                    ));
+                    return Err(OutcomeError::NotLoaded {
+                        command: self.command.name.clone(),
+                        plugin: plugin.to_owned(),
+                    });
                 };
-                Outcome::Intents(loadout.run_command(
-                    plugin,
-                    &self.command.name,
-                    &self.arguments,
-                )?)
+                Outcome::Intents(
+                    loadout
+                        .run_command(plugin, &self.command.name, &self.arguments)
+                        .map_err(|why| OutcomeError::Run {
+                            command: self.command.name.clone(),
+                            why,
+                        })?,
+                )
             }
         })
     }

@@ -21,13 +21,13 @@ use smith_host::product::types::{
     Argument, ArgumentKind, BindingTarget, CommandAction, KeyAction, Layout, Picker, VerbKind,
 };
 
-pub use invoke::{ArgumentValues, CommandError, Invocation, Outcome, THINKING};
+pub use invoke::{ArgumentValues, CommandError, Invocation, Outcome, OutcomeError, THINKING};
 pub use keys::{KeyName, KeySpec};
 /// The pinned plugin generation handler commands run through.
 pub use smith_host::Loadout;
 /// The product layer's WIT types (`smith:plugin/product`), for frontends.
 pub use smith_host::product::types as wit;
-pub use style::{Colour, StyleSpec, THEME_KEYS, ThemeSpec};
+pub use style::{Colour, StyleError, StyleSpec, THEME_KEYS, ThemeSpec};
 pub use words::{
     action_words, commands_reference, kind_name, picker_name, style_words, themes_reference,
     verb_kind_name, verb_words,
@@ -37,8 +37,9 @@ pub use words::{
 /// generated references (commands, keys, themes) and the terminal UI's tests show.
 ///
 /// # Errors
-/// The bundled product plugin does not load: a defect of this build.
-pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, String> {
+/// [`BundledError`]: the bundled product plugin does not load or compose — a defect of this
+/// build.
+pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, BundledError> {
     let sources: Vec<smith_host::PluginSource<'_>> = smith_plugins::BUNDLED
         .iter()
         .filter(|b| b.manifest.contains("product-plugin@"))
@@ -55,9 +56,21 @@ pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, String
         &smith_host::CompileCache::new(None),
         smith_host::Limits::default(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(BundledError::Load)?;
     let resolved = smith_config::Resolver::with_defaults().resolve();
-    ProductLayer::compose(&host.loadout(), built_in, &resolved).map_err(|e| e.to_string())
+    ProductLayer::compose(&host.loadout(), built_in, &resolved).map_err(BundledError::Compose)
+}
+
+/// Why the bundled product layer could not be made: a defect of this build, never of the
+/// user's configuration (it is composed with defaults).
+#[derive(Debug, thiserror::Error)]
+pub enum BundledError {
+    /// The bundled product plugin's component does not load.
+    #[error("the bundled product plugin does not load: {0}")]
+    Load(smith_host::Error),
+    /// Its contributions do not compose with the frontend's built-in keys.
+    #[error("the bundled product layer does not compose: {0}")]
+    Compose(ConfigError),
 }
 
 /// A registered command.

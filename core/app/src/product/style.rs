@@ -103,11 +103,36 @@ pub struct ThemeSpec {
     pub source: String,
 }
 
+/// Why a colour or a style does not parse; each message gives the form that is accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StyleError {
+    /// A number past the 256-colour palette.
+    #[error("`{0}` is not a colour index: indexes are 0 to 255")]
+    Index(String),
+    /// Neither a colour name, an index nor `#rrggbb`.
+    #[error("`{}` is not a colour: write a name ({}), an index 0–255 or #rrggbb", .0, COLOUR_NAMES.join(", "))]
+    NotAColour(String),
+    /// No words at all.
+    #[error("an empty style: write e.g. \"black on yellow bold\", or \"plain\"")]
+    Empty,
+    /// `on` ends the style.
+    #[error("`on` needs a background colour after it (`on yellow`)")]
+    NoBackground,
+    /// `on COLOUR` given twice.
+    #[error("`on {0}` is a second background colour; a style has one (\"black on yellow\")")]
+    SecondBackground(String),
+    /// A colour word after the foreground.
+    #[error(
+        "`{0}` is a second foreground colour; write the background after `on` (\"black on yellow\")"
+    )]
+    SecondForeground(String),
+}
+
 /// Parse a colour: a name of [`COLOUR_NAMES`], an index `0`–`255` or `#rrggbb`.
 ///
 /// # Errors
-/// What is wrong with `text`, with the forms accepted.
-pub fn parse_colour(text: &str) -> Result<Colour, String> {
+/// [`StyleError::Index`], [`StyleError::NotAColour`], naming `text`.
+pub fn parse_colour(text: &str) -> Result<Colour, StyleError> {
     let t = text.trim();
     if let Some(name) = COLOUR_NAMES.iter().find(|n| n.eq_ignore_ascii_case(t)) {
         return Ok(Colour::Named(name));
@@ -123,19 +148,16 @@ pub fn parse_colour(text: &str) -> Result<Colour, String> {
         return t
             .parse::<u8>()
             .map(Colour::Indexed)
-            .map_err(|_| format!("`{t}` is not a colour index: indexes are 0 to 255"));
+            .map_err(|_| StyleError::Index(t.to_owned()));
     }
-    Err(format!(
-        "`{t}` is not a colour: write a name ({}), an index 0–255 or #rrggbb",
-        COLOUR_NAMES.join(", ")
-    ))
+    Err(StyleError::NotAColour(t.to_owned()))
 }
 
 /// A plugin's style record as a [`StyleSpec`].
 ///
 /// # Errors
-/// A colour that does not parse.
-pub fn from_record(style: &Style) -> Result<StyleSpec, String> {
+/// A colour that does not parse ([`parse_colour`]).
+pub fn from_record(style: &Style) -> Result<StyleSpec, StyleError> {
     Ok(StyleSpec {
         fg: style.fg.as_deref().map(parse_colour).transpose()?,
         bg: style.bg.as_deref().map(parse_colour).transpose()?,
@@ -152,12 +174,12 @@ pub fn from_record(style: &Style) -> Result<StyleSpec, String> {
 /// `dim`); `plain` alone for no style. `"black on yellow bold"`, `"cyan"`, `"on 236"`.
 ///
 /// # Errors
-/// What is wrong, with the grammar.
-pub fn parse_style(text: &str) -> Result<StyleSpec, String> {
+/// [`StyleError`]: what is wrong, with the grammar.
+pub fn parse_style(text: &str) -> Result<StyleSpec, StyleError> {
     let mut style = StyleSpec::default();
     let mut words = text.split_whitespace().peekable();
     if words.peek().is_none() {
-        return Err("an empty style: write e.g. \"black on yellow bold\", or \"plain\"".into());
+        return Err(StyleError::Empty);
     }
     while let Some(word) = words.next() {
         match word.to_ascii_lowercase().as_str() {
@@ -168,22 +190,14 @@ pub fn parse_style(text: &str) -> Result<StyleSpec, String> {
             "reversed" | "reverse" => style.reversed = true,
             "dim" => style.dim = true,
             "on" => {
-                let colour = words
-                    .next()
-                    .ok_or("`on` needs a background colour after it (`on yellow`)")?;
+                let colour = words.next().ok_or(StyleError::NoBackground)?;
                 if style.bg.is_some() {
-                    return Err(format!(
-                        "`on {colour}` is a second background colour; a style has one (\"black on yellow\")"
-                    ));
+                    return Err(StyleError::SecondBackground(colour.to_owned()));
                 }
                 style.bg = Some(parse_colour(colour)?);
             }
             _ if style.fg.is_none() => style.fg = Some(parse_colour(word)?),
-            _ => {
-                return Err(format!(
-                    "`{word}` is a second foreground colour; write the background after `on` (\"black on yellow\")"
-                ));
-            }
+            _ => return Err(StyleError::SecondForeground(word.to_owned())),
         }
     }
     Ok(style)

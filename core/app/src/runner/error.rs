@@ -88,7 +88,7 @@ pub enum RunnerError {
         /// The request id.
         request: String,
         /// What answer was expected.
-        why: String,
+        why: smith::AnswerMismatch,
     },
     /// The session was closed.
     #[error("the session was closed; open it again")]
@@ -96,9 +96,9 @@ pub enum RunnerError {
     /// The working-tree history refused or failed the operation (nothing changed).
     #[error(transparent)]
     History(#[from] crate::history::OpError),
-    /// A plugin switch named no plugin, or one that cannot be switched.
-    #[error("{0}")]
-    Plugin(String),
+    /// A plugin switch named no plugin.
+    #[error(transparent)]
+    Plugin(#[from] crate::registry::UnknownPlugin),
     /// Preparing a route or the policy failed.
     #[error(transparent)]
     App(Box<crate::Error>),
