@@ -2,6 +2,7 @@
 //! that section first. The first five come from the issue that asked for section search; the
 //! rest were written down before the ranking was tuned, so the ranking is judged on questions
 //! it was not fitted to. A question may have more than one section that truly answers it.
+//! Every guide that is added or reworked adds here the questions its sections answer.
 
 use smith_docs::{Corpus, SearchIndex};
 
@@ -101,6 +102,23 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
             ("install", "From a checkout"),
         ],
     ),
+    // Three a new user asked that the first hit did not answer: the sessions, permissions and
+    // context guides gained the section each needed (and its words).
+    (
+        "make bash available without asking",
+        &[("permissions", "Let bash and other programs run without asking")],
+    ),
+    (
+        "see what was sent to the model",
+        &[(
+            "context",
+            "See what was sent to the model: the recorded request of each attempt",
+        )],
+    ),
+    (
+        "resume yesterday's session",
+        &[("sessions", "Resume an earlier session")],
+    ),
 ];
 
 /// Questions written after the ranking above was settled, judged on looser terms: each must
@@ -177,6 +195,8 @@ const HELD_OUT: &[(&str, &[(&str, &str)])] = &[
                 "permissions",
                 "Block a dangerous command; let a safe one run without asking",
             ),
+            // It names `git status` and the setting that lets it run unasked.
+            ("permissions", "Let bash and other programs run without asking"),
         ],
     ),
     (
