@@ -106,7 +106,10 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
     // context guides gained the section each needed (and its words).
     (
         "make bash available without asking",
-        &[("permissions", "Let bash and other programs run without asking")],
+        &[(
+            "permissions",
+            "Let bash and other programs run without asking",
+        )],
     ),
     (
         "see what was sent to the model",
@@ -196,7 +199,10 @@ const HELD_OUT: &[(&str, &[(&str, &str)])] = &[
                 "Block a dangerous command; let a safe one run without asking",
             ),
             // It names `git status` and the setting that lets it run unasked.
-            ("permissions", "Let bash and other programs run without asking"),
+            (
+                "permissions",
+                "Let bash and other programs run without asking",
+            ),
         ],
     ),
     (

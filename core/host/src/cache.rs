@@ -358,12 +358,17 @@ fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> 
             .unwrap_or_default(),
         std::process::id()
     ));
-    let mut file = std::fs::File::create(&temp)?;
-    file.write_all(&entry_digest(path, artifact))?;
-    file.write_all(artifact)?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&temp, path).inspect_err(|_| {
+    let file = std::fs::File::create(&temp)?;
+    // A failed step removes the temporary at once (a full disk leaves nothing behind).
+    let written = (|| -> std::io::Result<()> {
+        let mut file = file;
+        file.write_all(&entry_digest(path, artifact))?;
+        file.write_all(artifact)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, path)
+    })();
+    written.inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
 }

@@ -538,9 +538,17 @@ impl CallState {
             evidence: done.evidence,
         };
         if let Err(e) = journal.complete(intent_entry, completion) {
+            // Say what is known: whether it ran, not only the outcome the record would hold.
+            let known = match outcome {
+                EffectOutcome::Applied => "was carried out",
+                EffectOutcome::NotApplied => "did not take effect",
+                // A program's outcome is never claimed: it ran, what it changed is unknown.
+                EffectOutcome::Unknown => "was started and ran (what it changed is not known)",
+            };
             let why = format!(
-                "the completion of effect {} could not be recorded ({e}); its outcome was {outcome:?}",
-                call.effect.name()
+                "{} `{}` {known}, but its completion could not be recorded ({e}); the session keeps it as started with its completion not recorded",
+                call.effect.name(),
+                call.target
             );
             self.terminal = Some(why.clone());
             return Err(E::io(why));

@@ -411,3 +411,55 @@ fn a_running_program_s_newest_output_is_offered_while_it_runs() {
     // Offered only when something new arrived: never the same preview twice in a row.
     assert!(previews.windows(2).all(|w| w[0] != w[1]), "{previews:?}");
 }
+
+/// A journal that records intents in the fixture's session but cannot record a completion,
+/// as when the disk fills while a program runs.
+struct CompletionFails(smith_store::SharedWriter);
+
+impl smith::EffectJournal for CompletionFails {
+    fn intent(
+        &self,
+        intent: smith_store::EffectIntent,
+        cause: Option<smith::EntryId>,
+    ) -> Result<smith::EntryId, smith::JournalError> {
+        self.0.intent(intent, cause)
+    }
+    fn complete(
+        &self,
+        _: smith::EntryId,
+        _: smith_store::EffectCompletion,
+    ) -> Result<smith::EntryId, smith::JournalError> {
+        Err(smith::JournalError::Storage(
+            "no space left on device".into(),
+        ))
+    }
+}
+
+#[test]
+fn a_program_that_ran_but_whose_completion_was_not_recorded_is_said_to_have_run() {
+    let host = host();
+    let f = Fixture::new();
+    let tools = host.loadout().with_policy(allowed());
+    let call = smith::ToolCall {
+        id: "c1".into(),
+        name: "bash".into(),
+        arguments: json!({"command": "touch ran-it"}),
+    };
+    let ctx = smith::ToolContext {
+        journal: std::sync::Arc::new(CompletionFails(f.writer.clone())),
+        ..f.context()
+    };
+    let out = tools.call(&call, &ctx, &Cancel::new());
+    assert!(f.root().join("ran-it").exists(), "the program ran");
+    assert!(out.is_error, "{}", out.output);
+    assert!(
+        out.output.contains("was started and ran")
+            && out
+                .output
+                .contains("its completion could not be recorded (")
+            && out.output.contains("no space left on device"),
+        "{}",
+        out.output
+    );
+    assert!(!out.output.contains("could not start"), "{}", out.output);
+}

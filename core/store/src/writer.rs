@@ -208,7 +208,10 @@ impl SessionWriter {
     /// [`Error::Io`] when the directory is missing or not writable, or the file exists.
     pub fn create(dir: &Path, id: SessionId) -> Result<Self, Error> {
         let (mut writer, temp) = Self::create_temp(dir, id)?;
-        publish(&temp, &writer.path, dir)?;
+        // A failed step removes what it wrote at once (a full disk leaves nothing behind).
+        publish(&temp, &writer.path, dir).inspect_err(|_| {
+            let _ = std::fs::remove_file(&temp);
+        })?;
         writer.holder = crate::holder::Claim::record(&writer.path);
         Ok(writer)
     }
@@ -231,11 +234,19 @@ impl SessionWriter {
             .create_new(true)
             .open(&temp)
             .map_err(io("creating session file", &temp))?;
-        lock(&file, &temp)?;
-        let salt = format::new_salt().map_err(io("creating session file", &temp))?;
-        file.write_all(&format::header_bytes(salt))
-            .and_then(|()| file.sync_all())
-            .map_err(io("writing session file", &temp))?;
+        // From here a failed step removes the file it created (a full disk leaves nothing).
+        let start = || -> Result<format::Salt, Error> {
+            lock(&file, &temp)?;
+            let salt = format::new_salt().map_err(io("creating session file", &temp))?;
+            (&file)
+                .write_all(&format::header_bytes(salt))
+                .and_then(|()| file.sync_all())
+                .map_err(io("writing session file", &temp))?;
+            Ok(salt)
+        };
+        let salt = start().inspect_err(|_| {
+            let _ = std::fs::remove_file(&temp);
+        })?;
         let writer = Self {
             file,
             path,

@@ -186,3 +186,55 @@ fn a_storage_failure_mid_run_ends_the_json_stream_by_its_rules_and_is_recorded()
     let again = env.run(&["eval", "-m", "scripted/demo", "--session", id, "again"]);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
 }
+
+/// A run on a disk that is already full fails, and leaves nothing behind: neither the empty
+/// `.ID.smith.tmp` of the session it could not create nor the compile cache's
+/// `.KEY.cwasm.PID.tmp` temporaries. The full disk is a small tmpfs mounted in a user and
+/// mount namespace of the test's own (what the sandbox suite also needs), so the check of
+/// what is left runs inside it too.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_leaves_no_temporary_files() {
+    let env = Env::new();
+    let disk = env.root.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let script = r#"
+        mount -t tmpfs -o size=256k tmpfs "$DISK" || exit 97
+        mkdir -p "$DISK/home" "$DISK/cache"
+        head -c 1048576 /dev/zero > "$DISK/filler" 2>/dev/null
+        SMITH_HOME="$DISK/home" SMITH_CACHE_HOME="$DISK/cache" "$SMITH" eval -m scripted/demo hi 2>"$DISK/../stderr"
+        echo "status $?"
+        find "$DISK" -name '*.tmp' | sed 's/^/left /'
+    "#;
+    let smith = env.command(&[]);
+    let mut cmd = std::process::Command::new("unshare");
+    cmd.args(["-rm", "sh", "-c", script])
+        .env("DISK", &disk)
+        .env("SMITH", smith.get_program());
+    for (key, value) in smith.get_envs() {
+        match value {
+            Some(v) => cmd.env(key, v),
+            None => cmd.env_remove(key),
+        };
+    }
+    let out = cmd.current_dir(env.root.path()).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the namespace and tmpfs are needed (as the sandbox needs them): {said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let diagnostics = std::fs::read_to_string(env.root.path().join("stderr")).unwrap_or_default();
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("status ") && l != "status 0"),
+        "the run on a full disk fails: {said}{diagnostics}"
+    );
+    assert!(
+        diagnostics.contains("The disk is full: free space on it"),
+        "{diagnostics}"
+    );
+    let left: Vec<&str> = said.lines().filter(|l| l.starts_with("left ")).collect();
+    assert!(left.is_empty(), "{left:?}\n{diagnostics}");
+}

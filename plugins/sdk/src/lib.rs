@@ -298,7 +298,8 @@ pub fn describe_process(e: &process::ProcessError) -> String {
         process::ProcessError::Denied(m) => format!("not allowed: {m}"),
         process::ProcessError::NotFound(m) => format!("not found: {m}"),
         process::ProcessError::Invalid(m) => m.clone(),
-        process::ProcessError::Io(m) => format!("could not start: {m}"),
+        // The host's message says what happened (not started, or ran but not recorded).
+        process::ProcessError::Io(m) => format!("I/O error: {m}"),
         process::ProcessError::Cancelled => "cancelled before it started".to_owned(),
     }
 }

@@ -97,6 +97,7 @@ pub(crate) fn open_error(e: OpenError, asked: &str) -> CliError {
 /// A store failure opening (`existing`) or creating the run's session, with the fix.
 pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
     let status = command_error::store_status(e);
+    let full = matches!(e, smith_store::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull);
     let hint = match status {
         exit::DAMAGED => {
             // Said once: the store's own words would repeat that nothing was changed.
@@ -114,6 +115,9 @@ pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
                     "{head}. The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
                 ),
             );
+        }
+        exit::RUN_FAILED if full => {
+            " The disk is full: free space on it, or set SMITH_HOME to a directory on another disk; nothing was left behind."
         }
         exit::RUN_FAILED if existing => {
             " The session file must be a regular file you can read and write; fix its permissions, or omit --session to start a new session."
