@@ -228,7 +228,7 @@ impl SessionWriter {
             });
         }
         let temp = dir.join(format!(".{}.tmp", crate::file_name(&id)));
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create_new(true)
