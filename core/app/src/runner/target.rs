@@ -170,7 +170,9 @@ pub struct Opened {
 /// A verification of a session's whole file — every frame's checksum, no bodies decoded —
 /// running on its own thread while the work goes on, for damage opening a writer does not
 /// look for (it checks the selected branch's tip): changes on branches that are not
-/// selected. It reads the file as it was when started.
+/// selected. It reads the file as it was when started, and only a file of at most
+/// [`DamageCheck::MAX_BYTES`]: a larger session costs what a small one costs to continue (it
+/// is read only where needed), and `smith sessions verify` checks it whole.
 #[derive(Debug)]
 pub struct DamageCheck {
     id: SessionId,
@@ -179,8 +181,17 @@ pub struct DamageCheck {
 }
 
 impl DamageCheck {
-    /// Start verifying `path` (session `id`); damage `said` by opening is not said again.
-    pub fn start(path: &Path, id: SessionId, said: &[OpenNotice]) -> Self {
+    /// The largest file verified beside a turn, in bytes (16 MiB: a few milliseconds of
+    /// checksums on another thread).
+    pub const MAX_BYTES: u64 = 16 << 20;
+
+    /// Start verifying `path` (session `id`), unless it is larger than [`Self::MAX_BYTES`]
+    /// or cannot be inspected (`None`); damage `said` by opening is not said again.
+    pub fn start(path: &Path, id: SessionId, said: &[OpenNotice]) -> Option<Self> {
+        let len = std::fs::metadata(path).ok()?.len();
+        if len > Self::MAX_BYTES {
+            return None;
+        }
         let known = skipped_at(said);
         let path = path.to_owned();
         let handle = std::thread::spawn(move || {
@@ -189,7 +200,7 @@ impl DamageCheck {
                 .map(|r| r.skipped().to_vec())
                 .unwrap_or_default()
         });
-        Self { id, known, handle }
+        Some(Self { id, known, handle })
     }
 
     /// Wait for the verification: a [`OpenNotice::Skipped`] for each damaged change opening

@@ -307,13 +307,15 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
     target::report_open_notices(&opened.notices);
     // Opening checked the selected branch; the rest of an existing file is verified beside
     // the turn, and what it finds is said when the turn ends.
-    let check = (target.is_some() && !opened.runner.is_created()).then(|| {
-        runner::target::DamageCheck::start(
-            opened.runner.path(),
-            opened.runner.id(),
-            &opened.notices,
-        )
-    });
+    let check = (target.is_some() && !opened.runner.is_created())
+        .then(|| {
+            runner::target::DamageCheck::start(
+                opened.runner.path(),
+                opened.runner.id(),
+                &opened.notices,
+            )
+        })
+        .flatten();
     let (mut runner, temp) = (opened.runner, opened.temp);
     // Every record from here on is redacted, and the session records what it redacts.
     runner
