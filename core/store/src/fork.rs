@@ -116,9 +116,7 @@ fn copy(
     let want = limit.get_or_insert(scan.leaf);
     if *want > copied {
         return Err(Error::Encode {
-            reason: format!(
-                "cannot fork at entry {want}: the session's committed entries are 1..={copied}"
-            ),
+            reason: format!("entry {want} is past the session's committed entries (1..={copied})"),
         });
     }
     if *want != 0 && writer.leaf() != Some(EntryId(*want)) {

@@ -261,6 +261,13 @@ fn branches_are_selected_forked_and_resumed() {
     assert!(stderr(&out).contains("999"), "{}", stderr(&out));
     let out = env.run(&["sessions", "fork", &id, "--at", "999"]);
     assert_eq!(out.status.code(), Some(2));
+    let said = stderr(&out);
+    assert!(
+        said.contains("entry 999 is past the session's committed entries (1..=")
+            && said.contains(&format!("`smith sessions get {id}` lists the entries"))
+            && said.matches("cannot").count() == 1,
+        "{said}"
+    );
 }
 
 #[test]

@@ -429,10 +429,10 @@ pub fn fork(
     at: Option<smith::EntryId>,
 ) -> Result<smith_store::Forked, OpenError> {
     smith_store::fork(path, store.dir(), SessionId::new_now(), at).map_err(|e| match e {
-        smith_store::Error::Encode { .. } => OpenError::Fork {
+        smith_store::Error::Encode { reason } => OpenError::Fork {
             session: id,
             at,
-            why: e.to_string(),
+            why: reason,
         },
         other => OpenError::Store(other),
     })

@@ -100,20 +100,31 @@ pub(crate) fn store_error(e: &smith_store::Error, existing: bool) -> CliError {
     let full = matches!(e, smith_store::Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull);
     let hint = match status {
         exit::DAMAGED => {
-            // Said once: the store's own words would repeat that nothing was changed.
-            let head = match e {
-                smith_store::Error::Corrupt {
-                    path,
-                    offset,
-                    reason,
-                } => format!("`{}` is damaged at byte {offset}: {reason}", path.display()),
-                other => command_error::store_message(other),
-            };
+            // Said once: the store's own words would repeat that nothing was changed. A fork
+            // at an intact entry is the way on (a writer cannot open the damaged file to
+            // select one); a file with no readable entries has only a new session.
             return CliError::new(
                 status,
-                format!(
-                    "{head}. The file is left unchanged: inspect it with `smith sessions verify`, select an intact entry with `smith sessions select`, continue in a fork (`smith sessions fork --at ENTRY`), or start a new session by omitting --session."
-                ),
+                match e {
+                    smith_store::Error::Corrupt {
+                        path,
+                        offset,
+                        reason,
+                    } => format!(
+                        "`{}` is damaged at byte {offset}: {reason}. The file is left unchanged: `smith sessions verify` shows what is intact, `smith sessions fork ID --at ENTRY` continues from an intact entry in a new session, or omit --session to start afresh.",
+                        path.display()
+                    ),
+                    other => {
+                        let said = command_error::store_message(other);
+                        if said.contains("not changed") {
+                            said
+                        } else {
+                            format!(
+                                "{said}. The file is left unchanged; omit --session to start a new session."
+                            )
+                        }
+                    }
+                },
             );
         }
         exit::RUN_FAILED if full => {

@@ -36,7 +36,9 @@ pub(super) fn run(store: &SessionStore, args: &ForkArgs, out: &mut Out) -> Resul
         ));
     }
     let forked = fork(store, &path, id, args.at.map(EntryId)).map_err(|e| match e {
-        e @ OpenError::Fork { .. } => CliError::usage(e.to_string()),
+        e @ OpenError::Fork { .. } => CliError::usage(format!(
+            "{e}; fork at one of them (`smith sessions get {id}` lists the entries), or leave --at out to fork at the selected leaf"
+        )),
         OpenError::Store(e) => {
             let status = command_error::store_status(&e);
             let hint = if status == exit::DAMAGED {
