@@ -8,8 +8,9 @@ use smith::{EntryId, SessionId};
 use crate::Error;
 use crate::format;
 use crate::meta::EntryMeta;
+use crate::publish::publish;
 use crate::scan::{Scanner, io};
-use crate::writer::{PendingFrame, SessionWriter, publish};
+use crate::writer::{PendingFrame, SessionWriter};
 
 /// What [`fork`] created.
 #[derive(Debug)]

@@ -19,6 +19,7 @@ mod fork;
 pub mod format;
 pub mod holder;
 pub mod meta;
+mod publish;
 mod reader;
 mod record;
 mod request;
@@ -33,6 +34,7 @@ mod tests;
 
 pub use error::{DecodeError, Error};
 pub use fork::{Forked, fork};
+pub use publish::{ABANDONED_AFTER, remove_abandoned_temporaries};
 pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
@@ -52,9 +54,7 @@ pub use shared::{SharedWriter, WeakWriter};
 pub use smith::{Delivery, EffectCompletion, EffectIntent, EffectOutcome};
 pub use state::StateRecord;
 pub use vcs::{VcsOp, VcsRecord};
-pub use writer::{
-    ABANDONED_AFTER, INDEX_SPAN, Recovery, SessionWriter, remove_abandoned_temporaries,
-};
+pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
 
 /// The file name of session `id`: `<id>.smith`.
 pub fn file_name(id: &smith::SessionId) -> String {

@@ -27,6 +27,8 @@ const TEST_PHASE_VAR: &str = "SMITH_TEST_SIGINT_AT";
 type Action = Box<dyn Fn() + Send>;
 
 struct Handler {
+    /// Whether SIGINT is handled (not inherited ignored).
+    sigint: bool,
     cancel: Cancel,
     presses: AtomicU32,
     action: Mutex<Option<Action>>,
@@ -44,7 +46,8 @@ pub(crate) fn install() {
     HANDLER.get_or_init(|| {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
         let mut wanted = vec![SIGTERM, SIGHUP];
-        if !smith_app::interrupts::sigint_ignored() {
+        let sigint = !smith_app::interrupts::sigint_ignored();
+        if sigint {
             wanted.push(SIGINT);
         }
         // Without a handler (one could not be registered) each signal keeps its default: it
@@ -59,6 +62,7 @@ pub(crate) fn install() {
             }
         });
         Some(Handler {
+            sigint,
             cancel: Cancel::new(),
             presses: AtomicU32::new(0),
             action: Mutex::new(None),
@@ -110,7 +114,10 @@ pub(crate) fn phase(name: &str) {
     }
     let pid = rustix::process::getpid();
     let _ = rustix::process::kill_process(pid, rustix::process::Signal::INT);
-    let Some(h) = handler() else { return };
+    // An ignored SIGINT is never counted: nothing to wait for.
+    let Some(h) = handler().filter(|h| h.sigint) else {
+        return;
+    };
     let deadline = Instant::now() + Duration::from_secs(30);
     while h.presses.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(1));
