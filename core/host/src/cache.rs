@@ -4,10 +4,14 @@
 //!
 //! An entry is `<dir>/<key>.cwasm`, where the key is the SHA-256 of the engine's
 //! compatibility hash (wasmtime version and configuration), the compiler tier and the
-//! component's bytes. The file holds the SHA-256 of its name and the artifact, followed by the
-//! artifact, written to a temporary name and renamed into place; a file whose digest does not
-//! match (damaged, or another component's filed under this key), that is not a regular file or
-//! that is implausibly large is ignored and rewritten.
+//! component's bytes. The `.cwasm` file holds the artifact alone, so that wasmtime maps it
+//! (`Component::deserialize_file`) instead of copying it into memory: a start touches only the
+//! code it runs, and the artifact's pages stay shared with the page cache. Its digest — the
+//! SHA-256 of the entry's name and the artifact — is the 32 bytes of `<dir>/<key>.sum`,
+//! written after it. Each file is written to a temporary name and renamed into place. An
+//! entry whose artifact does not match its digest (damaged, cut short, another component's
+//! filed under this key, or its digest missing because a process ended between the two
+//! renames), that is not a regular file or that is implausibly large is ignored and rewritten.
 //!
 //! Two compilers serve it ([`Tier`]): Cranelift, whose code is optimized, and wasmtime's
 //! baseline compiler Winch, about five times faster to compile (measured on the bundled
@@ -125,8 +129,8 @@ impl CompileCache {
         let mut h = ShaHasher(Sha256::new());
         std::hash::Hash::hash(&engine.precompile_compatibility_hash(), &mut h);
         h.0.update(match tier {
-            Tier::Optimized => b"smith-compile-cache-v2".as_slice(),
-            Tier::Baseline => b"smith-compile-cache-v2-baseline".as_slice(),
+            Tier::Optimized => b"smith-compile-cache-v3".as_slice(),
+            Tier::Baseline => b"smith-compile-cache-v3-baseline".as_slice(),
         });
         h.0.update(wasm);
         crate::fsops::sha256_hex(&h.0.finalize())
@@ -263,51 +267,65 @@ fn compile(engine: &Engine, wasm: &[u8], origin: &str) -> Result<Component, Erro
 const MAX_ENTRY_BYTES: u64 = 256 << 20;
 
 /// The digest an entry holds: of its key (its file name) and its artifact, so an artifact
-/// filed under another component's key fails it like a damaged one.
-fn entry_digest(path: &Path, artifact: &[u8]) -> [u8; 32] {
+/// filed under another component's key fails it like a damaged one. `artifact` is read to
+/// its end in pieces; an I/O error is `None`.
+fn entry_digest(path: &Path, mut artifact: impl std::io::Read) -> Option<[u8; 32]> {
     let mut h = Sha256::new();
     h.update(
         path.file_name()
             .map(|n| n.as_encoded_bytes())
             .unwrap_or_default(),
     );
-    h.update(artifact);
-    h.finalize().into()
+    // Hashed through a small buffer: the artifact is never whole in this process's memory.
+    let mut buf = [0u8; 16 << 10];
+    loop {
+        match artifact.read(&mut buf) {
+            Ok(0) => return Some(h.finalize().into()),
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Where the digest of the entry at `path` is kept: beside it, `<key>.sum`.
+fn digest_path(path: &Path) -> PathBuf {
+    path.with_extension("sum")
+}
+
+/// Whether `path` is a regular file of at most `max` bytes (a FIFO would block an open, a
+/// device or a huge file would be read without end).
+fn plausible(path: &Path, max: u64) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= max)
 }
 
 fn read_verified(engine: &Engine, path: &Path) -> Option<Component> {
-    // Only a regular file of a plausible size is read: a FIFO would block the open, a device
-    // or a huge file would be read without end.
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_ENTRY_BYTES {
+    let sum = digest_path(path);
+    if !plausible(path, MAX_ENTRY_BYTES) || !plausible(&sum, 32) {
         return None;
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()?);
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(std::fs::File::open(path).ok()?, MAX_ENTRY_BYTES),
-        &mut bytes,
-    )
-    .ok()?;
-    if bytes.len() < 32 {
+    let digest = std::fs::read(&sum).ok()?;
+    let file = std::fs::File::open(path).ok()?;
+    if entry_digest(path, std::io::Read::take(file, MAX_ENTRY_BYTES))?.as_slice() != digest {
         return None;
     }
-    let (digest, artifact) = bytes.split_at(32);
-    if entry_digest(path, artifact).as_slice() != digest {
-        return None;
-    }
-    // SAFETY: `Component::deserialize` requires bytes produced by `Component::serialize` of a
-    // compatible engine. The entry's name is the SHA-256 of this engine's compatibility hash
-    // and the component, and its content is verified against the digest written with it, so
+    // SAFETY: `Component::deserialize_file` requires a file produced by
+    // `Component::serialize` of a compatible engine, left unchanged while the component
+    // lives. The entry's name is the SHA-256 of this engine's compatibility hash and the
+    // component, and its content was just verified against the digest written after it, so
     // these are exactly the bytes this Smith serialized (a truncated or corrupted file fails
-    // the digest and is recompiled). The cache directory belongs to the user running Smith;
-    // whoever can write there can also replace the smith binary itself. This is Smith's one
-    // `unsafe` exception (the workspace forbids unsafe code everywhere else).
+    // the digest and is recompiled). Entries are only ever replaced by renaming a new file
+    // into place, which leaves a mapped file as it was; one renamed in between the check and
+    // the mapping is an artifact of the same component for the same engine. The cache
+    // directory belongs to the user running Smith; whoever can write there can also replace
+    // the smith binary itself. This is Smith's one `unsafe` exception (the workspace forbids
+    // unsafe code everywhere else).
     #[allow(unsafe_code)]
-    let component = unsafe { Component::deserialize(engine, artifact) };
+    let component = unsafe { Component::deserialize_file(engine, path) };
     component.ok()
 }
 
-/// Remove the temporary entries (`.<key>.cwasm.<pid>.tmp`) in `dir` that a killed process or a
+/// Remove the temporary files (`.<key>.cwasm.<pid>.tmp`, `.<key>.sum.<pid>.tmp`) in `dir` that a killed process or a
 /// full disk left: only those whose process no longer exists and that are older than
 /// [`ABANDONED_AFTER`], so a live writer's file is never touched.
 fn remove_abandoned_temporaries(dir: &Path) {
@@ -349,8 +367,18 @@ fn process_exists(pid: i32) -> bool {
     )
 }
 
+/// Write the entry at `path` — the artifact, then its digest beside it — each through a
+/// temporary file renamed into place once synced. A failed step removes its temporary at once
+/// (a full disk leaves nothing behind); an artifact left without its digest is not loaded.
 fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    let digest = entry_digest(path, artifact).ok_or_else(|| std::io::Error::other("unreadable"))?;
+    write_file(dir, path, artifact)?;
+    write_file(dir, &digest_path(path), &digest)
+}
+
+/// Write `bytes` at `path` through `.<name>.<pid>.tmp`, synced, then renamed into place.
+fn write_file(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let temp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name()
@@ -359,11 +387,9 @@ fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> 
         std::process::id()
     ));
     let file = std::fs::File::create(&temp)?;
-    // A failed step removes the temporary at once (a full disk leaves nothing behind).
     let written = (|| -> std::io::Result<()> {
         let mut file = file;
-        file.write_all(&entry_digest(path, artifact))?;
-        file.write_all(artifact)?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temp, path)

@@ -189,6 +189,20 @@ fn a_baseline_first_cache_runs_winch_code_then_finds_optimized_code_and_never_lo
     smith_testkit::wait_until("the optimized entry", || entries(dir.path()).len() == 2);
     let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
     assert_eq!(tiers(&host), vec![smith_host::Tier::Optimized]);
+    // Entries whose digests are gone (a process ended between writing an artifact and its
+    // digest): none is loaded; the plugin is compiled again (baseline first).
+    for name in entries(dir.path()) {
+        let sum = dir.path().join(name.replace(".cwasm", ".sum"));
+        std::fs::remove_file(sum).unwrap();
+    }
+    let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
+    assert_eq!(tiers(&host), vec![smith_host::Tier::Baseline]);
+    assert!(
+        entries(dir.path())
+            .iter()
+            .any(|n| dir.path().join(n.replace(".cwasm", ".sum")).is_file()),
+        "the baseline entry was written again with its digest"
+    );
     // Every entry damaged (truncated, or a flipped byte): none is loaded; the plugin is
     // compiled again (baseline first) and works.
     for (n, name) in entries(dir.path()).iter().enumerate() {
