@@ -51,7 +51,6 @@ pub mod inspect;
 pub mod installed;
 pub mod interrupts;
 pub mod live;
-mod manifest_cache;
 pub mod models;
 pub mod paths;
 pub mod permissions;

@@ -213,10 +213,7 @@ impl Registry {
         settings: &Settings,
     ) -> Result<(Self, Vec<Notice>), RegistryError> {
         let mut plugins = Vec::new();
-        for (bundled, manifest) in smith_plugins::BUNDLED
-            .iter()
-            .zip(bundled_manifests(paths.compile_cache()))
-        {
+        for (bundled, manifest) in smith_plugins::BUNDLED.iter().zip(bundled_manifests()) {
             plugins.push(Known {
                 source: Source::Bundled(bundled),
                 manifest: manifest.map_err(|e| RegistryError::Defect(e.to_string()))?,
@@ -431,14 +428,7 @@ impl Registry {
 /// The bundled plugins' manifests, parsed on two threads: KDL parsing is most of what knowing
 /// the plugins costs (measured: about 7 ms of a 9 ms `smith plugins list`), and every command
 /// pays it.
-/// The bundled plugins' manifests, in bundle order: kept parsed between the processes of
-/// this binary beside the compile cache (`manifest_cache`), else parsed here.
-fn bundled_manifests(cache: Option<&Path>) -> Vec<Result<Manifest, smith_host::Error>> {
-    crate::manifest_cache::bundled(cache, smith_plugins::BUNDLED, parse_bundled)
-}
-
-/// Parse every bundled manifest, half of them on a second thread.
-fn parse_bundled() -> Vec<Result<Manifest, smith_host::Error>> {
+fn bundled_manifests() -> Vec<Result<Manifest, smith_host::Error>> {
     let parse = |list: &[smith_plugins::BundledPlugin]| -> Vec<_> {
         list.iter()
             .map(|b| Manifest::parse(b.manifest, b.origin))

@@ -19,7 +19,7 @@ pub const MAX_STATE_BYTES: u64 = 1 << 20;
 pub const MAX_STATE_SLOTS: usize = 16;
 
 /// One slot a manifest declares.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateSlot {
     /// Its name (lowercase letters, digits and `-`).
     pub name: String,

@@ -92,7 +92,7 @@ const WORLD_NAMES: [&str; 5] = [
 ];
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProviderDecl {
     /// The provider id, as in `provider/model`.
     pub id: String,
@@ -104,7 +104,7 @@ pub struct ProviderDecl {
 
 /// A provider's API key: the environment variable it is read from and the header the host
 /// sends it in (the plugin never sees it).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiKey {
     /// The environment variable (e.g. `ANTHROPIC_API_KEY`).
     pub env: String,
@@ -154,7 +154,7 @@ pub const RESERVED_ID: &str = "smith";
 /// `destructive=`, `idempotent=`, `open-world=`): hints for clients that show or gate calls
 /// (MCP's tool annotations), never a security boundary — grants and the user's policy are.
 /// `None`: not declared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ToolHints {
     /// The tool changes nothing.
     pub read_only: Option<bool>,
@@ -166,9 +166,8 @@ pub struct ToolHints {
     pub open_world: Option<bool>,
 }
 
-/// A parsed, validated manifest. Its serde form exists for the parsed bundled manifests kept
-/// between processes of one binary (`core/app`'s `manifest_cache`), never as a file format.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// A parsed, validated manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Manifest {
     /// The plugin id (`files`): lowercase letters, digits and `-`.
     pub id: String,
