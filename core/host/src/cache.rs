@@ -200,7 +200,7 @@ impl CompileCache {
                     .write_failure
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
-                failure.get_or_insert_with(|| format!("{}: {e}", path.display()));
+                failure.get_or_insert_with(|| e.to_string());
             }
         }
     }
@@ -306,28 +306,49 @@ fn read_verified(engine: &Engine, path: &Path) -> Option<Component> {
     }
     let digest = std::fs::read(&sum).ok()?;
     let file = std::fs::File::open(path).ok()?;
-    if entry_digest(path, std::io::Read::take(file, MAX_ENTRY_BYTES))?.as_slice() != digest {
+    if entry_digest(path, std::io::Read::take(&file, MAX_ENTRY_BYTES))?.as_slice() != digest {
         return None;
     }
+    let mapped = same_file(&file, path);
     // SAFETY: `Component::deserialize_file` requires a file produced by
     // `Component::serialize` of a compatible engine, left unchanged while the component
     // lives. The entry's name is the SHA-256 of this engine's compatibility hash and the
     // component, and its content was just verified against the digest written after it, so
     // these are exactly the bytes this Smith serialized (a truncated or corrupted file fails
-    // the digest and is recompiled). Entries are only ever replaced by renaming a new file
-    // into place, which leaves a mapped file as it was; one renamed in between the check and
-    // the mapping is an artifact of the same component for the same engine. The cache
-    // directory belongs to the user running Smith; whoever can write there can also replace
-    // the smith binary itself. This is Smith's one `unsafe` exception (the workspace forbids
-    // unsafe code everywhere else).
+    // the digest and is recompiled). What is mapped is the file just checked — the same open
+    // file, reached through its descriptor — so an entry renamed into place in between is not
+    // what loads; entries are only ever replaced by renaming, never written in place. The
+    // cache directory belongs to the user running Smith; whoever can write there can also
+    // replace the smith binary itself. This is Smith's one `unsafe` exception (the workspace
+    // forbids unsafe code everywhere else).
     #[allow(unsafe_code)]
-    let component = unsafe { Component::deserialize_file(engine, path) };
+    let component = unsafe { Component::deserialize_file(engine, &mapped) };
+    drop(file);
     component.ok()
 }
 
+/// A path that opens the same file as the open `file` (found at `path`): on Linux its
+/// descriptor's `/proc/self/fd/N`, which names the open file itself, not whatever `path`
+/// names by then; elsewhere, or without `/proc`, `path`.
+fn same_file(file: &std::fs::File, path: &Path) -> PathBuf {
+    #[cfg(target_os = "linux")]
+    {
+        let fd = PathBuf::from(format!(
+            "/proc/self/fd/{}",
+            std::os::fd::AsRawFd::as_raw_fd(file)
+        ));
+        if fd.exists() {
+            return fd;
+        }
+    }
+    let _ = file;
+    path.to_owned()
+}
+
 /// Remove the temporary files (`.<key>.cwasm.<pid>.tmp`, `.<key>.sum.<pid>.tmp`) in `dir` that a killed process or a
-/// full disk left: only those whose process no longer exists and that are older than
-/// [`ABANDONED_AFTER`], so a live writer's file is never touched.
+/// full disk left: those whose process no longer exists and that are older than
+/// [`ABANDONED_AFTER`], and any older than [`FORGOTTEN_AFTER`], so a live writer's file is
+/// never touched.
 fn remove_abandoned_temporaries(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -343,11 +364,13 @@ fn remove_abandoned_temporaries(dir: &Path) {
         else {
             continue;
         };
-        let old = entry
+        let age = entry
             .metadata()
             .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > ABANDONED_AFTER));
-        if old && !process_exists(pid) {
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .unwrap_or_default();
+        if age > FORGOTTEN_AFTER || (age > ABANDONED_AFTER && !process_exists(pid)) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -355,6 +378,11 @@ fn remove_abandoned_temporaries(dir: &Path) {
 
 /// How old a temporary file of a process that no longer exists must be to be removed.
 const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How old a temporary file is removed whatever its process id names: a writer takes
+/// seconds, and the id may have been reused (or belong to another machine or container
+/// sharing the cache).
+const FORGOTTEN_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Whether process `pid` exists (a signal-0 probe; a process of another user exists too).
 fn process_exists(pid: i32) -> bool {
@@ -375,11 +403,19 @@ fn process_exists(pid: i32) -> bool {
 /// artifact against its digest, so what a power loss leaves half-written is compiled again.
 /// Syncing the two files cost a first run one to three milliseconds a file, on its critical
 /// path.
+///
+/// # Errors
+/// The first I/O error, its message naming the directory or file it happened to.
 fn write_entry(dir: &Path, path: &Path, artifact: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    let naming = |at: &Path| {
+        let at = at.to_owned();
+        move |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", at.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(naming(dir))?;
     let digest = entry_digest(path, artifact).ok_or_else(|| std::io::Error::other("unreadable"))?;
-    write_file(dir, path, artifact)?;
-    write_file(dir, &digest_path(path), &digest)
+    write_file(dir, path, artifact).map_err(naming(path))?;
+    let sum = digest_path(path);
+    write_file(dir, &sum, &digest).map_err(naming(&sum))
 }
 
 /// Write `bytes` at `path` through `.<name>.<pid>.tmp`, renamed into place.
@@ -401,4 +437,43 @@ fn write_file(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     written.inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The path a checked entry is mapped through opens the file that was checked, even when
+    /// another has been renamed over its name since.
+    #[test]
+    fn the_file_mapped_is_the_file_checked_not_what_its_name_names_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = dir.path().join("k.cwasm");
+        std::fs::write(&entry, b"checked").unwrap();
+        let file = std::fs::File::open(&entry).unwrap();
+        let other = dir.path().join("other");
+        std::fs::write(&other, b"renamed over it").unwrap();
+        std::fs::rename(&other, &entry).unwrap();
+        let mapped = same_file(&file, &entry);
+        let expected: &[u8] = if cfg!(target_os = "linux") {
+            b"checked"
+        } else {
+            b"renamed over it"
+        };
+        assert_eq!(std::fs::read(mapped).unwrap(), expected);
+    }
+
+    /// A write that fails names the file or directory it failed at, not only the entry.
+    #[test]
+    fn a_failed_write_names_where_it_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = dir.path().join("k.cwasm");
+        std::fs::create_dir(dir.path().join("k.sum")).unwrap();
+        let err = write_entry(dir.path(), &entry, b"artifact").unwrap_err();
+        assert!(err.to_string().contains("k.sum"), "{err}");
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, b"").unwrap();
+        let err = write_entry(&file, &file.join("k.cwasm"), b"artifact").unwrap_err();
+        assert!(err.to_string().contains("a-file:"), "{err}");
+    }
 }

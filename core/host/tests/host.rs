@@ -705,24 +705,28 @@ fn the_compile_cache_sweeps_what_dead_writers_left_and_says_when_it_cannot_write
         .find(|p| p.origin.contains("queue"))
         .expect("the bundled queue policy");
     let dir = tempfile::tempdir().unwrap();
-    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
-    let leave = |name: String| {
+    let leave_aged = |name: String, age: u64| {
         let path = dir.path().join(name);
         std::fs::write(&path, b"partial").unwrap();
+        let modified = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
         std::fs::File::options()
             .write(true)
             .open(&path)
             .unwrap()
-            .set_modified(old)
+            .set_modified(modified)
             .unwrap();
         path
     };
+    let leave = |name: String| leave_aged(name, 120);
     // A process that has exited: its pid names no process now.
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
     let abandoned = leave(format!(".abc.cwasm.{dead}.tmp"));
     let live = leave(format!(".def.cwasm.{}.tmp", std::process::id()));
+    // Two hours old under a live process id (reused, or another machine's): no writer takes
+    // that long.
+    let forgotten = leave_aged(format!(".ghi.sum.{}.tmp", std::process::id()), 7200);
     let cache = CompileCache::new(Some(dir.path().to_owned()));
     Host::load(&[common::source(queue)], &cache, Limits::default()).unwrap();
     assert!(
@@ -730,6 +734,7 @@ fn the_compile_cache_sweeps_what_dead_writers_left_and_says_when_it_cannot_write
         "a dead writer's partial entry is removed"
     );
     assert!(live.exists(), "a live process's is kept");
+    assert!(!forgotten.exists(), "one older than any write is removed");
     assert!(cache.write_failure().is_none());
 
     // A cache directory that cannot be created: plugins load, and the failure is said.
