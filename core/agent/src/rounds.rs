@@ -23,11 +23,13 @@ impl Agent<'_> {
     ) -> Result<StopReason, RunError> {
         let definitions = self.tools.definitions();
         let requires = self.tools.provenance();
-        let mut round = 0;
+        // Numbered across the work (late delivery runs more rounds of the same turn).
+        let mut round = run.rounds_run;
         // Whether this run already compacted after a context overflow (once per run).
         let mut overflow_retried = false;
         loop {
             round += 1;
+            run.rounds_run = round;
             if round > self.limits.max_rounds {
                 return Err(RunError::RoundLimit {
                     limit: self.limits.max_rounds,
@@ -234,6 +236,23 @@ impl Agent<'_> {
         }
     }
 
+    /// Offer input queued while the turn was ending to the queue policy, as at the end of
+    /// the last round: delivered, the turn goes on with more rounds; otherwise it ends as it
+    /// was ending ([`crate::settle::Settled::Reopened`]).
+    pub(crate) fn deliver_late(
+        &self,
+        run: &mut Run<'_>,
+        model: &Selection,
+    ) -> Result<StopReason, RunError> {
+        let round = run.rounds_run;
+        let plan = self.consult(run, |queued| LifecycleEvent::Idle { round, queued });
+        if plan.deliver.is_empty() {
+            return Ok(StopReason::EndTurn);
+        }
+        run.deliver(&plan.deliver)?;
+        self.rounds(run, model)
+    }
+
     /// Consult the lifecycle handlers at a point of the run, when queued input the active
     /// queue policy may deliver is waiting; report input blocked by a missing or different
     /// policy once per run. Returns the validated plan (empty after a cancel).
@@ -262,6 +281,7 @@ impl Agent<'_> {
                 ),
             });
         }
+        run.offered.extend(eligible.iter().map(|q| q.submission));
         if eligible.is_empty() || run.cancel.is_cancelled() {
             return Plan::default();
         }

@@ -128,6 +128,11 @@ pub(crate) struct Run<'r> {
     pub(crate) last_attempt: Option<EntryId>,
     /// Whether a failed working-tree snapshot was already reported in this run.
     pub(crate) history_reported: bool,
+    /// The queued input the lifecycle handlers were offered in this run: what arrives later
+    /// — while the turn was ending — is offered before the work ends, never stranded.
+    pub(crate) offered: std::collections::HashSet<EntryId>,
+    /// The rounds run so far by the top-level work (numbering continues after late delivery).
+    pub(crate) rounds_run: u32,
 }
 
 impl<'r> Run<'r> {
@@ -153,6 +158,8 @@ impl<'r> Run<'r> {
             quiet: false,
             last_attempt: None,
             history_reported: false,
+            offered: std::collections::HashSet::new(),
+            rounds_run: 0,
         }
     }
 }
@@ -487,19 +494,30 @@ impl<'a> Agent<'a> {
         run.explicit_destination = destination.is_some();
         run.attachments = attachments.to_vec();
         run.images = images.to_vec();
-        let outcome = match run.admit(model, prompt) {
+        let mut outcome = match run.admit(model, prompt) {
             Ok(()) => self.rounds(&mut run, model),
             Err(e) => Err(e),
         };
-        let (stop_reason, error) = match outcome {
-            Ok(reason) => (reason, None),
-            Err(e) => (StopReason::Error, Some(e)),
-        };
         // The work settles after the work it owns: owned children run (or, when this work
-        // did not succeed, are ended unstarted) before its own end is recorded.
-        let end = match run.submission {
-            Some(work) => self.settle(&mut run, work, stop_reason, error.as_ref()),
-            None => Ok(()),
+        // did not succeed, are ended unstarted) before its own end is recorded. Input queued
+        // while the turn was ending is offered to the queue policy first (and, delivered,
+        // continues the turn).
+        let (stop_reason, error, end) = loop {
+            let (stop_reason, error) = match outcome {
+                Ok(reason) => (reason, None),
+                Err(e) => (StopReason::Error, Some(e)),
+            };
+            let end = match run.submission {
+                Some(work) => self.settle(&mut run, work, stop_reason, error.as_ref()),
+                None => Ok(crate::settle::Settled::Ended),
+            };
+            match end {
+                Ok(crate::settle::Settled::Reopened) => {
+                    outcome = self.deliver_late(&mut run, model)
+                }
+                Ok(crate::settle::Settled::Ended) => break (stop_reason, error, Ok(())),
+                Err(e) => break (stop_reason, error, Err(e)),
+            }
         };
         if let Some(watch) = run.abort_watch.take() {
             watch.stop();

@@ -8,18 +8,30 @@ use smith_store::{NewEntry, Record, RunEnd};
 
 use crate::run::{Agent, Run, RunError};
 
+/// How settling work ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Settled {
+    /// Its end is recorded.
+    Ended,
+    /// Not ended: the top-level work ended its turn, and input the active queue policy may
+    /// deliver was queued after the handlers were last asked (while the turn was ending). The
+    /// caller offers it ([`Agent::deliver_late`]) and settles again.
+    Reopened,
+}
+
 impl Agent<'_> {
     /// Run the owned children of `work` (in admission order, also those admitted meanwhile),
     /// then record `work`'s end — its terminal receipt — paired with it. The end is written
     /// under the work-state lock once no child waits, so no child can be admitted to an owner
-    /// that has ended.
+    /// that has ended — and, for top-level work that ended its turn, once no queued input
+    /// waits that the queue policy was not offered, so none is left behind by an ended turn.
     pub(crate) fn settle(
         &self,
         run: &mut Run<'_>,
         work: EntryId,
         stop_reason: StopReason,
         error: Option<&RunError>,
-    ) -> Result<(), smith_store::Error> {
+    ) -> Result<Settled, smith_store::Error> {
         let succeeded =
             matches!(stop_reason, StopReason::EndTurn | StopReason::MaxTokens) && error.is_none();
         let settled = self.settle_inner(run, work, stop_reason, error, succeeded);
@@ -41,7 +53,7 @@ impl Agent<'_> {
         stop_reason: StopReason,
         error: Option<&RunError>,
         succeeded: bool,
-    ) -> Result<(), smith_store::Error> {
+    ) -> Result<Settled, smith_store::Error> {
         // Whether a child was ended without running.
         let mut cut = false;
         // The children settled under this work, referenced by its end.
@@ -59,8 +71,24 @@ impl Agent<'_> {
                 {
                     watch.stop();
                 }
+                // Asked before the work state is locked (a handler host may take time).
+                let active = self.lifecycle.queue_policy();
                 let mut state = crate::inbox::lock(&run.session.work);
                 let waiting = state.waiting_children(work);
+                // As at a round's end: input is delivered only while a round is left to
+                // answer it.
+                let late = stop_reason == StopReason::EndTurn
+                    && succeeded
+                    && run.rounds_run < self.limits.max_rounds
+                    && children.is_empty()
+                    && !run.cancel.is_cancelled()
+                    && state.running.as_ref().is_some_and(|(w, _)| *w == work)
+                    && state.queue.iter().any(|q| {
+                        Some(&q.policy) == active.as_ref() && !run.offered.contains(&q.submission)
+                    });
+                if waiting.is_empty() && late {
+                    return Ok(Settled::Reopened);
+                }
                 if waiting.is_empty() {
                     // A cancellation is recorded before the end of the work it aborts.
                     let mut entries = Vec::new();
@@ -106,7 +134,7 @@ impl Agent<'_> {
                     if state.running.as_ref().is_some_and(|(w, _)| *w == work) {
                         state.running = None;
                     }
-                    return Ok(());
+                    return Ok(Settled::Ended);
                 }
                 drop(state);
                 children.extend(&waiting);
@@ -150,6 +178,7 @@ impl Agent<'_> {
             return Ok(());
         };
         let (parent_work, parent_usage, parent_cost) = (run.submission, run.usage, run.cost);
+        let parent_rounds = std::mem::take(&mut run.rounds_run);
         run.submission = Some(child);
         run.usage = UsageTotals::default();
         run.cost = Some(0.0);
@@ -166,10 +195,12 @@ impl Agent<'_> {
             Ok(reason) => (reason, None),
             Err(e) => (StopReason::Error, Some(e)),
         };
+        // Child work is never reopened: only top-level work takes queued input.
         let settled = self.settle(run, child, stop_reason, error.as_ref());
         run.submission = parent_work;
         run.usage = parent_usage;
         run.cost = parent_cost;
-        settled
+        run.rounds_run = parent_rounds;
+        settled.map(|_| ())
     }
 }

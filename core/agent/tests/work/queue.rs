@@ -414,3 +414,84 @@ fn a_sink_may_consult_the_inbox_while_intents_arrive() {
     assert_eq!(outcome.stop_reason, StopReason::EndTurn);
     assert!(seen > 0, "live work was visible to the sink");
 }
+
+/// The queue policy of [`Policy`], which queues follow-up input itself at one moment: at its
+/// `at`-th consultation of the active policy after the sink saw the turn's last round end —
+/// the moment between the last look at the queue and the work's end, when a person typing
+/// ahead of a finishing turn queues input.
+struct LatePolicy {
+    inner: Policy,
+    inbox: Arc<Mutex<Option<Inbox>>>,
+    armed: Arc<std::sync::atomic::AtomicBool>,
+    asked: std::sync::atomic::AtomicU32,
+    at: u32,
+}
+
+impl Lifecycle for LatePolicy {
+    fn queue_policy(&self) -> Option<String> {
+        use std::sync::atomic::Ordering;
+        if self.armed.load(Ordering::SeqCst)
+            && self.asked.fetch_add(1, Ordering::SeqCst) + 1 == self.at
+        {
+            let inbox = self.inbox.lock().unwrap().clone().unwrap();
+            enqueue(&inbox, "typed as the turn ended", Delivery::FollowUp);
+        }
+        self.inner.queue_policy()
+    }
+
+    fn handle(&self, event: &LifecycleEvent, cancel: &Cancel) -> Vec<HandlerReply> {
+        self.inner.handle(event, cancel)
+    }
+}
+
+#[test]
+fn follow_up_queued_while_the_turn_ends_is_delivered_not_left_behind() {
+    // The moment before the last look at the queue (delivered as usual) and the one after it,
+    // before the work's end is recorded (offered late, and the turn goes on).
+    for at in [1, 2] {
+        let mut f = fixture();
+        let p = provider(
+            "round { text \"first\"; stop \"end_turn\" }\nround { echo; stop \"end_turn\" }\n",
+            f.dir.path(),
+        );
+        let tools = Tools::new(|_, _| {});
+        let armed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let policy = LatePolicy {
+            inner: Policy::new(),
+            inbox: Arc::clone(&f.inbox_slot),
+            armed: Arc::clone(&armed),
+            asked: std::sync::atomic::AtomicU32::new(0),
+            at,
+        };
+        let agent = Agent::new(&p, &tools, RunLimits::default()).with_lifecycle(&policy);
+        *f.inbox_slot.lock().unwrap() = Some(agent.inbox(&f.session));
+        let mut sink = |intent: Intent| {
+            if let Intent::RoundEnd { round: 1, .. } = intent {
+                armed.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        };
+        let outcome = agent.run(&mut f.session, &model(), "go", &mut sink, &Cancel::new());
+        assert_eq!(outcome.stop_reason, StopReason::EndTurn, "at {at}");
+        assert!(
+            agent.inbox(&f.session).queued().is_empty(),
+            "at {at}: the follow-up was left in the queue"
+        );
+        let entries = read_session(f.session.path()).unwrap().entries;
+        let texts: Vec<String> = entries
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::Message(m) => Some(format!("{:?}", m.message)),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            texts.last().unwrap().contains("typed as the turn ended"),
+            "at {at}: the turn went on to answer it: {texts:?}"
+        );
+        let ends = smith_testkit::kinds_of(&entries)
+            .iter()
+            .filter(|k| **k == "run_end")
+            .count();
+        assert_eq!(ends, 1, "at {at}: one work, ended once");
+    }
+}
