@@ -101,6 +101,15 @@ pub enum TransportError {
         /// The bound.
         timeout: Duration,
     },
+    /// The host's address is one the engine's [`AddressCheck`] refuses (a plugin's network
+    /// grant does not cover it); no connection was made.
+    #[error("{url} was not requested: {why}")]
+    Refused {
+        /// The URL.
+        url: String,
+        /// Why the address is refused, naming the address and the grant.
+        why: String,
+    },
     /// The request was cancelled before the head arrived.
     #[error("the request was cancelled before the server answered")]
     Cancelled,
@@ -289,6 +298,60 @@ pub struct HttpEngine {
     bounds: Bounds,
 }
 
+/// Decides whether the engine may connect to an address a host name resolved to: given the
+/// URL's host (as written in the URL, lowercase; an IP literal without brackets) and one
+/// resolved address, `Ok` or why not. Checked for every address before any connection, so a
+/// refused host sees no connection attempt, and the addresses checked are the ones connected
+/// to (no second lookup a changed DNS answer could slip through).
+pub type AddressCheck =
+    std::sync::Arc<dyn Fn(&str, std::net::SocketAddr) -> Result<(), String> + Send + Sync>;
+
+/// The resolver of a guarded engine: the system's lookup, then every address checked.
+struct GuardedResolver {
+    inner: ureq::unversioned::resolver::DefaultResolver,
+    check: AddressCheck,
+}
+
+impl std::fmt::Debug for GuardedResolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GuardedResolver")
+    }
+}
+
+/// An address a guarded engine refused, carried through ureq's error as its source.
+#[derive(Debug)]
+struct AddressRefused(String);
+
+impl std::fmt::Display for AddressRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AddressRefused {}
+
+impl ureq::unversioned::resolver::Resolver for GuardedResolver {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        let addrs = self.inner.resolve(uri, config, timeout)?;
+        let host = uri
+            .host()
+            .unwrap_or_default()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase();
+        for addr in addrs.iter() {
+            (self.check)(&host, *addr)
+                .map_err(|why| ureq::Error::Other(Box::new(AddressRefused(why))))?;
+        }
+        Ok(addrs)
+    }
+}
+
 impl Default for HttpEngine {
     fn default() -> Self {
         Self::new(Bounds::default())
@@ -298,7 +361,35 @@ impl Default for HttpEngine {
 impl HttpEngine {
     /// An engine with `bounds`.
     pub fn new(bounds: Bounds) -> Self {
-        let config = ureq::Agent::config_builder()
+        Self {
+            agent: Self::config(bounds).build().into(),
+            bounds,
+        }
+    }
+
+    /// An engine that connects only to addresses `check` allows (plugin network effects):
+    /// every address a host resolves to is checked before any connection, and a refused one
+    /// fails the request with [`TransportError::Refused`]. It ignores proxy variables
+    /// (`HTTPS_PROXY`…): through a proxy the address connected to would be the proxy's, not
+    /// the one checked.
+    pub fn guarded(bounds: Bounds, check: AddressCheck) -> Self {
+        let config = Self::config(bounds).proxy(None).build();
+        let resolver = GuardedResolver {
+            inner: ureq::unversioned::resolver::DefaultResolver::default(),
+            check,
+        };
+        Self {
+            agent: ureq::Agent::with_parts(
+                config,
+                ureq::unversioned::transport::DefaultConnector::default(),
+                resolver,
+            ),
+            bounds,
+        }
+    }
+
+    fn config(bounds: Bounds) -> ureq::config::ConfigBuilder<ureq::typestate::AgentScope> {
+        ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_connect(Some(bounds.head_timeout))
             .timeout_recv_response(Some(bounds.head_timeout))
@@ -306,11 +397,6 @@ impl HttpEngine {
             .timeout_recv_body(Some(bounds.gap_timeout * 4))
             .max_redirects(0)
             .user_agent(concat!("smith/", env!("CARGO_PKG_VERSION")))
-            .build();
-        Self {
-            agent: config.into(),
-            bounds,
-        }
     }
 
     /// The engine's bounds.
@@ -417,6 +503,12 @@ fn transfer(
                     url: url.to_owned(),
                     why,
                 },
+                ureq::Error::Other(source) if source.is::<AddressRefused>() => {
+                    TransportError::Refused {
+                        url: url.to_owned(),
+                        why: source.to_string(),
+                    }
+                }
                 other => TransportError::Connect {
                     url: url.to_owned(),
                     why: other.to_string(),

@@ -278,3 +278,46 @@ fn an_unreachable_server_and_a_bad_header_say_what_to_fix_without_quoting_creden
         "{text}"
     );
 }
+
+#[test]
+fn a_guarded_engine_refuses_an_address_before_connecting_and_names_why() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = std::sync::Arc::clone(&seen);
+    let engine = HttpEngine::guarded(
+        Bounds::default(),
+        std::sync::Arc::new(move |host: &str, addr: std::net::SocketAddr| {
+            log.lock().unwrap().push((host.to_owned(), addr));
+            Err(format!(
+                "{addr} is a loopback address `{host}` was not granted"
+            ))
+        }),
+    );
+    let err = engine
+        .send(
+            post(&format!("http://LocalHost:{port}/x"), b"{}"),
+            &Cancel::new(),
+        )
+        .unwrap_err();
+    assert!(matches!(err, TransportError::Refused { .. }), "{err:?}");
+    assert!(err.to_string().contains("was not granted"), "{err}");
+    // The check saw the host as written (lowercased) and a resolved address…
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty());
+    assert!(
+        seen.iter()
+            .all(|(h, a)| h == "localhost" && a.port() == port)
+    );
+    // …and nothing connected.
+    assert_eq!(
+        listener.accept().map(|_| ()).unwrap_err().kind(),
+        std::io::ErrorKind::WouldBlock
+    );
+    // An allowed address is connected to as by the plain engine.
+    let server = serve(vec![head("204 No Content", "content-length: 0\r\n")]);
+    let open = HttpEngine::guarded(Bounds::default(), std::sync::Arc::new(|_: &str, _| Ok(())));
+    let response = open.send(post(&server.url, b"{}"), &Cancel::new()).unwrap();
+    assert_eq!(response.status, 204);
+}

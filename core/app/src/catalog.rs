@@ -129,6 +129,7 @@ pub fn plugin_record(
         "version": m.version,
         "world": m.built_world(),
         "grants": grants,
+        "net_hosts": m.net_hosts.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "state": state,
         "tools": m.tools,
         "handlers": m.handlers,

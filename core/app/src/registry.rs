@@ -153,6 +153,16 @@ pub enum RegistryError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A host pattern of `plugins.ID.net.allow` or `.deny` cannot be read.
+    #[error("{source_text}: {key}: {why}")]
+    NetPattern {
+        /// The setting's source (file and line, variable, flag).
+        source_text: String,
+        /// The key.
+        key: String,
+        /// What is wrong, the pattern named.
+        why: String,
+    },
     /// A path of `sandbox.writable-roots` or `sandbox.deny-read` is unusable.
     #[error("{source_text}: {key}: `{path}` {reason}")]
     SandboxPath {
@@ -268,15 +278,18 @@ impl Registry {
             }
         }
         for (key, value) in settings.resolved.iter() {
-            let Some(id) = key
-                .strip_prefix("plugins.")
-                .and_then(|k| k.strip_suffix(".enabled"))
+            let Some(rest) = key.strip_prefix("plugins.") else {
+                continue;
+            };
+            let Some(id) = [".enabled", ".net.allow", ".net.deny"]
+                .iter()
+                .find_map(|suffix| rest.strip_suffix(suffix))
             else {
                 continue;
             };
             match plugins.iter_mut().find(|p| p.manifest.id == id) {
                 Some(p) => {
-                    if value.value == Value::Bool(false) {
+                    if key.ends_with(".enabled") && value.value == Value::Bool(false) {
                         p.disabled_by = Some(value.source.to_string());
                     }
                 }
@@ -585,5 +598,36 @@ pub fn policy(
         sandbox,
         permissions,
         state_files,
+        net: net_rules(settings)?,
     })
+}
+
+/// The user's `plugins.ID.net.allow` and `.deny` patterns by plugin id (a project's never
+/// reach here: [`crate::settings`] drops them).
+fn net_rules(settings: &Settings) -> Result<smith_host::net::NetRules, RegistryError> {
+    let mut rules = smith_host::net::NetRules::default();
+    for (key, value) in settings.resolved.iter() {
+        let Some(rest) = key.strip_prefix("plugins.") else {
+            continue;
+        };
+        let (id, list) = if let Some(id) = rest.strip_suffix(".net.allow") {
+            (id, &mut rules.allow)
+        } else if let Some(id) = rest.strip_suffix(".net.deny") {
+            (id, &mut rules.deny)
+        } else {
+            continue;
+        };
+        let Value::String(text) = &value.value else {
+            continue;
+        };
+        let patterns = smith_host::net::parse_patterns(text.split(',')).map_err(|e| {
+            RegistryError::NetPattern {
+                source_text: value.source.to_string(),
+                key: key.clone(),
+                why: e.to_string(),
+            }
+        })?;
+        list.insert(id.to_owned(), patterns);
+    }
+    Ok(rules)
 }

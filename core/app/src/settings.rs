@@ -75,8 +75,9 @@ pub enum Notice {
     /// An installed plugin is not loaded (its files are missing, its component changed since
     /// it was installed, its id is a bundled plugin's): the sentence says which and what to do.
     Plugin(String),
-    /// A project's configuration sets a `sandbox.*` key, which only the user may set: it was
-    /// ignored (a project must not loosen the sandbox its own programs run in).
+    /// A project's configuration sets a `sandbox.*` key or a plugin's `plugins.ID.net.*`
+    /// rules, which only the user may set: it was ignored (a project must not loosen the
+    /// sandbox its own programs run in, nor open hosts to a plugin).
     ProjectSandbox {
         /// Where (file and line).
         source: String,
@@ -106,6 +107,10 @@ impl std::fmt::Display for Notice {
                 f,
                 "project settings in {} were skipped: the project is not trusted",
                 file.display()
+            ),
+            Self::ProjectSandbox { source, key } if key.starts_with("plugins.") => write!(
+                f,
+                "{source}: {key} was ignored: a plugin's network rules come from your own configuration, the environment or the command line, never from a project's (a project could open hosts to a plugin); set it in your own configuration if you mean it"
             ),
             Self::ProjectSandbox { source, key } => write!(
                 f,
@@ -318,7 +323,10 @@ fn add_file(
     let mut ignored = Vec::new();
     if level == Level::Project {
         entries.retain(|e| {
-            let sandbox = e.key.starts_with("sandbox.");
+            // A plugin's network rules likewise: a project must not open hosts to a plugin.
+            let net = e.key.starts_with("plugins.")
+                && (e.key.ends_with(".net.allow") || e.key.ends_with(".net.deny"));
+            let sandbox = e.key.starts_with("sandbox.") || net;
             if sandbox {
                 ignored.push(Notice::ProjectSandbox {
                     source: format!("{label}:{}", e.line),

@@ -146,6 +146,9 @@ pub(crate) struct EffectCall<'a> {
     pub(crate) input: serde_json::Value,
     /// A program the sandbox refused, run again outside it (only when the policy allows).
     pub(crate) leaves_sandbox: bool,
+    /// Why the facility refuses it before any policy is asked (a host its network grant
+    /// does not cover): recorded as not applied, `denied`.
+    pub(crate) refused: Option<String>,
 }
 
 impl CallState {
@@ -478,11 +481,17 @@ impl CallState {
         };
         self.count += 1;
         let effect_id = format!("{}/{}{}", self.call_id, self.id_tag, self.count);
-        // A program's command line, for the policy (the input moves into the intent).
-        let command = if call.effect == crate::grants::Effect::Process && self.gate.is_some() {
-            command_line(&call.input)
-        } else {
-            String::new()
+        // A program's command line, or a request's method and URL, for the policy (the
+        // input moves into the intent).
+        let command = match call.effect {
+            _ if self.gate.is_none() => String::new(),
+            crate::grants::Effect::Process => command_line(&call.input),
+            crate::grants::Effect::NetFetch => format!(
+                "{} {}",
+                call.input["method"].as_str().unwrap_or_default(),
+                call.input["url"].as_str().unwrap_or_default()
+            ),
+            _ => String::new(),
         };
         let intent = EffectIntent {
             effect_id: effect_id.clone(),
@@ -500,6 +509,8 @@ impl CallState {
         })?;
         let done = if let Err(denied) = self.granted.check(call.effect, &self.plugin) {
             let why = denied.to_string();
+            Done::not_applied(E::denied(why.clone()), why)
+        } else if let Some(why) = call.refused {
             Done::not_applied(E::denied(why.clone()), why)
         } else if self.cancel.is_cancelled() {
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())

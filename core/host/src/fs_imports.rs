@@ -44,6 +44,7 @@ impl CallState {
             target,
             input,
             leaves_sandbox: false,
+            refused: None,
         };
         self.durable(call, |state| {
             let root = state

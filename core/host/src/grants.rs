@@ -32,6 +32,9 @@ pub enum Grant {
     /// Restore the working tree to a snapshot (`vcs.restore`; tool plugins and `history`
     /// handlers).
     VcsRestore,
+    /// Send HTTP requests to the hosts the manifest's `net-host` patterns name, as the user's
+    /// `plugins.ID.net.*` settings change them (`net.http`; tool plugins, package 1.2.0).
+    NetHttp,
 }
 
 /// Every grant, in the order the manifest reference lists them.
@@ -44,6 +47,7 @@ pub const ALL_GRANTS: &[Grant] = &[
     Grant::ContextRead,
     Grant::VcsSnapshot,
     Grant::VcsRestore,
+    Grant::NetHttp,
 ];
 
 impl Grant {
@@ -58,6 +62,7 @@ impl Grant {
             Self::ContextRead => "context.read",
             Self::VcsSnapshot => "vcs.snapshot",
             Self::VcsRestore => "vcs.restore",
+            Self::NetHttp => "net.http",
         }
     }
 }
@@ -108,6 +113,8 @@ pub enum Effect {
     VcsDiff,
     /// `vcs.restore`.
     VcsRestore,
+    /// `net.fetch`.
+    NetFetch,
 }
 
 impl Effect {
@@ -124,6 +131,7 @@ impl Effect {
             Self::VcsSnapshot => "vcs.snapshot",
             Self::VcsDiff => "vcs.diff",
             Self::VcsRestore => "vcs.restore",
+            Self::NetFetch => "net.fetch",
         }
     }
 
@@ -149,6 +157,7 @@ impl Effect {
             Self::Process => Grant::ProcessExec,
             Self::VcsSnapshot | Self::VcsDiff => Grant::VcsSnapshot,
             Self::VcsRestore => Grant::VcsRestore,
+            Self::NetFetch => Grant::NetHttp,
         }
     }
 }
@@ -220,6 +229,8 @@ pub struct Policy {
     /// Where plugins' project and user state is kept (branch and session state is the
     /// session's, [`smith::ToolContext::state`]).
     pub state_files: crate::StateFiles,
+    /// The user's network rules per plugin (`plugins.ID.net.allow` / `.deny`).
+    pub net: crate::net::NetRules,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -252,6 +263,7 @@ impl Default for Policy {
             sandbox: crate::sandbox::Sandbox::default(),
             permissions: crate::policy::Permissions::default(),
             state_files: crate::StateFiles::default(),
+            net: crate::net::NetRules::default(),
         }
     }
 }
@@ -266,6 +278,8 @@ pub struct Granted {
     pub roots: Vec<PathBuf>,
     /// Why `process.exec` was withheld although requested (the fix included).
     pub process_refused: Option<String>,
+    /// The hosts `net.http` covers (empty without the grant).
+    pub net: crate::net::NetGrant,
 }
 
 /// Why an effect is not granted. The message is what the plugin (and the model) is told.
@@ -318,7 +332,8 @@ impl Granted {
                 | Grant::DocsRead
                 | Grant::ContextRead
                 | Grant::VcsSnapshot
-                | Grant::VcsRestore => Ok(()),
+                | Grant::VcsRestore
+                | Grant::NetHttp => Ok(()),
             };
         }
         match (needed, &self.process_refused) {
@@ -352,6 +367,9 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
             | Grant::ContextRead
             | Grant::VcsSnapshot
             | Grant::VcsRestore => true,
+            // Bounded by the hosts the manifest names and the user's rules
+            // ([`crate::net::NetGrant`]), each request asked of the policy plugins.
+            Grant::NetHttp => true,
             Grant::ProcessExec => match &policy.process {
                 // The tools are withheld where no permissions handler is active, and each
                 // program needs its explicit allow (`Loadout::before_effect`).
@@ -367,5 +385,6 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
         grants,
         roots: cwd.into_iter().collect(),
         process_refused,
+        net: crate::net::NetGrant::default(),
     }
 }

@@ -592,6 +592,7 @@ impl smith::History for Loadout {
                 .collect(),
             roots: Vec::new(),
             process_refused: None,
+            net: crate::net::NetGrant::default(),
         };
         let state = CallState::for_history(
             label.clone(),

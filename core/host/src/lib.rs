@@ -29,6 +29,8 @@ mod generation;
 pub mod grants;
 mod handlers;
 pub mod manifest;
+pub mod net;
+mod net_imports;
 mod policy;
 pub mod process;
 mod process_imports;

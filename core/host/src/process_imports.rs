@@ -368,6 +368,7 @@ impl wit::Host for State {
             target: &target,
             input: input.clone(),
             leaves_sandbox: false,
+            refused: None,
         };
         let confined = self
             .call
@@ -388,6 +389,7 @@ impl wit::Host for State {
             target: &target,
             input,
             leaves_sandbox: true,
+            refused: None,
         };
         match self
             .call

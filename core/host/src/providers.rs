@@ -292,7 +292,9 @@ impl PluginProvider {
     fn transport_error(e: &TransportError) -> ProviderError {
         let kind = match e {
             TransportError::RequestTooLarge { bytes, limit } => return too_large(*bytes, *limit),
-            TransportError::BadRequest { .. } => ProviderErrorKind::InvalidRequest,
+            TransportError::BadRequest { .. } | TransportError::Refused { .. } => {
+                ProviderErrorKind::InvalidRequest
+            }
             TransportError::Connect { .. } | TransportError::HeadTimeout { .. } => {
                 ProviderErrorKind::Transient
             }

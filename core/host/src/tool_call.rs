@@ -180,7 +180,13 @@ impl ToolRegistry for Loadout {
                 structured: None,
             };
         }
-        let granted = default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
+        let mut granted =
+            default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
+        granted.net = crate::net::NetGrant::of(
+            &plugin.manifest.id,
+            &plugin.manifest.net_hosts,
+            &self.policy.net,
+        );
         let mut state = CallState::new(
             format!("{label}#{}", self.generation.number),
             call,

@@ -105,6 +105,7 @@ impl CallState {
             target: &target,
             input,
             leaves_sandbox: false,
+            refused: None,
         };
         self.durable(call, |state| {
             let Some(tree) = tree.as_deref() else {

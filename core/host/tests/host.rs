@@ -660,7 +660,7 @@ fn a_plugin_built_against_package_1_0_0_loads_and_runs_in_every_1_x_host() {
 #[test]
 fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     const OLD: &[u8] = include_bytes!("fixtures/queue-wit-0.1.0.wasm");
-    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@1.1.0\"\n    handler \"queue-policy\"\n}\n";
+    let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@1.2.0\"\n    handler \"queue-policy\"\n}\n";
     let sources = [PluginSource {
         origin: "test:queue-wit-0.1.0",
         manifest: current,
@@ -683,7 +683,7 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
             && text.contains("rebuild"),
         "{text}"
     );
-    let old_manifest = current.replace("@1.1.0", "@0.1.0");
+    let old_manifest = current.replace("@1.2.0", "@0.1.0");
     let sources = [PluginSource {
         origin: "test:queue-manifest-0.1.0",
         manifest: &old_manifest,

@@ -55,7 +55,7 @@ fn a_granted_plugin_hands_over_a_secret_that_every_holder_then_redacts() {
 fn without_the_grant_a_plugin_cannot_hand_over_a_secret() {
     let f = Fixture::new();
     let secrets = smith_secrets::Shared::default();
-    let manifest = "plugin \"secret-maker\" {\n    version \"0.1.0\"\n    world \"tool-plugin@1.1.0\"\n    tool \"mint\"\n}\n";
+    let manifest = "plugin \"secret-maker\" {\n    version \"0.1.0\"\n    world \"tool-plugin@1.2.0\"\n    tool \"mint\"\n}\n";
     let tools = loadout_with(manifest, &secrets);
     let out = f.call(&tools, "mint", json!({}));
     assert!(out.is_error, "{}", out.output);

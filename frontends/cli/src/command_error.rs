@@ -202,6 +202,7 @@ impl From<RegistryError> for CliError {
             | RegistryError::UnknownProvider { .. }
             | RegistryError::PassEnv { .. }
             | RegistryError::SandboxPath { .. }
+            | RegistryError::NetPattern { .. }
             | RegistryError::PermissionRule { .. } => CliError::usage(e.to_string()),
         }
     }

@@ -77,7 +77,14 @@ fn body() -> String {
         let Ok(m) = Manifest::parse(p.manifest, p.origin) else {
             continue;
         };
-        let grants: Vec<String> = m.grants.iter().map(|g| format!("`{g}`")).collect();
+        let grants: Vec<String> = m
+            .grants_described()
+            .iter()
+            .map(|g| match g.split_once(' ') {
+                Some((name, rest)) => format!("`{name}` {rest}"),
+                None => format!("`{g}`"),
+            })
+            .collect();
         let grants = if grants.is_empty() {
             "no grants".to_owned()
         } else {

@@ -394,6 +394,8 @@ fn a_request_past_the_threshold_of_the_catalogs_window_is_compacted_first() {
             "--disable-plugin",
             "docs",
             "--disable-plugin",
+            "web",
+            "--disable-plugin",
             "prompt",
             "--session",
             &id,

@@ -22,21 +22,29 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(
         names,
         [
-            "read", "write", "edit", "ls", "find", "grep", "bash", "docs"
+            "read",
+            "write",
+            "edit",
+            "ls",
+            "find",
+            "grep",
+            "bash",
+            "docs",
+            "web_fetch"
         ]
     );
     for t in &tools {
         assert!(
-            t["plugin"] == "files" || t["plugin"] == "shell" || t["plugin"] == "docs",
+            ["files", "shell", "docs", "web"].contains(&t["plugin"].as_str().unwrap()),
             "{t}"
         );
         assert!(t["description"].as_str().unwrap().len() > 20, "{t}");
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 16);
+    assert_eq!(plugins.len(), 17);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@1.1.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@1.2.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
@@ -47,45 +55,49 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     assert_eq!(plugins[2]["id"], "docs");
     assert_eq!(plugins[2]["grants"], serde_json::json!(["docs.read"]));
     // The queue delivery policy is a handler plugin: no tools, no grants.
-    assert_eq!(plugins[3]["id"], "queue");
-    assert_eq!(plugins[3]["world"], "handler-plugin@1.1.0");
-    assert_eq!(plugins[3]["handlers"], serde_json::json!(["queue-policy"]));
-    assert_eq!(plugins[3]["tools"], serde_json::json!([]));
-    assert_eq!(plugins[3]["grants"], serde_json::json!([]));
-    // So is the secret policy: it decides where a secret's reference becomes its plaintext.
-    assert_eq!(plugins[4]["id"], "secret-policy");
-    assert_eq!(plugins[4]["handlers"], serde_json::json!(["secret-policy"]));
+    // The web tool: network requests through the net facility, any public host.
+    assert_eq!(plugins[3]["id"], "web");
+    assert_eq!(plugins[3]["grants"], serde_json::json!(["net.http"]));
+    assert_eq!(plugins[3]["net_hosts"], serde_json::json!(["*:*"]));
+    assert_eq!(plugins[4]["id"], "queue");
+    assert_eq!(plugins[4]["world"], "handler-plugin@1.2.0");
+    assert_eq!(plugins[4]["handlers"], serde_json::json!(["queue-policy"]));
+    assert_eq!(plugins[4]["tools"], serde_json::json!([]));
     assert_eq!(plugins[4]["grants"], serde_json::json!([]));
-    // The base instructions, and the AGENTS.md context whose grant covers only those files.
-    assert_eq!(plugins[5]["id"], "prompt");
-    assert_eq!(plugins[5]["handlers"], serde_json::json!(["prompt"]));
+    // So is the secret policy: it decides where a secret's reference becomes its plaintext.
+    assert_eq!(plugins[5]["id"], "secret-policy");
+    assert_eq!(plugins[5]["handlers"], serde_json::json!(["secret-policy"]));
     assert_eq!(plugins[5]["grants"], serde_json::json!([]));
-    assert_eq!(plugins[6]["id"], "agents-md");
-    assert_eq!(plugins[6]["handlers"], serde_json::json!(["context"]));
-    assert_eq!(plugins[6]["grants"], serde_json::json!(["context.read"]));
+    // The base instructions, and the AGENTS.md context whose grant covers only those files.
+    assert_eq!(plugins[6]["id"], "prompt");
+    assert_eq!(plugins[6]["handlers"], serde_json::json!(["prompt"]));
+    assert_eq!(plugins[6]["grants"], serde_json::json!([]));
+    assert_eq!(plugins[7]["id"], "agents-md");
+    assert_eq!(plugins[7]["handlers"], serde_json::json!(["context"]));
+    assert_eq!(plugins[7]["grants"], serde_json::json!(["context.read"]));
     // The compaction ask: a handler with no grants.
-    assert_eq!(plugins[7]["id"], "compaction");
-    assert_eq!(plugins[7]["handlers"], serde_json::json!(["compaction"]));
-    assert_eq!(plugins[7]["grants"], serde_json::json!([]));
+    assert_eq!(plugins[8]["id"], "compaction");
+    assert_eq!(plugins[8]["handlers"], serde_json::json!(["compaction"]));
+    assert_eq!(plugins[8]["grants"], serde_json::json!([]));
     // The working-tree history: snapshots through the vcs facility, nothing else.
-    assert_eq!(plugins[8]["id"], "history");
-    assert_eq!(plugins[8]["handlers"], serde_json::json!(["history"]));
-    assert_eq!(plugins[8]["grants"], serde_json::json!(["vcs.snapshot"]));
+    assert_eq!(plugins[9]["id"], "history");
+    assert_eq!(plugins[9]["handlers"], serde_json::json!(["history"]));
+    assert_eq!(plugins[9]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
-    assert_eq!(plugins[10]["id"], "anthropic");
-    assert_eq!(plugins[10]["world"], "provider-plugin@1.1.0");
-    assert_eq!(plugins[10]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
-    assert_eq!(plugins[10]["provider"]["api_key_required"], true);
+    assert_eq!(plugins[11]["id"], "anthropic");
+    assert_eq!(plugins[11]["world"], "provider-plugin@1.2.0");
+    assert_eq!(plugins[11]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
+    assert_eq!(plugins[11]["provider"]["api_key_required"], true);
     // The product layer: commands, key bindings, themes; no grants.
-    assert_eq!(plugins[14]["id"], "product");
-    assert_eq!(plugins[14]["world"], "product-plugin@1.1.0");
-    assert_eq!(plugins[14]["grants"], serde_json::json!([]));
-    // The permission policy: tool and effect events, no grants.
-    assert_eq!(plugins[15]["id"], "permissions");
-    assert_eq!(plugins[15]["world"], "policy-plugin@1.1.0");
-    assert_eq!(plugins[15]["handlers"], serde_json::json!(["permissions"]));
+    assert_eq!(plugins[15]["id"], "product");
+    assert_eq!(plugins[15]["world"], "product-plugin@1.2.0");
     assert_eq!(plugins[15]["grants"], serde_json::json!([]));
-    let ids: Vec<&str> = plugins[9..14]
+    // The permission policy: tool and effect events, no grants.
+    assert_eq!(plugins[16]["id"], "permissions");
+    assert_eq!(plugins[16]["world"], "policy-plugin@1.2.0");
+    assert_eq!(plugins[16]["handlers"], serde_json::json!(["permissions"]));
+    assert_eq!(plugins[16]["grants"], serde_json::json!([]));
+    let ids: Vec<&str> = plugins[10..15]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())
         .collect();
@@ -100,8 +112,8 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         ]
     );
     // The scripted provider is a codec too; its transport plays scripts, offline.
-    assert_eq!(plugins[9]["provider"]["base_url"], "script:");
-    assert_eq!(plugins[13]["provider"]["api_key_required"], false);
+    assert_eq!(plugins[10]["provider"]["base_url"], "script:");
+    assert_eq!(plugins[14]["provider"]["api_key_required"], false);
     assert!(
         plugins
             .iter()
@@ -110,7 +122,7 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     // The readable forms name the same things.
     let text = stdout(&env.run(&["tools", "list"]));
     assert!(
-        text.lines().filter(|l| !l.starts_with(' ')).count() == 8 && text.contains("bash  (shell)"),
+        text.lines().filter(|l| !l.starts_with(' ')).count() == 9 && text.contains("bash  (shell)"),
         "{text}"
     );
     // In this untrusted directory bash is offered: each program is asked first.
@@ -127,8 +139,9 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@1.1.0  [no grants]  active  handlers: queue-policy"
-            ),
+                "queue 0.1.0  handler-plugin@1.2.0  [no grants]  active  handlers: queue-policy"
+            )
+            && text.contains("web 0.1.0  tool-plugin@1.2.0  [net.http (hosts *:*)]  active"),
         "{text}"
     );
     // In an untrusted directory the list says each program is asked first, and why.
@@ -177,6 +190,8 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
         "shell",
         "--disable-plugin",
         "docs",
+        "--disable-plugin",
+        "web",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
@@ -199,7 +214,7 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
     );
     let tools = json_lines(&env.run(&["tools", "list", "--json"]));
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["bash", "docs"]);
+    assert_eq!(names, ["bash", "docs", "web_fetch"]);
     // A flag naming no plugin is a usage error that lists the known ones.
     let out = env.run(&["tools", "list", "--disable-plugin", "nope"]);
     assert_eq!(out.status.code(), Some(2));
@@ -407,6 +422,8 @@ fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effec
             "shell",
             "--disable-plugin",
             "docs",
+            "--disable-plugin",
+            "web",
         ],
     );
     assert!(output.contains("active tools: none"), "{output}");

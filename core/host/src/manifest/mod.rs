@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@1.1.0"
+//!     world "tool-plugin@1.2.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@1.1.0"
+//!     world "handler-plugin@1.2.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -36,7 +36,16 @@ use nodes::{event_node, provider_decl, tool_node, valid_file_name};
 /// event), each such change a minor bump; the host loads a plugin built against any version
 /// [`compatible`] with this one and refuses others with [`crate::Error::Package`] (the
 /// plugins guide, "Package versions", has the policy and the version table).
-pub const PACKAGE_VERSION: &str = "1.1.0";
+pub const PACKAGE_VERSION: &str = "1.2.0";
+
+/// The most `net-host` patterns a manifest may name.
+pub const MAX_NET_HOSTS: usize = 64;
+
+/// Whether package version `v` (a compatible 1.x) predates the `net` import (1.2.0).
+fn before_net(v: &str) -> bool {
+    let minor = v.split('.').nth(1).and_then(|m| m.parse::<u32>().ok());
+    v.starts_with("1.") && minor.is_some_and(|m| m < 2)
+}
 
 /// The oldest package version this Smith loads: the first of its major version.
 pub const OLDEST_PACKAGE_VERSION: &str = "1.0.0";
@@ -44,7 +53,7 @@ pub const OLDEST_PACKAGE_VERSION: &str = "1.0.0";
 /// Whether a plugin built against package version `found` (`MAJOR.MINOR.PATCH`) loads in this
 /// Smith: the same major version (from 1 on) and no newer than [`PACKAGE_VERSION`]. A plugin
 /// built against 1.0.0 imports only what 1.0.0 defined, which every later 1.x still defines
-/// unchanged; wasmtime's component linker resolves its `smith:plugin/…@1.1.0` imports to this
+/// unchanged; wasmtime's component linker resolves its `smith:plugin/…@1.2.0` imports to this
 /// host's `@1.x` definitions (semver-compatible lookup).
 pub fn compatible(found: &str) -> bool {
     let parse = |v: &str| -> Option<(u64, u64, u64)> {
@@ -67,20 +76,20 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@1.1.0";
+pub const TOOL_WORLD: &str = "tool-plugin@1.2.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@1.1.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@1.2.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@1.1.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@1.2.0";
 
 /// The policy world (tool and effect events), as a manifest names it.
-pub const POLICY_WORLD: &str = "policy-plugin@1.1.0";
+pub const POLICY_WORLD: &str = "policy-plugin@1.2.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@1.1.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@1.2.0";
 
 /// The worlds' names, without their version.
 const WORLD_NAMES: [&str; 5] = [
@@ -182,6 +191,9 @@ pub struct Manifest {
     pub package: String,
     /// The grants it requests; the host gives at most these.
     pub grants: Vec<Grant>,
+    /// The hosts its `net.http` grant covers (`net-host "PATTERN"`, at most
+    /// [`MAX_NET_HOSTS`]); the user's `plugins.ID.net.*` settings widen or narrow them.
+    pub net_hosts: Vec<crate::net::HostPattern>,
     /// The tools it contributes; its `definitions` export must list exactly these. Empty for
     /// a handler plugin.
     pub tools: Vec<String>,
@@ -224,8 +236,28 @@ impl Manifest {
         format!("{}@{}", self.id, self.version)
     }
 
+    /// Its grants as listings show them: each grant's name, `net.http` with the hosts its
+    /// `net-host` patterns name (`net.http (hosts *:*)`).
+    pub fn grants_described(&self) -> Vec<String> {
+        self.grants
+            .iter()
+            .map(|g| match g {
+                Grant::NetHttp => {
+                    let hosts: Vec<String> =
+                        self.net_hosts.iter().map(ToString::to_string).collect();
+                    if hosts.is_empty() {
+                        format!("{g} (no hosts unless the user allows some)")
+                    } else {
+                        format!("{g} (hosts {})", hosts.join(" "))
+                    }
+                }
+                other => other.to_string(),
+            })
+            .collect()
+    }
+
     /// Its world as it was built: the world's name at the package version it was built
-    /// against (`tool-plugin@1.1.0`), which is what listings show.
+    /// against (`tool-plugin@1.2.0`), which is what listings show.
     pub fn built_world(&self) -> String {
         let name = self.world.split_once('@').map_or(&*self.world, |(n, _)| n);
         format!("{name}@{}", self.package)
@@ -303,6 +335,7 @@ impl Manifest {
         let mut version = None;
         let mut world = None;
         let mut grants = Vec::new();
+        let mut net_hosts = Vec::new();
         let mut tools = Vec::new();
         let mut tool_hints = std::collections::BTreeMap::new();
         let mut output_schemas = std::collections::BTreeMap::new();
@@ -380,6 +413,18 @@ impl Manifest {
                 "version" => version = Some(value),
                 "world" => world = Some(value),
                 "grant" => grants.push(value.parse::<Grant>().map_err(|e| bad(e.to_string()))?),
+                "net-host" => {
+                    if net_hosts.len() == MAX_NET_HOSTS {
+                        return Err(bad(format!(
+                            "a plugin may name at most {MAX_NET_HOSTS} net-host patterns"
+                        )));
+                    }
+                    net_hosts.push(
+                        value
+                            .parse::<crate::net::HostPattern>()
+                            .map_err(|e| bad(e.to_string()))?,
+                    );
+                }
                 "handler" => {
                     if !HANDLER_ROLES.contains(&value.as_str()) {
                         return Err(bad(format!(
@@ -420,7 +465,7 @@ impl Manifest {
                 }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant, tool, handler, event, state, context-file, provider, base-url or api-key…"
+                        "unknown manifest node `{other}`; expected version, world, grant, net-host, tool, handler, event, state, context-file, provider, base-url or api-key…"
                     )));
                 }
             }
@@ -458,6 +503,17 @@ impl Manifest {
             };
             smith_ai::catalog::parse(text, &format!("{origin} catalog"), Some(&decl.id))
                 .map_err(|e| bad(e.to_string()))?;
+        }
+        let wants_net = grants.contains(&Grant::NetHttp);
+        if !net_hosts.is_empty() && !wants_net {
+            return Err(bad(
+                "`net-host` patterns go with `grant \"net.http\"`, which this manifest does not request".to_owned(),
+            ));
+        }
+        if wants_net && (world != TOOL_WORLD && world != PRODUCT_WORLD || before_net(&package)) {
+            return Err(bad(format!(
+                "`grant \"net.http\"` needs a tool or product plugin built against package 1.2.0 or later (the `net` import); this one is `{world}` built against {package}"
+            )));
         }
         if !state.is_empty() && world != TOOL_WORLD && world != POLICY_WORLD {
             return Err(bad(format!(
@@ -535,6 +591,7 @@ impl Manifest {
             world,
             package,
             grants,
+            net_hosts,
             tools,
             tool_hints,
             output_schemas,
@@ -556,7 +613,7 @@ mod tests {
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.1.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.2.0\"\n tool \"read\" read-only=#true idempotent=#true\n tool \"write\" destructive=#true\n tool \"ls\"\n}",
             "test",
         )
         .unwrap();
@@ -572,7 +629,7 @@ mod tests {
         assert_eq!(m.tool_hints["write"].destructive, Some(true));
         assert!(!m.tool_hints.contains_key("ls"));
         let m = Manifest::parse(
-            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
+            "plugin \"x\" {\n version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\" read-only=#true output-schema=#\"{\"type\":\"object\"}\"#\n}",
             "test",
         )
         .unwrap();
@@ -599,7 +656,7 @@ mod tests {
             ),
         ] {
             let text =
-                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@1.1.0\"\n {tool} }}");
+                format!("plugin \"x\" {{ version \"1\"\n world \"tool-plugin@1.2.0\"\n {tool} }}");
             let e = Manifest::parse(&text, "test").unwrap_err().to_string();
             assert!(e.contains(says), "{tool}: {e}");
         }
@@ -608,7 +665,7 @@ mod tests {
     #[test]
     fn a_manifest_parses_and_bad_ones_say_why() {
         let m = Manifest::parse(
-            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.1.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
+            "plugin \"files\" {\n version \"0.1.0\"\n world \"tool-plugin@1.2.0\"\n grant \"fs.read\"\n tool \"read\"\n}",
             "test",
         )
         .unwrap();
@@ -620,7 +677,7 @@ mod tests {
             ("", "exactly one"),
             ("plugin \"Files\" { }", "lowercase"),
             (
-                "plugin \"x\" { version \"1\"\n world \"chat-plugin@1.1.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"chat-plugin@1.2.0\"\n tool \"a\" }",
                 "not one this Smith hosts",
             ),
             (
@@ -628,65 +685,65 @@ mod tests {
                 "built against smith:plugin@9",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n grant \"net.all\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n grant \"net.all\"\n tool \"a\" }",
                 "net.all",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\" }",
                 "at least one",
             ),
             ("plugin \"x\" { colour \"red\" }", "unknown manifest node"),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n handler \"colour\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n handler \"colour\" }",
                 "not one this Smith knows",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n grant \"fs.read\"\n handler \"queue-policy\" }",
                 "may request only `context.read`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n grant \"context.read\"\n handler \"queue-policy\" }",
                 "go together",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n grant \"context.read\"\n handler \"context\"\n context-file \"../etc/passwd\" }",
                 "not a plain file name",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n context-file \"AGENTS.md\"\n tool \"a\" }",
                 "belong to a `context` handler",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n tool \"a\" }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n tool \"a\" }",
                 "at least one `handler",
             ),
             ("plugin \"smith\" { }", "reserved"),
             (
-                "plugin \"x\" { version \"1\"\n world \"policy-plugin@1.1.0\"\n handler \"hooks\"\n event \"before-tool\" read-only=#false }",
+                "plugin \"x\" { version \"1\"\n world \"policy-plugin@1.2.0\"\n handler \"hooks\"\n event \"before-tool\" read-only=#false }",
                 "belongs to event \"before-effect\"",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"galaxy\" version=1 max-bytes=10 }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n state \"s\" scope=\"galaxy\" version=1 max-bytes=10 }",
                 "not one of branch, session, project, user",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=0 max-bytes=10 }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=0 max-bytes=10 }",
                 "whole number ≥ 1",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=2000000 }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=2000000 }",
                 "from 1 to 1048576",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 }",
                 "needs `max-bytes`",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.1.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=9\n state \"s\" scope=\"branch\" version=1 max-bytes=9 }",
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n state \"s\" scope=\"user\" version=1 max-bytes=9\n state \"s\" scope=\"branch\" version=1 max-bytes=9 }",
                 "declared twice",
             ),
             (
-                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.1.0\"\n handler \"queue-policy\"\n state \"s\" scope=\"user\" version=1 max-bytes=9 }",
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n handler \"queue-policy\"\n state \"s\" scope=\"user\" version=1 max-bytes=9 }",
                 "`state` slots belong to",
             ),
         ] {

@@ -101,7 +101,7 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
     let mut out = String::new();
     for p in app.registry.plugins() {
         let m = &p.manifest;
-        let grants: Vec<String> = m.grants.iter().map(ToString::to_string).collect();
+        let grants = m.grants_described();
         let state = if p.disabled_by.is_some() {
             "disabled"
         } else {
@@ -241,7 +241,7 @@ fn install(
             other => CliError::usage(other.to_string()),
         })?;
     let m = &report.manifest;
-    let grants: Vec<String> = m.grants.iter().map(ToString::to_string).collect();
+    let grants = m.grants_described();
     let mut out = format!(
         "{} plugin {} {} ({}) into {}\n  grants: {}\n",
         if report.replaced {

@@ -33,6 +33,8 @@ pub struct Approved {
     writes: Vec<String>,
     /// `(tool, part)`: a shell command part the tool may run unasked.
     commands: Vec<(String, String)>,
+    /// `(tool, host)`: a host (`name:port`) the tool's network requests reach unasked.
+    hosts: Vec<(String, String)>,
 }
 
 impl Approved {
@@ -50,10 +52,8 @@ impl Approved {
                 })
                 .unwrap_or_default()
         };
-        Self {
-            writes: strings(&value["writes"]),
-            commands: value["commands"]
-                .as_array()
+        let pairs = |v: &Value| -> Vec<(String, String)> {
+            v.as_array()
                 .map(|a| {
                     a.iter()
                         .filter_map(|pair| {
@@ -62,7 +62,13 @@ impl Approved {
                         })
                         .collect()
                 })
-                .unwrap_or_default(),
+                .unwrap_or_default()
+        };
+        Self {
+            writes: strings(&value["writes"]),
+            commands: pairs(&value["commands"]),
+            // Added later in the same slot version: absent in what earlier sessions kept.
+            hosts: pairs(&value["hosts"]),
         }
     }
 
@@ -76,6 +82,7 @@ impl Approved {
         let mut with = Self {
             writes: self.writes.clone(),
             commands: self.commands.clone(),
+            hosts: self.hosts.clone(),
         };
         with.add(grant);
         with.value().to_string().len() <= MAX_STATE_BYTES
@@ -85,6 +92,7 @@ impl Approved {
         json!({
             "writes": self.writes,
             "commands": self.commands.iter().map(|(t, p)| [t, p]).collect::<Vec<_>>(),
+            "hosts": self.hosts.iter().map(|(t, h)| [t, h]).collect::<Vec<_>>(),
         })
     }
 
@@ -97,6 +105,7 @@ impl Approved {
         match grant {
             Grant::Writes(tool) => self.writes(tool),
             Grant::Commands(tool, parts) => parts.iter().all(|p| self.command(tool, p)),
+            Grant::Host(tool, host) => self.hosts.iter().any(|(t, h)| t == tool && h == host),
         }
     }
 
@@ -124,6 +133,11 @@ impl Approved {
                     }
                 }
             }
+            Grant::Host(tool, host) => {
+                if !self.covers(grant) {
+                    self.hosts.push((tool.clone(), host.clone()));
+                }
+            }
         }
     }
 }
@@ -135,6 +149,36 @@ pub enum Grant {
     Writes(String),
     /// These shell command parts, run by the tool.
     Commands(String, Vec<String>),
+    /// Network requests of the tool to this host (`name:port`).
+    Host(String, String),
+}
+
+/// The `name:port` of an absolute http(s) URL as the host records it (`[::1]:8080`; the
+/// scheme's port when it names none).
+pub fn host_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let default = match scheme.to_ascii_lowercase().as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?.to_ascii_lowercase();
+    let (name, port) = match authority.strip_prefix('[') {
+        Some(rest) => {
+            let (addr, after) = rest.split_once(']')?;
+            (format!("[{addr}]"), after.strip_prefix(':'))
+        }
+        None => match authority.split_once(':') {
+            Some((name, port)) => (name.to_owned(), Some(port)),
+            None => (authority.clone(), None),
+        },
+    };
+    let port = match port {
+        Some(p) => p.parse::<u16>().ok()?,
+        None => default,
+    };
+    (!name.is_empty()).then(|| format!("{name}:{port}"))
 }
 
 impl Grant {
@@ -149,6 +193,7 @@ impl Grant {
                 }
                 _ => None,
             },
+            "net.fetch" => Some(Self::Host(effect.tool.clone(), host_of(&effect.target)?)),
             _ => None,
         }
     }
@@ -163,6 +208,8 @@ impl Grant {
                 .iter()
                 .map(|p| (!p.contains(NOT_IN_RULES)).then(|| format!("{tool}({p})")))
                 .collect::<Option<_>>()?,
+            // A host is kept for the session only: rules name tools and arguments.
+            Self::Host(..) => return None,
         };
         (rules.len() <= MAX_RULES && rules.iter().all(|r| r.len() <= MAX_RULE_BYTES))
             .then_some(rules)
@@ -174,6 +221,7 @@ impl Grant {
             Self::Writes(tool) => format!("`{tool}` to write files"),
             Self::Commands(_, parts) if parts.len() == 1 => "this command".to_owned(),
             Self::Commands(_, parts) => format!("these {} commands", parts.len()),
+            Self::Host(tool, host) => format!("`{tool}` to reach {host}"),
         };
         match (project, self.rules()) {
             // A long rule is the command shown above: said by its count, not repeated.
@@ -196,6 +244,7 @@ impl Grant {
         let value = match self {
             Self::Writes(tool) => json!({ "writes": tool }),
             Self::Commands(tool, parts) => json!({ "tool": tool, "parts": parts }),
+            Self::Host(tool, host) => json!({ "tool": tool, "host": host }),
         };
         format!("{prefix}{value}")
     }
@@ -205,6 +254,12 @@ impl Grant {
         let value: Value = serde_json::from_str(id.strip_prefix(prefix)?).ok()?;
         if let Some(tool) = value["writes"].as_str() {
             return Some(Self::Writes(tool.to_owned()));
+        }
+        if let Some(host) = value["host"].as_str() {
+            return Some(Self::Host(
+                value["tool"].as_str()?.to_owned(),
+                host.to_owned(),
+            ));
         }
         let parts: Vec<String> = value["parts"]
             .as_array()?

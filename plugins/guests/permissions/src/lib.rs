@@ -6,8 +6,9 @@
 //! in `plan` mode. A shell command that cannot be split asks when any rule is about its tool.
 //!
 //! Before each effect, the mode: reads always run; `plan` refuses every other effect;
-//! `ask` asks before writes and programs; `auto-edit` lets file writes run and asks before
-//! programs; `auto` lets run what the OS sandbox permits. In an untrusted project every
+//! `ask` asks before writes, programs and network requests; `auto-edit` lets file writes run
+//! and asks before programs and network requests (a host allowed for the session is not
+//! asked again); `auto` lets run what the OS sandbox and the plugins' network grants permit. In an untrusted project every
 //! program asks, in every mode but `plan` (the host refuses one nobody allowed). A program the
 //! sandbox refused may be run again outside it only when the person says so, in every mode.
 //!
@@ -254,6 +255,11 @@ fn what(effect: &EffectEvent) -> String {
         "fs.write" => format!("write the file {}", effect.target),
         "fs.edit" => format!("edit the file {}", effect.target),
         "vcs.restore" => format!("restore the working tree to {}", effect.target),
+        "net.fetch" => format!(
+            "send this request to {}:\n{}",
+            approvals::host_of(&effect.target).unwrap_or_else(|| effect.target.clone()),
+            effect.command
+        ),
         other => format!("perform {other} on {}", effect.target),
     }
 }

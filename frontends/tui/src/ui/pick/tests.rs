@@ -297,12 +297,12 @@ fn the_plugins_picker_toggles_the_chosen_plugin_for_the_process() {
             plugin(
                 "files",
                 true,
-                "enabled · tool-plugin@1.1.0 · grants fs.read, fs.write",
+                "enabled · tool-plugin@1.2.0 · grants fs.read, fs.write",
             ),
             plugin(
                 "shell",
                 false,
-                "disabled by this process (plugin-disable) · tool-plugin@1.1.0 · grants process.exec",
+                "disabled by this process (plugin-disable) · tool-plugin@1.2.0 · grants process.exec",
             ),
         ]),
         done: true,

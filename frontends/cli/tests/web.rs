@@ -1,0 +1,269 @@
+//! The bundled `web_fetch` tool through the built binary: a scripted model reads pages from a
+//! loopback server that routes by path (HTML, a redirect, a 404, a binary file, a redirect to
+//! a host the grant does not name), each request a recorded `net.fetch` effect.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use common::{Env, records, stderr};
+
+/// A server answering by path until the test ends; the paths it was asked for, in order.
+struct Site {
+    port: u16,
+    asked: Arc<Mutex<Vec<String>>>,
+}
+
+const PAGE: &str = "<!doctype html><html><head><title>The  Manual &amp; more</title><style>p{color:red}</style><script>var hidden = 'SCRIPT-TEXT';</script></head><body><nav>NAV-TEXT</nav><h1>Getting started</h1><p>Run <code>smith</code> in a <a href=\"/docs\">project</a>.</p><ul><li>one</li><li>two</li></ul></body></html>";
+
+impl Site {
+    fn start(elsewhere: u16) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&asked);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
+                loop {
+                    let mut header = String::new();
+                    if reader.read_line(&mut header).unwrap() <= 2 {
+                        break;
+                    }
+                }
+                log.lock().unwrap().push(path.clone());
+                let (status, kind, extra, body): (&str, &str, String, Vec<u8>) = match path.as_str()
+                {
+                    "/page" => (
+                        "200 OK",
+                        "text/html; charset=utf-8",
+                        String::new(),
+                        PAGE.into(),
+                    ),
+                    "/moved" => (
+                        "302 Found",
+                        "text/plain",
+                        "location: /page\r\n".into(),
+                        b"moved".to_vec(),
+                    ),
+                    "/away" => (
+                        "301 Moved Permanently",
+                        "text/plain",
+                        format!("location: http://127.0.0.1:{elsewhere}/x\r\n"),
+                        Vec::new(),
+                    ),
+                    "/logo.png" => (
+                        "200 OK",
+                        "image/png",
+                        String::new(),
+                        vec![0x89, b'P', b'N', b'G', 0, 0, 0, 13],
+                    ),
+                    "/latin1" => (
+                        "200 OK",
+                        "text/plain",
+                        String::new(),
+                        b"caf\xe9 ok".to_vec(),
+                    ),
+                    _ => (
+                        "404 Not Found",
+                        "text/html",
+                        String::new(),
+                        b"<h1>No such page</h1>".to_vec(),
+                    ),
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: close\r\n{extra}\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            }
+        });
+        Self { port, asked }
+    }
+}
+
+#[test]
+fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
+    // A port nothing is granted: the redirect to it is refused before connecting.
+    let elsewhere = TcpListener::bind("127.0.0.1:0").unwrap();
+    elsewhere.set_nonblocking(true).unwrap();
+    let site = Site::start(elsewhere.local_addr().unwrap().port());
+    let base = format!("http://127.0.0.1:{}", site.port);
+    let env = Env::new();
+    let call = |id: &str, args: serde_json::Value| {
+        format!(
+            "  tool-call id=\"{id}\" name=\"web_fetch\" arguments=#\"{}\"#\n",
+            args
+        )
+    };
+    let script = env.write(
+        "web.kdl",
+        &format!(
+            "round {{\n{}{}{}{}{}{}{}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n",
+            call("page", serde_json::json!({"url": format!("{base}/page")})),
+            call("moved", serde_json::json!({"url": format!("{base}/moved"), "offset": 10, "length": 20})),
+            call("missing", serde_json::json!({"url": format!("{base}/missing")})),
+            call("binary", serde_json::json!({"url": format!("{base}/logo.png")})),
+            call("away", serde_json::json!({"url": format!("{base}/away")})),
+            call("latin1", serde_json::json!({"url": format!("{base}/latin1")})),
+            call("scheme", serde_json::json!({"url": "ftp://127.0.0.1/x"})),
+        ),
+    );
+    let allow = format!("plugins.web.net.allow=127.0.0.1:{}", site.port);
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "--permission-mode",
+            "auto",
+            "-c",
+            &allow,
+            "read the manual",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let results: std::collections::HashMap<String, (bool, String)> = records(&out)
+        .iter()
+        .filter(|r| r["type"] == "tool_end")
+        .map(|r| {
+            (
+                r["call_id"].as_str().unwrap().to_owned(),
+                (
+                    r["is_error"] == true,
+                    r["output"].as_str().unwrap_or_default().to_owned(),
+                ),
+            )
+        })
+        .collect();
+    let (failed, page) = &results["page"];
+    assert!(!failed, "{page}");
+    assert!(page.contains(&format!("URL: {base}/page")), "{page}");
+    assert!(page.contains("Title: The Manual & more"), "{page}");
+    assert!(page.contains("Content-Type: text/html"), "{page}");
+    assert!(page.contains("# Getting started"), "{page}");
+    assert!(page.contains("[project](/docs)"), "{page}");
+    assert!(page.contains("one") && page.contains("two"), "{page}");
+    assert!(
+        !page.contains("SCRIPT-TEXT") && !page.contains("color:red"),
+        "{page}"
+    );
+    assert!(!page.contains("NAV-TEXT"), "{page}");
+    // The redirect followed (a second request), the window cut where asked, the rest offered.
+    let (failed, moved) = &results["moved"];
+    assert!(!failed, "{moved}");
+    assert!(moved.contains(&format!("URL: {base}/page")), "{moved}");
+    assert!(moved.contains("Characters 10–30 of"), "{moved}");
+    assert!(moved.contains("\"offset\": 30"), "{moved}");
+    let (failed, missing) = &results["missing"];
+    assert!(
+        *failed && missing.contains("status 404") && missing.contains("No such page"),
+        "{missing}"
+    );
+    let (failed, binary) = &results["binary"];
+    assert!(
+        *failed && binary.contains("image/png") && binary.contains("does not read"),
+        "{binary}"
+    );
+    let (failed, away) = &results["away"];
+    assert!(
+        *failed && away.contains("not allowed") && away.contains("plugins.web.net.allow"),
+        "{away}"
+    );
+    let (failed, latin1) = &results["latin1"];
+    assert!(
+        !*failed && latin1.contains("caf� ok") && latin1.contains("not valid UTF-8"),
+        "{latin1}"
+    );
+    let (failed, scheme) = &results["scheme"];
+    assert!(*failed && scheme.contains("scheme `ftp`"), "{scheme}");
+    assert_eq!(
+        elsewhere.accept().map(|_| ()).unwrap_err().kind(),
+        std::io::ErrorKind::WouldBlock,
+        "the ungranted host saw no connection"
+    );
+    let asked = site.asked.lock().unwrap().clone();
+    for path in [
+        "/page",
+        "/moved",
+        "/missing",
+        "/logo.png",
+        "/away",
+        "/latin1",
+    ] {
+        assert!(
+            asked.iter().any(|p| p == path),
+            "{path} not asked: {asked:?}"
+        );
+    }
+    // Every request is a recorded effect in the session.
+    let session = std::fs::read(&env.session_files()[0]).unwrap();
+    let text = String::from_utf8_lossy(&session);
+    assert!(text.matches("net.fetch").count() >= 8, "one per request");
+}
+
+#[test]
+fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
+    let site = Site::start(1);
+    let env = Env::new();
+    let dir = env.root.path().join("p");
+    std::fs::create_dir_all(dir.join(".smith")).unwrap();
+    std::fs::write(
+        dir.join(".smith/config.kdl"),
+        format!("plugins.web.net.allow \"127.0.0.1:{}\"\n", site.port),
+    )
+    .unwrap();
+    // Trusted, so its configuration is read — all but the network rule.
+    let trusted = env.command(&["trust"]).current_dir(&dir).output().unwrap();
+    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
+    let args = serde_json::json!({"url": format!("http://127.0.0.1:{}/page", site.port)});
+    let script = env.write(
+        "one.kdl",
+        &format!(
+            "round {{\n  tool-call id=\"w\" name=\"web_fetch\" arguments=#\"{args}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+        ),
+    );
+    let out = env
+        .command(&[
+            "eval",
+            "--json",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "--permission-mode",
+            "auto",
+            "go",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let end = records(&out)
+        .into_iter()
+        .find(|r| r["type"] == "tool_end")
+        .unwrap();
+    let output = end["output"].as_str().unwrap();
+    assert!(
+        end["is_error"] == true && output.contains("plugins.web.net.allow"),
+        "{output}"
+    );
+    assert!(site.asked.lock().unwrap().is_empty());
+    let said = stderr(&out);
+    assert!(
+        said.contains("plugins.web.net.allow was ignored")
+            && said.contains("never from a project's"),
+        "{said}"
+    );
+}

@@ -1,0 +1,315 @@
+//! Smith's bundled `web_fetch` tool: a URL in, readable text out.
+//!
+//! The page is fetched through the host's `net` facility (every request a recorded
+//! `net.fetch` effect the permission policy decides per host; the host never follows a
+//! redirect, so each hop here is a request of its own, checked against the grant again). HTML
+//! is converted to Markdown inside the plugin (`htmd`, without scripts, styles and other
+//! non-content elements); text, JSON and XML are passed through; anything else is refused as
+//! binary. The result is windowed: `offset` and `length` select a part of the converted text,
+//! and the output says how to read on.
+
+use serde::Deserialize;
+use smith_plugin_sdk::net::{self, BodyEnd, NetError, Request};
+use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
+
+struct Web;
+
+/// Characters of converted text a call shows when it gives no `length`.
+const DEFAULT_LENGTH: usize = 20_000;
+
+/// The most characters one call shows.
+const MAX_LENGTH: usize = 100_000;
+
+/// Redirects followed before giving up.
+const MAX_REDIRECTS: usize = 5;
+
+/// Elements whose content is not the page's text.
+const SKIPPED: &[&str] = &[
+    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "head", "nav", "form",
+    "button", "select", "input",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    url: String,
+    offset: Option<usize>,
+    length: Option<usize>,
+    raw: Option<bool>,
+}
+
+const SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "url": {"type": "string", "description": "The absolute http or https URL to read."},
+    "offset": {"type": "integer", "minimum": 0, "description": "The first character of the converted text to show (default 0): from the previous call's `more` line."},
+    "length": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "How many characters to show (default 20000)."},
+    "raw": {"type": "boolean", "description": "Show an HTML page's source instead of its text as Markdown (default false)."}
+  },
+  "required": ["url"],
+  "additionalProperties": false
+}"#;
+
+const DESCRIPTION: &str = "Read a web page or any text at an http(s) URL: HTML comes back as Markdown (scripts, styles and navigation left out), text and JSON as they are, with the page's title and final URL (redirects followed). Long pages come in windows: pass `offset` from the `more` line to read on. Binary files (images, PDFs, archives) are refused. Each request may ask the user first, per host.";
+
+/// A network error as a sentence for the model.
+fn said(e: &NetError) -> String {
+    match e {
+        NetError::Denied(m) => format!("not allowed: {m}"),
+        NetError::Invalid(m) => format!("invalid request: {m}"),
+        NetError::Unreachable(m) => format!("unreachable: {m}"),
+        NetError::Cancelled => "cancelled before the server answered".to_owned(),
+    }
+}
+
+/// A header's value (names are lowercase).
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// What the page is and its text, before windowing.
+struct Page {
+    url: String,
+    content_type: String,
+    title: Option<String>,
+    text: String,
+    notes: Vec<String>,
+}
+
+/// Fetch `url`, following redirects; the final response or a sentence for the model.
+fn fetch(url: &str) -> Result<(String, net::Response), String> {
+    let mut current = url.to_owned();
+    for _ in 0..=MAX_REDIRECTS {
+        let response = net::fetch(&Request {
+            method: "GET".to_owned(),
+            url: current.clone(),
+            headers: vec![(
+                "accept".to_owned(),
+                "text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5"
+                    .to_owned(),
+            )],
+            body: Vec::new(),
+            max_response_bytes: 0,
+        })
+        .map_err(|e| format!("{current}: {}", said(&e)))?;
+        if !matches!(response.status, 301 | 302 | 303 | 307 | 308) {
+            return Ok((current, response));
+        }
+        let Some(location) = header(&response.headers, "location") else {
+            return Err(format!(
+                "{current} answered {} (a redirect) without saying where to",
+                response.status
+            ));
+        };
+        current = resolve(&current, location);
+    }
+    Err(format!(
+        "{url} redirected more than {MAX_REDIRECTS} times (last to {current}); give the final URL"
+    ))
+}
+
+/// `location` (a redirect's target, absolute or relative) resolved against `base` (RFC 9110
+/// §10.2.2, RFC 3986 §5). Dot segments are left for the host, which normalizes every URL it
+/// is given.
+fn resolve(base: &str, location: &str) -> String {
+    let (scheme, rest) = base.split_once("://").unwrap_or(("https", base));
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let origin = format!("{scheme}://{}", &rest[..authority_end]);
+    let path = &rest[authority_end..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    if location.contains("://") {
+        location.to_owned()
+    } else if let Some(net_path) = location.strip_prefix("//") {
+        format!("{scheme}://{net_path}")
+    } else if location.starts_with('/') {
+        format!("{origin}{location}")
+    } else if location.starts_with('?') {
+        format!("{origin}{path}{location}")
+    } else {
+        let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        let dir = if dir.is_empty() { "/" } else { dir };
+        format!("{origin}{dir}{location}")
+    }
+}
+
+/// The text of an HTML `<title>`, if any.
+fn title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let open = lower.find("<title")?;
+    let start = open + lower[open..].find('>')? + 1;
+    let end = start + lower[start..].find("</title")?;
+    let text = html[start..end]
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!text.is_empty()).then_some(text)
+}
+
+/// Whether a media type is read as text.
+fn textual(media: &str) -> bool {
+    media.starts_with("text/")
+        || media.ends_with("+json")
+        || media.ends_with("+xml")
+        || matches!(
+            media,
+            "application/json"
+                | "application/xml"
+                | "application/javascript"
+                | "application/x-javascript"
+                | "application/ecmascript"
+                | "application/x-sh"
+                | "application/toml"
+                | "application/yaml"
+                | "application/x-yaml"
+                | "application/sql"
+                | "application/graphql"
+        )
+}
+
+/// Read `url` as a page.
+fn page(url: &str, raw: bool) -> Result<Page, String> {
+    let (final_url, response) = fetch(url)?;
+    let content_type = header(&response.headers, "content-type")
+        .unwrap_or_default()
+        .to_owned();
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let body = &response.body;
+    let mut notes = Vec::new();
+    match &response.end {
+        BodyEnd::Complete => {}
+        BodyEnd::Truncated(limit) => notes.push(format!(
+            "the page is larger than {limit} bytes; only its first {limit} were read"
+        )),
+        BodyEnd::Failed(why) => notes.push(format!(
+            "the page broke off after {} bytes ({why}); what arrived is shown",
+            body.len()
+        )),
+        BodyEnd::Cancelled => return Err("cancelled while the page arrived".to_owned()),
+    }
+    if !(200..300).contains(&response.status) {
+        let text = String::from_utf8_lossy(&body[..body.len().min(2_000)]).into_owned();
+        let shown = if media.contains("html") {
+            htmd::convert(&text).unwrap_or(text)
+        } else {
+            text
+        };
+        return Err(format!(
+            "{final_url} answered with status {}; nothing was read. The start of its answer:\n{}",
+            response.status,
+            shown.trim()
+        ));
+    }
+    let sniffed_text = media.is_empty() && !body.iter().take(8_192).any(|b| *b == 0);
+    if !(textual(&media) || sniffed_text) {
+        return Err(format!(
+            "{final_url} is `{}` ({} bytes), which web_fetch does not read: it reads HTML, text and JSON",
+            if media.is_empty() { "binary" } else { &media },
+            body.len()
+        ));
+    }
+    let decoded = match std::str::from_utf8(body) {
+        Ok(text) => text.to_owned(),
+        Err(_) => {
+            notes.push("the page is not valid UTF-8; invalid bytes are shown as �".to_owned());
+            String::from_utf8_lossy(body).into_owned()
+        }
+    };
+    let html = media == "text/html" || media == "application/xhtml+xml";
+    let (title, text) = if html && !raw {
+        let converter = htmd::HtmlToMarkdown::builder()
+            .skip_tags(SKIPPED.to_vec())
+            .build();
+        let markdown = converter
+            .convert(&decoded)
+            .map_err(|e| format!("{final_url}: its HTML could not be converted: {e}"))?;
+        (title(&decoded), markdown)
+    } else if html {
+        (title(&decoded), decoded)
+    } else {
+        (None, decoded)
+    };
+    Ok(Page {
+        url: final_url,
+        content_type: if media.is_empty() {
+            "unknown (read as text)".to_owned()
+        } else {
+            media
+        },
+        title,
+        text,
+        notes,
+    })
+}
+
+/// The window of `text` from character `offset`, at most `length` characters, and where the
+/// next window starts (none at the end).
+fn window(text: &str, offset: usize, length: usize) -> (&str, usize, Option<usize>) {
+    let total = text.chars().count();
+    let byte = |chars: usize| {
+        text.char_indices()
+            .nth(chars)
+            .map_or(text.len(), |(i, _)| i)
+    };
+    let start = offset.min(total);
+    let end = (start + length).min(total);
+    let next = (end < total).then_some(end);
+    (&text[byte(start)..byte(end)], total, next)
+}
+
+fn run(args: Args) -> ToolOutput {
+    let length = args.length.unwrap_or(DEFAULT_LENGTH).clamp(1, MAX_LENGTH);
+    let offset = args.offset.unwrap_or(0);
+    let page = match page(&args.url, args.raw.unwrap_or(false)) {
+        Ok(page) => page,
+        Err(why) => return ToolOutput::error(why),
+    };
+    let (shown, total, next) = window(&page.text, offset, length);
+    let mut out = format!("URL: {}\n", page.url);
+    if let Some(title) = &page.title {
+        out.push_str(&format!("Title: {title}\n"));
+    }
+    out.push_str(&format!("Content-Type: {}\n", page.content_type));
+    let end = offset.min(total) + shown.chars().count();
+    out.push_str(&format!(
+        "Characters {}–{end} of {total}\n",
+        offset.min(total)
+    ));
+    for note in &page.notes {
+        out.push_str(&format!("Note: {note}\n"));
+    }
+    out.push('\n');
+    out.push_str(shown);
+    if let Some(next) = next {
+        out.push_str(&format!(
+            "\n\n(more: {{\"url\": \"{}\", \"offset\": {next}}})",
+            page.url
+        ));
+    }
+    ToolOutput::ok(out)
+}
+
+impl Guest for Web {
+    fn definitions() -> Vec<ToolDefinition> {
+        vec![tool("web_fetch", DESCRIPTION, SCHEMA)]
+    }
+
+    fn call(_name: String, arguments_json: String, _invocation: Invocation) -> ToolOutput {
+        match arguments(&arguments_json) {
+            Ok(args) => run(args),
+            Err(out) => out,
+        }
+    }
+}
+
+smith_plugin_sdk::export_tool_plugin!(Web);
