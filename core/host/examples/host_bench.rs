@@ -1,7 +1,8 @@
 //! Measures the plugin host for `cargo xtask bench`: starting every bundled plugin with a warm
 //! compile cache (median of 20 loads), and one trivial tool call (`ls` of an empty directory)
-//! including its durable intent and completion in a real session file (median of 50).
-//! Prints `name value` lines (milliseconds).
+//! including its durable intent and completion in a real session file (median of 50), and
+//! `web_fetch` of a 1 MB HTML page from a loopback server against the same page fetched by the
+//! bare HTTP engine (median of 20 each). Prints `name value` lines (milliseconds).
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::sync::Arc;
@@ -71,5 +72,108 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         assert!(!out.is_error, "{}", out.output);
     }
     println!("tool_call_ms {:.3}", median(calls));
+    web_fetch(&host, &context)?;
+    Ok(())
+}
+
+/// A 1 MB HTML page: headings, paragraphs with links and code, lists.
+fn page() -> String {
+    let mut html = String::from(
+        "<!doctype html><html><head><title>Bench</title><style>p{}</style></head><body>",
+    );
+    let mut i = 0;
+    while html.len() < 1 << 20 {
+        i += 1;
+        html.push_str(&format!(
+            "<h2>Section {i}</h2><p>Some <b>text</b> with a <a href=\"/s/{i}\">link</a> and <code>code {i}</code>, long enough to be a paragraph of an ordinary page.</p><ul><li>one</li><li>two</li></ul>"
+        ));
+    }
+    html.push_str("</body></html>");
+    html
+}
+
+/// Serve `body` as HTML to every connection until the process ends; the port.
+fn serve(body: String) -> std::io::Result<u16> {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = listener.local_addr()?.port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let mut out = &stream;
+            let _ = write!(
+                out,
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = out.write_all(body.as_bytes());
+        }
+    });
+    Ok(port)
+}
+
+/// `web_fetch` of a 1 MB page against the bare engine's fetch of it: both medians and the
+/// difference (the tool's own cost: the facility, the effect records, the conversion).
+fn web_fetch(host: &Host, context: &ToolContext) -> Result<(), Box<dyn std::error::Error>> {
+    let port = serve(page())?;
+    let url = format!("http://127.0.0.1:{port}/page");
+    let engine = smith_ai::http::HttpEngine::default();
+    let mut bare = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let request = smith_ai::http::HttpRequest {
+            method: "GET".into(),
+            url: url.clone(),
+            headers: Vec::new(),
+            body: Vec::new(),
+        };
+        let (body, _) = engine.send(request, &Cancel::new())?.body.read_all();
+        bare.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(body.len() >= 1 << 20);
+    }
+    let mut rules = smith_host::net::NetRules::default();
+    rules
+        .allow
+        .insert("web".into(), vec![format!("127.0.0.1:{port}").parse()?]);
+    let tools = host.loadout().with_policy(smith_host::Policy {
+        net: rules,
+        ..smith_host::Policy::default()
+    });
+    let call = ToolCall {
+        id: "fetch".into(),
+        name: "web_fetch".into(),
+        arguments: serde_json::json!({ "url": url }),
+    };
+    let mut fetched = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let out = tools.call(&call, context, &Cancel::new());
+        fetched.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(
+            !out.is_error && out.output.contains("## Section 1"),
+            "{}",
+            out.output
+        );
+    }
+    let raw_call = ToolCall {
+        arguments: serde_json::json!({ "url": url, "raw": true }),
+        ..call
+    };
+    let mut raw = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let out = tools.call(&raw_call, context, &Cancel::new());
+        raw.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(!out.is_error, "{}", out.output);
+    }
+    println!("web_fetch_raw_1mb_ms {:.3}", median(raw));
+    let (bare, fetched) = (median(bare), median(fetched));
+    println!("web_fetch_server_ms {bare:.3}");
+    println!("web_fetch_1mb_ms {fetched:.3}");
+    println!("web_fetch_over_server_ms {:.3}", fetched - bare);
     Ok(())
 }

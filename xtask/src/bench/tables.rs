@@ -195,6 +195,26 @@ const HOST: &[Row] = &[
         "one trivial tool call with durable intent + completion",
         Limit::ReportMs,
     ),
+    (
+        "web_fetch_server_ms",
+        "1 MB HTML page fetched by the bare HTTP engine (loopback)",
+        Limit::ReportMs,
+    ),
+    (
+        "web_fetch_raw_1mb_ms",
+        "web_fetch of that page as its source (`raw`): no conversion",
+        Limit::ReportMs,
+    ),
+    (
+        "web_fetch_1mb_ms",
+        "web_fetch of that page: request, records, Markdown",
+        Limit::ReportMs,
+    ),
+    (
+        "web_fetch_over_server_ms",
+        "web_fetch of a 1 MB page above the server's own time",
+        Limit::Ms(50.0),
+    ),
 ];
 const HOST_DEBUG: &[Row] = &[(
     "plugins_start_warm_ms",
