@@ -2057,7 +2057,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__models)
-            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            opts="-c -h -V --json --refresh --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -744,6 +744,7 @@ ask\t''
 auto-edit\t''
 auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand models" -l json -d 'One JSON record per model: `provider`, `id`, `uncatalogued_default`, `context`, `output`, `image_input`, `tools`, `strict_tools`, `thinking`, `cache`, `price` (USD per million tokens), `provenance` (`source`, `figures`, `conflicts`)'
+complete -c smith -n "__fish_smith_using_subcommand models" -l refresh -d 'First ask each provider that lists its models what it serves now (the answer is kept; a failure keeps the previous one and says why on stderr)'
 complete -c smith -n "__fish_smith_using_subcommand models" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand models" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand models" -s V -l version -d 'Print version'

@@ -2,7 +2,8 @@
 //! (`core/ai/catalog/models.kdl`), entries contributed by provider plugins, and the user's own
 //! `models.kdl` (spec: Providers, models, and authentication → Catalogs).
 //!
-//! Precedence, highest first: the user's file, the bundled snapshot, provider plugins. A
+//! Precedence, highest first: the user's file, the bundled snapshot, provider plugins, what a
+//! provider's server listed at the last refresh. A
 //! record replaces a lower one whole, and the replaced record is kept in the winner's
 //! [`smith::Conflict`] list with the figures that differ, so nothing is silently overwritten.
 //! Building a catalog never touches the network.
@@ -47,7 +48,10 @@ const BUNDLED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.json"
 /// Where a layer sits in the precedence order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Rank {
-    /// A provider plugin's contribution (lowest).
+    /// What a provider's server listed at the last catalog refresh (lowest: every declared
+    /// record wins over it).
+    Refreshed,
+    /// A provider plugin's contribution.
     Plugin,
     /// The reviewed snapshot checked into the repository.
     Bundled,

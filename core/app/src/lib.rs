@@ -61,6 +61,7 @@ pub mod playback;
 pub mod product;
 pub mod prompt;
 pub mod reexec;
+pub mod refresh;
 pub mod registry;
 pub mod route;
 pub mod runner;

@@ -1,6 +1,7 @@
 //! The model catalog an invocation sees — the bundled snapshot, the enabled provider plugins'
-//! contributions and the user's `models.kdl` beside `config.kdl` (which wins over both) — and
-//! the aliases and groups of that `models.kdl`.
+//! contributions, what their servers listed at the last refresh ([`crate::refresh`]) and the
+//! user's `models.kdl` beside `config.kdl` (which wins over all) — and the aliases and groups
+//! of that `models.kdl`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -73,6 +74,16 @@ impl Models {
                 catalog.add(Rank::Plugin, layer);
             }
         }
+        // What providers' servers listed at the last refresh, below every declared record.
+        let listing: Vec<&smith_host::manifest::Manifest> = registry.enabled().collect();
+        let defaults = |provider: &str| {
+            catalog.get(&smith::ModelRef {
+                provider: provider.to_owned(),
+                model: String::new(),
+            })
+        };
+        let refreshed = crate::refresh::layer(paths, &listing, &defaults);
+        catalog.add(Rank::Refreshed, refreshed);
         let mut routes = RouteTable::default();
         let file = paths.models_file();
         if let Some(path) = &file {

@@ -241,6 +241,15 @@ impl Paths {
         })
     }
 
+    /// Where catalog refreshes keep what each provider's server listed
+    /// (`catalog/refreshed/PROVIDER.json`, beside the sessions); `None` when no variable leads
+    /// to a data home.
+    pub fn refreshed_catalog(&self) -> Option<PathBuf> {
+        self.data
+            .as_ref()
+            .map(|d| d.join("catalog").join("refreshed"))
+    }
+
     /// The user's secret store (`secrets.kdl`, mode 0600), beside the auth file; `None` when no
     /// variable leads to it.
     pub fn secrets_file(&self) -> Option<PathBuf> {

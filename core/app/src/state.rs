@@ -126,7 +126,7 @@ impl ScopedState for StateFiles {
 
 /// Write `bytes` to `path` atomically, creating its directory (mode 0700: state may name what
 /// the user allowed).
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::DirBuilderExt as _;
     let dir = path.parent().unwrap_or(Path::new("."));

@@ -109,6 +109,10 @@ pub struct ProviderDecl {
     pub base_url: String,
     /// Where its API key comes from and how it is sent, when it takes one.
     pub api_key: Option<ApiKey>,
+    /// Where its server lists the models it serves (`models-path "/models"`: `GET
+    /// {base-url}/models`, answered in the OpenAI list format `{"data": [{"id": …}]}`), for
+    /// a catalog refresh; `None`: it lists none.
+    pub models_path: Option<String>,
 }
 
 /// A provider's API key: the environment variable it is read from and the header the host
@@ -452,10 +456,11 @@ impl Manifest {
                     }
                 }
                 field @ ("provider" | "base-url" | "api-key-env" | "api-key-header"
-                | "api-key-prefix" | "api-key") => {
+                | "api-key-prefix" | "api-key" | "models-path") => {
                     let key: &'static str = match field {
                         "provider" => "provider",
                         "base-url" => "base-url",
+                        "models-path" => "models-path",
                         "api-key-env" => "api-key-env",
                         "api-key-header" => "api-key-header",
                         "api-key-prefix" => "api-key-prefix",

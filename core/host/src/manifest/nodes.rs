@@ -150,10 +150,26 @@ pub(super) fn provider_decl(
             );
         }
     };
+    let models_path = match fields.get("models-path") {
+        None => None,
+        Some(path)
+            if path.starts_with('/')
+                && !path.contains("://")
+                && !path.chars().any(|c| c.is_control() || c == ' ') =>
+        {
+            Some(path.clone())
+        }
+        Some(other) => {
+            return Err(format!(
+                "models-path takes the path of the model listing under the base URL, starting with `/` (e.g. \"/models\"), not `{other}`"
+            ));
+        }
+    };
     Ok(ProviderDecl {
         id,
         base_url,
         api_key,
+        models_path,
     })
 }
 

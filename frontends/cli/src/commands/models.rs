@@ -15,8 +15,15 @@ models.kdl beside config.kdl, which wins over both. A figure no source states is
 and is never used: a request that needs it fails before anything is sent. models.kdl also
 holds aliases and groups (`smith docs get models`).
 
+--refresh asks each enabled provider whose plugin lists models (openai-compatible: GET
+{base-url}/models, as llama.cpp's server, Ollama and vLLM answer it) what it serves now, and
+keeps the answer for every later command: listed models are usable by name and show their
+source `refresh:PROVIDER` with the time. Everything declared wins over them; a failed refresh
+keeps the previous answer and says why. Nothing else ever reaches the network for the catalog.
+
 Exit status:
   0    success (also when stdout is closed early)
+  1    --refresh: a provider's listing could not be refreshed (the list is still printed)
   2    usage or configuration error (a models.kdl that breaks the schema names file and line)
 ";
 
@@ -28,11 +35,16 @@ pub(crate) struct ModelsArgs {
     /// million tokens), `provenance` (`source`, `figures`, `conflicts`).
     #[arg(long)]
     pub(crate) json: bool,
+    /// First ask each provider that lists its models what it serves now (the answer is kept;
+    /// a failure keeps the previous one and says why on stderr).
+    #[arg(long)]
+    pub(crate) refresh: bool,
 }
 
 /// `smith models [--json]`: one record per model, with capabilities and provenance.
 pub(crate) fn run(args: ModelsArgs, global: &Global) -> Result<u8, CliError> {
     let app = global.app(&[])?;
+    let failed = args.refresh && !refresh(&app);
     let models = app.models()?;
     let mut out = String::new();
     for record in smith_app::catalog::model_records(&models, &app) {
@@ -43,7 +55,47 @@ pub(crate) fn run(args: ModelsArgs, global: &Global) -> Result<u8, CliError> {
             out.push_str(&human(record.info, record.default));
         }
     }
-    write_stdout(&out)
+    let status = write_stdout(&out)?;
+    Ok(if failed {
+        crate::exit::RUN_FAILED
+    } else {
+        status
+    })
+}
+
+/// Refresh every enabled provider that lists its models, saying on stderr what each gave;
+/// whether all succeeded.
+fn refresh(app: &smith_app::App) -> bool {
+    let engine = smith_ai::http::HttpEngine::default();
+    let cancel = smith::Cancel::new();
+    let mut ok = true;
+    let listing: Vec<_> = app
+        .registry
+        .enabled()
+        .filter(|m| m.provider.as_ref().is_some_and(|p| p.models_path.is_some()))
+        .collect();
+    if listing.is_empty() {
+        crate::exit::report("no enabled provider plugin lists its models; nothing was refreshed");
+    }
+    for manifest in listing {
+        match smith_app::refresh::refresh_provider(app, manifest, &engine, &cancel) {
+            Ok(snapshot) => crate::exit::report(&format!(
+                "{}: {} model{} listed at {} ({})",
+                snapshot.provider,
+                snapshot.models.len(),
+                if snapshot.models.len() == 1 { "" } else { "s" },
+                snapshot.url,
+                snapshot.fetched_at
+            )),
+            Err(e) => {
+                ok = false;
+                crate::exit::report(&format!(
+                    "{e}; the models it listed before are kept (provider.ID.base-url sets where it listens)"
+                ));
+            }
+        }
+    }
+    ok
 }
 
 fn human(m: &smith::ModelInfo, default: bool) -> String {

@@ -1,0 +1,493 @@
+//! Catalog refresh (spec: Providers, models, and authentication → Catalogs): the models a
+//! provider's server lists, kept as a snapshot per provider and added to the catalog below
+//! every declared record.
+//!
+//! A provider plugin that can list declares where (`models-path "/models"` in its manifest:
+//! `GET {base-url}/models`, answered in the OpenAI list format — llama.cpp's server, Ollama
+//! and vLLM answer it). A refresh is asked for (`smith models --refresh`), never part of
+//! starting: the catalog is built from the snapshots on disk, offline. Each refresh:
+//!
+//! - sends the request with the provider's key, exactly as a model request would, through
+//!   the one HTTP engine, and stops at once when cancelled;
+//! - reads the listing (bounded, [`MAX_LISTING_BYTES`]): each model's id, and its context
+//!   window where the server states one (llama.cpp's `meta.n_ctx_train`, vLLM's
+//!   `max_model_len`, `context_length`);
+//! - replaces the provider's snapshot atomically, and only with newer work: a refresh that
+//!   started before the snapshot on disk was written leaves it (a slower, older request
+//!   never replaces a newer answer);
+//! - on any failure keeps the previous snapshot and says why, naming the provider, the URL
+//!   and the plugin.
+//!
+//! Listed models take the provider plugin's default record (what its contract states for any
+//! model) with the listed context window, and name their source `refresh:PROVIDER` with the
+//! time; the bundled catalog, the plugins' records and the user's `models.kdl` win over them,
+//! and a replaced listing is shown as a conflict of the winner.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use smith::{Cancel, ModelInfo, ModelRef, Source};
+use smith_ai::http::{HttpRequest, Outcome, Transport, TransportError};
+use smith_host::manifest::Manifest;
+
+use crate::paths::Paths;
+
+/// The largest listing read, in bytes (a server listing thousands of models stays far below).
+pub const MAX_LISTING_BYTES: usize = 4 << 20;
+
+/// The most models one listing may hold.
+pub const MAX_LISTED: usize = 10_000;
+
+/// One model a server listed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listed {
+    /// Its id, as the server names it (what a request sends).
+    pub id: String,
+    /// Its context window in tokens, when the server states one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<u64>,
+}
+
+/// What a provider's server listed at one refresh: the file kept per provider.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The provider id.
+    pub provider: String,
+    /// The plugin that declared the listing (`id@version`).
+    pub plugin: String,
+    /// The URL listed.
+    pub url: String,
+    /// When the refresh started, in Unix seconds (orders refreshes).
+    pub started: i64,
+    /// When the listing arrived, RFC 3339 UTC.
+    pub fetched_at: String,
+    /// The models, in the server's order.
+    pub models: Vec<Listed>,
+}
+
+/// Why a refresh did not replace a provider's snapshot (the previous one is kept).
+#[derive(Debug, thiserror::Error)]
+pub enum RefreshError {
+    /// No data home to keep snapshots in.
+    #[error("no data home to keep the refreshed catalog in: {0}")]
+    NoHome(String),
+    /// The server could not be reached, or the request was cancelled.
+    #[error("{provider} (plugin {plugin}): the listing at {url} could not be read: {why}")]
+    Transport {
+        /// The provider.
+        provider: String,
+        /// Its plugin.
+        plugin: String,
+        /// The URL.
+        url: String,
+        /// What failed.
+        why: String,
+    },
+    /// The server answered with an error status.
+    #[error(
+        "{provider} (plugin {plugin}): {url} answered {status}{}; check the provider's base URL and key",
+        if body.is_empty() { String::new() } else { format!(" ({body})") }
+    )]
+    Status {
+        /// The provider.
+        provider: String,
+        /// Its plugin.
+        plugin: String,
+        /// The URL.
+        url: String,
+        /// The status.
+        status: u16,
+        /// The start of the body, redacted.
+        body: String,
+    },
+    /// The answer is not a model listing.
+    #[error(
+        "{provider} (plugin {plugin}): {url} did not answer with a model listing: {why}; a listing is JSON `{{\"data\": [{{\"id\": \"…\"}}]}}` (OpenAI's list format)"
+    )]
+    Listing {
+        /// The provider.
+        provider: String,
+        /// Its plugin.
+        plugin: String,
+        /// The URL.
+        url: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A newer refresh already replaced the snapshot.
+    #[error(
+        "{provider}: a newer refresh replaced the snapshot while this one ran; the newer one is kept"
+    )]
+    Superseded {
+        /// The provider.
+        provider: String,
+    },
+    /// The snapshot could not be written.
+    #[error("{provider}: the refreshed catalog could not be written to {}: {why}", path.display())]
+    Write {
+        /// The provider.
+        provider: String,
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        why: String,
+    },
+}
+
+/// Where provider `id`'s snapshot is kept (`catalog/refreshed/ID.json` under the data home).
+fn snapshot_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(format!("{id}.json"))
+}
+
+/// The models of `body`, a listing in the OpenAI list format (`{"data": [{"id": …}]}`, or
+/// `{"models": [{"name"|"model"|"id": …}]}` as Ollama's own API lists them).
+///
+/// # Errors
+/// Why it is not a listing (not JSON, no list, an entry without an id, an id that is empty,
+/// over 256 bytes or holds a control character, too many entries).
+pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
+    let value: serde_json::Value =
+        serde_json::from_slice(body).map_err(|e| format!("it is not JSON ({e})"))?;
+    let entries = value
+        .get("data")
+        .or_else(|| value.get("models"))
+        .and_then(serde_json::Value::as_array)
+        .ok_or("it holds no `data` list")?;
+    if entries.len() > MAX_LISTED {
+        return Err(format!(
+            "it lists {} models; at most {MAX_LISTED} are read",
+            entries.len()
+        ));
+    }
+    let mut out: Vec<Listed> = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
+        let id = ["id", "model", "name"]
+            .iter()
+            .find_map(|k| entry.get(*k).and_then(serde_json::Value::as_str))
+            .ok_or_else(|| format!("entry {} has no string `id`", i + 1))?;
+        if id.is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
+            return Err(format!(
+                "entry {} has the id {:?}, which is not a model name (1 to 256 bytes, no control characters)",
+                i + 1,
+                id.chars().take(80).collect::<String>()
+            ));
+        }
+        let context = [
+            entry.pointer("/meta/n_ctx_train"),
+            entry.get("max_model_len"),
+            entry.get("context_length"),
+            entry.get("context_window"),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(serde_json::Value::as_u64)
+        .filter(|n| *n > 0);
+        if !out.iter().any(|l| l.id == id) {
+            out.push(Listed {
+                id: id.to_owned(),
+                context,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The key `manifest`'s provider sends (the environment variable, else the auth file's first
+/// stored key), with its header; `None` when it takes none or none is set.
+fn credential(
+    paths: &Paths,
+    settings: &crate::Settings,
+    manifest: &Manifest,
+) -> Option<(String, String)> {
+    let decl = manifest.provider.as_ref()?;
+    let declared = decl.api_key.as_ref()?;
+    let variable = crate::route::key_variable(settings, &decl.id, &declared.env);
+    let key = std::env::var(&variable)
+        .ok()
+        .filter(|v| !v.is_empty() && !v.chars().any(char::is_control))
+        .or_else(|| {
+            let file = paths.auth_file().ok()?;
+            let accounts = crate::auth::accounts(&file, &decl.id).ok()?;
+            accounts
+                .into_iter()
+                .map(|(_, secret)| secret.value().to_owned())
+                .next()
+        })?;
+    Some((declared.header.clone(), format!("{}{key}", declared.prefix)))
+}
+
+/// Refresh provider `manifest`'s listing through `transport`, replacing its snapshot in `dir`
+/// when it succeeds and no newer refresh got there first.
+///
+/// # Errors
+/// [`RefreshError`]; the previous snapshot is kept.
+pub fn refresh_provider(
+    app: &crate::App,
+    manifest: &Manifest,
+    transport: &dyn Transport,
+    cancel: &Cancel,
+) -> Result<Snapshot, RefreshError> {
+    let dir = app
+        .paths
+        .refreshed_catalog()
+        .ok_or_else(|| RefreshError::NoHome("set SMITH_HOME or XDG_DATA_HOME".to_owned()))?;
+    let decl = manifest.provider.as_ref();
+    let (provider, path) = match decl.and_then(|d| d.models_path.as_ref().map(|p| (d, p))) {
+        Some((d, p)) => (d.id.clone(), p.clone()),
+        None => {
+            return Err(RefreshError::Listing {
+                provider: manifest.id.clone(),
+                plugin: manifest.label(),
+                url: String::new(),
+                why: "its plugin declares no model listing (`models-path`)".to_owned(),
+            });
+        }
+    };
+    let base = app
+        .settings
+        .string(&format!("provider.{provider}.base-url"))
+        .map(str::to_owned)
+        .or_else(|| decl.map(|d| d.base_url.clone()))
+        .unwrap_or_default();
+    let url = format!("{}{path}", base.trim_end_matches('/'));
+    let plugin = manifest.label();
+    let started = crate::auth::now();
+    let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
+    headers.extend(credential(&app.paths, &app.settings, manifest));
+    let request = HttpRequest {
+        method: "GET".to_owned(),
+        url: url.clone(),
+        headers,
+        body: Vec::new(),
+    };
+    let transport_error = |why: String| RefreshError::Transport {
+        provider: provider.clone(),
+        plugin: plugin.clone(),
+        url: url.clone(),
+        why,
+    };
+    let response = transport.send(request, cancel).map_err(|e| match e {
+        TransportError::Cancelled => transport_error("the refresh was cancelled".to_owned()),
+        other => transport_error(other.to_string()),
+    })?;
+    let status = response.status;
+    let mut body = Vec::new();
+    let mut listing = response.body;
+    while let Some(chunk) = listing.next_chunk() {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_LISTING_BYTES {
+            return Err(RefreshError::Listing {
+                provider,
+                plugin,
+                url,
+                why: format!("it is larger than {MAX_LISTING_BYTES} bytes"),
+            });
+        }
+    }
+    match listing.outcome() {
+        Some(Outcome::Complete) | None => {}
+        Some(Outcome::Cancelled) => {
+            return Err(transport_error("the refresh was cancelled".into()));
+        }
+        Some(other) => return Err(transport_error(format!("the listing broke off: {other:?}"))),
+    }
+    if !(200..300).contains(&status) {
+        let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+        return Err(RefreshError::Status {
+            provider,
+            plugin,
+            url,
+            status,
+            // Redacted (a server may echo the key); nothing of it when the secrets cannot be
+            // gathered.
+            body: app
+                .secrets()
+                .map(|s| s.redactor.current().redact(shown.trim()).into_owned())
+                .unwrap_or_default(),
+        });
+    }
+    let models = parse_listing(&body).map_err(|why| RefreshError::Listing {
+        provider: provider.clone(),
+        plugin: plugin.clone(),
+        url: url.clone(),
+        why,
+    })?;
+    let snapshot = Snapshot {
+        provider: provider.clone(),
+        plugin,
+        url,
+        started,
+        fetched_at: jiff::Timestamp::now()
+            .round(jiff::Unit::Second)
+            .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string()),
+        models,
+    };
+    let file = snapshot_path(&dir, &provider);
+    if !replaces(read_snapshot(&file).as_ref(), started) {
+        return Err(RefreshError::Superseded { provider });
+    }
+    let text = serde_json::to_vec_pretty(&snapshot).map_err(|e| RefreshError::Write {
+        provider: provider.clone(),
+        path: file.clone(),
+        why: e.to_string(),
+    })?;
+    crate::state::write_atomic(&file, &text).map_err(|e| RefreshError::Write {
+        provider,
+        path: file.clone(),
+        why: e.to_string(),
+    })?;
+    Ok(snapshot)
+}
+
+/// Whether a refresh that started at `started` (Unix seconds) may replace `on_disk`: only
+/// when that one started no later (a slower, older refresh never replaces a newer answer).
+fn replaces(on_disk: Option<&Snapshot>, started: i64) -> bool {
+    on_disk.is_none_or(|s| s.started <= started)
+}
+
+/// A snapshot file, if it reads back (a damaged one is as good as none: the next refresh
+/// replaces it).
+fn read_snapshot(path: &Path) -> Option<Snapshot> {
+    let text = std::fs::read(path).ok()?;
+    if text.len() > 2 * MAX_LISTING_BYTES {
+        return None;
+    }
+    serde_json::from_slice(&text).ok()
+}
+
+/// The catalog layer of the snapshots kept for the enabled providers that list models: each
+/// listed model as its provider's default record with the listed context, sourced
+/// `refresh:PROVIDER` at the snapshot's time. Skips what is missing or damaged.
+pub(crate) fn layer(
+    paths: &Paths,
+    providers: &[&Manifest],
+    defaults: &dyn Fn(&str) -> Option<ModelInfo>,
+) -> smith_ai::catalog::Layer {
+    let mut models = Vec::new();
+    let Some(dir) = paths.refreshed_catalog() else {
+        return smith_ai::catalog::Layer {
+            models,
+            defaults: Default::default(),
+        };
+    };
+    for manifest in providers {
+        let Some(decl) = manifest
+            .provider
+            .as_ref()
+            .filter(|d| d.models_path.is_some())
+        else {
+            continue;
+        };
+        let Some(snapshot) = read_snapshot(&snapshot_path(&dir, &decl.id)) else {
+            continue;
+        };
+        if snapshot.provider != decl.id {
+            continue;
+        }
+        let source = Source {
+            id: format!("refresh:{}", decl.id),
+            title: format!(
+                "what {} listed at {} (smith models --refresh)",
+                snapshot.url, snapshot.fetched_at
+            ),
+            date: Some(snapshot.fetched_at.clone()),
+        };
+        for listed in &snapshot.models {
+            let model = ModelRef {
+                provider: decl.id.clone(),
+                model: listed.id.clone(),
+            };
+            let mut info = defaults(&decl.id).unwrap_or_else(|| ModelInfo {
+                model: model.clone(),
+                context: None,
+                output: None,
+                image_input: None,
+                tools: None,
+                strict_tools: None,
+                thinking: None,
+                cache: None,
+                price: None,
+                provenance: smith::Provenance {
+                    source: source.clone(),
+                    figures: Default::default(),
+                    conflicts: Vec::new(),
+                },
+            });
+            info.model = model;
+            if let Some(context) = listed.context {
+                info.context = Some(context);
+                info.provenance
+                    .figures
+                    .insert("context".to_owned(), source.clone());
+            }
+            info.provenance.source = source.clone();
+            models.push(info);
+        }
+    }
+    smith_ai::catalog::Layer {
+        models,
+        defaults: Default::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llama_cpp_ollama_and_vllm_listings_read_with_their_context_windows() {
+        let llama = br#"{"object":"list","data":[{"id":"qwen2.5-coder-7b.gguf","object":"model","owned_by":"llamacpp","meta":{"n_ctx_train":32768,"n_params":7615616512}}]}"#;
+        assert_eq!(
+            parse_listing(llama).unwrap(),
+            [Listed {
+                id: "qwen2.5-coder-7b.gguf".into(),
+                context: Some(32768)
+            }]
+        );
+        let ollama = br#"{"object":"list","data":[{"id":"llama3.2:latest","object":"model","created":1733000000,"owned_by":"library"},{"id":"qwen3:8b","object":"model","created":1,"owned_by":"library"}]}"#;
+        let ids: Vec<_> = parse_listing(ollama)
+            .unwrap()
+            .into_iter()
+            .map(|l| (l.id, l.context))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("llama3.2:latest".to_owned(), None),
+                ("qwen3:8b".to_owned(), None)
+            ]
+        );
+        let vllm = br#"{"data":[{"id":"m","max_model_len":8192}]}"#;
+        assert_eq!(parse_listing(vllm).unwrap()[0].context, Some(8192));
+    }
+
+    #[test]
+    fn an_older_refresh_never_replaces_a_newer_answer() {
+        let at = |started| Snapshot {
+            provider: "p".into(),
+            plugin: "p@1".into(),
+            url: "http://x/models".into(),
+            started,
+            fetched_at: "2026-12-05T20:00:00Z".into(),
+            models: Vec::new(),
+        };
+        assert!(replaces(None, 5));
+        assert!(replaces(Some(&at(5)), 5));
+        assert!(replaces(Some(&at(4)), 5));
+        assert!(!replaces(Some(&at(6)), 5));
+    }
+
+    #[test]
+    fn what_is_not_a_listing_is_refused_saying_why() {
+        for (body, said) in [
+            (&b"<html>nope</html>"[..], "not JSON"),
+            (br#"{"error":"x"}"#, "no `data` list"),
+            (br#"{"data":[{"name":5}]}"#, "no string `id`"),
+            (br#"{"data":[{"id":""}]}"#, "not a model name"),
+            (br#"{"data":[{"id":"a\u0007b"}]}"#, "not a model name"),
+        ] {
+            let why = parse_listing(body).unwrap_err();
+            assert!(why.contains(said), "{why}");
+        }
+    }
+}
