@@ -216,127 +216,184 @@ fn credential(
     Some((declared.header.clone(), format!("{}{key}", declared.prefix)))
 }
 
-/// Refresh provider `manifest`'s listing through `transport`, replacing its snapshot in `dir`
-/// when it succeeds and no newer refresh got there first.
+/// One provider's listing, ready to ask: everything a refresh needs from the configuration,
+/// owned, so it can run on a thread of its own ([`listings`] makes them).
+pub struct Listing {
+    /// The provider id.
+    pub provider: String,
+    /// The plugin that declares the listing (`id@version`).
+    pub plugin: String,
+    /// The URL asked.
+    pub url: String,
+    headers: Vec<(String, String)>,
+    dir: PathBuf,
+    redactor: smith_secrets::Shared,
+}
+
+impl std::fmt::Debug for Listing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The headers hold the key: never shown.
+        f.debug_struct("Listing")
+            .field("provider", &self.provider)
+            .field("plugin", &self.plugin)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The listings of the enabled provider plugins that declare one (`models-path`), with the
+/// configured base URL and key of each.
 ///
 /// # Errors
-/// [`RefreshError`]; the previous snapshot is kept.
-pub fn refresh_provider(
-    app: &crate::App,
-    manifest: &Manifest,
-    transport: &dyn Transport,
-    cancel: &Cancel,
-) -> Result<Snapshot, RefreshError> {
+/// [`RefreshError::NoHome`] when there is no data home to keep snapshots in.
+pub fn listings(app: &crate::App) -> Result<Vec<Listing>, RefreshError> {
     let dir = app
         .paths
         .refreshed_catalog()
         .ok_or_else(|| RefreshError::NoHome("set SMITH_HOME or XDG_DATA_HOME".to_owned()))?;
-    let decl = manifest.provider.as_ref();
-    let (provider, path) = match decl.and_then(|d| d.models_path.as_ref().map(|p| (d, p))) {
-        Some((d, p)) => (d.id.clone(), p.clone()),
-        None => {
-            return Err(RefreshError::Listing {
-                provider: manifest.id.clone(),
-                plugin: manifest.label(),
-                url: String::new(),
-                why: "its plugin declares no model listing (`models-path`)".to_owned(),
-            });
-        }
-    };
-    let base = app
-        .settings
-        .string(&format!("provider.{provider}.base-url"))
-        .map(str::to_owned)
-        .or_else(|| decl.map(|d| d.base_url.clone()))
-        .unwrap_or_default();
-    let url = format!("{}{path}", base.trim_end_matches('/'));
-    let plugin = manifest.label();
-    let started = crate::auth::now();
-    let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
-    headers.extend(credential(&app.paths, &app.settings, manifest));
-    let request = HttpRequest {
-        method: "GET".to_owned(),
-        url: url.clone(),
-        headers,
-        body: Vec::new(),
-    };
-    let transport_error = |why: String| RefreshError::Transport {
-        provider: provider.clone(),
-        plugin: plugin.clone(),
-        url: url.clone(),
-        why,
-    };
-    let response = transport.send(request, cancel).map_err(|e| match e {
-        TransportError::Cancelled => transport_error("the refresh was cancelled".to_owned()),
-        other => transport_error(other.to_string()),
-    })?;
-    let status = response.status;
-    let mut body = Vec::new();
-    let mut listing = response.body;
-    while let Some(chunk) = listing.next_chunk() {
-        body.extend_from_slice(&chunk);
-        if body.len() > MAX_LISTING_BYTES {
-            return Err(RefreshError::Listing {
-                provider,
-                plugin,
-                url,
-                why: format!("it is larger than {MAX_LISTING_BYTES} bytes"),
-            });
-        }
+    // What an error body could echo (a key) is redacted; nothing of it when the secrets
+    // cannot be gathered.
+    let redactor = app.secrets().map(|s| s.redactor).ok();
+    let mut out = Vec::new();
+    for manifest in app.registry.enabled() {
+        let Some(decl) = manifest.provider.as_ref() else {
+            continue;
+        };
+        let Some(path) = &decl.models_path else {
+            continue;
+        };
+        let base = app
+            .settings
+            .string(&format!("provider.{}.base-url", decl.id))
+            .map_or_else(|| decl.base_url.clone(), str::to_owned);
+        let mut headers = vec![("accept".to_owned(), "application/json".to_owned())];
+        headers.extend(credential(&app.paths, &app.settings, manifest));
+        out.push(Listing {
+            provider: decl.id.clone(),
+            plugin: manifest.label(),
+            url: format!("{}{path}", base.trim_end_matches('/')),
+            headers,
+            dir: dir.clone(),
+            redactor: redactor.clone().unwrap_or_default(),
+        });
     }
-    match listing.outcome() {
-        Some(Outcome::Complete) | None => {}
-        Some(Outcome::Cancelled) => {
-            return Err(transport_error("the refresh was cancelled".into()));
-        }
-        Some(other) => return Err(transport_error(format!("the listing broke off: {other:?}"))),
+    Ok(out)
+}
+
+impl Listing {
+    /// [`Listing::fetch`] through the one HTTP engine, as provider traffic goes.
+    ///
+    /// # Errors
+    /// As [`Listing::fetch`].
+    pub fn fetch_from_server(self, cancel: &Cancel) -> Result<Snapshot, RefreshError> {
+        self.fetch(&smith_ai::http::HttpEngine::default(), cancel)
     }
-    if !(200..300).contains(&status) {
-        let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
-        return Err(RefreshError::Status {
+
+    /// Ask the server through `transport` (stopping at once when `cancel` is set) and, when
+    /// it answers with a listing and no newer refresh got there first, replace the provider's
+    /// snapshot.
+    ///
+    /// # Errors
+    /// [`RefreshError`]; the previous snapshot is kept.
+    pub fn fetch(
+        self,
+        transport: &dyn Transport,
+        cancel: &Cancel,
+    ) -> Result<Snapshot, RefreshError> {
+        let Self {
             provider,
             plugin,
             url,
-            status,
-            // Redacted (a server may echo the key); nothing of it when the secrets cannot be
-            // gathered.
-            body: app
-                .secrets()
-                .map(|s| s.redactor.current().redact(shown.trim()).into_owned())
-                .unwrap_or_default(),
-        });
+            headers,
+            dir,
+            redactor,
+        } = self;
+        let started = crate::auth::now();
+        let request = HttpRequest {
+            method: "GET".to_owned(),
+            url: url.clone(),
+            headers,
+            body: Vec::new(),
+        };
+        let transport_error = |why: String| RefreshError::Transport {
+            provider: provider.clone(),
+            plugin: plugin.clone(),
+            url: url.clone(),
+            why,
+        };
+        let response = transport.send(request, cancel).map_err(|e| match e {
+            TransportError::Cancelled => transport_error("the refresh was cancelled".to_owned()),
+            other => transport_error(other.to_string()),
+        })?;
+        let status = response.status;
+        let mut body = Vec::new();
+        let mut listing = response.body;
+        while let Some(chunk) = listing.next_chunk() {
+            body.extend_from_slice(&chunk);
+            if body.len() > MAX_LISTING_BYTES {
+                return Err(RefreshError::Listing {
+                    provider,
+                    plugin,
+                    url,
+                    why: format!("it is larger than {MAX_LISTING_BYTES} bytes"),
+                });
+            }
+        }
+        match listing.outcome() {
+            Some(Outcome::Complete) | None => {}
+            Some(Outcome::Cancelled) => {
+                return Err(transport_error("the refresh was cancelled".into()));
+            }
+            Some(Outcome::Truncated { limit }) => {
+                return Err(transport_error(format!("the listing passed {limit} bytes")));
+            }
+            Some(Outcome::Failed(why)) => {
+                return Err(transport_error(format!("the listing broke off: {why}")));
+            }
+        }
+        if !(200..300).contains(&status) {
+            let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+            return Err(RefreshError::Status {
+                provider,
+                plugin,
+                url,
+                status,
+                body: redactor.current().redact(shown.trim()).into_owned(),
+            });
+        }
+        let models = parse_listing(&body).map_err(|why| RefreshError::Listing {
+            provider: provider.clone(),
+            plugin: plugin.clone(),
+            url: url.clone(),
+            why,
+        })?;
+        let snapshot = Snapshot {
+            provider: provider.clone(),
+            plugin,
+            url,
+            started,
+            fetched_at: jiff::Timestamp::now()
+                .round(jiff::Unit::Second)
+                .unwrap_or_else(|_| jiff::Timestamp::now())
+                .to_string(),
+            models,
+        };
+        let file = snapshot_path(&dir, &provider);
+        if !replaces(read_snapshot(&file).as_ref(), started) {
+            return Err(RefreshError::Superseded { provider });
+        }
+        let text = serde_json::to_vec_pretty(&snapshot).map_err(|e| RefreshError::Write {
+            provider: provider.clone(),
+            path: file.clone(),
+            why: e.to_string(),
+        })?;
+        crate::state::write_atomic(&file, &text).map_err(|e| RefreshError::Write {
+            provider,
+            path: file.clone(),
+            why: e.to_string(),
+        })?;
+        Ok(snapshot)
     }
-    let models = parse_listing(&body).map_err(|why| RefreshError::Listing {
-        provider: provider.clone(),
-        plugin: plugin.clone(),
-        url: url.clone(),
-        why,
-    })?;
-    let snapshot = Snapshot {
-        provider: provider.clone(),
-        plugin,
-        url,
-        started,
-        fetched_at: jiff::Timestamp::now()
-            .round(jiff::Unit::Second)
-            .map_or_else(|_| jiff::Timestamp::now().to_string(), |t| t.to_string()),
-        models,
-    };
-    let file = snapshot_path(&dir, &provider);
-    if !replaces(read_snapshot(&file).as_ref(), started) {
-        return Err(RefreshError::Superseded { provider });
-    }
-    let text = serde_json::to_vec_pretty(&snapshot).map_err(|e| RefreshError::Write {
-        provider: provider.clone(),
-        path: file.clone(),
-        why: e.to_string(),
-    })?;
-    crate::state::write_atomic(&file, &text).map_err(|e| RefreshError::Write {
-        provider,
-        path: file.clone(),
-        why: e.to_string(),
-    })?;
-    Ok(snapshot)
 }
 
 /// Whether a refresh that started at `started` (Unix seconds) may replace `on_disk`: only

@@ -294,6 +294,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "false",
     },
     OptionSpec {
+        key: "catalog.refresh",
+        ty: Type::Bool,
+        default: Some("false"),
+        doc: "Whether the terminal UI asks each provider whose plugin lists its models (openai-compatible: `GET {base-url}/models`) what it serves, once per process, on a thread of its own after it starts — never delaying it, stopped when it quits; the model picker then offers what they list. A failed refresh keeps the previous answer and says why. `smith models --refresh` does the same on demand.",
+        env: None,
+        flag: None,
+        example: "true",
+    },
+    OptionSpec {
         key: "plugins.*.net.allow",
         ty: Type::String,
         default: None,

@@ -35,6 +35,8 @@ pub(crate) enum Command {
     SetModel(Selection, Option<smith::ThinkingLevel>),
     /// Use this permission mode for the following runs of the session (`None`: the next).
     SetPermissionMode(Option<smith_app::PermissionMode>),
+    /// Read the pickers' values again (the catalog changed: a refresh ended).
+    Values,
     /// Close the session and end (after the running turn, which the loop aborted first);
     /// `keep`: keep it even when this run created it and nothing was submitted (the UI goes
     /// on to replay it).
@@ -80,9 +82,10 @@ pub(crate) struct Start {
 /// for plugins), then serves commands until [`Command::Close`].
 pub(crate) fn start(start: Start) -> Work {
     let (tx, rx) = mpsc::channel();
+    let own = tx.clone();
     let thread = std::thread::Builder::new()
         .name("smith-tui-work".into())
-        .spawn(move || run(start, &rx))
+        .spawn(move || run(start, &rx, &own))
         .ok();
     Work {
         commands: tx,
@@ -116,7 +119,7 @@ fn prepare(
     Ok(())
 }
 
-fn run(start: Start, rx: &mpsc::Receiver<Command>) {
+fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) {
     let Start {
         mut runner,
         chosen,
@@ -129,6 +132,18 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
     events.send(Event::Values(smith_app::product::ArgumentValues::of(
         runner.app(),
     )));
+    // Ended with the view: a refresh still waiting for a server stops at once.
+    let refresh_cancel = Cancel::new();
+    if runner.app().settings.bool("catalog.refresh", false)
+        && !CATALOG_REFRESHED.swap(true, std::sync::atomic::Ordering::SeqCst)
+    {
+        refresh_catalog(
+            runner.app(),
+            own.clone(),
+            events.clone(),
+            refresh_cancel.clone(),
+        );
+    }
     let cwd = runner.cwd().to_owned();
     let (wanted, thinking) = match chosen {
         Some((selection, thinking)) => (Ok(selection), thinking.or_else(|| runner.app().thinking())),
@@ -203,12 +218,16 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
                     ));
                 }
             }
+            Command::Values => events.send(Event::Values(smith_app::product::ArgumentValues::of(
+                runner.app(),
+            ))),
             Command::Close { keep: k } => {
                 keep = k;
                 break;
             }
         }
     }
+    refresh_cancel.cancel();
     if let Err(e) = runner.close(keep) {
         events.send(Event::Notice(
             NoticeLevel::Warning,
@@ -216,6 +235,63 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>) {
         ));
     }
     events.send(Event::Closed);
+}
+
+/// Whether this process started its catalog refresh (`catalog.refresh`): once per process,
+/// not once per session view.
+static CATALOG_REFRESHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Ask each provider that lists its models what it serves, on a thread of its own (the UI
+/// never waits for it), saying how each went; the pickers are read again when it ends.
+fn refresh_catalog(
+    app: &smith_app::App,
+    work: mpsc::Sender<Command>,
+    events: Events,
+    cancel: Cancel,
+) {
+    let listings = match smith_app::refresh::listings(app) {
+        Ok(listings) => listings,
+        Err(e) => {
+            events.send(Event::Notice(
+                NoticeLevel::Warning,
+                format!("catalog refresh: {e}"),
+            ));
+            return;
+        }
+    };
+    if listings.is_empty() {
+        return;
+    }
+    let warn = events.clone();
+    let spawned = std::thread::Builder::new()
+        .name("smith-catalog-refresh".into())
+        .spawn(move || {
+            for listing in listings {
+                match listing.fetch_from_server(&cancel) {
+                    Ok(s) => events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!(
+                            "catalog refresh: {} lists {} model{} (the model picker offers them)",
+                            s.provider,
+                            s.models.len(),
+                            if s.models.len() == 1 { "" } else { "s" }
+                        ),
+                    )),
+                    Err(_) if cancel.is_cancelled() => return,
+                    Err(e) => events.send(Event::Notice(
+                        NoticeLevel::Warning,
+                        format!("catalog refresh: {e}; the models it listed before are kept"),
+                    )),
+                }
+            }
+            let _ = work.send(Command::Values);
+        });
+    if let Err(e) = spawned {
+        warn.send(Event::Notice(
+            NoticeLevel::Warning,
+            format!("catalog refresh: cannot start its thread ({e}); nothing was refreshed"),
+        ));
+    }
 }
 
 /// Run a turn for `input` (its `@path` mentions attached); with `at`, as a new branch from

@@ -66,19 +66,20 @@ pub(crate) fn run(args: ModelsArgs, global: &Global) -> Result<u8, CliError> {
 /// Refresh every enabled provider that lists its models, saying on stderr what each gave;
 /// whether all succeeded.
 fn refresh(app: &smith_app::App) -> bool {
-    let engine = smith_ai::http::HttpEngine::default();
-    let cancel = smith::Cancel::new();
-    let mut ok = true;
-    let listing: Vec<_> = app
-        .registry
-        .enabled()
-        .filter(|m| m.provider.as_ref().is_some_and(|p| p.models_path.is_some()))
-        .collect();
-    if listing.is_empty() {
+    let listings = match smith_app::refresh::listings(app) {
+        Ok(listings) => listings,
+        Err(e) => {
+            crate::exit::report(&e.to_string());
+            return false;
+        }
+    };
+    if listings.is_empty() {
         crate::exit::report("no enabled provider plugin lists its models; nothing was refreshed");
     }
-    for manifest in listing {
-        match smith_app::refresh::refresh_provider(app, manifest, &engine, &cancel) {
+    let cancel = smith::Cancel::new();
+    let mut ok = true;
+    for listing in listings {
+        match listing.fetch_from_server(&cancel) {
             Ok(snapshot) => crate::exit::report(&format!(
                 "{}: {} model{} listed at {} ({})",
                 snapshot.provider,

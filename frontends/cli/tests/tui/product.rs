@@ -224,3 +224,43 @@ fn a_mistyped_command_stays_in_the_draft_and_theme_alone_offers_the_themes() {
     pane.wait_for_text("theme `light`");
     quit(&pane);
 }
+
+#[test]
+fn with_catalog_refresh_on_the_model_picker_offers_what_a_local_server_lists() {
+    let env = Env::new();
+    let listing = r#"{"object":"list","data":[{"id":"granite-local.gguf","object":"model","owned_by":"llamacpp","meta":{"n_ctx_train":8192}}]}"#;
+    let server =
+        smith_ai::loopback::serve(vec![smith_ai::loopback::json_response("200 OK", listing)]);
+    let base = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let pane = Pane::start(
+        &env,
+        &[
+            "--model",
+            "scripted/demo",
+            "-c",
+            "catalog.refresh=true",
+            "-c",
+            &base,
+        ],
+        &[],
+    );
+    // Said once it arrives; the UI was usable before.
+    pane.wait_for_text("catalog refresh: openai-compatible lists 1 model");
+    let asked = String::from_utf8(server.request().unwrap()).unwrap();
+    assert!(asked.starts_with("GET /v1/models"), "{asked}");
+    pane.type_text("/model");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MODEL of /model");
+    pane.type_text("granite");
+    pane.wait_for_text("openai-compatible/granite-local.gguf");
+    pane.keys(&["Escape"]);
+    quit(&pane);
+    pane.assert_restored();
+    // Kept for later commands.
+    let out = env.run(&["models", "--json", "-c", &base]);
+    assert!(
+        crate::common::stdout(&out).contains("\"id\":\"granite-local.gguf\""),
+        "{}",
+        crate::common::stdout(&out)
+    );
+}
