@@ -57,8 +57,8 @@ pub struct Snapshot {
     pub plugin: String,
     /// The URL listed.
     pub url: String,
-    /// When the refresh started, in Unix seconds (orders refreshes).
-    pub started: i64,
+    /// When the refresh started, in Unix milliseconds (orders refreshes).
+    pub started_ms: i64,
     /// When the listing arrived, RFC 3339 UTC.
     pub fetched_at: String,
     /// The models, in the server's order.
@@ -85,8 +85,9 @@ pub enum RefreshError {
     },
     /// The server answered with an error status.
     #[error(
-        "{provider} (plugin {plugin}): {url} answered {status}{}; check the provider's base URL and key",
-        if body.is_empty() { String::new() } else { format!(" ({body})") }
+        "{provider} (plugin {plugin}): {url} answered {status}{}{}; check the provider's base URL and key",
+        if body.is_empty() { String::new() } else { format!(" ({body})") },
+        location.as_ref().map(|l| format!(", redirecting to {l} (set the base URL to where it leads)")).unwrap_or_default()
     )]
     Status {
         /// The provider.
@@ -99,6 +100,8 @@ pub enum RefreshError {
         status: u16,
         /// The start of the body, redacted.
         body: String,
+        /// Where a redirect leads.
+        location: Option<String>,
     },
     /// The answer is not a model listing.
     #[error(
@@ -165,9 +168,15 @@ pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
             .iter()
             .find_map(|k| entry.get(*k).and_then(serde_json::Value::as_str))
             .ok_or_else(|| format!("entry {} has no string `id`", i + 1))?;
-        if id.is_empty() || id.len() > 256 || id.chars().any(char::is_control) {
+        // Control, bidirectional and zero-width characters could make one name show as
+        // another; `*` is the catalog's "any other model".
+        let hidden = |c: char| {
+            c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+        };
+        if id.is_empty() || id.len() > 256 || id == "*" || id.chars().any(hidden) {
             return Err(format!(
-                "entry {} has the id {:?}, which is not a model name (1 to 256 bytes, no control characters)",
+                "entry {} has the id {:?}, which is not a model name (1 to 256 bytes, not `*`, no control, bidirectional or zero-width characters)",
                 i + 1,
                 id.chars().take(80).collect::<String>()
             ));
@@ -308,7 +317,7 @@ impl Listing {
             dir,
             redactor,
         } = self;
-        let started = crate::auth::now();
+        let started = now_ms();
         let request = HttpRequest {
             method: "GET".to_owned(),
             url: url.clone(),
@@ -326,6 +335,11 @@ impl Listing {
             other => transport_error(other.to_string()),
         })?;
         let status = response.status;
+        let response_location = response
+            .headers
+            .iter()
+            .find(|(k, _)| k == "location")
+            .map(|(_, v)| v.clone());
         let mut body = Vec::new();
         let mut listing = response.body;
         while let Some(chunk) = listing.next_chunk() {
@@ -352,26 +366,39 @@ impl Listing {
             }
         }
         if !(200..300).contains(&status) {
-            let shown = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+            // Redacted whole, then shortened (a cut first could split an echoed key).
+            let redacted = redactor.current().redact_bytes(&body).into_owned();
+            let shown: String = String::from_utf8_lossy(&redacted)
+                .chars()
+                .take(300)
+                .collect();
             return Err(RefreshError::Status {
                 provider,
                 plugin,
                 url,
                 status,
-                body: redactor.current().redact(shown.trim()).into_owned(),
+                body: shown.trim().to_owned(),
+                location: response_location,
             });
         }
-        let models = parse_listing(&body).map_err(|why| RefreshError::Listing {
+        let mut models = parse_listing(&body).map_err(|why| RefreshError::Listing {
             provider: provider.clone(),
             plugin: plugin.clone(),
             url: url.clone(),
             why,
         })?;
+        // A server that echoes a key as a model id gets the reference kept, never the key.
+        let redactor = redactor.current();
+        for listed in &mut models {
+            if let std::borrow::Cow::Owned(id) = redactor.redact(&listed.id) {
+                listed.id = id;
+            }
+        }
         let snapshot = Snapshot {
             provider: provider.clone(),
             plugin,
             url,
-            started,
+            started_ms: started,
             fetched_at: jiff::Timestamp::now()
                 .round(jiff::Unit::Second)
                 .unwrap_or_else(|_| jiff::Timestamp::now())
@@ -396,10 +423,16 @@ impl Listing {
     }
 }
 
-/// Whether a refresh that started at `started` (Unix seconds) may replace `on_disk`: only
-/// when that one started no later (a slower, older refresh never replaces a newer answer).
-fn replaces(on_disk: Option<&Snapshot>, started: i64) -> bool {
-    on_disk.is_none_or(|s| s.started <= started)
+/// Whether a refresh that started at `started_ms` (Unix milliseconds) may replace `on_disk`:
+/// only when that one started no later (a slower, older refresh never replaces a newer
+/// answer).
+fn replaces(on_disk: Option<&Snapshot>, started_ms: i64) -> bool {
+    on_disk.is_none_or(|s| s.started_ms <= started_ms)
+}
+
+/// Now, in Unix milliseconds.
+fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
 }
 
 /// A snapshot file, if it reads back (a damaged one is as good as none: the next refresh
@@ -520,11 +553,11 @@ mod tests {
 
     #[test]
     fn an_older_refresh_never_replaces_a_newer_answer() {
-        let at = |started| Snapshot {
+        let at = |started_ms| Snapshot {
             provider: "p".into(),
             plugin: "p@1".into(),
             url: "http://x/models".into(),
-            started,
+            started_ms,
             fetched_at: "2026-12-05T20:00:00Z".into(),
             models: Vec::new(),
         };
@@ -542,6 +575,11 @@ mod tests {
             (br#"{"data":[{"name":5}]}"#, "no string `id`"),
             (br#"{"data":[{"id":""}]}"#, "not a model name"),
             (br#"{"data":[{"id":"a\u0007b"}]}"#, "not a model name"),
+            (br#"{"data":[{"id":"*"}]}"#, "not a model name"),
+            (
+                "{\"data\":[{\"id\":\"gpt\u{202e}4\"}]}".as_bytes(),
+                "not a model name",
+            ),
         ] {
             let why = parse_listing(body).unwrap_err();
             assert!(why.contains(said), "{why}");

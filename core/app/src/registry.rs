@@ -281,7 +281,7 @@ impl Registry {
             let Some(rest) = key.strip_prefix("plugins.") else {
                 continue;
             };
-            let Some(id) = [".enabled", ".net.allow", ".net.deny"]
+            let Some(id) = [".enabled", ".net.allow", ".net.deny", ".net.credentials"]
                 .iter()
                 .find_map(|suffix| rest.strip_suffix(suffix))
             else {
@@ -602,14 +602,33 @@ pub fn policy(
     })
 }
 
-/// The user's `plugins.ID.net.allow` and `.deny` patterns by plugin id (a project's never
-/// reach here: [`crate::settings`] drops them).
+/// The user's `plugins.ID.net.allow`, `.deny` and `.credentials` by plugin id (a project's
+/// never reach here: [`crate::settings`] drops them).
 fn net_rules(settings: &Settings) -> Result<smith_host::net::NetRules, RegistryError> {
     let mut rules = smith_host::net::NetRules::default();
     for (key, value) in settings.resolved.iter() {
         let Some(rest) = key.strip_prefix("plugins.") else {
             continue;
         };
+        let Value::String(text) = &value.value else {
+            continue;
+        };
+        let bad = |e: smith_host::net::BadPattern| RegistryError::NetPattern {
+            source_text: value.source.to_string(),
+            key: key.clone(),
+            why: e.to_string(),
+        };
+        if let Some(id) = rest.strip_suffix(".net.credentials") {
+            let credentials = text
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::parse::<smith_host::net::Credential>)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(bad)?;
+            rules.credentials.insert(id.to_owned(), credentials);
+            continue;
+        }
         let (id, list) = if let Some(id) = rest.strip_suffix(".net.allow") {
             (id, &mut rules.allow)
         } else if let Some(id) = rest.strip_suffix(".net.deny") {
@@ -617,16 +636,7 @@ fn net_rules(settings: &Settings) -> Result<smith_host::net::NetRules, RegistryE
         } else {
             continue;
         };
-        let Value::String(text) = &value.value else {
-            continue;
-        };
-        let patterns = smith_host::net::parse_patterns(text.split(',')).map_err(|e| {
-            RegistryError::NetPattern {
-                source_text: value.source.to_string(),
-                key: key.clone(),
-                why: e.to_string(),
-            }
-        })?;
+        let patterns = smith_host::net::parse_patterns(text.split(',')).map_err(bad)?;
         list.insert(id.to_owned(), patterns);
     }
     Ok(rules)

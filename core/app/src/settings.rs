@@ -325,7 +325,9 @@ fn add_file(
         entries.retain(|e| {
             // A plugin's network rules likewise: a project must not open hosts to a plugin.
             let net = e.key.starts_with("plugins.")
-                && (e.key.ends_with(".net.allow") || e.key.ends_with(".net.deny"));
+                && (e.key.ends_with(".net.allow")
+                    || e.key.ends_with(".net.deny")
+                    || e.key.ends_with(".net.credentials"));
             let sandbox = e.key.starts_with("sandbox.") || net;
             if sandbox {
                 ignored.push(Notice::ProjectSandbox {

@@ -321,6 +321,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "*.corp.example",
     },
     OptionSpec {
+        key: "plugins.*.net.credentials",
+        ty: Type::String,
+        default: None,
+        doc: "Comma-separated credentials Smith adds to plugin `*`'s requests to the hosts you bind them to: `HOST=SECRET` sends the secret `SECRET` of your secret store (`smith secrets add SECRET`, or a variable named in `secrets.env`) as `authorization: Bearer VALUE`, `HOST=SECRET@HEADER` as that header's whole value. `HOST` is a host pattern as in `plugins.*.net.allow`. The plugin never sees the value; a request to any other host, a redirect's target included, does not carry it. Your own configuration only: a project's is ignored with a notice.",
+        env: None,
+        flag: None,
+        example: "mcp.example.com=MCP_TOKEN,api.search.example=SEARCH_KEY@x-api-key",
+    },
+    OptionSpec {
         key: "provider.*.base-url",
         ty: Type::Url,
         default: None,

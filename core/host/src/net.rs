@@ -180,14 +180,82 @@ pub fn parse_patterns<'a>(
         .collect()
 }
 
-/// The user's network rules for the plugins (`plugins.ID.net.allow` and `.deny`, from the
-/// user's own configuration only: a project's are dropped), by plugin id.
+/// A credential the user bound to hosts for one plugin (`plugins.ID.net.credentials`, an
+/// entry `HOST=SECRET` or `HOST=SECRET@HEADER`): on each request to a host `hosts` covers, the
+/// host sets `header` to the registered secret `secret` — as `Bearer VALUE` in
+/// `authorization` when no header is named, else the value alone — replacing the plugin's own
+/// header of that name. The plugin never sees the value, and a request to another host (a
+/// redirect's target included) never carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Credential {
+    /// The hosts it is sent to.
+    pub hosts: HostPattern,
+    /// The registered secret's name.
+    pub secret: String,
+    /// The header it is sent in (lowercase).
+    pub header: String,
+    /// Whether it is sent as `Bearer VALUE`.
+    pub bearer: bool,
+}
+
+impl std::str::FromStr for Credential {
+    type Err = BadPattern;
+
+    fn from_str(text: &str) -> Result<Self, BadPattern> {
+        let bad = |why: &str| BadPattern {
+            text: text.to_owned(),
+            why: why.to_owned(),
+        };
+        let (hosts, rest) = text
+            .trim()
+            .rsplit_once('=')
+            .ok_or_else(|| bad("a credential is HOST=SECRET or HOST=SECRET@HEADER"))?;
+        let (secret, header) = match rest.split_once('@') {
+            Some((secret, header)) => (secret, Some(header)),
+            None => (rest, None),
+        };
+        let name_ok = !secret.is_empty()
+            && secret.len() <= 64
+            && secret
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+        if !name_ok {
+            return Err(bad(
+                "the secret is named by its name in Smith's secret store (1 to 64 of A-Z a-z 0-9 _ . -), e.g. MCP_TOKEN",
+            ));
+        }
+        let header = match header {
+            None => None,
+            Some(h)
+                if !h.is_empty()
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)) =>
+            {
+                Some(h.to_ascii_lowercase())
+            }
+            Some(_) => return Err(bad("what follows `@` is not a header name")),
+        };
+        let hosts: HostPattern = hosts.parse()?;
+        Ok(Self {
+            hosts,
+            secret: secret.to_owned(),
+            bearer: header.is_none(),
+            header: header.unwrap_or_else(|| "authorization".to_owned()),
+        })
+    }
+}
+
+/// The user's network rules for the plugins (`plugins.ID.net.allow`, `.deny` and
+/// `.credentials`, from the user's own configuration only: a project's are dropped), by plugin
+/// id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NetRules {
     /// Patterns added to each plugin's grant (only for a plugin that requests `net.http`).
     pub allow: BTreeMap<String, Vec<HostPattern>>,
     /// Patterns taken from each plugin's grant: a host one covers is refused.
     pub deny: BTreeMap<String, Vec<HostPattern>>,
+    /// Credentials the host sets on each plugin's requests to the hosts they are bound to.
+    pub credentials: BTreeMap<String, Vec<Credential>>,
 }
 
 /// What one plugin's network grant covers: the manifest's patterns, the user's allow patterns
@@ -200,6 +268,8 @@ pub struct NetGrant {
     pub allow: Vec<HostPattern>,
     /// Patterns that refuse, winning over `allow`.
     pub deny: Vec<HostPattern>,
+    /// The credentials bound to hosts for it, in the user's order.
+    pub credentials: Vec<Credential>,
 }
 
 /// Why a URL or an address is not covered. The text names the URL or address, the plugin
@@ -215,7 +285,15 @@ impl NetGrant {
             plugin: plugin.to_owned(),
             allow,
             deny: rules.deny.get(plugin).cloned().unwrap_or_default(),
+            credentials: rules.credentials.get(plugin).cloned().unwrap_or_default(),
         }
+    }
+
+    /// The first credential bound to `host:port` (whose scheme's port is `default_port`).
+    pub fn credential(&self, host: &str, port: u16, default_port: u16) -> Option<&Credential> {
+        self.credentials
+            .iter()
+            .find(|c| c.hosts.covers(host, port, default_port))
     }
 
     /// The first allow pattern covering `host:port`, unless a deny pattern covers it.
@@ -271,20 +349,29 @@ impl NetGrant {
         addr: std::net::SocketAddr,
         default_port: u16,
     ) -> Result<(), Refusal> {
-        let pattern = self.permits(host, addr.port(), default_port)?;
+        self.permits(host, addr.port(), default_port)?;
         let named = self
             .allow
             .iter()
             .any(|p| p.by_name() && p.covers(host, addr.port(), default_port));
         match special(addr.ip()) {
-            Some(kind) if !named => Err(format!(
-                "{} resolves to {} ({kind}), which plugin {} reaches only when a pattern names the host itself, not through `{pattern}`; the user can add `{}` to plugins.{}.net.allow",
-                shown(host, addr.port()),
-                addr.ip(),
-                self.plugin,
-                shown(host, addr.port()),
-                self.plugin
-            )),
+            Some(kind) if !named => {
+                let is = if host.parse::<IpAddr>().is_ok() {
+                    format!("{} is {kind}", shown(host, addr.port()))
+                } else {
+                    format!(
+                        "{} resolves to {} ({kind})",
+                        shown(host, addr.port()),
+                        addr.ip()
+                    )
+                };
+                Err(format!(
+                    "{is}, which plugin {} reaches only when a pattern names that host itself — a wildcard such as `*` never covers it; the user can add `{}` to plugins.{}.net.allow",
+                    self.plugin,
+                    shown(host, addr.port()),
+                    self.plugin
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -320,6 +407,15 @@ pub fn special(ip: IpAddr) -> Option<&'static str> {
                 Some("a link-local address")
             } else if first == 0x2001 && v6.segments()[1] == 0x0db8 {
                 Some("a documentation address")
+            } else if v6.segments()[..6] == [0; 6] {
+                // IPv4-compatible (`::a.b.c.d`, deprecated): judge the IPv4 address.
+                let o = v6.octets();
+                special_v4(Ipv4Addr::new(o[12], o[13], o[14], o[15]))
+                    .or(Some("an IPv4-compatible address"))
+            } else if first == 0x2002 {
+                // 6to4 embeds an IPv4 address in its next 32 bits.
+                let o = v6.octets();
+                special_v4(Ipv4Addr::new(o[2], o[3], o[4], o[5]))
             } else if first == 0x0064 && v6.segments()[1] == 0xff9b {
                 // NAT64 embeds an IPv4 address; judge that one.
                 let s = v6.segments();
@@ -418,11 +514,38 @@ mod tests {
             "fd00::1",
             "fe80::1",
             "::ffff:127.0.0.1",
+            "::127.0.0.1",
+            "2002:7f00:1::",
+            "2002:a00:1::",
             "64:ff9b::a00:1",
         ] {
             assert!(special(addr.parse().unwrap()).is_some(), "{addr}");
         }
         assert!(special("2606:2800:220:1::1".parse().unwrap()).is_none());
+        assert!(special("2002:5db8:d822::".parse().unwrap()).is_none());
+    }
+
+    #[test]
+    fn credentials_read_as_host_secret_and_header() {
+        let c: Credential = "mcp.example.com=MCP_TOKEN".parse().unwrap();
+        assert_eq!(
+            (c.secret.as_str(), c.header.as_str(), c.bearer),
+            ("MCP_TOKEN", "authorization", true)
+        );
+        assert!(c.hosts.covers("mcp.example.com", 443, 443));
+        let c: Credential = "127.0.0.1:8080=KEY@X-Api-Key".parse().unwrap();
+        assert_eq!((c.header.as_str(), c.bearer), ("x-api-key", false));
+        assert!(c.hosts.covers("127.0.0.1", 8080, 80));
+        for bad in [
+            "nohost",
+            "=K",
+            "h=",
+            "h=bad name",
+            "h=K@bad header",
+            "h/x=K",
+        ] {
+            assert!(bad.parse::<Credential>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn check(r: &wit::Request, plugin: &str) -> Result<Checked, String> {
     };
     if !url.username().is_empty() || url.password().is_some() {
         return Err(format!(
-            "plugin {plugin} asked for a URL with credentials in it (`user:password@`), which would be recorded; send them in a header instead: {}",
+            "plugin {plugin} asked for a URL with credentials in it (`user:password@…{}`), which would be recorded; send them in a header instead",
             url.host_str().unwrap_or_default()
         ));
     }
@@ -190,10 +190,38 @@ impl CallState {
             )));
         }
         let began = Instant::now();
+        let mut headers = r.headers.clone();
+        if let Some(bound) =
+            self.granted
+                .net
+                .credential(&checked.host, checked.port, checked.default_port)
+        {
+            // The user's binding: the value goes into this request only, never to the plugin.
+            let reference = smith_secrets::reference(&bound.secret);
+            let (value, restored) = self
+                .policy
+                .secrets
+                .current()
+                .restore(&reference, &|name| name == bound.secret);
+            if restored == 0 {
+                let why = format!(
+                    "the credential `{}` that plugins.{}.net.credentials binds to {} is not a registered secret; add it with `smith secrets add {}` (or name its variable in secrets.env)",
+                    bound.secret, self.granted.net.plugin, bound.hosts, bound.secret
+                );
+                return Done::not_applied(wit::NetError::Denied(why.clone()), why);
+            }
+            headers.retain(|(name, _)| !name.eq_ignore_ascii_case(&bound.header));
+            let value = if bound.bearer {
+                format!("Bearer {value}")
+            } else {
+                value
+            };
+            headers.push((bound.header.clone(), value));
+        }
         let request = HttpRequest {
             method: r.method.clone(),
             url: checked.url.to_string(),
-            headers: r.headers.clone(),
+            headers,
             body: r.body.clone(),
         };
         let response = match engine.send(request, &self.cancel) {
@@ -234,7 +262,11 @@ impl CallState {
         }
         let (body, end) = response.body.read_all();
         let redactor = self.policy.secrets.current();
-        let body = redactor.redact_bytes(&body).into_owned();
+        // A body cut at a bound may end in the first part of a secret: that part goes too.
+        let body = match end {
+            Outcome::Complete => redactor.redact_bytes(&body).into_owned(),
+            _ => redactor.redact_cut_bytes(&body),
+        };
         let headers: Vec<(String, String)> = response
             .headers
             .iter()
@@ -280,7 +312,7 @@ impl wit::Host for State {
     fn fetch(&mut self, request: wit::Request) -> Result<wit::Response, wit::NetError> {
         let checked = check(&request, &self.call.plugin).map_err(wit::NetError::Invalid)?;
         let recorded_body = &request.body[..request.body.len().min(RECORDED_REQUEST_BYTES)];
-        let input = json!({
+        let mut input = json!({
             "method": request.method,
             "url": checked.url.as_str(),
             "headers": recorded_headers(&request.headers),
@@ -288,6 +320,15 @@ impl wit::Host for State {
             "body_bytes": request.body.len(),
             "max_response_bytes": request.max_response_bytes,
         });
+        // Which credential the host adds (its name, never its value).
+        if let Some(bound) =
+            self.call
+                .granted
+                .net
+                .credential(&checked.host, checked.port, checked.default_port)
+        {
+            input["credential"] = json!({"secret": bound.secret, "header": bound.header});
+        }
         let refused = self
             .call
             .granted

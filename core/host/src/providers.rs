@@ -424,13 +424,23 @@ impl PluginProvider {
         if !(200..300).contains(&response.status) {
             let mut body = Vec::new();
             let mut rest = response.body;
+            let mut cut = false;
             while let Some(chunk) = rest.next_chunk() {
                 body.extend_from_slice(&chunk);
                 if body.len() >= ERROR_BODY_BYTES {
                     body.truncate(ERROR_BODY_BYTES);
+                    cut = true;
                     break;
                 }
             }
+            // Redacted before the codec sees it: a server may echo the key, and a codec that
+            // shortens the body for its message would cut a secret past the redactor's reach.
+            let redactor = self.setup.redactor.current();
+            let body = if cut || !matches!(rest.outcome(), Some(Outcome::Complete) | None) {
+                redactor.redact_cut_bytes(&body)
+            } else {
+                redactor.redact_bytes(&body).into_owned()
+            };
             store.data_mut().started = Instant::now();
             let event = match codec.call_decode_error(&mut store, response.status, &body) {
                 Ok(text) => match serde_json::from_str::<ProviderError>(&text) {

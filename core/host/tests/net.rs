@@ -354,3 +354,101 @@ fn the_permission_mode_decides_per_host_and_a_session_choice_covers_the_host() {
     assert!(out.output.contains("\"status\":200"), "{}", out.output);
     assert!(prompts.is_empty(), "{prompts:?}");
 }
+
+#[test]
+fn a_credential_bound_to_a_host_is_sent_there_only_and_the_plugin_never_sees_it() {
+    const TOKEN: &str = "mcp-tok-91c4e0b7a2d3";
+    // The server echoes what it was sent.
+    let bound = loopback::serve(vec![loopback::json_response(
+        "200 OK",
+        &format!(r#"{{"echo":"Bearer {TOKEN}"}}"#),
+    )]);
+    let other = loopback::serve(vec![loopback::json_response("200 OK", "{}")]);
+    let (bound_at, other_at) = (
+        format!("127.0.0.1:{}", port_of(&bound.url)),
+        format!("127.0.0.1:{}", port_of(&other.url)),
+    );
+    let mut policy = policy(PermissionMode::Auto, &[&bound_at, &other_at], &[]);
+    policy
+        .secrets
+        .register("MCP_TOKEN", TOKEN, None, "test")
+        .unwrap();
+    policy.net.credentials.insert(
+        "net-probe".into(),
+        vec![format!("{bound_at}=MCP_TOKEN").parse().unwrap()],
+    );
+    let tools = host().loadout().with_policy(policy);
+    let f = Fixture::new();
+    // The plugin's own authorization header is replaced, not sent beside it.
+    let got = answer(
+        &f,
+        &tools,
+        json!({"url": bound.url, "headers": [["Authorization", "Bearer forged"]]}),
+    );
+    let sent = String::from_utf8(bound.request().unwrap()).unwrap();
+    assert!(
+        sent.contains(&format!("authorization: Bearer {TOKEN}")),
+        "{sent}"
+    );
+    assert!(!sent.contains("forged"), "{sent}");
+    let body = got["body"].as_str().unwrap();
+    assert!(
+        !body.contains(TOKEN) && body.contains("⟦secret:MCP_TOKEN⟧"),
+        "{body}"
+    );
+    // Another host gets nothing.
+    answer(&f, &tools, json!({"url": other.url}));
+    let sent = String::from_utf8(other.request().unwrap()).unwrap();
+    assert!(
+        !sent.to_ascii_lowercase().contains("authorization"),
+        "{sent}"
+    );
+    // The record names the credential, never its value.
+    let (input, _, _) = records(&f).remove(0);
+    assert_eq!(input["credential"]["secret"], "MCP_TOKEN");
+    assert!(!input.to_string().contains(TOKEN));
+    // A binding to a secret nobody registered refuses the request, saying how to fix it.
+    let mut unbound = self::policy(PermissionMode::Auto, &[&bound_at], &[]);
+    unbound.net.credentials.insert(
+        "net-probe".into(),
+        vec![format!("{bound_at}=MISSING").parse().unwrap()],
+    );
+    let tools = host().loadout().with_policy(unbound);
+    let got = answer(&f, &tools, json!({"url": bound.url}));
+    assert_eq!(got["error"], "denied");
+    assert!(
+        got["message"]
+            .as_str()
+            .unwrap()
+            .contains("smith secrets add MISSING"),
+        "{got}"
+    );
+}
+
+#[test]
+fn a_secret_cut_by_the_response_bound_leaves_no_part_of_it() {
+    const SECRET: &str = "tok-77f1c2e9a0b3d845";
+    let body = format!("{}{SECRET}tail", "a".repeat(990));
+    let server = loopback::serve(vec![vec![
+        head("200 OK", &format!("content-length: {}\r\n", body.len())),
+        Step::Send(body.into_bytes()),
+    ]]);
+    let granted = format!("127.0.0.1:{}", port_of(&server.url));
+    let policy = policy(PermissionMode::Auto, &[&granted], &[]);
+    policy
+        .secrets
+        .register("API_TOKEN", SECRET, None, "test")
+        .unwrap();
+    let tools = host().loadout().with_policy(policy);
+    let f = Fixture::new();
+    // The bound falls inside the secret.
+    let got = answer(&f, &tools, json!({"url": server.url, "max": 1000}));
+    let body = got["body"].as_str().unwrap();
+    assert_eq!(
+        body,
+        "a".repeat(990),
+        "the part of the secret before the cut is dropped"
+    );
+    let (_, _, recorded) = records(&f).remove(0);
+    assert!(!recorded.contains("tok-"), "{recorded}");
+}

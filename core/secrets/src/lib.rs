@@ -303,6 +303,30 @@ impl Redactor {
         Cow::Owned(out)
     }
 
+    /// `bytes` that were cut at a bound, redacted: every whole form of every secret replaced
+    /// by its reference, then a tail that is the start of a form — a secret whose rest fell
+    /// past the cut — dropped, so no part of a secret survives a cut.
+    pub fn redact_cut_bytes(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = self.redact_bytes(bytes).into_owned();
+        if self.automaton.is_none() {
+            return out;
+        }
+        let mut tail = 0;
+        for value in self.plaintext.values() {
+            for form in forms(value) {
+                let form = form.as_bytes();
+                for k in (tail + 1..form.len()).rev() {
+                    if out.ends_with(&form[..k]) {
+                        tail = k;
+                        break;
+                    }
+                }
+            }
+        }
+        out.truncate(out.len() - tail);
+        out
+    }
+
     /// `bytes` with every form of every secret replaced by its reference (UTF-8 bytes).
     pub fn redact_bytes<'t>(&self, bytes: &'t [u8]) -> Cow<'t, [u8]> {
         let found = self.matches(bytes);
@@ -670,6 +694,23 @@ mod tests {
         }
         assert_eq!(r.redact("sk-test-0123 alone"), "⟦secret:SHORTER⟧ alone");
         assert!(matches!(r.redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_secret_cut_at_a_bound_leaves_no_part_behind() {
+        let r = Redactor::new([("TOKEN", "abcab-secret-abcab")]).unwrap();
+        let whole = b"text abcab-secret-abcab";
+        assert_eq!(
+            r.redact_cut_bytes(whole),
+            b"text \xe2\x9f\xa6secret:TOKEN\xe2\x9f\xa7"
+        );
+        for cut in 1..18 {
+            let text = [b"text ".as_slice(), &b"abcab-secret-abcab"[..cut]].concat();
+            let out = r.redact_cut_bytes(&text);
+            assert_eq!(out, b"text ", "cut after {cut} bytes");
+        }
+        // Text that only looks like the start of nothing stays.
+        assert_eq!(r.redact_cut_bytes(b"plain text"), b"plain text");
     }
 
     #[test]

@@ -70,6 +70,31 @@ impl Site {
                         String::new(),
                         b"caf\xe9 ok".to_vec(),
                     ),
+                    "/declared" => (
+                        "200 OK",
+                        "text/html; charset=iso-8859-1",
+                        String::new(),
+                        b"<p>caf\xe9 na\xefve \x80</p>".to_vec(),
+                    ),
+                    "/gzip" => (
+                        "200 OK",
+                        "text/html",
+                        "content-encoding: gzip\r\n".into(),
+                        vec![0x1f, 0x8b, 8, 0, 0, 0],
+                    ),
+                    "/deep" => {
+                        let mut page = "<div>".repeat(20_000);
+                        page.push_str("DEEP-TEXT");
+                        ("200 OK", "text/html", String::new(), page.into_bytes())
+                    }
+                    "/attributes" => {
+                        let mut page = String::from("<p ");
+                        for i in 0..100_000 {
+                            page.push_str(&format!("a{i}=\"x\" "));
+                        }
+                        page.push_str(">WIDE-TEXT</p>");
+                        ("200 OK", "text/html", String::new(), page.into_bytes())
+                    }
                     _ => (
                         "404 Not Found",
                         "text/html",
@@ -106,7 +131,7 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
     let script = env.write(
         "web.kdl",
         &format!(
-            "round {{\n{}{}{}{}{}{}{}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n",
+            "round {{\n{}{}{}{}{}{}{}{}{}{}{}{}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n",
             call("page", serde_json::json!({"url": format!("{base}/page")})),
             call("moved", serde_json::json!({"url": format!("{base}/moved"), "offset": 10, "length": 20})),
             call("missing", serde_json::json!({"url": format!("{base}/missing")})),
@@ -114,6 +139,12 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
             call("away", serde_json::json!({"url": format!("{base}/away")})),
             call("latin1", serde_json::json!({"url": format!("{base}/latin1")})),
             call("scheme", serde_json::json!({"url": "ftp://127.0.0.1/x"})),
+            call("declared", serde_json::json!({"url": format!("{base}/declared")})),
+            call("gzip", serde_json::json!({"url": format!("{base}/gzip")})),
+            call("deep", serde_json::json!({"url": format!("{base}/deep")})),
+            call("attributes", serde_json::json!({"url": format!("{base}/attributes")})),
+            // After pages built to defeat a parser, the tool still works.
+            call("again", serde_json::json!({"url": format!("{base}/page"), "raw": true, "length": 50})),
         ),
     );
     let allow = format!("plugins.web.net.allow=127.0.0.1:{}", site.port);
@@ -186,6 +217,26 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
         !*failed && latin1.contains("caf� ok") && latin1.contains("not valid UTF-8"),
         "{latin1}"
     );
+    let (failed, declared) = &results["declared"];
+    assert!(!*failed && declared.contains("café naïve €"), "{declared}");
+    let (failed, gzip) = &results["gzip"];
+    assert!(*failed && gzip.contains("`gzip`-encoded"), "{gzip}");
+    let (failed, deep) = &results["deep"];
+    assert!(
+        !*failed && deep.contains("DEEP-TEXT") && deep.contains("nest more than"),
+        "{deep}"
+    );
+    let (failed, wide) = &results["attributes"];
+    assert!(
+        !*failed && wide.contains("WIDE-TEXT") && wide.contains("bytes long"),
+        "{wide}"
+    );
+    let (failed, again) = &results["again"];
+    assert!(!*failed && again.contains("<!doctype html>"), "{again}");
+    assert!(
+        again.contains("\"raw\": true"),
+        "the next window keeps raw: {again}"
+    );
     let (failed, scheme) = &results["scheme"];
     assert!(*failed && scheme.contains("scheme `ftp`"), "{scheme}");
     assert_eq!(
@@ -210,7 +261,7 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
     // Every request is a recorded effect in the session.
     let session = std::fs::read(&env.session_files()[0]).unwrap();
     let text = String::from_utf8_lossy(&session);
-    assert!(text.matches("net.fetch").count() >= 8, "one per request");
+    assert!(text.matches("net.fetch").count() >= 12, "one per request");
 }
 
 #[test]

@@ -23,6 +23,19 @@ const MAX_LENGTH: usize = 100_000;
 /// Redirects followed before giving up.
 const MAX_REDIRECTS: usize = 5;
 
+/// The most HTML converted to Markdown, in bytes: the parser's tree of a larger page could
+/// pass the plugin's memory bound (a page past it is converted up to here, and said so).
+const MAX_CONVERTED: usize = 2 << 20;
+
+/// Deeper element nesting than this, or one tag longer than [`MAX_TAG_BYTES`], is not
+/// converted as HTML (the converter recurses per level, and a tag of thousands of attributes
+/// costs the parser quadratic time): the page's text is shown instead.
+const MAX_DEPTH: usize = 256;
+const MAX_TAG_BYTES: usize = 32 << 10;
+
+/// The longest title shown, in characters.
+const MAX_TITLE: usize = 300;
+
 /// Elements whose content is not the page's text.
 const SKIPPED: &[&str] = &[
     "script", "style", "noscript", "template", "svg", "canvas", "iframe", "head", "nav", "form",
@@ -147,8 +160,133 @@ fn title(html: &str) -> Option<String> {
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'");
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() > MAX_TITLE {
+        text = text.chars().take(MAX_TITLE).collect::<String>() + "…";
+    }
     (!text.is_empty()).then_some(text)
+}
+
+/// Why `html` is not converted as HTML, if it is built to defeat a parser: nesting deeper
+/// than [`MAX_DEPTH`] or a tag longer than [`MAX_TAG_BYTES`] (a rough scan: elements that are
+/// never closed count as nesting).
+fn pathological(html: &str) -> Option<String> {
+    const VOID: &[&str] = &[
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr", "p", "li", "option", "td", "tr", "th", "dt", "dd",
+    ];
+    let bytes = html.as_bytes();
+    let (mut depth, mut at) = (0usize, 0usize);
+    while let Some(open) = bytes[at..].iter().position(|b| *b == b'<') {
+        let start = at + open + 1;
+        let Some(len) = bytes[start..].iter().position(|b| *b == b'>') else {
+            break;
+        };
+        if len > MAX_TAG_BYTES {
+            return Some(format!("one of its tags is {len} bytes long"));
+        }
+        let tag = &bytes[start..start + len];
+        at = start + len + 1;
+        let closing = tag.first() == Some(&b'/');
+        let name: String = tag
+            .iter()
+            .skip(usize::from(closing))
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+        if name.is_empty() || tag.last() == Some(&b'/') || VOID.contains(&name.as_str()) {
+            continue;
+        }
+        // A script's or a style's text is not markup.
+        if !closing && (name == "script" || name == "style") {
+            let close = format!("</{name}");
+            at = bytes[at..]
+                .windows(close.len())
+                .position(|w| w.eq_ignore_ascii_case(close.as_bytes()))
+                .map_or(bytes.len(), |e| at + e);
+            continue;
+        }
+        if closing {
+            depth = depth.saturating_sub(1);
+        } else {
+            depth += 1;
+            if depth > MAX_DEPTH {
+                return Some(format!(
+                    "its elements nest more than {MAX_DEPTH} levels deep"
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The text of `html` without its tags, scripts and styles, for a page that is not converted.
+fn text_of(html: &str) -> String {
+    // ASCII lowercase keeps every byte offset (and so every character boundary).
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut at = 0;
+    while let Some(found) = lower[at..].find('<') {
+        let open = at + found;
+        out.push_str(&html[at..open]);
+        out.push(' ');
+        let rest = &lower[open..];
+        let skipped = if rest.starts_with("<script") {
+            rest.find("</script").map(|e| e + "</script".len())
+        } else if rest.starts_with("<style") {
+            rest.find("</style").map(|e| e + "</style".len())
+        } else {
+            Some(0)
+        };
+        at = skipped
+            .and_then(|e| rest[e..].find('>').map(|g| open + e + g + 1))
+            .unwrap_or(html.len());
+    }
+    out.push_str(&html[at..]);
+    let decoded = out
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    decoded
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The charset a `content-type` value or an HTML `<meta>` near the start names, lowercase.
+fn charset(content_type: &str, head: &[u8]) -> Option<String> {
+    let named = |text: &str| {
+        let lower = text.to_ascii_lowercase();
+        let at = lower.find("charset=")? + "charset=".len();
+        let value: String = lower[at..]
+            .trim_start_matches(['"', '\''])
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        (!value.is_empty()).then_some(value)
+    };
+    named(content_type).or_else(|| named(&String::from_utf8_lossy(&head[..head.len().min(2048)])))
+}
+
+/// `bytes` decoded as windows-1252 (which browsers use for ISO-8859-1 and US-ASCII too).
+fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
+        '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
+        'ž', 'Ÿ',
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
 }
 
 /// Whether a media type is read as text.
@@ -218,22 +356,63 @@ fn page(url: &str, raw: bool) -> Result<Page, String> {
             body.len()
         ));
     }
-    let decoded = match std::str::from_utf8(body) {
-        Ok(text) => text.to_owned(),
-        Err(_) => {
+    if let Some(encoding) = header(&response.headers, "content-encoding")
+        .map(str::trim)
+        .filter(|e| !e.is_empty() && !e.eq_ignore_ascii_case("identity"))
+    {
+        return Err(format!(
+            "{final_url} sent its body `{encoding}`-encoded although none was asked for; web_fetch reads only unencoded bodies"
+        ));
+    }
+    let named = charset(&content_type, body);
+    let decoded = match (named.as_deref(), std::str::from_utf8(body)) {
+        (_, Ok(text)) => text.to_owned(),
+        (
+            Some(
+                "iso-8859-1" | "latin1" | "latin-1" | "windows-1252" | "cp1252" | "us-ascii"
+                | "ascii",
+            ),
+            Err(_),
+        ) => windows_1252(body),
+        (Some(other), Err(_)) if other != "utf-8" && other != "utf8" => {
+            notes.push(format!(
+                "the page is in `{other}`, which web_fetch does not decode; bytes that are not UTF-8 are shown as �"
+            ));
+            String::from_utf8_lossy(body).into_owned()
+        }
+        (_, Err(_)) => {
             notes.push("the page is not valid UTF-8; invalid bytes are shown as �".to_owned());
             String::from_utf8_lossy(body).into_owned()
         }
     };
     let html = media == "text/html" || media == "application/xhtml+xml";
     let (title, text) = if html && !raw {
-        let converter = htmd::HtmlToMarkdown::builder()
-            .skip_tags(SKIPPED.to_vec())
-            .build();
-        let markdown = converter
-            .convert(&decoded)
-            .map_err(|e| format!("{final_url}: its HTML could not be converted: {e}"))?;
-        (title(&decoded), markdown)
+        let mut source = decoded.as_str();
+        if source.len() > MAX_CONVERTED {
+            let mut cut = MAX_CONVERTED;
+            while !source.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            source = &source[..cut];
+            notes.push(format!(
+                "the page's HTML is {} bytes; its first {MAX_CONVERTED} were converted (`raw` reads the whole source)",
+                decoded.len()
+            ));
+        }
+        let markdown = match pathological(source) {
+            Some(why) => {
+                notes.push(format!(
+                    "{why}, so its text is shown without Markdown structure"
+                ));
+                text_of(source)
+            }
+            None => htmd::HtmlToMarkdown::builder()
+                .skip_tags(SKIPPED.to_vec())
+                .build()
+                .convert(source)
+                .map_err(|e| format!("{final_url}: its HTML could not be converted: {e}"))?,
+        };
+        (title(source), markdown)
     } else if html {
         (title(&decoded), decoded)
     } else {
@@ -270,7 +449,8 @@ fn window(text: &str, offset: usize, length: usize) -> (&str, usize, Option<usiz
 fn run(args: Args) -> ToolOutput {
     let length = args.length.unwrap_or(DEFAULT_LENGTH).clamp(1, MAX_LENGTH);
     let offset = args.offset.unwrap_or(0);
-    let page = match page(&args.url, args.raw.unwrap_or(false)) {
+    let raw = args.raw.unwrap_or(false);
+    let page = match page(&args.url, raw) {
         Ok(page) => page,
         Err(why) => return ToolOutput::error(why),
     };
@@ -290,10 +470,16 @@ fn run(args: Args) -> ToolOutput {
     }
     out.push('\n');
     out.push_str(shown);
+    if offset > total {
+        out.push_str(&format!(
+            "(the text has {total} characters; offset {offset} is past its end)"
+        ));
+    }
     if let Some(next) = next {
         out.push_str(&format!(
-            "\n\n(more: {{\"url\": \"{}\", \"offset\": {next}}})",
-            page.url
+            "\n\n(more: {{\"url\": \"{}\", \"offset\": {next}{}}})",
+            page.url,
+            if raw { ", \"raw\": true" } else { "" }
         ));
     }
     ToolOutput::ok(out)
