@@ -63,6 +63,9 @@ pub struct Snapshot {
     pub fetched_at: String,
     /// The models, in the server's order.
     pub models: Vec<Listed>,
+    /// Why entries of the listing were skipped (none named a usable model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 /// Why a refresh did not replace a provider's snapshot (the previous one is kept).
@@ -143,12 +146,14 @@ fn snapshot_path(dir: &Path, id: &str) -> PathBuf {
 }
 
 /// The models of `body`, a listing in the OpenAI list format (`{"data": [{"id": …}]}`, or
-/// `{"models": [{"name"|"model"|"id": …}]}` as Ollama's own API lists them).
+/// `{"models": [{"name"|"model"|"id": …}]}` as Ollama's own API lists them), and why each
+/// entry that names no usable model was skipped (no string id; an id that is empty, over 256
+/// bytes, `*`, or holds a control, bidirectional or zero-width character).
 ///
 /// # Errors
-/// Why it is not a listing (not JSON, no list, an entry without an id, an id that is empty,
-/// over 256 bytes or holds a control character, too many entries).
-pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
+/// Why it is not a listing: not JSON, no list, too many entries, or entries of which none
+/// names a usable model (the first one's reason).
+pub fn parse_listing(body: &[u8]) -> Result<(Vec<Listed>, Vec<String>), String> {
     let value: serde_json::Value =
         serde_json::from_slice(body).map_err(|e| format!("it is not JSON ({e})"))?;
     let entries = value
@@ -163,11 +168,15 @@ pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
         ));
     }
     let mut out: Vec<Listed> = Vec::with_capacity(entries.len());
+    let mut skipped: Vec<String> = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        let id = ["id", "model", "name"]
+        let Some(id) = ["id", "model", "name"]
             .iter()
             .find_map(|k| entry.get(*k).and_then(serde_json::Value::as_str))
-            .ok_or_else(|| format!("entry {} has no string `id`", i + 1))?;
+        else {
+            skipped.push(format!("entry {} has no string `id`", i + 1));
+            continue;
+        };
         // Control, bidirectional and zero-width characters could make one name show as
         // another; `*` is the catalog's "any other model".
         let hidden = |c: char| {
@@ -175,11 +184,12 @@ pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
                 || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
         };
         if id.is_empty() || id.len() > 256 || id == "*" || id.chars().any(hidden) {
-            return Err(format!(
+            skipped.push(format!(
                 "entry {} has the id {:?}, which is not a model name (1 to 256 bytes, not `*`, no control, bidirectional or zero-width characters)",
                 i + 1,
                 id.chars().take(80).collect::<String>()
             ));
+            continue;
         }
         let context = [
             entry.pointer("/meta/n_ctx_train"),
@@ -198,7 +208,12 @@ pub fn parse_listing(body: &[u8]) -> Result<Vec<Listed>, String> {
             });
         }
     }
-    Ok(out)
+    if out.is_empty()
+        && let Some(first) = skipped.first()
+    {
+        return Err(first.clone());
+    }
+    Ok((out, skipped))
 }
 
 /// The key `manifest`'s provider sends (the environment variable, else the auth file's first
@@ -223,6 +238,21 @@ fn credential(
                 .next()
         })?;
     Some((declared.header.clone(), format!("{}{key}", declared.prefix)))
+}
+
+/// `path` under `base`, a base URL that may carry a query (`http://h/v1?key=k` and
+/// `/models` give `http://h/v1/models?key=k`).
+fn listing_url(base: &str, path: &str) -> String {
+    let (head, query) = match base.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (base, None),
+    };
+    let mut url = format!("{}{path}", head.trim_end_matches('/'));
+    if let Some(query) = query {
+        url.push('?');
+        url.push_str(query);
+    }
+    url
 }
 
 /// One provider's listing, ready to ask: everything a refresh needs from the configuration,
@@ -280,7 +310,7 @@ pub fn listings(app: &crate::App) -> Result<Vec<Listing>, RefreshError> {
         out.push(Listing {
             provider: decl.id.clone(),
             plugin: manifest.label(),
-            url: format!("{}{path}", base.trim_end_matches('/')),
+            url: listing_url(&base, path),
             headers,
             dir: dir.clone(),
             redactor: redactor.clone().unwrap_or_default(),
@@ -381,7 +411,7 @@ impl Listing {
                 location: response_location,
             });
         }
-        let mut models = parse_listing(&body).map_err(|why| RefreshError::Listing {
+        let (mut models, skipped) = parse_listing(&body).map_err(|why| RefreshError::Listing {
             provider: provider.clone(),
             plugin: plugin.clone(),
             url: url.clone(),
@@ -404,6 +434,7 @@ impl Listing {
                 .unwrap_or_else(|_| jiff::Timestamp::now())
                 .to_string(),
             models,
+            skipped,
         };
         let file = snapshot_path(&dir, &provider);
         if !replaces(read_snapshot(&file).as_ref(), started) {
@@ -528,7 +559,7 @@ mod tests {
     fn llama_cpp_ollama_and_vllm_listings_read_with_their_context_windows() {
         let llama = br#"{"object":"list","data":[{"id":"qwen2.5-coder-7b.gguf","object":"model","owned_by":"llamacpp","meta":{"n_ctx_train":32768,"n_params":7615616512}}]}"#;
         assert_eq!(
-            parse_listing(llama).unwrap(),
+            parse_listing(llama).unwrap().0,
             [Listed {
                 id: "qwen2.5-coder-7b.gguf".into(),
                 context: Some(32768)
@@ -537,6 +568,7 @@ mod tests {
         let ollama = br#"{"object":"list","data":[{"id":"llama3.2:latest","object":"model","created":1733000000,"owned_by":"library"},{"id":"qwen3:8b","object":"model","created":1,"owned_by":"library"}]}"#;
         let ids: Vec<_> = parse_listing(ollama)
             .unwrap()
+            .0
             .into_iter()
             .map(|l| (l.id, l.context))
             .collect();
@@ -548,7 +580,20 @@ mod tests {
             ]
         );
         let vllm = br#"{"data":[{"id":"m","max_model_len":8192}]}"#;
-        assert_eq!(parse_listing(vllm).unwrap()[0].context, Some(8192));
+        assert_eq!(parse_listing(vllm).unwrap().0[0].context, Some(8192));
+        // Entries that name no usable model are skipped, saying why; the rest are kept.
+        let mixed = br#"{"data":[{"id":"good"},{"id":""},{"name":5},{"id":"good"}]}"#;
+        let (models, skipped) = parse_listing(mixed).unwrap();
+        assert_eq!(models.len(), 1, "duplicates are one model");
+        assert_eq!(skipped.len(), 2);
+        assert!(
+            skipped[0].contains("entry 2") && skipped[1].contains("entry 3"),
+            "{skipped:?}"
+        );
+        assert_eq!(
+            listing_url("http://h/v1/?key=k", "/models"),
+            "http://h/v1/models?key=k"
+        );
     }
 
     #[test]
@@ -560,6 +605,7 @@ mod tests {
             started_ms,
             fetched_at: "2026-12-05T20:00:00Z".into(),
             models: Vec::new(),
+            skipped: Vec::new(),
         };
         assert!(replaces(None, 5));
         assert!(replaces(Some(&at(5)), 5));

@@ -113,6 +113,10 @@ fn a_failed_refresh_keeps_the_previous_answer_and_declarations_win() {
             r#"{"error":"model store locked"}"#,
         ),
         loopback::json_response("200 OK", r#"{"data":[{"id":""}]}"#),
+        loopback::json_response(
+            "200 OK",
+            r#"{"data":[{"id":"phi4:latest"},{"id":"gpt\u202e4"}]}"#,
+        ),
     ]);
     let refresh = || env.run(&["models", "--refresh", "-c", &base(&server.url)]);
     let out = refresh();
@@ -170,4 +174,14 @@ fn a_failed_refresh_keeps_the_previous_answer_and_declarations_win() {
             .contains("refresh:openai-compatible"),
         "{qwen}"
     );
+    // An entry that names no usable model is skipped, saying why; the rest are kept.
+    let out = refresh();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("1 model listed") && err.contains("1 entry skipped: entry 2 has the id"),
+        "{err}"
+    );
+    let now = ids(listed(&env, &server.url));
+    assert!(now.contains(&"phi4:latest".to_owned()), "{now:?}");
 }

@@ -81,12 +81,21 @@ fn refresh(app: &smith_app::App) -> bool {
     for listing in listings {
         match listing.fetch_from_server(&cancel) {
             Ok(snapshot) => crate::exit::report(&format!(
-                "{}: {} model{} listed at {} ({})",
+                "{}: {} model{} listed at {} ({}){}",
                 snapshot.provider,
                 snapshot.models.len(),
                 if snapshot.models.len() == 1 { "" } else { "s" },
                 snapshot.url,
-                snapshot.fetched_at
+                snapshot.fetched_at,
+                match snapshot.skipped.as_slice() {
+                    [] => String::new(),
+                    skipped => format!(
+                        "; {} entr{} skipped: {}",
+                        skipped.len(),
+                        if skipped.len() == 1 { "y" } else { "ies" },
+                        skipped.join("; ")
+                    ),
+                }
             )),
             Err(e) => {
                 ok = false;
