@@ -518,22 +518,8 @@ pub(crate) fn layer(
                 provider: decl.id.clone(),
                 model: listed.id.clone(),
             };
-            let mut info = defaults(&decl.id).unwrap_or_else(|| ModelInfo {
-                model: model.clone(),
-                context: None,
-                output: None,
-                image_input: None,
-                tools: None,
-                strict_tools: None,
-                thinking: None,
-                cache: None,
-                price: None,
-                provenance: smith::Provenance {
-                    source: source.clone(),
-                    figures: Default::default(),
-                    conflicts: Vec::new(),
-                },
-            });
+            let mut info = defaults(&decl.id)
+                .unwrap_or_else(|| ModelInfo::unknown(model.clone(), source.clone()));
             info.model = model;
             if let Some(context) = listed.context {
                 info.context = Some(context);

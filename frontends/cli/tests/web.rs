@@ -114,6 +114,28 @@ impl Site {
     }
 }
 
+/// `smith eval --json` playing `script` in `auto` mode with `flags`, from `dir`.
+fn eval(
+    env: &Env,
+    script: &std::path::Path,
+    flags: &[&str],
+    dir: &std::path::Path,
+) -> std::process::Output {
+    let mut args = vec![
+        "eval",
+        "--json",
+        "-m",
+        "scripted/t",
+        "--script",
+        script.to_str().unwrap(),
+        "--permission-mode",
+        "auto",
+    ];
+    args.extend_from_slice(flags);
+    args.push("go");
+    env.command(&args).current_dir(dir).output().unwrap()
+}
+
 #[test]
 fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
     // A port nothing is granted: the redirect to it is refused before connecting.
@@ -148,22 +170,7 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
         ),
     );
     let allow = format!("plugins.web.net.allow=127.0.0.1:{}", site.port);
-    let out = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/t",
-            "--script",
-            script.to_str().unwrap(),
-            "--permission-mode",
-            "auto",
-            "-c",
-            &allow,
-            "read the manual",
-        ])
-        .output()
-        .unwrap();
+    let out = eval(&env, &script, &["-c", &allow], env.root.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let results: std::collections::HashMap<String, (bool, String)> = records(&out)
         .iter()
@@ -285,21 +292,7 @@ fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
             "round {{\n  tool-call id=\"w\" name=\"web_fetch\" arguments=#\"{args}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
         ),
     );
-    let out = env
-        .command(&[
-            "eval",
-            "--json",
-            "-m",
-            "scripted/t",
-            "--script",
-            script.to_str().unwrap(),
-            "--permission-mode",
-            "auto",
-            "go",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = eval(&env, &script, &[], &dir);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let end = records(&out)
         .into_iter()
