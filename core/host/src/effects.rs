@@ -66,6 +66,9 @@ pub(crate) struct CallState {
     /// Where a policy handler answering the person's choice may add allow rules (`None`
     /// elsewhere).
     pub(crate) remember: Option<std::path::PathBuf>,
+    /// The streamed responses still open in this call (their resources' reps): each one's
+    /// completion is recorded when the call ends, if not before.
+    pub(crate) streams: Vec<u32>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -185,6 +188,7 @@ impl CallState {
             snapshots: Vec::new(),
             state: None,
             remember: None,
+            streams: Vec::new(),
         }
     }
 
@@ -234,6 +238,7 @@ impl CallState {
             snapshots: Vec::new(),
             state: None,
             remember: None,
+            streams: Vec::new(),
         }
     }
 
@@ -474,6 +479,17 @@ impl CallState {
         call: EffectCall<'_>,
         body: impl FnOnce(&Self) -> Done<T, E>,
     ) -> Result<T, E> {
+        let pending = self.begin(call)?;
+        let done = body(self);
+        self.finish(pending, done)
+    }
+
+    /// The first half of [`CallState::durable`], for an effect that outlives the import
+    /// that started it (a streamed response): record the intent, check the grant, the
+    /// facility's refusal, cancellation and the policy. An effect that may run comes back as
+    /// [`Pending`], whose completion the caller records with [`CallState::finish`]; one that
+    /// may not has its `not-applied` completion recorded here and comes back as the error.
+    pub(crate) fn begin<E: EffectError>(&mut self, call: EffectCall<'_>) -> Result<Pending, E> {
         let Some(journal) = self.journal.clone() else {
             return Err(E::denied(
                 "effects are not available while the host inspects a plugin".to_owned(),
@@ -502,12 +518,20 @@ impl CallState {
             target: Some(call.target.to_owned()),
             input: call.input,
         };
-        let intent_entry = journal.intent(intent, self.cause).map_err(|e| {
+        let intent = journal.intent(intent, self.cause).map_err(|e| {
             E::io(format!(
                 "the effect was not run because its intent could not be recorded: {e}"
             ))
         })?;
-        let done = if let Err(denied) = self.granted.check(call.effect, &self.plugin) {
+        let mut pending = Pending {
+            journal,
+            intent,
+            effect_id,
+            effect: call.effect,
+            target: call.target.to_owned(),
+            evidence: serde_json::Map::new(),
+        };
+        let refused = if let Err(denied) = self.granted.check(call.effect, &self.plugin) {
             let why = denied.to_string();
             Done::not_applied(E::denied(why.clone()), why)
         } else if let Some(why) = call.refused {
@@ -525,30 +549,47 @@ impl CallState {
                 }
                 crate::policy::Decision::Allow { by, notes } => {
                     self.notes.extend(notes);
-                    let mut done = body(self);
-                    if let Some(serde_json::Value::Object(map)) =
-                        self.gate.is_some().then_some(&mut done.evidence)
-                    {
-                        map.insert(
+                    if self.gate.is_some() {
+                        pending.evidence.insert(
                             "permission_mode".to_owned(),
                             serde_json::json!(self.policy.permissions.mode.name()),
                         );
                         if !by.is_empty() {
-                            map.insert("allowed_by".to_owned(), serde_json::json!(by));
+                            pending
+                                .evidence
+                                .insert("allowed_by".to_owned(), serde_json::json!(by));
                         }
                     }
-                    done
+                    return Ok(pending);
                 }
             }
         };
+        pending.evidence.clear();
+        match self.finish::<(), E>(pending, refused) {
+            Err(e) => Err(e),
+            Ok(()) => Err(E::denied("the effect was refused".to_owned())),
+        }
+    }
+
+    /// Record `done` as the completion of `pending` (what the policy said added to an
+    /// object's evidence) and return its result. A completion that cannot be recorded is
+    /// terminal for the call: the error says what is known of the effect.
+    pub(crate) fn finish<T, E: EffectError>(
+        &mut self,
+        pending: Pending,
+        mut done: Done<T, E>,
+    ) -> Result<T, E> {
+        if let serde_json::Value::Object(map) = &mut done.evidence {
+            map.extend(pending.evidence);
+        }
         let outcome = done.outcome;
         let completion = EffectCompletion {
-            effect_id,
+            effect_id: pending.effect_id,
             outcome,
             output: done.output,
             evidence: done.evidence,
         };
-        if let Err(e) = journal.complete(intent_entry, completion) {
+        if let Err(e) = pending.journal.complete(pending.intent, completion) {
             // Say what is known: whether it ran, not only the outcome the record would hold.
             let known = match outcome {
                 EffectOutcome::Applied => "was carried out",
@@ -558,12 +599,25 @@ impl CallState {
             };
             let why = format!(
                 "{} `{}` {known}, but its completion could not be recorded ({e}); the session keeps it as started with its completion not recorded",
-                call.effect.name(),
-                call.target
+                pending.effect.name(),
+                pending.target
             );
             self.terminal = Some(why.clone());
             return Err(E::io(why));
         }
         done.result
     }
+}
+
+/// An effect whose intent is recorded and which may run ([`CallState::begin`]): its
+/// completion is still to be recorded ([`CallState::finish`]).
+pub(crate) struct Pending {
+    journal: Arc<dyn EffectJournal>,
+    intent: EntryId,
+    effect_id: String,
+    effect: Effect,
+    target: String,
+    /// What the policy said (the permission mode, who allowed the effect), added to the
+    /// completion's evidence.
+    evidence: serde_json::Map<String, serde_json::Value>,
 }

@@ -31,6 +31,7 @@ mod handlers;
 pub mod manifest;
 pub mod net;
 mod net_imports;
+mod net_stream;
 mod policy;
 pub mod process;
 mod process_imports;

@@ -5,13 +5,14 @@
 //! [`crate::net::NetGrant`] before any policy is asked, and every address the host resolves
 //! to before any connection ([`smith_ai::http::HttpEngine::guarded`]). Secret references are
 //! never restored into it; the response is redacted before the plugin or the record sees it.
+//! `open`, the streamed form, is [`crate::net_stream`]; both share the checks and sending here.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::json;
 use smith::EffectOutcome;
-use smith_ai::http::{Bounds, HttpEngine, HttpRequest, Outcome, TransportError};
+use smith_ai::http::{Bounds, HttpEngine, HttpRequest, HttpResponse, Outcome, TransportError};
 
 use crate::effects::{CallState, Done, EffectCall, EffectError};
 use crate::grants::Effect;
@@ -38,7 +39,7 @@ pub(crate) const MAX_RESPONSE_BYTES: u64 = 8 << 20;
 const RECORDED_REQUEST_BYTES: usize = 64 << 10;
 
 /// The most response body bytes the completion records.
-const RECORDED_RESPONSE_BYTES: usize = 1 << 20;
+pub(crate) const RECORDED_RESPONSE_BYTES: usize = 1 << 20;
 
 /// Headers the engine sets from the URL and the body; a plugin setting them could make the
 /// request say something other than what was checked.
@@ -67,7 +68,7 @@ fn credential(name: &str) -> bool {
 }
 
 /// Headers as recorded: a credential's value replaced by its length.
-fn recorded_headers(headers: &[(String, String)]) -> serde_json::Value {
+pub(crate) fn recorded_headers(headers: &[(String, String)]) -> serde_json::Value {
     headers
         .iter()
         .map(|(k, v)| {
@@ -82,15 +83,15 @@ fn recorded_headers(headers: &[(String, String)]) -> serde_json::Value {
 }
 
 /// A checked request: its URL parsed, the host as the grant and the guard see it.
-struct Checked {
-    url: url::Url,
+pub(crate) struct Checked {
+    pub(crate) url: url::Url,
     host: String,
     port: u16,
     default_port: u16,
 }
 
 /// Check the request's shape; the error is what the plugin is told (nothing is recorded).
-fn check(r: &wit::Request, plugin: &str) -> Result<Checked, String> {
+pub(crate) fn check(r: &wit::Request, plugin: &str) -> Result<Checked, String> {
     let url = url::Url::parse(&r.url).map_err(|e| {
         format!(
             "plugin {plugin} asked for `{}`, which is not an absolute URL ({e}); give one like https://example.com/path",
@@ -166,13 +167,34 @@ fn check(r: &wit::Request, plugin: &str) -> Result<Checked, String> {
     })
 }
 
+/// Why a request got no response: the effect's outcome, the plugin's error, the text
+/// recorded.
+pub(crate) struct NotSent {
+    pub(crate) outcome: EffectOutcome,
+    pub(crate) error: wit::NetError,
+    pub(crate) text: String,
+}
+
+impl<T> From<NotSent> for Done<T, wit::NetError> {
+    fn from(not: NotSent) -> Self {
+        Done {
+            outcome: not.outcome,
+            result: Err(not.error),
+            output: not.text.into_bytes(),
+            evidence: serde_json::Value::Null,
+        }
+    }
+}
+
 impl CallState {
-    /// Send the checked request through a guarded engine and read its response.
-    fn fetch(&self, r: &wit::Request, checked: &Checked) -> Done<wit::Response, wit::NetError> {
-        let limit = match r.max_response_bytes {
-            0 => MAX_RESPONSE_BYTES,
-            n => n.min(MAX_RESPONSE_BYTES),
-        };
+    /// Send the checked request through a guarded engine whose body bound is `limit` bytes,
+    /// with the credential the user bound to its host, and return once the head arrived.
+    pub(crate) fn send(
+        &self,
+        r: &wit::Request,
+        checked: &Checked,
+        limit: u64,
+    ) -> Result<HttpResponse, NotSent> {
         let bounds = Bounds {
             max_response_bytes: limit,
             ..Bounds::default()
@@ -189,7 +211,6 @@ impl CallState {
                 r.method, checked.url
             )));
         }
-        let began = Instant::now();
         let mut headers = r.headers.clone();
         if let Some(bound) =
             self.granted
@@ -208,7 +229,11 @@ impl CallState {
                     "the credential `{}` that plugins.{}.net.credentials binds to {} is not a registered secret; add it with `smith secrets add {}` (or name its variable in secrets.env)",
                     bound.secret, self.granted.net.plugin, bound.hosts, bound.secret
                 );
-                return Done::not_applied(wit::NetError::Denied(why.clone()), why);
+                return Err(NotSent {
+                    outcome: EffectOutcome::NotApplied,
+                    error: wit::NetError::Denied(why.clone()),
+                    text: why,
+                });
             }
             headers.retain(|(name, _)| !name.eq_ignore_ascii_case(&bound.header));
             let value = if bound.bearer {
@@ -224,34 +249,30 @@ impl CallState {
             headers,
             body: r.body.clone(),
         };
-        let response = match engine.send(request, &self.cancel) {
-            Ok(response) => response,
-            Err(e) => {
-                let text = e.to_string();
-                let (outcome, error) = match e {
-                    TransportError::Refused { .. } => (
-                        EffectOutcome::NotApplied,
-                        wit::NetError::Denied(text.clone()),
-                    ),
-                    TransportError::RequestTooLarge { .. } | TransportError::BadRequest { .. } => (
-                        EffectOutcome::NotApplied,
-                        wit::NetError::Invalid(text.clone()),
-                    ),
-                    // It may have reached the server before the connection failed.
-                    TransportError::Connect { .. } | TransportError::HeadTimeout { .. } => (
-                        EffectOutcome::Unknown,
-                        wit::NetError::Unreachable(text.clone()),
-                    ),
-                    TransportError::Cancelled => (EffectOutcome::Unknown, wit::NetError::Cancelled),
-                };
-                return Done {
-                    outcome,
-                    result: Err(error),
-                    output: text.into_bytes(),
-                    evidence: serde_json::Value::Null,
-                };
+        let response = engine.send(request, &self.cancel).map_err(|e| {
+            let text = e.to_string();
+            let (outcome, error) = match e {
+                TransportError::Refused { .. } => (
+                    EffectOutcome::NotApplied,
+                    wit::NetError::Denied(text.clone()),
+                ),
+                TransportError::RequestTooLarge { .. } | TransportError::BadRequest { .. } => (
+                    EffectOutcome::NotApplied,
+                    wit::NetError::Invalid(text.clone()),
+                ),
+                // It may have reached the server before the connection failed.
+                TransportError::Connect { .. } | TransportError::HeadTimeout { .. } => (
+                    EffectOutcome::Unknown,
+                    wit::NetError::Unreachable(text.clone()),
+                ),
+                TransportError::Cancelled => (EffectOutcome::Unknown, wit::NetError::Cancelled),
+            };
+            NotSent {
+                outcome,
+                error,
+                text,
             }
-        };
+        })?;
         // Said as the body starts to arrive (transient), so a long download shows progress.
         if let Some(events) = &self.events {
             let _ = events.send(smith::ToolEvent::Progress(format!(
@@ -260,6 +281,20 @@ impl CallState {
                 checked.url.host_str().unwrap_or_default()
             )));
         }
+        Ok(response)
+    }
+
+    /// Send the checked request and read its whole response.
+    fn fetch(&self, r: &wit::Request, checked: &Checked) -> Done<wit::Response, wit::NetError> {
+        let limit = match r.max_response_bytes {
+            0 => MAX_RESPONSE_BYTES,
+            n => n.min(MAX_RESPONSE_BYTES),
+        };
+        let began = Instant::now();
+        let response = match self.send(r, checked, limit) {
+            Ok(response) => response,
+            Err(not) => return not.into(),
+        };
         let (body, end) = response.body.read_all();
         let redactor = self.policy.secrets.current();
         // A body cut at a bound may end in the first part of a secret: that part goes too.
@@ -267,23 +302,9 @@ impl CallState {
             Outcome::Complete => redactor.redact_bytes(&body).into_owned(),
             _ => redactor.redact_cut_bytes(&body),
         };
-        let headers: Vec<(String, String)> = response
-            .headers
-            .iter()
-            .map(|(k, v)| (k.clone(), redactor.redact(v).into_owned()))
-            .collect();
-        let duration_ms = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let (end, ended) = match end {
-            Outcome::Complete => (wit::BodyEnd::Complete, json!("complete")),
-            Outcome::Truncated { limit } => {
-                (wit::BodyEnd::Truncated(limit), json!({"truncated": limit}))
-            }
-            Outcome::Cancelled => (wit::BodyEnd::Cancelled, json!("cancelled")),
-            Outcome::Failed(why) => {
-                let shown = json!({"failed": why});
-                (wit::BodyEnd::Failed(why), shown)
-            }
-        };
+        let headers = redacted_headers(&redactor, &response.headers);
+        let duration_ms = millis(began);
+        let (end, ended) = body_end(end);
         let recorded = &body[..body.len().min(RECORDED_RESPONSE_BYTES)];
         Done {
             // The server answered: the request reached it.
@@ -308,49 +329,86 @@ impl CallState {
     }
 }
 
+/// Response headers with every registered secret replaced by its reference.
+pub(crate) fn redacted_headers(
+    redactor: &smith_secrets::Redactor,
+    headers: &[(String, String)],
+) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.clone(), redactor.redact(v).into_owned()))
+        .collect()
+}
+
+/// Milliseconds since `began`.
+pub(crate) fn millis(began: Instant) -> u64 {
+    u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// How a body ended, as the plugin and as the record see it.
+pub(crate) fn body_end(end: Outcome) -> (wit::BodyEnd, serde_json::Value) {
+    match end {
+        Outcome::Complete => (wit::BodyEnd::Complete, json!("complete")),
+        Outcome::Truncated { limit } => {
+            (wit::BodyEnd::Truncated(limit), json!({"truncated": limit}))
+        }
+        Outcome::Cancelled => (wit::BodyEnd::Cancelled, json!("cancelled")),
+        Outcome::Failed(why) => {
+            let shown = json!({"failed": why});
+            (wit::BodyEnd::Failed(why), shown)
+        }
+    }
+}
+
+/// The request as its effect's intent records it, and why the grant refuses it before any
+/// policy is asked (`None`: it does not, or there is no `net.http` grant to judge by — the
+/// grant check says so).
+pub(crate) fn effect_input(
+    call: &CallState,
+    request: &wit::Request,
+    checked: &Checked,
+) -> (serde_json::Value, Option<String>) {
+    let recorded_body = &request.body[..request.body.len().min(RECORDED_REQUEST_BYTES)];
+    let mut input = json!({
+        "method": request.method,
+        "url": checked.url.as_str(),
+        "headers": recorded_headers(&request.headers),
+        "body": String::from_utf8_lossy(recorded_body),
+        "body_bytes": request.body.len(),
+        "max_response_bytes": request.max_response_bytes,
+    });
+    let grant = &call.granted.net;
+    // Which credential the host adds (its name, never its value).
+    if let Some(bound) = grant.credential(&checked.host, checked.port, checked.default_port) {
+        input["credential"] = json!({"secret": bound.secret, "header": bound.header});
+    }
+    let refused = call
+        .granted
+        .grants
+        .contains(&crate::grants::Grant::NetHttp)
+        .then(|| {
+            // An address written in the URL is judged now, before anyone is asked; a name's
+            // addresses when it resolves.
+            match checked.host.parse::<std::net::IpAddr>() {
+                Ok(ip) => grant.connect(
+                    &checked.host,
+                    std::net::SocketAddr::new(ip, checked.port),
+                    checked.default_port,
+                ),
+                Err(_) => grant
+                    .permits(&checked.host, checked.port, checked.default_port)
+                    .map(|_| ()),
+            }
+            .err()
+        })
+        .flatten();
+    (input, refused)
+}
+
 impl wit::Host for State {
     fn fetch(&mut self, request: wit::Request) -> Result<wit::Response, wit::NetError> {
         let checked = check(&request, &self.call.plugin).map_err(wit::NetError::Invalid)?;
-        let recorded_body = &request.body[..request.body.len().min(RECORDED_REQUEST_BYTES)];
-        let mut input = json!({
-            "method": request.method,
-            "url": checked.url.as_str(),
-            "headers": recorded_headers(&request.headers),
-            "body": String::from_utf8_lossy(recorded_body),
-            "body_bytes": request.body.len(),
-            "max_response_bytes": request.max_response_bytes,
-        });
-        // Which credential the host adds (its name, never its value).
-        if let Some(bound) =
-            self.call
-                .granted
-                .net
-                .credential(&checked.host, checked.port, checked.default_port)
-        {
-            input["credential"] = json!({"secret": bound.secret, "header": bound.header});
-        }
-        let refused = self
-            .call
-            .granted
-            .grants
-            .contains(&crate::grants::Grant::NetHttp)
-            .then(|| {
-                let grant = &self.call.granted.net;
-                // An address written in the URL is judged now, before anyone is asked; a
-                // name's addresses when it resolves.
-                match checked.host.parse::<std::net::IpAddr>() {
-                    Ok(ip) => grant.connect(
-                        &checked.host,
-                        std::net::SocketAddr::new(ip, checked.port),
-                        checked.default_port,
-                    ),
-                    Err(_) => grant
-                        .permits(&checked.host, checked.port, checked.default_port)
-                        .map(|_| ()),
-                }
-                .err()
-            })
-            .flatten();
+        let (input, refused) = effect_input(&self.call, &request, &checked);
         let target = checked.url.to_string();
         let call = EffectCall {
             effect: Effect::NetFetch,
@@ -361,6 +419,13 @@ impl wit::Host for State {
         };
         self.call
             .durable(call, |state| state.fetch(&request, &checked))
+    }
+
+    fn open(
+        &mut self,
+        request: wit::Request,
+    ) -> Result<wasmtime::component::Resource<wit::ResponseStream>, wit::NetError> {
+        crate::net_stream::open(self, request)
     }
 }
 

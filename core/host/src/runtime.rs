@@ -97,7 +97,7 @@ pub struct Declared {
 /// The store data of one call.
 pub(crate) struct State {
     wasi: WasiCtx,
-    table: ResourceTable,
+    pub(crate) table: ResourceTable,
     limits: StoreLimits,
     pub(crate) call: CallState,
     /// When the current call began (a provider's decoder lives across many calls: each one

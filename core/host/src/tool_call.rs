@@ -260,6 +260,8 @@ impl ToolRegistry for Loadout {
         let result = ready.pre.instantiate(&mut store).and_then(|instance| {
             instance.call_call(&mut store, &call.name, &arguments, &invocation)
         });
+        // Streams the plugin left open end with the call: their completions are recorded now.
+        crate::net_stream::end_all(store.data_mut());
         let terminal = store.data_mut().call.terminal.take();
         let notes = std::mem::take(&mut store.data_mut().call.notes);
         let given = store.data_mut().call.structured.take();

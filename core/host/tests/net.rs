@@ -452,3 +452,160 @@ fn a_secret_cut_by_the_response_bound_leaves_no_part_of_it() {
     let (_, _, recorded) = records(&f).remove(0);
     assert!(!recorded.contains("tok-"), "{recorded}");
 }
+
+/// A body in HTTP chunks of `size` bytes (chunked transfer coding).
+fn chunked(body: &str, size: usize) -> Vec<Step> {
+    let mut steps = vec![head("200 OK", "transfer-encoding: chunked\r\n")];
+    for piece in body.as_bytes().chunks(size) {
+        let mut frame = format!("{:x}\r\n", piece.len()).into_bytes();
+        frame.extend_from_slice(piece);
+        frame.extend_from_slice(b"\r\n");
+        steps.push(Step::Send(frame));
+    }
+    steps.push(Step::Send(b"0\r\n\r\n".to_vec()));
+    steps
+}
+
+#[test]
+fn a_streamed_body_is_read_in_chunks_redacted_across_them_and_recorded_once_at_its_end() {
+    const SECRET: &str = "tok-77e1a0c4b95d2f38";
+    let body = format!("begin {SECRET} middle {} end", "z".repeat(3000));
+    // The secret is split across the server's chunks and the plugin's reads.
+    let server = loopback::serve(vec![chunked(&body, 9)]);
+    let granted = format!("127.0.0.1:{}", port_of(&server.url));
+    let policy = policy(PermissionMode::Auto, &[&granted], &[]);
+    policy
+        .secrets
+        .register("STREAM_TOKEN", SECRET, None, "test")
+        .unwrap();
+    let tools = host().loadout().with_policy(policy);
+    let f = Fixture::new();
+    let got = answer(
+        &f,
+        &tools,
+        json!({"url": server.url, "stream": true, "chunk": 5}),
+    );
+    let expected = body.replace(SECRET, "⟦secret:STREAM_TOKEN⟧");
+    assert_eq!(got["body"], expected.as_str());
+    assert_eq!(got["status"], 200);
+    assert_eq!(got["end"], "complete");
+    assert!(got["chunks"].as_u64().unwrap() > 100, "{}", got["chunks"]);
+    let recorded = records(&f);
+    assert_eq!(recorded.len(), 1, "one completion: {recorded:?}");
+    let (input, evidence, output) = &recorded[0];
+    assert_eq!(input["streamed"], true);
+    assert_eq!(evidence["streamed"], true);
+    assert_eq!(evidence["end"], "complete");
+    assert_eq!(evidence["body_bytes"], expected.len());
+    assert_eq!(output, &expected);
+}
+
+#[test]
+fn a_stream_left_open_or_dropped_is_recorded_as_abandoned_with_what_was_read() {
+    let body = "y".repeat(20_000);
+    let conversation = || {
+        vec![
+            head("200 OK", &format!("content-length: {}\r\n", body.len())),
+            Step::Send(body.clone().into_bytes()),
+        ]
+    };
+    let server = loopback::serve(vec![conversation(), conversation()]);
+    let granted = format!("127.0.0.1:{}", port_of(&server.url));
+    let tools = host()
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
+    let f = Fixture::new();
+    for dropped in [false, true] {
+        let got = answer(
+            &f,
+            &tools,
+            json!({"url": server.url, "stream": true, "chunk": 50, "read": 100, "drop": dropped}),
+        );
+        assert_eq!(got["body"].as_str().unwrap().len(), 100);
+        assert_eq!(got["end"], Value::Null, "the body is still arriving");
+    }
+    let recorded = records(&f);
+    assert_eq!(recorded.len(), 2, "{recorded:?}");
+    for (_, evidence, output) in recorded {
+        assert_eq!(evidence["end"], "abandoned");
+        assert_eq!(evidence["body_bytes"], 100);
+        assert_eq!(output, "y".repeat(100));
+    }
+    assert_eq!(
+        f.effects(),
+        vec![("net.fetch".to_owned(), EffectOutcome::Applied); 2]
+    );
+}
+
+#[test]
+fn at_most_eight_streams_are_open_in_a_call_and_an_ungranted_one_is_refused_and_recorded() {
+    let conversations = (0..8)
+        .map(|_| loopback::json_response("200 OK", "{}"))
+        .collect();
+    let server = loopback::serve(conversations);
+    let granted = format!("127.0.0.1:{}", port_of(&server.url));
+    let tools = host()
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
+    let f = Fixture::new();
+    let got = answer(&f, &tools, json!({"url": server.url, "open": 9}));
+    assert_eq!(got["opened"], 8);
+    assert_eq!(got["error"]["error"], "invalid");
+    let message = got["error"]["message"].as_str().unwrap();
+    assert!(message.contains("8 response streams"), "{message}");
+    // The eight left open are recorded when the call ends, the ninth never was.
+    assert_eq!(records(&f).len(), 8);
+
+    let f = Fixture::new();
+    let ungranted = json!({"url": "http://127.0.0.1:9/", "stream": true});
+    let got = answer(&f, &tools, ungranted);
+    assert_eq!(got["error"], "denied", "{got}");
+    assert_eq!(
+        f.effects(),
+        vec![("net.fetch".to_owned(), EffectOutcome::NotApplied)]
+    );
+}
+
+#[test]
+fn cancelling_a_stream_mid_body_ends_it_at_once_and_records_it_cancelled() {
+    let server = loopback::serve(vec![vec![
+        head("200 OK", "transfer-encoding: chunked\r\n"),
+        Step::Send(b"5\r\nfirst\r\n".to_vec()),
+        // Held until the server is dropped: only cancellation ends the body.
+        Step::Wait,
+    ]]);
+    let granted = format!("127.0.0.1:{}", port_of(&server.url));
+    let tools = host()
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
+    let f = Fixture::new();
+    let (tx, rx) = mpsc::channel::<ToolEvent>();
+    let cancel = Cancel::new();
+    let watcher = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            for event in rx {
+                if let ToolEvent::Progress(text) = event
+                    && text.contains("reading the body")
+                {
+                    cancel.cancel();
+                }
+            }
+        })
+    };
+    let call = ToolCall {
+        id: "call_stream".into(),
+        name: "fetch".into(),
+        arguments: json!({"url": server.url, "stream": true}),
+    };
+    let context = smith::ToolContext {
+        events: Some(tx),
+        ..f.context()
+    };
+    let out = smith::ToolRegistry::call(&tools, &call, &context, &cancel);
+    drop(context);
+    watcher.join().unwrap();
+    let (_, evidence, output) = records(&f).remove(0);
+    assert_eq!(evidence["end"], "cancelled", "{}", out.output);
+    assert!("first".starts_with(&output), "{output}");
+}

@@ -520,6 +520,31 @@ impl Redactor {
         self.redact(&ready).into_owned()
     }
 
+    /// [`Redactor::push_piece`] for bytes (a response body in chunks): take `piece` into
+    /// `held`, return the redacted bytes that are now certain, holding back only a tail that
+    /// could still be the start of a secret. At the end, [`Redactor::redact_bytes`] of what
+    /// is still held is the rest — or [`Redactor::redact_cut_bytes`] when the bytes were cut.
+    pub fn push_piece_bytes(&self, held: &mut Vec<u8>, piece: &[u8]) -> Vec<u8> {
+        held.extend_from_slice(piece);
+        let Some(automaton) = &self.automaton else {
+            return std::mem::take(held);
+        };
+        let len = held.len();
+        let mut cut = len.saturating_sub(self.longest.saturating_sub(1));
+        for m in automaton.find_iter(held.as_slice()) {
+            if m.start() < cut && m.end() > cut {
+                cut = m.start();
+                break;
+            }
+            if m.start() >= cut {
+                break;
+            }
+        }
+        let rest = held.split_off(cut);
+        let ready = std::mem::replace(held, rest);
+        self.redact_bytes(&ready).into_owned()
+    }
+
     /// A redactor for text that arrives in pieces (a stream's deltas).
     pub fn stream(&self) -> StreamRedactor<'_> {
         StreamRedactor {

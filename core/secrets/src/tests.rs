@@ -122,6 +122,24 @@ fn streamed_pieces_redact_as_the_whole_does() {
 }
 
 #[test]
+fn body_chunks_redact_as_the_whole_does_at_every_split() {
+    let r = redactor();
+    let mut body = format!("<p>{KEY}</p>").into_bytes();
+    // Not UTF-8: a body is bytes.
+    body.push(0xff);
+    body.extend_from_slice(format!(" sk-test-0123 {KEY}").as_bytes());
+    for size in 1..=body.len() {
+        let mut held = Vec::new();
+        let mut out = Vec::new();
+        for piece in body.chunks(size) {
+            out.extend(r.push_piece_bytes(&mut held, piece));
+        }
+        out.extend_from_slice(&r.redact_bytes(&held));
+        assert_eq!(out, r.redact_bytes(&body).as_ref(), "chunks of {size}");
+    }
+}
+
+#[test]
 fn a_large_input_searched_in_chunks_gives_what_one_search_gives() {
     let r = redactor();
     let automaton = r.automaton.as_ref().unwrap();

@@ -1,10 +1,15 @@
 //! `fetch`: one `net.fetch` as its arguments say (`method`, `url`, `headers`, `body`,
 //! `max`), answered as JSON — `{"status", "headers", "body", "end"}` or `{"error": KIND,
-//! "message"}` — so the host's tests can check every field the plugin receives.
+//! "message"}` — so the host's tests can check every field the plugin receives. With
+//! `"stream": true` it uses `net.open` instead and reads the body in chunks of `chunk` bytes
+//! (0: the host's default), stopping after `read` bytes if given (the stream then left open
+//! for the call's end, or dropped first with `"drop": true`); the answer adds `"chunks"`, the
+//! number of chunks read. `"open": N` opens the URL N times at once and says how many
+//! opened (`"opened"`) and the first error.
 
 use serde::Deserialize;
 use smith_plugin_sdk::net::{self, BodyEnd, NetError, Request};
-use smith_plugin_sdk::serde_json::json;
+use smith_plugin_sdk::serde_json::{self, json};
 use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
 
 struct Probe;
@@ -20,6 +25,14 @@ struct Args {
     body: String,
     #[serde(default)]
     max: u64,
+    #[serde(default)]
+    stream: bool,
+    #[serde(default)]
+    chunk: u32,
+    read: Option<u64>,
+    #[serde(default)]
+    drop: bool,
+    open: Option<u32>,
 }
 
 fn get() -> String {
@@ -31,7 +44,7 @@ impl Guest for Probe {
         vec![tool(
             "fetch",
             "Send one HTTP request as given.",
-            r#"{"type":"object","properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array"},"body":{"type":"string"},"max":{"type":"integer"}},"required":["url"]}"#,
+            r#"{"type":"object","properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array"},"body":{"type":"string"},"max":{"type":"integer"},"stream":{"type":"boolean"},"chunk":{"type":"integer"},"read":{"type":"integer"},"drop":{"type":"boolean"},"open":{"type":"integer"}},"required":["url"]}"#,
         )]
     }
 
@@ -40,37 +53,88 @@ impl Guest for Probe {
             Ok(a) => a,
             Err(out) => return out,
         };
-        let sent = net::fetch(&Request {
+        let request = Request {
             method: args.method,
             url: args.url,
             headers: args.headers,
             body: args.body.into_bytes(),
             max_response_bytes: args.max,
-        });
+        };
+        if let Some(n) = args.open {
+            let mut held = Vec::new();
+            let mut first_error = None;
+            for _ in 0..n {
+                match net::open(&request) {
+                    Ok(stream) => held.push(stream),
+                    Err(e) => {
+                        first_error.get_or_insert(error_json(e));
+                    }
+                }
+            }
+            return ToolOutput::ok(json!({"opened": held.len(), "error": first_error}).to_string());
+        }
+        if args.stream {
+            let value = match net::open(&request) {
+                Ok(stream) => {
+                    let mut body = Vec::new();
+                    let mut chunks = 0u32;
+                    while args.read.is_none_or(|n| (body.len() as u64) < n) {
+                        let Some(chunk) = stream.next_chunk(args.chunk) else {
+                            break;
+                        };
+                        chunks += 1;
+                        body.extend(chunk);
+                    }
+                    let value = json!({
+                        "status": stream.status(),
+                        "headers": stream.headers(),
+                        "body": String::from_utf8_lossy(&body),
+                        "end": stream.end().map(end_json),
+                        "chunks": chunks,
+                    });
+                    if args.drop {
+                        drop(stream);
+                    } else {
+                        // Left open: the host records it when the call ends.
+                        std::mem::forget(stream);
+                    }
+                    value
+                }
+                Err(e) => error_json(e),
+            };
+            return ToolOutput::ok(value.to_string());
+        }
+        let sent = net::fetch(&request);
         let value = match sent {
             Ok(r) => json!({
                 "status": r.status,
                 "headers": r.headers,
                 "body": String::from_utf8_lossy(&r.body),
-                "end": match r.end {
-                    BodyEnd::Complete => json!("complete"),
-                    BodyEnd::Truncated(n) => json!({"truncated": n}),
-                    BodyEnd::Failed(why) => json!({"failed": why}),
-                    BodyEnd::Cancelled => json!("cancelled"),
-                },
+                "end": end_json(r.end),
             }),
-            Err(e) => {
-                let (kind, message) = match e {
-                    NetError::Denied(m) => ("denied", m),
-                    NetError::Invalid(m) => ("invalid", m),
-                    NetError::Unreachable(m) => ("unreachable", m),
-                    NetError::Cancelled => ("cancelled", String::new()),
-                };
-                json!({"error": kind, "message": message})
-            }
+            Err(e) => error_json(e),
         };
         ToolOutput::ok(value.to_string())
     }
+}
+
+fn end_json(end: BodyEnd) -> serde_json::Value {
+    match end {
+        BodyEnd::Complete => json!("complete"),
+        BodyEnd::Truncated(n) => json!({"truncated": n}),
+        BodyEnd::Failed(why) => json!({"failed": why}),
+        BodyEnd::Cancelled => json!("cancelled"),
+    }
+}
+
+fn error_json(e: NetError) -> serde_json::Value {
+    let (kind, message) = match e {
+        NetError::Denied(m) => ("denied", m),
+        NetError::Invalid(m) => ("invalid", m),
+        NetError::Unreachable(m) => ("unreachable", m),
+        NetError::Cancelled => ("cancelled", String::new()),
+    };
+    json!({"error": kind, "message": message})
 }
 
 smith_plugin_sdk::export_tool_plugin!(Probe);
