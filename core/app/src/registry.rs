@@ -599,7 +599,32 @@ pub fn policy(
         permissions,
         state_files,
         net: net_rules(settings)?,
+        plugin_settings: plugin_settings(settings),
     })
+}
+
+/// The plugins' own settings (`plugin.ID.NAME`, the namespace kept as given) by plugin id
+/// and name; each plugin reads those its manifest declares.
+fn plugin_settings(
+    settings: &Settings,
+) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
+    let mut by_plugin = std::collections::BTreeMap::<_, std::collections::BTreeMap<_, _>>::new();
+    for (key, value) in settings.resolved.iter() {
+        let Some((id, name)) = key
+            .strip_prefix("plugin.")
+            .and_then(|rest| rest.split_once('.'))
+        else {
+            continue;
+        };
+        let Value::String(text) = &value.value else {
+            continue;
+        };
+        by_plugin
+            .entry(id.to_owned())
+            .or_default()
+            .insert(name.to_owned(), text.clone());
+    }
+    by_plugin
 }
 
 /// The user's `plugins.ID.net.allow`, `.deny` and `.credentials` by plugin id (a project's

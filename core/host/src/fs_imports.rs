@@ -346,6 +346,11 @@ impl host::Host for State {
         // Checked when the call returns (against the tool's output schema); kept as given.
         self.call.structured = Some(json);
     }
+
+    fn setting(&mut self, name: String) -> Option<String> {
+        // Only the declared settings were handed over (`Policy::settings_of`).
+        self.call.granted.settings.get(&name).cloned()
+    }
 }
 
 impl crate::runtime::bindings::smith::plugin::types::Host for State {}

@@ -7,6 +7,7 @@
 //! `process.allow` setting or the `--allow-process` flag), and otherwise every process effect
 //! is refused with the fix named.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -231,6 +232,10 @@ pub struct Policy {
     pub state_files: crate::StateFiles,
     /// The user's network rules per plugin (`plugins.ID.net.allow` / `.deny`).
     pub net: crate::net::NetRules,
+    /// The plugins' settings as configured (`plugin.ID.NAME`), by plugin id and then by
+    /// name; a plugin reads those its manifest declares (`host.setting`), and a tool that
+    /// `needs-setting` one is withheld while it is unset.
+    pub plugin_settings: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -245,6 +250,21 @@ pub struct RequestScope {
     pub context_dirs: Vec<PathBuf>,
     /// The user's Smith configuration directory (the first of `context_dirs`), when known.
     pub user_dir: Option<PathBuf>,
+}
+
+impl Policy {
+    /// The values of the settings `manifest` declares that are set (`plugin.ID.NAME`), by
+    /// name.
+    pub fn settings_of(&self, manifest: &crate::manifest::Manifest) -> BTreeMap<String, String> {
+        let Some(set) = self.plugin_settings.get(&manifest.id) else {
+            return BTreeMap::new();
+        };
+        manifest
+            .settings
+            .iter()
+            .filter_map(|d| set.get(&d.name).map(|v| (d.name.clone(), v.clone())))
+            .collect()
+    }
 }
 
 impl Default for Policy {
@@ -264,6 +284,7 @@ impl Default for Policy {
             permissions: crate::policy::Permissions::default(),
             state_files: crate::StateFiles::default(),
             net: crate::net::NetRules::default(),
+            plugin_settings: BTreeMap::new(),
         }
     }
 }
@@ -280,6 +301,9 @@ pub struct Granted {
     pub process_refused: Option<String>,
     /// The hosts `net.http` covers (empty without the grant).
     pub net: crate::net::NetGrant,
+    /// The values of the settings the plugin's manifest declares that are set, by name
+    /// (`host.setting`).
+    pub settings: BTreeMap<String, String>,
 }
 
 /// Why an effect is not granted. The message is what the plugin (and the model) is told.
@@ -386,5 +410,6 @@ pub fn default_policy(requested: &[Grant], cwd: Option<PathBuf>, policy: &Policy
         roots: cwd.into_iter().collect(),
         process_refused,
         net: crate::net::NetGrant::default(),
+        settings: BTreeMap::new(),
     }
 }

@@ -593,6 +593,7 @@ impl smith::History for Loadout {
             roots: Vec::new(),
             process_refused: None,
             net: crate::net::NetGrant::default(),
+            settings: std::collections::BTreeMap::new(),
         };
         let state = CallState::for_history(
             label.clone(),

@@ -72,16 +72,50 @@ impl Loadout {
             _ => None,
         }
     }
+
+    /// Why tool `tool` of `plugin` is withheld here: the plugin's reason
+    /// ([`Loadout::withholds`]), or a setting the tool needs (`needs-setting`) that is not
+    /// set, named with what it is.
+    pub(crate) fn withholds_tool(&self, plugin: &LoadedPlugin, tool: &str) -> Option<String> {
+        if let Some(why) = self.withholds(plugin) {
+            return Some(why.to_owned());
+        }
+        let setting = plugin.manifest.tool_needs.get(tool)?;
+        let id = &plugin.manifest.id;
+        if self
+            .policy
+            .plugin_settings
+            .get(id)
+            .is_some_and(|set| set.contains_key(setting))
+        {
+            return None;
+        }
+        let doc = plugin
+            .manifest
+            .settings
+            .iter()
+            .find(|d| &d.name == setting)
+            .map_or("", |d| d.doc.as_str());
+        Some(format!(
+            "it needs the setting plugin.{id}.{setting} ({doc}), which your configuration does not set"
+        ))
+    }
 }
 
 impl ToolRegistry for Loadout {
-    /// The tools offered here: every tool plugin's, but those the policy withholds.
+    /// The tools offered here: every tool plugin's, but those the policy withholds and those
+    /// whose needed setting is unset.
     fn definitions(&self) -> Vec<ToolDefinition> {
         self.generation
             .plugins
             .iter()
             .filter(|p| self.withholds(p).is_none())
-            .flat_map(|p| p.definitions.iter().cloned())
+            .flat_map(|p| {
+                p.definitions
+                    .iter()
+                    .filter(|d| self.withholds_tool(p, &d.name).is_none())
+                    .cloned()
+            })
             .collect()
     }
 
@@ -110,12 +144,13 @@ impl ToolRegistry for Loadout {
         self.generation
             .plugins
             .iter()
-            .filter_map(|p| self.withholds(p).map(|why| (p, why)))
-            .flat_map(|(p, why)| {
-                p.definitions.iter().map(move |d| WithheldTool {
-                    name: d.name.clone(),
-                    plugin: p.manifest.label(),
-                    why: why.to_owned(),
+            .flat_map(|p| {
+                p.definitions.iter().filter_map(move |d| {
+                    self.withholds_tool(p, &d.name).map(|why| WithheldTool {
+                        name: d.name.clone(),
+                        plugin: p.manifest.label(),
+                        why,
+                    })
                 })
             })
             .collect()
@@ -187,6 +222,7 @@ impl ToolRegistry for Loadout {
             &plugin.manifest.net_hosts,
             &self.policy.net,
         );
+        granted.settings = self.policy.settings_of(&plugin.manifest);
         let mut state = CallState::new(
             format!("{label}#{}", self.generation.number),
             call,

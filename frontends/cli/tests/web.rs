@@ -1,6 +1,7 @@
-//! The bundled `web_fetch` tool through the built binary: a scripted model reads pages from a
-//! loopback server that routes by path (HTML, a redirect, a 404, a binary file, a redirect to
-//! a host the grant does not name), each request a recorded `net.fetch` effect.
+//! The bundled `web_fetch` and `web_search` tools through the built binary: a scripted model
+//! reads pages from a loopback server that routes by path (HTML, a redirect, a 404, a binary
+//! file, a redirect to a host the grant does not name, a SearXNG-style search answer), each
+//! request a recorded `net.fetch` effect.
 
 mod common;
 
@@ -17,6 +18,9 @@ struct Site {
 }
 
 const PAGE: &str = "<!doctype html><html><head><title>The  Manual &amp; more</title><style>p{color:red}</style><script>var hidden = 'SCRIPT-TEXT';</script></head><body><nav>NAV-TEXT</nav><h1>Getting started</h1><p>Run <code>smith</code> in a <a href=\"/docs\">project</a>.</p><ul><li>one</li><li>two</li></ul></body></html>";
+
+/// A SearXNG Search API answer (`format=json`), with a result that is not a web address.
+const SEARCH: &str = r#"{"query":"rust & wasm","number_of_results":0,"results":[{"title":"The Rust  Book","url":"https://doc.rust-lang.org/book/","content":"Learn\n Rust","engine":"duckduckgo"},{"title":"javascript","url":"javascript:alert(1)","content":"x"},{"title":"WebAssembly","url":"https://webassembly.org/","content":"A binary format"},{"title":"Third","url":"https://third.example/"}],"answers":[],"suggestions":["rust wasm bindgen"],"infoboxes":[],"unresponsive_engines":[["brave","timeout"]]}"#;
 
 impl Site {
     fn start(elsewhere: u16) -> Self {
@@ -38,8 +42,9 @@ impl Site {
                     }
                 }
                 log.lock().unwrap().push(path.clone());
-                let (status, kind, extra, body): (&str, &str, String, Vec<u8>) = match path.as_str()
-                {
+                let route = path.split('?').next().unwrap_or_default();
+                let (status, kind, extra, body): (&str, &str, String, Vec<u8>) = match route {
+                    "/search" => ("200 OK", "application/json", String::new(), SEARCH.into()),
                     "/page" => (
                         "200 OK",
                         "text/html; charset=utf-8",
@@ -309,5 +314,109 @@ fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
         said.contains("plugins.web.net.allow was ignored")
             && said.contains("never from a project's"),
         "{said}"
+    );
+}
+
+/// The outputs of a run's tool calls by call id: whether each failed, and its text.
+fn outputs(out: &std::process::Output) -> std::collections::HashMap<String, (bool, String)> {
+    records(out)
+        .iter()
+        .filter(|r| r["type"] == "tool_end")
+        .map(|r| {
+            (
+                r["call_id"].as_str().unwrap().to_owned(),
+                (
+                    r["is_error"] == true,
+                    r["output"].as_str().unwrap_or_default().to_owned(),
+                ),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn web_search_is_offered_only_once_an_endpoint_is_set_and_reads_its_results() {
+    let site = Site::start(1);
+    let env = Env::new();
+    let search = serde_json::json!({"query": "rust & wasm", "limit": 2});
+    let script = env.write(
+        "search.kdl",
+        &format!(
+            "round {{\n  tool-call id=\"s\" name=\"web_search\" arguments=#\"{search}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+        ),
+    );
+    let allow = format!("plugins.web.net.allow=127.0.0.1:{}", site.port);
+
+    // No endpoint: the model is not offered the tool, and a call of it is refused, naming the
+    // setting.
+    let listed = env.command(&["tools", "list"]).output().unwrap();
+    let listing = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listing.contains("web_search")
+            && listing.contains("not offered here: it needs the setting plugin.web.search-url"),
+        "{listing}"
+    );
+    let out = eval(&env, &script, &["-c", &allow], env.root.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (failed, said) = &outputs(&out)["s"];
+    assert!(
+        *failed && said.contains("plugin.web.search-url") && said.contains("not run"),
+        "{said}"
+    );
+    assert!(site.asked.lock().unwrap().is_empty());
+
+    // An endpoint: the query goes to it, the results come back numbered.
+    let endpoint = format!(
+        "plugin.web.search-url=http://127.0.0.1:{}/search",
+        site.port
+    );
+    let out = eval(
+        &env,
+        &script,
+        &["-c", &allow, "-c", &endpoint],
+        env.root.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let (failed, results) = &outputs(&out)["s"];
+    assert!(!failed, "{results}");
+    assert!(
+        results.contains("1. The Rust Book\n   https://doc.rust-lang.org/book/\n   Learn Rust"),
+        "{results}"
+    );
+    assert!(results.contains("2. WebAssembly"), "{results}");
+    assert!(
+        !results.contains("javascript:") && !results.contains("Third"),
+        "{results}"
+    );
+    assert!(
+        results.contains("Suggestions: rust wasm bindgen"),
+        "{results}"
+    );
+    assert!(results.contains("did not answer: brave"), "{results}");
+    assert!(results.contains("\"page\": 2"), "{results}");
+    assert_eq!(
+        site.asked.lock().unwrap().as_slice(),
+        ["/search?q=rust+%26+wasm&format=json&pageno=1"]
+    );
+
+    // An endpoint that is not a JSON search API is said to be one.
+    let wrong = format!(
+        "plugin.web.search-url=http://127.0.0.1:{}/page?x=1",
+        site.port
+    );
+    let out = eval(
+        &env,
+        &script,
+        &["-c", &allow, "-c", &wrong],
+        env.root.path(),
+    );
+    let (failed, said) = &outputs(&out)["s"];
+    assert!(
+        *failed && said.contains("did not answer with SearXNG's JSON"),
+        "{said}"
+    );
+    assert_eq!(
+        site.asked.lock().unwrap().last().map(String::as_str),
+        Some("/page?x=1&q=rust+%26+wasm&format=json&pageno=1")
     );
 }

@@ -219,6 +219,13 @@ pub fn structured(json: &str) {
     smith::plugin::host::structured(json);
 }
 
+/// The value of this plugin's setting `name` as the user configured it (`plugin.ID.NAME`),
+/// for a setting the manifest declares (`setting "NAME" doc="…"`); `None` when it is unset.
+/// Package 1.2.0.
+pub fn setting(name: &str) -> Option<String> {
+    smith::plugin::host::setting(name)
+}
+
 /// Slot `name`'s value of this plugin's state (declared in its manifest: `state "NAME"
 /// scope="…" version=N max-bytes=N`), read as `T`; `None` when it was never set, was removed,
 /// was written under another version, or does not have `T`'s shape.

@@ -29,7 +29,7 @@ use crate::grants::Grant;
 mod nodes;
 
 pub(crate) use nodes::valid_id;
-use nodes::{event_node, provider_decl, tool_node, valid_file_name};
+use nodes::{ToolNode, event_node, provider_decl, setting_node, tool_node, valid_file_name};
 
 /// The version of the `smith:plugin` WIT package this Smith hosts. From 1.0 the package
 /// changes only additively within a major version (a new interface, function, world export or
@@ -179,6 +179,18 @@ pub struct ToolHints {
     pub open_world: Option<bool>,
 }
 
+/// The most settings one manifest may declare.
+pub const MAX_SETTINGS: usize = 16;
+
+/// A setting a plugin declares (`setting "NAME" doc="…"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingDecl {
+    /// Its name: the user sets it as `plugin.ID.NAME`.
+    pub name: String,
+    /// What it is, in a sentence: shown where it is missing or listed.
+    pub doc: String,
+}
+
 /// A parsed, validated manifest.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Manifest {
@@ -204,6 +216,15 @@ pub struct Manifest {
     /// What each tool declares about its effects, by tool name (only tools that declare
     /// something).
     pub tool_hints: std::collections::BTreeMap<String, ToolHints>,
+    /// The tools offered only when one of its settings is set (`tool "NAME"
+    /// needs-setting="SETTING"`), by tool name: without it a tool is withheld, its reason
+    /// naming the setting.
+    pub tool_needs: std::collections::BTreeMap<String, String>,
+    /// The settings it declares (`setting "NAME" doc="…"`, at most [`MAX_SETTINGS`]): values
+    /// the user gives it as `plugin.ID.NAME` in their configuration (the `plugin.`
+    /// namespace, kept as given), which it reads through the `host.setting` import (package
+    /// 1.2.0).
+    pub settings: Vec<SettingDecl>,
     /// The JSON Schema of each tool's structured result, by tool name (`tool "NAME"
     /// output-schema=#"{…}"#`; only tools that declare one): an object schema. A tool that
     /// declares one hands its result as JSON through the host's `structured` import, checked
@@ -342,6 +363,8 @@ impl Manifest {
         let mut net_hosts = Vec::new();
         let mut tools = Vec::new();
         let mut tool_hints = std::collections::BTreeMap::new();
+        let mut tool_needs = std::collections::BTreeMap::new();
+        let mut settings: Vec<SettingDecl> = Vec::new();
         let mut output_schemas = std::collections::BTreeMap::new();
         let mut handlers = Vec::new();
         let mut context_files: Vec<String> = Vec::new();
@@ -397,7 +420,12 @@ impl Manifest {
                 continue;
             }
             if name == "tool" {
-                let (tool, hints, output_schema) = tool_node(node).map_err(&bad)?;
+                let ToolNode {
+                    name: tool,
+                    hints,
+                    output_schema,
+                    needs_setting,
+                } = tool_node(node).map_err(&bad)?;
                 if tools.contains(&tool) {
                     return Err(bad(format!("tool `{tool}` is listed twice")));
                 }
@@ -407,7 +435,26 @@ impl Manifest {
                 if let Some(schema) = output_schema {
                     output_schemas.insert(tool.clone(), schema);
                 }
+                if let Some(setting) = needs_setting {
+                    tool_needs.insert(tool.clone(), setting);
+                }
                 tools.push(tool);
+                continue;
+            }
+            if name == "setting" {
+                let setting = setting_node(node).map_err(&bad)?;
+                if settings
+                    .iter()
+                    .any(|s: &SettingDecl| s.name == setting.name)
+                {
+                    return Err(bad(format!("setting `{}` is declared twice", setting.name)));
+                }
+                if settings.len() == MAX_SETTINGS {
+                    return Err(bad(format!(
+                        "a plugin may declare at most {MAX_SETTINGS} settings"
+                    )));
+                }
+                settings.push(setting);
                 continue;
             }
             let value = schema::single_string(node)
@@ -470,7 +517,7 @@ impl Manifest {
                 }
                 other => {
                     return Err(bad(format!(
-                        "unknown manifest node `{other}`; expected version, world, grant, net-host, tool, handler, event, state, context-file, provider, base-url or api-key…"
+                        "unknown manifest node `{other}`; expected version, world, grant, net-host, tool, setting, handler, event, state, context-file, provider, base-url or api-key…"
                     )));
                 }
             }
@@ -508,6 +555,14 @@ impl Manifest {
             };
             smith_ai::catalog::parse(text, &format!("{origin} catalog"), Some(&decl.id))
                 .map_err(|e| bad(e.to_string()))?;
+        }
+        if let Some((tool, setting)) = tool_needs
+            .iter()
+            .find(|(_, setting)| !settings.iter().any(|s| &s.name == *setting))
+        {
+            return Err(bad(format!(
+                "tool `{tool}` needs setting `{setting}`, which the manifest does not declare; add setting \"{setting}\" doc=\"…\""
+            )));
         }
         let wants_net = grants.contains(&Grant::NetHttp);
         if !net_hosts.is_empty() && !wants_net {
@@ -599,6 +654,8 @@ impl Manifest {
             net_hosts,
             tools,
             tool_hints,
+            tool_needs,
+            settings,
             output_schemas,
             handlers,
             context_files,
@@ -614,6 +671,49 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_are_declared_with_a_doc_and_a_tool_may_need_one() {
+        let head = "plugin \"web\" {\n version \"1\"\n world \"tool-plugin@1.2.0\"\n";
+        let m = Manifest::parse(
+            &format!("{head} setting \"search-url\" doc=\"the endpoint\"\n tool \"s\" needs-setting=\"search-url\"\n tool \"f\"\n}}"),
+            "test",
+        )
+        .unwrap();
+        assert_eq!(
+            m.settings,
+            [SettingDecl {
+                name: "search-url".into(),
+                doc: "the endpoint".into()
+            }]
+        );
+        assert_eq!(m.tool_needs["s"], "search-url");
+        assert!(!m.tool_needs.contains_key("f"));
+        for (nodes, says) in [
+            (
+                "tool \"s\" needs-setting=\"key\"",
+                "which the manifest does not declare",
+            ),
+            ("setting \"key\"\n tool \"s\"", "needs a `doc` string"),
+            (
+                "setting \"Key.x\" doc=\"d\"\n tool \"s\"",
+                "is not a setting name",
+            ),
+            (
+                "setting \"k\" doc=\"d\"\n setting \"k\" doc=\"e\"\n tool \"s\"",
+                "declared twice",
+            ),
+            (
+                "tool \"s\" needs-setting=#true",
+                "takes the name of a setting",
+            ),
+        ] {
+            let why = Manifest::parse(&format!("{head} {nodes}\n}}"), "test")
+                .unwrap_err()
+                .to_string();
+            assert!(why.contains(says), "{nodes}: {why}");
+        }
+    }
 
     #[test]
     fn tools_declare_hints_and_bad_ones_say_why() {

@@ -4,14 +4,22 @@
 
 use super::{ApiKey, POLICY_EVENTS, ProviderDecl, ToolHints};
 
-/// A `tool "NAME" [read-only=#true] [destructive=…] [idempotent=…] [open-world=…]` node.
-/// A `tool` node: the tool's name, its hints and its output schema.
-pub(super) fn tool_node(
-    node: &kdl::KdlNode,
-) -> Result<(String, ToolHints, Option<serde_json::Value>), String> {
+/// A parsed `tool` node.
+pub(super) struct ToolNode {
+    pub(super) name: String,
+    pub(super) hints: ToolHints,
+    pub(super) output_schema: Option<serde_json::Value>,
+    /// The setting it needs (`needs-setting="NAME"`): offered only when the user set it.
+    pub(super) needs_setting: Option<String>,
+}
+
+/// A `tool "NAME" [read-only=#true] [destructive=…] [idempotent=…] [open-world=…]
+/// [output-schema=#"{…}"#] [needs-setting="SETTING"]` node.
+pub(super) fn tool_node(node: &kdl::KdlNode) -> Result<ToolNode, String> {
     let mut name = None;
     let mut hints = ToolHints::default();
     let mut output_schema = None;
+    let mut needs_setting = None;
     for entry in node.entries() {
         match entry.name().map(|n| n.value()) {
             None if name.is_none() => {
@@ -22,6 +30,12 @@ pub(super) fn tool_node(
             None => return Err("`tool` takes one name".to_owned()),
             Some("output-schema") => {
                 output_schema = Some(output_schema_of(entry.value())?);
+            }
+            Some("needs-setting") => {
+                let setting = entry.value().as_string().ok_or(
+                    "tool property `needs-setting` takes the name of a setting the manifest declares, e.g. needs-setting=\"search-url\"",
+                )?;
+                needs_setting = Some(setting.to_owned());
             }
             Some(key) => {
                 let value = entry
@@ -35,7 +49,7 @@ pub(super) fn tool_node(
                     "open-world" => &mut hints.open_world,
                     other => {
                         return Err(format!(
-                            "unknown tool property `{other}`; known: read-only, destructive, idempotent, open-world, output-schema"
+                            "unknown tool property `{other}`; known: read-only, destructive, idempotent, open-world, output-schema, needs-setting"
                         ));
                     }
                 };
@@ -44,7 +58,40 @@ pub(super) fn tool_node(
         }
     }
     let name = name.ok_or_else(|| "`tool` takes the tool's name, e.g. tool \"read\"".to_owned())?;
-    Ok((name.to_owned(), hints, output_schema))
+    Ok(ToolNode {
+        name: name.to_owned(),
+        hints,
+        output_schema,
+        needs_setting,
+    })
+}
+
+/// A `setting "NAME" doc="…"` node: a value the user gives the plugin as `plugin.ID.NAME`.
+pub(super) fn setting_node(node: &kdl::KdlNode) -> Result<super::SettingDecl, String> {
+    let mut name = None;
+    let mut doc = None;
+    for entry in node.entries() {
+        match entry.name().map(|n| n.value()) {
+            None if name.is_none() => name = entry.value().as_string().map(str::to_owned),
+            Some("doc") if doc.is_none() => doc = entry.value().as_string().map(str::to_owned),
+            _ => {
+                return Err(
+                    "`setting` takes a name and a `doc` string, e.g. setting \"search-url\" doc=\"The search endpoint's URL\"".to_owned(),
+                );
+            }
+        }
+    }
+    let name = name.ok_or("`setting` takes the setting's name, e.g. setting \"search-url\"")?;
+    if !valid_id(&name) {
+        return Err(format!(
+            "setting `{}` is not a setting name: lowercase letters, digits and `-`, at most 64",
+            name.escape_debug()
+        ));
+    }
+    let doc = doc.ok_or_else(|| {
+        format!("setting `{name}` needs a `doc` string saying what it is, for `smith plugins` and the error a missing one gets")
+    })?;
+    Ok(super::SettingDecl { name, doc })
 }
 
 /// An `event "NAME"` node, with `read-only=#false` (only on `before-effect`): the event, and

@@ -1,4 +1,5 @@
-//! Smith's bundled `web_fetch` tool: a URL in, readable text out.
+//! Smith's bundled web tools: `web_fetch`, a URL in, readable text out; `web_search`
+//! ([`search`]), offered only when the user configures a search endpoint.
 //!
 //! The page is fetched through the host's `net` facility (every request a recorded
 //! `net.fetch` effect the permission policy decides per host; the host never follows a
@@ -11,6 +12,8 @@
 use serde::Deserialize;
 use smith_plugin_sdk::net::{self, BodyEnd, NetError, Request};
 use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
+
+mod search;
 
 struct Web;
 
@@ -66,7 +69,7 @@ const SCHEMA: &str = r#"{
 const DESCRIPTION: &str = "Read a web page or any text at an http(s) URL: HTML comes back as Markdown (scripts, styles and navigation left out), text and JSON as they are, with the page's title and final URL (redirects followed). Long pages come in windows: pass `offset` from the `more` line to read on. Binary files (images, PDFs, archives) are refused. Each request may ask the user first, per host.";
 
 /// A network error as a sentence for the model.
-fn said(e: &NetError) -> String {
+pub(crate) fn said(e: &NetError) -> String {
     match e {
         NetError::Denied(m) => format!("not allowed: {m}"),
         NetError::Invalid(m) => format!("invalid request: {m}"),
@@ -487,10 +490,19 @@ fn run(args: Args) -> ToolOutput {
 
 impl Guest for Web {
     fn definitions() -> Vec<ToolDefinition> {
-        vec![tool("web_fetch", DESCRIPTION, SCHEMA)]
+        vec![
+            tool("web_fetch", DESCRIPTION, SCHEMA),
+            tool("web_search", search::DESCRIPTION, search::SCHEMA),
+        ]
     }
 
-    fn call(_name: String, arguments_json: String, _invocation: Invocation) -> ToolOutput {
+    fn call(name: String, arguments_json: String, _invocation: Invocation) -> ToolOutput {
+        if name == "web_search" {
+            return match arguments(&arguments_json) {
+                Ok(args) => search::run(args),
+                Err(out) => out,
+            };
+        }
         match arguments(&arguments_json) {
             Ok(args) => run(args),
             Err(out) => out,
