@@ -30,8 +30,18 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
             "grep",
             "bash",
             "docs",
-            "web_fetch"
+            "web_fetch",
+            "web_search"
         ]
+    );
+    // Listed, but not offered until its setting is set: the record says why.
+    let search = tools.iter().find(|t| t["name"] == "web_search").unwrap();
+    assert!(
+        search["withheld"]
+            .as_str()
+            .unwrap()
+            .contains("plugin.web.search-url"),
+        "{search}"
     );
     for t in &tools {
         assert!(
@@ -122,11 +132,20 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
     // The readable forms name the same things.
     let text = stdout(&env.run(&["tools", "list"]));
     assert!(
-        text.lines().filter(|l| !l.starts_with(' ')).count() == 9 && text.contains("bash  (shell)"),
+        text.lines().filter(|l| !l.starts_with(' ')).count() == 10
+            && text.contains("bash  (shell)"),
         "{text}"
     );
-    // In this untrusted directory bash is offered: each program is asked first.
-    assert!(!text.contains("not offered here"), "{text}");
+    // In this untrusted directory bash is offered: each program is asked first. Only
+    // web_search is not, for want of its endpoint.
+    let withheld: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("not offered here"))
+        .collect();
+    assert!(
+        withheld.len() == 1 && withheld[0].contains("plugin.web.search-url"),
+        "{text}"
+    );
     let text = stdout(&env.run(&["-c", "process.allow=false", "tools", "list"]));
     assert!(
         text.contains(
@@ -214,7 +233,7 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
     );
     let tools = json_lines(&env.run(&["tools", "list", "--json"]));
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["bash", "docs", "web_fetch"]);
+    assert_eq!(names, ["bash", "docs", "web_fetch", "web_search"]);
     // A flag naming no plugin is a usage error that lists the known ones.
     let out = env.run(&["tools", "list", "--disable-plugin", "nope"]);
     assert_eq!(out.status.code(), Some(2));
