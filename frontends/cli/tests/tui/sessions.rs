@@ -223,7 +223,10 @@ round {
     pane.wait_for_text("scripted/edit · idle");
     pane.type_text("/diff");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("+there");
+    // The transcript already shows the edit's `+there`: wait for the diff pane itself (it is
+    // computed on a worker), or the Esc could arrive before it opens and close nothing.
+    pane.wait_for_text("Esc closes");
+    pane.wait_for_text("notes.txt | 2 +-");
     pane.escape_until_gone("Esc closes");
     pane.type_text("/undo");
     pane.keys(&["Enter"]);
