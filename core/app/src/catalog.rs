@@ -140,6 +140,12 @@ pub fn plugin_record(
             "api_key_required": p.api_key.as_ref().is_some_and(|k| k.required),
         })),
         "origin": plugin.origin(),
+        // The settings it declares (`plugin.ID.NAME`) and the tools withheld without each.
+        "settings": m.settings.iter().map(|d| json!({
+            "key": format!("plugin.{}.{}", m.id, d.name),
+            "doc": d.doc,
+            "needed_by": m.tool_needs.iter().filter(|(_, s)| **s == d.name).map(|(t, _)| t).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
     });
     if let Some(by) = &disabled_by {
         record["disabled_by"] = json!(by);

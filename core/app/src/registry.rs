@@ -307,6 +307,31 @@ impl Registry {
                 }),
             }
         }
+        for (key, value) in settings.resolved.iter() {
+            let Some((id, name)) = key
+                .strip_prefix("plugin.")
+                .and_then(|rest| rest.split_once('.'))
+            else {
+                continue;
+            };
+            let source = value.source.to_string();
+            match plugins.iter().find(|p| p.manifest.id == id) {
+                None => notices.push(Notice::UnknownPlugin {
+                    source,
+                    id: id.to_owned(),
+                    known: known.clone(),
+                }),
+                Some(p) if !p.manifest.settings.iter().any(|d| d.name == name) => {
+                    notices.push(Notice::UnknownPluginSetting {
+                        source,
+                        id: id.to_owned(),
+                        name: name.to_owned(),
+                        declared: p.manifest.settings.iter().map(|d| d.name.clone()).collect(),
+                    });
+                }
+                Some(_) => {}
+            }
+        }
         notices.extend(refused.iter().map(|r| Notice::Plugin(r.why.clone())));
         Ok((
             Self {
@@ -616,9 +641,13 @@ fn plugin_settings(
         else {
             continue;
         };
+        // An empty value is no value: the tool that needs it stays withheld.
         let Value::String(text) = &value.value else {
             continue;
         };
+        if text.trim().is_empty() {
+            continue;
+        }
         by_plugin
             .entry(id.to_owned())
             .or_default()

@@ -67,6 +67,18 @@ pub enum Notice {
         /// The known plugin ids.
         known: Vec<String>,
     },
+    /// A configuration sets `plugin.ID.NAME` for a plugin whose manifest declares no setting
+    /// of that name: it has no effect.
+    UnknownPluginSetting {
+        /// Where the setting came from (file and line, variable, flag).
+        source: String,
+        /// The plugin.
+        id: String,
+        /// The setting it names.
+        name: String,
+        /// The settings the plugin declares.
+        declared: Vec<String>,
+    },
     /// A renewable credential could not be renewed; its account is passed over.
     RenewalFailed(crate::auth::AuthError),
     /// The compile cache could not be written (its directory and the I/O error): plugins are
@@ -75,8 +87,9 @@ pub enum Notice {
     /// An installed plugin is not loaded (its files are missing, its component changed since
     /// it was installed, its id is a bundled plugin's): the sentence says which and what to do.
     Plugin(String),
-    /// A project's configuration sets a `sandbox.*` key or a plugin's `plugins.ID.net.*`
-    /// rules, which only the user may set: it was ignored (a project must not loosen the
+    /// A project's configuration sets a `sandbox.*` key, a plugin's `plugins.ID.net.*`
+    /// rules or a plugin's own `plugin.ID.NAME` setting, which only the user may set: it was
+    /// ignored (a project must not loosen the
     /// sandbox its own programs run in, nor open hosts to a plugin).
     ProjectSandbox {
         /// Where (file and line).
@@ -96,6 +109,7 @@ impl Notice {
                 | Self::CacheUnwritable(_)
                 | Self::Plugin(_)
                 | Self::ProjectSandbox { .. }
+                | Self::UnknownPluginSetting { .. }
         )
     }
 }
@@ -107,6 +121,31 @@ impl std::fmt::Display for Notice {
                 f,
                 "project settings in {} were skipped: the project is not trusted",
                 file.display()
+            ),
+            Self::UnknownPluginSetting {
+                source,
+                id,
+                name,
+                declared,
+            } => write!(
+                f,
+                "{source}: plugin {id} declares no setting `{name}`, so plugin.{id}.{name} has no effect; {}",
+                if declared.is_empty() {
+                    "it declares none".to_owned()
+                } else {
+                    format!(
+                        "it declares {}",
+                        declared
+                            .iter()
+                            .map(|d| format!("plugin.{id}.{d}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ),
+            Self::ProjectSandbox { source, key } if key.starts_with("plugin.") => write!(
+                f,
+                "{source}: {key} was ignored: a plugin's settings come from your own configuration, the environment or the command line, never from a project's (a project could point a plugin at a server of its choosing); set it in your own configuration if you mean it"
             ),
             Self::ProjectSandbox { source, key } if key.starts_with("plugins.") => write!(
                 f,
@@ -328,7 +367,10 @@ fn add_file(
                 && (e.key.ends_with(".net.allow")
                     || e.key.ends_with(".net.deny")
                     || e.key.ends_with(".net.credentials"));
-            let sandbox = e.key.starts_with("sandbox.") || net;
+            // And a plugin's own settings (`plugin.ID.NAME`): a project must not point a
+            // plugin at a server of its choosing (a search endpoint would get every query).
+            let own = e.key.starts_with("plugin.");
+            let sandbox = e.key.starts_with("sandbox.") || net || own;
             if sandbox {
                 ignored.push(Notice::ProjectSandbox {
                     source: format!("{label}:{}", e.line),

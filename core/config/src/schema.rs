@@ -303,6 +303,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "true",
     },
     OptionSpec {
+        key: "plugin.*.*",
+        ty: Type::String,
+        default: None,
+        doc: "Setting `*` (the second) of plugin `*` (the first), one its manifest declares (`setting \"NAME\" doc=\"…\"`); `smith plugins list` shows each plugin's settings, their values and the tools offered only when one is set. The bundled web plugin declares `search-url`: the URL of a SearXNG-style JSON search endpoint, which offers the `web_search` tool. A setting no plugin declares has no effect and is warned of. Your own configuration only: a project's is ignored with a notice.",
+        env: None,
+        flag: None,
+        example: "http://127.0.0.1:8888/search",
+    },
+    OptionSpec {
         key: "plugins.*.net.allow",
         ty: Type::String,
         default: None,

@@ -19,8 +19,9 @@ struct Site {
 
 const PAGE: &str = "<!doctype html><html><head><title>The  Manual &amp; more</title><style>p{color:red}</style><script>var hidden = 'SCRIPT-TEXT';</script></head><body><nav>NAV-TEXT</nav><h1>Getting started</h1><p>Run <code>smith</code> in a <a href=\"/docs\">project</a>.</p><ul><li>one</li><li>two</li></ul></body></html>";
 
-/// A SearXNG Search API answer (`format=json`), with a result that is not a web address.
-const SEARCH: &str = r#"{"query":"rust & wasm","number_of_results":0,"results":[{"title":"The Rust  Book","url":"https://doc.rust-lang.org/book/","content":"Learn\n Rust","engine":"duckduckgo"},{"title":"javascript","url":"javascript:alert(1)","content":"x"},{"title":"WebAssembly","url":"https://webassembly.org/","content":"A binary format"},{"title":"Third","url":"https://third.example/"}],"answers":[],"suggestions":["rust wasm bindgen"],"infoboxes":[],"unresponsive_engines":[["brave","timeout"]]}"#;
+/// A SearXNG Search API answer (`format=json`), with entries that are not shown: an address
+/// that is not a web one, one holding a line break; and fields of the wrong type.
+const SEARCH: &str = r#"{"query":"rust & wasm","number_of_results":0,"results":[{"title":"The Rust  Book","url":"https://doc.rust-lang.org/book/","content":"Learn\n Rust","engine":"duckduckgo"},{"title":"javascript","url":"javascript:alert(1)","content":"x"},{"title":"WebAssembly","url":"https://webassembly.org/","content":"A binary format"},{"title":"forged","url":"https://ex.com/a\n2. fake"},{"title":"Third","url":"https://third.example/"},{"title":null,"url":"https://null.example/"},{"title":5,"url":"https://five.example/","content":null}],"answers":[],"suggestions":["rust wasm bindgen",null],"infoboxes":[],"unresponsive_engines":[["brave","timeout"]]}"#;
 
 impl Site {
     fn start(elsewhere: u16) -> Self {
@@ -45,6 +46,18 @@ impl Site {
                 let route = path.split('?').next().unwrap_or_default();
                 let (status, kind, extra, body): (&str, &str, String, Vec<u8>) = match route {
                     "/search" => ("200 OK", "application/json", String::new(), SEARCH.into()),
+                    "/moved-search" => (
+                        "302 Found",
+                        "text/plain",
+                        "location: /search\r\n".into(),
+                        Vec::new(),
+                    ),
+                    "/limited" => (
+                        "200 OK",
+                        "application/json",
+                        String::new(),
+                        br#"{"error":"rate limited, try later"}"#.to_vec(),
+                    ),
                     "/page" => (
                         "200 OK",
                         "text/html; charset=utf-8",
@@ -284,7 +297,10 @@ fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
     std::fs::create_dir_all(dir.join(".smith")).unwrap();
     std::fs::write(
         dir.join(".smith/config.kdl"),
-        format!("plugins.web.net.allow \"127.0.0.1:{}\"\n", site.port),
+        format!(
+            "plugins.web.net.allow \"127.0.0.1:{port}\"\nplugin.web.search-url \"http://127.0.0.1:{port}/search\"\n",
+            port = site.port
+        ),
     )
     .unwrap();
     // Trusted, so its configuration is read — all but the network rule.
@@ -313,6 +329,11 @@ fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
     assert!(
         said.contains("plugins.web.net.allow was ignored")
             && said.contains("never from a project's"),
+        "{said}"
+    );
+    // Nor point a plugin at a server of its choosing: its search endpoint is ignored too.
+    assert!(
+        said.contains("plugin.web.search-url was ignored: a plugin's settings come from your own configuration"),
         "{said}"
     );
 }
@@ -365,7 +386,8 @@ fn web_search_is_offered_only_once_an_endpoint_is_set_and_reads_its_results() {
     );
     assert!(site.asked.lock().unwrap().is_empty());
 
-    // An endpoint: the query goes to it, the results come back numbered.
+    // An endpoint: the query goes to it, the results come back numbered; entries of the
+    // wrong shape are skipped or shown plainly, never fatal.
     let endpoint = format!(
         "plugin.web.search-url=http://127.0.0.1:{}/search",
         site.port
@@ -380,43 +402,70 @@ fn web_search_is_offered_only_once_an_endpoint_is_set_and_reads_its_results() {
     let (failed, results) = &outputs(&out)["s"];
     assert!(!failed, "{results}");
     assert!(
-        results.contains("1. The Rust Book\n   https://doc.rust-lang.org/book/\n   Learn Rust"),
-        "{results}"
-    );
-    assert!(results.contains("2. WebAssembly"), "{results}");
-    assert!(
-        !results.contains("javascript:") && !results.contains("Third"),
+        results.contains("(page 1, 2 of 5 shown)")
+            && results
+                .contains("1. The Rust Book\n   https://doc.rust-lang.org/book/\n   Learn Rust")
+            && results.contains("2. WebAssembly"),
         "{results}"
     );
     assert!(
-        results.contains("Suggestions: rust wasm bindgen"),
+        !results.contains("javascript:") && !results.contains("fake") && !results.contains("Third"),
+        "{results}"
+    );
+    assert!(
+        results.contains("Suggestions: rust wasm bindgen\n"),
         "{results}"
     );
     assert!(results.contains("did not answer: brave"), "{results}");
-    assert!(results.contains("\"page\": 2"), "{results}");
+    assert!(
+        results.contains("(more on this page:") && results.contains("\"limit\":5"),
+        "{results}"
+    );
     assert_eq!(
         site.asked.lock().unwrap().as_slice(),
         ["/search?q=rust+%26+wasm&format=json&pageno=1"]
     );
 
-    // An endpoint that is not a JSON search API is said to be one.
-    let wrong = format!(
-        "plugin.web.search-url=http://127.0.0.1:{}/page?x=1",
+    // The endpoint's own q, format and pageno are replaced, its other parameters kept, and a
+    // redirect followed.
+    let moved = format!(
+        "plugin.web.search-url=http://127.0.0.1:{}/moved-search?q=preset&lang=en&format=html",
         site.port
     );
     let out = eval(
         &env,
         &script,
-        &["-c", &allow, "-c", &wrong],
+        &["-c", &allow, "-c", &moved],
         env.root.path(),
     );
-    let (failed, said) = &outputs(&out)["s"];
-    assert!(
-        *failed && said.contains("did not answer with SearXNG's JSON"),
-        "{said}"
-    );
+    let (failed, results) = &outputs(&out)["s"];
+    assert!(!failed && results.contains("1. The Rust Book"), "{results}");
+    let asked = site.asked.lock().unwrap().clone();
     assert_eq!(
-        site.asked.lock().unwrap().last().map(String::as_str),
-        Some("/page?x=1&q=rust+%26+wasm&format=json&pageno=1")
+        asked[asked.len() - 2..],
+        [
+            "/moved-search?lang=en&q=rust+%26+wasm&format=json&pageno=1",
+            "/search"
+        ]
     );
+
+    // An endpoint that is not a JSON search API, or answers JSON of another shape, is said
+    // to be one, with what it answered.
+    for (path, said_what) in [
+        ("/page?x=1", "did not answer with JSON"),
+        ("/limited", "rate limited, try later"),
+    ] {
+        let wrong = format!("plugin.web.search-url=http://127.0.0.1:{}{path}", site.port);
+        let out = eval(
+            &env,
+            &script,
+            &["-c", &allow, "-c", &wrong],
+            env.root.path(),
+        );
+        let (failed, said) = &outputs(&out)["s"];
+        assert!(
+            *failed && said.contains(said_what) && said.contains("plugin.web.search-url"),
+            "{said}"
+        );
+    }
 }

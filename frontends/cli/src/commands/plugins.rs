@@ -41,7 +41,9 @@ pub(crate) enum PluginsCommand {
         /// `origin`, `disabled_by` when disabled, `refused_grants` (grant and why) for
         /// requested grants this directory does not give, such as `process.exec` with
         /// process.allow false, and `asked_grants` for those given only per use, on your
-        /// answer, such as `process.exec` in an untrusted project.
+        /// answer, such as `process.exec` in an untrusted project, and `settings`: the
+        /// `plugin.ID.NAME` settings it declares (`key`, `doc`, `needed_by` tools, and `value`
+        /// and `source` when set).
         #[arg(long)]
         json: bool,
     },
@@ -108,7 +110,17 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             "active"
         };
         if json {
-            let record = smith_app::catalog::plugin_record(&app.registry, p, &process);
+            let mut record = smith_app::catalog::plugin_record(&app.registry, p, &process);
+            // Each declared setting's value here and where it came from (none: unset).
+            if let Some(serde_json::Value::Array(settings)) = record.get_mut("settings") {
+                for setting in settings {
+                    let key = setting["key"].as_str().unwrap_or_default().to_owned();
+                    if let Some(v) = app.settings.resolved.get(&key) {
+                        setting["value"] = serde_json::json!(v.value.to_string());
+                        setting["source"] = serde_json::json!(v.source.to_string());
+                    }
+                }
+            }
             out.push_str(&record.to_string());
             out.push('\n');
         } else {
@@ -140,6 +152,25 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             ));
             if let Some(provider) = &m.provider {
                 out.push_str(&provider_line(&app, provider));
+            }
+            for d in &m.settings {
+                let key = format!("plugin.{}.{}", m.id, d.name);
+                let value = match app.settings.resolved.get(&key) {
+                    Some(v) => format!("= {} (from {})", v.value, v.source),
+                    None => "unset".to_owned(),
+                };
+                let needed: Vec<&str> = m
+                    .tool_needs
+                    .iter()
+                    .filter(|(_, s)| **s == d.name)
+                    .map(|(t, _)| t.as_str())
+                    .collect();
+                let needed = if needed.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {} offered only when set", needed.join(", "))
+                };
+                out.push_str(&format!("  setting {key} {value}: {}{needed}\n", d.doc));
             }
             if let (true, ProcessPolicy::Refused(why)) = (
                 m.grants.contains(&smith_host::grants::Grant::ProcessExec),

@@ -95,20 +95,20 @@ struct Page {
     notes: Vec<String>,
 }
 
-/// Fetch `url`, following redirects; the final response or a sentence for the model.
-fn fetch(url: &str) -> Result<(String, net::Response), String> {
+/// What `web_fetch` accepts.
+const ACCEPT_PAGES: &str = "text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5";
+
+/// Fetch `url` asking for `accept`, at most `max` body bytes (0: the host's bound),
+/// following redirects; the final URL and response, or a sentence for the model.
+pub(crate) fn fetch(url: &str, accept: &str, max: u64) -> Result<(String, net::Response), String> {
     let mut current = url.to_owned();
     for _ in 0..=MAX_REDIRECTS {
         let response = net::fetch(&Request {
             method: "GET".to_owned(),
             url: current.clone(),
-            headers: vec![(
-                "accept".to_owned(),
-                "text/html, application/xhtml+xml, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5"
-                    .to_owned(),
-            )],
+            headers: vec![("accept".to_owned(), accept.to_owned())],
             body: Vec::new(),
-            max_response_bytes: 0,
+            max_response_bytes: max,
         })
         .map_err(|e| format!("{current}: {}", said(&e)))?;
         if !matches!(response.status, 301 | 302 | 303 | 307 | 308) {
@@ -315,7 +315,7 @@ fn textual(media: &str) -> bool {
 
 /// Read `url` as a page.
 fn page(url: &str, raw: bool) -> Result<Page, String> {
-    let (final_url, response) = fetch(url)?;
+    let (final_url, response) = fetch(url, ACCEPT_PAGES, 0)?;
     let content_type = header(&response.headers, "content-type")
         .unwrap_or_default()
         .to_owned();
