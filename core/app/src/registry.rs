@@ -308,10 +308,7 @@ impl Registry {
             }
         }
         for (key, value) in settings.resolved.iter() {
-            let Some((id, name)) = key
-                .strip_prefix("plugin.")
-                .and_then(|rest| rest.split_once('.'))
-            else {
+            let Some((id, name)) = plugin_setting(key) else {
                 continue;
             };
             let source = value.source.to_string();
@@ -628,6 +625,11 @@ pub fn policy(
     })
 }
 
+/// The plugin id and setting name of a key `plugin.ID.NAME`.
+fn plugin_setting(key: &str) -> Option<(&str, &str)> {
+    key.strip_prefix("plugin.")?.split_once('.')
+}
+
 /// The plugins' own settings (`plugin.ID.NAME`, the namespace kept as given) by plugin id
 /// and name; each plugin reads those its manifest declares.
 fn plugin_settings(
@@ -635,10 +637,7 @@ fn plugin_settings(
 ) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> {
     let mut by_plugin = std::collections::BTreeMap::<_, std::collections::BTreeMap<_, _>>::new();
     for (key, value) in settings.resolved.iter() {
-        let Some((id, name)) = key
-            .strip_prefix("plugin.")
-            .and_then(|rest| rest.split_once('.'))
-        else {
+        let Some((id, name)) = plugin_setting(key) else {
             continue;
         };
         // An empty value is no value: the tool that needs it stays withheld.

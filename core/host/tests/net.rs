@@ -75,6 +75,43 @@ fn records(f: &Fixture) -> Vec<(Value, Value, String)> {
         .collect()
 }
 
+/// Call the probe with `args`, cancelling the call as soon as the response's body starts to
+/// arrive (its "reading the body" progress); what the call answered.
+fn call_cancelled_at_the_body(
+    f: &Fixture,
+    tools: &dyn smith::ToolRegistry,
+    args: Value,
+) -> smith::ToolOutput {
+    let (tx, rx) = mpsc::channel::<ToolEvent>();
+    let cancel = Cancel::new();
+    let watcher = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            for event in rx {
+                if let ToolEvent::Progress(text) = event
+                    && text.contains("reading the body")
+                {
+                    cancel.cancel();
+                }
+            }
+        })
+    };
+    let call = ToolCall {
+        id: "call_fetch".into(),
+        name: "fetch".into(),
+        arguments: args,
+    };
+    let context = smith::ToolContext {
+        events: Some(tx),
+        ..f.context()
+    };
+    let out = tools.call(&call, &context, &cancel);
+    drop(context);
+    watcher.join().unwrap();
+    assert!(cancel.is_cancelled());
+    out
+}
+
 fn port_of(url: &str) -> u16 {
     url.rsplit(':').next().unwrap().parse().unwrap()
 }
@@ -225,51 +262,29 @@ fn a_response_past_the_requested_bound_is_cut_and_said_so() {
 
 #[test]
 fn cancelling_mid_body_ends_the_request_at_once_keeping_what_arrived() {
-    let server = loopback::serve(vec![vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
-        Step::Send(b"5\r\nfirst\r\n".to_vec()),
-        // Held until the server is dropped: only cancellation ends the body.
-        Step::Wait,
-    ]]);
-    let granted = format!("127.0.0.1:{}", port_of(&server.url));
-    let tools = host()
-        .loadout()
-        .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
-    let f = Fixture::new();
-    let (tx, rx) = mpsc::channel::<ToolEvent>();
-    let cancel = Cancel::new();
-    let watcher = {
-        let cancel = cancel.clone();
-        std::thread::spawn(move || {
-            for event in rx {
-                if let ToolEvent::Progress(text) = event
-                    && text.contains("reading the body")
-                {
-                    cancel.cancel();
-                }
-            }
-        })
-    };
-    let call = ToolCall {
-        id: "call_fetch".into(),
-        name: "fetch".into(),
-        arguments: json!({"url": server.url}),
-    };
-    let context = smith::ToolContext {
-        events: Some(tx),
-        ..f.context()
-    };
-    let out = smith::ToolRegistry::call(&tools, &call, &context, &cancel);
-    drop(context);
-    watcher.join().unwrap();
-    assert!(cancel.is_cancelled());
-    let (_, evidence, output) = records(&f).remove(0);
-    assert_eq!(evidence["end"], "cancelled", "{}", out.output);
-    assert!("first".starts_with(&output), "{output}");
-    assert_eq!(
-        f.effects(),
-        vec![("net.fetch".to_owned(), EffectOutcome::Applied)]
-    );
+    // Read whole (`fetch`) and as a stream (`open`).
+    for streamed in [false, true] {
+        let server = loopback::serve(vec![vec![
+            head("200 OK", "transfer-encoding: chunked\r\n"),
+            Step::Send(b"5\r\nfirst\r\n".to_vec()),
+            // Held until the server is dropped: only cancellation ends the body.
+            Step::Wait,
+        ]]);
+        let granted = format!("127.0.0.1:{}", port_of(&server.url));
+        let tools = host()
+            .loadout()
+            .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
+        let f = Fixture::new();
+        let args = json!({"url": server.url, "stream": streamed});
+        let out = call_cancelled_at_the_body(&f, &tools, args);
+        let (_, evidence, output) = records(&f).remove(0);
+        assert_eq!(evidence["end"], "cancelled", "{}", out.output);
+        assert!("first".starts_with(&output), "{output}");
+        assert_eq!(
+            f.effects(),
+            vec![("net.fetch".to_owned(), EffectOutcome::Applied)]
+        );
+    }
 }
 
 #[test]
@@ -453,25 +468,12 @@ fn a_secret_cut_by_the_response_bound_leaves_no_part_of_it() {
     assert!(!recorded.contains("tok-"), "{recorded}");
 }
 
-/// A body in HTTP chunks of `size` bytes (chunked transfer coding).
-fn chunked(body: &str, size: usize) -> Vec<Step> {
-    let mut steps = vec![head("200 OK", "transfer-encoding: chunked\r\n")];
-    for piece in body.as_bytes().chunks(size) {
-        let mut frame = format!("{:x}\r\n", piece.len()).into_bytes();
-        frame.extend_from_slice(piece);
-        frame.extend_from_slice(b"\r\n");
-        steps.push(Step::Send(frame));
-    }
-    steps.push(Step::Send(b"0\r\n\r\n".to_vec()));
-    steps
-}
-
 #[test]
 fn a_streamed_body_is_read_in_chunks_redacted_across_them_and_recorded_once_at_its_end() {
     const SECRET: &str = "tok-77e1a0c4b95d2f38";
     let body = format!("begin {SECRET} middle {} end", "z".repeat(3000));
     // The secret is split across the server's chunks and the plugin's reads.
-    let server = loopback::serve(vec![chunked(&body, 9)]);
+    let server = loopback::serve(vec![loopback::sse_in_pieces(body.as_bytes(), 9)]);
     let granted = format!("127.0.0.1:{}", port_of(&server.url));
     let policy = policy(PermissionMode::Auto, &[&granted], &[]);
     policy
@@ -564,48 +566,4 @@ fn at_most_eight_streams_are_open_in_a_call_and_an_ungranted_one_is_refused_and_
         f.effects(),
         vec![("net.fetch".to_owned(), EffectOutcome::NotApplied)]
     );
-}
-
-#[test]
-fn cancelling_a_stream_mid_body_ends_it_at_once_and_records_it_cancelled() {
-    let server = loopback::serve(vec![vec![
-        head("200 OK", "transfer-encoding: chunked\r\n"),
-        Step::Send(b"5\r\nfirst\r\n".to_vec()),
-        // Held until the server is dropped: only cancellation ends the body.
-        Step::Wait,
-    ]]);
-    let granted = format!("127.0.0.1:{}", port_of(&server.url));
-    let tools = host()
-        .loadout()
-        .with_policy(policy(PermissionMode::Auto, &[&granted], &[]));
-    let f = Fixture::new();
-    let (tx, rx) = mpsc::channel::<ToolEvent>();
-    let cancel = Cancel::new();
-    let watcher = {
-        let cancel = cancel.clone();
-        std::thread::spawn(move || {
-            for event in rx {
-                if let ToolEvent::Progress(text) = event
-                    && text.contains("reading the body")
-                {
-                    cancel.cancel();
-                }
-            }
-        })
-    };
-    let call = ToolCall {
-        id: "call_stream".into(),
-        name: "fetch".into(),
-        arguments: json!({"url": server.url, "stream": true}),
-    };
-    let context = smith::ToolContext {
-        events: Some(tx),
-        ..f.context()
-    };
-    let out = smith::ToolRegistry::call(&tools, &call, &context, &cancel);
-    drop(context);
-    watcher.join().unwrap();
-    let (_, evidence, output) = records(&f).remove(0);
-    assert_eq!(evidence["end"], "cancelled", "{}", out.output);
-    assert!("first".starts_with(&output), "{output}");
 }

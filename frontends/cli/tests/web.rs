@@ -190,19 +190,7 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
     let allow = format!("plugins.web.net.allow=127.0.0.1:{}", site.port);
     let out = eval(&env, &script, &["-c", &allow], env.root.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let results: std::collections::HashMap<String, (bool, String)> = records(&out)
-        .iter()
-        .filter(|r| r["type"] == "tool_end")
-        .map(|r| {
-            (
-                r["call_id"].as_str().unwrap().to_owned(),
-                (
-                    r["is_error"] == true,
-                    r["output"].as_str().unwrap_or_default().to_owned(),
-                ),
-            )
-        })
-        .collect();
+    let results = outputs(&out);
     let (failed, page) = &results["page"];
     assert!(!failed, "{page}");
     assert!(page.contains(&format!("URL: {base}/page")), "{page}");
