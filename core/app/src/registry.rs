@@ -534,6 +534,19 @@ pub(crate) fn variable_names(
     Ok(out)
 }
 
+/// The standing context file names of `context.files`, in order (empty: unset).
+fn context_files(settings: &Settings) -> Vec<String> {
+    match settings.resolved.get("context.files").map(|s| &s.value) {
+        Some(Value::String(names)) => names
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The trusted project `dir` is in (the nearest ancestor with a `.smith` directory, or `dir`
 /// itself when none has one), or `None` when that project is not trusted.
 ///
@@ -614,6 +627,7 @@ pub fn policy(
             user_dir: paths
                 .user_config_dir()
                 .map(|d| d.canonicalize().unwrap_or_else(|_| d.to_owned())),
+            context_files: context_files(settings),
         },
         docs: crate::docs::embedded(),
         tree: smith_host::Tree::default(),

@@ -120,6 +120,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "false",
     },
     OptionSpec {
+        key: "context.files",
+        ty: Type::String,
+        default: Some("AGENTS.md,CLAUDE.md"),
+        doc: "The standing instruction files read in each context directory (your configuration directory, then the project root down to the working directory), comma-separated in order of preference: the first that exists in a directory is read, the others there are not (a CLAUDE.md that links to AGENTS.md is read once). The bundled context handler reads `AGENTS.md` and `CLAUDE.md`; naming only one reads only that one.",
+        env: None,
+        flag: None,
+        example: "CLAUDE.md",
+    },
+    OptionSpec {
         key: "history.snapshots",
         ty: Type::Bool,
         default: Some("true"),

@@ -21,6 +21,8 @@ pub(crate) struct ContextAccess {
     pub(crate) dirs: Vec<PathBuf>,
     /// The file names the manifest declares.
     pub(crate) names: Vec<String>,
+    /// The names to look for, in order of preference (`context.files` narrowed to `names`).
+    pub(crate) preferred: Vec<String>,
     /// The user's configuration directory: a link elsewhere never leads into it.
     pub(crate) user_dir: Option<PathBuf>,
 }
@@ -52,6 +54,29 @@ impl wit::Host for State {
         }
         let limit = limit.min(MAX_CONTEXT_FILE_BYTES);
         read_bounded(&dir.join(&name), limit, access)
+    }
+
+    fn names(&mut self) -> Vec<String> {
+        self.call
+            .context
+            .as_ref()
+            .map(|access| access.preferred.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// The names of `declared` to look for, in the order of `setting` (the user's
+/// `context.files`); the declared order when the setting names none of them.
+pub(crate) fn preferred(declared: &[String], setting: &[String]) -> Vec<String> {
+    let chosen: Vec<String> = setting
+        .iter()
+        .filter(|name| declared.contains(name))
+        .cloned()
+        .collect();
+    if chosen.is_empty() {
+        declared.to_vec()
+    } else {
+        chosen
     }
 }
 

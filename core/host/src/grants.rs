@@ -250,6 +250,9 @@ pub struct RequestScope {
     pub context_dirs: Vec<PathBuf>,
     /// The user's Smith configuration directory (the first of `context_dirs`), when known.
     pub user_dir: Option<PathBuf>,
+    /// The standing context file names to look for in each directory, in order of
+    /// preference (`context.files`; empty: each handler's declared order).
+    pub context_files: Vec<String>,
 }
 
 impl Policy {

@@ -361,6 +361,10 @@ impl Loadout {
         let access = (role == PieceRole::Context).then(|| crate::context_imports::ContextAccess {
             dirs: self.policy.scope.context_dirs.clone(),
             names: handler.manifest.context_files.clone(),
+            preferred: crate::context_imports::preferred(
+                &handler.manifest.context_files,
+                &self.policy.scope.context_files,
+            ),
             user_dir: self.policy.scope.user_dir.clone(),
         });
         let (kind, answer) = match role {

@@ -23,6 +23,7 @@ fn loadout(
             cwd: dirs.last().map(|d| d.to_path_buf()),
             context_dirs: dirs.iter().map(|d| d.to_path_buf()).collect(),
             user_dir: dirs.first().map(|d| d.to_path_buf()),
+            context_files: Vec::new(),
         },
         ..Policy::default()
     })
@@ -119,6 +120,84 @@ fn the_bundled_plugins_give_the_instructions_and_each_agents_md_in_order() {
     std::fs::write(project.join("AGENTS.md"), "\u{feff}Project: run make.\n").unwrap();
     let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
     assert!(prepared.pieces[2].text.contains("\n\nProject: run make."));
+}
+
+#[test]
+fn a_claude_md_is_read_where_no_agents_md_is_and_context_files_chooses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (home, project, sub) = (
+        root.join("config"),
+        root.join("project"),
+        root.join("project/sub"),
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&sub).unwrap();
+    // The project was written for Claude Code; `sub` has both files, and a CLAUDE.md that is a
+    // link to its AGENTS.md, as many projects keep them, in `home`.
+    std::fs::write(project.join("CLAUDE.md"), "Claude: use pnpm.\n").unwrap();
+    std::fs::write(sub.join("AGENTS.md"), "Agents: sub rules.\n").unwrap();
+    std::fs::write(sub.join("CLAUDE.md"), "Claude: sub rules.\n").unwrap();
+    std::fs::write(home.join("AGENTS.md"), "Mine.\n").unwrap();
+    std::os::unix::fs::symlink("AGENTS.md", home.join("CLAUDE.md")).unwrap();
+    let read = |order: &[&str]| {
+        let policy = Policy {
+            scope: RequestScope {
+                cwd: Some(sub.clone()),
+                context_dirs: vec![home.clone(), project.clone(), sub.clone()],
+                user_dir: Some(home.clone()),
+                context_files: order.iter().map(|n| (*n).to_owned()).collect(),
+            },
+            ..Policy::default()
+        };
+        let tools = loadout(&[bundled("agents-md")], &[&home, &project, &sub]).with_policy(policy);
+        let prepared = tools.prepare_request(&event(&[]), &Cancel::new());
+        let sources: Vec<String> = prepared
+            .pieces
+            .iter()
+            .map(|p| p.source.clone().unwrap())
+            .collect();
+        (sources, prepared)
+    };
+    let at = |dir: &std::path::Path, name: &str| dir.join(name).display().to_string();
+    // The default: AGENTS.md, then CLAUDE.md — the first found per directory, once.
+    let (sources, prepared) = read(&["AGENTS.md", "CLAUDE.md"]);
+    assert_eq!(
+        sources,
+        [
+            at(&home, "AGENTS.md"),
+            at(&project, "CLAUDE.md"),
+            at(&sub, "AGENTS.md")
+        ]
+    );
+    assert!(prepared.pieces[1].text.ends_with("Claude: use pnpm."));
+    // Unset, the handler's declared order is the same.
+    assert_eq!(read(&[]).0, sources);
+    // CLAUDE.md first: the project's Claude files win where both exist.
+    let (sources, _) = read(&["CLAUDE.md", "AGENTS.md"]);
+    assert_eq!(
+        sources,
+        [
+            at(&home, "CLAUDE.md"),
+            at(&project, "CLAUDE.md"),
+            at(&sub, "CLAUDE.md")
+        ]
+    );
+    // Only AGENTS.md: the Claude-only project contributes nothing; a name no handler
+    // declares is passed over.
+    let (sources, _) = read(&["GEMINI.md", "AGENTS.md"]);
+    assert_eq!(sources, [at(&home, "AGENTS.md"), at(&sub, "AGENTS.md")]);
+    // A CLAUDE.md that is not UTF-8 is skipped with a notice naming it; the others stay.
+    std::fs::write(project.join("CLAUDE.md"), b"caf\xe9\n").unwrap();
+    let (sources, prepared) = read(&["AGENTS.md", "CLAUDE.md"]);
+    assert_eq!(sources, [at(&home, "AGENTS.md"), at(&sub, "AGENTS.md")]);
+    assert!(
+        prepared.problems.len() == 1
+            && prepared.problems[0].contains(&at(&project, "CLAUDE.md"))
+            && prepared.problems[0].contains("not UTF-8"),
+        "{:?}",
+        prepared.problems
+    );
 }
 
 #[test]

@@ -359,6 +359,58 @@ fn a_secret_in_agents_md_is_sent_and_recorded_as_its_reference() {
     );
 }
 
+/// A project written for Claude Code works unchanged: its CLAUDE.md is sent to the provider
+/// and recorded as the request's context, headed by its path; `context.files` can leave it out.
+#[test]
+fn a_claude_md_enters_the_request_where_no_agents_md_is() {
+    let env = Env::new();
+    std::fs::create_dir(env.root.path().join(".git")).unwrap();
+    let claude = env.write("CLAUDE.md", "Format with `pnpm fmt` before committing.\n");
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+    ]);
+    let out = env
+        .command(&["eval", "-c", &base_url(&server), "-m", MODEL, "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = system(&json(&server.request().unwrap()));
+    assert!(
+        sent.contains(&format!("# Instructions from {}", claude.display()))
+            && sent.contains("Format with `pnpm fmt` before committing."),
+        "{sent}"
+    );
+    let id = session_id(&env);
+    let shown = records(&env.run(&["sessions", "get", &id, "--request", "1.1.1", "--json"]));
+    assert_eq!(shown[0]["verified"], true, "{}", shown[0]);
+    assert!(
+        shown[0]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("pnpm fmt"),
+        "{}",
+        shown[0]
+    );
+    // Only AGENTS.md, as the user chose: the project's CLAUDE.md is not read.
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            "context.files=AGENTS.md",
+            "-c",
+            &base_url(&server),
+            "-m",
+            MODEL,
+            "hi",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sent = system(&json(&server.request().unwrap()));
+    assert!(!sent.contains("pnpm fmt"), "{sent}");
+}
+
 /// The bundled `docs` tool searches and reads Smith's own documentation, bounded, and says
 /// how to continue; bad calls are answered with what to do.
 #[test]
