@@ -111,6 +111,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         example: "32",
     },
     OptionSpec {
+        key: "eval.cost-line",
+        ty: Type::Bool,
+        default: Some("true"),
+        doc: "Whether plain `smith eval` ends with one line on stderr saying what the turn used: its requests, input tokens (cache reads and writes among them), output tokens and cost at the catalog's prices (`cost unknown` for a model without one). Never on stdout, never with `--json` (whose `run_end` record carries the same).",
+        env: None,
+        flag: None,
+        example: "false",
+    },
+    OptionSpec {
         key: "compaction.auto",
         ty: Type::Bool,
         default: Some("true"),

@@ -181,6 +181,32 @@ fn check_json_invariants(recs: &[serde_json::Value]) {
 }
 
 #[test]
+fn plain_eval_ends_with_the_turns_use_and_cost_on_stderr_only() {
+    let env = Env::new();
+    let out = env.run(&["eval", "-m", "scripted/demo", "Hi"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stderr(&out);
+    // The scripted provider's scripts are free: a known zero.
+    assert!(
+        said.lines()
+            .last()
+            .is_some_and(|l| l == "smith: turn: 1 request, 24 input tokens, 31 output tokens, $0"),
+        "{said}"
+    );
+    assert!(!stdout(&out).contains("turn:"), "{}", stdout(&out));
+    let off = env.run(&[
+        "eval",
+        "-c",
+        "eval.cost-line=false",
+        "-m",
+        "scripted/demo",
+        "Hi",
+    ]);
+    assert_eq!(off.status.code(), Some(0), "{}", stderr(&off));
+    assert!(!stderr(&off).contains("turn:"), "{}", stderr(&off));
+}
+
+#[test]
 fn json_eval_records_parse_and_keep_their_invariants() {
     let env = Env::new();
     let out = env.run(&["eval", "--json", "-m", "scripted/demo", "Hi"]);

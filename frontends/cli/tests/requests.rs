@@ -463,3 +463,47 @@ group "looks" "openai-compatible/text-only" "openai-compatible/vision"
     assert!(entries(&file) == before, "no entry was written");
     assert_eq!(server.requests_now(), 0);
 }
+
+/// Plain `eval`'s last line on stderr gives the turn's requests, tokens (cache reads and
+/// writes among the input) and cost, the same the `--json` run's `run_end` carries.
+#[test]
+fn plain_eval_says_what_a_priced_turn_cost() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let v = &common::VENDORS[0];
+    let cached = v.text_stream.replace(
+        "\"input_tokens\":3,",
+        "\"input_tokens\":3,\"cache_read_input_tokens\":2000,\"cache_creation_input_tokens\":1500,",
+    );
+    let server = loopback::serve(vec![
+        loopback::sse_in_pieces(cached.as_bytes(), 64),
+        loopback::sse_in_pieces(cached.as_bytes(), 64),
+    ]);
+    let end = records(&eval_at(&env, v, v.model, &server.url, &[]))
+        .pop()
+        .unwrap();
+    let cost = end["cost_usd"].as_f64().unwrap();
+    assert!(cost > 0.0, "{end}");
+    let base = format!("provider.{}.base-url={}", v.id, server.url);
+    let model = format!("{}/{}", v.id, v.model);
+    let out = env
+        .command(&["eval", "-c", &base, "-m", &model, "hi"])
+        .env(v.key_var, CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stderr(&out);
+    let line = said.lines().last().unwrap_or_default();
+    let input = end["usage"]["input"].as_u64().unwrap() + 3500;
+    let output = end["usage"]["output"].as_u64().unwrap();
+    assert!(
+        line.starts_with(&format!(
+            "smith: turn: 1 request, {},{:03} input tokens (2,000 cache reads, 1,500 cache writes), {output} output tokens, $",
+            input / 1000,
+            input % 1000
+        )),
+        "{said}"
+    );
+    let shown: f64 = line.rsplit('$').next().unwrap().parse().unwrap();
+    assert!((shown - cost).abs() < 0.00005, "{line} vs {cost}");
+}

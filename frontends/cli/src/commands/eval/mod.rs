@@ -290,6 +290,7 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
     } = prepared;
     let cancel = crate::interrupt::cancel();
     crate::interrupt::phase("ready");
+    let cost_line = !args.json && app.settings.bool("eval.cost-line", true);
     // Still before the run starts: a failure here is the run's one `error` record too.
     let not_started = |e: CliError| {
         if args.json {
@@ -341,6 +342,9 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
     }
     if let Some(check) = check {
         target::report_open_notices(&check.finish());
+    }
+    if cost_line && !sink.output_closed && !outcome.deduplicated {
+        sink.diagnostic(&sink::cost_line(&outcome.usage, outcome.cost_usd));
     }
     let path = runner.path().to_owned();
     // Best effort: closing records that every change is acknowledged. A failure loses

@@ -75,3 +75,56 @@ impl EvalSink {
         }
     }
 }
+
+/// The line plain `eval` ends with on stderr (`eval.cost-line`): the turn's requests,
+/// tokens and cost, e.g. `turn: 2 requests, 1,234 input tokens (800 cache reads), 56 output
+/// tokens, $0.0042`.
+pub(super) fn cost_line(totals: &smith::UsageTotals, cost_usd: Option<f64>) -> String {
+    let count = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let u = &totals.usage;
+    let requests = match totals.responses {
+        1 => "1 request".to_owned(),
+        n => format!("{n} requests"),
+    };
+    let read = u.cache_read.unwrap_or(0);
+    let written = u.cache_write.unwrap_or(0);
+    let input = match u.input {
+        None => "input tokens not reported".to_owned(),
+        Some(input) => {
+            let all = input + read + written;
+            let mut cached = Vec::new();
+            if read > 0 {
+                cached.push(format!("{} cache reads", count(read)));
+            }
+            if written > 0 {
+                cached.push(format!("{} cache writes", count(written)));
+            }
+            if cached.is_empty() {
+                format!("{} input tokens", count(all))
+            } else {
+                format!("{} input tokens ({})", count(all), cached.join(", "))
+            }
+        }
+    };
+    let output = u.output.map_or_else(
+        || "output tokens not reported".to_owned(),
+        |o| format!("{} output tokens", count(o)),
+    );
+    let cost = match cost_usd {
+        None => "cost unknown (no catalog price for a model it used)".to_owned(),
+        Some(c) if c == 0.0 => "$0".to_owned(),
+        Some(c) if c < 0.0001 => "under $0.0001".to_owned(),
+        Some(c) => format!("${c:.4}"),
+    };
+    format!("turn: {requests}, {input}, {output}, {cost}")
+}
