@@ -329,6 +329,28 @@ impl Registry {
                 Some(_) => {}
             }
         }
+        if let Some(setting) = settings.resolved.get("context.files") {
+            let read: Vec<String> = plugins
+                .iter()
+                .filter(|p| p.disabled_by.is_none())
+                .flat_map(|p| p.manifest.context_files.iter().cloned())
+                .collect();
+            let names = context_files(settings);
+            let passed: Vec<String> = names
+                .iter()
+                .filter(|n| !read.contains(n))
+                .cloned()
+                .collect();
+            // Without any context handler the setting is moot: nothing to say.
+            if !read.is_empty() && (!passed.is_empty() || names.is_empty()) {
+                notices.push(Notice::ContextFiles {
+                    source: setting.source.to_string(),
+                    passed,
+                    read,
+                    fallback: !names.iter().any(|n| read_has(&plugins, n)),
+                });
+            }
+        }
         notices.extend(refused.iter().map(|r| Notice::Plugin(r.why.clone())));
         Ok((
             Self {
@@ -532,6 +554,13 @@ pub(crate) fn variable_names(
         }
     }
     Ok(out)
+}
+
+/// Whether an enabled plugin reads context file `name`.
+fn read_has(plugins: &[Known], name: &str) -> bool {
+    plugins
+        .iter()
+        .any(|p| p.disabled_by.is_none() && p.manifest.context_files.iter().any(|n| n == name))
 }
 
 /// The standing context file names of `context.files`, in order (empty: unset).

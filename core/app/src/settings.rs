@@ -79,6 +79,18 @@ pub enum Notice {
         /// The settings the plugin declares.
         declared: Vec<String>,
     },
+    /// `context.files` names files no enabled context handler reads (or none at all): they
+    /// are passed over, and when none is left the handlers' own order applies.
+    ContextFiles {
+        /// Where the setting came from.
+        source: String,
+        /// The names passed over.
+        passed: Vec<String>,
+        /// The names the context handlers read.
+        read: Vec<String>,
+        /// Whether no name is left, so the handlers' declared order applies.
+        fallback: bool,
+    },
     /// A renewable credential could not be renewed; its account is passed over.
     RenewalFailed(crate::auth::AuthError),
     /// The compile cache could not be written (its directory and the I/O error): plugins are
@@ -110,6 +122,7 @@ impl Notice {
                 | Self::Plugin(_)
                 | Self::ProjectSandbox { .. }
                 | Self::UnknownPluginSetting { .. }
+                | Self::ContextFiles { .. }
         )
     }
 }
@@ -122,6 +135,35 @@ impl std::fmt::Display for Notice {
                 "project settings in {} were skipped: the project is not trusted",
                 file.display()
             ),
+            Self::ContextFiles {
+                source,
+                passed,
+                read,
+                fallback,
+            } => {
+                let passed = if passed.is_empty() {
+                    "it names no file".to_owned()
+                } else {
+                    format!(
+                        "no context handler reads {}",
+                        passed
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                write!(
+                    f,
+                    "{source}: context.files: {passed} (they read {}){}",
+                    read.join(", "),
+                    if *fallback {
+                        format!("; their own order applies: {}", read.join(", "))
+                    } else {
+                        "; those names are passed over".to_owned()
+                    }
+                )
+            }
             Self::UnknownPluginSetting {
                 source,
                 id,

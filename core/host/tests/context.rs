@@ -136,6 +136,8 @@ fn a_claude_md_is_read_where_no_agents_md_is_and_context_files_chooses() {
     // The project was written for Claude Code; `sub` has both files, and a CLAUDE.md that is a
     // link to its AGENTS.md, as many projects keep them, in `home`.
     std::fs::write(project.join("CLAUDE.md"), "Claude: use pnpm.\n").unwrap();
+    // An empty AGENTS.md beside it is a placeholder, not the directory's file.
+    std::fs::write(project.join("AGENTS.md"), "\u{feff}\n").unwrap();
     std::fs::write(sub.join("AGENTS.md"), "Agents: sub rules.\n").unwrap();
     std::fs::write(sub.join("CLAUDE.md"), "Claude: sub rules.\n").unwrap();
     std::fs::write(home.join("AGENTS.md"), "Mine.\n").unwrap();

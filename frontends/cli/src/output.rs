@@ -35,6 +35,9 @@ pub(crate) fn report_notices(notices: &[smith_app::Notice]) {
                 crate::command_error::auth_message(e)
             )),
             smith_app::Notice::UnknownPlugin { .. } => exit::report(&format!("note: {notice}")),
+            smith_app::Notice::ContextFiles { .. } => exit::report(&format!(
+                "warning: {notice} (`smith config set context.files AGENTS.md,CLAUDE.md`)"
+            )),
             smith_app::Notice::UnknownPluginSetting { .. } => exit::report(&format!(
                 "warning: {notice} (`smith plugins list` shows each plugin's settings)"
             )),

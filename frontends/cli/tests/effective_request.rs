@@ -369,6 +369,7 @@ fn a_claude_md_enters_the_request_where_no_agents_md_is() {
     let server = loopback::serve(vec![
         loopback::sse_in_pieces(TEXT.as_bytes(), 17),
         loopback::sse_in_pieces(TEXT.as_bytes(), 17),
+        loopback::sse_in_pieces(TEXT.as_bytes(), 17),
     ]);
     let out = env
         .command(&["eval", "-c", &base_url(&server), "-m", MODEL, "hi"])
@@ -409,6 +410,29 @@ fn a_claude_md_enters_the_request_where_no_agents_md_is() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let sent = system(&json(&server.request().unwrap()));
     assert!(!sent.contains("pnpm fmt"), "{sent}");
+    // A name no context handler reads is said, and the handler's own order applies.
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            "context.files=GEMINI.md",
+            "-c",
+            &base_url(&server),
+            "-m",
+            MODEL,
+            "hi",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("context.files: no context handler reads `GEMINI.md`")
+            && said.contains("their own order applies: AGENTS.md, CLAUDE.md"),
+        "{said}"
+    );
+    let sent = system(&json(&server.request().unwrap()));
+    assert!(sent.contains("pnpm fmt"), "{sent}");
 }
 
 /// The bundled `docs` tool searches and reads Smith's own documentation, bounded, and says

@@ -30,15 +30,34 @@ impl Guest for AgentsMd {
         for dir in &e.dirs {
             // The first of the names that exists here is the directory's file; one that
             // exists but cannot be read is skipped with a notice, not replaced by the next.
+            // An empty file (a placeholder) counts as none, so the next name is tried.
             let mut found = None;
             for name in &names {
                 let path = format!("{}/{name}", dir.trim_end_matches('/'));
                 match context_files::read(dir, name, LIMIT) {
+                    Ok(Some(text)) if text.trim_start_matches('\u{feff}').trim().is_empty() => {
+                        continue;
+                    }
                     Ok(Some(text)) => found = Some((path, text)),
                     Ok(None) => continue,
                     // One unreadable file is skipped, and the user told why; the others stay.
                     Err(why) => {
-                        actions.push(Action::Notice(format!("{path} was skipped: {why}")));
+                        let others = names
+                            .iter()
+                            .filter(|n| *n != name)
+                            .cloned()
+                            .collect::<Vec<_>>();
+                        let instead = if others.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                " ({} in that directory not read instead)",
+                                others.join(", ")
+                            )
+                        };
+                        actions.push(Action::Notice(format!(
+                            "{path} was skipped{instead}: {why}"
+                        )));
                     }
                 }
                 break;

@@ -84,7 +84,7 @@ pub(super) fn cost_line(totals: &smith::UsageTotals, cost_usd: Option<f64>) -> S
         let digits = n.to_string();
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
@@ -99,7 +99,7 @@ pub(super) fn cost_line(totals: &smith::UsageTotals, cost_usd: Option<f64>) -> S
     let read = u.cache_read.unwrap_or(0);
     let written = u.cache_write.unwrap_or(0);
     let input = match u.input {
-        None => "input tokens not reported".to_owned(),
+        None => "input tokens not reported for every request".to_owned(),
         Some(input) => {
             let all = input + read + written;
             let mut cached = Vec::new();
@@ -109,7 +109,9 @@ pub(super) fn cost_line(totals: &smith::UsageTotals, cost_usd: Option<f64>) -> S
             if written > 0 {
                 cached.push(format!("{} cache writes", count(written)));
             }
-            if cached.is_empty() {
+            if cached.is_empty() && all == 1 {
+                "1 input token".to_owned()
+            } else if cached.is_empty() {
                 format!("{} input tokens", count(all))
             } else {
                 format!("{} input tokens ({})", count(all), cached.join(", "))
@@ -117,14 +119,61 @@ pub(super) fn cost_line(totals: &smith::UsageTotals, cost_usd: Option<f64>) -> S
         }
     };
     let output = u.output.map_or_else(
-        || "output tokens not reported".to_owned(),
-        |o| format!("{} output tokens", count(o)),
+        || "output tokens not reported for every request".to_owned(),
+        |o| match o {
+            1 => "1 output token".to_owned(),
+            o => format!("{} output tokens", count(o)),
+        },
     );
     let cost = match cost_usd {
+        None if u.input.is_none() || u.output.is_none() => {
+            "cost unknown (a response reported no usage: interrupted, or its provider does not say)"
+                .to_owned()
+        }
         None => "cost unknown (no catalog price for a model it used)".to_owned(),
-        Some(c) if c == 0.0 => "$0".to_owned(),
+        Some(0.0) => "$0".to_owned(),
         Some(c) if c < 0.0001 => "under $0.0001".to_owned(),
         Some(c) => format!("${c:.4}"),
     };
     format!("turn: {requests}, {input}, {output}, {cost}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cost_line;
+    use smith::{Usage, UsageTotals};
+
+    fn totals(responses: u32, usage: Usage) -> UsageTotals {
+        UsageTotals { responses, usage }
+    }
+
+    #[test]
+    fn the_cost_line_counts_in_words_and_says_why_a_cost_is_unknown() {
+        let usage = Usage {
+            input: Some(1_203),
+            output: Some(1),
+            cache_read: Some(2_000_000),
+            cache_write: None,
+        };
+        assert_eq!(
+            cost_line(&totals(3, usage), Some(0.00421)),
+            "turn: 3 requests, 2,001,203 input tokens (2,000,000 cache reads), 1 output token, $0.0042"
+        );
+        let unreported = Usage {
+            input: None,
+            ..usage
+        };
+        let line = cost_line(&totals(1, unreported), None);
+        assert!(
+            line.contains("input tokens not reported for every request")
+                && line.contains("a response reported no usage"),
+            "{line}"
+        );
+        let priceless = cost_line(&totals(1, usage), None);
+        assert!(
+            priceless.ends_with("no catalog price for a model it used)"),
+            "{priceless}"
+        );
+        assert!(cost_line(&totals(1, usage), Some(0.00001)).ends_with("under $0.0001"));
+    }
 }
