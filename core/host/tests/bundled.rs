@@ -185,8 +185,15 @@ fn a_baseline_first_cache_runs_winch_code_then_finds_optimized_code_and_never_lo
     let cache = CompileCache::new(Some(dir.path().to_owned())).baseline_first();
     let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
     assert_eq!(tiers(&host), vec![smith_host::Tier::Baseline]);
-    // The optimized code is compiled in the background: a second entry appears.
-    smith_testkit::wait_until("the optimized entry", || entries(dir.path()).len() == 2);
+    // The optimized code is compiled in the background: a second entry appears, and then
+    // its digest (written after it — an entry without one is never loaded).
+    smith_testkit::wait_until("the optimized entry and its digest", || {
+        let names = entries(dir.path());
+        names.len() == 2
+            && names
+                .iter()
+                .all(|n| dir.path().join(n.replace(".cwasm", ".sum")).exists())
+    });
     let host = Host::load(&[source(queue)], &cache, Limits::default()).unwrap();
     assert_eq!(tiers(&host), vec![smith_host::Tier::Optimized]);
     // Entries whose digests are gone (a process ended between writing an artifact and its
