@@ -115,6 +115,7 @@ fn context(run: &Run<'_>, agent: &Agent<'_>) -> ToolContext {
         cause: run.session.call_message,
         events: None,
         state: Some(std::sync::Arc::new(run.session.journal())),
+        resident: None,
     }
 }
 

@@ -37,6 +37,9 @@ pub struct Session {
     pub(crate) compaction: crate::compact::AutoState,
     /// The permission mode the selected branch last recorded, as opened or recorded since.
     pub(crate) permission_mode: Option<String>,
+    /// What the session keeps running for its plugins between tool calls (programs a
+    /// plugin started): torn down when the session is dropped.
+    pub(crate) resident: std::sync::Arc<smith::Resident>,
 }
 
 /// The context items of the selected branch's projection and the entry each comes from.
@@ -101,6 +104,7 @@ impl Session {
             ledger: crate::request::Ledger::default(),
             compaction: crate::compact::AutoState::default(),
             permission_mode: None,
+            resident: std::sync::Arc::default(),
         })
     }
 
@@ -156,6 +160,7 @@ impl Session {
             ledger: crate::request::Ledger::from_branch(&resume.entries),
             compaction: crate::compact::AutoState::default(),
             permission_mode: resume.permission_mode,
+            resident: std::sync::Arc::default(),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once; queued input stays queued.
@@ -433,6 +438,12 @@ impl Session {
     /// The session's effect journal, lent to tools for the duration of a call.
     pub fn journal(&self) -> SharedWriter {
         self.writer.clone()
+    }
+
+    /// What the session keeps running for its plugins between tool calls, lent to tool
+    /// calls made outside a run (a protocol client's direct call).
+    pub fn resident(&self) -> std::sync::Arc<smith::Resident> {
+        std::sync::Arc::clone(&self.resident)
     }
 
     /// The permission mode the selected branch last recorded (`plan`, `ask`, `auto-edit`,

@@ -57,6 +57,7 @@ impl Agent<'_> {
             cause: run.session.call_message,
             events: Some(events),
             state: Some(std::sync::Arc::new(run.session.journal())),
+            resident: Some(std::sync::Arc::clone(&run.session.resident)),
         };
         let state = std::sync::Arc::clone(&run.session.work);
         let mut relay = crate::asks::Relay::new(&call.id, run.submission, &state);

@@ -58,6 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cause: None,
         events: None,
         state: None,
+        resident: None,
     };
     let call = ToolCall {
         id: "bench".into(),

@@ -69,6 +69,11 @@ pub(crate) struct CallState {
     /// The streamed responses still open in this call (their resources' reps): each one's
     /// completion is recorded when the call ends, if not before.
     pub(crate) streams: Vec<u32>,
+    /// What the call's session keeps running for its plugins (`None`: outside a session).
+    pub(crate) resident: Option<Arc<smith::Resident>>,
+    /// The call's sends to kept programs whose exchange is still open: each one's
+    /// completion is recorded at the next send to the same program or when the call ends.
+    pub(crate) exchanges: Vec<crate::program_imports::Exchange>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -189,6 +194,8 @@ impl CallState {
             state: None,
             remember: None,
             streams: Vec::new(),
+            resident: context.resident.clone(),
+            exchanges: Vec::new(),
         }
     }
 
@@ -239,6 +246,8 @@ impl CallState {
             state: None,
             remember: None,
             streams: Vec::new(),
+            resident: None,
+            exchanges: Vec::new(),
         }
     }
 
@@ -402,7 +411,10 @@ impl CallState {
             (self.call_id.clone(), self.tool.clone(), self.plugin.clone());
         let allowed_by = self.call_allowed_by.clone();
         let arguments = self.call_arguments.clone();
-        let process = effect == crate::grants::Effect::Process;
+        let process = matches!(
+            effect,
+            crate::grants::Effect::Process | crate::grants::Effect::ProcessStart
+        );
         let query = crate::policy::EffectQuery {
             call_id: &call_id,
             tool: &tool,
@@ -501,7 +513,9 @@ impl CallState {
         // input moves into the intent).
         let command = match call.effect {
             _ if self.gate.is_none() => String::new(),
-            crate::grants::Effect::Process => command_line(&call.input),
+            crate::grants::Effect::Process | crate::grants::Effect::ProcessStart => {
+                command_line(&call.input)
+            }
             crate::grants::Effect::NetFetch => format!(
                 "{} {}",
                 call.input["method"].as_str().unwrap_or_default(),
@@ -536,7 +550,9 @@ impl CallState {
             Done::not_applied(E::denied(why.clone()), why)
         } else if let Some(why) = call.refused {
             Done::not_applied(E::denied(why.clone()), why)
-        } else if self.cancel.is_cancelled() {
+        } else if self.cancel.is_cancelled() && call.effect != Effect::ProcessSend {
+            // A send still goes out after cancellation: it is how a plugin tells a kept
+            // program to stop what it was asked (MCP's `notifications/cancelled`).
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())
         } else {
             match self.gate_effect(call.effect, call.target, &command, call.leaves_sandbox) {

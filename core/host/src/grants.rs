@@ -108,6 +108,10 @@ pub enum Effect {
     EditFile,
     /// `process.run`.
     Process,
+    /// `process.start`: a program kept running across calls (`start-session`).
+    ProcessStart,
+    /// `process.send`: bytes written to a kept program's standard input.
+    ProcessSend,
     /// `vcs.snapshot`.
     VcsSnapshot,
     /// `vcs.diff`.
@@ -129,6 +133,8 @@ impl Effect {
             Self::WriteFile => "fs.write",
             Self::EditFile => "fs.edit",
             Self::Process => "process.run",
+            Self::ProcessStart => "process.start",
+            Self::ProcessSend => "process.send",
             Self::VcsSnapshot => "vcs.snapshot",
             Self::VcsDiff => "vcs.diff",
             Self::VcsRestore => "vcs.restore",
@@ -155,7 +161,7 @@ impl Effect {
         match self {
             Self::ReadFile | Self::ListDir | Self::Find | Self::Grep => Grant::FsRead,
             Self::WriteFile | Self::EditFile => Grant::FsWrite,
-            Self::Process => Grant::ProcessExec,
+            Self::Process | Self::ProcessStart | Self::ProcessSend => Grant::ProcessExec,
             Self::VcsSnapshot | Self::VcsDiff => Grant::VcsSnapshot,
             Self::VcsRestore => Grant::VcsRestore,
             Self::NetFetch => Grant::NetHttp,

@@ -36,6 +36,7 @@ mod policy;
 pub mod process;
 mod process_imports;
 pub mod product;
+mod program_imports;
 mod protected;
 mod providers;
 pub mod reference;

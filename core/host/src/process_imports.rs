@@ -29,10 +29,6 @@ impl EffectError for wit::ProcessError {
 /// The largest request (program, arguments and environment together), in bytes.
 const MAX_REQUEST_BYTES: usize = 1 << 20;
 
-fn invalid(message: String) -> Done<wit::ProcessOutput, wit::ProcessError> {
-    Done::not_applied(wit::ProcessError::Invalid(message.clone()), message)
-}
-
 /// Check the request's shape before anything runs.
 fn validate(r: &wit::ProcessRequest) -> Result<(), String> {
     if r.program.is_empty() {
@@ -126,25 +122,28 @@ impl CallState {
         Ok(dir)
     }
 
-    /// Run `r`, in the sandbox unless `unconfined` (the policy allowed leaving it).
-    fn run_process(
+    /// The program request `r` makes, confined to the granted root and, unless `unconfined`
+    /// (the policy allowed leaving it), to the OS sandbox; with the root it is confined to.
+    /// Secret references become plaintext here where the secret policy lets `effect` have
+    /// them (the intent already recorded the request as given).
+    ///
+    /// # Errors
+    /// Why nothing can run, as the plugin's error and the recorded message.
+    pub(crate) fn process_request(
         &self,
         r: &wit::ProcessRequest,
         unconfined: bool,
-    ) -> Done<wit::ProcessOutput, wit::ProcessError> {
-        if let Err(why) = validate(r) {
-            return invalid(why);
-        }
-        let cwd = match self.working_dir(&r.cwd) {
-            Ok(dir) => dir,
-            Err(FsFailure::NotFound(m)) => {
-                return Done::not_applied(wit::ProcessError::NotFound(m.clone()), m);
-            }
-            Err(FsFailure::Denied(m)) => {
-                return Done::not_applied(wit::ProcessError::Denied(m.clone()), m);
-            }
-            Err(other) => return invalid(other.to_string()),
-        };
+        effect: &str,
+    ) -> Result<(ProcessRequest, std::path::PathBuf), (wit::ProcessError, String)> {
+        validate(r).map_err(|why| (wit::ProcessError::Invalid(why.clone()), why))?;
+        let cwd = self.working_dir(&r.cwd).map_err(|failure| match failure {
+            FsFailure::NotFound(m) => (wit::ProcessError::NotFound(m.clone()), m),
+            FsFailure::Denied(m) => (wit::ProcessError::Denied(m.clone()), m),
+            other => (
+                wit::ProcessError::Invalid(other.to_string()),
+                other.to_string(),
+            ),
+        })?;
         let limits = self.policy.process_limits;
         let timeout = match r.timeout_ms {
             0 => limits.default_timeout,
@@ -154,9 +153,7 @@ impl CallState {
             0 => limits.output_bytes,
             n => (n as usize).min(limits.output_bytes),
         };
-        // The local effect boundary: references become plaintext for the program only, where
-        // the secret policy allows it (the intent already recorded the request as given).
-        let restore = |s: &str| self.restore(s, "process.run", &r.program);
+        let restore = |s: &str| self.restore(s, effect, &r.program);
         // The OS sandbox (fail closed: a sandbox that cannot be applied runs nothing).
         let sandbox = &self.policy.sandbox;
         let root = self
@@ -165,17 +162,13 @@ impl CallState {
             .first()
             .cloned()
             .unwrap_or_else(|| cwd.clone());
-        let confined = if unconfined {
-            Ok(None)
+        let confinement = if unconfined {
+            None
         } else {
-            sandbox.confine(&root, &cwd)
-        };
-        let confinement = match confined {
-            Ok(c) => c,
-            Err(why) => {
+            sandbox.confine(&root, &cwd).map_err(|why| {
                 let m = why.to_string();
-                return Done::not_applied(wit::ProcessError::Denied(m.clone()), m);
-            }
+                (wit::ProcessError::Denied(m.clone()), m)
+            })?
         };
         let mut env: Vec<(String, String)> = self
             .environment(r)
@@ -197,6 +190,21 @@ impl CallState {
             output_bytes,
             confinement,
         };
+        Ok((request, root))
+    }
+
+    /// Run `r`, in the sandbox unless `unconfined` (the policy allowed leaving it).
+    fn run_process(
+        &self,
+        r: &wit::ProcessRequest,
+        unconfined: bool,
+    ) -> Done<wit::ProcessOutput, wit::ProcessError> {
+        let (request, root) = match self.process_request(r, unconfined, "process.run") {
+            Ok(made) => made,
+            Err((error, message)) => return Done::not_applied(error, message),
+        };
+        let timeout = request.timeout;
+        let sandbox = &self.policy.sandbox;
         // Said as the program starts (transient: a tool update, an MCP progress or log
         // message), in the plugin's words: restored secrets are never shown.
         if let Some(events) = &self.events {
@@ -335,6 +343,23 @@ pub(crate) fn shell_line<'a>(program: &str, args: impl Iterator<Item = &'a str>)
     line
 }
 
+/// A request as its effect's intent records it: as the plugin made it (inherited variables
+/// are not part of it, so their values never reach the session).
+pub(crate) fn recorded(request: &wit::ProcessRequest) -> serde_json::Value {
+    json!({
+        "program": request.program,
+        "args": request.args,
+        "cwd": request.cwd,
+        "env_base": match request.env_base {
+            wit::EnvBase::Clean => "clean",
+            wit::EnvBase::Baseline => "baseline",
+        },
+        "env": request.env,
+        "timeout_ms": request.timeout_ms,
+        "output_limit": request.output_limit,
+    })
+}
+
 fn captured(c: process::Captured) -> wit::Captured {
     wit::Captured {
         text: c.text,
@@ -350,18 +375,7 @@ impl wit::Host for State {
     ) -> Result<wit::ProcessOutput, wit::ProcessError> {
         // The recorded input is the request as the plugin made it; inherited variables are
         // not part of it (their values never reach the session).
-        let input = json!({
-            "program": request.program,
-            "args": request.args,
-            "cwd": request.cwd,
-            "env_base": match request.env_base {
-                wit::EnvBase::Clean => "clean",
-                wit::EnvBase::Baseline => "baseline",
-            },
-            "env": request.env,
-            "timeout_ms": request.timeout_ms,
-            "output_limit": request.output_limit,
-        });
+        let input = recorded(&request);
         let target = request.program.clone();
         let call = EffectCall {
             effect: Effect::Process,
@@ -404,5 +418,34 @@ impl wit::Host for State {
             }),
             Err(other) => Err(other),
         }
+    }
+
+    fn start_session(
+        &mut self,
+        name: String,
+        request: wit::ProcessRequest,
+    ) -> Result<wit::SessionInfo, wit::ProcessError> {
+        crate::program_imports::start(self, &name, &request)
+    }
+
+    fn send(&mut self, name: String, bytes: Vec<u8>) -> Result<(), wit::ProcessError> {
+        crate::program_imports::send(self, &name, &bytes)
+    }
+
+    fn receive(
+        &mut self,
+        name: String,
+        max_bytes: u32,
+        timeout_ms: u64,
+    ) -> Result<wit::Received, wit::ProcessError> {
+        crate::program_imports::receive(self, &name, max_bytes, timeout_ms)
+    }
+
+    fn stderr_tail(&mut self, name: String) -> Result<String, wit::ProcessError> {
+        crate::program_imports::stderr_tail(self, &name)
+    }
+
+    fn stop_session(&mut self, name: String) -> Option<wit::ExitStatus> {
+        crate::program_imports::stop(self, &name)
     }
 }

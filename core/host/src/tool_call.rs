@@ -298,6 +298,8 @@ impl ToolRegistry for Loadout {
         });
         // Streams the plugin left open end with the call: their completions are recorded now.
         crate::net_stream::end_all(store.data_mut());
+        // So do the exchanges with kept programs: what the call received is recorded now.
+        crate::program_imports::end_all(store.data_mut());
         let terminal = store.data_mut().call.terminal.take();
         let notes = std::mem::take(&mut store.data_mut().call.notes);
         let given = store.data_mut().call.structured.take();

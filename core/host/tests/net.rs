@@ -13,7 +13,7 @@ use smith::{Cancel, ToolCall, ToolEvent};
 use smith_ai::loopback::{self, Step, head};
 use smith_host::net::{HostPattern, NetRules};
 use smith_host::{Host, Limits, PermissionMode, Permissions, Policy};
-use smith_store::{EffectOutcome, Record, read_session};
+use smith_store::EffectOutcome;
 
 fn host() -> Host {
     let sources: Vec<_> = smith_plugins::BUNDLED
@@ -53,25 +53,10 @@ fn answer(f: &Fixture, tools: &dyn smith::ToolRegistry, args: Value) -> Value {
 
 /// The recorded intents' and completions' JSON of every `net.fetch`, in order.
 fn records(f: &Fixture) -> Vec<(Value, Value, String)> {
-    let entries = read_session(&f.session).unwrap().entries;
-    entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::EffectCompletion(c) => {
-                let intent = entries.iter().find(|i| Some(i.id) == e.pair)?;
-                let Record::EffectIntent(i) = &intent.record else {
-                    return None;
-                };
-                (i.effect == "net.fetch").then(|| {
-                    (
-                        i.input.clone(),
-                        c.evidence.clone(),
-                        String::from_utf8_lossy(&c.output).into_owned(),
-                    )
-                })
-            }
-            _ => None,
-        })
+    f.completed()
+        .into_iter()
+        .filter(|c| c.effect == "net.fetch")
+        .map(|c| (c.input, c.evidence, c.output))
         .collect()
 }
 

@@ -12,7 +12,7 @@ use smith_host::process::{ExitStatus, ProcessRequest, ProcessResult, run};
 use smith_host::{Policy, ProcessPolicy};
 use smith_store::{EffectOutcome, Record, read_session};
 
-use common::{Fixture, host};
+use common::{Fixture, host, survivors_after_settling};
 
 fn bash(script: &str, dir: &Path) -> ProcessRequest {
     ProcessRequest {
@@ -28,43 +28,6 @@ fn bash(script: &str, dir: &Path) -> ProcessRequest {
 
 fn run_bash(script: &str, dir: &Path) -> ProcessResult {
     run(&bash(script, dir), &|| false).unwrap()
-}
-
-/// Live (non-zombie) processes whose command line contains `marker`.
-fn survivors(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        let state = std::fs::read_to_string(entry.path().join("stat"))
-            .ok()
-            .and_then(|s| {
-                s.get(s.rfind(')')? + 2..)
-                    .map(|r| r.chars().next().unwrap_or('?'))
-            });
-        if cmdline.contains(marker) && state.is_some_and(|s| s != 'Z' && s != 'X') {
-            found.push(format!(
-                "{}: {cmdline}",
-                entry.file_name().to_string_lossy()
-            ));
-        }
-    }
-    found
-}
-
-/// `survivors` after giving the kernel time to finish delivering SIGKILL (polled, with the
-/// tests' one generous deadline: a loaded machine delays, it does not fail).
-fn survivors_after_settling(marker: &str) -> Vec<String> {
-    let until = Instant::now() + smith_testkit::DEADLINE;
-    loop {
-        let left = survivors(marker);
-        if left.is_empty() || Instant::now() > until {
-            return left;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]

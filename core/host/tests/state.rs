@@ -89,6 +89,7 @@ fn each_scope_keeps_its_value_and_session_state_survives_reopening_the_session()
         cause: None,
         events: None,
         state: Some(Arc::new(reopened)),
+        resident: None,
     };
     let call = smith::ToolCall {
         id: "again".into(),

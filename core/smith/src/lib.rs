@@ -29,6 +29,7 @@ mod lifecycle;
 mod message;
 mod model;
 mod provider;
+mod resident;
 mod state;
 mod tool;
 mod usage;
@@ -59,6 +60,7 @@ pub use provider::{
     ProviderErrorKind, ProviderRequest, StopReason, StreamEvent, TOKENS_PER_IMAGE, ToolDefinition,
     check_pairing,
 };
+pub use resident::Resident;
 pub use state::{ScopedState, StateError, StateKey, StateScope, StateValue};
 pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
 pub use usage::{Usage, UsageTotals};

@@ -40,6 +40,10 @@ pub struct ToolContext {
     /// The session's branch and session state ([`crate::ScopedState`]), kept in its file;
     /// `None` when the call runs outside a session (plugins are told it is unavailable).
     pub state: Option<Arc<dyn crate::ScopedState>>,
+    /// What the session keeps running for its plugins between calls ([`crate::Resident`]:
+    /// programs started by an earlier call); `None` outside an open session, where nothing
+    /// outlives the call.
+    pub resident: Option<Arc<crate::Resident>>,
 }
 
 impl std::fmt::Debug for ToolContext {

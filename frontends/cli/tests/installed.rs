@@ -7,19 +7,6 @@ mod common;
 
 use common::{Env, stderr, stdout};
 
-/// A plugin project directory holding `manifest` and `component` (as `plugin.wasm`).
-fn project(env: &Env, name: &str, manifest: &str, component: &[u8]) -> std::path::PathBuf {
-    let dir = env.root.path().join(name);
-    std::fs::create_dir_all(dir.join("target/wasm32-wasip2/release")).unwrap();
-    std::fs::write(dir.join("plugin.kdl"), manifest).unwrap();
-    std::fs::write(
-        dir.join("target/wasm32-wasip2/release/plugin.wasm"),
-        component,
-    )
-    .unwrap();
-    dir
-}
-
 fn listed(env: &Env) -> Vec<serde_json::Value> {
     stdout(&env.run(&["plugins", "list", "--json"]))
         .lines()
@@ -31,12 +18,12 @@ fn listed(env: &Env) -> Vec<serde_json::Value> {
 fn an_installed_plugin_loads_while_its_component_is_the_one_recorded() {
     let env = Env::new();
     let rival = &smith_plugins::PRODUCT_RIVAL;
-    let dir = project(&env, "rival", rival.manifest, rival.component);
+    let dir = env.plugin_project("rival", rival.manifest, rival.component);
     let out = env.run(&["plugins", "install", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("installed plugin product-rival 0.1.0 (product-plugin@1.2.0)")
+        text.contains("installed plugin product-rival 0.1.0 (product-plugin@1.3.0)")
             && text.contains("component SHA-256"),
         "{text}"
     );
@@ -76,8 +63,8 @@ fn an_installed_plugin_loads_while_its_component_is_the_one_recorded() {
     assert!(out.status.success(), "{}", stderr(&out));
     let kdl = env.home().join("plugins/product-rival/plugin.kdl");
     let widened = std::fs::read_to_string(&kdl).unwrap().replace(
-        "world \"product-plugin@1.2.0\"",
-        "world \"product-plugin@1.2.0\"\n    grant \"process.exec\"",
+        "world \"product-plugin@1.3.0\"",
+        "world \"product-plugin@1.3.0\"\n    grant \"process.exec\"",
     );
     std::fs::write(&kdl, widened).unwrap();
     let out = env.run(&["plugins", "list", "--json"]);
@@ -143,21 +130,21 @@ fn a_plugin_that_is_not_installable_is_refused_and_nothing_is_written() {
     );
     let bundled_id = rival.manifest.replace("\"product-rival\"", "\"files\"");
     refused(
-        &project(&env, "files", &bundled_id, rival.component),
+        &env.plugin_project("files", &bundled_id, rival.component),
         "`files` is a bundled plugin's id",
     );
-    let provider = "plugin \"codec\" {\n    version \"0.1.0\"\n    world \"provider-plugin@1.2.0\"\n    provider \"codec\"\n    base-url \"https://example.invalid\"\n}\n";
+    let provider = "plugin \"codec\" {\n    version \"0.1.0\"\n    world \"provider-plugin@1.3.0\"\n    provider \"codec\"\n    base-url \"https://example.invalid\"\n}\n";
     refused(
-        &project(&env, "codec", provider, rival.component),
+        &env.plugin_project("codec", provider, rival.component),
         "cannot be installed: installed plugins are",
     );
     // The manifest lists a tool the component does not define: it does not load.
     let lying = rival.manifest.replace(
-        "world \"product-plugin@1.2.0\"",
-        "world \"product-plugin@1.2.0\"\n    tool \"ghost\"",
+        "world \"product-plugin@1.3.0\"",
+        "world \"product-plugin@1.3.0\"\n    tool \"ghost\"",
     );
     refused(
-        &project(&env, "lying", &lying, rival.component),
+        &env.plugin_project("lying", &lying, rival.component),
         "it does not load",
     );
 }

@@ -145,11 +145,24 @@ impl World {
         flags: &[&str],
         adjust: impl FnOnce(&mut std::process::Command),
     ) -> std::process::Output {
-        let arguments = serde_json::json!({ "command": command }).to_string();
+        let arguments = serde_json::json!({ "command": command });
+        self.call("bash", &arguments, settings, flags, adjust)
+    }
+
+    /// [`World::bash`] for any tool: one scripted turn whose model calls `tool` with
+    /// `arguments` once.
+    fn call(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Value,
+        settings: &[&str],
+        flags: &[&str],
+        adjust: impl FnOnce(&mut std::process::Command),
+    ) -> std::process::Output {
         let script = self.env.write(
-            "bash.kdl",
+            "call.kdl",
             &format!(
-                "round {{\n  tool-call id=\"c1\" name=\"bash\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
+                "round {{\n  tool-call id=\"c1\" name=\"{tool}\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n"
             ),
         );
         let mut args = vec!["eval", "-m", "scripted/t", "--script"];
@@ -365,6 +378,49 @@ fn a_refused_command_is_reported_as_the_sandbox_and_recorded_with_its_effect() {
         evidence.contains("workspace-write, network denied")
             && evidence.contains("sandbox_refusal_likely"),
         "{evidence}"
+    );
+}
+
+/// A program a plugin keeps across calls (`process.start-session`, here the `program-probe`
+/// test plugin, installed) starts in the same sandbox as `bash`: its write outside the project
+/// is refused — read off the filesystem — while it goes on answering the plugin.
+#[test]
+fn a_program_kept_across_calls_runs_in_the_sandbox() {
+    let world = World::new();
+    let probe = &smith_plugins::PROGRAM_PROBE;
+    let dir = world
+        .env
+        .plugin_project("probe", probe.manifest, probe.component);
+    let out = world
+        .env
+        .run(&["plugins", "install", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let outside = world.outside.join("kept");
+    let program = format!(
+        "touch {} 2>/dev/null; echo touched=$?; while read l; do echo \"got $l\"; done",
+        outside.display()
+    );
+    let arguments = serde_json::json!({"steps": [
+        {"op": "start", "name": "kept", "program": "bash", "args": ["-c", program]},
+        {"op": "send", "name": "kept", "text": "hi\n"},
+        {"op": "until", "name": "kept", "text": "got hi", "timeout_ms": 60000},
+    ]});
+    let out = world.call("steps", &arguments, &[], JSON_PROCESS, |_| {});
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let records = common::records(&out);
+    let end = records.iter().find(|r| r["type"] == "tool_end").unwrap();
+    let results: Vec<serde_json::Value> =
+        serde_json::from_str(end["output"].as_str().unwrap()).unwrap();
+    let sandbox = results[0]["ok"]["sandbox"].as_str().unwrap_or_default();
+    assert!(sandbox.starts_with("workspace-write"), "{results:?}");
+    let text = results[2]["ok"]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("touched=1") && text.contains("got hi"),
+        "{results:?}"
+    );
+    assert!(
+        !outside.exists(),
+        "the write outside the project was refused"
     );
 }
 

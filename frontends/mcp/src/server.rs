@@ -67,6 +67,8 @@ pub(crate) struct Server {
     /// through it while a `smith_run` turn holds `recording` for as long as it runs, so calls
     /// run concurrently with a turn.
     pub(crate) journal: Mutex<Option<smith_store::SharedWriter>>,
+    /// What that session keeps running for its plugins between tool calls, beside it.
+    pub(crate) resident: Mutex<Option<Arc<smith::Resident>>>,
     /// `initialize` was answered: requests other than `ping` are served from then on, and a
     /// second `initialize` is refused.
     initialized: AtomicBool,
@@ -99,6 +101,7 @@ impl Server {
             calls: Mutex::new(HashMap::new()),
             cancelled: Mutex::new(std::collections::HashSet::new()),
             journal: Mutex::new(None),
+            resident: Mutex::new(None),
             initialized: AtomicBool::new(false),
             subscriptions: Mutex::new(HashMap::new()),
             log_level: AtomicUsize::new(smith_render_mcp::level_rank("info").unwrap_or(1)),

@@ -118,6 +118,7 @@ fn recording(server: &Server) -> Result<std::sync::MutexGuard<'_, Option<Recordi
         runner.register_secrets().map_err(|e| e.to_string())?;
         *lock(&server.session) = Some(runner.id());
         *lock(&server.journal) = Some(runner.journal());
+        *lock(&server.resident) = Some(runner.resident());
         *guard = Some(Recording { runner });
     }
     Ok(guard)
@@ -322,6 +323,7 @@ fn run_tool(
         cause,
         events: Some(events),
         state: Some(Arc::new(journal)),
+        resident: lock(&server.resident).clone(),
     };
     let mut progress = token.map(smith_render_mcp::Progress::new);
     let out = std::thread::scope(|scope| {

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.2.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.2.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.3.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,14 +122,14 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.2.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.2.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.2.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.2.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.2.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.2.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.2.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.2.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.3.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.3.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.3.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.3.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.3.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.3.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.3.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -174,8 +174,8 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.2.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.2.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.3.0": crate::bindings::smith::plugin::state,
             },
         });
     }

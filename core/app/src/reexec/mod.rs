@@ -342,6 +342,7 @@ impl crate::App {
                         // The state recorded when the call was made; what it writes stays
                         // in memory (re-execution writes no session).
                         state: Some(Arc::new(recalled::Recalled::new(call.state.clone()))),
+                        resident: None,
                     };
                     // Paths of the recorded place name the same files here.
                     let mut moved = call.call.clone();

@@ -318,6 +318,12 @@ impl Runner {
         self.session.journal()
     }
 
+    /// What the session keeps running for its plugins between tool calls (for tool calls a
+    /// protocol client makes directly, so they reach the programs the session's runs started).
+    pub fn resident(&self) -> std::sync::Arc<smith::Resident> {
+        self.session.resident()
+    }
+
     /// The model the session last recorded, if any.
     pub fn recorded_model(&self) -> Option<&Selection> {
         self.session.model()

@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 mod live;
+pub(crate) mod resident;
 
 /// How often a running program's newest output is offered to a watcher, at most.
 pub const PREVIEW_EVERY: Duration = Duration::from_millis(100);
@@ -245,7 +246,7 @@ fn drain(
 
 /// Terminate the group led by `pid`: `SIGTERM`, up to [`KILL_GRACE`] for it to go, then
 /// `SIGKILL`. The leader must not be reaped yet (its pid keeps the group id reserved).
-fn terminate_group(pid: rustix::process::Pid) {
+pub(crate) fn terminate_group(pid: rustix::process::Pid) {
     use rustix::process::{Signal, kill_process_group};
     if kill_process_group(pid, Signal::TERM).is_err() {
         return;
@@ -262,7 +263,7 @@ fn terminate_group(pid: rustix::process::Pid) {
 
 /// Whether the child has exited, without reaping it (its pid, and so the group id, stays
 /// reserved until [`std::process::Child::wait`]).
-fn exited(pid: rustix::process::Pid) -> bool {
+pub(crate) fn exited(pid: rustix::process::Pid) -> bool {
     use rustix::process::{WaitId, WaitIdOptions};
     matches!(
         rustix::process::waitid(
@@ -271,6 +272,57 @@ fn exited(pid: rustix::process::Pid) -> bool {
         ),
         Ok(Some(_)) | Err(_)
     )
+}
+
+/// Start `request`'s program (through the sandbox launcher when it is confined) in a new
+/// process group, with `stdin` and piped stdout and stderr, its environment exactly the
+/// request's.
+///
+/// # Errors
+/// [`SpawnFailure`] when it could not be started.
+pub(crate) fn spawn(
+    request: &ProcessRequest,
+    stdin: Stdio,
+) -> Result<std::process::Child, SpawnFailure> {
+    let mut command = match &request.confinement {
+        None => Command::new(&request.program),
+        Some(confinement) => {
+            let launcher = crate::sandbox::launcher().ok_or_else(|| {
+                SpawnFailure::Sandbox(crate::sandbox::Unconfinable::NoLauncher.to_string())
+            })?;
+            let spec = serde_json::to_string(confinement)
+                .map_err(|e| SpawnFailure::Sandbox(format!("the sandbox spec: {e}")))?;
+            let mut command = Command::new(launcher);
+            command
+                .arg(crate::sandbox::LAUNCH_ARG)
+                .arg(spec)
+                .arg("--")
+                .arg(&request.program);
+            command
+        }
+    };
+    command
+        .args(&request.args)
+        .current_dir(&request.cwd)
+        .env_clear()
+        .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    command.spawn().map_err(|e| {
+        let what = format!(
+            "`{}` could not be started in {}: {e}",
+            request.program,
+            request.cwd.display()
+        );
+        match e.kind() {
+            std::io::ErrorKind::NotFound => SpawnFailure::NotFound(what),
+            std::io::ErrorKind::PermissionDenied => SpawnFailure::Denied(what),
+            _ => SpawnFailure::Io(what),
+        }
+    })
 }
 
 /// Run `request`, polling `cancelled` while it runs.
@@ -296,46 +348,8 @@ pub fn run_watched(
     cancelled: &dyn Fn() -> bool,
     watch: &mut dyn FnMut(&str),
 ) -> Result<ProcessResult, SpawnFailure> {
-    let mut command = match &request.confinement {
-        None => Command::new(&request.program),
-        Some(confinement) => {
-            let launcher = crate::sandbox::launcher().ok_or_else(|| {
-                SpawnFailure::Sandbox(crate::sandbox::Unconfinable::NoLauncher.to_string())
-            })?;
-            let spec = serde_json::to_string(confinement)
-                .map_err(|e| SpawnFailure::Sandbox(format!("the sandbox spec: {e}")))?;
-            let mut command = Command::new(launcher);
-            command
-                .arg(crate::sandbox::LAUNCH_ARG)
-                .arg(spec)
-                .arg("--")
-                .arg(&request.program);
-            command
-        }
-    };
-    command
-        .args(&request.args)
-        .current_dir(&request.cwd)
-        .env_clear()
-        .envs(request.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let started = Instant::now();
-    let mut child = command.spawn().map_err(|e| {
-        let what = format!(
-            "`{}` could not be started in {}: {e}",
-            request.program,
-            request.cwd.display()
-        );
-        match e.kind() {
-            std::io::ErrorKind::NotFound => SpawnFailure::NotFound(what),
-            std::io::ErrorKind::PermissionDenied => SpawnFailure::Denied(what),
-            _ => SpawnFailure::Io(what),
-        }
-    })?;
+    let mut child = spawn(request, Stdio::null())?;
     let pid = rustix::process::Pid::from_child(&child);
     let limit = request.output_bytes.max(2);
     let live = live::LiveTail::default();
@@ -395,17 +409,7 @@ pub fn run_watched(
     if !all_closed {
         all_closed = closed(DRAIN);
     }
-    let status = match child.wait() {
-        Ok(status) => {
-            use std::os::unix::process::ExitStatusExt;
-            match (status.code(), status.signal()) {
-                (Some(code), _) => ExitStatus::Code(code),
-                (None, Some(signal)) => ExitStatus::Signal(signal),
-                (None, None) => ExitStatus::Code(-1),
-            }
-        }
-        Err(_) => ExitStatus::Code(-1),
-    };
+    let status = reap(&mut child);
     let finish = |c: Option<(Arc<Mutex<Capture>>, _)>| {
         c.map(|(cap, _)| cap.lock().unwrap_or_else(PoisonError::into_inner).finish())
             .unwrap_or_default()
@@ -444,10 +448,26 @@ pub fn run_watched(
     })
 }
 
+/// Wait for `child` (reaping it) and say how it ended; `Code(-1)` when the wait fails or the
+/// status says neither.
+pub(crate) fn reap(child: &mut std::process::Child) -> ExitStatus {
+    match child.wait() {
+        Ok(status) => {
+            use std::os::unix::process::ExitStatusExt;
+            match (status.code(), status.signal()) {
+                (Some(code), _) => ExitStatus::Code(code),
+                (None, Some(signal)) => ExitStatus::Signal(signal),
+                (None, None) => ExitStatus::Code(-1),
+            }
+        }
+        Err(_) => ExitStatus::Code(-1),
+    }
+}
+
 /// Whether the group led by `pid` has a live (not zombie) member. Linux reads the members'
 /// states from `/proc` (a zombie leader still answers signals, so `kill(-pgid, 0)` cannot
 /// tell); elsewhere the group is alive while it answers.
-fn group_alive(pid: rustix::process::Pid) -> bool {
+pub(crate) fn group_alive(pid: rustix::process::Pid) -> bool {
     let group = pid.as_raw_nonzero().get();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return rustix::process::test_kill_process_group(pid).is_ok();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub mod codecs;
 pub mod policy;
@@ -46,11 +46,24 @@ pub fn host() -> Host {
     })
 }
 
+/// One completed effect as the session file holds it ([`Fixture::completed`]).
+#[derive(Debug)]
+pub struct Completed {
+    pub effect: String,
+    pub input: serde_json::Value,
+    pub outcome: EffectOutcome,
+    pub evidence: serde_json::Value,
+    pub output: String,
+}
+
 pub struct Fixture {
     pub work: tempfile::TempDir,
     _sessions: tempfile::TempDir,
     pub session: PathBuf,
     pub writer: SharedWriter,
+    /// What the fixture's session keeps running for its plugins between calls (dropped with
+    /// the fixture, as an open session's is).
+    pub resident: Arc<smith::Resident>,
 }
 
 impl Fixture {
@@ -64,6 +77,7 @@ impl Fixture {
             _sessions: sessions,
             session,
             writer: SharedWriter::new(w),
+            resident: Arc::default(),
         }
     }
 
@@ -78,6 +92,7 @@ impl Fixture {
             cause: None,
             events: None,
             state: Some(Arc::new(self.writer.clone())),
+            resident: Some(Arc::clone(&self.resident)),
         }
     }
 
@@ -100,6 +115,31 @@ impl Fixture {
         host.call(&call, &self.context(), cancel)
     }
 
+    /// Every completed effect recorded so far, in order, with its intent's input and its
+    /// completion's outcome, evidence and output (as text).
+    pub fn completed(&self) -> Vec<Completed> {
+        let entries = read_session(&self.session).unwrap().entries;
+        entries
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::EffectCompletion(c) => {
+                    let intent = entries.iter().find(|i| Some(i.id) == e.pair)?;
+                    let Record::EffectIntent(i) = &intent.record else {
+                        return None;
+                    };
+                    Some(Completed {
+                        effect: i.effect.clone(),
+                        input: i.input.clone(),
+                        outcome: c.outcome,
+                        evidence: c.evidence.clone(),
+                        output: String::from_utf8_lossy(&c.output).into_owned(),
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// (effect, outcome) of every completed effect recorded so far, in order.
     pub fn effects(&self) -> Vec<(String, EffectOutcome)> {
         let entries = read_session(&self.session).unwrap().entries;
@@ -115,5 +155,42 @@ impl Fixture {
             }
         }
         out
+    }
+}
+
+/// Live (non-zombie) processes whose command line contains `marker`.
+pub fn survivors(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let state = std::fs::read_to_string(entry.path().join("stat"))
+            .ok()
+            .and_then(|s| {
+                s.get(s.rfind(')')? + 2..)
+                    .map(|r| r.chars().next().unwrap_or('?'))
+            });
+        if cmdline.contains(marker) && state.is_some_and(|s| s != 'Z' && s != 'X') {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}
+
+/// `survivors` after giving the kernel time to finish delivering SIGKILL (polled, with the
+/// tests' one generous deadline: a loaded machine delays, it does not fail).
+pub fn survivors_after_settling(marker: &str) -> Vec<String> {
+    let until = Instant::now() + smith_testkit::DEADLINE;
+    loop {
+        let left = survivors(marker);
+        if left.is_empty() || Instant::now() > until {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }

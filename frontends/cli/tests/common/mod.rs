@@ -127,6 +127,20 @@ impl Env {
         (id, path)
     }
 
+    /// A plugin project directory `name` under the test's root holding `manifest` and
+    /// `component` (as `plugin.wasm`, where `smith plugins install` looks for it).
+    pub fn plugin_project(&self, name: &str, manifest: &str, component: &[u8]) -> PathBuf {
+        let dir = self.root.path().join(name);
+        std::fs::create_dir_all(dir.join("target/wasm32-wasip2/release")).unwrap();
+        std::fs::write(dir.join("plugin.kdl"), manifest).unwrap();
+        std::fs::write(
+            dir.join("target/wasm32-wasip2/release/plugin.wasm"),
+            component,
+        )
+        .unwrap();
+        dir
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
     }

@@ -165,6 +165,11 @@ fn before_effect(effect: &EffectEvent) -> Verdict {
     if effect.read_only {
         return Verdict::Pass;
     }
+    if effect.effect == "process.send" {
+        // A message to a program kept for the session: starting it was this policy's
+        // question (`process.start`), and the tool call sending it passed the policy itself.
+        return Verdict::Pass;
+    }
     let mode = effect.settings.mode.as_str();
     if mode == "plan" {
         return Verdict::Deny(format!(
@@ -245,6 +250,15 @@ fn what(effect: &EffectEvent) -> String {
     match effect.effect.as_str() {
         "process.run" => format!(
             "run this program ({}):\n{}",
+            if effect.sandbox.is_empty() {
+                "no sandbox"
+            } else {
+                &effect.sandbox
+            },
+            effect.command
+        ),
+        "process.start" => format!(
+            "start this program and keep it running for the session ({}):\n{}",
             if effect.sandbox.is_empty() {
                 "no sandbox"
             } else {
