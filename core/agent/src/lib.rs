@@ -81,6 +81,7 @@
 mod abort;
 mod accounting;
 mod asks;
+mod budget;
 mod compact;
 mod compaction;
 mod dispatch;

@@ -66,6 +66,13 @@ impl Agent<'_> {
                 crate::compact::Auto::Aborted => return Ok(StopReason::Aborted),
             }
             check_pairing(&base.context)?;
+            if let Some(why) = self.over_budget(run, &base) {
+                run.sink.emit(Intent::Notice {
+                    level: NoticeLevel::Warning,
+                    text: why,
+                });
+                return Ok(StopReason::Budget);
+            }
             let mut dispatched =
                 run.dispatch(self.dispatcher, round, model, &base, &prepared.pieces, None);
             // A context that does not fit: compact once and run the round again, or say why not.

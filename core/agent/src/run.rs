@@ -14,16 +14,24 @@ use crate::submission::AdmissionError;
 use crate::{Inbox, Session, WorkLimits};
 
 /// Bounds of one run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunLimits {
     /// The most provider rounds one run may take before it stops with
     /// [`RunError::RoundLimit`].
     pub max_rounds: u32,
+    /// The most the run's responses may cost, in US dollars at the catalog's prices: before
+    /// each request the run stops with [`smith::StopReason::Budget`] when its cost so far plus
+    /// the request's estimated input at the model's input price would pass it. `None`: no
+    /// budget.
+    pub max_cost: Option<f64>,
 }
 
 impl Default for RunLimits {
     fn default() -> Self {
-        Self { max_rounds: 64 }
+        Self {
+            max_rounds: 64,
+            max_cost: None,
+        }
     }
 }
 

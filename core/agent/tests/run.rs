@@ -236,13 +236,15 @@ fn the_round_limit_stops_a_looping_model() {
     let src = "round { tool-call name=\"ls\"; stop \"tool_use\" }\n".repeat(5);
     let p = provider(&src, dir.path());
     let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
-    let outcome = Agent::new(&p, &NoTools, RunLimits { max_rounds: 3 }).run(
-        &mut session,
-        &model(),
-        "x",
-        &mut |_| {},
-        &Cancel::new(),
-    );
+    let outcome = Agent::new(
+        &p,
+        &NoTools,
+        RunLimits {
+            max_rounds: 3,
+            ..RunLimits::default()
+        },
+    )
+    .run(&mut session, &model(), "x", &mut |_| {}, &Cancel::new());
     assert!(matches!(
         outcome.error,
         Some(RunError::RoundLimit { limit: 3 })

@@ -267,10 +267,15 @@ impl App {
             .and_then(ThinkingLevel::parse)
     }
 
-    /// The run bounds of the settings (`run.max-rounds`).
+    /// The run bounds of the settings (`run.max-rounds`, `run.max-cost`).
     pub fn run_limits(&self) -> RunLimits {
         RunLimits {
             max_rounds: u32::try_from(self.settings.integer("run.max-rounds", 64)).unwrap_or(64),
+            // Checked when the setting was read: a positive, finite amount.
+            max_cost: self
+                .settings
+                .string("run.max-cost")
+                .and_then(|s| s.parse::<f64>().ok()),
         }
     }
 

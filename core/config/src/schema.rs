@@ -22,6 +22,9 @@ pub enum Type {
     Url,
     /// Comma-separated permission rules, each `TOOL` or `TOOL(PATTERN)` ([`crate::rules`]).
     Rules,
+    /// An amount of US dollars: a decimal number greater than 0 and at most 1,000,000
+    /// (`0.50`, `2`), kept as the text given.
+    Dollars,
 }
 
 impl Type {
@@ -35,6 +38,7 @@ impl Type {
             Type::Model => "model `PROVIDER/MODEL`, or an alias or group name of models.kdl".into(),
             Type::Url => "URL (http or https)".into(),
             Type::Rules => "comma-separated rules, each `TOOL` or `TOOL(PATTERN)`".into(),
+            Type::Dollars => "US dollars, a decimal number > 0 (e.g. 0.50)".into(),
         }
     }
 }
@@ -109,6 +113,15 @@ pub const SCHEMA: &[OptionSpec] = &[
         env: Some("SMITH_MAX_ROUNDS"),
         flag: None,
         example: "32",
+    },
+    OptionSpec {
+        key: "run.max-cost",
+        ty: Type::Dollars,
+        default: None,
+        doc: "The most one turn may cost, in US dollars at the model catalog's prices. Before each request the turn stops — stop reason `budget` — when what its responses cost so far, plus the request's input at the model's input price, would pass it. Output is not known before a response arrives and is not counted ahead, so the last response may carry a turn past the budget by its output's cost; the next request is then refused. A model without an input price in the catalog cannot be held to a budget: with this set, its turns stop before their first request, saying so. Unset: no budget.",
+        env: Some("SMITH_MAX_COST"),
+        flag: None,
+        example: "0.50",
     },
     OptionSpec {
         key: "eval.cost-line",

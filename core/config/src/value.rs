@@ -129,6 +129,33 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
             }
             Ok(Value::String(text.to_owned()))
         }
+        Type::Dollars => {
+            let amount = match (raw, text) {
+                (Raw::Kdl(kdl::KdlValue::Float(f)), _) => Some(*f),
+                #[allow(clippy::cast_precision_loss)] // a budget is far below 2^52 dollars
+                (Raw::Kdl(kdl::KdlValue::Integer(n)), _) => Some(*n as f64),
+                (Raw::Kdl(kdl::KdlValue::String(_)) | Raw::Text(_), Some(t)) => {
+                    let t = t.trim().trim_start_matches('$');
+                    // Plain decimals only: no exponent, no `inf`, no `NaN`.
+                    t.chars()
+                        .all(|c| c.is_ascii_digit() || c == '.')
+                        .then(|| t.parse::<f64>().ok())
+                        .flatten()
+                }
+                _ => None,
+            };
+            match amount {
+                Some(a) if a.is_finite() && a > 0.0 && a <= 1_000_000.0 => {
+                    Ok(Value::String(a.to_string()))
+                }
+                Some(a) => Err(format!(
+                    "{a} is not a budget: give an amount of dollars greater than 0 and at most 1000000"
+                )),
+                None => {
+                    Err("expected an amount of US dollars, a decimal number such as 0.50".into())
+                }
+            }
+        }
         Type::Url => {
             let rest = text.and_then(|t| {
                 t.strip_prefix("http://")

@@ -174,6 +174,9 @@ pub enum StopReason {
     Aborted,
     /// The provider failed.
     Error,
+    /// The turn stopped before a request that would have taken its cost past its budget
+    /// (the `run.max-cost` setting; the hooks-and-budget issue).
+    Budget,
 }
 
 impl StopReason {
@@ -185,6 +188,7 @@ impl StopReason {
             StopReason::MaxTokens => "max_tokens",
             StopReason::Aborted => "aborted",
             StopReason::Error => "error",
+            StopReason::Budget => "budget",
         }
     }
 }

@@ -18,7 +18,8 @@ pub(crate) const INTERRUPTED: u8 = 130;
 pub(crate) const HELP: &str = "\
 Exit status:
   0    success (also when stdout is closed early: the run stops quietly)
-  1    the run failed (provider, stream or storage error)
+  1    the run failed (provider, stream or storage error) or stopped at its cost
+       budget (run.max-cost)
   2    usage or configuration error; nothing was run
   3    damaged session data, or a session format version this Smith does not read
   4    mutation refused (the session is open for writing elsewhere)

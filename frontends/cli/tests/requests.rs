@@ -507,3 +507,146 @@ fn plain_eval_says_what_a_priced_turn_cost() {
     let shown: f64 = line.rsplit('$').next().unwrap().parse().unwrap();
     assert!((shown - cost).abs() < 0.00005, "{line} vs {cost}");
 }
+
+/// An Anthropic response calling a tool no plugin has (answered with an error result, so the
+/// turn goes on to a second round), reporting `input` input tokens.
+fn tool_use_stream(input: u64) -> String {
+    format!(
+        "event: message_start\ndata: {{\"type\":\"message_start\",\"message\":{{\"usage\":{{\"input_tokens\":{input},\"cache_read_input_tokens\":0,\"cache_creation_input_tokens\":0,\"output_tokens\":1}}}}}}\n\n\
+event: content_block_start\ndata: {{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"nothing\",\"input\":{{}}}}}}\n\n\
+event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"input_json_delta\",\"partial_json\":\"{{}}\"}}}}\n\n\
+event: content_block_stop\ndata: {{\"type\":\"content_block_stop\",\"index\":0}}\n\n\
+event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"tool_use\"}},\"usage\":{{\"output_tokens\":5}}}}\n\n\
+event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n"
+    )
+}
+
+/// `run.max-cost` stops a turn before the request that would take it past the budget: the
+/// first round's response cost $0.199 of a $0.20 budget (claude-haiku-4-5 at $1 per million
+/// input tokens), so the second request — whose instructions alone cost more than the rest —
+/// is never sent; the turn ends with stop reason `budget`, recorded in the session, said on
+/// stderr with what it had cost, and plain `eval` exits 1.
+#[test]
+fn a_cost_budget_stops_the_turn_before_the_request_that_would_pass_it() {
+    let v = &common::VENDORS[0];
+    let stream = tool_use_stream(199_000);
+    for json in [true, false] {
+        let env = Env::new();
+        std::fs::create_dir_all(env.home()).unwrap();
+        let server = loopback::serve(vec![
+            loopback::sse_in_pieces(stream.as_bytes(), 64),
+            loopback::sse_in_pieces(v.text_stream.as_bytes(), 64),
+        ]);
+        let base = format!("provider.{}.base-url={}", v.id, server.url);
+        let model = format!("{}/{}", v.id, v.model);
+        let mut args = vec!["eval", "-c", &base, "-c", "run.max-cost=0.20", "-m", &model];
+        if json {
+            args.push("--json");
+        }
+        args.push("hi");
+        let out = env.command(&args).env(v.key_var, CANARY).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(server.requests_now(), 1, "the second request is never sent");
+        let said = stderr(&out);
+        if json {
+            let end = records(&out).pop().unwrap();
+            assert_eq!(end["type"], "run_end", "{end}");
+            assert_eq!(end["stop_reason"], "budget", "{end}");
+            let cost = end["cost_usd"].as_f64().unwrap();
+            assert!((cost - 0.199_025).abs() < 1e-9, "{end}");
+        } else {
+            assert!(
+                said.contains("stopped at the budget of $0.20 (run.max-cost)")
+                    && said.contains("this turn has cost $0.1990")
+                    && said.contains("raise run.max-cost"),
+                "{said}"
+            );
+        }
+        // The session records the stop reason.
+        let file = env.session_files().pop().unwrap();
+        let ends: Vec<smith::StopReason> = smith_store::read_session(&file)
+            .unwrap()
+            .entries
+            .iter()
+            .filter_map(|e| match &e.record {
+                smith_store::Record::RunEnd(end) => Some(end.stop_reason),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ends, [smith::StopReason::Budget]);
+    }
+}
+
+/// A budget the first request alone would pass sends nothing; a model without an input price
+/// cannot be held to one and says so; a budget that is not an amount of dollars is a
+/// configuration error naming the key.
+#[test]
+fn a_cost_budget_that_cannot_be_kept_sends_nothing_and_a_bad_one_is_refused() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let v = &common::VENDORS[0];
+    let server = loopback::serve(vec![loopback::sse_in_pieces(v.text_stream.as_bytes(), 64)]);
+    let base = format!("provider.{}.base-url={}", v.id, server.url);
+    let model = format!("{}/{}", v.id, v.model);
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            &base,
+            "-c",
+            "run.max-cost=0.000001",
+            "-m",
+            &model,
+            "hi",
+        ])
+        .env(v.key_var, CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("would pass it"), "{}", stderr(&out));
+    assert_eq!(server.requests_now(), 0);
+
+    // A model without prices cannot be held to a budget: nothing is sent to it.
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"openai-compatible/unpriced\" {\n    tools #true\n}\n",
+    )
+    .unwrap();
+    let local = format!("provider.openai-compatible.base-url={}/v1", server.url);
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            &local,
+            "-c",
+            "run.max-cost=5",
+            "-m",
+            "openai-compatible/unpriced",
+            "hi",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("cannot be kept")
+            && said.contains("openai-compatible/unpriced has no input price"),
+        "{said}"
+    );
+    assert_eq!(server.requests_now(), 0);
+
+    for bad in ["-1", "abc", "0", "1e3", "NaN"] {
+        let setting = format!("run.max-cost={bad}");
+        let out = env
+            .command(&["eval", "-c", &setting, "-m", "scripted/demo", "hi"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        let said = stderr(&out);
+        assert!(
+            said.contains("run.max-cost") && said.contains("dollars"),
+            "{bad}: {said}"
+        );
+    }
+}

@@ -517,6 +517,14 @@ fn run_turn(
     };
     let outcome = runner.submit(submission, &mut sink, cancel);
     match outcome {
+        Ok(o) if o.error.is_none() && o.stop_reason == smith::StopReason::Budget => text_result(
+            format!(
+                "{}\n\n[the turn ended with stop reason `budget`: its next request would have passed the cost budget (run.max-cost)]",
+                sink.answer
+            )
+            .trim_start(),
+            true,
+        ),
         Ok(o) if o.error.is_none() && o.stop_reason != smith::StopReason::Aborted => {
             text_result(&sink.answer, false)
         }

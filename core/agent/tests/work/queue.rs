@@ -295,7 +295,15 @@ fn input_is_not_delivered_when_no_round_is_left_to_answer_it() {
     let p = provider(THREE_CALLS, f.dir.path());
     let policy = Policy::new();
     let tools = Tools::new(|_, _| {});
-    let agent = Agent::new(&p, &tools, RunLimits { max_rounds: 2 }).with_lifecycle(&policy);
+    let agent = Agent::new(
+        &p,
+        &tools,
+        RunLimits {
+            max_rounds: 2,
+            ..RunLimits::default()
+        },
+    )
+    .with_lifecycle(&policy);
     enqueue(&agent.inbox(&f.session), "later", Delivery::FollowUp);
     // Round 1 uses tools, round 2 ends the turn: the last round, so nothing is delivered.
     let outcome = agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());

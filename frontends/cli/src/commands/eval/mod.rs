@@ -363,7 +363,7 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
             // A repeated submission whose original work was interrupted: this command was not.
             StopReason::Aborted if outcome.deduplicated => exit::RUN_FAILED,
             StopReason::Aborted => exit::INTERRUPTED,
-            StopReason::Error => exit::RUN_FAILED,
+            StopReason::Error | StopReason::Budget => exit::RUN_FAILED,
         }
     };
     if let Some(temp) = temp {
