@@ -81,6 +81,7 @@ impl Env {
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("SMITH_MODEL")
             .env_remove("SMITH_MAX_ROUNDS")
+            .env_remove("SMITH_MAX_COST")
             .env_remove("SMITH_THINKING")
             .env_remove("OPENAI_COMPATIBLE_API_KEY")
             .current_dir(self.root.path())

@@ -196,3 +196,48 @@ fn end_of_input_lets_the_running_turn_finish_then_closes_the_session() {
     );
     again.finish();
 }
+
+/// A turn that would pass `run.max-cost` ends with stop reason `budget` in its `run_end`
+/// event and in its receipt, and nothing is sent: the demo model priced at $1 per input token
+/// in the user's catalog, its first request estimated at thousands of tokens.
+#[test]
+fn a_turn_past_its_cost_budget_ends_with_stop_reason_budget() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "model \"scripted/demo\" {\n    tools #true\n    price input=1000000.0 output=0.0\n}\n",
+    )
+    .unwrap();
+    let mut c = Client::start(&env, &["-c", "run.max-cost=0.50"]);
+    let s = c.create();
+    c.request(
+        "session.submit",
+        json!({"session": s, "input": "hi", "model": "scripted/demo"}),
+    );
+    let end = c.event(&s, "run_end");
+    assert_eq!(end["params"]["event"]["stop_reason"], "budget", "{end}");
+    let receipts = c.result("receipts.list", json!({"session": s}));
+    assert_eq!(
+        receipts["receipts"][0]["stop_reason"], "budget",
+        "{receipts}"
+    );
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+    let said: Vec<&str> = events(&lines, &s)
+        .iter()
+        .filter(|e| e["event"]["type"] == "notice")
+        .filter_map(|e| e["event"]["text"].as_str())
+        .collect();
+    assert!(
+        said.iter().any(|t| t.contains("run.max-cost")),
+        "the reason is said: {said:?}"
+    );
+    assert!(
+        !events(&lines, &s)
+            .iter()
+            .any(|e| e["event"]["type"] == "attempt"),
+        "no request was sent"
+    );
+}
