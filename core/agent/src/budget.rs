@@ -29,23 +29,72 @@ impl Agent<'_> {
                 ("the provider given directly".to_owned(), None)
             }
         };
+        let shown = dollars(budget);
         let Some(price) = price else {
             return Some(format!(
-                "the budget of ${budget:.2} (run.max-cost) cannot be kept: {model} has no input price in the model catalog, so what its requests cost is not known; give it one in models.kdl, or unset run.max-cost"
+                "the budget of ${shown} (run.max-cost) cannot be kept: {model} has no input price in the model catalog, so what its requests cost is not known; give it one in models.kdl, or remove run.max-cost from your configuration"
             ));
         };
         let Some(spent) = run.cost else {
             return Some(format!(
-                "the budget of ${budget:.2} (run.max-cost) cannot be kept: a response of this turn has no known cost (no usage, or a model without prices)"
+                "the budget of ${shown} (run.max-cost) cannot be kept: what a response of this turn cost is unknown — the provider did not report one of its token counts (input, output, cache reads, cache writes), or the catalog has no price for one it did report; give {model} every price in models.kdl (a known zero counts), or remove run.max-cost from your configuration"
             ));
         };
         let tokens = request.estimated_input_tokens();
         #[allow(clippy::cast_precision_loss)] // token counts are far below 2^52
         let next = tokens as f64 * price / 1_000_000.0;
+        if spent >= budget {
+            return Some(format!(
+                "stopped at the budget of ${shown} (run.max-cost): this turn has already cost ${}, so its next request to {model} is not sent; raise run.max-cost, or go on with a new prompt (each has a budget of its own)",
+                dollars(spent)
+            ));
+        }
         (spent + next > budget).then(|| {
             format!(
-                "stopped at the budget of ${budget:.2} (run.max-cost): this turn has cost ${spent:.4}, and its next request to {model} (~{tokens} input tokens, ${next:.4} before any output) would pass it; raise run.max-cost or continue in a new turn"
+                "stopped at the budget of ${shown} (run.max-cost): this turn has cost ${}, and its next request to {model} (~{tokens} input tokens, ${} before any output) would pass it; raise run.max-cost, or go on with a new prompt (each has a budget of its own)",
+                dollars(spent),
+                dollars(next)
             )
         })
+    }
+
+    /// What to say when the response just recorded took the run past its budget (its output
+    /// was not known in advance), once per run: `None` when it did not.
+    pub(crate) fn passed_budget(&self, before: Option<f64>, after: Option<f64>) -> Option<String> {
+        let budget = self.limits.max_cost?;
+        let (before, after) = (before?, after?);
+        (before <= budget && after > budget).then(|| {
+            format!(
+                "this turn has cost ${}, past its budget of ${} (run.max-cost): the last response's output, which is not known before it arrives, took it over; no further request of this turn is sent",
+                dollars(after),
+                dollars(budget)
+            )
+        })
+    }
+}
+
+/// An amount of dollars as the notices show it: cents, or as many decimals as a smaller
+/// amount needs (up to six), trailing zeros dropped past the cents.
+fn dollars(amount: f64) -> String {
+    if !amount.is_finite() {
+        return "(too large to show)".to_owned();
+    }
+    let mut text = format!("{amount:.6}");
+    while text.ends_with('0') && text.len() - text.find('.').unwrap_or(text.len()) > 3 {
+        text.pop();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dollars_keep_cents_and_the_digits_a_small_amount_needs() {
+        assert_eq!(super::dollars(0.5), "0.50");
+        assert_eq!(super::dollars(100.001), "100.001");
+        assert_eq!(super::dollars(0.000_000_1), "0.00");
+        assert_eq!(super::dollars(0.000_025), "0.000025");
+        assert_eq!(super::dollars(24.0), "24.00");
+        assert_eq!(super::dollars(f64::INFINITY), "(too large to show)");
     }
 }

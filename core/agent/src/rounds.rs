@@ -120,7 +120,14 @@ impl Agent<'_> {
                 .as_ref()
                 .zip(served.price)
                 .and_then(|(usage, price)| price.cost(usage));
+            let before = run.cost;
             run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
+            if let Some(text) = self.passed_budget(before, run.cost) {
+                run.sink.emit(Intent::Notice {
+                    level: NoticeLevel::Warning,
+                    text,
+                });
+            }
             let message_id = response.message_id;
             run.record_message(
                 MessageRecord {

@@ -22,8 +22,8 @@ pub enum Type {
     Url,
     /// Comma-separated permission rules, each `TOOL` or `TOOL(PATTERN)` ([`crate::rules`]).
     Rules,
-    /// An amount of US dollars: a decimal number greater than 0 and at most 1,000,000
-    /// (`0.50`, `2`), kept as the text given.
+    /// An amount of US dollars: a number greater than 0 and at most 1,000,000 (`0.50`, `2`,
+    /// `$0.50`), kept as its decimal text.
     Dollars,
 }
 
@@ -38,7 +38,7 @@ impl Type {
             Type::Model => "model `PROVIDER/MODEL`, or an alias or group name of models.kdl".into(),
             Type::Url => "URL (http or https)".into(),
             Type::Rules => "comma-separated rules, each `TOOL` or `TOOL(PATTERN)`".into(),
-            Type::Dollars => "US dollars, a decimal number > 0 (e.g. 0.50)".into(),
+            Type::Dollars => "US dollars, a number > 0 and at most 1000000 (e.g. 0.50)".into(),
         }
     }
 }

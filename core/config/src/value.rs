@@ -135,12 +135,8 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                 #[allow(clippy::cast_precision_loss)] // a budget is far below 2^52 dollars
                 (Raw::Kdl(kdl::KdlValue::Integer(n)), _) => Some(*n as f64),
                 (Raw::Kdl(kdl::KdlValue::String(_)) | Raw::Text(_), Some(t)) => {
-                    let t = t.trim().trim_start_matches('$');
-                    // Plain decimals only: no exponent, no `inf`, no `NaN`.
-                    t.chars()
-                        .all(|c| c.is_ascii_digit() || c == '.')
-                        .then(|| t.parse::<f64>().ok())
-                        .flatten()
+                    let t = t.trim();
+                    t.strip_prefix('$').unwrap_or(t).parse::<f64>().ok()
                 }
                 _ => None,
             };
@@ -149,7 +145,11 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                     Ok(Value::String(a.to_string()))
                 }
                 Some(a) => Err(format!(
-                    "{a} is not a budget: give an amount of dollars greater than 0 and at most 1000000"
+                    "{} is not a budget: give an amount of dollars greater than 0 and at most 1000000",
+                    match raw {
+                        Raw::Text(t) => t.trim().to_owned(),
+                        Raw::Kdl(_) => a.to_string(),
+                    }
                 )),
                 None => {
                     Err("expected an amount of US dollars, a decimal number such as 0.50".into())

@@ -2,7 +2,8 @@
 //! compile cache (median of 20 loads), and one trivial tool call (`ls` of an empty directory)
 //! including its durable intent and completion in a real session file (median of 50), and
 //! `web_fetch` of a 1 MB HTML page from a loopback server against the same page fetched by the
-//! bare HTTP engine (median of 20 each). Prints `name value` lines (milliseconds).
+//! bare HTTP engine (median of 20 each), and a tool call exchanging a line with a server kept
+//! across calls (median of 50). Prints `name value` lines (milliseconds).
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::sync::Arc;
@@ -74,6 +75,56 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("tool_call_ms {:.3}", median(calls));
     web_fetch(&host, &context)?;
+    kept_exchange(&cache, &context)?;
+    Ok(())
+}
+
+/// One tool call exchanging a line with a server kept across calls (`cat`, started once by
+/// the `program-probe` test plugin): the whole call — a fresh instance, the `process.send`
+/// effect's intent and completion, the round trip through the pipes — median of 50.
+fn kept_exchange(
+    cache: &CompileCache,
+    context: &ToolContext,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let probe = &smith_plugins::PROGRAM_PROBE;
+    let sources = [PluginSource {
+        origin: probe.origin,
+        manifest: probe.manifest,
+        component: probe.component,
+        parsed: None,
+        declared: None,
+    }];
+    let tools = Host::load(&sources, cache, Limits::default())?
+        .loadout()
+        .with_policy(smith_host::Policy {
+            process: smith_host::ProcessPolicy::Allowed("the bench allows it".into()),
+            sandbox: smith_host::sandbox::Sandbox::full_access(),
+            ..smith_host::Policy::default()
+        });
+    let context = ToolContext {
+        resident: Some(Arc::default()),
+        ..context.clone()
+    };
+    let call = |steps: serde_json::Value| ToolCall {
+        id: "kept".into(),
+        name: "steps".into(),
+        arguments: serde_json::json!({ "steps": steps }),
+    };
+    let start = call(serde_json::json!([{"op": "start", "name": "echo", "program": "cat"}]));
+    let out = tools.call(&start, &context, &Cancel::new());
+    assert!(out.output.contains("\"started\":true"), "{}", out.output);
+    let exchange = call(serde_json::json!([
+        {"op": "send", "name": "echo", "text": "ping\n"},
+        {"op": "until", "name": "echo", "text": "ping\n", "timeout_ms": 10000},
+    ]));
+    let mut samples = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        let out = tools.call(&exchange, &context, &Cancel::new());
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(out.output.contains("ping"), "{}", out.output);
+    }
+    println!("kept_exchange_call_ms {:.3}", median(samples));
     Ok(())
 }
 

@@ -577,6 +577,42 @@ fn a_cost_budget_stops_the_turn_before_the_request_that_would_pass_it() {
     }
 }
 
+/// A one-round turn whose response's output takes it past the budget (unknown before it
+/// arrived) ends normally, with a warning that says so.
+#[test]
+fn a_response_that_takes_the_turn_past_its_budget_is_said() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.home()).unwrap();
+    let v = &common::VENDORS[0];
+    let costly = v.text_stream.replace(
+        "\"input_tokens\":3,",
+        "\"input_tokens\":300000,\"cache_read_input_tokens\":0,\"cache_creation_input_tokens\":0,",
+    );
+    let server = loopback::serve(vec![loopback::sse_in_pieces(costly.as_bytes(), 64)]);
+    let base = format!("provider.{}.base-url={}", v.id, server.url);
+    let model = format!("{}/{}", v.id, v.model);
+    let out = env
+        .command(&[
+            "eval",
+            "-c",
+            &base,
+            "-c",
+            "run.max-cost=0.20",
+            "-m",
+            &model,
+            "hi",
+        ])
+        .env(v.key_var, CANARY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("this turn has cost $0.30001, past its budget of $0.20 (run.max-cost)"),
+        "{said}"
+    );
+}
+
 /// A budget the first request alone would pass sends nothing; a model without an input price
 /// cannot be held to one and says so; a budget that is not an amount of dollars is a
 /// configuration error naming the key.
@@ -636,7 +672,7 @@ fn a_cost_budget_that_cannot_be_kept_sends_nothing_and_a_bad_one_is_refused() {
     );
     assert_eq!(server.requests_now(), 0);
 
-    for bad in ["-1", "abc", "0", "1e3", "NaN"] {
+    for bad in ["-1", "abc", "0", "1e9", "NaN", "inf"] {
         let setting = format!("run.max-cost={bad}");
         let out = env
             .command(&["eval", "-c", &setting, "-m", "scripted/demo", "hi"])
