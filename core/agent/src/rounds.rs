@@ -108,112 +108,8 @@ impl Agent<'_> {
                 // Aborted while waiting to retry: the failed attempt is on record.
                 return Ok(StopReason::Aborted);
             };
-            let response = served.response;
-            let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
-            let stop = response.stop_reason;
-            let failure = response.error.clone();
-            // Count the observed usage first: a failure to record cannot erase it. It is
-            // priced at the prices the attempt recorded.
-            run.usage.add(response.usage.as_ref());
-            let cost = response
-                .usage
-                .as_ref()
-                .zip(served.price)
-                .and_then(|(usage, price)| price.cost(usage));
-            let before = run.cost;
-            run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
-            if let Some(text) = self.passed_budget(before, run.cost) {
-                run.sink.emit(Intent::Notice {
-                    level: NoticeLevel::Warning,
-                    text,
-                });
-            }
-            let message_id = response.message_id;
-            run.record_message(
-                MessageRecord {
-                    message: response.message,
-                    model: Some(served.model.clone()),
-                    stop_reason: Some(stop),
-                    usage: response.usage,
-                    error: failure.as_ref().map(|e| e.message.clone()),
-                    attempt: Some(served.attempt),
-                },
-                message_id,
-            )?;
-            run.sink.emit(Intent::Usage {
-                message_id,
-                attempt: Some(served.attempt.0),
-                model: Some(Box::new(served.model)),
-                usage: response.usage,
-                cost_usd: cost,
-            });
-            // The context meter: what this attempt reported the conversation holds, of the
-            // dispatched model's window.
-            if let Some(used) = response
-                .usage
-                .as_ref()
-                .and_then(smith::Usage::context_tokens)
-            {
-                run.sink.emit(Intent::ContextUse {
-                    used_tokens: Some(used),
-                    limit_tokens: self.window().map(|(window, _)| window),
-                });
-            }
-            let mut skip: Option<String> = None;
-            let mut before = self.snapshot_before(run, round, stop, &calls);
-            for (i, call) in calls.iter().enumerate() {
-                run.sink.emit(Intent::ToolStart {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    arguments: call.arguments.clone(),
-                });
-                let result = if stop != StopReason::ToolUse {
-                    not_run(
-                        call,
-                        "the model's response did not end for tool use, so the call was not run",
-                    )
-                } else if run.cancel.is_cancelled() {
-                    not_run(
-                        call,
-                        "the run was aborted before this call started; it was not run",
-                    )
-                } else if let Some(why) = &skip {
-                    not_run(call, &format!("skipped: {why}; this call was not run"))
-                } else {
-                    self.call_tool(run, call, &definitions)
-                };
-                let last = i + 1 == calls.len();
-                // The batch's last result and the checkpoint are one committed change.
-                let checkpoint = last.then(|| smith_store::Checkpoint {
-                    round,
-                    phase: "tool_batch_complete".to_owned(),
-                    requires: requires.clone(),
-                });
-                // The batch's change of the working tree is recorded with its last result.
-                let vcs = if last {
-                    before.take().and_then(|b| self.snapshot_after(run, b))
-                } else {
-                    None
-                };
-                if let Err(e) = run.record_result(call, result, checkpoint, vcs) {
-                    // The round ends with the failure; the run's end says why.
-                    run.sink.emit(Intent::RoundEnd {
-                        round,
-                        stop_reason: StopReason::Error,
-                    });
-                    return Err(e);
-                }
-                if !last && skip.is_none() && stop == StopReason::ToolUse {
-                    let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
-                    skip = self
-                        .consult(run, |queued| LifecycleEvent::ToolEnd {
-                            round,
-                            remaining,
-                            queued,
-                        })
-                        .skip;
-                }
-            }
+            let (calls, stop, failure) = self.record_response(run, served)?;
+            self.run_batch(run, round, stop, &calls, &definitions, &requires)?;
             run.sink.emit(Intent::RoundEnd {
                 round,
                 stop_reason: stop,
@@ -248,6 +144,141 @@ impl Agent<'_> {
                 other => return Ok(other),
             }
         }
+    }
+
+    /// Answer every tool call of round `round`'s response with a recorded result — run, or
+    /// not run with the reason (a response that did not end for tool use, an abort, a skip the
+    /// queue policy asked for) — the batch's last result recorded with the checkpoint and the
+    /// batch's working-tree change. A result that cannot be recorded ends the round with
+    /// `error`.
+    fn run_batch(
+        &self,
+        run: &mut Run<'_>,
+        round: u32,
+        stop: StopReason,
+        calls: &[ToolCall],
+        definitions: &[smith::ToolDefinition],
+        requires: &[String],
+    ) -> Result<(), RunError> {
+        let mut skip: Option<String> = None;
+        let mut before = self.snapshot_before(run, round, stop, calls);
+        for (i, call) in calls.iter().enumerate() {
+            run.sink.emit(Intent::ToolStart {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+            });
+            let result = if stop != StopReason::ToolUse {
+                not_run(
+                    call,
+                    "the model's response did not end for tool use, so the call was not run",
+                )
+            } else if run.cancel.is_cancelled() {
+                not_run(
+                    call,
+                    "the run was aborted before this call started; it was not run",
+                )
+            } else if let Some(why) = &skip {
+                not_run(call, &format!("skipped: {why}; this call was not run"))
+            } else {
+                self.call_tool(run, call, definitions)
+            };
+            let last = i + 1 == calls.len();
+            // The batch's last result and the checkpoint are one committed change.
+            let checkpoint = last.then(|| smith_store::Checkpoint {
+                round,
+                phase: "tool_batch_complete".to_owned(),
+                requires: requires.to_vec(),
+            });
+            // The batch's change of the working tree is recorded with its last result.
+            let vcs = if last {
+                before.take().and_then(|b| self.snapshot_after(run, b))
+            } else {
+                None
+            };
+            if let Err(e) = run.record_result(call, result, checkpoint, vcs) {
+                // The round ends with the failure; the run's end says why.
+                run.sink.emit(Intent::RoundEnd {
+                    round,
+                    stop_reason: StopReason::Error,
+                });
+                return Err(e);
+            }
+            if !last && skip.is_none() && stop == StopReason::ToolUse {
+                let remaining = u32::try_from(calls.len() - i - 1).unwrap_or(u32::MAX);
+                skip = self
+                    .consult(run, |queued| LifecycleEvent::ToolEnd {
+                        round,
+                        remaining,
+                        queued,
+                    })
+                    .skip;
+            }
+        }
+        Ok(())
+    }
+
+    /// Record a round's response: its usage counted first (a failure to record cannot erase
+    /// it) and priced at the prices its attempt recorded, a warning when its cost took the run
+    /// past its budget, the message, and the usage and context-use intents. Returns its tool
+    /// calls, stop reason and failure.
+    fn record_response(
+        &self,
+        run: &mut Run<'_>,
+        served: crate::dispatch::Served,
+    ) -> Result<(Vec<ToolCall>, StopReason, Option<ProviderError>), RunError> {
+        let response = served.response;
+        let calls: Vec<ToolCall> = response.message.tool_calls().cloned().collect();
+        let stop = response.stop_reason;
+        let failure = response.error.clone();
+        // Count the observed usage first: a failure to record cannot erase it. It is
+        // priced at the prices the attempt recorded.
+        run.usage.add(response.usage.as_ref());
+        let cost = response
+            .usage
+            .as_ref()
+            .zip(served.price)
+            .and_then(|(usage, price)| price.cost(usage));
+        let before = run.cost;
+        run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
+        if let Some(text) = self.passed_budget(before, run.cost) {
+            run.sink.emit(Intent::Notice {
+                level: NoticeLevel::Warning,
+                text,
+            });
+        }
+        let message_id = response.message_id;
+        run.record_message(
+            MessageRecord {
+                message: response.message,
+                model: Some(served.model.clone()),
+                stop_reason: Some(stop),
+                usage: response.usage,
+                error: failure.as_ref().map(|e| e.message.clone()),
+                attempt: Some(served.attempt),
+            },
+            message_id,
+        )?;
+        run.sink.emit(Intent::Usage {
+            message_id,
+            attempt: Some(served.attempt.0),
+            model: Some(Box::new(served.model)),
+            usage: response.usage,
+            cost_usd: cost,
+        });
+        // The context meter: what this attempt reported the conversation holds, of the
+        // dispatched model's window.
+        if let Some(used) = response
+            .usage
+            .as_ref()
+            .and_then(smith::Usage::context_tokens)
+        {
+            run.sink.emit(Intent::ContextUse {
+                used_tokens: Some(used),
+                limit_tokens: self.window().map(|(window, _)| window),
+            });
+        }
+        Ok((calls, stop, failure))
     }
 
     /// Offer input queued while the turn was ending to the queue policy, as at the end of
