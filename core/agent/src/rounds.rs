@@ -21,6 +21,9 @@ impl Agent<'_> {
         run: &mut Run<'_>,
         model: &Selection,
     ) -> Result<StopReason, RunError> {
+        if run.rounds_run == 0 {
+            self.discover_tools(run);
+        }
         let definitions = self.tools.definitions();
         let requires = self.tools.provenance();
         // Numbered across the work (late delivery runs more rounds of the same turn).

@@ -91,6 +91,50 @@ impl Agent<'_> {
     }
 }
 
+impl Agent<'_> {
+    /// Ask the tool port for the tools found at run time (an MCP client's servers') before
+    /// the turn's first request, on a worker thread whose questions (a permission asked for
+    /// a server's start) are relayed as a call's are; its effects are recorded under the
+    /// turn's latest entry. What it says is shown as warnings.
+    pub(crate) fn discover_tools(&self, run: &mut Run<'_>) {
+        let (events, updates) = std::sync::mpsc::channel::<smith::ToolEvent>();
+        let cause = run
+            .session
+            .context
+            .as_ref()
+            .and_then(|c| c.entries.last().copied());
+        let context = ToolContext {
+            cwd: self.cwd.clone(),
+            journal: std::sync::Arc::new(run.session.journal()),
+            cause,
+            events: Some(events),
+            state: Some(std::sync::Arc::new(run.session.journal())),
+            resident: Some(std::sync::Arc::clone(&run.session.resident)),
+        };
+        let state = std::sync::Arc::clone(&run.session.work);
+        let mut relay = crate::asks::Relay::new(smith::DISCOVER_CALL_ID, run.submission, &state);
+        let tools = self.tools;
+        let cancel = run.cancel;
+        let joined = std::thread::scope(|scope| {
+            let worker = scope.spawn(move || tools.discover(&context, cancel));
+            for event in updates {
+                relay.relay(run.sink, event);
+            }
+            worker.join()
+        });
+        drop(relay);
+        let notices = joined.unwrap_or_else(|_| {
+            vec!["finding the tools known only at run time failed inside Smith (a defect: it panicked); the tools offered before are offered".to_owned()]
+        });
+        for text in notices {
+            run.sink.emit(smith_ui_intents::Intent::Notice {
+                level: smith_ui_intents::NoticeLevel::Warning,
+                text,
+            });
+        }
+    }
+}
+
 /// The result of a call that was not run, saying why.
 pub(crate) fn not_run(call: &ToolCall, why: &str) -> ToolResult {
     ToolResult {

@@ -51,6 +51,7 @@ pub mod inspect;
 pub mod installed;
 pub mod interrupts;
 pub mod live;
+pub mod mcp;
 pub mod models;
 pub mod paths;
 pub mod permissions;

@@ -96,6 +96,8 @@ pub(crate) struct ToolReady {
     pub(crate) output_validators: HashMap<String, jsonschema::Validator>,
     /// A product plugin's contributions and its `run` (`None` for a tool plugin).
     pub(crate) product: Option<crate::product::ProductPart>,
+    /// Its `discover` export (a plugin whose manifest declares `dynamic-tools`).
+    pub(crate) discover: Option<crate::dynamic::Pre>,
 }
 
 /// A tool plugin of a generation.
@@ -108,6 +110,8 @@ pub(crate) struct LoadedPlugin {
     pub(crate) loaded: Lazy<ToolReady>,
     /// Set when an instance trapped or was destroyed: later calls get this error.
     pub(crate) failed: Mutex<Option<String>>,
+    /// The tools it finds at run time (empty unless its manifest declares `dynamic-tools`).
+    pub(crate) dynamic: crate::dynamic::DynamicSet,
 }
 
 impl LoadedPlugin {
@@ -220,8 +224,31 @@ pub(crate) fn build(
             ));
             continue;
         }
+        if let Some(prefix) = manifest.dynamic.as_ref().map(|d| &d.prefix)
+            && let Some(holder) = plugins.iter().find(|p| {
+                p.manifest
+                    .tools
+                    .iter()
+                    .any(|t| t.starts_with(prefix.as_str()))
+                    || p.manifest.dynamic.as_ref().is_some_and(|d| {
+                        d.prefix.starts_with(prefix.as_str()) || prefix.starts_with(&d.prefix)
+                    })
+            })
+        {
+            return Err(Error::Conflict {
+                origin,
+                contribution: Contribution::ToolPrefix(prefix.clone()),
+                holder: holder.manifest.label(),
+            });
+        }
         for name in &manifest.tools {
-            if let Some(holder) = plugins.iter().find(|p| p.manifest.tools.contains(name)) {
+            if let Some(holder) = plugins.iter().find(|p| {
+                p.manifest.tools.contains(name)
+                    || p.manifest
+                        .dynamic
+                        .as_ref()
+                        .is_some_and(|d| name.starts_with(&d.prefix))
+            }) {
                 return Err(Error::Conflict {
                     origin,
                     contribution: Contribution::Tool(name.clone()),
@@ -246,6 +273,7 @@ pub(crate) fn build(
             definitions,
             loaded,
             failed: Mutex::new(None),
+            dynamic: crate::dynamic::DynamicSet::default(),
         });
     }
     Ok(Generation {
@@ -347,6 +375,15 @@ fn load_tool(
     } else {
         None
     };
+    let discover = if manifest.dynamic.is_some() {
+        Some(crate::dynamic::Pre::new(instance_pre.clone()).map_err(|e| {
+            bad(format!(
+                "its manifest declares `dynamic-tools`, but it does not export the `dynamic-tool-plugin` world (its `discover`): {e:#}"
+            ))
+        })?)
+    } else {
+        None
+    };
     let pre = ToolPluginPre::new(instance_pre)
         .map_err(|e| bad(format!("it does not export the `tool-plugin` world: {e:#}")))?;
     let definitions = definitions_of(runtime, tier, &pre, &manifest.id)
@@ -364,6 +401,7 @@ fn load_tool(
         validators: HashMap::new(),
         output_validators: HashMap::new(),
         product,
+        discover,
     };
     for d in &definitions {
         let validator = jsonschema::validator_for(&d.input_schema).map_err(|e| {

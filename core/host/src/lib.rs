@@ -21,6 +21,7 @@
 pub mod cache;
 mod context_imports;
 mod docs_imports;
+mod dynamic;
 mod effects;
 mod encode;
 mod fs_imports;
@@ -54,10 +55,11 @@ pub use context_imports::MAX_CONTEXT_FILE_BYTES;
 pub use docs_imports::{
     DocHit, DocPage, Docs, DocsSource, MAX_DOC_HITS, MAX_DOC_LINES, MAX_DOC_QUERY_CHARS,
 };
+pub use dynamic::{MAX_DYNAMIC_TOOLS, MAX_TOOL_NAME};
 pub use encode::EncodedRequest;
 pub use grants::{Policy, ProcessLimits, ProcessPolicy, RequestScope};
 pub use handlers::{HANDLER_DEADLINE, MAX_CONTEXT_BYTES, MAX_PIECE_BYTES};
-pub use manifest::{Manifest, ToolHints};
+pub use manifest::{DynamicTools, Manifest, ToolHints};
 pub use policy::{MAX_CHOICES, MAX_QUESTION_BYTES, MAX_REASON_BYTES, PermissionMode, Permissions};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Declared, Host, Limits, Loadout, PluginSource, PluginUsage};
@@ -124,6 +126,8 @@ pub enum Contribution {
     Provider(String),
     /// A lifecycle-handler role (e.g. `queue-policy`).
     HandlerRole(String),
+    /// The names of the tools a plugin finds at run time, by their prefix (`dynamic-tools`).
+    ToolPrefix(String),
 }
 
 impl std::fmt::Display for Contribution {
@@ -132,6 +136,7 @@ impl std::fmt::Display for Contribution {
             Self::Tool(name) => write!(f, "tool `{name}`"),
             Self::Provider(id) => write!(f, "provider `{id}`"),
             Self::HandlerRole(role) => write!(f, "handler role `{role}`"),
+            Self::ToolPrefix(prefix) => write!(f, "the tool names starting with `{prefix}`"),
         }
     }
 }

@@ -9,6 +9,7 @@ use smith::{
     Cancel, ToolCall, ToolContext, ToolDefinition, ToolOutput, ToolRegistry, WithheldTool,
 };
 
+use crate::dynamic::Found;
 use crate::effects::CallState;
 use crate::generation::LoadedPlugin;
 use crate::grants::{Grant, ProcessPolicy, default_policy};
@@ -102,6 +103,84 @@ impl Loadout {
     }
 }
 
+impl Loadout {
+    /// The plugin providing tool `name`, with the run-time tools it was found among (`None`:
+    /// one of the plugin's static tools).
+    fn provider_of(&self, name: &str) -> Option<(&LoadedPlugin, Option<Arc<Found>>)> {
+        self.generation.plugins.iter().find_map(|p| {
+            if p.manifest.tools.iter().any(|t| t == name) {
+                return Some((p, None));
+            }
+            let found = self.found(p)?;
+            found.has(name).then_some((p, Some(found)))
+        })
+    }
+
+    /// `plugin`'s run-time tools offered now, if it declares `dynamic-tools`.
+    pub(crate) fn found(&self, plugin: &LoadedPlugin) -> Option<Arc<Found>> {
+        let decl = plugin.manifest.dynamic.as_ref()?;
+        let version = decl
+            .cache
+            .as_ref()
+            .and_then(|c| plugin.manifest.state.iter().find(|s| &s.name == c))
+            .map_or(0, |s| s.version);
+        Some(
+            plugin
+                .dynamic
+                .current(&plugin.manifest.id, decl, version, &self.policy.state_files),
+        )
+    }
+
+    /// The state of one instance of `plugin` running for `call` in `context`: what the
+    /// user's policy grants it, its state slots, and the check of secrets restored into its
+    /// effects. Also returns the session side of its state, for the policy events.
+    pub(crate) fn call_state(
+        &self,
+        plugin: &LoadedPlugin,
+        call: &ToolCall,
+        context: &ToolContext,
+        cancel: &Cancel,
+    ) -> (CallState, crate::state_imports::Kept) {
+        let label = plugin.manifest.label();
+        let mut granted =
+            default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
+        granted.net = crate::net::NetGrant::of(
+            &plugin.manifest.id,
+            &plugin.manifest.net_hosts,
+            &self.policy.net,
+        );
+        granted.settings = self.policy.settings_of(&plugin.manifest);
+        let mut state = CallState::new(
+            format!("{label}#{}", self.generation.number),
+            call,
+            context,
+            granted,
+            Arc::clone(&self.policy),
+            cancel.clone(),
+        );
+        let kept = crate::state_imports::Kept {
+            session: context.state.clone(),
+            cause: context.cause,
+        };
+        state.state = Some(kept.access(&plugin.manifest, &self.policy.state_files));
+        let loadout = self.clone();
+        let cancel = cancel.clone();
+        state.authorize = Some(Arc::new(move |query| {
+            loadout.authorize_restore(query, &cancel)
+        }));
+        (state, kept)
+    }
+
+    /// Ask the policy plugins before each of `state`'s effects.
+    pub(crate) fn gate(&self, state: &mut CallState, cancel: &Cancel) {
+        let loadout = self.clone();
+        let cancel = cancel.clone();
+        state.gate = Some(Arc::new(move |query, ask| {
+            loadout.before_effect(query, ask, &cancel)
+        }));
+    }
+}
+
 impl ToolRegistry for Loadout {
     /// The tools offered here: every tool plugin's, but those the policy withholds and those
     /// whose needed setting is unset.
@@ -111,12 +190,19 @@ impl ToolRegistry for Loadout {
             .iter()
             .filter(|p| self.withholds(p).is_none())
             .flat_map(|p| {
+                let found = self.found(p);
                 p.definitions
                     .iter()
                     .filter(|d| self.withholds_tool(p, &d.name).is_none())
                     .cloned()
+                    .chain(found.into_iter().flat_map(|f| f.definitions.clone()))
+                    .collect::<Vec<_>>()
             })
             .collect()
+    }
+
+    fn discover(&self, context: &ToolContext, cancel: &Cancel) -> Vec<String> {
+        self.discover_all(context, cancel)
     }
 
     /// The tool plugins offered here, as `id@version`, in load order.
@@ -157,12 +243,7 @@ impl ToolRegistry for Loadout {
     }
 
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput {
-        let Some(plugin) = self
-            .generation
-            .plugins
-            .iter()
-            .find(|p| p.manifest.tools.contains(&call.name))
-        else {
+        let Some((plugin, found)) = self.provider_of(&call.name) else {
             return ToolOutput {
                 output: format!("tool `{}` is not provided by any loaded plugin", call.name),
                 is_error: true,
@@ -195,7 +276,11 @@ impl ToolRegistry for Loadout {
             }
         };
         // Arguments are validated before anything runs (spec: Security).
-        if let Some(validator) = ready.validators.get(&call.name)
+        let validator = match &found {
+            Some(found) => found.validators.get(&call.name),
+            None => ready.validators.get(&call.name),
+        };
+        if let Some(validator) = validator
             && let Some(error) = validator.iter_errors(&call.arguments).next()
         {
             let at = error.instance_path().to_string();
@@ -215,34 +300,7 @@ impl ToolRegistry for Loadout {
                 structured: None,
             };
         }
-        let mut granted =
-            default_policy(&plugin.manifest.grants, context.cwd.clone(), &self.policy);
-        granted.net = crate::net::NetGrant::of(
-            &plugin.manifest.id,
-            &plugin.manifest.net_hosts,
-            &self.policy.net,
-        );
-        granted.settings = self.policy.settings_of(&plugin.manifest);
-        let mut state = CallState::new(
-            format!("{label}#{}", self.generation.number),
-            call,
-            context,
-            granted,
-            Arc::clone(&self.policy),
-            cancel.clone(),
-        );
-        let kept = crate::state_imports::Kept {
-            session: context.state.clone(),
-            cause: context.cause,
-        };
-        state.state = Some(kept.access(&plugin.manifest, &self.policy.state_files));
-        {
-            let loadout = self.clone();
-            let cancel = cancel.clone();
-            state.authorize = Some(Arc::new(move |query| {
-                loadout.authorize_restore(query, &cancel)
-            }));
-        }
+        let (mut state, kept) = self.call_state(plugin, call, context, cancel);
         let gated = self.has_policy().then(|| CallQuery {
             call_id: &call.id,
             tool: &call.name,
@@ -273,11 +331,7 @@ impl ToolRegistry for Loadout {
                 }
             }
             state.call_arguments.clone_from(&query.arguments);
-            let loadout = self.clone();
-            let cancel = cancel.clone();
-            state.gate = Some(Arc::new(move |query, ask| {
-                loadout.before_effect(query, ask, &cancel)
-            }));
+            self.gate(&mut state, cancel);
         }
         let mut store = self
             .runtime
@@ -358,7 +412,7 @@ impl ToolRegistry for Loadout {
 
 /// Why a tool's instance ended without an answer, in words: the deadline or the cancel that
 /// stopped it, its memory limit (`memory_bytes`), or the trap.
-fn failure(e: &wasmtime::Error, memory_bytes: usize) -> String {
+pub(crate) fn failure(e: &wasmtime::Error, memory_bytes: usize) -> String {
     if let Some(stopped) = e.downcast_ref::<Stopped>() {
         return stopped.to_string();
     }

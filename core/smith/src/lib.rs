@@ -62,5 +62,5 @@ pub use provider::{
 };
 pub use resident::Resident;
 pub use state::{ScopedState, StateError, StateKey, StateScope, StateValue};
-pub use tool::{NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
+pub use tool::{DISCOVER_CALL_ID, NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
 pub use usage::{Usage, UsageTotals};

@@ -55,6 +55,10 @@ impl std::fmt::Debug for ToolContext {
     }
 }
 
+/// The call id under which [`ToolRegistry::discover`]'s questions are relayed and its
+/// effects recorded.
+pub const DISCOVER_CALL_ID: &str = "discover";
+
 /// The active tools: their definitions and how to call them.
 ///
 /// The runtime advertises [`ToolRegistry::definitions`] to the model and calls
@@ -70,6 +74,17 @@ pub trait ToolRegistry: Send + Sync {
     /// every effect through `context.journal` before and after it runs, observing `cancel`.
     /// A failure is an output with `is_error` set, worded for the model.
     fn call(&self, call: &ToolCall, context: &ToolContext, cancel: &Cancel) -> ToolOutput;
+
+    /// Find the tools that are known only at run time (an MCP client's servers' tools), in
+    /// `context` — effects recorded through its journal, as a call's are — observing
+    /// `cancel`. The runtime asks before a turn's first request; an implementation asks
+    /// each source once and offers what it found in [`ToolRegistry::definitions`] from then
+    /// on. Returns what the person should know (a source that failed, a tool skipped), one
+    /// line each. Nothing by default.
+    fn discover(&self, context: &ToolContext, cancel: &crate::Cancel) -> Vec<String> {
+        let _ = (context, cancel);
+        Vec::new()
+    }
 
     /// What the tools come from, as `plugin-id@version` labels in load order: recorded in the
     /// work's checkpoints as what continuing requires. Empty by default.

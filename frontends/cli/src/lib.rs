@@ -146,7 +146,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Mcp(args)) => {
             smith_store::holder::set_frontend("mcp");
             interrupt::install();
-            commands::mcp::run(&args, &cli.global)
+            commands::mcp::run(args, &cli.global)
         }
         Some(cli::Command::Docs(args)) => docs::run(args),
         Some(cli::Command::Config(args)) => config::run(args, &cli.global),
@@ -180,7 +180,14 @@ fn carry_model_down(cli: &mut cli::Cli) {
         return;
     };
     let slot = match &mut cli.command {
-        Some(cli::Command::Mcp(a)) => &mut a.model,
+        Some(cli::Command::Mcp(a)) => match &mut a.command {
+            None => &mut a.serve.model,
+            Some(crate::commands::mcp::McpCommand::Serve(s)) => &mut s.model,
+            Some(_) => {
+                cli.tui.model = Some(model);
+                return;
+            }
+        },
         Some(cli::Command::Rpc(a)) => &mut a.model,
         _ => {
             cli.tui.model = Some(model);

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.3.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,14 +122,14 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.3.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.3.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.3.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.3.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.3.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.3.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.3.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.4.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.4.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.4.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.4.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.4.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.4.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -139,6 +139,57 @@ pub mod product {
         Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
         Contributions, Intent, KeyAction, Layout, Level, Picker, Style, Theme, Verb, VerbKind,
     };
+}
+
+/// The generated bindings of the `dynamic-tool-plugin` world (package 1.4.0): a tool plugin
+/// whose tools are found at run time — an MCP client offering its servers' tools. Its manifest
+/// declares `dynamic-tools prefix="P" [cache="SLOT"]`; implement [`dynamic::Guest`] (the tool
+/// world's `definitions` and `call`, and `discover`) and export it with
+/// [`export_dynamic_tool_plugin!`]. `call` receives the found tools' names too.
+///
+/// ```ignore
+/// use smith_plugin_sdk::dynamic::{Discovery, Guest};
+/// use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput};
+///
+/// struct Found;
+///
+/// impl Guest for Found {
+///     fn definitions() -> Vec<ToolDefinition> { Vec::new() }
+///     fn call(name: String, _: String, _: Invocation) -> ToolOutput { ToolOutput::ok(name) }
+///     fn discover() -> Result<Discovery, String> {
+///         let echo = smith_plugin_sdk::tool("x__echo", "Echo.", r#"{"type":"object"}"#);
+///         Ok(Discovery { tools: vec![echo], notices: Vec::new() })
+///     }
+/// }
+///
+/// smith_plugin_sdk::export_dynamic_tool_plugin!(Found);
+/// ```
+#[allow(missing_docs)]
+pub mod dynamic {
+    #[doc(hidden)]
+    pub mod generated {
+        wit_bindgen::generate!({
+            path: "../wit",
+            world: "dynamic-tool-plugin",
+            pub_export_macro: true,
+            export_macro_name: "export_dynamic_tool_plugin",
+            default_bindings_module: "smith_plugin_sdk::dynamic::generated",
+            with: {
+                "smith:plugin/types@1.4.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.4.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.4.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.4.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.4.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.4.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.4.0": crate::bindings::smith::plugin::state,
+            },
+        });
+    }
+
+    pub use crate::bindings::smith::plugin::types::Discovery;
+    pub use generated::Guest;
 }
 
 /// The generated bindings of the `policy-plugin` world (package 1.1.0): a handler of the
@@ -174,8 +225,8 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.3.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.3.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.4.0": crate::bindings::smith::plugin::state,
             },
         });
     }
@@ -194,6 +245,7 @@ pub mod sse;
 
 pub use bindings::smith::plugin::{docs, fs, net, process, secrets, state, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
+pub use dynamic::generated::export_dynamic_tool_plugin;
 pub use handler::generated::export_handler_plugin;
 pub use policy::generated::export_policy_plugin;
 pub use product::generated::export_product_plugin;

@@ -7,7 +7,7 @@ use super::nodes::{ToolNode, event_node, provider_decl, setting_node, tool_node,
 use super::{
     Error, HANDLER_ROLES, HANDLER_WORLD, MAX_CONTEXT_FILES, MAX_NET_HOSTS, MAX_SETTINGS, Manifest,
     PACKAGE_VERSION, POLICY_ROLES, POLICY_WORLD, PRODUCT_WORLD, PROVIDER_WORLD, SettingDecl,
-    TOOL_WORLD, ToolHints, WORLD_NAMES, before_net, compatible, schema,
+    TOOL_WORLD, ToolHints, WORLD_NAMES, before_dynamic, before_net, compatible, schema,
 };
 use crate::grants::Grant;
 
@@ -30,6 +30,7 @@ pub(super) struct Draft {
     skips_reads: bool,
     provider_fields: BTreeMap<&'static str, String>,
     catalog: Option<String>,
+    dynamic: Option<super::DynamicTools>,
 }
 
 impl Draft {
@@ -46,9 +47,17 @@ impl Draft {
             state,
             skips_reads,
             catalog,
+            dynamic,
             ..
         } = self;
         let name = node.name().value();
+        if name == "dynamic-tools" {
+            if dynamic.is_some() {
+                return Err("`dynamic-tools` is declared twice".to_owned());
+            }
+            *dynamic = Some(super::nodes::dynamic_node(node)?);
+            return Ok(());
+        }
         if name == "catalog" {
             // The block's own text, as written (line numbers stay meaningful).
             let block = node
@@ -253,6 +262,7 @@ impl Draft {
             skips_reads,
             provider_fields,
             catalog,
+            dynamic,
         } = self;
         let provider = if world == PROVIDER_WORLD {
             Some(provider_decl(&provider_fields).map_err(&bad)?)
@@ -291,6 +301,7 @@ impl Draft {
             state,
             provider,
             catalog,
+            dynamic,
         })
     }
 
@@ -307,8 +318,36 @@ impl Draft {
             context_files,
             policy_events,
             state,
+            dynamic,
             ..
         } = self;
+        if let Some(d) = dynamic {
+            if world != TOOL_WORLD {
+                return Err(format!(
+                    "`dynamic-tools` belongs to a `{TOOL_WORLD}` plugin (built as the `dynamic-tool-plugin` world); this one is `{world}`"
+                ));
+            }
+            if before_dynamic(package) {
+                return Err(format!(
+                    "`dynamic-tools` needs a plugin built against package 1.4.0 or later (the `discover` export); this one is built against {package}"
+                ));
+            }
+            if let Some(tool) = tools.iter().find(|t| t.starts_with(&d.prefix)) {
+                return Err(format!(
+                    "tool `{tool}` starts with the prefix `{}` its `dynamic-tools` takes for the tools it finds at run time; rename it",
+                    d.prefix
+                ));
+            }
+            if let Some(cache) = &d.cache
+                && !state
+                    .iter()
+                    .any(|s| &s.name == cache && s.scope == smith::StateScope::User)
+            {
+                return Err(format!(
+                    "`dynamic-tools` caches its tools in state `{cache}`, which the manifest does not declare with scope=\"user\"; add state \"{cache}\" scope=\"user\" version=1 max-bytes=N"
+                ));
+            }
+        }
         if let Some((tool, setting)) = tool_needs
             .iter()
             .find(|(_, setting)| !settings.iter().any(|s| &s.name == *setting))
@@ -382,8 +421,10 @@ impl Draft {
                         .to_owned(),
                 );
             }
-            if (world == TOOL_WORLD && tools.is_empty()) || !handlers.is_empty() {
-                return Err("a tool plugin lists at least one `tool \"NAME\"` and no handlers (a product plugin may list none)".to_owned());
+            if (world == TOOL_WORLD && tools.is_empty() && dynamic.is_none())
+                || !handlers.is_empty()
+            {
+                return Err("a tool plugin lists at least one `tool \"NAME\"` (or finds its tools at run time: `dynamic-tools`) and no handlers (a product plugin may list none)".to_owned());
             }
         } else {
             return Err(format!(

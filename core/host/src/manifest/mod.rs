@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@1.3.0"
+//!     world "tool-plugin@1.4.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@1.3.0"
+//!     world "handler-plugin@1.4.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -36,7 +36,7 @@ pub(crate) use nodes::valid_id;
 /// event), each such change a minor bump; the host loads a plugin built against any version
 /// [`compatible`] with this one and refuses others with [`crate::Error::Package`] (the
 /// plugins guide, "Package versions", has the policy and the version table).
-pub const PACKAGE_VERSION: &str = "1.3.0";
+pub const PACKAGE_VERSION: &str = "1.4.0";
 
 /// The most `net-host` patterns a manifest may name.
 pub const MAX_NET_HOSTS: usize = 64;
@@ -45,6 +45,12 @@ pub const MAX_NET_HOSTS: usize = 64;
 fn before_net(v: &str) -> bool {
     let minor = v.split('.').nth(1).and_then(|m| m.parse::<u32>().ok());
     v.starts_with("1.") && minor.is_some_and(|m| m < 2)
+}
+
+/// Whether package version `v` (a compatible 1.x) predates `dynamic-tool-plugin` (1.4.0).
+fn before_dynamic(v: &str) -> bool {
+    let minor = v.split('.').nth(1).and_then(|m| m.parse::<u32>().ok());
+    v.starts_with("1.") && minor.is_some_and(|m| m < 4)
 }
 
 /// The oldest package version this Smith loads: the first of its major version.
@@ -76,20 +82,20 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@1.3.0";
+pub const TOOL_WORLD: &str = "tool-plugin@1.4.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@1.3.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@1.4.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@1.3.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@1.4.0";
 
 /// The policy world (tool and effect events), as a manifest names it.
-pub const POLICY_WORLD: &str = "policy-plugin@1.3.0";
+pub const POLICY_WORLD: &str = "policy-plugin@1.4.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@1.3.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@1.4.0";
 
 /// The worlds' names, without their version.
 const WORLD_NAMES: [&str; 5] = [
@@ -99,6 +105,19 @@ const WORLD_NAMES: [&str; 5] = [
     "product-plugin",
     "policy-plugin",
 ];
+
+/// What a plugin whose tools are found at run time declares (`dynamic-tools prefix="P"
+/// [cache="SLOT"]`): every such tool's name starts with `prefix`, which no other plugin's
+/// tool name may start with; `cache` names its `user` state slot holding the last tools it
+/// found (a JSON list of `{"name", "description", "input_schema"}`), offered until it is
+/// asked again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynamicTools {
+    /// The prefix of the tools' names: 1 to 32 of `A-Z a-z 0-9 _ -`.
+    pub prefix: String,
+    /// The cache slot, if any.
+    pub cache: Option<String>,
+}
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,6 +265,10 @@ pub struct Manifest {
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each
     /// directory of a `context` event; at most [`MAX_CONTEXT_FILES`], plain file names.
     pub context_files: Vec<String>,
+    /// The tools it finds at run time (`dynamic-tools prefix="mcp__" cache="tools"`, a
+    /// [`TOOL_WORLD`] plugin built as the `dynamic-tool-plugin` world, package 1.4.0): their
+    /// names' prefix and the `user` state slot caching them.
+    pub dynamic: Option<DynamicTools>,
     /// The provider it contributes ([`PROVIDER_WORLD`] only).
     pub provider: Option<ProviderDecl>,
     /// Its catalog contribution ([`PROVIDER_WORLD`] only): the KDL text of its

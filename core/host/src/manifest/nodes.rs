@@ -227,3 +227,42 @@ pub(crate) fn valid_id(id: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
+
+/// A `dynamic-tools prefix="P" [cache="SLOT"]` node (whether the slot is declared, with
+/// scope `user`, is a rule across the nodes).
+pub(super) fn dynamic_node(node: &kdl::KdlNode) -> Result<super::DynamicTools, String> {
+    let example = "e.g. dynamic-tools prefix=\"mcp__\" cache=\"tools\"";
+    let (mut prefix, mut cache) = (None, None);
+    for entry in node.entries() {
+        let value = entry.value().as_string().map(str::to_owned);
+        match entry.name().map(|n| n.value()) {
+            Some("prefix") => prefix = value,
+            Some("cache") => {
+                cache = Some(
+                    value.ok_or_else(|| format!("`cache` takes a state slot's name; {example}"))?,
+                )
+            }
+            Some(other) => {
+                return Err(format!(
+                    "unknown dynamic-tools property `{other}`; known: prefix, cache"
+                ));
+            }
+            None => return Err(format!("`dynamic-tools` takes properties only; {example}")),
+        }
+    }
+    let prefix = prefix.filter(|p| valid_prefix(p)).ok_or_else(|| {
+        format!(
+            "`dynamic-tools` needs a `prefix` of 1 to 32 letters, digits, `_` and `-`; {example}"
+        )
+    })?;
+    Ok(super::DynamicTools { prefix, cache })
+}
+
+/// Whether `prefix` may begin the names of a plugin's run-time tools: 1 to 32 of
+/// `A-Z a-z 0-9 _ -`.
+fn valid_prefix(prefix: &str) -> bool {
+    (1..=32).contains(&prefix.len())
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}

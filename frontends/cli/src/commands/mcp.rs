@@ -1,6 +1,7 @@
-//! `smith mcp`: serve the Model Context Protocol over stdin and stdout (`smith-mcp`), for a
-//! client that spawns Smith. Diagnostics before the server starts go to stderr; once it
-//! serves, stdout carries MCP messages only.
+//! `smith mcp` (and `smith mcp serve`): serve the Model Context Protocol over stdin and stdout
+//! (`smith-mcp`), for a client that spawns Smith. Diagnostics before the server starts go to
+//! stderr; once it serves, stdout carries MCP messages only. The other subcommands change and
+//! show the MCP servers Smith itself uses (`mcp_servers`).
 
 use clap::Args;
 
@@ -30,9 +31,49 @@ Exit status:
   0    the input ended (or a signal stopped the server) and the session was closed
   2    bad configuration: nothing was served";
 
-/// Arguments of `smith mcp`.
+/// Arguments of `smith mcp`: a subcommand, or none to serve (as `smith mcp serve`).
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub(crate) struct McpArgs {
+    #[command(subcommand)]
+    pub(crate) command: Option<McpCommand>,
+    #[command(flatten)]
+    pub(crate) serve: ServeArgs,
+}
+
+/// `smith mcp` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum McpCommand {
+    /// Serve MCP over stdin and stdout (what plain `smith mcp` does).
+    #[command(after_help = MCP_AFTER_HELP)]
+    Serve(ServeArgs),
+    /// Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL.
+    #[command(after_help = crate::commands::mcp_servers::ADD_AFTER_HELP)]
+    Add(crate::commands::mcp_servers::AddArgs),
+    /// List the MCP servers you added, each with its state (tools listed, or why not).
+    List {
+        /// One JSON record per server.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one MCP server: its command, environment names, and the tools it listed.
+    Get {
+        /// The server's name.
+        name: String,
+        /// One JSON record.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove an MCP server; its tools are no longer offered.
+    Remove {
+        /// The server's name.
+        name: String,
+    },
+}
+
+/// Arguments of `smith mcp serve` (and of plain `smith mcp`).
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
     /// The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too.
     #[arg(short, long, value_name = "PROVIDER/MODEL")]
     pub(crate) model: Option<String>,
@@ -47,8 +88,21 @@ pub(crate) struct McpArgs {
     pub(crate) script: Option<std::path::PathBuf>,
 }
 
+/// `smith mcp …`: serve, or change and show the servers Smith uses.
+pub(crate) fn run(args: McpArgs, global: &Global) -> Result<u8, CliError> {
+    use crate::commands::mcp_servers as servers;
+    match args.command {
+        None => serve(&args.serve, global),
+        Some(McpCommand::Serve(serve_args)) => serve(&serve_args, global),
+        Some(McpCommand::Add(add)) => servers::add(add, global),
+        Some(McpCommand::List { json }) => servers::list(json, global),
+        Some(McpCommand::Get { name, json }) => servers::get(&name, json, global),
+        Some(McpCommand::Remove { name }) => servers::remove(&name, global),
+    }
+}
+
 /// Serve until stdin ends.
-pub(crate) fn run(args: &McpArgs, global: &Global) -> Result<u8, CliError> {
+fn serve(args: &ServeArgs, global: &Global) -> Result<u8, CliError> {
     let app = global.app_with_model(args.model.as_deref())?;
     report_notices(&app.settings.notices);
     let cwd = crate::command_error::current_dir()?;

@@ -9,6 +9,7 @@ pub(crate) mod doctor;
 pub(crate) mod eval;
 pub(crate) mod history;
 pub(crate) mod mcp;
+pub(crate) mod mcp_servers;
 pub(crate) mod models;
 pub(crate) mod plugins;
 pub(crate) mod rpc;

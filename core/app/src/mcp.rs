@@ -1,0 +1,240 @@
+//! The MCP servers the user added, for the bundled `mcp-client` plugin: kept in its `user`
+//! state (slot `servers`, version 1: `{NAME: {"command", "args", "env", "cwd",
+//! "timeout_ms"}}`), which the plugin reads at its discovery and calls; and what it listed
+//! from each (slot `listed`: per server the configuration its tools were listed with, each
+//! tool's MCP name, or why the last listing failed). The plugin owns the format; this module
+//! is how `smith mcp add`, `list`, `get` and `remove` read and change it, atomically.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use smith::{ScopedState, StateKey, StateScope, StateValue};
+
+use crate::paths::Paths;
+
+/// The plugin that owns the servers' state.
+pub const OWNER: &str = "mcp-client";
+
+/// The version of the `servers` and `listed` slots (the plugin's manifest declares it).
+const SLOT_VERSION: u32 = 1;
+
+/// Names that are `smith mcp` subcommands, refused as server names.
+pub const RESERVED: [&str; 5] = ["add", "list", "get", "remove", "serve"];
+
+/// The longest server name (a tool is offered as `mcp__NAME__TOOL`, at most 64 bytes).
+pub const MAX_NAME: usize = 32;
+
+/// One stdio server: the program and how it runs.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Server {
+    /// The program: a path, or a name looked up in `PATH`.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Variables set for it on top of the baseline environment (no credentials are passed
+    /// otherwise).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Its working directory, relative to the session's; none: the session's.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// How long it may take to answer `initialize` or `tools/list`, in milliseconds (none:
+    /// 30 000).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// What the plugin last listed from one server.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Listed {
+    /// The configuration its tools were listed with (empty: list again).
+    #[serde(default)]
+    pub fingerprint: String,
+    /// Each offered tool's MCP name, by the name Smith offers it under.
+    #[serde(default)]
+    pub tools: BTreeMap<String, String>,
+    /// Why the last listing failed.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// Why the servers could not be read or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// No data home: nothing can be kept.
+    #[error("no data home is set, so no MCP server can be kept")]
+    NoHome,
+    /// A name that cannot name a server.
+    #[error(
+        "`{0}` cannot name an MCP server: a name is 1 to {MAX_NAME} letters, digits and `-`, starting with a letter or digit, and not one of add, list, get, remove, serve"
+    )]
+    BadName(String),
+    /// A server of that name exists.
+    #[error("an MCP server named `{0}` is already added")]
+    Exists(String),
+    /// No server of that name.
+    #[error("no MCP server is named `{0}`")]
+    Unknown(String),
+    /// The entry is malformed.
+    #[error("MCP server `{name}`: {why}")]
+    BadEntry {
+        /// The server's name.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The state file could not be read or written.
+    #[error("the MCP servers' state: {0}")]
+    State(#[from] smith::StateError),
+}
+
+/// Whether `name` may name a server.
+pub fn valid_name(name: &str) -> bool {
+    (1..=MAX_NAME).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !RESERVED.contains(&name)
+}
+
+/// The user's MCP servers in the data home of `paths`.
+pub struct Servers {
+    files: crate::state::StateFiles,
+}
+
+impl Servers {
+    /// The servers kept under `paths`' data home.
+    ///
+    /// # Errors
+    /// [`McpError::NoHome`].
+    pub fn new(paths: &Paths) -> Result<Self, McpError> {
+        let root = paths.state().ok_or(McpError::NoHome)?;
+        // User state does not depend on the project.
+        Ok(Self {
+            files: crate::state::StateFiles::new(&root, Path::new("/")),
+        })
+    }
+
+    fn key(name: &str) -> StateKey {
+        StateKey {
+            owner: OWNER.to_owned(),
+            name: name.to_owned(),
+            scope: StateScope::User,
+        }
+    }
+
+    fn read<T: serde::de::DeserializeOwned + Default>(&self, slot: &str) -> Result<T, McpError> {
+        Ok(match self.files.get(&Self::key(slot))? {
+            Some(v) if v.version == SLOT_VERSION => {
+                serde_json::from_value(v.value).map_err(|e| McpError::BadEntry {
+                    name: format!("(state `{slot}`)"),
+                    why: format!("it is not what the mcp-client plugin writes: {e}"),
+                })?
+            }
+            _ => T::default(),
+        })
+    }
+
+    /// The servers, by name.
+    ///
+    /// # Errors
+    /// [`McpError::State`] or [`McpError::BadEntry`] when the file cannot be read.
+    pub fn list(&self) -> Result<BTreeMap<String, Server>, McpError> {
+        self.read("servers")
+    }
+
+    /// What the plugin last listed from each server, by name.
+    ///
+    /// # Errors
+    /// As [`Servers::list`].
+    pub fn listed(&self) -> Result<BTreeMap<String, Listed>, McpError> {
+        self.read("listed")
+    }
+
+    fn write(&self, servers: &BTreeMap<String, Server>) -> Result<(), McpError> {
+        let value = serde_json::to_value(servers).map_err(|e| McpError::BadEntry {
+            name: String::new(),
+            why: e.to_string(),
+        })?;
+        self.files.set(
+            &Self::key("servers"),
+            Some(StateValue {
+                version: SLOT_VERSION,
+                value,
+            }),
+            None,
+        )?;
+        Ok(())
+    }
+
+    /// Add `server` as `name`.
+    ///
+    /// # Errors
+    /// [`McpError::BadName`], [`McpError::Exists`], [`McpError::BadEntry`] (an empty
+    /// command, a variable name that is empty or holds `=` or NUL, a NUL anywhere), or the
+    /// state's failure; nothing was written.
+    pub fn add(&self, name: &str, server: Server) -> Result<(), McpError> {
+        if !valid_name(name) {
+            return Err(McpError::BadName(name.to_owned()));
+        }
+        let bad = |why: &str| McpError::BadEntry {
+            name: name.to_owned(),
+            why: why.to_owned(),
+        };
+        if server.command.trim().is_empty() {
+            return Err(bad("its command is empty"));
+        }
+        let texts = std::iter::once(&server.command)
+            .chain(&server.args)
+            .chain(server.env.values())
+            .chain(server.cwd.iter());
+        if texts.into_iter().any(|t| t.contains('\0')) {
+            return Err(bad("a NUL byte cannot be passed to a program"));
+        }
+        if let Some(key) = server
+            .env
+            .keys()
+            .find(|k| k.is_empty() || k.contains(['=', '\0']))
+        {
+            return Err(McpError::BadEntry {
+                name: name.to_owned(),
+                why: format!("`{key}` cannot name an environment variable"),
+            });
+        }
+        let mut servers = self.list()?;
+        if servers.contains_key(name) {
+            return Err(McpError::Exists(name.to_owned()));
+        }
+        servers.insert(name.to_owned(), server);
+        self.write(&servers)
+    }
+
+    /// Remove server `name`.
+    ///
+    /// # Errors
+    /// [`McpError::Unknown`], or the state's failure.
+    pub fn remove(&self, name: &str) -> Result<Server, McpError> {
+        let mut servers = self.list()?;
+        let removed = servers
+            .remove(name)
+            .ok_or_else(|| McpError::Unknown(name.to_owned()))?;
+        self.write(&servers)?;
+        Ok(removed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked() {
+        for good in ["fs", "github-2", "A1"] {
+            assert!(valid_name(good), "{good}");
+        }
+        for bad in ["", "-x", "a_b", "a b", "list", "serve", &"x".repeat(33)] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+    }
+}

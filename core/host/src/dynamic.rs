@@ -1,0 +1,270 @@
+//! Tools a plugin finds at run time (package 1.4.0): a plugin whose manifest declares
+//! `dynamic-tools prefix="P" [cache="SLOT"]` is built as the `dynamic-tool-plugin` world and
+//! exports `discover`. Until `discover` has answered in this process, the tools offered are
+//! those its cache slot holds (the plugin keeps it); `discover` runs once per process and
+//! plugin generation, at the first turn that could use the tools, in an instance granted as
+//! a tool call's, its effects recorded under the turn ([`crate::Loadout`]'s
+//! `smith::ToolRegistry::discover`). Every tool found is checked here — its name starts with
+//! the prefix and fits a tool name, its input schema is an object schema that compiles — and
+//! one that does not is skipped with a notice naming the plugin and the tool, the others
+//! kept.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+
+use smith::{StateKey, StateScope, ToolDefinition};
+
+use crate::manifest::DynamicTools;
+use crate::runtime::State;
+
+/// Generated bindings of the `dynamic-tool-plugin` world.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "dynamic-tool-plugin",
+    });
+}
+
+/// The pre-instantiated form of a plugin's `dynamic-tool-plugin` world.
+pub(crate) type Pre = bindings::DynamicToolPluginPre<State>;
+
+/// The most tools one plugin may offer at run time.
+pub const MAX_DYNAMIC_TOOLS: usize = 512;
+
+/// The longest tool name: the strictest provider's bound (OpenAI's 64).
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Tools found at run time, checked, each with its input schema's validator.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub(crate) definitions: Vec<ToolDefinition>,
+    pub(crate) validators: HashMap<String, jsonschema::Validator>,
+}
+
+impl Found {
+    /// Whether `name` is one of them.
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.validators.contains_key(name)
+    }
+}
+
+/// One plugin's run-time tools in a generation: none until the cache is read or `discover`
+/// answers.
+#[derive(Default)]
+pub(crate) struct DynamicSet {
+    found: RwLock<Option<Arc<Found>>>,
+    /// Set once `discover` has been asked (whatever it answered).
+    asked: AtomicBool,
+}
+
+impl DynamicSet {
+    /// The tools offered now: `discover`'s, else the cache's (read through `files` once).
+    pub(crate) fn current(
+        &self,
+        owner: &str,
+        decl: &DynamicTools,
+        version: u32,
+        files: &crate::StateFiles,
+    ) -> Arc<Found> {
+        if let Some(found) = self
+            .found
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+        {
+            return Arc::clone(found);
+        }
+        let cached = cached(owner, decl, version, files).unwrap_or_default();
+        let (found, _) = check(owner, decl, cached);
+        let found = Arc::new(found);
+        let mut slot = self
+            .found
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(slot.get_or_insert(found))
+    }
+
+    /// Claim the one `discover` of this generation: true the first time only.
+    pub(crate) fn claim(&self) -> bool {
+        !self.asked.swap(true, Ordering::AcqRel)
+    }
+
+    /// Offer `found` from now on.
+    pub(crate) fn set(&self, found: Found) {
+        *self
+            .found
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(found));
+    }
+}
+
+/// The definitions in `owner`'s cache slot (declared at `version`), if it declares one and
+/// it holds a list.
+fn cached(
+    owner: &str,
+    decl: &DynamicTools,
+    version: u32,
+    files: &crate::StateFiles,
+) -> Option<Vec<ToolDefinition>> {
+    let slot = decl.cache.as_ref()?;
+    let store = files.0.as_ref()?;
+    let key = StateKey {
+        owner: owner.to_owned(),
+        name: slot.clone(),
+        scope: StateScope::User,
+    };
+    let value = store.get(&key).ok()??;
+    // A value written under another version of the slot is not this one's (as the `state`
+    // import treats it).
+    (value.version == version).then(|| serde_json::from_value(value.value).ok())?
+}
+
+/// `given` checked: the tools that fit, and a notice for each that does not.
+pub(crate) fn check(
+    owner: &str,
+    decl: &DynamicTools,
+    given: Vec<ToolDefinition>,
+) -> (Found, Vec<String>) {
+    let mut found = Found::default();
+    let mut notices = Vec::new();
+    for d in given {
+        let name = crate::handlers::cut_to(&d.name, 80);
+        let fault = if !d.name.starts_with(&decl.prefix) {
+            Some(format!("its name does not start with `{}`", decl.prefix))
+        } else if d.name.len() > MAX_TOOL_NAME
+            || !d
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            Some(format!(
+                "a tool name is 1 to {MAX_TOOL_NAME} letters, digits, `_` and `-`"
+            ))
+        } else if found.has(&d.name) {
+            Some("the name is given twice".to_owned())
+        } else if found.definitions.len() == MAX_DYNAMIC_TOOLS {
+            Some(format!(
+                "a plugin offers at most {MAX_DYNAMIC_TOOLS} tools found at run time"
+            ))
+        } else if d.input_schema.get("type").and_then(|t| t.as_str()) != Some("object") {
+            Some("its input schema is not an object schema (`\"type\": \"object\"`)".to_owned())
+        } else {
+            match jsonschema::validator_for(&d.input_schema) {
+                Ok(validator) => {
+                    found.validators.insert(d.name.clone(), validator);
+                    found.definitions.push(d);
+                    None
+                }
+                Err(e) => Some(format!(
+                    "its input schema is invalid: {}",
+                    crate::handlers::cut_to(&e.to_string(), 300)
+                )),
+            }
+        };
+        if let Some(why) = fault {
+            notices.push(format!(
+                "plugin {owner}: tool `{name}` was skipped: {why}; its other tools are offered"
+            ));
+        }
+    }
+    (found, notices)
+}
+
+/// A discovery's WIT tool definitions as the host's, a schema that is not JSON taken as
+/// `null` (refused by [`check`] with the others' reasons).
+pub(crate) fn definitions(
+    given: Vec<bindings::smith::plugin::types::ToolDefinition>,
+) -> Vec<ToolDefinition> {
+    given
+        .into_iter()
+        .map(|d| ToolDefinition {
+            input_schema: serde_json::from_str(&d.input_schema).unwrap_or(serde_json::Value::Null),
+            name: d.name,
+            description: d.description,
+        })
+        .collect()
+}
+
+impl crate::Loadout {
+    /// Ask each plugin with run-time tools that is offered here and was not asked yet in this
+    /// generation what it offers now (its `discover` export), in `context` — its effects
+    /// recorded in the session, asked of the policy as a tool call's are. Returns the
+    /// notices for the person: each plugin's own, each tool skipped, each failure (which
+    /// leaves the tools offered before, the cache's, in place).
+    pub(crate) fn discover_all(
+        &self,
+        context: &smith::ToolContext,
+        cancel: &smith::Cancel,
+    ) -> Vec<String> {
+        let mut notices = Vec::new();
+        for plugin in &self.generation.plugins {
+            let Some(decl) = &plugin.manifest.dynamic else {
+                continue;
+            };
+            if self.withholds(plugin).is_some() || !plugin.dynamic.claim() {
+                continue;
+            }
+            match self.discover_one(plugin, decl, context, cancel) {
+                Ok((found, said)) => {
+                    plugin.dynamic.set(found);
+                    notices.extend(said);
+                }
+                Err(why) => notices.push(format!(
+                    "plugin {} could not find its tools: {why}; the tools it offered before, if any, are offered",
+                    plugin.manifest.label()
+                )),
+            }
+        }
+        notices
+    }
+
+    fn discover_one(
+        &self,
+        plugin: &crate::generation::LoadedPlugin,
+        decl: &DynamicTools,
+        context: &smith::ToolContext,
+        cancel: &smith::Cancel,
+    ) -> Result<(Found, Vec<String>), String> {
+        let ready = plugin.ready(&self.runtime).map_err(str::to_owned)?;
+        let pre = ready
+            .discover
+            .as_ref()
+            .ok_or("it does not export `discover` (the `dynamic-tool-plugin` world)")?;
+        let call = smith::ToolCall {
+            id: smith::DISCOVER_CALL_ID.to_owned(),
+            name: smith::DISCOVER_CALL_ID.to_owned(),
+            arguments: serde_json::json!({}),
+        };
+        let (mut state, _) = self.call_state(plugin, &call, context, cancel);
+        if self.has_policy() {
+            self.gate(&mut state, cancel);
+        }
+        let mut store = self
+            .runtime
+            .store(ready.tier, state, self.runtime.limits.deadline);
+        plugin.loaded.count_instance();
+        let result = pre
+            .instantiate(&mut store)
+            .and_then(|instance| instance.call_discover(&mut store));
+        crate::net_stream::end_all(store.data_mut());
+        crate::program_imports::end_all(store.data_mut());
+        let discovery = result
+            .map_err(|e| crate::tool_call::failure(&e, self.runtime.limits.memory_bytes))?
+            .map_err(|why| crate::handlers::cut_to(&why, 2000))?;
+        let owner = plugin.manifest.label();
+        let (found, skipped) = check(&owner, decl, definitions(discovery.tools));
+        let notices = discovery
+            .notices
+            .iter()
+            .take(MAX_NOTICES)
+            .map(|n| format!("plugin {owner}: {}", crate::handlers::cut_to(n, 2000)))
+            .chain(skipped)
+            .collect();
+        Ok((found, notices))
+    }
+}
+
+/// The most notices one `discover` may give.
+const MAX_NOTICES: usize = 32;

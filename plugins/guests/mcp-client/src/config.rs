@@ -1,0 +1,90 @@
+//! The servers the user added (slot `servers`, written by `smith mcp add`) and what was
+//! listed from each (slots `tools` and `listed`).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// How long a server may take to answer `initialize` or `tools/list`, unless its entry says.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// One stdio server: the program and how it runs.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Server {
+    /// The program: a path, or a name looked up in `PATH`.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Variables set for it on top of the baseline environment.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Its working directory (relative to the invocation's); none: the invocation's.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// How long it may take to answer `initialize` or `tools/list`, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+impl Server {
+    /// Its handshake and listing timeout.
+    pub fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+
+    /// What its tools were listed with: a change means listing them again.
+    pub fn fingerprint(&self) -> String {
+        smith_plugin_sdk::serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// A cached tool, as the host reads it (`{"name", "description", "input_schema"}`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct Cached {
+    pub name: String,
+    pub description: String,
+    pub input_schema: smith_plugin_sdk::serde_json::Value,
+}
+
+/// What was listed from one server.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct Listed {
+    /// The configuration it was listed with ([`Server::fingerprint`]).
+    pub fingerprint: String,
+    /// Each offered tool's MCP name, by the name Smith offers it under.
+    pub tools: BTreeMap<String, String>,
+    /// Why the last listing failed (then `fingerprint` is empty: it is listed again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The servers the user added, by name; none when the slot is empty or unavailable.
+pub fn servers() -> BTreeMap<String, Server> {
+    smith_plugin_sdk::state_get("servers")
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// The name Smith offers server `server`'s tool `tool` under: `mcp__SERVER__TOOL`, each
+/// character a tool name cannot hold written as `_`.
+pub fn tool_name(server: &str, tool: &str) -> String {
+    let clean: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("mcp__{server}__{clean}")
+}
+
+/// The server of tool `name` (`mcp__SERVER__TOOL`; a server name holds no `__`).
+pub fn server_of(name: &str) -> Option<&str> {
+    name.strip_prefix("mcp__")?.split_once("__").map(|(s, _)| s)
+}

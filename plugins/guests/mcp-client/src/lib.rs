@@ -1,0 +1,287 @@
+//! Smith's bundled MCP client (the `dynamic-tool-plugin` world): the tools of the MCP servers
+//! the user added (`smith mcp add NAME -- COMMAND ARGS…`), offered as `mcp__SERVER__TOOL`.
+//!
+//! - `discover` (once per process, before the first request that could use the tools): each
+//!   server whose configuration changed since its tools were listed — or that was never
+//!   listed — is started (a program kept across calls, inside the sandbox), greeted
+//!   (`initialize`) and asked for its tools (`tools/list`, every page); what it lists is
+//!   cached in the `tools` slot, so a later process offers the tools without starting it. A
+//!   server that fails is reported once, with its standard error's last lines, and never
+//!   blocks the others.
+//! - `call`: the tool's server is reached (started and greeted when it is not running), asked
+//!   `tools/call` with the call's id as progress token — its progress shown, a cancel passed
+//!   on as `notifications/cancelled` — and its result read as text: text content, resource
+//!   links and embedded text resources as they are, images and blobs named, structured
+//!   content as JSON when nothing else says it.
+
+mod config;
+mod rpc;
+
+use std::collections::BTreeMap;
+
+use smith_plugin_sdk::dynamic::{Discovery, Guest};
+use smith_plugin_sdk::serde_json::{self, Value, json};
+use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput, state_get, state_set};
+
+use config::{Cached, Listed, Server};
+use rpc::{Conn, Failure, cut};
+
+struct Client;
+
+/// The most pages of `tools/list` read from one server.
+const MAX_PAGES: usize = 20;
+
+impl Guest for Client {
+    fn definitions() -> Vec<ToolDefinition> {
+        Vec::new()
+    }
+
+    fn call(name: String, arguments: String, invocation: Invocation) -> ToolOutput {
+        call(&name, &arguments, &invocation)
+    }
+
+    fn discover() -> Result<Discovery, String> {
+        Ok(discover())
+    }
+}
+
+smith_plugin_sdk::export_dynamic_tool_plugin!(Client);
+
+fn listed_state() -> BTreeMap<String, Listed> {
+    state_get("listed").ok().flatten().unwrap_or_default()
+}
+
+fn discover() -> Discovery {
+    let servers = config::servers();
+    let mut listed = listed_state();
+    let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
+    let mut notices = Vec::new();
+    let known = (listed.len(), cache.len());
+    listed.retain(|name, _| servers.contains_key(name));
+    cache.retain(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)));
+    let mut changed = known != (listed.len(), cache.len());
+    for (name, server) in &servers {
+        let fingerprint = server.fingerprint();
+        if listed
+            .get(name)
+            .is_some_and(|l| l.fingerprint == fingerprint)
+        {
+            continue;
+        }
+        changed = true;
+        cache.retain(|t| config::server_of(&t.name) != Some(name));
+        match list(name, server) {
+            Ok((tools, said)) => {
+                notices.extend(said);
+                let mut entry = Listed {
+                    fingerprint,
+                    ..Listed::default()
+                };
+                for (tool, mcp) in tools {
+                    entry.tools.insert(tool.name.clone(), mcp);
+                    cache.push(tool);
+                }
+                listed.insert(name.clone(), entry);
+            }
+            Err(failure) => {
+                let why = failure.text();
+                notices.push(format!(
+                    "MCP server `{name}` did not list its tools: {why}; its tools are not offered (smith mcp get {name} shows its entry)"
+                ));
+                listed.insert(
+                    name.clone(),
+                    Listed {
+                        error: Some(why),
+                        ..Listed::default()
+                    },
+                );
+            }
+        }
+    }
+    if changed {
+        for (slot, result) in [
+            ("tools", state_set("tools", &cache)),
+            ("listed", state_set("listed", &listed)),
+        ] {
+            if let Err(e) = result {
+                notices.push(format!(
+                    "the MCP servers' tools could not be cached (state `{slot}`: {e:?}); they are listed again next time"
+                ));
+            }
+        }
+    }
+    Discovery {
+        tools: cache
+            .into_iter()
+            .map(|t| ToolDefinition {
+                name: t.name,
+                description: t.description,
+                input_schema: t.input_schema.to_string(),
+            })
+            .collect(),
+        notices,
+    }
+}
+
+/// Server `name`'s tools, as Smith offers them with each one's MCP name, and a notice for
+/// each it lists malformed.
+fn list(name: &str, server: &Server) -> Result<(Vec<(Cached, String)>, Vec<String>), Failure> {
+    let mut conn = Conn::open(name, server)?;
+    let mut tools = Vec::new();
+    let mut notices = Vec::new();
+    let mut cursor: Option<String> = None;
+    for page in 0..MAX_PAGES {
+        let params = match &cursor {
+            Some(c) => json!({ "cursor": c }),
+            None => json!({}),
+        };
+        let result = conn.request(
+            "tools/list",
+            params,
+            &format!("smith-list-{page}"),
+            Some(server.timeout()),
+        )?;
+        for tool in result["tools"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            let Some(mcp) = tool["name"].as_str() else {
+                notices.push(format!(
+                    "MCP server `{name}` listed a tool without a name; it was skipped"
+                ));
+                continue;
+            };
+            let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
+            if !schema.is_object() {
+                notices.push(format!(
+                    "MCP server `{name}`: tool `{}` was skipped: its input schema is not a JSON object; its other tools are offered",
+                    cut(mcp, 80)
+                ));
+                continue;
+            }
+            let description = tool["description"]
+                .as_str()
+                .or_else(|| tool["title"].as_str())
+                .unwrap_or_default();
+            tools.push((
+                Cached {
+                    name: config::tool_name(name, mcp),
+                    description: format!("{} (MCP server `{name}`)", cut(description, 4000)),
+                    input_schema: schema,
+                },
+                mcp.to_owned(),
+            ));
+        }
+        cursor = result["nextCursor"].as_str().map(str::to_owned);
+        if cursor.is_none() {
+            break;
+        }
+    }
+    Ok((tools, notices))
+}
+
+fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
+    let Some(server_name) = config::server_of(name) else {
+        return ToolOutput::error(format!(
+            "`{name}` is not an MCP tool name (`mcp__SERVER__TOOL`); nothing was run"
+        ));
+    };
+    let servers = config::servers();
+    let Some(server) = servers.get(server_name) else {
+        return ToolOutput::error(format!(
+            "MCP server `{server_name}` is no longer configured (smith mcp list shows those that are); nothing was run"
+        ));
+    };
+    let mut listed = listed_state();
+    let mcp_name = listed
+        .get(server_name)
+        .and_then(|l| l.tools.get(name))
+        .cloned()
+        .unwrap_or_else(|| name[format!("mcp__{server_name}__").len()..].to_owned());
+    let mut conn = match Conn::open(server_name, server) {
+        Ok(conn) => conn,
+        Err(failure) => {
+            return ToolOutput::error(format!(
+                "MCP server `{server_name}` could not be reached: {}; nothing was run",
+                failure.text()
+            ));
+        }
+    };
+    let arguments: Value = serde_json::from_str(arguments).unwrap_or_else(|_| json!({}));
+    let params = json!({
+        "name": mcp_name,
+        "arguments": arguments,
+        "_meta": {"progressToken": invocation.call_id},
+    });
+    let answer = conn.request("tools/call", params, &invocation.call_id, None);
+    if conn.list_changed
+        && let Some(entry) = listed.get_mut(server_name)
+    {
+        // Listed again by the next process's discovery.
+        entry.fingerprint.clear();
+        let _ = state_set("listed", &listed);
+    }
+    match answer {
+        Ok(result) => read_result(&result),
+        Err(Failure::Cancelled) => ToolOutput::error(format!(
+            "the call of `{mcp_name}` was cancelled; MCP server `{server_name}` was told (notifications/cancelled)"
+        )),
+        Err(Failure::Other(why)) => ToolOutput::error(format!(
+            "MCP server `{server_name}`: `{mcp_name}` failed: {why}"
+        )),
+    }
+}
+
+/// A `tools/call` result (MCP 2025-06-18, server/tools — tool result) as tool output.
+fn read_result(result: &Value) -> ToolOutput {
+    let mut parts = Vec::new();
+    for item in result["content"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let part = match item["type"].as_str().unwrap_or_default() {
+            "text" => item["text"].as_str().unwrap_or_default().to_owned(),
+            "image" | "audio" => format!(
+                "[{} ({}), {} bytes of base64, not shown]",
+                item["type"].as_str().unwrap_or_default(),
+                item["mimeType"].as_str().unwrap_or("unknown type"),
+                item["data"].as_str().map_or(0, str::len)
+            ),
+            "resource_link" => format!(
+                "[resource link: {} {}]",
+                item["uri"].as_str().unwrap_or_default(),
+                item["name"].as_str().unwrap_or_default()
+            ),
+            "resource" => {
+                let resource = &item["resource"];
+                match resource["text"].as_str() {
+                    Some(text) => text.to_owned(),
+                    None => format!(
+                        "[resource {} ({}), not shown]",
+                        resource["uri"].as_str().unwrap_or_default(),
+                        resource["mimeType"].as_str().unwrap_or("binary")
+                    ),
+                }
+            }
+            other => format!("[content of type `{}`, not shown]", cut(other, 40)),
+        };
+        parts.push(part);
+    }
+    if parts.is_empty()
+        && let Some(structured) = result.get("structuredContent")
+    {
+        parts.push(structured.to_string());
+    }
+    let text = if parts.is_empty() {
+        "(the tool returned no content)".to_owned()
+    } else {
+        parts.join("\n")
+    };
+    if result["isError"].as_bool() == Some(true) {
+        ToolOutput::error(text)
+    } else {
+        ToolOutput::ok(text)
+    }
+}

@@ -1,0 +1,341 @@
+//! One MCP server over stdio (MCP 2025-06-18, basic/transports — stdio): JSON-RPC messages,
+//! one per line, written to the program's standard input and read from its standard output,
+//! through a program the host keeps across calls (`process.start-session`). A line that is
+//! not a JSON-RPC message is counted and skipped; a request from the server is answered
+//! (`ping`) or refused (`-32601`); progress for the call's token is shown as progress.
+
+use std::time::{Duration, Instant};
+
+use smith_plugin_sdk::process::{self, EnvBase, ProcessError, ProcessRequest};
+use smith_plugin_sdk::serde_json::{self, Value, json};
+
+use crate::config::Server;
+
+/// The MCP revision this client asks for (the server may answer with an older one it
+/// speaks).
+pub const PROTOCOL_VERSION: &str = "2025-06-18";
+
+/// How long one wait for output lasts before the call looks at its cancel flag again.
+const POLL: Duration = Duration::from_millis(200);
+
+/// A connection to one server's kept program, for the length of one call.
+pub struct Conn {
+    /// The server's name (as the user added it).
+    pub server: String,
+    /// The kept program's session name.
+    session: String,
+    /// Output received and not yet taken as lines.
+    buf: Vec<u8>,
+    /// Lines that were not JSON-RPC messages.
+    pub garbage: usize,
+    /// The first such line, cut, for the error that names it.
+    pub first_garbage: Option<String>,
+    /// Whether the server said its tool list changed (`notifications/tools/list_changed`).
+    pub list_changed: bool,
+}
+
+/// Why a request got no result.
+pub enum Failure {
+    /// The call was cancelled; the server was told (`notifications/cancelled`).
+    Cancelled,
+    /// Anything else, in words.
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(text: String) -> Self {
+        Self::Other(text)
+    }
+}
+
+impl Failure {
+    /// In words.
+    pub fn text(&self) -> String {
+        match self {
+            Self::Cancelled => "the call was cancelled; the server was told".to_owned(),
+            Self::Other(text) => text.clone(),
+        }
+    }
+}
+
+/// The kept program's session name for server `name`.
+fn session_name(name: &str) -> String {
+    format!("mcp-{name}")
+}
+
+impl Conn {
+    /// Reach server `name` as `server` configures it: its kept program, started now (with the
+    /// MCP handshake, within the server's timeout) when it is not running.
+    pub fn open(name: &str, server: &Server) -> Result<Self, Failure> {
+        let request = ProcessRequest {
+            program: server.command.clone(),
+            args: server.args.clone(),
+            cwd: server.cwd.clone().unwrap_or_default(),
+            env_base: EnvBase::Baseline,
+            env: server
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            timeout_ms: 0,
+            output_limit: 0,
+        };
+        let session = session_name(name);
+        let started = match process::start_session(&session, &request) {
+            Ok(info) => info.started,
+            // Running with another configuration: the user changed it; start afresh.
+            Err(ProcessError::Invalid(_)) => {
+                process::stop_session(&session);
+                process::start_session(&session, &request)
+                    .map_err(|e| start_failure(name, server, &e))?
+                    .started
+            }
+            Err(e) => return Err(start_failure(name, server, &e)),
+        };
+        let mut conn = Self {
+            server: name.to_owned(),
+            session,
+            buf: Vec::new(),
+            garbage: 0,
+            first_garbage: None,
+            list_changed: false,
+        };
+        if started {
+            let timeout = server.timeout();
+            let params = json!({
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "smith", "version": env!("CARGO_PKG_VERSION")},
+            });
+            if let Err(e) = conn.request("initialize", params, "initialize", Some(timeout)) {
+                // A server that did not finish its handshake is not kept half-open.
+                let tail = conn.stderr_tail();
+                process::stop_session(&conn.session);
+                return Err(match e {
+                    Failure::Cancelled => Failure::Cancelled,
+                    Failure::Other(why) => {
+                        Failure::Other(format!("its `initialize` failed: {why}{tail}"))
+                    }
+                });
+            }
+            conn.notify("notifications/initialized", json!({}))?;
+        }
+        Ok(conn)
+    }
+
+    /// The last lines of the server's standard error, as `; its standard error ended with:
+    /// …`, or nothing when it wrote none.
+    pub fn stderr_tail(&self) -> String {
+        let tail = process::stderr_tail(&self.session).unwrap_or_default();
+        let lines: Vec<&str> = tail.lines().rev().take(5).collect();
+        if lines.is_empty() {
+            return String::new();
+        }
+        let text: Vec<&str> = lines.into_iter().rev().collect();
+        format!(
+            "; its standard error ended with: {}",
+            cut(&text.join(" ⏎ "), 600)
+        )
+    }
+
+    /// Stop the server's program (it is started again by the next call that needs it).
+    pub fn stop(&self) {
+        process::stop_session(&self.session);
+    }
+
+    fn write(&mut self, message: &Value) -> Result<(), Failure> {
+        let mut line = serde_json::to_vec(message).map_err(|e| Failure::Other(e.to_string()))?;
+        line.push(b'\n');
+        process::send(&self.session, &line).map_err(|e| {
+            Failure::Other(format!(
+                "writing to it failed: {}",
+                smith_plugin_sdk::describe_process(&e)
+            ))
+        })
+    }
+
+    /// Send notification `method`.
+    pub fn notify(&mut self, method: &str, params: Value) -> Result<(), Failure> {
+        self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
+    }
+
+    /// Send request `method` with id `id` and wait for its response: its `result`, or its
+    /// `error` in words. `timeout`: the longest the server may stay silent (`None`: until
+    /// the call is cancelled). A cancelled wait tells the server (`notifications/cancelled`).
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        id: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Failure> {
+        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut heard = Instant::now();
+        loop {
+            while let Some(line) = self.next_line() {
+                if let Some(answer) = self.take(&line, id)? {
+                    return answer;
+                }
+            }
+            if smith_plugin_sdk::cancelled() {
+                return Err(self.cancel(id));
+            }
+            if let Some(limit) = timeout
+                && heard.elapsed() >= limit
+            {
+                let _ = self.notify(
+                    "notifications/cancelled",
+                    json!({"requestId": id, "reason": "no answer in time"}),
+                );
+                return Err(Failure::Other(format!(
+                    "no answer to `{method}` within {} s{}",
+                    limit.as_secs(),
+                    self.garbage_said()
+                )));
+            }
+            match process::receive(&self.session, 0, POLL.as_millis() as u64) {
+                Ok(received) => {
+                    if !received.bytes.is_empty() {
+                        heard = Instant::now();
+                        self.buf.extend_from_slice(&received.bytes);
+                        continue;
+                    }
+                    if let Some(status) = received.ended {
+                        let how = match status {
+                            process::ExitStatus::Code(c) => format!("exited with status {c}"),
+                            process::ExitStatus::Signal(s) => format!("was ended by signal {s}"),
+                        };
+                        return Err(Failure::Other(format!(
+                            "the server {how} before answering `{method}`{}{}",
+                            self.garbage_said(),
+                            self.stderr_tail()
+                        )));
+                    }
+                }
+                Err(ProcessError::Cancelled) => return Err(self.cancel(id)),
+                Err(e) => {
+                    return Err(Failure::Other(format!(
+                        "reading from it failed: {}",
+                        smith_plugin_sdk::describe_process(&e)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Tell the server request `id` is cancelled (MCP basic/utilities — cancellation).
+    fn cancel(&mut self, id: &str) -> Failure {
+        let _ = self.notify(
+            "notifications/cancelled",
+            json!({"requestId": id, "reason": "the user cancelled the call"}),
+        );
+        Failure::Cancelled
+    }
+
+    /// What the skipped lines were, for an error.
+    fn garbage_said(&self) -> String {
+        match &self.first_garbage {
+            Some(first) => format!(
+                "; it wrote {} line(s) that are not JSON-RPC messages on its standard output, the first: {first}",
+                self.garbage
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// The next whole line received, if there is one.
+    fn next_line(&mut self) -> Option<Vec<u8>> {
+        let end = self.buf.iter().position(|b| *b == b'\n')?;
+        let line: Vec<u8> = self.buf.drain(..=end).collect();
+        Some(line)
+    }
+
+    /// Take one line: the response to `id` (`Some`), or something else handled here.
+    fn take(&mut self, line: &[u8], id: &str) -> Result<Option<Result<Value, Failure>>, Failure> {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        let Ok(message) = serde_json::from_str::<Value>(text) else {
+            self.garbage += 1;
+            self.first_garbage.get_or_insert_with(|| cut(text, 200));
+            return Ok(None);
+        };
+        if let Some(method) = message.get("method").and_then(Value::as_str) {
+            match (message.get("id"), method) {
+                (Some(rid), "ping") => {
+                    self.write(&json!({"jsonrpc": "2.0", "id": rid, "result": {}}))?;
+                }
+                (Some(rid), _) => {
+                    self.write(&json!({"jsonrpc": "2.0", "id": rid, "error": {
+                        "code": -32601,
+                        "message": format!("Smith's MCP client does not serve `{method}`"),
+                    }}))?;
+                }
+                (None, "notifications/progress") => {
+                    let params = &message["params"];
+                    if params["progressToken"].as_str() == Some(id) {
+                        smith_plugin_sdk::progress(&progress_text(params));
+                    }
+                }
+                (None, "notifications/tools/list_changed") => self.list_changed = true,
+                _ => {}
+            }
+            return Ok(None);
+        }
+        if message.get("id").and_then(Value::as_str) != Some(id) {
+            return Ok(None);
+        }
+        if let Some(error) = message.get("error") {
+            let text = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("(no message)");
+            let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+            return Ok(Some(Err(Failure::Other(format!(
+                "the server answered with error {code}: {}",
+                cut(text, 1000)
+            )))));
+        }
+        Ok(Some(Ok(message
+            .get("result")
+            .cloned()
+            .unwrap_or(Value::Null))))
+    }
+}
+
+/// A progress notification's parameters in words: `3/10 message`.
+fn progress_text(params: &Value) -> String {
+    let done = params["progress"].as_f64().unwrap_or(0.0);
+    let mut text = match params["total"].as_f64() {
+        Some(total) => format!("{done}/{total}"),
+        None => format!("{done}"),
+    };
+    if let Some(message) = params["message"].as_str() {
+        text.push(' ');
+        text.push_str(&cut(message, 200));
+    }
+    text
+}
+
+/// Why server `name`'s program did not start, in words.
+fn start_failure(name: &str, server: &Server, e: &ProcessError) -> Failure {
+    Failure::Other(format!(
+        "MCP server `{name}` (`{}`) did not start: {}",
+        cut(&server.command, 200),
+        smith_plugin_sdk::describe_process(e)
+    ))
+}
+
+/// `text` cut at about `max` bytes on a character boundary, with `…` when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
