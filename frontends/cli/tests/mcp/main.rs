@@ -8,6 +8,7 @@ mod common;
 #[path = "../rpc/client.rs"]
 mod client;
 
+mod as_client;
 mod conformance;
 mod pipes;
 mod requests;

@@ -1,0 +1,321 @@
+//! Smith as an MCP client: servers added with `smith mcp add`, their tools found by the
+//! bundled `mcp-client` plugin before a turn's first request and called through programs kept
+//! across calls — with real servers: another Smith (`smith mcp`), the official Python SDK's
+//! `MCPServer` (when `SMITH_MCP_PYTHON` names it), and a raw server (`fake_server.py`) that
+//! misbehaves on purpose.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use crate::common::{Env, records, stderr, stdout};
+
+const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/fake_server.py");
+
+struct Client {
+    env: Env,
+    work: PathBuf,
+}
+
+impl Client {
+    fn new() -> Self {
+        let env = Env::new();
+        let work = env.root.path().canonicalize().unwrap().join("work");
+        std::fs::create_dir(&work).unwrap();
+        Self { env, work }
+    }
+
+    /// `smith mcp add NAME FLAGS… -- COMMAND…`, which must succeed.
+    fn add(&self, name: &str, flags: &[&str], command: &[&str]) {
+        let mut args = vec!["mcp", "add", name];
+        args.extend_from_slice(flags);
+        args.push("--");
+        args.extend_from_slice(command);
+        let out = self.env.run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+
+    /// One scripted turn in the work directory (programs allowed): each call in a round of
+    /// its own, then a last answer; `eval --json`.
+    fn turn(&self, calls: &[(&str, serde_json::Value)]) -> Output {
+        let mut script = String::new();
+        for (i, (name, arguments)) in calls.iter().enumerate() {
+            script.push_str(&format!(
+                "round {{\n  tool-call id=\"c{i}\" name=\"{name}\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\n"
+            ));
+        }
+        script.push_str("round {\n  text \"done\"\n  stop \"end_turn\"\n}\n");
+        let script = self.env.write("turn.kdl", &script);
+        let mut cmd = self.env.command(&[
+            "eval",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "--allow-process",
+            "--json",
+            "go",
+        ]);
+        cmd.current_dir(&self.work);
+        cmd.output().unwrap()
+    }
+
+    fn mcp_list(&self) -> Vec<serde_json::Value> {
+        let out = self.env.run(&["mcp", "list", "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        records(&out)
+    }
+
+    /// The last session's entries, as `smith sessions get` prints them.
+    fn entries(&self) -> String {
+        let mut cmd = self.env.command(&["sessions", "get", "last"]);
+        cmd.current_dir(&self.work);
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    }
+}
+
+fn tool_ends(out: &Output) -> Vec<serde_json::Value> {
+    records(out)
+        .into_iter()
+        .filter(|r| r["type"] == "tool_end")
+        .collect()
+}
+
+fn notices(out: &Output) -> Vec<String> {
+    records(out)
+        .into_iter()
+        .filter(|r| r["type"] == "notice")
+        .map(|r| r["text"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn another_smith_serves_its_tools_and_a_later_process_offers_them_from_the_cache() {
+    let client = Client::new();
+    std::fs::write(client.work.join("notes.txt"), "hello through two Smiths\n").unwrap();
+    let inner_home = client.work.join(".inner");
+    client.add(
+        "smith",
+        &["--env", &format!("SMITH_HOME={}", inner_home.display())],
+        &[env!("CARGO_BIN_EXE_smith"), "mcp"],
+    );
+    let read = ("mcp__smith__read", serde_json::json!({"path": "notes.txt"}));
+    let out = client.turn(std::slice::from_ref(&read));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("hello through two Smiths"),
+        "{ends:?}"
+    );
+    // The server's start and each exchange are the session's effects.
+    let first = client.entries();
+    assert!(
+        first.contains("discover/1 process.start") && first.contains("process.send mcp-smith"),
+        "{first}"
+    );
+    let listed = client.mcp_list();
+    assert_eq!(listed[0]["state"], "listed", "{listed:?}");
+    assert!(
+        listed[0]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == "mcp__smith__read"),
+        "{listed:?}"
+    );
+    // A later process offers the cached tools: nothing is started before the call needs it.
+    let out = client.turn(&[read]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(tool_ends(&out)[0]["is_error"], false);
+    let second = client.entries();
+    assert!(!second.contains("discover/"), "{second}");
+    assert!(second.contains("c0/1 process.start"), "{second}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_raw_server_is_read_through_its_garbage_and_crash_and_started_again() {
+    let client = Client::new();
+    client.add("fake", &[], &["python3", FAKE, "ok"]);
+    let out = client.turn(&[
+        ("mcp__fake__echo", serde_json::json!({"text": "hi"})),
+        ("mcp__fake__crash", serde_json::json!({})),
+        ("mcp__fake__echo", serde_json::json!({"text": "again"})),
+        ("mcp__fake__weird_name", serde_json::json!({})),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = notices(&out);
+    assert!(
+        said.iter()
+            .any(|n| n.contains("`fake`") && n.contains("tool `bad` was skipped")),
+        "{said:?}"
+    );
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["output"], "echo: hi", "{ends:?}");
+    let crash = ends[1]["output"].as_str().unwrap();
+    assert_eq!(ends[1]["is_error"], true);
+    assert!(
+        crash.contains("exited with status 3") && crash.contains("dying on purpose"),
+        "{crash}"
+    );
+    // The next call starts it again.
+    assert_eq!(ends[2]["output"], "echo: again", "{ends:?}");
+    assert_eq!(ends[3]["output"], "called weird.name", "{ends:?}");
+    let updates: Vec<_> = records(&out)
+        .into_iter()
+        .filter(|r| r["type"] == "tool_update")
+        .collect();
+    assert!(
+        updates.iter().any(|u| u["text"] == "1/2 halfway"),
+        "{updates:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_server_that_never_answers_is_named_and_blocks_neither_the_others_nor_the_turn() {
+    let client = Client::new();
+    client.add("quiet", &["--timeout", "1"], &["python3", FAKE, "silent"]);
+    client.add("noise", &["--timeout", "1"], &["python3", FAKE, "garbage"]);
+    client.add("fake", &[], &["python3", FAKE, "ok"]);
+    let out = client.turn(&[("mcp__fake__echo", serde_json::json!({"text": "still"}))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(tool_ends(&out)[0]["output"], "echo: still");
+    let said = notices(&out);
+    assert!(
+        said.iter().any(|n| n.contains("`quiet`")
+            && n.contains("no answer to `initialize` within 1 s")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|n| n.contains("`noise`") && n.contains("not JSON-RPC messages")),
+        "{said:?}"
+    );
+    let listed = client.mcp_list();
+    let state = |name: &str| {
+        listed
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| r["state"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(state("quiet").as_deref(), Some("failed"));
+    assert_eq!(state("noise").as_deref(), Some("failed"));
+    assert_eq!(state("fake").as_deref(), Some("listed"));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_python_sdk_server_answers_with_structured_content_and_progress() {
+    let Some(python) = std::env::var_os("SMITH_MCP_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install the MCP Python SDK (.ci/run)"
+        );
+        return;
+    };
+    let client = Client::new();
+    let server = client.env.write(
+        "sdk_server.py",
+        r#"
+from mcp.server.mcpserver import MCPServer, Context
+
+server = MCPServer("sdk")
+
+@server.tool()
+async def weather(city: str, ctx: Context) -> dict:
+    """The weather in a city."""
+    await ctx.report_progress(1, 2, "looking")
+    return {"city": city, "temperature": 21}
+
+server.run()
+"#,
+    );
+    client.add(
+        "sdk",
+        &[],
+        &[python.to_str().unwrap(), server.to_str().unwrap()],
+    );
+    let out = client.turn(&[("mcp__sdk__weather", serde_json::json!({"city": "Oslo"}))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    let text = ends[0]["output"].as_str().unwrap();
+    assert!(text.contains("Oslo") && text.contains("21"), "{text}");
+    let updates: Vec<_> = records(&out)
+        .into_iter()
+        .filter(|r| r["type"] == "tool_update")
+        .collect();
+    assert!(
+        updates
+            .iter()
+            .any(|u| u["text"].as_str().unwrap_or_default().contains("looking")),
+        "{updates:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn aborting_a_call_tells_the_server_it_is_cancelled() {
+    // (What the server does with it is its own affair: the session ends right after.)
+    use std::io::BufRead as _;
+    let client = Client::new();
+    client.add("fake", &[], &["python3", FAKE, "ok"]);
+    let script = client.env.write(
+        "hang.kdl",
+        "round {\n  tool-call id=\"c0\" name=\"mcp__fake__hang\" arguments=#\"{}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut cmd = client.env.command(&[
+        "eval",
+        "-m",
+        "scripted/t",
+        "--script",
+        script.to_str().unwrap(),
+        "--allow-process",
+        "--json",
+        "go",
+    ]);
+    cmd.current_dir(&client.work)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    // Interrupted once the server said it is waiting: the call is running.
+    for line in lines.by_ref() {
+        let record: serde_json::Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if record["type"] == "tool_update" && record["text"] == "0 waiting" {
+            break;
+        }
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap()),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    child.wait().unwrap();
+    let end = rest
+        .iter()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["type"] == "tool_end")
+        .expect("the call ended");
+    assert_eq!(end["is_error"], true, "{end}");
+    // The cancel was sent to the server, as a recorded exchange of the call.
+    let mut cmd = client.env.command(&["sessions", "export", "last"]);
+    cmd.current_dir(&client.work);
+    let export = stdout(&cmd.output().unwrap());
+    let sent = export
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r.to_string().contains("process.send"))
+        .map(|r| r.to_string())
+        .find(|r| r.contains("notifications/cancelled"));
+    let sent = sent.expect("a process.send effect carried notifications/cancelled");
+    assert!(sent.contains(r#"\"requestId\":\"c0\""#), "{sent}");
+}
