@@ -208,6 +208,102 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand remove 'Remove an MCP server; its tools are no longer offered'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;mcp;serve'= {
+            cand -m 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too'
+            cand --model 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too'
+            cand --session 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one'
+            cand --script 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp;add'= {
+            cand -e 'A variable set for the server (repeatable); its value is never shown'
+            cand --env 'A variable set for the server (repeatable); its value is never shown'
+            cand --cwd 'The server''s working directory, relative to the session''s'
+            cand --timeout 'How long it may take to answer `initialize` and `tools/list` (default 30)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp;list'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --json 'One JSON record per server'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp;get'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --json 'One JSON record'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp;remove'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;mcp;help'= {
+            cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand remove 'Remove an MCP server; its tools are no longer offered'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;mcp;help;serve'= {
+        }
+        &'smith;mcp;help;add'= {
+        }
+        &'smith;mcp;help;list'= {
+        }
+        &'smith;mcp;help;get'= {
+        }
+        &'smith;mcp;help;remove'= {
+        }
+        &'smith;mcp;help;help'= {
         }
         &'smith;docs'= {
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
@@ -878,6 +974,21 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;rpc'= {
         }
         &'smith;help;mcp'= {
+            cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand remove 'Remove an MCP server; its tools are no longer offered'
+        }
+        &'smith;help;mcp;serve'= {
+        }
+        &'smith;help;mcp;add'= {
+        }
+        &'smith;help;mcp;list'= {
+        }
+        &'smith;help;mcp;get'= {
+        }
+        &'smith;help;mcp;remove'= {
         }
         &'smith;help;docs'= {
             cand list 'List every document: id, kind and title, ordered by id'

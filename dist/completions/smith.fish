@@ -196,21 +196,101 @@ auto\t''"
 complete -c smith -n "__fish_smith_using_subcommand rpc" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand rpc" -s V -l version -d 'Print version'
-complete -c smith -n "__fish_smith_using_subcommand mcp" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l session -d 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one' -r
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
-complete -c smith -n "__fish_smith_using_subcommand mcp" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l session -d 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
 workspace-write\t''
 full-access\t''"
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
 ask\t''
 auto-edit\t''
 auto\t''"
-complete -c smith -n "__fish_smith_using_subcommand mcp" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
-complete -c smith -n "__fish_smith_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c smith -n "__fish_smith_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "add" -d 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l session -d 'Record tool effects in this existing session (an id or unique prefix; `last`: the session most recently written among those started in this directory, else in the nearest directory above it in its project) instead of a new one' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l script -d 'Play this provider script in `smith_run` turns (scripted provider only); the model name becomes its label' -r -F
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s e -l env -d 'A variable set for the server (repeatable); its value is never shown' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l cwd -d 'The server\'s working directory, relative to the session\'s' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'How long it may take to answer `initialize` and `tools/list` (default 30)' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -l json -d 'One JSON record per server'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -l json -d 'One JSON record'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
+workspace-write\t''
+full-access\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l permission-mode -d 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does' -r -f -a "plan\t''
+ask\t''
+auto-edit\t''
+auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l disable-plugin -d 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids' -r
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -l sandbox -d 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces' -r -f -a "read-only\t''
@@ -781,6 +861,11 @@ complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "models" -d 'List the model catalog: limits, capabilities, prices and where each figure comes from'
 complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_subcommand_from eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "man" -d 'Print the manual page of `smith` or of one of its commands (roff: pipe it into `man -l -`), or list the pages with --list'

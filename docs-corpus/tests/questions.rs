@@ -122,6 +122,24 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
         "resume yesterday's session",
         &[("sessions", "Resume an earlier session")],
     ),
+    // The MCP client guide.
+    (
+        "add an MCP server to smith",
+        &[
+            ("mcp-client", "Add a server"),
+            (
+                "mcp-client",
+                "MCP servers — add an MCP server to Smith and use its tools",
+            ),
+        ],
+    ),
+    (
+        "why are my MCP server's tools not offered",
+        &[
+            ("mcp-client", "When a server's tools are offered"),
+            ("mcp-client", "What you see"),
+        ],
+    ),
 ];
 
 /// Questions written after the ranking above was settled, judged on looser terms: each must

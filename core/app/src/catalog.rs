@@ -107,7 +107,8 @@ pub fn tool_records(
 }
 
 /// One known plugin as `smith plugins list --json` prints it: id, version, world, grants,
-/// state (`active` or `disabled`, with `disabled_by`), what it contributes, its origin, and
+/// state (`active` or `disabled`, with `disabled_by`), what it contributes (`tools`, the
+/// `dynamic_tools` prefix, `handlers`, `provider`), its origin, and
 /// the grants a run from the listed directory refuses it (`process`: that run's process
 /// policy).
 pub fn plugin_record(
@@ -132,6 +133,8 @@ pub fn plugin_record(
         "net_hosts": m.net_hosts.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "state": state,
         "tools": m.tools,
+        // The prefix of the tools it finds at run time (`dynamic-tools`), if it does.
+        "dynamic_tools": m.dynamic.as_ref().map(|d| &d.prefix),
         "handlers": m.handlers,
         "provider": m.provider.as_ref().map(|p| json!({
             "id": p.id,

@@ -268,3 +268,58 @@ impl crate::Loadout {
 
 /// The most notices one `discover` may give.
 const MAX_NOTICES: usize = 32;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, schema: serde_json::Value) -> ToolDefinition {
+        ToolDefinition {
+            name: name.to_owned(),
+            description: String::new(),
+            input_schema: schema,
+        }
+    }
+
+    #[test]
+    fn a_malformed_tool_is_skipped_with_a_notice_and_the_others_kept() {
+        let decl = DynamicTools {
+            prefix: "mcp__".to_owned(),
+            cache: None,
+        };
+        let object = serde_json::json!({"type": "object"});
+        let (found, notices) = check(
+            "mcp-client@0.1.0",
+            &decl,
+            vec![
+                tool("mcp__s__ok", object.clone()),
+                tool("other", object.clone()),
+                tool(&format!("mcp__{}", "x".repeat(60)), object.clone()),
+                tool("mcp__s__a.b", object.clone()),
+                tool("mcp__s__ok", object.clone()),
+                tool("mcp__s__list", serde_json::json!({"type": "array"})),
+                tool(
+                    "mcp__s__bad",
+                    serde_json::json!({"type": "object", "minProperties": "x"}),
+                ),
+                tool("mcp__s__fine", object),
+            ],
+        );
+        let names: Vec<&str> = found.definitions.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["mcp__s__ok", "mcp__s__fine"]);
+        assert_eq!(notices.len(), 6, "{notices:?}");
+        for (notice, says) in notices.iter().zip([
+            "does not start with `mcp__`",
+            "1 to 64 letters",
+            "1 to 64 letters",
+            "given twice",
+            "not an object schema",
+            "input schema is invalid",
+        ]) {
+            assert!(
+                notice.contains(says) && notice.starts_with("plugin mcp-client@0.1.0: tool `"),
+                "{notice}"
+            );
+        }
+    }
+}

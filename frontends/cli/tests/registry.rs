@@ -52,7 +52,13 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 17);
+    assert_eq!(plugins.len(), 18);
+    // The MCP client: the tools of the servers the user added, found at run time.
+    assert_eq!(plugins[17]["id"], "mcp-client");
+    assert_eq!(plugins[17]["grants"], serde_json::json!(["process.exec"]));
+    assert_eq!(plugins[17]["tools"], serde_json::json!([]));
+    assert_eq!(plugins[17]["dynamic_tools"], "mcp__");
+    assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@1.4.0");
     assert_eq!(

@@ -576,4 +576,69 @@ mod tests {
             assert!(err.contains(says) && err.contains("m.kdl"), "{text}: {err}");
         }
     }
+
+    #[test]
+    fn run_time_tools_take_a_prefix_and_a_user_cache_and_bad_ones_say_why() {
+        let head = "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.4.0\"\n";
+        let m = Manifest::parse(
+            &format!("{head} dynamic-tools prefix=\"mcp__\" cache=\"tools\"\n state \"tools\" scope=\"user\" version=1 max-bytes=99\n}}"),
+            "m.kdl",
+        )
+        .unwrap();
+        assert!(m.tools.is_empty());
+        assert_eq!(
+            m.dynamic,
+            Some(DynamicTools {
+                prefix: "mcp__".to_owned(),
+                cache: Some("tools".to_owned())
+            })
+        );
+        for (body, says) in [
+            ("dynamic-tools", "needs a `prefix`"),
+            (
+                "dynamic-tools prefix=\"a b\"",
+                "needs a `prefix` of 1 to 32",
+            ),
+            (
+                "dynamic-tools prefix=\"x\" loud=#true",
+                "unknown dynamic-tools property `loud`",
+            ),
+            ("dynamic-tools \"x\"", "takes properties only"),
+            (
+                "dynamic-tools prefix=\"x\"\n dynamic-tools prefix=\"y\"",
+                "declared twice",
+            ),
+            (
+                "dynamic-tools prefix=\"x\" cache=\"c\"",
+                "does not declare with scope=\"user\"",
+            ),
+            (
+                "dynamic-tools prefix=\"x\" cache=\"c\"\n state \"c\" scope=\"session\" version=1 max-bytes=9",
+                "does not declare with scope=\"user\"",
+            ),
+            (
+                "dynamic-tools prefix=\"x_\"\n tool \"x_a\"",
+                "tool `x_a` starts with the prefix `x_`",
+            ),
+        ] {
+            let err = Manifest::parse(&format!("{head} {body}\n}}"), "m.kdl")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(says), "{body}: {err}");
+        }
+        // Only a tool plugin built against 1.4.0 or later exports `discover`.
+        for (text, says) in [
+            (
+                "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.3.0\"\n dynamic-tools prefix=\"x\"\n}",
+                "built against package 1.4.0 or later",
+            ),
+            (
+                "plugin \"m\" { version \"1\"\n world \"product-plugin@1.4.0\"\n dynamic-tools prefix=\"x\"\n}",
+                "belongs to a `tool-plugin@1.4.0` plugin",
+            ),
+        ] {
+            let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();
+            assert!(err.contains(says), "{text}: {err}");
+        }
+    }
 }

@@ -44,8 +44,8 @@ pub(crate) struct McpArgs {
 /// `smith mcp` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum McpCommand {
-    /// Serve MCP over stdin and stdout (what plain `smith mcp` does).
-    #[command(after_help = MCP_AFTER_HELP)]
+    /// Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says
+    /// what is served).
     Serve(ServeArgs),
     /// Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL.
     #[command(after_help = crate::commands::mcp_servers::ADD_AFTER_HELP)]

@@ -189,8 +189,8 @@ fn a_server_that_never_answers_is_named_and_blocks_neither_the_others_nor_the_tu
     assert_eq!(tool_ends(&out)[0]["output"], "echo: still");
     let said = notices(&out);
     assert!(
-        said.iter().any(|n| n.contains("`quiet`")
-            && n.contains("no answer to `initialize` within 1 s")),
+        said.iter()
+            .any(|n| n.contains("`quiet`") && n.contains("no answer to `initialize` within 1 s")),
         "{said:?}"
     );
     assert!(

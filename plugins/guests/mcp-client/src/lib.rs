@@ -123,9 +123,12 @@ fn discover() -> Discovery {
     }
 }
 
-/// Server `name`'s tools, as Smith offers them with each one's MCP name, and a notice for
-/// each it lists malformed.
-fn list(name: &str, server: &Server) -> Result<(Vec<(Cached, String)>, Vec<String>), Failure> {
+/// A server's listing: each tool as Smith offers it with its MCP name, and a notice for each
+/// tool it lists malformed.
+type Listing = (Vec<(Cached, String)>, Vec<String>);
+
+/// Server `name`'s tools.
+fn list(name: &str, server: &Server) -> Result<Listing, Failure> {
     let mut conn = Conn::open(name, server)?;
     let mut tools = Vec::new();
     let mut notices = Vec::new();

@@ -20,8 +20,6 @@ const POLL: Duration = Duration::from_millis(200);
 
 /// A connection to one server's kept program, for the length of one call.
 pub struct Conn {
-    /// The server's name (as the user added it).
-    pub server: String,
     /// The kept program's session name.
     session: String,
     /// Output received and not yet taken as lines.
@@ -93,7 +91,6 @@ impl Conn {
             Err(e) => return Err(start_failure(name, server, &e)),
         };
         let mut conn = Self {
-            server: name.to_owned(),
             session,
             buf: Vec::new(),
             garbage: 0,
@@ -136,11 +133,6 @@ impl Conn {
             "; its standard error ended with: {}",
             cut(&text.join(" ⏎ "), 600)
         )
-    }
-
-    /// Stop the server's program (it is started again by the next call that needs it).
-    pub fn stop(&self) {
-        process::stop_session(&self.session);
     }
 
     fn write(&mut self, message: &Value) -> Result<(), Failure> {
