@@ -60,6 +60,9 @@ fn discover() -> Discovery {
     listed.retain(|name, _| servers.contains_key(name));
     cache.retain(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)));
     let mut changed = known != (listed.len(), cache.len());
+    // The servers to list are started together, then each is greeted and asked in turn:
+    // they boot at once, so listing them all takes about as long as the slowest.
+    let mut started = Vec::new();
     for (name, server) in &servers {
         let fingerprint = server.fingerprint();
         if listed
@@ -70,11 +73,27 @@ fn discover() -> Discovery {
         }
         changed = true;
         cache.retain(|t| config::server_of(&t.name) != Some(name));
-        match list(name, server) {
+        listed.remove(name);
+        match Conn::start(name, server) {
+            Ok(conn) => started.push((name, server, conn)),
+            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
+        }
+    }
+    let mut asked = Vec::new();
+    for (name, server, (mut conn, greeting)) in started {
+        let sent = (if greeting { conn.greet(server) } else { Ok(()) })
+            .and_then(|()| conn.send_request("tools/list", json!({}), &page_id(0)));
+        match sent {
+            Ok(()) => asked.push((name, server, conn)),
+            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
+        }
+    }
+    for (name, server, mut conn) in asked {
+        match list(name, server, &mut conn) {
             Ok((tools, said)) => {
                 notices.extend(said);
                 let mut entry = Listed {
-                    fingerprint,
+                    fingerprint: server.fingerprint(),
                     ..Listed::default()
                 };
                 for (tool, mcp) in tools {
@@ -83,19 +102,7 @@ fn discover() -> Discovery {
                 }
                 listed.insert(name.clone(), entry);
             }
-            Err(failure) => {
-                let why = failure.text();
-                notices.push(format!(
-                    "MCP server `{name}` did not list its tools: {why}; its tools are not offered (smith mcp get {name} shows its entry)"
-                ));
-                listed.insert(
-                    name.clone(),
-                    Listed {
-                        error: Some(why),
-                        ..Listed::default()
-                    },
-                );
-            }
+            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
         }
     }
     if changed {
@@ -123,27 +130,42 @@ fn discover() -> Discovery {
     }
 }
 
+/// Record that server `name` could not be listed, and say so once.
+fn failed(
+    listed: &mut BTreeMap<String, Listed>,
+    notices: &mut Vec<String>,
+    name: &str,
+    failure: &Failure,
+) {
+    let why = failure.text();
+    notices.push(format!(
+        "MCP server `{name}` did not list its tools: {why}; its tools are not offered (smith mcp get {name} shows its entry)"
+    ));
+    listed.insert(
+        name.to_owned(),
+        Listed {
+            error: Some(why),
+            ..Listed::default()
+        },
+    );
+}
+
+/// The id of `tools/list` request `page`.
+fn page_id(page: usize) -> String {
+    format!("smith-list-{page}")
+}
+
 /// A server's listing: each tool as Smith offers it with its MCP name, and a notice for each
 /// tool it lists malformed.
 type Listing = (Vec<(Cached, String)>, Vec<String>);
 
-/// Server `name`'s tools.
-fn list(name: &str, server: &Server) -> Result<Listing, Failure> {
-    let mut conn = Conn::open(name, server)?;
+/// Server `name`'s tools, read from `conn`, which was sent the first page's request.
+fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure> {
     let mut tools = Vec::new();
     let mut notices = Vec::new();
-    let mut cursor: Option<String> = None;
-    for page in 0..MAX_PAGES {
-        let params = match &cursor {
-            Some(c) => json!({ "cursor": c }),
-            None => json!({}),
-        };
-        let result = conn.request(
-            "tools/list",
-            params,
-            &format!("smith-list-{page}"),
-            Some(server.timeout()),
-        )?;
+    let mut page = 0;
+    loop {
+        let result = conn.wait("tools/list", &page_id(page), Some(server.timeout()))?;
         for tool in result["tools"]
             .as_array()
             .map(Vec::as_slice)
@@ -176,10 +198,17 @@ fn list(name: &str, server: &Server) -> Result<Listing, Failure> {
                 mcp.to_owned(),
             ));
         }
-        cursor = result["nextCursor"].as_str().map(str::to_owned);
-        if cursor.is_none() {
+        let Some(cursor) = result["nextCursor"].as_str() else {
+            break;
+        };
+        page += 1;
+        if page == MAX_PAGES {
+            notices.push(format!(
+                "MCP server `{name}` lists its tools in more than {MAX_PAGES} pages; the first {MAX_PAGES} are offered"
+            ));
             break;
         }
+        conn.send_request("tools/list", json!({ "cursor": cursor }), &page_id(page))?;
     }
     Ok((tools, notices))
 }

@@ -15,6 +15,9 @@ use crate::config::Server;
 /// speaks).
 pub const PROTOCOL_VERSION: &str = "2025-06-18";
 
+/// The id of the `initialize` request.
+const INITIALIZE: &str = "initialize";
+
 /// How long one wait for output lasts before the call looks at its cancel flag again.
 const POLL: Duration = Duration::from_millis(200);
 
@@ -65,6 +68,17 @@ impl Conn {
     /// Reach server `name` as `server` configures it: its kept program, started now (with the
     /// MCP handshake, within the server's timeout) when it is not running.
     pub fn open(name: &str, server: &Server) -> Result<Self, Failure> {
+        let (mut conn, greeting) = Self::start(name, server)?;
+        if greeting {
+            conn.greet(server)?;
+        }
+        Ok(conn)
+    }
+
+    /// Reach server `name`'s kept program, starting it when it is not running; a program
+    /// started now has been sent `initialize` (true), whose answer [`Conn::greet`] waits
+    /// for — so several servers boot at once.
+    pub fn start(name: &str, server: &Server) -> Result<(Self, bool), Failure> {
         let request = ProcessRequest {
             program: server.command.clone(),
             args: server.args.clone(),
@@ -98,26 +112,36 @@ impl Conn {
             list_changed: false,
         };
         if started {
-            let timeout = server.timeout();
             let params = json!({
                 "protocolVersion": PROTOCOL_VERSION,
                 "capabilities": {},
                 "clientInfo": {"name": "smith", "version": env!("CARGO_PKG_VERSION")},
             });
-            if let Err(e) = conn.request("initialize", params, "initialize", Some(timeout)) {
-                // A server that did not finish its handshake is not kept half-open.
-                let tail = conn.stderr_tail();
-                process::stop_session(&conn.session);
-                return Err(match e {
-                    Failure::Cancelled => Failure::Cancelled,
-                    Failure::Other(why) => {
-                        Failure::Other(format!("its `initialize` failed: {why}{tail}"))
-                    }
-                });
+            if let Err(e) = conn.send_request("initialize", params, INITIALIZE) {
+                return Err(conn.abandon(e));
             }
-            conn.notify("notifications/initialized", json!({}))?;
         }
-        Ok(conn)
+        Ok((conn, started))
+    }
+
+    /// Wait for the answer to the `initialize` [`Conn::start`] sent (within the server's
+    /// timeout), then say `notifications/initialized`. A server that fails is stopped, not
+    /// kept half-open.
+    pub fn greet(&mut self, server: &Server) -> Result<(), Failure> {
+        if let Err(e) = self.wait("initialize", INITIALIZE, Some(server.timeout())) {
+            return Err(self.abandon(e));
+        }
+        self.notify("notifications/initialized", json!({}))
+    }
+
+    /// Stop a server whose handshake failed with `e`, and say why with its standard error.
+    fn abandon(&self, e: Failure) -> Failure {
+        let tail = self.stderr_tail();
+        process::stop_session(&self.session);
+        match e {
+            Failure::Cancelled => Failure::Cancelled,
+            Failure::Other(why) => Failure::Other(format!("its `initialize` failed: {why}{tail}")),
+        }
     }
 
     /// The last lines of the server's standard error, as `; its standard error ended with:
@@ -151,9 +175,7 @@ impl Conn {
         self.write(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     }
 
-    /// Send request `method` with id `id` and wait for its response: its `result`, or its
-    /// `error` in words. `timeout`: the longest the server may stay silent (`None`: until
-    /// the call is cancelled). A cancelled wait tells the server (`notifications/cancelled`).
+    /// Send request `method` with id `id` and wait for its response ([`Conn::wait`]).
     pub fn request(
         &mut self,
         method: &str,
@@ -161,7 +183,24 @@ impl Conn {
         id: &str,
         timeout: Option<Duration>,
     ) -> Result<Value, Failure> {
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        self.send_request(method, params, id)?;
+        self.wait(method, id, timeout)
+    }
+
+    /// Send request `method` with id `id`, not waiting for its answer.
+    pub fn send_request(&mut self, method: &str, params: Value, id: &str) -> Result<(), Failure> {
+        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+    }
+
+    /// Wait for the response to request `id` (of `method`): its `result`, or its `error` in
+    /// words. `timeout`: the longest the server may stay silent (`None`: until the call is
+    /// cancelled). A cancelled wait tells the server (`notifications/cancelled`).
+    pub fn wait(
+        &mut self,
+        method: &str,
+        id: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Failure> {
         let mut heard = Instant::now();
         loop {
             while let Some(line) = self.next_line() {
