@@ -3,7 +3,10 @@
 //! including its durable intent and completion in a real session file (median of 50), and
 //! `web_fetch` of a 1 MB HTML page from a loopback server against the same page fetched by the
 //! bare HTTP engine (median of 20 each), and a tool call exchanging a line with a server kept
-//! across calls (median of 50). Prints `name value` lines (milliseconds).
+//! across calls (median of 50), and the bundled MCP client against three stdio servers (a raw
+//! Python server, whose interpreter start dominates): finding their tools against a bare
+//! client doing the same over pipes, and a tool call against the bare `tools/call` round trip
+//! (medians). Prints `name value` lines (milliseconds).
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::sync::Arc;
@@ -76,6 +79,238 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("tool_call_ms {:.3}", median(calls));
     web_fetch(&host, &context)?;
     kept_exchange(&cache, &context)?;
+    mcp_client(&cache, &context)?;
+    Ok(())
+}
+
+/// The raw MCP server of the MCP client's tests.
+const MCP_SERVER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../frontends/cli/tests/mcp/fake_server.py"
+);
+
+/// User state in memory, for the MCP client's servers and cache.
+#[derive(Default)]
+struct MemoryState(std::sync::Mutex<std::collections::HashMap<String, smith::StateValue>>);
+
+impl smith::ScopedState for MemoryState {
+    fn get(&self, key: &smith::StateKey) -> Result<Option<smith::StateValue>, smith::StateError> {
+        Ok(self.0.lock().unwrap().get(&key.name).cloned())
+    }
+
+    fn set(
+        &self,
+        key: &smith::StateKey,
+        value: Option<smith::StateValue>,
+        _cause: Option<smith::EntryId>,
+    ) -> Result<(), smith::StateError> {
+        let mut map = self.0.lock().unwrap();
+        match value {
+            Some(v) => map.insert(key.name.clone(), v),
+            None => map.remove(&key.name),
+        };
+        Ok(())
+    }
+}
+
+/// A bare MCP client over one server's pipes.
+struct Bare {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Bare {
+    fn spawn() -> std::io::Result<Self> {
+        let mut child = std::process::Command::new("python3")
+            .args([MCP_SERVER, "ok"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()?;
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        Ok(Self {
+            child,
+            input,
+            output,
+        })
+    }
+
+    fn send(&mut self, message: &serde_json::Value) -> std::io::Result<()> {
+        use std::io::Write as _;
+        writeln!(self.input, "{message}")
+    }
+
+    /// Read lines until the answer to `id`.
+    fn answer(&mut self, id: &str) -> std::io::Result<serde_json::Value> {
+        use std::io::BufRead as _;
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line)? == 0 {
+                return Err(std::io::Error::other("the server ended"));
+            }
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line)
+                && v["id"] == id
+            {
+                return Ok(v);
+            }
+        }
+    }
+
+    fn request(
+        &mut self,
+        id: &str,
+        method: &str,
+        params: serde_json::Value,
+    ) -> std::io::Result<()> {
+        self.send(
+            &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+        )
+    }
+}
+
+impl Drop for Bare {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Three servers started at once, greeted and listed by a bare client: the servers' own time.
+fn bare_listing() -> std::io::Result<f64> {
+    let t = Instant::now();
+    let mut servers = (0..3)
+        .map(|_| Bare::spawn())
+        .collect::<std::io::Result<Vec<_>>>()?;
+    for s in &mut servers {
+        s.request("i", "initialize", serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bare", "version": "1"}}))?;
+    }
+    for s in &mut servers {
+        s.answer("i")?;
+        s.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        s.request("l", "tools/list", serde_json::json!({}))?;
+    }
+    for s in &mut servers {
+        s.answer("l")?;
+    }
+    Ok(t.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// The bundled MCP client: its `discover` with three servers to list (a fresh loadout and
+/// session each time) against [`bare_listing`], and a call of `echo` against the bare round
+/// trip; medians of 10 and 50.
+fn mcp_client(
+    cache: &CompileCache,
+    context: &ToolContext,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let client = smith_plugins::BUNDLED
+        .iter()
+        .find(|p| p.manifest.contains("plugin \"mcp-client\""))
+        .ok_or("the mcp-client plugin is not bundled")?;
+    let sources = [PluginSource {
+        origin: client.origin,
+        manifest: client.manifest,
+        component: client.component,
+        parsed: None,
+        declared: None,
+    }];
+    let servers: serde_json::Map<String, serde_json::Value> = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            (
+                (*n).to_owned(),
+                serde_json::json!({"command": "python3", "args": [MCP_SERVER, "ok"]}),
+            )
+        })
+        .collect();
+    let loadout =
+        |state: &Arc<MemoryState>| -> Result<smith_host::Loadout, Box<dyn std::error::Error>> {
+            Ok(Host::load(&sources, cache, Limits::default())?
+                .loadout()
+                .with_policy(smith_host::Policy {
+                    process: smith_host::ProcessPolicy::Allowed("the bench allows it".into()),
+                    sandbox: smith_host::sandbox::Sandbox::full_access(),
+                    state_files: smith_host::StateFiles(Some(
+                        Arc::clone(state) as Arc<dyn smith::ScopedState>
+                    )),
+                    ..smith_host::Policy::default()
+                }))
+        };
+    let fresh_state = || {
+        let state = Arc::new(MemoryState::default());
+        state.0.lock().unwrap().insert(
+            "servers".to_owned(),
+            smith::StateValue {
+                version: 1,
+                value: serde_json::Value::Object(servers.clone()),
+            },
+        );
+        state
+    };
+    let (mut discovered, mut bare) = (Vec::new(), Vec::new());
+    let mut tools = None;
+    for _ in 0..10 {
+        bare.push(bare_listing()?);
+        let state = fresh_state();
+        let loadout = loadout(&state)?;
+        let context = ToolContext {
+            resident: Some(Arc::default()),
+            ..context.clone()
+        };
+        let t = Instant::now();
+        let notices = loadout.discover(&context, &Cancel::new());
+        discovered.push(t.elapsed().as_secs_f64() * 1000.0);
+        // Only the server's malformed tool is refused, once per server.
+        assert!(
+            notices.len() == 3 && notices.iter().all(|n| n.contains("tool `bad`")),
+            "{notices:?}"
+        );
+        assert_eq!(
+            loadout
+                .definitions()
+                .iter()
+                .filter(|d| d.name.starts_with("mcp__"))
+                .count(),
+            12
+        );
+        tools = Some((loadout, context));
+    }
+    let (bare_ms, discover_ms) = (median(bare), median(discovered));
+    println!("mcp_bare_listing_ms {bare_ms:.3}");
+    println!("mcp_discover_ms {discover_ms:.3}");
+    println!("mcp_discover_over_servers_ms {:.3}", discover_ms - bare_ms);
+
+    let (loadout, context) = tools.ok_or("no loadout")?;
+    let call = ToolCall {
+        id: "echo".into(),
+        name: "mcp__a__echo".into(),
+        arguments: serde_json::json!({"text": "ping"}),
+    };
+    let mut calls = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        let out = loadout.call(&call, &context, &Cancel::new());
+        calls.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(out.output, "echo: ping", "{}", out.output);
+    }
+    let mut server = Bare::spawn()?;
+    server.request("i", "initialize", serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bare", "version": "1"}}))?;
+    server.answer("i")?;
+    let mut direct = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        server.request(
+            "e",
+            "tools/call",
+            serde_json::json!({"name": "echo", "arguments": {"text": "ping"}}),
+        )?;
+        server.answer("e")?;
+        direct.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (call_ms, direct_ms) = (median(calls), median(direct));
+    println!("mcp_call_ms {call_ms:.3}");
+    println!("mcp_bare_call_ms {direct_ms:.3}");
+    println!("mcp_call_over_server_ms {:.3}", call_ms - direct_ms);
     Ok(())
 }
 

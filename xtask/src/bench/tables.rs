@@ -215,6 +215,41 @@ const HOST: &[Row] = &[
         "web_fetch of a 1 MB page above the server's own time",
         Limit::Ms(50.0),
     ),
+    (
+        "kept_exchange_call_ms",
+        "a tool call exchanging a line with a kept server",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_bare_listing_ms",
+        "3 stdio MCP servers started, greeted, listed by a bare client",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_discover_ms",
+        "the same 3 servers' tools found by the MCP client plugin",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_discover_over_servers_ms",
+        "MCP tools offered, above the servers' own listing time",
+        Limit::Ms(20.0),
+    ),
+    (
+        "mcp_bare_call_ms",
+        "an MCP `tools/call` round trip by a bare client",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_call_ms",
+        "the same call as a Smith tool call (durable effects)",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_call_over_server_ms",
+        "an MCP tool call above the server's own round trip",
+        Limit::Ms(2.0),
+    ),
 ];
 const HOST_DEBUG: &[Row] = &[(
     "plugins_start_warm_ms",
