@@ -2178,7 +2178,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__mcp__subcmd__add)
-            opts="-e -c -h -V --env --cwd --timeout --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            opts="-e -c -h -V --env --cwd --timeout --call-timeout --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2197,6 +2197,10 @@ _smith() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --call-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

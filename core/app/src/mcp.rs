@@ -41,10 +41,24 @@ pub struct Server {
     #[serde(default)]
     pub cwd: Option<String>,
     /// How long it may take to answer `initialize` or `tools/list`, in milliseconds (none:
-    /// 30 000).
+    /// 30 000; at most [`MAX_TIMEOUT_MS`]).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// How long it may stay silent during a tool call (its progress counts), in milliseconds
+    /// (none: 300 000; at most [`MAX_CALL_TIMEOUT_MS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_timeout_ms: Option<u64>,
 }
+
+/// The longest `timeout_ms`: 10 minutes.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// The longest `call_timeout_ms`: an hour.
+pub const MAX_CALL_TIMEOUT_MS: u64 = 3_600_000;
+
+/// The most servers that run at once in a session (the host keeps at most 8 programs per
+/// plugin); more may be added, and those beyond fail to start while 8 run.
+pub const MAX_RUNNING: usize = 8;
 
 /// What the plugin last listed from one server.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -157,8 +171,12 @@ impl Servers {
             name: String::new(),
             why: e.to_string(),
         })?;
+        self.set("servers", value)
+    }
+
+    fn set(&self, slot: &str, value: serde_json::Value) -> Result<(), McpError> {
         self.files.set(
-            &Self::key("servers"),
+            &Self::key(slot),
             Some(StateValue {
                 version: SLOT_VERSION,
                 value,
@@ -192,19 +210,34 @@ impl Servers {
         if texts.into_iter().any(|t| t.contains('\0')) {
             return Err(bad("a NUL byte cannot be passed to a program"));
         }
-        if let Some(key) = server
-            .env
-            .keys()
-            .find(|k| k.is_empty() || k.contains(['=', '\0']))
-        {
+        if let Some(key) = server.env.keys().find(|k| {
+            k.is_empty()
+                || k.chars()
+                    .any(|c| c == '=' || c.is_whitespace() || c.is_control())
+        }) {
             return Err(McpError::BadEntry {
                 name: name.to_owned(),
                 why: format!("`{key}` cannot name an environment variable"),
             });
         }
+        for (limit, given, what) in [
+            (MAX_TIMEOUT_MS, server.timeout_ms, "its timeout"),
+            (
+                MAX_CALL_TIMEOUT_MS,
+                server.call_timeout_ms,
+                "its call timeout",
+            ),
+        ] {
+            if given.is_some_and(|ms| !(1_000..=limit).contains(&ms)) {
+                return Err(McpError::BadEntry {
+                    name: name.to_owned(),
+                    why: format!("{what} must be from 1 to {} seconds", limit / 1000),
+                });
+            }
+        }
         let mut servers = self.list()?;
-        if servers.contains_key(name) {
-            return Err(McpError::Exists(name.to_owned()));
+        if let Some(known) = servers.keys().find(|k| k.eq_ignore_ascii_case(name)) {
+            return Err(McpError::Exists(known.clone()));
         }
         servers.insert(name.to_owned(), server);
         self.write(&servers)
@@ -220,6 +253,21 @@ impl Servers {
             .remove(name)
             .ok_or_else(|| McpError::Unknown(name.to_owned()))?;
         self.write(&servers)?;
+        // What was listed from it goes too, so a server added again under the name is listed
+        // afresh (the plugin would drop it at its next discovery anyway).
+        let mut listed = self.listed()?;
+        if listed.remove(name).is_some() {
+            self.set("listed", serde_json::to_value(&listed).unwrap_or_default())?;
+        }
+        let prefix = format!("mcp__{name}__");
+        let cached: Vec<serde_json::Value> = self.read("tools")?;
+        let kept: Vec<&serde_json::Value> = cached
+            .iter()
+            .filter(|t| !t["name"].as_str().is_some_and(|n| n.starts_with(&prefix)))
+            .collect();
+        if kept.len() != cached.len() {
+            self.set("tools", serde_json::to_value(&kept).unwrap_or_default())?;
+        }
         Ok(removed)
     }
 }

@@ -129,7 +129,12 @@ pub(crate) fn check(
 ) -> (Found, Vec<String>) {
     let mut found = Found::default();
     let mut notices = Vec::new();
+    let mut over = 0_usize;
     for d in given {
+        if found.definitions.len() == MAX_DYNAMIC_TOOLS {
+            over += 1;
+            continue;
+        }
         let name = crate::handlers::cut_to(&d.name, 80);
         let fault = if !d.name.starts_with(&decl.prefix) {
             Some(format!("its name does not start with `{}`", decl.prefix))
@@ -168,6 +173,18 @@ pub(crate) fn check(
                 "plugin {owner}: tool `{name}` was skipped: {why}; its other tools are offered"
             ));
         }
+    }
+    if notices.len() > MAX_NOTICES - 2 {
+        let more = notices.len() - (MAX_NOTICES - 2);
+        notices.truncate(MAX_NOTICES - 2);
+        notices.push(format!(
+            "plugin {owner}: {more} more of its tools were skipped for such reasons"
+        ));
+    }
+    if over > 0 {
+        notices.push(format!(
+            "plugin {owner}: {over} of its tools were skipped: a plugin offers at most {MAX_DYNAMIC_TOOLS} tools found at run time, and the first {MAX_DYNAMIC_TOOLS} are offered"
+        ));
     }
     (found, notices)
 }

@@ -343,8 +343,9 @@ pub(crate) fn shell_line<'a>(program: &str, args: impl Iterator<Item = &'a str>)
     line
 }
 
-/// A request as its effect's intent records it: as the plugin made it (inherited variables
-/// are not part of it, so their values never reach the session).
+/// A request as its effect's intent records it: as the plugin made it, but for the values of
+/// the variables it sets, which are often credentials (an MCP server's token): each is
+/// recorded by name and length only. Inherited variables are not part of it either.
 pub(crate) fn recorded(request: &wit::ProcessRequest) -> serde_json::Value {
     json!({
         "program": request.program,
@@ -354,7 +355,11 @@ pub(crate) fn recorded(request: &wit::ProcessRequest) -> serde_json::Value {
             wit::EnvBase::Clean => "clean",
             wit::EnvBase::Baseline => "baseline",
         },
-        "env": request.env,
+        "env": request
+            .env
+            .iter()
+            .map(|(name, value)| json!({"name": name, "bytes": value.len()}))
+            .collect::<Vec<_>>(),
         "timeout_ms": request.timeout_ms,
         "output_limit": request.output_limit,
     })

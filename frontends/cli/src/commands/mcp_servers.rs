@@ -38,9 +38,14 @@ pub(crate) struct AddArgs {
     /// The server's working directory, relative to the session's.
     #[arg(long, value_name = "DIR")]
     pub(crate) cwd: Option<String>,
-    /// How long it may take to answer `initialize` and `tools/list` (default 30).
+    /// How long it may take to answer `initialize` and `tools/list` (default 30, at most
+    /// 600).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) timeout: Option<u64>,
+    /// How long it may stay silent during a tool call, its progress notifications counting
+    /// as speech (default 300, at most 3600).
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) call_timeout: Option<u64>,
     /// The program and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     pub(crate) command: Vec<String>,
@@ -77,7 +82,12 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
                 format!("smith mcp add: --env `{}` is not KEY=VALUE", key_only(pair)),
             ));
         };
-        env.insert(key.to_owned(), value.to_owned());
+        if env.insert(key.to_owned(), value.to_owned()).is_some() {
+            return Err(CliError::new(
+                exit::USAGE,
+                format!("smith mcp add: --env `{key}` is given twice; give each variable once"),
+            ));
+        }
     }
     let mut command = args.command.into_iter();
     let server = Server {
@@ -86,15 +96,24 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         env,
         cwd: args.cwd,
         timeout_ms: args.timeout.map(|s| s.saturating_mul(1000)),
+        call_timeout_ms: args.call_timeout.map(|s| s.saturating_mul(1000)),
     };
     let line = command_line(&server);
     servers(global)?
         .add(&args.name, server)
         .map_err(|e| refuse(&e))?;
     let name = &args.name;
-    write_stdout(&format!(
+    let mut said = format!(
         "added MCP server `{name}`: {line}\nIts tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
-    ))
+    );
+    let count = servers(global)?.list().map_or(0, |s| s.len());
+    if count > smith_app::mcp::MAX_RUNNING {
+        said.push_str(&format!(
+            "Note: {count} servers are added; at most {} run at once in a session, and a server started beyond them fails until the session ends.\n",
+            smith_app::mcp::MAX_RUNNING
+        ));
+    }
+    write_stdout(&said)
 }
 
 /// `smith mcp remove NAME`.
@@ -155,6 +174,9 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     if let Some(ms) = server.timeout_ms {
         out.push_str(&format!("  timeout: {} s\n", ms / 1000));
     }
+    if let Some(ms) = server.call_timeout_ms {
+        out.push_str(&format!("  call timeout: {} s\n", ms / 1000));
+    }
     out.push_str(&format!("  state: {}\n", state.words()));
     for (tool, mcp) in state.tools() {
         out.push_str(&format!("  tool {tool} ({mcp})\n"));
@@ -185,6 +207,7 @@ impl<'a> State<'a> {
 
     fn words(&self) -> String {
         match self {
+            Self::Listed(l) if l.tools.len() == 1 => "1 tool".to_owned(),
             Self::Listed(l) => format!("{} tools", l.tools.len()),
             Self::Failed(why) => format!("failed: {why}"),
             Self::Unlisted => {
@@ -215,7 +238,7 @@ impl<'a> State<'a> {
 }
 
 /// A server's JSON record: `name`, `command`, `args`, `env` (names only), `cwd`,
-/// `timeout_ms`, `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
+/// `timeout_ms`, `call_timeout_ms`, `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
 fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
     serde_json::json!({
         "name": name,
@@ -224,6 +247,7 @@ fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
         "env": server.env.keys().collect::<Vec<_>>(),
         "cwd": server.cwd,
         "timeout_ms": server.timeout_ms,
+        "call_timeout_ms": server.call_timeout_ms,
         "state": state.name(),
         "error": match state { State::Failed(why) => Some(*why), _ => None },
         "tools": state.tools().into_iter().map(|(t, _)| t).collect::<Vec<_>>(),

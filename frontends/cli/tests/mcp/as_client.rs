@@ -96,11 +96,14 @@ fn another_smith_serves_its_tools_and_a_later_process_offers_them_from_the_cache
     let client = Client::new();
     std::fs::write(client.work.join("notes.txt"), "hello through two Smiths\n").unwrap();
     let inner_home = client.work.join(".inner");
-    client.add(
-        "smith",
-        &["--env", &format!("SMITH_HOME={}", inner_home.display())],
-        &[env!("CARGO_BIN_EXE_smith"), "mcp"],
-    );
+    let flags = [
+        "--env".to_owned(),
+        format!("SMITH_HOME={}", inner_home.display()),
+        "--env".to_owned(),
+        "SERVER_TOKEN=sekrit-value-1234".to_owned(),
+    ];
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    client.add("smith", &flags, &[env!("CARGO_BIN_EXE_smith"), "mcp"]);
     let read = ("mcp__smith__read", serde_json::json!({"path": "notes.txt"}));
     let out = client.turn(std::slice::from_ref(&read));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -136,6 +139,74 @@ fn another_smith_serves_its_tools_and_a_later_process_offers_them_from_the_cache
     let second = client.entries();
     assert!(!second.contains("discover/"), "{second}");
     assert!(second.contains("c0/1 process.start"), "{second}");
+    // A variable's value never reaches the session: its name and length do.
+    let mut export = client.env.command(&["sessions", "export", "last"]);
+    export.current_dir(&client.work);
+    let export = stdout(&export.output().unwrap());
+    assert!(
+        export.contains("SERVER_TOKEN") && !export.contains("sekrit-value-1234"),
+        "{export}"
+    );
+    // Removed and added again as it was, it is listed afresh.
+    let out = client.env.run(&["mcp", "remove", "smith"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(client.mcp_list().is_empty());
+    client.add("smith", &flags, &[env!("CARGO_BIN_EXE_smith"), "mcp"]);
+    let out = client.turn(&[("mcp__smith__read", serde_json::json!({"path": "notes.txt"}))]);
+    assert_eq!(tool_ends(&out)[0]["is_error"], false, "{}", stdout(&out));
+    assert!(client.entries().contains("discover/1 process.start"));
+}
+
+#[cfg(unix)]
+#[test]
+fn entries_that_cannot_work_are_refused_when_added() {
+    let client = Client::new();
+    client.add("fs", &[], &["true"]);
+    for (args, says) in [
+        (
+            &["mcp", "add", "x", "--timeout", "0", "--", "true"][..],
+            "from 1 to 600 seconds",
+        ),
+        (
+            &["mcp", "add", "x", "--call-timeout", "7200", "--", "true"],
+            "from 1 to 3600 seconds",
+        ),
+        (
+            &["mcp", "add", "x", "--env", "A B=1", "--", "true"],
+            "`A B` cannot name an environment variable",
+        ),
+        (
+            &[
+                "mcp", "add", "x", "--env", "A=1", "--env", "A=2", "--", "true",
+            ],
+            "`A` is given twice",
+        ),
+        (
+            &["mcp", "add", "x", "--env", "NOVALUE", "--", "true"],
+            "is not KEY=VALUE",
+        ),
+        (
+            &["mcp", "add", "FS", "--", "true"],
+            "named `fs` is already added",
+        ),
+        (
+            &["mcp", "add", "serve", "--", "true"],
+            "cannot name an MCP server",
+        ),
+        (
+            &["mcp", "add", "a_b", "--", "true"],
+            "cannot name an MCP server",
+        ),
+        (
+            &["mcp", "remove", "nothing"],
+            "no MCP server is named `nothing`",
+        ),
+    ] {
+        let out = client.env.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(client.mcp_list().len(), 1);
 }
 
 #[cfg(unix)]
@@ -318,4 +389,30 @@ fn aborting_a_call_tells_the_server_it_is_cancelled() {
         .find(|r| r.contains("notifications/cancelled"));
     let sent = sent.expect("a process.send effect carried notifications/cancelled");
     assert!(sent.contains(r#"\"requestId\":\"c0\""#), "{sent}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_huge_odd_or_silent_answer_ends_its_call_not_the_plugin() {
+    let client = Client::new();
+    client.add("fake", &["--call-timeout", "1"], &["python3", FAKE, "ok"]);
+    let out = client.turn(&[
+        ("mcp__fake__huge", serde_json::json!({})),
+        ("mcp__fake__surrogate", serde_json::json!({})),
+        ("mcp__fake__hang", serde_json::json!({})),
+        ("mcp__fake__echo", serde_json::json!({"text": "alive"})),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    let text = |i: usize| ends[i]["output"].as_str().unwrap().to_owned();
+    assert_eq!(ends[0]["is_error"], true);
+    assert!(text(0).contains("is over 8 MiB"), "{}", text(0));
+    assert_eq!(text(1), "half \u{fffd} pair");
+    assert_eq!(ends[2]["is_error"], true);
+    assert!(
+        text(2).contains("no answer to `tools/call` within 1 s"),
+        "{}",
+        text(2)
+    );
+    assert_eq!(text(3), "echo: alive");
 }

@@ -4,7 +4,8 @@ Modes (argv[1]):
   ok      answers `initialize`, lists tools — `echo` (progress, structured content), `crash`
           (exits with status 3 mid-call, after a line on stderr), `weird.name` (a name Smith
           must rewrite), `bad` (an input schema that is not an object: skipped by Smith),
-          `hang` (says "waiting" and never answers) — and
+          `hang` (says "waiting" and never answers), `huge` (a 10 MB answer), `surrogate`
+          (an answer holding a lone UTF-16 surrogate) — and
           writes a line that is not JSON-RPC before its first answer (skipped by Smith).
   silent  never answers (Smith's timeout names `initialize`).
   garbage writes only lines that are not JSON-RPC.
@@ -35,6 +36,8 @@ TOOLS = [
     {"name": "weird.name", "description": "A dotted name.", "inputSchema": {"type": "object"}},
     {"name": "bad", "description": "A malformed schema.", "inputSchema": "not a schema"},
     {"name": "hang", "description": "Never answers.", "inputSchema": {"type": "object"}},
+    {"name": "huge", "description": "Answers 10 MB.", "inputSchema": {"type": "object"}},
+    {"name": "surrogate", "description": "A lone surrogate.", "inputSchema": {"type": "object"}},
 ]
 
 if MODE == "ok":
@@ -81,6 +84,14 @@ for line in sys.stdin:
         token = (params.get("_meta") or {}).get("progressToken")
         send({"jsonrpc": "2.0", "method": "notifications/progress",
               "params": {"progressToken": token, "progress": 0, "message": "waiting"}})
+    elif method == "tools/call" and params.get("name") == "huge":
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "content": [{"type": "text", "text": "x" * (10 << 20)}]}})
+    elif method == "tools/call" and params.get("name") == "surrogate":
+        # As JavaScript's JSON.stringify writes a lone surrogate.
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {
+            "content": [{"type": "text", "text": "half \ud800 pair"}]}}) + "\n")
+        sys.stdout.flush()
     elif method == "tools/call":
         send({"jsonrpc": "2.0", "id": rid, "result": {
             "content": [{"type": "text", "text": "called " + params.get("name")}]}})

@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 /// How long a server may take to answer `initialize` or `tools/list`, unless its entry says.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
+/// How long a server may stay silent during a tool call (its progress counts), unless its
+/// entry says.
+pub const DEFAULT_CALL_TIMEOUT_MS: u64 = 300_000;
+
 /// One stdio server: the program and how it runs.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 pub struct Server {
@@ -26,12 +30,20 @@ pub struct Server {
     /// How long it may take to answer `initialize` or `tools/list`, in milliseconds.
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// How long it may stay silent during a tool call, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_timeout_ms: Option<u64>,
 }
 
 impl Server {
     /// Its handshake and listing timeout.
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
+    }
+
+    /// Its tool-call silence limit.
+    pub fn call_timeout(&self) -> Duration {
+        Duration::from_millis(self.call_timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS))
     }
 
     /// What its tools were listed with: a change means listing them again.

@@ -31,6 +31,15 @@ struct Client;
 /// The most pages of `tools/list` read from one server.
 const MAX_PAGES: usize = 20;
 
+/// The most tools offered from one server.
+const MAX_SERVER_TOOLS: usize = 128;
+
+/// The longest tool description kept, in bytes.
+const MAX_DESCRIPTION: usize = 2000;
+
+/// The longest tool name a model provider takes (OpenAI's 64).
+const MAX_TOOL_NAME: usize = 64;
+
 impl Guest for Client {
     fn definitions() -> Vec<ToolDefinition> {
         Vec::new()
@@ -106,15 +115,22 @@ fn discover() -> Discovery {
         }
     }
     if changed {
-        for (slot, result) in [
-            ("tools", state_set("tools", &cache)),
-            ("listed", state_set("listed", &listed)),
-        ] {
-            if let Err(e) = result {
-                notices.push(format!(
-                    "the MCP servers' tools could not be cached (state `{slot}`: {e:?}); they are listed again next time"
-                ));
+        if let Err(e) = state_set("tools", &cache) {
+            // Nothing claims a listing the cache does not hold: every server is listed again
+            // by the next process.
+            for entry in listed.values_mut() {
+                entry.fingerprint.clear();
             }
+            notices.push(format!(
+                "the MCP servers' tools were not cached ({}); they are offered now and listed again by the next Smith process",
+                state_error(&e)
+            ));
+        }
+        if let Err(e) = state_set("listed", &listed) {
+            notices.push(format!(
+                "what the MCP servers listed was not kept ({}); they are listed again by the next Smith process",
+                state_error(&e)
+            ));
         }
     }
     Discovery {
@@ -130,13 +146,17 @@ fn discover() -> Discovery {
     }
 }
 
-/// Record that server `name` could not be listed, and say so once.
+/// Record that server `name` could not be listed, and say so once. A cancelled listing is
+/// not a failure of the server: it is listed again next time.
 fn failed(
     listed: &mut BTreeMap<String, Listed>,
     notices: &mut Vec<String>,
     name: &str,
     failure: &Failure,
 ) {
+    if matches!(failure, Failure::Cancelled) {
+        return;
+    }
     let why = failure.text();
     notices.push(format!(
         "MCP server `{name}` did not list its tools: {why}; its tools are not offered (smith mcp get {name} shows its entry)"
@@ -148,6 +168,19 @@ fn failed(
             ..Listed::default()
         },
     );
+}
+
+/// A state error in words.
+fn state_error(e: &smith_plugin_sdk::state::StateError) -> String {
+    use smith_plugin_sdk::state::StateError;
+    match e {
+        StateError::TooLarge(bytes) => format!(
+            "they take {bytes} bytes, more than the cache holds; remove a server with many tools (smith mcp remove NAME)"
+        ),
+        StateError::Undeclared(name) => format!("the slot `{name}` is not declared"),
+        StateError::Invalid(why) => format!("not JSON: {why}"),
+        StateError::Unavailable(why) | StateError::Storage(why) => why.clone(),
+    }
 }
 
 /// The id of `tools/list` request `page`.
@@ -163,6 +196,8 @@ type Listing = (Vec<(Cached, String)>, Vec<String>);
 fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure> {
     let mut tools = Vec::new();
     let mut notices = Vec::new();
+    let mut over = 0_usize;
+    let mut cursors = Vec::new();
     let mut page = 0;
     loop {
         let result = conn.wait("tools/list", &page_id(page), Some(server.timeout()))?;
@@ -171,12 +206,25 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
             .map(Vec::as_slice)
             .unwrap_or_default()
         {
-            let Some(mcp) = tool["name"].as_str() else {
+            let Some(mcp) = tool["name"].as_str().filter(|n| !n.is_empty()) else {
                 notices.push(format!(
                     "MCP server `{name}` listed a tool without a name; it was skipped"
                 ));
                 continue;
             };
+            let offered = config::tool_name(name, mcp);
+            if offered.len() > MAX_TOOL_NAME {
+                notices.push(format!(
+                    "MCP server `{name}`: tool `{}` was skipped: as `{}` its name is over {MAX_TOOL_NAME} bytes, more than model providers take; its other tools are offered",
+                    cut(mcp, 80),
+                    cut(&offered, 80)
+                ));
+                continue;
+            }
+            if tools.len() == MAX_SERVER_TOOLS {
+                over += 1;
+                continue;
+            }
             let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
             if !schema.is_object() {
                 notices.push(format!(
@@ -191,8 +239,11 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
                 .unwrap_or_default();
             tools.push((
                 Cached {
-                    name: config::tool_name(name, mcp),
-                    description: format!("{} (MCP server `{name}`)", cut(description, 4000)),
+                    name: offered,
+                    description: format!(
+                        "{} (MCP server `{name}`)",
+                        cut(description, MAX_DESCRIPTION)
+                    ),
                     input_schema: schema,
                 },
                 mcp.to_owned(),
@@ -201,6 +252,14 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
         let Some(cursor) = result["nextCursor"].as_str() else {
             break;
         };
+        if cursors.iter().any(|c| c == cursor) {
+            notices.push(format!(
+                "MCP server `{name}` gave the page cursor `{}` twice; its tools are read up to there",
+                cut(cursor, 80)
+            ));
+            break;
+        }
+        cursors.push(cursor.to_owned());
         page += 1;
         if page == MAX_PAGES {
             notices.push(format!(
@@ -209,6 +268,12 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
             break;
         }
         conn.send_request("tools/list", json!({ "cursor": cursor }), &page_id(page))?;
+    }
+    if over > 0 {
+        notices.push(format!(
+            "MCP server `{name}` lists {} tools; the first {MAX_SERVER_TOOLS} are offered",
+            MAX_SERVER_TOOLS + over
+        ));
     }
     Ok((tools, notices))
 }
@@ -246,7 +311,12 @@ fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
         "arguments": arguments,
         "_meta": {"progressToken": invocation.call_id},
     });
-    let answer = conn.request("tools/call", params, &invocation.call_id, None);
+    let answer = conn.request(
+        "tools/call",
+        params,
+        &invocation.call_id,
+        Some(server.call_timeout()),
+    );
     if conn.list_changed
         && let Some(entry) = listed.get_mut(server_name)
     {

@@ -18,6 +18,10 @@ pub const PROTOCOL_VERSION: &str = "2025-06-18";
 /// The id of the `initialize` request.
 const INITIALIZE: &str = "initialize";
 
+/// The largest message read from a server: a longer one stops it (a plugin instance's memory
+/// is bounded, and the model sees at most the host's output bound anyway).
+const MAX_MESSAGE: usize = 8 << 20;
+
 /// How long one wait for output lasts before the call looks at its cancel flag again.
 const POLL: Duration = Duration::from_millis(200);
 
@@ -136,7 +140,10 @@ impl Conn {
 
     /// Stop a server whose handshake failed with `e`, and say why with its standard error.
     fn abandon(&self, e: Failure) -> Failure {
-        let tail = self.stderr_tail();
+        let tail = match &e {
+            Failure::Other(why) if why.contains("standard error") => String::new(),
+            _ => self.stderr_tail(),
+        };
         process::stop_session(&self.session);
         match e {
             Failure::Cancelled => Failure::Cancelled,
@@ -207,6 +214,13 @@ impl Conn {
                 if let Some(answer) = self.take(&line, id)? {
                     return answer;
                 }
+            }
+            if self.buf.len() > MAX_MESSAGE {
+                process::stop_session(&self.session);
+                return Err(Failure::Other(format!(
+                    "its answer to `{method}` is over {} MiB, more than Smith reads from a server; the server was stopped (the next call starts it again)",
+                    MAX_MESSAGE >> 20
+                )));
             }
             if smith_plugin_sdk::cancelled() {
                 return Err(self.cancel(id));
@@ -288,7 +302,12 @@ impl Conn {
         if text.is_empty() {
             return Ok(None);
         }
-        let Ok(message) = serde_json::from_str::<Value>(text) else {
+        // Some servers write a lone UTF-16 surrogate (`\ud800`), which JSON parsers refuse;
+        // it is read as U+FFFD.
+        let parsed = serde_json::from_str::<Value>(text).or_else(|e| {
+            serde_json::from_str::<Value>(&lone_surrogates_replaced(text)).map_err(|_| e)
+        });
+        let Ok(message) = parsed else {
             self.garbage += 1;
             self.first_garbage.get_or_insert_with(|| cut(text, 200));
             return Ok(None);
@@ -369,4 +388,46 @@ pub fn cut(text: &str, max: usize) -> String {
         end -= 1;
     }
     format!("{}…", &text[..end])
+}
+
+/// `text` (JSON) with each `\uXXXX` escape of a UTF-16 surrogate that is not part of a pair
+/// written as `\ufffd`.
+fn lone_surrogates_replaced(text: &str) -> String {
+    let surrogate = |s: &str, low: bool| {
+        s.strip_prefix("\\u")
+            .and_then(|h| h.get(..4))
+            .and_then(|h| u16::from_str_radix(h, 16).ok())
+            .is_some_and(|v| {
+                if low {
+                    (0xDC00..=0xDFFF).contains(&v)
+                } else {
+                    (0xD800..=0xDBFF).contains(&v)
+                }
+            })
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u") {
+        // An escaped backslash (`\\\\u`) is not an escape: count the backslashes before it.
+        let slashes = rest[..at].chars().rev().take_while(|c| *c == '\\').count();
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if slashes % 2 == 1 || rest.len() < 6 {
+            out.push_str(&rest[..2]);
+            rest = &rest[2..];
+            continue;
+        }
+        if surrogate(rest, false) && surrogate(&rest[6..], true) {
+            out.push_str(&rest[..12]);
+            rest = &rest[12..];
+        } else if surrogate(rest, false) || surrogate(rest, true) {
+            out.push_str("\\ufffd");
+            rest = &rest[6..];
+        } else {
+            out.push_str(&rest[..2]);
+            rest = &rest[2..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
