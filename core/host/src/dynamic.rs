@@ -100,6 +100,31 @@ impl DynamicSet {
     }
 }
 
+/// Whether the slot `decl` finds its tools from holds a value (true when it names none): a
+/// plugin with nothing to find from is not asked, nor loaded for it.
+fn has_source(manifest: &crate::Manifest, decl: &DynamicTools, files: &crate::StateFiles) -> bool {
+    let Some(slot) = &decl.source else {
+        return true;
+    };
+    let Some(store) = files.0.as_ref() else {
+        return false;
+    };
+    let version = manifest
+        .state
+        .iter()
+        .find(|s| &s.name == slot)
+        .map(|s| s.version);
+    let key = StateKey {
+        owner: manifest.id.clone(),
+        name: slot.clone(),
+        scope: StateScope::User,
+    };
+    // A value that cannot be read is the plugin's to report: it is asked.
+    store
+        .get(&key)
+        .map_or(true, |v| v.is_some_and(|v| Some(v.version) == version))
+}
+
 /// The definitions in `owner`'s cache slot (declared at `version`), if it declares one and
 /// it holds a list.
 fn cached(
@@ -220,7 +245,10 @@ impl crate::Loadout {
             let Some(decl) = &plugin.manifest.dynamic else {
                 continue;
             };
-            if self.withholds(plugin).is_some() || !plugin.dynamic.claim() {
+            if self.withholds(plugin).is_some()
+                || !has_source(&plugin.manifest, decl, &self.policy.state_files)
+                || !plugin.dynamic.claim()
+            {
                 continue;
             }
             match self.discover_one(plugin, decl, context, cancel) {
@@ -303,6 +331,7 @@ mod tests {
         let decl = DynamicTools {
             prefix: "mcp__".to_owned(),
             cache: None,
+            source: None,
         };
         let object = serde_json::json!({"type": "object"});
         let (found, notices) = check(
@@ -338,5 +367,65 @@ mod tests {
                 "{notice}"
             );
         }
+    }
+
+    /// User state in memory.
+    #[derive(Default)]
+    struct Memory(std::sync::Mutex<HashMap<String, smith::StateValue>>);
+
+    impl smith::ScopedState for Memory {
+        fn get(&self, key: &StateKey) -> Result<Option<smith::StateValue>, smith::StateError> {
+            Ok(self.0.lock().unwrap().get(&key.name).cloned())
+        }
+
+        fn set(
+            &self,
+            key: &StateKey,
+            value: Option<smith::StateValue>,
+            _: Option<smith::EntryId>,
+        ) -> Result<(), smith::StateError> {
+            let mut map = self.0.lock().unwrap();
+            match value {
+                Some(v) => map.insert(key.name.clone(), v),
+                None => map.remove(&key.name),
+            };
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_plugin_with_nothing_to_find_from_is_not_asked() {
+        let manifest = crate::Manifest::parse(
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.4.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=2 max-bytes=99\n}",
+            "m.kdl",
+        )
+        .unwrap();
+        let decl = manifest.dynamic.clone().unwrap();
+        let memory = Arc::new(Memory::default());
+        let files = crate::StateFiles(Some(Arc::clone(&memory) as Arc<dyn smith::ScopedState>));
+        assert!(!has_source(&manifest, &decl, &crate::StateFiles(None)));
+        assert!(!has_source(&manifest, &decl, &files));
+        let value = |version| smith::StateValue {
+            version,
+            value: serde_json::json!({"a": {}}),
+        };
+        // A value written under another version of the slot is not its value.
+        memory
+            .0
+            .lock()
+            .unwrap()
+            .insert("servers".to_owned(), value(1));
+        assert!(!has_source(&manifest, &decl, &files));
+        memory
+            .0
+            .lock()
+            .unwrap()
+            .insert("servers".to_owned(), value(2));
+        assert!(has_source(&manifest, &decl, &files));
+        let always = DynamicTools {
+            source: None,
+            ..decl
+        };
+        assert!(has_source(&manifest, &always, &crate::StateFiles(None)));
     }
 }

@@ -315,9 +315,12 @@ impl Loadout {
             .plugins
             .iter()
             .flat_map(|p| {
+                let found = self.found(p);
                 p.definitions
                     .iter()
+                    .chain(found.iter().flat_map(|f| f.definitions.iter()))
                     .map(|d| (p.manifest.id.clone(), d.clone()))
+                    .collect::<Vec<_>>()
             })
             .collect()
     }

@@ -338,14 +338,19 @@ impl Draft {
                     d.prefix
                 ));
             }
-            if let Some(cache) = &d.cache
-                && !state
-                    .iter()
-                    .any(|s| &s.name == cache && s.scope == smith::StateScope::User)
-            {
-                return Err(format!(
-                    "`dynamic-tools` caches its tools in state `{cache}`, which the manifest does not declare with scope=\"user\"; add state \"{cache}\" scope=\"user\" version=1 max-bytes=N"
-                ));
+            for (slot, role) in [
+                (&d.cache, "caches its tools in"),
+                (&d.source, "finds its tools from"),
+            ] {
+                if let Some(slot) = slot
+                    && !state
+                        .iter()
+                        .any(|s| &s.name == slot && s.scope == smith::StateScope::User)
+                {
+                    return Err(format!(
+                        "`dynamic-tools` {role} state `{slot}`, which the manifest does not declare with scope=\"user\"; add state \"{slot}\" scope=\"user\" version=1 max-bytes=N"
+                    ));
+                }
             }
         }
         if let Some((tool, setting)) = tool_needs

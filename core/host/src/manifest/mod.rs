@@ -107,7 +107,7 @@ const WORLD_NAMES: [&str; 5] = [
 ];
 
 /// What a plugin whose tools are found at run time declares (`dynamic-tools prefix="P"
-/// [cache="SLOT"]`): every such tool's name starts with `prefix`, which no other plugin's
+/// [cache="SLOT"] [source="SLOT"]`): every such tool's name starts with `prefix`, which no other plugin's
 /// tool name may start with; `cache` names its `user` state slot holding the last tools it
 /// found (a JSON list of `{"name", "description", "input_schema"}`), offered until it is
 /// asked again.
@@ -117,6 +117,10 @@ pub struct DynamicTools {
     pub prefix: String,
     /// The cache slot, if any.
     pub cache: Option<String>,
+    /// The `user` state slot it finds its tools from (`source="servers"`: an MCP client's
+    /// servers), if it names one: while that slot holds no value, `discover` is not asked
+    /// and the plugin is not even loaded for it.
+    pub source: Option<String>,
 }
 
 /// What a provider plugin declares: its provider id, default base URL and credential.
@@ -590,7 +594,8 @@ mod tests {
             m.dynamic,
             Some(DynamicTools {
                 prefix: "mcp__".to_owned(),
-                cache: Some("tools".to_owned())
+                cache: Some("tools".to_owned()),
+                source: None,
             })
         );
         for (body, says) in [

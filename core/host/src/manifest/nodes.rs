@@ -228,23 +228,27 @@ pub(crate) fn valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// A `dynamic-tools prefix="P" [cache="SLOT"]` node (whether the slot is declared, with
-/// scope `user`, is a rule across the nodes).
+/// A `dynamic-tools prefix="P" [cache="SLOT"] [source="SLOT"]` node (whether the slots are
+/// declared, with scope `user`, is a rule across the nodes).
 pub(super) fn dynamic_node(node: &kdl::KdlNode) -> Result<super::DynamicTools, String> {
     let example = "e.g. dynamic-tools prefix=\"mcp__\" cache=\"tools\"";
-    let (mut prefix, mut cache) = (None, None);
+    let (mut prefix, mut cache, mut source) = (None, None, None);
     for entry in node.entries() {
         let value = entry.value().as_string().map(str::to_owned);
         match entry.name().map(|n| n.value()) {
             Some("prefix") => prefix = value,
-            Some("cache") => {
-                cache = Some(
-                    value.ok_or_else(|| format!("`cache` takes a state slot's name; {example}"))?,
-                )
+            Some(name @ ("cache" | "source")) => {
+                let slot = value
+                    .ok_or_else(|| format!("`{name}` takes a state slot's name; {example}"))?;
+                if name == "cache" {
+                    cache = Some(slot);
+                } else {
+                    source = Some(slot);
+                }
             }
             Some(other) => {
                 return Err(format!(
-                    "unknown dynamic-tools property `{other}`; known: prefix, cache"
+                    "unknown dynamic-tools property `{other}`; known: prefix, cache, source"
                 ));
             }
             None => return Err(format!("`dynamic-tools` takes properties only; {example}")),
@@ -255,7 +259,11 @@ pub(super) fn dynamic_node(node: &kdl::KdlNode) -> Result<super::DynamicTools, S
             "`dynamic-tools` needs a `prefix` of 1 to 32 letters, digits, `_` and `-`; {example}"
         )
     })?;
-    Ok(super::DynamicTools { prefix, cache })
+    Ok(super::DynamicTools {
+        prefix,
+        cache,
+        source,
+    })
 }
 
 /// Whether `prefix` may begin the names of a plugin's run-time tools: 1 to 32 of

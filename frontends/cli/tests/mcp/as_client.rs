@@ -416,3 +416,39 @@ fn a_huge_odd_or_silent_answer_ends_its_call_not_the_plugin() {
     );
     assert_eq!(text(3), "echo: alive");
 }
+
+#[cfg(unix)]
+#[test]
+fn the_typescript_sdk_example_server_answers_with_structured_content() {
+    let Some(node) = crate::sdk::node_clients() else {
+        return;
+    };
+    let example = node.join(
+        "node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/mcpServerOutputSchema.js",
+    );
+    let client = Client::new();
+    client.add("ts", &[], &["node", example.to_str().unwrap()]);
+    let out = client.turn(&[(
+        "mcp__ts__get_weather",
+        serde_json::json!({"city": "Oslo", "country": "NO"}),
+    )]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    // Its answer is the structured weather record, as text.
+    let text = ends[0]["output"].as_str().unwrap();
+    let weather: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert!(weather["temperature"]["celsius"].is_number(), "{text}");
+    // What `smith tools list` shows includes the server's tools, from the cache.
+    let mut list = client
+        .env
+        .command(&["tools", "list", "--json", "--allow-process"]);
+    list.current_dir(&client.work);
+    let tools = records(&list.output().unwrap());
+    assert!(
+        tools
+            .iter()
+            .any(|t| t["name"] == "mcp__ts__get_weather" && t["plugin"] == "mcp-client"),
+        "{tools:?}"
+    );
+}

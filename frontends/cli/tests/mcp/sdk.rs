@@ -140,7 +140,7 @@ fn check_session(env: &Env, session: &str) {
 
 /// The directory with the official TypeScript SDK and the Inspector (`xtask/mcp/node`, its
 /// `node_modules` installed by `.ci/run`), or `None` outside CI when it is not installed.
-fn node_clients() -> Option<std::path::PathBuf> {
+pub(crate) fn node_clients() -> Option<std::path::PathBuf> {
     match std::env::var_os("SMITH_MCP_NODE") {
         Some(p) => Some(p.into()),
         None => {
