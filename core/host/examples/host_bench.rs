@@ -260,9 +260,13 @@ fn mcp_client(
         let t = Instant::now();
         let notices = loadout.discover(&context, &Cancel::new());
         discovered.push(t.elapsed().as_secs_f64() * 1000.0);
-        // Only the server's malformed tool is refused, once per server.
+        // Only the server's malformed tool and the one named as another is are refused, once
+        // per server.
         assert!(
-            notices.len() == 3 && notices.iter().all(|n| n.contains("tool `bad`")),
+            notices.len() == 6
+                && notices
+                    .iter()
+                    .all(|n| n.contains("tool `bad`") || n.contains("tool `weird_name`")),
             "{notices:?}"
         );
         assert_eq!(
@@ -271,7 +275,7 @@ fn mcp_client(
                 .iter()
                 .filter(|d| d.name.starts_with("mcp__"))
                 .count(),
-            12
+            18
         );
         tools = Some((loadout, context));
     }

@@ -227,6 +227,13 @@ fn a_raw_server_is_read_through_its_garbage_and_crash_and_started_again() {
             .any(|n| n.contains("`fake`") && n.contains("tool `bad` was skipped")),
         "{said:?}"
     );
+    // Two tools written the same way: the first keeps the name, the other is skipped.
+    assert!(
+        said.iter()
+            .any(|n| n.contains("tool `weird_name` was skipped")
+                && n.contains("`weird.name` already has")),
+        "{said:?}"
+    );
     let ends = tool_ends(&out);
     assert_eq!(ends[0]["output"], "echo: hi", "{ends:?}");
     let crash = ends[1]["output"].as_str().unwrap();

@@ -3,7 +3,8 @@
 Modes (argv[1]):
   ok      answers `initialize`, lists tools — `echo` (progress, structured content), `crash`
           (exits with status 3 mid-call, after a line on stderr), `weird.name` (a name Smith
-          must rewrite), `bad` (an input schema that is not an object: skipped by Smith),
+          must rewrite, and `weird_name`, which Smith would offer under the same name: skipped),
+          `bad` (an input schema that is not an object: skipped by Smith),
           `hang` (says "waiting" and never answers), `huge` (a 10 MB answer), `surrogate`
           (an answer holding a lone UTF-16 surrogate) — and
           writes a line that is not JSON-RPC before its first answer (skipped by Smith).
@@ -34,6 +35,7 @@ TOOLS = [
     },
     {"name": "crash", "description": "Exit mid-call.", "inputSchema": {"type": "object"}},
     {"name": "weird.name", "description": "A dotted name.", "inputSchema": {"type": "object"}},
+    {"name": "weird_name", "description": "Written as weird.name is.", "inputSchema": {"type": "object"}},
     {"name": "bad", "description": "A malformed schema.", "inputSchema": "not a schema"},
     {"name": "hang", "description": "Never answers.", "inputSchema": {"type": "object"}},
     {"name": "huge", "description": "Answers 10 MB.", "inputSchema": {"type": "object"}},

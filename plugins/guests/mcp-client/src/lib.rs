@@ -213,6 +213,22 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
                 continue;
             };
             let offered = config::tool_name(name, mcp);
+            if let Some((_, first)) = tools
+                .iter()
+                .find(|(t, _): &&(Cached, String)| t.name == offered)
+            {
+                // The same tool again (a page given twice) is not news; another tool whose
+                // name is written the same way is skipped, so the tool offered under the name
+                // is the one its description says.
+                if first != mcp {
+                    notices.push(format!(
+                        "MCP server `{name}`: tool `{}` was skipped: its name is offered as `{offered}`, which `{}` already has; its other tools are offered",
+                        cut(mcp, 80),
+                        cut(first, 80)
+                    ));
+                }
+                continue;
+            }
             if offered.len() > MAX_TOOL_NAME {
                 notices.push(format!(
                     "MCP server `{name}`: tool `{}` was skipped: as `{}` its name is over {MAX_TOOL_NAME} bytes, more than model providers take; its other tools are offered",
