@@ -280,25 +280,8 @@ impl ToolRegistry for Loadout {
             Some(found) => found.validators.get(&call.name),
             None => ready.validators.get(&call.name),
         };
-        if let Some(validator) = validator
-            && let Some(error) = validator.iter_errors(&call.arguments).next()
-        {
-            let at = error.instance_path().to_string();
-            let at = if at.is_empty() {
-                "the arguments".to_owned()
-            } else {
-                format!("`{at}`")
-            };
-            return ToolOutput {
-                output: format!(
-                    "the arguments of `{}` do not match its input schema: {}: {}; nothing was run — call it again with arguments that match",
-                    call.name,
-                    cut(&at, 200),
-                    cut(&error.to_string(), 500)
-                ),
-                is_error: true,
-                structured: None,
-            };
+        if let Some(refusal) = validator.and_then(|v| mismatch(v, call)) {
+            return refusal;
         }
         let (mut state, kept) = self.call_state(plugin, call, context, cancel);
         let gated = self.has_policy().then(|| CallQuery {
@@ -408,6 +391,28 @@ impl ToolRegistry for Loadout {
             }
         }
     }
+}
+
+/// The answer to `call` when its arguments do not match `validator` (its tool's input
+/// schema): where and why, and that nothing ran.
+fn mismatch(validator: &jsonschema::Validator, call: &ToolCall) -> Option<ToolOutput> {
+    let error = validator.iter_errors(&call.arguments).next()?;
+    let at = error.instance_path().to_string();
+    let at = if at.is_empty() {
+        "the arguments".to_owned()
+    } else {
+        format!("`{at}`")
+    };
+    Some(ToolOutput {
+        output: format!(
+            "the arguments of `{}` do not match its input schema: {}: {}; nothing was run — call it again with arguments that match",
+            call.name,
+            cut(&at, 200),
+            cut(&error.to_string(), 500)
+        ),
+        is_error: true,
+        structured: None,
+    })
 }
 
 /// Why a tool's instance ended without an answer, in words: the deadline or the cancel that

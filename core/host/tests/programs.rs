@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use common::{Fixture, cache, source, survivors_after_settling};
 use serde_json::{Value, json};
@@ -160,15 +160,10 @@ fn the_end_of_the_session_terminates_the_program_and_its_children() {
                 "args": ["-c", "sleep 4202.1 & sleep 4202.2; wait"]}]),
     );
     assert_eq!(started[0]["ok"]["started"], true, "{started:?}");
-    let until = Instant::now() + smith_testkit::DEADLINE;
     // The program (its command line names them) and its two sleeping children.
-    while common::survivors("4202.").len() < 3 {
-        assert!(
-            Instant::now() < until,
-            "the program's children never started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    smith_testkit::wait_until("the program's children starting", || {
+        common::survivors("4202.").len() >= 3
+    });
     // The program outlives the call that started it…
     assert_eq!(common::survivors("4202.").len(), 3);
     // …and ends with the session.
@@ -312,19 +307,14 @@ fn a_cancelled_wait_returns_and_a_send_still_goes_out() {
         let cancel = cancel.clone();
         let session = f.session.clone();
         std::thread::spawn(move || {
-            let until = Instant::now() + smith_testkit::DEADLINE;
-            while Instant::now() < until {
-                let sent = read_session(&session).is_ok_and(|s| {
+            smith_testkit::wait_until("the send's intent", || {
+                read_session(&session).is_ok_and(|s| {
                     s.entries.iter().any(|e| {
                         matches!(&e.record, Record::EffectIntent(i) if i.effect == "process.send")
                     })
-                });
-                if sent {
-                    cancel.cancel();
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
+                })
+            });
+            cancel.cancel();
         })
     };
     let out = f.call_with(
@@ -340,13 +330,8 @@ fn a_cancelled_wait_returns_and_a_send_still_goes_out() {
     assert_eq!(got[1]["error"], "cancelled", "{got:?}");
     assert_eq!(got[2], json!({"ok": null}), "{got:?}");
     // The program heard both: the send after the cancellation went out.
-    let until = Instant::now() + smith_testkit::DEADLINE;
-    loop {
+    smith_testkit::wait_until("the program hearing both lines", || {
         let tail = steps(&f, &tools, json!([{"op": "tail", "name": "quiet"}]));
-        if tail[0]["ok"] == "heard first\nheard stop\n" {
-            break;
-        }
-        assert!(Instant::now() < until, "{tail:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        tail[0]["ok"] == "heard first\nheard stop\n"
+    });
 }

@@ -15,7 +15,7 @@ fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn tools_and_plugins_list_every_active_contribution_as_records() {
+fn tools_list_every_active_tool_as_records() {
     let env = Env::new();
     let tools = json_lines(&env.run(&["tools", "list", "--json"]));
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -51,6 +51,11 @@ fn tools_and_plugins_list_every_active_contribution_as_records() {
         assert!(t["description"].as_str().unwrap().len() > 20, "{t}");
         assert_eq!(t["input_schema"]["type"], "object", "{t}");
     }
+}
+
+#[test]
+fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
+    let env = Env::new();
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
     assert_eq!(plugins.len(), 18);
     // The MCP client: the tools of the servers the user added, found at run time.

@@ -45,6 +45,11 @@ impl Client {
         }
         script.push_str("round {\n  text \"done\"\n  stop \"end_turn\"\n}\n");
         let script = self.env.write("turn.kdl", &script);
+        self.eval(&script).output().unwrap()
+    }
+
+    /// `smith eval --json` of `script` in the work directory, programs allowed.
+    fn eval(&self, script: &std::path::Path) -> std::process::Command {
         let mut cmd = self.env.command(&[
             "eval",
             "-m",
@@ -56,7 +61,7 @@ impl Client {
             "go",
         ]);
         cmd.current_dir(&self.work);
-        cmd.output().unwrap()
+        cmd
     }
 
     fn mcp_list(&self) -> Vec<serde_json::Value> {
@@ -349,18 +354,8 @@ fn aborting_a_call_tells_the_server_it_is_cancelled() {
         "hang.kdl",
         "round {\n  tool-call id=\"c0\" name=\"mcp__fake__hang\" arguments=#\"{}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
     );
-    let mut cmd = client.env.command(&[
-        "eval",
-        "-m",
-        "scripted/t",
-        "--script",
-        script.to_str().unwrap(),
-        "--allow-process",
-        "--json",
-        "go",
-    ]);
-    cmd.current_dir(&client.work)
-        .stdout(std::process::Stdio::piped())
+    let mut cmd = client.eval(&script);
+    cmd.stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
