@@ -27,6 +27,13 @@ pub(crate) struct CallState {
     pub(crate) cancel: Cancel,
     /// Effects so far in this call (numbers the effect ids).
     count: u32,
+    /// Set by a facility for its next effect: one that may still run after cancellation (a
+    /// plugin's last word, such as telling a server to stop what it was asked). Taken by
+    /// [`CallState::begin`].
+    pub(crate) last_word: bool,
+    /// Last words spoken since cancellation, at most
+    /// [`crate::net_imports::MAX_LAST_WORDS`].
+    pub(crate) last_words: u32,
     /// Set when a completion could not be recorded: the call's result must say so.
     pub(crate) terminal: Option<String>,
     /// Where progress messages and questions go (the run relays them).
@@ -178,6 +185,8 @@ impl CallState {
             cause: context.cause,
             cancel,
             count: 0,
+            last_word: false,
+            last_words: 0,
             terminal: None,
             events: context.events.clone(),
             structured: None,
@@ -230,6 +239,8 @@ impl CallState {
             cause: None,
             cancel: Cancel::new(),
             count: 0,
+            last_word: false,
+            last_words: 0,
             terminal: None,
             events: None,
             structured: None,
@@ -508,6 +519,7 @@ impl CallState {
             ));
         };
         self.count += 1;
+        let last_word = std::mem::take(&mut self.last_word);
         let effect_id = format!("{}/{}{}", self.call_id, self.id_tag, self.count);
         // A program's command line, or a request's method and URL, for the policy (the
         // input moves into the intent).
@@ -550,9 +562,10 @@ impl CallState {
             Done::not_applied(E::denied(why.clone()), why)
         } else if let Some(why) = call.refused {
             Done::not_applied(E::denied(why.clone()), why)
-        } else if self.cancel.is_cancelled() && call.effect != Effect::ProcessSend {
-            // A send still goes out after cancellation: it is how a plugin tells a kept
-            // program to stop what it was asked (MCP's `notifications/cancelled`).
+        } else if self.cancel.is_cancelled() && call.effect != Effect::ProcessSend && !last_word {
+            // A send still goes out after cancellation, and so does a facility's last word:
+            // it is how a plugin tells a kept program or a server to stop what it was asked
+            // (MCP's `notifications/cancelled`).
             Done::not_applied(E::cancelled(), "cancelled before it started".to_owned())
         } else {
             match self.gate_effect(call.effect, call.target, &command, call.leaves_sandbox) {

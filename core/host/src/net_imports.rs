@@ -8,7 +8,7 @@
 //! `open`, the streamed form, is [`crate::net_stream`]; both share the checks and sending here.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 use smith::EffectOutcome;
@@ -40,6 +40,16 @@ const RECORDED_REQUEST_BYTES: usize = 64 << 10;
 
 /// The most response body bytes the completion records.
 pub(crate) const RECORDED_RESPONSE_BYTES: usize = 1 << 20;
+
+/// The most `fetch` requests a call may still send after it was cancelled: its last words
+/// (telling a server to stop what it was asked, as MCP's `notifications/cancelled`).
+pub(crate) const MAX_LAST_WORDS: u32 = 2;
+
+/// The largest body of a last word, in bytes.
+const LAST_WORD_BYTES: usize = 64 << 10;
+
+/// How long a last word may take, from sending to the body's end.
+const LAST_WORD_BOUND: Duration = Duration::from_secs(5);
 
 /// Headers the engine sets from the URL and the body; a plugin setting them could make the
 /// request say something other than what was checked.
@@ -249,7 +259,20 @@ impl CallState {
             headers,
             body: r.body.clone(),
         };
-        let response = engine.send(request, &self.cancel).map_err(|e| {
+        // A last word after cancellation (see `fetch`) runs on its own short bound instead of
+        // the call's flag, which would stop it at once.
+        let cancel = if self.cancel.is_cancelled() {
+            let bound = smith::Cancel::new();
+            let timer = bound.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(LAST_WORD_BOUND);
+                timer.cancel();
+            });
+            bound
+        } else {
+            self.cancel.clone()
+        };
+        let response = engine.send(request, &cancel).map_err(|e| {
             let text = e.to_string();
             let (outcome, error) = match e {
                 TransportError::Refused { .. } => (
@@ -417,6 +440,15 @@ impl wit::Host for State {
             leaves_sandbox: false,
             refused,
         };
+        // After cancellation a small request is still sent, twice at most, on a short bound:
+        // how a plugin tells a server to stop what it was asked.
+        if self.call.cancel.is_cancelled()
+            && request.body.len() <= LAST_WORD_BYTES
+            && self.call.last_words < MAX_LAST_WORDS
+        {
+            self.call.last_words += 1;
+            self.call.last_word = true;
+        }
         self.call
             .durable(call, |state| state.fetch(&request, &checked))
     }

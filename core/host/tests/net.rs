@@ -273,6 +273,47 @@ fn cancelling_mid_body_ends_the_request_at_once_keeping_what_arrived() {
 }
 
 #[test]
+fn after_a_cancel_two_small_fetches_still_go_out_and_no_more() {
+    let held = loopback::serve(vec![vec![
+        head("200 OK", "transfer-encoding: chunked\r\n"),
+        Step::Send(b"5\r\nfirst\r\n".to_vec()),
+        Step::Wait,
+    ]]);
+    let told = loopback::serve(vec![
+        loopback::json_response("202 Accepted", ""),
+        loopback::json_response("202 Accepted", ""),
+        loopback::json_response("202 Accepted", ""),
+    ]);
+    let tools = host().loadout().with_policy(policy(
+        PermissionMode::Auto,
+        &[
+            &format!("127.0.0.1:{}", port_of(&held.url)),
+            &format!("127.0.0.1:{}", port_of(&told.url)),
+        ],
+        &[],
+    ));
+    let f = Fixture::new();
+    let args = json!({"url": held.url, "stream": true, "then": told.url, "times": 3});
+    let out = call_cancelled_at_the_body(&f, &tools, args);
+    let got: Value = serde_json::from_str(&out.output).unwrap();
+    assert_eq!(got["end"], "cancelled", "{got}");
+    // Two last words reached the server; the third was cancelled before it started.
+    assert_eq!(got["then"][0], 202, "{got}");
+    assert_eq!(got["then"][1], 202, "{got}");
+    assert_eq!(got["then"][2]["error"], "cancelled", "{got}");
+    assert_eq!(told.requests_now(), 2);
+    assert_eq!(
+        f.effects(),
+        vec![
+            ("net.fetch".to_owned(), EffectOutcome::Applied),
+            ("net.fetch".to_owned(), EffectOutcome::Applied),
+            ("net.fetch".to_owned(), EffectOutcome::Applied),
+            ("net.fetch".to_owned(), EffectOutcome::NotApplied),
+        ]
+    );
+}
+
+#[test]
 fn a_secret_in_a_response_is_redacted_for_the_plugin_and_the_record_and_never_restored_into_a_request()
  {
     const SECRET: &str = "tok-4c9f1e27d3a8b605";

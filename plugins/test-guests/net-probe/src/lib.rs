@@ -5,7 +5,9 @@
 //! (0: the host's default), stopping after `read` bytes if given (the stream then left open
 //! for the call's end, or dropped first with `"drop": true`); the answer adds `"chunks"`, the
 //! number of chunks read. `"open": N` opens the URL N times at once and says how many
-//! opened (`"opened"`) and the first error.
+//! opened (`"opened"`) and the first error. `"then": URL` with `"times": N` then fetches
+//! URL N times (a small POST each: how a plugin says its last words after a cancel) and adds
+//! `"then"`, each one's status or error.
 
 use serde::Deserialize;
 use smith_plugin_sdk::net::{self, BodyEnd, NetError, Request};
@@ -33,6 +35,9 @@ struct Args {
     #[serde(default)]
     drop: bool,
     open: Option<u32>,
+    then: Option<String>,
+    #[serde(default)]
+    times: u32,
 }
 
 fn get() -> String {
@@ -44,7 +49,7 @@ impl Guest for Probe {
         vec![tool(
             "fetch",
             "Send one HTTP request as given.",
-            r#"{"type":"object","properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array"},"body":{"type":"string"},"max":{"type":"integer"},"stream":{"type":"boolean"},"chunk":{"type":"integer"},"read":{"type":"integer"},"drop":{"type":"boolean"},"open":{"type":"integer"}},"required":["url"]}"#,
+            r#"{"type":"object","properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array"},"body":{"type":"string"},"max":{"type":"integer"},"stream":{"type":"boolean"},"chunk":{"type":"integer"},"read":{"type":"integer"},"drop":{"type":"boolean"},"open":{"type":"integer"},"then":{"type":"string"},"times":{"type":"integer"}},"required":["url"]}"#,
         )]
     }
 
@@ -73,6 +78,27 @@ impl Guest for Probe {
             }
             return ToolOutput::ok(json!({"opened": held.len(), "error": first_error}).to_string());
         }
+        let then = |mut value: serde_json::Value| {
+            if let Some(url) = &args.then {
+                let said: Vec<serde_json::Value> = (0..args.times)
+                    .map(|_| {
+                        let word = Request {
+                            method: "POST".to_owned(),
+                            url: url.clone(),
+                            headers: Vec::new(),
+                            body: b"{\"bye\":1}".to_vec(),
+                            max_response_bytes: 0,
+                        };
+                        match net::fetch(&word) {
+                            Ok(r) => json!(r.status),
+                            Err(e) => error_json(e),
+                        }
+                    })
+                    .collect();
+                value["then"] = json!(said);
+            }
+            ToolOutput::ok(value.to_string())
+        };
         if args.stream {
             let value = match net::open(&request) {
                 Ok(stream) => {
@@ -102,7 +128,7 @@ impl Guest for Probe {
                 }
                 Err(e) => error_json(e),
             };
-            return ToolOutput::ok(value.to_string());
+            return then(value);
         }
         let sent = net::fetch(&request);
         let value = match sent {
@@ -114,7 +140,7 @@ impl Guest for Probe {
             }),
             Err(e) => error_json(e),
         };
-        ToolOutput::ok(value.to_string())
+        then(value)
     }
 }
 
