@@ -13,15 +13,20 @@ use crate::{gated, quit};
 
 /// The user messages of the session file `path`, in entry order.
 fn users_of(path: &std::path::Path) -> Vec<String> {
-    read_session(path)
-        .unwrap()
+    read_users(path).unwrap()
+}
+
+/// The user messages of the session at `path`, or why it could not be read (a frame being
+/// written by a live writer, for one).
+fn read_users(path: &std::path::Path) -> Result<Vec<String>, smith_store::Error> {
+    Ok(read_session(path)?
         .entries
         .into_iter()
         .filter_map(|e| match e.record {
             Record::Message(m) if m.message.role == smith::Role::User => Some(m.message.text()),
             _ => None,
         })
-        .collect()
+        .collect())
 }
 
 #[test]
@@ -315,23 +320,29 @@ fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
     pane.type_text("continue in the fork");
     pane.keys(&["Enter"]);
     pane.wait_for_text("› continue in the fork");
-    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
-    assert!(writer.wait().unwrap().success());
-    quit(&pane);
-    pane.assert_restored();
-    // The source has only its writer's message; the fork has both.
-    assert_eq!(users_of(&source), ["written elsewhere"]);
+    // The fork has both messages once the submission is admitted (quitting at once could
+    // interrupt it before then, which is no loss: it was never acknowledged).
     let fork = env
         .session_files()
         .into_iter()
         .find(|p| *p != source)
         .expect("the fork's file");
-    let users = users_of(&fork);
+    let mut users = Vec::new();
+    wait_until("the fork to hold the new message", || {
+        // Read while its writer appends: a read that meets a frame being written is retried.
+        let Ok(read) = read_users(&fork) else {
+            return false;
+        };
+        users = read;
+        users.iter().any(|u| u == "continue in the fork")
+    });
     assert_eq!(users.first().map(String::as_str), Some("written elsewhere"));
-    assert!(
-        users.iter().any(|u| u == "continue in the fork"),
-        "{users:?}"
-    );
+    std::fs::write(env.root.path().join("hold.release"), "").unwrap();
+    assert!(writer.wait().unwrap().success());
+    quit(&pane);
+    pane.assert_restored();
+    // The source has only its writer's message.
+    assert_eq!(users_of(&source), ["written elsewhere"]);
 }
 
 #[test]
