@@ -221,7 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command, environment names, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')
@@ -251,6 +251,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The server''s working directory, relative to the session''s')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long it may take to answer `initialize` and `tools/list` (default 30, at most 600)')
             [CompletionResult]::new('--call-timeout', '--call-timeout', [CompletionResultType]::ParameterName, 'How long it may stay silent during a tool call, its progress notifications counting as speech (default 300, at most 3600)')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The Streamable HTTP endpoint of a server that is not a program')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header sent with each request to --url (repeatable; recorded in the session with each request, so give secrets with --secret)')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'A registered secret (smith secrets set NAME) Smith sends to --url''s host as `Authorization: Bearer …`, or in HEADER')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
@@ -306,7 +309,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         }
         'smith;mcp;help' {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command, environment names, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')
@@ -1087,7 +1090,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         }
         'smith;help;mcp' {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command, environment names, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')

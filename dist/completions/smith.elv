@@ -209,7 +209,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
-            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
             cand get 'Show one MCP server: its command, environment names, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
@@ -237,6 +237,9 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --cwd 'The server''s working directory, relative to the session''s'
             cand --timeout 'How long it may take to answer `initialize` and `tools/list` (default 30, at most 600)'
             cand --call-timeout 'How long it may stay silent during a tool call, its progress notifications counting as speech (default 300, at most 3600)'
+            cand --url 'The Streamable HTTP endpoint of a server that is not a program'
+            cand --header 'A header sent with each request to --url (repeatable; recorded in the session with each request, so give secrets with --secret)'
+            cand --secret 'A registered secret (smith secrets set NAME) Smith sends to --url''s host as `Authorization: Bearer …`, or in HEADER'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
@@ -288,7 +291,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;mcp;help'= {
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
-            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
             cand get 'Show one MCP server: its command, environment names, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
@@ -976,7 +979,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;help;mcp'= {
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
-            cand add 'Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL'
+            cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
             cand get 'Show one MCP server: its command, environment names, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'

@@ -1,6 +1,6 @@
 //! The MCP servers the user added, for the bundled `mcp-client` plugin: kept in its `user`
 //! state (slot `servers`, version 1: `{NAME: {"command", "args", "env", "cwd",
-//! "timeout_ms"}}`), which the plugin reads at its discovery and calls; and what it listed
+//! "timeout_ms", "call_timeout_ms", "url", "headers"}}`), which the plugin reads at its discovery and calls; and what it listed
 //! from each (slot `listed`: per server the configuration its tools were listed with, each
 //! tool's MCP name, or why the last listing failed). The plugin owns the format; this module
 //! is how `smith mcp add`, `list`, `get` and `remove` read and change it, atomically.
@@ -25,10 +25,12 @@ pub const RESERVED: [&str; 5] = ["add", "list", "get", "remove", "serve"];
 /// The longest server name (a tool is offered as `mcp__NAME__TOOL`, at most 64 bytes).
 pub const MAX_NAME: usize = 32;
 
-/// One stdio server: the program and how it runs.
+/// One server: a program spoken to over its standard input and output (`command`), or a
+/// Streamable HTTP endpoint (`url`) — exactly one of the two.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 pub struct Server {
-    /// The program: a path, or a name looked up in `PATH`.
+    /// The program: a path, or a name looked up in `PATH`; empty for an HTTP server.
+    #[serde(default)]
     pub command: String,
     /// Its arguments.
     #[serde(default)]
@@ -48,6 +50,58 @@ pub struct Server {
     /// (none: 300 000; at most [`MAX_CALL_TIMEOUT_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_ms: Option<u64>,
+    /// The Streamable HTTP endpoint: an absolute `http` or `https` URL; none for a program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Headers sent with every request to `url`, recorded in the session with each request
+    /// (a secret goes through the user's `plugins.mcp-client.net.credentials` instead).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+}
+
+/// Headers the client or the host sets itself, refused in a server's `headers`.
+pub const RESERVED_HEADERS: [&str; 8] = [
+    "host",
+    "content-length",
+    "content-type",
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "transfer-encoding",
+    "connection",
+];
+
+/// Where an HTTP server is: `host:port` as a `plugins.ID.net.allow` pattern names it (an IPv6
+/// address in brackets), from `url`; none when `url` is not an absolute `http`/`https` URL
+/// with a host.
+pub fn host_port(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let default = match scheme.to_ascii_lowercase().as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    if authority.contains('@') {
+        return None;
+    }
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        let (host, after) = v6.split_once(']')?;
+        (format!("[{host}]"), after.strip_prefix(':'))
+    } else {
+        match authority.rsplit_once(':') {
+            Some((host, port)) => (host.to_owned(), Some(port)),
+            None => (authority.to_owned(), None),
+        }
+    };
+    if host.is_empty() || host == "[]" {
+        return None;
+    }
+    let port = match port {
+        Some(p) => p.parse::<u16>().ok().filter(|p| *p != 0)?,
+        None => default,
+    };
+    Some(format!("{}:{port}", host.to_ascii_lowercase()))
 }
 
 /// The longest `timeout_ms`: 10 minutes.
@@ -200,8 +254,24 @@ impl Servers {
             name: name.to_owned(),
             why: why.to_owned(),
         };
-        if server.command.trim().is_empty() {
-            return Err(bad("its command is empty"));
+        match (&server.url, server.command.trim().is_empty()) {
+            (None, true) => {
+                return Err(bad(
+                    "it has neither a command (a program spoken to over stdio) nor a url (a Streamable HTTP endpoint)",
+                ));
+            }
+            (Some(_), false) => {
+                return Err(bad(
+                    "it has both a command and a url; a server is one or the other",
+                ));
+            }
+            (Some(url), true) => check_http(name, url, &server)?,
+            (None, false) if !server.headers.is_empty() => {
+                return Err(bad(
+                    "headers go with a url; a program is given variables (env) instead",
+                ));
+            }
+            (None, false) => {}
         }
         let texts = std::iter::once(&server.command)
             .chain(&server.args)
@@ -272,6 +342,45 @@ impl Servers {
     }
 }
 
+/// Check the HTTP parts of server `name`'s entry.
+fn check_http(name: &str, url: &str, server: &Server) -> Result<(), McpError> {
+    let bad = |why: String| McpError::BadEntry {
+        name: name.to_owned(),
+        why,
+    };
+    if host_port(url).is_none() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(bad(format!(
+            "`{url}` is not an absolute http or https URL with a host (such as https://example.com/mcp)"
+        )));
+    }
+    if !server.args.is_empty() || !server.env.is_empty() || server.cwd.is_some() {
+        return Err(bad(
+            "arguments, variables (env) and a working directory go with a program; an HTTP server has a url and headers"
+                .to_owned(),
+        ));
+    }
+    for (key, value) in &server.headers {
+        let token = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !token {
+            return Err(bad(format!("`{key}` cannot name an HTTP header")));
+        }
+        if RESERVED_HEADERS.contains(&key.to_ascii_lowercase().as_str()) {
+            return Err(bad(format!(
+                "header `{key}` is set by Smith itself and cannot be given"
+            )));
+        }
+        if value.chars().any(|c| c.is_control() && c != '\t') {
+            return Err(bad(format!(
+                "header `{key}`'s value holds a line break or another control character"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,6 +392,24 @@ mod tests {
         }
         for bad in ["", "-x", "a_b", "a b", "list", "serve", &"x".repeat(33)] {
             assert!(!valid_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_http_servers_host_is_named_as_a_net_pattern_names_it() {
+        for (url, want) in [
+            ("http://127.0.0.1:8000/mcp", Some("127.0.0.1:8000")),
+            ("https://MCP.example.com/mcp", Some("mcp.example.com:443")),
+            ("http://example.com", Some("example.com:80")),
+            ("http://[::1]:9/x?y", Some("[::1]:9")),
+            ("ftp://example.com/", None),
+            ("http:///mcp", None),
+            ("http://user@example.com/", None),
+            ("http://example.com:0/", None),
+            ("http://example.com:99999/", None),
+            ("example.com/mcp", None),
+        ] {
+            assert_eq!(host_port(url).as_deref(), want, "{url}");
         }
     }
 }

@@ -58,9 +58,13 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     let env = Env::new();
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
     assert_eq!(plugins.len(), 18);
-    // The MCP client: the tools of the servers the user added, found at run time.
+    // The MCP client: the tools of the servers the user added, found at run time; programs,
+    // and the network only where the user allows a server's host.
     assert_eq!(plugins[17]["id"], "mcp-client");
-    assert_eq!(plugins[17]["grants"], serde_json::json!(["process.exec"]));
+    assert_eq!(
+        plugins[17]["grants"],
+        serde_json::json!(["process.exec", "net.http"])
+    );
     assert_eq!(plugins[17]["tools"], serde_json::json!([]));
     assert_eq!(plugins[17]["dynamic_tools"], "mcp__");
     assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);

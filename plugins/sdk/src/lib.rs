@@ -352,6 +352,16 @@ pub fn describe(e: &fs::FsError) -> String {
     }
 }
 
+/// A network-effect error as a sentence for the model (`not allowed: …`, `unreachable: …`).
+pub fn describe_net(e: &net::NetError) -> String {
+    match e {
+        net::NetError::Denied(m) => format!("not allowed: {m}"),
+        net::NetError::Invalid(m) => format!("invalid request: {m}"),
+        net::NetError::Unreachable(m) => format!("unreachable: {m}"),
+        net::NetError::Cancelled => "cancelled before the server answered".to_owned(),
+    }
+}
+
 /// A process-effect error as a sentence for the model.
 pub fn describe_process(e: &process::ProcessError) -> String {
     match e {

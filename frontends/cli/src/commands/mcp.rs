@@ -47,7 +47,8 @@ pub(crate) enum McpCommand {
     /// Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says
     /// what is served).
     Serve(ServeArgs),
-    /// Add a stdio MCP server whose tools Smith offers as mcp__NAME__TOOL.
+    /// Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as
+    /// mcp__NAME__TOOL.
     #[command(after_help = crate::commands::mcp_servers::ADD_AFTER_HELP)]
     Add(crate::commands::mcp_servers::AddArgs),
     /// List the MCP servers you added, each with its state (tools listed, or why not).

@@ -13,15 +13,23 @@ use crate::exit;
 use crate::output::write_stdout;
 
 pub(crate) const ADD_AFTER_HELP: &str = "\
-The server is a program Smith starts when a turn first needs its tools, inside the sandbox
-like every program (so only where programs may run: a trusted project, or --allow-process),
-and talks MCP with over its standard input and output. Its tools are listed once and cached;
-a changed entry is listed again. It gets the baseline environment (no credentials) plus the
-variables given with --env.
+A stdio server (`-- COMMAND ARGS…`) is a program Smith starts when a turn first needs its
+tools, inside the sandbox like every program (so only where programs may run: a trusted
+project, or --allow-process), and talks MCP with over its standard input and output. It gets
+the baseline environment (no credentials) plus the variables given with --env.
+
+A Streamable HTTP server (`--url URL`) is reached through Smith's network facility, each
+request recorded in the session; adding it writes its host to your
+plugins.mcp-client.net.allow (the client reaches no other host), and --secret binds a secret
+from `smith secrets` to that host (plugins.mcp-client.net.credentials): Smith sets it on each
+request, and neither the plugin nor the session record sees its value.
+
+Either way its tools are listed once and cached; a changed entry is listed again.
 
 Examples:
   smith mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .
   smith mcp add tracker --env TRACKER_TOKEN=… -- tracker-mcp --stdio
+  smith mcp add docs --url https://mcp.example.com/mcp --secret DOCS_TOKEN
 
 Exit status:
   0    added
@@ -46,8 +54,19 @@ pub(crate) struct AddArgs {
     /// as speech (default 300, at most 3600).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) call_timeout: Option<u64>,
+    /// The Streamable HTTP endpoint of a server that is not a program.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["env", "cwd", "command"])]
+    pub(crate) url: Option<String>,
+    /// A header sent with each request to --url (repeatable; recorded in the session with
+    /// each request, so give secrets with --secret).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub(crate) headers: Vec<String>,
+    /// A registered secret (smith secrets set NAME) Smith sends to --url's host as
+    /// `Authorization: Bearer …`, or in HEADER.
+    #[arg(long, value_name = "NAME[@HEADER]")]
+    pub(crate) secret: Option<String>,
     /// The program and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    #[arg(last = true, required_unless_present = "url", value_name = "COMMAND")]
     pub(crate) command: Vec<String>,
 }
 
@@ -89,6 +108,19 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
             ));
         }
     }
+    let mut headers = BTreeMap::new();
+    for line in &args.headers {
+        let Some((key, value)) = line.split_once(':') else {
+            return Err(CliError::new(
+                exit::USAGE,
+                format!(
+                    "smith mcp add: --header `{}` is not `NAME: VALUE`",
+                    smith_render_plain::printable(line)
+                ),
+            ));
+        };
+        headers.insert(key.trim().to_owned(), value.trim().to_owned());
+    }
     let mut command = args.command.into_iter();
     let server = Server {
         command: command.next().unwrap_or_default(),
@@ -97,15 +129,32 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         cwd: args.cwd,
         timeout_ms: args.timeout.map(|s| s.saturating_mul(1000)),
         call_timeout_ms: args.call_timeout.map(|s| s.saturating_mul(1000)),
+        url: args.url,
+        headers,
+    };
+    // The grant an HTTP server needs, checked before anything is written.
+    let grant = match &server.url {
+        Some(url) => Some(http_grant(url, args.secret.as_deref())?),
+        None if args.secret.is_some() => {
+            return Err(CliError::new(
+                exit::USAGE,
+                "smith mcp add: --secret goes with --url; give a program its credentials with --env KEY=VALUE",
+            ));
+        }
+        None => None,
     };
     let line = command_line(&server);
     servers(global)?
         .add(&args.name, server)
         .map_err(|e| refuse(&e))?;
     let name = &args.name;
-    let mut said = format!(
-        "added MCP server `{name}`: {line}\nIts tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
-    );
+    let mut said = format!("added MCP server `{name}`: {line}\n");
+    if let Some(grant) = grant {
+        said.push_str(&grant.write(global)?);
+    }
+    said.push_str(&format!(
+        "Its tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
+    ));
     let count = servers(global)?.list().map_or(0, |s| s.len());
     if count > smith_app::mcp::MAX_RUNNING {
         said.push_str(&format!(
@@ -145,7 +194,7 @@ pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     }
     if all.is_empty() && !json {
         out.push_str(
-            "no MCP servers are added; add one with smith mcp add NAME -- COMMAND ARGS…\n",
+            "no MCP servers are added; add one with smith mcp add NAME -- COMMAND ARGS… or smith mcp add NAME --url URL\n",
         );
     }
     write_stdout(&smith_render_plain::printable(&out))
@@ -163,7 +212,17 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     if json {
         return write_stdout(&format!("{}\n", record(name, server, &state)));
     }
-    let mut out = format!("{name}\n  command: {}\n", command_line(server));
+    let mut out = match &server.url {
+        Some(url) => format!("{name}\n  url: {url}\n"),
+        None => format!("{name}\n  command: {}\n", command_line(server)),
+    };
+    if !server.headers.is_empty() {
+        let keys: Vec<&str> = server.headers.keys().map(String::as_str).collect();
+        out.push_str(&format!(
+            "  headers: {} (values not shown)\n",
+            keys.join(", ")
+        ));
+    }
     if !server.env.is_empty() {
         let keys: Vec<&str> = server.env.keys().map(String::as_str).collect();
         out.push_str(&format!("  env: {} (values not shown)\n", keys.join(", ")));
@@ -237,11 +296,15 @@ impl<'a> State<'a> {
     }
 }
 
-/// A server's JSON record: `name`, `command`, `args`, `env` (names only), `cwd`,
-/// `timeout_ms`, `call_timeout_ms`, `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
+/// A server's JSON record: `name`, `transport` (`stdio`, `http`), `command`, `args`, `env`
+/// (names only), `cwd`, `url`, `headers` (names only), `timeout_ms`, `call_timeout_ms`,
+/// `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
 fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
     serde_json::json!({
         "name": name,
+        "transport": if server.url.is_some() { "http" } else { "stdio" },
+        "url": server.url,
+        "headers": server.headers.keys().collect::<Vec<_>>(),
         "command": server.command,
         "args": server.args,
         "env": server.env.keys().collect::<Vec<_>>(),
@@ -254,8 +317,11 @@ fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
     })
 }
 
-/// The command line of `server`, each word quoted when it needs to be.
+/// The command line of `server`, each word quoted when it needs to be; an HTTP server's URL.
 fn command_line(server: &Server) -> String {
+    if let Some(url) = &server.url {
+        return url.clone();
+    }
     std::iter::once(&server.command)
         .chain(&server.args)
         .map(|w| {
@@ -275,4 +341,84 @@ fn command_line(server: &Server) -> String {
 /// The name part of an `--env` argument, never its value.
 fn key_only(pair: &str) -> &str {
     pair.split_once('=').map_or(pair, |(k, _)| k)
+}
+
+/// What adding an HTTP server changes in the user's configuration: its host added to
+/// `plugins.mcp-client.net.allow`, and the secret bound to it in `.net.credentials`.
+struct Grant {
+    /// `host:port`.
+    host: String,
+    /// The credential entry (`host:port=SECRET[@HEADER]`), if a secret was given.
+    credential: Option<String>,
+}
+
+/// The grant server `url` needs, with `secret` (`NAME[@HEADER]`) bound to its host.
+fn http_grant(url: &str, secret: Option<&str>) -> Result<Grant, CliError> {
+    let usage = |why: String| CliError::new(exit::USAGE, format!("smith mcp add: {why}"));
+    let host = smith_app::mcp::host_port(url).ok_or_else(|| {
+        usage(format!(
+            "--url `{}` is not an absolute http or https URL with a host (such as https://example.com/mcp)",
+            smith_render_plain::printable(url)
+        ))
+    })?;
+    let credential = match secret {
+        Some(secret) => {
+            let entry = format!("{host}={secret}");
+            entry
+                .parse::<smith_host::net::Credential>()
+                .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
+            Some(entry)
+        }
+        None => None,
+    };
+    Ok(Grant { host, credential })
+}
+
+impl Grant {
+    /// Write it to the user's configuration file; what was written, in words.
+    fn write(&self, global: &Global) -> Result<String, CliError> {
+        let app = global.app(&[])?;
+        let path = app
+            .paths
+            .require_user_config()
+            .map_err(|e| crate::command_error::no_home(&e))?
+            .to_owned();
+        let mut said = String::new();
+        let mut entries = vec![("plugins.mcp-client.net.allow", self.host.clone())];
+        entries.extend(
+            self.credential
+                .iter()
+                .map(|c| ("plugins.mcp-client.net.credentials", c.clone())),
+        );
+        for (key, entry) in entries {
+            let current = match app.settings.resolved.get(key).map(|v| &v.value) {
+                Some(smith_config::Value::String(text)) => text.clone(),
+                _ => String::new(),
+            };
+            let mut list: Vec<&str> = current
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .collect();
+            if list.contains(&entry.as_str()) {
+                continue;
+            }
+            list.push(&entry);
+            let value = list.join(",");
+            smith_config::set_in_file(&path, key, &value).map_err(|e| {
+                CliError::new(
+                    exit::RUN_FAILED,
+                    format!(
+                        "smith mcp add: the server was added, but {key} could not be written to {}: {e}; set it with smith config set {key} '{value}'",
+                        path.display()
+                    ),
+                )
+            })?;
+            said.push_str(&format!(
+                "{key} = \"{value}\"  # written to {}\n",
+                path.display()
+            ));
+        }
+        Ok(said)
+    }
 }

@@ -11,13 +11,13 @@ use crate::common::{Env, records, stderr, stdout};
 
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/fake_server.py");
 
-struct Client {
-    env: Env,
-    work: PathBuf,
+pub(crate) struct Client {
+    pub(crate) env: Env,
+    pub(crate) work: PathBuf,
 }
 
 impl Client {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let env = Env::new();
         let work = env.root.path().canonicalize().unwrap().join("work");
         std::fs::create_dir(&work).unwrap();
@@ -25,7 +25,7 @@ impl Client {
     }
 
     /// `smith mcp add NAME FLAGS… -- COMMAND…`, which must succeed.
-    fn add(&self, name: &str, flags: &[&str], command: &[&str]) {
+    pub(crate) fn add(&self, name: &str, flags: &[&str], command: &[&str]) {
         let mut args = vec!["mcp", "add", name];
         args.extend_from_slice(flags);
         args.push("--");
@@ -36,20 +36,26 @@ impl Client {
 
     /// One scripted turn in the work directory (programs allowed): each call in a round of
     /// its own, then a last answer; `eval --json`.
-    fn turn(&self, calls: &[(&str, serde_json::Value)]) -> Output {
-        let mut script = String::new();
-        for (i, (name, arguments)) in calls.iter().enumerate() {
-            script.push_str(&format!(
-                "round {{\n  tool-call id=\"c{i}\" name=\"{name}\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\n"
-            ));
-        }
-        script.push_str("round {\n  text \"done\"\n  stop \"end_turn\"\n}\n");
-        let script = self.env.write("turn.kdl", &script);
+    pub(crate) fn turn(&self, calls: &[(&str, serde_json::Value)]) -> Output {
+        let script = self.script("turn.kdl", calls);
         self.eval(&script).output().unwrap()
     }
 
+    /// A script file `name`: each call in a round of its own (ids `c0`, `c1`…), then a last
+    /// answer.
+    pub(crate) fn script(&self, name: &str, calls: &[(&str, serde_json::Value)]) -> PathBuf {
+        let mut script = String::new();
+        for (i, (tool, arguments)) in calls.iter().enumerate() {
+            script.push_str(&format!(
+                "round {{\n  tool-call id=\"c{i}\" name=\"{tool}\" arguments=#\"{arguments}\"#\n  stop \"tool_use\"\n}}\n"
+            ));
+        }
+        script.push_str("round {\n  text \"done\"\n  stop \"end_turn\"\n}\n");
+        self.env.write(name, &script)
+    }
+
     /// `smith eval --json` of `script` in the work directory, programs allowed.
-    fn eval(&self, script: &std::path::Path) -> std::process::Command {
+    pub(crate) fn eval(&self, script: &std::path::Path) -> std::process::Command {
         let mut cmd = self.env.command(&[
             "eval",
             "-m",
@@ -64,14 +70,14 @@ impl Client {
         cmd
     }
 
-    fn mcp_list(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn mcp_list(&self) -> Vec<serde_json::Value> {
         let out = self.env.run(&["mcp", "list", "--json"]);
         assert!(out.status.success(), "{}", stderr(&out));
         records(&out)
     }
 
     /// The last session's entries, as `smith sessions get` prints them.
-    fn entries(&self) -> String {
+    pub(crate) fn entries(&self) -> String {
         let mut cmd = self.env.command(&["sessions", "get", "last"]);
         cmd.current_dir(&self.work);
         let out = cmd.output().unwrap();
@@ -80,14 +86,14 @@ impl Client {
     }
 }
 
-fn tool_ends(out: &Output) -> Vec<serde_json::Value> {
+pub(crate) fn tool_ends(out: &Output) -> Vec<serde_json::Value> {
     records(out)
         .into_iter()
         .filter(|r| r["type"] == "tool_end")
         .collect()
 }
 
-fn notices(out: &Output) -> Vec<String> {
+pub(crate) fn notices(out: &Output) -> Vec<String> {
     records(out)
         .into_iter()
         .filter(|r| r["type"] == "notice")

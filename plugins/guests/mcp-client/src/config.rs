@@ -13,10 +13,12 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// entry says.
 pub const DEFAULT_CALL_TIMEOUT_MS: u64 = 300_000;
 
-/// One stdio server: the program and how it runs.
+/// One server: a program spoken to over stdio (`command`), or a Streamable HTTP endpoint
+/// (`url`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 pub struct Server {
-    /// The program: a path, or a name looked up in `PATH`.
+    /// The program: a path, or a name looked up in `PATH`; empty for an HTTP server.
+    #[serde(default)]
     pub command: String,
     /// Its arguments.
     #[serde(default)]
@@ -33,6 +35,13 @@ pub struct Server {
     /// How long it may stay silent during a tool call, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_timeout_ms: Option<u64>,
+    /// The Streamable HTTP endpoint (`https://host/mcp`); none for a program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Headers sent with every request to `url` (the host adds the user's credentials for
+    /// its host itself; these are recorded as they are).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
 }
 
 impl Server {

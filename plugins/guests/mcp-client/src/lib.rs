@@ -15,6 +15,7 @@
 //!   content as JSON when nothing else says it.
 
 mod config;
+mod http;
 mod rpc;
 
 use std::collections::BTreeMap;

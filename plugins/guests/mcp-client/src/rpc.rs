@@ -1,15 +1,18 @@
-//! One MCP server over stdio (MCP 2025-06-18, basic/transports — stdio): JSON-RPC messages,
-//! one per line, written to the program's standard input and read from its standard output,
-//! through a program the host keeps across calls (`process.start-session`). A line that is
+//! One MCP server's connection, over either transport (MCP 2025-06-18, basic/transports):
+//! stdio — JSON-RPC messages, one per line, written to the program's standard input and read
+//! from its standard output, through a program the host keeps across calls
+//! (`process.start-session`) — or Streamable HTTP ([`crate::http`]). A line or event that is
 //! not a JSON-RPC message is counted and skipped; a request from the server is answered
 //! (`ping`) or refused (`-32601`); progress for the call's token is shown as progress.
 
 use std::time::{Duration, Instant};
 
+use smith_plugin_sdk::net::{BodyEnd, ResponseStream};
 use smith_plugin_sdk::process::{self, EnvBase, ProcessError, ProcessRequest};
 use smith_plugin_sdk::serde_json::{self, Value, json};
 
 use crate::config::Server;
+use crate::http::{Http, Reply};
 
 /// The MCP revision this client asks for (the server may answer with an older one it
 /// speaks).
@@ -20,17 +23,22 @@ const INITIALIZE: &str = "initialize";
 
 /// The largest message read from a server: a longer one stops it (a plugin instance's memory
 /// is bounded, and the model sees at most the host's output bound anyway).
-const MAX_MESSAGE: usize = 8 << 20;
+pub const MAX_MESSAGE: usize = 8 << 20;
 
 /// How long one wait for output lasts before the call looks at its cancel flag again.
 const POLL: Duration = Duration::from_millis(200);
 
-/// A connection to one server's kept program, for the length of one call.
+/// How a connection reaches its server.
+enum Link {
+    /// A kept program: its session name and the output received and not yet taken as lines.
+    Stdio { session: String, buf: Vec<u8> },
+    /// A Streamable HTTP endpoint.
+    Http(Box<Http>),
+}
+
+/// A connection to one server, for the length of one call.
 pub struct Conn {
-    /// The kept program's session name.
-    session: String,
-    /// Output received and not yet taken as lines.
-    buf: Vec<u8>,
+    link: Link,
     /// Lines that were not JSON-RPC messages.
     pub garbage: usize,
     /// The first such line, cut, for the error that names it.
@@ -70,7 +78,8 @@ fn session_name(name: &str) -> String {
 
 impl Conn {
     /// Reach server `name` as `server` configures it: its kept program, started now (with the
-    /// MCP handshake, within the server's timeout) when it is not running.
+    /// MCP handshake, within the server's timeout) when it is not running, or its HTTP
+    /// endpoint, greeted now when this session has not greeted it yet.
     pub fn open(name: &str, server: &Server) -> Result<Self, Failure> {
         let (mut conn, greeting) = Self::start(name, server)?;
         if greeting {
@@ -79,51 +88,35 @@ impl Conn {
         Ok(conn)
     }
 
-    /// Reach server `name`'s kept program, starting it when it is not running; a program
-    /// started now has been sent `initialize` (true), whose answer [`Conn::greet`] waits
-    /// for — so several servers boot at once.
+    /// Reach server `name`, starting its kept program when it is not running; a server to
+    /// greet (true) has been sent `initialize` (an HTTP one is sent it by [`Conn::greet`]),
+    /// whose answer [`Conn::greet`] waits for — so several programs boot at once.
     pub fn start(name: &str, server: &Server) -> Result<(Self, bool), Failure> {
-        let request = ProcessRequest {
-            program: server.command.clone(),
-            args: server.args.clone(),
-            cwd: server.cwd.clone().unwrap_or_default(),
-            env_base: EnvBase::Baseline,
-            env: server
-                .env
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            timeout_ms: 0,
-            output_limit: 0,
-        };
-        let session = session_name(name);
-        let started = match process::start_session(&session, &request) {
-            Ok(info) => info.started,
-            // Running with another configuration: the user changed it; start afresh.
-            Err(ProcessError::Invalid(_)) => {
-                process::stop_session(&session);
-                process::start_session(&session, &request)
-                    .map_err(|e| start_failure(name, server, &e))?
-                    .started
+        let (link, started) = match &server.url {
+            Some(url) => {
+                let (http, greet) = Http::start(name, url, server);
+                (Link::Http(Box::new(http)), greet)
             }
-            Err(e) => return Err(start_failure(name, server, &e)),
+            None => {
+                let session = session_name(name);
+                let started = start_program(name, server, &session)?;
+                (
+                    Link::Stdio {
+                        session,
+                        buf: Vec::new(),
+                    },
+                    started,
+                )
+            }
         };
         let mut conn = Self {
-            session,
-            buf: Vec::new(),
+            link,
             garbage: 0,
             first_garbage: None,
             list_changed: false,
         };
-        if started {
-            let params = json!({
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "smith", "version": env!("CARGO_PKG_VERSION")},
-            });
-            if let Err(e) = conn.send_request("initialize", params, INITIALIZE) {
-                return Err(conn.abandon(e));
-            }
+        if started && let Err(e) = conn.send_request("initialize", greeting(), INITIALIZE) {
+            return Err(conn.abandon(e));
         }
         Ok((conn, started))
     }
@@ -132,29 +125,42 @@ impl Conn {
     /// timeout), then say `notifications/initialized`. A server that fails is stopped, not
     /// kept half-open.
     pub fn greet(&mut self, server: &Server) -> Result<(), Failure> {
-        if let Err(e) = self.wait("initialize", INITIALIZE, Some(server.timeout())) {
-            return Err(self.abandon(e));
+        let result = match self.wait("initialize", INITIALIZE, Some(server.timeout())) {
+            Ok(result) => result,
+            Err(e) => return Err(self.abandon(e)),
+        };
+        self.notify("notifications/initialized", json!({}))?;
+        if let Link::Http(http) = &mut self.link {
+            http.greeted(&result);
         }
-        self.notify("notifications/initialized", json!({}))
+        Ok(())
     }
 
     /// Stop a server whose handshake failed with `e`, and say why with its standard error.
-    fn abandon(&self, e: Failure) -> Failure {
+    fn abandon(&mut self, e: Failure) -> Failure {
         let tail = match &e {
             Failure::Other(why) if why.contains("standard error") => String::new(),
             _ => self.stderr_tail(),
         };
-        process::stop_session(&self.session);
+        match &mut self.link {
+            Link::Stdio { session, .. } => {
+                process::stop_session(session);
+            }
+            Link::Http(http) => http.forget(),
+        }
         match e {
             Failure::Cancelled => Failure::Cancelled,
             Failure::Other(why) => Failure::Other(format!("its `initialize` failed: {why}{tail}")),
         }
     }
 
-    /// The last lines of the server's standard error, as `; its standard error ended with:
-    /// …`, or nothing when it wrote none.
+    /// The last lines of a program's standard error, as `; its standard error ended with:
+    /// …`, or nothing when it wrote none (or is an HTTP server).
     pub fn stderr_tail(&self) -> String {
-        let tail = process::stderr_tail(&self.session).unwrap_or_default();
+        let Link::Stdio { session, .. } = &self.link else {
+            return String::new();
+        };
+        let tail = process::stderr_tail(session).unwrap_or_default();
         let lines: Vec<&str> = tail.lines().rev().take(5).collect();
         if lines.is_empty() {
             return String::new();
@@ -166,15 +172,22 @@ impl Conn {
         )
     }
 
+    /// Send `message` now: a line to the program, or a POST whose answer is not awaited.
     fn write(&mut self, message: &Value) -> Result<(), Failure> {
-        let mut line = serde_json::to_vec(message).map_err(|e| Failure::Other(e.to_string()))?;
-        line.push(b'\n');
-        process::send(&self.session, &line).map_err(|e| {
-            Failure::Other(format!(
-                "writing to it failed: {}",
-                smith_plugin_sdk::describe_process(&e)
-            ))
-        })
+        match &mut self.link {
+            Link::Stdio { session, .. } => {
+                let mut line =
+                    serde_json::to_vec(message).map_err(|e| Failure::Other(e.to_string()))?;
+                line.push(b'\n');
+                process::send(session, &line).map_err(|e| {
+                    Failure::Other(format!(
+                        "writing to it failed: {}",
+                        smith_plugin_sdk::describe_process(&e)
+                    ))
+                })
+            }
+            Link::Http(http) => http.tell(message),
+        }
     }
 
     /// Send notification `method`.
@@ -194,15 +207,37 @@ impl Conn {
         self.wait(method, id, timeout)
     }
 
-    /// Send request `method` with id `id`, not waiting for its answer.
+    /// Send request `method` with id `id`, not waiting for its answer (to an HTTP server it
+    /// is sent when [`Conn::wait`] awaits it).
     pub fn send_request(&mut self, method: &str, params: Value, id: &str) -> Result<(), Failure> {
-        self.write(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        match &mut self.link {
+            Link::Http(http) => {
+                http.queue(id, message);
+                Ok(())
+            }
+            Link::Stdio { .. } => self.write(&message),
+        }
     }
 
     /// Wait for the response to request `id` (of `method`): its `result`, or its `error` in
-    /// words. `timeout`: the longest the server may stay silent (`None`: until the call is
-    /// cancelled). A cancelled wait tells the server (`notifications/cancelled`).
+    /// words. `timeout`: the longest a program may stay silent (`None`: until the call is
+    /// cancelled); an HTTP server is bounded by the host's net bounds instead (its response
+    /// head within 120 s, then at most 300 s between chunks). A cancelled wait tells the
+    /// server (`notifications/cancelled`).
     pub fn wait(
+        &mut self,
+        method: &str,
+        id: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Failure> {
+        match self.link {
+            Link::Stdio { .. } => self.wait_stdio(method, id, timeout),
+            Link::Http(_) => self.wait_http(method, id, timeout),
+        }
+    }
+
+    fn wait_stdio(
         &mut self,
         method: &str,
         id: &str,
@@ -215,8 +250,11 @@ impl Conn {
                     return answer;
                 }
             }
-            if self.buf.len() > MAX_MESSAGE {
-                process::stop_session(&self.session);
+            let Link::Stdio { session, buf } = &mut self.link else {
+                unreachable!("a stdio wait on a stdio link")
+            };
+            if buf.len() > MAX_MESSAGE {
+                process::stop_session(session);
                 return Err(Failure::Other(format!(
                     "its answer to `{method}` is over {} MiB, more than Smith reads from a server; the server was stopped (the next call starts it again)",
                     MAX_MESSAGE >> 20
@@ -238,11 +276,11 @@ impl Conn {
                     self.garbage_said()
                 )));
             }
-            match process::receive(&self.session, 0, POLL.as_millis() as u64) {
+            match process::receive(session, 0, POLL.as_millis() as u64) {
                 Ok(received) => {
                     if !received.bytes.is_empty() {
                         heard = Instant::now();
-                        self.buf.extend_from_slice(&received.bytes);
+                        buf.extend_from_slice(&received.bytes);
                         continue;
                     }
                     if let Some(status) = received.ended {
@@ -264,6 +302,107 @@ impl Conn {
                         smith_plugin_sdk::describe_process(&e)
                     )));
                 }
+            }
+        }
+    }
+
+    /// POST held request `id` and read its answer; a server that forgot the session (HTTP
+    /// 404) is greeted again and sent the request once more (MCP basic/transports — session
+    /// management).
+    fn wait_http(
+        &mut self,
+        method: &str,
+        id: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Failure> {
+        let Link::Http(http) = &mut self.link else {
+            unreachable!("an HTTP wait on an HTTP link")
+        };
+        let Some(message) = http.take_pending(id) else {
+            return Err(Failure::Other(format!(
+                "no `{method}` request `{id}` was sent to wait for"
+            )));
+        };
+        let mut reply = http.post(&message)?;
+        if matches!(reply, Reply::Expired) && id != INITIALIZE {
+            http.forget();
+            self.send_request("initialize", greeting(), INITIALIZE)?;
+            let result = self.wait("initialize", INITIALIZE, timeout)?;
+            self.notify("notifications/initialized", json!({}))?;
+            let Link::Http(http) = &mut self.link else {
+                unreachable!("an HTTP wait on an HTTP link")
+            };
+            http.greeted(&result);
+            reply = http.post(&message)?;
+        }
+        match reply {
+            Reply::Expired => Err(Failure::Other(format!(
+                "the server answered `{method}` with HTTP 404 (it does not know the session it gave) even after a new handshake"
+            ))),
+            Reply::Accepted => Err(Failure::Other(format!(
+                "the server accepted `{method}` without answering it"
+            ))),
+            Reply::Messages(messages) => {
+                for message in messages {
+                    if let Some(answer) = self.handle(message, id)? {
+                        return answer;
+                    }
+                }
+                Err(Failure::Other(format!(
+                    "the server's answer to `{method}` holds no response to it{}",
+                    self.garbage_said()
+                )))
+            }
+            Reply::Stream(stream) => self.read_stream(&stream, method, id),
+        }
+    }
+
+    /// Read `stream` (server-sent events, each a JSON-RPC message) up to the response to
+    /// request `id`.
+    fn read_stream(
+        &mut self,
+        stream: &ResponseStream,
+        method: &str,
+        id: &str,
+    ) -> Result<Value, Failure> {
+        let mut parser = smith_plugin_sdk::sse::Parser::new();
+        loop {
+            let chunk = stream.next_chunk(0);
+            let parsed = match &chunk {
+                Some(bytes) => parser.push(bytes),
+                None => parser.finish(),
+            };
+            for event in parsed.events {
+                if event.event != "message" || event.data.trim().is_empty() {
+                    continue;
+                }
+                if let Some(answer) = self.take(event.data.as_bytes(), id)? {
+                    return answer;
+                }
+            }
+            if let Some(bad) = parsed.malformed {
+                return Err(Failure::Other(format!(
+                    "its event stream for `{method}` is malformed: {}",
+                    bad.0
+                )));
+            }
+            if chunk.is_none() {
+                return Err(match stream.end() {
+                    Some(BodyEnd::Cancelled) => self.cancel(id),
+                    Some(BodyEnd::Failed(why)) => Failure::Other(format!(
+                        "its event stream for `{method}` broke off before the answer: {why}"
+                    )),
+                    Some(BodyEnd::Truncated(bytes)) => Failure::Other(format!(
+                        "its event stream for `{method}` passed {bytes} bytes without the answer"
+                    )),
+                    _ => Failure::Other(format!(
+                        "its event stream for `{method}` ended without the answer{}",
+                        self.garbage_said()
+                    )),
+                });
+            }
+            if smith_plugin_sdk::cancelled() {
+                return Err(self.cancel(id));
             }
         }
     }
@@ -290,8 +429,11 @@ impl Conn {
 
     /// The next whole line received, if there is one.
     fn next_line(&mut self) -> Option<Vec<u8>> {
-        let end = self.buf.iter().position(|b| *b == b'\n')?;
-        let line: Vec<u8> = self.buf.drain(..=end).collect();
+        let Link::Stdio { buf, .. } = &mut self.link else {
+            return None;
+        };
+        let end = buf.iter().position(|b| *b == b'\n')?;
+        let line: Vec<u8> = buf.drain(..=end).collect();
         Some(line)
     }
 
@@ -312,6 +454,15 @@ impl Conn {
             self.first_garbage.get_or_insert_with(|| cut(text, 200));
             return Ok(None);
         };
+        self.handle(message, id)
+    }
+
+    /// Take one message: the response to `id` (`Some`), or something else handled here.
+    fn handle(
+        &mut self,
+        message: Value,
+        id: &str,
+    ) -> Result<Option<Result<Value, Failure>>, Failure> {
         if let Some(method) = message.get("method").and_then(Value::as_str) {
             match (message.get("id"), method) {
                 (Some(rid), "ping") => {
@@ -367,6 +518,44 @@ fn progress_text(params: &Value) -> String {
         text.push_str(&cut(message, 200));
     }
     text
+}
+
+/// The parameters of `initialize`.
+fn greeting() -> Value {
+    json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "smith", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// Start server `name`'s program as kept program `session` unless it runs: whether it was
+/// started now.
+fn start_program(name: &str, server: &Server, session: &str) -> Result<bool, Failure> {
+    let request = ProcessRequest {
+        program: server.command.clone(),
+        args: server.args.clone(),
+        cwd: server.cwd.clone().unwrap_or_default(),
+        env_base: EnvBase::Baseline,
+        env: server
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        timeout_ms: 0,
+        output_limit: 0,
+    };
+    match process::start_session(session, &request) {
+        Ok(info) => Ok(info.started),
+        // Running with another configuration: the user changed it; start afresh.
+        Err(ProcessError::Invalid(_)) => {
+            process::stop_session(session);
+            process::start_session(session, &request)
+                .map(|info| info.started)
+                .map_err(|e| start_failure(name, server, &e))
+        }
+        Err(e) => Err(start_failure(name, server, &e)),
+    }
 }
 
 /// Why server `name`'s program did not start, in words.

@@ -10,7 +10,7 @@
 //! and the output says how to read on.
 
 use serde::Deserialize;
-use smith_plugin_sdk::net::{self, BodyEnd, NetError, Request};
+use smith_plugin_sdk::net::{self, BodyEnd, Request};
 use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
 
 mod search;
@@ -68,16 +68,6 @@ const SCHEMA: &str = r#"{
 
 const DESCRIPTION: &str = "Read a web page or any text at an http(s) URL: HTML comes back as Markdown (scripts, styles and navigation left out), text and JSON as they are, with the page's title and final URL (redirects followed). Long pages come in windows: pass `offset` from the `more` line to read on. Binary files (images, PDFs, archives) are refused. Each request may ask the user first, per host.";
 
-/// A network error as a sentence for the model.
-pub(crate) fn said(e: &NetError) -> String {
-    match e {
-        NetError::Denied(m) => format!("not allowed: {m}"),
-        NetError::Invalid(m) => format!("invalid request: {m}"),
-        NetError::Unreachable(m) => format!("unreachable: {m}"),
-        NetError::Cancelled => "cancelled before the server answered".to_owned(),
-    }
-}
-
 /// A header's value (names are lowercase).
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
@@ -110,7 +100,7 @@ pub(crate) fn fetch(url: &str, accept: &str, max: u64) -> Result<(String, net::R
             body: Vec::new(),
             max_response_bytes: max,
         })
-        .map_err(|e| format!("{current}: {}", said(&e)))?;
+        .map_err(|e| format!("{current}: {}", smith_plugin_sdk::describe_net(&e)))?;
         if !matches!(response.status, 301 | 302 | 303 | 307 | 308) {
             return Ok((current, response));
         }
