@@ -1,17 +1,18 @@
 //! Tools a plugin finds at run time (package 1.4.0): a plugin whose manifest declares
 //! `dynamic-tools prefix="P" [cache="SLOT"]` is built as the `dynamic-tool-plugin` world and
 //! exports `discover`. Until `discover` has answered in this process, the tools offered are
-//! those its cache slot holds (the plugin keeps it); `discover` runs once per process and
-//! plugin generation, at the first turn that could use the tools, in an instance granted as
-//! a tool call's, its effects recorded under the turn ([`crate::Loadout`]'s
+//! those its cache slot holds (the plugin keeps it); `discover` runs at the first turn of a
+//! process and plugin generation that could use the tools, and again at a later turn's start
+//! when its source or cache slot changed since it answered ([`watched`]: a server added, a
+//! listing the plugin dropped because its server said its tools changed), in an instance
+//! granted as a tool call's, its effects recorded under the turn ([`crate::Loadout`]'s
 //! `smith::ToolRegistry::discover`). Every tool found is checked here — its name starts with
 //! the prefix and fits a tool name, its input schema is an object schema that compiles — and
 //! one that does not is skipped with a notice naming the plugin and the tool, the others
 //! kept.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use smith::{StateKey, StateScope, ToolDefinition};
 
@@ -55,8 +56,8 @@ impl Found {
 #[derive(Default)]
 pub(crate) struct DynamicSet {
     found: RwLock<Option<Arc<Found>>>,
-    /// Set once `discover` has been asked (whatever it answered).
-    asked: AtomicBool,
+    /// What `discover` found from when it was last asked ([`watched`]); none before.
+    asked: Mutex<Option<u64>>,
 }
 
 impl DynamicSet {
@@ -86,9 +87,27 @@ impl DynamicSet {
         Arc::clone(slot.get_or_insert(found))
     }
 
-    /// Claim the one `discover` of this generation: true the first time only.
-    pub(crate) fn claim(&self) -> bool {
-        !self.asked.swap(true, Ordering::AcqRel)
+    /// Claim a `discover` of this generation: true the first time, and when what it finds
+    /// from (`now`, [`watched`]) changed since it was last asked.
+    pub(crate) fn claim(&self, now: u64) -> bool {
+        let mut asked = self
+            .asked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *asked == Some(now) {
+            return false;
+        }
+        *asked = Some(now);
+        true
+    }
+
+    /// `discover` answered (or failed) and what it finds from is `now`: not asked again
+    /// until that changes.
+    pub(crate) fn settle(&self, now: u64) {
+        *self
+            .asked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now);
     }
 
     /// Offer `found` from now on.
@@ -123,6 +142,31 @@ fn has_source(manifest: &crate::Manifest, decl: &DynamicTools, files: &crate::St
     store
         .get(&key)
         .map_or(true, |v| v.is_some_and(|v| Some(v.version) == version))
+}
+
+/// A digest of what `discover` finds from and caches into — the values of the source and
+/// cache slots: a change since it last answered asks it again at the next turn.
+fn watched(manifest: &crate::Manifest, decl: &DynamicTools, files: &crate::StateFiles) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    if let Some(store) = files.0.as_ref() {
+        for slot in [&decl.source, &decl.cache].into_iter().flatten() {
+            let key = StateKey {
+                owner: manifest.id.clone(),
+                name: slot.clone(),
+                scope: StateScope::User,
+            };
+            match store.get(&key) {
+                Ok(Some(value)) => {
+                    value.version.hash(&mut hasher);
+                    value.value.to_string().hash(&mut hasher);
+                }
+                Ok(None) => 0_u8.hash(&mut hasher),
+                Err(_) => 1_u8.hash(&mut hasher),
+            }
+        }
+    }
+    hasher.finish()
 }
 
 /// The definitions in `owner`'s cache slot (declared at `version`), if it declares one and
@@ -230,8 +274,9 @@ pub(crate) fn definitions(
 }
 
 impl crate::Loadout {
-    /// Ask each plugin with run-time tools that is offered here and was not asked yet in this
-    /// generation what it offers now (its `discover` export), in `context` — its effects
+    /// Ask each plugin with run-time tools that is offered here — and was not asked yet in
+    /// this generation, or whose source or cache slot changed since it answered — what it
+    /// offers now (its `discover` export), in `context` — its effects
     /// recorded in the session, asked of the policy as a tool call's are. Returns the
     /// notices for the person: each plugin's own, each tool skipped, each failure (which
     /// leaves the tools offered before, the cache's, in place).
@@ -245,13 +290,19 @@ impl crate::Loadout {
             let Some(decl) = &plugin.manifest.dynamic else {
                 continue;
             };
+            let files = &self.policy.state_files;
             if self.withholds(plugin).is_some()
-                || !has_source(&plugin.manifest, decl, &self.policy.state_files)
-                || !plugin.dynamic.claim()
+                || !has_source(&plugin.manifest, decl, files)
+                || !plugin.dynamic.claim(watched(&plugin.manifest, decl, files))
             {
                 continue;
             }
-            match self.discover_one(plugin, decl, context, cancel) {
+            let answer = self.discover_one(plugin, decl, context, cancel);
+            // What it wrote itself (its cache) is no reason to ask it again.
+            plugin
+                .dynamic
+                .settle(watched(&plugin.manifest, decl, files));
+            match answer {
                 Ok((found, said)) => {
                     plugin.dynamic.set(found);
                     notices.extend(said);
@@ -391,6 +442,19 @@ mod tests {
             };
             Ok(())
         }
+    }
+
+    #[test]
+    fn discover_is_claimed_once_and_again_only_when_what_it_finds_from_changed() {
+        let set = DynamicSet::default();
+        assert!(set.claim(7));
+        assert!(!set.claim(7));
+        // It wrote its cache itself: settled on the new digest, not asked again for it.
+        set.settle(8);
+        assert!(!set.claim(8));
+        // A server added since.
+        assert!(set.claim(9));
+        assert!(!set.claim(9));
     }
 
     #[test]

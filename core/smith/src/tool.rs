@@ -77,9 +77,9 @@ pub trait ToolRegistry: Send + Sync {
 
     /// Find the tools that are known only at run time (an MCP client's servers' tools), in
     /// `context` — effects recorded through its journal, as a call's are — observing
-    /// `cancel`. The runtime asks before a turn's first request; an implementation asks
-    /// each source once and offers what it found in [`ToolRegistry::definitions`] from then
-    /// on. Returns what the person should know (a source that failed, a tool skipped), one
+    /// `cancel`. The runtime asks before each turn's first request; an implementation asks
+    /// a source again only when what it finds from changed, and offers what it found in
+    /// [`ToolRegistry::definitions`] from then on. Returns what the person should know (a source that failed, a tool skipped), one
     /// line each. Nothing by default.
     fn discover(&self, context: &ToolContext, cancel: &crate::Cancel) -> Vec<String> {
         let _ = (context, cancel);

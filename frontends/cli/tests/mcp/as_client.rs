@@ -460,3 +460,67 @@ fn the_typescript_sdk_example_server_answers_with_structured_content() {
         "{tools:?}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_server_that_says_its_tools_changed_and_one_added_meanwhile_are_listed_at_the_next_turn() {
+    use serde_json::json;
+    let client = Client::new();
+    client.add("fake", &[], &["python3", FAKE, "ok"]);
+    // One Smith process, two turns.
+    let mut rpc = crate::client::Client::start_in(&client.env, &["--allow-process"], &client.work);
+    let session = rpc.create();
+    let mut turn = |name: &str, calls: &[(&str, serde_json::Value)]| {
+        let script = client.script(name, calls);
+        let id = rpc.request(
+            "session.submit",
+            json!({"session": session, "input": "go", "model": "scripted/t", "script": script}),
+        );
+        let submission = rpc.response(id)["result"]["submission"].as_u64().unwrap();
+        rpc.result(
+            "session.wait",
+            json!({"session": session, "submission": submission}),
+        );
+    };
+    // The server says its tools changed (`grow` lists `grown` from then on)…
+    turn("grow.kdl", &[("mcp__fake__grow", json!({}))]);
+    // …and another server is added from another terminal while the process runs.
+    client.add("other", &[], &["python3", FAKE, "ok"]);
+    turn(
+        "grown.kdl",
+        &[
+            ("mcp__fake__grown", json!({})),
+            ("mcp__other__echo", json!({"text": "hi"})),
+        ],
+    );
+    let entries =
+        smith_store::read_session(&client.env.sessions().join(format!("{session}.smith")))
+            .unwrap()
+            .entries;
+    let results: Vec<(String, String, bool)> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            smith_store::Record::ToolResult(r) => Some((
+                r.result.name.clone(),
+                r.result.output.clone(),
+                r.result.is_error,
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("mcp__fake__grow".to_owned(), "grew".to_owned(), false),
+            (
+                "mcp__fake__grown".to_owned(),
+                "called grown".to_owned(),
+                false
+            ),
+            ("mcp__other__echo".to_owned(), "echo: hi".to_owned(), false),
+        ]
+    );
+    let listed = client.mcp_list();
+    assert_eq!(listed.len(), 2);
+    assert!(listed.iter().all(|s| s["state"] == "listed"), "{listed:?}");
+}

@@ -6,7 +6,8 @@ Modes (argv[1]):
           must rewrite, and `weird_name`, which Smith would offer under the same name: skipped),
           `bad` (an input schema that is not an object: skipped by Smith),
           `hang` (says "waiting" and never answers), `huge` (a 10 MB answer), `surrogate`
-          (an answer holding a lone UTF-16 surrogate) — and
+          (an answer holding a lone UTF-16 surrogate), `grow` (says its tools changed and
+          lists `grown` from then on) — and
           writes a line that is not JSON-RPC before its first answer (skipped by Smith).
   silent  never answers (Smith's timeout names `initialize`).
   garbage writes only lines that are not JSON-RPC.
@@ -40,7 +41,9 @@ TOOLS = [
     {"name": "hang", "description": "Never answers.", "inputSchema": {"type": "object"}},
     {"name": "huge", "description": "Answers 10 MB.", "inputSchema": {"type": "object"}},
     {"name": "surrogate", "description": "A lone surrogate.", "inputSchema": {"type": "object"}},
+    {"name": "grow", "description": "Adds a tool.", "inputSchema": {"type": "object"}},
 ]
+GROWN = {"name": "grown", "description": "Added by grow.", "inputSchema": {"type": "object"}}
 
 if MODE == "ok":
     sys.stdout.write("this line is not JSON-RPC\n")
@@ -67,6 +70,11 @@ for line in sys.stdin:
         }})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
+    elif method == "tools/call" and params.get("name") == "grow":
+        TOOLS.append(GROWN)
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "content": [{"type": "text", "text": "grew"}]}})
     elif method == "tools/call" and params.get("name") == "echo":
         token = (params.get("_meta") or {}).get("progressToken")
         if token is not None:

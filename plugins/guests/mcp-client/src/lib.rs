@@ -1,7 +1,9 @@
 //! Smith's bundled MCP client (the `dynamic-tool-plugin` world): the tools of the MCP servers
 //! the user added (`smith mcp add NAME -- COMMAND ARGS…`), offered as `mcp__SERVER__TOOL`.
 //!
-//! - `discover` (once per process, before the first request that could use the tools): each
+//! - `discover` (at a process's first turn, before the first request that could use the
+//!   tools, and at a later turn when a server was added or removed, or said its tools
+//!   changed): each
 //!   server whose configuration changed since its tools were listed — or that was never
 //!   listed — is started (a program kept across calls, inside the sandbox), greeted
 //!   (`initialize`) and asked for its tools (`tools/list`, every page); what it lists is
@@ -337,9 +339,13 @@ fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
     if conn.list_changed
         && let Some(entry) = listed.get_mut(server_name)
     {
-        // Listed again by the next process's discovery.
+        // Listed again by the next turn's discovery, which the changed cache asks for (the
+        // tools offered now stay offered for the rest of this turn).
         entry.fingerprint.clear();
         let _ = state_set("listed", &listed);
+        let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
+        cache.retain(|t| config::server_of(&t.name) != Some(server_name));
+        let _ = state_set("tools", &cache);
     }
     match answer {
         Ok(result) => read_result(&result),
