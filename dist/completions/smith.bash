@@ -2178,7 +2178,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__mcp__subcmd__add)
-            opts="-e -c -h -V --env --cwd --timeout --call-timeout --url --header --secret --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            opts="-e -c -h -V --env --cwd --timeout --call-timeout --network --writable-root --url --header --secret --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2201,6 +2201,10 @@ _smith() {
                     return 0
                     ;;
                 --call-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --writable-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

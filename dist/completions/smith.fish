@@ -236,6 +236,7 @@ complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcomm
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l cwd -d 'The server\'s working directory, relative to the session\'s' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l timeout -d 'How long it may take to answer `initialize` and `tools/list` (default 30, at most 600)' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l call-timeout -d 'How long it may stay silent during a tool call, its progress notifications counting as speech (default 300, at most 3600)' -r
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l writable-root -d 'A directory the server\'s program may write beneath besides the project (repeatable)' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -d 'The Streamable HTTP endpoint of a server that is not a program' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'A header sent with each request to --url (repeatable; recorded in the session with each request, so give secrets with --secret)' -r
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l secret -d 'A registered secret (smith secrets set NAME) Smith sends to --url\'s host as `Authorization: Bearer …`, or in HEADER' -r
@@ -248,6 +249,7 @@ complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcomm
 ask\t''
 auto-edit\t''
 auto\t''"
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l network -d 'Let the server\'s program reach the network although the sandbox denies it'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -l allow-process -d 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'

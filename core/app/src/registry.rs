@@ -163,13 +163,14 @@ pub enum RegistryError {
         /// What is wrong, the pattern named.
         why: String,
     },
-    /// A path of `sandbox.writable-roots` or `sandbox.deny-read` is unusable.
+    /// A path of `sandbox.writable-roots`, `sandbox.deny-read` or
+    /// `plugins.ID.programs.NAME.writable-roots` is unusable.
     #[error("{source_text}: {key}: `{path}` {reason}")]
     SandboxPath {
         /// The setting's source (file and line, variable, flag).
         source_text: String,
         /// The key.
-        key: &'static str,
+        key: String,
         /// The offending path as given.
         path: String,
         /// What is wrong and what to do.
@@ -664,6 +665,7 @@ pub fn policy(
         permissions,
         state_files,
         net: net_rules(settings)?,
+        programs: crate::sandbox::program_widenings(settings)?,
         plugin_settings: plugin_settings(settings),
     })
 }

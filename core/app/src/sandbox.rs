@@ -5,10 +5,11 @@
 //! Project configuration never reaches here: [`crate::settings`] drops a project's `sandbox.*`
 //! keys with a notice.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use smith_config::Value;
-use smith_host::sandbox::{CREDENTIAL_PLACES, Mode, Network, Sandbox};
+use smith_host::sandbox::{CREDENTIAL_PLACES, Mode, Network, Sandbox, Widening};
 
 use crate::paths::Paths;
 use crate::registry::RegistryError;
@@ -35,35 +36,14 @@ pub fn from_settings(
     let mut sandbox = Sandbox::new(mode, network);
     let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_owned());
     for (path, source) in listed(settings, "sandbox.writable-roots") {
-        let bad = |reason: &str| RegistryError::SandboxPath {
-            source_text: source.clone(),
-            key: "sandbox.writable-roots",
-            path: path.display().to_string(),
-            reason: reason.to_owned(),
-        };
-        if !path.is_absolute() {
-            return Err(bad(
-                "is not an absolute path; give each root from `/`, separated by commas",
-            ));
-        }
-        match path.canonicalize() {
-            Ok(real) if real.is_dir() => sandbox.writable_roots.push(real),
-            Ok(_) => {
-                return Err(bad(
-                    "is not a directory; name the directory to write beneath",
-                ));
-            }
-            Err(_) => {
-                return Err(bad(
-                    "does not exist; create the directory first, or remove it from the list",
-                ));
-            }
-        }
+        sandbox
+            .writable_roots
+            .push(writable_root(&path, &source, "sandbox.writable-roots")?);
     }
     for (path, source) in listed(settings, "sandbox.deny-read") {
         let bad = |reason: String| RegistryError::SandboxPath {
             source_text: source.clone(),
-            key: "sandbox.deny-read",
+            key: "sandbox.deny-read".to_owned(),
             path: path.display().to_string(),
             reason,
         };
@@ -83,6 +63,91 @@ pub fn from_settings(
     }
     sandbox.deny_read.extend(built_in_denials(paths));
     Ok(sandbox)
+}
+
+/// A writable root `path` given by setting `key` (from `source`), checked: absolute, an
+/// existing directory; canonical.
+fn writable_root(path: &Path, source: &str, key: &str) -> Result<PathBuf, RegistryError> {
+    let bad = |reason: &str| RegistryError::SandboxPath {
+        source_text: source.to_owned(),
+        key: key.to_owned(),
+        path: path.display().to_string(),
+        reason: reason.to_owned(),
+    };
+    if !path.is_absolute() {
+        return Err(bad(
+            "is not an absolute path; give each root from `/`, separated by commas",
+        ));
+    }
+    match path.canonicalize() {
+        Ok(real) if real.is_dir() => Ok(real),
+        Ok(_) => Err(bad(
+            "is not a directory; name the directory to write beneath",
+        )),
+        Err(_) => Err(bad(
+            "does not exist; create the directory first, or remove it from the list",
+        )),
+    }
+}
+
+/// How the user widened the sandbox of the programs plugins keep across calls
+/// (`plugins.ID.programs.NAME.network "allow"` and `.writable-roots "/a,/b"`), by plugin id
+/// and kept program name. A project's never reach here ([`crate::settings`] drops them).
+///
+/// # Errors
+/// [`RegistryError::SandboxPath`] for a writable root that is not absolute or not an existing
+/// directory; [`RegistryError::NetPattern`] for a network that is neither `allow` nor `deny`.
+pub fn program_widenings(
+    settings: &Settings,
+) -> Result<BTreeMap<String, BTreeMap<String, Widening>>, RegistryError> {
+    let mut out: BTreeMap<String, BTreeMap<String, Widening>> = BTreeMap::new();
+    for (key, value) in settings.resolved.iter() {
+        let Some((plugin, rest)) = key
+            .strip_prefix("plugins.")
+            .and_then(|k| k.split_once(".programs."))
+        else {
+            continue;
+        };
+        let Some((program, field)) = rest.split_once('.') else {
+            continue;
+        };
+        let Value::String(text) = &value.value else {
+            continue;
+        };
+        let widening = out
+            .entry(plugin.to_owned())
+            .or_default()
+            .entry(program.to_owned())
+            .or_default();
+        match field {
+            "network" => {
+                widening.network = match text.trim() {
+                    "allow" => true,
+                    "deny" | "" => false,
+                    other => {
+                        return Err(RegistryError::NetPattern {
+                            source_text: value.source.to_string(),
+                            key: key.clone(),
+                            why: format!(
+                                "`{other}` is neither `allow` nor `deny`; write `allow` to let this program reach the network"
+                            ),
+                        });
+                    }
+                };
+            }
+            "writable-roots" => {
+                for path in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    widening.writable_roots.push(writable_root(
+                        Path::new(path),
+                        &value.source.to_string(),
+                        key,
+                    )?);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 /// Smith's own homes (configuration, data with the auth file, trust records, secrets,

@@ -405,10 +405,12 @@ fn add_file(
     if level == Level::Project {
         entries.retain(|e| {
             // A plugin's network rules likewise: a project must not open hosts to a plugin.
+            // And how a plugin's kept programs' sandbox is widened.
             let net = e.key.starts_with("plugins.")
                 && (e.key.ends_with(".net.allow")
                     || e.key.ends_with(".net.deny")
-                    || e.key.ends_with(".net.credentials"));
+                    || e.key.ends_with(".net.credentials")
+                    || e.key.contains(".programs."));
             // And a plugin's own settings (`plugin.ID.NAME`): a project must not point a
             // plugin at a server of its choosing (a search endpoint would get every query).
             let own = e.key.starts_with("plugin.");

@@ -231,6 +231,10 @@ pub struct Policy {
     pub tree: crate::Tree,
     /// The OS sandbox every program starts in (`sandbox.*`; the user's settings only).
     pub sandbox: crate::sandbox::Sandbox,
+    /// How the user widened it for programs plugins keep across calls, by plugin id and then
+    /// by the kept program's session name (`plugins.ID.programs.NAME.*`; the user's settings
+    /// only).
+    pub programs: BTreeMap<String, BTreeMap<String, crate::sandbox::Widening>>,
     /// The permission mode and rules every policy event carries (`permissions.*`).
     pub permissions: crate::policy::Permissions,
     /// Where plugins' project and user state is kept (branch and session state is the
@@ -290,6 +294,7 @@ impl Default for Policy {
             docs: crate::Docs::default(),
             tree: crate::Tree::default(),
             sandbox: crate::sandbox::Sandbox::default(),
+            programs: BTreeMap::new(),
             permissions: crate::policy::Permissions::default(),
             state_files: crate::StateFiles::default(),
             net: crate::net::NetRules::default(),

@@ -135,6 +135,17 @@ impl CallState {
         unconfined: bool,
         effect: &str,
     ) -> Result<(ProcessRequest, std::path::PathBuf), (wit::ProcessError, String)> {
+        self.process_request_in(r, unconfined, effect, &self.policy.sandbox)
+    }
+
+    /// [`CallState::process_request`] in `sandbox` (the run's, or a kept program's widened).
+    pub(crate) fn process_request_in(
+        &self,
+        r: &wit::ProcessRequest,
+        unconfined: bool,
+        effect: &str,
+        sandbox: &crate::sandbox::Sandbox,
+    ) -> Result<(ProcessRequest, std::path::PathBuf), (wit::ProcessError, String)> {
         validate(r).map_err(|why| (wit::ProcessError::Invalid(why.clone()), why))?;
         let cwd = self.working_dir(&r.cwd).map_err(|failure| match failure {
             FsFailure::NotFound(m) => (wit::ProcessError::NotFound(m.clone()), m),
@@ -155,7 +166,6 @@ impl CallState {
         };
         let restore = |s: &str| self.restore(s, effect, &r.program);
         // The OS sandbox (fail closed: a sandbox that cannot be applied runs nothing).
-        let sandbox = &self.policy.sandbox;
         let root = self
             .granted
             .roots

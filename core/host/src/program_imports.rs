@@ -96,6 +96,15 @@ impl CallState {
             })
     }
 
+    /// How the user widened the sandbox of this plugin's kept program `session`, if at all.
+    fn widening(&self, session: &str) -> Option<&crate::sandbox::Widening> {
+        self.policy
+            .programs
+            .get(self.plugin_id())?
+            .get(session)
+            .filter(|w| **w != crate::sandbox::Widening::default())
+    }
+
     /// The plugin's id (programs are kept per plugin, across its versions).
     fn plugin_id(&self) -> &str {
         self.plugin.split('@').next().unwrap_or(&self.plugin)
@@ -162,14 +171,25 @@ pub(crate) fn start(
         refused: None,
     };
     let program = state.call.durable(call, |cs| {
-        let (made, _root) = match cs.process_request(request, false, "process.start") {
+        // The user may have widened this program's sandbox (a server that needs the network).
+        let widening = cs.widening(name).cloned();
+        let sandbox = match &widening {
+            Some(w) => cs.policy.sandbox.widened(w),
+            None => cs.policy.sandbox.clone(),
+        };
+        let (made, _root) = match cs.process_request_in(request, false, "process.start", &sandbox) {
             Ok(made) => made,
             Err((error, message)) => return Done::not_applied(error, message),
         };
-        let sandbox = if made.confinement.is_some() {
-            cs.policy.sandbox.describe()
-        } else {
-            "none".to_owned()
+        let sandbox = match (&made.confinement, &widening) {
+            (None, _) => "none".to_owned(),
+            (Some(_), None) => sandbox.describe(),
+            (Some(_), Some(w)) => format!(
+                "{} (widened by plugins.{}.programs.{name}: {})",
+                sandbox.describe(),
+                cs.plugin_id(),
+                w.describe()
+            ),
         };
         let capacity = made.output_bytes;
         match Program::start(made, capacity, fingerprint, sandbox.clone()) {

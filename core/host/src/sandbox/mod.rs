@@ -148,6 +148,37 @@ impl PartialEq for Sandbox {
 
 impl Eq for Sandbox {}
 
+/// How the user widened the sandbox of one program a plugin keeps across calls
+/// (`plugins.ID.programs.NAME.network` and `.writable-roots`, the user's own configuration
+/// only): an MCP server that needs the network or a directory of its own. It only widens:
+/// nothing here narrows the run's sandbox, and `full-access` stays as it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Widening {
+    /// Whether its network is allowed although the run's is denied.
+    pub network: bool,
+    /// Directories it may write beneath besides the run's (absolute, existing).
+    pub writable_roots: Vec<PathBuf>,
+}
+
+impl Widening {
+    /// What it adds, in words (`network allowed, writable /data`); empty when nothing.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.network {
+            parts.push("network allowed".to_owned());
+        }
+        if !self.writable_roots.is_empty() {
+            let roots: Vec<String> = self
+                .writable_roots
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            parts.push(format!("writable {}", roots.join(", ")));
+        }
+        parts.join(", ")
+    }
+}
+
 /// The credential places under the home directory every mode hides (spec: Security; the
 /// sandbox guide lists them).
 pub const CREDENTIAL_PLACES: &[&str] = &[
@@ -527,6 +558,20 @@ impl Sandbox {
             nonce: nonce(),
             made,
         }))
+    }
+
+    /// This sandbox with `widening` applied (its private temporary directory shared).
+    pub fn widened(&self, widening: &Widening) -> Self {
+        let mut wide = self.clone();
+        if widening.network {
+            wide.network = Network::Allow;
+        }
+        for root in &widening.writable_roots {
+            if !wide.writable_roots.contains(root) {
+                wide.writable_roots.push(root.clone());
+            }
+        }
+        wide
     }
 
     /// A one-line description for the program's report: "workspace-write, network denied".

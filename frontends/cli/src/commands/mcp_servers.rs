@@ -54,8 +54,18 @@ pub(crate) struct AddArgs {
     /// as speech (default 300, at most 3600).
     #[arg(long, value_name = "SECONDS")]
     pub(crate) call_timeout: Option<u64>,
+    /// Let the server's program reach the network although the sandbox denies it.
+    #[arg(long)]
+    pub(crate) network: bool,
+    /// A directory the server's program may write beneath besides the project (repeatable).
+    #[arg(long = "writable-root", value_name = "DIR")]
+    pub(crate) writable_roots: Vec<String>,
     /// The Streamable HTTP endpoint of a server that is not a program.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["env", "cwd", "command"])]
+    #[arg(
+        long,
+        value_name = "URL",
+        conflicts_with_all = ["env", "cwd", "command", "network", "writable_roots"]
+    )]
     pub(crate) url: Option<String>,
     /// A header sent with each request to --url (repeatable; recorded in the session with
     /// each request, so give secrets with --secret).
@@ -132,16 +142,17 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         url: args.url,
         headers,
     };
-    // The grant an HTTP server needs, checked before anything is written.
-    let grant = match &server.url {
-        Some(url) => Some(http_grant(url, args.secret.as_deref())?),
+    // What the configuration gains, checked before anything is written: an HTTP server's
+    // grant, or a program's widened sandbox.
+    let edits = match &server.url {
+        Some(url) => http_grant(url, args.secret.as_deref())?,
         None if args.secret.is_some() => {
             return Err(CliError::new(
                 exit::USAGE,
                 "smith mcp add: --secret goes with --url; give a program its credentials with --env KEY=VALUE",
             ));
         }
-        None => None,
+        None => sandbox_edits(&args.name, args.network, &args.writable_roots)?,
     };
     let line = command_line(&server);
     servers(global)?
@@ -149,9 +160,7 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         .map_err(|e| refuse(&e))?;
     let name = &args.name;
     let mut said = format!("added MCP server `{name}`: {line}\n");
-    if let Some(grant) = grant {
-        said.push_str(&grant.write(global)?);
-    }
+    said.push_str(&write_edits(global, &edits, "add")?);
     said.push_str(&format!(
         "Its tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
     ));
@@ -168,9 +177,27 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
 /// `smith mcp remove NAME`.
 pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
     servers(global)?.remove(name).map_err(|e| refuse(&e))?;
-    write_stdout(&format!(
-        "removed MCP server `{name}`; its tools are no longer offered\n"
-    ))
+    let mut said = format!("removed MCP server `{name}`; its tools are no longer offered\n");
+    // A server added again under the name does not inherit its widened sandbox.
+    let (network, roots) = widening(global, name)?;
+    let [network_key, roots_key] = sandbox_keys(name);
+    let mut edits = Vec::new();
+    if network {
+        edits.push(Edit {
+            key: network_key,
+            value: "deny".to_owned(),
+            merge: false,
+        });
+    }
+    if !roots.is_empty() {
+        edits.push(Edit {
+            key: roots_key,
+            value: String::new(),
+            merge: false,
+        });
+    }
+    said.push_str(&write_edits(global, &edits, "remove")?);
+    write_stdout(&said)
 }
 
 /// `smith mcp list [--json]`.
@@ -182,11 +209,15 @@ pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     for (name, server) in &all {
         let state = State::of(server, listed.get(name));
         if json {
-            out.push_str(&record(name, server, &state).to_string());
+            out.push_str(&record(global, name, server, &state)?.to_string());
             out.push('\n');
         } else {
+            let widened = match widened_words(global, name)? {
+                words if words.is_empty() => String::new(),
+                words => format!("  [sandbox widened: {words}]"),
+            };
             out.push_str(&format!(
-                "{name}  {}  — {}\n",
+                "{name}  {}{widened}  — {}\n",
                 command_line(server),
                 state.words()
             ));
@@ -210,7 +241,7 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     let listed = store.listed().map_err(|e| refuse(&e))?;
     let state = State::of(server, listed.get(name));
     if json {
-        return write_stdout(&format!("{}\n", record(name, server, &state)));
+        return write_stdout(&format!("{}\n", record(global, name, server, &state)?));
     }
     let mut out = match &server.url {
         Some(url) => format!("{name}\n  url: {url}\n"),
@@ -229,6 +260,10 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     }
     if let Some(cwd) = &server.cwd {
         out.push_str(&format!("  cwd: {cwd}\n"));
+    }
+    let widened = widened_words(global, name)?;
+    if !widened.is_empty() {
+        out.push_str(&format!("  sandbox widened: {widened}\n"));
     }
     if let Some(ms) = server.timeout_ms {
         out.push_str(&format!("  timeout: {} s\n", ms / 1000));
@@ -296,11 +331,35 @@ impl<'a> State<'a> {
     }
 }
 
+/// How server `name`'s sandbox is widened, in words (`network allowed, writable /x`), or
+/// nothing.
+fn widened_words(global: &Global, name: &str) -> Result<String, CliError> {
+    let (network, writable_roots) = widening(global, name)?;
+    let words = smith_host::sandbox::Widening {
+        network,
+        writable_roots: writable_roots
+            .iter()
+            .map(std::path::PathBuf::from)
+            .collect(),
+    }
+    .describe();
+    Ok(words)
+}
+
 /// A server's JSON record: `name`, `transport` (`stdio`, `http`), `command`, `args`, `env`
-/// (names only), `cwd`, `url`, `headers` (names only), `timeout_ms`, `call_timeout_ms`,
-/// `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
-fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
-    serde_json::json!({
+/// (names only), `cwd`, `url`, `headers` (names only), `network` (its sandbox lets it reach
+/// the network), `writable_roots`, `timeout_ms`, `call_timeout_ms`, `state` (`listed`,
+/// `failed`, `unlisted`), `error`, `tools`.
+fn record(
+    global: &Global,
+    name: &str,
+    server: &Server,
+    state: &State<'_>,
+) -> Result<serde_json::Value, CliError> {
+    let (network, writable_roots) = widening(global, name)?;
+    Ok(serde_json::json!({
+        "network": network,
+        "writable_roots": writable_roots,
         "name": name,
         "transport": if server.url.is_some() { "http" } else { "stdio" },
         "url": server.url,
@@ -314,7 +373,7 @@ fn record(name: &str, server: &Server, state: &State<'_>) -> serde_json::Value {
         "state": state.name(),
         "error": match state { State::Failed(why) => Some(*why), _ => None },
         "tools": state.tools().into_iter().map(|(t, _)| t).collect::<Vec<_>>(),
-    })
+    }))
 }
 
 /// The command line of `server`, each word quoted when it needs to be; an HTTP server's URL.
@@ -343,17 +402,18 @@ fn key_only(pair: &str) -> &str {
     pair.split_once('=').map_or(pair, |(k, _)| k)
 }
 
-/// What adding an HTTP server changes in the user's configuration: its host added to
-/// `plugins.mcp-client.net.allow`, and the secret bound to it in `.net.credentials`.
-struct Grant {
-    /// `host:port`.
-    host: String,
-    /// The credential entry (`host:port=SECRET[@HEADER]`), if a secret was given.
-    credential: Option<String>,
+/// A change to the user's configuration file that `add` or `remove` makes.
+struct Edit {
+    key: String,
+    value: String,
+    /// Added to the setting's comma-separated list (when not in it yet) instead of
+    /// replacing it.
+    merge: bool,
 }
 
-/// The grant server `url` needs, with `secret` (`NAME[@HEADER]`) bound to its host.
-fn http_grant(url: &str, secret: Option<&str>) -> Result<Grant, CliError> {
+/// The grant HTTP server `url` needs: its host added to `plugins.mcp-client.net.allow`, and
+/// `secret` (`NAME[@HEADER]`) bound to it in `.net.credentials`.
+fn http_grant(url: &str, secret: Option<&str>) -> Result<Vec<Edit>, CliError> {
     let usage = |why: String| CliError::new(exit::USAGE, format!("smith mcp add: {why}"));
     let host = smith_app::mcp::host_port(url).ok_or_else(|| {
         usage(format!(
@@ -361,37 +421,114 @@ fn http_grant(url: &str, secret: Option<&str>) -> Result<Grant, CliError> {
             smith_render_plain::printable(url)
         ))
     })?;
-    let credential = match secret {
-        Some(secret) => {
-            let entry = format!("{host}={secret}");
-            entry
-                .parse::<smith_host::net::Credential>()
-                .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
-            Some(entry)
-        }
-        None => None,
-    };
-    Ok(Grant { host, credential })
+    let mut edits = vec![Edit {
+        key: "plugins.mcp-client.net.allow".to_owned(),
+        value: host.clone(),
+        merge: true,
+    }];
+    if let Some(secret) = secret {
+        let entry = format!("{host}={secret}");
+        entry
+            .parse::<smith_host::net::Credential>()
+            .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
+        edits.push(Edit {
+            key: "plugins.mcp-client.net.credentials".to_owned(),
+            value: entry,
+            merge: true,
+        });
+    }
+    Ok(edits)
 }
 
-impl Grant {
-    /// Write it to the user's configuration file; what was written, in words.
-    fn write(&self, global: &Global) -> Result<String, CliError> {
-        let app = global.app(&[])?;
-        let path = app
-            .paths
-            .require_user_config()
-            .map_err(|e| crate::command_error::no_home(&e))?
-            .to_owned();
-        let mut said = String::new();
-        let mut entries = vec![("plugins.mcp-client.net.allow", self.host.clone())];
-        entries.extend(
-            self.credential
-                .iter()
-                .map(|c| ("plugins.mcp-client.net.credentials", c.clone())),
-        );
-        for (key, entry) in entries {
-            let current = match app.settings.resolved.get(key).map(|v| &v.value) {
+/// The configuration keys widening server `name`'s sandbox (its kept program `mcp-NAME`).
+fn sandbox_keys(name: &str) -> [String; 2] {
+    let program = format!("plugins.mcp-client.programs.mcp-{name}");
+    [
+        format!("{program}.network"),
+        format!("{program}.writable-roots"),
+    ]
+}
+
+/// The widening `--network` and `--writable-root` ask for server `name`: each root made
+/// absolute (from the current directory) and checked to be a directory.
+fn sandbox_edits(name: &str, network: bool, roots: &[String]) -> Result<Vec<Edit>, CliError> {
+    let [network_key, roots_key] = sandbox_keys(name);
+    let mut edits = Vec::new();
+    if network {
+        edits.push(Edit {
+            key: network_key,
+            value: "allow".to_owned(),
+            merge: false,
+        });
+    }
+    let mut absolute = Vec::new();
+    for root in roots {
+        let real = std::path::Path::new(root)
+            .canonicalize()
+            .ok()
+            .filter(|p| p.is_dir())
+            .ok_or_else(|| {
+                CliError::new(
+                    exit::USAGE,
+                    format!(
+                        "smith mcp add: --writable-root `{}` is not an existing directory; create it first",
+                        smith_render_plain::printable(root)
+                    ),
+                )
+            })?;
+        let text = real.display().to_string();
+        if text.contains(',') {
+            return Err(CliError::new(
+                exit::USAGE,
+                format!(
+                    "smith mcp add: --writable-root `{text}` holds a comma, which the setting's list cannot hold"
+                ),
+            ));
+        }
+        absolute.push(text);
+    }
+    if !absolute.is_empty() {
+        edits.push(Edit {
+            key: roots_key,
+            value: absolute.join(","),
+            merge: false,
+        });
+    }
+    Ok(edits)
+}
+
+/// How server `name`'s sandbox is widened, from the settings: network, writable roots.
+fn widening(global: &Global, name: &str) -> Result<(bool, Vec<String>), CliError> {
+    let app = global.app(&[])?;
+    let [network_key, roots_key] = sandbox_keys(name);
+    let text = |key: &str| match app.settings.resolved.get(key).map(|v| &v.value) {
+        Some(smith_config::Value::String(text)) => text.trim().to_owned(),
+        _ => String::new(),
+    };
+    let roots = text(&roots_key)
+        .split(',')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
+        .collect();
+    Ok((text(&network_key) == "allow", roots))
+}
+
+/// Write `edits` to the user's configuration file; what was written, in words.
+fn write_edits(global: &Global, edits: &[Edit], doing: &str) -> Result<String, CliError> {
+    if edits.is_empty() {
+        return Ok(String::new());
+    }
+    let app = global.app(&[])?;
+    let path = app
+        .paths
+        .require_user_config()
+        .map_err(|e| crate::command_error::no_home(&e))?
+        .to_owned();
+    let mut said = String::new();
+    for edit in edits {
+        let value = if edit.merge {
+            let current = match app.settings.resolved.get(&edit.key).map(|v| &v.value) {
                 Some(smith_config::Value::String(text)) => text.clone(),
                 _ => String::new(),
             };
@@ -400,25 +537,28 @@ impl Grant {
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
                 .collect();
-            if list.contains(&entry.as_str()) {
+            if list.contains(&edit.value.as_str()) {
                 continue;
             }
-            list.push(&entry);
-            let value = list.join(",");
-            smith_config::set_in_file(&path, key, &value).map_err(|e| {
-                CliError::new(
-                    exit::RUN_FAILED,
-                    format!(
-                        "smith mcp add: the server was added, but {key} could not be written to {}: {e}; set it with smith config set {key} '{value}'",
-                        path.display()
-                    ),
-                )
-            })?;
-            said.push_str(&format!(
-                "{key} = \"{value}\"  # written to {}\n",
-                path.display()
-            ));
-        }
-        Ok(said)
+            list.push(&edit.value);
+            list.join(",")
+        } else {
+            edit.value.clone()
+        };
+        let key = &edit.key;
+        smith_config::set_in_file(&path, key, &value).map_err(|e| {
+            CliError::new(
+                exit::RUN_FAILED,
+                format!(
+                    "smith mcp {doing}: {key} could not be written to {}: {e}; set it with smith config set {key} '{value}'",
+                    path.display()
+                ),
+            )
+        })?;
+        said.push_str(&format!(
+            "{key} = \"{value}\"  # written to {}\n",
+            path.display()
+        ));
     }
+    Ok(said)
 }

@@ -524,3 +524,78 @@ fn a_server_that_says_its_tools_changed_and_one_added_meanwhile_are_listed_at_th
     assert_eq!(listed.len(), 2);
     assert!(listed.iter().all(|s| s["state"] == "listed"), "{listed:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_server_given_a_writable_root_writes_there_and_others_stay_in_the_sandbox() {
+    let client = Client::new();
+    let outside = client.env.root.path().canonicalize().unwrap().join("cache");
+    std::fs::create_dir(&outside).unwrap();
+    let outside_text = outside.to_str().unwrap();
+    client.add("plain", &[], &["python3", FAKE, "ok"]);
+    client.add(
+        "wide",
+        &["--writable-root", outside_text],
+        &["python3", FAKE, "ok"],
+    );
+    let listed = client.mcp_list();
+    assert_eq!(listed[1]["name"], "wide");
+    assert_eq!(
+        listed[1]["writable_roots"],
+        serde_json::json!([outside_text])
+    );
+    assert_eq!(listed[0]["writable_roots"], serde_json::json!([]));
+    let target = |name: &str| serde_json::json!({"path": outside.join(name)});
+    let out = client.turn(&[
+        ("mcp__plain__write", target("plain.txt")),
+        ("mcp__wide__write", target("wide.txt")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    let said = |i: usize| ends[i]["output"].as_str().unwrap().to_owned();
+    assert!(said(0).starts_with("failed:"), "{}", said(0));
+    assert_eq!(said(1), "wrote");
+    assert!(outside.join("wide.txt").exists() && !outside.join("plain.txt").exists());
+    // The widened sandbox is what the session recorded when the server started.
+    let mut export = client.env.command(&["sessions", "export", "last"]);
+    export.current_dir(&client.work);
+    let export = stdout(&export.output().unwrap());
+    assert!(
+        export.contains(&format!(
+            "(widened by plugins.mcp-client.programs.mcp-wide: writable {outside_text})"
+        )),
+        "{export}"
+    );
+    // Removed and added again, it starts in the sandbox like any other.
+    let out = client.env.run(&["mcp", "remove", "wide"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    client.add("wide", &[], &["python3", FAKE, "ok"]);
+    assert_eq!(
+        client.mcp_list()[1]["writable_roots"],
+        serde_json::json!([])
+    );
+    // The network, likewise, only for the server given it.
+    client.add("net", &["--network"], &["python3", FAKE, "ok"]);
+    let net = client.env.run(&["mcp", "get", "net"]);
+    assert!(
+        stdout(&net).contains("sandbox widened: network allowed"),
+        "{}",
+        stdout(&net)
+    );
+    let out = client.env.run(&[
+        "mcp",
+        "add",
+        "bad",
+        "--writable-root",
+        "/no/such/dir",
+        "--",
+        "python3",
+        FAKE,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`/no/such/dir` is not an existing directory"),
+        "{}",
+        stderr(&out)
+    );
+}

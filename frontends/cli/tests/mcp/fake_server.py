@@ -7,7 +7,8 @@ Modes (argv[1]):
           `bad` (an input schema that is not an object: skipped by Smith),
           `hang` (says "waiting" and never answers), `huge` (a 10 MB answer), `surrogate`
           (an answer holding a lone UTF-16 surrogate), `grow` (says its tools changed and
-          lists `grown` from then on) — and
+          lists `grown` from then on), `write` (writes the file its `path` argument names,
+          or says why it could not) — and
           writes a line that is not JSON-RPC before its first answer (skipped by Smith).
   silent  never answers (Smith's timeout names `initialize`).
   garbage writes only lines that are not JSON-RPC.
@@ -42,6 +43,7 @@ TOOLS = [
     {"name": "huge", "description": "Answers 10 MB.", "inputSchema": {"type": "object"}},
     {"name": "surrogate", "description": "A lone surrogate.", "inputSchema": {"type": "object"}},
     {"name": "grow", "description": "Adds a tool.", "inputSchema": {"type": "object"}},
+    {"name": "write", "description": "Writes a file.", "inputSchema": {"type": "object"}},
 ]
 GROWN = {"name": "grown", "description": "Added by grow.", "inputSchema": {"type": "object"}}
 
@@ -70,6 +72,15 @@ for line in sys.stdin:
         }})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
+    elif method == "tools/call" and params.get("name") == "write":
+        try:
+            with open(params["arguments"]["path"], "w") as f:
+                f.write("written by the server\n")
+            said = "wrote"
+        except OSError as e:
+            said = "failed: " + e.strerror
+        send({"jsonrpc": "2.0", "id": rid, "result": {
+            "content": [{"type": "text", "text": said}]}})
     elif method == "tools/call" and params.get("name") == "grow":
         TOOLS.append(GROWN)
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
