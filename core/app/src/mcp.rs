@@ -72,22 +72,49 @@ pub const RESERVED_HEADERS: [&str; 8] = [
 ];
 
 /// Where an HTTP server is: `host:port` as a `plugins.ID.net.allow` pattern names it (an IPv6
-/// address in brackets), from `url`; none when `url` is not an absolute `http`/`https` URL
-/// with a host.
-pub fn host_port(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
+/// address in brackets), from `url`.
+///
+/// # Errors
+/// What keeps `url` from naming a server Smith can reach, in words naming the part: not
+/// `http`/`https`, user information, no host, a host that is not ASCII or ends in a dot, a
+/// port out of range, whitespace, a fragment.
+pub fn host_port(url: &str) -> Result<String, String> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err("is not an absolute URL (it has no `http://` or `https://`)".to_owned());
+    };
     let default = match scheme.to_ascii_lowercase().as_str() {
         "http" => 80,
         "https" => 443,
-        _ => return None,
+        other => {
+            return Err(format!(
+                "uses `{other}`; an MCP server's URL is http or https"
+            ));
+        }
     };
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("holds whitespace or a control character; percent-encode it".to_owned());
+    }
+    if url.contains('#') {
+        return Err("holds a fragment (`#…`), which is never sent; leave it out".to_owned());
+    }
+    let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
     if authority.contains('@') {
-        return None;
+        return Err(
+            "holds user information (`user@`); give credentials with --secret instead".to_owned(),
+        );
     }
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
-        let (host, after) = v6.split_once(']')?;
-        (format!("[{host}]"), after.strip_prefix(':'))
+        let (host, after) = v6
+            .split_once(']')
+            .ok_or("has an IPv6 address in `[` without `]`")?;
+        let port = match after {
+            "" => None,
+            p => Some(
+                p.strip_prefix(':')
+                    .ok_or("has something after `]` that is not `:PORT`")?,
+            ),
+        };
+        (format!("[{host}]"), port)
     } else {
         match authority.rsplit_once(':') {
             Some((host, port)) => (host.to_owned(), Some(port)),
@@ -95,13 +122,32 @@ pub fn host_port(url: &str) -> Option<String> {
         }
     };
     if host.is_empty() || host == "[]" {
-        return None;
+        return Err("has no host".to_owned());
+    }
+    if !host.is_ascii() {
+        return Err(format!(
+            "has the host `{host}`, which is not ASCII; write an internationalized name in its `xn--` form"
+        ));
+    }
+    if host.ends_with('.') {
+        return Err(format!(
+            "has the host `{host}`, ending in a dot; leave the dot out"
+        ));
     }
     let port = match port {
-        Some(p) => p.parse::<u16>().ok().filter(|p| *p != 0)?,
+        Some(p) => p
+            .parse::<u16>()
+            .ok()
+            .filter(|p| *p != 0)
+            .ok_or_else(|| format!("has the port `{p}`, not a number from 1 to 65535"))?,
         None => default,
     };
-    Some(format!("{}:{port}", host.to_ascii_lowercase()))
+    let pattern = format!("{}:{port}", host.to_ascii_lowercase());
+    // What the user's network rules will hold must read back as a pattern.
+    pattern
+        .parse::<smith_host::net::HostPattern>()
+        .map_err(|e| format!("has a host Smith cannot allow: {}", e.why))?;
+    Ok(pattern)
 }
 
 /// The longest `timeout_ms`: 10 minutes.
@@ -169,6 +215,8 @@ pub fn valid_name(name: &str) -> bool {
 /// The user's MCP servers in the data home of `paths`.
 pub struct Servers {
     files: crate::state::StateFiles,
+    /// The file whose lock serializes changes (`smith mcp add` run in parallel).
+    lock: std::path::PathBuf,
 }
 
 impl Servers {
@@ -181,7 +229,34 @@ impl Servers {
         // User state does not depend on the project.
         Ok(Self {
             files: crate::state::StateFiles::new(&root, Path::new("/")),
+            lock: root.join("mcp-servers.lock"),
         })
+    }
+
+    /// Hold the servers for a change: an exclusive lock, kept until the file returned is
+    /// dropped, so changes made at once (several `smith mcp add` in parallel) are made one
+    /// after another instead of losing each other.
+    ///
+    /// # Errors
+    /// [`McpError::State`] when the lock file cannot be opened or locked.
+    pub fn lock(&self) -> Result<std::fs::File, McpError> {
+        let fail = |e: std::io::Error| {
+            McpError::State(smith::StateError::Storage {
+                scope: "user",
+                source: format!("{}: {e}", self.lock.display()).into(),
+            })
+        };
+        if let Some(dir) = self.lock.parent() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&self.lock)
+            .map_err(fail)?;
+        file.lock().map_err(fail)?;
+        Ok(file)
     }
 
     fn key(name: &str) -> StateKey {
@@ -348,10 +423,8 @@ fn check_http(name: &str, url: &str, server: &Server) -> Result<(), McpError> {
         name: name.to_owned(),
         why,
     };
-    if host_port(url).is_none() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(bad(format!(
-            "`{url}` is not an absolute http or https URL with a host (such as https://example.com/mcp)"
-        )));
+    if let Err(why) = host_port(url) {
+        return Err(bad(format!("the URL `{url}` {why}")));
     }
     if !server.args.is_empty() || !server.env.is_empty() || server.cwd.is_some() {
         return Err(bad(
@@ -398,18 +471,26 @@ mod tests {
     #[test]
     fn an_http_servers_host_is_named_as_a_net_pattern_names_it() {
         for (url, want) in [
-            ("http://127.0.0.1:8000/mcp", Some("127.0.0.1:8000")),
-            ("https://MCP.example.com/mcp", Some("mcp.example.com:443")),
-            ("http://example.com", Some("example.com:80")),
-            ("http://[::1]:9/x?y", Some("[::1]:9")),
-            ("ftp://example.com/", None),
-            ("http:///mcp", None),
-            ("http://user@example.com/", None),
-            ("http://example.com:0/", None),
-            ("http://example.com:99999/", None),
-            ("example.com/mcp", None),
+            ("http://127.0.0.1:8000/mcp", Ok("127.0.0.1:8000")),
+            ("https://MCP.example.com/mcp", Ok("mcp.example.com:443")),
+            ("http://example.com", Ok("example.com:80")),
+            ("http://[::1]:9/x?y", Ok("[::1]:9")),
+            ("ftp://example.com/", Err("uses `ftp`")),
+            ("http:///mcp", Err("has no host")),
+            ("http://user@example.com/", Err("user information")),
+            ("http://example.com:0/", Err("the port `0`")),
+            ("http://example.com:99999/", Err("the port `99999`")),
+            ("example.com/mcp", Err("not an absolute URL")),
+            ("http://example.com./mcp", Err("ending in a dot")),
+            ("https://exämple.com/mcp", Err("not ASCII")),
+            ("http://a/x y", Err("whitespace")),
+            ("http://a/x#top", Err("fragment")),
         ] {
-            assert_eq!(host_port(url).as_deref(), want, "{url}");
+            match (host_port(url), want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{url}"),
+                (Err(got), Err(want)) => assert!(got.contains(want), "{url}: {got}"),
+                (got, want) => panic!("{url}: {got:?}, wanted {want:?}"),
+            }
         }
     }
 }

@@ -21,8 +21,11 @@ the baseline environment (no credentials) plus the variables given with --env.
 A Streamable HTTP server (`--url URL`) is reached through Smith's network facility, each
 request recorded in the session; adding it writes its host to your
 plugins.mcp-client.net.allow (the client reaches no other host), and --secret binds a secret
-from `smith secrets` to that host (plugins.mcp-client.net.credentials): Smith sets it on each
-request, and neither the plugin nor the session record sees its value.
+from `smith secrets add` to that host (plugins.mcp-client.net.credentials): Smith sets it on
+each request, and neither the plugin nor the session record sees its value. An HTTP server is
+bounded by Smith's network bounds (an answer starts within 120 s, an event stream pauses at
+most 300 s), not by --timeout. OAuth sign-in and the older HTTP+SSE transport are not
+supported.
 
 Either way its tools are listed once and cached; a changed entry is listed again.
 
@@ -64,7 +67,7 @@ pub(crate) struct AddArgs {
     #[arg(
         long,
         value_name = "URL",
-        conflicts_with_all = ["env", "cwd", "command", "network", "writable_roots"]
+        conflicts_with_all = ["env", "cwd", "command", "network", "writable_roots", "timeout", "call_timeout"]
     )]
     pub(crate) url: Option<String>,
     /// A header sent with each request to --url (repeatable; recorded in the session with
@@ -131,6 +134,36 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         };
         headers.insert(key.trim().to_owned(), value.trim().to_owned());
     }
+    if let Some(first) = args.command.first()
+        && (first.starts_with("http://") || first.starts_with("https://"))
+    {
+        return Err(CliError::new(
+            exit::USAGE,
+            format!(
+                "smith mcp add: the command `{}` is a URL; add an HTTP server with smith mcp add {} --url URL",
+                smith_render_plain::printable(first),
+                args.name
+            ),
+        ));
+    }
+    for key in headers.keys() {
+        let lower = key.to_ascii_lowercase();
+        if [
+            "authorization",
+            "cookie",
+            "token",
+            "key",
+            "secret",
+            "password",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+        {
+            exit::report(&format!(
+                "warning: --header `{key}` looks like a credential; a header's value is recorded in the session with each request — give a secret with --secret NAME[@HEADER] instead (smith secrets add NAME)"
+            ));
+        }
+    }
     let mut command = args.command.into_iter();
     let server = Server {
         command: command.next().unwrap_or_default(),
@@ -144,8 +177,10 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
     };
     // What the configuration gains, checked before anything is written: an HTTP server's
     // grant, or a program's widened sandbox.
+    let store = servers(global)?;
+    let _held = store.lock().map_err(|e| refuse(&e))?;
     let edits = match &server.url {
-        Some(url) => http_grant(url, args.secret.as_deref())?,
+        Some(url) => http_grant(global, url, args.secret.as_deref())?,
         None if args.secret.is_some() => {
             return Err(CliError::new(
                 exit::USAGE,
@@ -155,19 +190,20 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         None => sandbox_edits(&args.name, args.network, &args.writable_roots)?,
     };
     let line = command_line(&server);
-    servers(global)?
-        .add(&args.name, server)
-        .map_err(|e| refuse(&e))?;
+    let http = server.url.is_some();
+    store.add(&args.name, server).map_err(|e| refuse(&e))?;
     let name = &args.name;
     let mut said = format!("added MCP server `{name}`: {line}\n");
     said.push_str(&write_edits(global, &edits, "add")?);
     said.push_str(&format!(
         "Its tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
     ));
-    let count = servers(global)?.list().map_or(0, |s| s.len());
-    if count > smith_app::mcp::MAX_RUNNING {
+    let count = store
+        .list()
+        .map_or(0, |s| s.values().filter(|s| s.url.is_none()).count());
+    if !http && count > smith_app::mcp::MAX_RUNNING {
         said.push_str(&format!(
-            "Note: {count} servers are added; at most {} run at once in a session, and a server started beyond them fails until the session ends.\n",
+            "Note: {count} programs are added as servers; at most {} run at once in a session, and a server started beyond them fails until the session ends.\n",
             smith_app::mcp::MAX_RUNNING
         ));
     }
@@ -176,24 +212,31 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
 
 /// `smith mcp remove NAME`.
 pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
-    servers(global)?.remove(name).map_err(|e| refuse(&e))?;
+    let store = servers(global)?;
+    let _held = store.lock().map_err(|e| refuse(&e))?;
+    let removed = store.remove(name).map_err(|e| refuse(&e))?;
     let mut said = format!("removed MCP server `{name}`; its tools are no longer offered\n");
+    let mut edits = Vec::new();
+    if let Some(url) = &removed.url {
+        let others = store.list().map_err(|e| refuse(&e))?;
+        let others: Vec<&Server> = others.values().collect();
+        edits.extend(http_release(global, url, &others)?);
+    }
     // A server added again under the name does not inherit its widened sandbox.
     let (network, roots) = widening(global, name)?;
     let [network_key, roots_key] = sandbox_keys(name);
-    let mut edits = Vec::new();
     if network {
         edits.push(Edit {
             key: network_key,
             value: "deny".to_owned(),
-            merge: false,
+            how: How::Replace,
         });
     }
     if !roots.is_empty() {
         edits.push(Edit {
             key: roots_key,
             value: String::new(),
-            merge: false,
+            how: How::Replace,
         });
     }
     said.push_str(&write_edits(global, &edits, "remove")?);
@@ -247,6 +290,15 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
         Some(url) => format!("{name}\n  url: {url}\n"),
         None => format!("{name}\n  command: {}\n", command_line(server)),
     };
+    if let Some(url) = &server.url
+        && let Ok(host) = smith_app::mcp::host_port(url)
+        && let Some(entry) = bound_credential(global, &host)?
+    {
+        let secret = entry.rsplit_once('=').map_or("", |(_, s)| s);
+        out.push_str(&format!(
+            "  secret: {secret} (sent by Smith to {host}; plugins.mcp-client.net.credentials)\n"
+        ));
+    }
     if !server.headers.is_empty() {
         let keys: Vec<&str> = server.headers.keys().map(String::as_str).collect();
         out.push_str(&format!(
@@ -406,35 +458,137 @@ fn key_only(pair: &str) -> &str {
 struct Edit {
     key: String,
     value: String,
-    /// Added to the setting's comma-separated list (when not in it yet) instead of
-    /// replacing it.
-    merge: bool,
+    how: How,
+}
+
+/// How an [`Edit`] changes its setting.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum How {
+    /// The value replaces the setting's.
+    Replace,
+    /// The value is added to the setting's comma-separated list, when not in it yet.
+    Add,
+    /// The value is taken out of the setting's comma-separated list.
+    Take,
 }
 
 /// The grant HTTP server `url` needs: its host added to `plugins.mcp-client.net.allow`, and
-/// `secret` (`NAME[@HEADER]`) bound to it in `.net.credentials`.
-fn http_grant(url: &str, secret: Option<&str>) -> Result<Vec<Edit>, CliError> {
+/// `secret` (`NAME[@HEADER]`, a registered secret) bound to it in `.net.credentials` — one
+/// secret per host.
+fn http_grant(global: &Global, url: &str, secret: Option<&str>) -> Result<Vec<Edit>, CliError> {
     let usage = |why: String| CliError::new(exit::USAGE, format!("smith mcp add: {why}"));
-    let host = smith_app::mcp::host_port(url).ok_or_else(|| {
+    let host = smith_app::mcp::host_port(url).map_err(|why| {
         usage(format!(
-            "--url `{}` is not an absolute http or https URL with a host (such as https://example.com/mcp)",
+            "--url `{}` {why}",
             smith_render_plain::printable(url)
         ))
     })?;
     let mut edits = vec![Edit {
-        key: "plugins.mcp-client.net.allow".to_owned(),
+        key: ALLOW.to_owned(),
         value: host.clone(),
-        merge: true,
+        how: How::Add,
     }];
-    if let Some(secret) = secret {
-        let entry = format!("{host}={secret}");
-        entry
-            .parse::<smith_host::net::Credential>()
-            .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
-        edits.push(Edit {
-            key: "plugins.mcp-client.net.credentials".to_owned(),
+    let bound = bound_credential(global, &host)?;
+    let Some(secret) = secret else {
+        return Ok(edits);
+    };
+    let entry = format!("{host}={secret}");
+    let credential = entry
+        .parse::<smith_host::net::Credential>()
+        .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
+    if smith_app::mcp::RESERVED_HEADERS.contains(&credential.header.as_str()) {
+        return Err(usage(format!(
+            "--secret `{secret}`: header `{}` is set by Smith itself; name another (the default is Authorization)",
+            credential.header
+        )));
+    }
+    if !secret_known(global, &credential.secret)? {
+        return Err(usage(format!(
+            "--secret `{secret}`: no secret `{0}` is registered; add it first with `smith secrets add {0}` (its value is read from standard input), or name its variable in secrets.env",
+            credential.secret
+        )));
+    }
+    match bound {
+        Some(other) if other != entry => {
+            return Err(usage(format!(
+                "{host} already gets a credential (`{other}` in plugins.mcp-client.net.credentials), which every server there is sent; remove that server first, or change the setting with smith config set"
+            )));
+        }
+        Some(_) => {}
+        None => edits.push(Edit {
+            key: CREDENTIALS.to_owned(),
             value: entry,
-            merge: true,
+            how: How::Add,
+        }),
+    }
+    Ok(edits)
+}
+
+/// The setting listing the hosts the MCP client may reach.
+const ALLOW: &str = "plugins.mcp-client.net.allow";
+
+/// The setting binding secrets to those hosts.
+const CREDENTIALS: &str = "plugins.mcp-client.net.credentials";
+
+/// The comma-separated entries of string setting `key`.
+fn entries(app: &smith_app::App, key: &str) -> Vec<String> {
+    match app.settings.resolved.get(key).map(|v| &v.value) {
+        Some(smith_config::Value::String(text)) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The credential entry (`HOST=SECRET[@HEADER]`) bound to `host` exactly, if any.
+fn bound_credential(global: &Global, host: &str) -> Result<Option<String>, CliError> {
+    let app = global.app(&[])?;
+    Ok(entries(&app, CREDENTIALS)
+        .into_iter()
+        .find(|e| e.rsplit_once('=').is_some_and(|(h, _)| h == host)))
+}
+
+/// Whether secret `name` is registered: in the user's store, or named in `secrets.env`.
+fn secret_known(global: &Global, name: &str) -> Result<bool, CliError> {
+    let app = global.app(&[])?;
+    if entries(&app, "secrets.env").iter().any(|n| n == name) {
+        return Ok(true);
+    }
+    let Some(path) = app.paths.secrets_file() else {
+        return Ok(false);
+    };
+    let stored =
+        smith_app::secrets::stored(&path).map_err(|e| crate::command_error::secrets(&e))?;
+    Ok(stored.iter().any(|s| s.name == name))
+}
+
+/// What removing HTTP server `url` takes from the configuration: its host from the allow
+/// list and the credential bound to it — unless another of `others` is on the same host.
+fn http_release(global: &Global, url: &str, others: &[&Server]) -> Result<Vec<Edit>, CliError> {
+    let Ok(host) = smith_app::mcp::host_port(url) else {
+        return Ok(Vec::new());
+    };
+    let shared = others.iter().any(|o| {
+        o.url
+            .as_deref()
+            .is_some_and(|u| smith_app::mcp::host_port(u).as_deref() == Ok(host.as_str()))
+    });
+    if shared {
+        return Ok(Vec::new());
+    }
+    let mut edits = vec![Edit {
+        key: ALLOW.to_owned(),
+        value: host.clone(),
+        how: How::Take,
+    }];
+    if let Some(entry) = bound_credential(global, &host)? {
+        edits.push(Edit {
+            key: CREDENTIALS.to_owned(),
+            value: entry,
+            how: How::Take,
         });
     }
     Ok(edits)
@@ -458,7 +612,7 @@ fn sandbox_edits(name: &str, network: bool, roots: &[String]) -> Result<Vec<Edit
         edits.push(Edit {
             key: network_key,
             value: "allow".to_owned(),
-            merge: false,
+            how: How::Replace,
         });
     }
     let mut absolute = Vec::new();
@@ -491,7 +645,7 @@ fn sandbox_edits(name: &str, network: bool, roots: &[String]) -> Result<Vec<Edit
         edits.push(Edit {
             key: roots_key,
             value: absolute.join(","),
-            merge: false,
+            how: How::Replace,
         });
     }
     Ok(edits)
@@ -527,23 +681,19 @@ fn write_edits(global: &Global, edits: &[Edit], doing: &str) -> Result<String, C
         .to_owned();
     let mut said = String::new();
     for edit in edits {
-        let value = if edit.merge {
-            let current = match app.settings.resolved.get(&edit.key).map(|v| &v.value) {
-                Some(smith_config::Value::String(text)) => text.clone(),
-                _ => String::new(),
-            };
-            let mut list: Vec<&str> = current
-                .split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .collect();
-            if list.contains(&edit.value.as_str()) {
-                continue;
+        let mut list = entries(&app, &edit.key);
+        let value = match edit.how {
+            How::Replace => edit.value.clone(),
+            How::Add if list.contains(&edit.value) => continue,
+            How::Add => {
+                list.push(edit.value.clone());
+                list.join(",")
             }
-            list.push(&edit.value);
-            list.join(",")
-        } else {
-            edit.value.clone()
+            How::Take if !list.contains(&edit.value) => continue,
+            How::Take => {
+                list.retain(|e| *e != edit.value);
+                list.join(",")
+            }
         };
         let key = &edit.key;
         smith_config::set_in_file(&path, key, &value).map_err(|e| {

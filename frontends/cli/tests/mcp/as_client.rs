@@ -599,3 +599,41 @@ fn a_server_given_a_writable_root_writes_there_and_others_stay_in_the_sandbox() 
         stderr(&out)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_session_that_may_not_start_a_server_says_so_and_leaves_it_unlisted() {
+    let client = Client::new();
+    client.add("fake", &[], &["python3", FAKE, "ok"]);
+    let script = client.script("none.kdl", &[]);
+    // An untrusted directory, no --allow-process, and nobody to ask.
+    let out = client
+        .env
+        .command(&[
+            "eval",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "--json",
+            "go",
+        ])
+        .current_dir(&client.work)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = notices(&out).join("\n");
+    assert!(
+        said.contains("MCP server `fake` was not listed: this session may not reach it"),
+        "{said}"
+    );
+    // Not the server's fault: it is listed at a turn where it may run.
+    assert_eq!(client.mcp_list()[0]["state"], "unlisted");
+    let out = client.turn(&[("mcp__fake__echo", serde_json::json!({"text": "now"}))]);
+    assert_eq!(
+        tool_ends(&out)[0]["output"],
+        "echo: now",
+        "{}",
+        stdout(&out)
+    );
+}

@@ -302,11 +302,11 @@ fn http_entries_that_cannot_work_are_refused_and_an_unreachable_server_is_named(
     for (args, why) in [
         (
             &["mcp", "add", "x", "--url", "ftp://example.com/mcp"][..],
-            "not an absolute http or https URL",
+            "uses `ftp`; an MCP server's URL is http or https",
         ),
         (
             &["mcp", "add", "x", "--url", "http:///mcp"][..],
-            "not an absolute http or https URL",
+            "has no host",
         ),
         (
             &["mcp", "add", "x", "--url", "http://a/", "--", "prog"][..],
@@ -346,6 +346,18 @@ fn http_entries_that_cannot_work_are_refused_and_an_unreachable_server_is_named(
         ),
         (&["mcp", "add", "x"][..], "required arguments"),
         (
+            &["mcp", "add", "x", "--url", "http://example.com./mcp"][..],
+            "ending in a dot",
+        ),
+        (
+            &["mcp", "add", "x", "--url", "http://a/", "--timeout", "3"][..],
+            "cannot be used with",
+        ),
+        (
+            &["mcp", "add", "x", "--", "https://example.com/mcp"][..],
+            "is a URL; add an HTTP server with smith mcp add x --url URL",
+        ),
+        (
             &["mcp", "add", "x", "--secret", "T", "--", "prog"][..],
             "--secret goes with --url",
         ),
@@ -360,28 +372,38 @@ fn http_entries_that_cannot_work_are_refused_and_an_unreachable_server_is_named(
     }
     assert!(client.mcp_list().is_empty());
 
-    // Nothing listens on the port: the listing fails, named, and the turn goes on.
     let closed = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{closed}/mcp");
-    add_url(&client, "dead", &url, &["--secret", "DEAD_TOKEN"]);
-    let out = client.turn(&[]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let said = notices(&out).join("\n");
+    // A secret that is not registered is refused before anything is written.
+    let out = client.env.run(&[
+        "mcp",
+        "add",
+        "dead",
+        "--url",
+        &url,
+        "--secret",
+        "DEAD_TOKEN",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
     assert!(
-        said.contains("MCP server `dead` did not list its tools")
-            && said.contains("DEAD_TOKEN")
-            && said.contains("smith secrets add"),
-        "an unregistered secret is named before anything is sent: {said}"
+        stderr(&out).contains("no secret `DEAD_TOKEN` is registered")
+            && stderr(&out).contains("smith secrets add DEAD_TOKEN"),
+        "{}",
+        stderr(&out)
     );
+    assert!(client.mcp_list().is_empty());
     let registered = client
         .env
         .run_with_stdin(&["secrets", "add", "DEAD_TOKEN"], "t0ken-value\n");
     assert!(registered.status.success(), "{}", stderr(&registered));
+    add_url(&client, "dead", &url, &["--secret", "DEAD_TOKEN"]);
+    // Nothing listens on the port: the listing fails, named, and the turn goes on.
     let out = client.turn(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let said = notices(&out).join("\n");
     assert!(
         said.contains("MCP server `dead` did not list its tools")
@@ -391,4 +413,38 @@ fn http_entries_that_cannot_work_are_refused_and_an_unreachable_server_is_named(
     );
     let listed = client.mcp_list();
     assert_eq!(listed[0]["state"], "failed", "{listed:?}");
+}
+
+#[test]
+fn servers_added_at_once_are_all_kept_with_their_hosts() {
+    let client = Client::new();
+    let adds: Vec<_> = (0..8)
+        .map(|i| {
+            client
+                .env
+                .command(&[
+                    "mcp",
+                    "add",
+                    &format!("par{i}"),
+                    "--url",
+                    &format!("http://127.0.0.1:{}/mcp", 19300 + i),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for add in adds {
+        let out = add.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    assert_eq!(client.mcp_list().len(), 8);
+    let config = std::fs::read_to_string(client.env.home().join("config.kdl")).unwrap();
+    for i in 0..8 {
+        assert!(
+            config.contains(&format!("127.0.0.1:{}", 19300 + i)),
+            "{config}"
+        );
+    }
 }

@@ -83,10 +83,17 @@ pub struct Listed {
 
 /// The servers the user added, by name; none when the slot is empty or unavailable.
 pub fn servers() -> BTreeMap<String, Server> {
-    smith_plugin_sdk::state_get("servers")
-        .ok()
-        .flatten()
-        .unwrap_or_default()
+    read_servers().unwrap_or_default()
+}
+
+/// The servers the user added, by name (none when the slot is empty or unavailable), or why
+/// the slot's value cannot be read.
+pub fn read_servers() -> Result<BTreeMap<String, Server>, String> {
+    match smith_plugin_sdk::state::get("servers") {
+        Ok(Some(text)) => smith_plugin_sdk::serde_json::from_str(&text)
+            .map_err(|e| format!("the `servers` state is not what smith mcp add writes: {e}")),
+        Ok(None) | Err(_) => Ok(BTreeMap::new()),
+    }
 }
 
 /// The name Smith offers server `server`'s tool `tool` under: `mcp__SERVER__TOOL`, each

@@ -26,7 +26,7 @@ const SLOT: &str = "http-sessions";
 /// What the server gave at its last handshake in this session.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 struct Kept {
-    /// The configuration it was greeted with ([`Server::fingerprint`]).
+    /// A digest of the configuration it was greeted with ([`Server::fingerprint`]).
     fingerprint: String,
     /// Its `Mcp-Session-Id`, if it gave one.
     session_id: Option<String>,
@@ -69,7 +69,8 @@ impl Http {
     /// Server `name` at `url`, and whether it must be greeted: false when this session
     /// already holds its handshake under the same configuration.
     pub fn start(name: &str, url: &str, server: &Server) -> (Self, bool) {
-        let fingerprint = server.fingerprint();
+        // A digest, not the configuration: a header's value must not reach the session.
+        let fingerprint = digest(&server.fingerprint());
         let kept = kept_all()
             .remove(name)
             .filter(|k| k.fingerprint == fingerprint);
@@ -159,6 +160,11 @@ impl Http {
     fn failed(&self, e: NetError) -> Failure {
         match e {
             NetError::Cancelled => Failure::Cancelled,
+            NetError::Denied(_) => Failure::Denied(format!(
+                "{}: {}",
+                self.url,
+                smith_plugin_sdk::describe_net(&e)
+            )),
             e => Failure::Other(format!(
                 "{}: {}",
                 self.url,
@@ -234,10 +240,10 @@ impl Http {
             }
             404 if with_session => Ok(Reply::Expired),
             401 | 403 => Err(Failure::Other(format!(
-                "{} refused the request with HTTP {status}{}: it wants credentials — register a secret (smith secrets set NAME) and bind it to the server's host (smith mcp add {} --url URL --secret NAME, or plugins.mcp-client.net.credentials)",
-                self.url,
-                said_body(&stream),
-                self.name
+                "{url} refused the request with HTTP {status}{body}: it wants credentials (Smith does not sign in with OAuth) — register its token (smith secrets add TOKEN), then smith mcp remove {name} and smith mcp add {name} --url URL --secret TOKEN",
+                url = self.url,
+                body = said_body(&stream),
+                name = self.name
             ))),
             _ => Err(Failure::Other(format!(
                 "{} answered HTTP {status}{}",
@@ -246,6 +252,16 @@ impl Http {
             ))),
         }
     }
+}
+
+/// A digest of `text` (FNV-1a, 64 bits, in hex): stable across processes and builds.
+fn digest(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
 }
 
 /// The whole body of `stream`, at most [`crate::rpc::MAX_MESSAGE`] bytes.

@@ -64,10 +64,18 @@ fn listed_state() -> BTreeMap<String, Listed> {
 }
 
 fn discover() -> Discovery {
-    let servers = config::servers();
+    let mut notices = Vec::new();
+    let servers = match config::read_servers() {
+        Ok(servers) => servers,
+        Err(why) => {
+            notices.push(format!(
+                "the MCP servers you added cannot be read ({why}); none is offered — smith mcp list says more"
+            ));
+            Default::default()
+        }
+    };
     let mut listed = listed_state();
     let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
-    let mut notices = Vec::new();
     let known = (listed.len(), cache.len());
     listed.retain(|name, _| servers.contains_key(name));
     cache.retain(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)));
@@ -157,8 +165,16 @@ fn failed(
     name: &str,
     failure: &Failure,
 ) {
-    if matches!(failure, Failure::Cancelled) {
-        return;
+    match failure {
+        Failure::Cancelled => return,
+        // Not the server's fault: it is listed at a turn where it may be reached.
+        Failure::Denied(_) => {
+            notices.push(format!(
+                "MCP server `{name}` was not listed: this session may not reach it (a program needs a trusted project or --allow-process; a request, your permission); its tools are listed at a turn where it may"
+            ));
+            return;
+        }
+        Failure::Other(_) => {}
     }
     let why = failure.text();
     notices.push(format!(
@@ -245,9 +261,9 @@ fn list(name: &str, server: &Server, conn: &mut Conn) -> Result<Listing, Failure
                 continue;
             }
             let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
-            if !schema.is_object() {
+            if schema.get("type").and_then(Value::as_str) != Some("object") {
                 notices.push(format!(
-                    "MCP server `{name}`: tool `{}` was skipped: its input schema is not a JSON object; its other tools are offered",
+                    "MCP server `{name}`: tool `{}` was skipped: its input schema is not an object schema (`\"type\": \"object\"`); its other tools are offered",
                     cut(mcp, 80)
                 ));
                 continue;
@@ -352,7 +368,7 @@ fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
         Err(Failure::Cancelled) => ToolOutput::error(format!(
             "the call of `{mcp_name}` was cancelled; MCP server `{server_name}` was told (notifications/cancelled)"
         )),
-        Err(Failure::Other(why)) => ToolOutput::error(format!(
+        Err(Failure::Other(why) | Failure::Denied(why)) => ToolOutput::error(format!(
             "MCP server `{server_name}`: `{mcp_name}` failed: {why}"
         )),
     }

@@ -51,6 +51,9 @@ pub struct Conn {
 pub enum Failure {
     /// The call was cancelled; the server was told (`notifications/cancelled`).
     Cancelled,
+    /// The session's policy did not let it reach the server (not the server's fault), in
+    /// words.
+    Denied(String),
     /// Anything else, in words.
     Other(String),
 }
@@ -66,7 +69,7 @@ impl Failure {
     pub fn text(&self) -> String {
         match self {
             Self::Cancelled => "the call was cancelled; the server was told".to_owned(),
-            Self::Other(text) => text.clone(),
+            Self::Denied(text) | Self::Other(text) => text.clone(),
         }
     }
 }
@@ -149,8 +152,8 @@ impl Conn {
             Link::Http(http) => http.forget(),
         }
         match e {
-            Failure::Cancelled => Failure::Cancelled,
             Failure::Other(why) => Failure::Other(format!("its `initialize` failed: {why}{tail}")),
+            other => other,
         }
     }
 
@@ -418,11 +421,12 @@ impl Conn {
 
     /// What the skipped lines were, for an error.
     fn garbage_said(&self) -> String {
+        let place = match self.link {
+            Link::Stdio { .. } => "lines that are not JSON-RPC messages on its standard output",
+            Link::Http(_) => "messages that are not JSON-RPC in its answers",
+        };
         match &self.first_garbage {
-            Some(first) => format!(
-                "; it wrote {} line(s) that are not JSON-RPC messages on its standard output, the first: {first}",
-                self.garbage
-            ),
+            Some(first) => format!("; it wrote {} {place}, the first: {first}", self.garbage),
             None => String::new(),
         }
     }
@@ -560,11 +564,15 @@ fn start_program(name: &str, server: &Server, session: &str) -> Result<bool, Fai
 
 /// Why server `name`'s program did not start, in words.
 fn start_failure(name: &str, server: &Server, e: &ProcessError) -> Failure {
-    Failure::Other(format!(
+    let text = format!(
         "MCP server `{name}` (`{}`) did not start: {}",
         cut(&server.command, 200),
         smith_plugin_sdk::describe_process(e)
-    ))
+    );
+    match e {
+        ProcessError::Denied(_) => Failure::Denied(text),
+        _ => Failure::Other(text),
+    }
 }
 
 /// `text` cut at about `max` bytes on a character boundary, with `…` when cut.
