@@ -211,7 +211,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
-            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -295,7 +295,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
-            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -983,7 +983,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
             cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
-            cand get 'Show one MCP server: its command, environment names, and the tools it listed'
+            cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
         }
         &'smith;help;mcp;serve'= {

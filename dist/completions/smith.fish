@@ -214,7 +214,7 @@ complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_sub
 complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "add" -d 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
-complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "get" -d 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and not __fish_seen_subcommand_from serve add list get remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s m -l model -d 'The model `smith_run` uses (as the `model` setting); `smith -m MODEL mcp` gives it too' -r
@@ -294,7 +294,7 @@ complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcomm
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
-complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
 complete -c smith -n "__fish_smith_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c smith -n "__fish_smith_using_subcommand docs; and not __fish_seen_subcommand_from list search man get help" -s c -l config -d 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings' -r
@@ -870,7 +870,7 @@ complete -c smith -n "__fish_smith_using_subcommand help; and not __fish_seen_su
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "serve" -d 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List the MCP servers you added, each with its state (tools listed, or why not)'
-complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "get" -d 'Show one MCP server: its command, environment names, and the tools it listed'
+complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "get" -d 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server; its tools are no longer offered'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "list" -d 'List every document: id, kind and title, ordered by id'
 complete -c smith -n "__fish_smith_using_subcommand help; and __fish_seen_subcommand_from docs" -f -a "search" -d 'Search the documentation; results are ranked by relevance, ties ordered by id'

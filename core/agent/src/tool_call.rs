@@ -4,6 +4,9 @@ use smith::{ToolCall, ToolContext, ToolResult};
 
 use crate::run::{Agent, Run};
 
+/// The most tool names an unknown tool's answer lists.
+const MAX_NAMED_TOOLS: usize = 24;
+
 impl Agent<'_> {
     /// Run one tool call through the tool port on a worker thread, relaying its progress as
     /// tool updates; a call of a tool that is not active is answered without running
@@ -31,15 +34,7 @@ impl Agent<'_> {
                     is_error: true,
                 };
             }
-            let active = if definitions.is_empty() {
-                "none".to_owned()
-            } else {
-                definitions
-                    .iter()
-                    .map(|d| d.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
+            let active = named_tools(&call.name, definitions.iter().map(|d| d.name.as_str()));
             return ToolResult {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
@@ -142,5 +137,53 @@ pub(crate) fn not_run(call: &ToolCall, why: &str) -> ToolResult {
         name: call.name.clone(),
         output: why.to_owned(),
         is_error: true,
+    }
+}
+
+/// The tools offered, for the answer to a call of unknown tool `called`: the names most like
+/// it first (the longest common prefix; ties in the order offered), at most
+/// [`MAX_NAMED_TOOLS`] of them — a session may offer hundreds (MCP servers' tools), and this
+/// goes into the model's context.
+fn named_tools<'a>(called: &str, offered: impl Iterator<Item = &'a str>) -> String {
+    let mut names: Vec<&str> = offered.collect();
+    let prefix = |n: &str| {
+        n.chars()
+            .zip(called.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    names.sort_by_key(|n| std::cmp::Reverse(prefix(n)));
+    match names.len() {
+        0 => "none".to_owned(),
+        n if n <= MAX_NAMED_TOOLS => names.join(", "),
+        n => format!(
+            "{}, and {} more",
+            names[..MAX_NAMED_TOOLS].join(", "),
+            n - MAX_NAMED_TOOLS
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_tool_is_answered_with_the_closest_names_and_a_count_of_the_rest() {
+        assert_eq!(named_tools("x", std::iter::empty()), "none");
+        assert_eq!(
+            named_tools("rd", ["read", "write"].into_iter()),
+            "read, write"
+        );
+        let many: Vec<String> = (0..40).map(|i| format!("mcp__s__t{i}")).collect();
+        let said = named_tools(
+            "mcp__s__t39",
+            ["read", "write"]
+                .into_iter()
+                .chain(many.iter().map(String::as_str)),
+        );
+        assert!(said.starts_with("mcp__s__t39, mcp__s__t3, "), "{said}");
+        assert!(said.ends_with(", and 18 more"), "{said}");
+        assert!(!said.contains("read"), "{said}");
     }
 }

@@ -57,7 +57,8 @@ pub(crate) enum McpCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Show one MCP server: its command, environment names, and the tools it listed.
+    /// Show one MCP server: its command or URL, environment or header names, sandbox, secret,
+    /// and the tools it listed.
     Get {
         /// The server's name.
         name: String,

@@ -132,7 +132,14 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
                 ),
             ));
         };
-        headers.insert(key.trim().to_owned(), value.trim().to_owned());
+        let key = key.trim();
+        if headers.keys().any(|k: &String| k.eq_ignore_ascii_case(key)) {
+            return Err(CliError::new(
+                exit::USAGE,
+                format!("smith mcp add: --header `{key}` is given twice; give each header once"),
+            ));
+        }
+        headers.insert(key.to_owned(), value.trim().to_owned());
     }
     if let Some(first) = args.command.first()
         && (first.starts_with("http://") || first.starts_with("https://"))

@@ -239,6 +239,11 @@ impl Http {
                 }
             }
             404 if with_session => Ok(Reply::Expired),
+            300..=399 => Err(Failure::Other(format!(
+                "{} answered HTTP {status}, a redirect to `{}`; Smith does not follow an MCP server's redirects — add the server with the URL it redirects to",
+                self.url,
+                cut(&header("location").unwrap_or_default(), 300)
+            ))),
             401 | 403 => Err(Failure::Other(format!(
                 "{url} refused the request with HTTP {status}{body}: it wants credentials (Smith does not sign in with OAuth) — register its token (smith secrets add TOKEN), then smith mcp remove {name} and smith mcp add {name} --url URL --secret TOKEN",
                 url = self.url,
