@@ -141,18 +141,12 @@ pub(crate) fn not_run(call: &ToolCall, why: &str) -> ToolResult {
 }
 
 /// The tools offered, for the answer to a call of unknown tool `called`: the names most like
-/// it first (the longest common prefix; ties in the order offered), at most
+/// it first (the fewest edits away, Levenshtein; ties in the order offered), at most
 /// [`MAX_NAMED_TOOLS`] of them — a session may offer hundreds (MCP servers' tools), and this
 /// goes into the model's context.
 fn named_tools<'a>(called: &str, offered: impl Iterator<Item = &'a str>) -> String {
     let mut names: Vec<&str> = offered.collect();
-    let prefix = |n: &str| {
-        n.chars()
-            .zip(called.chars())
-            .take_while(|(a, b)| a == b)
-            .count()
-    };
-    names.sort_by_key(|n| std::cmp::Reverse(prefix(n)));
+    names.sort_by_cached_key(|n| strsim::levenshtein(n, called));
     match names.len() {
         0 => "none".to_owned(),
         n if n <= MAX_NAMED_TOOLS => names.join(", "),
@@ -185,5 +179,11 @@ mod tests {
         assert!(said.starts_with("mcp__s__t39, mcp__s__t3, "), "{said}");
         assert!(said.ends_with(", and 18 more"), "{said}");
         assert!(!said.contains("read"), "{said}");
+        // One edit away counts, wherever the edit is.
+        let said = named_tools(
+            "mcp__s__t-39",
+            ["read"].into_iter().chain(many.iter().map(String::as_str)),
+        );
+        assert!(said.starts_with("mcp__s__t39, "), "{said}");
     }
 }

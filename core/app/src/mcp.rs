@@ -59,17 +59,22 @@ pub struct Server {
     pub headers: BTreeMap<String, String>,
 }
 
-/// Headers the client or the host sets itself, refused in a server's `headers`.
-pub const RESERVED_HEADERS: [&str; 8] = [
-    "host",
-    "content-length",
+/// Headers the MCP client sets itself, refused in a server's `headers` and for its secret
+/// (besides those the host sets, [`reserved_header`]).
+pub const CLIENT_HEADERS: [&str; 4] = [
     "content-type",
     "accept",
     "mcp-session-id",
     "mcp-protocol-version",
-    "transfer-encoding",
-    "connection",
 ];
+
+/// Whether header `name` is set by the MCP client or the host itself, so a server's entry may
+/// not give it (nor send a secret in it).
+pub fn reserved_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    CLIENT_HEADERS.contains(&name.as_str())
+        || smith_host::net::HOST_SET_HEADERS.contains(&name.as_str())
+}
 
 /// Where an HTTP server is: `host:port` as a `plugins.ID.net.allow` pattern names it (an IPv6
 /// address in brackets), from `url`.
@@ -124,6 +129,22 @@ pub fn host_port(url: &str) -> Result<String, String> {
     if host.is_empty() || host == "[]" {
         return Err("has no host".to_owned());
     }
+    // An IPv6 address is written as the host will compare it (RFC 5952: `[::1]`); one that
+    // maps an IPv4 address is written as that address.
+    let host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => {
+            let addr: std::net::Ipv6Addr = v6
+                .parse()
+                .map_err(|_| format!("has `[{v6}]`, which is not an IPv6 address"))?;
+            if let Some(v4) = addr.to_ipv4_mapped() {
+                return Err(format!(
+                    "has `[{v6}]`, an IPv4 address in IPv6 form; write it as {v4}"
+                ));
+            }
+            format!("[{addr}]")
+        }
+        None => host,
+    };
     if !host.is_ascii() {
         return Err(format!(
             "has the host `{host}`, which is not ASCII; write an internationalized name in its `xn--` form"
@@ -134,11 +155,21 @@ pub fn host_port(url: &str) -> Result<String, String> {
             "has the host `{host}`, ending in a dot; leave the dot out"
         ));
     }
+    if !host.starts_with('[')
+        && (host.len() > 253
+            || !host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+    {
+        return Err(format!(
+            "has the host `{host}`; a host is a name of letters, digits, `-` and `.` (at most 253), or an address"
+        ));
+    }
     let port = match port {
         Some(p) => p
             .parse::<u16>()
             .ok()
-            .filter(|p| *p != 0)
+            .filter(|n| *n != 0 && p.bytes().all(|b| b.is_ascii_digit()))
             .ok_or_else(|| format!("has the port `{p}`, not a number from 1 to 65535"))?,
         None => default,
     };
@@ -235,11 +266,12 @@ impl Servers {
 
     /// Hold the servers for a change: an exclusive lock, kept until the file returned is
     /// dropped, so changes made at once (several `smith mcp add` in parallel) are made one
-    /// after another instead of losing each other.
+    /// after another instead of losing each other. `waiting` is called first when another
+    /// process holds it (then this waits for it).
     ///
     /// # Errors
     /// [`McpError::State`] when the lock file cannot be opened or locked.
-    pub fn lock(&self) -> Result<std::fs::File, McpError> {
+    pub fn lock(&self, waiting: impl FnOnce()) -> Result<std::fs::File, McpError> {
         let fail = |e: std::io::Error| {
             McpError::State(smith::StateError::Storage {
                 scope: "user",
@@ -255,7 +287,14 @@ impl Servers {
             .write(true)
             .open(&self.lock)
             .map_err(fail)?;
-        file.lock().map_err(fail)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                waiting();
+                file.lock().map_err(fail)?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(fail(e)),
+        }
         Ok(file)
     }
 
@@ -440,7 +479,7 @@ fn check_http(name: &str, url: &str, server: &Server) -> Result<(), McpError> {
         if !token {
             return Err(bad(format!("`{key}` cannot name an HTTP header")));
         }
-        if RESERVED_HEADERS.contains(&key.to_ascii_lowercase().as_str()) {
+        if reserved_header(key) {
             return Err(bad(format!(
                 "header `{key}` is set by Smith itself and cannot be given"
             )));
@@ -485,6 +524,14 @@ mod tests {
             ("https://exämple.com/mcp", Err("not ASCII")),
             ("http://a/x y", Err("whitespace")),
             ("http://a/x#top", Err("fragment")),
+            ("http://*:8080/mcp", Err("a host is a name")),
+            ("http://*.example.com/mcp", Err("a host is a name")),
+            ("http://[0:0:0:0:0:0:0:1]:9/mcp", Ok("[::1]:9")),
+            (
+                "http://[::ffff:127.0.0.1]:9/mcp",
+                Err("write it as 127.0.0.1"),
+            ),
+            ("http://127.0.0.1:+9/mcp", Err("the port `+9`")),
         ] {
             match (host_port(url), want) {
                 (Ok(got), Ok(want)) => assert_eq!(got, want, "{url}"),

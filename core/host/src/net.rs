@@ -245,6 +245,16 @@ impl std::str::FromStr for Credential {
     }
 }
 
+/// Headers a plugin's request may not set: the HTTP engine sets them from the URL and the
+/// body (`host`, `content-length`, `transfer-encoding`, `connection`, `te`, …), lowercase.
+pub const HOST_SET_HEADERS: &[&str] = crate::net_imports::HOST_SET;
+
+/// Whether header `name`'s value is left out of the records as a credential
+/// (`authorization`, `cookie`, names holding `token`, `key`, `auth`, `secret`, …).
+pub fn is_credential_header(name: &str) -> bool {
+    crate::net_imports::credential(name)
+}
+
 /// The user's network rules for the plugins (`plugins.ID.net.allow`, `.deny` and
 /// `.credentials`, from the user's own configuration only: a project's are dropped), by plugin
 /// id.

@@ -52,8 +52,9 @@ const LAST_WORD_BYTES: usize = 64 << 10;
 const LAST_WORD_BOUND: Duration = Duration::from_secs(5);
 
 /// Headers the engine sets from the URL and the body; a plugin setting them could make the
-/// request say something other than what was checked.
-const HOST_SET: &[&str] = &[
+/// request say something other than what was checked. (Re-exported as
+/// [`crate::net::HOST_SET_HEADERS`].)
+pub(crate) const HOST_SET: &[&str] = &[
     "host",
     "content-length",
     "transfer-encoding",
@@ -66,8 +67,9 @@ const HOST_SET: &[&str] = &[
     "proxy-connection",
 ];
 
-/// Whether a header's value is a credential the records leave out.
-fn credential(name: &str) -> bool {
+/// Whether a header's value is a credential the records leave out. (Re-exported as
+/// [`crate::net::is_credential_header`].)
+pub(crate) fn credential(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     matches!(
         name.as_str(),

@@ -70,11 +70,11 @@ pub(crate) struct AddArgs {
         conflicts_with_all = ["env", "cwd", "command", "network", "writable_roots", "timeout", "call_timeout"]
     )]
     pub(crate) url: Option<String>,
-    /// A header sent with each request to --url (repeatable; recorded in the session with
-    /// each request, so give secrets with --secret).
+    /// A header sent with each request to --url (repeatable; kept in plain text with the
+    /// server's entry, so give secrets with --secret).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub(crate) headers: Vec<String>,
-    /// A registered secret (smith secrets set NAME) Smith sends to --url's host as
+    /// A registered secret (smith secrets add NAME) Smith sends to --url's host as
     /// `Authorization: Bearer …`, or in HEADER.
     #[arg(long, value_name = "NAME[@HEADER]")]
     pub(crate) secret: Option<String>,
@@ -97,6 +97,11 @@ fn refuse(e: &McpError) -> CliError {
         _ => exit::USAGE,
     };
     CliError::new(status, format!("smith mcp: {e}{hint}"))
+}
+
+/// Said while another `smith mcp` change holds the servers.
+fn waiting() {
+    exit::report("waiting for another `smith mcp add` or `remove` to finish…");
 }
 
 fn servers(global: &Global) -> Result<Servers, CliError> {
@@ -142,7 +147,11 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         headers.insert(key.to_owned(), value.trim().to_owned());
     }
     if let Some(first) = args.command.first()
-        && (first.starts_with("http://") || first.starts_with("https://"))
+        && ["http://", "https://"].iter().any(|scheme| {
+            first
+                .get(..scheme.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+        })
     {
         return Err(CliError::new(
             exit::USAGE,
@@ -154,20 +163,9 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
         ));
     }
     for key in headers.keys() {
-        let lower = key.to_ascii_lowercase();
-        if [
-            "authorization",
-            "cookie",
-            "token",
-            "key",
-            "secret",
-            "password",
-        ]
-        .iter()
-        .any(|w| lower.contains(w))
-        {
+        if smith_host::net::is_credential_header(key) {
             exit::report(&format!(
-                "warning: --header `{key}` looks like a credential; a header's value is recorded in the session with each request — give a secret with --secret NAME[@HEADER] instead (smith secrets add NAME)"
+                "warning: --header `{key}` looks like a credential; its value is kept in plain text with the server's entry (the session records leave it out) — a secret belongs in the secret store: --secret NAME[@HEADER] (smith secrets add NAME)"
             ));
         }
     }
@@ -185,9 +183,9 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
     // What the configuration gains, checked before anything is written: an HTTP server's
     // grant, or a program's widened sandbox.
     let store = servers(global)?;
-    let _held = store.lock().map_err(|e| refuse(&e))?;
+    let _held = store.lock(waiting).map_err(|e| refuse(&e))?;
     let edits = match &server.url {
-        Some(url) => http_grant(global, url, args.secret.as_deref())?,
+        Some(url) => http_grant(global, url, args.secret.as_deref(), &server.headers)?,
         None if args.secret.is_some() => {
             return Err(CliError::new(
                 exit::USAGE,
@@ -202,8 +200,13 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
     let name = &args.name;
     let mut said = format!("added MCP server `{name}`: {line}\n");
     said.push_str(&write_edits(global, &edits, "add")?);
+    let when = if http {
+        "the next turn whose permission policy lets its requests be made"
+    } else {
+        "the next turn where programs may run (a trusted project, or --allow-process)"
+    };
     said.push_str(&format!(
-        "Its tools are offered as mcp__{name}__TOOL from the next turn where programs may run (a trusted project, or --allow-process); `smith mcp list` shows its state.\n"
+        "Its tools are offered as mcp__{name}__TOOL from {when}; `smith mcp list` shows its state.\n"
     ));
     let count = store
         .list()
@@ -220,7 +223,7 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
 /// `smith mcp remove NAME`.
 pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
     let store = servers(global)?;
-    let _held = store.lock().map_err(|e| refuse(&e))?;
+    let _held = store.lock(waiting).map_err(|e| refuse(&e))?;
     let removed = store.remove(name).map_err(|e| refuse(&e))?;
     let mut said = format!("removed MCP server `{name}`; its tools are no longer offered\n");
     let mut edits = Vec::new();
@@ -297,13 +300,9 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
         Some(url) => format!("{name}\n  url: {url}\n"),
         None => format!("{name}\n  command: {}\n", command_line(server)),
     };
-    if let Some(url) = &server.url
-        && let Ok(host) = smith_app::mcp::host_port(url)
-        && let Some(entry) = bound_credential(global, &host)?
-    {
-        let secret = entry.rsplit_once('=').map_or("", |(_, s)| s);
+    if let Some(secret) = secret_of(global, server)? {
         out.push_str(&format!(
-            "  secret: {secret} (sent by Smith to {host}; plugins.mcp-client.net.credentials)\n"
+            "  secret: {secret} (sent by Smith to its host; plugins.mcp-client.net.credentials)\n"
         ));
     }
     if !server.headers.is_empty() {
@@ -406,8 +405,8 @@ fn widened_words(global: &Global, name: &str) -> Result<String, CliError> {
 }
 
 /// A server's JSON record: `name`, `transport` (`stdio`, `http`), `command`, `args`, `env`
-/// (names only), `cwd`, `url`, `headers` (names only), `network` (its sandbox lets it reach
-/// the network), `writable_roots`, `timeout_ms`, `call_timeout_ms`, `state` (`listed`,
+/// (names only), `cwd`, `url`, `headers` (names only), `secret` (the name of the secret sent
+/// to its host), `network` (its sandbox lets it reach the network), `writable_roots`, `timeout_ms`, `call_timeout_ms`, `state` (`listed`,
 /// `failed`, `unlisted`), `error`, `tools`.
 fn record(
     global: &Global,
@@ -416,7 +415,9 @@ fn record(
     state: &State<'_>,
 ) -> Result<serde_json::Value, CliError> {
     let (network, writable_roots) = widening(global, name)?;
+    let secret = secret_of(global, server)?;
     Ok(serde_json::json!({
+        "secret": secret,
         "network": network,
         "writable_roots": writable_roots,
         "name": name,
@@ -482,7 +483,12 @@ enum How {
 /// The grant HTTP server `url` needs: its host added to `plugins.mcp-client.net.allow`, and
 /// `secret` (`NAME[@HEADER]`, a registered secret) bound to it in `.net.credentials` — one
 /// secret per host.
-fn http_grant(global: &Global, url: &str, secret: Option<&str>) -> Result<Vec<Edit>, CliError> {
+fn http_grant(
+    global: &Global,
+    url: &str,
+    secret: Option<&str>,
+    headers: &BTreeMap<String, String>,
+) -> Result<Vec<Edit>, CliError> {
     let usage = |why: String| CliError::new(exit::USAGE, format!("smith mcp add: {why}"));
     let host = smith_app::mcp::host_port(url).map_err(|why| {
         usage(format!(
@@ -503,9 +509,18 @@ fn http_grant(global: &Global, url: &str, secret: Option<&str>) -> Result<Vec<Ed
     let credential = entry
         .parse::<smith_host::net::Credential>()
         .map_err(|e| usage(format!("--secret `{secret}`: {}", e.why)))?;
-    if smith_app::mcp::RESERVED_HEADERS.contains(&credential.header.as_str()) {
+    if smith_app::mcp::reserved_header(&credential.header) {
         return Err(usage(format!(
             "--secret `{secret}`: header `{}` is set by Smith itself; name another (the default is Authorization)",
+            credential.header
+        )));
+    }
+    if let Some(given) = headers
+        .keys()
+        .find(|k| k.eq_ignore_ascii_case(&credential.header))
+    {
+        return Err(usage(format!(
+            "--header `{given}` and --secret `{secret}` both set `{}`; the secret would replace the header — give one",
             credential.header
         )));
     }
@@ -556,6 +571,21 @@ fn bound_credential(global: &Global, host: &str) -> Result<Option<String>, CliEr
     Ok(entries(&app, CREDENTIALS)
         .into_iter()
         .find(|e| e.rsplit_once('=').is_some_and(|(h, _)| h == host)))
+}
+
+/// The secret (`NAME[@HEADER]`) Smith sends to HTTP server `server`'s host, if any.
+fn secret_of(global: &Global, server: &Server) -> Result<Option<String>, CliError> {
+    let Some(host) = server
+        .url
+        .as_deref()
+        .and_then(|u| smith_app::mcp::host_port(u).ok())
+    else {
+        return Ok(None);
+    };
+    Ok(
+        bound_credential(global, &host)?
+            .and_then(|e| e.rsplit_once('=').map(|(_, s)| s.to_owned())),
+    )
 }
 
 /// Whether secret `name` is registered: in the user's store, or named in `secrets.env`.

@@ -354,6 +354,36 @@ fn http_entries_that_cannot_work_are_refused_and_an_unreachable_server_is_named(
             "cannot be used with",
         ),
         (
+            &["mcp", "add", "x", "--url", "http://*:8080/mcp"][..],
+            "a host is a name of letters",
+        ),
+        (
+            &[
+                "mcp",
+                "add",
+                "x",
+                "--url",
+                "http://a/",
+                "--header",
+                "TE: trailers",
+            ][..],
+            "header `TE` is set by Smith itself",
+        ),
+        (
+            &[
+                "mcp",
+                "add",
+                "x",
+                "--url",
+                "http://a/",
+                "--header",
+                "X-Key: v",
+                "--secret",
+                "K@x-key",
+            ][..],
+            "both set `x-key`",
+        ),
+        (
             &["mcp", "add", "x", "--", "https://example.com/mcp"][..],
             "is a URL; add an HTTP server with smith mcp add x --url URL",
         ),

@@ -160,11 +160,15 @@ impl Http {
     fn failed(&self, e: NetError) -> Failure {
         match e {
             NetError::Cancelled => Failure::Cancelled,
-            NetError::Denied(_) => Failure::Denied(format!(
-                "{}: {}",
-                self.url,
-                smith_plugin_sdk::describe_net(&e)
-            )),
+            // The policy's refusal depends on the session; one of the user's network
+            // settings (a host not allowed, a secret not registered) does not.
+            NetError::Denied(ref why) if !why.contains("plugins.mcp-client.net.") => {
+                Failure::Denied(format!(
+                    "{}: {}",
+                    self.url,
+                    smith_plugin_sdk::describe_net(&e)
+                ))
+            }
             e => Failure::Other(format!(
                 "{}: {}",
                 self.url,
@@ -239,11 +243,17 @@ impl Http {
                 }
             }
             404 if with_session => Ok(Reply::Expired),
-            300..=399 => Err(Failure::Other(format!(
-                "{} answered HTTP {status}, a redirect to `{}`; Smith does not follow an MCP server's redirects — add the server with the URL it redirects to",
-                self.url,
-                cut(&header("location").unwrap_or_default(), 300)
-            ))),
+            301 | 302 | 303 | 307 | 308 => Err(Failure::Other(match header("location") {
+                Some(to) => format!(
+                    "{} answered HTTP {status}, a redirect to `{}`; Smith does not follow an MCP server's redirects — add the server with the URL it redirects to",
+                    self.url,
+                    cut(&to, 300)
+                ),
+                None => format!(
+                    "{} answered HTTP {status}, a redirect without saying where to",
+                    self.url
+                ),
+            })),
             401 | 403 => Err(Failure::Other(format!(
                 "{url} refused the request with HTTP {status}{body}: it wants credentials (Smith does not sign in with OAuth) — register its token (smith secrets add TOKEN), then smith mcp remove {name} and smith mcp add {name} --url URL --secret TOKEN",
                 url = self.url,
