@@ -118,6 +118,9 @@ fn editing_an_earlier_message_forks_a_branch_whose_request_carries_the_edit() {
     wait_until("the second answer", || {
         pane.screen().matches("Answer from the loopback").count() == 2
     });
+    // The picker shows the tree as recorded when it opens: the run must have ended (its
+    // answer can be on screen a moment before, under load).
+    pane.wait_for_text("openai-compatible/m · idle");
     server.request_json().expect("the second request");
     // The branches: the first message, Ctrl+E puts it in the draft to edit.
     pane.type_text("/branches");
@@ -142,6 +145,7 @@ fn editing_an_earlier_message_forks_a_branch_whose_request_carries_the_edit() {
         pane.screen().contains("Answer from the loopback model")
             && !pane.screen().contains("a follow-up")
     });
+    pane.wait_for_text("openai-compatible/m · idle");
     // Both branches are in the tree; the old one is one step away.
     pane.type_text("/branches");
     pane.keys(&["Enter"]);
