@@ -194,16 +194,27 @@ impl Pane {
 
     /// Wait until the screen shows `text`.
     pub fn wait_for_text(&self, text: &str) {
+        self.wait_for_screen(&format!("{text:?}"), |screen| screen.contains(text));
+    }
+
+    /// Wait until a whole capture satisfies `settled`, and return that capture.
+    ///
+    /// A capture may be taken while the program is half way through drawing a frame (tmux
+    /// answers between two writes), so a test that asserts on a whole frame waits for one in
+    /// which every part it checks holds, instead of asserting on the first capture that
+    /// shows one of them. Panics naming `what` with the last capture when none does.
+    pub fn wait_for_screen(&self, what: &str, settled: impl Fn(&str) -> bool) -> String {
         let mut last = String::new();
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            wait_until(&format!("the screen showing {text:?}"), || {
+            wait_until(&format!("the screen showing {what}"), || {
                 last = self.screen();
-                last.contains(text)
+                settled(&last)
             });
         }));
         if found.is_err() {
-            panic!("the screen never showed {text:?}; it shows:\n{last}");
+            panic!("the screen never showed {what}; it shows:\n{last}");
         }
+        last
     }
 
     /// The process id of smith (the pane's shell's child).

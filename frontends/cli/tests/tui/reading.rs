@@ -300,14 +300,13 @@ fn search_lands_on_the_matching_line_and_highlights_it() {
     pane.type_text("item 40 ");
     // The view holds two lines of the answer above the matching one (the answer's blank
     // lines between items count), and the match is drawn in the search style.
-    let mut screen = String::new();
-    wait_until("the view on item 40", || {
-        screen = pane.screen();
-        screen.contains("item 40 of the list")
+    // A whole frame: the query drawn, the view moved (a capture may catch a frame half drawn).
+    pane.wait_for_screen("the view on item 40, one item above it", |screen| {
+        let first = screen.lines().next().unwrap_or_default();
+        screen.contains("search: item 40")
+            && first.trim() == "item 39 of the list"
+            && !screen.contains("item 119 of")
     });
-    let first = screen.lines().next().unwrap_or_default();
-    assert_eq!(first.trim(), "item 39 of the list", "{screen}");
-    assert!(!screen.contains("item 119 of"), "{screen}");
     let styled = pane.styled_screen();
     let line = styled
         .lines()
