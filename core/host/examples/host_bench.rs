@@ -275,7 +275,8 @@ fn mcp_client(
                 .iter()
                 .filter(|d| d.name.starts_with("mcp__"))
                 .count(),
-            18
+            // 8 of each server's 10 tools (`bad` and `weird_name` are refused), 3 servers.
+            24
         );
         tools = Some((loadout, context));
     }

@@ -64,7 +64,7 @@ pub(crate) struct CallState {
     /// Put between the call id and the count in effect ids (`""` for a tool's own effects; a
     /// `history` handler's snapshots around the call's batch use their own, so the ids stay
     /// unique in the session).
-    id_tag: &'static str,
+    id_tag: std::borrow::Cow<'static, str>,
     /// The snapshot ids `vcs.snapshot` returned in this call, in order: a `history`
     /// handler's answer may name only these.
     pub(crate) snapshots: Vec<String>,
@@ -198,7 +198,7 @@ impl CallState {
             notes: Vec::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
-            id_tag: "",
+            id_tag: std::borrow::Cow::Borrowed(""),
             snapshots: Vec::new(),
             state: None,
             remember: None,
@@ -223,7 +223,28 @@ impl CallState {
         let mut state = Self::new(plugin, call, context, granted, policy, cancel);
         "history".clone_into(&mut state.tool);
         state.events = None;
-        state.id_tag = tag;
+        state.id_tag = std::borrow::Cow::Borrowed(tag);
+        state
+    }
+
+    /// A call state for policy handler `handler` (its id, and the event: `before` or
+    /// `after`) answering a `before-tool` or `after-tool` event about `call`: its effects (the
+    /// programs a `hooks` handler runs) are recorded under the call, as tool `handler.0`, with
+    /// effect ids tagged `ID-EVENT-` (`call_1/hooks-before-1`), unique in the session. Its
+    /// questions and progress go nowhere: it runs between the call's own events.
+    pub(crate) fn for_policy(
+        label: String,
+        call: &ToolCall,
+        handler: (&str, &str),
+        context: &ToolContext,
+        granted: Granted,
+        policy: Arc<Policy>,
+        cancel: Cancel,
+    ) -> Self {
+        let mut state = Self::new(label, call, context, granted, policy, cancel);
+        handler.0.clone_into(&mut state.tool);
+        state.events = None;
+        state.id_tag = std::borrow::Cow::Owned(format!("{}-{}-", handler.0, handler.1));
         state
     }
 
@@ -252,7 +273,7 @@ impl CallState {
             notes: Vec::new(),
             sandbox_refused: std::sync::atomic::AtomicBool::new(false),
             context: None,
-            id_tag: "",
+            id_tag: std::borrow::Cow::Borrowed(""),
             snapshots: Vec::new(),
             state: None,
             remember: None,

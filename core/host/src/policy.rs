@@ -9,6 +9,8 @@
 //! `deny` decides; a handler that traps, fails or overruns counts as `deny` for that event, named
 //! in the reason (the next event gets a fresh instance: a policy is never out of service).
 
+use std::sync::Arc;
+
 use smith::Cancel;
 use wasmtime::component::{HasSelf, Linker};
 
@@ -19,7 +21,8 @@ use crate::handlers::cut_to as cut;
 use crate::manifest::{Manifest, POLICY_ROLES};
 use crate::runtime::{Loadout, Runtime, State, Stopped};
 
-/// Generated bindings of the `policy-plugin` world; its `host` import is the tool world's.
+/// Generated bindings of the `policy-plugin` world; its `host`, `state` and `process` imports
+/// are the tool world's.
 #[allow(missing_docs, unreachable_pub, clippy::all)]
 pub(crate) mod bindings {
     wasmtime::component::bindgen!({
@@ -28,6 +31,7 @@ pub(crate) mod bindings {
         with: {
             "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
             "smith:plugin/state": crate::runtime::bindings::smith::plugin::state,
+            "smith:plugin/process": crate::runtime::bindings::smith::plugin::process,
         },
     });
 }
@@ -227,7 +231,8 @@ impl Permissions {
     }
 }
 
-/// The linker of the policy world: WASI deny-by-default plus the `host` import.
+/// The linker of the policy world: WASI deny-by-default plus the `host`, `state` and
+/// `process` imports.
 pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> {
     let mut linker: Linker<State> = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
@@ -307,6 +312,7 @@ impl LoadedPolicy {
         cancel: &Cancel,
         state: crate::state_imports::StateAccess,
         remember: Option<&std::path::Path>,
+        hooked: Option<&Hooked<'_>>,
     ) -> Result<wit::Verdict, String> {
         if !self.takes(event) {
             return Ok(wit::Verdict::Pass);
@@ -315,7 +321,26 @@ impl LoadedPolicy {
             .loaded
             .get(|component| crate::generation::load_policy(runtime, component, &self.origin))
             .map_err(|why| format!("it cannot be loaded: {why}"))?;
-        let mut call = CallState::inert(&self.manifest.label());
+        let programs = self
+            .manifest
+            .grants
+            .contains(&crate::grants::Grant::ProcessExec);
+        let mut call = match hooked.filter(|_| programs) {
+            Some(h) => CallState::for_policy(
+                self.manifest.label(),
+                h.call,
+                (&self.manifest.id, h.event),
+                h.context,
+                crate::grants::default_policy(
+                    &self.manifest.grants,
+                    h.context.cwd.clone(),
+                    h.policy,
+                ),
+                Arc::clone(h.policy),
+                cancel.clone(),
+            ),
+            None => CallState::inert(&self.manifest.label()),
+        };
         call.cancel = cancel.clone();
         call.state = Some(state);
         if let wit::PolicyEvent::Answered(_) = event {
@@ -383,8 +408,22 @@ pub(crate) struct EffectQuery<'a> {
     pub(crate) arguments: &'a str,
 }
 
+/// The call a `before-tool` or `after-tool` event is about, for a handler that runs programs
+/// while it answers (a `hooks` handler with the `process.exec` grant): they are effects of
+/// that call.
+pub(crate) struct Hooked<'a> {
+    call: &'a smith::ToolCall,
+    context: &'a smith::ToolContext,
+    /// `before` or `after`: the effect ids' tag.
+    event: &'static str,
+    policy: &'a Arc<crate::grants::Policy>,
+}
+
 /// One tool call, as a `before-tool` or `after-tool` event describes it.
 pub(crate) struct CallQuery<'a> {
+    /// The call itself and where it runs (a handler's programs are its effects).
+    pub(crate) call: &'a smith::ToolCall,
+    pub(crate) context: &'a smith::ToolContext,
     pub(crate) call_id: &'a str,
     pub(crate) tool: &'a str,
     pub(crate) plugin: &'a str,
@@ -444,9 +483,15 @@ impl Loadout {
             read_only: query.read_only,
             settings: self.policy.permissions.wit(),
         });
+        let hooked = Hooked {
+            call: query.call,
+            context: query.context,
+            event: "before",
+            policy: &self.policy,
+        };
         self.decide(
             &|_: &str| event.clone(),
-            query.call_id,
+            (query.call_id, Some(&hooked)),
             &query.kept,
             ask,
             cancel,
@@ -477,7 +522,7 @@ impl Loadout {
                 settings: self.policy.permissions.wit(),
             })
         };
-        match self.decide(&event, query.call_id, &query.kept, ask, cancel) {
+        match self.decide(&event, (query.call_id, None), &query.kept, ask, cancel) {
             // Leaving the sandbox takes an explicit allow: no opinion keeps it in.
             Decision::Allow { by, .. } if query.leaves_sandbox && by.is_empty() => Decision::Deny(
                 "it stays in the sandbox: no policy handler allowed running it outside".to_owned(),
@@ -515,11 +560,17 @@ impl Loadout {
             is_error,
             settings: self.policy.permissions.wit(),
         });
+        let hooked = Hooked {
+            call: query.call,
+            context: query.context,
+            event: "after",
+            policy: &self.policy,
+        };
         let mut notes = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
             let state = query.kept.access(&p.manifest, &self.policy.state_files);
-            match p.decide(&self.runtime, &event, cancel, state, None) {
+            match p.decide(&self.runtime, &event, cancel, state, None, Some(&hooked)) {
                 Ok(wit::Verdict::Note(text)) => {
                     notes.push(format!("[{label}] {}", cut(&text, MAX_QUESTION_BYTES)));
                 }
@@ -537,11 +588,12 @@ impl Loadout {
     }
 
     /// Combine every handler's verdict on the event `event` makes for it (given its label):
-    /// deny wins, then each ask, then allow.
+    /// deny wins, then each ask, then allow. `about` is the call's id and, for a call's own
+    /// event, the call a handler's programs are effects of.
     fn decide(
         &self,
         event: &dyn Fn(&str) -> wit::PolicyEvent,
-        call_id: &str,
+        about: (&str, Option<&Hooked<'_>>),
         kept: &crate::state_imports::Kept,
         ask: &mut Asker<'_>,
         cancel: &Cancel,
@@ -552,7 +604,7 @@ impl Loadout {
         for p in self.policies() {
             let label = p.manifest.label();
             let state = kept.access(&p.manifest, &self.policy.state_files);
-            match p.decide(&self.runtime, &event(&label), cancel, state, None) {
+            match p.decide(&self.runtime, &event(&label), cancel, state, None, about.1) {
                 Ok(wit::Verdict::Deny(reason)) => {
                     return Decision::Deny(format!(
                         "refused by {label}: {}",
@@ -590,7 +642,7 @@ impl Loadout {
                 }
             };
             let answered = wit::PolicyEvent::Answered(wit::AnsweredEvent {
-                call_id: call_id.to_owned(),
+                call_id: about.0.to_owned(),
                 question: question.id.clone(),
                 choice: choice.clone(),
                 settings: self.policy.permissions.wit(),
@@ -602,6 +654,7 @@ impl Loadout {
                 cancel,
                 state,
                 self.policy.permissions.project_config.as_deref(),
+                None,
             ) {
                 Ok(wit::Verdict::Allow) => allowed.push(label),
                 // Allowed, with something the person and the model are told (a lasting

@@ -285,6 +285,8 @@ impl ToolRegistry for Loadout {
         }
         let (mut state, kept) = self.call_state(plugin, call, context, cancel);
         let gated = self.has_policy().then(|| CallQuery {
+            call,
+            context,
             call_id: &call.id,
             tool: &call.name,
             plugin: &label,

@@ -437,3 +437,105 @@ fn a_command_too_long_to_show_is_refused_saying_so_not_asked() {
         &out.output[..out.output.len().min(400)]
     );
 }
+
+#[test]
+fn a_hooks_handler_runs_programs_recorded_as_effects_of_the_call() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Auto, &[], &[]));
+    // Before the call: the program's failure denies it, its stderr the model's reason.
+    let f = Fixture::new();
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "hook-deny.txt", "content": "x"}),
+    );
+    assert!(out.is_error, "{}", out.output);
+    assert!(
+        out.output
+            .contains("refused by policy-probe@0.1.0: not on a Friday"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("hook-deny.txt").exists());
+    let entries = read_session(&f.session).unwrap().entries;
+    let intents: Vec<_> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::EffectIntent(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(intents.len(), 1, "only the hook's program ran: {intents:?}");
+    assert_eq!(intents[0].effect, "process.run");
+    assert!(
+        intents[0].effect_id.ends_with("/policy-probe-before-1"),
+        "{}",
+        intents[0].effect_id
+    );
+    assert_eq!(intents[0].tool, "policy-probe");
+    let done = f.completed();
+    assert_eq!(done.len(), 1);
+    assert!(done[0].output.contains("checked"), "{}", done[0].output);
+
+    // After the call: its output is a note for the model, and the write and the program are
+    // both recorded, in order, with ids unique in the session.
+    let f = Fixture::new();
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "hook-after.txt", "content": "x"}),
+    );
+    assert!(!out.is_error, "{}", out.output);
+    assert!(
+        out.output.contains("[policy-probe@0.1.0] formatted write"),
+        "{}",
+        out.output
+    );
+    assert_eq!(
+        f.effects(),
+        vec![
+            ("fs.write".to_owned(), EffectOutcome::Applied),
+            ("process.run".to_owned(), EffectOutcome::Unknown),
+        ]
+    );
+
+    // A program past its timeout is ended, and the call is denied saying so.
+    let f = Fixture::new();
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "hook-slow.txt", "content": "x"}),
+    );
+    assert!(
+        out.is_error && out.output.contains("timed out after 200 ms"),
+        "{}",
+        out.output
+    );
+    assert!(!f.root().join("hook-slow.txt").exists());
+}
+
+#[test]
+fn a_hooks_handler_runs_no_program_where_programs_are_refused() {
+    let host = host();
+    let tools = host.loadout().with_policy(smith_host::Policy {
+        process: smith_host::ProcessPolicy::Refused("programs are off in this test".to_owned()),
+        ..policy(PermissionMode::Auto, &[], &[])
+    });
+    let f = Fixture::new();
+    let out = f.call(
+        &tools,
+        "write",
+        json!({"path": "hook-deny.txt", "content": "x"}),
+    );
+    assert!(
+        out.is_error && out.output.contains("the hook did not run"),
+        "{}",
+        out.output
+    );
+    assert_eq!(
+        f.effects(),
+        vec![("process.run".to_owned(), EffectOutcome::NotApplied)]
+    );
+}

@@ -69,7 +69,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[17]["dynamic_tools"], "mcp__");
     assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@1.4.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@1.5.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
@@ -85,7 +85,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[3]["grants"], serde_json::json!(["net.http"]));
     assert_eq!(plugins[3]["net_hosts"], serde_json::json!(["*:*"]));
     assert_eq!(plugins[4]["id"], "queue");
-    assert_eq!(plugins[4]["world"], "handler-plugin@1.4.0");
+    assert_eq!(plugins[4]["world"], "handler-plugin@1.5.0");
     assert_eq!(plugins[4]["handlers"], serde_json::json!(["queue-policy"]));
     assert_eq!(plugins[4]["tools"], serde_json::json!([]));
     assert_eq!(plugins[4]["grants"], serde_json::json!([]));
@@ -110,16 +110,16 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[9]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
     assert_eq!(plugins[11]["id"], "anthropic");
-    assert_eq!(plugins[11]["world"], "provider-plugin@1.4.0");
+    assert_eq!(plugins[11]["world"], "provider-plugin@1.5.0");
     assert_eq!(plugins[11]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
     assert_eq!(plugins[11]["provider"]["api_key_required"], true);
     // The product layer: commands, key bindings, themes; no grants.
     assert_eq!(plugins[15]["id"], "product");
-    assert_eq!(plugins[15]["world"], "product-plugin@1.4.0");
+    assert_eq!(plugins[15]["world"], "product-plugin@1.5.0");
     assert_eq!(plugins[15]["grants"], serde_json::json!([]));
     // The permission policy: tool and effect events, no grants.
     assert_eq!(plugins[16]["id"], "permissions");
-    assert_eq!(plugins[16]["world"], "policy-plugin@1.4.0");
+    assert_eq!(plugins[16]["world"], "policy-plugin@1.5.0");
     assert_eq!(plugins[16]["handlers"], serde_json::json!(["permissions"]));
     assert_eq!(plugins[16]["grants"], serde_json::json!([]));
     let ids: Vec<&str> = plugins[10..15]
@@ -173,9 +173,9 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@1.4.0  [no grants]  active  handlers: queue-policy"
+                "queue 0.1.0  handler-plugin@1.5.0  [no grants]  active  handlers: queue-policy"
             )
-            && text.contains("web 0.1.0  tool-plugin@1.4.0  [net.http (hosts *:*)]  active"),
+            && text.contains("web 0.1.0  tool-plugin@1.5.0  [net.http (hosts *:*)]  active"),
         "{text}"
     );
     // In an untrusted directory the list says each program is asked first, and why.

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,14 +122,14 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.4.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.4.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.4.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.4.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.4.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.4.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.5.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.5.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.5.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.5.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.5.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -175,15 +175,15 @@ pub mod dynamic {
             export_macro_name: "export_dynamic_tool_plugin",
             default_bindings_module: "smith_plugin_sdk::dynamic::generated",
             with: {
-                "smith:plugin/types@1.4.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.4.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.4.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.4.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.4.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.4.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.4.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.4.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/types@1.5.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.5.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.5.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.5.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.5.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.5.0": crate::bindings::smith::plugin::state,
             },
         });
     }
@@ -225,8 +225,9 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.4.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.4.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.5.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
             },
         });
     }

@@ -383,13 +383,15 @@ impl Draft {
                 );
             }
         } else if world == POLICY_WORLD {
+            // From 1.5.0 a policy plugin imports `process` (a `hooks` handler runs the user's
+            // programs): that is the one grant it may hold.
             if handlers.is_empty()
                 || !tools.is_empty()
-                || !grants.is_empty()
+                || grants.iter().any(|g| *g != Grant::ProcessExec)
                 || handlers.iter().any(|h| !POLICY_ROLES.contains(&h.as_str()))
             {
                 return Err(format!(
-                    "a policy plugin lists at least one of the roles {POLICY_ROLES:?} (`handler \"permissions\"`), and no tools or grants"
+                    "a policy plugin lists at least one of the roles {POLICY_ROLES:?} (`handler \"permissions\"`), no tools, and no grant but `process.exec`"
                 ));
             }
         } else if !policy_events.is_empty() {
