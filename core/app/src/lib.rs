@@ -47,6 +47,7 @@ pub mod auth;
 pub mod catalog;
 pub mod docs;
 pub mod history;
+pub mod hooks;
 pub mod inspect;
 pub mod installed;
 pub mod interrupts;

@@ -153,6 +153,16 @@ pub enum RegistryError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A configured hook cannot be used (`hooks.NAME.*`).
+    #[error("{source_text}: {key}: {why}")]
+    Hook {
+        /// The setting's source (file and line, variable, flag).
+        source_text: String,
+        /// The key at fault.
+        key: String,
+        /// What is wrong and what to write instead.
+        why: String,
+    },
     /// A host pattern of `plugins.ID.net.allow` or `.deny` cannot be read.
     #[error("{source_text}: {key}: {why}")]
     NetPattern {
@@ -667,6 +677,7 @@ pub fn policy(
         net: net_rules(settings)?,
         programs: crate::sandbox::program_widenings(settings)?,
         plugin_settings: plugin_settings(settings),
+        hooks: crate::hooks::from_settings(settings, max_timeout)?,
     })
 }
 

@@ -57,6 +57,8 @@ pub enum Notice {
         file: PathBuf,
         /// The project (the directory holding `.smith/`).
         project: PathBuf,
+        /// The names of the hooks it configures (`hooks.NAME.*`), which were not run.
+        hooks: Vec<String>,
     },
     /// A configuration file enables or disables a plugin that is not installed.
     UnknownPlugin {
@@ -130,11 +132,25 @@ impl Notice {
 impl std::fmt::Display for Notice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::UntrustedProject { file, .. } => write!(
-                f,
-                "project settings in {} were skipped: the project is not trusted",
-                file.display()
-            ),
+            Self::UntrustedProject { file, hooks, .. } => {
+                write!(
+                    f,
+                    "project settings in {} were skipped: the project is not trusted",
+                    file.display()
+                )?;
+                if !hooks.is_empty() {
+                    write!(
+                        f,
+                        "; its hooks were not run ({})",
+                        hooks
+                            .iter()
+                            .map(|h| format!("`{h}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )?;
+                }
+                Ok(())
+            }
             Self::ContextFiles {
                 source,
                 passed,
@@ -280,7 +296,12 @@ impl Settings {
                 if TrustStore::load(&paths.trust_file()?)?.is_trusted(&project) {
                     notices.extend(add_file(&mut resolver, Level::Project, &file, None)?);
                 } else {
-                    notices.push(Notice::UntrustedProject { file, project });
+                    let hooks = hook_names(&file);
+                    notices.push(Notice::UntrustedProject {
+                        file,
+                        project,
+                        hooks,
+                    });
                 }
             }
         }
@@ -426,4 +447,24 @@ fn add_file(
     }
     resolver.add_file(level, &label, &entries)?;
     Ok(ignored)
+}
+
+/// The names of the hooks a configuration file configures (`hooks.NAME.*`), for the notice
+/// that an untrusted project's were not run; none when the file cannot be read or parsed
+/// (reading it for real reports that).
+fn hook_names(file: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return Vec::new();
+    };
+    let Ok(entries) = parse_file(&text, &file.display().to_string()) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .iter()
+        .filter_map(|e| e.key.strip_prefix("hooks.")?.split_once('.'))
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }

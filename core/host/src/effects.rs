@@ -81,6 +81,11 @@ pub(crate) struct CallState {
     /// The call's sends to kept programs whose exchange is still open: each one's
     /// completion is recorded at the next send to the same program or when the call ends.
     pub(crate) exchanges: Vec<crate::program_imports::Exchange>,
+    /// The configured hooks matching the event a `configured-hooks` policy handler is
+    /// answering (empty elsewhere).
+    pub(crate) hooks: Vec<crate::hooks::Hook>,
+    /// The paths the call those hooks match names.
+    pub(crate) hook_paths: Vec<String>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -205,6 +210,8 @@ impl CallState {
             streams: Vec::new(),
             resident: context.resident.clone(),
             exchanges: Vec::new(),
+            hooks: Vec::new(),
+            hook_paths: Vec::new(),
         }
     }
 
@@ -280,6 +287,8 @@ impl CallState {
             streams: Vec::new(),
             resident: None,
             exchanges: Vec::new(),
+            hooks: Vec::new(),
+            hook_paths: Vec::new(),
         }
     }
 

@@ -246,6 +246,9 @@ pub struct Policy {
     /// name; a plugin reads those its manifest declares (`host.setting`), and a tool that
     /// `needs-setting` one is withheld while it is unset.
     pub plugin_settings: BTreeMap<String, BTreeMap<String, String>>,
+    /// The hooks the user configured (`hooks.NAME.*`), in name order: a `configured-hooks`
+    /// policy handler runs those matching each call ([`crate::hooks`]).
+    pub hooks: Vec<crate::hooks::Hook>,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -299,6 +302,7 @@ impl Default for Policy {
             state_files: crate::StateFiles::default(),
             net: crate::net::NetRules::default(),
             plugin_settings: BTreeMap::new(),
+            hooks: Vec::new(),
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod fsops;
 mod generation;
 pub mod grants;
 mod handlers;
+pub mod hooks;
 pub mod manifest;
 pub mod net;
 mod net_imports;

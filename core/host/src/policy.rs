@@ -46,6 +46,20 @@ const MAX_RULE_BYTES: usize = 4 * 1024;
 const MAX_REMEMBERED: usize = 16;
 
 impl wit::Host for State {
+    fn matching_hooks(&mut self) -> Vec<wit::Hook> {
+        self.call
+            .hooks
+            .iter()
+            .map(|h| wit::Hook {
+                name: h.name.clone(),
+                run: h.run.clone(),
+                timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
+                source: h.source.clone(),
+                paths: self.call.hook_paths.clone(),
+            })
+            .collect()
+    }
+
     /// Only while answering the person's choice, in a project whose configuration is read.
     fn remember_allow(&mut self, rules: Vec<String>) -> Result<String, String> {
         let Some(file) = self.call.remember.clone() else {
@@ -317,6 +331,18 @@ impl LoadedPolicy {
         if !self.takes(event) {
             return Ok(wit::Verdict::Pass);
         }
+        // A handler of the user's hooks is asked about a call only when one of them matches.
+        let hooks = match (self.manifest.configured_hooks, hooked) {
+            (false, _) => Vec::new(),
+            (true, Some(h)) => {
+                let hooks = h.matching();
+                if hooks.is_empty() {
+                    return Ok(wit::Verdict::Pass);
+                }
+                hooks
+            }
+            (true, None) => return Ok(wit::Verdict::Pass),
+        };
         let ready = self
             .loaded
             .get(|component| crate::generation::load_policy(runtime, component, &self.origin))
@@ -341,6 +367,13 @@ impl LoadedPolicy {
             ),
             None => CallState::inert(&self.manifest.label()),
         };
+        call.hooks = hooks;
+        if let Some(h) = hooked.filter(|_| !call.hooks.is_empty()) {
+            call.hook_paths = crate::hooks::named_paths(&h.call.arguments)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+        }
         call.cancel = cancel.clone();
         call.state = Some(state);
         if let wit::PolicyEvent::Answered(_) = event {
@@ -417,6 +450,29 @@ pub(crate) struct Hooked<'a> {
     /// `before` or `after`: the effect ids' tag.
     event: &'static str,
     policy: &'a Arc<crate::grants::Policy>,
+}
+
+impl Hooked<'_> {
+    /// The configured hooks that match this event of the call.
+    fn matching(&self) -> Vec<crate::hooks::Hook> {
+        let event = match self.event {
+            "before" => crate::hooks::HookEvent::BeforeTool,
+            _ => crate::hooks::HookEvent::AfterTool,
+        };
+        self.policy
+            .hooks
+            .iter()
+            .filter(|h| {
+                h.matches(
+                    event,
+                    &self.call.name,
+                    &self.call.arguments,
+                    self.context.cwd.as_deref(),
+                )
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 /// One tool call, as a `before-tool` or `after-tool` event describes it.

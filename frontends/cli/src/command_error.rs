@@ -204,6 +204,9 @@ impl From<RegistryError> for CliError {
             | RegistryError::SandboxPath { .. }
             | RegistryError::NetPattern { .. }
             | RegistryError::PermissionRule { .. } => CliError::usage(e.to_string()),
+            RegistryError::Hook { .. } => CliError::usage(format!(
+                "{e} (smith docs get hooks shows how hooks are written)"
+            )),
         }
     }
 }

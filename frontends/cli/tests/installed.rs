@@ -174,7 +174,7 @@ fn config_check_verifies_key_and_theme_settings_naming_file_line_and_key() {
     let out = env.run(&["config", "check"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("the keys, themes and permission rules checked"),
+        stdout(&out).contains("the keys, themes, permission rules and hooks checked"),
         "{}",
         stdout(&out)
     );

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Env, records, stderr};
+use common::{Env, outcome, records, stderr, tool_ends};
 
 /// A project with a file to read and edit, and a script whose model reads, edits, then runs
 /// `command` with `bash`.
@@ -45,17 +45,7 @@ impl Project {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        records(&out)
-            .iter()
-            .filter(|r| r["type"] == "tool_end")
-            .map(|r| {
-                (
-                    r["call_id"].as_str().unwrap().to_owned(),
-                    r["is_error"] == true,
-                    r["output"].as_str().unwrap_or_default().to_owned(),
-                )
-            })
-            .collect()
+        tool_ends(&out)
     }
 
     fn notes(&self) -> String {
@@ -70,15 +60,6 @@ impl Project {
     fn ran(&self) -> bool {
         Path::new(&self.dir.join("ran")).exists()
     }
-}
-
-/// The outcome of call `id`: (refused, output).
-fn outcome<'a>(calls: &'a [(String, bool, String)], id: &str) -> (bool, &'a str) {
-    let (_, is_error, output) = calls
-        .iter()
-        .find(|(c, ..)| c == id)
-        .unwrap_or_else(|| panic!("no result for {id} in {calls:?}"));
-    (*is_error, output)
 }
 
 #[test]

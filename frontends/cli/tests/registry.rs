@@ -57,16 +57,16 @@ fn tools_list_every_active_tool_as_records() {
 fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     let env = Env::new();
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 18);
+    assert_eq!(plugins.len(), 19);
     // The MCP client: the tools of the servers the user added, found at run time; programs,
     // and the network only where the user allows a server's host.
-    assert_eq!(plugins[17]["id"], "mcp-client");
+    assert_eq!(plugins[18]["id"], "mcp-client");
     assert_eq!(
-        plugins[17]["grants"],
+        plugins[18]["grants"],
         serde_json::json!(["process.exec", "net.http"])
     );
-    assert_eq!(plugins[17]["tools"], serde_json::json!([]));
-    assert_eq!(plugins[17]["dynamic_tools"], "mcp__");
+    assert_eq!(plugins[18]["tools"], serde_json::json!([]));
+    assert_eq!(plugins[18]["dynamic_tools"], "mcp__");
     assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);
     assert_eq!(plugins[0]["id"], "files");
     assert_eq!(plugins[0]["world"], "tool-plugin@1.5.0");
@@ -122,6 +122,11 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[16]["world"], "policy-plugin@1.5.0");
     assert_eq!(plugins[16]["handlers"], serde_json::json!(["permissions"]));
     assert_eq!(plugins[16]["grants"], serde_json::json!([]));
+    // The user's hooks: a policy handler that runs programs, and only those.
+    assert_eq!(plugins[17]["id"], "hooks");
+    assert_eq!(plugins[17]["world"], "policy-plugin@1.5.0");
+    assert_eq!(plugins[17]["handlers"], serde_json::json!(["hooks"]));
+    assert_eq!(plugins[17]["grants"], serde_json::json!(["process.exec"]));
     let ids: Vec<&str> = plugins[10..15]
         .iter()
         .map(|p| p["provider"]["id"].as_str().unwrap())

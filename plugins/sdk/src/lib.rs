@@ -234,8 +234,8 @@ pub mod policy {
 
     pub use generated::Guest;
     pub use generated::smith::plugin::policy::{
-        AnsweredEvent, Choice, EffectEvent, PolicyEvent, Question, Settings, ToolCallEvent,
-        ToolResultEvent, Verdict, remember_allow,
+        AnsweredEvent, Choice, EffectEvent, Hook, PolicyEvent, Question, Settings, ToolCallEvent,
+        ToolResultEvent, Verdict, matching_hooks, remember_allow,
     };
 }
 

@@ -28,6 +28,7 @@ pub(super) struct Draft {
     policy_events: Vec<String>,
     state: Vec<crate::StateSlot>,
     skips_reads: bool,
+    configured_hooks: bool,
     provider_fields: BTreeMap<&'static str, String>,
     catalog: Option<String>,
     dynamic: Option<super::DynamicTools>,
@@ -46,11 +47,19 @@ impl Draft {
             policy_events,
             state,
             skips_reads,
+            configured_hooks,
             catalog,
             dynamic,
             ..
         } = self;
         let name = node.name().value();
+        if name == "configured-hooks" {
+            if !node.entries().is_empty() || node.children().is_some() {
+                return Err("`configured-hooks` takes no value".to_owned());
+            }
+            *configured_hooks = true;
+            return Ok(());
+        }
         if name == "dynamic-tools" {
             if dynamic.is_some() {
                 return Err("`dynamic-tools` is declared twice".to_owned());
@@ -260,6 +269,7 @@ impl Draft {
             policy_events,
             state,
             skips_reads,
+            configured_hooks,
             provider_fields,
             catalog,
             dynamic,
@@ -298,6 +308,7 @@ impl Draft {
             context_files,
             policy_events,
             skips_reads,
+            configured_hooks,
             state,
             provider,
             catalog,
@@ -319,6 +330,7 @@ impl Draft {
             policy_events,
             state,
             dynamic,
+            configured_hooks,
             ..
         } = self;
         if let Some(d) = dynamic {
@@ -383,6 +395,12 @@ impl Draft {
                 );
             }
         } else if world == POLICY_WORLD {
+            if *configured_hooks && !handlers.iter().any(|h| h == "hooks") {
+                return Err(
+                    "`configured-hooks` belongs to a plugin of the `hooks` role (`handler \"hooks\"`)"
+                        .to_owned(),
+                );
+            }
             // From 1.5.0 a policy plugin imports `process` (a `hooks` handler runs the user's
             // programs): that is the one grant it may hold.
             if handlers.is_empty()
@@ -394,9 +412,9 @@ impl Draft {
                     "a policy plugin lists at least one of the roles {POLICY_ROLES:?} (`handler \"permissions\"`), no tools, and no grant but `process.exec`"
                 ));
             }
-        } else if !policy_events.is_empty() {
+        } else if !policy_events.is_empty() || *configured_hooks {
             return Err(format!(
-                "`event` nodes belong to a `{POLICY_WORLD}` plugin; this one is `{world}`"
+                "`event` and `configured-hooks` nodes belong to a `{POLICY_WORLD}` plugin; this one is `{world}`"
             ));
         } else if handlers.iter().any(|h| POLICY_ROLES.contains(&h.as_str())) {
             return Err(format!(

@@ -261,6 +261,11 @@ pub struct Manifest {
     /// "before-effect" read-only=#false`): a policy with nothing to say about reads is not
     /// instantiated for them.
     pub skips_reads: bool,
+    /// Whether it runs the hooks the user configured (`configured-hooks`; a `hooks`
+    /// policy plugin): it is asked about a call's `before-tool` or `after-tool` event only
+    /// when a configured hook matches it, and `matching-hooks` tells it which
+    /// ([`crate::hooks`]).
+    pub configured_hooks: bool,
     /// The state slots it declares (`state "NAME" scope="SCOPE" version=N max-bytes=N`, at
     /// most [`crate::MAX_STATE_SLOTS`]); only a tool or policy plugin may declare any.
     pub state: Vec<crate::StateSlot>,

@@ -101,6 +101,8 @@ fn check(global: &Global) -> Result<u8, CliError> {
         &settings,
         &smith_app::permissions::known_tools(&registry),
     )?;
+    // The hooks: each with one event, a command, a tool pattern and path globs that parse.
+    smith_app::hooks::from_settings(&settings, std::time::Duration::MAX)?;
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;
@@ -114,11 +116,11 @@ fn check(global: &Global) -> Result<u8, CliError> {
         exit::report(&format!("warning: {n}"));
     }
     let mut out = format!(
-        "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys, themes and permission rules checked)\n",
+        "configuration is valid ({} resolved; the model catalog and models.kdl read, the keys, themes, permission rules and hooks checked)\n",
         settings_count(settings.resolved.iter().count())
     );
     for notice in settings.notices.iter().chain(&registry_notices) {
-        if let smith_app::Notice::UntrustedProject { file, project } = notice {
+        if let smith_app::Notice::UntrustedProject { file, project, .. } = notice {
             let count = smith_app::settings::check_file(file).map_err(|e| {
                 let e = CliError::from(e);
                 CliError::new(

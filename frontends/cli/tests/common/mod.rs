@@ -223,6 +223,30 @@ pub fn records(o: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Each tool call's `tool_end` record of an `eval --json` run: (call id, is_error, output).
+pub fn tool_ends(o: &Output) -> Vec<(String, bool, String)> {
+    records(o)
+        .iter()
+        .filter(|r| r["type"] == "tool_end")
+        .map(|r| {
+            (
+                r["call_id"].as_str().unwrap().to_owned(),
+                r["is_error"] == true,
+                r["output"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The outcome of call `id` among [`tool_ends`]: (refused or failed, output).
+pub fn outcome<'a>(calls: &'a [(String, bool, String)], id: &str) -> (bool, &'a str) {
+    let (_, is_error, output) = calls
+        .iter()
+        .find(|(c, ..)| c == id)
+        .unwrap_or_else(|| panic!("no result for {id} in {calls:?}"));
+    (*is_error, output)
+}
+
 /// Wait until `path` exists (one generous deadline for every test).
 #[allow(unused_imports)]
 pub use smith_testkit::wait_for;

@@ -1,0 +1,281 @@
+//! The hooks the user configured (`hooks.NAME.*`; the hooks guide): programs to run before or
+//! after the tool calls a hook names. The host decides which hooks match a call's
+//! `before-tool` or `after-tool` event — the tool's name, and the paths the call names — and
+//! hands exactly those to a policy handler whose manifest declares `configured-hooks` (the
+//! bundled `hooks` plugin), which runs them; a handler no hook matches is not even
+//! instantiated.
+
+use std::path::Path;
+use std::time::Duration;
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// When a hook runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookEvent {
+    /// Before a validated tool call runs (`hooks.NAME.before-tool`): a program that fails
+    /// refuses the call.
+    BeforeTool,
+    /// After a tool call returned (`hooks.NAME.after-tool`): what the program says is added
+    /// for the model.
+    AfterTool,
+}
+
+impl HookEvent {
+    /// The event's name, as the configuration key and the policy event write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::BeforeTool => "before-tool",
+            Self::AfterTool => "after-tool",
+        }
+    }
+}
+
+/// One configured hook, checked.
+#[derive(Clone, Debug)]
+pub struct Hook {
+    /// Its name (`NAME` of `hooks.NAME.*`).
+    pub name: String,
+    /// When it runs.
+    pub event: HookEvent,
+    /// The tool-name patterns as written (`edit|write`).
+    pub tools: String,
+    /// The path globs as written (comma-separated; empty: every call of those tools).
+    pub paths: String,
+    /// The command line, run with `sh -c`.
+    pub run: String,
+    /// How long it may run.
+    pub timeout: Duration,
+    /// Where it was configured (`FILE:LINE` of its `run`), for messages.
+    pub source: String,
+    tool_set: GlobSet,
+    path_set: Option<GlobSet>,
+}
+
+/// Why a hook's matcher cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum HookError {
+    /// The tool-name pattern is empty, has an empty alternative, or holds a character no tool
+    /// name has.
+    #[error(
+        "tool pattern {pattern:?} {reason}; write tool names separated by `|`, `*` for any run of characters (`edit|write`, `mcp__*`)"
+    )]
+    Tools {
+        /// The pattern as written.
+        pattern: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A path glob does not parse.
+    #[error(
+        "path glob {glob:?} does not parse ({reason}); write globs separated by commas (`*.rs`, `src/**/*.ts`)"
+    )]
+    Paths {
+        /// The glob as written.
+        glob: String,
+        /// The parser's message.
+        reason: String,
+    },
+}
+
+/// Two hooks are the same when they were configured alike (the matchers follow from it).
+impl PartialEq for Hook {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.name,
+            self.event,
+            &self.tools,
+            &self.paths,
+            &self.run,
+            self.timeout,
+            &self.source,
+        ) == (
+            &other.name,
+            other.event,
+            &other.tools,
+            &other.paths,
+            &other.run,
+            other.timeout,
+            &other.source,
+        )
+    }
+}
+
+impl Eq for Hook {}
+
+impl Hook {
+    /// A hook named `name` running `run` at `event` for the tools `tools` matches (`|`
+    /// between names, `*` for any run of characters) and, when `paths` names globs
+    /// (comma-separated), only for calls naming a path one of them matches — a glob without
+    /// `/` against the file's name, one with `/` against the path relative to the working
+    /// directory.
+    ///
+    /// # Errors
+    /// [`HookError`] for a pattern or glob that cannot be used.
+    pub fn new(
+        name: &str,
+        event: HookEvent,
+        (tools, paths): (&str, &str),
+        run: &str,
+        timeout: Duration,
+        source: &str,
+    ) -> Result<Self, HookError> {
+        let bad_tools = |reason: &str| HookError::Tools {
+            pattern: tools.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let mut tool_set = GlobSetBuilder::new();
+        if tools.trim().is_empty() {
+            return Err(bad_tools("is empty"));
+        }
+        for alternative in tools.split('|').map(str::trim) {
+            if alternative.is_empty() {
+                return Err(bad_tools("has an empty alternative"));
+            }
+            if let Some(c) = alternative
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '*' | '.')))
+            {
+                return Err(bad_tools(&format!("holds {c:?}, which no tool name has")));
+            }
+            tool_set.add(Glob::new(alternative).map_err(|e| bad_tools(&e.kind().to_string()))?);
+        }
+        let mut path_set = GlobSetBuilder::new();
+        let mut any_path = false;
+        for glob in paths.split(',').map(str::trim).filter(|g| !g.is_empty()) {
+            any_path = true;
+            let built = GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| HookError::Paths {
+                    glob: glob.to_owned(),
+                    reason: e.kind().to_string(),
+                })?;
+            path_set.add(built);
+        }
+        let compiled = |set: GlobSetBuilder, what: &str| {
+            set.build().map_err(|e| HookError::Paths {
+                glob: what.to_owned(),
+                reason: e.to_string(),
+            })
+        };
+        Ok(Self {
+            name: name.to_owned(),
+            event,
+            tools: tools.to_owned(),
+            paths: paths.to_owned(),
+            run: run.to_owned(),
+            timeout,
+            source: source.to_owned(),
+            tool_set: compiled(tool_set, tools)?,
+            path_set: if any_path {
+                Some(compiled(path_set, paths)?)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// Whether it runs at `event` for a call of `tool` with `arguments` (JSON) in `cwd`.
+    pub fn matches(
+        &self,
+        event: HookEvent,
+        tool: &str,
+        arguments: &serde_json::Value,
+        cwd: Option<&Path>,
+    ) -> bool {
+        if event != self.event || !self.tool_set.is_match(tool) {
+            return false;
+        }
+        let Some(globs) = &self.path_set else {
+            return true;
+        };
+        named_paths(arguments).iter().any(|path| {
+            let path = Path::new(path);
+            let relative = match (path.is_absolute(), cwd) {
+                (true, Some(cwd)) => path.strip_prefix(cwd).unwrap_or(path),
+                _ => path,
+            };
+            let relative = relative.strip_prefix(".").unwrap_or(relative);
+            let name = relative.file_name().map(Path::new);
+            globs.is_match(relative) || name.is_some_and(|n| globs.is_match(n))
+        })
+    }
+}
+
+/// The paths a call's arguments name: its `path` and `file_path` strings and its `paths`
+/// list (what the file tools and most MCP tools call them).
+pub(crate) fn named_paths(arguments: &serde_json::Value) -> Vec<&str> {
+    let mut out: Vec<&str> = ["path", "file_path"]
+        .iter()
+        .filter_map(|k| arguments.get(k).and_then(serde_json::Value::as_str))
+        .collect();
+    if let Some(list) = arguments.get("paths").and_then(serde_json::Value::as_array) {
+        out.extend(list.iter().filter_map(serde_json::Value::as_str));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn hook(tools: &str, paths: &str) -> Hook {
+        Hook::new(
+            "h",
+            HookEvent::AfterTool,
+            (tools, paths),
+            "true",
+            Duration::from_secs(1),
+            "config.kdl:1",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn tools_and_paths_match_as_the_guide_says() {
+        let cwd = Path::new("/p");
+        let h = hook("edit|write", "*.rs");
+        let after = HookEvent::AfterTool;
+        assert!(h.matches(after, "edit", &json!({"path": "src/main.rs"}), Some(cwd)));
+        assert!(h.matches(after, "write", &json!({"path": "/p/a.rs"}), Some(cwd)));
+        assert!(!h.matches(after, "write", &json!({"path": "a.ts"}), Some(cwd)));
+        assert!(!h.matches(after, "read", &json!({"path": "a.rs"}), Some(cwd)));
+        assert!(!h.matches(
+            HookEvent::BeforeTool,
+            "edit",
+            &json!({"path": "a.rs"}),
+            None
+        ));
+        let nested = hook("mcp__*", "src/**/*.ts");
+        assert!(nested.matches(
+            after,
+            "mcp__x__y",
+            &json!({"paths": ["./src/a/b.ts"]}),
+            None
+        ));
+        assert!(!nested.matches(after, "mcp__x__y", &json!({"paths": ["lib/b.ts"]}), None));
+        assert!(hook("bash", "").matches(after, "bash", &json!({"command": "ls"}), None));
+    }
+
+    #[test]
+    fn a_matcher_that_cannot_be_used_is_refused_saying_why() {
+        let err = |tools: &str, paths: &str| {
+            Hook::new(
+                "h",
+                HookEvent::BeforeTool,
+                (tools, paths),
+                "true",
+                Duration::from_secs(1),
+                "",
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        assert!(err("", "").contains("is empty"));
+        assert!(err("edit||write", "").contains("empty alternative"));
+        assert!(err("Edit(*)", "").contains("holds '('"));
+        assert!(err("edit", "src/[a").contains("\"src/[a\" does not parse"));
+    }
+}

@@ -1,0 +1,238 @@
+//! Smith's bundled hooks: the programs the user configured (`hooks.NAME.*`; the hooks guide)
+//! run before and after the tool calls they match. The host decides which hooks match a call
+//! (`matching-hooks`) and asks this plugin nothing when none does.
+//!
+//! - Before a call (`before-tool`): each matching hook runs in name order; the first that
+//!   exits non-zero, times out or cannot start refuses the call, and what it wrote to its
+//!   standard error (else its standard output) is the reason the model sees.
+//! - After a call (`after-tool`): each matching hook runs; what it printed, and its exit
+//!   status when not 0, is added to the call's result for the model.
+//!
+//! Each program is run as `sh -c RUN` in the working directory, inside the OS sandbox, with
+//! the baseline environment plus `SMITH_HOOK`, `SMITH_HOOK_EVENT`, `SMITH_TOOL`,
+//! `SMITH_TOOL_INPUT`, `SMITH_FILE_PATHS` and, after the call, `SMITH_TOOL_OUTPUT` and
+//! `SMITH_TOOL_IS_ERROR`; the host records each run as an effect of the call.
+
+use smith_plugin_sdk::export_policy_plugin;
+use smith_plugin_sdk::policy::{Guest, Hook, PolicyEvent, Verdict, matching_hooks};
+use smith_plugin_sdk::process::{self, EnvBase, ExitStatus, ProcessRequest};
+
+/// The most bytes of a call's arguments or output passed in one variable (the kernel's
+/// bound for one is 128 KiB).
+const MAX_VARIABLE_BYTES: usize = 64 * 1024;
+
+/// The most bytes kept of each of a hook's output streams.
+const OUTPUT_LIMIT: u32 = 16 * 1024;
+
+/// The most bytes of a hook's output shown to the model.
+const MAX_SHOWN_BYTES: usize = 4 * 1024;
+
+struct Hooks;
+
+/// What the call a hook runs for is.
+struct Call<'a> {
+    event: &'static str,
+    tool: &'a str,
+    arguments: &'a str,
+    /// The call's output and whether it is an error (after the call only).
+    output: Option<(&'a str, bool)>,
+}
+
+/// How one hook's program ended.
+struct Ran {
+    ok: bool,
+    /// Why it did not succeed, as a clause (`exited with status 3`).
+    status: String,
+    /// What it said: its stderr, else its stdout (before a call); both (after it).
+    said: String,
+}
+
+/// `text` cut to at most `max` bytes at a character boundary, saying so.
+fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… [{} bytes cut]", &text[..end], text.len() - end)
+}
+
+/// `text` with its middle cut so that at most `max` bytes remain, the first and last halves
+/// kept at character boundaries (a formatter's or a checker's verdict is often its last line).
+fn cut_middle(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut head = max / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - max / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!(
+        "{}\n[… {} bytes cut …]\n{}",
+        &text[..head],
+        tail - head,
+        &text[tail..]
+    )
+}
+
+fn run(hook: &Hook, call: &Call<'_>) -> Ran {
+    let mut env = vec![
+        ("SMITH_HOOK".to_owned(), hook.name.clone()),
+        ("SMITH_HOOK_EVENT".to_owned(), call.event.to_owned()),
+        ("SMITH_TOOL".to_owned(), call.tool.to_owned()),
+        (
+            "SMITH_TOOL_INPUT".to_owned(),
+            cut(call.arguments, MAX_VARIABLE_BYTES),
+        ),
+        ("SMITH_FILE_PATHS".to_owned(), hook.paths.join("\n")),
+    ];
+    if let Some((output, is_error)) = call.output {
+        env.push((
+            "SMITH_TOOL_OUTPUT".to_owned(),
+            cut(output, MAX_VARIABLE_BYTES),
+        ));
+        env.push(("SMITH_TOOL_IS_ERROR".to_owned(), is_error.to_string()));
+    }
+    let request = ProcessRequest {
+        program: "sh".to_owned(),
+        args: vec!["-c".to_owned(), hook.run.clone()],
+        cwd: String::new(),
+        env_base: EnvBase::Baseline,
+        env,
+        timeout_ms: hook.timeout_ms,
+        output_limit: OUTPUT_LIMIT,
+    };
+    let out = match process::run(&request) {
+        Ok(out) => out,
+        Err(e) => {
+            let why = match e {
+                process::ProcessError::Denied(why)
+                | process::ProcessError::NotFound(why)
+                | process::ProcessError::Invalid(why)
+                | process::ProcessError::Io(why) => why,
+                process::ProcessError::Cancelled => "the call was cancelled".to_owned(),
+            };
+            return Ran {
+                ok: false,
+                status: "could not run".to_owned(),
+                said: why,
+            };
+        }
+    };
+    let (stdout, stderr) = (out.stdout.text.trim(), out.stderr.text.trim());
+    let said = match call.output {
+        None if !stderr.is_empty() => stderr.to_owned(),
+        None => stdout.to_owned(),
+        Some(_) => [stdout, stderr]
+            .iter()
+            .filter(|t| !t.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let (ok, status) = match out.status {
+        _ if out.timed_out => (
+            false,
+            format!(
+                "did not finish within {} s and was ended",
+                out.timeout_ms.div_ceil(1000)
+            ),
+        ),
+        _ if out.cancelled => (false, "was ended: the call was cancelled".to_owned()),
+        ExitStatus::Code(0) => (true, String::new()),
+        ExitStatus::Code(127) => (
+            false,
+            "exited with status 127: its command was not found".to_owned(),
+        ),
+        ExitStatus::Code(code) => (false, format!("exited with status {code}")),
+        ExitStatus::Signal(signal) => (false, format!("was ended by signal {signal}")),
+    };
+    Ran {
+        ok,
+        status,
+        said: cut_middle(&said, MAX_SHOWN_BYTES),
+    }
+}
+
+/// How a hook is named in what the model and the person read.
+fn named(hook: &Hook) -> String {
+    let source = if hook.source.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", hook.source)
+    };
+    format!("hook `{}` (`{}`{source})", hook.name, cut(&hook.run, 200))
+}
+
+impl Guest for Hooks {
+    fn decide(event: PolicyEvent) -> Result<Verdict, String> {
+        Ok(match event {
+            PolicyEvent::BeforeTool(e) => {
+                let call = Call {
+                    event: "before-tool",
+                    tool: &e.tool,
+                    arguments: &e.arguments,
+                    output: None,
+                };
+                for hook in matching_hooks() {
+                    let ran = run(&hook, &call);
+                    if !ran.ok {
+                        let said = if ran.said.is_empty() {
+                            "it gave no reason".to_owned()
+                        } else {
+                            ran.said
+                        };
+                        return Ok(Verdict::Deny(format!(
+                            "{} {}: {said}",
+                            named(&hook),
+                            ran.status
+                        )));
+                    }
+                }
+                Verdict::Pass
+            }
+            PolicyEvent::AfterTool(e) => {
+                let call = Call {
+                    event: "after-tool",
+                    tool: &e.tool,
+                    arguments: &e.arguments,
+                    output: Some((&e.output, e.is_error)),
+                };
+                let notes: Vec<String> = matching_hooks()
+                    .iter()
+                    .filter_map(|hook| {
+                        let ran = run(hook, &call);
+                        match (ran.ok, ran.said.is_empty()) {
+                            (true, true) => None,
+                            (true, false) => Some(format!("{}: {}", named(hook), ran.said)),
+                            (false, _) => Some(format!(
+                                "{} {}{}",
+                                named(hook),
+                                ran.status,
+                                if ran.said.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(": {}", ran.said)
+                                }
+                            )),
+                        }
+                    })
+                    .collect();
+                if notes.is_empty() {
+                    Verdict::Pass
+                } else {
+                    Verdict::Note(notes.join("\n"))
+                }
+            }
+            PolicyEvent::BeforeEffect(_) | PolicyEvent::Answered(_) => Verdict::Pass,
+        })
+    }
+}
+
+export_policy_plugin!(Hooks);
