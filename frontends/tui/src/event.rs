@@ -70,8 +70,9 @@ pub(crate) enum Event {
     Unprepared(String),
     /// A submission was refused before admission (nothing written): why.
     Refused(String),
-    /// The queue changed (input admitted or withdrawn).
-    Queued,
+    /// The queue changed: input this UI queued was admitted (its submission), or input was
+    /// withdrawn (`None`).
+    Queued(Option<smith::EntryId>),
     /// Input could not be queued: its text (back to the draft) and why.
     Unqueued(String, String),
     /// A notice of the frontend's own.

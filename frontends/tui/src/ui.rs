@@ -158,6 +158,12 @@ pub(crate) struct Ui {
     /// Queued input an abort left behind, taken back into the draft: the withdrawals the
     /// loop carries out next.
     pub(crate) stranded: Vec<EntryId>,
+    /// Queued input being withdrawn (taken back, or left by an abort): no longer shown, and
+    /// never sent as left over, while the inbox still lists it.
+    pub(crate) withdrawing: Vec<EntryId>,
+    /// Queued input this UI sent, while the inbox lists it: only this is sent as the next
+    /// turn when the work ends without it (another process's is left as it is).
+    pub(crate) enqueued: Vec<EntryId>,
     pub(crate) questions: VecDeque<Question>,
     /// How many lines of the first question's prompt are scrolled past (PgUp/PgDn).
     pub(crate) question_scroll: usize,
@@ -265,6 +271,8 @@ impl Ui {
             held,
             queued: Vec::new(),
             stranded: Vec::new(),
+            withdrawing: Vec::new(),
+            enqueued: Vec::new(),
             questions: VecDeque::new(),
             question_scroll: 0,
             question_page: 5,

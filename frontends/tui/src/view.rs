@@ -222,6 +222,9 @@ pub(crate) fn run(
                         carry_out(Effect::Withdraw(submission), ui, work.as_ref(), &events);
                     }
                     ui.refresh_queue();
+                    if let Some(effect) = ui.send_left_over() {
+                        carry_out(effect, ui, work.as_ref(), &events);
+                    }
                     if std::mem::take(&mut ui.reload) {
                         ui.read_again();
                     }
@@ -271,13 +274,22 @@ pub(crate) fn run(
                     }
                     ui.notice(NoticeLevel::Error, why);
                 }
-                Event::Queued => ui.refresh_queue(),
+                Event::Queued(mine) => {
+                    ui.enqueued.extend(mine);
+                    ui.refresh_queue();
+                    if let Some(effect) = ui.send_left_over() {
+                        carry_out(effect, ui, work.as_ref(), &events);
+                    }
+                }
                 Event::Notice(level, text) => ui.notice(level, text),
                 Event::WorkEnded { leaf } => {
                     for intent in live.drain() {
                         ui.apply(&intent);
                     }
                     ui.work_ended(leaf);
+                    if let Some(effect) = ui.send_left_over() {
+                        carry_out(effect, ui, work.as_ref(), &events);
+                    }
                 }
                 Event::Closed => {
                     if let Some(thread) = work.take().and_then(|mut w| w.thread.take()) {
@@ -401,7 +413,7 @@ fn inbox_effect(effect: Effect, ui: &Ui, events: &Events) {
                 delivery,
                 dedup_key: None,
             }) {
-                Ok(_) => events.send(Event::Queued),
+                Ok(queued) => events.send(Event::Queued(Some(queued.submission))),
                 Err(e) => events.send(Event::Unqueued(
                     text,
                     format!("{e}; the input was not queued (it is back in the draft)"),
@@ -414,7 +426,7 @@ fn inbox_effect(effect: Effect, ui: &Ui, events: &Events) {
             {
                 events.send(Event::Notice(NoticeLevel::Warning, e.to_string()));
             }
-            events.send(Event::Queued);
+            events.send(Event::Queued(None));
         }
         Effect::Abort(work) => match inbox.abort(work, "aborted in the terminal UI") {
             // It ended on its own as the key came: nothing to abort, nothing to say.

@@ -53,14 +53,13 @@ impl Ui {
                     };
                     return Some(Effect::Enqueue(text, delivery));
                 }
-                self.admitting = true;
-                self.sent = Some(text.clone());
-                self.status.state = "sending".into();
-                self.follow_latest();
                 match self.editing.take() {
                     // An earlier message edited: a new branch from where it was sent.
-                    Some((at, _)) => Some(Effect::SubmitAt(text, at)),
-                    None => Some(Effect::Submit(text)),
+                    Some((at, _)) => {
+                        self.sending(&text);
+                        Some(Effect::SubmitAt(text, at))
+                    }
+                    None => Some(self.send(text)),
                 }
             }
             Action::Newline => {
@@ -78,6 +77,7 @@ impl Ui {
                 self.editor.set_text(&last.text);
                 self.queued.pop();
                 self.status.queued = self.queued.len();
+                self.withdrawing.push(last.submission);
                 Some(Effect::Withdraw(last.submission))
             }
             Action::Escape => {
