@@ -90,23 +90,79 @@ pub fn from_settings(
                 ),
             ));
         };
+        let paths = match settings.resolved.get(&key("paths")).map(|s| &s.value) {
+            Some(Value::String(t)) if t.trim().is_empty() => {
+                return Err(bad(
+                    "paths",
+                    format!(
+                        "hook `{name}` has an empty `paths`: name globs (`*.rs`) or remove it to run for every call of its tools"
+                    ),
+                ));
+            }
+            Some(Value::String(t)) => t.as_str(),
+            _ => "",
+        };
         let seconds = settings
             .integer(&key("timeout"), DEFAULT_TIMEOUT_SECS)
             .max(1);
         let timeout = Duration::from_secs(seconds.unsigned_abs()).min(max_timeout);
-        let hook = Hook::new(
-            name,
-            event,
-            (tools, text("paths").unwrap_or_default()),
-            run,
-            timeout,
-            &source("run"),
-        )
-        .map_err(|e| match e {
-            smith_host::hooks::HookError::Tools { .. } => bad(event.name(), e.to_string()),
-            smith_host::hooks::HookError::Paths { .. } => bad("paths", e.to_string()),
-        })?;
+        let hook =
+            Hook::new(name, event, (tools, paths), run, timeout, &source("run")).map_err(|e| {
+                match e {
+                    smith_host::hooks::HookError::Tools { .. } => bad(event.name(), e.to_string()),
+                    smith_host::hooks::HookError::Paths { .. } => bad("paths", e.to_string()),
+                }
+            })?;
         hooks.push(hook);
     }
     Ok(hooks)
+}
+
+/// Whether every tool a hook names without `*` is one some plugin has (`tools`, the tools of
+/// every known plugin) or may find at run time (a name starting with a known plugin's
+/// `dynamic-tools` prefix, such as `mcp__`): a hook for a tool that does not exist (`Bash`, a
+/// misspelling) would never run, so it is an error rather than a false sense of being
+/// checked.
+///
+/// # Errors
+/// [`RegistryError::Hook`] naming the hook's key and source and the tools there are.
+pub fn check_tools(
+    settings: &Settings,
+    registry: &crate::Registry,
+    tools: &[String],
+) -> Result<(), RegistryError> {
+    let prefixes: Vec<&str> = registry
+        .plugins()
+        .iter()
+        .filter_map(|p| p.manifest.dynamic.as_ref().map(|d| d.prefix.as_str()))
+        .collect();
+    for (key, setting) in settings.resolved.iter() {
+        let Some(rest) = key.strip_prefix("hooks.") else {
+            continue;
+        };
+        if !(rest.ends_with(".before-tool") || rest.ends_with(".after-tool")) {
+            continue;
+        }
+        let Value::String(pattern) = &setting.value else {
+            continue;
+        };
+        for name in pattern.split('|').map(str::trim) {
+            let known = name.contains('*')
+                || tools.iter().any(|t| t == name)
+                || prefixes.iter().any(|p| name.starts_with(p));
+            if !name.is_empty() && !known {
+                let mut sorted = tools.to_vec();
+                sorted.sort();
+                return Err(RegistryError::Hook {
+                    source_text: setting.source.to_string(),
+                    key: key.clone(),
+                    why: format!(
+                        "`{name}` is no tool any plugin has, so the hook would never run (tool names are case-sensitive; the tools are {})",
+                        sorted.join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }

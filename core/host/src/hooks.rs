@@ -68,7 +68,7 @@ pub enum HookError {
     },
     /// A path glob does not parse.
     #[error(
-        "path glob {glob:?} does not parse ({reason}); write globs separated by commas (`*.rs`, `src/**/*.ts`)"
+        "path glob {glob:?} cannot be used ({reason}); write globs separated by commas (`*.rs`, `src/**/*.ts`)"
     )]
     Paths {
         /// The glob as written.
@@ -142,8 +142,21 @@ impl Hook {
         }
         let mut path_set = GlobSetBuilder::new();
         let mut any_path = false;
+        let bad_path = |glob: &str, reason: &str| HookError::Paths {
+            glob: glob.to_owned(),
+            reason: reason.to_owned(),
+        };
+        if paths.split(',').all(|g| g.trim().is_empty()) && !paths.is_empty() {
+            return Err(bad_path(paths, "names no glob"));
+        }
         for glob in paths.split(',').map(str::trim).filter(|g| !g.is_empty()) {
             any_path = true;
+            if glob.starts_with('/') || glob.starts_with("./") || glob.starts_with("../") {
+                return Err(bad_path(
+                    glob,
+                    "a path glob is matched against the path relative to the working directory, so one that starts with `/`, `./` or `../` never matches",
+                ));
+            }
             let built = GlobBuilder::new(glob)
                 .literal_separator(true)
                 .build()
@@ -276,6 +289,9 @@ mod tests {
         assert!(err("", "").contains("is empty"));
         assert!(err("edit||write", "").contains("empty alternative"));
         assert!(err("Edit(*)", "").contains("holds '('"));
-        assert!(err("edit", "src/[a").contains("\"src/[a\" does not parse"));
+        assert!(err("edit", "src/[a").contains("\"src/[a\" cannot be used"));
+        assert!(err("edit", "/abs/*.rs").contains("starts with `/`"));
+        assert!(err("edit", "./src/*.rs").contains("never matches"));
+        assert!(err("edit", " , ").contains("names no glob"));
     }
 }

@@ -455,6 +455,10 @@ pub(crate) struct Hooked<'a> {
 impl Hooked<'_> {
     /// The configured hooks that match this event of the call.
     fn matching(&self) -> Vec<crate::hooks::Hook> {
+        // Plan mode changes nothing and runs no program: no hook either.
+        if self.policy.permissions.mode == PermissionMode::Plan {
+            return Vec::new();
+        }
         let event = match self.event {
             "before" => crate::hooks::HookEvent::BeforeTool,
             _ => crate::hooks::HookEvent::AfterTool,
@@ -626,7 +630,10 @@ impl Loadout {
         for p in self.policies() {
             let label = p.manifest.label();
             let state = query.kept.access(&p.manifest, &self.policy.state_files);
-            match p.decide(&self.runtime, &event, cancel, state, None, Some(&hooked)) {
+            // The user's hooks run after a call that did its work, never after one that failed
+            // or was refused (a formatter has nothing to format then).
+            let hooked = (!is_error).then_some(&hooked);
+            match p.decide(&self.runtime, &event, cancel, state, None, hooked) {
                 Ok(wit::Verdict::Note(text)) => {
                     notes.push(format!("[{label}] {}", cut(&text, MAX_QUESTION_BYTES)));
                 }

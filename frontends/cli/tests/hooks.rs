@@ -218,7 +218,7 @@ fn a_hook_that_cannot_be_used_is_an_error_naming_file_line_and_key() {
         ),
         (
             "hooks {\n    x {\n        after-tool \"edit\"\n        paths \"src/[a\"\n        run \"true\"\n    }\n}\n",
-            ":4: hooks.x.paths: path glob \"src/[a\" does not parse",
+            ":4: hooks.x.paths: path glob \"src/[a\" cannot be used",
         ),
         (
             "hooks {\n    x {\n        after-tool \"edit\"\n    }\n}\n",
@@ -231,6 +231,20 @@ fn a_hook_that_cannot_be_used_is_an_error_naming_file_line_and_key() {
         (
             "hooks {\n    x {\n        after-tool \"edit\"\n        run \"true\"\n        timeout \"soon\"\n    }\n}\n",
             "hooks.x.timeout",
+        ),
+        // A tool no plugin has (names are case-sensitive) would never run the hook.
+        (
+            "hooks {\n    x {\n        before-tool \"Bash\"\n        run \"true\"\n    }\n}\n",
+            ":3: hooks.x.before-tool: `Bash` is no tool any plugin has",
+        ),
+        // Globs are relative to the working directory: these would never match.
+        (
+            "hooks {\n    x {\n        after-tool \"edit\"\n        paths \"./src/*.rs\"\n        run \"true\"\n    }\n}\n",
+            ":4: hooks.x.paths: path glob \"./src/*.rs\" cannot be used",
+        ),
+        (
+            "hooks {\n    x {\n        after-tool \"edit\"\n        paths \"\"\n        run \"true\"\n    }\n}\n",
+            ":4: hooks.x.paths: hook `x` has an empty `paths`",
         ),
     ];
     for (text, wanted) in cases {
@@ -262,4 +276,51 @@ fn config_check_reports_a_hook_that_cannot_be_used() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn plan_mode_runs_no_hook_and_a_refused_call_gets_no_after_hook() {
+    let p = Project::new();
+    p.user_config(
+        "hooks {\n    log-before {\n        before-tool \"edit|bash\"\n        run \"echo before $SMITH_TOOL >> before.log\"\n    }\n    log-after {\n        after-tool \"edit|bash\"\n        run \"echo after $SMITH_TOOL >> h.log\"\n    }\n}\n",
+    );
+    let (code, err, calls) = p.run(&["--permission-mode", "plan"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!p.dir.join("h.log").exists(), "{calls:?}");
+    assert!(!p.dir.join("before.log").exists(), "{calls:?}");
+    assert!(p.hook_runs().is_empty(), "{:?}", p.hook_runs());
+    // Refused by a rule, the edit gets no after hook; bash ran and gets its own.
+    let (code, err, calls) = p.run(&["-c", "permissions.deny=edit"]);
+    assert_eq!(code, Some(0), "{err}");
+    let log = std::fs::read_to_string(p.dir.join("h.log")).unwrap_or_default();
+    assert_eq!(log, "after bash\n", "{calls:?}");
+}
+
+#[test]
+fn a_path_with_a_line_break_is_refused_before_any_hook_sees_it() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap().join("p");
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = env.write(
+        "calls.kdl",
+        "round {\n  tool-call id=\"w\" name=\"write\" arguments=#\"{\"path\":\"c.txt\\na.rs\",\"content\":\"x\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.kdl"),
+        "hooks {\n    fmt {\n        before-tool \"write\"\n        paths \"*.rs\"\n        run \"touch hooked\"\n    }\n}\n",
+    )
+    .unwrap();
+    let out = env
+        .command(&["eval", "--json", "-m", "scripted/t", "--script"])
+        .arg(&script)
+        .args(["--allow-process", "go"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let calls = tool_ends(&out);
+    let (refused, why) = outcome(&calls, "w");
+    assert!(refused && why.contains("holds a line break"), "{why}");
+    assert!(!dir.join("hooked").exists());
 }

@@ -58,6 +58,7 @@ impl App {
             }
         }
         crate::permissions::check_tools(&self.settings, &tools)?;
+        crate::hooks::check_tools(&self.settings, &self.registry, &tools)?;
         let mut policy = self.policy(cwd, &words)?;
         policy.secrets = prepared.secrets.redactor.clone();
         let sandbox = policy.sandbox.mode.name();

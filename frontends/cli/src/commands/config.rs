@@ -103,6 +103,11 @@ fn check(global: &Global) -> Result<u8, CliError> {
     )?;
     // The hooks: each with one event, a command, a tool pattern and path globs that parse.
     smith_app::hooks::from_settings(&settings, std::time::Duration::MAX)?;
+    smith_app::hooks::check_tools(
+        &settings,
+        &registry,
+        &smith_app::permissions::known_tools(&registry),
+    )?;
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;

@@ -10,8 +10,10 @@
 //!
 //! Each program is run as `sh -c RUN` in the working directory, inside the OS sandbox, with
 //! the baseline environment plus `SMITH_HOOK`, `SMITH_HOOK_EVENT`, `SMITH_TOOL`,
-//! `SMITH_TOOL_INPUT`, `SMITH_FILE_PATHS` and, after the call, `SMITH_TOOL_OUTPUT` and
-//! `SMITH_TOOL_IS_ERROR`; the host records each run as an effect of the call.
+//! `SMITH_TOOL_INPUT` (or `SMITH_TOOL_INPUT_CUT`), `SMITH_FILE_PATHS` and, after the call,
+//! `SMITH_TOOL_OUTPUT` (`SMITH_TOOL_OUTPUT_CUT`) and `SMITH_TOOL_IS_ERROR`; the host records
+//! each run as an effect of the call. A call naming a path with a control character is
+//! refused before it (after it, its hooks are skipped, saying so).
 
 use smith_plugin_sdk::export_policy_plugin;
 use smith_plugin_sdk::policy::{Guest, Hook, PolicyEvent, Verdict, matching_hooks};
@@ -81,22 +83,37 @@ fn cut_middle(text: &str, max: usize) -> String {
     )
 }
 
+/// `text` if it fits in a variable, else its first [`MAX_VARIABLE_BYTES`] (at a character
+/// boundary) and its whole length.
+fn bounded(text: &str) -> (&str, Option<usize>) {
+    if text.len() <= MAX_VARIABLE_BYTES {
+        return (text, None);
+    }
+    let mut end = MAX_VARIABLE_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], Some(text.len()))
+}
+
 fn run(hook: &Hook, call: &Call<'_>) -> Ran {
     let mut env = vec![
         ("SMITH_HOOK".to_owned(), hook.name.clone()),
         ("SMITH_HOOK_EVENT".to_owned(), call.event.to_owned()),
         ("SMITH_TOOL".to_owned(), call.tool.to_owned()),
-        (
-            "SMITH_TOOL_INPUT".to_owned(),
-            cut(call.arguments, MAX_VARIABLE_BYTES),
-        ),
         ("SMITH_FILE_PATHS".to_owned(), hook.paths.join("\n")),
     ];
+    // Arguments cut short would no longer be JSON: too long, they are left out, saying so.
+    match bounded(call.arguments) {
+        (whole, None) => env.push(("SMITH_TOOL_INPUT".to_owned(), whole.to_owned())),
+        (_, Some(total)) => env.push(("SMITH_TOOL_INPUT_CUT".to_owned(), total.to_string())),
+    }
     if let Some((output, is_error)) = call.output {
-        env.push((
-            "SMITH_TOOL_OUTPUT".to_owned(),
-            cut(output, MAX_VARIABLE_BYTES),
-        ));
+        let (kept, total) = bounded(output);
+        env.push(("SMITH_TOOL_OUTPUT".to_owned(), kept.to_owned()));
+        if let Some(total) = total {
+            env.push(("SMITH_TOOL_OUTPUT_CUT".to_owned(), total.to_string()));
+        }
         env.push(("SMITH_TOOL_IS_ERROR".to_owned(), is_error.to_string()));
     }
     let request = ProcessRequest {
@@ -160,6 +177,17 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
     }
 }
 
+/// A path the call names that holds a control character (a line break would make one path
+/// two in `SMITH_FILE_PATHS`), if any.
+fn unsafe_path(hooks: &[Hook]) -> Option<&str> {
+    hooks
+        .first()?
+        .paths
+        .iter()
+        .find(|p| p.chars().any(char::is_control))
+        .map(String::as_str)
+}
+
 /// How a hook is named in what the model and the person read.
 fn named(hook: &Hook) -> String {
     let source = if hook.source.is_empty() {
@@ -180,7 +208,13 @@ impl Guest for Hooks {
                     arguments: &e.arguments,
                     output: None,
                 };
-                for hook in matching_hooks() {
+                let hooks = matching_hooks();
+                if let Some(path) = unsafe_path(&hooks) {
+                    return Ok(Verdict::Deny(format!(
+                        "the call names the path {path:?}, which holds a line break or another control character: hooks (`SMITH_FILE_PATHS`, one path per line) cannot be given it safely, so it is refused; use a plain file name"
+                    )));
+                }
+                for hook in hooks {
                     let ran = run(&hook, &call);
                     if !ran.ok {
                         let said = if ran.said.is_empty() {
@@ -204,7 +238,13 @@ impl Guest for Hooks {
                     arguments: &e.arguments,
                     output: Some((&e.output, e.is_error)),
                 };
-                let notes: Vec<String> = matching_hooks()
+                let hooks = matching_hooks();
+                if let Some(path) = unsafe_path(&hooks) {
+                    return Ok(Verdict::Note(format!(
+                        "the hooks for this call were not run: it names the path {path:?}, which holds a line break or another control character"
+                    )));
+                }
+                let notes: Vec<String> = hooks
                     .iter()
                     .filter_map(|hook| {
                         let ran = run(hook, &call);
