@@ -180,7 +180,11 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
             && text.contains(
                 "queue 0.1.0  handler-plugin@1.5.0  [no grants]  active  handlers: queue-policy"
             )
-            && text.contains("web 0.1.0  tool-plugin@1.5.0  [net.http (hosts *:*)]  active"),
+            && text.contains("web 0.1.0  tool-plugin@1.5.0  [net.http (hosts *:*)]  active")
+            // The hooks are the user's programs, run unasked: the list says so, not "asked".
+            && text.contains(
+                "hooks 0.1.0  policy-plugin@1.5.0  [process.exec]  active  handlers: hooks\n  runs the hooks you configure (0 now;"
+            ),
         "{text}"
     );
     // In an untrusted directory the list says each program is asked first, and why.

@@ -135,7 +135,7 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
             };
             let contributes = if let Some(p) = &m.provider {
                 format!("provider: {}", p.id)
-            } else if m.is_handler() {
+            } else if m.is_handler() || m.is_policy() {
                 format!("handlers: {}", m.handlers.join(", "))
             } else if m.is_product() && m.tools.is_empty() {
                 "product layer: commands, key bindings, themes".to_owned()
@@ -181,7 +181,15 @@ pub(crate) fn run(args: PluginsArgs, global: &Global) -> Result<u8, CliError> {
                     m.tools.join(", ")
                 ));
             }
-            if let (true, ProcessPolicy::AskFirst(_)) = (
+            if m.configured_hooks {
+                let hooks =
+                    smith_app::hooks::from_settings(&app.settings, std::time::Duration::MAX)
+                        .map(|h| h.len())
+                        .unwrap_or_default();
+                out.push_str(&format!(
+                    "  runs the hooks you configure ({hooks} now; `smith docs get hooks`), unasked and inside the sandbox: they are your programs, not the model's\n"
+                ));
+            } else if let (true, ProcessPolicy::AskFirst(_)) = (
                 m.grants.contains(&smith_host::grants::Grant::ProcessExec),
                 &process,
             ) {
