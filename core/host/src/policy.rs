@@ -351,7 +351,10 @@ impl LoadedPolicy {
             .manifest
             .grants
             .contains(&crate::grants::Grant::ProcessExec);
-        let mut call = match hooked.filter(|_| programs) {
+        // Plan mode runs no program: a handler's neither.
+        let mut call = match hooked
+            .filter(|h| programs && h.policy.permissions.mode != PermissionMode::Plan)
+        {
             Some(h) => CallState::for_policy(
                 self.manifest.label(),
                 h.call,

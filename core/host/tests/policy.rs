@@ -539,3 +539,24 @@ fn a_hooks_handler_runs_no_program_where_programs_are_refused() {
         vec![("process.run".to_owned(), EffectOutcome::NotApplied)]
     );
 }
+
+#[test]
+fn in_plan_mode_a_handler_runs_no_program() {
+    let host = host();
+    let tools = host
+        .loadout()
+        .with_policy(policy(PermissionMode::Plan, &[], &[]));
+    let f = Fixture::new();
+    std::fs::write(f.root().join("hook-deny.txt"), "x").unwrap();
+    let out = f.call(&tools, "read", json!({"path": "hook-deny.txt"}));
+    assert!(
+        out.is_error && out.output.contains("the hook did not run"),
+        "{}",
+        out.output
+    );
+    assert!(
+        f.effects().iter().all(|(e, _)| e != "process.run"),
+        "{:?}",
+        f.effects()
+    );
+}
