@@ -179,6 +179,16 @@ impl Window {
         self.chunks.iter().map(|r| r.chunk.number).collect()
     }
 
+    /// Whether chunk `n` would join the resident range where it is (it is resident, next to
+    /// either end, or nothing is resident) rather than replace the whole range
+    /// ([`Window::insert`] clears the range for a chunk far from it).
+    pub fn joins(&self, n: u32) -> bool {
+        match (self.chunks.front(), self.chunks.back()) {
+            (Some(front), Some(back)) => n <= front.chunk.number + 1 && n + 1 >= back.chunk.number,
+            _ => true,
+        }
+    }
+
     /// Whether history older than the resident chunks lies in the file.
     pub fn has_older(&self) -> bool {
         self.chunks.front().is_some_and(|r| r.chunk.older)

@@ -113,6 +113,10 @@ fn editing_an_earlier_message_forks_a_branch_whose_request_carries_the_edit() {
     pane.wait_for_text("Answer from the loopback model");
     let first = server.request_json().expect("the first request");
     assert!(first.to_string().contains("first question"));
+    // Sent once the run has ended, the second message starts a turn of its own (sent while
+    // the run still ends, it is delivered within the first turn as a follow-up, and the
+    // tree holds one message).
+    pane.wait_for_text("openai-compatible/m · idle");
     pane.type_text("a follow-up");
     pane.keys(&["Enter"]);
     wait_until("the second answer", || {

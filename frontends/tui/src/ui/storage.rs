@@ -94,6 +94,18 @@ impl Ui {
         }
         self.asked.remove(&chunk.number);
         let (number, older) = (chunk.number, chunk.older);
+        // A chunk asked for while the view was elsewhere (the search jumped since) must not
+        // replace the range the view now holds: inserting a chunk far from the resident
+        // ones clears them, and the view would fall to the top of the one that came. It is
+        // let go; the window asks again for what the view nears.
+        let held = match self.window.scroll {
+            smith_render_terminal::window::Scroll::Held { key, .. } => key.chunk(),
+            smith_render_terminal::window::Scroll::Follow => Some(0),
+        };
+        let wanted = held == Some(number) || (self.jump_top && !older);
+        if !self.window.joins(number) && !wanted {
+            return;
+        }
         if number == 0 {
             self.loading = false;
         }

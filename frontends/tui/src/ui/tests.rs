@@ -243,3 +243,41 @@ fn a_second_read_of_the_file_replaces_the_cost_and_does_not_repeat_the_prompts()
     }
     assert_eq!(ui.editor.shown(), "first");
 }
+
+/// A history chunk of `n` user messages named after chunk `number`.
+fn history_chunk(number: u32, n: usize) -> smith_render_terminal::window::Chunk {
+    smith_render_terminal::window::Chunk {
+        number,
+        blocks: (0..n)
+            .map(|i| smith_render_terminal::transcript::Block::User {
+                text: format!("chunk {number} message {i}"),
+            })
+            .collect(),
+        older: true,
+    }
+}
+
+#[test]
+fn a_chunk_asked_for_before_the_view_jumped_does_not_replace_what_it_holds() {
+    let mut ui = ui();
+    ui.page = 10;
+    // The view held on chunk 0 (a search's match), chunks 0 and 1 resident.
+    ui.chunk(ui.epoch, history_chunk(0, 30));
+    ui.chunk(ui.epoch, history_chunk(1, 30));
+    let held = smith_render_terminal::window::Key::history(0, 5);
+    ui.window.show(held);
+    // A chunk far from them, asked for while the view was elsewhere, comes late: it is let
+    // go, and the view stays where it was.
+    ui.chunk(ui.epoch, history_chunk(7, 30));
+    assert_eq!(ui.window.resident(), vec![1, 0]);
+    assert!(
+        matches!(ui.window.scroll, smith_render_terminal::window::Scroll::Held { key, .. } if key == held)
+    );
+    // The chunk the view holds is taken wherever it is (a jump), and so is a neighbour.
+    ui.window
+        .show(smith_render_terminal::window::Key::history(7, 0));
+    ui.chunk(ui.epoch, history_chunk(7, 30));
+    assert_eq!(ui.window.resident(), vec![7]);
+    ui.chunk(ui.epoch, history_chunk(8, 30));
+    assert_eq!(ui.window.resident(), vec![8, 7]);
+}
