@@ -328,18 +328,9 @@ fn a_trusted_projects_configuration_cannot_open_hosts_to_a_plugin() {
 
 /// The outputs of a run's tool calls by call id: whether each failed, and its text.
 fn outputs(out: &std::process::Output) -> std::collections::HashMap<String, (bool, String)> {
-    records(out)
-        .iter()
-        .filter(|r| r["type"] == "tool_end")
-        .map(|r| {
-            (
-                r["call_id"].as_str().unwrap().to_owned(),
-                (
-                    r["is_error"] == true,
-                    r["output"].as_str().unwrap_or_default().to_owned(),
-                ),
-            )
-        })
+    common::tool_ends(out)
+        .into_iter()
+        .map(|(id, is_error, output)| (id, (is_error, output)))
         .collect()
 }
 
