@@ -141,6 +141,8 @@ pub(crate) struct Run<'r> {
     pub(crate) offered: std::collections::HashSet<EntryId>,
     /// The rounds run so far by the top-level work (numbering continues after late delivery).
     pub(crate) rounds_run: u32,
+    /// The work's tool calls that did their work, for its end ([`smith::TurnEnd::calls`]).
+    pub(crate) calls_done: Vec<smith::ToolCall>,
 }
 
 impl<'r> Run<'r> {
@@ -168,6 +170,7 @@ impl<'r> Run<'r> {
             history_reported: false,
             offered: std::collections::HashSet::new(),
             rounds_run: 0,
+            calls_done: Vec::new(),
         }
     }
 }
@@ -515,6 +518,9 @@ impl<'a> Agent<'a> {
                 Ok(reason) => (reason, None),
                 Err(e) => (StopReason::Error, Some(e)),
             };
+            if run.submission.is_some() {
+                self.turn_end(&mut run, stop_reason);
+            }
             let end = match run.submission {
                 Some(work) => self.settle(&mut run, work, stop_reason, error.as_ref()),
                 None => Ok(crate::settle::Settled::Ended),

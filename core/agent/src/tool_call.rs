@@ -77,6 +77,9 @@ impl Agent<'_> {
             is_error: true,
             structured: None,
         });
+        if !out.is_error {
+            run.calls_done.push(naming_paths(call));
+        }
         ToolResult {
             call_id: call.id.clone(),
             name: call.name.clone(),
@@ -93,19 +96,7 @@ impl Agent<'_> {
     /// turn's latest entry. What it says is shown as warnings.
     pub(crate) fn discover_tools(&self, run: &mut Run<'_>) {
         let (events, updates) = std::sync::mpsc::channel::<smith::ToolEvent>();
-        let cause = run
-            .session
-            .context
-            .as_ref()
-            .and_then(|c| c.entries.last().copied());
-        let context = ToolContext {
-            cwd: self.cwd.clone(),
-            journal: std::sync::Arc::new(run.session.journal()),
-            cause,
-            events: Some(events),
-            state: Some(std::sync::Arc::new(run.session.journal())),
-            resident: Some(std::sync::Arc::clone(&run.session.resident)),
-        };
+        let context = self.turn_context(run, Some(events));
         let state = std::sync::Arc::clone(&run.session.work);
         let mut relay = crate::asks::Relay::new(smith::DISCOVER_CALL_ID, run.submission, &state);
         let tools = self.tools;
@@ -127,6 +118,82 @@ impl Agent<'_> {
                 text,
             });
         }
+    }
+}
+
+impl Agent<'_> {
+    /// Tell the tool port that the work ended with `stop_reason` (after its last round is
+    /// recorded, before its end is): what its plugins do then — the user's `turn-end` hooks
+    /// — recorded under the turn's latest entry, what they say shown to the person. Not for
+    /// a cancelled turn.
+    pub(crate) fn turn_end(&self, run: &mut Run<'_>, stop_reason: smith::StopReason) {
+        if stop_reason == smith::StopReason::Aborted || run.cancel.is_cancelled() {
+            return;
+        }
+        let context = self.turn_context(run, None);
+        let end = smith::TurnEnd {
+            stop_reason,
+            calls: &run.calls_done,
+        };
+        let tools = self.tools;
+        let cancel = run.cancel;
+        let notes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tools.turn_end(&end, &context, cancel)
+        }))
+        .unwrap_or_else(|_| {
+            vec![smith::TurnEndNote {
+                failed: true,
+                text: "the turn's end was not answered: it failed inside Smith (a defect: it panicked)".to_owned(),
+            }]
+        });
+        for note in notes {
+            run.sink.emit(smith_ui_intents::Intent::Notice {
+                level: if note.failed {
+                    smith_ui_intents::NoticeLevel::Warning
+                } else {
+                    smith_ui_intents::NoticeLevel::Info
+                },
+                text: note.text,
+            });
+        }
+    }
+}
+
+impl Agent<'_> {
+    /// The context of work the tool port does for the turn rather than for a call: its
+    /// effects recorded under the turn's latest entry, its progress and questions sent to
+    /// `events`.
+    fn turn_context(
+        &self,
+        run: &Run<'_>,
+        events: Option<std::sync::mpsc::Sender<smith::ToolEvent>>,
+    ) -> ToolContext {
+        ToolContext {
+            cwd: self.cwd.clone(),
+            journal: std::sync::Arc::new(run.session.journal()),
+            cause: run
+                .session
+                .context
+                .as_ref()
+                .and_then(|c| c.entries.last().copied()),
+            events,
+            state: Some(std::sync::Arc::new(run.session.journal())),
+            resident: Some(std::sync::Arc::clone(&run.session.resident)),
+        }
+    }
+}
+
+/// `call` with only the arguments that name paths (`path`, `file_path`, `paths`): what a
+/// turn's end is told of it, without the content a write carries.
+fn naming_paths(call: &ToolCall) -> ToolCall {
+    let arguments = ["path", "file_path", "paths"]
+        .iter()
+        .filter_map(|k| Some(((*k).to_owned(), call.arguments.get(k)?.clone())))
+        .collect::<serde_json::Map<_, _>>();
+    ToolCall {
+        id: call.id.clone(),
+        name: call.name.clone(),
+        arguments: serde_json::Value::Object(arguments),
     }
 }
 

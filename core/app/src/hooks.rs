@@ -1,6 +1,6 @@
 //! The hooks the user configured (`hooks.NAME.*`; the hooks guide), read and checked before
-//! anything runs: a hook names one event (`before-tool` or `after-tool`) with the tools it
-//! matches, may narrow them to paths, and has a command line to `run`. A hook that cannot be
+//! anything runs: a hook names one event (`before-tool`, `after-tool` or `turn-end`) with the
+//! tools it matches, may narrow them to paths, and has a command line to `run`. A hook that cannot be
 //! used is an error naming its source and key; an untrusted project's hooks are never read
 //! (its whole configuration is skipped, with a notice that says so).
 
@@ -47,11 +47,18 @@ pub fn from_settings(
         };
         // Said of the first key the hook has, so the message points into the right file.
         let any_source = || {
-            ["run", "before-tool", "after-tool", "paths", "timeout"]
-                .iter()
-                .map(|f| source(f))
-                .find(|s| !s.is_empty())
-                .unwrap_or_default()
+            [
+                "run",
+                "before-tool",
+                "after-tool",
+                "turn-end",
+                "paths",
+                "timeout",
+            ]
+            .iter()
+            .map(|f| source(f))
+            .find(|s| !s.is_empty())
+            .unwrap_or_default()
         };
         let bad = |field: &str, why: String| RegistryError::Hook {
             source_text: if source(field).is_empty() {
@@ -62,22 +69,32 @@ pub fn from_settings(
             key: key(field),
             why,
         };
-        let (event, tools) = match (text("before-tool"), text("after-tool")) {
-            (Some(tools), None) => (HookEvent::BeforeTool, tools),
-            (None, Some(tools)) => (HookEvent::AfterTool, tools),
-            (Some(_), Some(_)) => {
+        let events: Vec<(HookEvent, &str)> = [
+            HookEvent::BeforeTool,
+            HookEvent::AfterTool,
+            HookEvent::TurnEnd,
+        ]
+        .into_iter()
+        .filter_map(|event| Some((event, text(event.name())?)))
+        .collect();
+        let (event, tools) = match events[..] {
+            [one] => one,
+            [_, (second, _), ..] => {
+                let named: Vec<&str> = events.iter().map(|(e, _)| e.name()).collect();
                 return Err(bad(
-                    "after-tool",
+                    second.name(),
                     format!(
-                        "hook `{name}` names both before-tool and after-tool; make it two hooks"
+                        "hook `{name}` names {}; a hook has one event, so make it {} hooks",
+                        named.join(" and "),
+                        named.len()
                     ),
                 ));
             }
-            (None, None) => {
+            [] => {
                 return Err(bad(
                     "before-tool",
                     format!(
-                        "hook `{name}` names no event: add `before-tool \"TOOLS\"` or `after-tool \"TOOLS\"` (tool names separated by |)"
+                        "hook `{name}` names no event: add `before-tool \"TOOLS\"`, `after-tool \"TOOLS\"` or `turn-end \"TOOLS\"` (tool names separated by |; `turn-end \"*\"` for every turn)"
                     ),
                 ));
             }
@@ -140,7 +157,10 @@ pub fn check_tools(
         let Some(rest) = key.strip_prefix("hooks.") else {
             continue;
         };
-        if !(rest.ends_with(".before-tool") || rest.ends_with(".after-tool")) {
+        if ![".before-tool", ".after-tool", ".turn-end"]
+            .iter()
+            .any(|e| rest.ends_with(e))
+        {
             continue;
         }
         let Value::String(pattern) = &setting.value else {

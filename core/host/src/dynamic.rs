@@ -460,7 +460,7 @@ mod tests {
     #[test]
     fn a_plugin_with_nothing_to_find_from_is_not_asked() {
         let manifest = crate::Manifest::parse(
-            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.5.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=2 max-bytes=99\n}",
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.6.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=2 max-bytes=99\n}",
             "m.kdl",
         )
         .unwrap();

@@ -82,10 +82,9 @@ pub(crate) struct CallState {
     /// completion is recorded at the next send to the same program or when the call ends.
     pub(crate) exchanges: Vec<crate::program_imports::Exchange>,
     /// The configured hooks matching the event a `configured-hooks` policy handler is
-    /// answering (empty elsewhere).
-    pub(crate) hooks: Vec<crate::hooks::Hook>,
-    /// The paths the call those hooks match names.
-    pub(crate) hook_paths: Vec<String>,
+    /// answering (empty elsewhere), each with the paths it is given: those the call names
+    /// (or, at a turn's end, those the turn's matching calls named).
+    pub(crate) hooks: Vec<(crate::hooks::Hook, Vec<String>)>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -211,7 +210,6 @@ impl CallState {
             resident: context.resident.clone(),
             exchanges: Vec::new(),
             hooks: Vec::new(),
-            hook_paths: Vec::new(),
         }
     }
 
@@ -288,7 +286,6 @@ impl CallState {
             resident: None,
             exchanges: Vec::new(),
             hooks: Vec::new(),
-            hook_paths: Vec::new(),
         }
     }
 

@@ -200,7 +200,12 @@ pub(crate) fn build(
             }
             let loaded = match source.declared {
                 Some(declared) => Lazy::deferred(declared.component),
-                None => Lazy::ready(load_policy(runtime, source.component, &origin)?),
+                None => Lazy::ready(load_policy(
+                    runtime,
+                    source.component,
+                    &origin,
+                    manifest.policy_events.iter().any(|e| e == "turn-end"),
+                )?),
             };
             policies.push(crate::policy::LoadedPolicy::new(manifest, origin, loaded));
             continue;
@@ -326,14 +331,16 @@ pub(crate) fn load_handler(
     Ok(Ready { tier, pre })
 }
 
-/// Load a policy plugin: compiled and checked against the `policy-plugin` world.
+/// Load a policy plugin: compiled and checked against the `policy-plugin` world (and the
+/// `hooks-plugin` world when `turn_end`: its manifest names that event).
 pub(crate) fn load_policy(
     runtime: &Runtime,
     wasm: &[u8],
     origin: &str,
+    turn_end: bool,
 ) -> Result<Ready<crate::policy::Pre>, Error> {
     let (component, tier) = compile(runtime, wasm, origin)?;
-    let pre = crate::policy::pre(runtime.linkers(tier)?, &component, origin)?;
+    let pre = crate::policy::pre(runtime.linkers(tier)?, &component, origin, turn_end)?;
     Ok(Ready { tier, pre })
 }
 

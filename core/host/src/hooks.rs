@@ -1,9 +1,9 @@
 //! The hooks the user configured (`hooks.NAME.*`; the hooks guide): programs to run before or
-//! after the tool calls a hook names. The host decides which hooks match a call's
-//! `before-tool` or `after-tool` event — the tool's name, and the paths the call names — and
-//! hands exactly those to a policy handler whose manifest declares `configured-hooks` (the
-//! bundled `hooks` plugin), which runs them; a handler no hook matches is not even
-//! instantiated.
+//! after the tool calls a hook names, or at the end of a turn that made such calls. The host
+//! decides which hooks match a call's `before-tool` or `after-tool` event — the tool's name,
+//! and the paths the call names — or a turn's end, and hands exactly those to a policy handler
+//! whose manifest declares `configured-hooks` (the bundled `hooks` plugin), which runs them; a
+//! handler no hook matches is not even instantiated.
 
 use std::path::Path;
 use std::time::Duration;
@@ -19,6 +19,9 @@ pub enum HookEvent {
     /// After a tool call returned (`hooks.NAME.after-tool`): what the program says is added
     /// for the model.
     AfterTool,
+    /// At the end of a turn that made a call of the tools it names, or of every turn for `*`
+    /// (`hooks.NAME.turn-end`): the person is told how it went.
+    TurnEnd,
 }
 
 impl HookEvent {
@@ -27,6 +30,7 @@ impl HookEvent {
         match self {
             Self::BeforeTool => "before-tool",
             Self::AfterTool => "after-tool",
+            Self::TurnEnd => "turn-end",
         }
     }
 }
@@ -197,22 +201,58 @@ impl Hook {
         arguments: &serde_json::Value,
         cwd: Option<&Path>,
     ) -> bool {
-        if event != self.event || !self.tool_set.is_match(tool) {
-            return false;
+        event == self.event
+            && self.tool_set.is_match(tool)
+            && (self.path_set.is_none()
+                || named_paths(arguments)
+                    .iter()
+                    .any(|path| self.path_matches(path, cwd)))
+    }
+
+    /// Whether a `turn-end` hook runs at the end of a turn that made `calls` (those that did
+    /// their work) in `cwd`: for `*` without `paths`, always; else when it matches one of
+    /// them as [`Hook::matches`] says. `Some` with the paths those calls name that its
+    /// `paths` globs match (all of them when it has none), each once, in the order first
+    /// named; `None` when it does not run.
+    pub fn matches_turn(
+        &self,
+        calls: &[smith::ToolCall],
+        cwd: Option<&Path>,
+    ) -> Option<Vec<String>> {
+        if self.event != HookEvent::TurnEnd {
+            return None;
         }
+        let mut matched = self.tools.trim() == "*" && self.path_set.is_none();
+        let mut paths: Vec<String> = Vec::new();
+        for call in calls {
+            if !self.matches(HookEvent::TurnEnd, &call.name, &call.arguments, cwd) {
+                continue;
+            }
+            matched = true;
+            for path in named_paths(&call.arguments) {
+                if self.path_matches(path, cwd) && !paths.iter().any(|p| p == path) {
+                    paths.push(path.to_owned());
+                }
+            }
+        }
+        matched.then_some(paths)
+    }
+
+    /// Whether `path`, named by a call in `cwd`, is one of this hook's `paths` (always, when
+    /// it names none): a glob without `/` against the file's name, one with `/` against the
+    /// path relative to `cwd`.
+    fn path_matches(&self, path: &str, cwd: Option<&Path>) -> bool {
         let Some(globs) = &self.path_set else {
             return true;
         };
-        named_paths(arguments).iter().any(|path| {
-            let path = Path::new(path);
-            let relative = match (path.is_absolute(), cwd) {
-                (true, Some(cwd)) => path.strip_prefix(cwd).unwrap_or(path),
-                _ => path,
-            };
-            let relative = relative.strip_prefix(".").unwrap_or(relative);
-            let name = relative.file_name().map(Path::new);
-            globs.is_match(relative) || name.is_some_and(|n| globs.is_match(n))
-        })
+        let path = Path::new(path);
+        let relative = match (path.is_absolute(), cwd) {
+            (true, Some(cwd)) => path.strip_prefix(cwd).unwrap_or(path),
+            _ => path,
+        };
+        let relative = relative.strip_prefix(".").unwrap_or(relative);
+        let name = relative.file_name().map(Path::new);
+        globs.is_match(relative) || name.is_some_and(|n| globs.is_match(n))
     }
 }
 
@@ -270,6 +310,53 @@ mod tests {
         ));
         assert!(!nested.matches(after, "mcp__x__y", &json!({"paths": ["lib/b.ts"]}), None));
         assert!(hook("bash", "").matches(after, "bash", &json!({"command": "ls"}), None));
+    }
+
+    #[test]
+    fn a_turn_end_hook_runs_for_the_turns_whose_calls_it_matches_with_their_paths() {
+        let cwd = Path::new("/p");
+        let end = |tools: &str, paths: &str| {
+            Hook::new(
+                "h",
+                HookEvent::TurnEnd,
+                (tools, paths),
+                "true",
+                Duration::from_secs(1),
+                "",
+            )
+            .unwrap()
+        };
+        let call = |name: &str, arguments: serde_json::Value| smith::ToolCall {
+            id: "c".to_owned(),
+            name: name.to_owned(),
+            arguments,
+        };
+        let calls = [
+            call("edit", json!({"path": "src/a.rs"})),
+            call("write", json!({"path": "/p/b.ts"})),
+            call("edit", json!({"path": "src/a.rs"})),
+            call("bash", json!({"command": "ls"})),
+        ];
+        // `*` alone runs after every turn, one without calls too.
+        assert_eq!(end("*", "").matches_turn(&[], Some(cwd)), Some(vec![]));
+        assert_eq!(
+            end("*", "").matches_turn(&calls, Some(cwd)),
+            Some(vec!["src/a.rs".to_owned(), "/p/b.ts".to_owned()])
+        );
+        // Paths narrow it to the calls naming them, and to those paths.
+        assert_eq!(
+            end("edit|write", "*.rs").matches_turn(&calls, Some(cwd)),
+            Some(vec!["src/a.rs".to_owned()])
+        );
+        assert_eq!(end("*", "*.py").matches_turn(&calls, Some(cwd)), None);
+        assert_eq!(end("read", "").matches_turn(&calls, Some(cwd)), None);
+        assert_eq!(end("read", "").matches_turn(&[], Some(cwd)), None);
+        assert_eq!(
+            end("bash", "").matches_turn(&calls, Some(cwd)),
+            Some(Vec::new())
+        );
+        // A hook of another event never runs at a turn's end.
+        assert_eq!(hook("edit", "").matches_turn(&calls, Some(cwd)), None);
     }
 
     #[test]

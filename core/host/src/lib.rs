@@ -48,6 +48,7 @@ pub mod search;
 mod secrets_imports;
 mod state_imports;
 mod tool_call;
+mod turn_end;
 mod vcs_imports;
 
 pub use cache::CompileCache;

@@ -36,6 +36,22 @@ pub(crate) mod bindings {
     });
 }
 
+/// Generated bindings of the `hooks-plugin` world (1.6.0): the policy world and its
+/// `turn-end` export, over the policy world's types.
+#[allow(missing_docs, unreachable_pub, clippy::all)]
+pub(crate) mod hooks_bindings {
+    wasmtime::component::bindgen!({
+        path: "../../plugins/wit",
+        world: "hooks-plugin",
+        with: {
+            "smith:plugin/host": crate::runtime::bindings::smith::plugin::host,
+            "smith:plugin/state": crate::runtime::bindings::smith::plugin::state,
+            "smith:plugin/process": crate::runtime::bindings::smith::plugin::process,
+            "smith:plugin/policy": super::bindings::smith::plugin::policy,
+        },
+    });
+}
+
 pub(crate) use bindings::smith::plugin::policy as wit;
 use bindings::{PolicyPlugin, PolicyPluginPre};
 
@@ -50,12 +66,12 @@ impl wit::Host for State {
         self.call
             .hooks
             .iter()
-            .map(|h| wit::Hook {
+            .map(|(h, paths)| wit::Hook {
                 name: h.name.clone(),
                 run: h.run.clone(),
                 timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
                 source: h.source.clone(),
-                paths: self.call.hook_paths.clone(),
+                paths: paths.clone(),
             })
             .collect()
     }
@@ -125,8 +141,12 @@ fn remember(file: &std::path::Path, rules: &[String]) -> Result<(), String> {
         .map_err(|e| format!("{e}; nothing was written"))
 }
 
-/// The policy world's pre-instantiated bindings.
-pub(crate) type Pre = PolicyPluginPre<State>;
+/// A policy plugin's pre-instantiated bindings: the policy world's, and the `hooks-plugin`
+/// world's for a plugin whose manifest names `event "turn-end"`.
+pub(crate) struct Pre {
+    pub(crate) decide: PolicyPluginPre<State>,
+    pub(crate) turn_end: Option<hooks_bindings::HooksPluginPre<State>>,
+}
 
 /// The longest reason a `deny` may give the model, in bytes.
 pub const MAX_REASON_BYTES: usize = 2 * 1024;
@@ -230,7 +250,7 @@ impl Permissions {
         self
     }
 
-    fn wit(&self) -> wit::Settings {
+    pub(crate) fn wit(&self) -> wit::Settings {
         wit::Settings {
             mode: self.mode.name().to_owned(),
             allow: self.allow.clone(),
@@ -256,11 +276,13 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> Result<Linker<State>, Error> 
     Ok(linker)
 }
 
-/// Check `component` against the policy world and keep it ready to instantiate.
+/// Check `component` against the policy world — and, when `turn_end`, the `hooks-plugin`
+/// world — and keep it ready to instantiate.
 pub(crate) fn pre(
     linkers: &crate::runtime::Linkers,
     component: &wasmtime::component::Component,
     origin: &str,
+    turn_end: bool,
 ) -> Result<Pre, Error> {
     let bad = |reason: String| Error::Component {
         origin: origin.to_owned(),
@@ -270,18 +292,30 @@ pub(crate) fn pre(
         .policy
         .instantiate_pre(component)
         .map_err(|e| bad(format!("it does not fit the `policy-plugin` world: {e:#}")))?;
-    PolicyPluginPre::new(instance_pre).map_err(|e| {
+    let turn_end = if turn_end {
+        Some(
+            hooks_bindings::HooksPluginPre::new(instance_pre.clone()).map_err(|e| {
+                bad(format!(
+                    "its manifest names `event \"turn-end\"`, but it does not export the `hooks-plugin` world (its `turn-end`): {e:#}"
+                ))
+            })?,
+        )
+    } else {
+        None
+    };
+    let decide = PolicyPluginPre::new(instance_pre).map_err(|e| {
         bad(format!(
             "it does not export the `policy-plugin` world: {e:#}"
         ))
-    })
+    })?;
+    Ok(Pre { decide, turn_end })
 }
 
 /// A loaded policy plugin.
 pub(crate) struct LoadedPolicy {
     pub(crate) manifest: Manifest,
-    origin: String,
-    loaded: Lazy<Ready<Pre>>,
+    pub(crate) origin: String,
+    pub(crate) loaded: Lazy<Ready<Pre>>,
 }
 
 impl LoadedPolicy {
@@ -313,6 +347,7 @@ impl LoadedPolicy {
             wit::PolicyEvent::BeforeEffect(_) => "before-effect",
             wit::PolicyEvent::Answered(_) => return true,
         };
+        // `turn-end` is not a `decide` event: it is taken only when named (`Self::ready`).
         let events = &self.manifest.policy_events;
         events.is_empty() || events.iter().any(|e| e == name)
     }
@@ -343,10 +378,7 @@ impl LoadedPolicy {
             }
             (true, None) => return Ok(wit::Verdict::Pass),
         };
-        let ready = self
-            .loaded
-            .get(|component| crate::generation::load_policy(runtime, component, &self.origin))
-            .map_err(|why| format!("it cannot be loaded: {why}"))?;
+        let ready = self.ready(runtime)?;
         let programs = self
             .manifest
             .grants
@@ -370,34 +402,60 @@ impl LoadedPolicy {
             ),
             None => CallState::inert(&self.manifest.label()),
         };
-        call.hooks = hooks;
-        if let Some(h) = hooked.filter(|_| !call.hooks.is_empty()) {
-            call.hook_paths = crate::hooks::named_paths(&h.call.arguments)
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
-        }
+        let paths: Vec<String> = hooked
+            .map(|h| crate::hooks::named_paths(&h.call.arguments))
+            .unwrap_or_default()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        call.hooks = hooks.into_iter().map(|h| (h, paths.clone())).collect();
         call.cancel = cancel.clone();
         call.state = Some(state);
         if let wit::PolicyEvent::Answered(_) = event {
             call.remember = remember.map(std::path::Path::to_owned);
         }
+        // Each event has an instance of its own, so a trap or an overrun costs that event
+        // (a deny) and nothing after it: a policy that failed once and then refused every
+        // later call, reads included, would stop the session with no way back but a restart.
+        self.in_instance(runtime, ready, call, |pre, store| {
+            pre.decide
+                .instantiate(&mut *store)
+                .and_then(|instance| instance.call_decide(store, event))
+        })
+    }
+
+    /// Its component, loaded (compiled or from the cache) on first use.
+    pub(crate) fn ready(&self, runtime: &Runtime) -> Result<&Ready<Pre>, String> {
+        self.loaded
+            .get(|component| {
+                crate::generation::load_policy(
+                    runtime,
+                    component,
+                    &self.origin,
+                    self.manifest.policy_events.iter().any(|e| e == "turn-end"),
+                )
+            })
+            .map_err(|why| format!("it cannot be loaded: {why}"))
+    }
+
+    /// `call` in a fresh instance of `ready` under the handlers' deadline: what it returned,
+    /// or why it gave nothing (it failed, trapped or overran).
+    pub(crate) fn in_instance<T>(
+        &self,
+        runtime: &Runtime,
+        ready: &Ready<Pre>,
+        state: CallState,
+        call: impl FnOnce(&Pre, &mut wasmtime::Store<State>) -> wasmtime::Result<Result<T, String>>,
+    ) -> Result<T, String> {
         let deadline = runtime
             .limits()
             .deadline
             .min(crate::handlers::HANDLER_DEADLINE);
-        let mut store = runtime.store(ready.tier, call, deadline);
+        let mut store = runtime.store(ready.tier, state, deadline);
         self.loaded.count_instance();
-        let result = ready
-            .pre
-            .instantiate(&mut store)
-            .and_then(|instance| instance.call_decide(&mut store, event));
-        match result {
-            Ok(Ok(verdict)) => Ok(verdict),
+        match call(&ready.pre, &mut store) {
+            Ok(Ok(answer)) => Ok(answer),
             Ok(Err(why)) => Err(format!("it failed: {}", cut(&why, MAX_REASON_BYTES))),
-            // Each event has an instance of its own, so a trap or an overrun costs that event
-            // (a deny) and nothing after it: a policy that failed once and then refused every
-            // later call, reads included, would stop the session with no way back but a restart.
             Err(e) => Err(match e.downcast_ref::<Stopped>() {
                 Some(s) => s.to_string(),
                 None => format!("the plugin trapped: {}", crate::tool_call::trap_reason(&e)),
@@ -502,7 +560,7 @@ pub(crate) type Asker<'a> = dyn FnMut(&str, &wit::Question) -> Result<usize, Str
 
 impl Loadout {
     /// The policy plugins in role order (each once, at its first role).
-    fn policies(&self) -> Vec<&LoadedPolicy> {
+    pub(crate) fn policies(&self) -> Vec<&LoadedPolicy> {
         let mut out: Vec<&LoadedPolicy> = Vec::new();
         for role in POLICY_ROLES {
             for p in &self.generation.policies {

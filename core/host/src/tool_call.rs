@@ -205,6 +205,15 @@ impl ToolRegistry for Loadout {
         self.discover_all(context, cancel)
     }
 
+    fn turn_end(
+        &self,
+        end: &smith::TurnEnd<'_>,
+        context: &ToolContext,
+        cancel: &Cancel,
+    ) -> Vec<smith::TurnEndNote> {
+        self.turn_end_all(end, context, cancel)
+    }
+
     /// The tool plugins offered here, as `id@version`, in load order.
     fn provenance(&self) -> Vec<String> {
         self.generation

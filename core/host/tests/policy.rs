@@ -560,3 +560,29 @@ fn in_plan_mode_a_handler_runs_no_program() {
         f.effects()
     );
 }
+
+#[test]
+fn a_plugin_naming_the_turn_end_event_without_its_export_is_refused_at_load() {
+    // The probe is built as the `policy-plugin` world: it has no `turn-end` export.
+    let probe = &smith_plugins::POLICY_PROBE;
+    let manifest = probe.manifest.replace(
+        "handler \"hooks\"",
+        "handler \"hooks\"\n    event \"turn-end\"",
+    );
+    assert!(manifest.contains("turn-end"), "{manifest}");
+    let source = smith_host::PluginSource {
+        origin: probe.origin,
+        manifest: &manifest,
+        component: probe.component,
+        parsed: None,
+        declared: None,
+    };
+    let err = match smith_host::Host::load(&[source], &common::cache(), Default::default()) {
+        Ok(_) => panic!("a policy plugin without `turn-end` loaded under a manifest naming it"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err.contains("names `event \"turn-end\"`, but it does not export the `hooks-plugin` world"),
+        "{err}"
+    );
+}

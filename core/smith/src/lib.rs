@@ -62,5 +62,8 @@ pub use provider::{
 };
 pub use resident::Resident;
 pub use state::{ScopedState, StateError, StateKey, StateScope, StateValue};
-pub use tool::{DISCOVER_CALL_ID, NoTools, ToolContext, ToolOutput, ToolRegistry, WithheldTool};
+pub use tool::{
+    DISCOVER_CALL_ID, NoTools, TURN_END_CALL_ID, ToolContext, ToolOutput, ToolRegistry, TurnEnd,
+    TurnEndNote, WithheldTool,
+};
 pub use usage::{Usage, UsageTotals};

@@ -59,6 +59,28 @@ impl std::fmt::Debug for ToolContext {
 /// effects recorded.
 pub const DISCOVER_CALL_ID: &str = "discover";
 
+/// The call id under which [`ToolRegistry::turn_end`]'s effects are recorded.
+pub const TURN_END_CALL_ID: &str = "turn-end";
+
+/// A turn that ended, as [`ToolRegistry::turn_end`] is told of it.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnEnd<'a> {
+    /// Why it ended (never [`crate::StopReason::Aborted`]: a cancelled turn is not told).
+    pub stop_reason: crate::StopReason,
+    /// The turn's tool calls that ran and did their work (not an error result), in order;
+    /// each call's arguments hold only what names paths (`path`, `file_path`, `paths`).
+    pub calls: &'a [ToolCall],
+}
+
+/// What the person is told about one thing done at a turn's end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnEndNote {
+    /// Whether it went wrong (a warning; else information).
+    pub failed: bool,
+    /// The text, one or more lines.
+    pub text: String,
+}
+
 /// The active tools: their definitions and how to call them.
 ///
 /// The runtime advertises [`ToolRegistry::definitions`] to the model and calls
@@ -83,6 +105,20 @@ pub trait ToolRegistry: Send + Sync {
     /// line each. Nothing by default.
     fn discover(&self, context: &ToolContext, cancel: &crate::Cancel) -> Vec<String> {
         let _ = (context, cancel);
+        Vec::new()
+    }
+
+    /// The turn `end` describes ended (its last round recorded, its end not yet): do what the
+    /// plugins do then — the user's `turn-end` hooks — in `context` (effects recorded through
+    /// its journal under [`TURN_END_CALL_ID`]), observing `cancel`. Returns what the person
+    /// should be told, one note each; the model sees none of it. Nothing by default.
+    fn turn_end(
+        &self,
+        end: &TurnEnd<'_>,
+        context: &ToolContext,
+        cancel: &Cancel,
+    ) -> Vec<TurnEndNote> {
+        let _ = (end, context, cancel);
         Vec::new()
     }
 

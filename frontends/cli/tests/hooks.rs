@@ -229,6 +229,14 @@ fn a_hook_that_cannot_be_used_is_an_error_naming_file_line_and_key() {
             "hook `x` names no event",
         ),
         (
+            "hooks {\n    x {\n        after-tool \"edit\"\n        turn-end \"*\"\n        run \"true\"\n    }\n}\n",
+            ":4: hooks.x.turn-end: hook `x` names after-tool and turn-end; a hook has one event",
+        ),
+        (
+            "hooks {\n    x {\n        turn-end \"Write\"\n        run \"true\"\n    }\n}\n",
+            ":3: hooks.x.turn-end: `Write` is no tool any plugin has",
+        ),
+        (
             "hooks {\n    x {\n        after-tool \"edit\"\n        run \"true\"\n        timeout \"soon\"\n    }\n}\n",
             "hooks.x.timeout",
         ),
@@ -323,4 +331,98 @@ fn a_path_with_a_line_break_is_refused_before_any_hook_sees_it() {
     let (refused, why) = outcome(&calls, "w");
     assert!(refused && why.contains("holds a line break"), "{why}");
     assert!(!dir.join("hooked").exists());
+}
+
+#[test]
+fn a_turn_end_hook_runs_once_after_a_turn_that_edited_and_tells_the_person_how_it_went() {
+    let p = Project::new();
+    p.user_config(
+        "hooks {\n    check {\n        turn-end \"edit|write\"\n        paths \"*.rs\"\n        run \"echo checked $SMITH_FILE_PATHS at $SMITH_STOP_REASON; echo $SMITH_HOOK_EVENT >> end.log\"\n    }\n    never {\n        turn-end \"read\"\n        run \"touch never\"\n    }\n    broken {\n        turn-end \"*\"\n        run \"echo the suite failed >&2; exit 3\"\n    }\n}\n",
+    );
+    let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
+    args.push(p.script.to_str().unwrap());
+    args.extend(["--allow-process", "go"]);
+    let out = p.env.command(&args).current_dir(&p.dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Once for the turn, after both calls; the hook for `read` had no call to match.
+    let log = std::fs::read_to_string(p.dir.join("end.log")).unwrap();
+    assert_eq!(log, "turn-end\n");
+    assert!(!p.dir.join("never").exists());
+    let notices: Vec<(String, String)> = common::records(&out)
+        .iter()
+        .filter(|r| r["type"] == "notice")
+        .map(|r| {
+            (
+                r["level"].as_str().unwrap().to_owned(),
+                r["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let said = |hook: &str| {
+        notices
+            .iter()
+            .find(|(_, t)| t.contains(&format!("hook `{hook}`")))
+            .unwrap_or_else(|| panic!("no notice of {hook}: {notices:?}"))
+    };
+    let (level, text) = said("check");
+    assert_eq!(level, "info", "{text}");
+    assert!(
+        text.starts_with("[hooks@0.1.0]") && text.contains("checked notes.rs at end_turn"),
+        "{text}"
+    );
+    let (level, text) = said("broken");
+    assert_eq!(level, "warning", "{text}");
+    assert!(
+        text.contains("exited with status 3: the suite failed"),
+        "{text}"
+    );
+    // Each ran as an effect of the turn, in name order; the model saw neither.
+    let runs = p.hook_runs();
+    let ids: Vec<&str> = runs.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["turn-end/hooks-end-1", "turn-end/hooks-end-2"],
+        "{runs:?}"
+    );
+    assert!(runs[1].2.contains("checked notes.rs"), "{runs:?}");
+    let calls = tool_ends(&out);
+    assert!(
+        calls.iter().all(|(_, _, o)| !o.contains("hook `")),
+        "{calls:?}"
+    );
+    // Plain output tells the person on stderr, and stdout keeps the answer only.
+    let mut args = vec!["eval", "-m", "scripted/t", "--script"];
+    args.push(p.script.to_str().unwrap());
+    args.extend(["--allow-process", "go"]);
+    let out = p.env.command(&args).current_dir(&p.dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exited with status 3: the suite failed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("hook `"));
+}
+
+#[test]
+fn no_turn_end_hook_runs_in_plan_mode_nor_after_a_turn_without_a_matching_call() {
+    let p = Project::new();
+    p.user_config(
+        "hooks {\n    check {\n        turn-end \"write\"\n        run \"touch checked\"\n    }\n    every {\n        turn-end \"*\"\n        run \"echo x >> every.log\"\n    }\n}\n",
+    );
+    // The turn edits and runs bash: `write` never ran, so only `*` runs.
+    let (code, err, _) = p.run(&[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!p.dir.join("checked").exists());
+    assert_eq!(
+        std::fs::read_to_string(p.dir.join("every.log")).unwrap(),
+        "x\n"
+    );
+    let (code, err, _) = p.run(&["--permission-mode", "plan"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(p.dir.join("every.log")).unwrap(),
+        "x\n",
+        "plan mode runs no program"
+    );
 }

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,14 +122,14 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.5.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.5.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.5.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.5.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.5.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.6.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.6.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.6.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.6.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.6.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
             },
         });
     }
@@ -175,15 +175,15 @@ pub mod dynamic {
             export_macro_name: "export_dynamic_tool_plugin",
             default_bindings_module: "smith_plugin_sdk::dynamic::generated",
             with: {
-                "smith:plugin/types@1.5.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.5.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.5.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.5.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.5.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.5.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.5.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/types@1.6.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.6.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.6.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.6.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.6.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
             },
         });
     }
@@ -225,9 +225,9 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.5.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.5.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/process@1.5.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
             },
         });
     }
@@ -235,8 +235,52 @@ pub mod policy {
     pub use generated::Guest;
     pub use generated::smith::plugin::policy::{
         AnsweredEvent, Choice, EffectEvent, Hook, PolicyEvent, Question, Settings, ToolCallEvent,
-        ToolResultEvent, Verdict, matching_hooks, remember_allow,
+        ToolResultEvent, TurnEndEvent, TurnEndNote, Verdict, matching_hooks, remember_allow,
     };
+}
+
+/// The generated bindings of the `hooks-plugin` world (package 1.6.0): a policy plugin that
+/// also answers the end of each turn. Its manifest names `event "turn-end"`; implement
+/// [`hooks::Guest`] (the policy world's `decide`, and `turn_end`) and export it with
+/// [`export_hooks_plugin!`]. The policy types are [`policy`]'s.
+///
+/// ```ignore
+/// use smith_plugin_sdk::hooks::{Guest, TurnEndEvent, TurnEndNote};
+/// use smith_plugin_sdk::policy::{PolicyEvent, Verdict};
+///
+/// struct Chime;
+///
+/// impl Guest for Chime {
+///     fn decide(_: PolicyEvent) -> Result<Verdict, String> { Ok(Verdict::Pass) }
+///     fn turn_end(event: TurnEndEvent) -> Result<Vec<TurnEndNote>, String> {
+///         let text = format!("the turn ended: {}", event.stop_reason);
+///         Ok(vec![TurnEndNote { failed: false, text }])
+///     }
+/// }
+///
+/// smith_plugin_sdk::export_hooks_plugin!(Chime);
+/// ```
+#[allow(missing_docs)]
+pub mod hooks {
+    #[doc(hidden)]
+    pub mod generated {
+        wit_bindgen::generate!({
+            path: "../wit",
+            world: "hooks-plugin",
+            pub_export_macro: true,
+            export_macro_name: "export_hooks_plugin",
+            default_bindings_module: "smith_plugin_sdk::hooks::generated",
+            with: {
+                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/policy@1.6.0": crate::policy::generated::smith::plugin::policy,
+            },
+        });
+    }
+
+    pub use crate::policy::generated::smith::plugin::policy::{TurnEndEvent, TurnEndNote};
+    pub use generated::Guest;
 }
 
 pub mod decoder;
@@ -248,6 +292,7 @@ pub use bindings::smith::plugin::{docs, fs, net, process, secrets, state, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use dynamic::generated::export_dynamic_tool_plugin;
 pub use handler::generated::export_handler_plugin;
+pub use hooks::generated::export_hooks_plugin;
 pub use policy::generated::export_policy_plugin;
 pub use product::generated::export_product_plugin;
 pub use provider::generated::export_provider_plugin;

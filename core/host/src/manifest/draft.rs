@@ -7,7 +7,7 @@ use super::nodes::{ToolNode, event_node, provider_decl, setting_node, tool_node,
 use super::{
     Error, HANDLER_ROLES, HANDLER_WORLD, MAX_CONTEXT_FILES, MAX_NET_HOSTS, MAX_SETTINGS, Manifest,
     PACKAGE_VERSION, POLICY_ROLES, POLICY_WORLD, PRODUCT_WORLD, PROVIDER_WORLD, SettingDecl,
-    TOOL_WORLD, ToolHints, WORLD_NAMES, before_dynamic, before_net, compatible, schema,
+    TOOL_WORLD, ToolHints, WORLD_NAMES, compatible, predates, schema,
 };
 use crate::grants::Grant;
 
@@ -339,7 +339,7 @@ impl Draft {
                     "`dynamic-tools` belongs to a `{TOOL_WORLD}` plugin (built as the `dynamic-tool-plugin` world); this one is `{world}`"
                 ));
             }
-            if before_dynamic(package) {
+            if predates(package, 4) {
                 return Err(format!(
                     "`dynamic-tools` needs a plugin built against package 1.4.0 or later (the `discover` export); this one is built against {package}"
                 ));
@@ -377,7 +377,7 @@ impl Draft {
         if !net_hosts.is_empty() && !wants_net {
             return Err("`net-host` patterns go with `grant \"net.http\"`, which this manifest does not request".to_owned());
         }
-        if wants_net && (world != TOOL_WORLD && world != PRODUCT_WORLD || before_net(package)) {
+        if wants_net && (world != TOOL_WORLD && world != PRODUCT_WORLD || predates(package, 2)) {
             return Err(format!(
                 "`grant \"net.http\"` needs a tool or product plugin built against package 1.2.0 or later (the `net` import); this one is `{world}` built against {package}"
             ));
@@ -400,6 +400,11 @@ impl Draft {
                     "`configured-hooks` belongs to a plugin of the `hooks` role (`handler \"hooks\"`)"
                         .to_owned(),
                 );
+            }
+            if policy_events.iter().any(|e| e == "turn-end") && predates(package, 6) {
+                return Err(format!(
+                    "`event \"turn-end\"` needs a plugin built against package 1.6.0 or later (the `hooks-plugin` world's `turn-end` export); this one is built against {package}"
+                ));
             }
             // From 1.5.0 a policy plugin imports `process` (a `hooks` handler runs the user's
             // programs): that is the one grant it may hold.

@@ -1,22 +1,26 @@
 //! Smith's bundled hooks: the programs the user configured (`hooks.NAME.*`; the hooks guide)
-//! run before and after the tool calls they match. The host decides which hooks match a call
-//! (`matching-hooks`) and asks this plugin nothing when none does.
+//! run before and after the tool calls they match and at the end of a turn. The host decides
+//! which hooks match (`matching-hooks`) and asks this plugin nothing when none does.
 //!
 //! - Before a call (`before-tool`): each matching hook runs in name order; the first that
 //!   exits non-zero, times out or cannot start refuses the call, and what it wrote to its
 //!   standard error (else its standard output) is the reason the model sees.
 //! - After a call (`after-tool`): each matching hook runs; what it printed, and its exit
 //!   status when not 0, is added to the call's result for the model.
+//! - At the end of a turn (`turn-end`): each hook the turn matched runs; the person is told
+//!   how each went (a warning for one that failed, with what it said); the model is not.
 //!
 //! Each program is run as `sh -c RUN` in the working directory, inside the OS sandbox, with
-//! the baseline environment plus `SMITH_HOOK`, `SMITH_HOOK_EVENT`, `SMITH_TOOL`,
-//! `SMITH_TOOL_INPUT` (or `SMITH_TOOL_INPUT_CUT`), `SMITH_FILE_PATHS` and, after the call,
-//! `SMITH_TOOL_OUTPUT` (`SMITH_TOOL_OUTPUT_CUT`) and `SMITH_TOOL_IS_ERROR`; the host records
-//! each run as an effect of the call. A call naming a path with a control character is
-//! refused before it (after it, its hooks are skipped, saying so).
+//! the baseline environment plus `SMITH_HOOK`, `SMITH_HOOK_EVENT`, `SMITH_FILE_PATHS`; for a
+//! call `SMITH_TOOL`, `SMITH_TOOL_INPUT` (or `SMITH_TOOL_INPUT_CUT`) and, after it,
+//! `SMITH_TOOL_OUTPUT` (`SMITH_TOOL_OUTPUT_CUT`) and `SMITH_TOOL_IS_ERROR`; at the turn's end
+//! `SMITH_STOP_REASON`. The host records each run as an effect of the call (or the turn). A
+//! call naming a path with a control character is refused before it (after it, and at the
+//! turn's end, its hooks are skipped, saying so).
 
-use smith_plugin_sdk::export_policy_plugin;
-use smith_plugin_sdk::policy::{Guest, Hook, PolicyEvent, Verdict, matching_hooks};
+use smith_plugin_sdk::export_hooks_plugin;
+use smith_plugin_sdk::hooks::{Guest, TurnEndEvent, TurnEndNote};
+use smith_plugin_sdk::policy::{Hook, PolicyEvent, Verdict, matching_hooks};
 use smith_plugin_sdk::process::{self, EnvBase, ExitStatus, ProcessRequest};
 
 /// The most bytes of a call's arguments or output passed in one variable (the kernel's
@@ -31,13 +35,16 @@ const MAX_SHOWN_BYTES: usize = 4 * 1024;
 
 struct Hooks;
 
-/// What the call a hook runs for is.
+/// What a hook runs for: a call, or the end of the turn.
 struct Call<'a> {
     event: &'static str,
+    /// The tool's name and the call's arguments (empty at the turn's end).
     tool: &'a str,
     arguments: &'a str,
     /// The call's output and whether it is an error (after the call only).
     output: Option<(&'a str, bool)>,
+    /// Why the turn ended (at its end only).
+    stop_reason: Option<&'a str>,
 }
 
 /// How one hook's program ended.
@@ -100,13 +107,17 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
     let mut env = vec![
         ("SMITH_HOOK".to_owned(), hook.name.clone()),
         ("SMITH_HOOK_EVENT".to_owned(), call.event.to_owned()),
-        ("SMITH_TOOL".to_owned(), call.tool.to_owned()),
         ("SMITH_FILE_PATHS".to_owned(), hook.paths.join("\n")),
     ];
-    // Arguments cut short would no longer be JSON: too long, they are left out, saying so.
-    match bounded(call.arguments) {
-        (whole, None) => env.push(("SMITH_TOOL_INPUT".to_owned(), whole.to_owned())),
-        (_, Some(total)) => env.push(("SMITH_TOOL_INPUT_CUT".to_owned(), total.to_string())),
+    if let Some(reason) = call.stop_reason {
+        env.push(("SMITH_STOP_REASON".to_owned(), reason.to_owned()));
+    } else {
+        env.push(("SMITH_TOOL".to_owned(), call.tool.to_owned()));
+        // Arguments cut short would no longer be JSON: too long, they are left out, saying so.
+        match bounded(call.arguments) {
+            (whole, None) => env.push(("SMITH_TOOL_INPUT".to_owned(), whole.to_owned())),
+            (_, Some(total)) => env.push(("SMITH_TOOL_INPUT_CUT".to_owned(), total.to_string())),
+        }
     }
     if let Some((output, is_error)) = call.output {
         let (kept, total) = bounded(output);
@@ -133,7 +144,7 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
                 | process::ProcessError::NotFound(why)
                 | process::ProcessError::Invalid(why)
                 | process::ProcessError::Io(why) => why,
-                process::ProcessError::Cancelled => "the call was cancelled".to_owned(),
+                process::ProcessError::Cancelled => "the work was cancelled".to_owned(),
             };
             return Ran {
                 ok: false,
@@ -143,10 +154,12 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
         }
     };
     let (stdout, stderr) = (out.stdout.text.trim(), out.stderr.text.trim());
-    let said = match call.output {
-        None if !stderr.is_empty() => stderr.to_owned(),
-        None => stdout.to_owned(),
-        Some(_) => [stdout, stderr]
+    // Before a call, the reason for refusing it; after a call or the turn, everything said.
+    let reason_only = call.output.is_none() && call.stop_reason.is_none();
+    let said = match reason_only {
+        true if !stderr.is_empty() => stderr.to_owned(),
+        true => stdout.to_owned(),
+        false => [stdout, stderr]
             .iter()
             .filter(|t| !t.is_empty())
             .copied()
@@ -161,7 +174,7 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
                 out.timeout_ms.div_ceil(1000)
             ),
         ),
-        _ if out.cancelled => (false, "was ended: the call was cancelled".to_owned()),
+        _ if out.cancelled => (false, "was ended: the work was cancelled".to_owned()),
         ExitStatus::Code(0) => (true, String::new()),
         ExitStatus::Code(127) => (
             false,
@@ -207,6 +220,7 @@ impl Guest for Hooks {
                     tool: &e.tool,
                     arguments: &e.arguments,
                     output: None,
+                    stop_reason: None,
                 };
                 let hooks = matching_hooks();
                 if let Some(path) = unsafe_path(&hooks) {
@@ -237,6 +251,7 @@ impl Guest for Hooks {
                     tool: &e.tool,
                     arguments: &e.arguments,
                     output: Some((&e.output, e.is_error)),
+                    stop_reason: None,
                 };
                 let hooks = matching_hooks();
                 if let Some(path) = unsafe_path(&hooks) {
@@ -273,6 +288,41 @@ impl Guest for Hooks {
             PolicyEvent::BeforeEffect(_) | PolicyEvent::Answered(_) => Verdict::Pass,
         })
     }
+
+    fn turn_end(event: TurnEndEvent) -> Result<Vec<TurnEndNote>, String> {
+        let call = Call {
+            event: "turn-end",
+            tool: "",
+            arguments: "",
+            output: None,
+            stop_reason: Some(&event.stop_reason),
+        };
+        let hooks = matching_hooks();
+        if let Some(path) = unsafe_path(&hooks) {
+            return Ok(vec![TurnEndNote {
+                failed: true,
+                text: format!(
+                    "the turn-end hooks were not run: the turn's calls name the path {path:?}, which holds a line break or another control character"
+                ),
+            }]);
+        }
+        Ok(hooks
+            .iter()
+            .map(|hook| {
+                let ran = run(hook, &call);
+                let text = match (ran.ok, ran.said.is_empty()) {
+                    (true, true) => format!("{} ran at the turn's end", named(hook)),
+                    (true, false) => format!("{}: {}", named(hook), ran.said),
+                    (false, true) => format!("{} {}", named(hook), ran.status),
+                    (false, false) => format!("{} {}: {}", named(hook), ran.status, ran.said),
+                };
+                TurnEndNote {
+                    failed: !ran.ok,
+                    text,
+                }
+            })
+            .collect())
+    }
 }
 
-export_policy_plugin!(Hooks);
+export_hooks_plugin!(Hooks);
