@@ -514,12 +514,17 @@ impl<'a> Agent<'a> {
         // while the turn was ending is offered to the queue policy first (and, delivered,
         // continues the turn).
         let (stop_reason, error, end) = loop {
-            let (stop_reason, error) = match outcome {
+            let (mut stop_reason, error) = match outcome {
                 Ok(reason) => (reason, None),
                 Err(e) => (StopReason::Error, Some(e)),
             };
             if run.submission.is_some() {
+                let cancelled_before = run.cancel.is_cancelled();
                 self.turn_end(&mut run, stop_reason);
+                // Cancelled while its end was answered (a hook ran): the work ends cancelled.
+                if error.is_none() && !cancelled_before && run.cancel.is_cancelled() {
+                    stop_reason = StopReason::Aborted;
+                }
             }
             let end = match run.submission {
                 Some(work) => self.settle(&mut run, work, stop_reason, error.as_ref()),

@@ -69,6 +69,25 @@ pub fn from_settings(
             key: key(field),
             why,
         };
+        // An event written with no tools would silently never run: said, like an empty
+        // `paths`.
+        for event in [
+            HookEvent::BeforeTool,
+            HookEvent::AfterTool,
+            HookEvent::TurnEnd,
+        ] {
+            let field = event.name();
+            if let Some(Value::String(t)) = settings.resolved.get(&key(field)).map(|s| &s.value)
+                && t.trim().is_empty()
+            {
+                return Err(bad(
+                    field,
+                    format!(
+                        "hook `{name}` has an empty `{field}`: name the tools it runs for, separated by | (`edit|write`; `*` for any)"
+                    ),
+                ));
+            }
+        }
         let events: Vec<(HookEvent, &str)> = [
             HookEvent::BeforeTool,
             HookEvent::AfterTool,

@@ -173,6 +173,8 @@ fn a_missing_program_and_floods_of_output_are_said_plainly() {
     assert!(bash.contains("hook `loud`"), "{bash}");
     assert!(bash.len() < 40_000, "{} bytes", bash.len());
     assert!(bash.contains("\u{fffd}\u{fffd} end"), "{bash}");
+    // What was cut is counted from what the program wrote, not from what was kept of it.
+    assert!(bash.contains("of its 3000006 bytes cut"), "{bash}");
 }
 
 #[test]
@@ -231,6 +233,10 @@ fn a_hook_that_cannot_be_used_is_an_error_naming_file_line_and_key() {
         (
             "hooks {\n    x {\n        after-tool \"edit\"\n        turn-end \"*\"\n        run \"true\"\n    }\n}\n",
             ":4: hooks.x.turn-end: hook `x` names after-tool and turn-end; a hook has one event",
+        ),
+        (
+            "hooks {\n    x {\n        run \"true\"\n        after-tool \"edit\"\n        turn-end \" \"\n    }\n}\n",
+            ":5: hooks.x.turn-end: hook `x` has an empty `turn-end`",
         ),
         (
             "hooks {\n    x {\n        turn-end \"Write\"\n        run \"true\"\n    }\n}\n",
@@ -424,5 +430,34 @@ fn no_turn_end_hook_runs_in_plan_mode_nor_after_a_turn_without_a_matching_call()
         std::fs::read_to_string(p.dir.join("every.log")).unwrap(),
         "x\n",
         "plan mode runs no program"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_while_a_turn_end_hook_runs_ends_it_and_the_work_as_cancelled() {
+    let p = Project::new();
+    p.user_config(
+        "hooks {\n    slow {\n        turn-end \"*\"\n        run \"touch started; sleep 600\"\n    }\n}\n",
+    );
+    let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
+    args.push(p.script.to_str().unwrap());
+    args.extend(["--allow-process", "go"]);
+    let child = p
+        .env
+        .command(&args)
+        .current_dir(&p.dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_for(&p.dir.join("started"));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(
+        common::records(&out).last().unwrap()["stop_reason"],
+        "aborted"
     );
 }

@@ -70,7 +70,11 @@ fn cut(text: &str, max: usize) -> String {
 
 /// `text` with its middle cut so that at most `max` bytes remain, the first and last halves
 /// kept at character boundaries (a formatter's or a checker's verdict is often its last line).
-fn cut_middle(text: &str, max: usize) -> String {
+///
+/// `written` is how many bytes the program wrote of what `text` holds: when the host kept
+/// only part of a stream (its marker then stands inside `text`), the line saying what was cut
+/// counts from it, not from `text`.
+fn cut_middle(text: &str, max: usize, written: u64) -> String {
     if text.len() <= max {
         return text.to_owned();
     }
@@ -82,10 +86,12 @@ fn cut_middle(text: &str, max: usize) -> String {
     while !text.is_char_boundary(tail) {
         tail += 1;
     }
+    let shown = head + (text.len() - tail);
+    let cut = written.max(text.len() as u64).saturating_sub(shown as u64);
     format!(
-        "{}\n[… {} bytes cut …]\n{}",
+        "{}\n[… {cut} of its {} bytes cut …]\n{}",
         &text[..head],
-        tail - head,
+        written.max(text.len() as u64),
         &text[tail..]
     )
 }
@@ -156,15 +162,18 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
     let (stdout, stderr) = (out.stdout.text.trim(), out.stderr.text.trim());
     // Before a call, the reason for refusing it; after a call or the turn, everything said.
     let reason_only = call.output.is_none() && call.stop_reason.is_none();
-    let said = match reason_only {
-        true if !stderr.is_empty() => stderr.to_owned(),
-        true => stdout.to_owned(),
-        false => [stdout, stderr]
-            .iter()
-            .filter(|t| !t.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join("\n"),
+    let (said, written) = match reason_only {
+        true if !stderr.is_empty() => (stderr.to_owned(), out.stderr.total_bytes),
+        true => (stdout.to_owned(), out.stdout.total_bytes),
+        false => (
+            [stdout, stderr]
+                .iter()
+                .filter(|t| !t.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n"),
+            out.stdout.total_bytes + out.stderr.total_bytes,
+        ),
     };
     let (ok, status) = match out.status {
         _ if out.timed_out => (
@@ -186,7 +195,7 @@ fn run(hook: &Hook, call: &Call<'_>) -> Ran {
     Ran {
         ok,
         status,
-        said: cut_middle(&said, MAX_SHOWN_BYTES),
+        said: cut_middle(&said, MAX_SHOWN_BYTES, written),
     }
 }
 
