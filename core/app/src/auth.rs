@@ -242,6 +242,39 @@ pub fn providers(path: &Path) -> Result<Vec<String>, AuthError> {
     Ok(ids)
 }
 
+/// Where provider `id`'s key is found: the environment variable `variable` (non-empty), or
+/// the auth file at `path` (an account for `id`); `None` when neither holds one. Nothing is
+/// checked with the provider.
+///
+/// # Errors
+/// [`AuthError`] when the variable is unset and the auth file cannot be used (see
+/// [`accounts`]).
+pub fn key_source(path: &Path, id: &str, variable: &str) -> Result<Option<KeySource>, AuthError> {
+    if std::env::var(variable).is_ok_and(|v| !v.is_empty()) {
+        return Ok(Some(KeySource::Environment));
+    }
+    Ok((!accounts(path, id)?.is_empty()).then_some(KeySource::AuthFile))
+}
+
+/// Where a provider's key comes from ([`key_source`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeySource {
+    /// Its environment variable.
+    Environment,
+    /// The auth file.
+    AuthFile,
+}
+
+impl KeySource {
+    /// Its name in `smith auth status --json` (`environment`, `auth-file`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Environment => "environment",
+            Self::AuthFile => "auth-file",
+        }
+    }
+}
+
 /// The accounts of provider `id` in the auth file at `path`, in file order: `api-key`
 /// (labelled `auth-file`), then each `account "NAME" { … }`. Empty when the file does not
 /// exist or names none.

@@ -120,6 +120,7 @@ impl ArgumentValues {
     /// models).
     pub fn of(app: &crate::App) -> Self {
         let mut details = std::collections::HashMap::new();
+        let keyless = missing_keys(app);
         let models = app
             .models()
             .map(|m| {
@@ -130,7 +131,13 @@ impl ArgumentValues {
                     if r.default || id.ends_with("/*") {
                         continue;
                     }
-                    details.insert(id.clone(), model_line(r.info));
+                    let line = model_line(r.info);
+                    let provider = id.split_once('/').map_or("", |(p, _)| p);
+                    let line = match keyless.get(provider) {
+                        Some(hint) => format!("no key: {hint} · {line}"),
+                        None => line,
+                    };
+                    details.insert(id.clone(), line);
                     out.push(id);
                 }
                 // The scripted provider's built-in scripts, offline models to pick.
@@ -183,6 +190,30 @@ impl ArgumentValues {
             _ => Vec::new(),
         }
     }
+}
+
+/// The providers whose models cannot be used for want of a key — it is required, and neither
+/// its environment variable nor the auth file holds one — each with how to give one. A
+/// provider whose auth file cannot be read is left out (its models are not marked).
+fn missing_keys(app: &crate::App) -> std::collections::HashMap<String, String> {
+    let Ok(path) = app.paths.auth_file() else {
+        return std::collections::HashMap::new();
+    };
+    app.registry
+        .api_keys()
+        .into_iter()
+        .filter(|(_, key)| key.required)
+        .filter_map(|(id, key)| {
+            let variable = crate::route::key_variable(&app.settings, &id, &key.env);
+            match crate::auth::key_source(&path, &id, &variable) {
+                Ok(None) => {
+                    let hint = format!("set {variable} or run `smith auth set {id}`");
+                    Some((id, hint))
+                }
+                Ok(Some(_)) | Err(_) => None,
+            }
+        })
+        .collect()
 }
 
 /// A catalog model in one line: context, prices in US dollars per million tokens (input /

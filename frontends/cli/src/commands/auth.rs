@@ -71,14 +71,9 @@ pub(crate) fn run(args: AuthArgs, global: &Global) -> Result<u8, CliError> {
             for (id, key) in &declared {
                 let variable = smith_app::route::key_variable(&app.settings, id, &key.env);
                 // A refused or unreadable auth file is reported per provider, not fatal here.
-                let (source, problem) = if std::env::var(&variable).is_ok_and(|v| !v.is_empty()) {
-                    (Some("environment"), None)
-                } else {
-                    match auth::accounts(&path, id) {
-                        Ok(found) if !found.is_empty() => (Some("auth-file"), None),
-                        Ok(_) => (None, None),
-                        Err(e) => (None, Some(auth_message(&e))),
-                    }
+                let (source, problem) = match auth::key_source(&path, id, &variable) {
+                    Ok(source) => (source.map(auth::KeySource::name), None),
+                    Err(e) => (None, Some(auth_message(&e))),
                 };
                 // Every account of the bucket: its label and kind, never its secret.
                 let accounts: Vec<serde_json::Value> = auth::accounts(&path, id)

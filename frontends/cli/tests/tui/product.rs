@@ -204,6 +204,33 @@ fn slash_model_without_a_name_opens_the_model_picker_and_the_next_run_uses_the_c
 }
 
 #[test]
+fn the_model_picker_marks_the_models_whose_provider_has_no_key() {
+    let env = Env::new();
+    let pane = Pane::start(
+        &env,
+        &["--model", "scripted/demo"],
+        &[("ANTHROPIC_API_KEY", ""), ("OPENAI_API_KEY", "sk-test")],
+    );
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/model");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MODEL of /model");
+    pane.type_text("anthropic/claude-haiku-4");
+    pane.wait_for_text("no key: set ANTHROPIC_API_KEY or run `smith auth set anthropic`");
+    for _ in 0.."anthropic/claude-haiku-4".len() {
+        pane.keys(&["BSpace"]);
+    }
+    // A provider with a key: its models are offered as usable, unmarked.
+    pane.type_text("openai/gpt-4o");
+    let screen = pane.wait_for_screen("only openai's models listed", |s| {
+        s.contains("openai/gpt-4o") && !s.contains("anthropic/")
+    });
+    assert!(!screen.contains("no key"), "{screen}");
+    pane.keys(&["Escape"]);
+    quit(&pane);
+}
+
+#[test]
 fn a_mistyped_command_stays_in_the_draft_and_theme_alone_offers_the_themes() {
     let env = Env::new();
     let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
