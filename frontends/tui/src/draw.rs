@@ -291,6 +291,9 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     ui.page = usize::from(transcript.height);
     ui.window.layout(&t, width);
     ui.window.render(transcript, buf);
+    if let Some(welcome) = ui.welcome.as_ref().filter(|_| ui.window.total() == 0) {
+        welcome::draw(ui, welcome, &t, transcript, buf);
+    }
     if let Some(key) = ui.selected() {
         for (k, row, rows_) in ui.window.visible(ui.page) {
             if k == key {
@@ -698,3 +701,4 @@ pub(crate) fn panel(
 mod pickers;
 #[cfg(test)]
 mod tests;
+mod welcome;

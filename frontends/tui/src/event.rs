@@ -48,12 +48,15 @@ pub(crate) enum Event {
     Streaming(smith_app::live::LiveSnapshot),
     /// An observed session has no writer any more (it stays read-only).
     WriterGone,
-    /// The work thread is ready to submit: the inbox, the selection and its label, and the
-    /// permission mode the next run uses.
+    /// The work thread is ready to submit: the inbox, the selection and its label, the
+    /// permission mode and OS sandbox mode the next run uses, and whether the session is one
+    /// this process created (a new one: the welcome is shown while it is empty).
     Ready {
         inbox: Inbox,
         model: smith::Selection,
         permission_mode: smith_app::PermissionMode,
+        sandbox: &'static str,
+        fresh: bool,
     },
     /// The permission mode the next run uses changed.
     PermissionMode(smith_app::PermissionMode),

@@ -97,6 +97,17 @@ pub struct Options {
     pub script: Option<PathBuf>,
 }
 
+/// How the UI ended, and the session the person may come back to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// How it ended.
+    pub exit: Exit,
+    /// The session this process wrote and left open last, when its file stays (one it
+    /// created and submitted nothing to is removed): what `--session ID` resumes. `None` for
+    /// an observed session or a replay.
+    pub resume: Option<SessionId>,
+}
+
 /// How the UI ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -275,7 +286,7 @@ fn spawn_signals(events: Events) -> std::io::Result<()> {
 ///
 /// # Errors
 /// [`TuiError`]: the terminal refused a mode or a write. The terminal is restored first.
-pub fn run(options: Options) -> Result<Exit, TuiError> {
+pub fn run(options: Options) -> Result<Ended, TuiError> {
     let Options {
         app,
         cwd,
@@ -372,10 +383,14 @@ pub fn run(options: Options) -> Result<Exit, TuiError> {
         ui.back = back.take();
         let ended = view::run(&env, &mut terminal, &rx, &mut ui, opening, generation)?;
         let target = match ended {
-            view::Ended::Exit(e) => {
+            view::Ended::Exit(exit) => {
                 drop(terminal);
                 drop(_restore);
-                return Ok(e);
+                let resume = match (&ui.held, &ui.opened) {
+                    (Held::Writer, Some((id, path))) if path.exists() => Some(*id),
+                    _ => None,
+                };
+                return Ok(Ended { exit, resume });
             }
             view::Ended::Switch(target) => target,
         };

@@ -133,6 +133,16 @@ pub(crate) struct Queued {
     pub(crate) text: String,
 }
 
+/// What the welcome line of a new session says (shown while its transcript is empty): the
+/// model, the permission mode and the OS sandbox the first run uses; the version, the working
+/// directory and the keys are the view's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Welcome {
+    pub(crate) model: String,
+    pub(crate) permission_mode: smith_app::PermissionMode,
+    pub(crate) sandbox: &'static str,
+}
+
 /// Everything the screen shows and the keys change.
 #[derive(Debug)]
 pub(crate) struct Ui {
@@ -192,6 +202,8 @@ pub(crate) struct Ui {
     pub(crate) model: Option<Selection>,
     /// Why no turn can run (no model).
     pub(crate) unprepared: Option<String>,
+    /// What a new session's empty transcript says of where the person is.
+    pub(crate) welcome: Option<Welcome>,
     /// The running work (its submission), from its receipt.
     pub(crate) running: Option<EntryId>,
     /// A submission was sent and has no receipt yet.
@@ -289,6 +301,7 @@ impl Ui {
             inbox: None,
             model: None,
             unprepared: None,
+            welcome: None,
             running: None,
             admitting: false,
             compacting: false,

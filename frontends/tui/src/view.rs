@@ -247,7 +247,14 @@ pub(crate) fn run(
                     inbox,
                     model,
                     permission_mode,
+                    sandbox,
+                    fresh,
                 } => {
+                    ui.welcome = fresh.then(|| crate::ui::Welcome {
+                        model: model.to_string(),
+                        permission_mode,
+                        sandbox,
+                    });
                     ui.status.permission_mode = Some(permission_mode.name().to_owned());
                     ui.status.model = model.to_string();
                     ui.status.state = "idle".into();

@@ -111,12 +111,23 @@ fn prepare(
     for notice in ready.notices() {
         events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
     }
-    events.send(Event::Ready {
-        inbox: runner.inbox(),
-        model: selection,
-        permission_mode: runner.permission_mode(),
-    });
+    if let Some(ready) = ready_event(runner) {
+        events.send(ready);
+    }
     Ok(())
+}
+
+/// What the view is told once the runner can submit: [`Event::Ready`] for its current
+/// selection (`None` before one is prepared).
+fn ready_event(runner: &smith_app::Runner) -> Option<Event> {
+    let ready = runner.current()?;
+    Some(Event::Ready {
+        inbox: runner.inbox(),
+        model: ready.selection().clone(),
+        permission_mode: runner.permission_mode(),
+        sandbox: ready.sandbox(),
+        fresh: runner.is_created(),
+    })
 }
 
 fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) {
@@ -400,12 +411,8 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
                         }
                     ),
                 ));
-                if let Some(ready) = runner.current() {
-                    events.send(Event::Ready {
-                        inbox: runner.inbox(),
-                        model: ready.selection().clone(),
-                        permission_mode: runner.permission_mode(),
-                    });
+                if let Some(ready) = ready_event(runner) {
+                    events.send(ready);
                 }
             } else {
                 events.send(Event::Notice(

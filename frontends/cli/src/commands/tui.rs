@@ -127,9 +127,19 @@ pub(crate) fn run(args: &TuiArgs, global: &Global) -> Result<u8, CliError> {
             format!("{e}; the terminal was restored and the session keeps everything acknowledged (resume it with `smith --continue`)"),
         ),
     })?;
-    Ok(match outcome {
+    Ok(ended(outcome))
+}
+
+/// The exit status of a terminal UI that ended as `outcome`, after saying on stderr — the
+/// terminal restored — how to come back to the session it left (Codex and Claude Code say
+/// the same on leaving).
+pub(crate) fn ended(outcome: smith_tui::Ended) -> u8 {
+    if let Some(id) = outcome.resume {
+        exit::report(&format!("resume this session with: smith --session {id}"));
+    }
+    match outcome.exit {
         Exit::Quit => exit::SUCCESS,
         Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(exit::INTERRUPTED),
         Exit::TerminalLost => exit::RUN_FAILED,
-    })
+    }
 }

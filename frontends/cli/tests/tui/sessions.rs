@@ -440,3 +440,47 @@ fn a_plugin_disabled_in_the_ui_is_out_of_the_next_request() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_new_session_says_where_it_is_and_leaving_says_how_to_come_back() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    let screen = pane.wait_for_screen("the welcome", |s| s.contains("quits"));
+    let root = env.root.path().display().to_string();
+    assert!(
+        screen.contains(&format!("smith {} in", env!("CARGO_PKG_VERSION")))
+            && screen.contains(&root[..root.len().min(40)])
+            && screen.contains(
+                "model scripted/demo · permission mode auto-edit · sandbox workspace-write"
+            )
+            && screen.contains("/ opens the commands"),
+        "{screen}"
+    );
+    // Left with nothing said, the new session is not kept: nothing to come back to.
+    crate::quit(&pane);
+    let after = pane.wait_for_screen("the shell after smith", |s| s.contains("after"));
+    assert!(!after.contains("resume this session"), "{after}");
+
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.wait_for_text("quits");
+    pane.type_text("hi");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said: hi");
+    let screen = pane.wait_for_screen("the turn ended", |s| s.contains("scripted/demo · idle"));
+    assert!(
+        !screen.contains("/ opens the commands"),
+        "the welcome stays only while empty: {screen}"
+    );
+    crate::quit(&pane);
+    let id = crate::session_file(&env)
+        .unwrap()
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    pane.wait_for_text(&format!(
+        "smith: resume this session with: smith --session {id}"
+    ));
+}

@@ -318,9 +318,5 @@ fn tui(
             format!("{e}; the terminal was restored (a replay writes nothing)"),
         )
     })?;
-    Ok(match outcome {
-        smith_tui::Exit::Quit => exit::SUCCESS,
-        smith_tui::Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(exit::INTERRUPTED),
-        smith_tui::Exit::TerminalLost => exit::RUN_FAILED,
-    })
+    Ok(crate::commands::tui::ended(outcome))
 }
