@@ -570,6 +570,7 @@ fn help_lines(ui: &Ui, t: &Theme, width: u16) -> Vec<Line<'static>> {
             )
         })
         .collect();
+    rows_.push(("Mouse".to_owned(), crate::keys::MOUSE.to_owned()));
     rows_.push((String::new(), String::new()));
     rows_.push((
         "Commands".to_owned(),

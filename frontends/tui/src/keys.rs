@@ -387,9 +387,14 @@ pub fn reference(layer: &ProductLayer) -> String {
             origin
         ));
     }
-    out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text. Ctrl+Z, unless bound, stops smith as a shell's job control does (the terminal given back; `fg` resumes).\n");
+    out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text. Ctrl+Z, unless bound, stops smith as a shell's job control does (the terminal given back; `fg` resumes). Shift+Enter starts a new line only where the terminal reports it apart from Enter (the keyboard protocol: kitty, WezTerm, foot, Ghostty, iTerm2 with it on); elsewhere use Ctrl+J or Alt+Enter.\n");
+    out.push_str(&format!("\nThe mouse: {MOUSE}\n"));
     out
 }
+
+/// What the mouse does, and how to select text with it: for the help overlay and the key
+/// reference (where people look for "select text with the mouse").
+pub const MOUSE: &str = "the wheel scrolls the transcript (smith captures the mouse while it runs). To select text with the mouse, hold Shift while dragging (most terminals let the selection through then), or start smith with `-c tui.mouse=off` (or set `tui.mouse off`) to leave the mouse to the terminal; `y` on a selected entry copies it whole.";
 
 #[cfg(test)]
 mod tests {

@@ -112,7 +112,11 @@ fn queued_input_shows_above_the_input_with_the_way_back() {
 fn the_help_lists_every_binding_from_the_table() {
     let mut ui = writer_ui();
     ui.layers.push(Layer::Help { scroll: 0 });
-    let s = screen(&mut ui, 110, 90);
+    let s = screen(&mut ui, 110, 100);
+    assert!(
+        s.contains("To select text with the mouse, hold Shift"),
+        "{s}"
+    );
     for (action, _) in ACTIONS {
         let keys = ui.keymap.keys_of(*action);
         let first = keys.split(" / ").next().unwrap_or_default();
