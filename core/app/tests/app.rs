@@ -538,3 +538,47 @@ fn plugins_enabled_or_disabled_for_the_process_override_the_settings() {
         "{said}"
     );
 }
+
+/// The model picker's values mark the models whose provider has no usable key, saying how to
+/// give one, and leave those of a provider with a key unmarked.
+#[cfg(unix)]
+#[test]
+fn models_without_a_usable_key_are_marked_with_how_to_give_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let variable = "SMITH_TEST_KEY_NOBODY_SETS";
+    let load = || {
+        App::load(
+            paths(home.path()),
+            &invocation(&[("-c", "provider.anthropic.api-key-env", variable)]),
+        )
+        .unwrap()
+    };
+    let model = "anthropic/claude-haiku-4-5";
+    let detail = |app: &App| smith_app::product::ArgumentValues::of(app).details[model].clone();
+    let app = load();
+    let said = detail(&app);
+    assert!(
+        said.starts_with(&format!(
+            "no key: set {variable} or run `smith auth set anthropic` · "
+        )),
+        "{said}"
+    );
+    let file = app.paths.auth_file().unwrap();
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(
+        &file,
+        "provider \"anthropic\" {\n    api-key \"sk-test\"\n}\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let said = detail(&load());
+    assert!(!said.contains("key"), "{said}");
+    // Readable by others, the file is not used for requests: said, with the fix.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let said = detail(&load());
+    assert!(
+        said.starts_with("no usable key:") && said.contains("chmod 600"),
+        "{said}"
+    );
+}

@@ -394,7 +394,7 @@ pub fn reference(layer: &ProductLayer) -> String {
 
 /// What the mouse does, and how to select text with it: for the help overlay and the key
 /// reference (where people look for "select text with the mouse").
-pub const MOUSE: &str = "the wheel scrolls the transcript (smith captures the mouse while it runs). To select text with the mouse, hold Shift while dragging (most terminals let the selection through then), or start smith with `-c tui.mouse=off` (or set `tui.mouse off`) to leave the mouse to the terminal; `y` on a selected entry copies it whole.";
+pub const MOUSE: &str = "The wheel scrolls the transcript (smith captures the mouse while it runs, unless `tui.mouse` is off). To select text with the mouse, hold Shift while dragging (most terminals let the selection through then), or start smith with `-c tui.mouse=off` (or set `tui.mouse off`) to leave the mouse to the terminal; `y` on a selected entry copies it whole.";
 
 #[cfg(test)]
 mod tests {

@@ -103,8 +103,9 @@ pub struct Ended {
     /// How it ended.
     pub exit: Exit,
     /// The session this process wrote and left open last, when its file stays (one it
-    /// created and submitted nothing to is removed): what `--session ID` resumes. `None` for
-    /// an observed session or a replay.
+    /// created and submitted nothing to is removed) — left from a replay of it, the session
+    /// the replay was opened from: what `--session ID` resumes. `None` for an observed
+    /// session.
     pub resume: Option<SessionId>,
 }
 
@@ -386,8 +387,13 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
             view::Ended::Exit(exit) => {
                 drop(terminal);
                 drop(_restore);
-                let resume = match (&ui.held, &ui.opened) {
-                    (Held::Writer, Some((id, path))) if path.exists() => Some(*id),
+                // From a replay, the session it was opened from (Esc goes back to it).
+                let resume = match (&ui.held, &ui.opened, &ui.back) {
+                    (Held::Writer, Some((id, path)), _) | (Held::Replay, _, Some((id, path)))
+                        if path.exists() =>
+                    {
+                        Some(*id)
+                    }
                     _ => None,
                 };
                 return Ok(Ended { exit, resume });

@@ -134,7 +134,7 @@ impl ArgumentValues {
                     let line = model_line(r.info);
                     let provider = id.split_once('/').map_or("", |(p, _)| p);
                     let line = match keyless.get(provider) {
-                        Some(hint) => format!("no key: {hint} · {line}"),
+                        Some(mark) => format!("{mark} · {line}"),
                         None => line,
                     };
                     details.insert(id.clone(), line);
@@ -193,8 +193,8 @@ impl ArgumentValues {
 }
 
 /// The providers whose models cannot be used for want of a key — it is required, and neither
-/// its environment variable nor the auth file holds one — each with how to give one. A
-/// provider whose auth file cannot be read is left out (its models are not marked).
+/// its environment variable nor the auth file holds a usable one — each with what is wrong
+/// and how to give one (an auth file that cannot be used says why, as `smith auth status`).
 fn missing_keys(app: &crate::App) -> std::collections::HashMap<String, String> {
     let Ok(path) = app.paths.auth_file() else {
         return std::collections::HashMap::new();
@@ -207,10 +207,11 @@ fn missing_keys(app: &crate::App) -> std::collections::HashMap<String, String> {
             let variable = crate::route::key_variable(&app.settings, &id, &key.env);
             match crate::auth::key_source(&path, &id, &variable) {
                 Ok(None) => {
-                    let hint = format!("set {variable} or run `smith auth set {id}`");
-                    Some((id, hint))
+                    let mark = format!("no key: set {variable} or run `smith auth set {id}`");
+                    Some((id, mark))
                 }
-                Ok(Some(_)) | Err(_) => None,
+                Err(e) => Some((id, format!("no usable key: {e}"))),
+                Ok(Some(_)) => None,
             }
         })
         .collect()

@@ -473,6 +473,10 @@ fn a_new_session_says_where_it_is_and_leaving_says_how_to_come_back() {
         !screen.contains("/ opens the commands"),
         "the welcome stays only while empty: {screen}"
     );
+    // Left from a replay of it, the session it was opened from is the one to come back to.
+    pane.type_text("/replay");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("replay · read-only");
     crate::quit(&pane);
     let id = crate::session_file(&env)
         .unwrap()
