@@ -34,6 +34,7 @@ pub mod manifest;
 pub mod net;
 mod net_imports;
 mod net_stream;
+mod permission_settings;
 mod policy;
 pub mod process;
 mod process_imports;

@@ -55,6 +55,18 @@ impl Project {
         (out.status.code(), stderr(&out), calls)
     }
 
+    /// `smith eval` (with `--json` when `json`) of the turn, programs allowed, in the project.
+    fn eval(&self, json: bool) -> std::process::Command {
+        let mut args = vec!["eval", "-m", "scripted/t", "--script"];
+        if json {
+            args.insert(1, "--json");
+        }
+        args.extend([self.script.to_str().unwrap(), "--allow-process", "go"]);
+        let mut cmd = self.env.command(&args);
+        cmd.current_dir(&self.dir);
+        cmd
+    }
+
     fn notes(&self) -> String {
         std::fs::read_to_string(self.dir.join("notes.rs")).unwrap()
     }
@@ -345,10 +357,7 @@ fn a_turn_end_hook_runs_once_after_a_turn_that_edited_and_tells_the_person_how_i
     p.user_config(
         "hooks {\n    check {\n        turn-end \"edit|write\"\n        paths \"*.rs\"\n        run \"echo checked $SMITH_FILE_PATHS at $SMITH_STOP_REASON; echo $SMITH_HOOK_EVENT >> end.log\"\n    }\n    never {\n        turn-end \"read\"\n        run \"touch never\"\n    }\n    broken {\n        turn-end \"*\"\n        run \"echo the suite failed >&2; exit 3\"\n    }\n}\n",
     );
-    let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
-    args.push(p.script.to_str().unwrap());
-    args.extend(["--allow-process", "go"]);
-    let out = p.env.command(&args).current_dir(&p.dir).output().unwrap();
+    let out = p.eval(true).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // Once for the turn, after both calls; the hook for `read` had no call to match.
     let log = std::fs::read_to_string(p.dir.join("end.log")).unwrap();
@@ -397,10 +406,7 @@ fn a_turn_end_hook_runs_once_after_a_turn_that_edited_and_tells_the_person_how_i
         "{calls:?}"
     );
     // Plain output tells the person on stderr, and stdout keeps the answer only.
-    let mut args = vec!["eval", "-m", "scripted/t", "--script"];
-    args.push(p.script.to_str().unwrap());
-    args.extend(["--allow-process", "go"]);
-    let out = p.env.command(&args).current_dir(&p.dir).output().unwrap();
+    let out = p.eval(false).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("exited with status 3: the suite failed"),
@@ -440,13 +446,8 @@ fn sigterm_while_a_turn_end_hook_runs_ends_it_and_the_work_as_cancelled() {
     p.user_config(
         "hooks {\n    slow {\n        turn-end \"*\"\n        run \"touch started; sleep 600\"\n    }\n}\n",
     );
-    let mut args = vec!["eval", "--json", "-m", "scripted/t", "--script"];
-    args.push(p.script.to_str().unwrap());
-    args.extend(["--allow-process", "go"]);
     let child = p
-        .env
-        .command(&args)
-        .current_dir(&p.dir)
+        .eval(true)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

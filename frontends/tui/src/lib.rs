@@ -173,6 +173,19 @@ fn product_layer(
     }
 }
 
+/// The session a person leaving `ui` may come back to: the one it writes, or from a replay
+/// the one the replay was opened from (Esc goes back to it) — while its file stays.
+fn resumable(ui: &Ui) -> Option<SessionId> {
+    match (&ui.held, &ui.opened, &ui.back) {
+        (Held::Writer, Some((id, path)), _) | (Held::Replay, _, Some((id, path)))
+            if path.exists() =>
+        {
+            Some(*id)
+        }
+        _ => None,
+    }
+}
+
 /// Restores the terminal when dropped: returned errors and unwinding restore it too.
 struct Restore;
 
@@ -387,16 +400,10 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
             view::Ended::Exit(exit) => {
                 drop(terminal);
                 drop(_restore);
-                // From a replay, the session it was opened from (Esc goes back to it).
-                let resume = match (&ui.held, &ui.opened, &ui.back) {
-                    (Held::Writer, Some((id, path)), _) | (Held::Replay, _, Some((id, path)))
-                        if path.exists() =>
-                    {
-                        Some(*id)
-                    }
-                    _ => None,
-                };
-                return Ok(Ended { exit, resume });
+                return Ok(Ended {
+                    exit,
+                    resume: resumable(&ui),
+                });
             }
             view::Ended::Switch(target) => target,
         };
