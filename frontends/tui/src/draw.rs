@@ -195,6 +195,9 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             Span::styled(format!("  ({state})"), t.dim),
         ]);
     }
+    if let Some(Layer::Recall(recall)) = ui.layers.last() {
+        above.push(recall_line(ui, recall, &t));
+    }
     if ui.selected().is_some() && !matches!(ui.layers.last(), Some(Layer::Detail { .. })) {
         above.push(vec![Span::styled(
             " selected · ↑↓ move · y copies · c copies a code block · Enter opens in full · Esc leaves",
@@ -549,6 +552,42 @@ fn value_rows(
         ),
         t.dim,
     )]);
+}
+
+/// The prompt history search's line above the input: the query, which match the draft
+/// shows, and the keys.
+fn recall_line(ui: &Ui, recall: &crate::ui::Recall, t: &Theme) -> Vec<Span<'static>> {
+    let (found, shown) = recall.position(ui.editor.history());
+    let again = ui.keymap.keys_of(Action::HistorySearch);
+    let older = if again.is_empty() {
+        "↑".to_owned()
+    } else {
+        format!("{again}/↑")
+    };
+    let state = match (shown, recall.missed) {
+        (_, Some(_)) if found == 0 => "no prompt matches · Esc puts the draft back".to_owned(),
+        (Some(n), Some(true)) => {
+            format!(
+                "{n} of {found} · no older match · ↓ newer · Enter takes it · Esc puts the draft back"
+            )
+        }
+        (Some(n), Some(false)) => {
+            format!(
+                "{n} of {found} · no newer match · {older} older · Enter takes it · Esc puts the draft back"
+            )
+        }
+        (Some(n), None) => format!(
+            "{n} of {found} · {older} older · ↓ newer · Enter takes it · Esc puts the draft back"
+        ),
+        (None, _) => format!(
+            "type to search {found} prompts, newest first · {older} steps through them · Esc closes"
+        ),
+    };
+    vec![
+        Span::styled(" prompt search: ", t.heading),
+        Span::styled(sanitize(&recall.query).into_owned(), t.user),
+        Span::styled(format!("  ({state})"), t.dim),
+    ]
 }
 
 /// The help overlay's lines for an inner width of `width` columns: every action's keys in

@@ -54,6 +54,11 @@ pub enum Action {
     Interrupt,
     /// Open the command palette (as `/` on an empty draft does).
     Palette,
+    /// Search the prompts sent before (this session's and this run's) as you type. The
+    /// frontend's own: the product layer has no name for it (a new `key-action` case would
+    /// break the WIT's 1.x plugins), so no plugin or setting binds it, and a binding of its
+    /// key by the product layer or the user takes the key from it.
+    HistorySearch,
 }
 
 impl Action {
@@ -84,9 +89,9 @@ impl Action {
         }
     }
 
-    /// The product layer's name for it.
-    pub fn key_action(self) -> KeyAction {
-        match self {
+    /// The product layer's name for it; `None` for the frontend's own actions.
+    pub fn key_action(self) -> Option<KeyAction> {
+        Some(match self {
             Self::Submit => KeyAction::Submit,
             Self::Steer => KeyAction::Steer,
             Self::Newline => KeyAction::Newline,
@@ -108,7 +113,8 @@ impl Action {
             Self::Interrupt => KeyAction::Interrupt,
             Self::Quit => KeyAction::Quit,
             Self::Palette => KeyAction::Palette,
-        }
+            Self::HistorySearch => return None,
+        })
     }
 }
 
@@ -157,6 +163,10 @@ pub const ACTIONS: &[(Action, &str)] = &[
     (
         Action::Search,
         "Search the whole transcript, also history not yet shown (case ignored; matches highlighted). Type to search from the newest; Enter, Up or Ctrl+R go to the older match, Down to the newer; Esc closes the search and leaves the view there.",
+    ),
+    (
+        Action::HistorySearch,
+        "Search the prompts sent before (this session's, then this run's) as you type, newest first, case ignored; the match stands in the draft. Again (or Up) for an older match, Down for a newer one; Enter or Tab takes it into the draft to edit or send; Esc puts the draft back as it was.",
     ),
     (
         Action::Select,
@@ -212,11 +222,15 @@ pub const BUILT_IN: &[(&str, Action)] = &[
     ("Ctrl+D", Action::Quit),
 ];
 
+/// The keys of the frontend's own actions (no product-layer name): each holds its key
+/// unless the product layer binds the same key, whose binding then wins.
+pub const FRONTEND: &[(&str, Action)] = &[("Alt+R", Action::HistorySearch)];
+
 /// The built-in keys as the product layer takes them.
 pub fn built_in_specs() -> Vec<(KeySpec, KeyAction)> {
     BUILT_IN
         .iter()
-        .filter_map(|(k, a)| KeySpec::parse(k).ok().map(|s| (s, a.key_action())))
+        .filter_map(|(k, a)| Some((KeySpec::parse(k).ok()?, a.key_action()?)))
         .collect()
 }
 
@@ -284,7 +298,26 @@ impl Keymap {
                 "built in".into(),
             ));
         }
+        map.add_frontend_keys();
         map
+    }
+
+    /// The frontend's own keys ([`FRONTEND`]), each where nothing binds its key yet.
+    fn add_frontend_keys(&mut self) {
+        for (key, action) in FRONTEND {
+            let Ok(spec) = KeySpec::parse(key) else {
+                continue;
+            };
+            let (code, m) = event_of(&spec);
+            if !self
+                .entries
+                .iter()
+                .any(|(_, c, mm, ..)| *c == code && *mm == m)
+            {
+                self.entries
+                    .push((spec, code, m, Target::Action(*action), "built in".into()));
+            }
+        }
     }
 
     /// The bindings of `layer` (built-in keys included, as it composed them).
@@ -301,7 +334,9 @@ impl Keymap {
                 (b.key, code, m, target, b.origin.to_string())
             })
             .collect();
-        Self { entries }
+        let mut map = Self { entries };
+        map.add_frontend_keys();
+        map
     }
 
     /// What `event` triggers, if anything (key releases trigger nothing).
@@ -376,18 +411,25 @@ pub fn reference(layer: &ProductLayer) -> String {
             .map(|k| format!("`{k}`"))
             .collect();
         out.push_str(&format!(
-            "| {} | {} | `{}` | {} |\n",
+            "| {} | {} | {} | {} |\n",
             if keys.is_empty() {
                 "—".to_owned()
             } else {
                 keys.join(", ")
             },
             help.replace('|', "\\|"),
-            action_name(action.key_action()),
+            action
+                .key_action()
+                .map_or("— (the frontend's own: not bindable)".to_owned(), |a| {
+                    format!("`{}`", action_name(a))
+                }),
             origin
         ));
     }
-    out.push_str("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than 50 lines or 8 KiB becomes one `[paste N: L lines]` chip that sends the whole text. Ctrl+Z, unless bound, stops smith as a shell's job control does (the terminal given back; `fg` resumes). Shift+Enter starts a new line only where the terminal reports it apart from Enter (the keyboard protocol: kitty, WezTerm, foot, Ghostty, iTerm2 with it on); elsewhere use Ctrl+J or Alt+Enter.\n");
+    out.push_str(&format!("\nEditing keys (built in): Left/Right move by character, Ctrl+Left/Ctrl+Right (or Alt+B/Alt+F) by word, Home/End (or Ctrl+A/Ctrl+E) to the line's ends, Up/Down between lines and, on the first or last line, through the input history; Backspace and Delete remove a character, Ctrl+W (or Alt+Backspace) the word before the cursor, Ctrl+K to the end of the line, Ctrl+U the whole draft. A paste of more than {} lines or {} bytes becomes one `[paste N: L lines, SIZE]` chip that sends the whole text. Ctrl+Z, unless bound, stops smith as a shell's job control does (the terminal given back; `fg` resumes). Shift+Enter starts a new line only where the terminal reports it apart from Enter (the keyboard protocol: kitty, WezTerm, foot, Ghostty, iTerm2 with it on); elsewhere use Ctrl+J or Alt+Enter.\n",
+        smith_render_terminal::input::CHIP_LINES,
+        smith_render_terminal::input::CHIP_BYTES
+    ));
     out.push_str(&format!("\nThe mouse: {MOUSE}\n"));
     out
 }
@@ -423,7 +465,7 @@ mod tests {
         );
         for a in smith_app::product::KEY_ACTIONS {
             let action = Action::from_key_action(a.1);
-            assert_eq!(action.key_action(), a.1);
+            assert_eq!(action.key_action(), Some(a.1));
             assert!(
                 ACTIONS.iter().any(|(x, _)| *x == action),
                 "{action:?} has no help"

@@ -29,6 +29,8 @@ pub(crate) enum Layer {
     Detail { key: Key, scroll: usize },
     /// A picker: sessions, branches, plugins.
     Picker(crate::pickers::Picker),
+    /// The prompt history search.
+    Recall(crate::ui::Recall),
     /// Text a command read (a diff), titled, scrolled to line `scroll`.
     Text {
         title: String,
@@ -104,6 +106,7 @@ impl Ui {
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
         match self.layers.last_mut()? {
             Layer::Picker(_) => Some(self.picker_key(key, action)),
+            Layer::Recall(_) => self.recall_key(key, action),
             Layer::Help { scroll } | Layer::Detail { scroll, .. } | Layer::Text { scroll, .. } => {
                 match (action, key.code) {
                     (Some(Action::LineUp), _) | (_, KeyCode::Up) => {

@@ -24,6 +24,7 @@ use smith_app::product::wit::Layout;
 
 use crate::keys::{Action, Keymap, Target};
 use crate::layers::Layer;
+pub(crate) use recall::Recall;
 
 /// What the loop does for a key.
 #[derive(Debug, PartialEq)]
@@ -742,6 +743,7 @@ mod palette;
 mod pick;
 mod question;
 mod queue;
+mod recall;
 mod storage;
 #[cfg(test)]
 mod tests;

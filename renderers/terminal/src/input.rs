@@ -54,7 +54,7 @@ fn size(bytes: usize) -> String {
 }
 
 /// The draft being edited, its cursor, its pastes and the history of sent drafts.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Editor {
     text: String,
     /// A byte offset into `text`, on a grapheme boundary.
@@ -372,6 +372,21 @@ impl Editor {
         }
         self.remember(&out);
         true
+    }
+
+    /// Put `other`'s draft — its text, cursor and pastes — in place of this one's, keeping
+    /// this editor's history: how a search through the history puts back the draft it set
+    /// aside.
+    pub fn restore_draft(&mut self, other: &Editor) {
+        self.text.clone_from(&other.text);
+        self.cursor = other.cursor;
+        self.pastes.clone_from(&other.pastes);
+        self.browsing = None;
+    }
+
+    /// The history of sent drafts, oldest first (at most [`HISTORY`]).
+    pub fn history(&self) -> &[String] {
+        &self.history
     }
 
     /// Add `text` to the history (unless it is blank or the newest entry already), bounded:

@@ -454,7 +454,8 @@ fn a_new_session_says_where_it_is_and_leaving_says_how_to_come_back() {
             && screen.contains(
                 "model scripted/demo · permission mode auto-edit · sandbox workspace-write"
             )
-            && screen.contains("/ opens the commands"),
+            && screen.contains("/ opens the commands")
+            && screen.contains("Alt+R searches your prompts"),
         "{screen}"
     );
     // Left with nothing said, the new session is not kept: nothing to come back to.
@@ -487,4 +488,47 @@ fn a_new_session_says_where_it_is_and_leaving_says_how_to_come_back() {
     pane.wait_for_text(&format!(
         "smith: resume this session with: smith --session {id}"
     ));
+}
+
+#[test]
+fn alt_r_finds_an_earlier_prompt_of_the_session_and_takes_it_into_the_draft() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    for prompt in ["fix the parser", "write tests"] {
+        pane.type_text(prompt);
+        pane.keys(&["Enter"]);
+        pane.wait_for_text(&format!("› {prompt}"));
+        pane.wait_for_text("∴ thinking");
+        pane.wait_for_screen("the turn ended", |s| s.contains("scripted/demo · idle"));
+    }
+    crate::quit(&pane);
+    pane.wait_for_text("resume this session with");
+
+    // Continued in a new process, the session's prompts are searched.
+    let pane = Pane::start(&env, &["--model", "scripted/demo", "--continue"], &[]);
+    pane.wait_for_screen("the session's turns", |s| {
+        s.matches("∴ thinking").count() == 2
+    });
+    pane.type_text("half typed");
+    pane.keys(&["M-r"]);
+    pane.wait_for_text("prompt search:");
+    pane.type_text("PARS");
+    let screen = pane.wait_for_screen("the match", |s| s.contains("1 of 1"));
+    assert!(
+        screen.contains("prompt search: PARS") && screen.contains("fix the parser"),
+        "{screen}"
+    );
+    pane.keys(&["Enter"]);
+    pane.wait_for_screen("the search closed", |s| !s.contains("prompt search:"));
+    pane.keys(&["Enter"]);
+    let screen = pane.wait_for_screen("the prompt sent again", |s| {
+        s.matches("∴ thinking").count() == 3
+    });
+    assert_eq!(screen.matches("› fix the parser").count(), 2, "{screen}");
+    // The draft the search replaced is kept: Up brings it back.
+    pane.wait_for_text("scripted/demo · idle");
+    pane.keys(&["Up", "Up"]);
+    pane.wait_for_text("half typed");
+    crate::quit(&pane);
 }

@@ -21,6 +21,7 @@ pub(super) fn draw(ui: &Ui, welcome: &Welcome, t: &Theme, area: Rect, buf: &mut 
     let hints: Vec<String> = [
         keys(Action::Help, "shows the keys"),
         Some("/ opens the commands".to_owned()),
+        keys(Action::HistorySearch, "searches your prompts"),
         keys(Action::Quit, "quits"),
     ]
     .into_iter()

@@ -139,6 +139,10 @@ impl Ui {
                 self.open_search();
                 None
             }
+            Action::HistorySearch => {
+                self.open_recall();
+                None
+            }
             Action::Select => {
                 self.open_select();
                 None

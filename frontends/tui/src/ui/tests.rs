@@ -281,3 +281,100 @@ fn a_chunk_asked_for_before_the_view_jumped_does_not_replace_what_it_holds() {
     ui.chunk(ui.epoch, history_chunk(8, 30));
     assert_eq!(ui.window.resident(), vec![8, 7]);
 }
+
+fn alt(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT)
+}
+
+fn recall_ui() -> Ui {
+    let mut ui = ui();
+    for p in ["fix the parser", "write tests", "fix the lexer"] {
+        ui.editor.remember(p);
+    }
+    typed(&mut ui, "half typed");
+    ui
+}
+
+#[test]
+fn alt_r_searches_the_prompts_sent_newest_first_and_esc_puts_the_draft_back() {
+    let mut ui = recall_ui();
+    assert_eq!(ui.key(alt('r')), None);
+    typed(&mut ui, "FIX");
+    assert_eq!(
+        ui.editor.shown(),
+        "fix the lexer",
+        "newest match, case ignored"
+    );
+    ui.key(alt('r'));
+    assert_eq!(
+        ui.editor.shown(),
+        "fix the parser",
+        "again: the older match"
+    );
+    ui.key(key(KeyCode::Up));
+    assert_eq!(ui.editor.shown(), "fix the parser", "no older match: kept");
+    let Some(crate::layers::Layer::Recall(recall)) = ui.layers.last() else {
+        panic!("the search is open");
+    };
+    assert_eq!(recall.missed, Some(true));
+    assert_eq!(recall.position(ui.editor.history()), (2, Some(2)));
+    ui.key(key(KeyCode::Down));
+    assert_eq!(ui.editor.shown(), "fix the lexer");
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.layers.is_empty());
+    assert_eq!(ui.editor.shown(), "half typed", "Esc puts the draft back");
+}
+
+#[test]
+fn enter_takes_the_match_into_the_draft_keeping_the_draft_it_replaced_in_the_history() {
+    let mut ui = recall_ui();
+    ui.key(alt('r'));
+    typed(&mut ui, "pars");
+    assert_eq!(ui.key(key(KeyCode::Enter)), None, "taken, not sent");
+    assert!(ui.layers.is_empty());
+    assert_eq!(ui.editor.shown(), "fix the parser");
+    assert_eq!(
+        ui.editor.history().last().map(String::as_str),
+        Some("half typed"),
+        "the replaced draft is kept: Up brings it back"
+    );
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Submit("fix the parser".into()))
+    );
+}
+
+#[test]
+fn a_query_matching_nothing_shows_the_draft_and_another_key_takes_the_match_and_acts() {
+    let mut ui = recall_ui();
+    ui.key(alt('r'));
+    typed(&mut ui, "zzz");
+    assert_eq!(ui.editor.shown(), "half typed");
+    let Some(crate::layers::Layer::Recall(recall)) = ui.layers.last() else {
+        panic!("the search is open");
+    };
+    assert_eq!(recall.position(ui.editor.history()), (0, None));
+    // Backspace widens it again.
+    for _ in 0..3 {
+        ui.key(key(KeyCode::Backspace));
+    }
+    typed(&mut ui, "tests");
+    assert_eq!(ui.editor.shown(), "write tests");
+    // Left takes the match and moves in it.
+    ui.key(key(KeyCode::Left));
+    assert!(ui.layers.is_empty());
+    ui.key(key(KeyCode::Char('!')));
+    assert_eq!(ui.editor.shown(), "write test!s");
+}
+
+#[test]
+fn with_no_prompt_sent_alt_r_says_there_is_nothing_to_search() {
+    let mut ui = ui();
+    ui.key(alt('r'));
+    assert!(ui.layers.is_empty());
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("no prompt sent yet"))
+    );
+}
