@@ -537,11 +537,32 @@ pub fn attach_image(
         });
     }
     let bytes = std::fs::read(path).map_err(unreadable)?;
-    let media_type = smith::Image::sniff(&bytes).ok_or_else(|| PromptError::NotAnImage {
+    attach_image_bytes(prompt, &bytes, shown, bounds)
+}
+
+/// Attach the image `bytes` (PNG, JPEG, GIF or WebP, by their signature) to `prompt`, shown
+/// and recorded as `shown` (what the person knows it as, e.g. `clipboard image 1`): how a
+/// frontend attaches an image it holds, such as one pasted from the system clipboard.
+///
+/// # Errors
+/// [`PromptError`]: too many images, not an image, or over the image bounds.
+pub fn attach_image_bytes(
+    prompt: &mut Prompt,
+    bytes: &[u8],
+    shown: &str,
+    bounds: Bounds,
+) -> Result<(), PromptError> {
+    if prompt.images.len() >= bounds.files {
+        return Err(PromptError::TooManyImages {
+            count: prompt.images.len() + 1,
+            max: bounds.files,
+        });
+    }
+    let media_type = smith::Image::sniff(bytes).ok_or_else(|| PromptError::NotAnImage {
         mention: shown.to_owned(),
     })?;
     let so_far: u64 = prompt.images.iter().map(smith::Image::decoded_len).sum();
-    let attached = image(shown, media_type, &bytes, bounds, so_far)?;
+    let attached = image(shown, media_type, bytes, bounds, so_far)?;
     prompt.add_image(attached);
     Ok(())
 }

@@ -557,7 +557,7 @@ fn value_rows(
 /// The prompt history search's line above the input: the query, which match the draft
 /// shows, and the keys.
 fn recall_line(ui: &Ui, recall: &crate::ui::Recall, t: &Theme) -> Vec<Span<'static>> {
-    let (found, shown) = recall.position(ui.editor.history());
+    let (found, shown) = recall.position(ui.editor.history(), &ui.editor.expanded());
     let again = ui.keymap.keys_of(Action::HistorySearch);
     let older = if again.is_empty() {
         "↑".to_owned()
@@ -609,6 +609,12 @@ fn help_lines(ui: &Ui, t: &Theme, width: u16) -> Vec<Line<'static>> {
             )
         })
         .collect();
+    if ui.vim.is_some() {
+        rows_.push((
+            "Vim mode".to_owned(),
+            "on (tui.input-mode vim): Esc in insert mode goes to normal mode, where h j k l w b e 0 ^ $ gg G move, x X D C s S dd cc dw cw db d$ d0 edit, i a I A o O insert and u undoes; Esc in normal mode is the Esc above.".to_owned(),
+        ));
+    }
     rows_.push(("Mouse".to_owned(), crate::keys::MOUSE.to_owned()));
     rows_.push((String::new(), String::new()));
     rows_.push((

@@ -73,6 +73,8 @@ pub(crate) enum Event {
     Unprepared(String),
     /// A submission was refused before admission (nothing written): why.
     Refused(String),
+    /// The clipboard's image read for the draft, or why there is none.
+    Pasted(Result<crate::paste_image::Pasted, String>),
     /// The queue changed: input this UI queued was admitted (its submission), or input was
     /// withdrawn (`None`).
     Queued(Option<smith::EntryId>),

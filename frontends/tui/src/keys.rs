@@ -59,6 +59,9 @@ pub enum Action {
     /// break the WIT's 1.x plugins), so no plugin or setting binds it, and a binding of its
     /// key by the product layer or the user takes the key from it.
     HistorySearch,
+    /// Paste the system clipboard's image into the draft (the frontend's own, as
+    /// [`Action::HistorySearch`] is).
+    PasteImage,
 }
 
 impl Action {
@@ -113,7 +116,7 @@ impl Action {
             Self::Interrupt => KeyAction::Interrupt,
             Self::Quit => KeyAction::Quit,
             Self::Palette => KeyAction::Palette,
-            Self::HistorySearch => return None,
+            Self::HistorySearch | Self::PasteImage => return None,
         })
     }
 }
@@ -167,6 +170,10 @@ pub const ACTIONS: &[(Action, &str)] = &[
     (
         Action::HistorySearch,
         "Search the prompts sent before (this session's, then this run's) as you type, newest first, case ignored; the match stands in the draft. Again (or Up) for an older match, Down for a newer one; Enter or Tab takes it into the draft to edit or send; Esc puts the draft back as it was.",
+    ),
+    (
+        Action::PasteImage,
+        "Paste the image the system clipboard holds (a screenshot, a copied picture) into the draft as a chip `[image N: W×H PNG, SIZE]`; it is sent with the draft, to a model that takes images (one that does not refuses the input, nothing written). Text is pasted with the terminal's own paste key.",
     ),
     (
         Action::Select,
@@ -224,7 +231,10 @@ pub const BUILT_IN: &[(&str, Action)] = &[
 
 /// The keys of the frontend's own actions (no product-layer name): each holds its key
 /// unless the product layer binds the same key, whose binding then wins.
-pub const FRONTEND: &[(&str, Action)] = &[("Alt+R", Action::HistorySearch)];
+pub const FRONTEND: &[(&str, Action)] = &[
+    ("Alt+R", Action::HistorySearch),
+    ("Ctrl+V", Action::PasteImage),
+];
 
 /// The built-in keys as the product layer takes them.
 pub fn built_in_specs() -> Vec<(KeySpec, KeyAction)> {

@@ -29,6 +29,7 @@ pub mod history;
 pub mod keys;
 mod layers;
 mod palette;
+mod paste_image;
 mod pickers;
 mod question_view;
 mod replay;
@@ -359,6 +360,7 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
         cwd.clone(),
     );
     ui.notify = notify;
+    ui.set_vim(setting(&app, "tui.input-mode").as_deref() == Some("vim"));
     ui.hyperlinks = caps.hyperlinks;
     ui.set_product(std::sync::Arc::new(product));
     for n in product_notices {

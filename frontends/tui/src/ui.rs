@@ -59,6 +59,15 @@ pub(crate) enum Effect {
     /// Run a turn for this input as a new branch from this entry (an earlier message
     /// edited).
     SubmitAt(String, EntryId),
+    /// Run a turn for this input with these images (pasted from the clipboard), as a new
+    /// branch from an entry when one is given.
+    SubmitImages {
+        text: String,
+        at: Option<EntryId>,
+        images: Vec<crate::paste_image::Pasted>,
+    },
+    /// Read the system clipboard's image for the draft.
+    PasteImage,
     /// Change the session or the working tree through the work thread (undo, select…).
     Write(crate::work::Write),
     /// Go to another session (closing this one).
@@ -250,6 +259,16 @@ pub(crate) struct Ui {
     overlay: overlay::Overlay,
     /// URLs shown are written as OSC 8 hyperlinks (`tui.hyperlinks`).
     pub(crate) hyperlinks: bool,
+    /// The input's vi mode (`tui.input-mode vim`), when on.
+    pub(crate) vim: Option<vim::Vim>,
+    /// The images pasted into the draft, by the id of their chip.
+    pub(crate) images: Vec<(u64, crate::paste_image::Pasted)>,
+    /// The images of the submission sent and not yet admitted, by id (a refusal gives them
+    /// back).
+    pub(crate) images_sent: Vec<(u64, crate::paste_image::Pasted)>,
+    /// The number of the latest image pasted (they number from 1; a chip's id is its
+    /// number).
+    pub(crate) next_image: u64,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,
 }
@@ -325,6 +344,10 @@ impl Ui {
             editing: None,
             chosen: None,
             listing: Arc::default(),
+            vim: None,
+            images: Vec::new(),
+            images_sent: Vec::new(),
+            next_image: 0,
             #[cfg(debug_assertions)]
             fault: false,
         }
@@ -379,6 +402,7 @@ impl Ui {
             } if self.admitting => {
                 self.admitting = false;
                 self.sent = None;
+                self.images_sent.clear();
                 self.running = Some(EntryId(*submission));
                 self.round = 0;
                 self.status.state = "admitted".into();
@@ -521,10 +545,21 @@ impl Ui {
             return self.question_key(key, action);
         }
         self.hint = None;
+        let had_draft = !self.editor.is_empty();
+        // A draft sent, cleared or run as a command: the next one starts in insert mode.
+        let fresh_draft = |ui: &mut Self| {
+            if had_draft && ui.editor.is_empty() {
+                ui.vim_reset();
+            }
+        };
         if let Some(effect) = self.palette_key(key, action) {
+            fresh_draft(self);
             return effect;
         }
-        match (action, target) {
+        if let Some(effect) = self.vim_key(key, action) {
+            return effect;
+        }
+        let effect = match (action, target) {
             (Some(a), _) => self.act(a),
             (None, Some(Target::Command(name))) => self.command(name),
             (None, _) => {
@@ -537,7 +572,9 @@ impl Ui {
                 }
                 None
             }
-        }
+        };
+        fresh_draft(self);
+        effect
     }
 
     /// This UI with the bundled product layer (its default commands and bindings), for tests
@@ -572,6 +609,7 @@ impl Ui {
         next.focused = self.focused;
         next.listing = self.listing;
         next.chosen = self.chosen;
+        next.set_vim(self.vim.is_some());
         next.window.live.show_thinking = self.window.live.show_thinking;
         #[cfg(debug_assertions)]
         {
@@ -707,8 +745,14 @@ impl Ui {
 
     /// Clear the draft, keeping it in the history (Up brings it back), and say so.
     fn stash_draft(&mut self) {
-        if self.editor.stash() {
-            self.hint = Some("draft cleared; Up brings it back".into());
+        let images = !self.editor.attachments().is_empty();
+        if self.editor.stash() || images {
+            self.hint = Some(if images {
+                "draft cleared; Up brings its text back, not its image (Ctrl+V pastes it again)"
+                    .into()
+            } else {
+                "draft cleared; Up brings it back".into()
+            });
         }
     }
 
@@ -726,7 +770,9 @@ impl Ui {
                 && self.editor.is_empty()
             {
                 self.editor.set_text(&text);
+                self.restore_images();
             }
+            self.images_sent.clear();
         }
         self.notice(NoticeLevel::Error, why);
     }
@@ -738,6 +784,7 @@ impl Ui {
 }
 
 mod act;
+mod images;
 mod overlay;
 mod palette;
 mod pick;
@@ -747,3 +794,4 @@ mod recall;
 mod storage;
 #[cfg(test)]
 mod tests;
+mod vim;

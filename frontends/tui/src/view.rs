@@ -182,6 +182,7 @@ pub(crate) fn run(
                                 ),
                                 &events,
                             ),
+                            Effect::PasteImage => crate::paste_image::start(&events),
                             Effect::Read(op) => {
                                 crate::go::read(&env.app, &env.cwd, ui, op, &events)
                             }
@@ -275,6 +276,7 @@ pub(crate) fn run(
                     ui.unprepared = Some(why);
                 }
                 Event::Refused(why) => ui.refused(why),
+                Event::Pasted(read) => ui.pasted(read),
                 Event::Unqueued(text, why) => {
                     if ui.editor.is_empty() {
                         ui.editor.set_text(&text);
@@ -376,8 +378,9 @@ pub(crate) fn run(
 /// input stays responsive; the work thread's commands go to it.
 fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events) {
     let command = match effect {
-        Effect::Submit(text) => Some(work::Command::Submit(text, None)),
-        Effect::SubmitAt(text, at) => Some(work::Command::Submit(text, Some(at))),
+        Effect::Submit(text) => Some(work::Command::Submit(text, None, Vec::new())),
+        Effect::SubmitAt(text, at) => Some(work::Command::Submit(text, Some(at), Vec::new())),
+        Effect::SubmitImages { text, at, images } => Some(work::Command::Submit(text, at, images)),
         Effect::Compact(focus) => Some(work::Command::Compact(focus)),
         Effect::SetModel(selection, thinking) => Some(work::Command::SetModel(selection, thinking)),
         Effect::SetPermissionMode(mode) => Some(work::Command::SetPermissionMode(mode)),

@@ -25,7 +25,7 @@ pub(crate) enum Command {
     /// branch from it (an earlier message edited): the branch ending there is selected first
     /// (recorded), the transcript read again, then the input admitted with it as its explicit
     /// destination.
-    Submit(String, Option<EntryId>),
+    Submit(String, Option<EntryId>, Vec<crate::paste_image::Pasted>),
     /// A change of the session or the working tree through the session's writer.
     Write(Write),
     /// Compact the session, with what the summary should focus on.
@@ -173,7 +173,9 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
     let mut keep = false;
     while let Ok(command) = rx.recv() {
         match command {
-            Command::Submit(input, at) => submit(&mut runner, &input, at, &cwd, &live, &events),
+            Command::Submit(input, at, images) => {
+                submit(&mut runner, (&input, &images), at, &cwd, &live, &events);
+            }
             Command::Compact(focus) => {
                 let request = smith_app::runner::CompactRequest {
                     instructions: focus,
@@ -310,7 +312,7 @@ fn refresh_catalog(
 /// input admitted with it as its explicit destination.
 fn submit(
     runner: &mut Runner,
-    input: &str,
+    (input, images): (&str, &[crate::paste_image::Pasted]),
     at: Option<EntryId>,
     cwd: &std::path::Path,
     live: &Arc<LiveIntents>,
@@ -322,16 +324,23 @@ fn submit(
         ));
         return;
     }
-    let prompt =
-        match smith_app::prompt::expand(input, cwd, None, smith_app::prompt::Bounds::default()) {
-            Ok(p) => p,
-            Err(e) => {
-                events.send(Event::Refused(format!(
-                    "{e}; nothing was sent (edit the draft and send it again)"
-                )));
-                return;
-            }
-        };
+    let bounds = smith_app::prompt::Bounds::default();
+    let expanded = smith_app::prompt::expand(input, cwd, None, bounds).and_then(|mut prompt| {
+        for image in images {
+            let shown = format!("clipboard image ({})", image.label);
+            smith_app::prompt::attach_image_bytes(&mut prompt, &image.png, &shown, bounds)?;
+        }
+        Ok(prompt)
+    });
+    let prompt = match expanded {
+        Ok(p) => p,
+        Err(e) => {
+            events.send(Event::Refused(format!(
+                "{e}; nothing was sent (edit the draft and send it again)"
+            )));
+            return;
+        }
+    };
     let mut sink = LiveSink(Arc::clone(live));
     if let Some(at) = at {
         if let Err(e) = runner.apply(SessionCommand::Select(at), &mut sink, &Cancel::new()) {

@@ -17,6 +17,8 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::Theme;
 
+mod vi;
+
 /// A paste of more lines than this becomes a chip.
 pub const CHIP_LINES: usize = 10;
 /// A paste of more bytes than this becomes a chip.
@@ -41,7 +43,7 @@ fn is_word(segment: &str) -> bool {
 }
 
 /// `bytes` for a person: `812 B`, `9.4 KiB`, `3.1 MiB`.
-fn size(bytes: usize) -> String {
+pub fn size(bytes: usize) -> String {
     const KIB: f64 = 1024.0;
     let b = bytes as f64;
     if b < KIB {
@@ -53,13 +55,39 @@ fn size(bytes: usize) -> String {
     }
 }
 
+/// What a chip of the draft stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Chip {
+    /// A large paste: sent as its text (shared, so a draft's copy — an undo step — is cheap).
+    Paste(std::sync::Arc<str>),
+    /// Something attached beside the text (a pasted image), known to the caller by `id`:
+    /// sent as nothing, shown as `[label]`.
+    Attachment { id: u64, label: String },
+}
+
+/// A draft as [`Editor::draft`] took it: text, cursor and pastes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Draft {
+    text: String,
+    cursor: usize,
+    pastes: Vec<Chip>,
+}
+
+impl Draft {
+    /// Whether `other` holds the same text and pastes (wherever its cursor is): a command
+    /// that changed neither only moved.
+    pub fn same_text(&self, other: &Draft) -> bool {
+        self.text == other.text && self.pastes == other.pastes
+    }
+}
+
 /// The draft being edited, its cursor, its pastes and the history of sent drafts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Editor {
     text: String,
     /// A byte offset into `text`, on a grapheme boundary.
     cursor: usize,
-    pastes: Vec<String>,
+    pastes: Vec<Chip>,
     history: Vec<String>,
     /// While browsing history: the entry shown and the draft set aside.
     browsing: Option<(usize, String)>,
@@ -86,11 +114,17 @@ impl Editor {
     /// control sequence to the terminal and every character has a visible width.
     fn display(&self, c: char) -> String {
         match chip_index(c).and_then(|i| self.pastes.get(i).map(|p| (i, p))) {
-            Some((i, paste)) => {
+            Some((i, Chip::Paste(paste))) => {
                 let n = paste.lines().count();
                 let plural = if n == 1 { "" } else { "s" };
-                format!("[paste {}: {n} line{plural}, {}]", i + 1, size(paste.len()))
+                let number = self.pastes[..i]
+                    .iter()
+                    .filter(|c| matches!(c, Chip::Paste(_)))
+                    .count()
+                    + 1;
+                format!("[paste {number}: {n} line{plural}, {}]", size(paste.len()))
             }
+            Some((_, Chip::Attachment { label, .. })) => format!("[{label}]"),
             None if c == '\t' => "    ".to_owned(),
             None if c.is_control() && c != '\n' => match u32::from(c) {
                 n @ 0..0x20 => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
@@ -170,11 +204,42 @@ impl Editor {
                 // Past the chip range (tens of thousands of pastes): inserted as text.
                 return self.insert_raw(&text);
             };
-            self.pastes.push(text);
+            self.pastes.push(Chip::Paste(text.into()));
             self.insert_raw(&chip.to_string());
         } else {
             self.insert_raw(&text);
         }
+    }
+
+    /// Insert a chip for an attachment at the cursor — shown as `[label]`, moving and
+    /// deleting as one character, sent as nothing — that the caller knows by `id` (see
+    /// [`Editor::attachments`]). False when the draft holds as many chips as it can (tens of
+    /// thousands): nothing is inserted.
+    pub fn attach(&mut self, id: u64, label: &str) -> bool {
+        let index = self.pastes.len();
+        let Some(chip) = char::from_u32(CHIP_BASE + index as u32)
+            .filter(|_| CHIP_BASE + (index as u32) <= CHIP_LAST)
+        else {
+            return false;
+        };
+        self.pastes.push(Chip::Attachment {
+            id,
+            label: Self::clean(label).replace('\n', " "),
+        });
+        self.insert_raw(&chip.to_string());
+        true
+    }
+
+    /// The ids of the attachment chips the draft holds, in the order they stand (one deleted
+    /// from the text is not among them).
+    pub fn attachments(&self) -> Vec<u64> {
+        self.text
+            .chars()
+            .filter_map(|c| match chip_index(c).and_then(|i| self.pastes.get(i)) {
+                Some(Chip::Attachment { id, .. }) => Some(*id),
+                _ => None,
+            })
+            .collect()
     }
 
     fn prev_boundary(&self, at: usize) -> usize {
@@ -341,7 +406,8 @@ impl Editor {
         let mut out = String::with_capacity(self.text.len());
         for c in self.text.chars() {
             match chip_index(c).and_then(|i| self.pastes.get(i)) {
-                Some(paste) => out.push_str(paste),
+                Some(Chip::Paste(paste)) => out.push_str(paste),
+                Some(Chip::Attachment { .. }) => {}
                 None => out.push(c),
             }
         }
@@ -378,10 +444,39 @@ impl Editor {
     /// this editor's history: how a search through the history puts back the draft it set
     /// aside.
     pub fn restore_draft(&mut self, other: &Editor) {
-        self.text.clone_from(&other.text);
-        self.cursor = other.cursor;
-        self.pastes.clone_from(&other.pastes);
+        self.set_draft(&other.draft());
+    }
+
+    /// The draft as it stands — text, cursor, pastes — to put back later with
+    /// [`Editor::set_draft`] (an undo step).
+    pub fn draft(&self) -> Draft {
+        Draft {
+            text: self.text.clone(),
+            cursor: self.cursor,
+            pastes: self.pastes.clone(),
+        }
+    }
+
+    /// Put back a draft [`Editor::draft`] took (the history is kept).
+    pub fn set_draft(&mut self, draft: &Draft) {
+        self.text.clone_from(&draft.text);
+        self.cursor = draft.cursor.min(self.text.len());
+        self.pastes.clone_from(&draft.pastes);
         self.browsing = None;
+    }
+
+    /// Delete the draft's first character (a chip as one): how `//text` sends `/text` with
+    /// its chips kept.
+    pub fn delete_first_char(&mut self) {
+        let Some(first) = self.text.chars().next() else {
+            return;
+        };
+        let n = first.len_utf8();
+        self.text.replace_range(..n, "");
+        self.cursor = self.cursor.saturating_sub(n);
+        while !self.text.is_char_boundary(self.cursor) {
+            self.cursor -= 1;
+        }
     }
 
     /// The history of sent drafts, oldest first (at most [`HISTORY`]).

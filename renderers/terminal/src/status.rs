@@ -31,6 +31,8 @@ pub struct Status {
     pub unconfined: bool,
     /// The permission mode the next run uses (`plan`, `ask`, `auto-edit`, `auto`), when known.
     pub permission_mode: Option<String>,
+    /// The input's mode where it has modes (vi's `NORMAL`, `INSERT`), shown first.
+    pub input_mode: Option<String>,
 }
 
 /// Draws a [`Status`] into one line.
@@ -48,6 +50,9 @@ impl Widget for StatusLine<'_> {
         let t = self.theme;
         buf.set_style(area, t.status);
         let mut left = vec![format!(" {}", s.model), s.state.clone()];
+        if let Some(mode) = &s.input_mode {
+            left[0] = format!(" -- {mode} -- ·{}", left[0]);
+        }
         if let Some(mode) = &s.permission_mode {
             left.push(format!("mode {mode}"));
         }

@@ -427,6 +427,7 @@ fn status_line_narrow_and_wide_writer_and_observer() {
         queued: 1,
         unconfined: false,
         permission_mode: None,
+        input_mode: None,
     };
     let theme = Theme::default();
     insta::assert_debug_snapshot!("wide", status_line(&status, 100, &theme));
@@ -445,6 +446,14 @@ fn status_line_narrow_and_wide_writer_and_observer() {
     moded.permission_mode = Some("ask".into());
     let line = text(&status_line(&moded, 100, &theme));
     assert!(line.contains("round 2 · streaming · mode ask"), "{line:?}");
+    // The vi mode's mode, when on, comes first.
+    let mut vi = moded.clone();
+    vi.input_mode = Some("NORMAL".into());
+    let line = text(&status_line(&vi, 100, &theme));
+    assert!(
+        line.starts_with(" -- NORMAL -- · anthropic/claude-sonnet-4 · round 2"),
+        "{line:?}"
+    );
     status.access = Some(Access::Observer);
     insta::assert_debug_snapshot!("observer", status_line(&status, 100, &Theme::plain()));
 }

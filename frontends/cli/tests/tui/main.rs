@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod input;
 mod pane;
 mod permissions;
 mod product;

@@ -71,7 +71,7 @@ fn slash_lists_the_commands_filters_them_and_runs_one_from_the_palette_and_by_it
     pane.keys(&["F1"]);
     pane.wait_for_text("Keys and commands");
     // The commands follow the keys: scroll to them.
-    pane.keys(&["PageDown", "PageDown", "PageDown"]);
+    pane.keys(&["PageDown", "PageDown", "PageDown", "PageDown", "PageDown"]);
     pane.wait_for_text("/theme NAME");
     pane.escape_until_gone("Keys and commands");
     // A verb is carried out: with nothing to undo, the refusal says so.

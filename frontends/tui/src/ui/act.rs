@@ -36,7 +36,8 @@ impl Ui {
                     return None;
                 }
                 if shown.starts_with("//") {
-                    self.editor.set_text(&shown[1..]);
+                    // One `/` less, the chips kept.
+                    self.editor.delete_first_char();
                 }
                 if self.busy() && self.editing.is_some() {
                     self.hint = Some(
@@ -44,7 +45,29 @@ impl Ui {
                     );
                     return None;
                 }
+                let images = self.draft_images();
+                if !images.is_empty() {
+                    if self.busy() {
+                        self.hint = Some("an image goes with a turn of its own: send this draft once the work has ended (or delete the image's chip to queue the text)".into());
+                        return None;
+                    }
+                    if self.editor.expanded().trim().is_empty() {
+                        self.hint = Some(
+                            "say what to do with the image: type a few words beside it, then send"
+                                .into(),
+                        );
+                        return None;
+                    }
+                }
+                if !images.is_empty() {
+                    self.sent_images();
+                }
                 let text = self.editor.submit()?;
+                if !images.is_empty() {
+                    let at = self.editing.take().map(|(at, _)| at);
+                    self.sending(&text);
+                    return Some(Effect::SubmitImages { text, at, images });
+                }
                 if self.busy() {
                     let delivery = if action == Action::Steer {
                         Delivery::Steer
@@ -66,6 +89,7 @@ impl Ui {
                 self.editor.newline();
                 None
             }
+            Action::PasteImage => self.paste_image(),
             Action::Withdraw => {
                 let last = self.queued.last()?.clone();
                 if !self.editor.is_empty() {

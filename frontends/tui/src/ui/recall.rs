@@ -16,7 +16,9 @@ use crate::keys::Action;
 pub(crate) struct Recall {
     /// What is searched for, as typed.
     pub(crate) query: String,
-    /// The history index of the match in the draft (`None`: no match yet).
+    /// The history index of the match in the draft when it was found (`None`: no match
+    /// yet). The history may change meanwhile (a resumed session's prompts arrive before
+    /// it): [`Recall::current`] finds the match again by its text.
     pub(crate) at: Option<usize>,
     /// The last step found nothing: `Some(true)` older, `Some(false)` newer.
     pub(crate) missed: Option<bool>,
@@ -31,19 +33,26 @@ fn matches(prompt: &str, query: &str) -> bool {
 }
 
 impl Recall {
-    /// How many prompts of `history` match, and the number of the one shown among them
-    /// counting from the newest (1).
-    pub(crate) fn position(&self, history: &[String]) -> (usize, Option<usize>) {
+    /// Where the match `shown` (the draft's text) stands in `history` now: the newest entry
+    /// holding it, while there is a match.
+    pub(crate) fn current(&self, history: &[String], shown: &str) -> Option<usize> {
+        self.at?;
+        history.iter().rposition(|h| h == shown)
+    }
+
+    /// How many prompts of `history` match, and the number of the one shown (`shown`, the
+    /// draft's text) among them counting from the newest (1).
+    pub(crate) fn position(&self, history: &[String], shown: &str) -> (usize, Option<usize>) {
         let query = self.query.to_lowercase();
         let found: Vec<usize> = (0..history.len())
             .rev()
             .filter(|i| matches(&history[*i], &query))
             .collect();
-        let shown = self
-            .at
+        let current = self
+            .current(history, shown)
             .and_then(|at| found.iter().position(|i| *i == at))
             .map(|n| n + 1);
-        (found.len(), shown)
+        (found.len(), current)
     }
 }
 
@@ -117,7 +126,11 @@ impl Ui {
         };
         let history = self.editor.history();
         let query = recall.query.to_lowercase();
-        let from = if restart { None } else { recall.at };
+        let from = if restart {
+            None
+        } else {
+            recall.current(history, &self.editor.expanded())
+        };
         let current = from.and_then(|i| history.get(i));
         let candidate = |i: &usize| matches(&history[*i], &query) && Some(&history[*i]) != current;
         let found = if older {

@@ -317,7 +317,10 @@ fn alt_r_searches_the_prompts_sent_newest_first_and_esc_puts_the_draft_back() {
         panic!("the search is open");
     };
     assert_eq!(recall.missed, Some(true));
-    assert_eq!(recall.position(ui.editor.history()), (2, Some(2)));
+    assert_eq!(
+        recall.position(ui.editor.history(), &ui.editor.expanded()),
+        (2, Some(2))
+    );
     ui.key(key(KeyCode::Down));
     assert_eq!(ui.editor.shown(), "fix the lexer");
     ui.key(key(KeyCode::Esc));
@@ -353,7 +356,10 @@ fn a_query_matching_nothing_shows_the_draft_and_another_key_takes_the_match_and_
     let Some(crate::layers::Layer::Recall(recall)) = ui.layers.last() else {
         panic!("the search is open");
     };
-    assert_eq!(recall.position(ui.editor.history()), (0, None));
+    assert_eq!(
+        recall.position(ui.editor.history(), &ui.editor.expanded()),
+        (0, None)
+    );
     // Backspace widens it again.
     for _ in 0..3 {
         ui.key(key(KeyCode::Backspace));
@@ -377,4 +383,222 @@ fn with_no_prompt_sent_alt_r_says_there_is_nothing_to_search() {
             .as_deref()
             .is_some_and(|h| h.contains("no prompt sent yet"))
     );
+}
+
+fn vim_ui() -> Ui {
+    let mut ui = ui();
+    ui.set_vim(true);
+    ui
+}
+
+#[test]
+fn vim_mode_starts_in_insert_and_esc_goes_to_normal_where_keys_are_commands() {
+    let mut ui = vim_ui();
+    assert_eq!(ui.status.input_mode.as_deref(), Some("INSERT"));
+    typed(&mut ui, "hello brave world");
+    assert_eq!(ui.key(key(KeyCode::Esc)), None);
+    assert_eq!(ui.status.input_mode.as_deref(), Some("NORMAL"));
+    assert_eq!(ui.editor.shown(), "hello brave world", "Esc kept the draft");
+    // Motions and edits; nothing typed as text.
+    typed(&mut ui, "0wdw");
+    assert_eq!(ui.editor.shown(), "hello world");
+    typed(&mut ui, "$x");
+    assert_eq!(ui.editor.shown(), "hello worl");
+    typed(&mut ui, "u");
+    assert_eq!(ui.editor.shown(), "hello world", "u undoes the last change");
+    typed(&mut ui, "u");
+    assert_eq!(ui.editor.shown(), "hello brave world");
+    typed(&mut ui, "0cwgoodbye");
+    assert_eq!(ui.status.input_mode.as_deref(), Some("INSERT"));
+    assert_eq!(ui.editor.shown(), "goodbye brave world");
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "A!");
+    assert_eq!(ui.editor.shown(), "goodbye brave world!");
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "oline two");
+    assert_eq!(ui.editor.shown(), "goodbye brave world!\nline two");
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "ggdd");
+    assert_eq!(ui.editor.shown(), "line two");
+    // Enter sends from normal mode, and the next draft starts in insert mode.
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Submit("line two".into()))
+    );
+    assert_eq!(ui.status.input_mode.as_deref(), Some("INSERT"));
+    typed(&mut ui, "x");
+    assert_eq!(ui.editor.shown(), "x", "insert mode types");
+}
+
+#[test]
+fn in_vim_normal_mode_esc_and_ctrl_keys_keep_their_meaning() {
+    let mut ui = vim_ui();
+    ui.running = Some(EntryId(7));
+    typed(&mut ui, "draft");
+    ui.key(key(KeyCode::Esc));
+    assert_eq!(ui.status.input_mode.as_deref(), Some("NORMAL"));
+    // Esc in normal mode clears the draft, then aborts the work, as in the standard mode.
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.editor.is_empty());
+    assert_eq!(ui.key(key(KeyCode::Esc)), Some(Effect::Abort(EntryId(7))));
+    // A Ctrl key is the key table's, not a vi command.
+    ui.running = None;
+    ui.editor.remember("earlier");
+    ui.key(alt('r'));
+    assert!(matches!(
+        ui.layers.last(),
+        Some(crate::layers::Layer::Recall(_))
+    ));
+}
+
+#[test]
+fn standard_mode_has_no_vi_mode() {
+    let mut ui = ui();
+    assert_eq!(ui.status.input_mode, None);
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "dd");
+    assert_eq!(ui.editor.shown(), "dd");
+}
+
+fn pasted(label: &str) -> crate::paste_image::Pasted {
+    crate::paste_image::Pasted {
+        label: label.into(),
+        png: std::sync::Arc::new(vec![0x89, b'P', b'N', b'G']),
+    }
+}
+
+#[test]
+fn ctrl_v_asks_for_the_clipboard_image_which_goes_into_the_draft_as_a_chip_and_is_sent_with_it() {
+    let mut ui = ui();
+    typed(&mut ui, "what is ");
+    assert_eq!(ui.key(ctrl('v')), Some(Effect::PasteImage));
+    ui.pasted(Ok(pasted("2×2 PNG, 70 B")));
+    typed(&mut ui, " this?");
+    assert_eq!(ui.editor.shown(), "what is [image 1: 2×2 PNG, 70 B] this?");
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::SubmitImages {
+            text: "what is  this?".into(),
+            at: None,
+            images: vec![pasted("2×2 PNG, 70 B")],
+        })
+    );
+    // Refused (a model without image input): the text and its image come back.
+    ui.refused("cannot take the image".into());
+    assert_eq!(ui.editor.shown(), "what is  this?[image 1: 2×2 PNG, 70 B]");
+    assert_eq!(ui.draft_images(), vec![pasted("2×2 PNG, 70 B")]);
+}
+
+#[test]
+fn a_pasted_image_waits_for_a_turn_of_its_own_and_for_words_beside_it_and_a_failed_read_says_why() {
+    let mut ui = ui();
+    ui.pasted(Err("no image pasted: the clipboard holds no image".into()));
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("holds no image"))
+    );
+    assert!(ui.editor.is_empty());
+    ui.pasted(Ok(pasted("1×1 PNG, 70 B")));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        None,
+        "an image alone is not sent"
+    );
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("a few words"))
+    );
+    typed(&mut ui, "look");
+    ui.running = Some(EntryId(3));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        None,
+        "not queued into running work"
+    );
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("turn of its own"))
+    );
+    // Deleting the chip leaves text that queues as any other.
+    ui.key(key(KeyCode::Home));
+    ui.key(key(KeyCode::Delete));
+    assert_eq!(
+        ui.key(key(KeyCode::Enter)),
+        Some(Effect::Enqueue("look".into(), Delivery::FollowUp))
+    );
+}
+
+#[test]
+fn vi_commands_keep_to_the_line_words_stop_at_punctuation_and_chips_and_u_undoes_an_insert() {
+    let mut ui = vim_ui();
+    typed(&mut ui, "ab");
+    ui.key(ctrl('j'));
+    typed(&mut ui, "cd");
+    ui.key(key(KeyCode::Esc));
+    // On `d` of line two: `l` stays, `x` never joins the lines, `X`/`h` at the start stay.
+    typed(&mut ui, "lx");
+    assert_eq!(ui.editor.shown(), "ab\nc");
+    typed(&mut ui, "xxhX");
+    assert_eq!(
+        ui.editor.shown(),
+        "ab\n",
+        "x on an empty line, X at a line's start: nothing"
+    );
+    typed(&mut ui, "ggdd");
+    assert_eq!(ui.editor.shown(), "");
+    // Esc with an operator waiting cancels it and nothing else.
+    typed(&mut ui, "i");
+    typed(&mut ui, "see main.rs, then fix");
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "d");
+    ui.key(key(KeyCode::Esc));
+    assert_eq!(ui.editor.shown(), "see main.rs, then fix", "not cleared");
+    // Words by vi's classes: `main` `.` `rs` `,` are words of their own.
+    typed(&mut ui, "0wdw");
+    assert_eq!(ui.editor.shown(), "see .rs, then fix");
+    typed(&mut ui, "wcwx");
+    assert_eq!(ui.editor.shown(), "see .x, then fix");
+    // `u` takes back the change and what was typed after it as one step, then the dw.
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "u");
+    assert_eq!(ui.editor.shown(), "see .rs, then fix");
+    typed(&mut ui, "u");
+    assert_eq!(ui.editor.shown(), "see main.rs, then fix");
+    // An image chip is a word: `dw` before it stops there.
+    typed(&mut ui, "A ");
+    ui.pasted(Ok(pasted("1×1 PNG, 70 B")));
+    typed(&mut ui, " now");
+    ui.key(key(KeyCode::Esc));
+    typed(&mut ui, "bbbdw");
+    assert_eq!(
+        ui.editor.shown(),
+        "see main.rs, then [image 1: 1×1 PNG, 70 B] now"
+    );
+    assert_eq!(ui.draft_images().len(), 1);
+    // A draft cleared with Esc in normal mode: the next one starts in insert mode.
+    ui.key(key(KeyCode::Esc));
+    assert!(ui.editor.is_empty());
+    assert!(
+        ui.hint
+            .as_deref()
+            .is_some_and(|h| h.contains("not its image"))
+    );
+    assert_eq!(ui.status.input_mode.as_deref(), Some("INSERT"));
+    typed(&mut ui, "fix it");
+    assert_eq!(ui.editor.shown(), "fix it");
+}
+
+#[test]
+fn two_slashes_send_one_and_keep_the_chips() {
+    let mut ui = ui();
+    typed(&mut ui, "//x ");
+    ui.pasted(Ok(pasted("1×1 PNG, 70 B")));
+    let Some(Effect::SubmitImages { text, images, .. }) = ui.key(key(KeyCode::Enter)) else {
+        panic!("sent with its image");
+    };
+    assert_eq!(text, "/x ");
+    assert_eq!(images.len(), 1);
 }

@@ -1,0 +1,76 @@
+//! Images pasted from the system clipboard into the draft (Ctrl+V): each stands in the
+//! draft as a chip the editor knows by an id, the image itself kept here until the draft is
+//! sent with it — or given back to the draft with its text when the submission is refused.
+
+use super::{Effect, Ui};
+use crate::paste_image::Pasted;
+
+impl Ui {
+    /// Read the clipboard's image (Ctrl+V); it arrives as [`crate::event::Event::Pasted`].
+    pub(super) fn paste_image(&mut self) -> Option<Effect> {
+        if self.observer() {
+            self.hint = Some("this view is read-only: nothing is sent from it, so no image is pasted (a fork is writable: /fork)".into());
+            return None;
+        }
+        self.hint = Some("reading the clipboard's image…".into());
+        Some(Effect::PasteImage)
+    }
+
+    /// The clipboard read ended: its image goes into the draft as a chip at the cursor, or
+    /// the hint says why there is none.
+    pub(crate) fn pasted(&mut self, read: Result<Pasted, String>) {
+        match read {
+            Ok(image) => {
+                // Numbered as it arrives, so two reads in flight never share a number.
+                self.next_image += 1;
+                let id = self.next_image;
+                if self
+                    .editor
+                    .attach(id, &format!("image {id}: {}", image.label))
+                {
+                    self.hint = None;
+                    self.images.push((id, image));
+                } else {
+                    self.hint =
+                        Some("the draft holds as many chips as it can: send it first".into());
+                }
+            }
+            Err(why) => self.hint = Some(why),
+        }
+    }
+
+    /// The images whose chips the draft holds, in the order they stand.
+    pub(super) fn draft_images(&self) -> Vec<Pasted> {
+        self.editor
+            .attachments()
+            .into_iter()
+            .filter_map(|id| {
+                self.images
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .map(|(_, p)| p.clone())
+            })
+            .collect()
+    }
+
+    /// The draft was sent with its images: kept until the submission is admitted or
+    /// refused (a refusal gives them back), the draft's others dropped.
+    pub(super) fn sent_images(&mut self) {
+        let ids = self.editor.attachments();
+        self.images.retain(|(id, _)| ids.contains(id));
+        self.images_sent = std::mem::take(&mut self.images);
+    }
+
+    /// A refused submission's text is back in the draft: its images follow it, as chips
+    /// after the text, under their numbers.
+    pub(super) fn restore_images(&mut self) {
+        for (id, image) in std::mem::take(&mut self.images_sent) {
+            if self
+                .editor
+                .attach(id, &format!("image {id}: {}", image.label))
+            {
+                self.images.push((id, image));
+            }
+        }
+    }
+}
