@@ -10,7 +10,6 @@ use ratatui_core::layout::{Position, Rect};
 use ratatui_core::style::Style;
 use ratatui_core::text::{Line, Span};
 use ratatui_core::widgets::Widget;
-use smith::Delivery;
 use smith_render_terminal::Theme;
 use smith_render_terminal::input::InputView;
 use smith_render_terminal::sanitize::sanitize;
@@ -20,7 +19,7 @@ use smith_render_terminal::wrap::{Piece, wrap};
 use smith_store::holder::Holder;
 
 use crate::keys::{ACTIONS, Action};
-use crate::layers::{Finding, Layer};
+use crate::layers::Layer;
 use crate::question_view::{QuestionView, answer_lines, draw_question, question_lines};
 use crate::ui::{Held, Ui};
 
@@ -55,63 +54,7 @@ pub(crate) fn line(buf: &mut Buffer, area: Rect, y: u16, spans: Vec<Span<'_>>) {
 pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position> {
     let t = ui.theme.clone();
     let width = area.width;
-    let mut top = area.y;
-    let mut bottom = area.y + area.height;
-    // The status line, at the bottom or (layout `status-top`) the top.
-    if bottom > top {
-        let y = if ui.layout == smith_app::product::wit::Layout::StatusTop {
-            top += 1;
-            top - 1
-        } else {
-            bottom -= 1;
-            bottom
-        };
-        StatusLine {
-            status: &ui.status,
-            theme: &t,
-        }
-        .render(Rect::new(area.x, y, width, 1), buf);
-    }
-    // The observer banner, at the top: who writes, and whether the view follows; or the
-    // replay's.
-    let banner = match &ui.held {
-        Held::Observer {
-            holder,
-            follow,
-            writer_gone,
-        } => {
-            let owner = if *writer_gone {
-                "its writer closed the session (it stays read-only)".to_owned()
-            } else {
-                format!("written by {}", holder_words(holder.as_ref()))
-            };
-            Some(format!(
-                " read-only · {owner} · follow-live {} ({})",
-                if *follow { "on" } else { "off" },
-                ui.keymap.keys_of(Action::ToggleFollow),
-            ))
-        }
-        Held::Replay => Some(
-            " replay · read-only · rebuilt from the session file: nothing runs, nothing is written"
-                .to_owned(),
-        ),
-        Held::Writer => None,
-    };
-    if let Some(text) = banner
-        && bottom > top
-    {
-        buf.set_style(Rect::new(area.x, top, width, 1), t.status_alert);
-        line(
-            buf,
-            area,
-            top,
-            vec![Span::styled(
-                smith_render_terminal::cut_to_width(&text, usize::from(width)),
-                t.status_alert,
-            )],
-        );
-        top += 1;
-    }
+    let (top, mut bottom) = draw_chrome(ui, &t, area, buf);
     // The input (at most a third of the screen), then what sits above it.
     let mut cursor = None;
     let question = ui.questions.front().cloned();
@@ -180,110 +123,10 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             }
         }
     }
-    let mut above: Vec<Vec<Span<'static>>> = Vec::new();
-    if let Some(search) = ui.layers.iter().rev().find_map(Layer::search) {
-        let state = match search.finding {
-            Finding::Idle => "type to search the whole transcript".to_owned(),
-            Finding::Searching => "searching older history…".to_owned(),
-            Finding::Found => "Enter/↑ older · ↓ newer · Esc closes".to_owned(),
-            Finding::Nothing { older: true } => "no older match · ↓ newer · Esc closes".to_owned(),
-            Finding::Nothing { older: false } => "no newer match · ↑ older · Esc closes".to_owned(),
-        };
-        above.push(vec![
-            Span::styled(" search: ", t.heading),
-            Span::styled(sanitize(&search.query).into_owned(), t.user),
-            Span::styled(format!("  ({state})"), t.dim),
-        ]);
-    }
-    if let Some(Layer::Recall(recall)) = ui.layers.last() {
-        above.push(recall_line(ui, recall, &t));
-    }
-    if ui.selected().is_some() && !matches!(ui.layers.last(), Some(Layer::Detail { .. })) {
-        above.push(vec![Span::styled(
-            " selected · ↑↓ move · y copies · c copies a code block · Enter opens in full · Esc leaves",
-            t.dim,
-        )]);
-    }
     let room = usize::from(bottom.saturating_sub(top) / 2)
         .saturating_sub(1)
         .max(1);
-    match ui.palette_view() {
-        Some(crate::palette::View::Commands(found)) => {
-            palette_rows(ui, &found, &t, (width, room), &mut above);
-        }
-        Some(crate::palette::View::Values {
-            command,
-            argument,
-            values,
-            ..
-        }) => value_rows(
-            ui,
-            (command, argument),
-            &values,
-            &t,
-            (width, room),
-            &mut above,
-        ),
-        None => {}
-    }
-    if let Some(hint) = &ui.hint {
-        // A hint says what happened and what to do: wrapped whole, never cut.
-        let piece = smith_render_terminal::wrap::Piece::new(sanitize(hint).into_owned(), t.warning);
-        let lead = [Span::raw(" ")];
-        for l in smith_render_terminal::wrap::wrap(&[piece], width, &lead, &lead) {
-            above.push(l.spans);
-        }
-    }
-    if !ui.choices.is_empty() {
-        // Wrapped, the one Tab put in place reversed.
-        let pieces: Vec<smith_render_terminal::wrap::Piece> = ui
-            .choices
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| {
-                let style = if ui.choice == Some(i) {
-                    t.dim.add_modifier(ratatui_core::style::Modifier::REVERSED)
-                } else {
-                    t.dim
-                };
-                [
-                    smith_render_terminal::wrap::Piece::new(sanitize(c).into_owned(), style),
-                    smith_render_terminal::wrap::Piece::new("  ", t.dim),
-                ]
-            })
-            .collect();
-        let lead = [Span::raw(" ")];
-        for l in smith_render_terminal::wrap::wrap(&pieces, width, &lead, &lead) {
-            above.push(l.spans);
-        }
-    }
-    const SHOWN: usize = 3;
-    for q in ui.queued.iter().rev().take(SHOWN).rev() {
-        let kind = match q.delivery {
-            Delivery::Steer => "steer",
-            Delivery::FollowUp => "follow-up",
-        };
-        let first = q.text.lines().next().unwrap_or_default();
-        above.push(vec![
-            Span::styled(format!(" ↳ {kind}: "), t.dim),
-            Span::styled(sanitize(first).into_owned(), t.user),
-        ]);
-    }
-    if ui.queued.len() > SHOWN {
-        above.push(vec![Span::styled(
-            format!(" … {} more queued", ui.queued.len() - SHOWN),
-            t.dim,
-        )]);
-    }
-    if !ui.queued.is_empty() {
-        above.push(vec![Span::styled(
-            format!(
-                " {} takes the newest back",
-                ui.keymap.keys_of(Action::Withdraw)
-            ),
-            t.dim,
-        )]);
-    }
+    let above = above::lines(ui, &t, width, room);
     let above_h = rows(above.len()).min(bottom.saturating_sub(top) / 2);
     bottom -= above_h;
     for (i, spans) in above.into_iter().take(usize::from(above_h)).enumerate() {
@@ -291,11 +134,102 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
     }
     // The transcript fills the rest.
     let transcript = Rect::new(area.x, top, width, bottom.saturating_sub(top));
+    draw_transcript(ui, &t, transcript, buf);
+    match ui.layers.last() {
+        Some(Layer::Help { .. }) => {
+            draw_help(ui, &t, area, buf);
+            return None;
+        }
+        Some(Layer::Detail { .. }) => {
+            draw_detail(ui, &t, area, buf);
+            return None;
+        }
+        Some(Layer::Text { .. }) => {
+            draw_text(ui, &t, area, buf);
+            return None;
+        }
+        Some(Layer::Picker(picker)) => {
+            return pickers::draw(picker, &t, area, buf);
+        }
+        _ => {}
+    }
+    cursor
+}
+
+/// The status line (at the bottom, or the top with layout `status-top`) and an observer's or
+/// a replay's banner at the top: the rows left between them, `(top, bottom)`.
+fn draw_chrome(ui: &Ui, t: &Theme, area: Rect, buf: &mut Buffer) -> (u16, u16) {
+    let width = area.width;
+    let mut top = area.y;
+    let mut bottom = area.y + area.height;
+    // The status line, at the bottom or (layout `status-top`) the top.
+    if bottom > top {
+        let y = if ui.layout == smith_app::product::wit::Layout::StatusTop {
+            top += 1;
+            top - 1
+        } else {
+            bottom -= 1;
+            bottom
+        };
+        StatusLine {
+            status: &ui.status,
+            theme: t,
+        }
+        .render(Rect::new(area.x, y, width, 1), buf);
+    }
+    // The observer banner, at the top: who writes, and whether the view follows; or the
+    // replay's.
+    let banner = match &ui.held {
+        Held::Observer {
+            holder,
+            follow,
+            writer_gone,
+        } => {
+            let owner = if *writer_gone {
+                "its writer closed the session (it stays read-only)".to_owned()
+            } else {
+                format!("written by {}", holder_words(holder.as_ref()))
+            };
+            Some(format!(
+                " read-only · {owner} · follow-live {} ({})",
+                if *follow { "on" } else { "off" },
+                ui.keymap.keys_of(Action::ToggleFollow),
+            ))
+        }
+        Held::Replay => Some(
+            " replay · read-only · rebuilt from the session file: nothing runs, nothing is written"
+                .to_owned(),
+        ),
+        Held::Writer => None,
+    };
+    if let Some(text) = banner
+        && bottom > top
+    {
+        buf.set_style(Rect::new(area.x, top, width, 1), t.status_alert);
+        line(
+            buf,
+            area,
+            top,
+            vec![Span::styled(
+                smith_render_terminal::cut_to_width(&text, usize::from(width)),
+                t.status_alert,
+            )],
+        );
+        top += 1;
+    }
+    (top, bottom)
+}
+
+/// The transcript in `transcript`: the window's visible lines, a new session's welcome, the
+/// selected entry marked, search matches highlighted, URLs linked, and the "new output
+/// below" marker.
+fn draw_transcript(ui: &mut Ui, t: &Theme, transcript: Rect, buf: &mut Buffer) {
+    let width = transcript.width;
     ui.page = usize::from(transcript.height);
-    ui.window.layout(&t, width);
+    ui.window.layout(t, width);
     ui.window.render(transcript, buf);
     if let Some(welcome) = ui.welcome.as_ref().filter(|_| ui.window.total() == 0) {
-        welcome::draw(ui, welcome, &t, transcript, buf);
+        welcome::draw(ui, welcome, t, transcript, buf);
     }
     if let Some(key) = ui.selected() {
         for (k, row, rows_) in ui.window.visible(ui.page) {
@@ -341,25 +275,6 @@ pub(crate) fn draw(ui: &mut Ui, area: Rect, buf: &mut Buffer) -> Option<Position
             w,
         );
     }
-    match ui.layers.last() {
-        Some(Layer::Help { .. }) => {
-            draw_help(ui, &t, area, buf);
-            return None;
-        }
-        Some(Layer::Detail { .. }) => {
-            draw_detail(ui, &t, area, buf);
-            return None;
-        }
-        Some(Layer::Text { .. }) => {
-            draw_text(ui, &t, area, buf);
-            return None;
-        }
-        Some(Layer::Picker(picker)) => {
-            return pickers::draw(picker, &t, area, buf);
-        }
-        _ => {}
-    }
-    cursor
 }
 
 /// A text overlay (a diff): its lines, scrollable, diff lines coloured.
@@ -418,176 +333,6 @@ fn placeholder(ui: &Ui) -> String {
 
 pub(crate) fn unicode_width(s: &str) -> u16 {
     rows(Line::from(s.to_owned()).width())
-}
-
-/// The palette's rows above the input: the matching commands (at most
-/// [`crate::palette::ROWS`], scrolled to keep the chosen one in view), each with its usage,
-/// its keys and its summary, the chosen one highlighted; or why nothing matches.
-fn palette_rows(
-    ui: &Ui,
-    found: &[&smith_app::product::Command],
-    t: &Theme,
-    (width, room): (u16, usize),
-    above: &mut Vec<Vec<Span<'static>>>,
-) {
-    if found.is_empty() {
-        above.push(vec![Span::styled(
-            " no command matches · Esc clears · F1 lists them all".to_owned(),
-            t.warning,
-        )]);
-        return;
-    }
-    let shown = crate::palette::ROWS.min(room);
-    let chosen = ui.palette.min(found.len() - 1);
-    let first = chosen.saturating_sub(shown - 1);
-    let usage_w = found
-        .iter()
-        .map(|c| c.usage().chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(32);
-    for (i, c) in found.iter().enumerate().skip(first).take(shown) {
-        let keys = ui.command_keys(c);
-        let usage = format!(" {:<usage_w$}", c.usage());
-        let rest = if keys.is_empty() {
-            format!("  {}", c.summary)
-        } else {
-            format!("  {} · {keys}", c.summary)
-        };
-        let text = smith_render_terminal::cut_to_width(
-            &sanitize(&format!("{usage}{rest}")),
-            usize::from(width),
-        );
-        let style = if i == chosen { t.selected } else { t.dim };
-        let (head, tail) = text.split_at(text.len().min(usage.len()));
-        above.push(vec![
-            Span::styled(
-                head.to_owned(),
-                if i == chosen { t.selected } else { t.tool },
-            ),
-            Span::styled(tail.to_owned(), style),
-        ]);
-    }
-    above.push(vec![Span::styled(
-        format!(
-            " {} of {} · ↑↓ choose · Tab completes · Enter runs · Esc clears",
-            chosen + 1,
-            found.len()
-        ),
-        t.dim,
-    )]);
-}
-
-/// The value picker's rows above the input: the values of the argument being typed that
-/// match it (at most [`crate::palette::ROWS`], scrolled to keep the chosen one in view), the
-/// chosen one highlighted, under a line naming the argument.
-fn value_rows(
-    ui: &Ui,
-    (command, argument): (
-        &smith_app::product::Command,
-        &smith_app::product::wit::Argument,
-    ),
-    values: &[String],
-    t: &Theme,
-    (width, room): (u16, usize),
-    above: &mut Vec<Vec<Span<'static>>>,
-) {
-    let what = format!(
-        " {} of /{}: {}",
-        argument.name.to_uppercase(),
-        command.name,
-        argument.summary
-    );
-    above.push(vec![Span::styled(
-        smith_render_terminal::cut_to_width(&sanitize(&what), usize::from(width)),
-        t.heading,
-    )]);
-    if values.is_empty() {
-        above.push(vec![Span::styled(
-            format!(
-                " no {} matches · type another or Esc clears",
-                smith_app::product::kind_name(argument.kind)
-            ),
-            t.warning,
-        )]);
-        return;
-    }
-    let shown = crate::palette::ROWS.min(room.saturating_sub(1).max(1));
-    let chosen = ui.palette.min(values.len() - 1);
-    let first = chosen.saturating_sub(shown - 1);
-    let value_w = values
-        .iter()
-        .map(|v| v.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(40);
-    for (i, v) in values.iter().enumerate().skip(first).take(shown) {
-        let detail = ui.values.details.get(v).map(String::as_str).unwrap_or("");
-        let text = smith_render_terminal::cut_to_width(
-            &sanitize(&format!(" {v:<value_w$}  {detail}")),
-            usize::from(width),
-        );
-        // The value (and its leading space) apart from the detail, at a character boundary.
-        let at = text
-            .char_indices()
-            .nth(v.chars().count() + 1)
-            .map_or(text.len(), |(i, _)| i);
-        let (head, tail) = text.split_at(at);
-        above.push(vec![
-            Span::styled(
-                head.to_owned(),
-                if i == chosen { t.selected } else { t.tool },
-            ),
-            Span::styled(
-                tail.to_owned(),
-                if i == chosen { t.selected } else { t.dim },
-            ),
-        ]);
-    }
-    above.push(vec![Span::styled(
-        format!(
-            " {} of {} · ↑↓ choose · Tab completes · Enter runs with it · Esc clears",
-            chosen + 1,
-            values.len()
-        ),
-        t.dim,
-    )]);
-}
-
-/// The prompt history search's line above the input: the query, which match the draft
-/// shows, and the keys.
-fn recall_line(ui: &Ui, recall: &crate::ui::Recall, t: &Theme) -> Vec<Span<'static>> {
-    let (found, shown) = recall.position(ui.editor.history(), &ui.editor.expanded());
-    let again = ui.keymap.keys_of(Action::HistorySearch);
-    let older = if again.is_empty() {
-        "↑".to_owned()
-    } else {
-        format!("{again}/↑")
-    };
-    let state = match (shown, recall.missed) {
-        (_, Some(_)) if found == 0 => "no prompt matches · Esc puts the draft back".to_owned(),
-        (Some(n), Some(true)) => {
-            format!(
-                "{n} of {found} · no older match · ↓ newer · Enter takes it · Esc puts the draft back"
-            )
-        }
-        (Some(n), Some(false)) => {
-            format!(
-                "{n} of {found} · no newer match · {older} older · Enter takes it · Esc puts the draft back"
-            )
-        }
-        (Some(n), None) => format!(
-            "{n} of {found} · {older} older · ↓ newer · Enter takes it · Esc puts the draft back"
-        ),
-        (None, _) => format!(
-            "type to search {found} prompts, newest first · {older} steps through them · Esc closes"
-        ),
-    };
-    vec![
-        Span::styled(" prompt search: ", t.heading),
-        Span::styled(sanitize(&recall.query).into_owned(), t.user),
-        Span::styled(format!("  ({state})"), t.dim),
-    ]
 }
 
 /// The help overlay's lines for an inner width of `width` columns: every action's keys in
@@ -744,6 +489,7 @@ pub(crate) fn panel(
     scroll
 }
 
+mod above;
 mod pickers;
 #[cfg(test)]
 mod tests;

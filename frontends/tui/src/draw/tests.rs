@@ -100,7 +100,7 @@ fn queued_input_shows_above_the_input_with_the_way_back() {
     let mut ui = writer_ui();
     ui.queued = vec![crate::ui::Queued {
         submission: smith::EntryId(5),
-        delivery: Delivery::Steer,
+        delivery: smith::Delivery::Steer,
         text: "look at b.rs too".into(),
     }];
     let s = screen(&mut ui, 60, 10);
