@@ -13,7 +13,7 @@ use crate::ui::{Ui, Welcome};
 
 /// Draw `welcome` at the top of `area` (the empty transcript), wrapped to its width.
 pub(super) fn draw(ui: &Ui, welcome: &Welcome, t: &Theme, area: Rect, buf: &mut Buffer) {
-    let cwd = ui.cwd.display().to_string();
+    let cwd = tilde(&ui.cwd, std::env::var_os("HOME").as_deref());
     let keys = |action: Action, what: &str| {
         let keys = ui.keymap.keys_of(action);
         (!keys.is_empty()).then(|| format!("{keys} {what}"))
@@ -54,5 +54,40 @@ pub(super) fn draw(ui: &Ui, welcome: &Welcome, t: &Theme, area: Rect, buf: &mut 
             super::line(buf, area, y, line.spans);
             y += 1;
         }
+    }
+}
+
+/// `path` as a person reads it, the home directory `home` written `~` (`~/src/app`).
+fn tilde(path: &std::path::Path, home: Option<&std::ffi::OsStr>) -> String {
+    let home = home.filter(|h| !h.is_empty()).map(std::path::Path::new);
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Some(rest) => format!("~/{}", rest.display()),
+        None => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+    use std::path::Path;
+
+    #[test]
+    fn the_home_directory_is_written_as_a_tilde() {
+        let home = Some(OsStr::new("/home/ada"));
+        assert_eq!(
+            super::tilde(Path::new("/home/ada/src/app"), home),
+            "~/src/app"
+        );
+        assert_eq!(super::tilde(Path::new("/home/ada"), home), "~");
+        assert_eq!(
+            super::tilde(Path::new("/home/adam/x"), home),
+            "/home/adam/x"
+        );
+        assert_eq!(super::tilde(Path::new("/srv/x"), None), "/srv/x");
+        assert_eq!(
+            super::tilde(Path::new("/srv/x"), Some(OsStr::new(""))),
+            "/srv/x"
+        );
     }
 }
