@@ -544,7 +544,7 @@ pub const SCHEMA: &[OptionSpec] = &[
         key: "tui.input-mode",
         ty: Type::Enum(&["standard", "vim"]),
         default: Some("standard"),
-        doc: "How the terminal UI's input edits. `standard`: typing inserts, with the editing keys of the key reference. `vim`: modal, as vi — a draft starts in insert mode, Esc goes to normal mode (motions `h` `j` `k` `l` `w` `b` `e` `0` `^` `$` `gg` `G`; `x` `X` `D` `C` `s` `S`, `dd` `cc` `dw` `cw` `db` `d$` `d0`; `i` `a` `I` `A` `o` `O` back to insert; `u` undoes), Esc in normal mode does what Esc does in `standard` (and on an empty draft while work runs, in either mode); the status line shows the mode. Keys with Ctrl or Alt, and Enter, keep their meaning in both modes.",
+        doc: "How the terminal UI's input edits. `standard`: typing inserts, with the editing keys of the key reference. `vim`: modal, as vi — a draft starts in insert mode, Esc goes to normal mode (motions `h` `j` `k` `l` `w` `b` `e` `0` `^` `$` `gg` `G`; `x` `X` `D` `C` `s` `S`, `dd` `cc` `dw` `cw` `db` `d$` `d0`; `i` `a` `I` `A` `o` `O` back to insert; `u` undoes), Esc in normal mode does what Esc does in `standard`, and on an empty draft while work runs Esc aborts it in either mode; the status line shows the mode. Keys with Ctrl or Alt, and Enter, keep their meaning in both modes.",
         env: None,
         flag: None,
         example: "vim",

@@ -169,11 +169,11 @@ pub const ACTIONS: &[(Action, &str)] = &[
     ),
     (
         Action::HistorySearch,
-        "Search the prompts sent before (this session's, then this run's) as you type, newest first, case ignored; the match stands in the draft. Again (or Up) for an older match, Down for a newer one; Enter or Tab takes it into the draft to edit or send; Esc puts the draft back as it was.",
+        "Search the input history (the session's prompts, what this run sent or cleared) as you type, newest first, case ignored; the match stands in the draft, the cursor on what matched. Again (or Up) for an older match, Down for a newer one; Enter or Tab takes it into the draft to edit or send; Esc puts the draft back as it was.",
     ),
     (
         Action::PasteImage,
-        "Paste the image the system clipboard holds (a screenshot, a copied picture) into the draft as a chip `[image N: W×H PNG, SIZE]`; it is sent with the draft, to a model that takes images (one that does not refuses the input, nothing written). Text is pasted with the terminal's own paste key.",
+        "Paste the image the system clipboard holds (a screenshot, a copied picture) into the draft as a chip `[image · W×H PNG, SIZE]`; it is sent with the draft (the text says `[image K]` where it stood), to a model that takes images (one that does not refuses the input, nothing written). Text is pasted with the terminal's own paste key.",
     ),
     (
         Action::Select,

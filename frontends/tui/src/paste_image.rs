@@ -11,6 +11,10 @@ use smith_render_terminal::input::size;
 
 use crate::event::{Event, Events};
 
+/// The longest side of an image pasted, in pixels (Anthropic's limit, the lowest of the
+/// vendors'; over it a request is refused).
+const MAX_SIDE: usize = 8000;
+
 /// An image read from the clipboard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pasted {
@@ -57,20 +61,24 @@ fn read() -> Result<Pasted, String> {
         }
         Err(e) => {
             return Err(format!(
-                "no image pasted: reading the clipboard's image failed ({e})"
+                "no image pasted: the clipboard holds no PNG image smith can read (on X11 and Wayland smith takes images as PNG; copy the image from a program that offers PNG, or save it and attach it with @path) ({e})"
             ));
         }
     };
     let (width, height) = (image.width, image.height);
+    if width.max(height) > MAX_SIDE {
+        return Err(format!(
+            "no image pasted: the clipboard's image is {width}×{height} pixels, over the {MAX_SIDE} a side providers take; copy a smaller part of it"
+        ));
+    }
     let png = encode(&image).map_err(|e| {
         format!("no image pasted: the clipboard's {width}×{height} image could not be encoded as PNG ({e})")
     })?;
     let most = smith_app::prompt::Bounds::default().image_bytes;
     if png.len() as u64 > most {
         return Err(format!(
-            "no image pasted: the clipboard's {width}×{height} image is {} as PNG, over the {} one image may be; copy a smaller part of it",
-            size(png.len()),
-            size(usize::try_from(most).unwrap_or(usize::MAX))
+            "no image pasted: the clipboard's {width}×{height} image is {} bytes once smith encodes it as PNG, over the {most} bytes (3.75 MiB) one image may be; copy a smaller part of it",
+            png.len()
         ));
     }
     Ok(Pasted {

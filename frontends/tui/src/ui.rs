@@ -265,7 +265,10 @@ pub(crate) struct Ui {
     pub(crate) images: Vec<(u64, crate::paste_image::Pasted)>,
     /// The images of the submission sent and not yet admitted, by id (a refusal gives them
     /// back).
-    pub(crate) images_sent: Vec<(u64, crate::paste_image::Pasted)>,
+    pub(crate) images_sent: Option<(
+        smith_render_terminal::input::Draft,
+        Vec<(u64, crate::paste_image::Pasted)>,
+    )>,
     /// The number of the latest image pasted (they number from 1; a chip's id is its
     /// number).
     pub(crate) next_image: u64,
@@ -346,7 +349,7 @@ impl Ui {
             listing: Arc::default(),
             vim: None,
             images: Vec::new(),
-            images_sent: Vec::new(),
+            images_sent: None,
             next_image: 0,
             #[cfg(debug_assertions)]
             fault: false,
@@ -402,7 +405,7 @@ impl Ui {
             } if self.admitting => {
                 self.admitting = false;
                 self.sent = None;
-                self.images_sent.clear();
+                self.images_sent = None;
                 self.running = Some(EntryId(*submission));
                 self.round = 0;
                 self.status.state = "admitted".into();
@@ -769,10 +772,13 @@ impl Ui {
             if let Some(text) = self.sent.take()
                 && self.editor.is_empty()
             {
-                self.editor.set_text(&text);
-                self.restore_images();
+                if self.images_sent.is_some() {
+                    self.restore_images();
+                } else {
+                    self.editor.set_text(&text);
+                }
             }
-            self.images_sent.clear();
+            self.images_sent = None;
         }
         self.notice(NoticeLevel::Error, why);
     }

@@ -341,6 +341,18 @@ fn submit(
             return;
         }
     };
+    // An image for a route with no model that takes images: refused before anything is
+    // written, with the route's own reason.
+    if !prompt.images.is_empty()
+        && let Some(Err(e)) = runner
+            .current()
+            .map(|r| r.check_images(prompt.images.len()))
+    {
+        events.send(Event::Refused(format!(
+            "{e}; nothing was sent (the draft keeps its text and images)"
+        )));
+        return;
+    }
     let mut sink = LiveSink(Arc::clone(live));
     if let Some(at) = at {
         if let Err(e) = runner.apply(SessionCommand::Select(at), &mut sink, &Cancel::new()) {

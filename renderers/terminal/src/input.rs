@@ -61,7 +61,7 @@ enum Chip {
     /// A large paste: sent as its text (shared, so a draft's copy — an undo step — is cheap).
     Paste(std::sync::Arc<str>),
     /// Something attached beside the text (a pasted image), known to the caller by `id`:
-    /// sent as nothing, shown as `[label]`.
+    /// shown as `[label]`, sent as `[image K]` (K: its place among the draft's attachments).
     Attachment { id: u64, label: String },
 }
 
@@ -212,7 +212,7 @@ impl Editor {
     }
 
     /// Insert a chip for an attachment at the cursor — shown as `[label]`, moving and
-    /// deleting as one character, sent as nothing — that the caller knows by `id` (see
+    /// deleting as one character, sent as `[image K]` — that the caller knows by `id` (see
     /// [`Editor::attachments`]). False when the draft holds as many chips as it can (tens of
     /// thousands): nothing is inserted.
     pub fn attach(&mut self, id: u64, label: &str) -> bool {
@@ -404,10 +404,16 @@ impl Editor {
     /// The draft's text with every chip replaced by its paste (what would be sent).
     pub fn expanded(&self) -> String {
         let mut out = String::with_capacity(self.text.len());
+        let mut attachments = 0;
         for c in self.text.chars() {
             match chip_index(c).and_then(|i| self.pastes.get(i)) {
                 Some(Chip::Paste(paste)) => out.push_str(paste),
-                Some(Chip::Attachment { .. }) => {}
+                // Where the attachment stood: `[image K]`, K its place among the draft's
+                // attachments (the order they go with the message in).
+                Some(Chip::Attachment { .. }) => {
+                    attachments += 1;
+                    out.push_str(&format!("[image {attachments}]"));
+                }
                 None => out.push(c),
             }
         }
@@ -463,6 +469,16 @@ impl Editor {
         self.cursor = draft.cursor.min(self.text.len());
         self.pastes.clone_from(&draft.pastes);
         self.browsing = None;
+    }
+
+    /// Put the cursor at byte `at` of the draft (clamped to its end, moved back to a
+    /// character boundary): where a search found what it looked for.
+    pub fn set_cursor(&mut self, at: usize) {
+        let mut at = at.min(self.text.len());
+        while !self.text.is_char_boundary(at) {
+            at -= 1;
+        }
+        self.cursor = at;
     }
 
     /// Delete the draft's first character (a chip as one): how `//text` sends `/text` with

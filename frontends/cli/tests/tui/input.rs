@@ -174,12 +174,12 @@ fn ctrl_v_pastes_the_clipboard_image_as_a_chip_refused_by_a_text_model_and_sent_
     display.copy(&crate::common::PIXEL_PNG, "image/png");
     pane.type_text("what is ");
     pane.keys(&["C-v"]);
-    pane.wait_for_text("[image 1: 1×1 PNG,");
+    pane.wait_for_text("[image · 1×1 PNG,");
     pane.type_text(" this?");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("cannot take this input, so nothing was written");
+    pane.wait_for_text("cannot take the image of this input");
     let screen = pane.wait_for_screen("the draft back", |s| {
-        s.contains("› what is  this?[image 1: 1×1 PNG,")
+        s.contains("› what is [image · 1×1 PNG,") && s.contains("B] this?")
     });
     assert!(!screen.contains("You said"), "{screen}");
     crate::quit(&pane);
@@ -208,7 +208,7 @@ fn ctrl_v_pastes_the_clipboard_image_as_a_chip_refused_by_a_text_model_and_sent_
     pane.wait_for_text("openai-compatible/vision · idle");
     pane.type_text("what is this?");
     pane.keys(&["C-v"]);
-    pane.wait_for_text("[image 1: 1×1 PNG,");
+    pane.wait_for_text("[image · 1×1 PNG,");
     pane.keys(&["Enter"]);
     pane.wait_for_text("a pixel");
     let sent = crate::common::request_body(&server.request().unwrap());
@@ -226,6 +226,13 @@ fn ctrl_v_pastes_the_clipboard_image_as_a_chip_refused_by_a_text_model_and_sent_
         .map(|p| p["image_url"]["url"].as_str().unwrap().to_owned())
         .unwrap_or_else(|| panic!("no image part: {parts}"));
     assert!(url.starts_with("data:image/png;base64,"), "{url}");
+    // The image's place in the text is marked, numbered as it goes with the message.
+    let text = parts
+        .as_array()
+        .and_then(|p| p.iter().find(|p| p["type"] == "text"))
+        .and_then(|p| p["text"].as_str())
+        .unwrap_or_default();
+    assert!(text.starts_with("what is this?[image 1]"), "{text}");
     crate::quit(&pane);
     let file = crate::session_file(&env).unwrap();
     let images: Vec<String> = smith_store::read_session(&file)

@@ -277,7 +277,7 @@ fn recall_line(ui: &Ui, recall: &crate::ui::Recall, t: &Theme) -> Vec<Span<'stat
             "{n} of {found} · {older} older · ↓ newer · Enter takes it · Esc puts the draft back"
         ),
         (None, _) => format!(
-            "type to search {found} prompts, newest first · {older} steps through them · Esc closes"
+            "type to search the input history ({found}: prompts sent, drafts cleared), newest first · {older} steps through them · Esc closes"
         ),
     };
     vec![

@@ -46,18 +46,9 @@ impl Ui {
                     return None;
                 }
                 let images = self.draft_images();
-                if !images.is_empty() {
-                    if self.busy() {
-                        self.hint = Some("an image goes with a turn of its own: send this draft once the work has ended (or delete the image's chip to queue the text)".into());
-                        return None;
-                    }
-                    if self.editor.expanded().trim().is_empty() {
-                        self.hint = Some(
-                            "say what to do with the image: type a few words beside it, then send"
-                                .into(),
-                        );
-                        return None;
-                    }
+                if !images.is_empty() && self.busy() {
+                    self.hint = Some("an image goes with a turn of its own: send this draft once the work has ended (or delete the image's chip to queue the text)".into());
+                    return None;
                 }
                 if !images.is_empty() {
                     self.sent_images();

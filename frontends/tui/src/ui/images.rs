@@ -24,10 +24,7 @@ impl Ui {
                 // Numbered as it arrives, so two reads in flight never share a number.
                 self.next_image += 1;
                 let id = self.next_image;
-                if self
-                    .editor
-                    .attach(id, &format!("image {id}: {}", image.label))
-                {
+                if self.editor.attach(id, &format!("image · {}", image.label)) {
                     self.hint = None;
                     self.images.push((id, image));
                 } else {
@@ -53,24 +50,20 @@ impl Ui {
             .collect()
     }
 
-    /// The draft was sent with its images: kept until the submission is admitted or
-    /// refused (a refusal gives them back), the draft's others dropped.
+    /// The draft is being sent with its images: it and they are kept until the submission
+    /// is admitted or refused (a refusal gives them back), the draft's others dropped.
     pub(super) fn sent_images(&mut self) {
         let ids = self.editor.attachments();
         self.images.retain(|(id, _)| ids.contains(id));
-        self.images_sent = std::mem::take(&mut self.images);
+        self.images_sent = Some((self.editor.draft(), std::mem::take(&mut self.images)));
     }
 
-    /// A refused submission's text is back in the draft: its images follow it, as chips
-    /// after the text, under their numbers.
+    /// A refused submission comes back into the empty draft as it was sent: its text, its
+    /// chips where they stood, its images.
     pub(super) fn restore_images(&mut self) {
-        for (id, image) in std::mem::take(&mut self.images_sent) {
-            if self
-                .editor
-                .attach(id, &format!("image {id}: {}", image.label))
-            {
-                self.images.push((id, image));
-            }
+        if let Some((draft, images)) = self.images_sent.take() {
+            self.editor.set_draft(&draft);
+            self.images = images;
         }
     }
 }

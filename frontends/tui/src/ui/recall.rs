@@ -126,6 +126,14 @@ impl Ui {
         };
         let history = self.editor.history();
         let query = recall.query.to_lowercase();
+        if restart && query.is_empty() {
+            // No query (cleared again): the draft set aside, as when the search opened.
+            recall.at = None;
+            recall.missed = None;
+            let aside = recall.aside.clone();
+            self.editor.restore_draft(&aside);
+            return;
+        }
         let from = if restart {
             None
         } else {
@@ -146,6 +154,13 @@ impl Ui {
                 recall.at = Some(i);
                 recall.missed = None;
                 self.editor.set_text(&text);
+                // The cursor on the match, so a long prompt shows where it is.
+                let lower = text.to_lowercase();
+                if lower.len() == text.len()
+                    && let Some(at) = lower.find(&query).filter(|_| !query.is_empty())
+                {
+                    self.editor.set_cursor(at);
+                }
             }
             None if restart => {
                 // The query matches nothing: the draft set aside shows again.
@@ -171,6 +186,9 @@ impl Ui {
         let aside = recall.aside.expanded();
         if aside != self.editor.expanded() {
             self.editor.remember(&aside);
+            if !recall.aside.attachments().is_empty() {
+                self.hint = Some("the draft the match replaced is in the input history as text; its image is not kept (Ctrl+V pastes it again)".into());
+            }
         }
     }
 }

@@ -366,11 +366,11 @@ fn a_query_matching_nothing_shows_the_draft_and_another_key_takes_the_match_and_
     }
     typed(&mut ui, "tests");
     assert_eq!(ui.editor.shown(), "write tests");
-    // Left takes the match and moves in it.
+    // Left takes the match and moves in it, from where the query matched.
     ui.key(key(KeyCode::Left));
     assert!(ui.layers.is_empty());
     ui.key(key(KeyCode::Char('!')));
-    assert_eq!(ui.editor.shown(), "write test!s");
+    assert_eq!(ui.editor.shown(), "write! tests");
 }
 
 #[test]
@@ -474,23 +474,27 @@ fn ctrl_v_asks_for_the_clipboard_image_which_goes_into_the_draft_as_a_chip_and_i
     assert_eq!(ui.key(ctrl('v')), Some(Effect::PasteImage));
     ui.pasted(Ok(pasted("2×2 PNG, 70 B")));
     typed(&mut ui, " this?");
-    assert_eq!(ui.editor.shown(), "what is [image 1: 2×2 PNG, 70 B] this?");
+    assert_eq!(ui.editor.shown(), "what is [image · 2×2 PNG, 70 B] this?");
     assert_eq!(
         ui.key(key(KeyCode::Enter)),
         Some(Effect::SubmitImages {
-            text: "what is  this?".into(),
+            text: "what is [image 1] this?".into(),
             at: None,
             images: vec![pasted("2×2 PNG, 70 B")],
         })
     );
     // Refused (a model without image input): the text and its image come back.
     ui.refused("cannot take the image".into());
-    assert_eq!(ui.editor.shown(), "what is  this?[image 1: 2×2 PNG, 70 B]");
+    assert_eq!(
+        ui.editor.shown(),
+        "what is [image · 2×2 PNG, 70 B] this?",
+        "as it was sent"
+    );
     assert_eq!(ui.draft_images(), vec![pasted("2×2 PNG, 70 B")]);
 }
 
 #[test]
-fn a_pasted_image_waits_for_a_turn_of_its_own_and_for_words_beside_it_and_a_failed_read_says_why() {
+fn a_pasted_image_waits_for_a_turn_of_its_own_and_a_failed_read_says_why() {
     let mut ui = ui();
     ui.pasted(Err("no image pasted: the clipboard holds no image".into()));
     assert!(
@@ -500,16 +504,6 @@ fn a_pasted_image_waits_for_a_turn_of_its_own_and_for_words_beside_it_and_a_fail
     );
     assert!(ui.editor.is_empty());
     ui.pasted(Ok(pasted("1×1 PNG, 70 B")));
-    assert_eq!(
-        ui.key(key(KeyCode::Enter)),
-        None,
-        "an image alone is not sent"
-    );
-    assert!(
-        ui.hint
-            .as_deref()
-            .is_some_and(|h| h.contains("a few words"))
-    );
     typed(&mut ui, "look");
     ui.running = Some(EntryId(3));
     assert_eq!(
@@ -575,7 +569,7 @@ fn vi_commands_keep_to_the_line_words_stop_at_punctuation_and_chips_and_u_undoes
     typed(&mut ui, "bbbdw");
     assert_eq!(
         ui.editor.shown(),
-        "see main.rs, then [image 1: 1×1 PNG, 70 B] now"
+        "see main.rs, then [image · 1×1 PNG, 70 B] now"
     );
     assert_eq!(ui.draft_images().len(), 1);
     // A draft cleared with Esc in normal mode: the next one starts in insert mode.
@@ -599,6 +593,21 @@ fn two_slashes_send_one_and_keep_the_chips() {
     let Some(Effect::SubmitImages { text, images, .. }) = ui.key(key(KeyCode::Enter)) else {
         panic!("sent with its image");
     };
-    assert_eq!(text, "/x ");
+    assert_eq!(text, "/x [image 1]");
     assert_eq!(images.len(), 1);
+}
+
+#[test]
+fn vi_cw_changes_to_the_end_of_the_word_however_short_the_rest() {
+    for (draft, keys, after) in [
+        ("say a big word", "0wcwX", "say X big word"),
+        ("hello world again", "0ecwX", "hellX world again"),
+        ("x = 1", "0wcw==", "x == 1"),
+    ] {
+        let mut ui = vim_ui();
+        typed(&mut ui, draft);
+        ui.key(key(KeyCode::Esc));
+        typed(&mut ui, keys);
+        assert_eq!(ui.editor.shown(), after, "{draft} {keys}");
+    }
 }

@@ -147,8 +147,12 @@ impl Ui {
                 insert = true;
             }
             (Some('d'), 'w') => e.vi_delete_word(),
-            // `cw` changes to the word's end, as `ce` does (vi keeps the space after it).
-            (Some(op @ ('d' | 'c')), 'w' | 'e') => {
+            // `cw` changes to the word's end (vi keeps the space after it).
+            (Some('c'), 'w') => {
+                e.vi_delete_change_word();
+                insert = true;
+            }
+            (Some(op @ ('d' | 'c')), 'e') => {
                 e.vi_delete_word_end();
                 insert = op == 'c';
             }

@@ -112,6 +112,18 @@ impl Editor {
         self.text.replace_range(self.cursor..to, "");
     }
 
+    /// Delete what vi's `cw` deletes: on a word, to its end — the run of the cursor's class,
+    /// never the white space after it, however short the rest of the word; on white space,
+    /// the white space.
+    pub fn vi_delete_change_word(&mut self) {
+        let class = self.vi_class(self.cursor);
+        let mut to = self.cursor;
+        while to < self.line_end() && self.vi_class(to) == class {
+            to = self.after(to);
+        }
+        self.text.replace_range(self.cursor..to, "");
+    }
+
     /// Delete what vi's `db` deletes: from where `b` goes to the cursor, within the line.
     pub fn vi_delete_word_back(&mut self) {
         let from = self.vi_b().max(self.line_start());
