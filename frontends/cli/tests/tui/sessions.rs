@@ -325,6 +325,9 @@ fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
     wait_until("the read-only banner to go", || {
         !pane.screen().contains("read-only · written by")
     });
+    // The fork's view is ready to submit (its work thread answered), not still opening:
+    // Enter before then is refused with a hint, and the draft would wait for another Enter.
+    pane.wait_for_text(" · idle");
     pane.type_text("continue in the fork");
     pane.keys(&["Enter"]);
     pane.wait_for_text("› continue in the fork");
@@ -337,6 +340,11 @@ fn an_observer_exports_and_forks_the_session_but_cannot_submit() {
         .expect("the fork's file");
     let mut users = Vec::new();
     wait_until("the fork to hold the new message", || {
+        // Sent while the fork's history was still being read, it is refused with a hint and
+        // kept in the draft: sent again, as the hint says.
+        if pane.screen().contains("send again in a moment") {
+            pane.keys(&["Enter"]);
+        }
         // Read while its writer appends: a read that meets a frame being written is retried.
         let Ok(read) = read_users(&fork) else {
             return false;
