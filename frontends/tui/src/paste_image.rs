@@ -2,8 +2,9 @@
 //! passes only text through its paste, so the image is read from the clipboard itself —
 //! X11 or Wayland (through arboard), macOS, Windows — on a thread of its own, encoded as PNG,
 //! and put in the draft as a chip. It is sent with the draft as an image block of the user
-//! message (recorded as `clipboard image N`, with its size and SHA-256), and a model that
-//! does not take images refuses the input before anything is written.
+//! message, `[image K]` in the text where the chip stood (recorded as `clipboard image (W×H
+//! PNG, SIZE)` with its size and SHA-256), and a model that does not take images refuses the
+//! input before anything is written.
 
 use std::sync::Arc;
 
@@ -18,8 +19,8 @@ const MAX_SIDE: usize = 8000;
 /// An image read from the clipboard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pasted {
-    /// What it is (`640×480 PNG, 12.5 KiB`): the chip shows it after the image's number, and
-    /// the prompt records it.
+    /// What it is (`640×480 PNG, 12.5 KiB`): the chip shows it (`[image · …]`), and the
+    /// prompt records it.
     pub(crate) label: String,
     /// The image, PNG-encoded.
     pub(crate) png: Arc<Vec<u8>>,

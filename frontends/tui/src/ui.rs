@@ -269,8 +269,8 @@ pub(crate) struct Ui {
         smith_render_terminal::input::Draft,
         Vec<(u64, crate::paste_image::Pasted)>,
     )>,
-    /// The number of the latest image pasted (they number from 1; a chip's id is its
-    /// number).
+    /// The id of the latest image pasted (ids count from 1; a chip is known by its
+    /// image's id).
     pub(crate) next_image: u64,
     #[cfg(debug_assertions)]
     pub(crate) fault: bool,

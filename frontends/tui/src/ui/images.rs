@@ -1,6 +1,7 @@
 //! Images pasted from the system clipboard into the draft (Ctrl+V): each stands in the
 //! draft as a chip the editor knows by an id, the image itself kept here until the draft is
-//! sent with it — or given back to the draft with its text when the submission is refused.
+//! sent with it — or given back, with the draft as it was sent, when the submission is
+//! refused.
 
 use super::{Effect, Ui};
 use crate::paste_image::Pasted;
@@ -21,7 +22,7 @@ impl Ui {
     pub(crate) fn pasted(&mut self, read: Result<Pasted, String>) {
         match read {
             Ok(image) => {
-                // Numbered as it arrives, so two reads in flight never share a number.
+                // Its id as it arrives, so two reads in flight never share one.
                 self.next_image += 1;
                 let id = self.next_image;
                 if self.editor.attach(id, &format!("image · {}", image.label)) {
