@@ -502,6 +502,17 @@ fn image(
     })
 }
 
+/// Whether `prompt` may take one more image within `bounds`.
+fn room_for_image(prompt: &Prompt, bounds: Bounds) -> Result<(), PromptError> {
+    if prompt.images.len() >= bounds.files {
+        return Err(PromptError::TooManyImages {
+            count: prompt.images.len() + 1,
+            max: bounds.files,
+        });
+    }
+    Ok(())
+}
+
 /// Attach the image at `path` (any readable path: the caller named it explicitly, e.g.
 /// `--image FILE`) to `prompt`, shown as `shown`.
 ///
@@ -513,12 +524,7 @@ pub fn attach_image(
     shown: &str,
     bounds: Bounds,
 ) -> Result<(), PromptError> {
-    if prompt.images.len() >= bounds.files {
-        return Err(PromptError::TooManyImages {
-            count: prompt.images.len() + 1,
-            max: bounds.files,
-        });
-    }
+    room_for_image(prompt, bounds)?;
     let unreadable = |source| PromptError::ImageUnreadable {
         path: shown.to_owned(),
         source,
@@ -552,12 +558,7 @@ pub fn attach_image_bytes(
     shown: &str,
     bounds: Bounds,
 ) -> Result<(), PromptError> {
-    if prompt.images.len() >= bounds.files {
-        return Err(PromptError::TooManyImages {
-            count: prompt.images.len() + 1,
-            max: bounds.files,
-        });
-    }
+    room_for_image(prompt, bounds)?;
     let media_type = smith::Image::sniff(bytes).ok_or_else(|| PromptError::NotAnImage {
         mention: shown.to_owned(),
     })?;

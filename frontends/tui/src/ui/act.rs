@@ -10,72 +10,7 @@ use crate::keys::Action;
 impl Ui {
     pub(super) fn act(&mut self, action: Action) -> Option<Effect> {
         match action {
-            Action::Submit | Action::Steer => {
-                if self.editor.is_empty() {
-                    return None;
-                }
-                // `/NAME …`: a command of the product layer (never sent to the model); `//…`
-                // sends the text with one `/` less.
-                let shown = self.editor.shown();
-                if let Some(line) = shown.strip_prefix('/')
-                    && !line.starts_with('/')
-                    && !line.is_empty()
-                {
-                    if line.contains('\n') {
-                        self.hint = Some(
-                            "a command is one line: remove the line breaks, or start the draft with // to send it as a message".into(),
-                        );
-                        return None;
-                    }
-                    let line = line.to_owned();
-                    self.editor.submit()?;
-                    return self.command(line);
-                }
-                if let Some(why) = self.cannot_submit() {
-                    self.hint = Some(why);
-                    return None;
-                }
-                if shown.starts_with("//") {
-                    // One `/` less, the chips kept.
-                    self.editor.delete_first_char();
-                }
-                if self.busy() && self.editing.is_some() {
-                    self.hint = Some(
-                        "work is running: the edited message starts a new branch once it has ended; send it then (Esc aborts the work)".into(),
-                    );
-                    return None;
-                }
-                let images = self.draft_images();
-                if !images.is_empty() && self.busy() {
-                    self.hint = Some("an image goes with a turn of its own: send this draft once the work has ended (or delete the image's chip to queue the text)".into());
-                    return None;
-                }
-                if !images.is_empty() {
-                    self.sent_images();
-                }
-                let text = self.editor.submit()?;
-                if !images.is_empty() {
-                    let at = self.editing.take().map(|(at, _)| at);
-                    self.sending(&text);
-                    return Some(Effect::SubmitImages { text, at, images });
-                }
-                if self.busy() {
-                    let delivery = if action == Action::Steer {
-                        Delivery::Steer
-                    } else {
-                        Delivery::FollowUp
-                    };
-                    return Some(Effect::Enqueue(text, delivery));
-                }
-                match self.editing.take() {
-                    // An earlier message edited: a new branch from where it was sent.
-                    Some((at, _)) => {
-                        self.sending(&text);
-                        Some(Effect::SubmitAt(text, at))
-                    }
-                    None => Some(self.send(text)),
-                }
-            }
+            Action::Submit | Action::Steer => self.send_draft(action),
             Action::Newline => {
                 self.editor.newline();
                 None
@@ -215,6 +150,76 @@ impl Ui {
                     None
                 }
             }
+        }
+    }
+
+    /// Send the draft (Enter; `Action::Steer` queues it as a steer while work runs): a
+    /// `/NAME` line runs that command, `//…` sends one `/` less, images go with a turn of
+    /// their own, an edited earlier message starts a new branch.
+    fn send_draft(&mut self, action: Action) -> Option<Effect> {
+        if self.editor.is_empty() {
+            return None;
+        }
+        // `/NAME …`: a command of the product layer (never sent to the model); `//…`
+        // sends the text with one `/` less.
+        let shown = self.editor.shown();
+        if let Some(line) = shown.strip_prefix('/')
+            && !line.starts_with('/')
+            && !line.is_empty()
+        {
+            if line.contains('\n') {
+                self.hint = Some(
+                    "a command is one line: remove the line breaks, or start the draft with // to send it as a message".into(),
+                );
+                return None;
+            }
+            let line = line.to_owned();
+            self.editor.submit()?;
+            return self.command(line);
+        }
+        if let Some(why) = self.cannot_submit() {
+            self.hint = Some(why);
+            return None;
+        }
+        if shown.starts_with("//") {
+            // One `/` less, the chips kept.
+            self.editor.delete_first_char();
+        }
+        if self.busy() && self.editing.is_some() {
+            self.hint = Some(
+                "work is running: the edited message starts a new branch once it has ended; send it then (Esc aborts the work)".into(),
+            );
+            return None;
+        }
+        let images = self.draft_images();
+        if !images.is_empty() && self.busy() {
+            self.hint = Some("an image goes with a turn of its own: send this draft once the work has ended (or delete the image's chip to queue the text)".into());
+            return None;
+        }
+        if !images.is_empty() {
+            self.sent_images();
+        }
+        let text = self.editor.submit()?;
+        if !images.is_empty() {
+            let at = self.editing.take().map(|(at, _)| at);
+            self.sending(&text);
+            return Some(Effect::SubmitImages { text, at, images });
+        }
+        if self.busy() {
+            let delivery = if action == Action::Steer {
+                Delivery::Steer
+            } else {
+                Delivery::FollowUp
+            };
+            return Some(Effect::Enqueue(text, delivery));
+        }
+        match self.editing.take() {
+            // An earlier message edited: a new branch from where it was sent.
+            Some((at, _)) => {
+                self.sending(&text);
+                Some(Effect::SubmitAt(text, at))
+            }
+            None => Some(self.send(text)),
         }
     }
 }

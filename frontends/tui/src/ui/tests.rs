@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::event::Event;
+use crossterm::event::KeyModifiers;
 
 fn ui() -> Ui {
     let mut ui = Ui::new(
