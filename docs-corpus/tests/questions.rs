@@ -52,6 +52,17 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "how do I add a custom command",
+        &[("prompt-commands", "Adding a custom command")],
+    ),
+    (
+        "use CLAUDE.md",
+        &[(
+            "context",
+            "Using CLAUDE.md (a project written for Claude Code)",
+        )],
+    ),
+    (
         "how do I pipe input into smith",
         &[("eval", "The prompt and piped input")],
     ),

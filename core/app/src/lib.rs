@@ -324,11 +324,52 @@ impl App {
     pub fn product(
         &self,
         built_in: &[(product::KeySpec, smith_host::product::types::KeyAction)],
+        cwd: &Path,
     ) -> Result<(product::ProductLayer, Loadout), ProductError> {
         let host = self.load_plugins(Manifest::is_product)?;
         let loadout = host.loadout();
-        let layer = product::ProductLayer::compose(&loadout, built_in, &self.settings.resolved)?;
+        let mut layer =
+            product::ProductLayer::compose(&loadout, built_in, &self.settings.resolved)?;
+        let (prompts, notices) = self.prompt_commands(cwd);
+        layer.add_prompts(prompts);
+        layer.notices.extend(notices);
         Ok((layer, loadout))
+    }
+
+    /// The prompt commands for `cwd`, in the order they claim names: the trusted project's
+    /// (`.smith/commands/`), the user's (`commands/` beside the user configuration), then
+    /// Smith's bundled ones; with a notice for each file skipped, and one when an untrusted
+    /// project's commands are not read.
+    pub fn prompt_commands(
+        &self,
+        cwd: &Path,
+    ) -> (Vec<product::prompts::PromptCommand>, Vec<String>) {
+        use product::prompts::{PromptOrigin, read_dirs};
+        let mut dirs: Vec<(PathBuf, fn(PathBuf) -> PromptOrigin)> = Vec::new();
+        let mut notices = Vec::new();
+        if let Some(project) = paths::project_of(cwd) {
+            let dir = project.join(".smith").join("commands");
+            if dir.is_dir() {
+                match self.trusted_project(cwd) {
+                    Ok(Some(_)) => dirs.push((dir, PromptOrigin::Project)),
+                    Ok(None) => notices.push(format!(
+                        "the project's prompt commands in {} were not read: the project is not trusted (trusting it, as for its settings, reads them)",
+                        dir.display()
+                    )),
+                    Err(e) => notices.push(format!(
+                        "the project's prompt commands in {} were not read: {e}",
+                        dir.display()
+                    )),
+                }
+            }
+        }
+        if let Some(config) = self.paths.user_config() {
+            dirs.push((config.with_file_name("commands"), PromptOrigin::User));
+        }
+        let (mut commands, skipped) = read_dirs(&dirs);
+        notices.extend(skipped);
+        commands.extend(product::prompts::bundled());
+        (commands, notices)
     }
 
     /// The user's policy for tools run from `cwd`, a refusal worded by `words`.

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
+use smith_app::product::prompts::PromptOrigin;
 use smith_app::product::wit::{CommandAction, Intent, Layout, Level, Picker, Verb};
 use smith_app::product::{
     CommandError, Loadout, Outcome, ProductLayer, action_name, kind_name, picker_name,
@@ -30,7 +31,7 @@ fn product(server: &Server) -> Result<Arc<(ProductLayer, Loadout)>, ErrorObject>
             // No keys are built into this frontend: bindings are the terminal UI's business.
             server
                 .app
-                .product(&[])
+                .product(&[], &server.cwd)
                 .map(Arc::new)
                 .map_err(|e| crate::errors::config(&e))
         })
@@ -42,7 +43,21 @@ fn command_json(c: &smith_app::product::Command) -> Value {
         CommandAction::Verb(k) => json!({"verb": verb_kind_name(k)}),
         CommandAction::OpenPicker(p) => json!({"picker": picker_name(p)}),
         CommandAction::Key(a) => json!({"key": action_name(a)}),
-        CommandAction::Handler => json!({"handler": true}),
+        CommandAction::Handler => match &c.prompt {
+            Some(prompt) => json!({"prompt": {
+                "origin": match &prompt.origin {
+                    PromptOrigin::Project(_) => "project",
+                    PromptOrigin::User(_) => "user",
+                    PromptOrigin::Bundled => "bundled",
+                },
+                "path": match &prompt.origin {
+                    PromptOrigin::Project(p) | PromptOrigin::User(p) => Some(p.to_string_lossy()),
+                    PromptOrigin::Bundled => None,
+                },
+                "model": prompt.model,
+            }}),
+            None => json!({"handler": true}),
+        },
     };
     let arguments: Vec<Value> = c
         .arguments
@@ -327,26 +342,57 @@ pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer
                 "intents": intents.iter().map(|i| intent_json(server, i)).collect::<Vec<_>>()
             })))
         }
+        Outcome::Prompt { text, model } => {
+            // Submitted as `session.submit` would be: the same checks, receipt and events.
+            let Some(session) = p.str("session") else {
+                return now(Err(ErrorObject {
+                    code: INVALID_PARAMS,
+                    message: format!(
+                        "invalid params: /{name} submits a prompt to a session: give `session`"
+                    ),
+                    data: Some(json!({"field": "session"})),
+                }));
+            };
+            let mut params = Map::new();
+            params.insert("session".into(), Value::from(session));
+            params.insert("input".into(), Value::from(text));
+            // The command's own model first, else the one the request names.
+            if let Some(m) = model.as_deref().or(p.str("model")) {
+                params.insert("model".into(), Value::from(m));
+            }
+            if let Some(script) = p.str("script") {
+                params.insert("script".into(), Value::from(script));
+            }
+            dispatch_declared(server, id, "session.submit", params)
+        }
         Outcome::Verb(verb) => {
             let (method, params) = match mapped(server, &verb, p.str("session"), p.str("model")) {
                 Ok(m) => m,
                 Err(e) => return now(Err(e)),
             };
-            let Some(decl) = server.declared(method) else {
-                return now(Err(ErrorObject::new(
-                    smith_render_jsonrpc::message::INTERNAL_ERROR,
-                    format!(
-                        "verb maps to undeclared method `{method}`; this is a bug in smith rpc"
-                    ),
-                )));
-            };
-            let params = match Params::check(decl, params) {
-                Ok(p) => p,
-                Err(e) => return now(Err(e)),
-            };
-            let name = decl.name;
-            server.dispatch(name, id, params);
-            Answer::Later
+            dispatch_declared(server, id, method, params)
         }
     }
+}
+
+/// Carry out `method` with `params`, checked against its declaration, as if the client had
+/// called it (its result and errors answer the request).
+fn dispatch_declared(
+    server: &Arc<Server>,
+    id: Option<Value>,
+    method: &str,
+    params: Map<String, Value>,
+) -> Answer {
+    let Some(decl) = server.declared(method) else {
+        return now(Err(ErrorObject::new(
+            smith_render_jsonrpc::message::INTERNAL_ERROR,
+            format!("a command maps to undeclared method `{method}`; this is a bug in smith rpc"),
+        )));
+    };
+    let params = match Params::check(decl, params) {
+        Ok(p) => p,
+        Err(e) => return now(Err(e)),
+    };
+    server.dispatch(decl.name, id, params);
+    Answer::Later
 }

@@ -69,10 +69,14 @@ impl Runner {
         let outcome = match &self.loadout {
             Some(l) => invocation.outcome(l).map_err(|e| e.to_string()),
             None => match invocation.command.action {
-                smith_app::product::wit::CommandAction::Handler => Err(format!(
-                    "/{} is a plugin's command and the product plugins did not load",
-                    invocation.command.name
-                )),
+                smith_app::product::wit::CommandAction::Handler
+                    if invocation.command.prompt.is_none() =>
+                {
+                    Err(format!(
+                        "/{} is a plugin's command and the product plugins did not load",
+                        invocation.command.name
+                    ))
+                }
                 _ => invocation
                     .outcome_without_plugins()
                     .map_err(|e| e.to_string()),
@@ -82,6 +86,9 @@ impl Runner {
             Ok(Outcome::Key(a)) => ui.trigger(Action::from_key_action(a)),
             Ok(Outcome::Verb(v)) => self.verb(ui, v),
             Ok(Outcome::Picker(p)) => self.picker(ui, p),
+            Ok(Outcome::Prompt { text, model }) => {
+                prompt(ui, &invocation.command.name, text, model)
+            }
             Ok(Outcome::Intents(intents)) => {
                 let mut effect = None;
                 for intent in intents {
@@ -277,4 +284,39 @@ fn set_model(ui: &mut Ui, model: &str, thinking: Option<&str>) -> Option<Effect>
 /// A command error as the hint shows it.
 fn command_error(e: &CommandError) -> String {
     e.to_string()
+}
+
+/// Send a prompt command's text (`/NAME`'s, its arguments put in) as the person's message:
+/// queued for the running work as a follow-up, else a turn of its own — on the command's model
+/// when its file names one (then only when no work runs: the turn needs that model).
+fn prompt(ui: &mut Ui, name: &str, text: String, model: Option<String>) -> Option<Effect> {
+    if let Some(why) = ui.cannot_submit() {
+        ui.hint = Some(why);
+        return None;
+    }
+    let model = match model.map(|m| (m.parse::<smith::Selection>(), m)) {
+        None => None,
+        Some((Ok(selection), _)) => Some(selection),
+        Some((Err(e), written)) => {
+            ui.notice(
+                NoticeLevel::Error,
+                format!("/{name}: its file names model `{written}`, which cannot be used: {e}; fix the front matter's `model` (PROVIDER/MODEL, an alias or a group)"),
+            );
+            return None;
+        }
+    };
+    if ui.busy() {
+        if model.is_some() {
+            ui.hint = Some(format!(
+                "work is running and /{name} runs on a model of its own: run it once the work has ended"
+            ));
+            return None;
+        }
+        return Some(Effect::Enqueue(text, smith::Delivery::FollowUp));
+    }
+    ui.sending(&text);
+    Some(match model {
+        Some(selection) => Effect::SubmitOn(text, selection),
+        None => Effect::Submit(text),
+    })
 }

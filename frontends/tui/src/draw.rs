@@ -372,8 +372,8 @@ fn help_lines(ui: &Ui, t: &Theme, width: u16) -> Vec<Line<'static>> {
         if !keys.is_empty() {
             help.push_str(&format!(" ({keys})"));
         }
-        if let Some(p) = &c.plugin {
-            help.push_str(&format!(" · plugin {p}"));
+        if !c.is_own() {
+            help.push_str(&format!(" · {}", c.holder()));
         }
         rows_.push((c.usage(), help));
     }

@@ -149,6 +149,7 @@ pub fn key_reference() -> Result<String, smith_app::product::BundledError> {
 /// the built-in keys and commands (said in a notice); unusable settings are an error.
 fn product_layer(
     app: &smith_app::App,
+    cwd: &std::path::Path,
 ) -> Result<
     (
         smith_app::product::ProductLayer,
@@ -158,19 +159,21 @@ fn product_layer(
     TuiError,
 > {
     let built_in = keys::built_in_specs();
-    match app.product(&built_in) {
+    match app.product(&built_in, cwd) {
         Ok((layer, loadout)) => {
             let notices = layer.notices.clone();
             Ok((layer, Some(loadout), notices))
         }
         Err(smith_app::ProductError::Config(e)) => Err(TuiError::Product(e)),
-        Err(smith_app::ProductError::Registry(e)) => Ok((
-            smith_app::product::ProductLayer::built_in_only(&built_in),
-            None,
-            vec![format!(
-                "the product plugins did not load ({e}); only the built-in keys and commands are available"
-            )],
-        )),
+        Err(smith_app::ProductError::Registry(e)) => {
+            let mut layer = smith_app::product::ProductLayer::built_in_only(&built_in);
+            let (prompts, mut notices) = app.prompt_commands(cwd);
+            layer.add_prompts(prompts);
+            notices.insert(0, format!(
+                "the product plugins did not load ({e}); only the built-in keys, Smith's own commands and the prompt commands are available"
+            ));
+            Ok((layer, None, notices))
+        }
     }
 }
 
@@ -315,7 +318,7 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
         synchronized_output: setting(&app, "tui.synchronized-output"),
         hyperlinks: setting(&app, "tui.hyperlinks"),
     };
-    let (product, product_loadout, product_notices) = product_layer(&app)?;
+    let (product, product_loadout, product_notices) = product_layer(&app, &cwd)?;
     let notify = setting(&app, "tui.notify").as_deref() != Some("off");
     let mouse = setting(&app, "tui.mouse").as_deref() != Some("off");
     let clipboard = clipboard::Mode::from_setting(setting(&app, "tui.clipboard").as_deref());

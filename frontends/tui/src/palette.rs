@@ -118,7 +118,7 @@ pub(crate) fn query(draft: &str) -> Option<&str> {
 pub(crate) fn matches<'a>(layer: &'a ProductLayer, query: &str) -> Vec<&'a Command> {
     if query.is_empty() {
         let (own, plugins): (Vec<&Command>, Vec<&Command>) =
-            layer.commands.iter().partition(|c| c.plugin.is_none());
+            layer.commands.iter().partition(|c| c.is_own());
         return plugins.into_iter().chain(own).collect();
     }
     let pattern = Pattern::parse(query, CaseMatching::Ignore, Normalization::Smart);

@@ -58,6 +58,9 @@ pub(crate) enum Effect {
     /// Run a turn for this input as a new branch from this entry (an earlier message
     /// edited).
     SubmitAt(String, EntryId),
+    /// Run a turn for this input on this model (a prompt command's own), the session's model
+    /// staying for the turns after.
+    SubmitOn(String, Selection),
     /// Run a turn for this input with these images (pasted from the clipboard), as a new
     /// branch from an entry when one is given.
     SubmitImages {
@@ -364,7 +367,7 @@ impl Ui {
     }
 
     /// Why submitting is refused here, if it is.
-    fn cannot_submit(&self) -> Option<String> {
+    pub(crate) fn cannot_submit(&self) -> Option<String> {
         if matches!(self.held, Held::Replay) {
             return Some(if self.back.is_some() {
                 "a replay only shows what was recorded, so submission is disabled; Esc goes back to the session once it ends".to_owned()

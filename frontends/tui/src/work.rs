@@ -26,6 +26,9 @@ pub(crate) enum Command {
     /// (recorded), the transcript read again, then the input admitted with it as its explicit
     /// destination.
     Submit(String, Option<EntryId>, Vec<crate::paste_image::Pasted>),
+    /// Run a turn for this input on this model (a prompt command's), then go back to the
+    /// model in use before.
+    SubmitOn(String, Selection),
     /// A change of the session or the working tree through the session's writer.
     Write(Write),
     /// Compact the session, with what the summary should focus on.
@@ -175,6 +178,31 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
         match command {
             Command::Submit(input, at, images) => {
                 submit(&mut runner, (&input, &images), at, &cwd, &live, &events);
+            }
+            Command::SubmitOn(input, wanted) => {
+                let before = runner.current().map(|r| r.spec().clone());
+                let thinking = before
+                    .as_ref()
+                    .and_then(|b| b.thinking)
+                    .or_else(|| runner.app().thinking());
+                match prepare(&mut runner, wanted, thinking, script.clone(), &events) {
+                    Ok(()) => {
+                        submit(&mut runner, (&input, &[]), None, &cwd, &live, &events);
+                        if let Some(before) = before {
+                            let again = before.selection.clone();
+                            if let Err(why) =
+                                prepare(&mut runner, again, before.thinking, before.script, &events)
+                            {
+                                events.send(Event::Refused(format!(
+                                    "{why}; the command's model stays in use"
+                                )));
+                            }
+                        }
+                    }
+                    Err(why) => events.send(Event::Refused(format!(
+                        "{why}; the command's model is named in its file's front matter, nothing was sent"
+                    ))),
+                }
             }
             Command::Compact(focus) => {
                 let request = smith_app::runner::CompactRequest {

@@ -96,6 +96,14 @@ pub enum Outcome {
     Key(KeyAction),
     /// Carry out the plugin's intents, in order.
     Intents(Vec<Intent>),
+    /// Submit this prompt (a prompt command's text with its arguments put in), on `model`
+    /// (PROVIDER/MODEL, alias or group) for this turn when the command names one.
+    Prompt {
+        /// The prompt.
+        text: String,
+        /// The model its front matter names, if any.
+        model: Option<String>,
+    },
 }
 
 /// The thinking levels an argument of kind `thinking` takes.
@@ -429,7 +437,7 @@ impl Invocation {
     }
 
     /// What this invocation comes to with no product plugin loaded: as [`Self::outcome`], and
-    /// a `handler` command fails.
+    /// a plugin's `handler` command fails (a prompt command needs no plugin).
     ///
     /// # Errors
     /// [`OutcomeError::NotLoaded`] for a `handler` command: no plugin to run it.
@@ -448,6 +456,12 @@ impl Invocation {
 
     fn outcome_with(&self, loadout: Option<&Loadout>) -> Result<Outcome, OutcomeError> {
         let t = |i| self.text(i);
+        if let Some(prompt) = &self.command.prompt {
+            return Ok(Outcome::Prompt {
+                text: prompt.expand(&t(0).unwrap_or_default()),
+                model: prompt.model.clone(),
+            });
+        }
         Ok(match self.command.action {
             CommandAction::Verb(kind) => Outcome::Verb(match kind {
                 VerbKind::NewSession => Verb::NewSession,

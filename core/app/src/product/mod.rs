@@ -14,6 +14,7 @@
 mod config;
 mod invoke;
 pub mod keys;
+pub mod prompts;
 pub mod style;
 mod words;
 
@@ -58,7 +59,10 @@ pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, Bundle
     )
     .map_err(BundledError::Load)?;
     let resolved = smith_config::Resolver::with_defaults().resolve();
-    ProductLayer::compose(&host.loadout(), built_in, &resolved).map_err(BundledError::Compose)
+    let mut layer = ProductLayer::compose(&host.loadout(), built_in, &resolved)
+        .map_err(BundledError::Compose)?;
+    layer.add_prompts(prompts::bundled());
+    Ok(layer)
 }
 
 /// Why the bundled product layer could not be made: a defect of this build, never of the
@@ -85,13 +89,19 @@ pub struct Command {
     /// What it does.
     pub action: CommandAction,
     /// The plugin that contributes it; `None`: Smith's own (it enters or recovers the
-    /// runtime, and stays when every product plugin is disabled).
+    /// runtime, and stays when every product plugin is disabled) or a prompt command.
     pub plugin: Option<String>,
+    /// For a prompt command (a Markdown file, or one Smith bundles): its text, submitted as a
+    /// prompt with the arguments put in; `action` is then `handler` and `plugin` `None`.
+    pub prompt: Option<prompts::Shared>,
 }
 
 impl Command {
     /// The command as the palette and the help show it: `/model MODEL [THINKING]`.
     pub fn usage(&self) -> String {
+        if let Some(p) = &self.prompt {
+            return p.usage();
+        }
         let mut out = format!("/{}", self.name);
         for a in &self.arguments {
             let name = a.name.to_uppercase();
@@ -107,6 +117,20 @@ impl Command {
             }
         }
         out
+    }
+
+    /// Whether it is Smith's own: neither a plugin's nor a prompt command.
+    pub fn is_own(&self) -> bool {
+        self.plugin.is_none() && self.prompt.is_none()
+    }
+
+    /// Who gives it, in words: `Smith`, `plugin ID`, or the prompt command's origin.
+    pub fn holder(&self) -> String {
+        match (&self.plugin, &self.prompt) {
+            (Some(p), _) => format!("plugin {p}"),
+            (None, Some(p)) => p.origin.to_string(),
+            (None, None) => "Smith".to_owned(),
+        }
     }
 }
 
@@ -191,6 +215,7 @@ pub fn built_in_commands() -> Vec<Command> {
         arguments,
         action,
         plugin: None,
+        prompt: None,
     };
     vec![
         own(
@@ -383,10 +408,7 @@ impl ProductLayer {
                     layer.notices.push(format!(
                         "plugin {id}: command `/{}` is not registered: {} has it (the first holder keeps a name; disable one of the two to choose)",
                         c.name,
-                        holder
-                            .plugin
-                            .as_ref()
-                            .map_or_else(|| "Smith".to_owned(), |p| format!("plugin {p}"))
+                        holder.holder()
                     ));
                     continue;
                 }
@@ -396,6 +418,7 @@ impl ProductLayer {
                     arguments: c.arguments.clone(),
                     action: c.action,
                     plugin: Some(id.to_owned()),
+                    prompt: None,
                 });
             }
             for b in &contributions.bindings {
@@ -523,6 +546,41 @@ impl ProductLayer {
             theme: None,
             layout: Layout::StatusBottom,
             notices: Vec::new(),
+        }
+    }
+
+    /// Register prompt commands after those already held, in order: a name already held
+    /// keeps its holder, and a notice names both.
+    pub fn add_prompts(&mut self, commands: Vec<prompts::PromptCommand>) {
+        for c in commands {
+            if let Some(holder) = self.command(&c.name) {
+                self.notices.push(format!(
+                    "{}: command `/{}` is not registered: {} has it (the first holder keeps a name; rename the file to keep both)",
+                    c.origin,
+                    c.name,
+                    holder.holder()
+                ));
+                continue;
+            }
+            let summary = match &c.argument_hint {
+                Some(hint) => format!("what the command's text asks for: {hint}"),
+                None => {
+                    "text put in for $ARGUMENTS (appended when the command names none)".to_owned()
+                }
+            };
+            self.commands.push(Command {
+                name: c.name.clone(),
+                summary: c.description.clone(),
+                arguments: vec![Argument {
+                    name: "arguments".to_owned(),
+                    summary,
+                    kind: ArgumentKind::Text,
+                    required: false,
+                }],
+                action: CommandAction::Handler,
+                plugin: None,
+                prompt: Some(std::sync::Arc::new(c)),
+            });
         }
     }
 

@@ -88,17 +88,23 @@ pub fn kind_name(kind: ArgumentKind) -> &'static str {
 /// `docs/reference/commands.md`.
 pub fn commands_reference(layer: &ProductLayer) -> String {
     let mut out = String::from(
-        "# Command reference\n\nEvery command of the product layer as this build registers it, generated from the declarations (Smith's own in `core/app/src/product`, the bundled product plugin's in `plugins/guests/product`). In the terminal UI, `/` opens the palette over them; over JSON-RPC, `commands.list` lists them and `commands.run` runs one with its arguments by name. *Smith* marks the commands that enter or recover the runtime: they stay when every product plugin is disabled. The guide is [commands](../commands.md).\n\n| Command | What it does | Carried out as | From |\n| --- | --- | --- | --- |\n",
+        "# Command reference\n\nEvery command of the product layer as this build registers it, generated from the declarations (Smith's own in `core/app/src/product`, the bundled product plugin's in `plugins/guests/product`). In the terminal UI, `/` opens the palette over them; over JSON-RPC, `commands.list` lists them and `commands.run` runs one with its arguments by name. *Smith* marks the commands that enter or recover the runtime: they stay when every product plugin is disabled. *A prompt command* submits its text as a prompt (Smith bundles `/init` and `/review`; your own Markdown files in `.smith/commands/` and `commands/` beside your configuration add more: [prompt commands](../prompt-commands.md)). The guide is [commands](../commands.md).\n\n| Command | What it does | Carried out as | From |\n| --- | --- | --- | --- |\n",
     );
     for c in &layer.commands {
+        let (action, from) = match (&c.plugin, &c.prompt) {
+            (Some(p), _) => (action_words(&c.action), format!("plugin `{p}`")),
+            (None, Some(_)) => (
+                "a prompt submitted".to_owned(),
+                "Smith (a prompt command)".to_owned(),
+            ),
+            (None, None) => (action_words(&c.action), "Smith".to_owned()),
+        };
         out.push_str(&format!(
             "| `{}` | {} | {} | {} |\n",
             c.usage(),
             c.summary.replace('|', "\\|"),
-            action_words(&c.action),
-            c.plugin
-                .as_deref()
-                .map_or_else(|| "Smith".to_owned(), |p| format!("plugin `{p}`")),
+            action,
+            from,
         ));
     }
     out.push_str("\n## Arguments\n\n| Command | Argument | Kind | Required | What it is |\n| --- | --- | --- | --- | --- |\n");

@@ -308,7 +308,8 @@ fn install(
     // What the product layer now says: a clash with another plugin's command or key.
     if report.manifest.is_product()
         && let Ok(app) = global.app(&[])
-        && let Ok((layer, _)) = app.product(&smith_tui::keys::built_in_specs())
+        && let Ok(cwd) = std::env::current_dir()
+        && let Ok((layer, _)) = app.product(&smith_tui::keys::built_in_specs(), &cwd)
     {
         for n in layer
             .notices

@@ -1,7 +1,8 @@
 //! The product layer in a real terminal: the `/` palette over the registered commands, fuzzy
 //! filtering, commands run from the palette and by their keys, a second plugin's clashing
 //! binding reported and resolved (the first holder keeps it), the product plugin disabled
-//! (only the built-in keys and Smith's own commands remain), and a theme from configuration.
+//! (only the built-in keys, Smith's own commands and the prompt commands remain), a theme from
+//! configuration, and the user's Markdown prompt commands in the palette and run.
 
 use smith_testkit::wait_until;
 
@@ -130,12 +131,13 @@ fn with_the_product_plugin_disabled_only_the_built_in_keys_and_commands_remain()
         !s.contains("Keys and commands") && !s.contains("/compact"),
         "{s}"
     );
+    // Smith's own six and the two bundled prompt commands, which need no plugin.
     assert!(
-        s.contains("/new") && s.contains("/quit") && s.contains("of 6"),
+        s.contains("/new") && s.contains("/quit") && s.contains("of 8"),
         "{s}"
     );
     // Typing, submit and the built-in scroll keys still work.
-    pane.escape_until_gone("1 of 6");
+    pane.escape_until_gone("1 of 8");
     pane.type_text("still here");
     pane.keys(&["Enter"]);
     pane.wait_for_text("› still here");
@@ -290,5 +292,57 @@ fn with_catalog_refresh_on_the_model_picker_offers_what_a_local_server_lists() {
         crate::common::stdout(&out).contains("\"id\":\"granite-local.gguf\""),
         "{}",
         crate::common::stdout(&out)
+    );
+}
+
+#[test]
+fn a_markdown_prompt_command_is_in_the_palette_and_sends_its_text_with_the_arguments() {
+    let env = Env::new();
+    let commands = env.home().join("commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("fix.md"),
+        "---\ndescription: Fix an issue carefully\nargument-hint: ISSUE\n---\nFix issue $1 carefully.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        commands.join("quick.md"),
+        "---\nmodel: scripted/tool-call\n---\nQuick: $ARGUMENTS\n",
+    )
+    .unwrap();
+    std::fs::write(commands.join("broken.md"), "---\nmodel\n---\nx\n").unwrap();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    // The broken file is named with its line.
+    pane.wait_for_text("broken.md:2 is skipped");
+    pane.type_text("/fi");
+    pane.wait_for_text("/fix ISSUE");
+    pane.wait_for_text("Fix an issue carefully");
+    pane.keys(&["C-u"]);
+    pane.type_text("/fix 42");
+    pane.keys(&["Enter"]);
+    // The text with the argument put in is the message; the model answers it.
+    pane.wait_for_text("› Fix issue 42 carefully.");
+    pane.wait_for_text("You said:");
+    pane.wait_for_text("scripted/demo · idle");
+    // A command naming its model runs its turn on it; the session's model stays after.
+    pane.type_text("/quick look around");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("I have read the README");
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("and now");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("› and now");
+    wait_until("the demo model to answer it", || {
+        pane.screen()
+            .matches("Hello from Smith's scripted provider")
+            .count()
+            == 2
+    });
+    quit(&pane);
+    pane.assert_restored();
+    assert_eq!(
+        crate::user_texts(&env),
+        ["Fix issue 42 carefully.", "Quick: look around", "and now"]
     );
 }
