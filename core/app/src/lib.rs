@@ -345,7 +345,7 @@ impl App {
         cwd: &Path,
     ) -> (Vec<product::prompts::PromptCommand>, Vec<String>) {
         use product::prompts::{PromptOrigin, read_dirs};
-        let mut dirs: Vec<(PathBuf, fn(PathBuf) -> PromptOrigin)> = Vec::new();
+        let mut dirs: Vec<(PathBuf, product::prompts::OriginOf)> = Vec::new();
         let mut notices = Vec::new();
         if let Some(project) = paths::project_of(cwd) {
             let dir = project.join(".smith").join("commands");

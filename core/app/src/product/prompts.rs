@@ -257,9 +257,7 @@ impl PromptCommand {
 /// The prompt commands of the directories in order (each a directory and the origin its
 /// files get), the files of each in name order, with a notice for each file skipped (its
 /// name, line and why). A missing directory has none; only `*.md` files directly in it count.
-pub fn read_dirs(
-    dirs: &[(PathBuf, fn(PathBuf) -> PromptOrigin)],
-) -> (Vec<PromptCommand>, Vec<String>) {
+pub fn read_dirs(dirs: &[(PathBuf, OriginOf)]) -> (Vec<PromptCommand>, Vec<String>) {
     let mut commands = Vec::new();
     let mut notices = Vec::new();
     for (dir, origin) in dirs {
@@ -332,6 +330,10 @@ fn read_file(path: &Path, origin: PromptOrigin) -> Result<Option<PromptCommand>,
         .map(Some)
         .map_err(|e| skipped(e.line, &e.why))
 }
+
+/// How a directory's files get their origin: [`PromptOrigin::Project`] or
+/// [`PromptOrigin::User`] of the file's path.
+pub type OriginOf = fn(PathBuf) -> PromptOrigin;
 
 /// A shared prompt command, as [`super::Command`] holds it.
 pub type Shared = Arc<PromptCommand>;
