@@ -328,48 +328,19 @@ impl App {
     ) -> Result<(product::ProductLayer, Loadout), ProductError> {
         let host = self.load_plugins(Manifest::is_product)?;
         let loadout = host.loadout();
-        let mut layer =
-            product::ProductLayer::compose(&loadout, built_in, &self.settings.resolved)?;
         let (prompts, notices) = self.prompt_commands(cwd);
-        layer.add_prompts(prompts);
+        let mut layer =
+            product::ProductLayer::compose(&loadout, built_in, &self.settings.resolved, prompts)?;
         layer.notices.extend(notices);
         Ok((layer, loadout))
     }
 
-    /// The prompt commands for `cwd`, in the order they claim names: the trusted project's
-    /// (`.smith/commands/`), the user's (`commands/` beside the user configuration), then
-    /// Smith's bundled ones; with a notice for each file skipped, and one when an untrusted
-    /// project's commands are not read.
+    /// The prompt commands for `cwd` ([`product::prompts::discover`]).
     pub fn prompt_commands(
         &self,
         cwd: &Path,
     ) -> (Vec<product::prompts::PromptCommand>, Vec<String>) {
-        use product::prompts::{PromptOrigin, read_dirs};
-        let mut dirs: Vec<(PathBuf, product::prompts::OriginOf)> = Vec::new();
-        let mut notices = Vec::new();
-        if let Some(project) = paths::project_of(cwd) {
-            let dir = project.join(".smith").join("commands");
-            if dir.is_dir() {
-                match self.trusted_project(cwd) {
-                    Ok(Some(_)) => dirs.push((dir, PromptOrigin::Project)),
-                    Ok(None) => notices.push(format!(
-                        "the project's prompt commands in {} were not read: the project is not trusted (trusting it, as for its settings, reads them)",
-                        dir.display()
-                    )),
-                    Err(e) => notices.push(format!(
-                        "the project's prompt commands in {} were not read: {e}",
-                        dir.display()
-                    )),
-                }
-            }
-        }
-        if let Some(config) = self.paths.user_config() {
-            dirs.push((config.with_file_name("commands"), PromptOrigin::User));
-        }
-        let (mut commands, skipped) = read_dirs(&dirs);
-        notices.extend(skipped);
-        commands.extend(product::prompts::bundled());
-        (commands, notices)
+        product::prompts::discover(&self.paths, cwd)
     }
 
     /// The user's policy for tools run from `cwd`, a refusal worded by `words`.

@@ -56,7 +56,12 @@ fn compose(
     with_rival: bool,
     config: &str,
 ) -> Result<ProductLayer, smith_app::product::ConfigError> {
-    ProductLayer::compose(&host(with_rival).loadout(), &built_in(), &settings(config))
+    ProductLayer::compose(
+        &host(with_rival).loadout(),
+        &built_in(),
+        &settings(config),
+        Vec::new(),
+    )
 }
 
 #[test]
@@ -283,7 +288,7 @@ fn a_users_theme_may_start_from_another_and_a_binding_to_a_missing_command_is_sk
     );
     let notices = layer.notices.join("\n");
     assert!(
-        notices.contains("setting `keys.Ctrl+Q` binds `/compcat`, which no enabled plugin registers (did you mean /compact?); the binding is skipped"),
+        notices.contains("setting `keys.Ctrl+Q` binds `/compcat`, which no enabled plugin or prompt command registers (did you mean /compact?); the binding is skipped"),
         "{notices}"
     );
     // With the product plugin's commands gone (disabled), a binding to one is skipped, not
@@ -294,6 +299,7 @@ fn a_users_theme_may_start_from_another_and_a_binding_to_a_missing_command_is_sk
             .loadout(),
         &built_in(),
         &settings("keys { \"Ctrl+Y\" \"/compact\"; }"),
+        Vec::new(),
     )
     .unwrap();
     assert!(
@@ -307,7 +313,7 @@ fn a_users_theme_may_start_from_another_and_a_binding_to_a_missing_command_is_sk
 fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
     let host = host(true);
     let loadout = host.loadout();
-    let layer = ProductLayer::compose(&loadout, &built_in(), &settings("")).unwrap();
+    let layer = ProductLayer::compose(&loadout, &built_in(), &settings(""), Vec::new()).unwrap();
     let outcome = |line: &str| layer.parse_line(line).unwrap().outcome(&loadout).unwrap();
     assert!(matches!(
         outcome("/model opus high"),
@@ -373,4 +379,58 @@ fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
     ));
     let args = serde_json::json!({"turn": "yes"});
     assert!(layer.parse_json("undo", args.as_object().unwrap()).is_err());
+}
+
+#[test]
+fn prompt_commands_take_words_as_typed_bind_to_keys_and_replace_bundled_ones_quietly() {
+    use smith_app::product::prompts::{PromptOrigin, discover, parse};
+    let deploy = parse(
+        "deploy",
+        "Deploy $1 with $2, all: $ARGUMENTS",
+        PromptOrigin::Bundled,
+    )
+    .unwrap();
+    let layer = ProductLayer::compose(
+        &host(false).loadout(),
+        &built_in(),
+        &settings("keys { \"Ctrl+Y\" \"/deploy\"; }"),
+        vec![deploy],
+    )
+    .unwrap();
+    assert!(layer.notices.is_empty(), "{:?}", layer.notices);
+    // A key binds a prompt command like any other.
+    assert!(matches!(
+        layer.binding(&KeySpec::parse("Ctrl+Y").unwrap()),
+        Some(BindingTarget::Command(name)) if name == "deploy"
+    ));
+    // `--prod` is a word of the text: the command declares no flags.
+    let invocation = layer.parse_line("/deploy --prod #42 now").unwrap();
+    match invocation.outcome_without_plugins().unwrap() {
+        Outcome::Prompt { text, model } => {
+            assert_eq!(text, "Deploy --prod with #42, all: --prod #42 now");
+            assert_eq!(model, None);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A flag of a command that declares flags is still a flag.
+    assert!(layer.parse_line("/undo --nosuch").is_err());
+
+    // The user's init.md is /init, the bundled one giving way without a notice.
+    let home = tempfile::tempdir().unwrap();
+    let commands = home.path().join("commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(commands.join("init.md"), "My own init.").unwrap();
+    let home_text = home.path().as_os_str().to_owned();
+    let paths =
+        smith_app::Paths::from_vars(|name| (name == "SMITH_HOME").then(|| home_text.clone()));
+    let (found, notices) = discover(&paths, home.path());
+    assert!(notices.is_empty(), "{notices:?}");
+    let init: Vec<_> = found.iter().filter(|c| c.name == "init").collect();
+    assert_eq!(init.len(), 1);
+    assert_eq!(init[0].body, "My own init.");
+    assert!(
+        found
+            .iter()
+            .any(|c| c.name == "review" && c.origin == PromptOrigin::Bundled)
+    );
 }

@@ -360,8 +360,10 @@ pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer
             if let Some(m) = model.as_deref().or(p.str("model")) {
                 params.insert("model".into(), Value::from(m));
             }
-            if let Some(script) = p.str("script") {
-                params.insert("script".into(), Value::from(script));
+            for key in ["script", "dedup_key"] {
+                if let Some(v) = p.str(key) {
+                    params.insert(key.into(), Value::from(v));
+                }
             }
             dispatch_declared(server, id, "session.submit", params)
         }

@@ -288,7 +288,8 @@ fn command_error(e: &CommandError) -> String {
 
 /// Send a prompt command's text (`/NAME`'s, its arguments put in) as the person's message:
 /// queued for the running work as a follow-up, else a turn of its own — on the command's model
-/// when its file names one (then only when no work runs: the turn needs that model).
+/// when its file names one (then only when no work runs: the turn needs that model), and in
+/// place of an earlier message being edited (a new branch from where it was sent).
 fn prompt(ui: &mut Ui, name: &str, text: String, model: Option<String>) -> Option<Effect> {
     if let Some(why) = ui.cannot_submit() {
         ui.hint = Some(why);
@@ -306,17 +307,25 @@ fn prompt(ui: &mut Ui, name: &str, text: String, model: Option<String>) -> Optio
         }
     };
     if ui.busy() {
-        if model.is_some() {
+        if model.is_some() || ui.editing.is_some() {
             ui.hint = Some(format!(
-                "work is running and /{name} runs on a model of its own: run it once the work has ended"
+                "work is running and /{name} {}: run it once the work has ended",
+                if model.is_some() {
+                    "runs on a model of its own"
+                } else {
+                    "replaces the message being edited, a new branch"
+                }
             ));
             return None;
         }
         return Some(Effect::Enqueue(text, smith::Delivery::FollowUp));
     }
+    // An earlier message being edited: the command's text takes its place, a new branch.
+    let at = ui.editing.take().map(|(at, _)| at);
     ui.sending(&text);
-    Some(match model {
-        Some(selection) => Effect::SubmitOn(text, selection),
-        None => Effect::Submit(text),
+    Some(match (model, at) {
+        (Some(selection), at) => Effect::SubmitOn(text, at, selection),
+        (None, Some(at)) => Effect::SubmitAt(text, at),
+        (None, None) => Effect::Submit(text),
     })
 }

@@ -167,11 +167,13 @@ fn product_layer(
         Err(smith_app::ProductError::Config(e)) => Err(TuiError::Product(e)),
         Err(smith_app::ProductError::Registry(e)) => {
             let mut layer = smith_app::product::ProductLayer::built_in_only(&built_in);
-            let (prompts, mut notices) = app.prompt_commands(cwd);
+            let (prompts, found) = app.prompt_commands(cwd);
             layer.add_prompts(prompts);
-            notices.insert(0, format!(
+            let mut notices = vec![format!(
                 "the product plugins did not load ({e}); only the built-in keys, Smith's own commands and the prompt commands are available"
-            ));
+            )];
+            notices.extend(found);
+            notices.extend(layer.notices.iter().cloned());
             Ok((layer, None, notices))
         }
     }

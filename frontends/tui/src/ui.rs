@@ -58,9 +58,9 @@ pub(crate) enum Effect {
     /// Run a turn for this input as a new branch from this entry (an earlier message
     /// edited).
     SubmitAt(String, EntryId),
-    /// Run a turn for this input on this model (a prompt command's own), the session's model
-    /// staying for the turns after.
-    SubmitOn(String, Selection),
+    /// Run a turn for this input on this model (a prompt command's own), as a new branch from
+    /// an entry when one is given, the session's model staying for the turns after.
+    SubmitOn(String, Option<EntryId>, Selection),
     /// Run a turn for this input with these images (pasted from the clipboard), as a new
     /// branch from an entry when one is given.
     SubmitImages {

@@ -474,7 +474,7 @@ fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events
     let command = match effect {
         Effect::Submit(text) => Some(work::Command::Submit(text, None, Vec::new())),
         Effect::SubmitAt(text, at) => Some(work::Command::Submit(text, Some(at), Vec::new())),
-        Effect::SubmitOn(text, model) => Some(work::Command::SubmitOn(text, model)),
+        Effect::SubmitOn(text, at, model) => Some(work::Command::SubmitOn(text, at, model)),
         Effect::SubmitImages { text, at, images } => Some(work::Command::Submit(text, at, images)),
         Effect::Compact(focus) => Some(work::Command::Compact(focus)),
         Effect::SetModel(selection, thinking) => Some(work::Command::SetModel(selection, thinking)),

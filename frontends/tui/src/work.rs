@@ -28,7 +28,7 @@ pub(crate) enum Command {
     Submit(String, Option<EntryId>, Vec<crate::paste_image::Pasted>),
     /// Run a turn for this input on this model (a prompt command's), then go back to the
     /// model in use before.
-    SubmitOn(String, Selection),
+    SubmitOn(String, Option<EntryId>, Selection),
     /// A change of the session or the working tree through the session's writer.
     Write(Write),
     /// Compact the session, with what the summary should focus on.
@@ -179,30 +179,14 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
             Command::Submit(input, at, images) => {
                 submit(&mut runner, (&input, &images), at, &cwd, &live, &events);
             }
-            Command::SubmitOn(input, wanted) => {
-                let before = runner.current().map(|r| r.spec().clone());
-                let thinking = before
-                    .as_ref()
-                    .and_then(|b| b.thinking)
-                    .or_else(|| runner.app().thinking());
-                match prepare(&mut runner, wanted, thinking, script.clone(), &events) {
-                    Ok(()) => {
-                        submit(&mut runner, (&input, &[]), None, &cwd, &live, &events);
-                        if let Some(before) = before {
-                            let again = before.selection.clone();
-                            if let Err(why) =
-                                prepare(&mut runner, again, before.thinking, before.script, &events)
-                            {
-                                events.send(Event::Refused(format!(
-                                    "{why}; the command's model stays in use"
-                                )));
-                            }
-                        }
-                    }
-                    Err(why) => events.send(Event::Refused(format!(
-                        "{why}; the command's model is named in its file's front matter, nothing was sent"
-                    ))),
-                }
+            Command::SubmitOn(input, at, wanted) => {
+                submit_on(
+                    &mut runner,
+                    (&input, at, wanted),
+                    &script,
+                    (&cwd, &live),
+                    &events,
+                );
             }
             Command::Compact(focus) => {
                 let request = smith_app::runner::CompactRequest {
@@ -332,6 +316,48 @@ fn refresh_catalog(
             NoticeLevel::Warning,
             format!("catalog refresh: cannot start its thread ({e}); nothing was refreshed"),
         ));
+    }
+}
+
+/// Run a turn for `input` on model `wanted` (a prompt command's own), then go back to the
+/// route in use before. The view is not told of the passing model (its status line keeps the
+/// session's); the run records the model it used.
+fn submit_on(
+    runner: &mut Runner,
+    (input, at, wanted): (&str, Option<EntryId>, Selection),
+    script: &Option<PathBuf>,
+    (cwd, live): (&std::path::Path, &Arc<LiveIntents>),
+    events: &Events,
+) {
+    let before = runner.current().map(|r| r.spec().clone());
+    let spec = smith_app::RunSpec {
+        thinking: before
+            .as_ref()
+            .and_then(|b| b.thinking)
+            .or_else(|| runner.app().thinking()),
+        selection: wanted,
+        script: script.clone(),
+    };
+    match runner.prepare(spec) {
+        Ok(ready) => {
+            for notice in ready.notices() {
+                events.send(Event::Notice(NoticeLevel::Warning, notice.to_string()));
+            }
+        }
+        Err(e) => {
+            events.send(Event::Refused(format!(
+                "{e}; the model is the one the command's file names in its front matter; nothing was sent"
+            )));
+            return;
+        }
+    }
+    submit(runner, (input, &[]), at, cwd, live, events);
+    if let Some(before) = before
+        && let Err(e) = runner.prepare(before)
+    {
+        events.send(Event::Refused(format!(
+            "{e}; the command's model stays in use for the following runs"
+        )));
     }
 }
 

@@ -66,7 +66,7 @@ pub(super) fn user_bindings(
                 let names: Vec<&str> = layer.commands.iter().map(|c| c.name.as_str()).collect();
                 let near = smith_config::closest(name, names.iter().copied());
                 notices.push(format!(
-                    "{}: setting `{key}` binds `/{name}`, which no enabled plugin registers{}; the binding is skipped",
+                    "{}: setting `{key}` binds `/{name}`, which no enabled plugin or prompt command registers{}; the binding is skipped",
                     v.source,
                     if near.is_empty() {
                         String::new()

@@ -282,7 +282,8 @@ fn parse_value(kind: ArgumentKind, text: &str) -> Result<ArgumentValue, String> 
 impl ProductLayer {
     /// Parse a command line as typed after `/`: `NAME [ARGS…]`. Arguments fill the command's
     /// non-flag arguments in order, separated by whitespace, the last text argument taking the
-    /// rest of the line; `--NAME` sets a flag.
+    /// rest of the line; `--NAME` sets a flag (for a command that declares none, `--x` is text
+    /// like any other word: a prompt command's `/deploy --prod`).
     ///
     /// # Errors
     /// [`CommandError`]: an unknown name, a missing or ill-typed argument.
@@ -298,12 +299,16 @@ impl ProductLayer {
             .iter()
             .filter(|a| !matches!(a.kind, ArgumentKind::Flag))
             .collect();
+        let has_flags = command
+            .arguments
+            .iter()
+            .any(|a| matches!(a.kind, ArgumentKind::Flag));
         let mut next = 0;
         while !rest.is_empty() {
             let (word, tail) = rest
                 .split_once(char::is_whitespace)
                 .map_or((rest, ""), |(w, t)| (w, t.trim_start()));
-            if let Some(flag) = word.strip_prefix("--") {
+            if let Some(flag) = word.strip_prefix("--").filter(|_| has_flags) {
                 let Some(a) = command
                     .arguments
                     .iter()

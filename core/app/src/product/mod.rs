@@ -59,10 +59,8 @@ pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, Bundle
     )
     .map_err(BundledError::Load)?;
     let resolved = smith_config::Resolver::with_defaults().resolve();
-    let mut layer = ProductLayer::compose(&host.loadout(), built_in, &resolved)
-        .map_err(BundledError::Compose)?;
-    layer.add_prompts(prompts::bundled());
-    Ok(layer)
+    ProductLayer::compose(&host.loadout(), built_in, &resolved, prompts::bundled())
+        .map_err(BundledError::Compose)
 }
 
 /// Why the bundled product layer could not be made: a defect of this build, never of the
@@ -373,8 +371,9 @@ fn check_command(c: &smith_host::product::types::Command) -> Result<(), String> 
 
 impl ProductLayer {
     /// Compose the layer from `loadout`'s product plugins (in load order), the frontend's
-    /// built-in keys (`built_in`: each key and the action it triggers) and `resolved`
-    /// configuration.
+    /// built-in keys (`built_in`: each key and the action it triggers), the prompt commands
+    /// (`prompts`, after the plugins' commands: [`prompts::discover`]) and `resolved`
+    /// configuration (whose `keys.*` may bind any of these commands).
     ///
     /// # Errors
     /// [`ConfigError`] for a `keys.*`, `theme.*.*`, `tui.theme` or `tui.layout` value that
@@ -383,6 +382,7 @@ impl ProductLayer {
         loadout: &Loadout,
         built_in: &[(KeySpec, KeyAction)],
         resolved: &smith_config::Resolved,
+        prompts: Vec<prompts::PromptCommand>,
     ) -> Result<Self, ConfigError> {
         let mut layer = Self::built_in_only(built_in);
         let mut layout = None;
@@ -450,6 +450,7 @@ impl ProductLayer {
                 layout = contributions.layout;
             }
         }
+        layer.add_prompts(prompts);
         // The user's bindings first: they win over any plugin's.
         let mut skipped = Vec::new();
         let user = config::user_bindings(resolved, &layer, &mut skipped)?;

@@ -92,6 +92,7 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
     // description, argument-hint, model
     const KEYS: [&str; 3] = ["description", "argument-hint", "model"];
     let mut values: [Option<String>; 3] = [None, None, None];
+    let mut lines_of = [0usize; 3];
     let mut body = text;
     let mut lines = text.split_inclusive('\n');
     if lines.next().is_some_and(|l| l.trim_end() == "---") {
@@ -110,9 +111,9 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
             if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 continue;
             }
-            // An indented line continues the value above (YAML's folded `>` and `|`); one
-            // under an ignored key is ignored with it.
-            if line.starts_with([' ', '\t']) {
+            // An indented line continues the value above (YAML's folded `>` and `|`), as does
+            // a list item (`- Read`) under its key; one under an ignored key is ignored with it.
+            if line.starts_with([' ', '\t', '-']) {
                 match last {
                     Some(Some(k)) => {
                         let value = values[k].get_or_insert_with(String::new);
@@ -157,6 +158,7 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
                 });
             }
             values[k] = Some(value);
+            lines_of[k] = line_no;
             last = Some(Some(k));
         }
         if !closed {
@@ -168,11 +170,23 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
         body = &text[offset.min(text.len())..];
     }
     let [description, argument_hint, model] = values;
+    // Line ends as typed input has them: `\n` (a file saved with CRLF sends no `\r`).
+    let body = body.replace("\r\n", "\n");
     let body = body.trim_matches(['\n', '\r']).to_owned();
     if body.trim().is_empty() {
         return Err(ParseError {
             line: 0,
-            why: "the command has no text to submit after its front matter".into(),
+            why: "it has no text to submit (write the prompt after the front matter)".into(),
+        });
+    }
+    if let Some(model) = model.as_deref().filter(|m| !m.trim().is_empty())
+        && let Err(e) = model.trim().parse::<smith::Selection>()
+    {
+        return Err(ParseError {
+            line: lines_of[2],
+            why: format!(
+                "`model: {model}` cannot be used: {e} (PROVIDER/MODEL, an alias or a group of models.kdl)"
+            ),
         });
     }
     let nonempty = |v: Option<String>| v.filter(|v| !v.trim().is_empty());
@@ -209,20 +223,21 @@ fn unquote(value: &str) -> String {
 
 impl PromptCommand {
     /// The prompt for `arguments` (the text typed after the name): `$ARGUMENTS` replaced by
-    /// it, `$1`…`$9` by its words (shell quoting groups words; unbalanced quotes split on
-    /// whitespace), a missing word by nothing. A body naming neither gets the arguments
-    /// appended after a blank line.
+    /// it, `$1`…`$9` by its words ([`words`]), a missing word by nothing, `$$` by `$`. A
+    /// body naming neither gets the arguments appended after a blank line.
     pub fn expand(&self, arguments: &str) -> String {
         let arguments = arguments.trim();
-        let words: Vec<String> = shlex::split(arguments)
-            .unwrap_or_else(|| arguments.split_whitespace().map(str::to_owned).collect());
+        let words = words(arguments);
         let mut out = String::with_capacity(self.body.len() + arguments.len());
         let mut used = false;
         let mut rest = self.body.as_str();
         while let Some(at) = rest.find('$') {
             out.push_str(&rest[..at]);
             let after = &rest[at + 1..];
-            if let Some(tail) = after.strip_prefix("ARGUMENTS") {
+            if let Some(tail) = after.strip_prefix('$') {
+                out.push('$');
+                rest = tail;
+            } else if let Some(tail) = after.strip_prefix("ARGUMENTS") {
                 out.push_str(arguments);
                 used = true;
                 rest = tail;
@@ -254,16 +269,105 @@ impl PromptCommand {
     }
 }
 
+/// The prompt commands for `cwd`, in the order they claim names: the trusted project's
+/// (`.smith/commands/` of [`crate::paths::project_of`]), the user's (`commands/` beside the
+/// user configuration), then Smith's bundled ones that no file replaces (a file named
+/// `init.md` is the user's `/init`, with no notice); with a notice for each file skipped, and
+/// one when an untrusted project's commands are not read.
+pub fn discover(paths: &crate::Paths, cwd: &Path) -> (Vec<PromptCommand>, Vec<String>) {
+    let mut dirs: Vec<(PathBuf, OriginOf)> = Vec::new();
+    let mut notices = Vec::new();
+    if let Some(project) = crate::paths::project_of(cwd) {
+        let dir = project.join(".smith").join("commands");
+        if dir.is_dir() {
+            match crate::registry::trusted_project(paths, cwd) {
+                Ok(Some(_)) => dirs.push((dir, PromptOrigin::Project)),
+                Ok(None) => notices.push(format!(
+                    "the project's prompt commands in {} were not read: the project {} is not trusted (trusting it reads them, as it applies its settings)",
+                    dir.display(),
+                    project.display()
+                )),
+                Err(e) => notices.push(format!(
+                    "the project's prompt commands in {} were not read: {e}",
+                    dir.display()
+                )),
+            }
+        }
+    }
+    if let Some(config) = paths.user_config() {
+        dirs.push((config.with_file_name("commands"), PromptOrigin::User));
+    }
+    let (mut commands, skipped) = read_dirs(&dirs);
+    notices.extend(skipped);
+    let replaced: Vec<String> = commands.iter().map(|c| c.name.clone()).collect();
+    commands.extend(
+        bundled()
+            .into_iter()
+            .filter(|b| !replaced.contains(&b.name)),
+    );
+    (commands, notices)
+}
+
+/// The words of `text` for `$1`…`$9`: split at whitespace, a part in double or single quotes
+/// kept as one word without its quotes (an unclosed quote runs to the end). Nothing else is
+/// special: `#142`, `--flag` and `src\\lib.rs` are words as typed.
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        out.push(word);
+    }
+    out
+}
+
 /// The prompt commands of the directories in order (each a directory and the origin its
 /// files get), the files of each in name order, with a notice for each file skipped (its
-/// name, line and why). A missing directory has none; only `*.md` files directly in it count.
+/// name, line and why) or directory that cannot be read. A missing directory has none, a
+/// directory met twice (the same one by two ways) is read once; only `*.md` files directly
+/// in it count.
 pub fn read_dirs(dirs: &[(PathBuf, OriginOf)]) -> (Vec<PromptCommand>, Vec<String>) {
     let mut commands = Vec::new();
     let mut notices = Vec::new();
+    let mut seen = Vec::new();
     for (dir, origin) in dirs {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                notices.push(format!(
+                    "the prompt commands in {} were not read: {e}",
+                    dir.display()
+                ));
+                continue;
+            }
         };
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if seen.contains(&canonical) {
+            continue;
+        }
+        seen.push(canonical);
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
@@ -291,6 +395,12 @@ fn read_file(path: &Path, origin: PromptOrigin) -> Result<Option<PromptCommand>,
         };
         format!("prompt command file {at} is skipped: {why}")
     };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        // A directory named `x.md` is not a command file.
+        Ok(_) => return Ok(None),
+        Err(e) => return Err(skipped(0, &format!("it cannot be read: {e}"))),
+    }
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
         return Err(skipped(0, "its name is not UTF-8; rename it NAME.md"));
     };
@@ -303,11 +413,8 @@ fn read_file(path: &Path, origin: PromptOrigin) -> Result<Option<PromptCommand>,
             ),
         ));
     }
-    let meta = match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => m,
-        Ok(_) => return Ok(None),
-        Err(e) => return Err(skipped(0, &format!("it cannot be read: {e}"))),
-    };
+    let meta =
+        std::fs::metadata(path).map_err(|e| skipped(0, &format!("it cannot be read: {e}")))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(skipped(
             0,
@@ -368,14 +475,25 @@ mod tests {
         let c = cmd("---\ndescription: >\n  Fix the\n  thing\nallowed-tools:\n  - Bash\n---\nbody")
             .unwrap();
         assert_eq!(c.description, "Fix the thing");
+        // A list at the key's own indentation, and CRLF line ends.
+        let c = cmd("---\r\nallowed-tools:\r\n- Read\r\n- Grep\r\ndescription: d\r\n---\r\nline one\r\nline two\r\n").unwrap();
+        assert_eq!(c.description, "d");
+        assert_eq!(c.body, "line one\nline two");
     }
 
     #[test]
     fn arguments_are_put_in() {
-        let c = cmd("Fix issue $1 (area $2, missing $3) — all: $ARGUMENTS; cost $5.00").unwrap();
+        let c = cmd("Fix issue $1 (area $2, missing $3) — all: $ARGUMENTS; cost $$5.00").unwrap();
         assert_eq!(
             c.expand(r#"123 "the lexer""#),
-            r#"Fix issue 123 (area the lexer, missing ) — all: 123 "the lexer"; cost .00"#
+            r#"Fix issue 123 (area the lexer, missing ) — all: 123 "the lexer"; cost $5.00"#
+        );
+        // Nothing but quotes is special: a `#`, a `--` and a backslash are as typed.
+        assert_eq!(
+            cmd("[$1][$2][$3]")
+                .unwrap()
+                .expand(r"#142 --prod src\lib.rs"),
+            r"[#142][--prod][src\lib.rs]"
         );
         let plain = cmd("Review the staged changes.").unwrap();
         assert_eq!(plain.expand(""), "Review the staged changes.");
@@ -383,8 +501,8 @@ mod tests {
             plain.expand("focus on tests"),
             "Review the staged changes.\n\nfocus on tests"
         );
-        // Unbalanced quotes: words split on whitespace.
-        assert_eq!(cmd("[$1][$2]").unwrap().expand("it's fine"), "[it's][fine]");
+        // An unclosed quote runs to the end.
+        assert_eq!(cmd("[$1][$2]").unwrap().expand("it's fine"), "[its fine][]");
     }
 
     #[test]
@@ -403,6 +521,8 @@ mod tests {
             3
         );
         assert_eq!(cmd("---\ndescription: x\n---\n\n").unwrap_err().line, 0);
+        let model = cmd("---\ndescription: x\nmodel: not a model!\n---\nbody").unwrap_err();
+        assert_eq!(model.line, 3, "{}", model.why);
     }
 
     #[test]

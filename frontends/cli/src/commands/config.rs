@@ -111,13 +111,16 @@ fn check(global: &Global) -> Result<u8, CliError> {
     // The product layer's settings (keys, themes, layout), against the enabled product
     // plugins' contributions and the terminal UI's built-in keys.
     let host = registry.load(&paths, smith_host::Manifest::is_product)?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (prompts, prompt_notices) = smith_app::product::prompts::discover(&paths, &cwd);
     let layer = smith_app::product::ProductLayer::compose(
         &host.loadout(),
         &smith_tui::keys::built_in_specs(),
         &settings.resolved,
+        prompts,
     )
     .map_err(|e| CliError::usage(e.to_string()))?;
-    for n in &layer.notices {
+    for n in layer.notices.iter().chain(&prompt_notices) {
         exit::report(&format!("warning: {n}"));
     }
     let mut out = format!(
@@ -162,10 +165,12 @@ fn product_setting(global: &Global, paths: &Paths, key: &str, value: &str) -> Re
     let settings = Settings::load(paths, &invocation)?;
     let (registry, _) = smith_app::Registry::resolve(paths, &settings)?;
     let host = registry.load(paths, smith_host::Manifest::is_product)?;
+    let cwd = std::env::current_dir().unwrap_or_default();
     smith_app::product::ProductLayer::compose(
         &host.loadout(),
         &smith_tui::keys::built_in_specs(),
         &settings.resolved,
+        smith_app::product::prompts::discover(paths, &cwd).0,
     )
     .map(|_| ())
     .map_err(|e| CliError::usage(format!("{}: {}; nothing was written", e.key, e.reason)))

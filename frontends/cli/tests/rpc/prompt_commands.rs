@@ -76,7 +76,7 @@ fn prompt_commands_are_listed_expanded_submitted_and_bad_files_named() {
     assert!(
         notices(&listed)
             .iter()
-            .any(|n| n.contains("were not read: the project is not trusted")),
+            .any(|n| n.contains("were not read: the project") && n.contains("is not trusted")),
         "{listed}"
     );
     let fix = c.result("commands.list", json!({}))["commands"]

@@ -52,6 +52,12 @@ pub(super) fn methods() -> Vec<Method> {
                     string(),
                     "For a prompt command: a provider script file its turn plays (the scripted provider only), as `session.submit` takes it.",
                 ),
+                p(
+                    "dedup_key",
+                    false,
+                    string(),
+                    "For a prompt command: a key that makes the submission safe to repeat, as `session.submit` takes it.",
+                ),
             ],
             result: "As the mapped method's result for a verb, and `session.submit`'s receipt for a prompt command; `{\"picker\": NAME, …the listing}` for a picker; `{\"intents\": […]}` for a handler command (`notice` with `level` and `text`, `set_theme` with `name`, `set_layout` with `layout`, `set_setting` with `key` and `value` — for this process only, `run` with `verb`, `method` and `params`).",
             result_schema: json!({"type": "object"}),
