@@ -56,6 +56,13 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
         &[("prompt-commands", "Adding a custom command")],
     ),
     (
+        "how do I see the todo list the model keeps",
+        &[
+            ("plan", "The plan: a todo checklist for multi-step work"),
+            ("plan", "Where you see it"),
+        ],
+    ),
+    (
         "use CLAUDE.md",
         &[(
             "context",

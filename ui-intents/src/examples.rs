@@ -201,6 +201,22 @@ pub fn examples() -> Vec<Intent> {
             level: NoticeLevel::Warning,
             text: "the answer stopped at the model's output limit".into(),
         },
+        Intent::Plan {
+            items: vec![
+                smith::PlanItem {
+                    content: "Read the parser".into(),
+                    status: smith::PlanStatus::Completed,
+                },
+                smith::PlanItem {
+                    content: "Fix the off-by-one".into(),
+                    status: smith::PlanStatus::InProgress,
+                },
+                smith::PlanItem {
+                    content: "Run the tests".into(),
+                    status: smith::PlanStatus::Pending,
+                },
+            ],
+        },
         Intent::FellBehind { session, next: 7 },
         Intent::Extension {
             capability: "terminal.image".into(),

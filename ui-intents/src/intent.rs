@@ -319,6 +319,13 @@ pub enum Intent {
         /// The failure, when the run failed.
         error: Option<String>,
     },
+    /// The session's plan was replaced: every step in order (empty: the plan was cleared). It
+    /// mirrors Smith's `plan` branch state record, written by a tool through the WIT `plan`
+    /// interface (package 1.7.0).
+    Plan {
+        /// The steps, in order.
+        items: Vec<smith::PlanItem>,
+    },
     /// A subscriber too slow for its bounded stream fell behind: what was queued for it was
     /// dropped (never what the session holds), and it resumes by reading the session's
     /// committed records from `next` (DESIGN §10 Backpressure).
@@ -370,6 +377,7 @@ impl Intent {
             Intent::BranchChange { .. } => IntentKind::BranchChange,
             Intent::RoundEnd { .. } => IntentKind::RoundEnd,
             Intent::RunEnd { .. } => IntentKind::RunEnd,
+            Intent::Plan { .. } => IntentKind::Plan,
             Intent::FellBehind { .. } => IntentKind::FellBehind,
             Intent::Extension { .. } => IntentKind::Extension,
         }

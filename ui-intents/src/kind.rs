@@ -161,6 +161,9 @@ intent_kinds! {
     /// The run ended.
     RunEnd => "run_end", Transcript, Persist, Block,
         "The run ended; its outcome is committed to the session.";
+    /// The session's plan was replaced.
+    Plan => "plan", Transcript, Persist, Block,
+        "The session's plan (the checklist the model keeps) was replaced: every step with its status, pending, in_progress or completed; an empty list clears it. A frontend with no panel for it prints each change.";
     /// A subscriber fell behind its bounded stream.
     FellBehind => "fell_behind", Transient, Persist, Block,
         "A subscriber too slow for its bounded stream fell behind: what was queued for it was dropped, and it resumes from the committed position `next` by reading the session's records.";

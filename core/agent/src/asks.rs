@@ -184,6 +184,9 @@ impl<'a> Relay<'a> {
                     text,
                 });
             }
+            ToolEvent::Plan(items) => {
+                sink.emit(Intent::Plan { items });
+            }
             ToolEvent::Ask {
                 request_id,
                 question,

@@ -35,6 +35,7 @@ pub mod net;
 mod net_imports;
 mod net_stream;
 mod permission_settings;
+mod plan_imports;
 mod policy;
 pub mod process;
 mod process_imports;

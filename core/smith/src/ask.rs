@@ -160,6 +160,9 @@ pub enum ToolEvent {
         /// Where the answer goes (once).
         reply: mpsc::SyncSender<Result<Answer, AskError>>,
     },
+    /// The session's plan was replaced (already recorded as Smith's branch state): shown as
+    /// a `plan` intent.
+    Plan(Vec<crate::PlanItem>),
 }
 
 /// How often a waiting question looks at its cancellation flag: the flag has no wake-up, so

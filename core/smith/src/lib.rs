@@ -28,6 +28,7 @@ mod ids;
 mod lifecycle;
 mod message;
 mod model;
+mod plan;
 mod provider;
 mod resident;
 mod state;
@@ -55,6 +56,10 @@ pub use lifecycle::{
 };
 pub use message::{ContentBlock, Image, Message, Role, ToolCall, ToolResult};
 pub use model::{ModelRef, ModelRefError, Selection};
+pub use plan::{
+    MAX_PLAN_ITEM_BYTES, MAX_PLAN_ITEMS, PLAN_SLOT, PLAN_VERSION, PlanError, PlanItem, PlanStatus,
+    SMITH_STATE_OWNER, check_plan, plan_from_value, plan_key, plan_text,
+};
 pub use provider::{
     BYTES_PER_TOKEN, ContextItem, EventStream, PairingError, PromptCache, Provider, ProviderError,
     ProviderErrorKind, ProviderRequest, StopReason, StreamEvent, TOKENS_PER_IMAGE, ToolDefinition,

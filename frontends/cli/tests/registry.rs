@@ -31,7 +31,9 @@ fn tools_list_every_active_tool_as_records() {
             "bash",
             "docs",
             "web_fetch",
-            "web_search"
+            "web_search",
+            "todo_write",
+            "todo_read"
         ]
     );
     // Listed, but not offered until its setting is set: the record says why.
@@ -45,7 +47,7 @@ fn tools_list_every_active_tool_as_records() {
     );
     for t in &tools {
         assert!(
-            ["files", "shell", "docs", "web"].contains(&t["plugin"].as_str().unwrap()),
+            ["files", "shell", "docs", "web", "todo"].contains(&t["plugin"].as_str().unwrap()),
             "{t}"
         );
         assert!(t["description"].as_str().unwrap().len() > 20, "{t}");
@@ -57,7 +59,14 @@ fn tools_list_every_active_tool_as_records() {
 fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     let env = Env::new();
     let plugins = json_lines(&env.run(&["plugins", "list", "--json"]));
-    assert_eq!(plugins.len(), 19);
+    assert_eq!(plugins.len(), 20);
+    // The plan: Smith's own branch state through the plan interface, no grants.
+    assert_eq!(plugins[19]["id"], "todo");
+    assert_eq!(plugins[19]["grants"], serde_json::json!([]));
+    assert_eq!(
+        plugins[19]["tools"],
+        serde_json::json!(["todo_write", "todo_read"])
+    );
     // The MCP client: the tools of the servers the user added, found at run time; programs,
     // and the network only where the user allows a server's host.
     assert_eq!(plugins[18]["id"], "mcp-client");
@@ -69,7 +78,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[18]["dynamic_tools"], "mcp__");
     assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@1.6.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@1.7.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
@@ -85,7 +94,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[3]["grants"], serde_json::json!(["net.http"]));
     assert_eq!(plugins[3]["net_hosts"], serde_json::json!(["*:*"]));
     assert_eq!(plugins[4]["id"], "queue");
-    assert_eq!(plugins[4]["world"], "handler-plugin@1.6.0");
+    assert_eq!(plugins[4]["world"], "handler-plugin@1.7.0");
     assert_eq!(plugins[4]["handlers"], serde_json::json!(["queue-policy"]));
     assert_eq!(plugins[4]["tools"], serde_json::json!([]));
     assert_eq!(plugins[4]["grants"], serde_json::json!([]));
@@ -110,21 +119,21 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[9]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
     assert_eq!(plugins[11]["id"], "anthropic");
-    assert_eq!(plugins[11]["world"], "provider-plugin@1.6.0");
+    assert_eq!(plugins[11]["world"], "provider-plugin@1.7.0");
     assert_eq!(plugins[11]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
     assert_eq!(plugins[11]["provider"]["api_key_required"], true);
     // The product layer: commands, key bindings, themes; no grants.
     assert_eq!(plugins[15]["id"], "product");
-    assert_eq!(plugins[15]["world"], "product-plugin@1.6.0");
+    assert_eq!(plugins[15]["world"], "product-plugin@1.7.0");
     assert_eq!(plugins[15]["grants"], serde_json::json!([]));
     // The permission policy: tool and effect events, no grants.
     assert_eq!(plugins[16]["id"], "permissions");
-    assert_eq!(plugins[16]["world"], "policy-plugin@1.6.0");
+    assert_eq!(plugins[16]["world"], "policy-plugin@1.7.0");
     assert_eq!(plugins[16]["handlers"], serde_json::json!(["permissions"]));
     assert_eq!(plugins[16]["grants"], serde_json::json!([]));
     // The user's hooks: a policy handler that runs programs, and only those.
     assert_eq!(plugins[17]["id"], "hooks");
-    assert_eq!(plugins[17]["world"], "policy-plugin@1.6.0");
+    assert_eq!(plugins[17]["world"], "policy-plugin@1.7.0");
     assert_eq!(plugins[17]["handlers"], serde_json::json!(["hooks"]));
     assert_eq!(plugins[17]["grants"], serde_json::json!(["process.exec"]));
     let ids: Vec<&str> = plugins[10..15]
@@ -152,7 +161,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     // The readable forms name the same things.
     let text = stdout(&env.run(&["tools", "list"]));
     assert!(
-        text.lines().filter(|l| !l.starts_with(' ')).count() == 10
+        text.lines().filter(|l| !l.starts_with(' ')).count() == 12
             && text.contains("bash  (shell)"),
         "{text}"
     );
@@ -178,12 +187,12 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@1.6.0  [no grants]  active  handlers: queue-policy"
+                "queue 0.1.0  handler-plugin@1.7.0  [no grants]  active  handlers: queue-policy"
             )
-            && text.contains("web 0.1.0  tool-plugin@1.6.0  [net.http (hosts *:*)]  active")
+            && text.contains("web 0.1.0  tool-plugin@1.7.0  [net.http (hosts *:*)]  active")
             // The hooks are the user's programs, run unasked: the list says so, not "asked".
             && text.contains(
-                "hooks 0.1.0  policy-plugin@1.6.0  [process.exec]  active  handlers: hooks\n  runs the hooks you configure (0 now;"
+                "hooks 0.1.0  policy-plugin@1.7.0  [process.exec]  active  handlers: hooks\n  runs the hooks you configure (0 now;"
             ),
         "{text}"
     );
@@ -235,6 +244,8 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
         "docs",
         "--disable-plugin",
         "web",
+        "--disable-plugin",
+        "todo",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
@@ -257,7 +268,17 @@ fn disabled_plugins_contribute_nothing_by_flag_or_setting() {
     );
     let tools = json_lines(&env.run(&["tools", "list", "--json"]));
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["bash", "docs", "web_fetch", "web_search"]);
+    assert_eq!(
+        names,
+        [
+            "bash",
+            "docs",
+            "web_fetch",
+            "web_search",
+            "todo_write",
+            "todo_read"
+        ]
+    );
     // A flag naming no plugin is a usage error that lists the known ones.
     let out = env.run(&["tools", "list", "--disable-plugin", "nope"]);
     assert_eq!(out.status.code(), Some(2));
@@ -467,6 +488,8 @@ fn calls_to_inactive_tools_or_with_bad_arguments_get_a_paired_error_and_no_effec
             "docs",
             "--disable-plugin",
             "web",
+            "--disable-plugin",
+            "todo",
         ],
     );
     assert!(output.contains("active tools: none"), "{output}");

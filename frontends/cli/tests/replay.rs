@@ -7,6 +7,8 @@
 
 #[path = "replay/execute.rs"]
 mod execute;
+#[path = "replay/plan.rs"]
+mod plan;
 
 mod common;
 

@@ -341,6 +341,14 @@ fn run_tool(
                         server.notify("notifications/progress", p.text(text));
                     }
                 }
+                // The session's plan, replaced: a log message with every step, and progress.
+                ToolEvent::Plan(items) => {
+                    let text = smith_render_mcp::plan_words(&items);
+                    server.log_as("info", name, &text);
+                    if let Some(p) = progress.as_mut() {
+                        server.notify("notifications/progress", p.text(text));
+                    }
+                }
                 ToolEvent::Ask {
                     reply, question, ..
                 } => {

@@ -60,6 +60,9 @@ pub(crate) enum Event {
     },
     /// The permission mode the next run uses changed.
     PermissionMode(smith_app::PermissionMode),
+    /// The session's plan as the selected branch has it (read when the session is opened
+    /// and when another branch is selected; a run's changes come as `plan` intents).
+    Plan(Vec<smith::PlanItem>),
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
     /// Rows for an open picker.

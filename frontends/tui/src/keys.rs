@@ -62,6 +62,9 @@ pub enum Action {
     /// Paste the system clipboard's image into the draft (the frontend's own, as
     /// [`Action::HistorySearch`] is).
     PasteImage,
+    /// Hide the plan's panel, or show it again (the frontend's own, as
+    /// [`Action::HistorySearch`] is).
+    TogglePlan,
 }
 
 impl Action {
@@ -116,7 +119,7 @@ impl Action {
             Self::Interrupt => KeyAction::Interrupt,
             Self::Quit => KeyAction::Quit,
             Self::Palette => KeyAction::Palette,
-            Self::HistorySearch | Self::PasteImage => return None,
+            Self::HistorySearch | Self::PasteImage | Self::TogglePlan => return None,
         })
     }
 }
@@ -170,6 +173,10 @@ pub const ACTIONS: &[(Action, &str)] = &[
     (
         Action::HistorySearch,
         "Search the input history (the session's prompts, what this run sent or cleared) as you type, newest first, case ignored; the match stands in the draft, the cursor on what matched. Again (or Up) for an older match, Down for a newer one; Enter or Tab takes it into the draft to edit or send; Esc puts the draft back as it was.",
+    ),
+    (
+        Action::TogglePlan,
+        "Hide the plan's panel above the input, or show it again. The plan is the checklist the model keeps with its todo_write tool for multi-step work: [x] done, [~] in progress, [ ] to do; a plan whose steps are all done folds to one line.",
     ),
     (
         Action::PasteImage,
@@ -234,6 +241,7 @@ pub const BUILT_IN: &[(&str, Action)] = &[
 pub const FRONTEND: &[(&str, Action)] = &[
     ("Alt+R", Action::HistorySearch),
     ("Ctrl+V", Action::PasteImage),
+    ("Alt+P", Action::TogglePlan),
 ];
 
 /// The built-in keys as the product layer takes them.

@@ -177,6 +177,11 @@ pub(crate) struct Ui {
     pub(crate) theme: Theme,
     pub(crate) held: Held,
     pub(crate) queued: Vec<Queued>,
+    /// The session's plan as the selected branch has it (the `plan` intents), shown above the
+    /// input unless hidden.
+    pub(crate) plan: Vec<smith::PlanItem>,
+    /// Whether the person hid the plan's panel (the plan toggle).
+    pub(crate) plan_hidden: bool,
     /// Queued input an abort left behind, taken back into the draft: the withdrawals the
     /// loop carries out next.
     pub(crate) stranded: Vec<EntryId>,
@@ -307,6 +312,8 @@ impl Ui {
             theme,
             held,
             queued: Vec::new(),
+            plan: Vec::new(),
+            plan_hidden: false,
             stranded: Vec::new(),
             withdrawing: Vec::new(),
             enqueued: Vec::new(),
@@ -417,6 +424,7 @@ impl Ui {
             Intent::MessageEnd { message, .. } if message.role == smith::Role::User => {
                 self.editor.remember(&message.text());
             }
+            Intent::Plan { items } => self.plan.clone_from(items),
             Intent::RoundStart { round } => {
                 self.round = *round;
                 self.status.state = format!("round {round} · waiting for the model");

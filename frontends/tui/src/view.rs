@@ -286,6 +286,7 @@ fn on_event(
                 *writer_gone = true;
             }
         }
+        Event::Plan(items) => ui.plan = items,
         Event::PermissionMode(mode) => {
             ui.status.permission_mode = Some(mode.name().to_owned());
         }

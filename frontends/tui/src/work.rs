@@ -120,6 +120,21 @@ fn prepare(
     Ok(())
 }
 
+/// The session's plan as its selected branch has it (Smith's `plan` branch state; none when
+/// it cannot be read).
+fn plan_event(runner: &Runner) -> Event {
+    use smith::ScopedState as _;
+    let items = runner
+        .journal()
+        .get(&smith::plan_key())
+        .ok()
+        .flatten()
+        .filter(|v| v.version == smith::PLAN_VERSION)
+        .and_then(|v| smith::plan_from_value(&v.value))
+        .unwrap_or_default();
+    Event::Plan(items)
+}
+
 /// What the view is told once the runner can submit: [`Event::Ready`] for its current
 /// selection (`None` before one is prepared).
 fn ready_event(runner: &smith_app::Runner) -> Option<Event> {
@@ -141,6 +156,8 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
         live,
         events,
     } = start;
+    // The plan the session's branch holds (a resumed or forked session's).
+    events.send(plan_event(&runner));
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
     events.send(Event::Values(smith_app::product::ArgumentValues::of(
@@ -415,6 +432,7 @@ fn submit(
             )));
             return;
         }
+        events.send(plan_event(runner));
         events.send(Event::Reselected {
             leaf: at.0,
             said: format!("a new branch from entry {}: the edited message continues the conversation there (the branches picker shows both)", at.0),
@@ -464,13 +482,16 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
     // These commands emit no intents.
     let mut quiet = |_: smith_ui_intents::Intent| {};
     match runner.apply(command, &mut quiet, &Cancel::new()) {
-        Ok(Done::Selected(leaf)) => events.send(Event::Reselected {
-            leaf: leaf.0,
-            said: format!(
-                "continuing the branch that ends at entry {} (recorded; the next message goes there)",
-                leaf.0
-            ),
-        }),
+        Ok(Done::Selected(leaf)) => {
+            events.send(Event::Reselected {
+                leaf: leaf.0,
+                said: format!(
+                    "continuing the branch that ends at entry {} (recorded; the next message goes there)",
+                    leaf.0
+                ),
+            });
+            events.send(plan_event(runner));
+        }
         Ok(Done::PluginSet { changed, product }) => {
             let (id, enabled) = plugin.unwrap_or_default();
             let state = if enabled { "enabled" } else { "disabled" };
@@ -509,7 +530,9 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
         Err(RunnerError::Plugin(e)) => {
             events.send(Event::Notice(NoticeLevel::Error, e.to_string()));
         }
-        Err(e @ RunnerError::App(_)) if plugin.is_some() => events.send(Event::Unprepared(e.to_string())),
+        Err(e @ RunnerError::App(_)) if plugin.is_some() => {
+            events.send(Event::Unprepared(e.to_string()))
+        }
         Err(e) if select => events.send(Event::Notice(
             NoticeLevel::Error,
             format!("{e}; the branch stays as it was"),

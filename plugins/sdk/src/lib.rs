@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.7.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,14 +122,15 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.6.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.6.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.6.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.6.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.6.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/types@1.7.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.7.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.7.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.7.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.7.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.7.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.7.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/plan@1.7.0": crate::bindings::smith::plugin::plan,
             },
         });
     }
@@ -175,15 +176,16 @@ pub mod dynamic {
             export_macro_name: "export_dynamic_tool_plugin",
             default_bindings_module: "smith_plugin_sdk::dynamic::generated",
             with: {
-                "smith:plugin/types@1.6.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.6.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.6.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.6.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.6.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.6.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/types@1.7.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.7.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.7.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.7.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.7.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.7.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.7.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.7.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/plan@1.7.0": crate::bindings::smith::plugin::plan,
             },
         });
     }
@@ -225,9 +227,9 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/host@1.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.7.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.7.0": crate::bindings::smith::plugin::process,
             },
         });
     }
@@ -271,10 +273,10 @@ pub mod hooks {
             export_macro_name: "export_hooks_plugin",
             default_bindings_module: "smith_plugin_sdk::hooks::generated",
             with: {
-                "smith:plugin/host@1.6.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.6.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/process@1.6.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/policy@1.6.0": crate::policy::generated::smith::plugin::policy,
+                "smith:plugin/host@1.7.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.7.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.7.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/policy@1.7.0": crate::policy::generated::smith::plugin::policy,
             },
         });
     }
@@ -288,7 +290,7 @@ pub mod plugin;
 pub mod provider;
 pub mod sse;
 
-pub use bindings::smith::plugin::{docs, fs, net, process, secrets, state, vcs};
+pub use bindings::smith::plugin::{docs, fs, net, plan, process, secrets, state, vcs};
 pub use bindings::{Guest, Invocation, ToolDefinition, ToolOutput, export_tool_plugin};
 pub use dynamic::generated::export_dynamic_tool_plugin;
 pub use handler::generated::export_handler_plugin;

@@ -44,8 +44,8 @@ pub fn level_rank(name: &str) -> Option<usize> {
 }
 
 /// The `notifications/message` params for `intent` when it is something to log at or above
-/// level `min` (a rank in [`LEVELS`]): notices, refused requests, failed attempts and failed
-/// compactions.
+/// level `min` (a rank in [`LEVELS`]): notices, refused requests, failed attempts, failed
+/// compactions, and the session's plan as it changes (info, [`plan_words`]).
 pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
     let (level, data) = match intent {
         Intent::Notice { level, text } => (
@@ -57,6 +57,7 @@ pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
             text.clone(),
         ),
         Intent::RequestRefused { reason, .. } => ("warning", reason.clone()),
+        Intent::Plan { items } => ("info", plan_words(items)),
         Intent::CompactionEnd {
             error: Some(error), ..
         } => ("warning", format!("compaction failed: {error}")),
@@ -71,9 +72,25 @@ pub fn log_message(intent: &Intent, min: usize) -> Option<Value> {
     (level_rank(level)? >= min).then(|| json!({"level": level, "logger": "smith", "data": data}))
 }
 
+/// The plan on one line: `plan (1/3 done): [x] a · [~] b · [ ] c`, or `plan: cleared`.
+pub fn plan_words(items: &[smith::PlanItem]) -> String {
+    if items.is_empty() {
+        return "plan: cleared".to_owned();
+    }
+    let done = items
+        .iter()
+        .filter(|i| i.status == smith::PlanStatus::Completed)
+        .count();
+    let steps: Vec<String> = items
+        .iter()
+        .map(|i| format!("{} {}", i.status.checkbox(), i.content.replace('\n', " ")))
+        .collect();
+    format!("plan ({done}/{} done): {}", items.len(), steps.join(" · "))
+}
+
 /// Counts a request's progress and turns intents into `notifications/progress` params for its
 /// progress token: each tool update, progress report, round start, tool start, compaction
-/// start and recorded compaction, and message end is one step
+/// start and recorded compaction, plan change, and message end is one step
 /// (`progress` increases with every notification, as MCP requires), with its text as the
 /// message. Deltas are not sent one by one: a message's text arrives with its end.
 #[derive(Debug)]
@@ -92,6 +109,7 @@ impl Progress {
     pub fn step(&mut self, intent: &Intent) -> Option<Value> {
         let message = match intent {
             Intent::ToolUpdate { text, .. } => text.clone(),
+            Intent::Plan { items } => plan_words(items),
             Intent::Progress { label, .. } => label.clone(),
             Intent::RoundStart { round, .. } => format!("round {round}"),
             Intent::ToolStart { name, .. } => format!("running {name}"),
@@ -178,5 +196,32 @@ mod tests {
         let long = p.text("y".repeat(5000));
         assert_eq!(long["progress"], 2);
         assert!(long["message"].as_str().unwrap().len() < 1010);
+    }
+
+    #[test]
+    fn a_plan_change_is_logged_and_is_a_progress_step() {
+        let plan = Intent::Plan {
+            items: vec![
+                smith::PlanItem {
+                    content: "Read it".into(),
+                    status: smith::PlanStatus::Completed,
+                },
+                smith::PlanItem {
+                    content: "Fix\nit".into(),
+                    status: smith::PlanStatus::InProgress,
+                },
+            ],
+        };
+        let words = "plan (1/2 done): [x] Read it · [~] Fix it";
+        assert_eq!(
+            log_message(&plan, level_rank("info").unwrap()),
+            Some(json!({"level": "info", "logger": "smith", "data": words}))
+        );
+        let mut p = Progress::new(json!(7));
+        assert_eq!(p.step(&plan).unwrap()["message"], words);
+        assert_eq!(
+            log_message(&Intent::Plan { items: vec![] }, 0).unwrap()["data"],
+            "plan: cleared"
+        );
     }
 }

@@ -155,6 +155,7 @@ const PLAIN_KINDS: &[IntentKind] = &[
     IntentKind::ToolEnd,
     IntentKind::Notice,
     IntentKind::RequestRefused,
+    IntentKind::Plan,
     IntentKind::RunEnd,
 ];
 
@@ -260,6 +261,25 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 self.note(&format!("{on}← {line}{off}\n"));
             }
             Intent::Notice { level, text } => self.diag(*level, text),
+            Intent::Plan { items } => {
+                self.end_thinking();
+                let (on, off) = (self.paint(DIM), self.paint(RESET));
+                if items.is_empty() {
+                    self.note(&format!("{on}plan: cleared{off}\n"));
+                } else {
+                    let done = items
+                        .iter()
+                        .filter(|i| i.status == smith::PlanStatus::Completed)
+                        .count();
+                    let mut text = format!("plan ({done}/{} done):\n", items.len());
+                    for item in items {
+                        // A step is the model's text: on one line, so it cannot forge others.
+                        let content = item.content.replace('\n', " ");
+                        text.push_str(&format!("  {} {content}\n", item.status.checkbox()));
+                    }
+                    self.note(&format!("{on}{}{off}", printable(&text)));
+                }
+            }
             Intent::TranscriptAppend { source, text, .. } => {
                 self.end_thinking();
                 let (on, off) = (self.paint(DIM), self.paint(RESET));

@@ -34,6 +34,9 @@ pub(super) struct Turn {
     open_effects: Vec<smith::EffectIntent>,
     /// An abort request's notice, shown just before the run end (after what it stopped).
     abort: Option<Intent>,
+    /// Plan changes a running call recorded, shown after that call's start as the live run
+    /// showed them (the record comes before the call's result, which starts it here).
+    plans: Vec<Intent>,
 }
 
 /// A compaction's intents held until its outcome.
@@ -119,6 +122,9 @@ impl Turn {
                     name: r.result.name.clone(),
                     arguments,
                 });
+                for plan in self.plans.drain(..) {
+                    sink.emit(plan);
+                }
                 sink.emit(transcript::tool_end(id, r));
                 if self.pending.is_empty() {
                     self.end_round(sink);
@@ -151,6 +157,16 @@ impl Turn {
             Record::Vcs(v) => {
                 if let Some(notice) = transcript::vcs_notice(v) {
                     sink.emit(notice);
+                }
+            }
+            Record::State(s) => {
+                if let Some(plan) = transcript::plan(s) {
+                    // Set by a call of the batch: after its start, as live.
+                    if self.pending.is_empty() {
+                        sink.emit(plan);
+                    } else {
+                        self.plans.push(plan);
+                    }
                 }
             }
             _ => {}

@@ -97,6 +97,21 @@ pub(super) fn compaction_end(
     }
 }
 
+/// The plan a `state` record sets, when it is Smith's plan ([`smith::plan_key`]) in the shape
+/// this Smith writes (a removed or unreadable value shows as no plan).
+pub(crate) fn plan(s: &smith_store::StateRecord) -> Option<Intent> {
+    if s.owner != smith::SMITH_STATE_OWNER || s.name != smith::PLAN_SLOT {
+        return None;
+    }
+    let items = s
+        .value
+        .as_ref()
+        .filter(|_| s.version == smith::PLAN_VERSION)
+        .and_then(smith::plan_from_value)
+        .unwrap_or_default();
+    Some(Intent::Plan { items })
+}
+
 /// The notice an undo, redo or restore of the working tree shows: the record's own words
 /// ([`smith_store::VcsRecord::describe`]), the same the live run showed. None for a batch.
 pub(crate) fn vcs_notice(v: &smith_store::VcsRecord) -> Option<Intent> {
@@ -137,6 +152,7 @@ pub fn entry_intents(entry: &Entry) -> Vec<Intent> {
             let reason = c.started.map_or(CompactionReason::Manual, |s| s.reason);
             vec![compaction_end(id, c, reason, None)]
         }
+        Record::State(s) => plan(s).into_iter().collect(),
         _ => Vec::new(),
     }
 }

@@ -13,6 +13,7 @@ mod discover;
 mod frontends;
 mod history;
 mod permissions;
+mod plan;
 mod prompt_commands;
 mod queue;
 mod reconnect;

@@ -68,3 +68,53 @@ fn a_running_programs_output_streams_with_a_spinner_and_the_time_run() {
     crate::quit(&pane);
     pane.assert_restored();
 }
+
+#[test]
+fn the_plan_shows_in_a_panel_that_hides_and_comes_back_with_the_session() {
+    let env = Env::new();
+    let arguments = serde_json::json!({"todos": [
+        {"content": "Read the parser", "status": "completed"},
+        {"content": "Fix the off-by-one", "status": "in_progress"},
+        {"content": "Run the tests", "status": "pending"}
+    ]})
+    .to_string();
+    let turn = format!(
+        "round {{\n  tool-call id=\"p1\" name=\"todo_write\" arguments=##\"{arguments}\"##\n  stop \"tool_use\"\n}}\nround {{\n  text \"planned it\"\n  stop \"end_turn\"\n}}\n"
+    );
+    let script = env.write("plan.kdl", &turn);
+    let args = [
+        "--model",
+        "scripted/plan",
+        "--script",
+        script.to_str().unwrap(),
+    ];
+    let pane = Pane::start(&env, &args, &[]);
+    pane.wait_for_text("scripted/plan · idle");
+    pane.type_text("fix the parser");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("planned it");
+    pane.wait_for_text("plan 1/3 done · Alt+P hides it");
+    let screen = pane.screen();
+    assert!(
+        screen.contains("✓ Read the parser")
+            && screen.contains("▸ Fix the off-by-one")
+            && screen.contains("○ Run the tests"),
+        "{screen}"
+    );
+    // Alt+P hides the panel, and shows it again.
+    pane.keys(&["M-p"]);
+    pane.wait_for_text("plan hidden");
+    wait_until("the panel to go", || {
+        !pane.screen().contains("○ Run the tests")
+    });
+    pane.keys(&["M-p"]);
+    pane.wait_for_text("○ Run the tests");
+    crate::quit(&pane);
+    pane.assert_restored();
+    // Resumed, the session's plan is there again: it is the branch's state.
+    let pane = Pane::start(&env, &["--continue", "--model", "scripted/demo"], &[]);
+    pane.wait_for_text("plan 1/3 done");
+    pane.wait_for_text("▸ Fix the off-by-one");
+    crate::quit(&pane);
+    pane.assert_restored();
+}

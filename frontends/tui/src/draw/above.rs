@@ -1,5 +1,6 @@
-//! What sits above the input: the transcript search's and the prompt search's lines, the
-//! selection's keys, the palette's rows, the hint, completion choices and queued input.
+//! What sits above the input: the plan's panel, the transcript search's and the prompt
+//! search's lines, the selection's keys, the palette's rows, the hint, completion choices and
+//! queued input.
 
 use ratatui_core::text::Span;
 use smith::Delivery;
@@ -14,6 +15,9 @@ use crate::ui::Ui;
 /// `room` rows.
 pub(super) fn lines(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span<'static>>> {
     let mut above: Vec<Vec<Span<'static>>> = Vec::new();
+    if !ui.plan.is_empty() && !ui.plan_hidden {
+        plan_rows(ui, t, &mut above);
+    }
     if let Some(search) = ui.layers.iter().rev().find_map(Layer::search) {
         let state = match search.finding {
             Finding::Idle => "type to search the whole transcript".to_owned(),
@@ -115,6 +119,65 @@ pub(super) fn lines(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span
         )]);
     }
     above
+}
+
+/// The most steps the plan's panel shows; the rest are counted.
+const PLAN_ROWS: usize = 8;
+
+/// The plan's panel: a heading with how far it is and the key that hides it, then the steps
+/// (`✓` done, `▸` in progress, `○` to do) — from the first step not done, when they are more
+/// than [`PLAN_ROWS`]. A plan whose steps are all done is its heading alone.
+fn plan_rows(ui: &Ui, t: &Theme, above: &mut Vec<Vec<Span<'static>>>) {
+    use smith::PlanStatus;
+    let done = ui
+        .plan
+        .iter()
+        .filter(|i| i.status == PlanStatus::Completed)
+        .count();
+    let total = ui.plan.len();
+    let key = ui.keymap.keys_of(Action::TogglePlan);
+    if done == total {
+        above.push(vec![Span::styled(
+            format!(" plan: all {total} steps done · {key} hides it"),
+            t.dim,
+        )]);
+        return;
+    }
+    above.push(vec![
+        Span::styled(" plan ", t.heading),
+        Span::styled(format!("{done}/{total} done · {key} hides it"), t.dim),
+    ]);
+    let first_open = ui
+        .plan
+        .iter()
+        .position(|i| i.status != PlanStatus::Completed)
+        .unwrap_or(0);
+    let start = if total > PLAN_ROWS {
+        first_open.min(total - PLAN_ROWS)
+    } else {
+        0
+    };
+    if start > 0 {
+        above.push(vec![Span::styled(
+            format!("   ✓ {start} earlier steps done"),
+            t.dim,
+        )]);
+    }
+    for item in ui.plan.iter().skip(start).take(PLAN_ROWS) {
+        let content = sanitize(&item.content.replace('\n', " ")).into_owned();
+        above.push(match item.status {
+            PlanStatus::Completed => vec![Span::styled(format!("   ✓ {content}"), t.dim)],
+            PlanStatus::InProgress => vec![
+                Span::styled("   ▸ ", t.heading),
+                Span::styled(content, t.user),
+            ],
+            PlanStatus::Pending => vec![Span::styled(format!("   ○ {content}"), t.assistant)],
+        });
+    }
+    let after = total.saturating_sub(start + PLAN_ROWS);
+    if after > 0 {
+        above.push(vec![Span::styled(format!("   … {after} more"), t.dim)]);
+    }
 }
 
 /// The palette's rows above the input: the matching commands (at most

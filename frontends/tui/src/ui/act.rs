@@ -93,6 +93,21 @@ impl Ui {
                 self.open_recall();
                 None
             }
+            Action::TogglePlan => {
+                self.plan_hidden = !self.plan_hidden;
+                self.hint = Some(match (self.plan.is_empty(), self.plan_hidden) {
+                    (true, _) => {
+                        "no plan yet: the model writes one with todo_write for multi-step work"
+                            .into()
+                    }
+                    (false, true) => format!(
+                        "plan hidden ({} shows it)",
+                        self.keymap.keys_of(Action::TogglePlan)
+                    ),
+                    (false, false) => "plan shown".into(),
+                });
+                None
+            }
             Action::Select => {
                 self.open_select();
                 None

@@ -37,6 +37,10 @@ const TOOL_ADVICE: &[(&str, &str)] = &[
         "bash",
         "`bash` runs a shell command in the working directory: build, test, run git, inspect the system",
     ),
+    (
+        "todo_write",
+        "`todo_write` keeps a plan the user watches: for work of three or more steps (or several tasks at once) write the checklist before starting, keep one step in_progress, mark each completed as soon as it is done, and add or drop steps as you learn; skip it for one simple step or a question",
+    ),
 ];
 
 fn instructions(e: &PromptEvent) -> String {
