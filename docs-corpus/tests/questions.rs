@@ -63,6 +63,14 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "how much has this session cost",
+        &[
+            ("commands", "Cost and status"),
+            ("sessions", "Inspecting sessions"),
+            ("models", "Usage and cost"),
+        ],
+    ),
+    (
         "use CLAUDE.md",
         &[(
             "context",

@@ -314,7 +314,13 @@ fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
     let host = host(true);
     let loadout = host.loadout();
     let layer = ProductLayer::compose(&loadout, &built_in(), &settings(""), Vec::new()).unwrap();
-    let outcome = |line: &str| layer.parse_line(line).unwrap().outcome(&loadout).unwrap();
+    let outcome = |line: &str| {
+        layer
+            .parse_line(line)
+            .unwrap()
+            .outcome(&loadout, None)
+            .unwrap()
+    };
     assert!(matches!(
         outcome("/model opus high"),
         Outcome::Verb(Verb::SetModel((m, Some(t)))) if m == "opus" && t == "high"
@@ -362,7 +368,7 @@ fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
     let e = layer
         .parse_line("/layout sideways")
         .unwrap()
-        .outcome(&loadout)
+        .outcome(&loadout, None)
         .unwrap_err();
     assert!(
         matches!(&e, smith_app::product::OutcomeError::Run { command, .. } if command == "layout"),
@@ -374,7 +380,7 @@ fn command_lines_parse_against_their_declarations_and_come_to_their_outcomes() {
     let args = serde_json::json!({"turn": true});
     let i = layer.parse_json("undo", args.as_object().unwrap()).unwrap();
     assert!(matches!(
-        i.outcome(&loadout).unwrap(),
+        i.outcome(&loadout, None).unwrap(),
         Outcome::Verb(Verb::Undo(true))
     ));
     let args = serde_json::json!({"turn": "yes"});

@@ -85,6 +85,9 @@ pub(crate) struct CallState {
     /// answering (empty elsewhere), each with the paths it is given: those the call names
     /// (or, at a turn's end, those the turn's matching calls named).
     pub(crate) hooks: Vec<(crate::hooks::Hook, Vec<String>)>,
+    /// What a product handler's `runtime` import asks (the frontend's answers; `None`
+    /// elsewhere).
+    pub(crate) query: Option<crate::runtime_query::SharedQuery>,
 }
 
 /// Asks the secret policy about one restore (see [`crate::handlers::RestoreQuery`]).
@@ -210,6 +213,7 @@ impl CallState {
             resident: context.resident.clone(),
             exchanges: Vec::new(),
             hooks: Vec::new(),
+            query: None,
         }
     }
 
@@ -286,6 +290,7 @@ impl CallState {
             resident: None,
             exchanges: Vec::new(),
             hooks: Vec::new(),
+            query: None,
         }
     }
 

@@ -45,6 +45,7 @@ mod protected;
 mod providers;
 pub mod reference;
 mod runtime;
+mod runtime_query;
 pub mod sandbox;
 pub mod search;
 mod secrets_imports;
@@ -67,6 +68,7 @@ pub use manifest::{DynamicTools, Manifest, ToolHints};
 pub use policy::{MAX_CHOICES, MAX_QUESTION_BYTES, MAX_REASON_BYTES, PermissionMode, Permissions};
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Declared, Host, Limits, Loadout, PluginSource, PluginUsage};
+pub use runtime_query::{ModelUsage, RuntimeQuery, RuntimeStatus, SharedQuery};
 pub use state_imports::{MAX_STATE_BYTES, MAX_STATE_SLOTS, StateFiles, StateSlot};
 pub use vcs_imports::{MAX_DIFF_BYTES, MAX_NOTE_BYTES, Tree};
 

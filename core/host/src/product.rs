@@ -66,15 +66,18 @@ pub(crate) fn load(
 }
 
 impl ProductPart {
-    /// Run command `name` with `arguments` in a fresh inert instance.
+    /// Run command `name` with `arguments` in a fresh inert instance, its `runtime` questions
+    /// answered by `query`.
     pub(crate) fn run(
         &self,
         runtime: &Runtime,
         plugin: &str,
-        name: &str,
-        arguments: &[(String, ArgumentValue)],
+        (name, arguments): (&str, &[(String, ArgumentValue)]),
+        query: Option<crate::SharedQuery>,
     ) -> Result<Vec<Intent>, String> {
-        let mut store = runtime.store(self.tier, CallState::inert(plugin), PRODUCT_DEADLINE);
+        let mut call = CallState::inert(plugin);
+        call.query = query;
+        let mut store = runtime.store(self.tier, call, PRODUCT_DEADLINE);
         let instance = self
             .pre
             .instantiate(&mut store)

@@ -363,8 +363,9 @@ impl Loadout {
     }
 
     /// Run the `handler` command `name` of product plugin `plugin` with `arguments` (parsed
-    /// as the command declares them), in a fresh instance with nothing granted. Returns the
-    /// intents to carry out, in order.
+    /// as the command declares them), in a fresh instance with nothing granted; its `runtime`
+    /// questions are answered by `query` (none: no session to ask about). Returns the intents
+    /// to carry out, in order.
     ///
     /// # Errors
     /// The plugin is not a loaded product plugin, it trapped or ran past
@@ -375,6 +376,7 @@ impl Loadout {
         plugin: &str,
         name: &str,
         arguments: &[(String, crate::product::types::ArgumentValue)],
+        query: Option<crate::SharedQuery>,
     ) -> Result<Vec<crate::product::types::Intent>, String> {
         let Some(loaded) = self
             .generation
@@ -391,7 +393,12 @@ impl Loadout {
             return Err(format!("plugin {plugin} is not a loaded product plugin"));
         };
         loaded.loaded.count_instance();
-        part.run(&self.runtime, &loaded.manifest.label(), name, arguments)
+        part.run(
+            &self.runtime,
+            &loaded.manifest.label(),
+            (name, arguments),
+            query,
+        )
     }
 
     /// Each plugin of the generation with whether its component is loaded and how many
@@ -508,6 +515,12 @@ impl Runtime {
             wasmtime_wasi::p2::add_to_linker_sync(&mut tool).map_err(|e| format!("{e:#}"))?;
             ToolPlugin::add_to_linker::<State, HasSelf<State>>(&mut tool, |s| s)
                 .map_err(|e| format!("{e:#}"))?;
+            // The product world's own import (1.7.0): a tool plugin does not import it.
+            crate::product::bindings::smith::plugin::runtime::add_to_linker::<
+                State,
+                HasSelf<State>,
+            >(&mut tool, |s| s)
+            .map_err(|e| format!("{e:#}"))?;
             Ok(Linkers {
                 tool,
                 handler: crate::handlers::linker(engine).map_err(|e| e.to_string())?,

@@ -52,7 +52,7 @@ pub use shared::{SharedWriter, WeakWriter};
 /// Record bodies that are also port vocabulary (the durable effect boundary, queued input):
 /// they are defined in `smith`, and encoded here as record kinds 6 and 7 and inside kind 8.
 pub use smith::{Delivery, EffectCompletion, EffectIntent, EffectOutcome};
-pub use state::StateRecord;
+pub use state::{StateRecord, read_branch_value};
 pub use vcs::{VcsOp, VcsRecord};
 pub use writer::{INDEX_SPAN, Recovery, SessionWriter};
 

@@ -85,6 +85,27 @@ impl Index {
     }
 }
 
+/// The value of branch-scoped `key` on the branch the session file at `path` has selected,
+/// read without a writer (an observer's view): only `state` entries are read, by their
+/// metadata first. `None` when it was never set there or was removed.
+///
+/// # Errors
+/// The file cannot be opened or read.
+pub fn read_branch_value(
+    path: &std::path::Path,
+    key: &StateKey,
+) -> Result<Option<StateValue>, Error> {
+    let leaf = SessionReader::open(path)?.state().leaf;
+    let leaf = (leaf > 0).then_some(EntryId(leaf));
+    let index = Index::read(path, leaf, 0)?;
+    Ok(index
+        .branch
+        .get(&slot(key))
+        .cloned()
+        .flatten()
+        .map(|(version, value)| StateValue { version, value }))
+}
+
 /// The branch-scoped values on the branch ending at `leaf`: the latest of `records` (in id
 /// order) among the branch's entries.
 fn branch(

@@ -396,6 +396,8 @@ fn a_request_past_the_threshold_of_the_catalogs_window_is_compacted_first() {
             "--disable-plugin",
             "web",
             "--disable-plugin",
+            "todo",
+            "--disable-plugin",
             "prompt",
             "--session",
             &id,

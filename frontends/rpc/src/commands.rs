@@ -292,6 +292,34 @@ fn intent_json(server: &Server, intent: &Intent) -> Value {
     }
 }
 
+/// What a handler's `runtime` questions are answered with over JSON-RPC: the session the
+/// request names (when this server has it open) for `/cost`, and for `/status` what the
+/// configuration says the next run uses (a client passes `model` per submission).
+fn query(server: &Server, p: &Params) -> smith_app::product::SharedQuery {
+    use smith_app::product::query::{SessionQuery, mcp_server_lines, plugin_lines};
+    let opened = server.opened(p).ok();
+    let setting = |key: &str| server.app.settings.string(key).map(str::to_owned);
+    // The mode a run here starts in: the setting, else as the trust of this directory says.
+    let programs = server.app.settings.bool("process.allow", false)
+        || matches!(server.app.trusted_project(&server.cwd), Ok(Some(_)));
+    let mode = smith_app::permissions::from_settings(&server.app.settings, programs)
+        .map(|p| p.mode.name().to_owned())
+        .ok();
+    let status = smith_app::product::RuntimeStatus {
+        session: opened.as_ref().map(|o| o.id.to_string()),
+        model: setting("model"),
+        permission_mode: mode,
+        sandbox: setting("sandbox.mode"),
+        plugins: plugin_lines(&server.app),
+        mcp_servers: mcp_server_lines(&server.app),
+        ..smith_app::product::RuntimeStatus::default()
+    };
+    Arc::new(SessionQuery {
+        path: opened.map(|o| o.path.clone()),
+        status,
+    })
+}
+
 /// `commands.run`.
 pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer {
     let product = match product(server) {
@@ -309,7 +337,7 @@ pub(crate) fn run(server: &Arc<Server>, id: Option<Value>, p: &Params) -> Answer
         Ok(i) => i,
         Err(e) => return now(Err(command_error(&e))),
     };
-    let outcome = match invocation.outcome(loadout) {
+    let outcome = match invocation.outcome(loadout, Some(query(server, p))) {
         Ok(o) => o,
         Err(e) => return now(Err(ErrorObject::new(code::CONFIG, e.to_string()))),
     };

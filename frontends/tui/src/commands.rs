@@ -25,6 +25,9 @@ use crate::work::Write;
 /// What running commands needs beyond the UI: the loadout handler commands run through, and
 /// whether colour is drawn at all (`tui.color` none: a theme switch keeps no colour).
 pub(crate) struct Runner {
+    /// The invocation's composition root, for a handler's `runtime` questions (`None` in
+    /// tests: the plugins and MCP servers are not listed).
+    pub(crate) app: Option<std::sync::Arc<smith_app::App>>,
     /// The product plugins' loadout (`None`: they did not load).
     pub(crate) loadout: Option<Loadout>,
     /// Whether themes may colour the screen.
@@ -67,7 +70,9 @@ impl Runner {
             }
         };
         let outcome = match &self.loadout {
-            Some(l) => invocation.outcome(l).map_err(|e| e.to_string()),
+            Some(l) => invocation
+                .outcome(l, Some(self.query(ui)))
+                .map_err(|e| e.to_string()),
             None => match invocation.command.action {
                 smith_app::product::wit::CommandAction::Handler
                     if invocation.command.prompt.is_none() =>
@@ -103,6 +108,30 @@ impl Runner {
                 None
             }
         }
+    }
+
+    /// What a handler's `runtime` questions are answered with: the session this view has
+    /// open (its file accounted for `/cost`) and what the status line knows.
+    fn query(&self, ui: &Ui) -> smith_app::product::SharedQuery {
+        use smith_app::product::query::{SessionQuery, mcp_server_lines, plugin_lines};
+        let status = smith_app::product::RuntimeStatus {
+            session: ui.opened.as_ref().map(|(id, _)| id.to_string()),
+            model: ui.model.as_ref().map(ToString::to_string),
+            context_tokens: ui.status.context.map(|(used, _)| used),
+            context_window: ui.status.context.and_then(|(_, limit)| limit),
+            permission_mode: ui.status.permission_mode.clone(),
+            sandbox: ui.sandbox.map(str::to_owned),
+            plugins: self.app.as_deref().map(plugin_lines).unwrap_or_default(),
+            mcp_servers: self
+                .app
+                .as_deref()
+                .map(mcp_server_lines)
+                .unwrap_or_default(),
+        };
+        std::sync::Arc::new(SessionQuery {
+            path: ui.opened.as_ref().map(|(_, path)| path.clone()),
+            status,
+        })
     }
 
     fn intent(&self, ui: &mut Ui, layer: &ProductLayer, intent: Intent) -> Option<Effect> {

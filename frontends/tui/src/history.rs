@@ -390,6 +390,8 @@ impl Worker {
 fn follow(path: PathBuf, o: Observe, from: u64, events: Events) {
     let Observe { id, live, stop } = o;
     std::thread::spawn(move || {
+        // The plan the branch holds now; its later changes come with the records followed.
+        events.send(Event::Plan(smith_app::inspect::plan_of(&path)));
         let mut follow = match smith_app::inspect::Follow::start(&path, id, Some(from)) {
             Ok(f) => f,
             Err(e) => {

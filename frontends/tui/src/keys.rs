@@ -176,7 +176,7 @@ pub const ACTIONS: &[(Action, &str)] = &[
     ),
     (
         Action::TogglePlan,
-        "Hide the plan's panel above the input, or show it again. The plan is the checklist the model keeps with its todo_write tool for multi-step work: [x] done, [~] in progress, [ ] to do; a plan whose steps are all done folds to one line.",
+        "Hide the plan's panel above the input, or show it again. The plan is the checklist the model keeps with its todo_write tool for multi-step work: ✓ done, ▸ in progress, ○ to do; a plan whose steps are all done folds to one line, and on a short screen the panel gives way to the palette, searches and hints.",
     ),
     (
         Action::PasteImage,

@@ -355,6 +355,7 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
         _ => Theme::plain(),
     };
     let runner = commands::Runner {
+        app: Some(Arc::clone(&app)),
         loadout: product_loadout,
         colour,
     };

@@ -182,6 +182,9 @@ pub(crate) struct Ui {
     pub(crate) plan: Vec<smith::PlanItem>,
     /// Whether the person hid the plan's panel (the plan toggle).
     pub(crate) plan_hidden: bool,
+    /// The sandbox mode the prepared route runs programs in (from the work thread's
+    /// `Ready`), for `/status`.
+    pub(crate) sandbox: Option<&'static str>,
     /// Queued input an abort left behind, taken back into the draft: the withdrawals the
     /// loop carries out next.
     pub(crate) stranded: Vec<EntryId>,
@@ -314,6 +317,7 @@ impl Ui {
             queued: Vec::new(),
             plan: Vec::new(),
             plan_hidden: false,
+            sandbox: None,
             stranded: Vec::new(),
             withdrawing: Vec::new(),
             enqueued: Vec::new(),
@@ -619,6 +623,7 @@ impl Ui {
         next.layout = self.layout;
         next.values = self.values;
         next.notify = self.notify;
+        next.plan_hidden = self.plan_hidden;
         next.focused = self.focused;
         next.listing = self.listing;
         next.chosen = self.chosen;

@@ -303,6 +303,7 @@ fn on_event(
                 sandbox,
             });
             ui.status.permission_mode = Some(permission_mode.name().to_owned());
+            ui.sandbox = Some(sandbox);
             ui.status.model = model.to_string();
             ui.status.state = "idle".into();
             ui.model = Some(model);

@@ -444,9 +444,13 @@ fn submit(
         ..Submission::default()
     };
     match runner.submit(submission, &mut sink, &Cancel::new()) {
-        Ok(_) => events.send(Event::WorkEnded {
-            leaf: runner.leaf().map(|l| l.0),
-        }),
+        Ok(_) => {
+            // The plan as the work left it (a live change a slow view dropped is not lost).
+            events.send(plan_event(runner));
+            events.send(Event::WorkEnded {
+                leaf: runner.leaf().map(|l| l.0),
+            });
+        }
         Err(e) => events.send(Event::Refused(format!("{e}; nothing was sent"))),
     }
 }

@@ -140,6 +140,9 @@ pub mod product {
         Argument, ArgumentKind, ArgumentValue, Binding, BindingTarget, Command, CommandAction,
         Contributions, Intent, KeyAction, Layout, Level, Picker, Style, Theme, Verb, VerbKind,
     };
+    /// What a `handler` command may ask of the session the person is in (package 1.7.0):
+    /// `runtime::usage()` and `runtime::status()`.
+    pub use generated::smith::plugin::runtime;
 }
 
 /// The generated bindings of the `dynamic-tool-plugin` world (package 1.4.0): a tool plugin

@@ -132,6 +132,10 @@ impl Turn {
             }
             Record::RunEnd(end) => {
                 self.open = false;
+                // A change whose call's result was never recorded still shows, as live.
+                for plan in self.plans.drain(..) {
+                    sink.emit(plan);
+                }
                 self.close_effects(sink);
                 if let Some(notice) = self.abort.take() {
                     sink.emit(notice);

@@ -97,18 +97,18 @@ pub(super) fn compaction_end(
     }
 }
 
-/// The plan a `state` record sets, when it is Smith's plan ([`smith::plan_key`]) in the shape
-/// this Smith writes (a removed or unreadable value shows as no plan).
+/// The plan a `state` record sets, when it is Smith's plan ([`smith::plan_key`]): its steps,
+/// or none for a removed value. A value in a shape this Smith does not write (another
+/// version, damage) is no plan intent at all — never shown as a cleared plan.
 pub(crate) fn plan(s: &smith_store::StateRecord) -> Option<Intent> {
     if s.owner != smith::SMITH_STATE_OWNER || s.name != smith::PLAN_SLOT {
         return None;
     }
-    let items = s
-        .value
-        .as_ref()
-        .filter(|_| s.version == smith::PLAN_VERSION)
-        .and_then(smith::plan_from_value)
-        .unwrap_or_default();
+    let items = match &s.value {
+        None => Vec::new(),
+        Some(value) if s.version == smith::PLAN_VERSION => smith::plan_from_value(value)?,
+        Some(_) => return None,
+    };
     Some(Intent::Plan { items })
 }
 

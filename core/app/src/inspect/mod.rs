@@ -36,3 +36,15 @@ pub use view::{
     RecordView, SessionSummary, TITLE_CHARS, UsageView, format_utc, kind_label, recorded_selection,
     summarize,
 };
+
+/// The plan the selected branch of the session file at `path` holds (Smith's `plan` branch
+/// state), read without a writer; empty when there is none or it cannot be read (an
+/// observer's view shows no plan rather than failing).
+pub fn plan_of(path: &std::path::Path) -> Vec<smith::PlanItem> {
+    smith_store::read_branch_value(path, &smith::plan_key())
+        .ok()
+        .flatten()
+        .filter(|v| v.version == smith::PLAN_VERSION)
+        .and_then(|v| smith::plan_from_value(&v.value))
+        .unwrap_or_default()
+}

@@ -451,15 +451,23 @@ impl Invocation {
     }
 
     /// What this invocation comes to: a verb built from its arguments, a picker, a key
-    /// action, or the plugin's intents (its `run` is called through `loadout`).
+    /// action, or the plugin's intents (its `run` is called through `loadout`, its `runtime`
+    /// questions answered by `query`: the frontend's session, when one is open).
     ///
     /// # Errors
     /// [`OutcomeError::Run`]: the plugin's `run` failed.
-    pub fn outcome(&self, loadout: &Loadout) -> Result<Outcome, OutcomeError> {
-        self.outcome_with(Some(loadout))
+    pub fn outcome(
+        &self,
+        loadout: &Loadout,
+        query: Option<smith_host::SharedQuery>,
+    ) -> Result<Outcome, OutcomeError> {
+        self.outcome_with(Some((loadout, query)))
     }
 
-    fn outcome_with(&self, loadout: Option<&Loadout>) -> Result<Outcome, OutcomeError> {
+    fn outcome_with(
+        &self,
+        loadout: Option<(&Loadout, Option<smith_host::SharedQuery>)>,
+    ) -> Result<Outcome, OutcomeError> {
         let t = |i| self.text(i);
         if let Some(prompt) = &self.command.prompt {
             return Ok(Outcome::Prompt {
@@ -488,7 +496,7 @@ impl Invocation {
             CommandAction::Key(a) => Outcome::Key(a),
             CommandAction::Handler => {
                 let plugin = self.command.plugin.as_deref().unwrap_or_default();
-                let Some(loadout) = loadout else {
+                let Some((loadout, query)) = loadout else {
                     return Err(OutcomeError::NotLoaded {
                         command: self.command.name.clone(),
                         plugin: plugin.to_owned(),
@@ -496,7 +504,7 @@ impl Invocation {
                 };
                 Outcome::Intents(
                     loadout
-                        .run_command(plugin, &self.command.name, &self.arguments)
+                        .run_command(plugin, &self.command.name, &self.arguments, query)
                         .map_err(|why| OutcomeError::Run {
                             command: self.command.name.clone(),
                             why,

@@ -15,6 +15,7 @@ mod config;
 mod invoke;
 pub mod keys;
 pub mod prompts;
+pub mod query;
 pub mod style;
 mod words;
 
@@ -28,6 +29,8 @@ pub use keys::{KeyName, KeySpec};
 pub use smith_host::Loadout;
 /// The product layer's WIT types (`smith:plugin/product`), for frontends.
 pub use smith_host::product::types as wit;
+/// What a handler's `runtime` questions are answered with.
+pub use smith_host::{ModelUsage, RuntimeQuery, RuntimeStatus, SharedQuery};
 pub use style::{Colour, StyleError, StyleSpec, THEME_KEYS, ThemeSpec};
 pub use words::{
     action_words, commands_reference, kind_name, picker_name, style_words, themes_reference,

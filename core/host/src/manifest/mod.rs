@@ -180,7 +180,8 @@ pub const POLICY_ROLES: &[&str] = &["permissions", "hooks"];
 pub const MAX_CONTEXT_FILES: usize = 8;
 
 /// The plugin id no plugin may take: the owner of Smith's own session state (the permission
-/// mode a session chose), which a plugin's `state` import must never reach.
+/// mode a session chose, the session's plan), which a plugin's `state` import must never
+/// reach (the plan is written only through the `plan` import).
 pub const RESERVED_ID: &str = "smith";
 
 /// What a tool declares about its effects in its manifest (`tool "NAME" read-only=#true`,

@@ -160,3 +160,55 @@ fn commands_are_listed_and_run_through_the_verbs_methods() {
     assert!(status.success());
     all_protocol(&lines);
 }
+
+/// `/cost` and `/status` ask the runtime through the product plugin: the figures are the
+/// session's own (`session.usage`'s), the plugins are the registry's.
+#[test]
+fn cost_and_status_report_what_the_session_and_the_registry_say() {
+    let env = Env::new();
+    let mut c = Client::start(&env, &[]);
+    let s = c.create();
+    let receipt = c.result(
+        "session.submit",
+        json!({"session": s, "input": "hi", "model": "scripted/demo"}),
+    );
+    c.result(
+        "session.wait",
+        json!({"session": s, "submission": receipt["submission"]}),
+    );
+    let usage = c.result("session.usage", json!({"session": s}));
+    let cost = c.result("commands.run", json!({"command": "cost", "session": s}));
+    let text = cost["intents"][0]["text"].as_str().unwrap();
+    let total = &usage["total"];
+    assert!(
+        text.starts_with(&format!(
+            "cost: $0 · {} responses over 1 attempts · input {} · output {}",
+            total["responses"], total["input"], total["output"]
+        )),
+        "{text} vs {usage}"
+    );
+    assert!(
+        text.contains("\n  scripted/demo: $0 · 1 responses"),
+        "{text}"
+    );
+    // Without a session open there is nothing to account: the plugin says so.
+    let none = c.error("commands.run", json!({"command": "cost"}));
+    assert!(
+        none["message"]
+            .as_str()
+            .unwrap()
+            .contains("no usage to show"),
+        "{none}"
+    );
+    let status = c.result("commands.run", json!({"command": "status", "session": s}));
+    let text = status["intents"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with(&format!("status: session {s}")), "{text}");
+    assert!(text.contains("permission mode: auto-edit"), "{text}");
+    assert!(
+        text.contains("plugins (20):")
+            && text.contains("\n    todo 0.1.0 (tool-plugin@1.7.0) enabled"),
+        "{text}"
+    );
+    assert!(text.contains("MCP servers: none added"), "{text}");
+    c.finish();
+}

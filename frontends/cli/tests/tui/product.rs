@@ -346,3 +346,36 @@ fn a_markdown_prompt_command_is_in_the_palette_and_sends_its_text_with_the_argum
         ["Fix issue 42 carefully.", "Quick: look around", "and now"]
     );
 }
+
+#[test]
+fn cost_and_status_show_the_sessions_figures_in_the_transcript() {
+    let env = Env::new();
+    let pane = Pane::start(&env, &["--model", "scripted/demo"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("hello");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("You said:");
+    pane.wait_for_text("scripted/demo · idle");
+    pane.type_text("/cost");
+    pane.keys(&["Enter"]);
+    // What `sessions get --usage` says of the same file.
+    pane.wait_for_text("cost: $0 · 1 responses over 1 attempts · input 24 · output 31");
+    pane.wait_for_text("scripted/demo: $0 · 1 responses");
+    pane.type_text("/status");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("model scripted/demo");
+    pane.wait_for_text("permission mode: auto-edit · sandbox:");
+    quit(&pane);
+    pane.assert_restored();
+    // The same figures as `sessions get --usage` gives for the session file.
+    let file = crate::session_file(&env).expect("the session");
+    let id = file.file_stem().unwrap().to_str().unwrap();
+    let usage = env.run(&["sessions", "get", id, "--usage"]);
+    assert!(usage.status.success(), "{}", stderr(&usage));
+    assert!(
+        crate::common::stdout(&usage)
+            .contains("usage: 1 responses over 1 attempts · input 24 · output 31"),
+        "{}",
+        crate::common::stdout(&usage)
+    );
+}

@@ -12,12 +12,39 @@ use crate::layers::{Finding, Layer};
 use crate::ui::Ui;
 
 /// The lines above the input for a frame `width` columns wide, the palette given at most
-/// `room` rows.
+/// `room` rows. The plan's panel comes first and takes only the rows the rest leaves of
+/// `room + 1` (what the frame gives the area): the palette, searches and hints never give way
+/// to it.
 pub(super) fn lines(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span<'static>>> {
-    let mut above: Vec<Vec<Span<'static>>> = Vec::new();
-    if !ui.plan.is_empty() && !ui.plan_hidden {
-        plan_rows(ui, t, &mut above);
+    let rest = others(ui, t, width, room);
+    if ui.plan.is_empty() || ui.plan_hidden {
+        return rest;
     }
+    let spare = (room + 1).saturating_sub(rest.len());
+    let mut above = Vec::new();
+    plan_rows(ui, t, &mut above);
+    if above.len() > spare {
+        if spare <= 1 {
+            // The heading alone, or nothing.
+            above.truncate(spare);
+        } else {
+            // The heading and as many steps as fit, the last row saying what was left.
+            let shown = spare - 1;
+            let left = above.len() - shown;
+            above.truncate(shown);
+            above.push(vec![Span::styled(
+                format!("   … {left} more rows of the plan"),
+                t.dim,
+            )]);
+        }
+    }
+    above.extend(rest);
+    above
+}
+
+/// What sits above the input besides the plan.
+fn others(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span<'static>>> {
+    let mut above: Vec<Vec<Span<'static>>> = Vec::new();
     if let Some(search) = ui.layers.iter().rev().find_map(Layer::search) {
         let state = match search.finding {
             Finding::Idle => "type to search the whole transcript".to_owned(),
@@ -138,7 +165,10 @@ fn plan_rows(ui: &Ui, t: &Theme, above: &mut Vec<Vec<Span<'static>>>) {
     let key = ui.keymap.keys_of(Action::TogglePlan);
     if done == total {
         above.push(vec![Span::styled(
-            format!(" plan: all {total} steps done · {key} hides it"),
+            format!(
+                " plan: all {total} {} done · {key} hides it",
+                if total == 1 { "step" } else { "steps" }
+            ),
             t.dim,
         )]);
         return;

@@ -343,3 +343,47 @@ fn urls_are_written_as_hyperlinks_only_when_the_setting_is_on() {
     );
     assert!(!frame(false).contains("\x1b]8;;"));
 }
+
+#[test]
+fn the_plan_panel_shows_the_steps_and_gives_way_to_the_palette_on_a_short_screen() {
+    use smith::{PlanItem, PlanStatus};
+    let mut ui = writer_ui();
+    let step = |content: &str, status| PlanItem {
+        content: content.to_owned(),
+        status,
+    };
+    ui.apply(&smith_ui_intents::Intent::Plan {
+        items: vec![
+            step("Read the parser", PlanStatus::Completed),
+            step("Fix the off-by-one", PlanStatus::InProgress),
+            step("Run the tests", PlanStatus::Pending),
+        ],
+    });
+    let shown = screen(&mut ui, 80, 24);
+    assert!(
+        shown.contains("plan 1/3 done · Alt+P hides it")
+            && shown.contains("✓ Read the parser")
+            && shown.contains("▸ Fix the off-by-one")
+            && shown.contains("○ Run the tests"),
+        "{shown}"
+    );
+    // A plan of twelve steps and the palette open, 16 rows: the palette is whole, the plan
+    // keeps its heading and says what it left out.
+    let many: Vec<PlanItem> = (1..=12)
+        .map(|i| step(&format!("step {i}"), PlanStatus::Pending))
+        .collect();
+    ui.apply(&smith_ui_intents::Intent::Plan { items: many });
+    typed(&mut ui, "/");
+    let small = screen(&mut ui, 80, 16);
+    assert!(small.contains("↑↓ choose"), "the palette shows: {small}");
+    assert!(small.contains("/model MODEL [THINKING]"), "{small}");
+    assert!(!small.contains("step 12"), "{small}");
+    // Every step done: one line.
+    ui.apply(&smith_ui_intents::Intent::Plan {
+        items: vec![step("Done it", PlanStatus::Completed)],
+    });
+    press(&mut ui, crossterm::event::KeyCode::Esc);
+    let done = screen(&mut ui, 80, 24);
+    assert!(done.contains("plan: all 1 step done"), "{done}");
+    assert!(!done.contains("✓ Done it"), "{done}");
+}

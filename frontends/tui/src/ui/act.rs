@@ -94,17 +94,21 @@ impl Ui {
                 None
             }
             Action::TogglePlan => {
-                self.plan_hidden = !self.plan_hidden;
-                self.hint = Some(match (self.plan.is_empty(), self.plan_hidden) {
-                    (true, _) => {
+                if self.plan.is_empty() {
+                    self.hint = Some(
                         "no plan yet: the model writes one with todo_write for multi-step work"
-                            .into()
-                    }
-                    (false, true) => format!(
+                            .into(),
+                    );
+                    return None;
+                }
+                self.plan_hidden = !self.plan_hidden;
+                self.hint = Some(if self.plan_hidden {
+                    format!(
                         "plan hidden ({} shows it)",
                         self.keymap.keys_of(Action::TogglePlan)
-                    ),
-                    (false, false) => "plan shown".into(),
+                    )
+                } else {
+                    "plan shown".into()
                 });
                 None
             }

@@ -1,7 +1,8 @@
 //! Smith's bundled product layer (`product-plugin` world): the default commands, key
 //! bindings, themes and layout. Every command here is data — a runtime verb, a picker or a
-//! key-table action — except `theme` and `layout`, which this plugin's `run` answers with
-//! intents. The commands that enter or recover the runtime (`new`, `attach`, `plugins`,
+//! key-table action — except `theme`, `layout`, `permissions`, `cost` and `status`, which
+//! this plugin's `run` answers with intents (`cost` and `status` from the runtime's answers,
+//! `report.rs`). The commands that enter or recover the runtime (`new`, `attach`, `plugins`,
 //! `plugin-enable`, `plugin-disable`, `quit`) are Smith's own and stay when this plugin is
 //! disabled.
 
@@ -12,6 +13,8 @@ use smith_plugin_sdk::product::{
     ArgumentKind, Binding, Command, CommandAction, Intent, KeyAction, Layout, Picker, Style, Theme,
     VerbKind,
 };
+
+mod report;
 
 struct Product;
 
@@ -172,6 +175,18 @@ fn commands() -> Vec<Command> {
             "permissions",
             "The permission mode for this session; without one, the next",
             vec![arg("mode", "plan, ask, auto-edit or auto", K::Text, false)],
+            Handler,
+        ),
+        command(
+            "cost",
+            "Show the session's usage and cost, split by model",
+            vec![],
+            Handler,
+        ),
+        command(
+            "status",
+            "Show the session, model and context use, permission mode, sandbox, plugins and MCP servers",
+            vec![],
             Handler,
         ),
     ]
@@ -355,6 +370,8 @@ impl Plugin for Product {
                     "`{other}` is not a permission mode; say plan, ask, auto-edit or auto (`smith docs get permissions`)"
                 )),
             },
+            "cost" => report::cost(),
+            "status" => Ok(report::status()),
             other => Err(format!(
                 "the product plugin has no command `{other}` to run"
             )),

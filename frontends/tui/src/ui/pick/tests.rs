@@ -354,6 +354,7 @@ fn the_diff_overlay_scrolls_and_esc_closes_it() {
 /// Run `/line` through the command runner (no plugin loadout: the verbs and pickers).
 fn run(ui: &mut Ui, line: &str) -> Option<Effect> {
     crate::commands::Runner {
+        app: None,
         loadout: None,
         colour: false,
     }

@@ -1,0 +1,124 @@
+//! What a product handler's `runtime` questions are answered with (the WIT `runtime` import,
+//! package 1.7.0): the session's usage by model from its file — the same accounting as
+//! `sessions get --usage` — and the status lines every frontend can give (its plugins, the
+//! MCP servers the user added). Each frontend builds a [`SessionQuery`] from what it knows of
+//! the session the person is in.
+
+use std::path::PathBuf;
+
+use smith_host::{ModelUsage, RuntimeQuery, RuntimeStatus};
+
+/// The session's usage by physical model, in the order each model was first used (children
+/// none yet: subagents are not recorded in this session's file), from the session file at
+/// `path`: every attempt, counted once; a response's usage and cost as its attempt recorded.
+///
+/// # Errors
+/// The file cannot be opened or read (what the store says).
+pub fn usage_by_model(path: &std::path::Path) -> Result<Vec<ModelUsage>, String> {
+    let mut reader = smith_store::SessionReader::open(path).map_err(|e| e.to_string())?;
+    let accounts = crate::inspect::usage_of(&mut reader).map_err(|e| e.to_string())?;
+    let mut out: Vec<ModelUsage> = Vec::new();
+    for a in &accounts.attempts {
+        let model = a.model.to_string();
+        let at = match out.iter().position(|u| u.model == model) {
+            Some(at) => at,
+            None => {
+                out.push(ModelUsage {
+                    model,
+                    input_tokens: Some(0),
+                    output_tokens: Some(0),
+                    cache_read_tokens: Some(0),
+                    cache_write_tokens: Some(0),
+                    cost_usd: Some(0.0),
+                    ..ModelUsage::default()
+                });
+                out.len() - 1
+            }
+        };
+        let line = &mut out[at];
+        line.attempts += 1;
+        if a.message.is_none() {
+            continue;
+        }
+        line.responses += 1;
+        let add = |sum: &mut Option<u64>, n: Option<u64>| {
+            *sum = sum.zip(n).map(|(s, n)| s + n);
+        };
+        match &a.usage {
+            Some(u) => {
+                add(&mut line.input_tokens, u.input);
+                add(&mut line.output_tokens, u.output);
+                add(&mut line.cache_read_tokens, u.cache_read);
+                add(&mut line.cache_write_tokens, u.cache_write);
+            }
+            None => {
+                line.input_tokens = None;
+                line.output_tokens = None;
+                line.cache_read_tokens = None;
+                line.cache_write_tokens = None;
+            }
+        }
+        line.cost_usd = line.cost_usd.zip(a.cost_usd).map(|(s, c)| s + c);
+    }
+    Ok(out)
+}
+
+/// The plugins as `/status` lists them: `ID VERSION (WORLD) STATE`, in load order.
+pub fn plugin_lines(app: &crate::App) -> Vec<String> {
+    app.registry
+        .plugins()
+        .iter()
+        .map(|p| {
+            let state = match app.registry.disabled_by(p) {
+                Some(by) => format!("disabled by {by}"),
+                None => "enabled".to_owned(),
+            };
+            format!(
+                "{} {} ({}) {state}",
+                p.manifest.id,
+                p.manifest.version,
+                p.manifest.built_world()
+            )
+        })
+        .collect()
+}
+
+/// The MCP servers the user added, as `/status` lists them: `NAME stdio COMMAND` or
+/// `NAME http URL`; one line saying why when they cannot be read.
+pub fn mcp_server_lines(app: &crate::App) -> Vec<String> {
+    let listed = crate::mcp::Servers::new(&app.paths).and_then(|s| s.list());
+    match listed {
+        Ok(servers) => servers
+            .into_iter()
+            .map(|(name, s)| match &s.url {
+                Some(url) => format!("{name} http {url}"),
+                None => format!("{name} stdio {}", s.command),
+            })
+            .collect(),
+        Err(e) => vec![format!("(the servers cannot be read: {e})")],
+    }
+}
+
+/// A frontend's answers for one command: the session file to account (none: no session
+/// open) and the status it knows.
+#[derive(Clone, Debug, Default)]
+pub struct SessionQuery {
+    /// The session file, when one is open.
+    pub path: Option<PathBuf>,
+    /// Where it stands.
+    pub status: RuntimeStatus,
+}
+
+impl RuntimeQuery for SessionQuery {
+    fn usage(&self) -> Result<Vec<ModelUsage>, String> {
+        let path = self
+            .path
+            .as_ref()
+            .ok_or("no session is open here (the usage is a session's)")?;
+        usage_by_model(path)
+    }
+
+    fn status(&self) -> RuntimeStatus {
+        self.status.clone()
+    }
+}

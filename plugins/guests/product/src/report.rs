@@ -1,0 +1,115 @@
+//! `/cost` and `/status`: what the runtime says of the session (the `runtime` import,
+//! package 1.7.0), as one notice each for the person.
+
+use smith_plugin_sdk::product::runtime::{self, ModelUsage};
+use smith_plugin_sdk::product::{Intent, Level};
+
+/// A token count with thousands separators, or `?` when unknown.
+fn count(n: Option<u64>) -> String {
+    let Some(n) = n else {
+        return "?".to_owned();
+    };
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Dollars with the digits a small amount needs (`$0.0042`), or `?` when unknown.
+fn dollars(d: Option<f64>) -> String {
+    match d {
+        None => "?".to_owned(),
+        Some(d) if d == 0.0 => "$0".to_owned(),
+        Some(d) if d < 0.01 => format!("${d:.4}"),
+        Some(d) => format!("${d:.2}"),
+    }
+}
+
+fn sum(lines: &[ModelUsage], f: impl Fn(&ModelUsage) -> Option<u64>) -> Option<u64> {
+    lines.iter().map(f).sum()
+}
+
+/// `/cost`: the session's usage and cost, in total and by model (children apart).
+pub(crate) fn cost() -> Result<Vec<Intent>, String> {
+    let lines = runtime::usage().map_err(|why| format!("no usage to show: {why}"))?;
+    if lines.is_empty() {
+        return Ok(vec![Intent::Notice((
+            Level::Info,
+            "cost: nothing yet — this session has made no model request".to_owned(),
+        ))]);
+    }
+    let total: Option<f64> = lines.iter().map(|l| l.cost_usd).sum();
+    let responses: u32 = lines.iter().map(|l| l.responses).sum();
+    let attempts: u32 = lines.iter().map(|l| l.attempts).sum();
+    let mut text = format!(
+        "cost: {} · {responses} responses over {attempts} attempts · input {} · output {} · cache read {} · cache write {}",
+        dollars(total),
+        count(sum(&lines, |l| l.input_tokens)),
+        count(sum(&lines, |l| l.output_tokens)),
+        count(sum(&lines, |l| l.cache_read_tokens)),
+        count(sum(&lines, |l| l.cache_write_tokens)),
+    );
+    for l in &lines {
+        let who = match &l.child {
+            Some(child) => format!("{} (child {child})", l.model),
+            None => l.model.clone(),
+        };
+        text.push_str(&format!(
+            "\n  {who}: {} · {} responses · input {} · output {} · cache read {} · cache write {}",
+            dollars(l.cost_usd),
+            l.responses,
+            count(l.input_tokens),
+            count(l.output_tokens),
+            count(l.cache_read_tokens),
+            count(l.cache_write_tokens),
+        ));
+    }
+    if total.is_none() {
+        text.push_str(
+            "\n  (? : a response reported no usage, or its model has no price in the catalog)",
+        );
+    }
+    Ok(vec![Intent::Notice((Level::Info, text))])
+}
+
+/// `/status`: the session, its model and context use, the permission mode, the sandbox, the
+/// plugins and the MCP servers.
+pub(crate) fn status() -> Vec<Intent> {
+    let s = runtime::status();
+    let or = |v: Option<String>, none: &str| v.unwrap_or_else(|| none.to_owned());
+    let context = match (s.context_tokens, s.context_window) {
+        (Some(used), Some(window)) if window > 0 => format!(
+            "{} of {} tokens ({}%)",
+            count(Some(used)),
+            count(Some(window)),
+            used.saturating_mul(100) / window
+        ),
+        (Some(used), _) => format!("{} tokens (window unknown)", count(Some(used))),
+        (None, _) => "not measured yet (no request made)".to_owned(),
+    };
+    let mut text = format!(
+        "status: session {} · model {}\n  context: {context}\n  permission mode: {} · sandbox: {}",
+        or(s.session, "none open"),
+        or(s.model, "none chosen yet"),
+        or(s.permission_mode, "?"),
+        or(s.sandbox, "?"),
+    );
+    text.push_str(&format!("\n  plugins ({}):", s.plugins.len()));
+    for p in &s.plugins {
+        text.push_str(&format!("\n    {p}"));
+    }
+    if s.mcp_servers.is_empty() {
+        text.push_str("\n  MCP servers: none added");
+    } else {
+        text.push_str(&format!("\n  MCP servers ({}):", s.mcp_servers.len()));
+        for m in &s.mcp_servers {
+            text.push_str(&format!("\n    {m}"));
+        }
+    }
+    vec![Intent::Notice((Level::Info, text))]
+}
