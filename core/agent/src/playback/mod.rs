@@ -268,6 +268,8 @@ pub fn play(
     let mut turn = Turn::default();
     let shown = |n: u32| n > 0 && options.turns.is_none_or(|(a, b)| (a..=b).contains(&n));
     let mut previous = None;
+    // The plan turns left out of the range set: shown when the first turn shown starts.
+    let mut plan_before: Option<Intent> = None;
     for id in ids {
         let entry = match reader.entry(id) {
             Ok(entry) => entry,
@@ -294,6 +296,11 @@ pub fn play(
         }
         if !shown(turn.number) {
             // Before the first turn, or outside the range: the state still follows.
+            if let Record::State(s) = &entry.record
+                && let Some(plan) = transcript::plan(s)
+            {
+                plan_before = Some(plan);
+            }
             turn.follow(&entry, &mut NoSink);
             continue;
         }
@@ -311,6 +318,9 @@ pub fn play(
                     model: s.model.clone(),
                     sandbox: None,
                 });
+                if let Some(plan) = plan_before.take() {
+                    sink.emit(plan);
+                }
             }
             _ => turn.follow(&entry, sink),
         }

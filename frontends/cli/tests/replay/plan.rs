@@ -101,8 +101,20 @@ fn the_plan_is_shown_live_replayed_as_live_and_forked_with_the_session() {
     replayed.remove(0);
     assert_eq!(as_replayed(live.clone()), replayed);
 
-    // A fork at the end starts with the plan; todo_read reads it there.
     let session = live[0]["session"].as_str().unwrap().to_owned();
+    // A second turn; replayed alone, it starts with the plan the first one left.
+    eval_json(
+        &env,
+        &["--session", &session, "-m", "scripted/demo", "and now?"],
+    );
+    let out = env.run(&["replay", &session, "--json", "--turns", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let second = records(&stdout(&out));
+    let kinds: Vec<&str> = second.iter().map(|r| r["type"].as_str().unwrap()).collect();
+    assert_eq!(&kinds[..3], ["replay", "run_start", "plan"], "{kinds:?}");
+    assert_eq!(second[2]["items"], plans[1]["items"]);
+
+    // A fork at the end starts with the plan; todo_read reads it there.
     let out = env.run(&["sessions", "fork", &session, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let fork = records(&stdout(&out))[0]["session"]

@@ -24,7 +24,7 @@ fn count(n: Option<u64>) -> String {
 fn dollars(d: Option<f64>) -> String {
     match d {
         None => "?".to_owned(),
-        Some(d) if d == 0.0 => "$0".to_owned(),
+        Some(d) if d <= 0.0 => "$0".to_owned(),
         Some(d) if d < 0.01 => format!("${d:.4}"),
         Some(d) => format!("${d:.2}"),
     }
