@@ -453,6 +453,25 @@ impl Session {
         self.permission_mode.as_deref()
     }
 
+    /// Record `model` as the session's model (a `model_change` record) when it is not the one
+    /// recorded last: what a resumed session runs on. A run on another model for one turn (a
+    /// prompt command's) is followed by this, so the session's own model holds afterwards.
+    ///
+    /// # Errors
+    /// The store's write errors; nothing changed.
+    pub fn record_model(&mut self, model: &Selection) -> Result<(), smith_store::Error> {
+        if self.model.as_ref() == Some(model) {
+            return Ok(());
+        }
+        self.writer
+            .lock()
+            .append(&[Record::ModelChange(smith_store::ModelChange {
+                model: model.clone(),
+            })])?;
+        self.model = Some(model.clone());
+        Ok(())
+    }
+
     /// Record `mode` as the branch's permission mode: a `state` record owned by Smith
     /// (`smith`, `permissions-mode`, branch scope), durable before this returns.
     ///

@@ -420,6 +420,25 @@ fn prompt_commands_take_words_as_typed_bind_to_keys_and_replace_bundled_ones_qui
     }
     // A flag of a command that declares flags is still a flag.
     assert!(layer.parse_line("/undo --nosuch").is_err());
+    // A hint whose first word is not in brackets makes the text needed: run bare, the
+    // command is refused (the palette puts it in place) rather than sent with holes.
+    let mut fix = parse(
+        "fix",
+        "---\nargument-hint: ISSUE [AREA]\n---\nFix #$1 in $2",
+        PromptOrigin::Bundled,
+    )
+    .unwrap();
+    let mut layer = ProductLayer::built_in_only(&built_in());
+    layer.add_prompts(vec![fix.clone()]);
+    assert!(matches!(
+        layer.parse_line("/fix"),
+        Err(CommandError::Missing { .. })
+    ));
+    assert!(layer.parse_line("/fix 12").is_ok());
+    fix.name = "look".into();
+    fix.argument_hint = Some("[FOCUS]".into());
+    layer.add_prompts(vec![fix]);
+    assert!(layer.parse_line("/look").is_ok());
 
     // The user's init.md is /init, the bundled one giving way without a notice.
     let home = tempfile::tempdir().unwrap();

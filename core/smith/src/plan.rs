@@ -83,7 +83,8 @@ pub enum PlanError {
     /// Step `index` (1-based) is longer than [`MAX_PLAN_ITEM_BYTES`].
     #[error("step {0} is {1} bytes; a step is one line of at most {MAX_PLAN_ITEM_BYTES} bytes")]
     TooLong(usize, usize),
-    /// Step `index` (1-based) holds a line break or another control character.
+    /// Step `index` (1-based) holds a line break (U+2028 and U+2029 too) or another control
+    /// character.
     #[error("step {0} holds a line break or control character; a step is one line")]
     NotOneLine(usize),
 }
@@ -104,7 +105,11 @@ pub fn check_plan(items: &[PlanItem]) -> Result<(), PlanError> {
         if item.content.len() > MAX_PLAN_ITEM_BYTES {
             return Err(PlanError::TooLong(n, item.content.len()));
         }
-        if item.content.chars().any(char::is_control) {
+        if item
+            .content
+            .chars()
+            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+        {
             return Err(PlanError::NotOneLine(n));
         }
     }
@@ -149,6 +154,10 @@ mod tests {
         );
         assert_eq!(
             check_plan(&[item("a\nb", PlanStatus::Pending)]),
+            Err(PlanError::NotOneLine(1))
+        );
+        assert_eq!(
+            check_plan(&[item("a\u{2028}b", PlanStatus::Pending)]),
             Err(PlanError::NotOneLine(1))
         );
         assert_eq!(

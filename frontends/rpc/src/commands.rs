@@ -299,17 +299,13 @@ fn query(server: &Server, p: &Params) -> smith_app::product::SharedQuery {
     use smith_app::product::query::{SessionQuery, mcp_server_lines, plugin_lines};
     let opened = server.opened(p).ok();
     let setting = |key: &str| server.app.settings.string(key).map(str::to_owned);
-    // The mode a run here starts in: the setting, else as the trust of this directory says.
-    let programs = server.app.settings.bool("process.allow", false)
-        || matches!(server.app.trusted_project(&server.cwd), Ok(Some(_)));
-    let mode = smith_app::permissions::from_settings(&server.app.settings, programs)
-        .map(|p| p.mode.name().to_owned())
-        .ok();
+    // The mode and sandbox a run here starts in (a session's own mode is its business).
+    let (mode, sandbox) = smith_app::product::query::configured_modes(&server.app, &server.cwd);
     let status = smith_app::product::RuntimeStatus {
         session: opened.as_ref().map(|o| o.id.to_string()),
         model: setting("model"),
         permission_mode: mode,
-        sandbox: setting("sandbox.mode"),
+        sandbox,
         plugins: plugin_lines(&server.app),
         mcp_servers: mcp_server_lines(&server.app),
         ..smith_app::product::RuntimeStatus::default()

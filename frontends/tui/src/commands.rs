@@ -113,14 +113,23 @@ impl Runner {
     /// What a handler's `runtime` questions are answered with: the session this view has
     /// open (its file accounted for `/cost`) and what the status line knows.
     fn query(&self, ui: &Ui) -> smith_app::product::SharedQuery {
-        use smith_app::product::query::{SessionQuery, mcp_server_lines, plugin_lines};
+        use smith_app::product::query::{
+            SessionQuery, configured_modes, mcp_server_lines, plugin_lines,
+        };
+        // What the prepared route says; before one is ready, what the configuration says.
+        let (mode, sandbox) = match &self.app {
+            Some(app) if ui.status.permission_mode.is_none() || ui.sandbox.is_none() => {
+                configured_modes(app, &ui.cwd)
+            }
+            _ => (None, None),
+        };
         let status = smith_app::product::RuntimeStatus {
             session: ui.opened.as_ref().map(|(id, _)| id.to_string()),
             model: ui.model.as_ref().map(ToString::to_string),
             context_tokens: ui.status.context.map(|(used, _)| used),
             context_window: ui.status.context.and_then(|(_, limit)| limit),
-            permission_mode: ui.status.permission_mode.clone(),
-            sandbox: ui.sandbox.map(str::to_owned),
+            permission_mode: ui.status.permission_mode.clone().or(mode),
+            sandbox: ui.sandbox.map(str::to_owned).or(sandbox),
             plugins: self.app.as_deref().map(plugin_lines).unwrap_or_default(),
             mcp_servers: self
                 .app

@@ -369,12 +369,18 @@ fn submit_on(
         }
     }
     submit(runner, (input, &[]), at, cwd, live, events);
-    if let Some(before) = before
-        && let Err(e) = runner.prepare(before)
-    {
-        events.send(Event::Refused(format!(
-            "{e}; the command's model stays in use for the following runs"
-        )));
+    if let Some(before) = before {
+        let model = before.selection.clone();
+        // Prepared again, and recorded as the session's model: a resumed session runs on it.
+        let back = runner
+            .prepare(before)
+            .map(|_| ())
+            .and_then(|()| runner.record_model(&model));
+        if let Err(e) = back {
+            events.send(Event::Refused(format!(
+                "{e}; the command's model stays in use for the following runs"
+            )));
+        }
     }
 }
 

@@ -572,6 +572,13 @@ impl ProductLayer {
                     "text put in for $ARGUMENTS (appended when the command names none)".to_owned()
                 }
             };
+            // `argument-hint: ISSUE [AREA]`: the first word is not optional, so the palette
+            // puts the command in place for it instead of running it bare.
+            let required = c
+                .argument_hint
+                .as_deref()
+                .and_then(|h| h.split_whitespace().next())
+                .is_some_and(|w| !w.starts_with('['));
             self.commands.push(Command {
                 name: c.name.clone(),
                 summary: c.description.clone(),
@@ -579,7 +586,7 @@ impl ProductLayer {
                     name: "arguments".to_owned(),
                     summary,
                     kind: ArgumentKind::Text,
-                    required: false,
+                    required,
                 }],
                 action: CommandAction::Handler,
                 plugin: None,

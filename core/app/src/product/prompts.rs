@@ -190,18 +190,16 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
         });
     }
     let nonempty = |v: Option<String>| v.filter(|v| !v.trim().is_empty());
-    let description = nonempty(description).unwrap_or_else(|| {
-        let first = body
-            .lines()
-            .map(|l| l.trim().trim_start_matches('#').trim())
-            .find(|l| !l.is_empty())
-            .unwrap_or_default();
-        let mut out: String = first.chars().take(80).collect();
-        if out.len() < first.len() {
-            out.push('…');
-        }
-        out
-    });
+    let description = nonempty(description)
+        .map(|d| cut(&d, 200))
+        .unwrap_or_else(|| {
+            let first = body
+                .lines()
+                .map(|l| l.trim().trim_start_matches('#').trim())
+                .find(|l| !l.is_empty())
+                .unwrap_or_default();
+            cut(first, 80)
+        });
     Ok(PromptCommand {
         name: name.to_owned(),
         description,
@@ -210,6 +208,15 @@ pub fn parse(name: &str, text: &str, origin: PromptOrigin) -> Result<PromptComma
         body,
         origin,
     })
+}
+
+/// `text` cut to `chars` characters, `…` marking a cut.
+fn cut(text: &str, chars: usize) -> String {
+    let mut out: String = text.chars().take(chars).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
 }
 
 fn unquote(value: &str) -> String {

@@ -99,6 +99,24 @@ pub fn mcp_server_lines(app: &crate::App) -> Vec<String> {
     }
 }
 
+/// The permission mode and the sandbox a run in `cwd` starts with as the configuration and
+/// the directory's trust say (before a session chose a mode of its own): `(mode, sandbox)`,
+/// each `None` when it cannot be worked out (a bad setting, which the run itself reports).
+pub fn configured_modes(
+    app: &crate::App,
+    cwd: &std::path::Path,
+) -> (Option<String>, Option<String>) {
+    let programs = app.settings.bool("process.allow", false)
+        || matches!(app.trusted_project(cwd), Ok(Some(_)));
+    let mode = crate::permissions::from_settings(&app.settings, programs)
+        .ok()
+        .map(|p| p.mode.name().to_owned());
+    let sandbox = crate::sandbox::from_settings(&app.paths, &app.settings, cwd)
+        .ok()
+        .map(|s| s.describe());
+    (mode, sandbox)
+}
+
 /// A frontend's answers for one command: the session file to account (none: no session
 /// open) and the status it knows.
 #[derive(Clone, Debug, Default)]
@@ -118,7 +136,28 @@ impl RuntimeQuery for SessionQuery {
         usage_by_model(path)
     }
 
+    /// What the frontend knows, and from the session file what it does not: the model the
+    /// last attempt used and the context its request took (input and cache tokens).
     fn status(&self) -> RuntimeStatus {
-        self.status.clone()
+        let mut status = self.status.clone();
+        if (status.model.is_some() && status.context_tokens.is_some()) || self.path.is_none() {
+            return status;
+        }
+        let accounts = self.path.as_deref().and_then(|path| {
+            let mut reader = smith_store::SessionReader::open(path).ok()?;
+            crate::inspect::usage_of(&mut reader).ok()
+        });
+        if let Some(accounts) = accounts {
+            if status.model.is_none() {
+                status.model = accounts.attempts.last().map(|a| a.selection.clone());
+            }
+            if status.context_tokens.is_none() {
+                status.context_tokens = accounts.attempts.iter().rev().find_map(|a| {
+                    let u = a.usage.as_ref()?;
+                    Some(u.input? + u.cache_read.unwrap_or(0) + u.cache_write.unwrap_or(0))
+                });
+            }
+        }
+        status
     }
 }

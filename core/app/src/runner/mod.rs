@@ -235,6 +235,15 @@ impl Runner {
         }
     }
 
+    /// Record `model` as the session's model when another was recorded last (after a turn on
+    /// a prompt command's own model): the model a resumed session runs on.
+    ///
+    /// # Errors
+    /// [`RunnerError::Store`] when it cannot be recorded: nothing changed.
+    pub fn record_model(&mut self, model: &Selection) -> Result<(), RunnerError> {
+        Ok(self.session.record_model(model)?)
+    }
+
     /// The mode recorded in the session by an earlier [`Command::SetPermissionMode`], unless
     /// this invocation names one itself (a flag or an environment variable): taken from now on.
     fn restore_permission_mode(&mut self) {

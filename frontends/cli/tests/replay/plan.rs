@@ -209,6 +209,25 @@ fn plain_output_prints_each_change_and_a_bad_step_changes_nothing() {
         err.contains("the plan was not changed: step 2 is empty"),
         "{err}"
     );
+    // A step past 500 bytes: the plan's own bound says so (the schema leaves it to the host).
+    let long = "x".repeat(600);
+    let script = format!("{}{}", write_call("w1", &[(long.as_str(), "pending")]), END);
+    let file = env.write("long.kdl", &script);
+    let live = eval_json(
+        &env,
+        &[
+            "-m",
+            "scripted/plan",
+            "--script",
+            file.to_str().unwrap(),
+            "go",
+        ],
+    );
+    let (_, output, failed) = &outputs(&live)[0];
+    assert!(
+        *failed && output.contains("step 1 is 600 bytes; a step is one line of at most 500 bytes"),
+        "{output}"
+    );
     // A step with a line break: refused likewise (the schema allows it; the host does not).
     let script = format!("{}{}", write_call("w1", &[("one\ntwo", "pending")]), END);
     let file = env.write("lines.kdl", &script);

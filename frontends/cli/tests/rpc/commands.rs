@@ -182,13 +182,13 @@ fn cost_and_status_report_what_the_session_and_the_registry_say() {
     let total = &usage["total"];
     assert!(
         text.starts_with(&format!(
-            "cost: $0 · {} responses over 1 attempts · input {} · output {}",
+            "cost: $0 · {} response over 1 attempt · input {} · output {}",
             total["responses"], total["input"], total["output"]
         )),
         "{text} vs {usage}"
     );
     assert!(
-        text.contains("\n  scripted/demo: $0 · 1 responses"),
+        text.contains("\n  scripted/demo: $0 · 1 response ·"),
         "{text}"
     );
     // Without a session open there is nothing to account: the plugin says so.

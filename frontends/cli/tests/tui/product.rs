@@ -345,6 +345,11 @@ fn a_markdown_prompt_command_is_in_the_palette_and_sends_its_text_with_the_argum
         crate::user_texts(&env),
         ["Fix issue 42 carefully.", "Quick: look around", "and now"]
     );
+    // Resumed with no model named: the session's own, not the command's.
+    let pane = Pane::start(&env, &["--continue"], &[]);
+    pane.wait_for_text("scripted/demo · idle");
+    quit(&pane);
+    pane.assert_restored();
 }
 
 #[test]
@@ -359,8 +364,8 @@ fn cost_and_status_show_the_sessions_figures_in_the_transcript() {
     pane.type_text("/cost");
     pane.keys(&["Enter"]);
     // What `sessions get --usage` says of the same file.
-    pane.wait_for_text("cost: $0 · 1 responses over 1 attempts · input 24 · output 31");
-    pane.wait_for_text("scripted/demo: $0 · 1 responses");
+    pane.wait_for_text("cost: $0 · 1 response over 1 attempt · input 24 · output 31");
+    pane.wait_for_text("scripted/demo: $0 · 1 response ·");
     pane.type_text("/status");
     pane.keys(&["Enter"]);
     pane.wait_for_text("model scripted/demo");

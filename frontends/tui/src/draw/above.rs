@@ -189,7 +189,10 @@ fn plan_rows(ui: &Ui, t: &Theme, above: &mut Vec<Vec<Span<'static>>>) {
     };
     if start > 0 {
         above.push(vec![Span::styled(
-            format!("   ✓ {start} earlier steps done"),
+            format!(
+                "   ✓ {start} earlier {} done",
+                if start == 1 { "step" } else { "steps" }
+            ),
             t.dim,
         )]);
     }

@@ -30,6 +30,15 @@ fn dollars(d: Option<f64>) -> String {
     }
 }
 
+/// `n` and `word`, plural unless `n` is 1: `1 response`, `2 responses`.
+fn counted(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 fn sum(lines: &[ModelUsage], f: impl Fn(&ModelUsage) -> Option<u64>) -> Option<u64> {
     lines.iter().map(f).sum()
 }
@@ -47,8 +56,10 @@ pub(crate) fn cost() -> Result<Vec<Intent>, String> {
     let responses: u32 = lines.iter().map(|l| l.responses).sum();
     let attempts: u32 = lines.iter().map(|l| l.attempts).sum();
     let mut text = format!(
-        "cost: {} · {responses} responses over {attempts} attempts · input {} · output {} · cache read {} · cache write {}",
+        "cost: {} · {} over {} · input {} · output {} · cache read {} · cache write {}",
         dollars(total),
+        counted(responses, "response"),
+        counted(attempts, "attempt"),
         count(sum(&lines, |l| l.input_tokens)),
         count(sum(&lines, |l| l.output_tokens)),
         count(sum(&lines, |l| l.cache_read_tokens)),
@@ -60,9 +71,9 @@ pub(crate) fn cost() -> Result<Vec<Intent>, String> {
             None => l.model.clone(),
         };
         text.push_str(&format!(
-            "\n  {who}: {} · {} responses · input {} · output {} · cache read {} · cache write {}",
+            "\n  {who}: {} · {} · input {} · output {} · cache read {} · cache write {}",
             dollars(l.cost_usd),
-            l.responses,
+            counted(l.responses, "response"),
             count(l.input_tokens),
             count(l.output_tokens),
             count(l.cache_read_tokens),

@@ -17,11 +17,25 @@ struct WriteArgs {
     todos: Vec<Step>,
 }
 
+/// One step as the model writes it; Claude Code's `activeForm` and `id` are taken and
+/// ignored, so a model trained on TodoWrite's shape is not refused.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Step {
     content: String,
     status: Status,
+    #[serde(default, rename = "activeForm")]
+    _active_form: Option<String>,
+    #[serde(default, rename = "id")]
+    _id: Option<Id>,
+}
+
+/// A step's id as Claude Code writes it (text or a number), ignored.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Id {
+    Text(#[allow(dead_code)] String),
+    Number(#[allow(dead_code)] f64),
 }
 
 #[derive(Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -37,13 +51,14 @@ const WRITE_SCHEMA: &str = r#"{
   "properties": {
     "todos": {
       "type": "array",
-      "maxItems": 100,
-      "description": "The whole plan, in order: every step, each with its status. It replaces the plan as it was.",
+      "description": "The whole plan, in order: every step, each with its status (at most 100 steps). It replaces the plan as it was.",
       "items": {
         "type": "object",
         "properties": {
-          "content": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What the step is, one short imperative line (\"Run the tests\")."},
-          "status": {"type": "string", "enum": ["pending", "in_progress", "completed"], "description": "pending, in_progress (the one step being worked on now) or completed."}
+          "content": {"type": "string", "description": "What the step is, one short imperative line (\"Run the tests\"; at most 500 bytes, no line breaks)."},
+          "status": {"type": "string", "enum": ["pending", "in_progress", "completed"], "description": "pending, in_progress (the one step being worked on now) or completed."},
+          "activeForm": {"type": "string", "description": "Ignored (accepted for compatibility)."},
+          "id": {"description": "Ignored (accepted for compatibility)."}
         },
         "required": ["content", "status"],
         "additionalProperties": false
