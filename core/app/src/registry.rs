@@ -394,6 +394,14 @@ impl Registry {
             .collect()
     }
 
+    /// Whether `plugin` is enabled, in words: `enabled`, or `disabled by SOURCE`.
+    pub fn state_words(&self, plugin: &Known) -> String {
+        match self.disabled_by(plugin) {
+            Some(by) => format!("disabled by {by}"),
+            None => "enabled".to_owned(),
+        }
+    }
+
     /// Why `plugin` is disabled (the source of the setting, or [`DISABLED_FOR_PROCESS`]);
     /// `None` when it is enabled — by the settings, or for this process.
     pub fn disabled_by(&self, plugin: &Known) -> Option<String> {

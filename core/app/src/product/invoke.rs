@@ -171,13 +171,13 @@ impl ArgumentValues {
             .plugins()
             .iter()
             .map(|p| {
-                let state = match app.registry.disabled_by(p) {
-                    Some(by) => format!("disabled by {by}"),
-                    None => "enabled".to_owned(),
-                };
                 details.insert(
                     p.manifest.id.clone(),
-                    format!("{state} · {}", p.manifest.built_world()),
+                    format!(
+                        "{} · {}",
+                        app.registry.state_words(p),
+                        p.manifest.built_world()
+                    ),
                 );
                 p.manifest.id.clone()
             })

@@ -69,15 +69,12 @@ pub fn plugin_lines(app: &crate::App) -> Vec<String> {
         .plugins()
         .iter()
         .map(|p| {
-            let state = match app.registry.disabled_by(p) {
-                Some(by) => format!("disabled by {by}"),
-                None => "enabled".to_owned(),
-            };
             format!(
-                "{} {} ({}) {state}",
+                "{} {} ({}) {}",
                 p.manifest.id,
                 p.manifest.version,
-                p.manifest.built_world()
+                p.manifest.built_world(),
+                app.registry.state_words(p)
             )
         })
         .collect()
