@@ -98,6 +98,28 @@ impl<O: Write, E: Write> PlainRenderer<O, E> {
         self.note(&format!("{on}{label}:{off} {}\n", printable(text)));
     }
 
+    /// A plan change on stderr: `plan (1/3 done):` and one checkbox line a step, or
+    /// `plan: cleared`.
+    fn plan(&mut self, items: &[smith::PlanItem]) {
+        self.end_thinking();
+        let (on, off) = (self.paint(DIM), self.paint(RESET));
+        if items.is_empty() {
+            self.note(&format!("{on}plan: cleared{off}\n"));
+            return;
+        }
+        let done = items
+            .iter()
+            .filter(|i| i.status == smith::PlanStatus::Completed)
+            .count();
+        let mut text = format!("plan ({done}/{} done):\n", items.len());
+        for item in items {
+            // A step is the model's text: on one line, so it cannot forge others.
+            let content = item.content.replace('\n', " ");
+            text.push_str(&format!("  {} {content}\n", item.status.checkbox()));
+        }
+        self.note(&format!("{on}{}{off}", printable(&text)));
+    }
+
     fn close_answer_line(&mut self) -> io::Result<()> {
         if self.out_line_open {
             self.out.write_all(b"\n")?;
@@ -261,25 +283,7 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 self.note(&format!("{on}← {line}{off}\n"));
             }
             Intent::Notice { level, text } => self.diag(*level, text),
-            Intent::Plan { items } => {
-                self.end_thinking();
-                let (on, off) = (self.paint(DIM), self.paint(RESET));
-                if items.is_empty() {
-                    self.note(&format!("{on}plan: cleared{off}\n"));
-                } else {
-                    let done = items
-                        .iter()
-                        .filter(|i| i.status == smith::PlanStatus::Completed)
-                        .count();
-                    let mut text = format!("plan ({done}/{} done):\n", items.len());
-                    for item in items {
-                        // A step is the model's text: on one line, so it cannot forge others.
-                        let content = item.content.replace('\n', " ");
-                        text.push_str(&format!("  {} {content}\n", item.status.checkbox()));
-                    }
-                    self.note(&format!("{on}{}{off}", printable(&text)));
-                }
-            }
+            Intent::Plan { items } => self.plan(items),
             Intent::TranscriptAppend { source, text, .. } => {
                 self.end_thinking();
                 let (on, off) = (self.paint(DIM), self.paint(RESET));

@@ -270,16 +270,14 @@ impl Pane {
         );
         // The log is tmux's `pipe-pane` copy, written by a process of its own: what smith
         // wrote last may reach it a moment after smith is gone, so it is read until the
-        // pushes are popped or a generous deadline passes.
+        // pushes are popped (or the testkit's deadline passes, which fails the test).
         let count =
             |log: &[u8], needle: &[u8]| log.windows(needle.len()).filter(|w| *w == needle).count();
         let balanced = |log: &[u8]| count(log, b"\x1b[>1u") == count(log, b"\x1b[<1u");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        let mut log = self.log();
-        while !balanced(&log) && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            log = self.log();
-        }
+        smith_testkit::wait_until("the keyboard enhancement's pops reaching the log", || {
+            balanced(&self.log())
+        });
+        let log = self.log();
         let count = |needle: &[u8]| count(&log, needle);
         assert_eq!(
             count(b"\x1b[>1u"),

@@ -94,22 +94,7 @@ impl Ui {
                 None
             }
             Action::TogglePlan => {
-                if self.plan.is_empty() {
-                    self.hint = Some(
-                        "no plan yet: the model writes one with todo_write for multi-step work"
-                            .into(),
-                    );
-                    return None;
-                }
-                self.plan_hidden = !self.plan_hidden;
-                self.hint = Some(if self.plan_hidden {
-                    format!(
-                        "plan hidden ({} shows it)",
-                        self.keymap.keys_of(Action::TogglePlan)
-                    )
-                } else {
-                    "plan shown".into()
-                });
+                self.toggle_plan();
                 None
             }
             Action::Select => {
@@ -240,5 +225,24 @@ impl Ui {
             }
             None => Some(self.send(text)),
         }
+    }
+
+    /// Hide the plan's panel or show it again; with no plan, say so and change nothing.
+    fn toggle_plan(&mut self) {
+        if self.plan.is_empty() {
+            self.hint = Some(
+                "no plan yet: the model writes one with todo_write for multi-step work".into(),
+            );
+            return;
+        }
+        self.plan_hidden = !self.plan_hidden;
+        self.hint = Some(if self.plan_hidden {
+            format!(
+                "plan hidden ({} shows it)",
+                self.keymap.keys_of(Action::TogglePlan)
+            )
+        } else {
+            "plan shown".into()
+        });
     }
 }

@@ -18,9 +18,18 @@ mod report;
 
 struct Product;
 
+/// Every command this plugin registers: the runtime's verbs and pickers, then the view's.
 fn commands() -> Vec<Command> {
+    runtime_commands()
+        .into_iter()
+        .chain(view_commands())
+        .collect()
+}
+
+/// The commands carried out as runtime verbs and pickers.
+fn runtime_commands() -> Vec<Command> {
     use ArgumentKind as K;
-    use CommandAction::{Handler, Key, OpenPicker, Verb};
+    use CommandAction::{OpenPicker, Verb};
     vec![
         command(
             "model",
@@ -129,6 +138,14 @@ fn commands() -> Vec<Command> {
             vec![],
             OpenPicker(Picker::Sessions),
         ),
+    ]
+}
+
+/// The commands that show or change the view, and the handlers this plugin answers.
+fn view_commands() -> Vec<Command> {
+    use ArgumentKind as K;
+    use CommandAction::{Handler, Key};
+    vec![
         command(
             "help",
             "Show every command and key binding",
