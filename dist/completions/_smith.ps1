@@ -534,6 +534,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -686,6 +688,36 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'smith;sessions;delete' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'List what would be removed, and remove nothing')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;sessions;prune' {
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Remove the sessions last written longer ago than this: a number and a unit, such as `30d`, `2w`, `12h`, `90m`, `6 months`, `1y`')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the N most recently written sessions whatever their age')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'List what would be removed, and remove nothing')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'smith;sessions;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
@@ -697,6 +729,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -728,6 +762,12 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;sessions;help;verify' {
+            break
+        }
+        'smith;sessions;help;delete' {
+            break
+        }
+        'smith;sessions;help;prune' {
             break
         }
         'smith;sessions;help;help' {
@@ -1158,6 +1198,8 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             break
         }
         'smith;help;sessions;list' {
@@ -1188,6 +1230,12 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;sessions;verify' {
+            break
+        }
+        'smith;help;sessions;delete' {
+            break
+        }
+        'smith;help;sessions;prune' {
             break
         }
         'smith;help;trust' {

@@ -274,6 +274,9 @@ _smith() {
             smith__subcmd__help__subcmd__secrets,remove)
                 cmd="smith__subcmd__help__subcmd__secrets__subcmd__remove"
                 ;;
+            smith__subcmd__help__subcmd__sessions,delete)
+                cmd="smith__subcmd__help__subcmd__sessions__subcmd__delete"
+                ;;
             smith__subcmd__help__subcmd__sessions,edit)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__edit"
                 ;;
@@ -291,6 +294,9 @@ _smith() {
                 ;;
             smith__subcmd__help__subcmd__sessions,list)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__list"
+                ;;
+            smith__subcmd__help__subcmd__sessions,prune)
+                cmd="smith__subcmd__help__subcmd__sessions__subcmd__prune"
                 ;;
             smith__subcmd__help__subcmd__sessions,receipts)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__receipts"
@@ -391,6 +397,9 @@ _smith() {
             smith__subcmd__secrets__subcmd__help,remove)
                 cmd="smith__subcmd__secrets__subcmd__help__subcmd__remove"
                 ;;
+            smith__subcmd__sessions,delete)
+                cmd="smith__subcmd__sessions__subcmd__delete"
+                ;;
             smith__subcmd__sessions,edit)
                 cmd="smith__subcmd__sessions__subcmd__edit"
                 ;;
@@ -412,6 +421,9 @@ _smith() {
             smith__subcmd__sessions,list)
                 cmd="smith__subcmd__sessions__subcmd__list"
                 ;;
+            smith__subcmd__sessions,prune)
+                cmd="smith__subcmd__sessions__subcmd__prune"
+                ;;
             smith__subcmd__sessions,receipts)
                 cmd="smith__subcmd__sessions__subcmd__receipts"
                 ;;
@@ -423,6 +435,9 @@ _smith() {
                 ;;
             smith__subcmd__sessions,watch)
                 cmd="smith__subcmd__sessions__subcmd__watch"
+                ;;
+            smith__subcmd__sessions__subcmd__help,delete)
+                cmd="smith__subcmd__sessions__subcmd__help__subcmd__delete"
                 ;;
             smith__subcmd__sessions__subcmd__help,edit)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__edit"
@@ -444,6 +459,9 @@ _smith() {
                 ;;
             smith__subcmd__sessions__subcmd__help,list)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__list"
+                ;;
+            smith__subcmd__sessions__subcmd__help,prune)
+                cmd="smith__subcmd__sessions__subcmd__help__subcmd__prune"
                 ;;
             smith__subcmd__sessions__subcmd__help,receipts)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__receipts"
@@ -1918,8 +1936,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions)
-            opts="list grep get export fork edit select receipts watch verify"
+            opts="list grep get export fork edit select receipts watch verify delete prune"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__sessions__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2002,6 +2034,20 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__sessions__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3124,8 +3170,42 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list grep get export fork edit select receipts watch verify help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list grep get export fork edit select receipts watch verify delete prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__delete)
+            opts="-c -h -V --dry-run --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3352,8 +3432,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__help)
-            opts="list grep get export fork edit select receipts watch verify help"
+            opts="list grep get export fork edit select receipts watch verify delete prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3463,6 +3557,20 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__sessions__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__sessions__subcmd__help__subcmd__receipts)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3526,6 +3634,48 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__prune)
+            opts="-c -h -V --older-than --keep --dry-run --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

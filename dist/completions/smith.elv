@@ -489,6 +489,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;sessions;list'= {
@@ -630,6 +632,34 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'smith;sessions;delete'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --dry-run 'List what would be removed, and remove nothing'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;prune'= {
+            cand --older-than 'Remove the sessions last written longer ago than this: a number and a unit, such as `30d`, `2w`, `12h`, `90m`, `6 months`, `1y`'
+            cand --keep 'Keep the N most recently written sessions whatever their age'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --dry-run 'List what would be removed, and remove nothing'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'smith;sessions;help'= {
             cand list 'List sessions, oldest first: id, creation time, size, last model, working directory and title (the first prompt''s first line)'
             cand grep 'Search recorded messages and tool output with a regular expression'
@@ -641,6 +671,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'smith;sessions;help;list'= {
@@ -662,6 +694,10 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;sessions;help;watch'= {
         }
         &'smith;sessions;help;verify'= {
+        }
+        &'smith;sessions;help;delete'= {
+        }
+        &'smith;sessions;help;prune'= {
         }
         &'smith;sessions;help;help'= {
         }
@@ -1032,6 +1068,8 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
+            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
         }
         &'smith;help;sessions;list'= {
         }
@@ -1052,6 +1090,10 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;sessions;watch'= {
         }
         &'smith;help;sessions;verify'= {
+        }
+        &'smith;help;sessions;delete'= {
+        }
+        &'smith;help;sessions;prune'= {
         }
         &'smith;help;trust'= {
         }

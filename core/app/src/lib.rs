@@ -65,6 +65,7 @@ pub mod prompt;
 pub mod reexec;
 pub mod refresh;
 pub mod registry;
+pub mod removal;
 pub mod route;
 pub mod runner;
 pub mod sandbox;

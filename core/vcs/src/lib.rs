@@ -17,12 +17,16 @@
 //!   mode, blob id, like git's index) means unchanged files are not read again; an entry whose
 //!   mtime is not older than the cache file itself is re-read (git's "racily clean" rule).
 //! - **Snapshot ids** are commit ids ([`SnapshotId`]): each snapshot commit's parent is the
-//!   project's previous one, on the repository's `main` branch, so every snapshot stays
-//!   reachable; a snapshot whose tree equals the latest one's returns the latest.
+//!   project's previous one, on the repository's `main` branch; a snapshot whose tree equals
+//!   the latest one's returns the latest.
+//! - **Collection** ([`collect`]): when the sessions that referenced some snapshots are
+//!   deleted, those commits and the objects only they held are removed; a kept commit whose
+//!   parent went is listed in git's `shallow` file, so the repository stays whole.
 //!
 //! Library code: it never prints and never panics on bad input; every failure is a typed
 //! [`VcsError`] naming the path or id it concerns.
 
+mod collect;
 mod diff;
 mod error;
 mod project;
@@ -31,6 +35,7 @@ mod snapshot;
 mod stat;
 mod tree;
 
+pub use collect::{Collected, collect, repository_of};
 pub use diff::{Diff, FileChange, FileDiff, Stat, display_path};
 pub use error::{PartialRestore, VcsError};
 pub use project::{SnapshotId, Vcs, project_key};

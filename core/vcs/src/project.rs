@@ -10,9 +10,9 @@ use gix::refs::transaction::PreviousValue;
 use crate::{Limits, VcsError};
 
 /// The file in the repository naming the project root it belongs to.
-const ROOT_FILE: &str = "smith-root";
+pub(crate) const ROOT_FILE: &str = "smith-root";
 /// The branch of snapshot commits.
-const BRANCH: &str = "refs/heads/main";
+pub(crate) const BRANCH: &str = "refs/heads/main";
 /// The first line of every snapshot commit's message.
 pub(crate) const MESSAGE: &str = "smith snapshot";
 
@@ -73,7 +73,7 @@ impl std::fmt::Debug for Vcs {
 }
 
 /// The repository directory name for a canonical root: [`project_key`] and `.git`.
-fn repo_name(root: &Path) -> String {
+pub(crate) fn repo_name(root: &Path) -> String {
     format!("{}.git", project_key(root))
 }
 

@@ -90,6 +90,9 @@ impl Vcs {
     /// [`VcsError::Repository`] when objects cannot be written; [`VcsError::NotADirectory`]
     /// when the root is gone.
     pub fn snapshot(&self, note: &str) -> Result<Snapshot, VcsError> {
+        // From the first object written to the branch update, no collection may remove an
+        // object this snapshot reuses.
+        let _guard = crate::collect::snapshot_guard(&self.dir)?;
         let scan = self.scan()?;
         let tree = self.write_trees(&scan.files)?;
         let (id, created) = self.commit(tree, note, &scan.skipped)?;

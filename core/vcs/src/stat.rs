@@ -62,6 +62,11 @@ impl StatCache {
         })
     }
 
+    /// Every blob id the cache names (a snapshot may reuse each without writing it again).
+    pub(crate) fn blob_ids(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        self.entries.values().map(|(_, id)| *id)
+    }
+
     /// The blob id of `path` when its metadata equals what was cached and the file is older than
     /// the cache (a file changed in the same clock tick as the cache was written is read again).
     pub(crate) fn lookup(&self, path: &[u8], stamp: &Stamp) -> Option<ObjectId> {

@@ -8,6 +8,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod delete;
 mod plugin;
 mod refusals;
 

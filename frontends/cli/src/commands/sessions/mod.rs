@@ -1,8 +1,10 @@
 //! `smith sessions`: read-only inspection of recorded sessions (`list`, `grep`, `get`,
 //! `export`, `verify`, `receipts`, `watch`), and the commands that write — `fork` (a new
-//! session), and `select` and `edit` (appended under the writer lock). The reading itself is
+//! session), `select` and `edit` (appended under the writer lock), and `delete` and `prune`
+//! (removed under it). The reading itself is
 //! `smith_app::inspect`; these files print it and choose the exit statuses.
 
+mod delete;
 mod edit;
 mod export;
 mod fork;
@@ -26,6 +28,7 @@ use smith_store::Skipped;
 use crate::command_error::{self, CliError};
 use crate::exit;
 use crate::output::Out;
+use delete::DELETE_AFTER_HELP;
 use grep::GREP_AFTER_HELP;
 
 pub(crate) const SESSIONS_AFTER_HELP: &str = "\
@@ -33,7 +36,7 @@ Inspection (list, grep, get, verify) is read-only: it never repairs, truncates, 
 anything, and works on a session another process is writing (it reads the complete committed
 changes present when it starts; the writer's unfinished change is pending, not damage).
 fork writes only a new session; select and edit append to the session and need the writer
-lock (edit changes only what later requests show the model: get still shows the originals,
+lock, as delete and prune do to remove it (edit changes only what later requests show the model: get still shows the originals,
 and get --request ATTEMPT shows what an attempt sent).
 Sessions are the `.smith` files in $SMITH_HOME/sessions (else $XDG_DATA_HOME/smith/sessions);
 an ID may be a unique prefix. Order: sessions by creation (their ids sort by time), entries
@@ -53,7 +56,7 @@ Exit status:
   2    bad arguments: unknown or ambiguous id, bad pattern, entry, limit or cursor
   3    a session is damaged or of an unknown format version (the others are still listed or
        searched; the damaged one is named on stderr)
-  4    select or edit refused: another process is writing the session
+  4    select, edit or delete refused: another process is writing the session
 
 watch reads only complete committed changes, so it never shows a change half-written, and it
 prints every entry from its position in commit order without skipping any; positions are
@@ -99,6 +102,14 @@ pub(crate) enum SessionsCommand {
     Watch(watch::WatchArgs),
     /// Read a whole session and check every frame, record and index; exit 3 on damage.
     Verify(verify::VerifyArgs),
+    /// Delete sessions (refused for one being written), listing each, and the working-tree
+    /// snapshots only they referenced.
+    #[command(after_help = DELETE_AFTER_HELP)]
+    Delete(delete::DeleteArgs),
+    /// Delete the sessions last written longer ago than --older-than (keeping the --keep
+    /// newest), as `delete` does, listing each.
+    #[command(after_help = DELETE_AFTER_HELP)]
+    Prune(delete::PruneArgs),
 }
 
 /// `smith sessions …`.
@@ -124,6 +135,8 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
         SessionsCommand::Fork(a) => fork::run(&store, &a, &mut out),
         SessionsCommand::Select(a) => select::run(&store, &a, &mut out),
         SessionsCommand::Edit(a) => edit::run(&store, &a, &mut out),
+        SessionsCommand::Delete(a) => delete::delete(&store, &a, &mut out),
+        SessionsCommand::Prune(a) => delete::prune(&store, &a, &mut out),
     };
     out.finish();
     status
