@@ -528,6 +528,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
@@ -595,6 +596,19 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
             [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
             [CompletionResult]::new('--branch', '--branch', [CompletionResultType]::ParameterName, 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;sessions;import' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
             [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -723,6 +737,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
@@ -744,6 +759,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;sessions;help;export' {
+            break
+        }
+        'smith;sessions;help;import' {
             break
         }
         'smith;sessions;help;fork' {
@@ -1192,6 +1210,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search recorded messages and tool output with a regular expression')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print the entries of one session, a bounded page at a time (by id, or --branch)')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id')
             [CompletionResult]::new('fork', 'fork', [CompletionResultType]::ParameterValue, 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content')
             [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)')
@@ -1212,6 +1231,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;sessions;export' {
+            break
+        }
+        'smith;help;sessions;import' {
             break
         }
         'smith;help;sessions;fork' {

@@ -292,6 +292,9 @@ _smith() {
             smith__subcmd__help__subcmd__sessions,grep)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__grep"
                 ;;
+            smith__subcmd__help__subcmd__sessions,import)
+                cmd="smith__subcmd__help__subcmd__sessions__subcmd__import"
+                ;;
             smith__subcmd__help__subcmd__sessions,list)
                 cmd="smith__subcmd__help__subcmd__sessions__subcmd__list"
                 ;;
@@ -418,6 +421,9 @@ _smith() {
             smith__subcmd__sessions,help)
                 cmd="smith__subcmd__sessions__subcmd__help"
                 ;;
+            smith__subcmd__sessions,import)
+                cmd="smith__subcmd__sessions__subcmd__import"
+                ;;
             smith__subcmd__sessions,list)
                 cmd="smith__subcmd__sessions__subcmd__list"
                 ;;
@@ -456,6 +462,9 @@ _smith() {
                 ;;
             smith__subcmd__sessions__subcmd__help,help)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__help"
+                ;;
+            smith__subcmd__sessions__subcmd__help,import)
+                cmd="smith__subcmd__sessions__subcmd__help__subcmd__import"
                 ;;
             smith__subcmd__sessions__subcmd__help,list)
                 cmd="smith__subcmd__sessions__subcmd__help__subcmd__list"
@@ -1936,7 +1945,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions)
-            opts="list grep get export fork edit select receipts watch verify delete prune"
+            opts="list grep get export import fork edit select receipts watch verify delete prune"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2020,6 +2029,20 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help__subcmd__sessions__subcmd__grep)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__sessions__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3170,7 +3193,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions)
-            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list grep get export fork edit select receipts watch verify delete prune help"
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version list grep get export import fork edit select receipts watch verify delete prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3432,7 +3455,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__help)
-            opts="list grep get export fork edit select receipts watch verify delete prune help"
+            opts="list grep get export import fork edit select receipts watch verify delete prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3543,6 +3566,20 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__sessions__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__sessions__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3620,6 +3657,40 @@ _smith() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__sessions__subcmd__import)
+            opts="-c -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -483,6 +483,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
+            cand import 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
@@ -546,6 +547,18 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
             cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
             cand --branch 'Only the selected branch, from its leaf toward the root (newest first, as `get --branch` pages it)'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;sessions;import'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -665,6 +678,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
+            cand import 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
@@ -682,6 +696,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;sessions;help;get'= {
         }
         &'smith;sessions;help;export'= {
+        }
+        &'smith;sessions;help;import'= {
         }
         &'smith;sessions;help;fork'= {
         }
@@ -1062,6 +1078,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand grep 'Search recorded messages and tool output with a regular expression'
             cand get 'Print the entries of one session, a bounded page at a time (by id, or --branch)'
             cand export 'Stream the whole session as JSONL, one record per entry (the records of `get --json`), for inspection and interchange; the `.smith` file stays the authority'
+            cand import 'Import a session file — Smith''s own export, or Codex CLI, Claude Code or pi — as a session; prints its id'
             cand fork 'Copy a session''s history up to an entry into a new session, published atomically; prints the new session''s id'
             cand edit 'Change what later requests show the model of earlier messages and tool results — omit them or replace their text — as one validated batch on the selected branch; the entries keep their original content'
             cand select 'Select the branch ending at ENTRY; the next `smith eval --session ID` continues there, beside the existing branches (nothing is deleted)'
@@ -1078,6 +1095,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;sessions;get'= {
         }
         &'smith;help;sessions;export'= {
+        }
+        &'smith;help;sessions;import'= {
         }
         &'smith;help;sessions;fork'= {
         }

@@ -89,6 +89,7 @@ impl Session {
         writer.append(&[Record::SessionStart(SessionStart {
             smith_version: env!("CARGO_PKG_VERSION").to_owned(),
             cwd,
+            imported: None,
         })])?;
         Ok(Self {
             id,

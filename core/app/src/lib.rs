@@ -48,6 +48,7 @@ pub mod catalog;
 pub mod docs;
 pub mod history;
 pub mod hooks;
+pub mod import;
 pub mod inspect;
 pub mod installed;
 pub mod interrupts;

@@ -62,6 +62,35 @@ pub fn fork(
     result
 }
 
+/// Create session `id` in `dir` by running `build` on a writer of a new file under a temporary
+/// name, then publish it — synced, renamed into place, the directory synced — only when
+/// `build` succeeded, so the session appears whole or not at all (an import writes its history
+/// this way). The writer starts empty: `build` appends the `session_start` first.
+///
+/// # Errors
+/// [`Error::Io`] when `dir/<id>.smith` exists or the file cannot be written; whatever `build`
+/// returns. The temporary file is removed on any error.
+pub fn create_published<T>(
+    dir: &Path,
+    id: SessionId,
+    build: impl FnOnce(&mut SessionWriter) -> Result<T, Error>,
+) -> Result<(T, PathBuf), Error> {
+    let (mut writer, temp) = SessionWriter::create_temp(dir, id)?;
+    let path = dir.join(crate::file_name(&id));
+    let result = build(&mut writer).and_then(|built| {
+        writer.close()?;
+        publish(&temp, &path, dir)?;
+        Ok(built)
+    });
+    match result {
+        Ok(built) => Ok((built, path)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
 fn copy(
     scan: &mut Scanner,
     writer: &mut SessionWriter,

@@ -33,15 +33,15 @@ mod writer;
 mod tests;
 
 pub use error::{DecodeError, Error};
-pub use fork::{Forked, fork};
+pub use fork::{Forked, create_published, fork};
 pub use publish::{ABANDONED_AFTER, remove_abandoned_temporaries};
 pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, Attachment, Checkpoint, ClientCall, Entry, EntryHead, MessageRecord, ModelChange,
-    NewEntry, Record, RunEnd, SecretRegistration, SessionStart, Submission, ToolResultRecord,
-    Withdrawal, entry_frame, entry_payload, redact_record,
+    Abort, Attachment, Checkpoint, ClientCall, Entry, EntryHead, Imported, MessageRecord,
+    ModelChange, NewEntry, Record, RunEnd, SecretRegistration, SessionStart, Submission,
+    ToolResultRecord, Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
     Carried, Compaction, CompactionAsk, CompactionStarted, ContextEdit, EditChange, EditOp,

@@ -15,6 +15,29 @@ pub struct SessionStart {
     pub smith_version: String,
     /// The working directory the session was created in, when known and valid UTF-8.
     pub cwd: Option<String>,
+    /// Where the session's history came from when it was imported from another tool's file
+    /// (`smith sessions import`). Absent from the body for sessions Smith started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<Imported>,
+}
+
+/// The provenance of an imported session, recorded in its `session_start`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imported {
+    /// The source format: `codex` (a Codex CLI rollout), `claude-code` (a Claude Code project
+    /// session) or `pi` (a pi session).
+    pub format: String,
+    /// The version the file names: its format version, else the writing tool's version;
+    /// `None` when it names none.
+    pub version: Option<String>,
+    /// The file imported, as given (made absolute).
+    pub source: String,
+    /// SHA-256 (hex) of the file's bytes.
+    pub sha256: String,
+    /// What could not be carried over, each a phrase with its count (`"3 sub-agent
+    /// entries"`); empty when everything was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
 }
 
 /// Body of record kind 2, `model_change`: the user's model selection from here on.

@@ -48,6 +48,8 @@ pub struct Recovery {
 pub struct SessionWriter {
     file: File,
     path: PathBuf,
+    /// Where the file is now: `path`, or its temporary name until it is published.
+    current: PathBuf,
     id: SessionId,
     salt: Salt,
     next_id: u64,
@@ -149,6 +151,7 @@ impl SessionWriter {
         publish(&temp, &writer.path, dir).inspect_err(|_| {
             let _ = std::fs::remove_file(&temp);
         })?;
+        writer.current.clone_from(&writer.path);
         writer.holder = crate::holder::Claim::record(&writer.path);
         Ok(writer)
     }
@@ -187,6 +190,7 @@ impl SessionWriter {
         let writer = Self {
             file,
             path,
+            current: temp.clone(),
             id,
             salt,
             next_id: 1,
@@ -272,6 +276,7 @@ impl SessionWriter {
         let writer = Self {
             file,
             path: path.to_owned(),
+            current: path.to_owned(),
             id,
             salt,
             next_id: state.last_id + 1,
@@ -362,6 +367,20 @@ impl SessionWriter {
     /// too large, nested too deeply, not canonical); [`Error::Io`] when the write or fsync
     /// fails (the writer then becomes uncertain); [`Error::Uncertain`] after an earlier failure.
     pub fn append_entries(&mut self, entries: &[NewEntry]) -> Result<Vec<EntryId>, Error> {
+        self.append_dated(entries, now_ms())
+    }
+
+    /// As [`SessionWriter::append_entries`], the entries dated `timestamp_ms` (milliseconds
+    /// since the Unix epoch, UTC) instead of now: for history carried over from another
+    /// tool's file, dated by that file (`smith sessions import`).
+    ///
+    /// # Errors
+    /// As [`SessionWriter::append_entries`].
+    pub fn append_dated(
+        &mut self,
+        entries: &[NewEntry],
+        timestamp_ms: i64,
+    ) -> Result<Vec<EntryId>, Error> {
         self.check_usable()?;
         if entries.is_empty() {
             return Ok(Vec::new());
@@ -383,7 +402,6 @@ impl SessionWriter {
                 ),
             });
         }
-        let timestamp_ms = now_ms();
         let mut frames = Vec::with_capacity(entries.len());
         let mut parent = self.leaf;
         for (n, entry) in entries.iter().enumerate() {
@@ -443,7 +461,7 @@ impl SessionWriter {
         }
         // Validated on access: its frame and the commit closing its change (fast opening
         // did not look for damage in the middle of the file).
-        SessionReader::open(&self.path)?.check(leaf)?;
+        SessionReader::open(&self.current)?.check(leaf)?;
         self.write_change(Vec::new(), leaf.0)?;
         self.selections += 1;
         Ok(())

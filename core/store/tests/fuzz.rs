@@ -46,6 +46,7 @@ fn seed_session(dir: &Path, entries: u64) -> (Vec<u8>, HashMap<u64, Entry>) {
     w.append(&[Record::SessionStart(SessionStart {
         smith_version: "0.1.0".into(),
         cwd: None,
+        imported: None,
     })])
     .unwrap();
     let mut n = 1;

@@ -21,6 +21,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
             Record::SessionStart(SessionStart {
                 smith_version: "0.1.0".into(),
                 cwd: Some("/home/ada/project".into()),
+                imported: None,
             }),
         ),
         (

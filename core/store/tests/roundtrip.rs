@@ -94,7 +94,11 @@ fn block() -> impl Strategy<Value = ContentBlock> {
 fn record() -> impl Strategy<Value = Record> {
     prop_oneof![
         (text(), proptest::option::of(text())).prop_map(|(smith_version, cwd)| {
-            Record::SessionStart(SessionStart { smith_version, cwd })
+            Record::SessionStart(SessionStart {
+                smith_version,
+                cwd,
+                imported: None,
+            })
         }),
         ("[a-z]{1,8}", "[a-z0-9/.-]{1,12}").prop_map(|(p, m)| {
             Record::ModelChange(ModelChange {

@@ -25,6 +25,7 @@ fn start() -> Record {
     Record::SessionStart(SessionStart {
         smith_version: "0.1.0".into(),
         cwd: None,
+        imported: None,
     })
 }
 

@@ -67,6 +67,7 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
         .append(&[Record::SessionStart(SessionStart {
             smith_version: "0.1.0".to_owned(),
             cwd: Some(cwd.to_owned()),
+            imported: None,
         })])
         .expect("write the session start");
     let mut seed = 0x9e37_79b9_7f4a_7c15_u64;

@@ -20,11 +20,25 @@ pub fn entry_line(entry: &Entry) -> String {
 /// One readable line of `entry`'s record (line breaks shown as ` ⏎ `).
 fn summary(entry: &Entry) -> String {
     let text = match &entry.record {
-        Stored::SessionStart(s) => format!(
-            "smith {} in {}",
-            s.smith_version,
-            s.cwd.as_deref().unwrap_or("-")
-        ),
+        Stored::SessionStart(s) => {
+            let mut text = format!(
+                "smith {} in {}",
+                s.smith_version,
+                s.cwd.as_deref().unwrap_or("-")
+            );
+            if let Some(i) = &s.imported {
+                text.push_str(&format!(
+                    ", imported from {} ({}, sha256 {})",
+                    super::view::imported_from(i),
+                    i.source,
+                    &i.sha256[..i.sha256.len().min(12)]
+                ));
+                if !i.dropped.is_empty() {
+                    text.push_str(&format!("; not carried over: {}", i.dropped.join(", ")));
+                }
+            }
+            text
+        }
         Stored::ModelChange(m) => m.model.to_string(),
         Stored::Message(m) => {
             let mut parts = vec![m.message.text()];

@@ -56,6 +56,10 @@ pub struct SessionSummary {
     /// The selection (model, alias or group) the selected branch last recorded: its last
     /// submission or model change.
     pub last_model: Option<String>,
+    /// Where its history came from, when it was imported: the source format and the version
+    /// the file named (`codex 0.171.0`). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported: Option<String>,
 }
 
 /// How many entries from the start are searched for the first submission (the title).
@@ -98,9 +102,13 @@ pub fn summarize(
             first.push(e);
         },
     )?;
-    let (smith_version, cwd) = match first.first().map(|e| &e.record) {
-        Some(Stored::SessionStart(s)) => (Some(s.smith_version.clone()), s.cwd.clone()),
-        _ => (None, None),
+    let (smith_version, cwd, imported) = match first.first().map(|e| &e.record) {
+        Some(Stored::SessionStart(s)) => (
+            Some(s.smith_version.clone()),
+            s.cwd.clone(),
+            s.imported.as_ref().map(imported_from),
+        ),
+        _ => (None, None, None),
     };
     let title = first.iter().find_map(|e| match &e.record {
         Stored::Submission(s) => title_of(&s.input),
@@ -116,7 +124,16 @@ pub fn summarize(
         cwd,
         title,
         last_model,
+        imported,
     })
+}
+
+/// `FORMAT VERSION` of an import's provenance (`claude-code 2.1.332`).
+pub(crate) fn imported_from(i: &smith_store::Imported) -> String {
+    match &i.version {
+        Some(v) => format!("{} {v}", i.format),
+        None => i.format.clone(),
+    }
 }
 
 /// The selection the selected branch of `reader`'s session last recorded (its newest

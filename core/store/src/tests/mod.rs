@@ -16,6 +16,7 @@ fn start() -> Record {
     Record::SessionStart(SessionStart {
         smith_version: "0.1.0".into(),
         cwd: Some("/tmp".into()),
+        imported: None,
     })
 }
 
@@ -493,6 +494,7 @@ fn large_bodies_are_compressed_and_decompression_is_bounded() {
     let big = Record::SessionStart(SessionStart {
         smith_version: "x".repeat(100_000),
         cwd: None,
+        imported: None,
     });
     w.append(std::slice::from_ref(&big)).unwrap();
     let path = w.path().to_owned();

@@ -53,7 +53,7 @@ pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Resul
             out.json(&Record::Session(summary))?
         } else {
             out.line(&format!(
-                "{id}  {}  {:>9} B  {}  {}  {}",
+                "{id}  {}  {:>9} B  {}  {}  {}{}",
                 summary
                     .created_ms
                     .map_or_else(|| "-".to_owned(), |ms| format!("{} UTC", format_utc(ms))),
@@ -63,7 +63,11 @@ pub(super) fn run(store: &SessionStore, args: &ListArgs, out: &mut Out) -> Resul
                 summary
                     .title
                     .as_deref()
-                    .map_or_else(|| "-".to_owned(), |t| format!("\"{t}\""))
+                    .map_or_else(|| "-".to_owned(), |t| format!("\"{t}\"")),
+                summary
+                    .imported
+                    .as_deref()
+                    .map_or_else(String::new, |i| format!("  (imported from {i})"))
             ))?
         };
         shown += 1;

@@ -1,6 +1,6 @@
 //! `smith sessions`: read-only inspection of recorded sessions (`list`, `grep`, `get`,
 //! `export`, `verify`, `receipts`, `watch`), and the commands that write — `fork` (a new
-//! session), `select` and `edit` (appended under the writer lock), and `delete` and `prune`
+//! session), `import` (a new session from another tool's file), `select` and `edit` (appended under the writer lock), and `delete` and `prune`
 //! (removed under it). The reading itself is
 //! `smith_app::inspect`; these files print it and choose the exit statuses.
 
@@ -10,6 +10,7 @@ mod export;
 mod fork;
 mod get;
 mod grep;
+mod import;
 mod list;
 mod receipts;
 mod render;
@@ -30,6 +31,7 @@ use crate::exit;
 use crate::output::Out;
 use delete::DELETE_AFTER_HELP;
 use grep::GREP_AFTER_HELP;
+use import::IMPORT_AFTER_HELP;
 
 pub(crate) const SESSIONS_AFTER_HELP: &str = "\
 Inspection (list, grep, get, verify) is read-only: it never repairs, truncates, locks or runs
@@ -84,6 +86,10 @@ pub(crate) enum SessionsCommand {
     /// Stream the whole session as JSONL, one record per entry (the records of `get --json`),
     /// for inspection and interchange; the `.smith` file stays the authority.
     Export(export::ExportArgs),
+    /// Import a session file — Smith's own export, or Codex CLI, Claude Code or pi — as a
+    /// session; prints its id.
+    #[command(after_help = IMPORT_AFTER_HELP)]
+    Import(import::ImportArgs),
     /// Copy a session's history up to an entry into a new session, published atomically;
     /// prints the new session's id.
     Fork(fork::ForkArgs),
@@ -133,6 +139,7 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
         SessionsCommand::Receipts(a) => receipts::run(&store, &a, &mut out),
         SessionsCommand::Watch(a) => watch::run(&store, &a, &mut out),
         SessionsCommand::Fork(a) => fork::run(&store, &a, &mut out),
+        SessionsCommand::Import(a) => import::run(&store, &a, &mut out),
         SessionsCommand::Select(a) => select::run(&store, &a, &mut out),
         SessionsCommand::Edit(a) => edit::run(&store, &a, &mut out),
         SessionsCommand::Delete(a) => delete::delete(&store, &a, &mut out),
