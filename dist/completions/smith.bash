@@ -3303,12 +3303,16 @@ _smith() {
             return 0
             ;;
         smith__subcmd__sessions__subcmd__export)
-            opts="-c -h -V --branch --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            opts="-c -h -V --branch --html --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --html)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

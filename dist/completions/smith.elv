@@ -541,6 +541,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
         }
         &'smith;sessions;export'= {
+            cand --html 'Write one self-contained HTML page instead — the selected branch''s conversation with collapsible thinking, tool calls with their results, the diffs of the working-tree changes, usage and cost — to FILE (default: stdout). The page loads and runs nothing'
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'

@@ -129,6 +129,25 @@ impl Out {
         }
     }
 
+    /// Write `text` as it is (a document already made safe, such as an HTML page); `Ok(false)`
+    /// once the reader went away.
+    pub(crate) fn raw(&mut self, text: &str) -> Result<bool, CliError> {
+        if self.closed {
+            return Ok(false);
+        }
+        match self.out.write_all(text.as_bytes()) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(false)
+            }
+            Err(e) => Err(CliError::new(
+                exit::RUN_FAILED,
+                format!("cannot write to stdout: {e}"),
+            )),
+        }
+    }
+
     /// Write `record` as one JSON line.
     pub(crate) fn json(&mut self, record: &impl serde::Serialize) -> Result<bool, CliError> {
         let text = serde_json::to_string(record).map_err(|e| {
