@@ -535,7 +535,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -745,7 +745,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1218,7 +1218,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('receipts', 'receipts', [CompletionResultType]::ParameterValue, 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Read a whole session and check every frame, record and index; exit 3 on damage')
-            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each')
             break
         }

@@ -490,7 +490,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
-            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand delete 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references'
             cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -686,7 +686,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
-            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand delete 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references'
             cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1086,7 +1086,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand receipts 'List a session''s submissions with their receipts: key, model, and how the work ended (or that no end is recorded), rebuilt from the file alone'
             cand watch 'Follow a session as it is written: print its committed entries from a position, then each new commit, with no gap (Ctrl-C ends the watching, never the work)'
             cand verify 'Read a whole session and check every frame, record and index; exit 3 on damage'
-            cand delete 'Delete sessions (refused for one being written), listing each, and the working-tree snapshots only they referenced'
+            cand delete 'Delete sessions (refused for one being written), listing each, then the working-tree snapshots no remaining session references'
             cand prune 'Delete the sessions last written longer ago than --older-than (keeping the --keep newest), as `delete` does, listing each'
         }
         &'smith;help;sessions;list'= {

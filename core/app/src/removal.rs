@@ -1,13 +1,16 @@
 //! Deleting sessions (`smith sessions delete`, `prune`): a session is removed only while this
 //! process holds its writer lock, so one being written is refused, never cut short; then the
-//! working-tree snapshots only the removed sessions referenced are collected from their
-//! projects' repositories ([`smith_vcs::collect`]).
+//! working-tree snapshots no remaining session references are collected from the removed
+//! sessions' projects' repositories ([`smith_vcs::collect`]).
 //!
-//! A snapshot stays while any remaining session's `vcs` record names it. When a remaining
-//! session cannot be read, nothing is collected (its references are unknown) and the report
-//! says which session stopped it; the removal itself stands.
+//! Collection is of whole repositories: in each project a removed session worked in, every
+//! snapshot no remaining session names (in a `vcs` record, or a `vcs.snapshot` effect's
+//! evidence) and older than [`SNAPSHOT_GRACE`] goes — also those of sessions removed earlier
+//! by other means. When a remaining session cannot be read whole (damage), nothing is
+//! collected (its references are unknown) and the report says which session stopped it; the
+//! removal itself stands.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -17,6 +20,11 @@ use smith_store::{Record, SessionReader};
 use smith_vcs::{Collected, SnapshotId, VcsError};
 
 use crate::SessionStore;
+
+/// How long an unreferenced snapshot is kept after it was last written or handed out: a tool
+/// batch's snapshot is recorded in its session when the batch ends, and a fork or an import
+/// may be publishing a session that names it.
+pub const SNAPSHOT_GRACE: Duration = Duration::from_secs(24 * 3600);
 
 /// One session removed (or, in a dry run, that would be).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,9 +79,9 @@ pub struct Report {
     pub refused: Vec<(SessionId, Refusal)>,
     /// Per project, the snapshots collected.
     pub collections: Vec<Collection>,
-    /// Set when no snapshot was collected because a remaining session could not be read:
-    /// which one, and the store's error.
-    pub collection_skipped: Option<(SessionId, String)>,
+    /// Set when no snapshot was collected because what the remaining sessions reference is
+    /// unknown (one could not be read whole, or the directory could not be listed): why.
+    pub collection_skipped: Option<String>,
 }
 
 /// Remove the sessions `targets` (ids and paths, as [`SessionStore::find`] and
@@ -81,18 +89,17 @@ pub struct Report {
 /// referenced from the repositories in `vcs_store` (the data home's `vcs/`; `None`: none).
 /// `dry_run` reports the same without removing anything.
 ///
-/// # Errors
-/// The sessions directory cannot be listed (to learn what the remaining sessions reference);
-/// nothing is removed then. Per-session failures are [`Report::refused`].
+/// Per-session failures are [`Report::refused`]; collection failures are
+/// [`Report::collections`] and [`Report::collection_skipped`].
 pub fn remove(
     store: &SessionStore,
     vcs_store: Option<&Path>,
     targets: &[(SessionId, PathBuf)],
     dry_run: bool,
-) -> std::io::Result<Report> {
-    let everyone = store.list()?;
+) -> Report {
     let mut report = Report::default();
-    let mut gone: BTreeMap<PathBuf, BTreeSet<SnapshotId>> = BTreeMap::new();
+    // The projects the removed sessions worked in.
+    let mut roots: BTreeSet<PathBuf> = BTreeSet::new();
     let mut removed_ids = BTreeSet::new();
     // The locks are held until the end, so no writer can open a session that is going.
     let mut held = Vec::new();
@@ -117,12 +124,10 @@ pub fn remove(
         }
         let references_unread = match references {
             Ok(refs) => {
-                for (root, snapshot) in refs {
-                    gone.entry(root).or_default().insert(snapshot);
-                }
+                roots.extend(refs.roots);
                 None
             }
-            Err(e) => Some(e.to_string()),
+            Err(e) => Some(e),
         };
         report.removed.push(Removed {
             id: *id,
@@ -141,36 +146,43 @@ pub fn remove(
         }
     }
     let Some(vcs_store) = vcs_store else {
-        return Ok(report);
+        return report;
     };
-    if gone.is_empty() {
-        return Ok(report);
+    if roots.is_empty() {
+        return report;
     }
-    for (id, path) in everyone.iter().filter(|(id, _)| !removed_ids.contains(id)) {
+    let mut referenced = HashSet::new();
+    // Listed now, after the removals, so a session published meanwhile counts too.
+    let remaining = match store.list() {
+        Ok(list) => list,
+        Err(e) => {
+            report.collection_skipped = Some(format!(
+                "the sessions directory {} could not be listed ({e})",
+                store.dir().display()
+            ));
+            return report;
+        }
+    };
+    for (id, path) in remaining.iter().filter(|(id, _)| !removed_ids.contains(id)) {
         match snapshot_references(path) {
-            Ok(refs) => {
-                for (root, snapshot) in refs {
-                    if let Some(set) = gone.get_mut(&root) {
-                        set.remove(&snapshot);
-                    }
-                }
-            }
+            Ok(refs) => referenced.extend(refs.snapshots),
             Err(e) => {
-                report.collection_skipped = Some((*id, e.to_string()));
-                return Ok(report);
+                report.collection_skipped =
+                    Some(format!("session {id} could not be read whole: {e}"));
+                return report;
             }
         }
     }
-    for (root, snapshots) in gone.into_iter().filter(|(_, s)| !s.is_empty()) {
+    for root in roots {
         let outcome = match smith_vcs::repository_of(vcs_store, &root) {
-            Ok(Some(dir)) => smith_vcs::collect(&dir, &snapshots, dry_run),
+            Ok(Some(dir)) => smith_vcs::collect(&dir, &referenced, SNAPSHOT_GRACE, dry_run),
             Ok(None) => continue,
             Err(e) => Err(e),
         };
         report.collections.push(Collection { root, outcome });
     }
     drop(held);
-    Ok(report)
+    report
 }
 
 /// The sessions `prune` removes: those last written longer than `older_than` before `now`,
@@ -207,26 +219,54 @@ pub fn prune_candidates(
     Ok(chosen)
 }
 
-/// Every `(project root, snapshot)` the `vcs` records of session `path` name, on every branch.
+/// The snapshots a session names, and the projects its `vcs` records are of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct References {
+    /// Every snapshot its `vcs` records and `vcs.snapshot` effects name, on every branch.
+    pub snapshots: HashSet<SnapshotId>,
+    /// The project roots of its `vcs` records.
+    pub roots: BTreeSet<PathBuf>,
+}
+
+/// The snapshots session `path` names: in its `vcs` records (before and after) and in the
+/// evidence of its `vcs.snapshot` effects (a plugin's marks), on every branch.
 ///
 /// # Errors
-/// The store's read errors (a damaged or unreadable file).
-pub fn snapshot_references(
-    path: &Path,
-) -> Result<BTreeSet<(PathBuf, SnapshotId)>, smith_store::Error> {
-    let mut reader = SessionReader::open(path)?;
+/// Why it could not be read whole: the store's error, or the damaged changes it skipped.
+pub fn snapshot_references(path: &Path) -> Result<References, String> {
+    let mut reader = SessionReader::open(path).map_err(|e| e.to_string())?;
     let last = reader.state().last_id;
-    let mut out = BTreeSet::new();
-    reader.for_each_of_kinds(1..=last, &[Record::VCS], |entry| {
-        if let Record::Vcs(record) = entry.record {
-            let root = PathBuf::from(&record.root);
-            for hex in [&record.before, &record.after] {
-                if let Ok(id) = SnapshotId::from_hex(hex) {
-                    out.insert((root.clone(), id));
+    let mut out = References::default();
+    let kinds = [Record::VCS, Record::EFFECT_COMPLETION];
+    reader
+        .for_each_of_kinds(1..=last, &kinds, |entry| match entry.record {
+            Record::Vcs(record) => {
+                out.roots.insert(PathBuf::from(&record.root));
+                for hex in [&record.before, &record.after] {
+                    if let Ok(id) = SnapshotId::from_hex(hex) {
+                        out.snapshots.insert(id);
+                    }
                 }
             }
-        }
-    })?;
+            Record::EffectCompletion(c) => {
+                if let Some(id) = c
+                    .evidence
+                    .get("snapshot")
+                    .and_then(|s| s.as_str())
+                    .and_then(|s| SnapshotId::from_hex(s).ok())
+                {
+                    out.snapshots.insert(id);
+                }
+            }
+            _ => {}
+        })
+        .map_err(|e| e.to_string())?;
+    if let Some(s) = reader.skipped().first() {
+        return Err(format!(
+            "a damaged change at byte {} was skipped ({}), so what it references is unknown",
+            s.offset, s.reason
+        ));
+    }
     Ok(out)
 }
 

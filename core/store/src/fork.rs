@@ -76,6 +76,7 @@ pub fn create_published<T>(
     build: impl FnOnce(&mut SessionWriter) -> Result<T, Error>,
 ) -> Result<(T, PathBuf), Error> {
     let (mut writer, temp) = SessionWriter::create_temp(dir, id)?;
+    writer.defer_sync();
     let path = dir.join(crate::file_name(&id));
     let result = build(&mut writer).and_then(|built| {
         writer.close()?;

@@ -150,8 +150,8 @@ impl SharedWriter {
             let mut index = match writer.state_index.take() {
                 // Another branch: only the branch part changes.
                 Some(mut index) => {
-                    let mut reader =
-                        SessionReader::open(writer.path()).map_err(|e| storage(scope, e))?;
+                    let mut reader = SessionReader::open(writer.current_path())
+                        .map_err(|e| storage(scope, e))?;
                     index.branch =
                         branch(&mut reader, &index.records, leaf).map_err(|e| storage(scope, e))?;
                     index

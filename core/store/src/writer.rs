@@ -50,6 +50,9 @@ pub struct SessionWriter {
     path: PathBuf,
     /// Where the file is now: `path`, or its temporary name until it is published.
     current: PathBuf,
+    /// Whether each change is synced as it is written (else once, at [`SessionWriter::close`]:
+    /// for a file no one sees until it is published whole).
+    sync_each: bool,
     id: SessionId,
     salt: Salt,
     next_id: u64,
@@ -191,6 +194,7 @@ impl SessionWriter {
             file,
             path,
             current: temp.clone(),
+            sync_each: true,
             id,
             salt,
             next_id: 1,
@@ -277,6 +281,7 @@ impl SessionWriter {
             file,
             path: path.to_owned(),
             current: path.to_owned(),
+            sync_each: true,
             id,
             salt,
             next_id: state.last_id + 1,
@@ -489,7 +494,24 @@ impl SessionWriter {
     /// # Errors
     /// The write errors of [`SessionWriter::append_entries`].
     pub fn close(mut self) -> Result<(), Error> {
-        self.mark_acknowledged()
+        self.mark_acknowledged()?;
+        if !self.sync_each {
+            self.file
+                .sync_all()
+                .map_err(io("syncing session file", &self.current))?;
+        }
+        Ok(())
+    }
+
+    /// Where the file is now (its temporary name until a whole-file writer publishes it).
+    pub(crate) fn current_path(&self) -> &Path {
+        &self.current
+    }
+
+    /// Sync once, at [`SessionWriter::close`], instead of after every change: for a file
+    /// written whole under a temporary name and published only after it is closed.
+    pub(crate) fn defer_sync(&mut self) {
+        self.sync_each = false;
     }
 
     /// Record that every change so far is durably acknowledged (a commit without entries).
@@ -640,8 +662,8 @@ impl SessionWriter {
     /// Rebuild the index state and the withheld ranges from a full scan of the file.
     fn rescan(&mut self) -> Result<(), Error> {
         self.rescanned = true;
-        let reader = SessionReader::open_verified(&self.path)?;
-        let (index, withheld) = index_state(&self.file, &self.path, &reader)?;
+        let reader = SessionReader::open_verified(&self.current)?;
+        let (index, withheld) = index_state(&self.file, &self.current, &reader)?;
         self.index = index;
         self.withheld = withheld;
         Ok(())
@@ -715,6 +737,9 @@ impl SessionWriter {
         self.file
             .write_all(buf)
             .map_err(io("writing session file", &self.path))?;
+        if !self.sync_each {
+            return Ok(());
+        }
         self.file
             .sync_data()
             .map_err(io("syncing session file", &self.path))

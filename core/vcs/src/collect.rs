@@ -1,24 +1,33 @@
-//! Collecting the snapshots no one needs: when sessions are deleted, the snapshot commits only
-//! they referenced, and the trees and blobs only those commits held, are removed from the
-//! project's repository (the sessions guide: delete and prune).
+//! Collecting the snapshots no one needs (the sessions guide: delete and prune): from a
+//! project's repository, the snapshot commits no session references, and every object only
+//! they (or nothing) held.
 //!
-//! The caller decides which snapshots are no longer referenced (the sessions are its records);
-//! this module keeps the repository whole around their removal:
+//! The caller says which snapshots its sessions reference; this module keeps the repository
+//! whole around the removal:
 //!
-//! - the branch head is never removed (the next snapshot compares its tree with it);
+//! - what a ref names is never removed: the branch head (the next snapshot compares its tree
+//!   with it) and any ref a person made; Smith's own `refs/smith/keep/…` are recomputed;
+//! - nothing younger than the grace period is removed — an object written, or a snapshot
+//!   handed out again ([`crate::Vcs::snapshot`] refreshes the commit it reuses), that
+//!   recently — so a tool batch whose snapshot is not yet recorded in its session keeps it;
 //! - an object stays when any kept commit reaches it, or the stat cache names it (a snapshot
 //!   reuses a cached blob id without writing the blob again);
-//! - a kept commit whose parent is removed is listed in the repository's `shallow` file — git's
-//!   own record of a commit whose parents are absent — so `git log` and `git fsck` still
-//!   accept the repository;
-//! - collection holds the repository's `smith-gc.lock` exclusively, and every snapshot holds it
-//!   shared while it writes, so no snapshot can come to depend on an object being removed.
+//! - a kept commit whose parent is removed is listed in the repository's `shallow` file, git's
+//!   own record of a commit whose parents are absent, and a kept commit no ref reaches any more
+//!   gets a `refs/smith/keep/ID` ref, so `git fsck` accepts the repository and `git gc` keeps
+//!   every snapshot that stays;
+//! - commits are removed before the trees and blobs they hold, so an interrupted collection
+//!   leaves only unreferenced objects, which the next one removes;
+//! - collection holds the repository's `smith-gc.lock` exclusively, and every snapshot and
+//!   restore holds it shared while it writes, so no snapshot can come to depend on an object
+//!   being removed.
 //!
 //! Only loose objects are removed (Smith never packs); a pack a person made is left alone.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use gix::ObjectId;
 use gix::objs::tree::EntryKind;
@@ -31,6 +40,8 @@ use crate::{SnapshotId, VcsError};
 const LOCK_FILE: &str = "smith-gc.lock";
 /// Git's list of commits whose parents are absent from the repository.
 const SHALLOW_FILE: &str = "shallow";
+/// Where Smith's refs keeping otherwise unreachable snapshots live.
+const KEEP_REFS: &str = "refs/smith/keep";
 
 /// What a collection removed from one repository.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,8 +52,9 @@ pub struct Collected {
     pub objects: u64,
     /// Their size on disk (compressed), in bytes.
     pub bytes: u64,
-    /// Snapshots asked for that were kept: the branch head, or ids this repository lacks.
-    pub kept: Vec<SnapshotId>,
+    /// Unreferenced snapshots kept because they are younger than the grace period (a later
+    /// collection removes them).
+    pub young: u64,
 }
 
 /// The snapshot repository of the project whose canonical root a session recorded, inside
@@ -70,12 +82,20 @@ pub fn repository_of(store: &Path, root: &Path) -> Result<Option<PathBuf>, VcsEr
 }
 
 /// Hold the collection lock of repository `dir` shared until the returned file is dropped:
-/// what a snapshot does while it writes objects. Waits while a collection runs.
+/// what a snapshot or a restore does while it writes objects. Waits while a collection runs.
 pub(crate) fn snapshot_guard(dir: &Path) -> Result<File, VcsError> {
     let file = lock_file(dir)?;
     file.lock_shared()
         .map_err(|e| VcsError::io(dir.join(LOCK_FILE), e))?;
     Ok(file)
+}
+
+/// Mark the loose object `id` of repository `dir` as just used (its file's modification
+/// time), so collection keeps it through the grace period. Best effort.
+pub(crate) fn refresh(dir: &Path, id: ObjectId) {
+    if let Ok(file) = File::options().write(true).open(loose_path(dir, &id)) {
+        let _ = file.set_modified(SystemTime::now());
+    }
 }
 
 fn lock_file(dir: &Path) -> Result<File, VcsError> {
@@ -89,18 +109,19 @@ fn lock_file(dir: &Path) -> Result<File, VcsError> {
         .map_err(|e| VcsError::io(&path, e))
 }
 
-/// Remove the snapshots `unreferenced` from repository `dir` (see the module documentation for
-/// what is kept), with every object only they held. `dry_run` reports without removing.
-/// Waits while a snapshot of the project is being written.
+/// Remove from repository `dir` every snapshot commit that `referenced` lacks, no ref names
+/// and is older than `grace`, with every object no kept commit holds (see the module
+/// documentation for what is kept). `dry_run` reports without removing. Waits while a
+/// snapshot of the project is being written.
 ///
 /// # Errors
 /// [`VcsError::Repository`] when the repository cannot be read (nothing is removed then);
-/// [`VcsError::Io`] when the lock, the `shallow` file or an object file cannot be written
-/// (what was removed before stays removed; the repository stays whole, since the `shallow`
-/// file is written before any object is removed).
+/// [`VcsError::Io`] when the lock, a ref, the `shallow` file or an object file cannot be
+/// written (what was removed before stays removed, and the repository stays whole).
 pub fn collect(
     dir: &Path,
-    unreferenced: &BTreeSet<SnapshotId>,
+    referenced: &HashSet<SnapshotId>,
+    grace: Duration,
     dry_run: bool,
 ) -> Result<Collected, VcsError> {
     let lock = lock_file(dir)?;
@@ -109,66 +130,88 @@ pub fn collect(
     let repo =
         gix::open_opts(dir, gix::open::Options::isolated()).map_err(|e| VcsError::repo(dir, e))?;
     let err = |e: &dyn std::fmt::Display| VcsError::repo(dir, e);
-    let head = repo
-        .try_find_reference(crate::project::BRANCH)
-        .map_err(|e| err(&e))?
-        .and_then(|r| r.target().try_id().map(ToOwned::to_owned));
-
+    let cutoff = SystemTime::now()
+        .checked_sub(grace)
+        .unwrap_or(SystemTime::UNIX_EPOCH);
     let loose = loose_objects(dir);
-    let mut commits = Vec::new();
-    for id in &loose {
-        let object = repo.find_header(*id).map_err(|e| err(&e))?;
-        if object.kind() == gix::object::Kind::Commit {
-            commits.push(*id);
+    let young = |id: &ObjectId| {
+        loose
+            .get(id)
+            .is_some_and(|(modified, _)| *modified > cutoff)
+    };
+    let roots = ref_roots(dir);
+
+    // Every commit with its parents.
+    let mut parents: HashMap<ObjectId, Vec<ObjectId>> = HashMap::new();
+    for id in loose.keys() {
+        let header = repo.find_header(*id).map_err(|e| err(&e))?;
+        if header.kind() == gix::object::Kind::Commit {
+            let commit = repo.find_commit(*id).map_err(|e| err(&e))?;
+            parents.insert(*id, commit.parent_ids().map(|p| p.detach()).collect());
         }
     }
     let mut report = Collected::default();
     let mut dropped = BTreeSet::new();
-    for id in unreferenced {
-        if Some(id.0) != head && commits.contains(&id.0) {
-            dropped.insert(id.0);
-        } else {
-            report.kept.push(*id);
+    for id in parents.keys() {
+        if roots.contains(id) || referenced.contains(&SnapshotId(*id)) {
+            continue;
         }
-    }
-    if dropped.is_empty() {
-        return Ok(report);
+        if young(id) {
+            report.young += 1;
+        } else {
+            dropped.insert(*id);
+        }
     }
 
     // Everything a kept commit reaches, and what the stat cache vouches for, stays.
     let mut live: HashSet<ObjectId> = StatCache::load(dir).blob_ids().collect();
-    let mut shallow = read_shallow(dir);
-    for commit in commits.iter().filter(|c| !dropped.contains(*c)) {
+    let kept: Vec<ObjectId> = parents
+        .keys()
+        .filter(|c| !dropped.contains(*c))
+        .copied()
+        .collect();
+    for commit in &kept {
         live.insert(*commit);
-        let decoded = repo.find_commit(*commit).map_err(|e| err(&e))?;
-        let tree = decoded.tree_id().map_err(|e| err(&e))?.detach();
-        if decoded.parent_ids().any(|p| dropped.contains(&p.detach())) {
-            shallow.insert(*commit);
-        }
-        reach(&repo, tree, &mut live, dir)?;
-    }
-    let mut dead: HashSet<ObjectId> = dropped.iter().copied().collect();
-    for commit in &dropped {
-        let tree = repo
+        if let Ok(tree) = repo
             .find_commit(*commit)
-            .map_err(|e| err(&e))?
-            .tree_id()
-            .map_err(|e| err(&e))?
-            .detach();
-        unreached(&repo, tree, &live, &mut dead, dir)?;
+            .and_then(|c| c.tree_id().map(gix::Id::detach))
+        {
+            reach(&repo, tree, &mut live);
+        }
     }
-    shallow.retain(|c| !dropped.contains(c));
-
+    let dead: Vec<ObjectId> = loose
+        .keys()
+        .filter(|id| !live.contains(*id) && !young(id) && !roots.contains(*id))
+        .copied()
+        .collect();
     report.snapshots = dropped.iter().map(|c| SnapshotId(*c)).collect();
     report.objects = dead.len() as u64;
-    for id in &dead {
-        report.bytes += fs::metadata(loose_path(dir, id)).map_or(0, |m| m.len());
-    }
-    if dry_run {
+    report.bytes = dead
+        .iter()
+        .map(|id| loose.get(id).map_or(0, |(_, b)| *b))
+        .sum();
+    if dry_run || dead.is_empty() {
         return Ok(report);
     }
+
+    let mut shallow = read_shallow(dir);
+    shallow.retain(|c| !dropped.contains(c));
+    for commit in &kept {
+        // A parent removed now, or one an earlier interrupted collection removed.
+        if parents[commit]
+            .iter()
+            .any(|p| dropped.contains(p) || !repo.has_object(*p))
+        {
+            shallow.insert(*commit);
+        }
+    }
     write_shallow(dir, &shallow)?;
-    for id in &dead {
+    write_keep_refs(dir, &roots, &kept, &parents, &shallow)?;
+    // Commits first: an interruption leaves trees and blobs no commit names, never a commit
+    // missing its tree.
+    let (commits, rest): (Vec<ObjectId>, Vec<ObjectId>) =
+        dead.into_iter().partition(|id| parents.contains_key(id));
+    for id in commits.iter().chain(&rest) {
         let path = loose_path(dir, id);
         match fs::remove_file(&path) {
             Ok(()) => {}
@@ -180,71 +223,34 @@ pub fn collect(
 }
 
 /// Add tree `tree` and everything under it to `live` (a subtree already there is not walked
-/// again: snapshots share most of their trees).
-fn reach(
-    repo: &gix::Repository,
-    tree: ObjectId,
-    live: &mut HashSet<ObjectId>,
-    dir: &Path,
-) -> Result<(), VcsError> {
-    if !live.insert(tree) {
-        return Ok(());
-    }
-    for (kind, id) in entries(repo, tree, dir)? {
-        match kind {
-            EntryKind::Tree => reach(repo, id, live, dir)?,
-            EntryKind::Commit => {}
-            _ => {
-                live.insert(id);
-            }
+/// again: snapshots share most of their trees). A tree that cannot be read is passed over.
+fn reach(repo: &gix::Repository, tree: ObjectId, live: &mut HashSet<ObjectId>) {
+    let mut stack = vec![tree];
+    while let Some(tree) = stack.pop() {
+        if !live.insert(tree) {
+            continue;
         }
-    }
-    Ok(())
-}
-
-/// Add tree `tree` and everything under it that `live` lacks to `dead`.
-fn unreached(
-    repo: &gix::Repository,
-    tree: ObjectId,
-    live: &HashSet<ObjectId>,
-    dead: &mut HashSet<ObjectId>,
-    dir: &Path,
-) -> Result<(), VcsError> {
-    if live.contains(&tree) || !dead.insert(tree) {
-        return Ok(());
-    }
-    for (kind, id) in entries(repo, tree, dir)? {
-        match kind {
-            EntryKind::Tree => unreached(repo, id, live, dead, dir)?,
-            EntryKind::Commit => {}
-            _ => {
-                if !live.contains(&id) {
-                    dead.insert(id);
+        let Ok(found) = repo.find_tree(tree) else {
+            continue;
+        };
+        let Ok(decoded) = found.decode() else {
+            continue;
+        };
+        for entry in &decoded.entries {
+            match entry.mode.kind() {
+                EntryKind::Tree => stack.push(entry.oid.to_owned()),
+                EntryKind::Commit => {}
+                _ => {
+                    live.insert(entry.oid.to_owned());
                 }
             }
         }
     }
-    Ok(())
 }
 
-/// The entries of tree `id`: kind and object id.
-fn entries(
-    repo: &gix::Repository,
-    id: ObjectId,
-    dir: &Path,
-) -> Result<Vec<(EntryKind, ObjectId)>, VcsError> {
-    let tree = repo.find_tree(id).map_err(|e| VcsError::repo(dir, e))?;
-    let decoded = tree.decode().map_err(|e| VcsError::repo(dir, e))?;
-    Ok(decoded
-        .entries
-        .iter()
-        .map(|e| (e.mode.kind(), e.oid.to_owned()))
-        .collect())
-}
-
-/// Every loose object of repository `dir`.
-fn loose_objects(dir: &Path) -> Vec<ObjectId> {
-    let mut out = Vec::new();
+/// Every loose object of repository `dir`, with its file's modification time and size.
+fn loose_objects(dir: &Path) -> HashMap<ObjectId, (SystemTime, u64)> {
+    let mut out = HashMap::new();
     let Ok(fans) = fs::read_dir(dir.join("objects")) else {
         return out;
     };
@@ -258,13 +264,105 @@ fn loose_objects(dir: &Path) -> Vec<ObjectId> {
         let Ok(names) = fs::read_dir(fan.path()) else {
             continue;
         };
-        out.extend(names.flatten().filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            ObjectId::from_hex(format!("{fan_name}{name}").as_bytes()).ok()
-        }));
+        for entry in names.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                continue;
+            };
+            let (Ok(id), Ok(meta)) = (
+                ObjectId::from_hex(format!("{fan_name}{name}").as_bytes()),
+                entry.metadata(),
+            ) else {
+                continue;
+            };
+            let modified = meta.modified().unwrap_or(SystemTime::now());
+            out.insert(id, (modified, meta.len()));
+        }
     }
-    out.sort();
     out
+}
+
+/// What the repository's refs name (loose and packed), Smith's keep refs aside.
+fn ref_roots(dir: &Path) -> HashSet<ObjectId> {
+    let mut out = HashSet::new();
+    let keep = dir.join(KEEP_REFS);
+    let mut stack = vec![dir.join("refs")];
+    while let Some(at) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.starts_with(&keep) {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = fs::read_to_string(&path)
+                && let Ok(id) = ObjectId::from_hex(text.trim().as_bytes())
+            {
+                out.insert(id);
+            }
+        }
+    }
+    for line in fs::read_to_string(dir.join("packed-refs"))
+        .unwrap_or_default()
+        .lines()
+    {
+        let hex = line.trim_start_matches('^').split(' ').next().unwrap_or("");
+        if let Ok(id) = ObjectId::from_hex(hex.as_bytes()) {
+            out.insert(id);
+        }
+    }
+    out
+}
+
+/// Replace Smith's keep refs: one for each kept commit that no other ref reaches through the
+/// parents that stay.
+fn write_keep_refs(
+    dir: &Path,
+    roots: &HashSet<ObjectId>,
+    kept: &[ObjectId],
+    parents: &HashMap<ObjectId, Vec<ObjectId>>,
+    shallow: &BTreeSet<ObjectId>,
+) -> Result<(), VcsError> {
+    let mut reached: HashSet<ObjectId> = HashSet::new();
+    let walk = |start: ObjectId, reached: &mut HashSet<ObjectId>| {
+        let mut stack = vec![start];
+        while let Some(c) = stack.pop() {
+            if !reached.insert(c) || shallow.contains(&c) {
+                continue;
+            }
+            stack.extend(parents.get(&c).into_iter().flatten().copied());
+        }
+    };
+    for root in roots {
+        walk(*root, &mut reached);
+    }
+    let mut tips = Vec::new();
+    // Newest first would be nicer, but any order gives a correct (if not minimal) set.
+    let mut order: Vec<ObjectId> = kept.to_vec();
+    order.sort();
+    for commit in order {
+        if !reached.contains(&commit) {
+            walk(commit, &mut reached);
+            tips.push(commit);
+        }
+    }
+    let keep = dir.join(KEEP_REFS);
+    if let Ok(old) = fs::read_dir(&keep) {
+        for entry in old.flatten() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+    if tips.is_empty() {
+        return Ok(());
+    }
+    fs::create_dir_all(&keep).map_err(|e| VcsError::io(&keep, e))?;
+    for tip in tips {
+        let path = keep.join(tip.to_hex().to_string());
+        fs::write(&path, format!("{tip}\n")).map_err(|e| VcsError::io(&path, e))?;
+    }
+    Ok(())
 }
 
 fn loose_path(dir: &Path, id: &ObjectId) -> PathBuf {

@@ -243,6 +243,8 @@ impl Vcs {
                 && self.tree_of(latest)? == tree
                 && self.skipped_of(latest)? == left_out
             {
+                // Handed out again: collection keeps it through its grace period.
+                crate::collect::refresh(&self.dir, latest.0);
                 return Ok((latest, false));
             }
             let now = std::time::SystemTime::now()

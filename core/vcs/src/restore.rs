@@ -52,6 +52,8 @@ impl Vcs {
     /// taken before, [`Restored::before`], is named in no result then: restore to
     /// [`Vcs::latest`]'s parent to go back).
     pub fn restore(&self, target: SnapshotId, options: &Restore) -> Result<Restored, VcsError> {
+        // The snapshot taken before writes objects: no collection may remove one it reuses.
+        let _guard = crate::collect::snapshot_guard(&self.dir)?;
         let wanted = self.files(target)?;
         let scan = self.scan()?;
         let tree = self.write_trees(&scan.files)?;

@@ -1,16 +1,20 @@
 //! Collecting unreferenced snapshots: the objects only they held go, everything a kept snapshot
-//! needs stays readable, and git still accepts the repository.
+//! needs stays readable, recent snapshots wait out their grace period, and git still accepts
+//! the repository — reachability and all.
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
 
 use common::{Fixture, git_output};
 use smith_vcs::{SnapshotId, VcsError, collect, repository_of};
 
-fn fsck_clean(f: &Fixture, repo: &std::path::Path) {
+/// `git fsck --strict` finds nothing: no damage, no missing and no dangling object.
+fn fsck_clean(f: &Fixture, repo: &Path) {
     let gd = format!("--git-dir={}", repo.display());
-    let fsck = git_output(&f.root, &[&gd, "fsck", "--strict", "--no-dangling"]);
+    let fsck = git_output(&f.root, &[&gd, "fsck", "--strict", "--unreachable"]);
     assert!(
         fsck.status.success() && fsck.stdout.is_empty(),
         "{}{}",
@@ -19,14 +23,34 @@ fn fsck_clean(f: &Fixture, repo: &std::path::Path) {
     );
 }
 
-fn loose_count(repo: &std::path::Path) -> usize {
+fn loose(repo: &Path) -> Vec<std::path::PathBuf> {
     std::fs::read_dir(repo.join("objects"))
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().len() == 2)
-        .map(|e| std::fs::read_dir(e.path()).unwrap().count())
-        .sum()
+        .flat_map(|e| {
+            std::fs::read_dir(e.path())
+                .unwrap()
+                .flatten()
+                .map(|o| o.path())
+        })
+        .collect()
 }
+
+/// Make every object of `repo` look a day older than it is.
+fn age(repo: &Path) {
+    let then = SystemTime::now() - Duration::from_secs(86_400);
+    for path in loose(repo) {
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+    }
+}
+
+const GRACE: Duration = Duration::from_secs(3600);
 
 #[test]
 fn a_middle_snapshot_goes_with_what_only_it_held_and_the_rest_stays_whole() {
@@ -43,19 +67,27 @@ fn a_middle_snapshot_goes_with_what_only_it_held_and_the_rest_stays_whole() {
         .unwrap()
         .expect("the project has a repository");
     assert_eq!(repo, vcs.repository());
-    let before = loose_count(&repo);
+    let referenced = HashSet::from([s1, s3]);
 
-    let wanted = BTreeSet::from([s2]);
-    let dry = collect(&repo, &wanted, true).unwrap();
+    // Young: kept through the grace period, whatever references it.
+    let fresh = collect(&repo, &referenced, GRACE, false).unwrap();
+    assert_eq!(
+        (fresh.snapshots.len(), fresh.objects, fresh.young),
+        (0, 0, 1)
+    );
+
+    age(&repo);
+    let before = loose(&repo).len();
+    let dry = collect(&repo, &referenced, GRACE, true).unwrap();
     assert_eq!(dry.snapshots, vec![s2]);
     // The commit, its root tree and the one blob only it held (dir/ is shared).
     assert_eq!(dry.objects, 3, "{dry:?}");
     assert!(dry.bytes > 0);
-    assert_eq!(loose_count(&repo), before, "a dry run removes nothing");
+    assert_eq!(loose(&repo).len(), before, "a dry run removes nothing");
 
-    let done = collect(&repo, &wanted, false).unwrap();
+    let done = collect(&repo, &referenced, GRACE, false).unwrap();
     assert_eq!(done, dry);
-    assert_eq!(loose_count(&repo), before - 3);
+    assert_eq!(loose(&repo).len(), before - 3);
     assert!(matches!(
         vcs.resolve(&s2.to_hex()),
         Err(VcsError::UnknownSnapshot { .. })
@@ -66,6 +98,8 @@ fn a_middle_snapshot_goes_with_what_only_it_held_and_the_rest_stays_whole() {
     assert!(diff.unified().contains("+three"));
     let shallow = std::fs::read_to_string(repo.join("shallow")).unwrap();
     assert_eq!(shallow, format!("{}\n", s3.to_hex()));
+    // s1 lost its only child: a keep ref makes it reachable, so git gc would keep it too.
+    assert!(repo.join("refs/smith/keep").join(s1.to_hex()).is_file());
     fsck_clean(&f, &repo);
 
     // A later snapshot reuses what stayed, and the repository is still whole.
@@ -73,22 +107,68 @@ fn a_middle_snapshot_goes_with_what_only_it_held_and_the_rest_stays_whole() {
     let s4 = vcs.snapshot("fourth").unwrap().id;
     assert_eq!(vcs.diff(s3, s4).unwrap().stat().files, 1);
     fsck_clean(&f, &repo);
+
+    // Once nothing references s1, it goes, and its keep ref with it.
+    age(&repo);
+    let done = collect(&repo, &HashSet::from([s3]), GRACE, false).unwrap();
+    assert_eq!(done.snapshots, vec![s1]);
+    assert!(!repo.join("refs/smith/keep").join(s1.to_hex()).exists());
+    fsck_clean(&f, &repo);
 }
 
 #[test]
-fn the_branch_head_and_unknown_ids_are_kept() {
+fn the_branch_head_and_a_snapshot_handed_out_again_are_kept() {
     let f = Fixture::new();
     f.write("a.txt", "one\n");
     let vcs = f.vcs();
     let head = vcs.snapshot("only").unwrap().id;
-    let unknown = SnapshotId::from_hex(&"ab".repeat(20)).unwrap();
     let repo = vcs.repository().to_path_buf();
-    let before = loose_count(&repo);
-    let done = collect(&repo, &BTreeSet::from([head, unknown]), false).unwrap();
+    age(&repo);
+    let before = loose(&repo).len();
+    let done = collect(&repo, &HashSet::new(), GRACE, false).unwrap();
     assert!(done.snapshots.is_empty() && done.objects == 0, "{done:?}");
-    assert_eq!(done.kept.len(), 2);
-    assert_eq!(loose_count(&repo), before);
-    assert!(vcs.diff(head, head).unwrap().unified().is_empty());
+    assert_eq!(loose(&repo).len(), before);
+
+    // A tool batch starts: its "before" snapshot is the head, handed out again, and not yet
+    // recorded in any session when another snapshot moves the head on. It stays through the
+    // grace period; the first snapshot, old and unreferenced, goes.
+    f.write("a.txt", "two\n");
+    let second = vcs.snapshot("two").unwrap().id;
+    age(&repo);
+    let before_batch = vcs.snapshot("same as the head").unwrap().id;
+    assert_eq!(before_batch, second, "the head is handed out again");
+    f.write("a.txt", "three\n");
+    let third = vcs.snapshot("elsewhere").unwrap().id;
+    let unknown = SnapshotId::from_hex(&"ab".repeat(20)).unwrap();
+    let done = collect(&repo, &HashSet::from([unknown]), GRACE, false).unwrap();
+    assert_eq!(
+        done.snapshots,
+        vec![head],
+        "only the first, unreferenced and old, goes"
+    );
+    assert_eq!(done.young, 1, "{done:?}");
+    assert_eq!(vcs.diff(second, third).unwrap().stat().files, 1);
+    fsck_clean(&f, &repo);
+}
+
+#[test]
+fn objects_an_interrupted_collection_left_are_collected_next_time() {
+    let f = Fixture::new();
+    f.write("a.txt", "one\n");
+    let vcs = f.vcs();
+    let s1 = vcs.snapshot("first").unwrap().id;
+    f.write("a.txt", "two\n");
+    let s2 = vcs.snapshot("second").unwrap().id;
+    let repo = vcs.repository().to_path_buf();
+    // What a collection interrupted after removing s1's commit leaves: its tree and blob.
+    let hex = s1.to_hex();
+    std::fs::remove_file(repo.join("objects").join(&hex[..2]).join(&hex[2..])).unwrap();
+    age(&repo);
+    let done = collect(&repo, &HashSet::new(), GRACE, false).unwrap();
+    assert!(done.snapshots.is_empty());
+    assert_eq!(done.objects, 2, "the orphaned tree and blob: {done:?}");
+    assert!(vcs.diff(s2, s2).unwrap().unified().is_empty());
+    fsck_clean(&f, &repo);
 }
 
 #[test]

@@ -43,7 +43,15 @@ fn kinds(entries: &[(String, Value)]) -> Vec<&str> {
 
 /// What every fixture holds: one prompt, a response with a tool call, its result, a final
 /// answer — checked in the imported session, which then continues with the scripted model.
-fn check(file: &str, format: &str, version: &str, model: &str, tool: &str, usage: [u64; 4]) {
+fn check(
+    file: &str,
+    format: &str,
+    version: &str,
+    model: &str,
+    tool: &str,
+    usage: [u64; 4],
+    prompt_ms: i64,
+) {
     let env = Env::new();
     let id = import(&env, &fixture(file));
     let got = entries(&env, &id);
@@ -119,12 +127,11 @@ fn check(file: &str, format: &str, version: &str, model: &str, tool: &str, usage
             .unwrap()
             .contains("hello from the fixture")
     );
-    // Dated by the source, not by the import.
+    // Dated by the source, not by the import: the prompt's time, to the millisecond.
     let dated = records(&env.run(&["sessions", "export", &id]));
-    let day = dated[3]["timestamp_ms"].as_i64().unwrap();
     assert_eq!(
-        day / 86_400_000,
-        1_796_584_463_206 / 86_400_000,
+        dated[3]["timestamp_ms"].as_i64(),
+        Some(prompt_ms),
         "{}",
         dated[3]
     );
@@ -160,6 +167,7 @@ fn a_codex_rollout_imports_and_continues() {
         "fixture/fake-model",
         "exec_command",
         [2928, 42, 2928, 0],
+        1_796_584_462_529,
     );
 }
 
@@ -172,6 +180,7 @@ fn a_claude_code_session_imports_and_continues() {
         "anthropic/claude-opus-5-5",
         "Bash",
         [1676, 42, 558, 558],
+        1_796_584_463_206,
     );
 }
 
@@ -184,6 +193,7 @@ fn a_pi_session_imports_and_continues() {
         "fixture/fake-model",
         "bash",
         [701, 42, 701, 0],
+        1_796_584_464_413,
     );
 }
 
@@ -238,6 +248,16 @@ fn a_pi_branch_is_kept_and_the_last_entry_stays_selected() {
     let got = entries(&env, &id);
     let submissions = got.iter().filter(|(k, _)| k == "submission").count();
     assert_eq!(submissions, 2, "{got:#?}");
+    // Each branch's turn ends on that branch, paired with its own submission.
+    let exported = records(&env.run(&["sessions", "export", &id]));
+    let ends: Vec<&Value> = exported.iter().filter(|r| r["kind"] == "run_end").collect();
+    assert_eq!(ends.len(), 2);
+    let pairs: std::collections::BTreeSet<u64> =
+        ends.iter().map(|e| e["pair"].as_u64().unwrap()).collect();
+    assert_eq!(pairs.len(), 2, "each run_end ends another turn");
+    for pair in pairs {
+        assert_eq!(exported[pair as usize - 1]["kind"], "submission");
+    }
     // The selected branch is the retry's: the second prompt, then its answer.
     let branch = stdout(&env.run(&["sessions", "get", &id, "--branch"]));
     assert!(
@@ -430,4 +450,107 @@ fn smith_s_own_export_round_trips_byte_for_byte_and_continues() {
     let cut_file = third.write("cut.jsonl", &(cut.join("\n") + "\n"));
     let text = refused(&third, &cut_file, 2);
     assert!(text.contains("entry 5 where entry 4 was due"), "{text}");
+}
+
+/// The Claude Code fixture's lines as JSON values.
+fn claude_lines() -> Vec<Value> {
+    std::fs::read_to_string(fixture("claude-code.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_claude_code_retry_is_a_branch_and_the_tool_s_leaf_stays_selected() {
+    // A retry beside the first prompt (a second root, as a rewind makes), answered, and the
+    // `last-prompt` line naming the first branch's leaf, as Claude Code writes it at exit.
+    let env = Env::new();
+    let mut lines = claude_lines();
+    let last_prompt = lines
+        .iter()
+        .position(|l| l["type"] == "last-prompt")
+        .unwrap();
+    let leaf = lines.remove(last_prompt);
+    let prompt = lines.iter().find(|l| l["type"] == "user").unwrap().clone();
+    let mut retry = prompt.clone();
+    retry["uuid"] = "retry-0001".into();
+    retry["message"]["content"] = "Try a different way.".into();
+    let answer = lines
+        .iter()
+        .rev()
+        .find(|l| l["type"] == "assistant")
+        .unwrap()
+        .clone();
+    let mut other = answer.clone();
+    other["uuid"] = "retry-0002".into();
+    other["parentUuid"] = "retry-0001".into();
+    other["message"]["id"] = "msg_retry".into();
+    other["message"]["content"][0]["text"] = "A different answer.".into();
+    lines.push(retry);
+    lines.push(other);
+    lines.push(leaf);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let id = import(&env, &env.write("retry.jsonl", &text));
+    let got = entries(&env, &id);
+    assert_eq!(got.iter().filter(|(k, _)| k == "submission").count(), 2);
+    assert_eq!(got.iter().filter(|(k, _)| k == "run_end").count(), 2);
+    let branch = stdout(&env.run(&["sessions", "get", &id, "--branch"]));
+    assert!(branch.contains("hello from the fixture"), "{branch}");
+    assert!(!branch.contains("A different answer."), "{branch}");
+}
+
+#[test]
+fn a_claude_code_response_split_around_its_tool_result_is_one_response() {
+    // The response's text line written after the tool result (its lines need not chain):
+    // still one response, its usage counted once.
+    let env = Env::new();
+    let mut lines = claude_lines();
+    let text_at = lines
+        .iter()
+        .position(|l| l["type"] == "assistant" && l["message"]["content"][0]["type"] == "text")
+        .unwrap();
+    let text_line = lines.remove(text_at);
+    let result_at = lines
+        .iter()
+        .position(|l| l["type"] == "user" && l["message"]["content"].is_array())
+        .unwrap();
+    lines.insert(result_at + 1, text_line);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let id = import(&env, &env.write("split.jsonl", &text));
+    let got = entries(&env, &id);
+    let responses: Vec<&Value> = got
+        .iter()
+        .filter(|(k, r)| k == "message" && r["message"]["role"] == "assistant")
+        .map(|(_, r)| r)
+        .collect();
+    assert_eq!(responses.len(), 2, "{got:#?}");
+    let first = responses[0]["message"]["content"].as_array().unwrap();
+    assert!(
+        first.iter().any(|b| b["type"] == "text") && first.iter().any(|b| b["type"] == "tool_call")
+    );
+    let end = &got.iter().find(|(k, _)| k == "run_end").unwrap().1;
+    assert_eq!(end["usage"]["responses"], 2);
+    assert_eq!(end["usage"]["output"], 42 + 16);
+}
+
+#[test]
+fn an_older_codex_rollout_without_usage_records_takes_the_token_count_events() {
+    let env = Env::new();
+    let text: String = std::fs::read_to_string(fixture("codex-rollout.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("\"type\":\"token_usage_record\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let id = import(&env, &env.write("older.jsonl", &text));
+    let got = entries(&env, &id);
+    let usage: Vec<&Value> = got
+        .iter()
+        .filter(|(k, r)| k == "message" && r["message"]["role"] == "assistant")
+        .map(|(_, r)| &r["usage"])
+        .collect();
+    assert_eq!(usage[0]["input"], 5856 - 2928);
+    assert_eq!(usage[1]["input"], 6065 - 3032);
+    assert_eq!(usage[1]["output"], 16);
 }

@@ -17,12 +17,14 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
     let mut t = Transcript::new("claude-code");
     // Line uuid → the node it became (or, for a line that became none, its parent's node).
     let mut nodes: HashMap<String, Option<usize>> = HashMap::new();
-    // Response node → its `message.id`, to join the lines of one response.
-    let mut responses: HashMap<usize, String> = HashMap::new();
+    // `message.id` → its response node, to join the lines of one response.
+    let mut responses: HashMap<String, usize> = HashMap::new();
     // Tool call id → tool name, for the results.
     let mut tools: HashMap<String, String> = HashMap::new();
     let mut leaf_uuid = None;
     let mut last = None;
+    // Whether conversation lines follow the last `last-prompt` line (its leaf is then stale).
+    let mut after_leaf = false;
     for line in lines {
         let v = &line.value;
         if t.version.is_none() {
@@ -34,11 +36,18 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
         let kind = v.get("type").and_then(Value::as_str).unwrap_or_default();
         if kind == "last-prompt" {
             leaf_uuid = v.get("leafUuid").and_then(Value::as_str).map(str::to_owned);
+            after_leaf = false;
         }
         let Some(uuid) = v.get("uuid").and_then(Value::as_str) else {
             continue;
         };
-        let parent = match v.get("parentUuid").and_then(Value::as_str) {
+        after_leaf = true;
+        // A compaction boundary starts a new root; its logical parent is where it follows.
+        let parent_key = v
+            .get("parentUuid")
+            .and_then(Value::as_str)
+            .or_else(|| v.get("logicalParentUuid").and_then(Value::as_str));
+        let parent = match parent_key {
             None => None,
             // A parent the file does not hold (a session resumed from another file) starts
             // the conversation anew.
@@ -52,6 +61,10 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
             match kind {
                 "user" if v.get("isMeta").and_then(Value::as_bool) == Some(true) => {
                     t.drop_one("messages the harness added to prompts");
+                    parent
+                }
+                "user" if v.get("isCompactSummary").and_then(Value::as_bool) == Some(true) => {
+                    t.drop_one("compaction summaries");
                     parent
                 }
                 "user" => user(&mut t, path, line, parent, at, &tools)?,
@@ -69,9 +82,13 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
         nodes.insert(uuid.to_owned(), node);
         last = node;
     }
-    t.leaf = leaf_uuid
-        .and_then(|u| nodes.get(&u).copied().flatten())
-        .or(last);
+    t.leaf = if after_leaf {
+        last
+    } else {
+        leaf_uuid
+            .and_then(|u| nodes.get(&u).copied().flatten())
+            .or(last)
+    };
     Ok(t)
 }
 
@@ -96,6 +113,10 @@ fn user(
         Value::String(text) => {
             if text.starts_with("<command-") || text.starts_with("<local-command-") {
                 t.drop_one("slash-command records");
+                return Ok(parent);
+            }
+            if text.starts_with("[Request interrupted") {
+                t.drop_one("interruption markers");
                 return Ok(parent);
             }
             return Ok(Some(t.push(parent, at, Item::User { text: text.clone() })));
@@ -132,6 +153,9 @@ fn user(
             None => t.drop_one("untyped parts of prompts"),
         }
     }
+    let before = text.len();
+    text.retain(|t| !t.starts_with("[Request interrupted"));
+    t.drop_many("interruption markers", before - text.len());
     if !text.is_empty() {
         let text = text.join("\n");
         at_node = Some(t.push(at_node, at, Item::User { text }));
@@ -144,7 +168,7 @@ fn assistant(
     line: &Line,
     parent: Option<usize>,
     at: Option<i64>,
-    responses: &mut HashMap<usize, String>,
+    responses: &mut HashMap<String, usize>,
     tools: &mut HashMap<String, String>,
 ) -> Option<usize> {
     let Some(m) = line.value.get("message") else {
@@ -198,28 +222,32 @@ fn assistant(
         Some("max_tokens") => Some(StopReason::MaxTokens),
         _ => None,
     };
-    // The next block of the response its parent line began.
-    if let Some(p) = parent
-        && !id.is_empty()
-        && responses.get(&p).is_some_and(|r| r == id)
-        && let Item::Assistant {
-            content,
-            stop_reason,
-            ..
-        } = &mut t.nodes[p].item
-    {
-        content.extend(blocks);
-        if stop.is_some() {
-            *stop_reason = stop;
-        }
-        return Some(p);
-    }
-    let usage = m.get("usage").map(|u| Usage {
+    let line_usage = m.get("usage").map(|u| Usage {
         input: count(u.get("input_tokens")),
         output: count(u.get("output_tokens")),
         cache_read: count(u.get("cache_read_input_tokens")),
         cache_write: count(u.get("cache_creation_input_tokens")),
     });
+    // The next block of a response an earlier line began (each line repeats the response's
+    // usage, the later ones with the final figures).
+    if let Some(&node) = responses.get(id).filter(|_| !id.is_empty())
+        && let Item::Assistant {
+            content,
+            stop_reason,
+            usage,
+            ..
+        } = &mut t.nodes[node].item
+    {
+        content.extend(blocks);
+        if stop.is_some() {
+            *stop_reason = stop;
+        }
+        if line_usage.is_some() {
+            *usage = line_usage;
+        }
+        return parent.max(Some(node));
+    }
+    let usage = line_usage;
     let model = m
         .get("model")
         .and_then(Value::as_str)
@@ -236,7 +264,7 @@ fn assistant(
         },
     );
     if !id.is_empty() {
-        responses.insert(node, id.to_owned());
+        responses.insert(id.to_owned(), node);
     }
     Some(node)
 }

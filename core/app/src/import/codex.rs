@@ -27,6 +27,8 @@ struct Reader {
     model: Option<String>,
     pending: Option<Pending>,
     last: Option<usize>,
+    /// The latest response's node.
+    last_response: Option<usize>,
     /// Whether the file has per-response usage records (else `token_count` events serve).
     usage_records: bool,
 }
@@ -38,6 +40,7 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
         model: None,
         pending: None,
         last: None,
+        last_response: None,
         usage_records: lines
             .iter()
             .any(|l| l.value.get("type").and_then(Value::as_str) == Some("token_usage_record")),
@@ -59,15 +62,19 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
             }
             Some("response_item") => r.item(payload, at),
             Some("token_usage_record") if r.usage_records => {
-                r.flush(payload.get("usage").map(usage));
+                if let Some(u) = payload.get("usage") {
+                    r.usage_of_latest(usage(u));
+                }
             }
             Some("event_msg")
                 if !r.usage_records
                     && payload.get("type").and_then(Value::as_str) == Some("token_count") =>
             {
+                // A rate-limits-only event (`info` null) says nothing of the response.
                 let last = payload.get("info").and_then(|i| i.get("last_token_usage"));
-                if r.pending.is_some() {
-                    r.flush(last.map(usage));
+                // It follows its response, before or after the tool outputs that ended it.
+                if let Some(last) = last {
+                    r.usage_of_latest(usage(last));
                 }
             }
             Some("compacted") => r.t.drop_one("compaction summaries"),
@@ -151,6 +158,14 @@ impl Reader {
                 };
                 self.gather(at).content.push(ContentBlock::ToolCall(call));
             }
+            Some("local_shell_call") => {
+                let call = ToolCall {
+                    id: s("call_id"),
+                    name: "local_shell".to_owned(),
+                    arguments: p.get("action").cloned().unwrap_or(Value::Null),
+                };
+                self.gather(at).content.push(ContentBlock::ToolCall(call));
+            }
             Some("custom_tool_call") => {
                 let call = ToolCall {
                     id: s("call_id"),
@@ -162,7 +177,12 @@ impl Reader {
             Some("function_call_output" | "custom_tool_call_output") => {
                 self.flush(None);
                 let call_id = s("call_id");
-                let name = self.tool_name(&call_id);
+                let Some(name) = self.tool_name(&call_id) else {
+                    // A result without its call would be refused by a provider.
+                    self.t
+                        .drop_one("tool results whose call was not carried over");
+                    return;
+                };
                 let output = match p.get("output") {
                     Some(Value::Object(o)) => text_of(o.get("content")),
                     other => text_of(other),
@@ -177,6 +197,19 @@ impl Reader {
             }
             Some(other) => self.t.drop_one(format!("`{other}` items")),
             None => self.t.drop_one("untyped items"),
+        }
+    }
+
+    /// `usage` is the latest response's: the one being gathered (which it ends), else the one
+    /// last ended when it has none yet (the record may follow the tool outputs).
+    fn usage_of_latest(&mut self, usage: Usage) {
+        if self.pending.is_some() {
+            self.flush(Some(usage));
+        } else if let Some(Item::Assistant {
+            usage: u @ None, ..
+        }) = self.last_response.map(|i| &mut self.t.nodes[i].item)
+        {
+            *u = Some(usage);
         }
     }
 
@@ -208,22 +241,18 @@ impl Reader {
             usage,
         };
         self.last = Some(self.t.push(self.last, pending.at, item));
+        self.last_response = self.last;
     }
 
     /// The name of the tool call `id` among the responses so far.
-    fn tool_name(&self, id: &str) -> String {
-        self.t
-            .nodes
-            .iter()
-            .rev()
-            .find_map(|n| match &n.item {
-                Item::Assistant { content, .. } => content.iter().find_map(|b| match b {
-                    ContentBlock::ToolCall(c) if c.id == id => Some(c.name.clone()),
-                    _ => None,
-                }),
+    fn tool_name(&self, id: &str) -> Option<String> {
+        self.t.nodes.iter().rev().find_map(|n| match &n.item {
+            Item::Assistant { content, .. } => content.iter().find_map(|b| match b {
+                ContentBlock::ToolCall(c) if c.id == id => Some(c.name.clone()),
                 _ => None,
-            })
-            .unwrap_or_default()
+            }),
+            _ => None,
+        })
     }
 }
 
@@ -248,14 +277,19 @@ fn is_harness(p: &Value) -> bool {
     .any(|tag| text.starts_with(tag))
 }
 
-/// Smith's usage from an OpenAI-shaped record, whose input includes the cached tokens.
+/// Smith's usage from an OpenAI-shaped record, whose input includes the tokens read from and
+/// written to the cache (Smith's excludes both).
 fn usage(u: &Value) -> Usage {
     let input = count(u.get("input_tokens"));
     let cached = count(u.get("cached_input_tokens"));
+    let written = count(u.get("cache_write_input_tokens"));
     Usage {
-        input: input.map(|i| i.saturating_sub(cached.unwrap_or(0))),
+        input: input.map(|i| {
+            i.saturating_sub(cached.unwrap_or(0))
+                .saturating_sub(written.unwrap_or(0))
+        }),
         output: count(u.get("output_tokens")),
         cache_read: cached,
-        cache_write: count(u.get("cache_write_input_tokens")),
+        cache_write: written,
     }
 }

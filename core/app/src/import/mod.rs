@@ -10,7 +10,8 @@
 //! `session_start` records where it came from ([`smith_store::Imported`]): format, version,
 //! file hash, and what could not be carried over.
 //!
-//! Reading is streamed a line at a time and bounded ([`MAX_FILE_BYTES`], [`MAX_LINE_BYTES`]);
+//! Reading goes a line at a time and is bounded ([`MAX_FILE_BYTES`], [`MAX_LINE_BYTES`]); the
+//! file is held whole (as JSON values, then the transcript) before anything is written;
 //! a file that is not one of the formats, names a version this build does not read, or is
 //! malformed gets an [`ImportError`] naming the line, and nothing is written. A torn last line
 //! (no newline, incomplete JSON: the tool was writing) is left out and listed.

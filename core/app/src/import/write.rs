@@ -90,23 +90,25 @@ pub fn write(
             dir: store.dir().to_owned(),
         });
     }
-    let (turns, path) = smith_store::create_published(store.dir(), id, |w| {
+    // What a killed import left behind long ago (a recent one is left to its process).
+    let _ = smith_store::remove_abandoned_temporaries(store.dir());
+    let ((turns, entries), path) = smith_store::create_published(store.dir(), id, |w| {
         if let Some(r) = redactor {
             w.set_redactor(r);
         }
-        match source {
-            super::Source::Foreign(t) => build(w, id, t, file, sha256),
+        let turns = match source {
+            super::Source::Foreign(t) => build(w, id, t, file, sha256)?,
             super::Source::Smith(export) => {
                 super::own::restore(w, export)?;
-                Ok(export
+                export
                     .entries
                     .iter()
                     .filter(|e| matches!(e.record, Record::Submission(_)))
-                    .count() as u64)
+                    .count() as u64
             }
-        }
+        };
+        Ok((turns, w.next_entry_id().0 - 1))
     })?;
-    let entries = smith_store::SessionReader::open(&path)?.state().last_id;
     Ok(Written {
         id,
         path,
@@ -159,12 +161,14 @@ fn build(
         let mut records = Vec::new();
         match &node.item {
             Item::User { text } => {
-                // The turn before ends where this prompt follows it.
+                // The turn before ends where this prompt follows it, when its last message
+                // was written.
                 if let (Some(p), Some(turn)) = (node.parent, inherited.turn) {
                     after = match done[p].ended {
                         Some(ended) => ended,
                         None => {
-                            let ended = end_turn(w, after, turn, at)?;
+                            let ended_at = t.nodes[p].timestamp_ms.unwrap_or(at);
+                            let ended = end_turn(w, after, turn, ended_at)?;
                             done[p].ended = Some(ended);
                             ended
                         }

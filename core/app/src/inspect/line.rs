@@ -31,7 +31,7 @@ fn summary(entry: &Entry) -> String {
                     ", imported from {} ({}, sha256 {})",
                     super::view::imported_from(i),
                     i.source,
-                    &i.sha256[..i.sha256.len().min(12)]
+                    i.sha256.chars().take(12).collect::<String>()
                 ));
                 if !i.dropped.is_empty() {
                     text.push_str(&format!("; not carried over: {}", i.dropped.join(", ")));

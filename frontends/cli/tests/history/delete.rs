@@ -34,6 +34,25 @@ fn repository(p: &Project) -> PathBuf {
     repos.remove(0)
 }
 
+/// Make every object of `repo` look two days old: past the grace period that keeps recent
+/// snapshots.
+fn age(repo: &Path) {
+    let then = SystemTime::now() - Duration::from_secs(2 * 86_400);
+    for fan in std::fs::read_dir(repo.join("objects")).unwrap().flatten() {
+        if fan.file_name().len() != 2 {
+            continue;
+        }
+        for object in std::fs::read_dir(fan.path()).unwrap().flatten() {
+            File::options()
+                .write(true)
+                .open(object.path())
+                .unwrap()
+                .set_modified(then)
+                .unwrap();
+        }
+    }
+}
+
 fn has_object(repo: &Path, hex: &str) -> bool {
     repo.join("objects")
         .join(&hex[..2])
@@ -72,6 +91,19 @@ fn delete_removes_the_session_and_the_snapshots_only_it_referenced() {
     let only_mine = [mine[0].before.clone(), mine[0].after.clone()];
     assert!(only_mine.iter().all(|s| has_object(&repo, s)));
 
+    // Just written, the snapshots wait out their grace period.
+    let fresh = p.ok(&["sessions", "delete", "--dry-run", &id_of(&first)]);
+    assert!(
+        !stdout(&fresh).contains("snapshots of"),
+        "{}",
+        stdout(&fresh)
+    );
+    assert!(
+        stderr(&fresh).contains("kept 2 unreferenced snapshots of "),
+        "{}",
+        stderr(&fresh)
+    );
+    age(&repo);
     let dry = p.ok(&["sessions", "delete", "--dry-run", &id_of(&first)]);
     let text = stdout(&dry);
     assert!(
@@ -95,7 +127,8 @@ fn delete_removes_the_session_and_the_snapshots_only_it_referenced() {
     // git still accepts the repository, and the remaining session's undo restores the shared
     // snapshot byte for byte.
     let gd = format!("--git-dir={}", repo.display());
-    git(&p.dir, &[&gd, "fsck", "--strict", "--no-dangling"]);
+    let fsck = git(&p.dir, &[&gd, "fsck", "--strict", "--unreachable"]);
+    assert!(stdout(&fsck).is_empty(), "{}", stdout(&fsck));
     p.ok(&["undo", "--session", &id_of(&second)]);
     assert_eq!(
         std::fs::read_to_string(p.dir.join("a.txt")).unwrap(),
@@ -180,6 +213,14 @@ fn prune_chooses_by_age_and_keeps_the_newest_asked_for() {
 
     let rest = stdout(&p.ok(&["sessions", "prune", "--older-than", "30 days"]));
     assert!(rest.is_empty(), "{rest}");
+    // A writer holds it: prune refuses it as delete does, and it stays whole.
+    let writer = File::open(&second).unwrap();
+    writer.try_lock().unwrap();
+    let busy = p.smith(&["sessions", "prune", "--older-than", "1w"]);
+    assert_eq!(busy.status.code(), Some(4), "{}", stderr(&busy));
+    assert!(stderr(&busy).contains("kept: another Smith process is writing it"));
+    assert_eq!(p.env.session_files(), vec![second.clone()]);
+    drop(writer);
     let rest = stdout(&p.ok(&["sessions", "prune", "--older-than", "1w"]));
     assert!(
         rest.starts_with(&format!("deleted {} ", id_of(&second))),

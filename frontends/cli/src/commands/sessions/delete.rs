@@ -1,6 +1,7 @@
 //! `smith sessions delete ID…` and `smith sessions prune --older-than DURATION`: sessions
 //! removed under their writer lock (one being written is refused), each listed as it goes,
-//! then the working-tree snapshots only they referenced collected (`smith_app::removal`).
+//! then the working-tree snapshots no remaining session references collected
+//! (`smith_app::removal`).
 
 use std::time::{Duration, SystemTime};
 
@@ -17,10 +18,11 @@ use crate::output::Out;
 
 pub(crate) const DELETE_AFTER_HELP: &str = "\
 A session another Smith process is writing is refused (exit 4) and the others are still
-deleted. Working-tree snapshots (what `smith undo` and `smith restore` use) that only the
-deleted sessions referenced are removed from their project's snapshot repository; the project's
-newest snapshot and those any remaining session references stay. Nothing else is touched:
-a fork is a session of its own and keeps its history.";
+deleted. Then, in each project a deleted session worked in, the working-tree snapshots (what
+`smith undo` and `smith restore` use) that no remaining session references and that were not
+written or used in the last day are removed from the project's snapshot repository; the
+project's newest snapshot and those any remaining session references stay. Nothing else is
+touched: a fork is a session of its own and keeps its history.";
 
 /// Arguments of `smith sessions delete`.
 #[derive(Debug, Args)]
@@ -93,8 +95,7 @@ fn run(
         .map(|(id, path)| (*id, summarize(*id, path).ok().and_then(|s| s.title)))
         .collect();
     let history = smith_app::Paths::from_env().history().ok();
-    let report = removal::remove(store, history.as_deref(), targets, dry_run)
-        .map_err(|e| list_error(store, &e))?;
+    let report = removal::remove(store, history.as_deref(), targets, dry_run);
     print(&report, &titles, dry_run, out)
 }
 
@@ -139,29 +140,41 @@ fn print(
         status = status.max(code);
         exit::report(&format!("session {id} kept: {refusal}; {hint}"));
     }
-    if let Some((id, why)) = &report.collection_skipped {
+    if let Some(why) = &report.collection_skipped {
         exit::report(&format!(
-            "no snapshot was collected: session {id} could not be read ({why}), so what it references is unknown; `smith sessions verify {id}` names the damage"
+            "no snapshot was collected: {why}; the sessions are deleted, and a later delete or prune collects their snapshots once every session reads whole (`smith sessions verify` names damage)"
         ));
     }
     for collection in &report.collections {
         match &collection.outcome {
-            Ok(done) if done.snapshots.is_empty() => {}
             Ok(done) => {
-                out.line(&format!(
-                    "{} {} snapshot{} of {} ({} objects, {} B)",
-                    if dry_run { "would remove" } else { "removed" },
-                    done.snapshots.len(),
-                    if done.snapshots.len() == 1 { "" } else { "s" },
-                    collection.root.display(),
-                    done.objects,
-                    done.bytes
-                ))?;
+                if done.objects > 0 {
+                    out.line(&format!(
+                        "{} {} snapshot{} of {} ({} objects, {} B)",
+                        if dry_run { "would remove" } else { "removed" },
+                        done.snapshots.len(),
+                        if done.snapshots.len() == 1 { "" } else { "s" },
+                        collection.root.display(),
+                        done.objects,
+                        done.bytes
+                    ))?;
+                }
+                if done.young > 0 {
+                    exit::report(&format!(
+                        "kept {} unreferenced snapshot{} of {} written or used in the last {}: a tool batch may still be recording {}; a later delete or prune collects {}",
+                        done.young,
+                        if done.young == 1 { "" } else { "s" },
+                        collection.root.display(),
+                        humanize(removal::SNAPSHOT_GRACE),
+                        if done.young == 1 { "it" } else { "them" },
+                        if done.young == 1 { "it" } else { "them" },
+                    ));
+                }
             }
             Err(e) => {
                 status = status.max(exit::RUN_FAILED);
                 exit::report(&format!(
-                    "the snapshots of {} were not collected: {e}; the sessions are deleted, and the snapshots stay until a later delete or prune of a session that references them",
+                    "the snapshots of {} were not collected: {e}; the sessions are deleted, and a later delete or prune of a session of that project collects them",
                     collection.root.display()
                 ));
             }

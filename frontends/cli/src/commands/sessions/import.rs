@@ -48,7 +48,7 @@ pub(super) fn run(store: &SessionStore, args: &ImportArgs, out: &mut Out) -> Res
     let written = import::write(store, &parsed, &source, &sha256, Some(secrets.redactor))
         .map_err(|e| match e {
             WriteError::Exists { id, .. } => CliError::usage(format!(
-                "cannot import: {e}; nothing was written. To replace it, delete it first (smith sessions delete {id})"
+                "cannot import: {e}; nothing was written. To replace it with this copy, delete it first (smith sessions delete {id}; its working-tree snapshots go too unless another session references them)"
             )),
             WriteError::Store(e) => CliError::new(
                 command_error::store_status(&e),

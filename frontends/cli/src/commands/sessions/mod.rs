@@ -108,8 +108,8 @@ pub(crate) enum SessionsCommand {
     Watch(watch::WatchArgs),
     /// Read a whole session and check every frame, record and index; exit 3 on damage.
     Verify(verify::VerifyArgs),
-    /// Delete sessions (refused for one being written), listing each, and the working-tree
-    /// snapshots only they referenced.
+    /// Delete sessions (refused for one being written), listing each, then the working-tree
+    /// snapshots no remaining session references.
     #[command(after_help = DELETE_AFTER_HELP)]
     Delete(delete::DeleteArgs),
     /// Delete the sessions last written longer ago than --older-than (keeping the --keep
