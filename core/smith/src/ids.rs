@@ -19,6 +19,18 @@ impl SessionId {
         Self(uuid::Uuid::now_v7())
     }
 
+    /// A new id for a session dated `ms` milliseconds since the Unix epoch (UTC): a UUIDv7
+    /// with that timestamp and fresh random bits — for history carried over from another
+    /// tool, which began then.
+    pub fn new_at(ms: u64) -> Self {
+        let ts = uuid::Timestamp::from_unix(
+            uuid::NoContext,
+            ms / 1000,
+            u32::try_from(ms % 1000).unwrap_or(0) * 1_000_000,
+        );
+        Self(uuid::Uuid::new_v7(ts))
+    }
+
     /// When the session was created: the id's UUIDv7 timestamp, milliseconds since the Unix
     /// epoch (`None` for an id that is not a UUIDv7).
     pub fn created_ms(&self) -> Option<u64> {

@@ -554,3 +554,132 @@ fn an_older_codex_rollout_without_usage_records_takes_the_token_count_events() {
     assert_eq!(usage[1]["input"], 6065 - 3032);
     assert_eq!(usage[1]["output"], 16);
 }
+
+#[test]
+fn repeated_lines_and_lost_parents_still_give_a_session_that_continues() {
+    for file in [
+        "codex-rollout.jsonl",
+        "claude-code.jsonl",
+        "pi-session.jsonl",
+    ] {
+        let env = Env::new();
+        // Every line twice, as a careless concatenation makes it.
+        let doubled: String = std::fs::read_to_string(fixture(file))
+            .unwrap()
+            .lines()
+            .map(|l| format!("{l}\n{l}\n"))
+            .collect();
+        let out = env.run(&[
+            "sessions",
+            "import",
+            env.write("doubled.jsonl", &doubled).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("repeated"),
+            "{file}: {}",
+            stderr(&out)
+        );
+        let id = stdout(&out).trim().to_owned();
+        let got = entries(&env, &id);
+        assert_eq!(
+            got.iter().filter(|(k, _)| k == "submission").count(),
+            1,
+            "{file}: {got:#?}"
+        );
+        assert_eq!(
+            got.iter().filter(|(k, _)| k == "tool_result").count(),
+            1,
+            "{file}"
+        );
+        let next = env.run(&["eval", "--session", &id, "-m", "scripted/demo", "next"]);
+        assert_eq!(next.status.code(), Some(0), "{file}: {}", stderr(&next));
+    }
+
+    // A Claude Code line whose parent the file does not hold follows the line before it.
+    let env = Env::new();
+    let mut lines = claude_lines();
+    let result = lines
+        .iter_mut()
+        .find(|l| l["type"] == "user" && l["message"]["content"].is_array())
+        .unwrap();
+    result["parentUuid"] = "00000000-dead-beef-0000-000000000000".into();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = env.run(&[
+        "sessions",
+        "import",
+        env.write("lost.jsonl", &text).to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("links to a parent the file does not hold"),
+        "{}",
+        stderr(&out)
+    );
+    let id = stdout(&out).trim().to_owned();
+    let branch = stdout(&env.run(&["sessions", "get", &id, "--branch"]));
+    assert!(
+        branch.contains("What does hello.txt say?") && branch.contains("hello from the fixture"),
+        "{branch}"
+    );
+    let next = env.run(&["eval", "--session", &id, "-m", "scripted/demo", "next"]);
+    assert_eq!(next.status.code(), Some(0), "{}", stderr(&next));
+}
+
+#[test]
+fn the_same_file_twice_is_refused_and_stdin_and_a_byte_order_mark_are_read() {
+    let env = Env::new();
+    let id = import(&env, &fixture("pi-session.jsonl"));
+    let again = env.run(&[
+        "sessions",
+        "import",
+        fixture("pi-session.jsonl").to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!("imported already, as session {id}")),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(env.session_files().len(), 1);
+
+    // The id is dated by the source: it lists when the conversation began (its prompt).
+    let listed = records(&env.run(&["sessions", "list", "--json"]));
+    assert_eq!(
+        listed[0]["created_ms"], 1_796_584_464_413_u64,
+        "{}",
+        listed[0]
+    );
+
+    let other = Env::new();
+    let text = std::fs::read_to_string(fixture("codex-rollout.jsonl")).unwrap();
+    let out = other
+        .command(&["sessions", "import", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map(|mut child| {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("\u{feff}{text}").as_bytes())
+                .unwrap();
+            child.wait_with_output().unwrap()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("(codex 0.171.0): 1 turn, "),
+        "{}",
+        stderr(&out)
+    );
+
+    // A session file itself is named for what it is.
+    let third = Env::new();
+    let own = env.sessions().join(format!("{id}.smith"));
+    let text = refused(&third, &own, 2);
+    assert!(text.contains("is a Smith session file itself"), "{text}");
+}

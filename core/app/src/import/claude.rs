@@ -11,9 +11,9 @@ use std::path::Path;
 use serde_json::Value;
 use smith::{ContentBlock, StopReason, ToolCall, ToolResult, Usage};
 
-use super::{ImportError, Item, Line, Transcript, count, millis, model_ref, text_of};
+use super::{ImportError, Item, Line, LineSource, Transcript, count, millis, model_ref, text_of};
 
-pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportError> {
+pub(super) fn read(path: &Path, lines: &mut LineSource<'_>) -> Result<Transcript, ImportError> {
     let mut t = Transcript::new("claude-code");
     // Line uuid → the node it became (or, for a line that became none, its parent's node).
     let mut nodes: HashMap<String, Option<usize>> = HashMap::new();
@@ -26,6 +26,8 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
     // Whether conversation lines follow the last `last-prompt` line (its leaf is then stale).
     let mut after_leaf = false;
     for line in lines {
+        let line = line?;
+        let line = &line;
         let v = &line.value;
         if t.version.is_none() {
             t.version = v.get("version").and_then(Value::as_str).map(str::to_owned);
@@ -41,6 +43,10 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
         let Some(uuid) = v.get("uuid").and_then(Value::as_str) else {
             continue;
         };
+        if nodes.contains_key(uuid) {
+            t.drop_one("repeated lines (a uuid met again)");
+            continue;
+        }
         after_leaf = true;
         // A compaction boundary starts a new root; its logical parent is where it follows.
         let parent_key = v
@@ -49,9 +55,17 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
             .or_else(|| v.get("logicalParentUuid").and_then(Value::as_str));
         let parent = match parent_key {
             None => None,
-            // A parent the file does not hold (a session resumed from another file) starts
-            // the conversation anew.
-            Some(p) => nodes.get(p).copied().flatten(),
+            Some(p) => match nodes.get(p) {
+                Some(node) => *node,
+                // A parent the file does not hold (a line lost, or a session resumed from
+                // another file): it follows the line before it.
+                None => {
+                    t.drop_one(
+                        "links to a parent the file does not hold (followed the line before)",
+                    );
+                    last
+                }
+            },
         };
         let at = millis(v.get("timestamp").and_then(Value::as_str));
         let node = if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 use smith::{ContentBlock, ModelRef, StopReason, ToolCall, ToolResult, Usage};
 
-use super::{ImportError, Item, Line, Transcript, count, millis, model_ref, text_of};
+use super::{ImportError, Item, LineSource, Transcript, count, millis, model_ref, text_of};
 
 /// The response being gathered from consecutive model items.
 #[derive(Default)]
@@ -29,11 +29,15 @@ struct Reader {
     last: Option<usize>,
     /// The latest response's node.
     last_response: Option<usize>,
-    /// Whether the file has per-response usage records (else `token_count` events serve).
+    /// Whether the file has per-response usage records, as far as read (else `token_count`
+    /// events serve).
     usage_records: bool,
+    /// The ids of the items read, and the call ids called and answered: an item met again is
+    /// not read twice.
+    seen: std::collections::HashSet<String>,
 }
 
-pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportError> {
+pub(super) fn read(path: &Path, lines: &mut LineSource<'_>) -> Result<Transcript, ImportError> {
     let mut r = Reader {
         t: Transcript::new("codex"),
         provider: "openai".to_owned(),
@@ -41,11 +45,11 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
         pending: None,
         last: None,
         last_response: None,
-        usage_records: lines
-            .iter()
-            .any(|l| l.value.get("type").and_then(Value::as_str) == Some("token_usage_record")),
+        usage_records: false,
+        seen: std::collections::HashSet::new(),
     };
     for line in lines {
+        let line = line?;
         let v = &line.value;
         let payload = v.get("payload").ok_or_else(|| ImportError::Malformed {
             path: path.to_owned(),
@@ -61,7 +65,8 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
                 }
             }
             Some("response_item") => r.item(payload, at),
-            Some("token_usage_record") if r.usage_records => {
+            Some("token_usage_record") => {
+                r.usage_records = true;
                 if let Some(u) = payload.get("usage") {
                     r.usage_of_latest(usage(u));
                 }
@@ -106,6 +111,26 @@ impl Reader {
                 .unwrap_or_default()
                 .to_owned()
         };
+        // An item met again (the same id, a call made or answered twice) is read once.
+        let kind = p.get("type").and_then(Value::as_str).unwrap_or_default();
+        let key = match kind {
+            "function_call" | "custom_tool_call" | "local_shell_call" => {
+                Some(format!("call {}", s("call_id")))
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                Some(format!("output {}", s("call_id")))
+            }
+            _ => p
+                .get("id")
+                .and_then(Value::as_str)
+                .map(|id| format!("item {id}")),
+        };
+        if let Some(key) = key
+            && !self.seen.insert(key)
+        {
+            self.t.drop_one("repeated items (an id met again)");
+            return;
+        }
         match p.get("type").and_then(Value::as_str) {
             Some("message") => match p.get("role").and_then(Value::as_str) {
                 Some("user") if is_harness(p) => {

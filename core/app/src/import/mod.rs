@@ -18,15 +18,14 @@
 
 mod claude;
 mod codex;
+mod lines;
 mod own;
 mod pi;
 mod write;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
 use smith::{ContentBlock, ModelRef, StopReason, ToolResult, Usage};
 
 pub use own::{Export, Exported};
@@ -161,6 +160,57 @@ impl Transcript {
         self.nodes.len() - 1
     }
 
+    /// Drop each tool result whose call is not on its branch (a file that lost or reordered
+    /// lines): a provider refuses a result that answers no call. What followed it follows
+    /// its parent instead.
+    pub(crate) fn check_calls(&mut self) {
+        let keep: Vec<bool> = (0..self.nodes.len())
+            .map(|i| self.answers_a_call(i))
+            .collect();
+        let dropped = keep.iter().filter(|k| !**k).count();
+        if dropped == 0 {
+            return;
+        }
+        self.drop_many("tool results whose call is not on their branch", dropped);
+        // Old index → new index (a dropped node: its parent's).
+        let mut index: Vec<Option<usize>> = vec![None; self.nodes.len()];
+        let mut nodes = Vec::with_capacity(self.nodes.len() - dropped);
+        for (i, node) in std::mem::take(&mut self.nodes).into_iter().enumerate() {
+            let parent = node.parent.and_then(|p| index[p]);
+            if keep[i] {
+                index[i] = Some(nodes.len());
+                nodes.push(Node { parent, ..node });
+            } else {
+                index[i] = parent;
+            }
+        }
+        self.leaf = self.leaf.and_then(|l| index[l]);
+        self.nodes = nodes;
+    }
+
+    /// Whether node `i` is no tool result, or one whose call a response before it in its turn
+    /// made (the walk stops at the turn's prompt, so it costs a turn, not a history).
+    fn answers_a_call(&self, i: usize) -> bool {
+        let Item::ToolResult(result) = &self.nodes[i].item else {
+            return true;
+        };
+        let mut at = self.nodes[i].parent;
+        while let Some(p) = at {
+            if matches!(self.nodes[p].item, Item::User { .. }) {
+                return false;
+            }
+            if let Item::Assistant { content, .. } = &self.nodes[p].item
+                && content
+                    .iter()
+                    .any(|b| matches!(b, ContentBlock::ToolCall(c) if c.id == result.call_id))
+            {
+                return true;
+            }
+            at = self.nodes[p].parent;
+        }
+        false
+    }
+
     /// The phrases of [`Transcript::dropped`], each with its count.
     #[must_use]
     pub fn dropped_phrases(&self) -> Vec<String> {
@@ -191,7 +241,7 @@ pub enum ImportError {
         what: String,
     },
     /// The file is none of the formats read.
-    #[error("`{}` is not a session file this Smith imports ({found}); it reads Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`), Claude Code sessions (`~/.claude/projects/…/*.jsonl`) and pi sessions (`~/.pi/agent/sessions/…/*.jsonl`)", path.display())]
+    #[error("`{}` is not a session file this Smith imports ({found}); it reads Smith's own export (`smith sessions export ID`), Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`), Claude Code sessions (`~/.claude/projects/…/*.jsonl`) and pi sessions (`~/.pi/agent/sessions/…/*.jsonl`)", path.display())]
     UnknownFormat {
         /// The file.
         path: PathBuf,
@@ -235,7 +285,7 @@ pub(crate) struct Line {
 }
 
 /// Read `path` whole (the format found from its first records), with the SHA-256 of its
-/// bytes.
+/// bytes. `-` reads standard input.
 ///
 /// # Errors
 /// [`ImportError`]; nothing is written in any case.
@@ -244,7 +294,11 @@ pub fn read(path: &Path) -> Result<(Source, String), ImportError> {
         path: path.to_owned(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = if path.as_os_str() == "-" {
+        std::fs::File::open("/dev/stdin").map_err(io)?
+    } else {
+        std::fs::File::open(path).map_err(io)?
+    };
     let len = file.metadata().map_err(io)?.len();
     if len > MAX_FILE_BYTES {
         return Err(ImportError::TooLarge {
@@ -252,110 +306,71 @@ pub fn read(path: &Path) -> Result<(Source, String), ImportError> {
             what: format!("{len} bytes, over the bound of {MAX_FILE_BYTES}"),
         });
     }
-    let (lines, torn, sha256) = lines(path, file)?;
-    let Some(first) = lines.first() else {
+    let mut lines = lines::Lines::new(path, file);
+    // The first records decide the format; the rest are read one at a time.
+    let mut head = Vec::new();
+    while head.len() < DETECT_LINES {
+        match lines.next() {
+            Some(line) => head.push(line?),
+            None => break,
+        }
+    }
+    let Some(first) = head.first() else {
         return Err(ImportError::Empty {
             path: path.to_owned(),
         });
     };
     if own::is_export(&first.value) {
-        if let Some(bytes) = torn {
+        let export = {
+            let mut all = head.into_iter().map(Ok).chain(&mut lines);
+            own::read(path, &mut all)?
+        };
+        if let Some(bytes) = lines.torn() {
             return Err(ImportError::Malformed {
                 path: path.to_owned(),
-                line: lines.last().map_or(1, |l| l.number + 1),
+                line: lines.number(),
                 reason: format!(
                     "a torn last line ({bytes} bytes): the export was cut, so the session would not be whole"
                 ),
             });
         }
-        return Ok((Source::Smith(own::read(path, &lines)?), sha256));
+        return Ok((Source::Smith(export), lines.sha256()));
     }
-    let mut transcript = match detect(&lines) {
-        Some(Format::Codex) => codex::read(path, &lines)?,
-        Some(Format::ClaudeCode) => claude::read(path, &lines)?,
-        Some(Format::Pi) => pi::read(path, &lines)?,
-        None => {
-            return Err(ImportError::UnknownFormat {
-                path: path.to_owned(),
-                found: describe(&first.value),
-            });
+    let format = detect(&head);
+    let found = describe(&first.value);
+    let mut transcript = {
+        let mut all = head.into_iter().map(Ok).chain(&mut lines);
+        match format {
+            Some(Format::Codex) => codex::read(path, &mut all)?,
+            Some(Format::ClaudeCode) => claude::read(path, &mut all)?,
+            Some(Format::Pi) => pi::read(path, &mut all)?,
+            None => {
+                return Err(ImportError::UnknownFormat {
+                    path: path.to_owned(),
+                    found,
+                });
+            }
         }
     };
-    if let Some(bytes) = torn {
+    if let Some(bytes) = lines.torn() {
         transcript.drop_one(format!(
             "torn last line ({bytes} bytes, the tool was writing it)"
         ));
     }
+    transcript.check_calls();
     if transcript.nodes.is_empty() {
         return Err(ImportError::Empty {
             path: path.to_owned(),
         });
     }
-    Ok((Source::Foreign(transcript), sha256))
+    Ok((Source::Foreign(transcript), lines.sha256()))
 }
 
-/// The file's JSON lines (blank ones skipped), the size of a torn last line left out, and the
-/// SHA-256 of every byte read.
-fn lines(
-    path: &Path,
-    file: std::fs::File,
-) -> Result<(Vec<Line>, Option<usize>, String), ImportError> {
-    let mut reader = BufReader::new(file);
-    let mut hasher = Sha256::new();
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut number = 0u64;
-    let mut torn = None;
-    loop {
-        buf.clear();
-        let read = (&mut reader)
-            .take(MAX_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|source| ImportError::Io {
-                path: path.to_owned(),
-                source,
-            })?;
-        if read == 0 {
-            break;
-        }
-        number += 1;
-        hasher.update(&buf);
-        if buf.len() > MAX_LINE_BYTES {
-            return Err(ImportError::TooLarge {
-                path: path.to_owned(),
-                what: format!("line {number} is longer than {MAX_LINE_BYTES} bytes"),
-            });
-        }
-        let complete = buf.ends_with(b"\n");
-        let text = std::str::from_utf8(&buf).map_err(|e| ImportError::Malformed {
-            path: path.to_owned(),
-            line: number,
-            reason: format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1),
-        })?;
-        if text.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(value) if value.is_object() => out.push(Line { number, value }),
-            Ok(_) => {
-                return Err(ImportError::Malformed {
-                    path: path.to_owned(),
-                    line: number,
-                    reason: "not a JSON object".into(),
-                });
-            }
-            Err(_) if !complete => torn = Some(buf.len()),
-            Err(e) => {
-                return Err(ImportError::Malformed {
-                    path: path.to_owned(),
-                    line: number,
-                    reason: format!("not JSON: {e}"),
-                });
-            }
-        }
-    }
-    Ok((out, torn, hex(&hasher.finalize())))
-}
+/// How many first records the format is found from.
+const DETECT_LINES: usize = 64;
+
+/// The lines a format reader is given, in order: each a JSON object, or why the file stopped.
+pub(crate) type LineSource<'a> = dyn Iterator<Item = Result<Line, ImportError>> + 'a;
 
 enum Format {
     Codex,
@@ -443,7 +458,8 @@ pub(crate) fn count(value: Option<&serde_json::Value>) -> Option<u64> {
     value?.as_u64()
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hexadecimal of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes.iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");

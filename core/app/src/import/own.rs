@@ -11,7 +11,7 @@ use serde_json::Value;
 use smith::{EntryId, SessionId};
 use smith_store::{NewEntry, Record, SessionWriter};
 
-use super::{ImportError, Line};
+use super::{ImportError, LineSource};
 
 /// A whole export, read.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,10 +47,11 @@ pub(super) fn is_export(first: &Value) -> bool {
         && first.get("record").is_some()
 }
 
-pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Export, ImportError> {
-    let mut entries = Vec::with_capacity(lines.len());
+pub(super) fn read(path: &Path, lines: &mut LineSource<'_>) -> Result<Export, ImportError> {
+    let mut entries = Vec::new();
     let mut session = None;
     for line in lines {
+        let line = line?;
         let v = &line.value;
         let bad = |reason: String| ImportError::Malformed {
             path: path.to_owned(),
@@ -74,8 +75,13 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Export, ImportError> {
         let id = v.get("id").and_then(Value::as_u64).unwrap_or(0);
         let expected = entries.len() as u64 + 1;
         if id != expected {
+            let hint = if expected == 1 {
+                "; an export made with --branch holds one branch, newest first: export without it"
+            } else {
+                ""
+            };
             return Err(bad(format!(
-                "entry {id} where entry {expected} was due (entries run from 1 without a gap: the export is cut or reordered)"
+                "entry {id} where entry {expected} was due (entries run from 1 without a gap: the export is cut or reordered{hint})"
             )));
         }
         let link = |key: &str| -> Result<Option<u64>, ImportError> {

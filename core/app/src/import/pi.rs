@@ -9,14 +9,19 @@ use std::path::Path;
 use serde_json::Value;
 use smith::{ContentBlock, StopReason, ToolCall, ToolResult, Usage};
 
-use super::{ImportError, Item, Line, Transcript, count, millis, model_ref, text_of};
+use super::{ImportError, Item, Line, LineSource, Transcript, count, millis, model_ref, text_of};
 
 /// The format versions read.
 const SUPPORTED: &str = "versions 2 and 3";
 
-pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportError> {
+pub(super) fn read(path: &Path, lines: &mut LineSource<'_>) -> Result<Transcript, ImportError> {
     let mut t = Transcript::new("pi");
-    let header = &lines[0].value;
+    let Some(header) = lines.next() else {
+        return Err(ImportError::Empty {
+            path: path.to_owned(),
+        });
+    };
+    let header = header?.value;
     let version = header.get("version").and_then(Value::as_u64).unwrap_or(0);
     if !(2..=3).contains(&version) {
         return Err(ImportError::UnsupportedVersion {
@@ -33,12 +38,18 @@ pub(super) fn read(path: &Path, lines: &[Line]) -> Result<Transcript, ImportErro
     // Entry id → the node it became (or, for an entry that became none, its parent's node).
     let mut nodes: HashMap<String, Option<usize>> = HashMap::new();
     let mut last = None;
-    for line in &lines[1..] {
+    for line in lines {
+        let line = line?;
+        let line = &line;
         let v = &line.value;
         let id = v
             .get("id")
             .and_then(Value::as_str)
             .ok_or_else(|| malformed(path, line, "an entry without an `id`"))?;
+        if nodes.contains_key(id) {
+            t.drop_one("repeated entries (an id met again)");
+            continue;
+        }
         let parent = match v.get("parentId").and_then(Value::as_str) {
             None => None,
             Some(p) => *nodes.get(p).ok_or_else(|| {

@@ -22,9 +22,29 @@ pub enum WriteError {
         /// The sessions directory.
         dir: PathBuf,
     },
+    /// Another tool's file with these very bytes was imported already.
+    #[error("this file was imported already, as session {id}")]
+    Imported {
+        /// The session it became.
+        id: SessionId,
+    },
     /// The store's error.
     #[error(transparent)]
     Store(#[from] smith_store::Error),
+}
+
+/// The session an earlier import of a file with SHA-256 `sha256` made, if one is in `store`
+/// (each session's start is read; an unreadable one is passed over).
+fn imported_before(store: &SessionStore, sha256: &str) -> Option<SessionId> {
+    store.list().ok()?.into_iter().find_map(|(id, path)| {
+        let mut reader = smith_store::SessionReader::open(&path).ok()?;
+        match reader.entry(smith::EntryId(1)).ok()?.record {
+            Record::SessionStart(SessionStart {
+                imported: Some(i), ..
+            }) if i.sha256 == sha256 => Some(id),
+            _ => None,
+        }
+    })
 }
 
 /// What [`write`] created.
@@ -82,7 +102,17 @@ pub fn write(
     })?;
     let id = match source {
         super::Source::Smith(export) => export.session,
-        super::Source::Foreign(_) => SessionId::new_now(),
+        super::Source::Foreign(t) => {
+            if let Some(earlier) = imported_before(store, sha256) {
+                return Err(WriteError::Imported { id: earlier });
+            }
+            // Dated by the source's start, so it sorts (and lists) where it began.
+            t.nodes
+                .iter()
+                .find_map(|n| n.timestamp_ms)
+                .and_then(|ms| u64::try_from(ms).ok())
+                .map_or_else(SessionId::new_now, SessionId::new_at)
+        }
     };
     if store.dir().join(smith_store::file_name(&id)).exists() {
         return Err(WriteError::Exists {

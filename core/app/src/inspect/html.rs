@@ -84,11 +84,11 @@ impl Page<'_> {
         let title = branch
             .iter()
             .find_map(|e| match &e.record {
-                Record::Submission(s) => s.input.lines().find(|l| !l.trim().is_empty()),
+                Record::Submission(s) => super::view::title_of(&s.input),
                 _ => None,
             })
-            .unwrap_or("Smith session");
-        let title = self.text(title);
+            .unwrap_or_else(|| "Smith session".to_owned());
+        let title = self.text(&title);
         let _ = write!(
             self.out,
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

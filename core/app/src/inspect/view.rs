@@ -66,7 +66,7 @@ pub struct SessionSummary {
 const TITLE_SEARCH: usize = 16;
 
 /// `input`'s first non-blank line, trimmed and bounded to [`TITLE_CHARS`] characters.
-fn title_of(input: &str) -> Option<String> {
+pub(crate) fn title_of(input: &str) -> Option<String> {
     let line = input.lines().map(str::trim).find(|l| !l.is_empty())?;
     if line.chars().count() <= TITLE_CHARS {
         return Some(line.to_owned());

@@ -56,10 +56,22 @@ pub(super) fn delete(
     args: &DeleteArgs,
     out: &mut Out,
 ) -> Result<u8, CliError> {
+    // Every id is resolved before anything is deleted; each one that names no single session
+    // is said, and nothing is deleted then.
     let mut targets = Vec::with_capacity(args.ids.len());
+    let mut bad = Vec::new();
     for wanted in &args.ids {
-        let (path, id) = find(store, wanted)?;
-        targets.push((id, path));
+        match find(store, wanted) {
+            Ok((path, id)) => targets.push((id, path)),
+            Err(e) => bad.push(e),
+        }
+    }
+    if let Some(mut last) = bad.pop() {
+        for e in &bad {
+            exit::report(&e.message);
+        }
+        last.message.push_str("; nothing was deleted");
+        return Err(last);
     }
     run(store, &targets, args.dry_run, out)
 }

@@ -28,14 +28,19 @@ version, or malformed; 1 when it cannot be read).";
 /// Arguments of `smith sessions import`.
 #[derive(Debug, Args)]
 pub(crate) struct ImportArgs {
-    /// The session file to import.
+    /// The session file to import (`-`: standard input).
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
 }
 
 pub(super) fn run(store: &SessionStore, args: &ImportArgs, out: &mut Out) -> Result<u8, CliError> {
     let cwd = command_error::current_dir()?;
-    let source = cwd.join(&args.file);
+    let source = if args.file.as_os_str() == "-" {
+        args.file.clone()
+    } else {
+        let joined = cwd.join(&args.file);
+        joined.canonicalize().unwrap_or(joined)
+    };
     let (parsed, sha256) = import::read(&source).map_err(|e| {
         let status = match e {
             ImportError::Io { .. } => exit::RUN_FAILED,
@@ -50,6 +55,9 @@ pub(super) fn run(store: &SessionStore, args: &ImportArgs, out: &mut Out) -> Res
             WriteError::Exists { id, .. } => CliError::usage(format!(
                 "cannot import: {e}; nothing was written. To replace it with this copy, delete it first (smith sessions delete {id}; its working-tree snapshots go too unless another session references them)"
             )),
+            WriteError::Imported { id } => CliError::usage(format!(
+                "cannot import: {e}; nothing was written. Continue that one (smith eval --session {id} …), or delete it first to import the file again (smith sessions delete {id})"
+            )),
             WriteError::Store(e) => CliError::new(
                 command_error::store_status(&e),
                 format!(
@@ -63,10 +71,11 @@ pub(super) fn run(store: &SessionStore, args: &ImportArgs, out: &mut Out) -> Res
         .version()
         .map_or_else(String::new, |v| format!(" {v}"));
     exit::report(&format!(
-        "imported {} ({}{version}): {} turns, {} entries",
+        "imported {} ({}{version}): {} turn{}, {} entries",
         source.display(),
         parsed.format(),
         written.turns,
+        if written.turns == 1 { "" } else { "s" },
         written.entries
     ));
     for phrase in parsed.dropped() {
