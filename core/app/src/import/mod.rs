@@ -4,7 +4,7 @@
 //!
 //! Each format module reads its file into a [`Transcript`] — user prompts, model responses
 //! (text, thinking, tool calls, the model, usage, stop reason) and tool results, as a tree when
-//! the format has one — and [`write`] turns it into Smith's records: each prompt a
+//! the format has one — and [`write()`] turns it into Smith's records: each prompt a
 //! `submission` with its user `message`, each response an assistant `message`, each result a
 //! `tool_result`, and a `run_end` where a turn ends, all dated by the source. The
 //! `session_start` records where it came from ([`smith_store::Imported`]): format, version,

@@ -47,7 +47,7 @@ fn imported_before(store: &SessionStore, sha256: &str) -> Option<SessionId> {
     })
 }
 
-/// What [`write`] created.
+/// What [`write()`] created.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
     /// The new session's id.
