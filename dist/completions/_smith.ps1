@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
+            [CompletionResult]::new('effects', 'effects', [CompletionResultType]::ParameterValue, 'List a session''s effects whose outcome is unknown (a crash cut them off), with their evidence, and record your verdict on one')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel''s Landlock, whether the configured mode is enforced, what each mode does)')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the active tools: name, plugin, description, input schema')
@@ -792,6 +793,47 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;sessions;help;help' {
             break
         }
+        'smith;effects' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON record per effect')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Record your verdict on an effect whose outcome is unknown')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'smith;effects;reconcile' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'Why: what you checked (kept with the verdict; at most 4096 bytes)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'smith;effects;help' {
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Record your verdict on an effect whose outcome is unknown')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'smith;effects;help;reconcile' {
+            break
+        }
+        'smith;effects;help;help' {
+            break
+        }
         'smith;trust' {
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
@@ -1114,6 +1156,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
+            [CompletionResult]::new('effects', 'effects', [CompletionResultType]::ParameterValue, 'List a session''s effects whose outcome is unknown (a crash cut them off), with their evidence, and record your verdict on one')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel''s Landlock, whether the configured mode is enforced, what each mode does)')
             [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List the active tools: name, plugin, description, input schema')
@@ -1259,6 +1302,13 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;sessions;prune' {
+            break
+        }
+        'smith;help;effects' {
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Record your verdict on an effect whose outcome is unknown')
+            break
+        }
+        'smith;help;effects;reconcile' {
             break
         }
         'smith;help;trust' {

@@ -37,6 +37,9 @@ _smith() {
             smith,doctor)
                 cmd="smith__subcmd__doctor"
                 ;;
+            smith,effects)
+                cmd="smith__subcmd__effects"
+                ;;
             smith,eval)
                 cmd="smith__subcmd__eval"
                 ;;
@@ -151,6 +154,18 @@ _smith() {
             smith__subcmd__docs__subcmd__help,search)
                 cmd="smith__subcmd__docs__subcmd__help__subcmd__search"
                 ;;
+            smith__subcmd__effects,help)
+                cmd="smith__subcmd__effects__subcmd__help"
+                ;;
+            smith__subcmd__effects,reconcile)
+                cmd="smith__subcmd__effects__subcmd__reconcile"
+                ;;
+            smith__subcmd__effects__subcmd__help,help)
+                cmd="smith__subcmd__effects__subcmd__help__subcmd__help"
+                ;;
+            smith__subcmd__effects__subcmd__help,reconcile)
+                cmd="smith__subcmd__effects__subcmd__help__subcmd__reconcile"
+                ;;
             smith__subcmd__help,auth)
                 cmd="smith__subcmd__help__subcmd__auth"
                 ;;
@@ -171,6 +186,9 @@ _smith() {
                 ;;
             smith__subcmd__help,doctor)
                 cmd="smith__subcmd__help__subcmd__doctor"
+                ;;
+            smith__subcmd__help,effects)
+                cmd="smith__subcmd__help__subcmd__effects"
                 ;;
             smith__subcmd__help,eval)
                 cmd="smith__subcmd__help__subcmd__eval"
@@ -240,6 +258,9 @@ _smith() {
                 ;;
             smith__subcmd__help__subcmd__docs,search)
                 cmd="smith__subcmd__help__subcmd__docs__subcmd__search"
+                ;;
+            smith__subcmd__help__subcmd__effects,reconcile)
+                cmd="smith__subcmd__help__subcmd__effects__subcmd__reconcile"
                 ;;
             smith__subcmd__help__subcmd__mcp,add)
                 cmd="smith__subcmd__help__subcmd__mcp__subcmd__add"
@@ -503,7 +524,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1346,6 +1367,120 @@ _smith() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        smith__subcmd__effects)
+            opts="-c -h -V --json --config --disable-plugin --allow-process --sandbox --permission-mode --help --version reconcile help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__effects__subcmd__help)
+            opts="reconcile help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__effects__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__effects__subcmd__help__subcmd__reconcile)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__effects__subcmd__reconcile)
+            opts="-c -h -V --note --config --disable-plugin --allow-process --sandbox --permission-mode --help --version applied not-applied"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --note)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         smith__subcmd__eval)
             opts="-m -c -h -V --model --thinking --json --session --continue --session-id --dedup-key --no-session --script --stdin --image --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1413,7 +1548,7 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions trust doctor tools plugins auth secrets models completions help"
+            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1639,6 +1774,34 @@ _smith() {
         smith__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__effects)
+            opts="reconcile"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__effects__subcmd__reconcile)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
+            cand effects 'List a session''s effects whose outcome is unknown (a crash cut them off), with their evidence, and record your verdict on one'
             cand trust 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
             cand doctor 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel''s Landlock, whether the configured mode is enforced, what each mode does)'
             cand tools 'List the active tools: name, plugin, description, input schema'
@@ -718,6 +719,42 @@ set edit:completion:arg-completer[smith] = {|@words|
         }
         &'smith;sessions;help;help'= {
         }
+        &'smith;effects'= {
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --json 'One JSON record per effect'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand reconcile 'Record your verdict on an effect whose outcome is unknown'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;effects;reconcile'= {
+            cand --note 'Why: what you checked (kept with the verdict; at most 4096 bytes)'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'smith;effects;help'= {
+            cand reconcile 'Record your verdict on an effect whose outcome is unknown'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'smith;effects;help;reconcile'= {
+        }
+        &'smith;effects;help;help'= {
+        }
         &'smith;trust'= {
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
             cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
@@ -1006,6 +1043,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
+            cand effects 'List a session''s effects whose outcome is unknown (a crash cut them off), with their evidence, and record your verdict on one'
             cand trust 'Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or revoke that trust)'
             cand doctor 'Report what this machine offers Smith: the OS sandbox the programs tools run start in (the kernel''s Landlock, whether the configured mode is enforced, what each mode does)'
             cand tools 'List the active tools: name, plugin, description, input schema'
@@ -1114,6 +1152,11 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;sessions;delete'= {
         }
         &'smith;help;sessions;prune'= {
+        }
+        &'smith;help;effects'= {
+            cand reconcile 'Record your verdict on an effect whose outcome is unknown'
+        }
+        &'smith;help;effects;reconcile'= {
         }
         &'smith;help;trust'= {
         }

@@ -473,6 +473,25 @@ impl Session {
         Ok(())
     }
 
+    /// Record a person's verdict on the effect `effect_id` whose outcome was unknown: an
+    /// `effect_verdict` entry paired with the effect's completion entry `completion`, on the
+    /// selected branch, durable before this returns. Which effects may be reconciled is the
+    /// caller's to check.
+    ///
+    /// # Errors
+    /// The store's write errors; nothing changed.
+    pub fn record_verdict(
+        &mut self,
+        completion: EntryId,
+        verdict: smith_store::EffectVerdict,
+    ) -> Result<EntryId, smith_store::Error> {
+        let ids = self.writer.lock().append_entries(&[NewEntry {
+            record: Record::EffectVerdict(verdict),
+            pair: Some(completion),
+        }])?;
+        Ok(ids[0])
+    }
+
     /// Record `mode` as the branch's permission mode: a `state` record owned by Smith
     /// (`smith`, `permissions-mode`, branch scope), durable before this returns.
     ///

@@ -74,6 +74,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod settings;
 pub mod state;
+pub mod verdicts;
 
 use std::path::{Path, PathBuf};
 

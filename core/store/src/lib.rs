@@ -39,9 +39,9 @@ pub use reader::{
     CommitReader, ReadOutcome, SessionReader, SessionState, read_session, writer_active,
 };
 pub use record::{
-    Abort, Attachment, Checkpoint, ClientCall, Entry, EntryHead, Imported, MessageRecord,
-    ModelChange, NewEntry, Record, RunEnd, SecretRegistration, SessionStart, Submission,
-    ToolResultRecord, Withdrawal, entry_frame, entry_payload, redact_record,
+    Abort, Attachment, Checkpoint, ClientCall, EffectVerdict, Entry, EntryHead, Imported,
+    MessageRecord, ModelChange, NewEntry, Record, RunEnd, SecretRegistration, SessionStart,
+    Submission, ToolResultRecord, Withdrawal, entry_frame, entry_payload, redact_record,
 };
 pub use request::{
     Carried, Compaction, CompactionAsk, CompactionStarted, ContextEdit, EditChange, EditOp,

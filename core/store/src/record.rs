@@ -203,6 +203,20 @@ pub struct Checkpoint {
     pub requires: Vec<String>,
 }
 
+/// Body of record kind 22, `effect_verdict`: a person's verdict on an effect whose outcome was
+/// recorded `unknown` (spec: Durable effect boundary — "Unknown → Reconciled: explicit
+/// reconciliation"). It pairs with the effect's `effect_completion`, which stays as recorded
+/// with its evidence; a later verdict on the same effect replaces an earlier one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EffectVerdict {
+    /// The effect's id (its intent's `effect_id`).
+    pub effect_id: String,
+    /// What the person found: `applied` or `not-applied`.
+    pub outcome: smith::EffectOutcome,
+    /// Why, in their words (may be empty).
+    pub note: String,
+}
+
 /// Body of record kind 9, `abort`: a recorded request to abort the work of the submission it
 /// pairs with (spec: Submission and receipts — aborting work is an authorized operation with
 /// recorded cancellation intent). It does not settle the work: the work winds down at its
@@ -260,6 +274,8 @@ pub enum Record {
     Vcs(crate::VcsRecord),
     /// Kind 21: a plugin's branch or session state was set or removed.
     State(crate::StateRecord),
+    /// Kind 22: a verdict on an effect whose outcome was unknown.
+    EffectVerdict(EffectVerdict),
     /// A kind this build does not know.
     Unknown {
         /// Its record kind.
@@ -316,6 +332,8 @@ impl Record {
     pub const VCS: u16 = 20;
     /// Record kind of [`Record::State`].
     pub const STATE: u16 = 21;
+    /// Record kind of [`Record::EffectVerdict`].
+    pub const EFFECT_VERDICT: u16 = 22;
 
     /// The record kind number written in the entry metadata.
     pub fn kind(&self) -> u16 {
@@ -341,6 +359,7 @@ impl Record {
             Record::Compaction(_) => Self::COMPACTION,
             Record::Vcs(_) => Self::VCS,
             Record::State(_) => Self::STATE,
+            Record::EffectVerdict(_) => Self::EFFECT_VERDICT,
             Record::Unknown { kind, .. } => *kind,
         }
     }
@@ -372,6 +391,7 @@ impl Record {
             Record::Compaction(_) => "compaction",
             Record::Vcs(_) => "vcs",
             Record::State(_) => "state",
+            Record::EffectVerdict(_) => "effect_verdict",
             Record::Unknown { .. } => "unknown",
         }
     }
@@ -419,6 +439,7 @@ impl Record {
             Record::Compaction(r) => cbor(r, out),
             Record::Vcs(r) => cbor(r, out),
             Record::State(r) => cbor(r, out),
+            Record::EffectVerdict(r) => cbor(r, out),
             Record::Unknown { body, .. } => {
                 out.extend_from_slice(body);
                 Ok(())
@@ -472,6 +493,7 @@ impl Record {
             Self::COMPACTION => Record::Compaction(cbor(body)?),
             Self::VCS => Record::Vcs(cbor(body)?),
             Self::STATE => Record::State(cbor(body)?),
+            Self::EFFECT_VERDICT => Record::EffectVerdict(cbor(body)?),
             other => Record::Unknown {
                 kind: other,
                 body: body.to_vec(),

@@ -234,6 +234,17 @@ fn record() -> impl Strategy<Value = Record> {
             ),
         ".{0,40}".prop_map(|reason| Record::Abort(smith_store::Abort { reason })),
         ".{0,40}".prop_map(|reason| Record::Withdrawal(smith_store::Withdrawal { reason })),
+        ("[a-z0-9/_-]{1,24}", any::<bool>(), ".{0,40}").prop_map(|(effect_id, applied, note)| {
+            Record::EffectVerdict(smith_store::EffectVerdict {
+                effect_id,
+                outcome: if applied {
+                    smith::EffectOutcome::Applied
+                } else {
+                    smith::EffectOutcome::NotApplied
+                },
+                note,
+            })
+        }),
         (
             "[A-Za-z0-9_.-]{1,64}",
             proptest::option::of(".{0,40}"),

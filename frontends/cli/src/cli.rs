@@ -95,6 +95,7 @@ impl Command {
             Self::Docs(_) => "docs",
             Self::Config(_) => "config",
             Self::Sessions(_) => "sessions",
+            Self::Effects(_) => "effects",
             Self::Trust(_) => "trust",
             Self::Doctor(_) => "doctor",
             Self::Tools(_) => "tools",
@@ -211,6 +212,10 @@ pub(crate) enum Command {
     /// show the model.
     #[command(after_help = SESSIONS_AFTER_HELP)]
     Sessions(SessionsArgs),
+    /// List a session's effects whose outcome is unknown (a crash cut them off), with their
+    /// evidence, and record your verdict on one.
+    #[command(after_help = crate::commands::effects::EFFECTS_AFTER_HELP)]
+    Effects(crate::commands::effects::EffectsArgs),
     /// Trust a project so its `.smith/config.kdl` applies and its tools may run programs (or
     /// revoke that trust).
     #[command(after_help = TRUST_AFTER_HELP)]

@@ -158,6 +158,7 @@ pub fn main() -> ExitCode {
         Some(cli::Command::Secrets(args)) => commands::secrets::run(args, &cli.global),
         Some(cli::Command::Models(args)) => models::run(args, &cli.global),
         Some(cli::Command::Sessions(args)) => sessions::run(args),
+        Some(cli::Command::Effects(args)) => commands::effects::run(args),
         Some(cli::Command::Completions(args)) => completions::run(&args),
         None => commands::tui::run(&cli.tui, &cli.global),
     };

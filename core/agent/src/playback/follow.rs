@@ -158,6 +158,9 @@ impl Turn {
             Record::Abort(a) => {
                 self.abort = Some(transcript::abort_notice(a));
             }
+            Record::EffectVerdict(v) => {
+                sink.emit(verdict(v));
+            }
             Record::Vcs(v) => {
                 if let Some(notice) = transcript::vcs_notice(v) {
                     sink.emit(notice);
@@ -382,6 +385,26 @@ impl Turn {
 }
 
 /// The warning that effect `intent` is unknown, `how` saying why.
+/// A person's verdict on an unknown effect, where it was recorded.
+fn verdict(v: &smith_store::EffectVerdict) -> Intent {
+    Intent::Notice {
+        level: NoticeLevel::Info,
+        text: format!(
+            "effect {} reconciled: {}{}",
+            v.effect_id,
+            match v.outcome {
+                smith::EffectOutcome::Applied => "it happened (applied)",
+                _ => "it did not happen (not applied)",
+            },
+            if v.note.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", v.note)
+            }
+        ),
+    }
+}
+
 fn unknown(intent: &smith::EffectIntent, how: &str) -> Intent {
     let target = intent
         .target

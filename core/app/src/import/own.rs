@@ -156,6 +156,7 @@ fn record(kind: &str, body: Value) -> Result<Record, String> {
         "compaction" => Record::Compaction(de(kind, body)?),
         "vcs" => Record::Vcs(de(kind, body)?),
         "state" => Record::State(de(kind, body)?),
+        "effect_verdict" => Record::EffectVerdict(de(kind, body)?),
         "unknown" => {
             let number = body.get("record_kind").and_then(Value::as_u64).unwrap_or(0);
             return Err(format!(

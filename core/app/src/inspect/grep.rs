@@ -106,6 +106,7 @@ pub fn searchable_texts(record: &Record) -> Vec<String> {
             })
             .collect(),
         Record::Compaction(c) => vec![c.summary.clone()],
+        Record::EffectVerdict(v) => vec![v.note.clone()],
         Record::State(s) => vec![format!(
             "{} {} {}",
             s.owner,

@@ -208,6 +208,16 @@ fn summary(entry: &Entry) -> String {
                 .map_or_else(|| "this entry".to_owned(), |k| format!("entry {k}")),
             c.summary
         ),
+        Stored::EffectVerdict(v) => format!(
+            "verdict on effect {}: {}{}",
+            v.effect_id,
+            v.outcome.as_str(),
+            if v.note.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", v.note)
+            }
+        ),
         Stored::State(s) => format!(
             "{} {} ({} v{}): {}",
             s.owner,

@@ -266,6 +266,8 @@ pub enum KnownRecord<'a> {
     Vcs(&'a smith_store::VcsRecord),
     /// Kind 21.
     State(&'a smith_store::StateRecord),
+    /// Kind 22.
+    EffectVerdict(&'a smith_store::EffectVerdict),
 }
 
 impl<'a> RecordView<'a> {
@@ -292,6 +294,7 @@ impl<'a> RecordView<'a> {
             Stored::Compaction(r) => KnownRecord::Compaction(r),
             Stored::Vcs(r) => KnownRecord::Vcs(r),
             Stored::State(r) => KnownRecord::State(r),
+            Stored::EffectVerdict(r) => KnownRecord::EffectVerdict(r),
             Stored::EffectCompletion(r) => {
                 return Self::EffectCompletion {
                     effect_id: &r.effect_id,

@@ -66,11 +66,20 @@ pub(super) fn read(
     };
     // Session state is the latest written anywhere in the file, also on other branches.
     let mut session = SessionRecords::default();
-    reader.for_each_of_kinds(1..=last, &[Record::STATE], |entry| {
-        if let Record::State(r) = entry.record {
-            session.push(entry.id.0, r);
-        }
-    })?;
+    // A verdict on an unknown effect stands for its outcome, wherever it was recorded (the
+    // latest one).
+    let mut verdicts: HashMap<String, smith::EffectOutcome> = HashMap::new();
+    reader.for_each_of_kinds(
+        1..=last,
+        &[Record::STATE, Record::EFFECT_VERDICT],
+        |entry| match entry.record {
+            Record::State(r) => session.push(entry.id.0, r),
+            Record::EffectVerdict(v) => {
+                verdicts.insert(v.effect_id, v.outcome);
+            }
+            _ => {}
+        },
+    )?;
     let mut state = StateAt::default();
     let mut out = Recorded::default();
     let mut at: HashMap<String, usize> = HashMap::new();
@@ -123,6 +132,12 @@ pub(super) fn read(
                             (&intent.target, c.evidence["snapshot"].as_str())
                     {
                         out.snapshot = Some((root.clone(), id.to_owned()));
+                    }
+                    let mut c = c;
+                    if c.outcome == smith::EffectOutcome::Unknown
+                        && let Some(verdict) = verdicts.get(&c.effect_id)
+                    {
+                        c.outcome = *verdict;
                     }
                     out.calls[n].effects[e].1 = Some(c);
                 }

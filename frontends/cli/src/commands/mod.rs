@@ -6,6 +6,7 @@ pub(crate) mod completions;
 pub(crate) mod config;
 pub(crate) mod docs;
 pub(crate) mod doctor;
+pub(crate) mod effects;
 pub(crate) mod eval;
 pub(crate) mod history;
 pub(crate) mod mcp;

@@ -152,7 +152,7 @@ pub(crate) fn run(args: SessionsArgs) -> Result<u8, CliError> {
 /// The session `wanted` names (an id or a unique prefix; `last`: the session most recently
 /// written among those started in this directory, else in the nearest directory above it in
 /// its project).
-fn find(store: &SessionStore, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
+pub(crate) fn find(store: &SessionStore, wanted: &str) -> Result<(PathBuf, SessionId), CliError> {
     if wanted == smith_app::runner::target::LAST {
         let cwd = command_error::current_dir()?;
         return store

@@ -1,0 +1,255 @@
+//! Effects whose outcome is unknown, and a person's verdict on them (`smith effects`; spec:
+//! Durable effect boundary — "Unknown → Reconciled: explicit reconciliation"). An effect is
+//! unknown when its completion says so (the process died between intent and completion, or
+//! a program's effect could not be judged), or when no completion is recorded yet (the
+//! session was not opened since its writer died). A verdict — applied or not applied, with a
+//! note — is an `effect_verdict` record paired with the completion, which stays as recorded
+//! with its evidence; replay shows it, and re-execution compares against it.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use smith::{EffectOutcome, EntryId, SessionId};
+use smith_store::{EffectVerdict, Record, SessionReader};
+
+/// The longest verdict note, in bytes.
+pub const MAX_NOTE_BYTES: usize = 4096;
+
+/// An effect whose outcome is unknown.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct UnknownEffect {
+    /// The effect's id.
+    pub effect_id: String,
+    /// Its kind (`fs.write`, `process.run`, …).
+    pub effect: String,
+    /// What it acted on, when recorded (a path, a program).
+    pub target: Option<String>,
+    /// The tool call it belonged to.
+    pub call_id: String,
+    /// The plugin that asked for it (`id@version#generation`).
+    pub plugin: String,
+    /// The intent's entry.
+    pub intent: EntryId,
+    /// The completion's entry, when one is recorded.
+    pub completion: Option<EntryId>,
+    /// What the completion says (its output, as text).
+    pub output: Option<String>,
+    /// The completion's evidence.
+    pub evidence: serde_json::Value,
+    /// The verdict recorded on it, the latest when several are.
+    pub verdict: Option<Verdict>,
+}
+
+/// A verdict as recorded.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Verdict {
+    /// `applied` or `not-applied`.
+    pub outcome: EffectOutcome,
+    /// The note.
+    pub note: String,
+    /// Its entry.
+    pub entry: EntryId,
+    /// When it was recorded: milliseconds since the Unix epoch, UTC.
+    pub timestamp_ms: i64,
+}
+
+/// Every effect of session `path` whose outcome is unknown, in intent order, on every branch,
+/// with the verdict recorded on each.
+///
+/// # Errors
+/// The store's read errors.
+pub fn unknown_effects(path: &Path) -> Result<Vec<UnknownEffect>, smith_store::Error> {
+    let mut reader = SessionReader::open(path)?;
+    let last = reader.state().last_id;
+    let kinds = [
+        Record::EFFECT_INTENT,
+        Record::EFFECT_COMPLETION,
+        Record::EFFECT_VERDICT,
+    ];
+    let mut effects: Vec<UnknownEffect> = Vec::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut settled: Vec<bool> = Vec::new();
+    reader.for_each_of_kinds(1..=last, &kinds, |entry| match entry.record {
+        Record::EffectIntent(i) => {
+            by_id.insert(i.effect_id.clone(), effects.len());
+            settled.push(false);
+            effects.push(UnknownEffect {
+                effect_id: i.effect_id,
+                effect: i.effect,
+                target: i.target,
+                call_id: i.call_id,
+                plugin: i.plugin,
+                intent: entry.id,
+                completion: None,
+                output: None,
+                evidence: serde_json::Value::Null,
+                verdict: None,
+            });
+        }
+        Record::EffectCompletion(c) => {
+            if let Some(&n) = by_id.get(&c.effect_id) {
+                let e = &mut effects[n];
+                settled[n] = !c.uncertain(&e.effect);
+                e.completion = Some(entry.id);
+                e.output = Some(String::from_utf8_lossy(&c.output).into_owned());
+                e.evidence = c.evidence;
+            }
+        }
+        Record::EffectVerdict(v) => {
+            if let Some(&n) = by_id.get(&v.effect_id) {
+                effects[n].verdict = Some(Verdict {
+                    outcome: v.outcome,
+                    note: v.note,
+                    entry: entry.id,
+                    timestamp_ms: entry.timestamp_ms,
+                });
+            }
+        }
+        _ => {}
+    })?;
+    Ok(effects
+        .into_iter()
+        .zip(settled)
+        .filter(|(_, settled)| !settled)
+        .map(|(e, _)| e)
+        .collect())
+}
+
+/// Why a verdict was not recorded. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReconcileError {
+    /// The session has no effect with that id.
+    #[error("session {session} has no effect `{effect_id}`{}", known_list(known))]
+    NoSuchEffect {
+        /// The session.
+        session: SessionId,
+        /// The id given.
+        effect_id: String,
+        /// Its unknown effects' ids (at most 5).
+        known: Vec<String>,
+    },
+    /// The effect's outcome is known: there is nothing to reconcile.
+    #[error(
+        "effect `{effect_id}` ended `{outcome}`, not unknown: only an unknown outcome takes a verdict"
+    )]
+    NotUnknown {
+        /// The effect.
+        effect_id: String,
+        /// Its recorded outcome.
+        outcome: &'static str,
+    },
+    /// A verdict is `applied` or `not-applied`.
+    #[error("a verdict is `applied` or `not-applied`, not `unknown`")]
+    UnknownVerdict,
+    /// The note is longer than [`MAX_NOTE_BYTES`].
+    #[error("the note is {0} bytes, over the bound of {MAX_NOTE_BYTES}")]
+    NoteTooLong(usize),
+    /// The store's error (another process writes the session, damage, I/O).
+    #[error(transparent)]
+    Store(#[from] smith_store::Error),
+}
+
+fn known_list(known: &[String]) -> String {
+    if known.is_empty() {
+        "; it has no effect of unknown outcome".to_owned()
+    } else {
+        format!("; its unknown effects: {}", known.join(", "))
+    }
+}
+
+/// What [`reconcile`] recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reconciled {
+    /// The effect, as it was before the verdict.
+    pub effect: UnknownEffect,
+    /// The verdict's entry.
+    pub entry: EntryId,
+    /// Whether it replaces an earlier verdict.
+    pub replaced: Option<Verdict>,
+}
+
+/// Record the verdict `outcome` (with `note`) on effect `effect_id` of session `id` at
+/// `path`, as its writer: refused while another process writes the session. A session whose
+/// last turn was cut off is settled first, as any opening does (its open effects get their
+/// `unknown` completions), so an effect without a completion can be reconciled too.
+///
+/// # Errors
+/// [`ReconcileError`]; nothing is written then.
+pub fn reconcile(
+    path: &Path,
+    id: SessionId,
+    effect_id: &str,
+    outcome: EffectOutcome,
+    note: &str,
+) -> Result<Reconciled, ReconcileError> {
+    if outcome == EffectOutcome::Unknown {
+        return Err(ReconcileError::UnknownVerdict);
+    }
+    if note.len() > MAX_NOTE_BYTES {
+        return Err(ReconcileError::NoteTooLong(note.len()));
+    }
+    // Checked before the writer opens, so a refusal writes nothing.
+    let before = unknown_effects(path)?;
+    let Some(found) = before.iter().find(|e| e.effect_id == effect_id).cloned() else {
+        return Err(known_outcome(path, id, effect_id, &before)?);
+    };
+    let opened = smith_agent::Session::open(path, id)?;
+    let mut session = opened.session;
+    // Opening settled a cut-off turn: the effect now has its completion.
+    let completion = match found.completion {
+        Some(c) => c,
+        None => unknown_effects(path)?
+            .into_iter()
+            .find(|e| e.effect_id == effect_id)
+            .and_then(|e| e.completion)
+            .unwrap_or(found.intent),
+    };
+    let entry = session.record_verdict(
+        completion,
+        EffectVerdict {
+            effect_id: effect_id.to_owned(),
+            outcome,
+            note: note.to_owned(),
+        },
+    )?;
+    session.close()?;
+    Ok(Reconciled {
+        replaced: found.verdict.clone(),
+        effect: found,
+        entry,
+    })
+}
+
+/// The error for an effect that is not among the unknown ones: known, or absent.
+fn known_outcome(
+    path: &Path,
+    id: SessionId,
+    effect_id: &str,
+    unknown: &[UnknownEffect],
+) -> Result<ReconcileError, smith_store::Error> {
+    let mut reader = SessionReader::open(path)?;
+    let last = reader.state().last_id;
+    let mut outcome = None;
+    reader.for_each_of_kinds(1..=last, &[Record::EFFECT_COMPLETION], |entry| {
+        if let Record::EffectCompletion(c) = entry.record
+            && c.effect_id == effect_id
+        {
+            outcome = Some(c.outcome.as_str());
+        }
+    })?;
+    Ok(match outcome {
+        Some(outcome) => ReconcileError::NotUnknown {
+            effect_id: effect_id.to_owned(),
+            outcome,
+        },
+        None => ReconcileError::NoSuchEffect {
+            session: id,
+            effect_id: effect_id.to_owned(),
+            known: unknown
+                .iter()
+                .take(5)
+                .map(|e| e.effect_id.clone())
+                .collect(),
+        },
+    })
+}
