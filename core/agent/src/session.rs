@@ -73,6 +73,10 @@ pub struct OpenedSession {
     pub truncated: Option<TornTail>,
     /// Damaged changes in the middle of the file that were skipped (left unchanged).
     pub skipped: Vec<Skipped>,
+    /// The effects a dead process left between intent and completion, completed as
+    /// `unknown` by this opening (their effect ids, in intent order): never run again, they
+    /// await a person's verdict.
+    pub unknown_effects: Vec<String>,
 }
 
 impl Session {
@@ -143,6 +147,15 @@ impl Session {
         if !unknown.is_empty() {
             writer.append_entries(&unknown)?;
         }
+        let unknown_effects: Vec<String> = unknown
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::EffectCompletion(c) if c.outcome == smith::EffectOutcome::Unknown => {
+                    Some(c.effect_id.clone())
+                }
+                _ => None,
+            })
+            .collect();
         let live = !work.live.is_empty()
             || !work.inherited_open.is_empty()
             || !work.inherited_queued.is_empty()
@@ -172,6 +185,7 @@ impl Session {
             session,
             truncated: recovery.truncated,
             skipped: recovery.skipped,
+            unknown_effects,
         })
     }
 

@@ -233,3 +233,39 @@ fn bad_reconciliations_are_refused_and_write_nothing() {
         stderr(&none)
     );
 }
+
+#[test]
+fn reopening_after_the_crash_says_which_effects_ended_unknown_and_where_to_look() {
+    let env = Env::new();
+    let (session, _) = env.session_killed_mid_effect();
+    let out = env.run(&[
+        "eval",
+        "--session",
+        &session,
+        "-m",
+        "scripted/demo",
+        "what happened?",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "session {session}: 1 effect cut off by the end of an earlier process ended with an unknown outcome (c1/1); it is never run again — `smith effects {session}` lists them"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // Said once: the next opening has nothing new to recover.
+    let again = env.run(&[
+        "eval",
+        "--session",
+        &session,
+        "-m",
+        "scripted/demo",
+        "and now?",
+    ]);
+    assert!(
+        !stderr(&again).contains("unknown outcome"),
+        "{}",
+        stderr(&again)
+    );
+}

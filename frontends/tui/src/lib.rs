@@ -497,6 +497,9 @@ pub fn open_notices(
                     format!("{n} — see `smith sessions verify {id}`")
                 }
                 OpenNotice::Recovered { .. } => n.to_string(),
+                OpenNotice::UnknownEffects { id, .. } => {
+                    format!("{n} — `smith effects {id}` lists them and records your verdict")
+                }
                 OpenNotice::StartedElsewhere { started, .. } => {
                     format!("{n} (start smith in {started} to work there)")
                 }

@@ -70,6 +70,14 @@ pub enum OpenNotice {
         /// Where and why.
         skipped: Skipped,
     },
+    /// Opening found effects a dead process left between intent and completion and recorded
+    /// their outcome as unknown: they are never run again, and await a person's verdict.
+    UnknownEffects {
+        /// The session.
+        id: SessionId,
+        /// Their effect ids, in intent order.
+        effects: Vec<String>,
+    },
     /// The session was started in another directory than the one its tools now run in.
     StartedElsewhere {
         /// The session.
@@ -93,6 +101,18 @@ impl std::fmt::Display for OpenNotice {
                 f,
                 "session {id} has a damaged change at byte {} ({}); it is skipped and left unchanged",
                 skipped.damage_at, skipped.reason
+            ),
+            Self::UnknownEffects { id, effects } => write!(
+                f,
+                "session {id}: {} effect{} cut off by the end of an earlier process ended with an unknown outcome ({}); {} never run again",
+                effects.len(),
+                if effects.len() == 1 { "" } else { "s" },
+                effects.join(", "),
+                if effects.len() == 1 {
+                    "it is"
+                } else {
+                    "they are"
+                }
             ),
             Self::StartedElsewhere { id, started, here } => write!(
                 f,
@@ -449,6 +469,12 @@ fn notices_of(
         .collect();
     if let Some(tail) = opened.truncated {
         notices.push(OpenNotice::Recovered { id, tail });
+    }
+    if !opened.unknown_effects.is_empty() {
+        notices.push(OpenNotice::UnknownEffects {
+            id,
+            effects: opened.unknown_effects,
+        });
     }
     (opened.session, notices)
 }

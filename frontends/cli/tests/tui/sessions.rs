@@ -497,3 +497,15 @@ fn a_new_session_says_where_it_is_and_leaving_says_how_to_come_back() {
         "smith: resume this session with: smith --session {id}"
     ));
 }
+
+#[test]
+fn a_session_reopened_after_a_crash_names_its_unknown_effects() {
+    let env = Env::new();
+    let (session, _) = env.session_killed_mid_effect();
+    let pane = Pane::start(&env, &["--session", &session], &[]);
+    pane.wait_for_text("unknown outcome (c1/1)");
+    let screen = pane.screen();
+    assert!(screen.contains("smith effects"), "{screen}");
+    quit(&pane);
+    pane.assert_restored();
+}

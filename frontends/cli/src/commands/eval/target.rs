@@ -153,6 +153,9 @@ pub(crate) fn report_open_notices(notices: &[smith_app::runner::target::OpenNoti
                 note(&format!("{notice} — see `smith sessions verify {id}`"))
             }
             OpenNotice::Recovered { .. } => note(&notice.to_string()),
+            OpenNotice::UnknownEffects { id, .. } => note(&format!(
+                "{notice} — `smith effects {id}` lists them and records your verdict"
+            )),
             OpenNotice::StartedElsewhere { started, .. } => {
                 note(&format!("{notice} (run smith in {started} to work there)"))
             }
