@@ -118,7 +118,12 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
             ("session-format", "Committed changes and acknowledgement"),
             ("session-format", "What a reader does with damage"),
             ("sessions", "Sessions"),
+            ("recovery", "What happens when you open the session again"),
         ],
+    ),
+    (
+        "a crash left an effect unknown, how do I say whether it happened",
+        &[("recovery", "Look, then say what happened")],
     ),
     ("how much did a run cost", &[("models", "Usage and cost")]),
     (

@@ -28,6 +28,9 @@ pub struct UnknownEffect {
     pub call_id: String,
     /// The plugin that asked for it (`id@version#generation`).
     pub plugin: String,
+    /// What it was asked to do (the command of a program, the content of a write…), as the
+    /// intent recorded it.
+    pub input: serde_json::Value,
     /// The intent's entry.
     pub intent: EntryId,
     /// The completion's entry, when one is recorded.
@@ -53,13 +56,39 @@ pub struct Verdict {
     pub timestamp_ms: i64,
 }
 
+/// The unknown effects of a session, and the damaged changes the reading skipped (an effect
+/// recorded there is not known, so the list may be short of it).
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// The effects, in intent order.
+    pub effects: Vec<UnknownEffect>,
+    /// The damaged changes skipped.
+    pub skipped: Vec<smith_store::Skipped>,
+}
+
 /// Every effect of session `path` whose outcome is unknown, in intent order, on every branch,
-/// with the verdict recorded on each.
+/// with the verdict recorded on each; and the damage the reading met.
+///
+/// # Errors
+/// The store's read errors.
+pub fn list(path: &Path) -> Result<Listing, smith_store::Error> {
+    let mut reader = SessionReader::open(path)?;
+    let effects = unknown_in(&mut reader)?;
+    Ok(Listing {
+        effects,
+        skipped: reader.skipped().to_vec(),
+    })
+}
+
+/// Every effect of session `path` whose outcome is unknown (as [`list`], without the damage).
 ///
 /// # Errors
 /// The store's read errors.
 pub fn unknown_effects(path: &Path) -> Result<Vec<UnknownEffect>, smith_store::Error> {
-    let mut reader = SessionReader::open(path)?;
+    unknown_in(&mut SessionReader::open(path)?)
+}
+
+fn unknown_in(reader: &mut SessionReader) -> Result<Vec<UnknownEffect>, smith_store::Error> {
     let last = reader.state().last_id;
     let kinds = [
         Record::EFFECT_INTENT,
@@ -79,6 +108,7 @@ pub fn unknown_effects(path: &Path) -> Result<Vec<UnknownEffect>, smith_store::E
                 target: i.target,
                 call_id: i.call_id,
                 plugin: i.plugin,
+                input: i.input,
                 intent: entry.id,
                 completion: None,
                 output: None,

@@ -156,10 +156,37 @@ impl Out {
                 format!("cannot encode a record as JSON: {e}"),
             )
         })?;
-        self.line(&text)
+        // Lossless and safe for a terminal: serde_json escapes C0 controls; DEL and the C1
+        // controls (which it leaves raw) are escaped too, so a record read back is the record
+        // written (an export imported again gives the same bytes).
+        let text = exit::redact(&text);
+        let text = escape_c1(&text);
+        if self.raw(&text)? {
+            self.raw("\n")
+        } else {
+            Ok(false)
+        }
     }
 
     pub(crate) fn finish(&mut self) {
         let _ = self.out.flush();
     }
+}
+
+/// `json` with DEL and the C1 controls (U+0080–U+009F) written as `\u00XX` escapes; they occur
+/// only inside JSON strings, where the escape means the same character.
+fn escape_c1(json: &str) -> std::borrow::Cow<'_, str> {
+    let needs = |c: char| c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c);
+    if !json.chars().any(needs) {
+        return std::borrow::Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if needs(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }

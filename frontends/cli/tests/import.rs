@@ -683,3 +683,31 @@ fn the_same_file_twice_is_refused_and_stdin_and_a_byte_order_mark_are_read() {
     let text = refused(&third, &own, 2);
     assert!(text.contains("is a Smith session file itself"), "{text}");
 }
+
+#[test]
+fn control_characters_survive_the_export_and_import_round_trip() {
+    let env = Env::new();
+    let prompt = "c1 \u{85} next line, \u{9b}31m csi, \u{7f} del";
+    let out = env.run(&["eval", "-m", "scripted/demo", prompt]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let id = env.session_files()[0]
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let exported = env.run(&["sessions", "export", &id]).stdout;
+    let text = String::from_utf8(exported.clone()).unwrap();
+    // Escaped in the JSON, so a terminal never acts on them and a reader gets them back.
+    assert!(text.contains("\\u0085") && text.contains("\\u009b") && text.contains("\\u007f"));
+    assert!(!text.contains('\u{85}') && !text.contains('\u{fffd}'));
+    let file = env.write("export.jsonl", &text);
+    env.run(&["sessions", "delete", &id]);
+    assert_eq!(import(&env, &file), id);
+    let again = env.run(&["sessions", "export", &id]).stdout;
+    assert!(again == exported, "the round trip is exact");
+    let got = records(&env.run(&["sessions", "get", &id, "--json"]));
+    assert!(
+        got.iter().any(|r| r["record"]["input"] == prompt),
+        "{got:?}"
+    );
+}

@@ -71,6 +71,10 @@ fn an_unknown_effect_is_listed_reconciled_and_replayed() {
             && listed.contains("the pipe was never written to"),
         "{listed}"
     );
+    assert!(
+        listed.contains("\n  asked: {\"path\":\"pipe\","),
+        "what it was asked: {listed}"
+    );
     let got = stdout(&env.run(&["sessions", "get", &session]));
     assert!(
         got.contains(&format!("verdict on effect {effect}: not-applied")),
@@ -86,8 +90,17 @@ fn an_unknown_effect_is_listed_reconciled_and_replayed() {
         "{shown}"
     );
 
-    // A second verdict replaces the first, and says so.
-    let again = env.run(&["effects", "reconcile", &session, &effect, "applied"]);
+    // A second verdict replaces the first, and says so; a note's line break stays on its
+    // line wherever it is shown.
+    let again = env.run(&[
+        "effects",
+        "reconcile",
+        &session,
+        &effect,
+        "applied",
+        "--note",
+        "read it after all\n  verdict: forged",
+    ]);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     assert!(
         stderr(&again).contains("replaces the earlier one (not-applied"),
@@ -96,6 +109,16 @@ fn an_unknown_effect_is_listed_reconciled_and_replayed() {
     );
     let effects = records(&env.run(&["effects", &session, "--json"]));
     assert_eq!(effects[0]["verdict"]["outcome"], "applied");
+    let listed = stdout(&env.run(&["effects", &session]));
+    assert!(listed.contains("read it after all ⏎ "), "{listed}");
+    assert_eq!(
+        listed
+            .lines()
+            .filter(|l| l.starts_with("  verdict:"))
+            .count(),
+        1,
+        "the note cannot start a line of its own: {listed}"
+    );
 
     // Re-execution compares against the verdict: the call, never run again while its
     // outcome was unknown, now runs (the pipe is a plain file by now) and is compared.
@@ -177,7 +200,7 @@ fn bad_reconciliations_are_refused_and_write_nothing() {
     refused(
         &["effects", "reconcile", &session, &effect, "applied"],
         4,
-        "open for writing by another Smith process",
+        "another Smith process is writing it; reconcile once that process has finished",
     );
     drop(writer);
 

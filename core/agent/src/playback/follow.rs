@@ -399,7 +399,7 @@ fn verdict(v: &smith_store::EffectVerdict) -> Intent {
             if v.note.is_empty() {
                 String::new()
             } else {
-                format!(" — {}", v.note)
+                format!(" — {}", v.note.trim().replace('\n', " ⏎ "))
             }
         ),
     }

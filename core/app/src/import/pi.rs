@@ -52,13 +52,16 @@ pub(super) fn read(path: &Path, lines: &mut LineSource<'_>) -> Result<Transcript
         }
         let parent = match v.get("parentId").and_then(Value::as_str) {
             None => None,
-            Some(p) => *nodes.get(p).ok_or_else(|| {
-                malformed(
-                    path,
-                    line,
-                    &format!("`parentId` {p} names no earlier entry"),
-                )
-            })?,
+            Some(p) => match nodes.get(p) {
+                Some(node) => *node,
+                // A parent the file does not hold (a line lost): it follows the entry before.
+                None => {
+                    t.drop_one(
+                        "links to a parent the file does not hold (followed the entry before)",
+                    );
+                    last
+                }
+            },
         };
         let at = millis(v.get("timestamp").and_then(Value::as_str));
         let node = match v.get("type").and_then(Value::as_str) {

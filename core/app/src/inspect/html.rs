@@ -199,6 +199,26 @@ impl Page<'_> {
                 self.out.push_str("</section>\n");
             }
             Record::Vcs(v) => self.vcs(v),
+            Record::EffectCompletion(c) if c.outcome == smith::EffectOutcome::Unknown => {
+                let id = self.text(&c.effect_id);
+                let _ = writeln!(
+                    self.out,
+                    "<p class=\"error\">effect {id}: outcome unknown (the process ended before it completed; it was never run again)</p>"
+                );
+            }
+            Record::EffectVerdict(v) => {
+                let id = self.text(&v.effect_id);
+                let note = if v.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", self.text(&v.note))
+                };
+                let _ = writeln!(
+                    self.out,
+                    "<p class=\"change\">effect {id} reconciled: {}{note}</p>",
+                    v.outcome.as_str()
+                );
+            }
             Record::Compaction(c) => {
                 let summary = self.text(&c.summary);
                 let _ = writeln!(

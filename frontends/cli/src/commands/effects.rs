@@ -97,12 +97,20 @@ pub(crate) fn run(args: EffectsArgs) -> Result<u8, CliError> {
 
 fn list(store: &SessionStore, wanted: &str, json: bool, out: &mut Out) -> Result<u8, CliError> {
     let (path, id) = crate::commands::sessions::find(store, wanted)?;
-    let effects = verdicts::unknown_effects(&path).map_err(|e| read_error(id, &e))?;
-    if effects.is_empty() && !json {
+    let listing = verdicts::list(&path).map_err(|e| read_error(id, &e))?;
+    let status = if crate::commands::sessions::report_skipped(&id, &listing.skipped, true) {
+        exit::report(
+            "an effect recorded in a damaged change is not known, so the list may be short of it",
+        );
+        exit::DAMAGED
+    } else {
+        exit::SUCCESS
+    };
+    if listing.effects.is_empty() && !json {
         exit::report(&format!("session {id} has no effect of unknown outcome"));
-        return Ok(exit::SUCCESS);
+        return Ok(status);
     }
-    for e in &effects {
+    for e in &listing.effects {
         let more = if json {
             out.json(e)?
         } else {
@@ -112,25 +120,42 @@ fn list(store: &SessionStore, wanted: &str, json: bool, out: &mut Out) -> Result
             break;
         }
     }
-    Ok(exit::SUCCESS)
+    Ok(status)
 }
 
-/// One effect in a few readable lines.
+/// `text` on one line: line breaks shown as ` ⏎ `, at most 300 characters (cut with `…`).
+fn one_line(text: &str) -> String {
+    let flat = text.trim().replace("\r\n", "\n").replace('\n', " ⏎ ");
+    if flat.chars().count() <= 300 {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(299).collect();
+    cut.push('…');
+    cut
+}
+
+/// One effect in a few readable lines, each field on one line.
 fn describe(e: &UnknownEffect) -> String {
     let mut text = format!(
         "{}  {} {}  (call {}, {})",
-        e.effect_id,
-        e.effect,
-        e.target.as_deref().unwrap_or("-"),
-        e.call_id,
-        e.plugin
+        one_line(&e.effect_id),
+        one_line(&e.effect),
+        one_line(e.target.as_deref().unwrap_or("-")),
+        one_line(&e.call_id),
+        one_line(&e.plugin)
     );
+    if !e.input.is_null() {
+        text.push_str(&format!("\n  asked: {}", one_line(&e.input.to_string())));
+    }
     match &e.output {
-        Some(output) => text.push_str(&format!("\n  recorded: unknown — {}", output.trim())),
+        Some(output) => text.push_str(&format!("\n  recorded: unknown — {}", one_line(output))),
         None => text.push_str("\n  recorded: no completion (the session was not opened since)"),
     }
     if !e.evidence.is_null() {
-        text.push_str(&format!("\n  evidence: {}", e.evidence));
+        text.push_str(&format!(
+            "\n  evidence: {}",
+            one_line(&e.evidence.to_string())
+        ));
     }
     match &e.verdict {
         Some(v) => text.push_str(&format!(
@@ -140,10 +165,12 @@ fn describe(e: &UnknownEffect) -> String {
             if v.note.is_empty() {
                 String::new()
             } else {
-                format!(" — {}", v.note)
+                format!(" — {}", one_line(&v.note))
             }
         )),
-        None => text.push_str("\n  verdict: none yet (smith effects reconcile ID EFFECT applied|not-applied --note …)"),
+        None => text.push_str(
+            "\n  verdict: none yet (smith effects reconcile ID EFFECT applied|not-applied --note …)",
+        ),
     }
     text
 }
@@ -154,23 +181,27 @@ fn reconcile(store: &SessionStore, args: &ReconcileArgs, out: &mut Out) -> Resul
         VerdictArg::Applied => EffectOutcome::Applied,
         VerdictArg::NotApplied => EffectOutcome::NotApplied,
     };
-    let done =
-        verdicts::reconcile(&path, id, &args.effect, outcome, &args.note).map_err(|e| match e {
-            ReconcileError::Store(e) => {
-                let status = command_error::store_status(&e);
-                CliError::new(
-                    status,
-                    format!(
-                        "cannot record the verdict in session {id}: {}",
-                        command_error::store_message(&e)
-                    ),
-                )
-            }
+    let done = verdicts::reconcile(&path, id, &args.effect, outcome, &args.note).map_err(|e| {
+        match e {
+            ReconcileError::Store(smith_store::Error::Locked { .. }) => CliError::new(
+                exit::REFUSED,
+                format!(
+                    "cannot record the verdict in session {id}: another Smith process is writing it; reconcile once that process has finished with it"
+                ),
+            ),
+            ReconcileError::Store(e) => CliError::new(
+                command_error::store_status(&e),
+                format!(
+                    "cannot record the verdict in session {id}: {}",
+                    command_error::store_message(&e)
+                ),
+            ),
             ReconcileError::NoSuchEffect { .. } => {
-                CliError::usage(format!("{e}; `smith effects {id}` lists them"))
+                CliError::usage(one_line(&format!("{e}; `smith effects {id}` lists them")))
             }
-            other => CliError::usage(format!("{other}; nothing was recorded")),
-        })?;
+            other => CliError::usage(one_line(&format!("{other}; nothing was recorded"))),
+        }
+    })?;
     if let Some(earlier) = &done.replaced {
         exit::report(&format!(
             "this verdict replaces the earlier one ({}, entry {})",
@@ -180,9 +211,9 @@ fn reconcile(store: &SessionStore, args: &ReconcileArgs, out: &mut Out) -> Resul
     }
     out.line(&format!(
         "session {id}: effect {} ({} {}) reconciled as {} (entry {})",
-        done.effect.effect_id,
-        done.effect.effect,
-        done.effect.target.as_deref().unwrap_or("-"),
+        one_line(&done.effect.effect_id),
+        one_line(&done.effect.effect),
+        one_line(done.effect.target.as_deref().unwrap_or("-")),
         outcome.as_str(),
         done.entry
     ))?;

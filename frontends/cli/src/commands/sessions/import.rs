@@ -58,6 +58,9 @@ pub(super) fn run(store: &SessionStore, args: &ImportArgs, out: &mut Out) -> Res
             WriteError::Imported { id } => CliError::usage(format!(
                 "cannot import: {e}; nothing was written. Continue that one (smith eval --session {id} …), or delete it first to import the file again (smith sessions delete {id})"
             )),
+            WriteError::Store(smith_store::Error::Encode { reason }) => CliError::usage(format!(
+                "cannot import: the file holds an entry Smith cannot record ({reason}); nothing was written"
+            )),
             WriteError::Store(e) => CliError::new(
                 command_error::store_status(&e),
                 format!(

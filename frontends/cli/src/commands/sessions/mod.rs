@@ -226,7 +226,7 @@ fn worst(a: u8, b: u8) -> u8 {
 
 /// Name the damaged changes a read skipped on stderr (suggesting `verify` when asked); whether
 /// there were any.
-fn report_skipped(id: &SessionId, skipped: &[Skipped], suggest_verify: bool) -> bool {
+pub(crate) fn report_skipped(id: &SessionId, skipped: &[Skipped], suggest_verify: bool) -> bool {
     for s in skipped {
         let ids = s
             .entries
