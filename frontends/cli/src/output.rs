@@ -107,26 +107,9 @@ impl Out {
     /// Write `text` and a newline, control characters made visible; `Ok(false)` once the
     /// reader went away.
     pub(crate) fn line(&mut self, text: &str) -> Result<bool, CliError> {
-        if self.closed {
-            return Ok(false);
-        }
         let text = exit::redact(text);
         let text = smith_render_plain::printable(&text);
-        match self
-            .out
-            .write_all(text.as_bytes())
-            .and_then(|()| self.out.write_all(b"\n"))
-        {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(false)
-            }
-            Err(e) => Err(CliError::new(
-                exit::RUN_FAILED,
-                format!("cannot write to stdout: {e}"),
-            )),
-        }
+        Ok(self.raw(&text)? && self.raw("\n")?)
     }
 
     /// Write `text` as it is (a document already made safe, such as an HTML page); `Ok(false)`
@@ -161,11 +144,7 @@ impl Out {
         // written (an export imported again gives the same bytes).
         let text = exit::redact(&text);
         let text = escape_c1(&text);
-        if self.raw(&text)? {
-            self.raw("\n")
-        } else {
-            Ok(false)
-        }
+        Ok(self.raw(&text)? && self.raw("\n")?)
     }
 
     pub(crate) fn finish(&mut self) {
