@@ -20,43 +20,9 @@ pub fn entry_line(entry: &Entry) -> String {
 /// One readable line of `entry`'s record (line breaks shown as ` ⏎ `).
 fn summary(entry: &Entry) -> String {
     let text = match &entry.record {
-        Stored::SessionStart(s) => {
-            let mut text = format!(
-                "smith {} in {}",
-                s.smith_version,
-                s.cwd.as_deref().unwrap_or("-")
-            );
-            if let Some(i) = &s.imported {
-                text.push_str(&format!(
-                    ", imported from {} ({}, sha256 {})",
-                    super::view::imported_from(i),
-                    i.source,
-                    i.sha256.chars().take(12).collect::<String>()
-                ));
-                if !i.dropped.is_empty() {
-                    text.push_str(&format!("; not carried over: {}", i.dropped.join(", ")));
-                }
-            }
-            text
-        }
+        Stored::SessionStart(s) => session_start(s),
         Stored::ModelChange(m) => m.model.to_string(),
-        Stored::Message(m) => {
-            let mut parts = vec![m.message.text()];
-            for image in m.message.images() {
-                parts.push(format!(
-                    "[image {} {} B]",
-                    image.media_type,
-                    image.decoded_len()
-                ));
-            }
-            for call in m.message.tool_calls() {
-                parts.push(format!("[tool call {} {}]", call.name, call.id));
-            }
-            if let Some(stop) = m.stop_reason {
-                parts.push(format!("({stop})"));
-            }
-            parts.join(" ")
-        }
+        Stored::Message(m) => message(m),
         Stored::ToolResult(r) => format!(
             "{} {} {}: {}",
             r.result.name,
@@ -85,21 +51,7 @@ fn summary(entry: &Entry) -> String {
             r.outcome.as_str(),
             String::from_utf8_lossy(&r.output)
         ),
-        Stored::Submission(r) => format!(
-            "{}{}{}{}: {}",
-            r.model,
-            r.dedup_key
-                .as_ref()
-                .map(|k| format!(" key {k}"))
-                .unwrap_or_default(),
-            r.delivery
-                .map(|d| format!(" queued ({})", d.as_str()))
-                .unwrap_or_default(),
-            r.owner
-                .map(|o| format!(" owned by {o}"))
-                .unwrap_or_default(),
-            r.input
-        ),
+        Stored::Submission(r) => submission(r),
         Stored::Abort(r) => r.reason.clone(),
         Stored::Withdrawal(r) => r.reason.clone(),
         Stored::ClientCall(r) => format!(
@@ -125,25 +77,7 @@ fn summary(entry: &Entry) -> String {
                 r.requires.join(", ")
             }
         ),
-        Stored::Attempt(a) => format!(
-            "round {} attempt {}: {} → {}{}{}{}",
-            a.round,
-            a.number,
-            a.selection,
-            a.model,
-            a.account
-                .as_ref()
-                .map(|x| format!(" (account {x})"))
-                .unwrap_or_default(),
-            a.thinking
-                .map(|t| format!(" thinking {t}"))
-                .unwrap_or_default(),
-            match a.after {
-                Some(smith::Next::Retry) => " (retry)",
-                Some(smith::Next::Failover) => " (failover)",
-                _ => "",
-            }
-        ),
+        Stored::Attempt(a) => attempt(a),
         Stored::AttemptFailed(f) => format!(
             "attempt {} failed: {}; {}",
             f.attempt,
@@ -154,43 +88,8 @@ fn summary(entry: &Entry) -> String {
                 smith::Next::Stop => "stopped",
             }
         ),
-        Stored::ContextEdit(e) => e
-            .edits
-            .iter()
-            .map(|op| match &op.change {
-                smith_store::EditChange::Omit => format!("omit {}", op.target),
-                smith_store::EditChange::Replace(text) => {
-                    format!("replace {}: {text}", op.target)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
-        Stored::RequestInput(smith_store::RequestInput::Piece {
-            handler,
-            role,
-            source,
-            text,
-        }) => format!(
-            "{} from {handler}{}: {} bytes",
-            match role {
-                smith::PieceRole::Instructions => "instructions",
-                smith::PieceRole::Context => "context",
-                smith::PieceRole::Compaction => "compaction ask",
-            },
-            source
-                .as_ref()
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default(),
-            text.len()
-        ),
-        Stored::RequestInput(smith_store::RequestInput::Tools(tools)) => format!(
-            "tools: {}",
-            tools
-                .iter()
-                .map(|t| t.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Stored::ContextEdit(e) => context_edit(e),
+        Stored::RequestInput(r) => request_input(r),
         Stored::Request(r) => format!(
             "request of attempt {}: context to {}{}, sha256 {}",
             entry.pair.map_or_else(String::new, |p| p.to_string()),
@@ -200,7 +99,7 @@ fn summary(entry: &Entry) -> String {
                 " (its first {} items, then the compaction ask {})",
                 c.items, c.ask
             )),
-            &r.sha256[..r.sha256.len().min(12)]
+            short(&r.sha256)
         ),
         Stored::Compaction(c) => format!(
             "summary of the context before {}: {}",
@@ -228,36 +127,7 @@ fn summary(entry: &Entry) -> String {
                 .as_ref()
                 .map_or_else(|| "removed".to_owned(), ToString::to_string)
         ),
-        Stored::Vcs(v) => {
-            let what = match v.op {
-                smith_store::VcsOp::Batch => format!(
-                    "tool batch of round {} ({} calls)",
-                    v.round.unwrap_or(0),
-                    v.calls.len()
-                ),
-                smith_store::VcsOp::Undo | smith_store::VcsOp::Redo => format!(
-                    "{} of {}",
-                    if v.op == smith_store::VcsOp::Undo {
-                        "undo"
-                    } else {
-                        "redo"
-                    },
-                    v.steps
-                        .iter()
-                        .map(|s| format!("entry {s}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                smith_store::VcsOp::Restore => {
-                    format!("restore to {}", v.target.as_deref().unwrap_or("?"))
-                }
-            };
-            format!(
-                "working tree {} -> {}: {what}",
-                &v.before[..v.before.len().min(12)],
-                &v.after[..v.after.len().min(12)]
-            )
-        }
+        Stored::Vcs(v) => vcs(v),
         Stored::Unknown {
             kind,
             body,
@@ -273,4 +143,169 @@ fn summary(entry: &Entry) -> String {
         ),
     };
     text.lines().collect::<Vec<_>>().join(" ⏎ ")
+}
+
+/// A `session_start`: where and by what it began, and an import's provenance.
+fn session_start(s: &smith_store::SessionStart) -> String {
+    let mut text = format!(
+        "smith {} in {}",
+        s.smith_version,
+        s.cwd.as_deref().unwrap_or("-")
+    );
+    if let Some(i) = &s.imported {
+        text.push_str(&format!(
+            ", imported from {} ({}, sha256 {})",
+            super::view::imported_from(i),
+            i.source,
+            short(&i.sha256)
+        ));
+        if !i.dropped.is_empty() {
+            text.push_str(&format!("; not carried over: {}", i.dropped.join(", ")));
+        }
+    }
+    text
+}
+
+/// A message: its text, images, tool calls and stop reason.
+fn message(m: &smith_store::MessageRecord) -> String {
+    let mut parts = vec![m.message.text()];
+    for image in m.message.images() {
+        parts.push(format!(
+            "[image {} {} B]",
+            image.media_type,
+            image.decoded_len()
+        ));
+    }
+    for call in m.message.tool_calls() {
+        parts.push(format!("[tool call {} {}]", call.name, call.id));
+    }
+    if let Some(stop) = m.stop_reason {
+        parts.push(format!("({stop})"));
+    }
+    parts.join(" ")
+}
+
+/// A submission: its model, key, queueing and owner, and its input.
+fn submission(r: &smith_store::Submission) -> String {
+    format!(
+        "{}{}{}{}: {}",
+        r.model,
+        r.dedup_key
+            .as_ref()
+            .map(|k| format!(" key {k}"))
+            .unwrap_or_default(),
+        r.delivery
+            .map(|d| format!(" queued ({})", d.as_str()))
+            .unwrap_or_default(),
+        r.owner
+            .map(|o| format!(" owned by {o}"))
+            .unwrap_or_default(),
+        r.input
+    )
+}
+
+/// A provider attempt: its round and number, selection and model, and why it was made.
+fn attempt(a: &smith::Attempt) -> String {
+    format!(
+        "round {} attempt {}: {} → {}{}{}{}",
+        a.round,
+        a.number,
+        a.selection,
+        a.model,
+        a.account
+            .as_ref()
+            .map(|x| format!(" (account {x})"))
+            .unwrap_or_default(),
+        a.thinking
+            .map(|t| format!(" thinking {t}"))
+            .unwrap_or_default(),
+        match a.after {
+            Some(smith::Next::Retry) => " (retry)",
+            Some(smith::Next::Failover) => " (failover)",
+            _ => "",
+        }
+    )
+}
+
+/// A change of the working tree between two snapshots.
+fn vcs(v: &smith_store::VcsRecord) -> String {
+    let what = match v.op {
+        smith_store::VcsOp::Batch => format!(
+            "tool batch of round {} ({} calls)",
+            v.round.unwrap_or(0),
+            v.calls.len()
+        ),
+        smith_store::VcsOp::Undo | smith_store::VcsOp::Redo => format!(
+            "{} of {}",
+            if v.op == smith_store::VcsOp::Undo {
+                "undo"
+            } else {
+                "redo"
+            },
+            v.steps
+                .iter()
+                .map(|s| format!("entry {s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        smith_store::VcsOp::Restore => {
+            format!("restore to {}", v.target.as_deref().unwrap_or("?"))
+        }
+    };
+    format!(
+        "working tree {} -> {}: {what}",
+        short(&v.before),
+        short(&v.after)
+    )
+}
+
+/// The first 12 characters of an id or hash, for display (whatever the text holds).
+fn short(id: &str) -> String {
+    id.chars().take(12).collect()
+}
+
+/// A request input: an instruction or context piece, or the tool definitions.
+fn request_input(r: &smith_store::RequestInput) -> String {
+    match r {
+        smith_store::RequestInput::Piece {
+            handler,
+            role,
+            source,
+            text,
+        } => format!(
+            "{} from {handler}{}: {} bytes",
+            match role {
+                smith::PieceRole::Instructions => "instructions",
+                smith::PieceRole::Context => "context",
+                smith::PieceRole::Compaction => "compaction ask",
+            },
+            source
+                .as_ref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default(),
+            text.len()
+        ),
+        smith_store::RequestInput::Tools(tools) => format!(
+            "tools: {}",
+            tools
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A context edit: each change it makes.
+fn context_edit(e: &smith_store::ContextEdit) -> String {
+    e.edits
+        .iter()
+        .map(|op| match &op.change {
+            smith_store::EditChange::Omit => format!("omit {}", op.target),
+            smith_store::EditChange::Replace(text) => {
+                format!("replace {}: {text}", op.target)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
