@@ -199,8 +199,17 @@ pub struct Checkpoint {
     /// The phase reached: `tool_batch_complete` (the round's stream and every tool result are
     /// recorded; the next step is a provider request).
     pub phase: String,
-    /// What continuing requires: the plugins (`id@version`) whose tools the round offered.
+    /// What continuing requires: the plugins (`id@version`) whose tools the round offered —
+    /// the plugin generation a continuation checks against what is active then.
     pub requires: Vec<String>,
+    /// The model route the work runs with: the selection (a model, alias or group) its
+    /// rounds are dispatched through. `None` in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<smith::Selection>,
+    /// The tool loadout: the names of the tools the round offered the model, in the order
+    /// offered. Empty in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
 }
 
 /// Body of record kind 22, `effect_verdict`: a person's verdict on an effect whose outcome was

@@ -193,6 +193,8 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 round: 2,
                 phase: "tool_batch_complete".into(),
                 requires: vec!["files@0.1.0".into(), "shell@0.1.0".into()],
+                model: None,
+                tools: Vec::new(),
             }),
         ),
         // Recorded before attempts said their output limit: still read, as `None`.
@@ -454,6 +456,19 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 scope: smith::StateScope::Session,
                 version: 1,
                 value: Some(serde_json::json!(["bash(cargo test*)"])),
+            }),
+        ),
+        // A checkpoint with what a continuation checks besides the plugins: the route and the
+        // tool loadout.
+        (
+            "checkpoint_prerequisites",
+            Some(EntryId(8)),
+            Record::Checkpoint(smith_store::Checkpoint {
+                round: 2,
+                phase: "tool_batch_complete".into(),
+                requires: vec!["files@0.1.0".into(), "shell@0.1.0".into()],
+                model: Some("anthropic/claude-sonnet-4-5".parse().unwrap()),
+                tools: vec!["read".into(), "edit".into(), "bash".into()],
             }),
         ),
     ]

@@ -266,6 +266,8 @@ fn record() -> impl Strategy<Value = Record> {
                     round,
                     phase: "tool_batch_complete".into(),
                     requires,
+                    model: None,
+                    tools: Vec::new(),
                 })
             ),
         (100u16..200, proptest::collection::vec(any::<u8>(), 0..32)).prop_map(|(kind, body)| {

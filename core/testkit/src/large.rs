@@ -227,6 +227,8 @@ fn turn(first: u64, onto: u64, n: usize, model_change: bool, content: String) ->
             round: 1,
             phase: "tool_batch_complete".to_owned(),
             requires: vec!["files@0.1.0".to_owned()],
+            model: None,
+            tools: Vec::new(),
         }),
         Some(submission),
     );
