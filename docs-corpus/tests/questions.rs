@@ -122,6 +122,10 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "continue the turn that was interrupted when smith was killed",
+        &[("recovery", "Continue it, or settle it")],
+    ),
+    (
         "a crash left an effect unknown, how do I say whether it happened",
         &[("recovery", "Look, then say what happened")],
     ),

@@ -290,9 +290,11 @@ impl Inbox {
 
     /// The live work (admitted, no terminal receipt yet), in admission order, with its owner.
     pub fn live_work(&self) -> Vec<(EntryId, Option<EntryId>)> {
-        lock(&self.state)
+        let state = lock(&self.state);
+        state
             .live
             .iter()
+            .filter(|(id, _)| state.held != Some(**id))
             .map(|(id, l)| (*id, l.owner))
             .collect()
     }

@@ -175,6 +175,11 @@ impl Resume {
         Ok(())
     }
 
+    /// How many tool results the branch pairs with message `message`.
+    pub(crate) fn results_of(&self, message: EntryId) -> usize {
+        self.results.get(&message).copied().unwrap_or(0)
+    }
+
     /// The last assistant message holds tool calls that have no result yet.
     pub(crate) fn unanswered(&self) -> bool {
         self.call_message

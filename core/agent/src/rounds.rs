@@ -112,7 +112,15 @@ impl Agent<'_> {
                 return Ok(StopReason::Aborted);
             };
             let (calls, stop, failure) = self.record_response(run, served)?;
-            self.run_batch(run, round, stop, &calls, &definitions, &requires)?;
+            let batch = Batch {
+                round,
+                stop,
+                calls: &calls,
+                definitions: &definitions,
+                requires: &requires,
+                model,
+            };
+            self.run_batch(run, &batch)?;
             run.sink.emit(Intent::RoundEnd {
                 round,
                 stop_reason: stop,
@@ -154,15 +162,15 @@ impl Agent<'_> {
     /// queue policy asked for) — the batch's last result recorded with the checkpoint and the
     /// batch's working-tree change. A result that cannot be recorded ends the round with
     /// `error`.
-    fn run_batch(
-        &self,
-        run: &mut Run<'_>,
-        round: u32,
-        stop: StopReason,
-        calls: &[ToolCall],
-        definitions: &[smith::ToolDefinition],
-        requires: &[String],
-    ) -> Result<(), RunError> {
+    pub(crate) fn run_batch(&self, run: &mut Run<'_>, batch: &Batch<'_>) -> Result<(), RunError> {
+        let Batch {
+            round,
+            stop,
+            calls,
+            definitions,
+            requires,
+            model,
+        } = *batch;
         let mut skip: Option<String> = None;
         let mut before = self.snapshot_before(run, round, stop, calls);
         for (i, call) in calls.iter().enumerate() {
@@ -183,6 +191,10 @@ impl Agent<'_> {
                 )
             } else if let Some(why) = &skip {
                 not_run(call, &format!("skipped: {why}; this call was not run"))
+            } else if let Some(recorded) = run.recorded_calls.remove(&call.id) {
+                // Continuing interrupted work: this call's effects are on record, so it is
+                // answered from them and never run again.
+                recorded
             } else {
                 self.call_tool(run, call, definitions)
             };
@@ -192,6 +204,8 @@ impl Agent<'_> {
                 round,
                 phase: "tool_batch_complete".to_owned(),
                 requires: requires.to_vec(),
+                model: Some(model.clone()),
+                tools: definitions.iter().map(|d| d.name.clone()).collect(),
             });
             // The batch's change of the working tree is recorded with its last result.
             let vcs = if last {
@@ -348,6 +362,23 @@ impl Agent<'_> {
         }
         plan
     }
+}
+
+/// One round's tool batch: what [`Agent::run_batch`] answers and records.
+#[derive(Clone, Copy)]
+pub(crate) struct Batch<'b> {
+    /// The round (1-based) whose response asked for the calls.
+    pub(crate) round: u32,
+    /// How the response ended: only `tool_use` runs the calls.
+    pub(crate) stop: StopReason,
+    /// The calls, in the response's order.
+    pub(crate) calls: &'b [ToolCall],
+    /// The tools offered in the round.
+    pub(crate) definitions: &'b [smith::ToolDefinition],
+    /// The plugins (`id@version`) whose tools the round offered.
+    pub(crate) requires: &'b [String],
+    /// The route's selection the round was dispatched through.
+    pub(crate) model: &'b Selection,
 }
 
 /// The context-overflow error a dispatch ended with — refused, or played as an empty failed

@@ -143,6 +143,9 @@ pub(crate) struct Run<'r> {
     pub(crate) rounds_run: u32,
     /// The work's tool calls that did their work, for its end ([`smith::TurnEnd::calls`]).
     pub(crate) calls_done: Vec<smith::ToolCall>,
+    /// Continuing interrupted work: the results of the pending calls whose effects are on
+    /// record, by call id — those calls are answered with them, never run again.
+    pub(crate) recorded_calls: std::collections::HashMap<String, smith::ToolResult>,
 }
 
 impl<'r> Run<'r> {
@@ -171,6 +174,7 @@ impl<'r> Run<'r> {
             offered: std::collections::HashSet::new(),
             rounds_run: 0,
             calls_done: Vec::new(),
+            recorded_calls: std::collections::HashMap::new(),
         }
     }
 }
@@ -505,10 +509,22 @@ impl<'a> Agent<'a> {
         run.explicit_destination = destination.is_some();
         run.attachments = attachments.to_vec();
         run.images = images.to_vec();
-        let mut outcome = match run.admit(model, prompt) {
+        let outcome = match run.admit(model, prompt) {
             Ok(()) => self.rounds(&mut run, model),
             Err(e) => Err(e),
         };
+        self.finish(run, model, outcome)
+    }
+
+    /// End `run`'s work after its rounds ended with `outcome`: the turn's end answered, the
+    /// work settled (late input offered first, which may run more rounds), the abort notice
+    /// and `run_end` emitted.
+    pub(crate) fn finish(
+        &self,
+        mut run: Run<'_>,
+        model: &Selection,
+        mut outcome: Result<StopReason, RunError>,
+    ) -> RunOutcome {
         // The work settles after the work it owns: owned children run (or, when this work
         // did not succeed, are ended unstarted) before its own end is recorded. Input queued
         // while the turn was ending is offered to the queue policy first (and, delivered,

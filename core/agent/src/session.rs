@@ -40,6 +40,9 @@ pub struct Session {
     /// What the session keeps running for its plugins between tool calls (programs a
     /// plugin started): torn down when the session is dropped.
     pub(crate) resident: std::sync::Arc<smith::Resident>,
+    /// The interrupted turn held open by [`Session::open_holding`], until it is continued
+    /// or settled.
+    pub(crate) held: Option<crate::InterruptedTurn>,
 }
 
 /// The context items of the selected branch's projection and the entry each comes from.
@@ -77,6 +80,9 @@ pub struct OpenedSession {
     /// `unknown` by this opening (their effect ids, in intent order): never run again, they
     /// await a person's verdict.
     pub unknown_effects: Vec<String>,
+    /// The turn a dead process left without an end, held open by [`Session::open_holding`]
+    /// (never by [`Session::open`], which settles it as aborted).
+    pub interrupted: Option<crate::InterruptedTurn>,
 }
 
 impl Session {
@@ -110,6 +116,7 @@ impl Session {
             compaction: crate::compact::AutoState::default(),
             permission_mode: None,
             resident: std::sync::Arc::default(),
+            held: None,
         })
     }
 
@@ -123,6 +130,28 @@ impl Session {
     /// format version; [`smith_store::Error::Unprojectable`] when its selected branch holds a
     /// record this build does not know that changes what the model sees.
     pub fn open(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
+        Self::open_with(path, id, false)
+    }
+
+    /// As [`Session::open`], except that a top-level turn a dead process left without an
+    /// end — started, owning no live work — is held open instead of settled:
+    /// [`OpenedSession::interrupted`] describes it, and the caller continues it
+    /// ([`crate::Agent::continue_interrupted`]) or settles it as aborted
+    /// ([`Session::settle_interrupted`]). Effects it left between intent and completion are
+    /// completed as unknown either way. Closing the session without either leaves the turn
+    /// as recorded, held again by the next opening.
+    ///
+    /// # Errors
+    /// As [`Session::open`].
+    pub fn open_holding(path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
+        Self::open_with(path, id, true)
+    }
+
+    fn open_with(
+        path: &Path,
+        id: SessionId,
+        hold: bool,
+    ) -> Result<OpenedSession, smith_store::Error> {
         let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
         // The selected branch only, leaf to root through the in-file index, without the
         // bodies of tool output; other branches are never decoded.
@@ -160,6 +189,29 @@ impl Session {
             || !work.inherited_open.is_empty()
             || !work.inherited_queued.is_empty()
             || resume.unanswered();
+        // Only a turn of its own, cut off alone, is held: anything owned or inherited settles.
+        let held = match (work.live.first_key_value(), work.live.len()) {
+            (Some((submission, l)), 1)
+                if hold
+                    && interrupted
+                    && l.owner.is_none()
+                    && l.started
+                    && work.inherited_open.is_empty()
+                    && work.inherited_queued.is_empty() =>
+            {
+                Some(crate::continuation::describe(
+                    &resume.entries,
+                    |m| resume.results_of(m),
+                    *submission,
+                    l,
+                    unknown_effects.clone(),
+                ))
+            }
+            _ => None,
+        };
+        if let Some(turn) = &held {
+            work.held = Some(turn.submission);
+        }
         let mut session = Self {
             id,
             path: path.to_owned(),
@@ -175,10 +227,11 @@ impl Session {
             compaction: crate::compact::AutoState::default(),
             permission_mode: resume.permission_mode,
             resident: std::sync::Arc::default(),
+            held: held.clone(),
         };
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
-        // admission — is settled at once; queued input stays queued.
-        if session.interrupted || live {
+        // admission — is settled at once, unless it is held; queued input stays queued.
+        if held.is_none() && (session.interrupted || live) {
             session.settle_interrupted_work()?;
         }
         Ok(OpenedSession {
@@ -186,7 +239,29 @@ impl Session {
             truncated: recovery.truncated,
             skipped: recovery.skipped,
             unknown_effects,
+            interrupted: held,
         })
+    }
+
+    /// The interrupted turn held open ([`Session::open_holding`]), until it is continued or
+    /// settled.
+    pub fn interrupted_turn(&self) -> Option<&crate::InterruptedTurn> {
+        self.held.as_ref()
+    }
+
+    /// Settle the held interrupted turn as aborted: its calls without a result are answered
+    /// as interrupted (their effects unknown, never retried) and its end recorded, in one
+    /// committed change. Nothing when no turn is held.
+    ///
+    /// # Errors
+    /// The store's write errors; the turn stays held.
+    pub fn settle_interrupted(&mut self) -> Result<(), smith_store::Error> {
+        if self.held.is_none() {
+            return Ok(());
+        }
+        self.settle_interrupted_work()?;
+        self.held = None;
+        Ok(())
     }
 
     /// The selected branch ends inside work whose process died: answer its unanswered tool
@@ -265,6 +340,7 @@ impl Session {
         }));
         let ids = self.writer.lock().append_entries(&entries)?;
         state.live.clear();
+        state.held = None;
         drop(state);
         for (id, result) in ids.into_iter().zip(results) {
             self.push_context(id, ContextItem::ToolResult(result));
@@ -581,8 +657,16 @@ impl Session {
     }
 
     /// Tool calls at the end of the context that have no result (an earlier run was killed
-    /// while they ran). Their effects are unknown.
+    /// while they ran), as (call id, tool name).
     pub(crate) fn unanswered_calls(&self) -> Vec<(String, String)> {
+        self.pending_calls()
+            .into_iter()
+            .map(|call| (call.id, call.name))
+            .collect()
+    }
+
+    /// The tool calls at the end of the context that have no result, in the response's order.
+    pub(crate) fn pending_calls(&self) -> Vec<smith::ToolCall> {
         let Some(context) = &self.context else {
             return Vec::new();
         };
@@ -605,7 +689,7 @@ impl Session {
         message
             .tool_calls()
             .filter(|call| !answered.iter().any(|r| r.call_id == call.id))
-            .map(|call| (call.id.clone(), call.name.clone()))
+            .cloned()
             .collect()
     }
 }

@@ -64,6 +64,9 @@ pub(crate) struct WorkState {
     pub(crate) running: Option<(EntryId, smith::Cancel)>,
     /// The reason of the running work's abort request, once it is recorded.
     pub(crate) abort_recorded: Option<String>,
+    /// The interrupted turn held open for a decision ([`crate::Session::open_holding`]):
+    /// live in the file, but nothing runs it, so it is not reported as live work.
+    pub(crate) held: Option<EntryId>,
     /// Work inherited from a fork's source that had not ended at the fork point: it is not
     /// this session's live work (it never runs here), but its receipt is settled on open.
     pub(crate) inherited_open: Vec<EntryId>,

@@ -86,6 +86,9 @@ pub use route::{NoImageInput, PassedOver, RouteError, RunSpec};
 pub use runner::{Command, Done, Ready, RefusalWords, Runner, RunnerError};
 pub use sessions::{CreateError, FindError, SessionStore, TempStore};
 pub use settings::{Invocation, Notice, Settings, SettingsError};
+/// An interrupted turn a session holds for a decision ([`Runner::interrupted`]), and why
+/// continuing one was refused.
+pub use smith_agent::{ContinueError, InterruptedTurn, Missing};
 /// The pinned plugin generation a run uses (re-exported for frontends that keep one).
 pub use smith_host::{Loadout, ToolHints};
 

@@ -313,12 +313,13 @@ impl SessionStore {
     }
 
     /// Open session `id` at `path` as its writer (recovering a torn tail, settling cut-off
-    /// work).
+    /// work but an interrupted turn of its own, which is held for the caller to continue or
+    /// settle: [`Session::open_holding`]).
     ///
     /// # Errors
     /// The store's errors: locked by another writer, damaged, an unknown format version.
     pub fn open(&self, path: &Path, id: SessionId) -> Result<OpenedSession, smith_store::Error> {
-        Session::open(path, id)
+        Session::open_holding(path, id)
     }
 
     /// Open session `id` as its writer, or as a read-only observer when another process
@@ -331,7 +332,13 @@ impl SessionStore {
         path: &Path,
         id: SessionId,
     ) -> Result<Access, smith_store::Error> {
-        Session::open_or_observe(path, id)
+        match Session::open_holding(path, id) {
+            Ok(opened) => Ok(Access::Writer(Box::new(opened))),
+            Err(smith_store::Error::Locked { .. }) => {
+                Ok(Access::Observer(smith_agent::Observer::open(path, id)?))
+            }
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -223,9 +223,11 @@ pub fn reconcile(
     let Some(found) = before.iter().find(|e| e.effect_id == effect_id).cloned() else {
         return Err(known_outcome(path, id, effect_id, &before)?);
     };
-    let opened = smith_agent::Session::open(path, id)?;
+    // A turn the crash cut off stays interrupted (a verdict is no new input): continuing it
+    // later shows the model this verdict.
+    let opened = smith_agent::Session::open_holding(path, id)?;
     let mut session = opened.session;
-    // Opening settled a cut-off turn: the effect now has its completion.
+    // Opening completed the cut-off effects as unknown: the effect now has its completion.
     let completion = match found.completion {
         Some(c) => c,
         None => unknown_effects(path)?

@@ -177,7 +177,16 @@ fn session_info() -> Value {
         "access": {"enum": ["writer", "observer"]},
         "position": {"type": "integer", "description": "the next entry id to be committed"},
         "path": {"type": "string"},
-        "cwd": {"type": ["string", "null"]}
+        "cwd": {"type": ["string", "null"]},
+        "interrupted": {"type": "object", "description": "the turn an earlier process left unfinished, held until `session.continue` continues it or another change settles it as aborted", "required": ["submission"], "properties": {
+            "submission": {"type": "integer"},
+            "model": {"type": "string"},
+            "input": {"type": "string"},
+            "rounds": {"type": "integer", "description": "model responses recorded"},
+            "calls_answered": {"type": "integer"},
+            "calls_pending": {"type": "integer", "description": "calls of the last response without a result"},
+            "unknown_effects": {"type": "array", "items": {"type": "string"}}
+        }}
     }})
 }
 
@@ -268,7 +277,7 @@ pub fn methods() -> Vec<Method> {
             name: "sessions.open",
             summary: "Open an existing session: as its writer, or — when another process writes it — as a read-only observer (never a wait for the writer). The access mode is in the result; an observer's mutations are refused with `read_only`. Opening a session this server observes again takes the writer once the other process has let it go (closed it or exited). `session` may be `last`: the session most recently written among those started in the server's directory, else in the nearest directory above it in its project.",
             params: vec![session()],
-            result: "The opened session: `session`, `access` (`writer` or `observer`), `position`, `path`, `cwd`.",
+            result: "The opened session: `session`, `access` (`writer` or `observer`), `position`, `path`, `cwd`, and `interrupted` when an earlier process left its last turn unfinished (continue it with `session.continue`; any other change settles it as aborted).",
             result_schema: session_info(),
             errors: &[NOT_FOUND, STORAGE, SHUTTING_DOWN],
         },
@@ -367,6 +376,28 @@ pub fn methods() -> Vec<Method> {
                 STORAGE,
                 SHUTTING_DOWN,
             ],
+        },
+        Method {
+            name: "session.continue",
+            summary: "Continue the turn an earlier process left unfinished (`interrupted` in `sessions.open`'s result) from what is recorded: the prerequisites its checkpoint recorded (the model route, the plugins, the tool loadout) are checked first and a missing one refuses it with nothing written; calls whose effects are recorded are answered from them and never run again, an unknown outcome shown to the model as unknown. The reply is the work's receipt; its events follow as for `session.submit`.",
+            params: vec![
+                session(),
+                p(
+                    "model",
+                    false,
+                    string(),
+                    "The model; default and required: the one the turn recorded (another is refused).",
+                ),
+                p(
+                    "script",
+                    false,
+                    string(),
+                    "A provider script file to play (the scripted provider only).",
+                ),
+            ],
+            result: "The receipt, as `session.submit` answers it.",
+            result_schema: receipt(),
+            errors: &[NOT_OPEN, READ_ONLY, BUSY, STATE, REFUSED, CONFIG, STORAGE, SHUTTING_DOWN],
         },
         Method {
             name: "session.abort",

@@ -36,7 +36,11 @@ pub(crate) fn handle(
 ) -> Answer {
     let refused_after_shutdown = matches!(
         method,
-        "sessions.create" | "sessions.open" | "sessions.fork" | "session.submit"
+        "sessions.create"
+            | "sessions.open"
+            | "sessions.fork"
+            | "session.submit"
+            | "session.continue"
     );
     if refused_after_shutdown && server.shutting_down.load(Ordering::SeqCst) {
         return now(Err(errors::shutting_down()));
@@ -54,6 +58,17 @@ pub(crate) fn handle(
         }),
         "sessions.close" => close(server, id, &p),
         "session.submit" => submit(server, id, &p),
+        "session.continue" => claimed(
+            server,
+            &p,
+            Command::Continue {
+                id,
+                params: crate::work::ContinueParams {
+                    model: p.str("model").map(str::to_owned),
+                    script: p.str("script").map(PathBuf::from),
+                },
+            },
+        ),
         "session.abort" => now(abort(server, &p)),
         "session.wait" => wait(server, id, &p),
         "session.observe" => match server
@@ -230,7 +245,14 @@ fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
     match target::open_or_observe(Arc::clone(&server.app), &wanted, &dir, refusal)
         .map_err(open_error)?
     {
-        Access::Writer(opened) => Ok(hold(server, opened.runner, cwd).info()),
+        Access::Writer(opened) => {
+            let interrupted = opened.runner.interrupted().map(interrupted_json);
+            let mut info = hold(server, opened.runner, cwd).info();
+            if let Some(turn) = interrupted {
+                info["interrupted"] = turn;
+            }
+            Ok(info)
+        }
         Access::Observer { .. } if observed.is_some() => {
             Ok(observed.map(|o| o.info()).unwrap_or_default())
         }
@@ -245,6 +267,19 @@ fn open(server: &Arc<Server>, p: &Params) -> Result<Value> {
             Ok(opened.info())
         }
     }
+}
+
+/// An interrupted turn as `sessions.open` reports it.
+fn interrupted_json(turn: &smith_app::InterruptedTurn) -> Value {
+    json!({
+        "submission": turn.submission,
+        "model": turn.model.to_string(),
+        "input": turn.input,
+        "rounds": turn.rounds,
+        "calls_answered": turn.calls_answered,
+        "calls_pending": turn.calls_pending,
+        "unknown_effects": turn.unknown_effects,
+    })
 }
 
 fn list(server: &Server, p: &Params) -> Result<Value> {

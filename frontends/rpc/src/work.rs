@@ -29,6 +29,12 @@ pub(crate) struct SubmitParams {
     pub(crate) script: Option<PathBuf>,
 }
 
+/// What `session.continue` asks for.
+pub(crate) struct ContinueParams {
+    pub(crate) model: Option<String>,
+    pub(crate) script: Option<PathBuf>,
+}
+
 /// What `session.compact` asks for.
 pub(crate) struct CompactParams {
     pub(crate) instructions: Option<String>,
@@ -52,6 +58,11 @@ pub(crate) enum Command {
     Compact {
         id: Option<Value>,
         params: CompactParams,
+    },
+    /// Continue the interrupted turn the session holds.
+    Continue {
+        id: Option<Value>,
+        params: ContinueParams,
     },
     Close {
         id: Option<Value>,
@@ -267,6 +278,13 @@ impl Actor {
                     }
                     self.server.answer(id.as_ref(), result);
                 }
+                Command::Continue { id, params } => {
+                    let result = self.continue_turn(&id, params);
+                    self.shared.admitting.store(false, Ordering::SeqCst);
+                    if let Err(e) = result {
+                        self.server.answer(id.as_ref(), Err(e));
+                    }
+                }
                 Command::Compact { id, params } => {
                     let result = self.compact(&id, params);
                     self.shared.admitting.store(false, Ordering::SeqCst);
@@ -395,6 +413,35 @@ impl Actor {
                 );
                 Ok(())
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// Continue the interrupted turn: prepared with the selection it recorded (or `model`,
+    /// which the continuation checks is the same); the receipt answers request `id`.
+    fn continue_turn(
+        &mut self,
+        id: &Option<Value>,
+        params: ContinueParams,
+    ) -> Result<(), ErrorObject> {
+        let Some(recorded) = self.runner()?.interrupted().map(|t| t.model.clone()) else {
+            return Err(ErrorObject::new(
+                code::STATE,
+                "the session has no interrupted turn to continue: its last turn ended (or was settled); submit new input with `session.submit`",
+            ));
+        };
+        let selection = match params.model.as_deref() {
+            Some(model) => self.default_selection(Some(model))?,
+            None => recorded,
+        };
+        self.prepare(&selection, params.script.as_ref())?;
+        let mut sink = self.sink(id, id.is_none())?;
+        let outcome = self
+            .runner()?
+            .continue_interrupted(None, &mut sink, &Cancel::new());
+        *lock(&self.shared.running) = None;
+        match outcome {
+            Err(e) if !sink.replied => Err(errors::runner(&e)),
             _ => Ok(()),
         }
     }

@@ -63,6 +63,9 @@ pub(crate) enum Event {
     /// The session's plan as the selected branch has it (read when the session is opened
     /// and when another branch is selected; a run's changes come as `plan` intents).
     Plan(Vec<smith::PlanItem>),
+    /// The session holds an interrupted turn: the banner's words (what it had done); `None`
+    /// once it is continued or settled.
+    Interrupted(Option<String>),
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
     /// Rows for an open picker.

@@ -503,6 +503,9 @@ pub fn open_notices(
                 OpenNotice::StartedElsewhere { started, .. } => {
                     format!("{n} (start smith in {started} to work there)")
                 }
+                OpenNotice::Interrupted { .. } => {
+                    format!("{n} — Enter on an empty input continues it, Esc settles it")
+                }
             };
             (NoticeLevel::Warning, text)
         })

@@ -32,6 +32,10 @@ pub(crate) enum Effect {
     Submit(String),
     /// Compact the session, with what the summary should focus on.
     Compact(Option<String>),
+    /// Continue the interrupted turn the session holds (Enter on its banner).
+    ContinueInterrupted,
+    /// Settle the interrupted turn the session holds as aborted (Esc on its banner).
+    SettleInterrupted,
     /// Run a command of the product layer, as typed after `/` (`model opus high`); the loop
     /// parses and carries it out.
     Command(String),
@@ -182,6 +186,9 @@ pub(crate) struct Ui {
     pub(crate) plan: Vec<smith::PlanItem>,
     /// Whether the person hid the plan's panel (the plan toggle).
     pub(crate) plan_hidden: bool,
+    /// The banner of the interrupted turn the session holds (what it had done), shown above
+    /// the input until Enter continues it or Esc (or new input) settles it.
+    pub(crate) interrupted: Option<String>,
     /// The sandbox mode the prepared route runs programs in (from the work thread's
     /// `Ready`), for `/status`.
     pub(crate) sandbox: Option<&'static str>,
@@ -317,6 +324,7 @@ impl Ui {
             queued: Vec::new(),
             plan: Vec::new(),
             plan_hidden: false,
+            interrupted: None,
             sandbox: None,
             stranded: Vec::new(),
             withdrawing: Vec::new(),

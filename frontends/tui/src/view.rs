@@ -287,6 +287,7 @@ fn on_event(
             }
         }
         Event::Plan(items) => ui.plan = items,
+        Event::Interrupted(banner) => ui.interrupted = banner,
         Event::PermissionMode(mode) => {
             ui.status.permission_mode = Some(mode.name().to_owned());
         }
@@ -479,6 +480,8 @@ fn carry_out(effect: Effect, ui: &Ui, work: Option<&work::Work>, events: &Events
         Effect::SubmitOn(text, at, model) => Some(work::Command::SubmitOn(text, at, model)),
         Effect::SubmitImages { text, at, images } => Some(work::Command::Submit(text, at, images)),
         Effect::Compact(focus) => Some(work::Command::Compact(focus)),
+        Effect::ContinueInterrupted => Some(work::Command::ContinueInterrupted),
+        Effect::SettleInterrupted => Some(work::Command::SettleInterrupted),
         Effect::SetModel(selection, thinking) => Some(work::Command::SetModel(selection, thinking)),
         Effect::SetPermissionMode(mode) => Some(work::Command::SetPermissionMode(mode)),
         Effect::Write(op) => Some(work::Command::Write(op)),

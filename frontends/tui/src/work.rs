@@ -33,6 +33,10 @@ pub(crate) enum Command {
     Write(Write),
     /// Compact the session, with what the summary should focus on.
     Compact(Option<String>),
+    /// Continue the interrupted turn the session holds, with the selection it recorded.
+    ContinueInterrupted,
+    /// Settle the interrupted turn the session holds as aborted.
+    SettleInterrupted,
     /// Use this model (and thinking level) for the following runs: the route is prepared
     /// again, and each run records the model it used.
     SetModel(Selection, Option<smith::ThinkingLevel>),
@@ -135,6 +139,52 @@ fn plan_event(runner: &Runner) -> Event {
     Event::Plan(items)
 }
 
+/// The banner of the interrupted turn the session holds (`None`: none is held).
+fn interrupted_event(runner: &Runner) -> Event {
+    Event::Interrupted(runner.interrupted().map(|turn| {
+        format!(
+            "turn {} (\"{}\") stopped when its process ended, after {}{}",
+            turn.submission,
+            smith_app::inspect::title_of(&turn.input).unwrap_or_default(),
+            smith_app::runner::target::interrupted_progress(turn),
+            if turn.unknown_effects.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} effect{} of unknown outcome (`smith effects` reconciles)",
+                    turn.unknown_effects.len(),
+                    if turn.unknown_effects.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                )
+            }
+        )
+    }))
+}
+
+/// Continue the interrupted turn with the selection it recorded (the route in use when it is
+/// that one); a refusal names what is missing, and the banner comes back.
+fn continue_interrupted(runner: &mut Runner, live: &Arc<LiveIntents>, events: &Events) {
+    let recorded = runner.interrupted().map(|t| t.model.clone());
+    let spec = match (recorded, runner.current()) {
+        (Some(recorded), Some(ready)) if *ready.selection() == recorded => None,
+        _ => runner.interrupted_spec(),
+    };
+    let mut sink = LiveSink(Arc::clone(live));
+    match runner.continue_interrupted(spec, &mut sink, &Cancel::new()) {
+        Ok(_) => events.send(plan_event(runner)),
+        Err(e) => {
+            events.send(Event::Refused(e.to_string()));
+            events.send(interrupted_event(runner));
+        }
+    }
+    events.send(Event::WorkEnded {
+        leaf: runner.leaf().map(|l| l.0),
+    });
+}
+
 /// What the view is told once the runner can submit: [`Event::Ready`] for its current
 /// selection (`None` before one is prepared).
 fn ready_event(runner: &smith_app::Runner) -> Option<Event> {
@@ -190,6 +240,7 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
     {
         events.send(Event::Unprepared(why));
     }
+    events.send(interrupted_event(&runner));
     let mut keep = false;
     while let Ok(command) = rx.recv() {
         match command {
@@ -204,6 +255,24 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
                     (&cwd, &live),
                     &events,
                 );
+            }
+            Command::ContinueInterrupted => continue_interrupted(&mut runner, &live, &events),
+            Command::SettleInterrupted => {
+                let mut quiet = |_: smith_ui_intents::Intent| {};
+                match runner.apply(SessionCommand::SettleInterrupted, &mut quiet, &Cancel::new()) {
+                    Ok(Done::Settled(turn)) => events.send(Event::Notice(
+                        NoticeLevel::Info,
+                        format!("the interrupted turn {turn} is settled as aborted; what it recorded stays in the session"),
+                    )),
+                    Ok(_) => {}
+                    Err(e) => {
+                        events.send(Event::Refused(e.to_string()));
+                        events.send(interrupted_event(&runner));
+                    }
+                }
+                events.send(Event::WorkEnded {
+                    leaf: runner.leaf().map(|l| l.0),
+                });
             }
             Command::Compact(focus) => {
                 let request = smith_app::runner::CompactRequest {
@@ -449,6 +518,16 @@ fn submit(
         destination: at,
         ..Submission::default()
     };
+    if let Some(turn) = runner.interrupted() {
+        events.send(Event::Notice(
+            NoticeLevel::Info,
+            format!(
+                "the interrupted turn {} is settled as aborted: new input moves on from it",
+                turn.submission
+            ),
+        ));
+        events.send(Event::Interrupted(None));
+    }
     match runner.submit(submission, &mut sink, &Cancel::new()) {
         Ok(_) => {
             // The plan as the work left it (a live change a slow view dropped is not lost).

@@ -36,7 +36,7 @@ pub use verify::{Verification, verify};
 pub use view::{
     CheckpointView, EntryView, ForkView, KnownRecord, MatchView, PageView, ReceiptView, Record,
     RecordView, SessionSummary, TITLE_CHARS, UsageView, format_utc, kind_label, recorded_selection,
-    summarize,
+    summarize, title_of,
 };
 
 /// The plan the selected branch of the session file at `path` holds (Smith's `plan` branch

@@ -65,8 +65,9 @@ pub struct SessionSummary {
 /// How many entries from the start are searched for the first submission (the title).
 const TITLE_SEARCH: usize = 16;
 
-/// `input`'s first non-blank line, trimmed and bounded to [`TITLE_CHARS`] characters.
-pub(crate) fn title_of(input: &str) -> Option<String> {
+/// `input`'s first non-blank line, trimmed and bounded to [`TITLE_CHARS`] characters (how a
+/// session's title is made from its first prompt); `None` when it is blank.
+pub fn title_of(input: &str) -> Option<String> {
     let line = input.lines().map(str::trim).find(|l| !l.is_empty())?;
     if line.chars().count() <= TITLE_CHARS {
         return Some(line.to_owned());

@@ -71,6 +71,10 @@ pub enum RunnerError {
         /// The submission named.
         submission: EntryId,
     },
+    /// An interrupted turn was not continued: none is held, or a prerequisite it recorded
+    /// is missing (each named with what would satisfy it); nothing was written.
+    #[error(transparent)]
+    Continue(Box<smith_agent::ContinueError>),
     /// An abort was refused: the work is not live here, or owned by other work.
     #[error(transparent)]
     Abort(Box<smith_agent::AbortError>),

@@ -66,8 +66,14 @@ pub struct CompactRequest {
 /// nothing written, when the session's state does not allow it.
 #[derive(Debug)]
 pub enum Command {
-    /// Run a turn for this input.
+    /// Run a turn for this input. An interrupted turn the session holds is settled as
+    /// aborted first (as by every command that writes history, but [`Command::Continue`]).
     Submit(Submission),
+    /// Continue the interrupted turn the session holds ([`Runner::interrupted`]) with the
+    /// route of this spec, or the one in use; its recorded prerequisites are checked first.
+    Continue(Option<RunSpec>),
+    /// Settle the interrupted turn the session holds as aborted.
+    SettleInterrupted,
     /// Compact the context now (idle only).
     Compact(CompactRequest),
     /// Select the branch ending at this entry (idle only; never inside a tool batch).
@@ -105,8 +111,11 @@ pub enum Command {
 /// How a command ended.
 #[derive(Debug)]
 pub enum Done {
-    /// A turn ran (or, deduplicated, the original's end was found).
+    /// A turn ran (or, deduplicated, the original's end was found; or an interrupted turn
+    /// was continued).
     Ran(TurnEnd),
+    /// The interrupted turn of this submission was settled as aborted.
+    Settled(EntryId),
     /// A summary was recorded.
     Compacted(smith_agent::Compacted),
     /// The branch ending at this entry is selected (recorded, unless it already was).
@@ -387,7 +396,8 @@ impl Runner {
         })
     }
 
-    /// The live work items of the session (admitted, not ended).
+    /// The live work items of the session (admitted, not ended), not counting an
+    /// interrupted turn held for a decision ([`Runner::interrupted`]): nothing runs it.
     pub fn live_work(&self) -> usize {
         self.session.inbox_without_policy().live_work().len()
     }
@@ -517,13 +527,23 @@ impl Runner {
     ) -> Result<Done, RunnerError> {
         match command {
             Command::Submit(submission) => self.submit(submission, sink, cancel).map(Done::Ran),
+            Command::Continue(spec) => self.continue_interrupted(spec, sink, cancel).map(Done::Ran),
+            Command::SettleInterrupted => {
+                let turn = self.interrupted().map(|t| t.submission).ok_or_else(|| {
+                    RunnerError::Continue(Box::new(smith_agent::ContinueError::NothingToContinue))
+                })?;
+                self.settle_interrupted()?;
+                Ok(Done::Settled(turn))
+            }
             Command::Compact(request) => self.compact(request, sink, cancel).map(Done::Compacted),
             Command::Select(leaf) => {
+                self.settle_interrupted()?;
                 self.idle("selecting a branch")?;
                 self.session.select_branch(leaf)?;
                 Ok(Done::Selected(leaf))
             }
             Command::Edit(edits) => {
+                self.settle_interrupted()?;
                 let session = self.session.id();
                 self.session
                     .edit_context(edits)
@@ -567,6 +587,8 @@ impl Runner {
             return Err(RunnerError::EmptyInput);
         }
         let index = self.route_for(submission.spec, "no turn")?;
+        // New input moves on from an interrupted turn: it is settled as aborted first.
+        self.settle_interrupted()?;
         let ready = &self.ready[index];
         let agent = self.agent(ready);
         let prompt = &submission.prompt;
@@ -600,6 +622,73 @@ impl Runner {
         }
     }
 
+    /// The interrupted turn the session holds: a top-level turn a dead process left without
+    /// an end, shown to the person, who continues it ([`Command::Continue`]) or settles it
+    /// ([`Command::SettleInterrupted`]). Any other command that writes history settles it as
+    /// aborted first; closing leaves it as recorded.
+    pub fn interrupted(&self) -> Option<&smith_agent::InterruptedTurn> {
+        self.session.interrupted_turn()
+    }
+
+    /// The spec that continues the interrupted turn with the selection it recorded: the
+    /// route in use with its selection replaced (`None` when no turn is held or no route
+    /// is prepared).
+    pub fn interrupted_spec(&self) -> Option<RunSpec> {
+        let turn = self.interrupted()?;
+        let mut spec = self.current()?.spec().clone();
+        spec.selection = turn.model.clone();
+        Some(spec)
+    }
+
+    /// [`Command::SettleInterrupted`], and what every other history-writing command does
+    /// first: settle the held interrupted turn as aborted (nothing when none is held).
+    ///
+    /// # Errors
+    /// [`RunnerError::Store`] when the settlement cannot be recorded (the turn stays held).
+    pub fn settle_interrupted(&mut self) -> Result<(), RunnerError> {
+        if self.session.interrupted_turn().is_some() {
+            self.session.settle_interrupted()?;
+            self.keep = true;
+        }
+        Ok(())
+    }
+
+    /// [`Command::Continue`]: continue the held interrupted turn with `spec`'s route (prepared
+    /// now) or the one in use, which must be for the selection the turn recorded.
+    ///
+    /// # Errors
+    /// [`RunnerError::Continue`] when no turn is held or a prerequisite is missing (nothing
+    /// written); [`RunnerError::Unprepared`] without a route.
+    pub fn continue_interrupted(
+        &mut self,
+        spec: Option<RunSpec>,
+        sink: &mut dyn IntentSink,
+        cancel: &Cancel,
+    ) -> Result<TurnEnd, RunnerError> {
+        if self.session.interrupted_turn().is_none() {
+            return Err(RunnerError::Continue(Box::new(
+                smith_agent::ContinueError::NothingToContinue,
+            )));
+        }
+        let index = self.route_for(spec, "continuing the interrupted turn")?;
+        let ready = &self.ready[index];
+        let agent = self.agent(ready);
+        let mut tee = self.feed.tee(sink);
+        let mut shown = RedactingSink::new(&mut tee, ready.redactor().clone());
+        let outcome = agent
+            .continue_interrupted(&mut self.session, ready.selection(), &mut shown, cancel)
+            .map_err(|e| RunnerError::Continue(Box::new(e)))?;
+        self.keep = true;
+        Ok(TurnEnd {
+            submission: outcome.submission,
+            deduplicated: false,
+            stop_reason: outcome.stop_reason,
+            usage: outcome.usage,
+            cost_usd: outcome.cost_usd,
+            error: outcome.error,
+        })
+    }
+
     /// [`Command::Compact`]: compact the context now.
     ///
     /// # Errors
@@ -610,6 +699,7 @@ impl Runner {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> Result<smith_agent::Compacted, RunnerError> {
+        self.settle_interrupted()?;
         self.idle("the compaction")?;
         let index = self.route_for(request.spec, "the compaction")?;
         let ready = &self.ready[index];
@@ -643,6 +733,7 @@ impl Runner {
             &Path,
         ) -> Result<Moved, crate::history::OpError>,
     ) -> Result<Done, RunnerError> {
+        self.settle_interrupted()?;
         self.idle(what)?;
         let history = self.app.open_history(&self.cwd)?;
         let path = self.session.path().to_owned();

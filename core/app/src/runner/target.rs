@@ -78,6 +78,14 @@ pub enum OpenNotice {
         /// Their effect ids, in intent order.
         effects: Vec<String>,
     },
+    /// The session's last turn was cut off by the end of an earlier process: it is held,
+    /// neither continued nor settled, until the person decides ([`super::Runner::interrupted`]).
+    Interrupted {
+        /// The session.
+        id: SessionId,
+        /// What the turn had done.
+        turn: smith_agent::InterruptedTurn,
+    },
     /// The session was started in another directory than the one its tools now run in.
     StartedElsewhere {
         /// The session.
@@ -114,6 +122,26 @@ impl std::fmt::Display for OpenNotice {
                     "they are"
                 }
             ),
+            Self::Interrupted { id, turn } => write!(
+                f,
+                "session {id}: turn {} (\"{}\") was interrupted — the process running it ended after {}{}; it can be continued from what is recorded, or settled as aborted",
+                turn.submission,
+                crate::inspect::title_of(&turn.input).unwrap_or_default(),
+                interrupted_progress(turn),
+                if turn.unknown_effects.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", with {} effect{} of unknown outcome",
+                        turn.unknown_effects.len(),
+                        if turn.unknown_effects.len() == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
+                    )
+                }
+            ),
             Self::StartedElsewhere { id, started, here } => write!(
                 f,
                 "session {id} was started in {started}; its tools run here, in {}",
@@ -121,6 +149,28 @@ impl std::fmt::Display for OpenNotice {
             ),
         }
     }
+}
+
+/// What an interrupted turn had done, in words: its rounds and tool calls.
+pub fn interrupted_progress(turn: &smith_agent::InterruptedTurn) -> String {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut said = plural(turn.rounds as usize, "model response", "model responses");
+    said.push_str(&format!(
+        " and {}",
+        plural(
+            turn.calls_answered,
+            "tool call answered",
+            "tool calls answered"
+        )
+    ));
+    if turn.calls_pending > 0 {
+        said.push_str(&format!(
+            " ({} without a result)",
+            plural(turn.calls_pending, "call", "calls")
+        ));
+    }
+    said
 }
 
 /// Why a target could not be opened. Nothing was written.
@@ -476,6 +526,9 @@ fn notices_of(
             effects: opened.unknown_effects,
         });
     }
+    if let Some(turn) = opened.interrupted {
+        notices.push(OpenNotice::Interrupted { id, turn });
+    }
     (opened.session, notices)
 }
 
@@ -489,6 +542,8 @@ fn with_writer<T>(
 ) -> Result<(T, Vec<OpenNotice>), RunnerError> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let (mut session, notices) = open_existing(&SessionStore::new(dir), path, id)?;
+    // A change of history moves on from an interrupted turn: it is settled as aborted.
+    session.settle_interrupted()?;
     let done = change(&mut session)?;
     session.close()?;
     Ok((done, notices))

@@ -119,6 +119,39 @@ impl Env {
         (child, lines)
     }
 
+    /// Start `eval --json` as model `scripted/t` playing `script` with the prompt "do the job"
+    /// in a new session, wait for gate `gate` (its
+    /// `.waiting` file beside the script) or, with `None`, for `ready` to hold on the file, then
+    /// SIGKILL it. The session's id and file.
+    pub fn killed_at(
+        &self,
+        script: &Path,
+        gate: Option<&str>,
+        ready: impl Fn(&[smith_store::Entry]) -> bool,
+    ) -> (String, PathBuf) {
+        let (mut child, mut lines) = self.spawn_script_json("scripted/t", script, "do the job");
+        let session = loop {
+            let line = lines.next().unwrap().unwrap();
+            let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if record["type"] == "run_start" {
+                break record["session"].as_str().unwrap().to_owned();
+            }
+        };
+        let path = self.sessions().join(format!("{session}.smith"));
+        match gate {
+            Some(gate) => {
+                let waiting = script.with_file_name(format!("{gate}.waiting"));
+                smith_testkit::wait_until("the stream waits at its gate", || waiting.exists());
+            }
+            None => smith_testkit::wait_until("the turn reached the point", || {
+                smith_store::read_session(&path).is_ok_and(|o| ready(&o.entries))
+            }),
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        (session, path)
+    }
+
     /// Run one offline demo turn in a new session; the session's id and file.
     pub fn demo_session(&self) -> (String, PathBuf) {
         let out = self.run(&["eval", "-m", "scripted/demo", "start"]);

@@ -12,6 +12,7 @@ mod compact;
 mod discover;
 mod frontends;
 mod history;
+mod interrupted;
 mod permissions;
 mod plan;
 mod prompt_commands;

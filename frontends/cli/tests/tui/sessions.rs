@@ -509,3 +509,76 @@ fn a_session_reopened_after_a_crash_names_its_unknown_effects() {
     quit(&pane);
     pane.assert_restored();
 }
+
+/// A turn killed between rounds (its write recorded, the next request held at a gate): the
+/// terminal UI's banner says what it had done; Enter continues it to its answer without
+/// writing again; a second such turn is settled with Esc.
+#[test]
+fn an_interrupted_turn_is_continued_with_enter_and_settled_with_esc() {
+    let env = Env::new();
+    let gated = env.write(
+        "gated.kdl",
+        "round {\n  tool-call id=\"w1\" name=\"write\" arguments=#\"{\"path\": \"out.txt\", \"content\": \"once\\n\"}\"#\n  stop \"tool_use\"\n}\nround {\n  gate \"g\"\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+    );
+    let (session, path) = env.killed_at(&gated, Some("g"), |_| true);
+    std::fs::write(env.root.path().join("out.txt"), "changed\n").unwrap();
+    let rest = env.write(
+        "rest.kdl",
+        "round {\n  text \"continued to the end\"\n  stop \"end_turn\"\n}\n",
+    );
+    let args = [
+        "--session",
+        session.as_str(),
+        "--model",
+        "scripted/t",
+        "--script",
+        rest.to_str().unwrap(),
+    ];
+    let pane = Pane::start(&env, &args, &[]);
+    pane.wait_for_text("Enter continues it");
+    let screen = pane.screen();
+    assert!(
+        screen.contains("1 model response and 1 tool call answered"),
+        "{screen}"
+    );
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("continued to the end");
+    pane.wait_for_text("scripted/t · idle");
+    assert!(!pane.screen().contains("Enter continues it"));
+    crate::quit(&pane);
+    pane.assert_restored();
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("out.txt")).unwrap(),
+        "changed\n",
+        "the recorded write ran again"
+    );
+
+    // Killed again in a new session; this time Esc settles it as aborted.
+    std::fs::remove_file(gated.with_file_name("g.waiting")).ok();
+    let (session, path2) = env.killed_at(&gated, Some("g"), |_| true);
+    assert_ne!(path, path2);
+    let args = [
+        "--session",
+        session.as_str(),
+        "--model",
+        "scripted/t",
+        "--script",
+        rest.to_str().unwrap(),
+    ];
+    let pane = Pane::start(&env, &args, &[]);
+    pane.wait_for_text("Enter continues it");
+    pane.keys(&["Escape"]);
+    pane.wait_for_text("settled as aborted");
+    crate::quit(&pane);
+    pane.assert_restored();
+    let ends: Vec<_> = smith_store::read_session(&path2)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            smith_store::Record::RunEnd(end) => Some(end.stop_reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, vec![smith::StopReason::Aborted]);
+}

@@ -45,6 +45,16 @@ pub(super) fn lines(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span
 /// What sits above the input besides the plan.
 fn others(ui: &Ui, t: &Theme, width: u16, room: usize) -> Vec<Vec<Span<'static>>> {
     let mut above: Vec<Vec<Span<'static>>> = Vec::new();
+    if let Some(banner) = &ui.interrupted {
+        above.push(vec![
+            Span::styled(" interrupted: ", t.warning),
+            Span::styled(sanitize(banner).into_owned(), t.user),
+        ]);
+        above.push(vec![Span::styled(
+            " Enter continues it from what is recorded (recorded effects are not run again) · Esc settles it as aborted · new input settles it too",
+            t.dim,
+        )]);
+    }
     if let Some(search) = ui.layers.iter().rev().find_map(Layer::search) {
         let state = match search.finding {
             Finding::Idle => "type to search the whole transcript".to_owned(),

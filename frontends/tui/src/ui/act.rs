@@ -44,6 +44,8 @@ impl Ui {
                 } else if let Some(work) = self.running {
                     self.status.state = "aborting".into();
                     return Some(Effect::Abort(work));
+                } else if self.interrupted.take().is_some() {
+                    return Some(Effect::SettleInterrupted);
                 } else if matches!(self.held, Held::Replay) && self.back.is_some() {
                     // A replay opened from a session: back to it.
                     return Some(Effect::Go(crate::go::Go::Back));
@@ -162,6 +164,15 @@ impl Ui {
     /// their own, an edited earlier message starts a new branch.
     fn send_draft(&mut self, action: Action) -> Option<Effect> {
         if self.editor.is_empty() {
+            if self.interrupted.is_some() && !self.busy() {
+                if let Some(why) = self.cannot_submit() {
+                    self.hint = Some(why);
+                    return None;
+                }
+                self.interrupted = None;
+                self.status.state = "continuing".into();
+                return Some(Effect::ContinueInterrupted);
+            }
             return None;
         }
         // `/NAME …`: a command of the product layer (never sent to the model); `//…`

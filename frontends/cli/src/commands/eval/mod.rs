@@ -194,7 +194,8 @@ struct Prepared {
     app: Arc<App>,
     args: EvalArgs,
     ready: Ready,
-    prompt: smith_app::prompt::Prompt,
+    /// `None`: not read yet — the existing session may hold an interrupted turn to continue.
+    prompt: Option<smith_app::prompt::Prompt>,
     cwd: PathBuf,
     /// `None`: a temporary store.
     target: Option<Target>,
@@ -233,7 +234,33 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Prepared, CliError> {
     let ready = app.ready(spec, &cwd, process_refusal)?;
     exit::redact_with(ready.redactor().clone());
     report_notices(ready.notices());
-    let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, &cwd)?;
+    // An existing session named without a prompt may hold an interrupted turn to continue:
+    // the prompt is read (from stdin) only once opening says it does not.
+    let deferred =
+        args.prompt.is_none() && !args.with_stdin && args.images.is_empty() && existing.is_some();
+    let prompt = if deferred {
+        None
+    } else {
+        Some(read_prompt(&args, &cwd, &ready)?)
+    };
+    Ok(Prepared {
+        app: Arc::new(app),
+        args,
+        ready,
+        prompt,
+        cwd,
+        target,
+    })
+}
+
+/// The prompt of the run: the argument or stdin, with the images `--image` attaches, checked
+/// against what `ready`'s model takes.
+fn read_prompt(
+    args: &EvalArgs,
+    cwd: &std::path::Path,
+    ready: &Ready,
+) -> Result<smith_app::prompt::Prompt, CliError> {
+    let mut prompt = input::read(args.prompt.as_deref(), args.with_stdin, cwd)?;
     let bounds = smith_app::prompt::Bounds::default();
     let count = prompt.images.len() + args.images.len();
     if count > bounds.files {
@@ -250,14 +277,7 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Prepared, CliError> {
     ready
         .check_images(prompt.images.len())
         .map_err(|e| CliError::usage(format!("{e} (`smith models` shows each model's record)")))?;
-    Ok(Prepared {
-        app: Arc::new(app),
-        args,
-        ready,
-        prompt,
-        cwd,
-        target,
-    })
+    Ok(prompt)
 }
 
 /// The selection of the run: a flag or setting, else the one the existing session last
@@ -323,18 +343,59 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
         .adopt(ready)
         .map_err(|e| not_started(runner_error(e)))?;
     let mut sink = EvalSink::new(args.json, cancel.clone());
-    let submission = Submission {
-        prompt,
-        spec: None,
-        dedup_key: args.dedup_key.clone(),
-        destination: None,
-    };
-    let outcome = match runner.submit(submission, &mut sink, &cancel) {
-        Ok(end) => end,
-        Err(e) => {
-            // Input refused before admission leaves no empty session behind.
-            let _ = runner.close(false);
-            return Err(not_started(runner_error(e)));
+    let outcome = if prompt.is_none()
+        && let Some(turn) = runner.interrupted()
+    {
+        let (submission, session) = (turn.submission, runner.id());
+        // The turn continues with the selection it recorded, unless --model names one (then
+        // the continuation checks that it is the same).
+        let spec = if args.model.is_none() {
+            runner.interrupted_spec()
+        } else {
+            None
+        };
+        match runner.continue_interrupted(spec, &mut sink, &cancel) {
+            Ok(end) => end,
+            Err(e) => {
+                let _ = runner.close(false);
+                return Err(not_started(continue_error(e, session, submission)));
+            }
+        }
+    } else {
+        let prompt = match prompt {
+            Some(prompt) => prompt,
+            None => match runner
+                .current()
+                .ok_or_else(|| CliError::usage("no model is prepared"))
+                .and_then(|ready| read_prompt(&args, &cwd, ready))
+            {
+                Ok(prompt) => prompt,
+                Err(e) => {
+                    let _ = runner.close(false);
+                    return Err(not_started(e));
+                }
+            },
+        };
+        if let Some(turn) = runner.interrupted() {
+            target::note(&format!(
+                "the interrupted turn {} is settled as aborted before this prompt runs (continue it instead with `smith eval --session {}` and no prompt)",
+                turn.submission,
+                runner.id()
+            ));
+        }
+        let submission = Submission {
+            prompt,
+            spec: None,
+            dedup_key: args.dedup_key.clone(),
+            destination: None,
+        };
+        match runner.submit(submission, &mut sink, &cancel) {
+            Ok(end) => end,
+            Err(e) => {
+                // Input refused before admission leaves no empty session behind.
+                let _ = runner.close(false);
+                return Err(not_started(runner_error(e)));
+            }
         }
     };
     if let Some(ready) = runner.current() {
@@ -377,6 +438,19 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
         }
     }
     Ok(status)
+}
+
+/// A continuation that did not start, with the CLI's status and what to do instead.
+fn continue_error(e: RunnerError, session: smith::SessionId, turn: smith::EntryId) -> CliError {
+    match e {
+        RunnerError::Continue(e) => match *e {
+            smith_app::ContinueError::Store(e) => command_error::store(&e),
+            other => CliError::usage(format!(
+                "{other} (continue it with `smith eval --session {session}` once that is done, or give a prompt to settle turn {turn} as aborted and go on)"
+            )),
+        },
+        other => runner_error(other),
+    }
 }
 
 /// A runner's refusal or failure before or at admission, with the CLI's status.
