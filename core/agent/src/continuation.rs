@@ -30,13 +30,15 @@ pub struct InterruptedTurn {
     pub model: Selection,
     /// Its input text.
     pub input: String,
-    /// Rounds whose response is recorded.
+    /// Rounds whose response is recorded (since the turn's latest compaction, when it was
+    /// compacted while it ran).
     pub rounds: u32,
     /// Tool calls answered with a recorded result.
     pub calls_answered: usize,
     /// Calls of the last response that have no result yet.
     pub calls_pending: usize,
-    /// How the last recorded response ended, when one is recorded.
+    /// How the turn's last recorded message — when it is a model response — ended; `None`
+    /// when none is recorded or input was delivered after it.
     pub last_stop: Option<smith::StopReason>,
     /// Effects of the turn whose outcome is unknown (their effect ids), those opening just
     /// completed as unknown included.
@@ -119,7 +121,7 @@ pub enum ContinueError {
 }
 
 /// What continuing needs beyond the held turn, read from its records when it continues.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Recorded {
     /// The selection the latest checkpoint recorded, if any.
     pub(crate) model: Option<Selection>,
@@ -129,6 +131,10 @@ pub(crate) struct Recorded {
     pub(crate) tools: Vec<String>,
     /// Per pending call id, its effects in intent order.
     pub(crate) effects: HashMap<String, Vec<Effect>>,
+    /// The rounds the turn recorded a response of.
+    pub(crate) rounds: u32,
+    /// The usage and cost of the turn's recorded responses, at their attempts' prices.
+    pub(crate) accounts: crate::Accounts,
 }
 
 /// One recorded effect of a call that has no result.
@@ -151,15 +157,25 @@ const QUOTED_OUTPUT_BYTES: usize = 2048;
 
 impl Recorded {
     /// Read what the turn of `submission` recorded from the selected branch ending at `leaf`,
-    /// walking back to the submission: its latest checkpoint, and the effects of the calls
-    /// named in `pending`.
+    /// walking back to the submission: its latest checkpoint, its responses (their rounds,
+    /// usage and cost), and the effects of the calls named in `pending` — recorded after
+    /// `calls`, the message that asked for them (call ids may repeat across responses).
     pub(crate) fn read(
         reader: &mut SessionReader,
         leaf: EntryId,
         submission: EntryId,
-        pending: &[ToolCall],
+        (pending, calls): (&[ToolCall], Option<EntryId>),
     ) -> Result<Self, smith_store::Error> {
-        let mut recorded = Self::default();
+        let mut recorded = Self {
+            model: None,
+            plugins: Vec::new(),
+            tools: Vec::new(),
+            effects: HashMap::new(),
+            rounds: 0,
+            accounts: crate::account(std::iter::empty()),
+        };
+        // The turn's responses and their attempts, for its usage so far.
+        let mut responses = Vec::new();
         let mut checkpoint_seen = false;
         let mut intents = Vec::new();
         let mut completions: HashMap<String, smith_store::EffectCompletion> = HashMap::new();
@@ -169,12 +185,33 @@ impl Recorded {
             if id <= submission {
                 break;
             }
+            let effects = calls.is_some_and(|c| id > c);
             let (meta, entry) = reader.entry_if(id, |m| match m.record_kind {
-                Record::EFFECT_INTENT | Record::EFFECT_COMPLETION | Record::EFFECT_VERDICT => true,
+                Record::EFFECT_INTENT | Record::EFFECT_COMPLETION | Record::EFFECT_VERDICT => {
+                    effects
+                }
                 Record::CHECKPOINT => !checkpoint_seen,
+                Record::MESSAGE | Record::ATTEMPT | Record::COMPACTION => true,
                 _ => false,
             })?;
             at = (meta.parent != 0).then_some(EntryId(meta.parent));
+            let entry = match entry {
+                Some(e)
+                    if matches!(
+                        e.record,
+                        Record::Message(_) | Record::Attempt(_) | Record::Compaction(_)
+                    ) =>
+                {
+                    if let Record::Message(m) = &e.record
+                        && m.message.role == smith::Role::Assistant
+                    {
+                        recorded.rounds += 1;
+                    }
+                    responses.push(e);
+                    continue;
+                }
+                other => other,
+            };
             match entry.map(|e| e.record) {
                 Some(Record::Checkpoint(c)) => {
                     checkpoint_seen = true;
@@ -195,6 +232,7 @@ impl Recorded {
                 _ => {}
             }
         }
+        recorded.accounts = crate::account(&responses);
         intents.reverse();
         for intent in intents {
             // An intent names its plugin with its generation (`files@0.1.0#1`).
@@ -382,34 +420,26 @@ pub(crate) fn describe(
         last_stop: None,
         unknown_effects: unknown,
     };
+    // The first user message after the submission is its input; later ones were delivered.
+    let mut input_seen = false;
     for entry in entries.iter().filter(|e| e.id > submission) {
-        if let Record::Message(m) = &entry.record
-            && m.message.role == smith::Role::Assistant
-        {
+        let Record::Message(m) = &entry.record else {
+            continue;
+        };
+        if m.message.role == smith::Role::Assistant {
             let calls = m.message.tool_calls().count();
             let answered = results(entry.id);
             turn.rounds += 1;
             turn.calls_answered += answered;
             turn.calls_pending = calls.saturating_sub(answered);
             turn.last_stop = m.stop_reason;
+        } else if std::mem::replace(&mut input_seen, true) {
+            // Input delivered into the turn after its last response: the model owes it one.
+            turn.calls_pending = 0;
+            turn.last_stop = None;
         }
     }
     turn
-}
-
-#[cfg(test)]
-mod tests {
-    use super::compatible;
-
-    #[test]
-    fn compatible_versions_follow_the_caret_rule() {
-        assert!(compatible("0.1.0", "0.1.7"));
-        assert!(!compatible("0.1.0", "0.2.0"));
-        assert!(compatible("1.2.0", "1.9.1"));
-        assert!(!compatible("1.2.0", "2.0.0"));
-        assert!(compatible("weird", "weird"));
-        assert!(!compatible("weird", "0.1.0"));
-    }
 }
 
 impl crate::Agent<'_> {
@@ -444,7 +474,8 @@ impl crate::Agent<'_> {
         let leaf = session.writer.lock().leaf().unwrap_or(turn.submission);
         let recorded = {
             let mut reader = SessionReader::open(session.path())?;
-            Recorded::read(&mut reader, leaf, turn.submission, &pending)?
+            let calls = session.call_message.filter(|_| !pending.is_empty());
+            Recorded::read(&mut reader, leaf, turn.submission, (&pending, calls))?
         };
         let definitions = self.tools.definitions();
         let offered: Vec<String> = definitions.iter().map(|d| d.name.clone()).collect();
@@ -479,7 +510,10 @@ impl crate::Agent<'_> {
             state.held = None;
         }
         run.submission = Some(turn.submission);
-        run.rounds_run = turn.rounds;
+        // Numbered, counted and budgeted after what the turn recorded before it was cut off.
+        run.rounds_run = recorded.rounds;
+        run.usage = recorded.accounts.total;
+        run.cost = recorded.accounts.cost_usd;
         run.abort_watch = Some(crate::abort::AbortWatch::start(
             run.session.writer.clone(),
             std::sync::Arc::clone(&run.session.work),
@@ -504,17 +538,40 @@ impl crate::Agent<'_> {
                 .iter()
                 .filter_map(|c| Some((c.id.clone(), recorded.result_of(c)?)))
                 .collect();
+            // As a fresh round does: calls of a response that did not end for tool use are
+            // answered as not run, and the turn ends with that response's stop.
+            let stop = turn.last_stop.unwrap_or(smith::StopReason::ToolUse);
             let batch = crate::rounds::Batch {
-                round: turn.rounds,
-                stop: smith::StopReason::ToolUse,
+                round: recorded.rounds,
+                stop,
                 calls: &pending,
                 definitions: &definitions,
                 requires: &active,
                 model,
             };
-            self.run_batch(&mut run, &batch)
-                .and_then(|()| self.rounds(&mut run, model))
+            self.run_batch(&mut run, &batch).and_then(|()| {
+                if stop == smith::StopReason::ToolUse {
+                    self.rounds(&mut run, model)
+                } else {
+                    Ok(stop)
+                }
+            })
         };
         Ok(self.finish(run, model, outcome))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compatible;
+
+    #[test]
+    fn compatible_versions_follow_the_caret_rule() {
+        assert!(compatible("0.1.0", "0.1.7"));
+        assert!(!compatible("0.1.0", "0.2.0"));
+        assert!(compatible("1.2.0", "1.9.1"));
+        assert!(!compatible("1.2.0", "2.0.0"));
+        assert!(compatible("weird", "weird"));
+        assert!(!compatible("weird", "0.1.0"));
     }
 }

@@ -83,6 +83,11 @@ pub enum AbortError {
         "submission {0} is not running in this process; it is settled when the session is next opened"
     )]
     NotRunning(EntryId),
+    /// The work is an interrupted turn held for a decision: nothing runs it to abort.
+    #[error(
+        "submission {0} is an interrupted turn that nothing runs; continue it, or settle it as aborted"
+    )]
+    Interrupted(EntryId),
     /// The session was closed.
     #[error("the session was closed; no work of it runs here")]
     Closed,
@@ -244,6 +249,9 @@ impl Inbox {
         let Some(live) = state.live.get(&work) else {
             return Err(AbortError::NotLive(work));
         };
+        if state.held == Some(work) {
+            return Err(AbortError::Interrupted(work));
+        }
         if live.owner.is_some() {
             let mut top = work;
             while let Some(owner) = state.live.get(&top).and_then(|l| l.owner) {

@@ -32,6 +32,8 @@ pub(crate) struct Resume {
     pub(crate) call_message: Option<(EntryId, usize)>,
     /// Names of the secrets registered on the branch.
     pub(crate) registered: BTreeSet<String>,
+    /// Submissions an `abort` record on the branch pairs with (their abort was requested).
+    pub(crate) aborted: HashSet<EntryId>,
     /// The permission mode the branch last recorded ([`crate::Session::record_permission_mode`]).
     pub(crate) permission_mode: Option<String>,
 }
@@ -89,6 +91,7 @@ impl Resume {
                     }
                 }
                 Record::RUN_END => ended = true,
+                Record::ABORT => resume.aborted.extend(pair),
                 _ => {}
             }
             if !ended && matches!(meta.record_kind, Record::MESSAGE | Record::TOOL_RESULT) {

@@ -325,7 +325,11 @@ impl<'a> Agent<'a> {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> RunOutcome {
-        let checked = crate::inbox::lock(&session.work).check_work(None, &self.work_limits);
+        let checked = crate::inbox::lock(&session.work)
+            .check_work(None, &self.work_limits)
+            .map(drop);
+        // New input moves on from an interrupted turn held open: it is settled as aborted.
+        let checked = checked.and_then(|()| Ok(session.settle_interrupted()?));
         if let Err(e) = checked {
             let error = RunError::Admission(e);
             sink.emit(Intent::RunEnd {
@@ -406,8 +410,11 @@ impl<'a> Agent<'a> {
             }
         }
         crate::inbox::lock(&session.work).check_work(None, &self.work_limits)?;
-        if let Some(destination) = submit.destination {
-            session.select_destination(destination)?;
+        // New input moves on from an interrupted turn held open: it is settled as aborted —
+        // with a destination, once the branch there is checked.
+        match submit.destination {
+            Some(destination) => session.select_destination(destination)?,
+            None => session.settle_interrupted()?,
         }
         // The context is projected now, before anything is written, when opening left it to
         // the first request.

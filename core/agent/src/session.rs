@@ -194,6 +194,7 @@ impl Session {
             (Some((submission, l)), 1)
                 if hold
                     && interrupted
+                    && !resume.aborted.contains(submission)
                     && l.owner.is_none()
                     && l.started
                     && work.inherited_open.is_empty()
@@ -436,7 +437,7 @@ impl Session {
         let refuse = |why: String| crate::AdmissionError::Destination { entry: leaf, why };
         {
             let state = crate::inbox::lock(&self.work);
-            if !state.live.is_empty() {
+            if state.busy() {
                 return Err(refuse("work is running in this session".to_owned()));
             }
             if !state.queue.is_empty() && self.writer.lock().leaf() != Some(leaf) {
@@ -452,7 +453,8 @@ impl Session {
             }
         }
         if self.writer.lock().leaf() == Some(leaf) {
-            return Ok(());
+            // Going on from here moves on from an interrupted turn held here.
+            return Ok(self.settle_interrupted()?);
         }
         let last = self.writer.lock().next_entry_id().0.saturating_sub(1);
         if leaf.0 == 0 || leaf.0 > last {
@@ -469,6 +471,8 @@ impl Session {
                 "the branch there ends inside a tool batch ({e}); choose the batch's last result or an entry before its call"
             )));
         }
+        // Checked: a turn held here is settled before another branch is taken.
+        self.settle_interrupted()?;
         self.writer.lock().select(leaf)?;
         self.model = replayed.model.clone();
         self.call_message = replayed.call_message;

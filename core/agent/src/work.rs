@@ -149,6 +149,11 @@ impl WorkState {
     }
 
     /// The depth new work owned by `owner` gets, after checking the live-work and depth limits.
+    /// Whether work is live that is not the held interrupted turn (nothing runs that one).
+    pub(crate) fn busy(&self) -> bool {
+        self.live.keys().any(|id| self.held != Some(*id))
+    }
+
     pub(crate) fn check_work(
         &self,
         owner: Option<EntryId>,

@@ -355,3 +355,69 @@ fn a_second_process_cannot_continue_a_session_being_continued() {
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
     assert!(stdout(&first).contains("done"), "{}", stdout(&first));
 }
+
+/// The model behind a loopback HTTP server: the first process's second request is held open
+/// and the process SIGKILLed; the continuing process sends exactly one request to a fresh
+/// server — the conversation with the recorded write's result, the write not run again.
+#[test]
+fn at_the_loopback_server_the_continuation_sends_only_the_next_round() {
+    use smith_ai::loopback;
+    const CALL: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_9\",\"type\":\"function\",\"function\":{\"name\":\"write\",\"arguments\":\"{\\\"path\\\": \\\"out.txt\\\", \\\"content\\\": \\\"once\\\\n\\\"}\"}}]},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+    const TEXT: &str = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"All done.\"},\"finish_reason\":null}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    let env = Env::new();
+    let held = vec![
+        loopback::head(
+            "200 OK",
+            "content-type: text/event-stream\r\ntransfer-encoding: chunked\r\n",
+        ),
+        loopback::Step::Wait,
+    ];
+    let first = loopback::serve(vec![loopback::sse_in_pieces(CALL.as_bytes(), 9), held]);
+    let base = |url: &str| format!("provider.openai-compatible.base-url={url}/v1");
+    let mut child = env
+        .command(&[
+            "eval",
+            "--json",
+            "-c",
+            &base(&first.url),
+            "-m",
+            "openai-compatible/m",
+            "write the file",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(first.request().is_some(), "the first request");
+    assert!(first.request().is_some(), "the second request");
+    child.kill().unwrap(); // SIGKILL, the second response held open
+    child.wait().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("out.txt")).unwrap(),
+        "once\n"
+    );
+    std::fs::write(env.root.path().join("out.txt"), "changed\n").unwrap();
+    let path = env.session_files()[0].clone();
+    let session = path.file_stem().unwrap().to_str().unwrap().to_owned();
+
+    let second = loopback::serve(vec![loopback::sse_in_pieces(TEXT.as_bytes(), 9)]);
+    let out = env.run(&["eval", "--session", &session, "-c", &base(&second.url)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("All done."), "{}", stdout(&out));
+    let sent = second.request_json().unwrap();
+    let messages = sent["messages"].as_array().unwrap();
+    assert_eq!(messages[1]["content"], "write the file");
+    assert_eq!(messages[2]["tool_calls"][0]["id"], "call_9");
+    assert_eq!(messages[3]["role"], "tool");
+    assert!(
+        messages[3]["content"].as_str().unwrap().contains("wrote"),
+        "{sent}"
+    );
+    assert_eq!(messages.len(), 4, "{sent}");
+    assert_eq!(second.requests_now(), 0, "one request, no more");
+    assert_eq!(
+        std::fs::read_to_string(env.root.path().join("out.txt")).unwrap(),
+        "changed\n",
+        "the recorded write ran again"
+    );
+}

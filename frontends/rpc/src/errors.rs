@@ -41,6 +41,10 @@ pub(crate) fn runner(e: &smith_app::RunnerError) -> ErrorObject {
         RunnerError::Busy { session, .. } => busy(&session.to_string()),
         RunnerError::ReadOnly { session } => read_only(&session.to_string()),
         RunnerError::Store(e) => store(e),
+        RunnerError::Continue(c) => match c.as_ref() {
+            smith_app::ContinueError::Store(e) => store(e),
+            _ => ErrorObject::new(code::REFUSED, e.to_string()),
+        },
         RunnerError::Closed => ErrorObject::new(code::SHUTTING_DOWN, e.to_string()),
         RunnerError::History(e) => history(e),
         RunnerError::App(_) | RunnerError::Unprepared { .. } => config(e),

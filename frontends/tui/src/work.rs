@@ -243,6 +243,15 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
     events.send(interrupted_event(&runner));
     let mut keep = false;
     while let Ok(command) = rx.recv() {
+        // A command that writes history settles an interrupted turn: the banner follows.
+        let writes = !matches!(
+            command,
+            Command::Values
+                | Command::Close { .. }
+                | Command::SetModel(..)
+                | Command::SetPermissionMode(_)
+        );
+        let held = runner.interrupted().is_some();
         match command {
             Command::Submit(input, at, images) => {
                 submit(&mut runner, (&input, &images), at, &cwd, &live, &events);
@@ -336,6 +345,9 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
                 keep = k;
                 break;
             }
+        }
+        if writes && held {
+            events.send(interrupted_event(&runner));
         }
     }
     refresh_cancel.cancel();
@@ -518,17 +530,17 @@ fn submit(
         destination: at,
         ..Submission::default()
     };
-    if let Some(turn) = runner.interrupted() {
+    let held = runner.interrupted().map(|t| t.submission);
+    let submitted = runner.submit(submission, &mut sink, &Cancel::new());
+    if let Some(turn) = held.filter(|_| runner.interrupted().is_none()) {
         events.send(Event::Notice(
             NoticeLevel::Info,
             format!(
-                "the interrupted turn {} is settled as aborted: new input moves on from it",
-                turn.submission
+                "the interrupted turn {turn} was settled as aborted: new input moves on from it"
             ),
         ));
-        events.send(Event::Interrupted(None));
     }
-    match runner.submit(submission, &mut sink, &Cancel::new()) {
+    match submitted {
         Ok(_) => {
             // The plan as the work left it (a live change a slow view dropped is not lost).
             events.send(plan_event(runner));

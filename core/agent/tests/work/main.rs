@@ -168,6 +168,7 @@ fn reopened_context(path: &Path, _id: SessionId) -> Vec<ContextItem> {
         .collect()
 }
 
+mod continuation;
 mod ownership;
 mod queue;
 mod recovery;

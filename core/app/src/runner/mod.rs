@@ -537,7 +537,6 @@ impl Runner {
             }
             Command::Compact(request) => self.compact(request, sink, cancel).map(Done::Compacted),
             Command::Select(leaf) => {
-                self.settle_interrupted()?;
                 self.idle("selecting a branch")?;
                 self.session.select_branch(leaf)?;
                 Ok(Done::Selected(leaf))
@@ -587,8 +586,6 @@ impl Runner {
             return Err(RunnerError::EmptyInput);
         }
         let index = self.route_for(submission.spec, "no turn")?;
-        // New input moves on from an interrupted turn: it is settled as aborted first.
-        self.settle_interrupted()?;
         let ready = &self.ready[index];
         let agent = self.agent(ready);
         let prompt = &submission.prompt;
@@ -670,14 +667,22 @@ impl Runner {
                 smith_agent::ContinueError::NothingToContinue,
             )));
         }
+        let before = self.current;
         let index = self.route_for(spec, "continuing the interrupted turn")?;
         let ready = &self.ready[index];
         let agent = self.agent(ready);
         let mut tee = self.feed.tee(sink);
         let mut shown = RedactingSink::new(&mut tee, ready.redactor().clone());
-        let outcome = agent
-            .continue_interrupted(&mut self.session, ready.selection(), &mut shown, cancel)
-            .map_err(|e| RunnerError::Continue(Box::new(e)))?;
+        let continued =
+            agent.continue_interrupted(&mut self.session, ready.selection(), &mut shown, cancel);
+        let outcome = match continued {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                // Refused: the route in use stays the one it was.
+                self.current = before;
+                return Err(RunnerError::Continue(Box::new(e)));
+            }
+        };
         self.keep = true;
         Ok(TurnEnd {
             submission: outcome.submission,
@@ -699,9 +704,9 @@ impl Runner {
         sink: &mut dyn IntentSink,
         cancel: &Cancel,
     ) -> Result<smith_agent::Compacted, RunnerError> {
-        self.settle_interrupted()?;
         self.idle("the compaction")?;
         let index = self.route_for(request.spec, "the compaction")?;
+        self.settle_interrupted()?;
         let ready = &self.ready[index];
         let compact = smith_agent::Compact {
             model: ready.selection(),
@@ -733,9 +738,9 @@ impl Runner {
             &Path,
         ) -> Result<Moved, crate::history::OpError>,
     ) -> Result<Done, RunnerError> {
-        self.settle_interrupted()?;
         self.idle(what)?;
         let history = self.app.open_history(&self.cwd)?;
+        self.settle_interrupted()?;
         let path = self.session.path().to_owned();
         let shared = self.session.journal();
         let mut writer = shared.lock();

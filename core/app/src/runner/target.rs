@@ -542,8 +542,6 @@ fn with_writer<T>(
 ) -> Result<(T, Vec<OpenNotice>), RunnerError> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     let (mut session, notices) = open_existing(&SessionStore::new(dir), path, id)?;
-    // A change of history moves on from an interrupted turn: it is settled as aborted.
-    session.settle_interrupted()?;
     let done = change(&mut session)?;
     session.close()?;
     Ok((done, notices))
@@ -578,6 +576,8 @@ pub fn edit_context(
     edits: Vec<smith_store::EditOp>,
 ) -> Result<(smith::EntryId, Vec<OpenNotice>), RunnerError> {
     with_writer(path, id, |session| {
+        // An edit moves on from an interrupted turn (its calls need their results first).
+        session.settle_interrupted()?;
         session
             .edit_context(edits)
             .map_err(|e| RunnerError::edit(e, id))

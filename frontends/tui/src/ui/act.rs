@@ -170,7 +170,10 @@ impl Ui {
                     return None;
                 }
                 self.interrupted = None;
+                // Admitted again by its receipt: from then on Esc aborts it and input queues.
+                self.admitting = true;
                 self.status.state = "continuing".into();
+                self.follow_latest();
                 return Some(Effect::ContinueInterrupted);
             }
             return None;

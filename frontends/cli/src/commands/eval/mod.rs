@@ -376,20 +376,20 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
                 }
             },
         };
-        if let Some(turn) = runner.interrupted() {
-            target::note(&format!(
-                "the interrupted turn {} is settled as aborted before this prompt runs (continue it instead with `smith eval --session {}` and no prompt)",
-                turn.submission,
-                runner.id()
-            ));
-        }
+        let held = runner.interrupted().map(|t| t.submission);
         let submission = Submission {
             prompt,
             spec: None,
             dedup_key: args.dedup_key.clone(),
             destination: None,
         };
-        match runner.submit(submission, &mut sink, &cancel) {
+        let submitted = runner.submit(submission, &mut sink, &cancel);
+        if let Some(turn) = held.filter(|_| runner.interrupted().is_none()) {
+            sink.diagnostic(&format!(
+                "note: the interrupted turn {turn} was settled as aborted: this prompt moved on from it"
+            ));
+        }
+        match submitted {
             Ok(end) => end,
             Err(e) => {
                 // Input refused before admission leaves no empty session behind.

@@ -1,0 +1,223 @@
+//! Continuing an interrupted turn from a crash image (the file exactly as a SIGKILL at that
+//! instant leaves it): a call whose id repeats an earlier response's is run when it recorded
+//! no effect of its own, the turn's usage and round numbering carry over, input delivered
+//! before the crash is answered, and a turn whose abort was recorded is settled, not held.
+
+use super::*;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn crash_image(from: &Path, to_dir: &Path) -> PathBuf {
+    let to = to_dir.join(from.file_name().unwrap());
+    std::fs::copy(from, &to).unwrap();
+    to
+}
+
+#[test]
+fn a_repeated_call_id_runs_when_it_recorded_no_effect_and_usage_and_rounds_carry_over() {
+    let mut f = fixture();
+    // Both responses name their call `call_0` (as some providers number calls per stream).
+    let p = provider(
+        r#"
+        round { tool-call id="call_0" name="step" arguments="{}"; usage input=10 output=5; stop "tool_use" }
+        round { tool-call id="call_0" name="step" arguments="{}"; usage input=20 output=6; stop "tool_use" }
+        round { stop "end_turn" }
+        "#,
+        f.dir.path(),
+    );
+    let crash_dir = tempfile::tempdir().unwrap();
+    let image = Arc::new(Mutex::new(None));
+    let seen = Arc::new(AtomicUsize::new(0));
+    let (image_slot, crash_to, path) = (
+        Arc::clone(&image),
+        crash_dir.path().to_owned(),
+        f.session.path().to_owned(),
+    );
+    let tools = Tools::new(move |call, context| {
+        if seen.fetch_add(1, Ordering::SeqCst) == 0 {
+            // The first response's call writes, recorded whole.
+            let intent = context
+                .journal
+                .intent(
+                    EffectIntent {
+                        effect_id: "e1".into(),
+                        call_id: call.id.clone(),
+                        plugin: "steps@1.0.0#1".into(),
+                        tool: "step".into(),
+                        effect: "file.write".into(),
+                        target: Some("a.txt".into()),
+                        input: serde_json::json!({}),
+                    },
+                    context.cause,
+                )
+                .unwrap();
+            context
+                .journal
+                .complete(
+                    intent,
+                    smith_store::EffectCompletion {
+                        effect_id: "e1".into(),
+                        outcome: smith_store::EffectOutcome::Applied,
+                        output: b"wrote a.txt".to_vec(),
+                        evidence: serde_json::Value::Null,
+                    },
+                )
+                .unwrap();
+        } else {
+            // The second is cut off before it did anything.
+            *image_slot.lock().unwrap() = Some(crash_image(&path, &crash_to));
+        }
+    });
+    let agent = Agent::new(&p, &tools, RunLimits::default());
+    agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());
+    let image = image.lock().unwrap().clone().unwrap();
+
+    let opened = Session::open_holding(&image, f.session.id()).unwrap();
+    let turn = opened.interrupted.clone().expect("the turn is held");
+    assert_eq!(
+        (turn.rounds, turn.calls_answered, turn.calls_pending),
+        (2, 1, 1)
+    );
+    let mut session = opened.session;
+    let rest = provider(
+        r#"round { text "done"; usage input=30 output=7; stop "end_turn" }"#,
+        f.dir.path(),
+    );
+    let counting = Tools::new(|_, _| {});
+    let mut intents = Vec::new();
+    let outcome = Agent::new(&rest, &counting, RunLimits::default())
+        .continue_interrupted(
+            &mut session,
+            &model(),
+            &mut |i| intents.push(i),
+            &Cancel::new(),
+        )
+        .unwrap();
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
+    assert_eq!(*counting.calls.lock().unwrap(), vec!["call_0".to_owned()]);
+    // Every response of the turn counted once, those before the crash included.
+    assert_eq!(outcome.usage.responses, 3);
+    assert_eq!(outcome.usage.usage.input, Some(60));
+    // The next request is round 3.
+    assert!(
+        intents
+            .iter()
+            .any(|i| matches!(i, Intent::RoundStart { round: 3 })),
+        "{intents:?}"
+    );
+    let ends: Vec<_> = read_session(&image)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::RunEnd(end) => Some(end),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends.len(), 1);
+    assert_eq!(ends[0].usage.usage.input, Some(60));
+}
+
+#[test]
+fn input_delivered_before_the_crash_is_answered_when_the_turn_continues() {
+    let mut f = fixture();
+    let p = provider(
+        r#"
+        round { tool-call id="c1" name="step" arguments="{}"; stop "tool_use" }
+        round { text "first answer"; stop "end_turn" }
+        round { gate "g"; echo; stop "end_turn" }
+        "#,
+        f.dir.path(),
+    );
+    let slot = Arc::clone(&f.inbox_slot);
+    let tools = Tools::new(move |_, _| {
+        let inbox = slot.lock().unwrap().clone().unwrap();
+        enqueue(&inbox, "and the follow-up", Delivery::FollowUp);
+    });
+    let policy = Policy::new();
+    let agent = Agent::new(&p, &tools, RunLimits::default()).with_lifecycle(&policy);
+    *f.inbox_slot.lock().unwrap() = Some(agent.inbox(&f.session));
+    // At the gate of the request that answers the delivered follow-up, the file is imaged.
+    let crash_dir = tempfile::tempdir().unwrap();
+    let (dir, path, to) = (
+        f.dir.path().to_owned(),
+        f.session.path().to_owned(),
+        crash_dir.path().to_owned(),
+    );
+    let imager = std::thread::spawn(move || {
+        wait_for(&dir.join("g.waiting"));
+        let image = crash_image(&path, &to);
+        std::fs::write(dir.join("g.release"), "").unwrap();
+        image
+    });
+    agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());
+    let image = imager.join().unwrap();
+
+    let opened = Session::open_holding(&image, f.session.id()).unwrap();
+    let turn = opened.interrupted.clone().expect("the turn is held");
+    assert_eq!(turn.last_stop, None, "input came after the last response");
+    let mut session = opened.session;
+    let rest = provider(r#"round { echo; stop "end_turn" }"#, f.dir.path());
+    let outcome = Agent::new(&rest, &tools, RunLimits::default())
+        .continue_interrupted(&mut session, &model(), &mut |_| {}, &Cancel::new())
+        .unwrap();
+    assert_eq!(
+        outcome.stop_reason,
+        StopReason::EndTurn,
+        "{:?}",
+        outcome.error
+    );
+    let last = reopened_context(&image, f.session.id())
+        .into_iter()
+        .rev()
+        .find_map(|item| match item {
+            ContextItem::Message(m) if m.role == smith::Role::Assistant => Some(m.text()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(last, "and the follow-up");
+}
+
+#[test]
+fn a_turn_whose_abort_was_recorded_is_settled_not_held() {
+    let mut f = fixture();
+    let p = provider(
+        r#"
+        round { tool-call id="c1" name="step" arguments="{}"; stop "tool_use" }
+        round { stop "end_turn" }
+        "#,
+        f.dir.path(),
+    );
+    let crash_dir = tempfile::tempdir().unwrap();
+    let image = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&f.inbox_slot);
+    let (image_slot, crash_to) = (Arc::clone(&image), crash_dir.path().to_owned());
+    let tools = Tools::new(move |_, _| {
+        let inbox = slot.lock().unwrap().clone().unwrap();
+        let (work, _) = inbox.live_work()[0];
+        inbox.abort(work, "stop it").unwrap();
+        *image_slot.lock().unwrap() = Some(crash_image(inbox.path(), &crash_to));
+    });
+    let agent = Agent::new(&p, &tools, RunLimits::default());
+    *f.inbox_slot.lock().unwrap() = Some(agent.inbox(&f.session));
+    agent.run(&mut f.session, &model(), "go", &mut |_| {}, &Cancel::new());
+    let image = image.lock().unwrap().clone().unwrap();
+
+    let opened = Session::open_holding(&image, f.session.id()).unwrap();
+    assert!(opened.interrupted.is_none());
+    let ends: Vec<_> = read_session(&image)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::RunEnd(end) => Some(end.stop_reason),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, vec![StopReason::Aborted]);
+}
