@@ -123,7 +123,10 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "continue the turn that was interrupted when smith was killed",
-        &[("recovery", "Continue it, or settle it")],
+        &[
+            ("recovery", "Pick it up again, or settle it"),
+            ("eval", "Continuing a session"),
+        ],
     ),
     (
         "a crash left an effect unknown, how do I say whether it happened",
