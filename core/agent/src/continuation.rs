@@ -63,10 +63,10 @@ pub enum Missing {
         /// `id@version` active now, when the id is active at another version.
         active: Option<String>,
     },
-    /// A tool the turn offered the model, or one a pending call names, is not offered now.
-    Tool {
-        /// The tool's name.
-        name: String,
+    /// Tools the turn offered the model, or that a pending call names, are not offered now.
+    Tools {
+        /// Their names, in the order the turn offered them.
+        names: Vec<String>,
     },
 }
 
@@ -91,9 +91,15 @@ impl std::fmt::Display for Missing {
                 f,
                 "plugin {required} provided tools of the turn, and {active} is active now, an incompatible version; install a compatible version"
             ),
-            Self::Tool { name } => write!(
+            Self::Tools { names } => write!(
                 f,
-                "tool {name} was offered to the model in this turn and is not offered now (its plugin is missing, disabled, or the permission mode withholds it); make it available"
+                "tool{} {} {} offered to the model in this turn and {} not offered now (a plugin missing or disabled, or the permission mode withholding {}); make {} available",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                if names.len() == 1 { "was" } else { "were" },
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 { "it" } else { "them" },
+                if names.len() == 1 { "it" } else { "them" },
             ),
         }
     }
@@ -235,13 +241,18 @@ impl Recorded {
         recorded.accounts = crate::account(&responses);
         intents.reverse();
         for intent in intents {
-            // An intent names its plugin with its generation (`files@0.1.0#1`).
-            let plugin = intent
-                .plugin
-                .split('#')
-                .next()
-                .unwrap_or_default()
-                .to_owned();
+            // An intent names its plugin with its generation (`files@0.1.0#1`); the
+            // working-tree snapshots around a batch are the agent's own, whatever holds them.
+            let plugin = if intent.effect.starts_with("vcs.") {
+                String::new()
+            } else {
+                intent
+                    .plugin
+                    .split('#')
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned()
+            };
             if !plugin.is_empty() && !recorded.plugins.contains(&plugin) {
                 recorded.plugins.push(plugin);
             }
@@ -297,18 +308,19 @@ impl Recorded {
                 }),
             }
         }
-        let mut names: Vec<&str> = self.tools.iter().map(String::as_str).collect();
-        names.extend(pending.iter().map(|c| c.name.as_str()));
-        for name in names {
-            if !offered.iter().any(|o| o == name)
-                && !missing
-                    .iter()
-                    .any(|m| matches!(m, Missing::Tool { name: n } if n == name))
-            {
-                missing.push(Missing::Tool {
-                    name: name.to_owned(),
-                });
+        let mut names: Vec<String> = Vec::new();
+        for name in self
+            .tools
+            .iter()
+            .map(String::as_str)
+            .chain(pending.iter().map(|c| c.name.as_str()))
+        {
+            if !offered.iter().any(|o| o == name) && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
             }
+        }
+        if !names.is_empty() {
+            missing.push(Missing::Tools { names });
         }
         missing
     }

@@ -271,7 +271,7 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
     assert!(
         said.contains("cannot be continued")
             && said.contains("plugin files@")
-            && said.contains("tool write")
+            && said.contains("tools read, write")
             && said.contains("settle"),
         "{said}"
     );
@@ -283,6 +283,14 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
         stderr(&other).contains("the turn runs with scripted/t"),
         "{}",
         stderr(&other)
+    );
+    // A compaction cannot go past the turn: refused, nothing written.
+    let compact = env.run(&["compact", session_arg, "-m", "scripted/demo"]);
+    assert_eq!(compact.status.code(), Some(2), "{}", stderr(&compact));
+    assert!(
+        stderr(&compact).contains("holds interrupted turn"),
+        "{}",
+        stderr(&compact)
     );
     assert_eq!(std::fs::read(&path).unwrap(), before, "a refusal wrote");
 
@@ -420,4 +428,80 @@ fn at_the_loopback_server_the_continuation_sends_only_the_next_round() {
         "changed\n",
         "the recorded write ran again"
     );
+}
+
+/// A `bash` call cut off while its program runs: the working-tree snapshot taken before it
+/// (the agent's own effect, whatever plugin holds the history) is no prerequisite, and the
+/// call is answered from its recorded effects — the program is not started again.
+#[test]
+fn a_turn_killed_inside_a_program_continues_without_starting_it_again() {
+    let env = Env::new();
+    let fifo = env.root.path().join("pipe");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let script = env.write(
+        "bash.kdl",
+        "round {\n  tool-call id=\"b1\" name=\"bash\" arguments=#\"{\"command\": \"cat pipe\"}\"#\n  stop \"tool_use\"\n}\n",
+    );
+    let mut child = env
+        .command(&[
+            "--allow-process",
+            "eval",
+            "-m",
+            "scripted/t",
+            "--script",
+            script.to_str().unwrap(),
+            "do the job",
+        ])
+        .spawn()
+        .unwrap();
+    smith_testkit::wait_until("the program's effect is recorded", || {
+        env.session_files().first().is_some_and(|p| {
+            read_session(p).is_ok_and(|o| {
+                o.entries.iter().any(|e| {
+                    matches!(&e.record, Record::EffectIntent(i) if i.effect.starts_with("process."))
+                })
+            })
+        })
+    });
+    child.kill().unwrap(); // SIGKILL, the program still reading the pipe
+    child.wait().unwrap();
+    let path = env.session_files()[0].clone();
+    let session = path.file_stem().unwrap().to_str().unwrap().to_owned();
+    let rest = env.write(
+        "rest.kdl",
+        "round {\n  text \"the program's outcome is unknown\"\n  stop \"end_turn\"\n}\n",
+    );
+    let out = env.run(&[
+        "--allow-process",
+        "eval",
+        "--session",
+        &session,
+        "--script",
+        rest.to_str().unwrap(),
+    ]);
+    // The orphaned `cat` reads end-of-file and ends (it may be gone already).
+    if let Ok(fd) = nix::fcntl::open(
+        &fifo,
+        nix::fcntl::OFlag::O_WRONLY | nix::fcntl::OFlag::O_NONBLOCK,
+        nix::sys::stat::Mode::empty(),
+    ) {
+        drop(fd);
+    }
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spawned = intents(&path)
+        .iter()
+        .filter(|i| i.effect.starts_with("process."))
+        .count();
+    assert_eq!(spawned, 1, "the program was started again");
+    let result = read_session(&path)
+        .unwrap()
+        .entries
+        .into_iter()
+        .find_map(|e| match e.record {
+            Record::ToolResult(r) => Some(r.result),
+            _ => None,
+        })
+        .unwrap();
+    assert!(result.is_error, "{result:?}");
+    assert!(result.output.contains("not run again"), "{result:?}");
 }

@@ -503,6 +503,7 @@ pub fn open_notices(
                 OpenNotice::StartedElsewhere { started, .. } => {
                     format!("{n} (start smith in {started} to work there)")
                 }
+                OpenNotice::Settled { .. } => n.to_string(),
                 OpenNotice::Interrupted { .. } => {
                     format!("{n} — Enter on an empty input continues it, Esc settles it")
                 }

@@ -170,6 +170,16 @@ fn continue_interrupted(runner: &mut Runner, live: &Arc<LiveIntents>, events: &E
     let recorded = runner.interrupted().map(|t| t.model.clone());
     let spec = match (recorded, runner.current()) {
         (Some(recorded), Some(ready)) if *ready.selection() == recorded => None,
+        (Some(recorded), Some(ready)) => {
+            events.send(Event::Notice(
+                NoticeLevel::Info,
+                format!(
+                    "the interrupted turn continues with {recorded}, the model it ran with; the following runs use {}",
+                    ready.selection()
+                ),
+            ));
+            runner.interrupted_spec()
+        }
         _ => runner.interrupted_spec(),
     };
     let mut sink = LiveSink(Arc::clone(live));

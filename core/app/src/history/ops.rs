@@ -316,8 +316,7 @@ impl ProjectHistory {
     /// [`smith_vcs::Vcs::restore`] ([`VcsError::Changed`] when the tree changed since the
     /// session last recorded it); the store's errors (the session is locked by a writer).
     pub fn undo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
-        let (mut writer, _) = SessionWriter::open(path, session)?;
-        self.undo_with(&mut writer, path, step)
+        through_session(path, session, |writer| self.undo_with(writer, path, step))
     }
 
     /// [`ProjectHistory::undo`] through the writer of a session already open for writing
@@ -350,8 +349,7 @@ impl ProjectHistory {
     /// # Errors
     /// [`OpError::NothingToRedo`], and as [`ProjectHistory::undo`].
     pub fn redo(&self, path: &Path, session: SessionId, step: Step) -> Result<Moved, OpError> {
-        let (mut writer, _) = SessionWriter::open(path, session)?;
-        self.redo_with(&mut writer, path, step)
+        through_session(path, session, |writer| self.redo_with(writer, path, step))
     }
 
     /// [`ProjectHistory::redo`] through the writer of a session already open for writing.
@@ -391,8 +389,9 @@ impl ProjectHistory {
         target: &str,
         snapshot_first: bool,
     ) -> Result<Moved, OpError> {
-        let (mut writer, _) = SessionWriter::open(path, session)?;
-        self.restore_with(&mut writer, path, target, snapshot_first)
+        through_session(path, session, |writer| {
+            self.restore_with(writer, path, target, snapshot_first)
+        })
     }
 
     /// [`ProjectHistory::restore`] through the writer of a session already open for writing.
@@ -450,4 +449,20 @@ impl ProjectHistory {
         };
         Ok(self.with(|v| v.diff(from, to))?)
     }
+}
+
+/// Open session `session` (file `path`) as its writer — recovering what a dead process left —
+/// and run `op` through its writer; a change done moves on from an interrupted turn the
+/// session held, which is settled as aborted after it (a refusal writes nothing).
+fn through_session<T>(
+    path: &Path,
+    session: SessionId,
+    op: impl FnOnce(&mut SessionWriter) -> Result<T, OpError>,
+) -> Result<T, OpError> {
+    let mut opened = smith_agent::Session::open_holding(path, session)?.session;
+    let journal = opened.journal();
+    let done = op(&mut journal.lock())?;
+    opened.settle_interrupted()?;
+    opened.close()?;
+    Ok(done)
 }

@@ -444,7 +444,9 @@ fn why_not(
     let unknown = effects
         .iter()
         .any(|(i, c)| c.as_ref().is_none_or(|c| c.uncertain(&i.effect)));
-    if unknown || call.result.is_none() {
+    // A call cut off before its result was recorded runs again only when every effect it
+    // recorded has a known outcome (a person's verdict stands for an unknown one).
+    if unknown || (call.result.is_none() && effects.is_empty()) {
         return Some(Verdict::Unknown);
     }
     let not = |why: String| Some(Verdict::NotReexecuted { why });

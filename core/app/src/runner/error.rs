@@ -71,6 +71,19 @@ pub enum RunnerError {
         /// The submission named.
         submission: EntryId,
     },
+    /// The session holds an interrupted turn, which `what` cannot go past: it is continued
+    /// or settled first. Nothing was written.
+    #[error(
+        "session {session} holds interrupted turn {turn}, so {what} was refused; nothing was written — continue the turn, or settle it as aborted, first"
+    )]
+    Interrupted {
+        /// The session.
+        session: SessionId,
+        /// The interrupted turn's submission.
+        turn: EntryId,
+        /// What was refused.
+        what: &'static str,
+    },
     /// An interrupted turn was not continued: none is held, or a prerequisite it recorded
     /// is missing (each named with what would satisfy it); nothing was written.
     #[error(transparent)]

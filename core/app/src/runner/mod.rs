@@ -675,14 +675,11 @@ impl Runner {
         let mut shown = RedactingSink::new(&mut tee, ready.redactor().clone());
         let continued =
             agent.continue_interrupted(&mut self.session, ready.selection(), &mut shown, cancel);
-        let outcome = match continued {
-            Ok(outcome) => outcome,
-            Err(e) => {
-                // Refused: the route in use stays the one it was.
-                self.current = before;
-                return Err(RunnerError::Continue(Box::new(e)));
-            }
-        };
+        // The continuation ran with the turn's route; the runs after it use the one in use.
+        if before.is_some() {
+            self.current = before;
+        }
+        let outcome = continued.map_err(|e| RunnerError::Continue(Box::new(e)))?;
         self.keep = true;
         Ok(TurnEnd {
             submission: outcome.submission,
@@ -705,8 +702,14 @@ impl Runner {
         cancel: &Cancel,
     ) -> Result<smith_agent::Compacted, RunnerError> {
         self.idle("the compaction")?;
+        if let Some(turn) = self.interrupted() {
+            return Err(RunnerError::Interrupted {
+                session: self.session.id(),
+                turn: turn.submission,
+                what: "the compaction",
+            });
+        }
         let index = self.route_for(request.spec, "the compaction")?;
-        self.settle_interrupted()?;
         let ready = &self.ready[index];
         let compact = smith_agent::Compact {
             model: ready.selection(),
@@ -740,11 +743,12 @@ impl Runner {
     ) -> Result<Done, RunnerError> {
         self.idle(what)?;
         let history = self.app.open_history(&self.cwd)?;
-        self.settle_interrupted()?;
         let path = self.session.path().to_owned();
         let shared = self.session.journal();
-        let mut writer = shared.lock();
-        Ok(Done::Moved(op(&history, &mut writer, &path)?))
+        let moved = op(&history, &mut shared.lock(), &path)?;
+        // The change moved on from an interrupted turn held here (a refusal wrote nothing).
+        self.settle_interrupted()?;
+        Ok(Done::Moved(moved))
     }
 
     fn set_plugin(&mut self, id: &str, enabled: bool) -> Result<Done, RunnerError> {

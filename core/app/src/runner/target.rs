@@ -86,6 +86,14 @@ pub enum OpenNotice {
         /// What the turn had done.
         turn: smith_agent::InterruptedTurn,
     },
+    /// The change made after opening moved on from the interrupted turn the session held: it
+    /// was settled as aborted (the sessions commands that change history).
+    Settled {
+        /// The session.
+        id: SessionId,
+        /// The turn's submission.
+        turn: smith::EntryId,
+    },
     /// The session was started in another directory than the one its tools now run in.
     StartedElsewhere {
         /// The session.
@@ -141,6 +149,10 @@ impl std::fmt::Display for OpenNotice {
                         }
                     )
                 }
+            ),
+            Self::Settled { id, turn } => write!(
+                f,
+                "session {id}: its interrupted turn {turn} was settled as aborted — this change moves on from it; what the turn recorded stays in the session"
             ),
             Self::StartedElsewhere { id, started, here } => write!(
                 f,
@@ -541,8 +553,19 @@ fn with_writer<T>(
     change: impl FnOnce(&mut smith_agent::Session) -> Result<T, RunnerError>,
 ) -> Result<(T, Vec<OpenNotice>), RunnerError> {
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let (mut session, notices) = open_existing(&SessionStore::new(dir), path, id)?;
+    let (mut session, mut notices) = open_existing(&SessionStore::new(dir), path, id)?;
     let done = change(&mut session)?;
+    // A turn the change settled is no longer there to continue: said so instead.
+    if session.interrupted_turn().is_none() {
+        for notice in &mut notices {
+            if let OpenNotice::Interrupted { id, turn } = notice {
+                *notice = OpenNotice::Settled {
+                    id: *id,
+                    turn: turn.submission,
+                };
+            }
+        }
+    }
     session.close()?;
     Ok((done, notices))
 }

@@ -138,6 +138,9 @@ pub(crate) fn run(args: &CompactArgs, global: &Global) -> Result<u8, CliError> {
             "{e}; --keep-tokens N keeps less verbatim"
         ))),
         Err(RunnerError::Store(e)) => Err(command_error::store(&e)),
+        Err(e @ RunnerError::Interrupted { session, .. }) => Err(CliError::usage(format!(
+            "{e} (`smith eval --session {session}` with no prompt continues it)"
+        ))),
         Err(_) => Ok(exit::RUN_FAILED),
     }
 }

@@ -236,8 +236,11 @@ fn ready(args: EvalArgs, global: &Global) -> Result<Prepared, CliError> {
     report_notices(ready.notices());
     // An existing session named without a prompt may hold an interrupted turn to continue:
     // the prompt is read (from stdin) only once opening says it does not.
-    let deferred =
-        args.prompt.is_none() && !args.with_stdin && args.images.is_empty() && existing.is_some();
+    let deferred = args.prompt.is_none()
+        && !args.with_stdin
+        && args.images.is_empty()
+        && args.dedup_key.is_none()
+        && existing.is_some();
     let prompt = if deferred {
         None
     } else {
@@ -347,6 +350,11 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
         && let Some(turn) = runner.interrupted()
     {
         let (submission, session) = (turn.submission, runner.id());
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            target::note(
+                "stdin is not read when an interrupted turn is continued; give `-` as the prompt to read one from it (it settles the turn as aborted)",
+            );
+        }
         // The turn continues with the selection it recorded, unless --model names one (then
         // the continuation checks that it is the same).
         let spec = if args.model.is_none() {
@@ -370,7 +378,12 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
                 .and_then(|ready| read_prompt(&args, &cwd, ready))
             {
                 Ok(prompt) => prompt,
-                Err(e) => {
+                Err(mut e) => {
+                    // No prompt was given because there might have been a turn to continue.
+                    e.message.push_str(&format!(
+                        " (session {} has no interrupted turn to continue, so a prompt is needed)",
+                        runner.id()
+                    ));
                     let _ = runner.close(false);
                     return Err(not_started(e));
                 }
@@ -445,6 +458,30 @@ fn continue_error(e: RunnerError, session: smith::SessionId, turn: smith::EntryI
     match e {
         RunnerError::Continue(e) => match *e {
             smith_app::ContinueError::Store(e) => command_error::store(&e),
+            smith_app::ContinueError::Blocked { missing, .. } => {
+                let mut hints: Vec<String> = Vec::new();
+                for m in &missing {
+                    let hint = match m {
+                        smith_app::Missing::Model { recorded, .. } => format!(
+                            "drop --model (it continues with {recorded}) or pass --model {recorded}"
+                        ),
+                        smith_app::Missing::Plugin { .. } | smith_app::Missing::Tools { .. } => {
+                            "`smith plugins list` shows what is active; a --disable-plugin or a permission mode may withhold it".to_owned()
+                        }
+                    };
+                    if !hints.contains(&hint) {
+                        hints.push(hint);
+                    }
+                }
+                let error = smith_app::ContinueError::Blocked {
+                    submission: turn,
+                    missing,
+                };
+                CliError::usage(format!(
+                    "{error} — {}; then continue it with `smith eval --session {session}`, or give a prompt to settle turn {turn} as aborted and go on",
+                    hints.join("; ")
+                ))
+            }
             other => CliError::usage(format!(
                 "{other} (continue it with `smith eval --session {session}` once that is done, or give a prompt to settle turn {turn} as aborted and go on)"
             )),

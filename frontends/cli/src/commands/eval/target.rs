@@ -159,6 +159,7 @@ pub(crate) fn report_open_notices(notices: &[smith_app::runner::target::OpenNoti
             OpenNotice::StartedElsewhere { started, .. } => {
                 note(&format!("{notice} (run smith in {started} to work there)"))
             }
+            OpenNotice::Settled { .. } => note(&notice.to_string()),
             OpenNotice::Interrupted { id, .. } => note(&format!(
                 "{notice} — `smith eval --session {id}` with no prompt continues it, a prompt settles it"
             )),
