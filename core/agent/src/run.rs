@@ -405,7 +405,24 @@ impl<'a> Agent<'a> {
                 &content,
                 submit.destination,
             )?;
-            if let Some(receipt) = original {
+            if let Some(mut receipt) = original {
+                // A retry of the interrupted turn held here: nothing runs it, so it is settled
+                // as aborted, and the retry gets that terminal receipt.
+                if session
+                    .held
+                    .as_ref()
+                    .is_some_and(|t| t.submission == receipt.submission)
+                {
+                    session.settle_interrupted()?;
+                    receipt = crate::submission::deduplicate(
+                        session.path(),
+                        session.id(),
+                        key,
+                        &content,
+                        submit.destination,
+                    )?
+                    .unwrap_or(receipt);
+                }
                 return Ok(crate::replay::replay(session.id(), &receipt, sink));
             }
         }

@@ -148,17 +148,9 @@ fn interrupted_event(runner: &Runner) -> Event {
             smith_app::inspect::title_of(&turn.input).unwrap_or_default(),
             smith_app::runner::target::interrupted_progress(turn),
             if turn.unknown_effects.is_empty() {
-                String::new()
+                ""
             } else {
-                format!(
-                    "; {} effect{} of unknown outcome (`smith effects` reconciles)",
-                    turn.unknown_effects.len(),
-                    if turn.unknown_effects.len() == 1 {
-                        ""
-                    } else {
-                        "s"
-                    }
-                )
+                " (`smith effects` reconciles them)"
             }
         )
     }))

@@ -132,23 +132,10 @@ impl std::fmt::Display for OpenNotice {
             ),
             Self::Interrupted { id, turn } => write!(
                 f,
-                "session {id}: turn {} (\"{}\") was interrupted — the process running it ended after {}{}; it can be continued from what is recorded, or settled as aborted",
+                "session {id}: turn {} (\"{}\") was interrupted — the process running it ended after {}; it can be continued from what is recorded, or settled as aborted",
                 turn.submission,
                 crate::inspect::title_of(&turn.input).unwrap_or_default(),
                 interrupted_progress(turn),
-                if turn.unknown_effects.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        ", with {} effect{} of unknown outcome",
-                        turn.unknown_effects.len(),
-                        if turn.unknown_effects.len() == 1 {
-                            ""
-                        } else {
-                            "s"
-                        }
-                    )
-                }
             ),
             Self::Settled { id, turn } => write!(
                 f,
@@ -163,7 +150,8 @@ impl std::fmt::Display for OpenNotice {
     }
 }
 
-/// What an interrupted turn had done, in words: its rounds and tool calls.
+/// What an interrupted turn had done, in words: its rounds, its tool calls and the effects
+/// of unknown outcome it left.
 pub fn interrupted_progress(turn: &smith_agent::InterruptedTurn) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -180,6 +168,12 @@ pub fn interrupted_progress(turn: &smith_agent::InterruptedTurn) -> String {
         said.push_str(&format!(
             " ({} without a result)",
             plural(turn.calls_pending, "call", "calls")
+        ));
+    }
+    if !turn.unknown_effects.is_empty() {
+        said.push_str(&format!(
+            ", with {} of unknown outcome",
+            plural(turn.unknown_effects.len(), "effect", "effects")
         ));
     }
     said
