@@ -7,12 +7,6 @@ use super::*;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn crash_image(from: &Path, to_dir: &Path) -> PathBuf {
-    let to = to_dir.join(from.file_name().unwrap());
-    std::fs::copy(from, &to).unwrap();
-    to
-}
-
 #[test]
 fn a_repeated_call_id_runs_when_it_recorded_no_effect_and_usage_and_rounds_carry_over() {
     let mut f = fixture();

@@ -20,6 +20,14 @@ use smith_store::{EffectIntent, Record, read_session};
 use smith_testkit::{kinds, scripted, selection, wait_for};
 use smith_ui_intents::Intent;
 
+/// A copy of the session file as it is at this instant: every change is durable when its
+/// append returns, so this is exactly what a crash now would leave.
+fn crash_image(from: &Path, to_dir: &Path) -> PathBuf {
+    let to = to_dir.join(from.file_name().unwrap());
+    std::fs::copy(from, &to).unwrap();
+    to
+}
+
 fn model() -> smith::Selection {
     selection("scripted/t")
 }

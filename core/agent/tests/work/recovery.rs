@@ -3,14 +3,6 @@
 
 use super::*;
 
-/// A copy of the session file as it is at this instant: every change is durable when its
-/// append returns, so this is exactly what a crash now would leave.
-fn crash_image(from: &Path, to_dir: &Path) -> PathBuf {
-    let to = to_dir.join(from.file_name().unwrap());
-    std::fs::copy(from, &to).unwrap();
-    to
-}
-
 #[test]
 fn reopen_reconstructs_input_ownership_checkpoints_and_receipts_without_running_effects() {
     let mut f = fixture();
