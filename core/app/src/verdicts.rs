@@ -212,39 +212,71 @@ pub fn reconcile(
     outcome: EffectOutcome,
     note: &str,
 ) -> Result<Reconciled, ReconcileError> {
+    // Checked before the writer opens, so a refusal writes nothing.
+    let found = unknown_effect(path, id, effect_id, outcome, note)?;
+    // A turn the crash cut off stays interrupted (a verdict is no new input): continuing it
+    // later shows the model this verdict.
+    let opened = smith_agent::Session::open_holding(path, id)?;
+    let mut session = opened.session;
+    let done = record(&mut session, path, found, outcome, note)?;
+    session.close()?;
+    Ok(done)
+}
+
+/// The unknown effect `effect_id` of session `id` at `path`, once the verdict `outcome` with
+/// `note` is found acceptable for it (read only; nothing written).
+///
+/// # Errors
+/// [`ReconcileError`].
+pub(crate) fn unknown_effect(
+    path: &Path,
+    id: SessionId,
+    effect_id: &str,
+    outcome: EffectOutcome,
+    note: &str,
+) -> Result<UnknownEffect, ReconcileError> {
     if outcome == EffectOutcome::Unknown {
         return Err(ReconcileError::UnknownVerdict);
     }
     if note.len() > MAX_NOTE_BYTES {
         return Err(ReconcileError::NoteTooLong(note.len()));
     }
-    // Checked before the writer opens, so a refusal writes nothing.
     let before = unknown_effects(path)?;
-    let Some(found) = before.iter().find(|e| e.effect_id == effect_id).cloned() else {
-        return Err(known_outcome(path, id, effect_id, &before)?);
-    };
-    // A turn the crash cut off stays interrupted (a verdict is no new input): continuing it
-    // later shows the model this verdict.
-    let opened = smith_agent::Session::open_holding(path, id)?;
-    let mut session = opened.session;
-    // Opening completed the cut-off effects as unknown: the effect now has its completion.
+    match before.iter().find(|e| e.effect_id == effect_id) {
+        Some(found) => Ok(found.clone()),
+        None => Err(known_outcome(path, id, effect_id, &before)?),
+    }
+}
+
+/// Record the verdict on `found` through `session`, the writer of the session at `path`
+/// (opened holding an interrupted turn, as every writer opens: its cut-off effects have their
+/// `unknown` completions, which the verdict is paired with).
+///
+/// # Errors
+/// The store's errors; nothing is written then.
+pub(crate) fn record(
+    session: &mut smith_agent::Session,
+    path: &Path,
+    found: UnknownEffect,
+    outcome: EffectOutcome,
+    note: &str,
+) -> Result<Reconciled, ReconcileError> {
     let completion = match found.completion {
         Some(c) => c,
         None => unknown_effects(path)?
             .into_iter()
-            .find(|e| e.effect_id == effect_id)
+            .find(|e| e.effect_id == found.effect_id)
             .and_then(|e| e.completion)
             .unwrap_or(found.intent),
     };
     let entry = session.record_verdict(
         completion,
         EffectVerdict {
-            effect_id: effect_id.to_owned(),
+            effect_id: found.effect_id.clone(),
             outcome,
             note: note.to_owned(),
         },
     )?;
-    session.close()?;
     Ok(Reconciled {
         replaced: found.verdict.clone(),
         effect: found,

@@ -66,6 +66,9 @@ pub(crate) enum Event {
     /// The session holds an interrupted turn: the banner's words (what it had done); `None`
     /// once it is continued or settled.
     Interrupted(Option<String>),
+    /// The session's effects of unknown outcome (read when the session is opened and after a
+    /// verdict): offered for a verdict when any has none.
+    UnknownEffects(Vec<smith_app::verdicts::UnknownEffect>),
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
     /// Rows for an open picker.

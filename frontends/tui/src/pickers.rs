@@ -26,6 +26,9 @@ pub(crate) enum Kind {
     Plugins,
     /// The themes of the product layer (`/theme` without a name).
     Themes,
+    /// The session's effects of unknown outcome, offered for a verdict (after a recovery):
+    /// the query is the verdict's note, not a filter.
+    Effects,
 }
 
 /// What a branches row acts on.
@@ -97,7 +100,7 @@ impl Picker {
     /// each group in listing order (for sessions, the most recent first); only when no row
     /// holds every word does the match go fuzzy (nucleo), best score first.
     pub(crate) fn shown(&self) -> Vec<usize> {
-        if self.query.trim().is_empty() {
+        if self.query.trim().is_empty() || self.kind == Kind::Effects {
             return (0..self.rows.len()).collect();
         }
         // The label, and the key (a session id, an entry id) by its start: the details'
@@ -150,6 +153,15 @@ impl Picker {
             Kind::Branches => "Branches",
             Kind::Plugins => "Plugins",
             Kind::Themes => "Themes",
+            Kind::Effects => "Effects of unknown outcome: did they take effect?",
+        }
+    }
+
+    /// What precedes the query on its line.
+    pub(crate) fn prompt(&self) -> &'static str {
+        match self.kind {
+            Kind::Effects => " note › ",
+            _ => " › ",
         }
     }
 
@@ -163,6 +175,9 @@ impl Picker {
             }
             Kind::Plugins => "Enter enables or disables it for this process · Esc closes",
             Kind::Themes => "Enter uses it for this process · Esc closes",
+            Kind::Effects => {
+                "type a note · Ctrl+A: it took effect · Ctrl+N: it did not · Esc leaves them unknown"
+            }
         }
     }
 }
@@ -222,8 +237,9 @@ pub(crate) fn start(
                 send(rows, true);
             }
             Kind::Plugins => send(Ok(plugin_rows(&app, &cwd)), true),
-            // Listed by the UI itself from its product layer (`Ui::open_picker`).
-            Kind::Themes => {}
+            // Listed by the UI itself: from its product layer (`Ui::open_picker`), from the
+            // work thread's reading (`Ui::unknown_effects`).
+            Kind::Themes | Kind::Effects => {}
         }
     });
 }
@@ -404,4 +420,31 @@ fn plugin_rows(app: &App, cwd: &Path) -> Vec<Row> {
             }
         })
         .collect()
+}
+
+/// A row of the effects picker: what the effect did and to what, its call, what was recorded
+/// (the evidence's words), and the verdict recorded on it (marked then).
+pub(crate) fn effect_row(e: &smith_app::verdicts::UnknownEffect) -> Row {
+    let flat = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let target = e
+        .target
+        .clone()
+        .unwrap_or_else(|| flat(&e.input.to_string()));
+    let verdict = match &e.verdict {
+        Some(v) if v.note.is_empty() => format!("verdict: {}", v.outcome.as_str()),
+        Some(v) => format!("verdict: {} — {}", v.outcome.as_str(), flat(&v.note)),
+        None => "no verdict yet".to_owned(),
+    };
+    let recorded = e
+        .output
+        .as_deref()
+        .map_or("no completion".to_owned(), &flat);
+    Row {
+        key: e.effect_id.clone(),
+        label: format!("{} {}", e.effect, flat(&target)),
+        detail: format!("{verdict} · call {} · {recorded}", e.call_id),
+        depth: 0,
+        marked: e.verdict.is_some(),
+        branch: None,
+    }
 }

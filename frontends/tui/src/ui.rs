@@ -189,6 +189,9 @@ pub(crate) struct Ui {
     /// The banner of the interrupted turn the session holds (what it had done), shown above
     /// the input until Enter continues it or Esc (or new input) settles it.
     pub(crate) interrupted: Option<String>,
+    /// The session's effects of unknown outcome were offered for a verdict (once, when it
+    /// was opened; `smith effects` reaches them later).
+    pub(crate) effects_offered: bool,
     /// The sandbox mode the prepared route runs programs in (from the work thread's
     /// `Ready`), for `/status`.
     pub(crate) sandbox: Option<&'static str>,
@@ -325,6 +328,7 @@ impl Ui {
             plan: Vec::new(),
             plan_hidden: false,
             interrupted: None,
+            effects_offered: false,
             sandbox: None,
             stranded: Vec::new(),
             withdrawing: Vec::new(),
@@ -743,4 +747,5 @@ mod recall;
 mod storage;
 #[cfg(test)]
 mod tests;
+mod verdicts;
 mod vim;

@@ -63,6 +63,15 @@ pub(crate) enum Write {
     Select(EntryId),
     /// Enable (true) or disable a plugin for the following runs of this process.
     Plugin(String, bool),
+    /// Record a verdict on an effect of unknown outcome.
+    Verdict {
+        /// The effect's id.
+        effect: String,
+        /// Applied or not applied.
+        outcome: smith::EffectOutcome,
+        /// The note (may be empty).
+        note: String,
+    },
 }
 
 /// The work thread's handle.
@@ -208,8 +217,12 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
         live,
         events,
     } = start;
-    // The plan the session's branch holds (a resumed or forked session's).
+    // The plan the session's branch holds (a resumed or forked session's), and the effects a
+    // recovery left of unknown outcome (before the session is said ready).
     events.send(plan_event(&runner));
+    if let Ok(effects) = smith_app::verdicts::unknown_effects(runner.path()) {
+        events.send(Event::UnknownEffects(effects));
+    }
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
     events.send(Event::Values(smith_app::product::ArgumentValues::of(
@@ -268,78 +281,13 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
                 );
             }
             Command::ContinueInterrupted => continue_interrupted(&mut runner, &live, &events),
-            Command::SettleInterrupted => {
-                let mut quiet = |_: smith_ui_intents::Intent| {};
-                match runner.apply(SessionCommand::SettleInterrupted, &mut quiet, &Cancel::new()) {
-                    Ok(Done::Settled(turn)) => events.send(Event::Notice(
-                        NoticeLevel::Info,
-                        format!("the interrupted turn {turn} is settled as aborted; what it recorded stays in the session"),
-                    )),
-                    Ok(_) => {}
-                    Err(e) => {
-                        events.send(Event::Refused(e.to_string()));
-                        events.send(interrupted_event(&runner));
-                    }
-                }
-                events.send(Event::WorkEnded {
-                    leaf: runner.leaf().map(|l| l.0),
-                });
-            }
-            Command::Compact(focus) => {
-                let request = smith_app::runner::CompactRequest {
-                    instructions: focus,
-                    ..Default::default()
-                };
-                let mut sink = LiveSink(Arc::clone(&live));
-                // Its end intent says how it went (the marker, or why nothing was kept).
-                match runner.compact(request, &mut sink, &Cancel::new()) {
-                    Err(RunnerError::Busy { .. }) => events.send(Event::Refused(
-                        "work is running, so the session was not compacted".into(),
-                    )),
-                    Err(RunnerError::Unprepared { .. }) => events.send(Event::Refused(
-                        "nothing can be compacted: the model could not be prepared (see the error above)"
-                            .into(),
-                    )),
-                    _ => {}
-                }
-            }
+            Command::SettleInterrupted => settle_interrupted(&mut runner, &events),
+            Command::Compact(focus) => compact(&mut runner, focus, &live, &events),
             Command::SetModel(wanted, thinking) => {
-                let thinking = thinking.or_else(|| runner.app().thinking());
-                match prepare(&mut runner, wanted.clone(), thinking, script.clone(), &events) {
-                    Ok(()) => events.send(Event::Notice(
-                        NoticeLevel::Info,
-                        format!(
-                            "model {wanted}{} for the following runs (each run records the model it used)",
-                            thinking.map(|t| format!(", thinking {}", t.as_str())).unwrap_or_default()
-                        ),
-                    )),
-                    Err(why) => {
-                        events.send(Event::Refused(format!("{why}; the model stays as it was")))
-                    }
-                }
+                set_model(&mut runner, (wanted, thinking), script.as_deref(), &events);
             }
             Command::Write(write) => write_op(&mut runner, write, &events),
-            Command::SetPermissionMode(mode) => {
-                let mut quiet = |_: smith_ui_intents::Intent| {};
-                let command = SessionCommand::SetPermissionMode(mode);
-                if let Ok(Done::PermissionModeSet(mode)) =
-                    runner.apply(command, &mut quiet, &Cancel::new())
-                {
-                    events.send(Event::PermissionMode(mode));
-                    events.send(Event::Notice(
-                        NoticeLevel::Info,
-                        format!(
-                            "permission mode {mode} for the following runs of this session (Shift+Tab or /permissions MODE changes it; permissions.mode sets the default){}",
-                            match mode {
-                                smith_app::PermissionMode::Plan => ": reads only — every write and program is refused",
-                                smith_app::PermissionMode::Ask => ": writes and programs ask first",
-                                smith_app::PermissionMode::AutoEdit => ": writes run, programs ask first",
-                                smith_app::PermissionMode::Auto => ": what the sandbox permits runs",
-                            }
-                        ),
-                    ));
-                }
-            }
+            Command::SetPermissionMode(mode) => set_permission_mode(&mut runner, mode, &events),
             Command::Values => events.send(Event::Values(smith_app::product::ArgumentValues::of(
                 runner.app(),
             ))),
@@ -556,6 +504,130 @@ fn submit(
 
 /// Carry out `write` through the runner (it holds the session's writer); a plugin switch
 /// prepares the route again.
+/// Settle the interrupted turn as aborted (Esc on its banner); a refusal brings the banner
+/// back.
+fn settle_interrupted(runner: &mut Runner, events: &Events) {
+    let mut quiet = |_: smith_ui_intents::Intent| {};
+    match runner.apply(SessionCommand::SettleInterrupted, &mut quiet, &Cancel::new()) {
+        Ok(Done::Settled(turn)) => events.send(Event::Notice(
+            NoticeLevel::Info,
+            format!("the interrupted turn {turn} is settled as aborted; what it recorded stays in the session"),
+        )),
+        Ok(_) => {}
+        Err(e) => {
+            events.send(Event::Refused(e.to_string()));
+            events.send(interrupted_event(runner));
+        }
+    }
+    events.send(Event::WorkEnded {
+        leaf: runner.leaf().map(|l| l.0),
+    });
+}
+
+/// `/compact`: its end intent says how it went (the marker, or why nothing was kept); a
+/// refusal is said.
+fn compact(runner: &mut Runner, focus: Option<String>, live: &Arc<LiveIntents>, events: &Events) {
+    let request = smith_app::runner::CompactRequest {
+        instructions: focus,
+        ..Default::default()
+    };
+    let mut sink = LiveSink(Arc::clone(live));
+    match runner.compact(request, &mut sink, &Cancel::new()) {
+        Err(RunnerError::Busy { .. }) => events.send(Event::Refused(
+            "work is running, so the session was not compacted".into(),
+        )),
+        Err(RunnerError::Unprepared { .. }) => events.send(Event::Refused(
+            "nothing can be compacted: the model could not be prepared (see the error above)"
+                .into(),
+        )),
+        _ => {}
+    }
+}
+
+/// `/model`: prepare the route for the following runs, or say why the model stays.
+fn set_model(
+    runner: &mut Runner,
+    (wanted, thinking): (Selection, Option<smith::ThinkingLevel>),
+    script: Option<&std::path::Path>,
+    events: &Events,
+) {
+    let thinking = thinking.or_else(|| runner.app().thinking());
+    match prepare(
+        runner,
+        wanted.clone(),
+        thinking,
+        script.map(std::path::Path::to_path_buf),
+        events,
+    ) {
+        Ok(()) => events.send(Event::Notice(
+            NoticeLevel::Info,
+            format!(
+                "model {wanted}{} for the following runs (each run records the model it used)",
+                thinking
+                    .map(|t| format!(", thinking {}", t.as_str()))
+                    .unwrap_or_default()
+            ),
+        )),
+        Err(why) => events.send(Event::Refused(format!("{why}; the model stays as it was"))),
+    }
+}
+
+/// Shift+Tab or `/permissions`: the mode for the following runs of this session, said with
+/// what it lets run.
+fn set_permission_mode(
+    runner: &mut Runner,
+    mode: Option<smith_app::PermissionMode>,
+    events: &Events,
+) {
+    let mut quiet = |_: smith_ui_intents::Intent| {};
+    let command = SessionCommand::SetPermissionMode(mode);
+    if let Ok(Done::PermissionModeSet(mode)) = runner.apply(command, &mut quiet, &Cancel::new()) {
+        events.send(Event::PermissionMode(mode));
+        events.send(Event::Notice(
+            NoticeLevel::Info,
+            format!(
+                "permission mode {mode} for the following runs of this session (Shift+Tab or /permissions MODE changes it; permissions.mode sets the default){}",
+                match mode {
+                    smith_app::PermissionMode::Plan => {
+                        ": reads only — every write and program is refused"
+                    }
+                    smith_app::PermissionMode::Ask => ": writes and programs ask first",
+                    smith_app::PermissionMode::AutoEdit => ": writes run, programs ask first",
+                    smith_app::PermissionMode::Auto => ": what the sandbox permits runs",
+                }
+            ),
+        ));
+    }
+}
+
+/// Record a verdict (the effects picker): said, and the effects read again for the picker.
+fn verdict(
+    runner: &mut Runner,
+    effect: &str,
+    outcome: smith::EffectOutcome,
+    note: &str,
+    events: &Events,
+) {
+    match runner.reconcile(effect, outcome, note) {
+        Ok(done) => events.send(Event::Notice(
+            NoticeLevel::Info,
+            format!(
+                "effect {effect} ({} {}): verdict {} recorded{}; the evidence stays as recorded, and replay and re-execution read the verdict",
+                done.effect.effect,
+                done.effect.target.as_deref().unwrap_or("-"),
+                outcome.as_str(),
+                done.replaced
+                    .map(|v| format!(" (it replaces the verdict {})", v.outcome.as_str()))
+                    .unwrap_or_default()
+            ),
+        )),
+        Err(e) => events.send(Event::Refused(format!("no verdict was recorded: {e}"))),
+    }
+    if let Ok(effects) = smith_app::verdicts::unknown_effects(runner.path()) {
+        events.send(Event::UnknownEffects(effects));
+    }
+}
+
 fn write_op(runner: &mut Runner, write: Write, events: &Events) {
     use smith_app::history::Step;
     let step = |turn| Step {
@@ -563,6 +635,11 @@ fn write_op(runner: &mut Runner, write: Write, events: &Events) {
         snapshot_first: false,
     };
     let (command, plugin) = match write {
+        Write::Verdict {
+            effect,
+            outcome,
+            note,
+        } => return verdict(runner, &effect, outcome, &note, events),
         Write::Undo(turn) => (SessionCommand::Undo(step(turn)), None),
         Write::Redo => (SessionCommand::Redo(step(false)), None),
         Write::Restore(target) => (

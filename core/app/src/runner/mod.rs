@@ -691,6 +691,27 @@ impl Runner {
         })
     }
 
+    /// Record the verdict `outcome` (with `note`) on the session's unknown effect
+    /// `effect_id`, as [`crate::verdicts::reconcile`] does from outside: a verdict is no new
+    /// input, so an interrupted turn the session holds stays held (continuing it shows the
+    /// model the verdict). Work may be running: the verdict is one record of its own.
+    ///
+    /// # Errors
+    /// [`crate::verdicts::ReconcileError`]; nothing is written then.
+    pub fn reconcile(
+        &mut self,
+        effect_id: &str,
+        outcome: smith::EffectOutcome,
+        note: &str,
+    ) -> Result<crate::verdicts::Reconciled, crate::verdicts::ReconcileError> {
+        let path = self.session.path().to_owned();
+        let id = self.session.id();
+        let found = crate::verdicts::unknown_effect(&path, id, effect_id, outcome, note)?;
+        let done = crate::verdicts::record(&mut self.session, &path, found, outcome, note)?;
+        self.keep = true;
+        Ok(done)
+    }
+
     /// [`Command::Compact`]: compact the context now.
     ///
     /// # Errors

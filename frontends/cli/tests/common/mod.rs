@@ -152,6 +152,21 @@ impl Env {
         (session, path)
     }
 
+    /// A turn killed between rounds: its first round wrote `out.txt` (`once`), its second
+    /// waited at gate `g` when the SIGKILL came; `out.txt` is then changed by hand
+    /// (`changed`), so a write run again would show. Callable again for another session.
+    /// The session's id and file.
+    pub fn killed_after_a_write(&self) -> (String, PathBuf) {
+        let gated = self.write(
+            "gated.kdl",
+            "round {\n  tool-call id=\"w1\" name=\"write\" arguments=#\"{\"path\": \"out.txt\", \"content\": \"once\\n\"}\"#\n  stop \"tool_use\"\n}\nround {\n  gate \"g\"\n  text \"never\"\n  stop \"end_turn\"\n}\n",
+        );
+        std::fs::remove_file(gated.with_file_name("g.waiting")).ok();
+        let killed = self.killed_at(&gated, Some("g"), |_| true);
+        std::fs::write(self.root.path().join("out.txt"), "changed\n").unwrap();
+        killed
+    }
+
     /// Run one offline demo turn in a new session; the session's id and file.
     pub fn demo_session(&self) -> (String, PathBuf) {
         let out = self.run(&["eval", "-m", "scripted/demo", "start"]);
@@ -218,25 +233,11 @@ impl Env {
             "fifo.kdl",
             "round {\n  tool-call id=\"c1\" name=\"read\" arguments=#\"{\"path\": \"pipe\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"never\"\n  stop \"end_turn\"\n}\n",
         );
-        let (mut child, mut lines) = self.spawn_script_json("scripted/fifo", &script, "go");
-        let session = loop {
-            let line = lines.next().unwrap().unwrap();
-            let record: serde_json::Value = serde_json::from_str(&line).unwrap();
-            if record["type"] == "run_start" {
-                break record["session"].as_str().unwrap().to_owned();
-            }
-        };
-        let path = self.sessions().join(format!("{session}.smith"));
-        smith_testkit::wait_until("the read's intent is recorded", || {
-            smith_store::read_session(&path).is_ok_and(|o| {
-                o.entries
-                    .iter()
-                    .any(|e| matches!(e.record, smith_store::Record::EffectIntent(_)))
-            })
-        });
-        child.kill().unwrap(); // SIGKILL, inside the effect
-        child.wait().unwrap();
-        (session, path)
+        self.killed_at(&script, None, |entries| {
+            entries
+                .iter()
+                .any(|e| matches!(e.record, smith_store::Record::EffectIntent(_)))
+        })
     }
 }
 

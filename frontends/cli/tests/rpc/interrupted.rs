@@ -10,12 +10,7 @@ use crate::common::Env;
 #[test]
 fn sessions_open_reports_the_interrupted_turn_and_session_continue_ends_it() {
     let env = Env::new();
-    let gated = env.write(
-        "gated.kdl",
-        "round {\n  tool-call id=\"w1\" name=\"write\" arguments=#\"{\"path\": \"out.txt\", \"content\": \"once\\n\"}\"#\n  stop \"tool_use\"\n}\nround {\n  gate \"g\"\n  text \"never\"\n  stop \"end_turn\"\n}\n",
-    );
-    let (session, path) = env.killed_at(&gated, Some("g"), |_| true);
-    std::fs::write(env.root.path().join("out.txt"), "changed\n").unwrap();
+    let (session, path) = env.killed_after_a_write();
     let rest = env.write(
         "rest.kdl",
         "round {\n  text \"finished\"\n  stop \"end_turn\"\n}\n",

@@ -12,6 +12,7 @@ mod pane;
 mod permissions;
 mod product;
 mod reading;
+mod recovery;
 mod restore;
 mod sessions;
 mod tools;

@@ -27,7 +27,7 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
     let first = chosen.saturating_sub(room.saturating_sub(1));
     let mut lines: Vec<Line<'static>> = Vec::with_capacity(room + 3);
     lines.push(Line::from(vec![
-        Span::styled(" › ".to_owned(), t.heading),
+        Span::styled(picker.prompt().to_owned(), t.heading),
         Span::styled(sanitize(&picker.query).into_owned(), t.user),
     ]));
     let count = match (&picker.error, picker.loading) {
@@ -104,7 +104,11 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
     let y = area.y + (area.height - h) / 2;
     let typed =
         u16::try_from(Line::from(sanitize(&picker.query).into_owned()).width()).unwrap_or(u16::MAX);
-    Some(Position::new((x + 4 + typed).min(x + w - 2), y + 1))
+    let prompt = u16::try_from(Line::from(picker.prompt()).width()).unwrap_or(u16::MAX);
+    Some(Position::new(
+        (x + 1 + prompt).saturating_add(typed).min(x + w - 2),
+        y + 1,
+    ))
 }
 
 fn empty_words(kind: Kind) -> &'static str {
@@ -116,5 +120,6 @@ fn empty_words(kind: Kind) -> &'static str {
         Kind::Branches => "nothing sent yet: the session has one empty branch",
         Kind::Plugins => "no plugins",
         Kind::Themes => "no themes",
+        Kind::Effects => "every effect has its verdict",
     }
 }

@@ -97,6 +97,9 @@ impl Ui {
 
     /// What the picker on top does with `key`.
     pub(crate) fn picker_key(&mut self, key: KeyEvent, action: Option<Action>) -> Option<Effect> {
+        if let Some(effect) = self.effects_key(key) {
+            return effect;
+        }
         let page = self.page.max(2) - 1;
         let plain = !key
             .modifiers
@@ -104,6 +107,8 @@ impl Ui {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let picker = self.picker_mut()?;
         let count = picker.shown().len();
+        // The effects picker's query is a note: typing it keeps the chosen row.
+        let filters = picker.kind != Kind::Effects;
         match (action, key.code) {
             (Some(Action::Escape), _) => {
                 self.layers.pop();
@@ -125,12 +130,16 @@ impl Ui {
             (_, KeyCode::End) => picker.chosen = count.saturating_sub(1),
             (_, KeyCode::Backspace) => {
                 picker.query.pop();
-                picker.chosen = 0;
+                if filters {
+                    picker.chosen = 0;
+                }
             }
             // Ctrl+U clears the filter, as it clears the draft.
             (_, KeyCode::Char('u')) if ctrl => {
                 picker.query.clear();
-                picker.chosen = 0;
+                if filters {
+                    picker.chosen = 0;
+                }
             }
             (_, KeyCode::Tab) => {
                 if let Kind::Sessions { all } = picker.kind {
@@ -141,7 +150,9 @@ impl Ui {
             (Some(Action::Submit), _) | (_, KeyCode::Enter) => return self.choose(),
             (_, KeyCode::Char(c)) if plain => {
                 picker.query.push(c);
-                picker.chosen = 0;
+                if filters {
+                    picker.chosen = 0;
+                }
             }
             _ => {}
         }
@@ -209,6 +220,8 @@ impl Ui {
                 self.close_picker();
                 Some(Effect::Command(format!("theme {}", row.key)))
             }
+            // Its keys are its own (`Ui::effects_key`).
+            Kind::Effects => None,
             Kind::Plugins => {
                 if !matches!(self.held, Held::Writer) {
                     self.hint = Some("this view runs nothing, so it loads no plugins".into());

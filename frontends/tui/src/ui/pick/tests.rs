@@ -1,6 +1,7 @@
 //! The pickers driven by keys and listings as the loop drives them, and drawn into a buffer:
 //! sessions (streamed, filtered, Tab, Enter), the branches tree (continue, edit into a new
-//! branch, an observer's local view), plugins, and the diff overlay.
+//! branch, an observer's local view), plugins, the effects of unknown outcome offered for a
+//! verdict, and the diff overlay.
 
 use std::path::PathBuf;
 
@@ -469,4 +470,75 @@ fn a_query_keeps_only_rows_holding_every_word_the_whole_phrase_first() {
     // A key is matched by its start (an id typed), never by digits inside it.
     picker.query = "01a3".into();
     assert_eq!(labels(&picker), ["fix bug #49 in the parser"]);
+}
+
+fn unknown(id: &str, verdict: Option<&str>) -> smith_app::verdicts::UnknownEffect {
+    smith_app::verdicts::UnknownEffect {
+        effect_id: id.into(),
+        effect: "process.run".into(),
+        target: Some(format!("make {id}")),
+        call_id: id.into(),
+        plugin: "bash@0.1.0#1".into(),
+        input: serde_json::Value::Null,
+        intent: EntryId(3),
+        completion: Some(EntryId(4)),
+        output: Some("interrupted".into()),
+        evidence: serde_json::Value::Null,
+        verdict: verdict.map(|note| smith_app::verdicts::Verdict {
+            outcome: smith::EffectOutcome::Applied,
+            note: note.into(),
+            entry: EntryId(9),
+            timestamp_ms: 0,
+        }),
+    }
+}
+
+#[test]
+fn unknown_effects_are_offered_once_to_a_writer_and_the_typed_note_goes_with_the_verdict() {
+    let mut ui = ui(Held::Writer);
+    ui.unknown_effects(&[unknown("a", None), unknown("b", None)]);
+    let shown = screen(&mut ui, 100, 20);
+    assert!(
+        shown.contains("Effects of unknown outcome") && shown.contains("process.run make a"),
+        "{shown}"
+    );
+    // The query is a note: typing keeps the chosen row and filters nothing.
+    assert_eq!(ui.key(key(KeyCode::Down)), None);
+    typed(&mut ui, "zzz built it");
+    assert!(screen(&mut ui, 100, 20).contains("process.run make a"));
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    assert_eq!(
+        ui.key(ctrl('n')),
+        Some(Effect::Write(Write::Verdict {
+            effect: "b".into(),
+            outcome: smith::EffectOutcome::NotApplied,
+            note: "zzz built it".into(),
+        }))
+    );
+    // Read again with b judged: the picker stays on a, the one left.
+    ui.unknown_effects(&[unknown("a", None), unknown("b", Some("zzz built it"))]);
+    let shown = screen(&mut ui, 100, 20);
+    assert!(shown.contains("verdict: applied — zzz built it"), "{shown}");
+    assert_eq!(
+        ui.key(ctrl('a')),
+        Some(Effect::Write(Write::Verdict {
+            effect: "a".into(),
+            outcome: smith::EffectOutcome::Applied,
+            note: String::new(),
+        }))
+    );
+    // Each judged: it closes, and is not offered again.
+    ui.unknown_effects(&[unknown("a", Some("")), unknown("b", Some("zzz built it"))]);
+    assert!(!matches!(ui.layers.last(), Some(Layer::Picker(_))));
+    ui.unknown_effects(&[unknown("c", None)]);
+    assert!(!matches!(ui.layers.last(), Some(Layer::Picker(_))));
+
+    // An observer writes no verdict: nothing is offered.
+    let mut observer = self::ui(Held::Observer {
+        holder: None,
+        follow: true,
+        writer_gone: false,
+    });
+    observer.unknown_effects(&[unknown("a", None)]);
+    assert!(!matches!(observer.layers.last(), Some(Layer::Picker(_))));
 }
