@@ -187,6 +187,7 @@ pub fn examples() -> Vec<Intent> {
             summarized: 12,
             kept: 4,
             estimated_tokens: 81_000,
+            kept_tokens: Some(19_000),
         },
         Intent::CompactionEnd {
             reason: smith::CompactionReason::Threshold,

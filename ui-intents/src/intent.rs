@@ -189,6 +189,10 @@ pub enum Intent {
         kept: u32,
         /// The estimated tokens of the summarized items.
         estimated_tokens: u64,
+        /// The estimated tokens of the items kept verbatim (none in a replay of a record
+        /// written without them).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept_tokens: Option<u64>,
     },
     /// A compaction ended: its summary is committed (`entry_id`), or it failed and the
     /// context is unchanged (`error`).

@@ -235,9 +235,14 @@ impl Agent<'_> {
             .map(ContextItem::estimated_tokens)
             .sum();
         // Only the last summary before the recent context: there is nothing new to summarize.
-        let boundary = crate::compaction::boundary(&context.items, keep_tokens)
-            .filter(|b| !(*b == 1 && context.summary.is_some()));
-        let Some(boundary) = boundary else {
+        let chosen = crate::compaction::boundary(&context.items, keep_tokens)
+            .filter(|b| !(b.index == 1 && context.summary.is_some()));
+        let Some(crate::compaction::Boundary {
+            index: boundary,
+            kept_tokens,
+            oversized,
+        }) = chosen
+        else {
             return Err(CompactError::Nothing {
                 items: context.items.len(),
                 tokens,
@@ -257,11 +262,20 @@ impl Agent<'_> {
             estimated_tokens: summarized_tokens,
             instructions: instructions.map(str::to_owned),
         };
+        if oversized {
+            run.sink.emit(Intent::Notice {
+                level: smith_ui_intents::NoticeLevel::Info,
+                text: format!(
+                    "the recent context kept verbatim is about {kept_tokens} tokens, over 1.5 × the {keep_tokens} asked to keep: its first message, with any results of its tool calls, is that large by itself (a tool batch is never split)"
+                ),
+            });
+        }
         run.sink.emit(Intent::CompactionStart {
             reason,
             summarized: event.summarized,
             kept: event.kept,
             estimated_tokens: summarized_tokens,
+            kept_tokens: Some(kept_tokens),
         });
         let piece = self
             .lifecycle
@@ -395,6 +409,7 @@ impl Agent<'_> {
                             summarized: event.summarized,
                             kept: event.kept,
                             estimated_tokens: event.estimated_tokens,
+                            kept_tokens: Some(kept_tokens),
                         }),
                     },
                 ))])?[0];

@@ -5,38 +5,57 @@
 
 use smith::{ContextItem, Role};
 
-/// The index of the first item of `items` (a projected context, tool calls paired with their
-/// results) that stays verbatim when the context is compacted keeping at least `keep_tokens`
-/// estimated tokens ([`ContextItem::estimated_tokens`]) of its most recent items; the items
-/// before it are what the summary stands for. `None` when nothing can be summarized: the
+/// Where a compaction's boundary falls, and how much it keeps verbatim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Boundary {
+    /// The index of the first item kept verbatim; the items before it are what the summary
+    /// stands for.
+    pub index: usize,
+    /// The kept items' estimated tokens ([`ContextItem::estimated_tokens`]).
+    pub kept_tokens: u64,
+    /// The kept part is over 1.5 × `keep_tokens` because its first tool batch (the message
+    /// holding the calls and their results) is that large by itself: no boundary keeps less.
+    pub oversized: bool,
+}
+
+/// The boundary of a compaction of `items` (a projected context, tool calls paired with their
+/// results) keeping at least `keep_tokens` estimated tokens ([`ContextItem::estimated_tokens`])
+/// of its most recent items verbatim, and at most 1.5 × `keep_tokens` unless one tool batch
+/// is larger by itself ([`Boundary::oversized`]). `None` when nothing can be summarized: the
 /// whole context fits in `keep_tokens`, or no boundary lies before the recent tail.
 ///
 /// The boundary is always a message, never a tool result: a tool result follows the message
 /// holding its call with only other results of that batch between, so a boundary at a message
 /// leaves every batch whole on one side. Of the messages at or before the start of the recent
-/// tail it takes the latest user message (a turn's start), else the latest message of any
-/// role; it is never the first item, so at least one item is summarized.
-pub fn boundary(items: &[ContextItem], keep_tokens: u64) -> Option<usize> {
-    // The start of the shortest tail holding `keep_tokens`.
-    let mut kept = 0u64;
-    let mut start = None;
+/// tail it takes the latest user message (a turn's start) when what it keeps is within the
+/// bound; else the latest message of any role — inside a long turn, between two of its tool
+/// batches — which keeps the least. It is never the first item, so at least one item is
+/// summarized.
+pub fn boundary(items: &[ContextItem], keep_tokens: u64) -> Option<Boundary> {
+    // The estimated tokens of each tail: `tails[i]` is what a boundary at `i` keeps.
+    let mut tails = vec![0u64; items.len() + 1];
     for (i, item) in items.iter().enumerate().rev() {
-        kept += item.estimated_tokens();
-        if kept >= keep_tokens {
-            start = Some(i);
-            break;
-        }
+        tails[i] = tails[i + 1].saturating_add(item.estimated_tokens());
     }
-    let candidates = 1..=start?;
+    // The start of the shortest tail holding `keep_tokens`.
+    let start = (0..items.len()).rev().find(|&i| tails[i] >= keep_tokens)?;
+    let candidates = 1..=start;
     let message = |i: &usize, user: bool| match &items[*i] {
         ContextItem::Message(m) => !user || m.role == Role::User,
         ContextItem::ToolResult(_) => false,
     };
-    candidates
-        .clone()
+    let least = candidates.clone().rev().find(|i| message(i, false))?;
+    let bound = keep_tokens.saturating_add(keep_tokens / 2);
+    let index = candidates
         .rev()
         .find(|i| message(i, true))
-        .or_else(|| candidates.rev().find(|i| message(i, false)))
+        .filter(|&turn| tails[turn] <= bound)
+        .unwrap_or(least);
+    Some(Boundary {
+        index,
+        kept_tokens: tails[index],
+        oversized: tails[index] > bound,
+    })
 }
 
 #[cfg(test)]
@@ -79,8 +98,17 @@ mod tests {
             call("b"),
             result("b", &big),
         ];
-        // 100 tokens of tail start inside the last batch: the turn's user message is kept.
-        assert_eq!(boundary(&items, 100), Some(3));
+        // 100 tokens of tail start inside the last batch: the turn's user message is kept
+        // (about 102 tokens, within 150).
+        let at = boundary(&items, 100).unwrap();
+        assert_eq!((at.index, at.oversized), (3, false));
+        assert_eq!(
+            at.kept_tokens,
+            items[3..]
+                .iter()
+                .map(ContextItem::estimated_tokens)
+                .sum::<u64>()
+        );
         // Everything fits: nothing to summarize.
         assert_eq!(boundary(&items, 10_000), None);
     }
@@ -95,8 +123,34 @@ mod tests {
             call("b"),
             result("b", &big),
         ];
-        assert_eq!(boundary(&items, 50), Some(3));
+        assert_eq!(boundary(&items, 50).map(|b| b.index), Some(3));
         // The only boundary the tail allows is a tool result: none.
         assert_eq!(boundary(&[user("only"), result("a", &big)], 101), None);
+    }
+
+    #[test]
+    fn inside_a_long_turn_the_boundary_falls_between_its_batches_to_keep_near_the_bound() {
+        let big = "x".repeat(400); // 100 estimated tokens
+        let mut items = vec![user("first"), user("the long turn")];
+        for n in 0..10 {
+            let id = format!("c{n}");
+            items.push(call(&id));
+            items.push(result(&id, &big));
+        }
+        // The turn's start would keep ~1,000 tokens for 200 asked: the boundary is the call
+        // message of the second-to-last batch instead.
+        let at = boundary(&items, 200).unwrap();
+        assert_eq!(at.index, items.len() - 4);
+        assert!(matches!(&items[at.index], ContextItem::Message(m) if m.role == Role::Assistant));
+        assert!(
+            at.kept_tokens >= 200 && at.kept_tokens <= 300 && !at.oversized,
+            "{at:?}"
+        );
+        // One batch larger than 1.5 × keep-tokens by itself: that batch, said so.
+        let huge = "x".repeat(4000);
+        let items = [user("first"), user("go"), call("a"), result("a", &huge)];
+        let at = boundary(&items, 100).unwrap();
+        assert_eq!(at.index, 2);
+        assert!(at.oversized && at.kept_tokens > 1000, "{at:?}");
     }
 }

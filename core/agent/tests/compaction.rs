@@ -138,7 +138,7 @@ proptest! {
         let before = session.context().unwrap().to_vec();
         let before_entries = session.context_entries().unwrap().to_vec();
         smith::check_pairing(&before).unwrap();
-        let Some(first) = smith_agent::compaction_boundary(&before, keep_tokens) else {
+        let Some(chosen) = smith_agent::compaction_boundary(&before, keep_tokens) else {
             // Nothing to summarize: the whole context is within `keep_tokens`, or every item
             // after the first up to where the recent tail starts is a tool result.
             let mut tail = 0;
@@ -155,10 +155,30 @@ proptest! {
             }
             return Ok(());
         };
+        let first = chosen.index;
         prop_assert!(first >= 1 && first < before.len());
         prop_assert!(matches!(before[first], ContextItem::Message(_)), "the boundary is a message");
-        let kept: u64 = before[first..].iter().map(ContextItem::estimated_tokens).sum();
+        let tail = |i: usize| -> u64 { before[i..].iter().map(ContextItem::estimated_tokens).sum() };
+        let kept = tail(first);
         prop_assert!(kept >= keep_tokens);
+        prop_assert_eq!(kept, chosen.kept_tokens);
+        // Near what was asked: at most 1.5 × keep-tokens, unless no later message keeps
+        // enough (the first kept batch is that large by itself), which is said.
+        let bound = keep_tokens + keep_tokens / 2;
+        prop_assert_eq!(chosen.oversized, kept > bound);
+        if chosen.oversized {
+            let later = (first + 1..before.len())
+                .find(|&j| matches!(before[j], ContextItem::Message(_)) && tail(j) >= keep_tokens);
+            prop_assert!(later.is_none(), "message {later:?} keeps less and enough");
+        }
+        // A turn's start is kept whole when that is within the bound.
+        let latest_turn = (1..before.len()).rev().find(|&j| {
+            matches!(&before[j], ContextItem::Message(m) if m.role == smith::Role::User)
+                && tail(j) >= keep_tokens
+        });
+        if let Some(turn) = latest_turn.filter(|&t| tail(t) <= bound) {
+            prop_assert_eq!(first, turn, "the turn starting at {} fits", turn);
+        }
         drop(session);
 
         let mut w = SessionWriter::open(&path, id).unwrap().0;

@@ -171,6 +171,9 @@ pub struct CompactionStarted {
     pub kept: u32,
     /// The summarized items' estimated tokens.
     pub estimated_tokens: u64,
+    /// The kept items' estimated tokens. Absent in records written without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_tokens: Option<u64>,
 }
 
 /// The projection state a [`Compaction`] carries across its boundary.

@@ -538,6 +538,7 @@ mod tests {
                 summarized: 4,
                 kept: 2,
                 estimated_tokens: 1200,
+                kept_tokens: None,
             }),
         };
         let live = Intent::CompactionEnd {

@@ -295,11 +295,15 @@ impl<O: Write, E: Write> Renderer for PlainRenderer<O, E> {
                 summarized,
                 kept,
                 estimated_tokens,
+                kept_tokens,
             } => {
                 self.end_thinking();
                 let (on, off) = (self.paint(DIM), self.paint(RESET));
+                let kept_size = kept_tokens
+                    .map(|t| format!(" (about {t} tokens)"))
+                    .unwrap_or_default();
                 self.note(&format!(
-                    "{on}compacting ({}): summarizing {summarized} items (about {estimated_tokens} tokens), keeping {kept}{off}\n",
+                    "{on}compacting ({}): summarizing {summarized} items (about {estimated_tokens} tokens), keeping {kept}{kept_size}{off}\n",
                     reason.as_str()
                 ));
             }

@@ -271,6 +271,7 @@ impl Turn {
                     summarized: c.summarized,
                     kept: 0,
                     estimated_tokens: 0,
+                    kept_tokens: None,
                 });
                 let end = transcript::compaction_end(entry.id.0, done, started.reason, cost);
                 self.compacted(started, c.held, end, sink);
@@ -296,6 +297,7 @@ impl Turn {
             summarized: c.summarized,
             kept: 0,
             estimated_tokens: 0,
+            kept_tokens: None,
         };
         let end = Intent::CompactionEnd {
             reason,
@@ -339,6 +341,7 @@ impl Turn {
             summarized: started.summarized,
             kept: started.kept,
             estimated_tokens: started.estimated_tokens,
+            kept_tokens: started.kept_tokens,
         });
         for intent in held {
             sink.emit(intent);

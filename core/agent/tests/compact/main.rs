@@ -214,13 +214,19 @@ fn a_manual_compaction_records_the_summary_and_the_next_request_starts_from_it()
     session.close().unwrap();
     let mut reopened = Session::open(&path, id).unwrap().session;
     assert_eq!(reopened.context().unwrap(), &context[..]);
-    // Seen as a start and an end naming the record.
+    // Seen as a start and an end naming the record; the kept turn is over 1.5 × the 10
+    // tokens asked to keep by itself, which is said first.
     assert!(matches!(
         intents.first(),
+        Some(Intent::Notice { text, .. }) if text.contains("over 1.5 × the 10 asked to keep")
+    ));
+    assert!(matches!(
+        intents.get(1),
         Some(Intent::CompactionStart {
             reason: CompactionReason::Manual,
+            kept_tokens: Some(kept),
             ..
-        })
+        }) if *kept > 15
     ));
     assert!(intents.iter().any(|i| matches!(i,
         Intent::CompactionEnd { entry_id: Some(e), summary: Some(s), .. }
