@@ -77,9 +77,18 @@ fn session_compact_records_the_summary_and_tags_its_events_with_the_request() {
         .filter(|l| l["method"] == "session.event" && l["params"]["request"] == id)
         .map(|l| l["params"]["event"]["type"].as_str().unwrap().to_owned())
         .collect();
+    // The last answer alone is over 1.5 × the 10 tokens asked to keep: said first.
     assert_eq!(
         tagged,
-        ["compaction_start", "attempt", "compaction_end"],
+        ["notice", "compaction_start", "attempt", "compaction_end"],
         "{tagged:?}"
+    );
+    let start = lines
+        .iter()
+        .find(|l| l["params"]["event"]["type"] == "compaction_start")
+        .unwrap();
+    assert!(
+        start["params"]["event"]["kept_tokens"].as_u64().unwrap() > 15,
+        "{start}"
     );
 }
