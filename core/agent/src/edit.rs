@@ -114,64 +114,12 @@ impl Session {
     /// # Errors
     /// [`EditError`], naming the offending target; nothing was written.
     pub fn edit_context(&mut self, edits: Vec<EditOp>) -> Result<EntryId, EditError> {
-        if edits.is_empty() {
-            return Err(EditError::Empty);
-        }
-        if edits.len() > MAX_EDITS {
-            return Err(EditError::TooMany {
-                count: edits.len(),
-                max: MAX_EDITS,
-            });
-        }
-        let bytes: usize = edits
-            .iter()
-            .map(|e| match &e.change {
-                EditChange::Replace(text) => text.len(),
-                EditChange::Omit => 0,
-            })
-            .sum();
-        if bytes > MAX_EDIT_BYTES {
-            return Err(EditError::TooLarge {
-                bytes,
-                max: MAX_EDIT_BYTES,
-            });
-        }
-        if let Some(empty) = edits
-            .iter()
-            .find(|e| matches!(&e.change, EditChange::Replace(t) if t.trim().is_empty()))
-        {
-            return Err(EditError::EmptyReplacement {
-                target: empty.target,
-            });
-        }
-        let mut seen = std::collections::HashSet::new();
-        if let Some(dup) = edits.iter().find(|e| !seen.insert(e.target)) {
-            return Err(EditError::Duplicate { target: dup.target });
-        }
-        if !crate::inbox::lock(&self.work).live.is_empty() {
-            return Err(EditError::Busy);
-        }
+        self.check_edits(&edits)?;
         let (leaf, next) = {
             let writer = self.writer.lock();
             (writer.leaf(), writer.next_entry_id())
         };
         let mut reader = smith_store::SessionReader::open(self.path())?;
-        for edit in &edits {
-            if edit.target.0 == 0 || edit.target.0 >= next.0 {
-                return Err(EditError::NoSuchEntry {
-                    target: edit.target,
-                    last: next.0.saturating_sub(1),
-                });
-            }
-            let kind = reader.entry_meta(edit.target)?.record_kind;
-            if kind != Record::MESSAGE && kind != Record::TOOL_RESULT {
-                let name = reader.entry(edit.target)?.record.kind_name();
-                return Err(EditError::NotContext {
-                    target: edit.target,
-                    kind: name,
-                });
-            }
-        }
         let batch = ContextEdit { edits };
         let projected = self.project_with_batch(&mut reader, leaf, next, &batch)?;
         if let Some((compaction, first_kept)) = projected.compaction
@@ -212,6 +160,73 @@ impl Session {
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
         self.context = Some(crate::session::Context::of(projected));
         Ok(ids.first().copied().unwrap_or(next))
+    }
+
+    /// The checks of [`Session::edit_context`] that need no projection (count, size, empty
+    /// replacements, duplicates, idle work, targets that are messages or tool results of this
+    /// session), made without writing: a caller settles what must be settled before the edit
+    /// (an interrupted turn) only once they pass.
+    ///
+    /// # Errors
+    /// [`EditError`], naming the offending target.
+    pub fn check_edits(&self, edits: &[EditOp]) -> Result<(), EditError> {
+        if edits.is_empty() {
+            return Err(EditError::Empty);
+        }
+        if edits.len() > MAX_EDITS {
+            return Err(EditError::TooMany {
+                count: edits.len(),
+                max: MAX_EDITS,
+            });
+        }
+        let bytes: usize = edits
+            .iter()
+            .map(|e| match &e.change {
+                EditChange::Replace(text) => text.len(),
+                EditChange::Omit => 0,
+            })
+            .sum();
+        if bytes > MAX_EDIT_BYTES {
+            return Err(EditError::TooLarge {
+                bytes,
+                max: MAX_EDIT_BYTES,
+            });
+        }
+        if let Some(empty) = edits
+            .iter()
+            .find(|e| matches!(&e.change, EditChange::Replace(t) if t.trim().is_empty()))
+        {
+            return Err(EditError::EmptyReplacement {
+                target: empty.target,
+            });
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(dup) = edits.iter().find(|e| !seen.insert(e.target)) {
+            return Err(EditError::Duplicate { target: dup.target });
+        }
+        // An interrupted turn held here is no running work: it is settled before the edit.
+        if crate::inbox::lock(&self.work).busy() {
+            return Err(EditError::Busy);
+        }
+        let next = self.writer.lock().next_entry_id();
+        let mut reader = smith_store::SessionReader::open(self.path())?;
+        for edit in edits {
+            if edit.target.0 == 0 || edit.target.0 >= next.0 {
+                return Err(EditError::NoSuchEntry {
+                    target: edit.target,
+                    last: next.0.saturating_sub(1),
+                });
+            }
+            let kind = reader.entry_meta(edit.target)?.record_kind;
+            if kind != Record::MESSAGE && kind != Record::TOOL_RESULT {
+                let name = reader.entry(edit.target)?.record.kind_name();
+                return Err(EditError::NotContext {
+                    target: edit.target,
+                    kind: name,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The projection of the selected branch with `batch` appended at its leaf as entry

@@ -427,11 +427,11 @@ impl<'a> Agent<'a> {
             }
         }
         crate::inbox::lock(&session.work).check_work(None, &self.work_limits)?;
-        // New input moves on from an interrupted turn held open: it is settled as aborted —
-        // with a destination, once the branch there is checked.
-        match submit.destination {
-            Some(destination) => session.select_destination(destination)?,
-            None => session.settle_interrupted()?,
+        // New input moves on from an interrupted turn held open: it is settled as aborted once
+        // the input is found acceptable (a refusal writes nothing) — with a destination, once
+        // the branch there is checked.
+        if let Some(destination) = submit.destination {
+            session.select_destination(destination)?;
         }
         // The context is projected now, before anything is written, when opening left it to
         // the first request.
@@ -439,6 +439,7 @@ impl<'a> Agent<'a> {
         if let Dispatcher::Routed(route) = self.dispatcher {
             self.check_serviceable(route, session, &submit)?;
         }
+        session.settle_interrupted()?;
         Ok(self.run_new(session, submit, sink, cancel))
     }
 

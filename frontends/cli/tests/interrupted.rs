@@ -276,6 +276,9 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
         "{said}"
     );
     let before = std::fs::read(&path).unwrap();
+    let unchanged = |what: &str| {
+        assert!(std::fs::read(&path).unwrap() == before, "{what} wrote");
+    };
     // Another model than the turn's is refused too: nothing is rebound.
     let other = env.run(&["eval", "--session", session_arg, "-m", "scripted/demo"]);
     assert_eq!(other.status.code(), Some(2), "{}", stderr(&other));
@@ -284,6 +287,27 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
         "{}",
         stderr(&other)
     );
+    unchanged("the refusal of --model");
+    // So is one this invocation's configuration names: not rebound to the recorded one.
+    let named = env.run(&[
+        "eval",
+        "--session",
+        session_arg,
+        "-c",
+        "model=scripted/demo",
+    ]);
+    assert_eq!(named.status.code(), Some(2), "{}", stderr(&named));
+    assert!(
+        stderr(&named).contains("the turn runs with scripted/t"),
+        "{}",
+        stderr(&named)
+    );
+    unchanged("the refusal of -c model");
+    // A context edit refused by its checks leaves the turn as it was.
+    let edit = env.run(&["sessions", "edit", session_arg, "--omit", "9999"]);
+    assert!(!edit.status.success(), "{}", stderr(&edit));
+    assert!(stderr(&edit).contains("9999"), "{}", stderr(&edit));
+    unchanged("the refused edit");
     // A compaction cannot go past the turn: refused, nothing written.
     let compact = env.run(&["compact", session_arg, "-m", "scripted/demo"]);
     assert_eq!(compact.status.code(), Some(2), "{}", stderr(&compact));
@@ -292,7 +316,45 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
         "{}",
         stderr(&compact)
     );
-    assert_eq!(std::fs::read(&path).unwrap(), before, "a refusal wrote");
+    unchanged("the refused compaction");
+    // New input the model cannot take (tools are on, and it has none) is refused before
+    // the turn is settled (only the key it was offered is registered, as any run's).
+    std::fs::write(
+        env.home().join("models.kdl"),
+        "source \"test\" date=\"2026-12-07\" {\n    title \"made up\"\n}\nmodel \"openai-compatible/no-tools\" source=\"test\" {\n    tools #false\n}\n",
+    )
+    .unwrap();
+    let unserviceable = env
+        .command(&[
+            "eval",
+            "--session",
+            session_arg,
+            "-c",
+            "provider.openai-compatible.base-url=http://127.0.0.1:9/v1",
+            "-m",
+            "openai-compatible/no-tools",
+            "new input",
+        ])
+        .env("OPENAI_COMPATIBLE_API_KEY", "not-a-key")
+        .output()
+        .unwrap();
+    assert_eq!(
+        unserviceable.status.code(),
+        Some(2),
+        "{}",
+        stderr(&unserviceable)
+    );
+    assert!(
+        stderr(&unserviceable).contains("cannot take this input"),
+        "{}",
+        stderr(&unserviceable)
+    );
+    let settled = read_session(&path)
+        .unwrap()
+        .entries
+        .iter()
+        .any(|e| matches!(e.record, Record::RunEnd(_)));
+    assert!(!settled, "the refused input settled the interrupted turn");
 
     // New input moves on: the interrupted turn ends as aborted first.
     let out = env.run(&[

@@ -542,8 +542,13 @@ impl Runner {
                 Ok(Done::Selected(leaf))
             }
             Command::Edit(edits) => {
-                self.settle_interrupted()?;
                 let session = self.session.id();
+                // Settled once the checks that need no projection pass (its calls need their
+                // results before the edit's pairing check): such a refusal writes nothing.
+                self.session
+                    .check_edits(&edits)
+                    .map_err(|e| RunnerError::edit(e, session))?;
+                self.settle_interrupted()?;
                 self.session
                     .edit_context(edits)
                     .map(Done::Edited)

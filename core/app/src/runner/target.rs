@@ -593,7 +593,11 @@ pub fn edit_context(
     edits: Vec<smith_store::EditOp>,
 ) -> Result<(smith::EntryId, Vec<OpenNotice>), RunnerError> {
     with_writer(path, id, |session| {
-        // An edit moves on from an interrupted turn (its calls need their results first).
+        // An edit moves on from an interrupted turn (its calls need their results first),
+        // once the checks that need no projection pass: such a refusal writes nothing.
+        session
+            .check_edits(&edits)
+            .map_err(|e| RunnerError::edit(e, id))?;
         session.settle_interrupted()?;
         session
             .edit_context(edits)

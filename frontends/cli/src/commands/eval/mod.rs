@@ -355,12 +355,25 @@ fn execute(prepared: Prepared) -> Result<u8, CliError> {
                 "stdin is not read when an interrupted turn is continued; give `-` as the prompt to read one from it (it settles the turn as aborted)",
             );
         }
-        // The turn continues with the selection it recorded, unless --model names one (then
-        // the continuation checks that it is the same).
-        let spec = if args.model.is_none() {
-            runner.interrupted_spec()
-        } else {
+        // The turn continues with the selection it recorded, unless this invocation names one
+        // (--model, `-c model=…` or SMITH_MODEL; then the continuation checks that it is the
+        // same) — a configuration file's default does not rebind it.
+        let named = args.model.is_some()
+            || runner
+                .app()
+                .settings
+                .resolved
+                .get("model")
+                .is_some_and(|v| {
+                    matches!(
+                        v.source.level,
+                        smith_config::Level::Environment | smith_config::Level::CommandLine
+                    )
+                });
+        let spec = if named {
             None
+        } else {
+            runner.interrupted_spec()
         };
         match runner.continue_interrupted(spec, &mut sink, &cancel) {
             Ok(end) => end,
