@@ -262,11 +262,11 @@ impl Agent<'_> {
             estimated_tokens: summarized_tokens,
             instructions: instructions.map(str::to_owned),
         };
-        if oversized {
+        if oversized && keep_tokens > 0 {
             run.sink.emit(Intent::Notice {
                 level: smith_ui_intents::NoticeLevel::Info,
                 text: format!(
-                    "the recent context kept verbatim is about {kept_tokens} tokens, over 1.5 × the {keep_tokens} asked to keep: its first message, with any results of its tool calls, is that large by itself (a tool batch is never split)"
+                    "the recent context kept verbatim is about {kept_tokens} tokens, over 1.5 × the {keep_tokens} asked to keep: the nearest boundary keeps that much (a boundary falls only at a message, never inside a tool batch)"
                 ),
             });
         }

@@ -13,15 +13,16 @@ pub struct Boundary {
     pub index: usize,
     /// The kept items' estimated tokens ([`ContextItem::estimated_tokens`]).
     pub kept_tokens: u64,
-    /// The kept part is over 1.5 × `keep_tokens` because its first tool batch (the message
-    /// holding the calls and their results) is that large by itself: no boundary keeps less.
+    /// The kept part is over 1.5 × `keep_tokens` because no message lies where a boundary
+    /// would keep less and still at least `keep_tokens` (the nearest one is that far back —
+    /// a boundary is never a tool result, so a large tool batch is kept whole).
     pub oversized: bool,
 }
 
 /// The boundary of a compaction of `items` (a projected context, tool calls paired with their
 /// results) keeping at least `keep_tokens` estimated tokens ([`ContextItem::estimated_tokens`])
-/// of its most recent items verbatim, and at most 1.5 × `keep_tokens` unless one tool batch
-/// is larger by itself ([`Boundary::oversized`]). `None` when nothing can be summarized: the
+/// of its most recent items verbatim, and at most 1.5 × `keep_tokens` unless no message lies
+/// where a boundary would keep less ([`Boundary::oversized`]). `None` when nothing can be summarized: the
 /// whole context fits in `keep_tokens`, or no boundary lies before the recent tail.
 ///
 /// The boundary is always a message, never a tool result: a tool result follows the message

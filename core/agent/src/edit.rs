@@ -111,10 +111,16 @@ impl Session {
     /// an earlier omission can be undone by a later replacement. Returns the batch's entry id;
     /// the next request sees the edited projection.
     ///
+    /// An interrupted turn the session holds is settled as aborted first, once the checks
+    /// that need no projection ([`Session::check_edits`]) pass.
+    ///
     /// # Errors
-    /// [`EditError`], naming the offending target; nothing was written.
+    /// [`EditError`], naming the offending target; nothing was written but that settlement.
     pub fn edit_context(&mut self, edits: Vec<EditOp>) -> Result<EntryId, EditError> {
         self.check_edits(&edits)?;
+        // An interrupted turn held here moves on first: its calls need their results before
+        // the edit's pairing check (a refusal by the checks above wrote nothing).
+        self.settle_interrupted()?;
         let (leaf, next) = {
             let writer = self.writer.lock();
             (writer.leaf(), writer.next_entry_id())
@@ -164,8 +170,7 @@ impl Session {
 
     /// The checks of [`Session::edit_context`] that need no projection (count, size, empty
     /// replacements, duplicates, idle work, targets that are messages or tool results of this
-    /// session), made without writing: a caller settles what must be settled before the edit
-    /// (an interrupted turn) only once they pass.
+    /// session), made without writing; an interrupted turn held here is not running work.
     ///
     /// # Errors
     /// [`EditError`], naming the offending target.

@@ -109,7 +109,7 @@ mod work;
 pub use accounting::{Accounts, AttemptUsage, account, work_usage};
 pub use asks::{AnswerError, Asked};
 pub use compact::{Compact, CompactError, CompactOutcome, Compacted, CompactionPolicy};
-pub use compaction::boundary as compaction_boundary;
+pub use compaction::{Boundary as CompactionBoundary, boundary as compaction_boundary};
 pub use continuation::{ContinueError, InterruptedTurn, Missing};
 pub use dispatch::{Candidate, RetryPolicy, Route};
 pub use edit::EditError;

@@ -69,6 +69,8 @@ pub(crate) enum Event {
     /// The session's effects of unknown outcome (read when the session is opened and after a
     /// verdict): offered for a verdict when any has none.
     UnknownEffects(Vec<smith_app::verdicts::UnknownEffect>),
+    /// A verdict was not recorded: why (shown in the effects picker, its note kept).
+    VerdictRefused(String),
     /// What the palette's pickers offer (read by the work thread, off the first frame's path).
     Values(smith_app::product::ArgumentValues),
     /// Rows for an open picker.

@@ -77,6 +77,9 @@ pub(crate) struct Picker {
     pub(crate) loading: bool,
     /// Why the rows could not be read.
     pub(crate) error: Option<String>,
+    /// The effects picker: the effect whose verdict is being recorded (its note kept until the
+    /// rows read again show it recorded).
+    pub(crate) pending: Option<String>,
 }
 
 impl Picker {
@@ -90,6 +93,7 @@ impl Picker {
             chosen: 0,
             loading: true,
             error: None,
+            pending: None,
         }
     }
 
@@ -439,10 +443,16 @@ pub(crate) fn effect_row(e: &smith_app::verdicts::UnknownEffect) -> Row {
         .output
         .as_deref()
         .map_or("no completion".to_owned(), &flat);
+    // What it was asked to do tells two effects of one kind apart (the command of a program).
+    let asked = if e.input.is_null() {
+        String::new()
+    } else {
+        format!("asked {} · ", flat(&e.input.to_string()))
+    };
     Row {
         key: e.effect_id.clone(),
         label: format!("{} {}", e.effect, flat(&target)),
-        detail: format!("{verdict} · call {} · {recorded}", e.call_id),
+        detail: format!("{verdict} · {asked}call {} · {recorded}", e.call_id),
         depth: 0,
         marked: e.verdict.is_some(),
         branch: None,

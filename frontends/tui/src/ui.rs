@@ -683,10 +683,18 @@ impl Ui {
         Some(Effect::Command(line))
     }
 
-    /// A paste: into the question's text, else the draft.
+    /// A paste: into the question's text, else the query of the picker on top (the effects
+    /// picker's note), else the draft.
     pub(crate) fn paste(&mut self, text: &str) {
         if let Some(Question::Text { text: answer, .. }) = self.questions.front_mut() {
             answer.push_str(&text.replace(['\r', '\n'], " "));
+            return;
+        }
+        if let Some(Layer::Picker(picker)) = self.layers.last_mut() {
+            picker.query.push_str(&text.replace(['\r', '\n'], " "));
+            if picker.kind != crate::pickers::Kind::Effects {
+                picker.chosen = 0;
+            }
             return;
         }
         self.editor.paste(text);

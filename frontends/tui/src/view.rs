@@ -289,6 +289,7 @@ fn on_event(
         Event::Plan(items) => ui.plan = items,
         Event::Interrupted(banner) => ui.interrupted = banner,
         Event::UnknownEffects(effects) => ui.unknown_effects(&effects),
+        Event::VerdictRefused(why) => ui.verdict_refused(why),
         Event::PermissionMode(mode) => {
             ui.status.permission_mode = Some(mode.name().to_owned());
         }

@@ -220,8 +220,8 @@ fn run(start: Start, rx: &mpsc::Receiver<Command>, own: &mpsc::Sender<Command>) 
     // The plan the session's branch holds (a resumed or forked session's), and the effects a
     // recovery left of unknown outcome (before the session is said ready).
     events.send(plan_event(&runner));
-    if let Ok(effects) = smith_app::verdicts::unknown_effects(runner.path()) {
-        events.send(Event::UnknownEffects(effects));
+    if !runner.recovered_effects().is_empty() {
+        events.send(recovered_event(&runner));
     }
     // The pickers' values: the catalog is read here, after the first frame, not before it,
     // and before the session is ready (so a command that opens a picker finds them).
@@ -502,8 +502,6 @@ fn submit(
     }
 }
 
-/// Carry out `write` through the runner (it holds the session's writer); a plugin switch
-/// prepares the route again.
 /// Settle the interrupted turn as aborted (Esc on its banner); a refusal brings the banner
 /// back.
 fn settle_interrupted(runner: &mut Runner, events: &Events) {
@@ -621,13 +619,29 @@ fn verdict(
                     .unwrap_or_default()
             ),
         )),
-        Err(e) => events.send(Event::Refused(format!("no verdict was recorded: {e}"))),
+        Err(e) => events.send(Event::VerdictRefused(format!("no verdict was recorded: {e}"))),
     }
-    if let Ok(effects) = smith_app::verdicts::unknown_effects(runner.path()) {
-        events.send(Event::UnknownEffects(effects));
+    events.send(recovered_event(runner));
+}
+
+/// The effects of unknown outcome the recovery at opening left, as the session has them now
+/// (with any verdict); none when they cannot be read (said), which closes their picker.
+fn recovered_event(runner: &Runner) -> Event {
+    let recovered = runner.recovered_effects();
+    match smith_app::verdicts::unknown_effects(runner.path()) {
+        Ok(mut effects) => {
+            effects.retain(|e| recovered.contains(&e.effect_id));
+            Event::UnknownEffects(effects)
+        }
+        Err(e) => Event::Refused(format!(
+            "the effects of unknown outcome could not be read ({e}); `smith effects {}` lists them",
+            runner.id()
+        )),
     }
 }
 
+/// Carry out `write` through the runner (it holds the session's writer); a plugin switch
+/// prepares the route again.
 fn write_op(runner: &mut Runner, write: Write, events: &Events) {
     use smith_app::history::Step;
     let step = |turn| Step {

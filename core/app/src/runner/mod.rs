@@ -181,6 +181,8 @@ pub struct Runner {
     permission_mode: Option<smith_host::PermissionMode>,
     /// What is streaming now, for observers in other processes.
     feed: crate::live::Feed,
+    /// The effects of unknown outcome the recovery at opening left ([`Runner::recovered`]).
+    recovered: Vec<String>,
 }
 
 impl std::fmt::Debug for Runner {
@@ -212,6 +214,7 @@ impl Runner {
             keep: false,
             permission_mode: None,
             feed,
+            recovered: Vec::new(),
         }
         .with_recorded_permission_mode()
     }
@@ -293,6 +296,20 @@ impl Runner {
     pub fn created(mut self, created: bool) -> Self {
         self.fresh = created;
         self
+    }
+
+    /// Mark `effects` (effect ids) as the effects of unknown outcome the recovery at opening
+    /// left: a frontend offers them for a verdict ([`Runner::recovered_effects`]).
+    #[must_use]
+    pub fn recovered(mut self, effects: Vec<String>) -> Self {
+        self.recovered = effects;
+        self
+    }
+
+    /// The effects of unknown outcome the recovery at opening left (effect ids, in intent
+    /// order; empty when it left none, or the runner was made without saying).
+    pub fn recovered_effects(&self) -> &[String] {
+        &self.recovered
     }
 
     /// Whether this runner created the session (see [`Runner::created`]), rather than opening
@@ -543,14 +560,11 @@ impl Runner {
             }
             Command::Edit(edits) => {
                 let session = self.session.id();
-                // Settled once the checks that need no projection pass (its calls need their
-                // results before the edit's pairing check): such a refusal writes nothing.
-                self.session
-                    .check_edits(&edits)
-                    .map_err(|e| RunnerError::edit(e, session))?;
-                self.settle_interrupted()?;
-                self.session
-                    .edit_context(edits)
+                // An interrupted turn is settled once the checks that need no projection pass.
+                let held = self.session.interrupted_turn().is_some();
+                let edited = self.session.edit_context(edits);
+                self.keep |= edited.is_ok() || (held && self.session.interrupted_turn().is_none());
+                edited
                     .map(Done::Edited)
                     .map_err(|e| RunnerError::edit(e, session))
             }

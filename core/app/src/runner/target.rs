@@ -363,7 +363,9 @@ pub fn open(
         },
         (_, None) => (store.create(recorded)?, true, Vec::new()),
     };
-    let runner = Runner::new(app, session, cwd.to_owned(), words).created(created);
+    let runner = Runner::new(app, session, cwd.to_owned(), words)
+        .created(created)
+        .recovered(recovered_effects(&notices));
     Ok(Opened {
         runner,
         temp: None,
@@ -444,7 +446,8 @@ pub fn open_or_observe(
             let (session, mut notices) = notices_of(id, *opened);
             notices.extend(elsewhere(id, &path, cwd));
             Ok(Access::Writer(Box::new(Opened {
-                runner: Runner::new(app, session, cwd.to_owned(), words),
+                runner: Runner::new(app, session, cwd.to_owned(), words)
+                    .recovered(recovered_effects(&notices)),
                 temp: None,
                 notices,
             })))
@@ -512,6 +515,26 @@ pub fn fork(
         },
         other => OpenError::Store(other),
     })
+}
+
+/// The effects of unknown outcome a recovery left, as `notices` of an opening say: those it
+/// completed as unknown, and those of the interrupted turn it holds (an earlier opening may
+/// have completed them); ids in intent order, each once.
+fn recovered_effects(notices: &[OpenNotice]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for notice in notices {
+        let found = match notice {
+            OpenNotice::UnknownEffects { effects, .. } => effects.as_slice(),
+            OpenNotice::Interrupted { turn, .. } => turn.unknown_effects.as_slice(),
+            _ => &[],
+        };
+        for id in found {
+            if !ids.contains(id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    ids
 }
 
 fn notices_of(
@@ -593,12 +616,8 @@ pub fn edit_context(
     edits: Vec<smith_store::EditOp>,
 ) -> Result<(smith::EntryId, Vec<OpenNotice>), RunnerError> {
     with_writer(path, id, |session| {
-        // An edit moves on from an interrupted turn (its calls need their results first),
-        // once the checks that need no projection pass: such a refusal writes nothing.
-        session
-            .check_edits(&edits)
-            .map_err(|e| RunnerError::edit(e, id))?;
-        session.settle_interrupted()?;
+        // An edit moves on from an interrupted turn once its checks that need no projection
+        // pass (`edit_context` settles it then): such a refusal writes nothing.
         session
             .edit_context(edits)
             .map_err(|e| RunnerError::edit(e, id))

@@ -15,6 +15,15 @@ use crate::pickers::{Kind, Picker};
 pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> Option<Position> {
     let w = area.width.saturating_sub(2).min(110);
     if w < 24 || area.height < 8 {
+        // Too small to show it, yet it takes the keys: say so, rather than nothing.
+        let line = smith_render_terminal::cut_to_width(
+            &format!(
+                "{}: enlarge the terminal to see it (Esc closes it)",
+                picker.title()
+            ),
+            usize::from(area.width),
+        );
+        buf.set_string(area.x, area.y, line, t.warning);
         return None;
     }
     let inner = usize::from(w - 2);
@@ -31,6 +40,11 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
         Span::styled(sanitize(&picker.query).into_owned(), t.user),
     ]));
     let count = match (&picker.error, picker.loading) {
+        // The effects picker's error is a refused verdict, its rows as read.
+        (Some(why), _) if picker.kind == Kind::Effects => Span::styled(
+            smith_render_terminal::cut_to_width(&format!(" {why}"), inner),
+            t.error,
+        ),
         (Some(why), _) => Span::styled(
             smith_render_terminal::cut_to_width(&format!(" cannot read them: {why}"), inner),
             t.error,

@@ -1,7 +1,8 @@
 //! The effects of unknown outcome a recovery left, offered for a verdict when the session is
 //! opened (spec: Durable effect boundary — "Unknown → Reconciled: explicit reconciliation"):
 //! a picker of them whose query is the note, Ctrl+A for "it took effect", Ctrl+N for "it did
-//! not". `smith effects` lists and reconciles them from the command line.
+//! not" (one at a time: the next waits until the rows read again show it recorded, the note
+//! kept until then). `smith effects` lists and reconciles them from the command line.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use smith::EffectOutcome;
@@ -26,11 +27,22 @@ impl Ui {
             if judged {
                 self.layers.remove(at);
             } else if let Layer::Picker(picker) = &mut self.layers[at] {
-                // On to the next one without a verdict.
-                picker.chosen = effects
-                    .iter()
-                    .position(|e| e.verdict.is_none())
-                    .unwrap_or(0);
+                let recorded = picker.pending.take().is_some_and(|done| {
+                    effects
+                        .iter()
+                        .any(|e| e.effect_id == done && e.verdict.is_some())
+                });
+                if recorded {
+                    // The note goes with it; on to the next one without a verdict.
+                    picker.query.clear();
+                    picker.error = None;
+                    picker.chosen = effects
+                        .iter()
+                        .position(|e| e.verdict.is_none())
+                        .unwrap_or(0);
+                } else {
+                    picker.chosen = picker.chosen.min(rows.len().saturating_sub(1));
+                }
                 picker.rows = rows;
             }
             return;
@@ -48,6 +60,21 @@ impl Ui {
         picker.rows = rows;
         picker.loading = false;
         self.layers.push(Layer::Picker(picker));
+    }
+
+    /// A verdict was refused (`why`): said in the effects picker, whose note and chosen row
+    /// stay; with no picker open, in the transcript.
+    pub(crate) fn verdict_refused(&mut self, why: String) {
+        match self.layers.iter_mut().find_map(|l| match l {
+            Layer::Picker(p) if p.kind == Kind::Effects => Some(p),
+            _ => None,
+        }) {
+            Some(picker) => {
+                picker.pending = None;
+                picker.error = Some(why);
+            }
+            None => self.refused(why),
+        }
     }
 
     /// What the effects picker does with `key`, when it is one of its own: Ctrl+A and Ctrl+N
@@ -72,21 +99,35 @@ impl Ui {
             }
             _ => return None,
         };
-        let Some(row) = picker.chosen_row() else {
+        if picker.pending.is_some() {
+            self.hint = Some("recording the verdict before: a moment".into());
+            return Some(None);
+        }
+        let Some(effect) = picker.chosen_row().map(|r| r.key.clone()) else {
             return Some(None);
         };
         if !matches!(self.held, Held::Writer) {
             self.hint = Some("read-only: a verdict is written to the session".into());
             return Some(None);
         }
-        let verdict = Write::Verdict {
-            effect: row.key.clone(),
-            outcome,
-            note: picker.query.trim().to_owned(),
+        let note = picker.query.trim().to_owned();
+        let Some(Layer::Picker(picker)) = self.layers.last_mut() else {
+            return Some(None);
         };
-        if let Some(Layer::Picker(picker)) = self.layers.last_mut() {
-            picker.query.clear();
+        if note.len() > smith_app::verdicts::MAX_NOTE_BYTES {
+            picker.error = Some(format!(
+                "the note is {} bytes, over the bound of {}: shorten it (Backspace, Ctrl+U clears it)",
+                note.len(),
+                smith_app::verdicts::MAX_NOTE_BYTES
+            ));
+            return Some(None);
         }
-        Some(Some(Effect::Write(verdict)))
+        picker.error = None;
+        picker.pending = Some(effect.clone());
+        Some(Some(Effect::Write(Write::Verdict {
+            effect,
+            outcome,
+            note,
+        })))
     }
 }

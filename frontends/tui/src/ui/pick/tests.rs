@@ -515,10 +515,38 @@ fn unknown_effects_are_offered_once_to_a_writer_and_the_typed_note_goes_with_the
             note: "zzz built it".into(),
         }))
     );
-    // Read again with b judged: the picker stays on a, the one left.
+    // Until the rows read again show it, another verdict waits, and the note stays.
+    assert_eq!(ui.key(ctrl('a')), None);
+    assert!(screen(&mut ui, 100, 20).contains("note › zzz built it"));
+    // Refused: said in the picker; the note and the chosen row stay for another try.
+    ui.verdict_refused("no verdict was recorded: the disk is full".into());
+    ui.unknown_effects(&[unknown("a", None), unknown("b", None)]);
+    let shown = screen(&mut ui, 100, 20);
+    assert!(
+        shown.contains("the disk is full") && shown.contains("note › zzz built it"),
+        "{shown}"
+    );
+    assert_eq!(
+        ui.key(ctrl('n')),
+        Some(Effect::Write(Write::Verdict {
+            effect: "b".into(),
+            outcome: smith::EffectOutcome::NotApplied,
+            note: "zzz built it".into(),
+        }))
+    );
+    // Read again with b judged: the note goes, and the picker stays on a, the one left.
     ui.unknown_effects(&[unknown("a", None), unknown("b", Some("zzz built it"))]);
     let shown = screen(&mut ui, 100, 20);
     assert!(shown.contains("verdict: applied — zzz built it"), "{shown}");
+    assert!(!shown.contains("note › zzz"), "{shown}");
+    // A note over the bound is refused before anything is sent; a paste goes into the note.
+    ui.paste(&"n".repeat(smith_app::verdicts::MAX_NOTE_BYTES));
+    ui.paste("\nmore");
+    assert_eq!(ui.key(ctrl('a')), None);
+    let shown = screen(&mut ui, 100, 20);
+    assert!(shown.contains("over the bound of 4096"), "{shown}");
+    assert!(ui.editor.is_empty(), "the paste went into the draft");
+    ui.key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
     assert_eq!(
         ui.key(ctrl('a')),
         Some(Effect::Write(Write::Verdict {
