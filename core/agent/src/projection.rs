@@ -313,7 +313,7 @@ pub fn project_with(
 ) -> Result<Projection, ProjectionError> {
     let mut at = leaf;
     let mut batch = Batch::default();
-    batch.fill(reader, &mut at)?;
+    batch.fill(reader, &mut at, &projector)?;
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if at.is_none() || cores < 2 {
         let (mut decoded, mut none) = (Vec::new(), Vec::new());
@@ -324,7 +324,7 @@ pub fn project_with(
             if at.is_none() {
                 return projector.finish();
             }
-            batch.fill(reader, &mut at)?;
+            batch.fill(reader, &mut at, &projector)?;
         }
     }
     std::thread::scope(|scope| {
@@ -360,9 +360,12 @@ pub fn project_with(
                 sent.push_back(batch);
             }
             stop_at_floor(&projector, &mut at);
-            if at.is_some() && sent.len() < IN_FLIGHT {
+            // A batch that ended at a compaction is folded before more is read: its boundary
+            // may end the walk.
+            let compaction_pending = sent.back().is_some_and(|b| b.at_compaction);
+            if at.is_some() && sent.len() < IN_FLIGHT && !compaction_pending {
                 let mut batch = spare.pop().unwrap_or_default();
-                batch.fill(reader, &mut at)?;
+                batch.fill(reader, &mut at, &projector)?;
                 read = Some(batch);
                 continue;
             }
@@ -454,21 +457,35 @@ type Decoded = Vec<Option<Fed>>;
 struct Batch {
     bytes: Vec<u8>,
     entries: Vec<(EntryId, std::ops::Range<usize>)>,
+    /// The batch ends at the branch's latest compaction (the first met): what lies below its
+    /// boundary is not read until it is folded, and then not at all when it carries the
+    /// state from before it.
+    at_compaction: bool,
 }
 
 impl Batch {
     /// Read up to [`BATCH`] wanted entries from `at` toward the root (metadata first; only
-    /// wanted bodies), leaving `at` at the next entry to read.
+    /// wanted bodies), leaving `at` at the next entry to read. Ends early after the first
+    /// compaction met while `projector` has met none (so it is folded before anything below
+    /// it is read), and at `projector`'s floor, below which nothing is read.
     fn fill(
         &mut self,
         reader: &mut SessionReader,
         at: &mut Option<EntryId>,
+        projector: &Projector,
     ) -> Result<(), ProjectionError> {
         let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
+        let floor = projector.floor();
+        let until_compaction = projector.compacted.is_none();
         self.bytes.clear();
         self.entries.clear();
+        self.at_compaction = false;
         while let Some(id) = *at {
             if self.entries.len() == BATCH {
+                break;
+            }
+            if floor.is_some_and(|floor| id < floor) {
+                *at = None;
                 break;
             }
             let start = self.bytes.len();
@@ -476,6 +493,10 @@ impl Batch {
             *at = (meta.parent != 0).then_some(EntryId(meta.parent));
             if read {
                 self.entries.push((id, start..self.bytes.len()));
+                if until_compaction && meta.record_kind == Record::COMPACTION {
+                    self.at_compaction = true;
+                    break;
+                }
             }
         }
         Ok(())

@@ -3,7 +3,8 @@
 //! residency"; plan SMH-PLAN-99TPLN9I B2): the heap bytes allocated while projecting a
 //! selected branch stay the same when unrelated branches grow around it — 5,000 more entries
 //! holding 4 KiB tool results each — because only the selected ancestry is read and only the
-//! kinds the projection needs are decoded.
+//! kinds the projection needs are decoded. And continuing a session compacted at its end reads
+//! nothing before the compaction's boundary (issue 69), counted by the kernel per thread.
 
 use smith::{EntryId, Message, SessionId, ToolResult};
 use smith_store::{
@@ -129,6 +130,7 @@ fn opening_a_session_reads_no_tool_output() {
             result_bytes,
             file_bytes,
             bulk_off_branch: false,
+            compacted: false,
         };
         let large = smith_testkit::large::large_session(dir.path(), shape, "/w");
         let (opened, projected, items) = bytes_of_open(&large.path, large.id);
@@ -149,4 +151,75 @@ fn opening_a_session_reads_no_tool_output() {
     assert!(open < turns * (32 << 10), "{runs:?}");
     // The first request's context holds every tool result.
     assert!(projected >= turns * (32 << 10), "{runs:?}");
+}
+
+/// Bytes this thread has read through `read(2)` and its kin since it started (Linux `rchar` of
+/// `/proc/thread-self/io`): a counting reader under every file the store opens on it.
+#[cfg(target_os = "linux")]
+fn read_by_this_thread() -> u64 {
+    let text = std::fs::read_to_string("/proc/thread-self/io").unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("rchar:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap()
+}
+
+/// Issue 69: "Continuing reads what the next request will hold: after a compaction, nothing
+/// before its boundary but the summary." A session of 192 turns of 64 KiB `read` output,
+/// compacted at its end keeping its last turn: projecting its next request's context reads the
+/// kept turn's body and the heads of its entries, never a summarized body (one alone is 64
+/// KiB; they total 12 MiB); opening it for writing reads what opening a reader does (the
+/// commit, the newest index frame, the heads of the entries after it) and the heads of the
+/// kept turn.
+#[cfg(target_os = "linux")]
+#[test]
+fn continuing_after_a_compaction_reads_nothing_before_its_boundary() {
+    const RESULT: usize = 64 << 10;
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = tempfile::tempdir().unwrap();
+    let shape = smith_testkit::large::Shape {
+        result_bytes: RESULT,
+        file_bytes: 24 << 20,
+        bulk_off_branch: false,
+        compacted: true,
+    };
+    let large = smith_testkit::large::large_session(dir.path(), shape, "/w");
+    assert!(large.turns >= 150, "{}", large.turns);
+    let measured = |what: &mut dyn FnMut()| {
+        let before = read_by_this_thread();
+        what();
+        read_by_this_thread() - before
+    };
+    let mut reader = None;
+    let index = measured(&mut || reader = Some(SessionReader::open(&large.path).unwrap()));
+    let mut reader = reader.unwrap();
+    let mut items = 0;
+    let walked = measured(&mut || {
+        items = smith_agent::project(&mut reader, Some(large.leaf))
+            .unwrap()
+            .items
+            .len();
+    });
+    // The kept turn (its user message, two assistant messages, the tool result), then the
+    // summary.
+    assert_eq!(items, 5);
+    assert!(
+        walked < RESULT as u64 + (64 << 10),
+        "the projection read {walked} bytes"
+    );
+    let mut session = None;
+    let opened = measured(&mut || {
+        session = Some(
+            smith_agent::Session::open(&large.path, large.id)
+                .unwrap()
+                .session,
+        );
+    });
+    assert!(
+        opened < index + (64 << 10),
+        "opening read {opened} bytes, a reader's opening {index}"
+    );
+    assert_eq!(session.unwrap().context().unwrap().len(), 5);
 }

@@ -35,6 +35,11 @@ pub struct Shape {
     /// small turn continues from there, so the selected branch is short and the bulk lies on
     /// a branch it does not include.
     pub bulk_off_branch: bool,
+    /// End the selected branch with a compaction whose summary stands for every turn but
+    /// the last (kept verbatim) and which carries the state from before its boundary — a
+    /// session compacted at its end, whose next request holds the summary and one turn.
+    /// Each turn is then committed as a change of its own (one fsync per turn).
+    pub compacted: bool,
 }
 
 /// A built large session.
@@ -76,6 +81,8 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
     let mut batch_bytes = 0;
     let mut next = 2u64;
     let mut leaf = 1u64;
+    // The first entry of the newest turn on the selected branch.
+    let mut last_turn = EntryId(2);
     let flush = |writer: &mut SessionWriter, batch: &mut Vec<NewEntry>| {
         writer
             .append_entries(batch)
@@ -85,12 +92,16 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
     while std::fs::metadata(writer.path()).map_or(0, |m| m.len()) < shape.file_bytes {
         let content = printable(&mut seed, shape.result_bytes);
         let entries = turn(next, leaf, turns, turns == 0, content);
+        last_turn = EntryId(next);
         next += entries.len() as u64;
         leaf = next - 1;
         batch_bytes += 2 * shape.result_bytes;
         batch.extend(entries);
         turns += 1;
-        if batch_bytes >= 8 << 20 || batch.len() >= 900 {
+        // A compacted session commits each turn as a change of its own, as a live session
+        // does (at least): a reader validating a kept entry checks the heads of its change
+        // alone, not those of a bulk change.
+        if shape.compacted || batch_bytes >= 8 << 20 || batch.len() >= 900 {
             flush(&mut writer, &mut batch);
             batch_bytes = 0;
         }
@@ -99,11 +110,18 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
     if shape.bulk_off_branch {
         writer.select(EntryId(1)).expect("select the first entry");
         let small = turn(next, 1, turns, true, printable(&mut seed, 512));
+        last_turn = EntryId(next);
         next += small.len() as u64;
         writer
             .append_entries(&small)
             .expect("append the small turn");
         turns += 1;
+    }
+    if shape.compacted {
+        writer
+            .append(&[compaction(last_turn)])
+            .expect("append the compaction");
+        next += 1;
     }
     let leaf = writer.leaf().expect("the session has entries");
     writer.close().expect("close the session");
@@ -114,6 +132,23 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
         last_id: next - 1,
         leaf,
     }
+}
+
+/// A compaction keeping the turn whose submission is `turn` (its user message is the first
+/// kept entry) and carrying the model every turn uses.
+fn compaction(turn: EntryId) -> Record {
+    Record::Compaction(smith_store::Compaction {
+        summary: "Earlier, the README was read many times; it did not change.".to_owned(),
+        // After the submission: the user message (or a first turn's model change before it).
+        first_kept: Some(EntryId(turn.0 + 1)),
+        attempt: None,
+        usage: None,
+        carried: Some(smith_store::Carried {
+            model: Some(MODEL.parse().expect("a valid selection")),
+            ..smith_store::Carried::default()
+        }),
+        started: None,
+    })
 }
 
 /// `len` printable ASCII bytes from the xorshift generator at `seed`.

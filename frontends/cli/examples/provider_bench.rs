@@ -1,9 +1,9 @@
 //! Bench: one `smith eval` turn against a loopback OpenAI-compatible server that answers at
 //! once — whole-process wall time (median of 30) and peak RSS of one warm turn of the release
 //! binary, and the bytes sent per request; then large sessions (the testkit fixture: 50 KB tool
-//! results, the bulk on a branch the selected one does not include) of 1 MB and 100 MB —
-//! `sessions get --limit 50` and one more loopback turn continuing the session, wall (median of
-//! 10) and peak RSS; curl's request on the same server (the network floor) and the turn's
+//! results, the bulk on a branch the selected one does not include; and the bulk on the
+//! selected branch, compacted at its end) of 1 MB and 100 MB — `sessions get --limit 50` and one
+//! more loopback turn continuing the session, wall (median of 10) and peak RSS; curl's request on the same server (the network floor) and the turn's
 //! ratio to it; and first runs in a fresh home (nothing compiled yet): a scripted turn, and
 //! `smith mcp` from spawn to its `tools/list` answer. Run by `cargo xtask bench` after it
 //! builds `smith` in release; prints `name value` lines.
@@ -70,8 +70,11 @@ fn median_of(n: usize, mut run: impl FnMut() -> Duration) -> f64 {
     times[times.len() / 2].as_secs_f64() * 1000.0
 }
 
-/// The large-session figures at `mb` megabytes.
-fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
+/// The large-session figures at `mb` megabytes: named `large_…` with the bulk beside the
+/// selected branch, `compacted_…` with it on the selected branch before a compaction.
+/// Returns the `sessions get` median, in milliseconds.
+fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64, compacted: bool) -> f64 {
+    let name = if compacted { "compacted" } else { "large" };
     let home = tempfile::tempdir().expect("a temp dir");
     let sessions = home.path().join("sessions");
     std::fs::create_dir_all(&sessions).expect("a sessions dir");
@@ -82,7 +85,8 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
         smith_testkit::large::Shape {
             result_bytes: 50 * 1024,
             file_bytes: mb << 20,
-            bulk_off_branch: true,
+            bulk_off_branch: !compacted,
+            compacted,
         },
         "/bench",
     );
@@ -90,8 +94,8 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
     let get = ["sessions", "get", id.as_str(), "--limit", "50"];
     timed(smith, home.path(), &get);
     let get_ms = median_of(10, || timed(smith, home.path(), &get));
-    println!("large_get_{mb}mb_ms {get_ms:.3}");
-    println!("large_get_{mb}mb_rss_kib {}", peak_rss(home.path(), &get));
+    println!("{name}_get_{mb}mb_ms {get_ms:.3}");
+    println!("{name}_get_{mb}mb_rss_kib {}", peak_rss(home.path(), &get));
     let responses = (0..13)
         .map(|_| loopback::sse_in_pieces(ANSWER, ANSWER.len()))
         .collect();
@@ -109,8 +113,12 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64) {
     ];
     timed(smith, home.path(), &turn);
     let turn_ms = median_of(10, || timed(smith, home.path(), &turn));
-    println!("large_turn_{mb}mb_ms {turn_ms:.3}");
-    println!("large_turn_{mb}mb_rss_kib {}", peak_rss(home.path(), &turn));
+    println!("{name}_turn_{mb}mb_ms {turn_ms:.3}");
+    println!(
+        "{name}_turn_{mb}mb_rss_kib {}",
+        peak_rss(home.path(), &turn)
+    );
+    get_ms
 }
 
 /// Median wall time of curl's streamed POST to `url`, each answered by the server's next
@@ -380,7 +388,11 @@ fn main() {
         ],
     );
     println!("provider_turn_rss_kib {rss}");
-    for mb in [1, 100] {
-        large(&smith, &home.path().join("cache"), mb);
+    for compacted in [false, true] {
+        let small_ms = large(&smith, &home.path().join("cache"), 1, compacted);
+        let large_ms = large(&smith, &home.path().join("cache"), 100, compacted);
+        if compacted {
+            println!("compacted_get_100mb_vs_1mb {:.3}", large_ms / small_ms);
+        }
     }
 }

@@ -27,6 +27,7 @@ fn session(home: &Path, entries: u64) -> (String, u64) {
                 result_bytes: 512,
                 file_bytes: bytes,
                 bulk_off_branch: false,
+                compacted: false,
             },
             &home.display().to_string(),
         );

@@ -279,6 +279,7 @@ fn large_100_mb(home: &Path) -> (String, String) {
             result_bytes: 64 << 10,
             file_bytes: 100 << 20,
             bulk_off_branch: false,
+            compacted: false,
         },
         &home.display().to_string(),
     );

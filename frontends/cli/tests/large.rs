@@ -129,6 +129,7 @@ fn home_with(file_bytes: u64) -> (Env, Large) {
             result_bytes: 50 * 1024,
             file_bytes,
             bulk_off_branch: true,
+            compacted: false,
         },
         &cwd,
     );

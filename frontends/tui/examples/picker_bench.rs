@@ -49,6 +49,7 @@ fn main() {
             result_bytes: 64,
             file_bytes: 1,
             bulk_off_branch: false,
+            compacted: false,
         },
         cwd,
     );
@@ -66,6 +67,7 @@ fn main() {
             result_bytes: 200,
             file_bytes: 10_000 * 210,
             bulk_off_branch: false,
+            compacted: false,
         },
         cwd,
     );

@@ -35,6 +35,7 @@ fn main() {
             result_bytes: 200,
             file_bytes: 10_000 * 210,
             bulk_off_branch: false,
+            compacted: false,
         },
         "/work",
     );
@@ -68,6 +69,7 @@ fn main() {
             result_bytes: 10,
             file_bytes: 1,
             bulk_off_branch: false,
+            compacted: false,
         },
         "/work",
     );

@@ -20,6 +20,7 @@ fn session(dir: &std::path::Path, entries: u64) -> (std::path::PathBuf, u64) {
             result_bytes: 200,
             file_bytes: entries * 210,
             bulk_off_branch: false,
+            compacted: false,
         },
         "/work",
     );

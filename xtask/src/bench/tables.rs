@@ -381,6 +381,41 @@ const PROVIDER: &[Row] = &[
         "resume + one loopback turn, 100 MB beside a short branch: peak RSS",
         Limit::RssMib(32.0),
     ),
+    (
+        "compacted_get_1mb_ms",
+        "`sessions get --limit 50`, 1 MB selected branch compacted at its end",
+        Limit::ReportMs,
+    ),
+    (
+        "compacted_get_100mb_ms",
+        "`sessions get --limit 50`, 100 MB selected branch compacted at its end",
+        Limit::Ms(20.0),
+    ),
+    (
+        "compacted_get_100mb_vs_1mb",
+        "`sessions get --limit 50`: 100 MB compacted branch ÷ 1 MB, same run",
+        Limit::Ratio(1.5),
+    ),
+    (
+        "compacted_get_100mb_rss_kib",
+        "`sessions get --limit 50`, 100 MB compacted branch: peak RSS",
+        Limit::RssMib(16.0),
+    ),
+    (
+        "compacted_turn_1mb_ms",
+        "resume + one loopback turn, 1 MB branch compacted at its end",
+        Limit::ReportMs,
+    ),
+    (
+        "compacted_turn_100mb_ms",
+        "resume + one loopback turn, 100 MB branch compacted at its end (issue 69)",
+        Limit::Ms(40.0),
+    ),
+    (
+        "compacted_turn_100mb_rss_kib",
+        "resume + one loopback turn, 100 MB compacted branch: peak RSS",
+        Limit::RssMib(32.0),
+    ),
 ];
 const PROJECTION: &[Row] = &[
     (

@@ -250,6 +250,7 @@ fn large(env: &Env, result_bytes: usize, file_bytes: u64) -> large::Large {
             result_bytes,
             file_bytes,
             bulk_off_branch: false,
+            compacted: false,
         },
         &env.root.path().display().to_string(),
     )
