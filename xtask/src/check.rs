@@ -57,7 +57,7 @@ pub(crate) fn run_all() -> Result<(), String> {
     example()?;
 
     // The coverage-guided targets, briefly: what they find is a failure like any test's.
-    crate::fuzz::run_targets(20)?;
+    crate::fuzz::run_targets(crate::fuzz::Profile::Brief, 20)?;
 
     site()?;
     eprintln!("xtask: check passed");
@@ -231,13 +231,15 @@ pub(crate) fn bless_reference() -> Result<(), String> {
 
 /// `cargo xtask site`: render the static site into `target/site` and check its links.
 ///
-/// Builds with `--workspace` so features resolve as in the test build and nothing is
-/// compiled twice, then runs the generator binary directly.
+/// Builds with `--workspace --tests` so features resolve as in the test build (dev-dependencies
+/// enable some, such as `smith-ai`'s `loopback`) and, after `cargo test`, nothing is compiled
+/// twice — without `--tests` a cold CI rebuilt every crate above `smith-ai` (1 min 45 s), then
+/// runs the generator binary directly.
 pub(crate) fn site() -> Result<(), String> {
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
     let mut build = cargo();
-    build.args(["build", "--workspace", "--bins", "--locked"]);
+    build.args(["build", "--workspace", "--bins", "--tests", "--locked"]);
     run(build)?;
     let mut generate = std::process::Command::new(
         target
@@ -280,7 +282,7 @@ pub(crate) fn fuzz() -> Result<(), String> {
     .env("SMITH_FUZZ_ITERATIONS", iterations)
     .env("SMITH_FUZZ_SEED", seed);
     run(test)?;
-    crate::fuzz::run_targets(seconds)
+    crate::fuzz::run_targets(crate::fuzz::Profile::Release, seconds)
 }
 
 pub(crate) fn soak() -> Result<(), String> {
