@@ -272,7 +272,7 @@ fn reopening_after_the_crash_says_which_effects_ended_unknown_and_where_to_look(
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(&format!(
-            "session {session}: 1 effect cut off by the end of an earlier process ended with an unknown outcome (c1/1); it is never run again — `smith effects {session}` lists them"
+            "session {session}: an earlier process ended in the middle of 1 effect, so its outcome is unknown (c1/1); it is never run again — `smith effects {session}` lists them"
         )),
         "{}",
         stderr(&out)

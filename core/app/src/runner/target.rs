@@ -120,9 +120,14 @@ impl std::fmt::Display for OpenNotice {
             ),
             Self::UnknownEffects { id, effects } => write!(
                 f,
-                "session {id}: {} effect{} cut off by the end of an earlier process ended with an unknown outcome ({}); {} never run again",
+                "session {id}: an earlier process ended in the middle of {} effect{}, so {} unknown ({}); {} never run again",
                 effects.len(),
                 if effects.len() == 1 { "" } else { "s" },
+                if effects.len() == 1 {
+                    "its outcome is"
+                } else {
+                    "their outcomes are"
+                },
                 effects.join(", "),
                 if effects.len() == 1 {
                     "it is"

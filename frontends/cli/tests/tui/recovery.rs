@@ -102,7 +102,7 @@ fn an_unknown_effect_is_offered_for_a_verdict_when_the_session_opens() {
     // Under the picker, closed now: the opening's notice naming the effect cut off.
     let screen = pane.screen();
     assert!(
-        screen.contains("unknown outcome (c1/1)")
+        screen.contains("outcome is unknown (c1/1)")
             && screen.contains("smith effects")
             && !screen.contains("Effects of unknown outcome"),
         "{screen}"
