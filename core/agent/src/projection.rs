@@ -302,7 +302,9 @@ pub fn project(
 /// [`project`], continuing `projector` (already fed the entries after `leaf`, such as an edit
 /// batch not yet appended). A branch longer than one batch (1,024 wanted entries) is read on
 /// this thread while a second decodes most of what was read (at most two batches ahead); the
-/// fold stays here, in order.
+/// fold stays here, in order. A first batch that ends at a compaction is folded before that
+/// choice: below a compaction that carries the state from before it, only what it kept is
+/// read.
 ///
 /// # Errors
 /// As [`project`].
@@ -314,6 +316,13 @@ pub fn project_with(
     let mut at = leaf;
     let mut batch = Batch::default();
     batch.fill(reader, &mut at, &projector)?;
+    if batch.at_compaction && at.is_some() {
+        let (mut head, tail) = (Vec::new(), Vec::new());
+        batch.decode_into(0..batch.entries.len(), &mut head);
+        batch.fold(reader, &mut projector, head, tail)?;
+        stop_at_floor(&projector, &mut at);
+        batch.fill(reader, &mut at, &projector)?;
+    }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if at.is_none() || cores < 2 {
         let (mut decoded, mut none) = (Vec::new(), Vec::new());

@@ -118,6 +118,7 @@ pub fn large_session(dir: &Path, shape: Shape, cwd: &str) -> Large {
         turns += 1;
     }
     if shape.compacted {
+        assert!(turns > 0, "a compacted shape needs a turn to keep");
         writer
             .append(&[compaction(last_turn)])
             .expect("append the compaction");

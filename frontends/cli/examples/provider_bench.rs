@@ -3,8 +3,9 @@
 //! binary, and the bytes sent per request; then large sessions (the testkit fixture: 50 KB tool
 //! results, the bulk on a branch the selected one does not include; and the bulk on the
 //! selected branch, compacted at its end) of 1 MB and 100 MB — `sessions get --limit 50` and one
-//! more loopback turn continuing the session, wall (median of 10) and peak RSS; curl's request on the same server (the network floor) and the turn's
-//! ratio to it; and first runs in a fresh home (nothing compiled yet): a scripted turn, and
+//! more loopback turn continuing the session, wall (median of 10), peak RSS and spawn → the
+//! turn's request at the server; curl's request on the same server (the network floor) and the
+//! turn's ratio to it; and first runs in a fresh home (nothing compiled yet): a scripted turn, and
 //! `smith mcp` from spawn to its `tools/list` answer. Run by `cargo xtask bench` after it
 //! builds `smith` in release; prints `name value` lines.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -72,8 +73,8 @@ fn median_of(n: usize, mut run: impl FnMut() -> Duration) -> f64 {
 
 /// The large-session figures at `mb` megabytes: named `large_…` with the bulk beside the
 /// selected branch, `compacted_…` with it on the selected branch before a compaction.
-/// Returns the `sessions get` median, in milliseconds.
-fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64, compacted: bool) -> f64 {
+/// Returns the `sessions get` and the turn's medians, in milliseconds.
+fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64, compacted: bool) -> (f64, f64) {
     let name = if compacted { "compacted" } else { "large" };
     let home = tempfile::tempdir().expect("a temp dir");
     let sessions = home.path().join("sessions");
@@ -96,7 +97,7 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64, compacted: b
     let get_ms = median_of(10, || timed(smith, home.path(), &get));
     println!("{name}_get_{mb}mb_ms {get_ms:.3}");
     println!("{name}_get_{mb}mb_rss_kib {}", peak_rss(home.path(), &get));
-    let responses = (0..13)
+    let responses = (0..23)
         .map(|_| loopback::sse_in_pieces(ANSWER, ANSWER.len()))
         .collect();
     let server = loopback::serve(responses);
@@ -118,7 +119,24 @@ fn large(smith: &std::path::Path, cache: &std::path::Path, mb: u64, compacted: b
         "{name}_turn_{mb}mb_rss_kib {}",
         peak_rss(home.path(), &turn)
     );
-    get_ms
+    // Spawn → the server holding the turn's request: what resuming costs before the network.
+    let request_ms = median_of(10, || {
+        server.requests_now();
+        let start = Instant::now();
+        let mut child = Command::new(smith)
+            .args(turn)
+            .env("SMITH_HOME", home.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("smith runs");
+        server.request().expect("the turn's request");
+        let elapsed = start.elapsed();
+        assert!(child.wait().expect("smith ends").success());
+        elapsed
+    });
+    println!("{name}_first_request_{mb}mb_ms {request_ms:.3}");
+    (get_ms, turn_ms)
 }
 
 /// Median wall time of curl's streamed POST to `url`, each answered by the server's next
@@ -389,10 +407,11 @@ fn main() {
     );
     println!("provider_turn_rss_kib {rss}");
     for compacted in [false, true] {
-        let small_ms = large(&smith, &home.path().join("cache"), 1, compacted);
-        let large_ms = large(&smith, &home.path().join("cache"), 100, compacted);
+        let small = large(&smith, &home.path().join("cache"), 1, compacted);
+        let big = large(&smith, &home.path().join("cache"), 100, compacted);
         if compacted {
-            println!("compacted_get_100mb_vs_1mb {:.3}", large_ms / small_ms);
+            println!("compacted_get_100mb_vs_1mb {:.3}", big.0 / small.0);
+            println!("compacted_turn_100mb_vs_1mb {:.3}", big.1 / small.1);
         }
     }
 }

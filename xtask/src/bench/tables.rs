@@ -408,8 +408,23 @@ const PROVIDER: &[Row] = &[
     ),
     (
         "compacted_turn_100mb_ms",
-        "resume + one loopback turn, 100 MB branch compacted at its end (issue 69)",
+        "resume + one loopback turn, 100 MB branch compacted at its end",
+        Limit::ReportMs,
+    ),
+    (
+        "compacted_first_request_1mb_ms",
+        "spawn → the turn's request at the server, 1 MB branch compacted at its end",
+        Limit::ReportMs,
+    ),
+    (
+        "compacted_first_request_100mb_ms",
+        "spawn → the turn's request at the server, 100 MB compacted branch (issue 69)",
         Limit::Ms(40.0),
+    ),
+    (
+        "compacted_turn_100mb_vs_1mb",
+        "resume + one loopback turn: 100 MB compacted branch ÷ 1 MB, same run",
+        Limit::Ratio(1.5),
     ),
     (
         "compacted_turn_100mb_rss_kib",
