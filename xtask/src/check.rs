@@ -59,7 +59,7 @@ pub(crate) fn run_all() -> Result<(), String> {
     // The coverage-guided targets, briefly: what they find is a failure like any test's.
     crate::fuzz::run_targets(crate::fuzz::Profile::Brief, 20)?;
 
-    site()?;
+    site(true)?;
     eprintln!("xtask: check passed");
     Ok(())
 }
@@ -231,15 +231,18 @@ pub(crate) fn bless_reference() -> Result<(), String> {
 
 /// `cargo xtask site`: render the static site into `target/site` and check its links.
 ///
-/// Builds with `--workspace --tests` so features resolve as in the test build (dev-dependencies
-/// enable some, such as `smith-ai`'s `loopback`) and, after `cargo test`, nothing is compiled
-/// twice — without `--tests` a cold CI rebuilt every crate above `smith-ai` (1 min 45 s), then
-/// runs the generator binary directly.
-pub(crate) fn site() -> Result<(), String> {
+/// Builds the workspace's binaries, then runs the generator binary directly. `after_tests`
+/// (the gate, after `cargo test --workspace`) adds `--tests`, so features resolve as in the
+/// test build (dev-dependencies enable some, such as `smith-ai`'s `loopback`) and nothing is
+/// compiled twice: without it, a cold CI rebuilt every crate above `smith-ai` (1 min 45 s).
+pub(crate) fn site(after_tests: bool) -> Result<(), String> {
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
     let mut build = cargo();
-    build.args(["build", "--workspace", "--bins", "--tests", "--locked"]);
+    build.args(["build", "--workspace", "--bins", "--locked"]);
+    if after_tests {
+        build.arg("--tests");
+    }
     run(build)?;
     let mut generate = std::process::Command::new(
         target

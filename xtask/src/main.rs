@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(),
         Some("docs" | "man") => check::bless_reference(),
         Some("arch") => arch::run(args.get(1).is_some_and(|a| a == "--bless")),
-        Some("site") => check::site(),
+        Some("site") => check::site(false),
         Some("example") => check::example(),
         Some("soak") => check::soak(),
         Some("fuzz") => check::fuzz(),
