@@ -141,6 +141,10 @@ pub(crate) struct Run<'r> {
     pub(crate) offered: std::collections::HashSet<EntryId>,
     /// The rounds run so far by the top-level work (numbering continues after late delivery).
     pub(crate) rounds_run: u32,
+    /// A round and how many attempts of it are already recorded (a continuation sending
+    /// again the request of a round cut off while it streamed): that round's attempts are
+    /// numbered after them. Taken by the round's first dispatch.
+    pub(crate) attempts_recorded: Option<(u32, u32)>,
     /// The work's tool calls that did their work, for its end ([`smith::TurnEnd::calls`]).
     pub(crate) calls_done: Vec<smith::ToolCall>,
     /// Continuing interrupted work: the results of the pending calls whose effects are on
@@ -173,6 +177,7 @@ impl<'r> Run<'r> {
             history_reported: false,
             offered: std::collections::HashSet::new(),
             rounds_run: 0,
+            attempts_recorded: None,
             calls_done: Vec::new(),
             recorded_calls: std::collections::HashMap::new(),
         }
@@ -428,18 +433,23 @@ impl<'a> Agent<'a> {
         }
         crate::inbox::lock(&session.work).check_work(None, &self.work_limits)?;
         // New input moves on from an interrupted turn held open: it is settled as aborted once
-        // the input is found acceptable (a refusal writes nothing) — with a destination, once
-        // the branch there is checked.
-        if let Some(destination) = submit.destination {
-            session.select_destination(destination)?;
-        }
+        // the input is found acceptable — the destination's branch checked, the input
+        // serviceable with the context there — so a refusal writes nothing.
+        let mut destination = match submit.destination {
+            Some(leaf) => session.check_destination(leaf)?,
+            None => None,
+        };
         // The context is projected now, before anything is written, when opening left it to
         // the first request.
         session.loaded()?;
         if let Dispatcher::Routed(route) = self.dispatcher {
-            self.check_serviceable(route, session, &submit)?;
+            let context = match &mut destination {
+                Some((_, projection)) => &mut projection.items,
+                None => &mut session.loaded()?.items,
+            };
+            self.check_serviceable(route, context, &submit)?;
         }
-        session.settle_interrupted()?;
+        session.enter_destination(destination)?;
         Ok(self.run_new(session, submit, sink, cancel))
     }
 
@@ -447,10 +457,13 @@ impl<'a> Agent<'a> {
     /// already in the history included, its estimated size, the tools, the thinking level)
     /// checked against each candidate's catalog record as dispatch would — before anything is
     /// written (spec: Model capabilities — unsupported behavior fails before dispatch).
+    ///
+    /// `context` is the conversation before the input (the session's, or the destination's),
+    /// borrowed for the check and left as it was.
     fn check_serviceable(
         &self,
         route: &crate::dispatch::Route<'_>,
-        session: &mut Session,
+        context: &mut Vec<smith::ContextItem>,
         submit: &Submit<'_>,
     ) -> Result<(), AdmissionError> {
         if route.selection != *submit.model {
@@ -465,8 +478,8 @@ impl<'a> Agent<'a> {
                 .map(smith::ContentBlock::Image),
         );
         // The context is borrowed for the check, not copied: a long history stays one copy.
-        let mut context = std::mem::take(&mut session.loaded()?.items);
-        context.push(smith::ContextItem::Message(message));
+        let mut items = std::mem::take(context);
+        items.push(smith::ContextItem::Message(message));
         let mut request = smith::ProviderRequest {
             model: submit
                 .model
@@ -477,7 +490,7 @@ impl<'a> Agent<'a> {
                     model: String::new(),
                 }),
             instructions: None,
-            context,
+            context: items,
             tools: self.tools.definitions(),
             thinking: route.thinking,
             max_output: None,
@@ -498,7 +511,7 @@ impl<'a> Agent<'a> {
             }
         });
         request.context.pop();
-        session.loaded()?.items = request.context;
+        *context = request.context;
         if serviceable {
             Ok(())
         } else {

@@ -288,6 +288,25 @@ impl Session {
                 pair: self.call_message,
             })
             .collect();
+        // What each started work's recorded responses used: its end counts them, as the end of
+        // a run that finished would.
+        let leaf = self.writer.lock().leaf();
+        let started: Vec<EntryId> = crate::inbox::lock(&self.work)
+            .live
+            .iter()
+            .filter(|(_, l)| l.started)
+            .map(|(id, _)| *id)
+            .collect();
+        let mut used: std::collections::HashMap<EntryId, UsageTotals> =
+            std::collections::HashMap::new();
+        if let (Some(leaf), false) = (leaf, started.is_empty()) {
+            let mut reader = smith_store::SessionReader::open(&self.path)?;
+            for id in started {
+                let recorded =
+                    crate::continuation::Recorded::read(&mut reader, leaf, id, (&[], None))?;
+                used.insert(id, recorded.accounts.total);
+            }
+        }
         let mut state = crate::inbox::lock(&self.work);
         // Children before their owners (a child's id is above its owner's): every end pairs
         // with its submission, and an owner ends after the work it owns.
@@ -298,7 +317,7 @@ impl Session {
             record: Record::RunEnd(RunEnd {
                 children: Vec::new(),
                 stop_reason: StopReason::Aborted,
-                usage: UsageTotals::default(),
+                usage: pair.and_then(|p| used.get(&p).copied()).unwrap_or_default(),
                 error: Some(if started {
                     "interrupted: the process running this turn stopped before it finished"
                         .to_owned()
@@ -434,6 +453,20 @@ impl Session {
         &mut self,
         leaf: EntryId,
     ) -> Result<(), crate::AdmissionError> {
+        let checked = self.check_destination(leaf)?;
+        self.enter_destination(checked)
+    }
+
+    /// The checks of [`Session::select_destination`], and the branch at `leaf` projected
+    /// (`None` when it is the current leaf), so that more can be checked against it before
+    /// anything is written.
+    ///
+    /// # Errors
+    /// As [`Session::select_destination`]. Nothing was written.
+    pub(crate) fn check_destination(
+        &mut self,
+        leaf: EntryId,
+    ) -> Result<Option<(EntryId, crate::Projection)>, crate::AdmissionError> {
         let refuse = |why: String| crate::AdmissionError::Destination { entry: leaf, why };
         {
             let state = crate::inbox::lock(&self.work);
@@ -453,15 +486,14 @@ impl Session {
             }
         }
         if self.writer.lock().leaf() == Some(leaf) {
-            // Going on from here moves on from an interrupted turn held here.
-            return Ok(self.settle_interrupted()?);
+            return Ok(None);
         }
         let last = self.writer.lock().next_entry_id().0.saturating_sub(1);
         if leaf.0 == 0 || leaf.0 > last {
             return Err(refuse(format!("the session's entries are 1..={last}")));
         }
         let mut reader = smith_store::SessionReader::open(&self.path)?;
-        let mut replayed =
+        let replayed =
             crate::projection::project(&mut reader, Some(leaf)).map_err(|e| match e {
                 crate::ProjectionError::Store(e) => crate::AdmissionError::Store(e),
                 other => refuse(other.to_string()),
@@ -471,8 +503,24 @@ impl Session {
                 "the branch there ends inside a tool batch ({e}); choose the batch's last result or an entry before its call"
             )));
         }
-        // Checked: a turn held here is settled before another branch is taken.
+        Ok(Some((leaf, replayed)))
+    }
+
+    /// Go on from the destination [`Session::check_destination`] checked: an interrupted turn
+    /// held here is settled (going on from anywhere moves on from it), then the branch there,
+    /// when another, is selected as one committed change and its projection becomes the
+    /// context.
+    ///
+    /// # Errors
+    /// Store errors.
+    pub(crate) fn enter_destination(
+        &mut self,
+        checked: Option<(EntryId, crate::Projection)>,
+    ) -> Result<(), crate::AdmissionError> {
         self.settle_interrupted()?;
+        let Some((leaf, mut replayed)) = checked else {
+            return Ok(());
+        };
         self.writer.lock().select(leaf)?;
         self.model = replayed.model.clone();
         self.call_message = replayed.call_message;

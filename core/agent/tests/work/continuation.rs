@@ -215,3 +215,143 @@ fn a_turn_whose_abort_was_recorded_is_settled_not_held() {
         .collect();
     assert_eq!(ends, vec![StopReason::Aborted]);
 }
+
+/// Input refused before admission writes nothing, with a destination too (issue 68): neither
+/// the branch there is selected nor the interrupted turn held here settled — the input is
+/// checked against the destination's context before either is written.
+#[test]
+fn input_refused_with_a_destination_leaves_the_held_turn_and_the_selection() {
+    let mut f = fixture();
+    let p = provider(
+        r#"
+        round { tool-call id="c1" name="step" arguments="{}"; stop "tool_use" }
+        round { stop "end_turn" }
+        "#,
+        f.dir.path(),
+    );
+    let crash_dir = tempfile::tempdir().unwrap();
+    let image = Arc::new(Mutex::new(None));
+    let (slot, to, path) = (
+        Arc::clone(&image),
+        crash_dir.path().to_owned(),
+        f.session.path().to_owned(),
+    );
+    let tools = Tools::new(move |_, _| {
+        *slot.lock().unwrap() = Some(crash_image(&path, &to));
+    });
+    Agent::new(&p, &tools, RunLimits::default()).run(
+        &mut f.session,
+        &model(),
+        "go",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    let image = image.lock().unwrap().clone().unwrap();
+    let mut opened = Session::open_holding(&image, f.session.id()).unwrap();
+    assert!(opened.interrupted.is_some(), "the turn is held");
+    // The turn's prompt: a branch that ends cleanly, before the cut-off call.
+    let prompt = read_session(&image)
+        .unwrap()
+        .entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::Message(m) if m.message.role == smith::Role::User))
+        .unwrap()
+        .id;
+    let before = std::fs::read(&image).unwrap();
+    // A candidate whose catalog record takes no thinking level `max`: the input is refused.
+    let mut info = smith::ModelInfo::unknown(
+        "scripted/t".parse().unwrap(),
+        smith::Source {
+            id: "test".into(),
+            title: "test".into(),
+            date: None,
+        },
+    );
+    info.tools = Some(true);
+    let refusing = smith_agent::Candidate {
+        model: "scripted/t".parse().unwrap(),
+        account: None,
+        credential: None,
+        routing: smith::Routing {
+            source: smith::RouteSource::Direct,
+            path: vec!["scripted/t".into()],
+            position: 0,
+            of: 0,
+            skipped: Vec::new(),
+        },
+        capabilities: Some(info),
+        generation: "scripted@1.0.0#000000000000".into(),
+        options: Default::default(),
+        provider: Box::new(provider("round { stop \"end_turn\" }", f.dir.path())),
+    };
+    let route = smith_agent::Route::new(model(), Some(smith::ThinkingLevel::Max), vec![refusing]);
+    let refused = Agent::routed(&route, &tools, RunLimits::default()).submit(
+        &mut opened.session,
+        smith_agent::Submit {
+            model: &model(),
+            input: "elsewhere",
+            dedup_key: None,
+            destination: Some(prompt),
+            attachments: &[],
+            images: &[],
+        },
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    assert!(
+        matches!(refused, Err(AdmissionError::Unserviceable { .. })),
+        "{refused:?}"
+    );
+    assert!(
+        std::fs::read(&image).unwrap() == before,
+        "the refused input wrote"
+    );
+}
+
+/// A turn settled as aborted on opening counts the responses it recorded (issue 68): its end's
+/// usage is theirs, as the end of a run that finished would be.
+#[test]
+fn a_settled_turn_counts_the_responses_it_recorded() {
+    let mut f = fixture();
+    let p = provider(
+        r#"
+        round { tool-call id="c1" name="step" arguments="{}"; usage input=10 output=5; stop "tool_use" }
+        round { stop "end_turn" }
+        "#,
+        f.dir.path(),
+    );
+    let crash_dir = tempfile::tempdir().unwrap();
+    let image = Arc::new(Mutex::new(None));
+    let (slot, to, path) = (
+        Arc::clone(&image),
+        crash_dir.path().to_owned(),
+        f.session.path().to_owned(),
+    );
+    let tools = Tools::new(move |_, _| {
+        *slot.lock().unwrap() = Some(crash_image(&path, &to));
+    });
+    Agent::new(&p, &tools, RunLimits::default()).run(
+        &mut f.session,
+        &model(),
+        "go",
+        &mut |_| {},
+        &Cancel::new(),
+    );
+    let image = image.lock().unwrap().clone().unwrap();
+    // Opened without holding it, the turn is settled at once.
+    let opened = Session::open(&image, f.session.id()).unwrap();
+    drop(opened);
+    let ends: Vec<smith::UsageTotals> = read_session(&image)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::RunEnd(end) => Some(end.usage),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends.len(), 1, "{ends:?}");
+    assert_eq!(ends[0].responses, 1, "{ends:?}");
+    assert_eq!(ends[0].usage.input, Some(10), "{ends:?}");
+    assert_eq!(ends[0].usage.output, Some(5), "{ends:?}");
+}
