@@ -141,6 +141,9 @@ pub(crate) struct Recorded {
     pub(crate) rounds: u32,
     /// The usage and cost of the turn's recorded responses, at their attempts' prices.
     pub(crate) accounts: crate::Accounts,
+    /// Attempts recorded for the round after the last response (its request was sent, its
+    /// response cut off): the round's next attempt is numbered after them.
+    pub(crate) attempts_after: u32,
 }
 
 /// One recorded effect of a call that has no result.
@@ -179,6 +182,7 @@ impl Recorded {
             effects: HashMap::new(),
             rounds: 0,
             accounts: crate::account(std::iter::empty()),
+            attempts_after: 0,
         };
         // The turn's responses and their attempts, for its usage so far.
         let mut responses = Vec::new();
@@ -239,6 +243,13 @@ impl Recorded {
             }
         }
         recorded.accounts = crate::account(&responses);
+        let next_round = recorded.rounds + 1;
+        recorded.attempts_after = responses
+            .iter()
+            .filter(|e| matches!(&e.record, Record::Attempt(a) if a.round == next_round))
+            .count()
+            .try_into()
+            .unwrap_or(u32::MAX);
         intents.reverse();
         for intent in intents {
             // An intent names its plugin with its generation (`files@0.1.0#1`); the
@@ -524,6 +535,7 @@ impl crate::Agent<'_> {
         run.submission = Some(turn.submission);
         // Numbered, counted and budgeted after what the turn recorded before it was cut off.
         run.rounds_run = recorded.rounds;
+        run.attempts_recorded = Some((recorded.rounds + 1, recorded.attempts_after));
         run.usage = recorded.accounts.total;
         run.cost = recorded.accounts.cost_usd;
         run.abort_watch = Some(crate::abort::AbortWatch::start(

@@ -188,7 +188,13 @@ impl Run<'_> {
                 }
             };
         let mut skipped: Vec<String> = Vec::new();
-        let mut number = 0u32;
+        let mut number = match self.attempts_recorded {
+            Some((recorded_round, recorded)) if recorded_round == round => {
+                self.attempts_recorded = None;
+                recorded
+            }
+            _ => 0,
+        };
         let mut after: Option<Next> = None;
         for (index, candidate) in candidates.iter().enumerate() {
             let mut request = base.clone();

@@ -3,7 +3,7 @@
 //! messages and tool results on the selected branch. Raw history is never changed: the targets
 //! keep their identity, role, content, effects and usage; later requests see the projection.
 
-use smith::EntryId;
+use smith::{ContextItem, EntryId};
 use smith_store::{ContextEdit, EditChange, EditOp, Entry, MAX_EDIT_BYTES, MAX_EDITS, Record};
 
 use crate::Session;
@@ -111,23 +111,15 @@ impl Session {
     /// an earlier omission can be undone by a later replacement. Returns the batch's entry id;
     /// the next request sees the edited projection.
     ///
-    /// An interrupted turn the session holds is settled as aborted first, once the checks
-    /// that need no projection ([`Session::check_edits`]) pass.
+    /// An interrupted turn the session holds is settled as aborted first, once every check
+    /// passes (the pairing checked with the results its settlement gives its calls).
     ///
     /// # Errors
-    /// [`EditError`], naming the offending target; nothing was written but that settlement.
+    /// [`EditError`], naming the offending target; nothing was written.
     pub fn edit_context(&mut self, edits: Vec<EditOp>) -> Result<EntryId, EditError> {
         self.check_edits(&edits)?;
-        // An interrupted turn held here moves on first: its calls need their results before
-        // the edit's pairing check (a refusal by the checks above wrote nothing).
-        self.settle_interrupted()?;
-        let (leaf, next) = {
-            let writer = self.writer.lock();
-            (writer.leaf(), writer.next_entry_id())
-        };
-        let mut reader = smith_store::SessionReader::open(self.path())?;
         let batch = ContextEdit { edits };
-        let projected = self.project_with_batch(&mut reader, leaf, next, &batch)?;
+        let mut projected = self.projected_with(&batch)?;
         if let Some((compaction, first_kept)) = projected.compaction
             && let Some(edit) = batch
                 .edits
@@ -139,30 +131,34 @@ impl Session {
                 compaction,
             });
         }
-        if let Err(e) = smith::check_pairing(&projected.items) {
-            let entry = |index: usize| {
-                projected
-                    .entries
-                    .get(index)
-                    .map_or_else(|| "?".to_owned(), ToString::to_string)
-            };
-            return Err(EditError::Pairing {
-                reason: match e {
-                    smith::PairingError::Unanswered { call_id, index } => format!(
-                        "tool call `{call_id}` of entry {} would have no result after it",
-                        entry(index)
-                    ),
-                    smith::PairingError::Orphan { call_id, index } => format!(
-                        "the tool result for `{call_id}` (entry {}) would follow no message holding its call",
-                        entry(index)
-                    ),
-                    smith::PairingError::DuplicateCall { call_id, index } => format!(
-                        "tool call `{call_id}` appears twice in entry {}",
-                        entry(index)
-                    ),
-                },
-            });
+        // An interrupted turn held here moves on first, its calls answered as interrupted:
+        // the pairing is checked with those results, so a refusal writes nothing at all.
+        let settled: Vec<ContextItem> = if self.held.is_some() {
+            self.loaded()?;
+            self.unanswered_calls()
+                .into_iter()
+                .map(|(call_id, name)| {
+                    ContextItem::ToolResult(smith::ToolResult {
+                        call_id,
+                        name,
+                        output: String::new(),
+                        is_error: true,
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let own = projected.items.len();
+        projected.items.extend(settled);
+        let pairing = paired(&projected);
+        projected.items.truncate(own);
+        pairing?;
+        if self.held.is_some() {
+            self.settle_interrupted()?;
+            projected = self.projected_with(&batch)?;
         }
+        let next = self.writer.lock().next_entry_id();
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
         self.context = Some(crate::session::Context::of(projected));
         Ok(ids.first().copied().unwrap_or(next))
@@ -234,6 +230,16 @@ impl Session {
         Ok(())
     }
 
+    /// The projection of the selected branch with `batch` appended at its leaf.
+    fn projected_with(&self, batch: &ContextEdit) -> Result<Projection, EditError> {
+        let (leaf, next) = {
+            let writer = self.writer.lock();
+            (writer.leaf(), writer.next_entry_id())
+        };
+        let mut reader = smith_store::SessionReader::open(self.path())?;
+        self.project_with_batch(&mut reader, leaf, next, batch)
+    }
+
     /// The projection of the selected branch with `batch` appended at its leaf as entry
     /// `next`; a target the walk never meets is off the branch.
     fn project_with_batch(
@@ -258,4 +264,34 @@ impl Session {
             other => Ok(other?),
         }
     }
+}
+
+/// Whether `projected`'s tool calls and results stay paired and ordered; the refusal names the
+/// entries (an item past its entries, such as a result a settlement would add, as `?`).
+fn paired(projected: &Projection) -> Result<(), EditError> {
+    let Err(e) = smith::check_pairing(&projected.items) else {
+        return Ok(());
+    };
+    let entry = |index: usize| {
+        projected
+            .entries
+            .get(index)
+            .map_or_else(|| "?".to_owned(), ToString::to_string)
+    };
+    Err(EditError::Pairing {
+        reason: match e {
+            smith::PairingError::Unanswered { call_id, index } => format!(
+                "tool call `{call_id}` of entry {} would have no result after it",
+                entry(index)
+            ),
+            smith::PairingError::Orphan { call_id, index } => format!(
+                "the tool result for `{call_id}` (entry {}) would follow no message holding its call",
+                entry(index)
+            ),
+            smith::PairingError::DuplicateCall { call_id, index } => format!(
+                "tool call `{call_id}` appears twice in entry {}",
+                entry(index)
+            ),
+        },
+    })
 }

@@ -241,6 +241,17 @@ fn a_turn_killed_while_streaming_sends_its_request_again() {
             "end EndTurn".to_owned(),
         ]
     );
+    // The request sent again is the round's second attempt, not a second first one.
+    let attempts: Vec<(u32, u32)> = read_session(&path)
+        .unwrap()
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Attempt(a) => Some((a.round, a.number)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(attempts, vec![(1, 1), (1, 2)]);
 }
 
 #[test]
@@ -308,6 +319,29 @@ fn a_missing_plugin_blocks_the_continuation_and_new_input_settles_the_turn() {
     assert!(!edit.status.success(), "{}", stderr(&edit));
     assert!(stderr(&edit).contains("9999"), "{}", stderr(&edit));
     unchanged("the refused edit");
+    // So does one the pairing refuses (omitting the message that holds a call leaves its
+    // result orphaned): it is checked before the turn would be settled.
+    let call_message = read_session(&path)
+        .unwrap()
+        .entries
+        .iter()
+        .find(|e| matches!(&e.record, Record::Message(m) if m.message.tool_calls().count() > 0))
+        .unwrap()
+        .id;
+    let orphaning = env.run(&[
+        "sessions",
+        "edit",
+        session_arg,
+        "--omit",
+        &call_message.to_string(),
+    ]);
+    assert!(!orphaning.status.success(), "{}", stderr(&orphaning));
+    assert!(
+        stderr(&orphaning).contains("would follow no message holding its call"),
+        "{}",
+        stderr(&orphaning)
+    );
+    unchanged("the edit the pairing refused");
     // A compaction cannot go past the turn: refused, nothing written.
     let compact = env.run(&["compact", session_arg, "-m", "scripted/demo"]);
     assert_eq!(compact.status.code(), Some(2), "{}", stderr(&compact));
