@@ -341,58 +341,19 @@ impl Agent<'_> {
             .and_then(|(usage, price)| price.cost(usage));
         run.cost = run.cost.zip(cost).map(|(a, b)| a + b);
         let summary = response.message.text();
-        let why = match response.stop_reason {
-            StopReason::Aborted => return Err(self.aborted(run, Some(served.attempt))),
-            StopReason::EndTurn
-                if response
-                    .message
-                    .content
-                    .iter()
-                    .any(|b| matches!(b, ContentBlock::ToolCall(_))) =>
-            {
-                Some("the model asked for a tool instead of writing a summary".to_owned())
-            }
-            StopReason::EndTurn if summary.trim().is_empty() => {
-                Some("the model's answer had no text".to_owned())
-            }
-            StopReason::EndTurn => None,
-            StopReason::MaxTokens => Some(
-                "it ended at the output limit, so it is truncated (raise the max-output setting or keep more context verbatim)".to_owned(),
-            ),
-            StopReason::Error => {
-                let e = response.error.unwrap_or_else(|| {
-                    ProviderError::new(ProviderErrorKind::Other, "the provider reported an error")
-                });
+        match judge(&response, &summary) {
+            Judged::Complete => {}
+            Judged::Aborted => return Err(self.aborted(run, Some(served.attempt))),
+            Judged::Failed(e) => {
                 self.failed(run, served.attempt, e.kind, &e.message)?;
                 return Err(CompactError::Provider(e));
             }
-            other => Some(format!(
-                "the response ended with stop reason `{}`, not the model's end of turn",
-                serde_json::to_value(other)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            )),
-        };
-        if let Some(why) = why {
-            self.failed(run, served.attempt, ProviderErrorKind::Other, &why)?;
-            return Err(CompactError::Incomplete(why));
+            Judged::Incomplete(why) => {
+                self.failed(run, served.attempt, ProviderErrorKind::Other, &why)?;
+                return Err(CompactError::Incomplete(why));
+            }
         }
-        // What later projections and openings take from the compaction instead of walking
-        // the summarized history: the model, the secrets, and the work open now.
-        let carried = smith_store::Carried {
-            model: run.session.model.clone(),
-            secrets: run.session.registered_names(),
-            open: {
-                let work = crate::inbox::lock(&run.session.work);
-                work.live
-                    .keys()
-                    .copied()
-                    .chain(work.queue.iter().map(|q| q.submission))
-                    .collect()
-            },
-            permission_mode: run.session.permission_mode.clone(),
-        };
+        let carried = carried(run.session);
         let entry =
             run.session
                 .writer
@@ -648,5 +609,72 @@ impl Agent<'_> {
                 Err(RunError::Provider(error))
             }
         }
+    }
+}
+
+/// What a summary's response makes of it: only one the model ended itself, with text and no
+/// tool call, is complete (spec: Compaction, cost, and secrets).
+enum Judged {
+    /// A complete summary.
+    Complete,
+    /// The run was aborted while it streamed.
+    Aborted,
+    /// The provider reported an error.
+    Failed(ProviderError),
+    /// Not a complete summary, for this reason.
+    Incomplete(String),
+}
+
+/// Judge the summary `response` (its text `summary`).
+fn judge(response: &crate::record::Response, summary: &str) -> Judged {
+    let why = match response.stop_reason {
+        StopReason::Aborted => return Judged::Aborted,
+        StopReason::EndTurn
+            if response
+                .message
+                .content
+                .iter()
+                .any(|b| matches!(b, ContentBlock::ToolCall(_))) =>
+        {
+            "the model asked for a tool instead of writing a summary".to_owned()
+        }
+        StopReason::EndTurn if summary.trim().is_empty() => {
+            "the model's answer had no text".to_owned()
+        }
+        StopReason::EndTurn => return Judged::Complete,
+        StopReason::MaxTokens => {
+            "it ended at the output limit, so it is truncated (raise the max-output setting or keep more context verbatim)".to_owned()
+        }
+        StopReason::Error => {
+            return Judged::Failed(response.error.clone().unwrap_or_else(|| {
+                ProviderError::new(ProviderErrorKind::Other, "the provider reported an error")
+            }));
+        }
+        other => format!(
+            "the response ended with stop reason `{}`, not the model's end of turn",
+            serde_json::to_value(other)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ),
+    };
+    Judged::Incomplete(why)
+}
+
+/// What later projections and openings take from a compaction instead of walking the
+/// summarized history: the model, the secrets, the work open now and the permission mode.
+fn carried(session: &Session) -> smith_store::Carried {
+    smith_store::Carried {
+        model: session.model.clone(),
+        secrets: session.registered_names(),
+        open: {
+            let work = crate::inbox::lock(&session.work);
+            work.live
+                .keys()
+                .copied()
+                .chain(work.queue.iter().map(|q| q.submission))
+                .collect()
+        },
+        permission_mode: session.permission_mode.clone(),
     }
 }
