@@ -216,17 +216,18 @@ fn a_turn_whose_abort_was_recorded_is_settled_not_held() {
     assert_eq!(ends, vec![StopReason::Aborted]);
 }
 
-/// Input refused before admission writes nothing, with a destination too (issue 68): neither
-/// the branch there is selected nor the interrupted turn held here settled — the input is
-/// checked against the destination's context before either is written.
-#[test]
-fn input_refused_with_a_destination_leaves_the_held_turn_and_the_selection() {
+/// A turn `go` whose one call (`c1`, its response's round carrying `usage`, KDL) is cut off by
+/// a crash as it starts: the fixture, the crash's directory, the session file the crash left
+/// (its image) and the tools.
+fn crashed_in_its_call(usage: &str) -> (Fixture, tempfile::TempDir, PathBuf, Tools) {
     let mut f = fixture();
     let p = provider(
-        r#"
-        round { tool-call id="c1" name="step" arguments="{}"; stop "tool_use" }
-        round { stop "end_turn" }
-        "#,
+        &format!(
+            r#"
+        round {{ tool-call id="c1" name="step" arguments="{{}}";{usage} stop "tool_use" }}
+        round {{ stop "end_turn" }}
+        "#
+        ),
         f.dir.path(),
     );
     let crash_dir = tempfile::tempdir().unwrap();
@@ -247,6 +248,15 @@ fn input_refused_with_a_destination_leaves_the_held_turn_and_the_selection() {
         &Cancel::new(),
     );
     let image = image.lock().unwrap().clone().unwrap();
+    (f, crash_dir, image, tools)
+}
+
+/// Input refused before admission writes nothing, with a destination too (issue 68): neither
+/// the branch there is selected nor the interrupted turn held here settled — the input is
+/// checked against the destination's context before either is written.
+#[test]
+fn input_refused_with_a_destination_leaves_the_held_turn_and_the_selection() {
+    let (f, _crash_dir, image, tools) = crashed_in_its_call("");
     let mut opened = Session::open_holding(&image, f.session.id()).unwrap();
     assert!(opened.interrupted.is_some(), "the turn is held");
     // The turn's prompt: a branch that ends cleanly, before the cut-off call.
@@ -312,32 +322,7 @@ fn input_refused_with_a_destination_leaves_the_held_turn_and_the_selection() {
 /// usage is theirs, as the end of a run that finished would be.
 #[test]
 fn a_settled_turn_counts_the_responses_it_recorded() {
-    let mut f = fixture();
-    let p = provider(
-        r#"
-        round { tool-call id="c1" name="step" arguments="{}"; usage input=10 output=5; stop "tool_use" }
-        round { stop "end_turn" }
-        "#,
-        f.dir.path(),
-    );
-    let crash_dir = tempfile::tempdir().unwrap();
-    let image = Arc::new(Mutex::new(None));
-    let (slot, to, path) = (
-        Arc::clone(&image),
-        crash_dir.path().to_owned(),
-        f.session.path().to_owned(),
-    );
-    let tools = Tools::new(move |_, _| {
-        *slot.lock().unwrap() = Some(crash_image(&path, &to));
-    });
-    Agent::new(&p, &tools, RunLimits::default()).run(
-        &mut f.session,
-        &model(),
-        "go",
-        &mut |_| {},
-        &Cancel::new(),
-    );
-    let image = image.lock().unwrap().clone().unwrap();
+    let (f, _crash_dir, image, _) = crashed_in_its_call(" usage input=10 output=5;");
     // Opened without holding it, the turn is settled at once.
     let opened = Session::open(&image, f.session.id()).unwrap();
     drop(opened);
