@@ -266,30 +266,16 @@ impl Session {
     }
 
     /// The selected branch ends inside work whose process died: answer its unanswered tool
-    /// calls (their effects are unknown, never retried) and record its end as aborted, paired
+    /// calls (from their effects on record and any verdict on them, else as unknown; never
+    /// retried) and record its end as aborted, paired
     /// with its submission — its terminal receipt — in one committed change. The session can
     /// continue, and a repeated submission of that work finds it settled.
     fn settle_interrupted_work(&mut self) -> Result<(), smith_store::Error> {
         self.loaded()?;
-        let results: Vec<ToolResult> = self
-            .unanswered_calls()
-            .into_iter()
-            .map(|(call_id, name)| ToolResult {
-                call_id,
-                name,
-                output: "interrupted: an earlier run ended before this call completed; its effect is unknown".to_owned(),
-                is_error: true,
-            })
-            .collect();
-        let mut entries: Vec<NewEntry> = results
-            .iter()
-            .map(|r| NewEntry {
-                record: Record::ToolResult(ToolResultRecord { result: r.clone() }),
-                pair: self.call_message,
-            })
-            .collect();
-        // What each started work's recorded responses used: its end counts them, as the end of
-        // a run that finished would.
+        let pending = self.pending_calls();
+        // What each started work's recorded responses used — its end counts them, as the end
+        // of a run that finished would — and, for a call with effects on record, its result
+        // from them: their outcomes and any verdict a person gave.
         let leaf = self.writer.lock().leaf();
         let started: Vec<EntryId> = crate::inbox::lock(&self.work)
             .live
@@ -299,14 +285,45 @@ impl Session {
             .collect();
         let mut used: std::collections::HashMap<EntryId, UsageTotals> =
             std::collections::HashMap::new();
+        let mut answered: std::collections::HashMap<String, ToolResult> =
+            std::collections::HashMap::new();
         if let (Some(leaf), false) = (leaf, started.is_empty()) {
             let mut reader = smith_store::SessionReader::open(&self.path)?;
             for id in started {
-                let recorded =
-                    crate::continuation::Recorded::read(&mut reader, leaf, id, (&[], None))?;
+                let recorded = crate::continuation::Recorded::read(
+                    &mut reader,
+                    leaf,
+                    id,
+                    (&pending, self.call_message),
+                )?;
+                for call in &pending {
+                    if !answered.contains_key(&call.id)
+                        && let Some(result) = recorded.result_of(call)
+                    {
+                        answered.insert(call.id.clone(), result);
+                    }
+                }
                 used.insert(id, recorded.accounts.total);
             }
         }
+        let results: Vec<ToolResult> = pending
+            .into_iter()
+            .map(|call| {
+                answered.remove(&call.id).unwrap_or_else(|| ToolResult {
+                    call_id: call.id,
+                    name: call.name,
+                    output: "interrupted: an earlier run ended before this call completed; its effect is unknown".to_owned(),
+                    is_error: true,
+                })
+            })
+            .collect();
+        let mut entries: Vec<NewEntry> = results
+            .iter()
+            .map(|r| NewEntry {
+                record: Record::ToolResult(ToolResultRecord { result: r.clone() }),
+                pair: self.call_message,
+            })
+            .collect();
         let mut state = crate::inbox::lock(&self.work);
         // Children before their owners (a child's id is above its owner's): every end pairs
         // with its submission, and an owner ends after the work it owns.

@@ -292,3 +292,48 @@ fn reopening_after_the_crash_says_which_effects_ended_unknown_and_where_to_look(
         stderr(&again)
     );
 }
+
+/// A verdict counts when the turn is settled rather than continued (issue 68): new input
+/// settles it, and the cut-off call's result says what the person found — not "unknown".
+#[test]
+fn settling_after_a_verdict_answers_the_call_with_it() {
+    let env = Env::new();
+    let (session, path) = env.session_killed_mid_effect();
+    let listed = env.run(&["effects", &session, "--json"]);
+    let effect = records(&listed)[0]["effect_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = env.run(&[
+        "effects",
+        "reconcile",
+        &session,
+        &effect,
+        "applied",
+        "--note",
+        "it was read",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = env.run(&["eval", "--session", &session, "-m", "scripted/demo", "next"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("settled as aborted"),
+        "{}",
+        stderr(&out)
+    );
+    let results: Vec<String> = read_session(&path)
+        .unwrap()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e.record {
+            Record::ToolResult(r) => Some(r.result.output),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        results
+            .iter()
+            .any(|r| r.contains("a person found it applied (it was read)")),
+        "{results:?}"
+    );
+}
