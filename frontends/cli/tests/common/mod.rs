@@ -9,8 +9,31 @@ pub struct Env {
     pub root: tempfile::TempDir,
 }
 
+/// Tests send SIGINT to the binary and expect its default disposition; a test process started
+/// with SIGINT ignored (a script's `cmd &`) would pass that on through `exec`. A handled signal
+/// is reset to its default on `exec`, so when this process ignores SIGINT it handles it
+/// instead (setting a flag nobody reads), once.
+#[cfg(unix)]
+fn children_start_with_sigint_default() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let ignored = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigIgn:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & (1 << (signal_hook::consts::SIGINT - 1)) != 0);
+        if ignored {
+            let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            signal_hook::flag::register(signal_hook::consts::SIGINT, flag).unwrap();
+        }
+    });
+}
+
 impl Env {
     pub fn new() -> Self {
+        #[cfg(unix)]
+        children_start_with_sigint_default();
         let root = tempfile::tempdir().unwrap();
         std::fs::create_dir(root.path().join("tmp")).unwrap();
         Self { root }
