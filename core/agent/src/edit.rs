@@ -160,7 +160,7 @@ impl Session {
         }
         let next = self.writer.lock().next_entry_id();
         let ids = self.writer.lock().append(&[Record::ContextEdit(batch)])?;
-        self.context = Some(crate::session::Context::of(projected));
+        self.set_context(projected);
         Ok(ids.first().copied().unwrap_or(next))
     }
 

@@ -311,29 +311,99 @@ pub fn project(
 pub fn project_with(
     reader: &mut SessionReader,
     leaf: Option<EntryId>,
+    projector: Projector,
+) -> Result<Projection, ProjectionError> {
+    walk(reader, leaf, projector, &mut Walked::default())
+}
+
+/// What an earlier walk of a branch read ([`crate::resume::Resume`], opening's): a projection
+/// takes it instead of reading it again (issue 69: continuing reads no body twice).
+#[derive(Debug, Default)]
+pub(crate) struct Walked {
+    /// The heads of the entries walked, root last (as walked, from the leaf): a walk through
+    /// the same entries takes them in turn, each while its id is the one the walk meets (an
+    /// entry's head never changes).
+    heads: Vec<Head>,
+    /// Messages decoded, by entry: moved out as the projection meets them.
+    messages: HashMap<EntryId, Entry>,
+    /// How many heads were taken.
+    taken: usize,
+}
+
+/// What a walk needs of an entry's metadata to pass it by or take it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Head {
+    /// The entry.
+    pub(crate) id: EntryId,
+    /// Its parent, `None` for a root.
+    pub(crate) parent: Option<EntryId>,
+    /// Its record kind.
+    pub(crate) kind: u16,
+    /// Its entry flags ([`ENTRY_PROJECTION`]).
+    pub(crate) flags: u16,
+}
+
+impl Walked {
+    /// What a walk from the leaf read: the `heads` it met, from the leaf, and the `messages`
+    /// it decoded.
+    pub(crate) fn new(heads: Vec<Head>, messages: HashMap<EntryId, Entry>) -> Self {
+        Self {
+            heads,
+            messages,
+            taken: 0,
+        }
+    }
+
+    /// The head of `id` when it is the next one walked, taken.
+    fn head(&mut self, id: EntryId) -> Option<Head> {
+        let head = *self.heads.get(self.taken).filter(|h| h.id == id)?;
+        self.taken += 1;
+        Some(head)
+    }
+}
+
+/// [`project`] of the branch ending at `leaf`, taking what `walked` holds — the heads of an
+/// earlier walk, decoded messages — instead of reading it again; the messages it meets are
+/// moved out.
+///
+/// # Errors
+/// As [`project`].
+pub(crate) fn project_walked(
+    reader: &mut SessionReader,
+    leaf: EntryId,
+    walked: &mut Walked,
+) -> Result<Projection, ProjectionError> {
+    walk(reader, Some(leaf), Projector::new(), walked)
+}
+
+/// The walk of [`project_with`], taking what `table` holds instead of reading it.
+fn walk(
+    reader: &mut SessionReader,
+    leaf: Option<EntryId>,
     mut projector: Projector,
+    table: &mut Walked,
 ) -> Result<Projection, ProjectionError> {
     let mut at = leaf;
     let mut batch = Batch::default();
-    batch.fill(reader, &mut at, &projector)?;
+    let mut known = batch.fill(reader, &mut at, &projector, table)?;
     if batch.at_compaction && at.is_some() {
         let (mut head, tail) = (Vec::new(), Vec::new());
         batch.decode_into(0..batch.entries.len(), &mut head);
-        batch.fold(reader, &mut projector, head, tail)?;
+        batch.fold(reader, &mut projector, (head, tail), known)?;
         stop_at_floor(&projector, &mut at);
-        batch.fill(reader, &mut at, &projector)?;
+        known = batch.fill(reader, &mut at, &projector, table)?;
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if at.is_none() || cores < 2 {
         let (mut decoded, mut none) = (Vec::new(), Vec::new());
         loop {
             batch.decode_into(0..batch.entries.len(), &mut decoded);
-            (decoded, none) = batch.fold(reader, &mut projector, decoded, none)?;
+            (decoded, none) = batch.fold(reader, &mut projector, (decoded, none), known)?;
             stop_at_floor(&projector, &mut at);
             if at.is_none() {
                 return projector.finish();
             }
-            batch.fill(reader, &mut at, &projector)?;
+            known = batch.fill(reader, &mut at, &projector, table)?;
         }
     }
     std::thread::scope(|scope| {
@@ -349,16 +419,17 @@ pub fn project_with(
                 }
             }
         });
-        // Batches sent to the worker, oldest first; their buffers come back for reuse.
-        let mut sent: VecDeque<Arc<Batch>> = VecDeque::with_capacity(IN_FLIGHT);
+        // Batches sent to the worker, oldest first, with the entries they take known; their
+        // buffers come back for reuse.
+        let mut sent: VecDeque<(Arc<Batch>, Known)> = VecDeque::with_capacity(IN_FLIGHT);
         let mut spare: Vec<Batch> = Vec::new();
         // Emptied decode buffers, handed back to the worker (no fresh allocation per batch).
         let mut outputs: Vec<Decoded> = Vec::new();
         let mut tail = Vec::new();
         let mut worker = Some(to_worker);
-        let mut read = Some(batch);
+        let mut read = Some((batch, known));
         loop {
-            if let Some(batch) = read.take() {
+            if let Some((batch, known)) = read.take() {
                 let batch = Arc::new(batch);
                 if worker.as_ref().is_some_and(|w| {
                     let output = outputs.pop().unwrap_or_default();
@@ -366,19 +437,19 @@ pub fn project_with(
                 }) {
                     worker = None;
                 }
-                sent.push_back(batch);
+                sent.push_back((batch, known));
             }
             stop_at_floor(&projector, &mut at);
             // A batch that ended at a compaction is folded before more is read: its boundary
             // may end the walk.
-            let compaction_pending = sent.back().is_some_and(|b| b.at_compaction);
+            let compaction_pending = sent.back().is_some_and(|(b, _)| b.at_compaction);
             if at.is_some() && sent.len() < IN_FLIGHT && !compaction_pending {
                 let mut batch = spare.pop().unwrap_or_default();
-                batch.fill(reader, &mut at, &projector)?;
-                read = Some(batch);
+                let known = batch.fill(reader, &mut at, &projector, table)?;
+                read = Some((batch, known));
                 continue;
             }
-            let Some(oldest) = sent.pop_front() else {
+            let Some((oldest, known)) = sent.pop_front() else {
                 break;
             };
             // The batch's tail is decoded here while the worker decodes its head (or the next
@@ -394,7 +465,7 @@ pub fn project_with(
                     head
                 }
             };
-            let (head, emptied) = oldest.fold(reader, &mut projector, head, tail)?;
+            let (head, emptied) = oldest.fold(reader, &mut projector, (head, tail), known)?;
             outputs.push(head);
             tail = emptied;
             if let Ok(batch) = Arc::try_unwrap(oldest) {
@@ -457,14 +528,19 @@ impl From<Entry> for Fed {
 }
 
 /// A batch's entries (or a part of them) decoded, in order: `None` for a payload that does
-/// not decode.
+/// not decode, or that was not read because the entry was known.
 type Decoded = Vec<Option<Fed>>;
+
+/// The entries of a batch taken from those already decoded, by their place in the batch,
+/// in order.
+type Known = Vec<(usize, Fed)>;
 
 /// A batch of the ancestry's wanted entries, read in order: their validated frame payloads
 /// in one reused buffer.
 #[derive(Debug, Default)]
 struct Batch {
     bytes: Vec<u8>,
+    /// Each entry and its payload's range in `bytes`: empty for an entry taken known.
     entries: Vec<(EntryId, std::ops::Range<usize>)>,
     /// The batch ends at the branch's latest compaction (the first met): what lies below its
     /// boundary is not read until it is folded, and then not at all when it carries the
@@ -476,14 +552,17 @@ impl Batch {
     /// Read up to [`BATCH`] wanted entries from `at` toward the root (metadata first; only
     /// wanted bodies), leaving `at` at the next entry to read. Ends early after the first
     /// compaction met while `projector` has met none (so it is folded before anything below
-    /// it is read), and at `projector`'s floor, below which nothing is read.
+    /// it is read), and at `projector`'s floor, below which nothing is read. What `walked`
+    /// holds (the heads of an earlier walk, decoded messages) is taken, not read: the
+    /// batch's messages taken are returned.
     fn fill(
         &mut self,
         reader: &mut SessionReader,
         at: &mut Option<EntryId>,
         projector: &Projector,
-    ) -> Result<(), ProjectionError> {
-        let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
+        walked: &mut Walked,
+    ) -> Result<Known, ProjectionError> {
+        let mut known = Known::new();
         let floor = projector.floor();
         let until_compaction = projector.compacted.is_none();
         self.bytes.clear();
@@ -498,6 +577,22 @@ impl Batch {
                 break;
             }
             let start = self.bytes.len();
+            if let Some(head) = walked.head(id) {
+                if let Some(entry) = walked.messages.remove(&id) {
+                    *at = head.parent;
+                    known.push((self.entries.len(), Fed::from(entry)));
+                    self.entries.push((id, start..start));
+                    continue;
+                }
+                if !Projector::reads(head.kind, head.flags) {
+                    *at = head.parent;
+                    continue;
+                }
+            }
+            let wanted = |m: &smith_store::meta::EntryMeta| {
+                Projector::reads(m.record_kind, m.flags)
+                    && !walked.messages.contains_key(&EntryId(m.id))
+            };
             let (meta, read) = reader.entry_payload_into(id, wanted, &mut self.bytes)?;
             *at = (meta.parent != 0).then_some(EntryId(meta.parent));
             if read {
@@ -506,9 +601,12 @@ impl Batch {
                     self.at_compaction = true;
                     break;
                 }
+            } else if let Some(entry) = walked.messages.remove(&id) {
+                known.push((self.entries.len(), Fed::from(entry)));
+                self.entries.push((id, start..start));
             }
         }
-        Ok(())
+        Ok(known)
     }
 
     /// Where the worker's share of the batch (its head) ends: it decodes about three
@@ -523,6 +621,9 @@ impl Batch {
         out.clear();
         let entries = self.entries.get(which).unwrap_or_default();
         out.extend(entries.iter().map(|(_, range)| {
+            if range.is_empty() {
+                return None;
+            }
             self.bytes
                 .get(range.clone())
                 .and_then(|p| smith_store::decode_entry_payload(p).ok())
@@ -530,18 +631,24 @@ impl Batch {
         }));
     }
 
-    /// Feed `head` then `tail` (this batch's entries decoded, in two parts) to `projector`,
-    /// in order; both returned emptied, for reuse.
+    /// Feed this batch's entries to `projector`, in order: `head` then `tail` (its entries
+    /// decoded, in two parts) and, in their places, those `known`; the two parts returned
+    /// emptied, for reuse.
     fn fold(
         &self,
         reader: &mut SessionReader,
         projector: &mut Projector,
-        mut head: Decoded,
-        mut tail: Decoded,
+        (mut head, mut tail): (Decoded, Decoded),
+        known: Known,
     ) -> Result<(Decoded, Decoded), ProjectionError> {
         let wanted = |m: &smith_store::meta::EntryMeta| Projector::reads(m.record_kind, m.flags);
         let decoded = head.drain(..).chain(tail.drain(..));
-        for ((id, _), decoded) in self.entries.iter().zip(decoded) {
+        let mut known = known.into_iter().peekable();
+        for (at, ((id, _), decoded)) in self.entries.iter().zip(decoded).enumerate() {
+            if let Some((_, fed)) = known.next_if(|(place, _)| *place == at) {
+                projector.feed(fed)?;
+                continue;
+            }
             match decoded {
                 Some(fed) => projector.feed(fed)?,
                 // A body that does not decode: read it again the validated way, which says

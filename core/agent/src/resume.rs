@@ -2,7 +2,8 @@
 //! the kinds the work state, the request ledger and recovery read are decoded — the outputs of
 //! tool results and effect completions are passed over (their metadata, kind and pair, is
 //! enough here) — and the context itself is projected from the file only when a request
-//! first needs it ([`crate::Session::context`]). Spec: Working sets — opening,
+//! first needs it ([`crate::Session::context`]), taking the heads and messages read here
+//! instead of reading them again. Spec: Working sets — opening,
 //! browsing and resuming do not require a whole-session payload arena; owned content is
 //! materialized at the consumer boundary that requires it.
 
@@ -36,6 +37,9 @@ pub(crate) struct Resume {
     pub(crate) aborted: HashSet<EntryId>,
     /// The permission mode the branch last recorded ([`crate::Session::record_permission_mode`]).
     pub(crate) permission_mode: Option<String>,
+    /// The head of every entry walked, from the leaf: the first projection walks the same
+    /// ones ([`crate::projection::Walked`]).
+    pub(crate) heads: Vec<crate::projection::Head>,
 }
 
 impl Resume {
@@ -82,6 +86,12 @@ impl Resume {
                 _ => m.flags & smith_store::meta::ENTRY_PROJECTION != 0,
             })?;
             at = (meta.parent != 0).then_some(EntryId(meta.parent));
+            resume.heads.push(crate::projection::Head {
+                id,
+                parent: at,
+                kind: meta.record_kind,
+                flags: meta.flags,
+            });
             let pair = (meta.pair != 0).then_some(EntryId(meta.pair));
             match meta.record_kind {
                 Record::EFFECT_COMPLETION => resume.completed.extend(pair),

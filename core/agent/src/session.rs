@@ -43,6 +43,24 @@ pub struct Session {
     /// The interrupted turn held open by [`Session::open_holding`], until it is continued
     /// or settled.
     pub(crate) held: Option<crate::InterruptedTurn>,
+    /// What opening read that the first projection takes instead of reading it again;
+    /// `None` once a context was loaded.
+    opening: Option<Opening>,
+}
+
+/// What opening a session read that its first projection ([`Session::loaded`]) uses instead
+/// of reading it again (issue 69: continuing reads no body twice): the selected branch's
+/// messages, decoded, and the reader of the opened snapshot.
+#[derive(Debug)]
+struct Opening {
+    /// The heads of the branch's entries opening walked (down to a compaction's boundary),
+    /// and its messages, decoded.
+    walked: crate::projection::Walked,
+    /// The reader opening walked the branch with: it knows the file as opened, so it serves
+    /// only while nothing was appended since (`next`).
+    reader: smith_store::SessionReader,
+    /// The next entry id when the session was opened.
+    next: EntryId,
 }
 
 /// The context items of the selected branch's projection and the entry each comes from.
@@ -117,6 +135,7 @@ impl Session {
             permission_mode: None,
             resident: std::sync::Arc::default(),
             held: None,
+            opening: None,
         })
     }
 
@@ -153,6 +172,8 @@ impl Session {
         hold: bool,
     ) -> Result<OpenedSession, smith_store::Error> {
         let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
+        // Opening's reader knows the file as it is now: entries appended below are not in it.
+        let opened_at = writer.next_entry_id();
         // The selected branch only, leaf to root through the in-file index, without the
         // bodies of tool output; other branches are never decoded.
         let resume = match writer.leaf() {
@@ -229,7 +250,21 @@ impl Session {
             permission_mode: resume.permission_mode,
             resident: std::sync::Arc::default(),
             held: held.clone(),
+            opening: None,
         };
+        session.opening = Some(Opening {
+            walked: crate::projection::Walked::new(
+                resume.heads,
+                resume
+                    .entries
+                    .into_iter()
+                    .filter(|e| matches!(e.record, Record::Message(_)))
+                    .map(|e| (e.id, e))
+                    .collect(),
+            ),
+            reader: recovery.reader,
+            next: opened_at,
+        });
         // Work without an end — cut off by a crash, or inherited by a fork taken inside an
         // admission — is settled at once, unless it is held; queued input stays queued.
         if held.is_none() && (session.interrupted || live) {
@@ -543,7 +578,7 @@ impl Session {
         self.call_message = replayed.call_message;
         self.ledger = crate::request::Ledger::default();
         self.registered = std::mem::take(&mut replayed.registered);
-        self.context = Some(Context::of(replayed));
+        self.set_context(replayed);
         Ok(())
     }
 
@@ -689,21 +724,43 @@ impl Session {
         Ok(&self.loaded()?.entries)
     }
 
-    /// The context, projected from the file at the writer's leaf when not yet loaded.
+    /// The context, projected from the file at the writer's leaf when not yet loaded — the
+    /// first time with the messages opening decoded and its reader (while the file has not
+    /// grown since), so no body is read twice.
     pub(crate) fn loaded(&mut self) -> Result<&mut Context, smith_store::Error> {
         if self.context.is_none() {
-            let leaf = self.writer.lock().leaf();
+            let (leaf, next) = {
+                let writer = self.writer.lock();
+                (writer.leaf(), writer.next_entry_id())
+            };
+            let opening = self.opening.take();
             let projected = match leaf {
                 None => crate::Projection::default(),
                 Some(leaf) => {
-                    let mut reader = smith_store::SessionReader::open(&self.path)?;
-                    crate::projection::project(&mut reader, Some(leaf))
+                    // An entry is what it was (heads, messages); the reader serves while the
+                    // file has not grown.
+                    let (mut walked, reader) = match opening {
+                        Some(o) => (o.walked, (o.next == next).then_some(o.reader)),
+                        None => (crate::projection::Walked::default(), None),
+                    };
+                    let mut reader = match reader {
+                        Some(reader) => reader,
+                        None => smith_store::SessionReader::open(&self.path)?,
+                    };
+                    crate::projection::project_walked(&mut reader, leaf, &mut walked)
                         .map_err(|e| e.into_store(&self.path))?
                 }
             };
             self.context = Some(Context::of(projected));
         }
         Ok(self.context.get_or_insert_default())
+    }
+
+    /// Make `projection` the context the next request starts from: what opening read is no
+    /// longer needed.
+    pub(crate) fn set_context(&mut self, projection: crate::Projection) {
+        self.context = Some(Context::of(projection));
+        self.opening = None;
     }
 
     /// Add recorded entry `id`'s `item` to the end of the context. Nothing while the context is

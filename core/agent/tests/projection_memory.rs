@@ -224,3 +224,63 @@ fn continuing_after_a_compaction_reads_nothing_before_its_boundary() {
     );
     assert_eq!(session.unwrap().context().unwrap().len(), 5);
 }
+
+/// Issue 69: continuing reads "no body twice". A branch of 96 user messages of 64 KiB each,
+/// its run ended: opening decodes the messages (the work state and recovery read them), and
+/// the first request's context takes them from opening — with opening's reader, the file not
+/// having grown — reading neither a message body nor the index again.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_first_context_reads_no_body_opening_read() {
+    const TEXT: usize = 64 << 10;
+    const MESSAGES: usize = 96;
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut w = SessionWriter::create(dir.path(), id).unwrap();
+    // Letters that do not compress: the frames hold about as many bytes as the text.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let text: String = (0..TEXT)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            char::from(b'A' + (state % 58) as u8)
+        })
+        .collect();
+    for _ in 0..MESSAGES {
+        w.append(&[user(&text)]).unwrap();
+    }
+    w.append(&[Record::RunEnd(smith_store::RunEnd {
+        stop_reason: smith::StopReason::EndTurn,
+        usage: smith::UsageTotals::default(),
+        error: None,
+        children: Vec::new(),
+    })])
+    .unwrap();
+    let path = w.path().to_owned();
+    w.close().unwrap();
+    let measured = |what: &mut dyn FnMut()| {
+        let before = read_by_this_thread();
+        what();
+        read_by_this_thread() - before
+    };
+    let mut session = None;
+    let opened = measured(&mut || {
+        session = Some(smith_agent::Session::open(&path, id).unwrap().session);
+    });
+    let mut session = session.unwrap();
+    let mut items = 0;
+    let continued = measured(&mut || items = session.context().unwrap().len());
+    assert_eq!(items, MESSAGES);
+    assert!(
+        opened > (MESSAGES * TEXT / 2) as u64,
+        "opening read {opened} bytes, less than the messages"
+    );
+    assert!(
+        continued < 4 << 10,
+        "the first context read {continued} bytes after opening read {opened}"
+    );
+}
