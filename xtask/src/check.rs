@@ -55,6 +55,7 @@ pub(crate) fn run_all() -> Result<(), String> {
     run(doc)?;
 
     example()?;
+    packaging()?;
 
     // The coverage-guided targets, briefly: what they find is a failure like any test's.
     crate::fuzz::run_targets(crate::fuzz::Profile::Brief, 20)?;
@@ -212,6 +213,24 @@ pub(crate) fn example() -> Result<(), String> {
     }
     let _ = std::fs::remove_dir_all(&scratch);
     eprintln!("xtask: the example plugin builds outside the checkout, installs and its tool runs");
+    Ok(())
+}
+
+/// The packaging of a release (issue 73), on the debug binary the tests built (no release
+/// build in CI): archived as `cargo xtask dist` archives, its checksum written, then the
+/// archive's checksum, layout and unpacked `smith --version` verified.
+fn packaging() -> Result<(), String> {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let dir = target.join("dist-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let host = crate::dist::host()?;
+    let binary = target.join("debug").join("smith");
+    let archive = crate::dist::archive(&binary, &host, &dir, crate::dist::Compression::Fast)?;
+    crate::dist::verify(&dir)?;
+    eprintln!("xtask: {} packaged and verified", archive.display());
+    let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }
 

@@ -10,12 +10,13 @@
 mod arch;
 mod bench;
 mod check;
+mod dist;
 mod fuzz;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|bench|soak|fuzz>
+const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|dist|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate everything generated from the declarations: the reference in
@@ -28,6 +29,10 @@ const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|bench|
   example the example plugin project (examples/hello-plugin) copied outside the checkout,
           built, installed and its tool run by `smith eval` (part of check; needs the debug
           `smith` built)
+  dist    build smith in release for --target TRIPLE (default: the host's;
+          x86_64-unknown-linux-gnu or aarch64-unknown-linux-gnu) and package it as
+          target/dist/smith-VERSION-TARGET.tar.gz with target/dist/SHA256SUMS, then verify
+          them; --debug packages a debug build instead
   bench   speed and memory figures: figure / target / measured
   soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
   fuzz    the session-decoder mutation fuzzer at 20,000 iterations with a fresh seed (CI
@@ -44,6 +49,7 @@ fn main() -> ExitCode {
         Some("arch") => arch::run(args.get(1).is_some_and(|a| a == "--bless")),
         Some("site") => check::site(false),
         Some("example") => check::example(),
+        Some("dist") => dist::run_cli(&args[1..]),
         Some("soak") => check::soak(),
         Some("fuzz") => check::fuzz(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),

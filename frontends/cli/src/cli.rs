@@ -19,11 +19,24 @@ use crate::commands::tools::{TOOLS_AFTER_HELP, ToolsArgs};
 use crate::commands::trust::{TRUST_AFTER_HELP, TrustArgs};
 use crate::exit;
 
+/// What `smith --version` says after the name: the version, the commit built and the target
+/// (`0.1.0 (0123456789ab x86_64-unknown-linux-gnu)`; set by `build.rs`). `-V` says the version
+/// alone.
+pub(crate) const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SMITH_COMMIT"),
+    " ",
+    env!("SMITH_TARGET"),
+    ")"
+);
+
 /// Smith — a fast coding agent with durable sessions and sandboxed plugins.
 #[derive(Debug, Parser)]
 #[command(
     name = "smith",
     version,
+    long_version = LONG_VERSION,
     about = "Smith — a fast coding agent with durable sessions and sandboxed plugins",
     long_about = "Smith — a fast coding agent with durable sessions and sandboxed plugins.\n\nWith no command, smith opens the fullscreen terminal UI in this directory (a new session;\n--continue or --session ID to go on; `smith docs get tui`):\n  smith --model scripted/demo\n\nRun one agent turn offline, with no key, for pipes and scripts:\n  smith eval --model scripted/demo \"Hello\"",
     after_help = exit::HELP,

@@ -34,11 +34,30 @@ fn help_and_version_touch_nothing() {
     );
     let eval_help = env.run(&["eval", "--help"]);
     assert!(stdout(&eval_help).contains("--no-session"));
-    let version = env.run(&["--version"]);
+    let version = env.run(&["-V"]);
     assert!(version.status.success());
     assert_eq!(
         stdout(&version).trim(),
         format!("smith {}", env!("CARGO_PKG_VERSION"))
+    );
+    // The long form names the commit built and the target too (issue 73).
+    let version = env.run(&["--version"]);
+    assert!(version.status.success());
+    let text = stdout(&version);
+    let (commit, target) = text
+        .trim()
+        .strip_prefix(&format!("smith {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|rest| rest.split_once(' '))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        commit == "unknown"
+            || (commit.len() == 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{text}"
+    );
+    assert!(
+        target.contains("-linux-") || !cfg!(target_os = "linux"),
+        "{text}"
     );
     assert!(!env.home().exists(), "help or version created files");
 }

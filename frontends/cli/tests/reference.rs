@@ -120,7 +120,9 @@ fn man_pages() -> Vec<(String, String)> {
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             render(sub, out);
         }
-        let man = clap_mangen::Man::new(cmd.clone())
+        // The manual names the version alone: the commit in `--version` changes with every
+        // commit, and the checked-in pages would with it.
+        let man = clap_mangen::Man::new(cmd.clone().long_version(None::<&str>))
             .source(format!("smith {}", env!("CARGO_PKG_VERSION")))
             .manual("Smith Manual");
         let mut text = Vec::new();
