@@ -440,8 +440,10 @@ impl<'a> Agent<'a> {
             None => None,
         };
         // The context is projected now, before anything is written, when opening left it to
-        // the first request.
-        session.loaded()?;
+        // the first request; with a destination, the projection checked there becomes it.
+        if destination.is_none() {
+            session.loaded()?;
+        }
         if let Dispatcher::Routed(route) = self.dispatcher {
             let context = match &mut destination {
                 Some((_, projection)) => &mut projection.items,
