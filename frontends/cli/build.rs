@@ -6,9 +6,11 @@
 //! the dynamic loader reads and processes that much less at every start. A linker or C
 //! library older than those refuses the option or the binary; it is then the place to look.
 //!
-//! `SMITH_COMMIT` (the checkout's commit, 12 hex digits; `SMITH_COMMIT` from the environment
-//! when set, as a build from a source archive without `.git` may; else `unknown`) and
-//! `SMITH_TARGET` (the target triple) are set for the crate: `smith --version` names both.
+//! `SMITH_COMMIT` and `SMITH_TARGET` (the target triple) are set for the crate: `smith
+//! --version` names both. The commit is `SMITH_COMMIT` from the environment when set (a build
+//! from a source archive without `.git` may set it); else, in a release build, the checkout's
+//! commit (12 hex digits); else `unknown`. Debug builds do not ask git: a commit would rebuild
+//! the whole package — its library, binaries and every integration test — after each commit.
 
 use std::path::Path;
 use std::process::Command;
@@ -21,18 +23,20 @@ fn main() {
         println!("cargo::rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
     println!("cargo::rerun-if-env-changed=SMITH_COMMIT");
+    let release = std::env::var("PROFILE").is_ok_and(|p| p == "release");
     let commit = std::env::var("SMITH_COMMIT")
         .ok()
         .filter(|c| !c.is_empty())
-        .or_else(checkout_commit)
+        .or_else(|| release.then(checkout_commit).flatten())
         .unwrap_or_else(|| "unknown".to_owned());
     println!("cargo::rustc-env=SMITH_COMMIT={commit}");
     let target = std::env::var("TARGET").unwrap_or_else(|_| "unknown".to_owned());
     println!("cargo::rustc-env=SMITH_TARGET={target}");
 }
 
-/// The commit checked out (`git rev-parse`), watching what a commit or a checkout changes:
-/// `HEAD`, the branch it names and the packed refs. `None` outside a git checkout.
+/// The commit checked out (`git rev-parse`), watching what a commit, a checkout or a reset
+/// changes: `HEAD`, its log, the branch it names and the packed refs. `None` outside a git
+/// checkout.
 fn checkout_commit() -> Option<String> {
     let git = |args: &[&str]| -> Option<String> {
         let out = Command::new("git").args(args).output().ok()?;
@@ -41,8 +45,12 @@ fn checkout_commit() -> Option<String> {
             .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
             .filter(|s| !s.is_empty())
     };
-    let commit = git(&["rev-parse", "--short=12", "HEAD"])?;
-    let mut watched = vec!["HEAD".to_owned(), "packed-refs".to_owned()];
+    let commit: String = git(&["rev-parse", "HEAD"])?.chars().take(12).collect();
+    let mut watched = vec![
+        "HEAD".to_owned(),
+        "logs/HEAD".to_owned(),
+        "packed-refs".to_owned(),
+    ];
     watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
     for name in watched {
         if let Some(path) = git(&["rev-parse", "--git-path", &name]) {

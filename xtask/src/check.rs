@@ -227,6 +227,10 @@ fn packaging() -> Result<(), String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let host = crate::dist::host()?;
     let binary = target.join("debug").join("smith");
+    if !crate::dist::made_for(&host) {
+        eprintln!("xtask: no archive is made for {host}, so the packaging is not checked here");
+        return Ok(());
+    }
     let archive = crate::dist::archive(&binary, &host, &dir, crate::dist::Compression::Fast)?;
     crate::dist::verify(&dir)?;
     eprintln!("xtask: {} packaged and verified", archive.display());

@@ -2,12 +2,14 @@
 //! its checksum (spec: Packaging — "Release archives include versioned binaries and SHA-256
 //! checksums"; issue 73).
 //!
-//! `target/dist/smith-VERSION-TARGET.tar.gz` holds one directory of the same name: the binary
-//! `smith`, `README.md`, `LICENSE-MIT`, `LICENSE-APACHE`, `man/` (the manual pages of
-//! `docs-corpus/man/`) and `completions/` (the scripts of `dist/completions/`).
-//! `target/dist/SHA256SUMS` lists every archive there in `sha256sum`'s format, so
-//! `sha256sum -c SHA256SUMS` verifies them. Archives are reproducible: entries sorted, owned
-//! by 0:0, dated at the commit, gzip without a name or time.
+//! `target/dist/VERSION-COMMIT/smith-VERSION-TARGET.tar.gz` holds one directory of the same
+//! name: the binaries `smith` and `smith-sandbox` (the launcher programs start through),
+//! `README.md`, `LICENSE-MIT`, `LICENSE-APACHE`, `man/` (the manual pages of
+//! `docs-corpus/man/`) and `completions/` (the scripts of `dist/completions/`). `SHA256SUMS`
+//! beside it lists every archive of that commit in `sha256sum`'s format, so
+//! `sha256sum -c SHA256SUMS` verifies them. The packaging is deterministic — entries sorted,
+//! owned by 0:0, modes fixed, dated at the commit, gzip without a name or time — so the same
+//! binaries give the same archive bytes.
 //!
 //! Nothing has to be compiled ahead of time for a first run: the bundled plugins are wasm in
 //! the binary, compiled by the baseline compiler on first use for whatever CPU runs them.
@@ -73,13 +75,14 @@ pub(crate) fn run_cli(args: &[String]) -> Result<(), String> {
         None => host()?,
     };
     let binary = build(&target, profile)?;
-    let archive = archive(&binary, &target, &dist_dir(), Compression::Best)?;
-    verify(&dist_dir())?;
+    let dir = dist_dir();
+    let archive = archive(&binary, &target, &dir, Compression::Best)?;
+    verify(&dir)?;
     eprintln!(
         "xtask: {} and {} (verify with `sha256sum -c SHA256SUMS` in {})",
         archive.display(),
-        dist_dir().join("SHA256SUMS").display(),
-        dist_dir().display()
+        dir.join("SHA256SUMS").display(),
+        dir.display()
     );
     Ok(())
 }
@@ -89,9 +92,28 @@ fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
 
-/// Where archives and `SHA256SUMS` are written.
-pub(crate) fn dist_dir() -> PathBuf {
-    target_dir().join("dist")
+/// Where the archives of this version and commit and their `SHA256SUMS` are written:
+/// `target/dist/VERSION-COMMIT` (`VERSION-unknown` outside a git checkout), so one list of
+/// checksums never covers archives of two commits.
+fn dist_dir() -> PathBuf {
+    let commit = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .chars()
+                .take(12)
+                .collect()
+        })
+        .filter(|c: &String| !c.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned());
+    target_dir()
+        .join("dist")
+        .join(format!("{}-{commit}", env!("CARGO_PKG_VERSION")))
 }
 
 /// The host's target triple, as `rustc -vV` says.
@@ -105,6 +127,11 @@ pub(crate) fn host() -> Result<String, String> {
         .find_map(|l| l.strip_prefix("host: "))
         .map(str::to_owned)
         .ok_or_else(|| "rustc -vV names no host target".to_owned())
+}
+
+/// Whether archives are made for `triple`.
+pub(crate) fn made_for(triple: &str) -> bool {
+    TARGETS.iter().any(|t| t.triple == triple)
 }
 
 /// The target `triple` names, or why no archive is made for it.
@@ -121,14 +148,24 @@ fn known(triple: &str) -> Result<&'static Target, String> {
     })
 }
 
-/// Build `smith` for `triple` in `profile`; the binary's path. The host's build goes to the
-/// usual folder (the one `cargo build` uses, so nothing is built twice); a cross build needs
-/// the target's standard library and its C toolchain, each named when missing.
+/// Build `smith` and `smith-sandbox` for `triple` in `profile`; the path of `smith` (the
+/// launcher is beside it). The host's build goes to the usual folder (the one `cargo build`
+/// uses, so nothing is built twice); a cross build needs the target's standard library and
+/// its C toolchain, each named when missing.
 fn build(triple: &str, profile: Profile) -> Result<PathBuf, String> {
     let known = known(triple)?;
     let cross = triple != host()?;
     let mut build = cargo();
-    build.args(["build", "--locked", "-p", "smith-cli", "--bin", "smith"]);
+    build.args([
+        "build",
+        "--locked",
+        "-p",
+        "smith-cli",
+        "--bin",
+        "smith",
+        "--bin",
+        "smith-sandbox",
+    ]);
     if profile == Profile::Release {
         build.arg("--release");
     }
@@ -161,8 +198,8 @@ pub(crate) enum Compression {
     Fast,
 }
 
-/// Package `binary`, built for `triple`, as `dir/smith-VERSION-TARGET.tar.gz` and rewrite
-/// `dir/SHA256SUMS`; the archive's path.
+/// Package `binary` (`smith`, with `smith-sandbox` beside it), built for `triple`, as
+/// `dir/smith-VERSION-TARGET.tar.gz` and rewrite `dir/SHA256SUMS`; the archive's path.
 ///
 /// # Errors
 /// An unknown target, or what failed copying, archiving or hashing, naming the file.
@@ -192,7 +229,8 @@ pub(crate) fn archive(
         "--owner=0",
         "--group=0",
         "--numeric-owner",
-        "--mode=u+rw,go+r,go-w",
+        "--format=gnu",
+        "--mode=u=rwX,go=rX",
     ])
     .arg(format!("--mtime=@{}", commit_time()))
     .arg("-I")
@@ -236,11 +274,17 @@ fn cross_toolchain(target: &Target) -> Result<(), String> {
     Ok(())
 }
 
+/// The binaries an archive holds, executable.
+const BINARIES: [&str; 2] = ["smith", "smith-sandbox"];
+
 /// What an archive holds: each file's source and its path inside the archive's directory,
-/// the binary `binary` first.
+/// the binaries first (`binary` is `smith`; `smith-sandbox` is beside it).
 fn contents(binary: &Path) -> Vec<(PathBuf, PathBuf)> {
     let root = root();
-    let mut files = vec![(binary.to_owned(), PathBuf::from("smith"))];
+    let mut files: Vec<(PathBuf, PathBuf)> = BINARIES
+        .iter()
+        .map(|name| (binary.with_file_name(name), PathBuf::from(name)))
+        .collect();
     for name in ["README.md", "LICENSE-MIT", "LICENSE-APACHE"] {
         files.push((root.join(name), PathBuf::from(name)));
     }
@@ -308,8 +352,9 @@ fn write_sums(dir: &Path) -> Result<(), String> {
 }
 
 /// Check the archives `dir/SHA256SUMS` lists: each one's SHA-256, what it holds (exactly the
-/// files an archive is made of, the binary executable), and — for the host's — that the
-/// binary it holds runs and names its version, commit and target.
+/// files an archive is made of, the binaries executable), and that the `smith` it holds runs
+/// and names its version, commit and target — the host's directly, another's under
+/// `qemu-user` when that is installed (else said and passed over).
 ///
 /// # Errors
 /// What is wrong, naming the archive: a checksum that does not match, a missing or
@@ -344,9 +389,7 @@ pub(crate) fn verify(dir: &Path) -> Result<(), String> {
                     env!("CARGO_PKG_VERSION")
                 )
             })?;
-        if triple == host {
-            check_runs(&archive, triple)?;
-        }
+        check_runs(&archive, triple, triple != host)?;
     }
     Ok(())
 }
@@ -368,12 +411,14 @@ fn check_layout(archive: &Path, name: &str) -> Result<(), String> {
         ));
     }
     let listing = String::from_utf8_lossy(&out.stdout);
+    // `MODE OWNER/GROUP SIZE DATE TIME PATH`: the path is what follows the fifth field.
     let mut files: Vec<(String, String)> = listing
         .lines()
         .filter_map(|l| {
-            let mode = l.split_whitespace().next()?;
-            let path = l.split_whitespace().last()?;
-            (!mode.starts_with('d')).then(|| (path.to_owned(), mode.to_owned()))
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            let mode = fields.first()?;
+            let path = fields.get(5..).filter(|p| !p.is_empty())?.join(" ");
+            (!mode.starts_with('d')).then(|| (path, (*mode).to_owned()))
         })
         .collect();
     files.sort();
@@ -389,19 +434,51 @@ fn check_layout(archive: &Path, name: &str) -> Result<(), String> {
             archive.display()
         ));
     }
-    let binary = format!("{top}/smith");
-    match files.iter().find(|(p, _)| *p == binary) {
-        Some((_, mode)) if mode == "-rwxr-xr-x" => Ok(()),
-        other => Err(format!(
-            "{}: {binary} is {other:?}, not an executable file (-rwxr-xr-x)",
-            archive.display()
-        )),
+    for (path, mode) in &files {
+        let executable = BINARIES.iter().any(|b| *path == format!("{top}/{b}"));
+        let wanted = if executable {
+            "-rwxr-xr-x"
+        } else {
+            "-rw-r--r--"
+        };
+        if mode != wanted {
+            return Err(format!(
+                "{}: {path} has mode {mode}, not {wanted}",
+                archive.display()
+            ));
+        }
     }
+    Ok(())
 }
 
-/// Unpack `archive` in a scratch folder and run its `smith --version`: it names this version
-/// and `triple`.
-fn check_runs(archive: &Path, triple: &str) -> Result<(), String> {
+/// The `qemu-user` emulator for `triple`'s CPU and the folder holding that target's C
+/// library (Debian's cross packages), when the emulator is on PATH.
+fn emulator(triple: &str) -> Option<(String, String)> {
+    let arch = triple.split('-').next()?;
+    let qemu = format!("qemu-{arch}");
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .any(|dir| dir.join(&qemu).is_file())
+        .then(|| (qemu, format!("/usr/{arch}-linux-gnu")))
+}
+
+/// Unpack `archive` in a scratch folder and run its `smith --version` (under `qemu-user` when
+/// `emulated`): it names this version and `triple`.
+fn check_runs(archive: &Path, triple: &str, emulated: bool) -> Result<(), String> {
+    let emulator = if emulated {
+        match emulator(triple) {
+            Some(found) => Some(found),
+            None => {
+                eprintln!(
+                    "xtask: {} was not run: no qemu-user emulator for {triple} is installed (Debian's package `qemu-user`)",
+                    archive.display()
+                );
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
     let scratch = std::env::temp_dir().join(format!("smith-dist-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
@@ -413,7 +490,15 @@ fn check_runs(archive: &Path, triple: &str) -> Result<(), String> {
         .map(|n| n.to_string_lossy().trim_end_matches(".tar.gz").to_owned())
         .unwrap_or_default();
     let smith = scratch.join(top).join("smith");
-    let out = Command::new(&smith)
+    let mut version = match &emulator {
+        Some((qemu, sysroot)) => {
+            let mut cmd = Command::new(qemu);
+            cmd.arg("-L").arg(sysroot).arg(&smith);
+            cmd
+        }
+        None => Command::new(&smith),
+    };
+    let out = version
         .arg("--version")
         .output()
         .map_err(|e| format!("cannot run {}: {e}", smith.display()))?;

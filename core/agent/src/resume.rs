@@ -40,6 +40,8 @@ pub(crate) struct Resume {
     /// The head of every entry walked, from the leaf: the first projection walks the same
     /// ones ([`crate::projection::Walked`]).
     pub(crate) heads: Vec<crate::projection::Head>,
+    /// The decoded body bytes of the messages walked (their heads' `body_len`, summed).
+    pub(crate) message_bytes: u64,
 }
 
 impl Resume {
@@ -94,6 +96,7 @@ impl Resume {
             });
             let pair = (meta.pair != 0).then_some(EntryId(meta.pair));
             match meta.record_kind {
+                Record::MESSAGE => resume.message_bytes += u64::from(meta.body_len),
                 Record::EFFECT_COMPLETION => resume.completed.extend(pair),
                 Record::TOOL_RESULT => {
                     if let Some(pair) = pair {

@@ -48,6 +48,10 @@ pub struct Session {
     opening: Option<Opening>,
 }
 
+/// The decoded message bytes opening keeps for the first request (16 MiB): above it, the
+/// first request reads the messages again rather than an idle session holding them.
+const OPENING_MESSAGES_BUDGET: u64 = 16 << 20;
+
 /// What opening a session read that its first projection ([`Session::loaded`]) uses instead
 /// of reading it again (issue 69: continuing reads no body twice): the selected branch's
 /// messages, decoded, and the reader of the opened snapshot.
@@ -252,16 +256,20 @@ impl Session {
             held: held.clone(),
             opening: None,
         };
+        // The messages are kept for the first request only while they are few: a session
+        // attached and left idle holds no more than the budget.
+        let messages = if resume.message_bytes <= OPENING_MESSAGES_BUDGET {
+            resume
+                .entries
+                .into_iter()
+                .filter(|e| matches!(e.record, Record::Message(_)))
+                .map(|e| (e.id, e))
+                .collect()
+        } else {
+            std::collections::HashMap::new()
+        };
         session.opening = Some(Opening {
-            walked: crate::projection::Walked::new(
-                resume.heads,
-                resume
-                    .entries
-                    .into_iter()
-                    .filter(|e| matches!(e.record, Record::Message(_)))
-                    .map(|e| (e.id, e))
-                    .collect(),
-            ),
+            walked: crate::projection::Walked::new(resume.heads, messages),
             reader: recovery.reader,
             next: opened_at,
         });

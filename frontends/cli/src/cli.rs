@@ -20,8 +20,8 @@ use crate::commands::trust::{TRUST_AFTER_HELP, TrustArgs};
 use crate::exit;
 
 /// What `smith --version` says after the name: the version, the commit built and the target
-/// (`0.1.0 (0123456789ab x86_64-unknown-linux-gnu)`; set by `build.rs`). `-V` says the version
-/// alone.
+/// (`0.1.0 (0123456789ab x86_64-unknown-linux-gnu)`; set by `build.rs`: the commit is
+/// `unknown` in a debug build). `-V` says the version alone.
 pub(crate) const LONG_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (",
