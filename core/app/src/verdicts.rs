@@ -20,6 +20,10 @@ pub const MAX_NOTE_BYTES: usize = 4096;
 pub struct UnknownEffect {
     /// The effect's id.
     pub effect_id: String,
+    /// How to name it to a reconciliation: its id, or `ID@INTENT` (the intent's entry) when
+    /// another effect of unknown outcome in the session has the same id — ids repeat when a
+    /// provider repeats tool call ids.
+    pub address: String,
     /// Its kind (`fs.write`, `process.run`, …).
     pub effect: String,
     /// What it acted on, when recorded (a path, a program).
@@ -96,13 +100,19 @@ fn unknown_in(reader: &mut SessionReader) -> Result<Vec<UnknownEffect>, smith_st
         Record::EFFECT_VERDICT,
     ];
     let mut effects: Vec<UnknownEffect> = Vec::new();
+    // A completion pairs with its intent, a verdict with the completion (or the intent): ids
+    // may repeat, pairs do not. The latest intent of an id is for records without a pair.
+    let mut by_intent: HashMap<EntryId, usize> = HashMap::new();
+    let mut by_completion: HashMap<EntryId, usize> = HashMap::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut settled: Vec<bool> = Vec::new();
     reader.for_each_of_kinds(1..=last, &kinds, |entry| match entry.record {
         Record::EffectIntent(i) => {
             by_id.insert(i.effect_id.clone(), effects.len());
+            by_intent.insert(entry.id, effects.len());
             settled.push(false);
             effects.push(UnknownEffect {
+                address: String::new(),
                 effect_id: i.effect_id,
                 effect: i.effect,
                 target: i.target,
@@ -117,7 +127,13 @@ fn unknown_in(reader: &mut SessionReader) -> Result<Vec<UnknownEffect>, smith_st
             });
         }
         Record::EffectCompletion(c) => {
-            if let Some(&n) = by_id.get(&c.effect_id) {
+            let n = entry
+                .pair
+                .and_then(|p| by_intent.get(&p))
+                .or_else(|| by_id.get(&c.effect_id))
+                .copied();
+            if let Some(n) = n {
+                by_completion.insert(entry.id, n);
                 let e = &mut effects[n];
                 settled[n] = !c.uncertain(&e.effect);
                 e.completion = Some(entry.id);
@@ -126,7 +142,12 @@ fn unknown_in(reader: &mut SessionReader) -> Result<Vec<UnknownEffect>, smith_st
             }
         }
         Record::EffectVerdict(v) => {
-            if let Some(&n) = by_id.get(&v.effect_id) {
+            let n = entry
+                .pair
+                .and_then(|p| by_completion.get(&p).or_else(|| by_intent.get(&p)))
+                .or_else(|| by_id.get(&v.effect_id))
+                .copied();
+            if let Some(n) = n {
                 effects[n].verdict = Some(Verdict {
                     outcome: v.outcome,
                     note: v.note,
@@ -137,12 +158,24 @@ fn unknown_in(reader: &mut SessionReader) -> Result<Vec<UnknownEffect>, smith_st
         }
         _ => {}
     })?;
-    Ok(effects
+    let mut unknown: Vec<UnknownEffect> = effects
         .into_iter()
         .zip(settled)
         .filter(|(_, settled)| !settled)
         .map(|(e, _)| e)
-        .collect())
+        .collect();
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for e in &unknown {
+        *count.entry(e.effect_id.clone()).or_default() += 1;
+    }
+    for e in &mut unknown {
+        e.address = if count.get(&e.effect_id).copied().unwrap_or(0) > 1 {
+            format!("{}@{}", e.effect_id, e.intent.0)
+        } else {
+            e.effect_id.clone()
+        };
+    }
+    Ok(unknown)
 }
 
 /// Why a verdict was not recorded. Nothing was written.
@@ -157,6 +190,18 @@ pub enum ReconcileError {
         effect_id: String,
         /// Its unknown effects' ids (at most 5).
         known: Vec<String>,
+    },
+    /// Several effects of unknown outcome have this id (a provider repeated a tool call id).
+    #[error(
+        "`{effect_id}` names {} effects of unknown outcome (their tool call id was used again); name one of them: {}",
+        addresses.len(),
+        addresses.join(", ")
+    )]
+    Ambiguous {
+        /// The id given.
+        effect_id: String,
+        /// The address of each effect it names.
+        addresses: Vec<String>,
     },
     /// The effect's outcome is known: there is nothing to reconcile.
     #[error(
@@ -242,9 +287,17 @@ pub(crate) fn unknown_effect(
         return Err(ReconcileError::NoteTooLong(note.len()));
     }
     let before = unknown_effects(path)?;
-    match before.iter().find(|e| e.effect_id == effect_id) {
-        Some(found) => Ok(found.clone()),
-        None => Err(known_outcome(path, id, effect_id, &before)?),
+    if let Some(found) = before.iter().find(|e| e.address == effect_id) {
+        return Ok(found.clone());
+    }
+    let named: Vec<&UnknownEffect> = before.iter().filter(|e| e.effect_id == effect_id).collect();
+    match named[..] {
+        [] => Err(known_outcome(path, id, effect_id, &before)?),
+        [found] => Ok(found.clone()),
+        _ => Err(ReconcileError::Ambiguous {
+            effect_id: effect_id.to_owned(),
+            addresses: named.iter().map(|e| e.address.clone()).collect(),
+        }),
     }
 }
 
@@ -265,7 +318,7 @@ pub(crate) fn record(
         Some(c) => c,
         None => unknown_effects(path)?
             .into_iter()
-            .find(|e| e.effect_id == found.effect_id)
+            .find(|e| e.intent == found.intent)
             .and_then(|e| e.completion)
             .unwrap_or(found.intent),
     };
@@ -309,11 +362,7 @@ fn known_outcome(
         None => ReconcileError::NoSuchEffect {
             session: id,
             effect_id: effect_id.to_owned(),
-            known: unknown
-                .iter()
-                .take(5)
-                .map(|e| e.effect_id.clone())
-                .collect(),
+            known: unknown.iter().take(5).map(|e| e.address.clone()).collect(),
         },
     })
 }

@@ -582,3 +582,75 @@ fn models_without_a_usable_key_are_marked_with_how_to_give_one() {
         "{said}"
     );
 }
+
+/// A provider that repeats tool call ids repeats effect ids (`c1/1` in two rounds): the
+/// listing tells the two effects of unknown outcome apart by their intent (`c1/1@N`), the
+/// bare id is refused as naming both, and a verdict given to one stays with it — completions
+/// and verdicts are matched by what they pair with, not by id.
+#[test]
+fn repeated_effect_ids_are_told_apart_by_their_intent() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = SessionId::new_now();
+    let mut writer = SessionWriter::create(dir.path(), id).unwrap();
+    for round in 0..2 {
+        let intent = writer
+            .append(&[Stored::EffectIntent(smith::EffectIntent {
+                effect_id: "c1/1".into(),
+                call_id: "c1".into(),
+                plugin: "shell@0.1.0#1".into(),
+                tool: "bash".into(),
+                effect: "process.run".into(),
+                target: Some(format!("make round-{round}")),
+                input: serde_json::json!({}),
+            })])
+            .unwrap()[0];
+        writer
+            .append_entries(&[smith_store::NewEntry {
+                record: Stored::EffectCompletion(EffectCompletion {
+                    effect_id: "c1/1".into(),
+                    outcome: EffectOutcome::Unknown,
+                    output: b"interrupted".to_vec(),
+                    evidence: serde_json::Value::Null,
+                }),
+                pair: Some(intent),
+            }])
+            .unwrap();
+    }
+    let path = writer.path().to_owned();
+    writer.close().unwrap();
+
+    let listed = smith_app::verdicts::list(&path).unwrap().effects;
+    let addresses: Vec<String> = listed.iter().map(|e| e.address.clone()).collect();
+    assert_eq!(
+        addresses,
+        [
+            format!("c1/1@{}", listed[0].intent.0),
+            format!("c1/1@{}", listed[1].intent.0)
+        ]
+    );
+    assert_ne!(listed[0].intent, listed[1].intent);
+
+    let refused =
+        smith_app::verdicts::reconcile(&path, id, "c1/1", EffectOutcome::Applied, "").unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            smith_app::verdicts::ReconcileError::Ambiguous { .. }
+        ) && refused.to_string().contains(&addresses[0])
+            && refused.to_string().contains(&addresses[1]),
+        "{refused}"
+    );
+
+    let done = smith_app::verdicts::reconcile(
+        &path,
+        id,
+        &addresses[1],
+        EffectOutcome::NotApplied,
+        "checked round 1",
+    )
+    .unwrap();
+    assert_eq!(done.effect.target.as_deref(), Some("make round-1"));
+    let after = smith_app::verdicts::list(&path).unwrap().effects;
+    assert!(after[0].verdict.is_none(), "{after:?}");
+    assert_eq!(after[1].verdict.as_ref().unwrap().note, "checked round 1");
+}

@@ -450,7 +450,7 @@ pub(crate) fn effect_row(e: &smith_app::verdicts::UnknownEffect) -> Row {
         format!("asked {} · ", flat(&e.input.to_string()))
     };
     Row {
-        key: e.effect_id.clone(),
+        key: e.address.clone(),
         label: format!("{} {}", e.effect, flat(&target)),
         detail: format!("{verdict} · {asked}call {} · {recorded}", e.call_id),
         depth: 0,

@@ -138,7 +138,7 @@ fn one_line(text: &str) -> String {
 fn describe(e: &UnknownEffect) -> String {
     let mut text = format!(
         "{}  {} {}  (call {}, {})",
-        one_line(&e.effect_id),
+        one_line(&e.address),
         one_line(&e.effect),
         one_line(e.target.as_deref().unwrap_or("-")),
         one_line(&e.call_id),
@@ -196,7 +196,7 @@ fn reconcile(store: &SessionStore, args: &ReconcileArgs, out: &mut Out) -> Resul
                     command_error::store_message(&e)
                 ),
             ),
-            ReconcileError::NoSuchEffect { .. } => {
+            ReconcileError::NoSuchEffect { .. } | ReconcileError::Ambiguous { .. } => {
                 CliError::usage(one_line(&format!("{e}; `smith effects {id}` lists them")))
             }
             other => CliError::usage(one_line(&format!("{other}; nothing was recorded"))),
@@ -211,7 +211,7 @@ fn reconcile(store: &SessionStore, args: &ReconcileArgs, out: &mut Out) -> Resul
     }
     out.line(&format!(
         "session {id}: effect {} ({} {}) reconciled as {} (entry {})",
-        one_line(&done.effect.effect_id),
+        one_line(&done.effect.address),
         one_line(&done.effect.effect),
         one_line(done.effect.target.as_deref().unwrap_or("-")),
         outcome.as_str(),

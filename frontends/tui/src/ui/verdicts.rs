@@ -30,7 +30,7 @@ impl Ui {
                 let recorded = picker.pending.take().is_some_and(|done| {
                     effects
                         .iter()
-                        .any(|e| e.effect_id == done && e.verdict.is_some())
+                        .any(|e| e.address == done && e.verdict.is_some())
                 });
                 if recorded {
                     // The note goes with it; on to the next one without a verdict.

@@ -475,6 +475,7 @@ fn a_query_keeps_only_rows_holding_every_word_the_whole_phrase_first() {
 fn unknown(id: &str, verdict: Option<&str>) -> smith_app::verdicts::UnknownEffect {
     smith_app::verdicts::UnknownEffect {
         effect_id: id.into(),
+        address: id.into(),
         effect: "process.run".into(),
         target: Some(format!("make {id}")),
         call_id: id.into(),
