@@ -10,13 +10,15 @@
 mod arch;
 mod bench;
 mod check;
+mod deps;
 mod dist;
 mod fuzz;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|dist|bench|soak|fuzz>
+const USAGE: &str =
+    "usage: cargo xtask <check|docs|man|arch|site|example|dist|deps|bench|soak|fuzz>
   check   fmt --check, clippy -D warnings (all targets), tests (including the reference drift
           test and the site link check), API docs (-D warnings), static site build + link check
   docs    regenerate everything generated from the declarations: the reference in
@@ -33,6 +35,10 @@ const USAGE: &str = "usage: cargo xtask <check|docs|man|arch|site|example|dist|b
           x86_64-unknown-linux-gnu or aarch64-unknown-linux-gnu) and package it as
           target/dist/smith-VERSION-TARGET.tar.gz with target/dist/SHA256SUMS, then verify
           them; --debug packages a debug build instead
+  deps    release verification of the dependency graph: the locked build, a freshly
+          resolved graph built and tested, the declared minimums built (nightly's
+          resolver), and the update report (target/deps/report.txt); `deps report` runs
+          the report alone
   bench   speed and memory figures: figure / target / measured
   soak    the SIGKILL durability loop at 5,000 iterations (CI runs 200)
   fuzz    the session-decoder mutation fuzzer at 20,000 iterations with a fresh seed (CI
@@ -50,6 +56,7 @@ fn main() -> ExitCode {
         Some("site") => check::site(false),
         Some("example") => check::example(),
         Some("dist") => dist::run_cli(&args[1..]),
+        Some("deps") => deps::run_cli(&args[1..]),
         Some("soak") => check::soak(),
         Some("fuzz") => check::fuzz(),
         Some("peak-rss") => bench::peak_rss(&args[1..]),
