@@ -101,28 +101,15 @@ fn cargo_in(at: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// Run `cmd` (already in its directory), echoing it; fail with its status.
-fn run_there(mut cmd: Command) -> Result<(), String> {
-    eprintln!("xtask: running {cmd:?}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot start {cmd:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{cmd:?} failed with {status}"))
-    }
-}
-
 /// Step 2: both lock files freshly resolved; the workspace builds and its tests pass.
 fn fresh(folder: &Path) -> Result<(), String> {
     let at = worktree(folder, "fresh")?;
-    run_there(cargo_in(&at, &["update"]))?;
-    run_there(cargo_in(
+    run(cargo_in(&at, &["update"]))?;
+    run(cargo_in(
         &at,
         &["update", "--manifest-path", "plugins/guests/Cargo.toml"],
     ))?;
-    run_there(cargo_in(&at, &["test", "--workspace"]))
+    run(cargo_in(&at, &["test", "--workspace"]))
 }
 
 /// Step 3: direct dependencies at their declared minimums; the workspace builds.
@@ -138,8 +125,8 @@ fn minimal(folder: &Path) -> Result<(), String> {
     let at = worktree(folder, "minimal")?;
     let mut update = cargo_in(&at, &["update", "-Z", "direct-minimal-versions"]);
     update.env("RUSTUP_TOOLCHAIN", "nightly");
-    run_there(update)?;
-    run_there(cargo_in(&at, &["build", "--workspace", "--all-targets"]))
+    run(update)?;
+    run(cargo_in(&at, &["build", "--workspace", "--all-targets"]))
 }
 
 /// Step 4: the releases `cargo update` would take (compatible) and those it cannot (outside

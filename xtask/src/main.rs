@@ -82,9 +82,12 @@ fn root() -> PathBuf {
     manifest.parent().map_or(manifest.clone(), PathBuf::from)
 }
 
-/// Run `cmd` in the workspace root, echoing it; fail with its status.
+/// Run `cmd` in the workspace root (unless it names its own directory), echoing it; fail
+/// with its status.
 fn run(mut cmd: Command) -> Result<(), String> {
-    cmd.current_dir(root());
+    if cmd.get_current_dir().is_none() {
+        cmd.current_dir(root());
+    }
     eprintln!("xtask: running {cmd:?}");
     let status = cmd
         .status()
