@@ -123,8 +123,11 @@ fn minimal(folder: &Path) -> Result<(), String> {
         return Err("resolving the declared minimums needs cargo's nightly resolver: run `rustup toolchain install nightly --profile minimal`".into());
     }
     let at = worktree(folder, "minimal")?;
-    let mut update = cargo_in(&at, &["update", "-Z", "direct-minimal-versions"]);
-    update.env("RUSTUP_TOOLCHAIN", "nightly");
+    // Through rustup's proxy: `CARGO` (what `cargo()` runs) is the stable toolchain's own.
+    let mut update = Command::new("cargo");
+    update
+        .args(["+nightly", "update", "-Z", "direct-minimal-versions"])
+        .current_dir(&at);
     run(update)?;
     run(cargo_in(&at, &["build", "--workspace", "--all-targets"]))
 }
