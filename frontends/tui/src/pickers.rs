@@ -80,6 +80,9 @@ pub(crate) struct Picker {
     /// The effects picker: the effect whose verdict is being recorded (its note kept until the
     /// rows read again show it recorded).
     pub(crate) pending: Option<String>,
+    /// Where the query's cursor is, in characters before its end (0: at the end, where typing
+    /// goes unless Left moved it).
+    pub(crate) back: usize,
 }
 
 impl Picker {
@@ -94,7 +97,59 @@ impl Picker {
             loading: true,
             error: None,
             pending: None,
+            back: 0,
         }
+    }
+
+    /// The cursor's byte offset in the query.
+    pub(crate) fn cursor(&self) -> usize {
+        match self.back {
+            0 => self.query.len(),
+            back => self
+                .query
+                .char_indices()
+                .rev()
+                .nth(back - 1)
+                .map_or(0, |(at, _)| at),
+        }
+    }
+
+    /// Insert `text` at the cursor (which stays after it).
+    pub(crate) fn insert(&mut self, text: &str) {
+        let at = self.cursor();
+        self.query.insert_str(at, text);
+    }
+
+    /// Backspace: the character before the cursor goes.
+    pub(crate) fn delete_back(&mut self) {
+        let at = self.cursor();
+        if let Some((before, _)) = self.query[..at].char_indices().next_back() {
+            self.query.remove(before);
+        }
+    }
+
+    /// Delete: the character after the cursor goes.
+    pub(crate) fn delete_forward(&mut self) {
+        let at = self.cursor();
+        if at < self.query.len() {
+            self.query.remove(at);
+            self.back -= 1;
+        }
+    }
+
+    /// Left (`true`) or Right: the cursor moves one character.
+    pub(crate) fn move_cursor(&mut self, left: bool) {
+        if left {
+            self.back = (self.back + 1).min(self.query.chars().count());
+        } else {
+            self.back = self.back.saturating_sub(1);
+        }
+    }
+
+    /// The query emptied, the cursor at its end.
+    pub(crate) fn clear_query(&mut self) {
+        self.query.clear();
+        self.back = 0;
     }
 
     /// The rows the query keeps (over their labels and keys), best first (all, in order, for

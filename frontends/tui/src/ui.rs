@@ -558,6 +558,9 @@ impl Ui {
         if self.fault && key.code == KeyCode::F(12) {
             return Some(Effect::Fault);
         }
+        // A hint answers the key before; this key's own may replace it (an overlay's too, so
+        // none outlives the overlay that gave it).
+        self.hint = None;
         // The top overlay or mode owns the keys it uses.
         if let Some(effect) = self.layer_key(key, action) {
             return effect;
@@ -573,7 +576,6 @@ impl Ui {
         if !self.questions.is_empty() && !self.observer() {
             return self.question_key(key, action);
         }
-        self.hint = None;
         let had_draft = !self.editor.is_empty();
         // A draft sent, cleared or run as a command: the next one starts in insert mode.
         let fresh_draft = |ui: &mut Self| {
@@ -691,7 +693,7 @@ impl Ui {
             return;
         }
         if let Some(Layer::Picker(picker)) = self.layers.last_mut() {
-            picker.query.push_str(&text.replace(['\r', '\n'], " "));
+            picker.insert(&text.replace(['\r', '\n'], " "));
             if picker.kind != crate::pickers::Kind::Effects {
                 picker.chosen = 0;
             }

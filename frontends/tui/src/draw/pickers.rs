@@ -116,8 +116,11 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
         .min(u16::try_from(lines.len() + 2).unwrap_or(u16::MAX));
     let x = area.x + (area.width - w) / 2;
     let y = area.y + (area.height - h) / 2;
-    let typed =
-        u16::try_from(Line::from(sanitize(&picker.query).into_owned()).width()).unwrap_or(u16::MAX);
+    // The cursor where the query's is (Left and Right move it).
+    let typed = u16::try_from(
+        Line::from(sanitize(&picker.query[..picker.cursor()]).into_owned()).width(),
+    )
+    .unwrap_or(u16::MAX);
     let prompt = u16::try_from(Line::from(picker.prompt()).width()).unwrap_or(u16::MAX);
     Some(Position::new(
         (x + 1 + prompt).saturating_add(typed).min(x + w - 2),

@@ -24,6 +24,7 @@ impl Ui {
             )
         {
             picker.query.clone_from(&old.query);
+            picker.back = old.back;
             self.layers.pop();
         }
         self.layers.retain(|l| !matches!(l, Layer::Picker(_)));
@@ -129,14 +130,22 @@ impl Ui {
             (_, KeyCode::Home) => picker.chosen = 0,
             (_, KeyCode::End) => picker.chosen = count.saturating_sub(1),
             (_, KeyCode::Backspace) => {
-                picker.query.pop();
+                picker.delete_back();
                 if filters {
                     picker.chosen = 0;
                 }
             }
+            (_, KeyCode::Delete) => {
+                picker.delete_forward();
+                if filters {
+                    picker.chosen = 0;
+                }
+            }
+            (_, KeyCode::Left) => picker.move_cursor(true),
+            (_, KeyCode::Right) => picker.move_cursor(false),
             // Ctrl+U clears the filter, as it clears the draft.
             (_, KeyCode::Char('u')) if ctrl => {
-                picker.query.clear();
+                picker.clear_query();
                 if filters {
                     picker.chosen = 0;
                 }
@@ -149,7 +158,7 @@ impl Ui {
             (_, KeyCode::Char('e')) if ctrl => return self.edit_message(),
             (Some(Action::Submit), _) | (_, KeyCode::Enter) => return self.choose(),
             (_, KeyCode::Char(c)) if plain => {
-                picker.query.push(c);
+                picker.insert(c.encode_utf8(&mut [0; 4]));
                 if filters {
                     picker.chosen = 0;
                 }

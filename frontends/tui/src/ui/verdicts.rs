@@ -34,7 +34,7 @@ impl Ui {
                 });
                 if recorded {
                     // The note goes with it; on to the next one without a verdict.
-                    picker.query.clear();
+                    picker.clear_query();
                     picker.error = None;
                     picker.chosen = effects
                         .iter()

@@ -49,6 +49,13 @@ fn screen(ui: &mut Ui, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// Where the drawn frame puts the terminal's cursor.
+fn cursor(ui: &mut Ui) -> ratatui_core::layout::Position {
+    let area = Rect::new(0, 0, 100, 20);
+    let mut buf = Buffer::empty(area);
+    crate::draw::draw(ui, area, &mut buf).expect("a cursor is placed")
+}
+
 fn session(id: &str, title: &str, marked: bool) -> Row {
     Row {
         key: id.into(),
@@ -503,10 +510,24 @@ fn unknown_effects_are_offered_once_to_a_writer_and_the_typed_note_goes_with_the
         shown.contains("Effects of unknown outcome") && shown.contains("process.run make a"),
         "{shown}"
     );
-    // The query is a note: typing keeps the chosen row and filters nothing.
+    // The query is a note: typing keeps the chosen row and filters nothing; Left, Right,
+    // Backspace and Delete edit it where the cursor is.
     assert_eq!(ui.key(key(KeyCode::Down)), None);
-    typed(&mut ui, "zzz built it");
+    typed(&mut ui, "zz built itx");
+    ui.key(key(KeyCode::Left));
+    ui.key(key(KeyCode::Delete));
+    for _ in 0.."built it".len() {
+        ui.key(key(KeyCode::Left));
+    }
+    ui.key(key(KeyCode::Backspace));
+    typed(&mut ui, "z ");
+    ui.key(key(KeyCode::Right));
     assert!(screen(&mut ui, 100, 20).contains("process.run make a"));
+    // Enter only says how; the hint goes with the next key.
+    ui.key(key(KeyCode::Enter));
+    assert!(ui.hint.as_deref().unwrap().contains("Ctrl+A records"));
+    ui.key(key(KeyCode::Right));
+    assert_eq!(ui.hint, None);
     let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
     assert_eq!(
         ui.key(ctrl('n')),
@@ -570,4 +591,37 @@ fn unknown_effects_are_offered_once_to_a_writer_and_the_typed_note_goes_with_the
     });
     observer.unknown_effects(&[unknown("a", None)]);
     assert!(!matches!(observer.layers.last(), Some(Layer::Picker(_))));
+}
+
+#[test]
+fn a_hint_given_in_the_effects_picker_goes_when_it_closes() {
+    let mut ui = ui(Held::Writer);
+    ui.unknown_effects(&[unknown("a", None)]);
+    ui.key(key(KeyCode::Enter));
+    assert!(ui.hint.is_some());
+    ui.key(key(KeyCode::Esc));
+    assert!(!matches!(ui.layers.last(), Some(Layer::Picker(_))));
+    assert_eq!(ui.hint, None);
+    assert!(!screen(&mut ui, 100, 20).contains("Ctrl+A records"));
+}
+
+#[test]
+fn the_cursor_is_drawn_where_the_query_is_edited() {
+    let mut ui = ui(Held::Writer);
+    ui.unknown_effects(&[unknown("a", None)]);
+    typed(&mut ui, "héllo");
+    let at_end = cursor(&mut ui);
+    ui.key(key(KeyCode::Left));
+    ui.key(key(KeyCode::Left));
+    assert_eq!(cursor(&mut ui).x + 2, at_end.x);
+    // Past either end the cursor stops there.
+    for _ in 0..10 {
+        ui.key(key(KeyCode::Left));
+    }
+    typed(&mut ui, ">");
+    for _ in 0..10 {
+        ui.key(key(KeyCode::Right));
+    }
+    typed(&mut ui, "<");
+    assert!(screen(&mut ui, 100, 20).contains("note › >héllo<"));
 }
