@@ -92,14 +92,16 @@ fn guests() -> Result<(), String> {
         .arg(target.join("guests"))
         .args(["--", "-D", "warnings"]);
     run(clippy)?;
-    // The SDK's own tests (the SSE parser, the decoder shell) run natively, resolved by the
-    // guest workspace's lock file.
+    // The SDK's own tests (the SSE parser, the decoder shell) and the web plugin's (its HTML to
+    // Markdown conversion) run natively, resolved by the guest workspace's lock file.
     let mut test = cargo();
     test.args([
         "test",
         "--locked",
         "-p",
         "smith-plugin-sdk",
+        "-p",
+        "smith-web",
         "--manifest-path",
     ])
     .arg(plugins.join("guests/Cargo.toml"))

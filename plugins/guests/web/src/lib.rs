@@ -4,7 +4,7 @@
 //! The page is fetched through the host's `net` facility (every request a recorded
 //! `net.fetch` effect the permission policy decides per host; the host never follows a
 //! redirect, so each hop here is a request of its own, checked against the grant again). HTML
-//! is converted to Markdown inside the plugin (`htmd`, without scripts, styles and other
+//! is converted to Markdown inside the plugin ([`markdown`], without scripts, styles and other
 //! non-content elements); text, JSON and XML are passed through; anything else is refused as
 //! binary. The result is windowed: `offset` and `length` select a part of the converted text,
 //! and the output says how to read on.
@@ -13,6 +13,7 @@ use serde::Deserialize;
 use smith_plugin_sdk::net::{self, BodyEnd, Request};
 use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
 
+mod markdown;
 mod search;
 
 struct Web;
@@ -26,24 +27,16 @@ const MAX_LENGTH: usize = 100_000;
 /// Redirects followed before giving up.
 const MAX_REDIRECTS: usize = 5;
 
-/// The most HTML converted to Markdown, in bytes: the parser's tree of a larger page could
-/// pass the plugin's memory bound (a page past it is converted up to here, and said so).
+/// The most HTML converted to Markdown, in bytes (a page past it is converted up to here, and
+/// said so): the conversion's time grows with it (about 10 ms a MB natively).
 const MAX_CONVERTED: usize = 2 << 20;
 
-/// Deeper element nesting than this, or one tag longer than [`MAX_TAG_BYTES`], is not
-/// converted as HTML (the converter recurses per level, and a tag of thousands of attributes
-/// costs the parser quadratic time): the page's text is shown instead.
-const MAX_DEPTH: usize = 256;
-const MAX_TAG_BYTES: usize = 32 << 10;
+/// More attributes than this in one tag and the page is not converted as HTML, its text shown
+/// instead: the tokenizer's stack grows with a tag's attributes, and a guest's stack is small.
+const MAX_ATTRIBUTES: usize = 500;
 
 /// The longest title shown, in characters.
 const MAX_TITLE: usize = 300;
-
-/// Elements whose content is not the page's text.
-const SKIPPED: &[&str] = &[
-    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "head", "nav", "form",
-    "button", "select", "input",
-];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -160,53 +153,54 @@ fn title(html: &str) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-/// Why `html` is not converted as HTML, if it is built to defeat a parser: nesting deeper
-/// than [`MAX_DEPTH`] or a tag longer than [`MAX_TAG_BYTES`] (a rough scan: elements that are
-/// never closed count as nesting).
+/// Why `html` is not converted as HTML, if it is built to defeat the tokenizer: a tag with more
+/// than [`MAX_ATTRIBUTES`] attributes (counted roughly: white space followed by a name, outside
+/// quotes).
 fn pathological(html: &str) -> Option<String> {
-    const VOID: &[&str] = &[
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr", "p", "li", "option", "td", "tr", "th", "dt", "dd",
-    ];
     let bytes = html.as_bytes();
-    let (mut depth, mut at) = (0usize, 0usize);
+    let mut at = 0;
     while let Some(open) = bytes[at..].iter().position(|b| *b == b'<') {
         let start = at + open + 1;
-        let Some(len) = bytes[start..].iter().position(|b| *b == b'>') else {
-            break;
-        };
-        if len > MAX_TAG_BYTES {
-            return Some(format!("one of its tags is {len} bytes long"));
-        }
-        let tag = &bytes[start..start + len];
-        at = start + len + 1;
-        let closing = tag.first() == Some(&b'/');
-        let name: String = tag
-            .iter()
-            .skip(usize::from(closing))
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .map(|b| char::from(b.to_ascii_lowercase()))
-            .collect();
-        if name.is_empty() || tag.last() == Some(&b'/') || VOID.contains(&name.as_str()) {
+        // Only a letter after `<` starts a tag; anything else is text (HTML's tokenizer).
+        if !bytes.get(start).is_some_and(u8::is_ascii_alphabetic) {
+            at = start;
             continue;
+        }
+        let (mut attributes, mut quote, mut space) = (0usize, None, false);
+        let mut end = bytes.len();
+        for (i, &b) in bytes[start..].iter().enumerate() {
+            match quote {
+                Some(q) if b == q => quote = None,
+                Some(_) => {}
+                None if b == b'>' => {
+                    end = start + i;
+                    break;
+                }
+                None if b == b'"' || b == b'\'' => quote = Some(b),
+                None if b.is_ascii_whitespace() => space = true,
+                None => {
+                    if space {
+                        attributes += 1;
+                        if attributes > MAX_ATTRIBUTES {
+                            return Some(format!(
+                                "one of its tags has more than {MAX_ATTRIBUTES} attributes"
+                            ));
+                        }
+                    }
+                    space = false;
+                }
+            }
         }
         // A script's or a style's text is not markup.
-        if !closing && (name == "script" || name == "style") {
-            let close = format!("</{name}");
-            at = bytes[at..]
-                .windows(close.len())
-                .position(|w| w.eq_ignore_ascii_case(close.as_bytes()))
-                .map_or(bytes.len(), |e| at + e);
-            continue;
-        }
-        if closing {
-            depth = depth.saturating_sub(1);
-        } else {
-            depth += 1;
-            if depth > MAX_DEPTH {
-                return Some(format!(
-                    "its elements nest more than {MAX_DEPTH} levels deep"
-                ));
+        let name = &bytes[start..end.min(start + 7)];
+        at = end;
+        for raw in [&b"script"[..], b"style"] {
+            if name.len() >= raw.len() && name[..raw.len()].eq_ignore_ascii_case(raw) {
+                let close = [b"</", raw].concat();
+                at = bytes[at..]
+                    .windows(close.len())
+                    .position(|w| w.eq_ignore_ascii_case(&close))
+                    .map_or(bytes.len(), |e| at + e);
             }
         }
     }
@@ -331,7 +325,7 @@ fn page(url: &str, raw: bool) -> Result<Page, String> {
     if !(200..300).contains(&response.status) {
         let text = String::from_utf8_lossy(&body[..body.len().min(2_000)]).into_owned();
         let shown = if media.contains("html") {
-            htmd::convert(&text).unwrap_or(text)
+            markdown::convert(&text).text
         } else {
             text
         };
@@ -399,11 +393,16 @@ fn page(url: &str, raw: bool) -> Result<Page, String> {
                 ));
                 text_of(source)
             }
-            None => htmd::HtmlToMarkdown::builder()
-                .skip_tags(SKIPPED.to_vec())
-                .build()
-                .convert(source)
-                .map_err(|e| format!("{final_url}: its HTML could not be converted: {e}"))?,
+            None => {
+                let converted = markdown::convert(source);
+                if converted.full {
+                    notes.push(format!(
+                        "its Markdown passed {} bytes; the rest of the page was not converted (`raw` reads the whole source)",
+                        markdown::MAX_OUTPUT
+                    ));
+                }
+                converted.text
+            }
         };
         (title(source), markdown)
     } else if html {
