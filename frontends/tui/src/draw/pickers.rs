@@ -117,10 +117,9 @@ pub(super) fn draw(picker: &Picker, t: &Theme, area: Rect, buf: &mut Buffer) -> 
     let x = area.x + (area.width - w) / 2;
     let y = area.y + (area.height - h) / 2;
     // The cursor where the query's is (Left and Right move it).
-    let typed = u16::try_from(
-        Line::from(sanitize(&picker.query[..picker.cursor()]).into_owned()).width(),
-    )
-    .unwrap_or(u16::MAX);
+    let typed =
+        u16::try_from(Line::from(sanitize(&picker.query[..picker.cursor()]).into_owned()).width())
+            .unwrap_or(u16::MAX);
     let prompt = u16::try_from(Line::from(picker.prompt()).width()).unwrap_or(u16::MAX);
     Some(Position::new(
         (x + 1 + prompt).saturating_add(typed).min(x + w - 2),
