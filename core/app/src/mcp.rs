@@ -205,6 +205,65 @@ pub struct Listed {
     pub error: Option<String>,
 }
 
+/// What a server's tools are known as, from what the plugin last listed (`smith mcp list`,
+/// `/mcp`, `/status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerState<'a> {
+    /// Listed with its present entry.
+    Listed(&'a Listed),
+    /// The last listing failed, and why.
+    Failed(&'a str),
+    /// Never listed, or its entry changed since.
+    Unlisted,
+}
+
+impl<'a> ServerState<'a> {
+    /// The state of `server` given what was last listed from it (none: never).
+    pub fn of(server: &Server, listed: Option<&'a Listed>) -> Self {
+        match listed {
+            Some(l) if l.error.is_some() => Self::Failed(l.error.as_deref().unwrap_or_default()),
+            Some(l) if l.fingerprint == serde_json::to_string(server).unwrap_or_default() => {
+                Self::Listed(l)
+            }
+            _ => Self::Unlisted,
+        }
+    }
+
+    /// In words: `3 tools`, `failed: WHY`, or when its tools will be listed.
+    pub fn words(&self) -> String {
+        match self {
+            Self::Listed(l) if l.tools.len() == 1 => "1 tool".to_owned(),
+            Self::Listed(l) => format!("{} tools", l.tools.len()),
+            Self::Failed(why) => format!("failed: {why}"),
+            Self::Unlisted => {
+                "not listed yet: its tools are listed at the next turn where programs may run"
+                    .to_owned()
+            }
+        }
+    }
+
+    /// Its tools, `(name offered as, MCP name)`; none unless listed.
+    pub fn tools(&self) -> Vec<(&'a str, &'a str)> {
+        match self {
+            Self::Listed(l) => l
+                .tools
+                .iter()
+                .map(|(a, b)| (a.as_str(), b.as_str()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Its name in JSON records: `listed`, `failed`, `unlisted`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Listed(_) => "listed",
+            Self::Failed(_) => "failed",
+            Self::Unlisted => "unlisted",
+        }
+    }
+}
+
 /// Why the servers could not be read or changed.
 #[derive(Debug, thiserror::Error)]
 pub enum McpError {

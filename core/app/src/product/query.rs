@@ -80,16 +80,25 @@ pub fn plugin_lines(app: &crate::App) -> Vec<String> {
         .collect()
 }
 
-/// The MCP servers the user added, as `/status` lists them: `NAME stdio COMMAND` or
-/// `NAME http URL`; one line saying why when they cannot be read.
+/// The MCP servers the user added, as `/status` and `/mcp` list them: `NAME stdio COMMAND ·
+/// STATE` or `NAME http URL · STATE`, the state in [`crate::mcp::ServerState::words`]' words
+/// (`3 tools`, `failed: WHY`, not listed yet); one line saying why when they cannot be read.
 pub fn mcp_server_lines(app: &crate::App) -> Vec<String> {
-    let listed = crate::mcp::Servers::new(&app.paths).and_then(|s| s.list());
-    match listed {
+    let store = match crate::mcp::Servers::new(&app.paths) {
+        Ok(store) => store,
+        Err(e) => return vec![format!("(the servers cannot be read: {e})")],
+    };
+    // What was listed is a courtesy: the servers are shown without it when it cannot be read.
+    let listed = store.listed().unwrap_or_default();
+    match store.list() {
         Ok(servers) => servers
             .into_iter()
-            .map(|(name, s)| match &s.url {
-                Some(url) => format!("{name} http {url}"),
-                None => format!("{name} stdio {}", s.command),
+            .map(|(name, s)| {
+                let state = crate::mcp::ServerState::of(&s, listed.get(&name)).words();
+                match &s.url {
+                    Some(url) => format!("{name} http {url} · {state}"),
+                    None => format!("{name} stdio {} · {state}", s.command),
+                }
             })
             .collect(),
         Err(e) => vec![format!("(the servers cannot be read: {e})")],

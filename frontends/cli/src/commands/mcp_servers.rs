@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use clap::Args;
-use smith_app::mcp::{Listed, McpError, Server, Servers};
+use smith_app::mcp::{McpError, Server, ServerState, Servers};
 
 use crate::cli::Global;
 use crate::command_error::CliError;
@@ -260,7 +260,7 @@ pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     let listed = store.listed().map_err(|e| refuse(&e))?;
     let mut out = String::new();
     for (name, server) in &all {
-        let state = State::of(server, listed.get(name));
+        let state = ServerState::of(server, listed.get(name));
         if json {
             out.push_str(&record(global, name, server, &state)?.to_string());
             out.push('\n');
@@ -292,7 +292,7 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
         .get(name)
         .ok_or_else(|| refuse(&McpError::Unknown(name.to_owned())))?;
     let listed = store.listed().map_err(|e| refuse(&e))?;
-    let state = State::of(server, listed.get(name));
+    let state = ServerState::of(server, listed.get(name));
     if json {
         return write_stdout(&format!("{}\n", record(global, name, server, &state)?));
     }
@@ -336,59 +336,6 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     write_stdout(&smith_render_plain::printable(&out))
 }
 
-/// What a server's tools are known as.
-enum State<'a> {
-    /// Listed with its present entry.
-    Listed(&'a Listed),
-    /// The last listing failed.
-    Failed(&'a str),
-    /// Never listed, or its entry changed since.
-    Unlisted,
-}
-
-impl<'a> State<'a> {
-    fn of(server: &Server, listed: Option<&'a Listed>) -> Self {
-        match listed {
-            Some(l) if l.error.is_some() => Self::Failed(l.error.as_deref().unwrap_or_default()),
-            Some(l) if l.fingerprint == serde_json::to_string(server).unwrap_or_default() => {
-                Self::Listed(l)
-            }
-            _ => Self::Unlisted,
-        }
-    }
-
-    fn words(&self) -> String {
-        match self {
-            Self::Listed(l) if l.tools.len() == 1 => "1 tool".to_owned(),
-            Self::Listed(l) => format!("{} tools", l.tools.len()),
-            Self::Failed(why) => format!("failed: {why}"),
-            Self::Unlisted => {
-                "not listed yet: its tools are listed at the next turn where programs may run"
-                    .to_owned()
-            }
-        }
-    }
-
-    fn tools(&self) -> Vec<(&'a str, &'a str)> {
-        match self {
-            Self::Listed(l) => l
-                .tools
-                .iter()
-                .map(|(a, b)| (a.as_str(), b.as_str()))
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Self::Listed(_) => "listed",
-            Self::Failed(_) => "failed",
-            Self::Unlisted => "unlisted",
-        }
-    }
-}
-
 /// How server `name`'s sandbox is widened, in words (`network allowed, writable /x`), or
 /// nothing.
 fn widened_words(global: &Global, name: &str) -> Result<String, CliError> {
@@ -412,7 +359,7 @@ fn record(
     global: &Global,
     name: &str,
     server: &Server,
-    state: &State<'_>,
+    state: &ServerState<'_>,
 ) -> Result<serde_json::Value, CliError> {
     let (network, writable_roots) = widening(global, name)?;
     let secret = secret_of(global, server)?;
@@ -431,7 +378,7 @@ fn record(
         "timeout_ms": server.timeout_ms,
         "call_timeout_ms": server.call_timeout_ms,
         "state": state.name(),
-        "error": match state { State::Failed(why) => Some(*why), _ => None },
+        "error": match state { ServerState::Failed(why) => Some(*why), _ => None },
         "tools": state.tools().into_iter().map(|(t, _)| t).collect::<Vec<_>>(),
     }))
 }

@@ -370,6 +370,17 @@ fn cost_and_status_show_the_sessions_figures_in_the_transcript() {
     pane.keys(&["Enter"]);
     pane.wait_for_text("model scripted/demo");
     pane.wait_for_text("permission mode: auto-edit · sandbox:");
+    pane.wait_for_text("MCP servers: none added");
+    pane.type_text("/mcp");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MCP servers: none added. `smith mcp add NAME");
+    // A server added while the view is open is shown with its state at the next ask.
+    let added = env.run(&["mcp", "add", "probe", "--", "true", "--flag"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    pane.type_text("/mcp");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MCP servers (1):");
+    pane.wait_for_text("probe stdio true · not listed yet");
     quit(&pane);
     pane.assert_restored();
     // The same figures as `sessions get --usage` gives for the session file.

@@ -1,8 +1,8 @@
 //! Smith's bundled product layer (`product-plugin` world): the default commands, key
 //! bindings, themes and layout. Every command here is data — a runtime verb, a picker or a
-//! key-table action — except `theme`, `layout`, `permissions`, `cost` and `status`, which
-//! this plugin's `run` answers with intents (`cost` and `status` from the runtime's answers,
-//! `report.rs`). The commands that enter or recover the runtime (`new`, `attach`, `plugins`,
+//! key-table action — except `theme`, `layout`, `permissions`, `cost`, `status` and `mcp`,
+//! which this plugin's `run` answers with intents (`cost`, `status` and `mcp` from the
+//! runtime's answers, `report.rs`). The commands that enter or recover the runtime (`new`, `attach`, `plugins`,
 //! `plugin-enable`, `plugin-disable`, `quit`) are Smith's own and stay when this plugin is
 //! disabled.
 
@@ -206,6 +206,12 @@ fn view_commands() -> Vec<Command> {
             vec![],
             Handler,
         ),
+        command(
+            "mcp",
+            "Show the MCP servers Smith uses: each one's transport, target and state (its tools, or why it failed)",
+            vec![],
+            Handler,
+        ),
     ]
 }
 
@@ -389,6 +395,7 @@ impl Plugin for Product {
             },
             "cost" => report::cost(),
             "status" => Ok(report::status()),
+            "mcp" => Ok(report::mcp()),
             other => Err(format!(
                 "the product plugin has no command `{other}` to run"
             )),

@@ -1,4 +1,4 @@
-//! `/cost` and `/status`: what the runtime says of the session (the `runtime` import,
+//! `/cost`, `/status` and `/mcp`: what the runtime says of the session (the `runtime` import,
 //! package 1.7.0), as one notice each for the person.
 
 use smith_plugin_sdk::product::runtime::{self, ModelUsage};
@@ -122,5 +122,22 @@ pub(crate) fn status() -> Vec<Intent> {
             text.push_str(&format!("\n    {m}"));
         }
     }
+    vec![Intent::Notice((Level::Info, text))]
+}
+
+/// `/mcp`: the MCP servers the user added, each with its transport, target and state (`smith
+/// mcp list` says more, `smith mcp get NAME` all of one).
+pub(crate) fn mcp() -> Vec<Intent> {
+    let servers = runtime::status().mcp_servers;
+    let text = if servers.is_empty() {
+        "MCP servers: none added. `smith mcp add NAME -- COMMAND ARGS…` adds a program, `smith mcp add NAME --url URL` a Streamable HTTP endpoint (`smith docs get mcp-client`)".to_owned()
+    } else {
+        let mut text = format!("MCP servers ({}):", servers.len());
+        for line in &servers {
+            text.push_str(&format!("\n  {line}"));
+        }
+        text.push_str("\n  (`smith mcp get NAME` shows one with its tools)");
+        text
+    };
     vec![Intent::Notice((Level::Info, text))]
 }
