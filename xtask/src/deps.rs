@@ -104,6 +104,19 @@ fn cargo_in(at: &Path, args: &[&str]) -> Command {
 /// Step 2: both lock files freshly resolved; the workspace builds and its tests pass.
 fn fresh(folder: &Path) -> Result<(), String> {
     let at = worktree(folder, "fresh")?;
+    // The protocol clients the tests use, as `.ci/run` installed them into this checkout: a
+    // worktree has none, and Node resolves an ES module's imports beside the script.
+    for installed in [
+        "xtask/openrpc/node_modules",
+        "xtask/mcp/node/node_modules",
+        "xtask/mcp/.venv",
+    ] {
+        let from = root().join(installed);
+        if from.exists() {
+            std::os::unix::fs::symlink(&from, at.join(installed))
+                .map_err(|e| format!("linking {installed} into the worktree: {e}"))?;
+        }
+    }
     run(cargo_in(&at, &["update"]))?;
     run(cargo_in(
         &at,
