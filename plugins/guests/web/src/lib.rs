@@ -13,6 +13,7 @@ use serde::Deserialize;
 use smith_plugin_sdk::net::{self, BodyEnd, Request};
 use smith_plugin_sdk::{Guest, Invocation, ToolDefinition, ToolOutput, arguments, tool};
 
+mod guard;
 mod markdown;
 mod search;
 
@@ -30,10 +31,6 @@ const MAX_REDIRECTS: usize = 5;
 /// The most HTML converted to Markdown, in bytes (a page past it is converted up to here, and
 /// said so): the conversion's time grows with it (about 10 ms a MB natively).
 const MAX_CONVERTED: usize = 2 << 20;
-
-/// More attributes than this in one tag and the page is not converted as HTML, its text shown
-/// instead: the tokenizer's stack grows with a tag's attributes, and a guest's stack is small.
-const MAX_ATTRIBUTES: usize = 500;
 
 /// The longest title shown, in characters.
 const MAX_TITLE: usize = 300;
@@ -151,60 +148,6 @@ fn title(html: &str) -> Option<String> {
         text = text.chars().take(MAX_TITLE).collect::<String>() + "…";
     }
     (!text.is_empty()).then_some(text)
-}
-
-/// Why `html` is not converted as HTML, if it is built to defeat the tokenizer: a tag with more
-/// than [`MAX_ATTRIBUTES`] attributes (counted roughly: white space followed by a name, outside
-/// quotes).
-fn pathological(html: &str) -> Option<String> {
-    let bytes = html.as_bytes();
-    let mut at = 0;
-    while let Some(open) = bytes[at..].iter().position(|b| *b == b'<') {
-        let start = at + open + 1;
-        // Only a letter after `<` starts a tag; anything else is text (HTML's tokenizer).
-        if !bytes.get(start).is_some_and(u8::is_ascii_alphabetic) {
-            at = start;
-            continue;
-        }
-        let (mut attributes, mut quote, mut space) = (0usize, None, false);
-        let mut end = bytes.len();
-        for (i, &b) in bytes[start..].iter().enumerate() {
-            match quote {
-                Some(q) if b == q => quote = None,
-                Some(_) => {}
-                None if b == b'>' => {
-                    end = start + i;
-                    break;
-                }
-                None if b == b'"' || b == b'\'' => quote = Some(b),
-                None if b.is_ascii_whitespace() => space = true,
-                None => {
-                    if space {
-                        attributes += 1;
-                        if attributes > MAX_ATTRIBUTES {
-                            return Some(format!(
-                                "one of its tags has more than {MAX_ATTRIBUTES} attributes"
-                            ));
-                        }
-                    }
-                    space = false;
-                }
-            }
-        }
-        // A script's or a style's text is not markup.
-        let name = &bytes[start..end.min(start + 7)];
-        at = end;
-        for raw in [&b"script"[..], b"style"] {
-            if name.len() >= raw.len() && name[..raw.len()].eq_ignore_ascii_case(raw) {
-                let close = [b"</", raw].concat();
-                at = bytes[at..]
-                    .windows(close.len())
-                    .position(|w| w.eq_ignore_ascii_case(&close))
-                    .map_or(bytes.len(), |e| at + e);
-            }
-        }
-    }
-    None
 }
 
 /// The text of `html` without its tags, scripts and styles, for a page that is not converted.
@@ -386,7 +329,7 @@ fn page(url: &str, raw: bool) -> Result<Page, String> {
                 decoded.len()
             ));
         }
-        let markdown = match pathological(source) {
+        let markdown = match guard::pathological(source) {
             Some(why) => {
                 notes.push(format!(
                     "{why}, so its text is shown without Markdown structure"
