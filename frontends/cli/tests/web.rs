@@ -105,6 +105,18 @@ impl Site {
                         page.push_str("DEEP-TEXT");
                         ("200 OK", "text/html", String::new(), page.into_bytes())
                     }
+                    // A page built in the browser: 2.8 MB of data in a script, then no text;
+                    // and the same data before the page's text (a framework's page).
+                    "/spa" | "/late" => {
+                        let mut page = String::from("<html><head><script id=data>");
+                        page.push_str(&"{\"k\":1}".repeat(400_000));
+                        page.push_str("</script></head><body><div id=root>");
+                        if route == "/late" {
+                            page.push_str("<h1>Pricing</h1>");
+                        }
+                        page.push_str("</div></body></html>");
+                        ("200 OK", "text/html", String::new(), page.into_bytes())
+                    }
                     "/attributes" | "/many" => {
                         // Past the plugin's bound of 500 attributes in a tag, and at it, all
                         // double-quoted: the tokenizer path whose stack grows per attribute (a
@@ -175,7 +187,7 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
     let script = env.write(
         "web.kdl",
         &format!(
-            "round {{\n{}{}{}{}{}{}{}{}{}{}{}{}{}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n",
+            "round {{\n{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}  stop \"tool_use\"\n}}\nround {{\n  text \"done\"\n  stop \"end_turn\"\n}}\n",
             call("page", serde_json::json!({"url": format!("{base}/page")})),
             call("moved", serde_json::json!({"url": format!("{base}/moved"), "offset": 10, "length": 20})),
             call("missing", serde_json::json!({"url": format!("{base}/missing")})),
@@ -188,6 +200,8 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
             call("deep", serde_json::json!({"url": format!("{base}/deep")})),
             call("attributes", serde_json::json!({"url": format!("{base}/attributes")})),
             call("many", serde_json::json!({"url": format!("{base}/many")})),
+            call("spa", serde_json::json!({"url": format!("{base}/spa")})),
+            call("late", serde_json::json!({"url": format!("{base}/late")})),
             // After pages built to defeat a parser, the tool still works.
             call("again", serde_json::json!({"url": format!("{base}/page"), "raw": true, "length": 50})),
         ),
@@ -253,6 +267,17 @@ fn the_model_reads_pages_as_markdown_and_what_it_cannot_read_is_said() {
             && !wide.contains("**WIDE-TEXT**")
             && wide.contains("more than 500 attributes"),
         "{wide}"
+    );
+    // A 2.8 MB script is skipped whole: the text after it is read, and no text is explained.
+    let (failed, spa) = &results["spa"];
+    assert!(
+        !*failed && spa.contains("Characters 0–0 of 0") && spa.contains("built by JavaScript"),
+        "{spa}"
+    );
+    let (failed, late) = &results["late"];
+    assert!(
+        !*failed && late.contains("# Pricing") && !late.contains("Note:"),
+        "{late}"
     );
     let (failed, many) = &results["many"];
     assert!(

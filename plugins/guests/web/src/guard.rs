@@ -69,7 +69,10 @@ pub(crate) fn pathological(html: &str) -> Option<String> {
         if name == b"plaintext" {
             return None;
         }
-        if RAW_TEXT.contains(&name.as_slice()) {
+        // `<style/>` inside SVG is empty and the converter does not switch the tokenizer for
+        // it; taking every `/>` tag as empty reads more as markup, never less.
+        let self_closing = after >= 2 && b[after - 1] == b'>' && b[after - 2] == b'/';
+        if RAW_TEXT.contains(&name.as_slice()) && !self_closing {
             i = raw_text_end(b, i, &name);
         }
     }
@@ -192,6 +195,8 @@ mod tests {
             format!("<stylex><p{many}>"),
             format!("<script>var a = '<p>';</script{many}>"),
             format!("<SCRIPT>x</Script><p{many}>"),
+            // An SVG's empty `<style/>` is not a style sheet: what follows is markup.
+            format!("<svg><style/></svg><p{many}>"),
         ] {
             assert!(
                 pathological(&page).is_some(),

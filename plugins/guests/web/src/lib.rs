@@ -29,8 +29,10 @@ const MAX_LENGTH: usize = 100_000;
 const MAX_REDIRECTS: usize = 5;
 
 /// The most HTML converted to Markdown, in bytes (a page past it is converted up to here, and
-/// said so): the conversion's time grows with it (about 10 ms a MB natively).
-const MAX_CONVERTED: usize = 2 << 20;
+/// said so): the host's bound on a response body, so every page arrives whole — a script of
+/// megabytes in its head (a framework's data) leaves the text after it to be read. The
+/// conversion takes ~10 ms a MB natively, its memory the page's and the output's.
+const MAX_CONVERTED: usize = 8 << 20;
 
 /// The longest title shown, in characters.
 const MAX_TITLE: usize = 300;
@@ -137,12 +139,7 @@ fn title(html: &str) -> Option<String> {
     let open = lower.find("<title")?;
     let start = open + lower[open..].find('>')? + 1;
     let end = start + lower[start..].find("</title")?;
-    let text = html[start..end]
-        .replace("&amp;", "&")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'");
+    let text = markdown::decode(&html[start..end]);
     let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if text.chars().count() > MAX_TITLE {
         text = text.chars().take(MAX_TITLE).collect::<String>() + "…";
@@ -343,6 +340,11 @@ fn page(url: &str, raw: bool) -> Result<Page, String> {
                         "its Markdown passed {} bytes; the rest of the page was not converted (`raw` reads the whole source)",
                         markdown::MAX_OUTPUT
                     ));
+                }
+                if converted.text.is_empty() && !source.trim().is_empty() {
+                    notes.push(
+                        "the page has no text outside its scripts, styles and navigation: it is probably built by JavaScript in the browser (`raw` shows its source)".to_owned(),
+                    );
                 }
                 converted.text
             }

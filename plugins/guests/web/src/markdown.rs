@@ -196,6 +196,14 @@ struct Tag {
     src: Option<String>,
     alt: Option<String>,
     class: Option<String>,
+    /// `type` (an `<input>`'s).
+    kind: Option<String>,
+    /// `start` (an `<ol>`'s first number).
+    start: Option<String>,
+    /// `checked` is present (a checkbox's).
+    checked: bool,
+    /// It ended with `/>` (honoured for SVG and MathML, whose elements may be empty).
+    self_closing: bool,
 }
 
 impl Tag {
@@ -206,6 +214,10 @@ impl Tag {
         self.src = None;
         self.alt = None;
         self.class = None;
+        self.kind = None;
+        self.start = None;
+        self.checked = false;
+        self.self_closing = false;
     }
 
     /// The value of the attribute just named (the first of duplicates counts, as in HTML).
@@ -215,6 +227,8 @@ impl Tag {
             b"src" => &mut self.src,
             b"alt" => &mut self.alt,
             b"class" => &mut self.class,
+            b"type" => &mut self.kind,
+            b"start" => &mut self.start,
             _ => return,
         };
         if slot.is_none() {
@@ -253,6 +267,9 @@ struct Writer {
     /// A `<pre>`'s opening fence not written yet, with its language: written with its first
     /// text.
     fence: Option<String>,
+    /// The state the tokenizer reads the content of the start tag just read in, when it is
+    /// text (`html5gum::naive_next_state`; not for `<style/>` inside SVG, which is empty).
+    switch: Option<html5gum::State>,
     tag: Tag,
 }
 
@@ -273,6 +290,7 @@ impl Writer {
             pending_block: None,
             flushes: 0,
             fence: None,
+            switch: None,
             tag: Tag::default(),
         }
     }
@@ -287,6 +305,11 @@ impl Writer {
 
     fn in_cell(&self) -> bool {
         self.cells > 0
+    }
+
+    /// Inside inline code (`<code>`, `<kbd>`…), where markup writes no markers.
+    fn in_code(&self) -> bool {
+        self.inside(|o| matches!(o, Open::Span("`", _)))
     }
 
     /// Whether [`MAX_OUTPUT`] is reached: nothing more is written but the ends of what is open.
@@ -617,9 +640,13 @@ impl Writer {
             CallbackEvent::AttributeName { name } => {
                 self.tag.attribute.clear();
                 self.tag.attribute.extend_from_slice(name);
+                self.tag.checked |= name == b"checked";
             }
             CallbackEvent::AttributeValue { value } => self.tag.value(value),
-            CallbackEvent::CloseStartTag { .. } => self.start(),
+            CallbackEvent::CloseStartTag { self_closing } => {
+                self.tag.self_closing = self_closing;
+                self.start();
+            }
             CallbackEvent::EndTag { name } => self.end(name),
             CallbackEvent::String { value } => {
                 if value.iter().any(|b| !b.is_ascii_whitespace()) {
@@ -659,12 +686,31 @@ pub(crate) fn convert(html: &str) -> Converted {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let mut writer = Writer::new(html.len() / 2);
     {
-        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
+        // A start tag whose content is text (a script's, a style's) hands the tokenizer the
+        // state to read it in.
+        let emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
             writer.event(event);
-            None::<()>
+            writer.switch.take()
         });
-        emitter.naively_switch_states(true);
-        for _ in Tokenizer::new_with_emitter(html, emitter) {}
+        let mut tokenizer = Tokenizer::new_with_emitter(html, emitter);
+        while let Some(Ok(state)) = tokenizer.next() {
+            tokenizer.set_state(state);
+        }
     }
     writer.finish()
+}
+
+/// `text` — an element's text as the page has it, a `<title>`'s — with its character
+/// references decoded as the tokenizer reads a title (RCDATA: no tags inside).
+pub(crate) fn decode(text: &str) -> String {
+    let mut tokenizer = Tokenizer::new(text);
+    // With no start tag before, no end tag ends the text.
+    tokenizer.set_state(html5gum::State::RcData);
+    let mut out = String::with_capacity(text.len());
+    for token in tokenizer {
+        if let Ok(html5gum::Token::String(s)) = token {
+            out.push_str(&String::from_utf8_lossy(&s.value.0));
+        }
+    }
+    out
 }

@@ -12,8 +12,16 @@ impl Writer {
         if !HEAD_CONTENT.contains(&name) {
             self.leave_head(name == b"body");
         }
+        // `<svg/>`, `<math/>` and the empty elements inside them are empty (foreign content
+        // honours `/>`; HTML's own elements do not).
+        let empty = tag.self_closing && (name == b"svg" || name == b"math" || self.skipping > 0);
+        if !empty {
+            self.switch = html5gum::naive_next_state(name);
+        }
         if let Some(skipped) = SKIPPED.iter().find(|s| **s == name) {
-            self.push(Open::Skipped(skipped));
+            if !empty {
+                self.push(Open::Skipped(skipped));
+            }
         } else if self.skipping > 0 || self.full() {
             // Inside a skipped element only nested skipped elements are tracked; once the
             // output is full, nothing more is opened (a marker not written is not closed).
@@ -48,6 +56,15 @@ impl Writer {
                 self.trailing = 0;
                 self.break_lines(2);
             }
+            // A task list's box.
+            b"input"
+                if tag
+                    .kind
+                    .as_deref()
+                    .is_some_and(|k| k.eq_ignore_ascii_case("checkbox")) =>
+            {
+                self.content(if tag.checked { "[x]" } else { "[ ]" });
+            }
             b"img" => {
                 let alt = tag.alt.as_deref().map(str::trim).unwrap_or_default();
                 if alt.is_empty() {
@@ -73,6 +90,10 @@ impl Writer {
             let marked = self.pend(&format!("{} ", &"######"[..level]), true);
             self.push(Open::Heading(marked));
         } else if let Some(marker) = span_marker(name) {
+            if self.in_code() {
+                // Inside code, markup is not Markdown: `<code>let <b>x</b></code>`.
+                return;
+            }
             if self.in_pre() {
                 // Preformatted text has no emphasis; `<pre><code class="language-rust">`
                 // names the fence's language.
@@ -92,7 +113,8 @@ impl Writer {
                 b"ul" | b"menu" | b"ol" => {
                     let nested = self.inside(|o| matches!(o, Open::Item(..)));
                     self.break_lines(if nested { 1 } else { 2 });
-                    self.push(Open::List((name == b"ol").then_some(1)));
+                    let first = tag.start.as_deref().and_then(|s| s.trim().parse().ok());
+                    self.push(Open::List((name == b"ol").then(|| first.unwrap_or(1))));
                 }
                 b"li" => self.item(),
                 b"blockquote" => {
@@ -103,6 +125,8 @@ impl Writer {
                     let marked = self.pend("> ", false);
                     self.push(Open::Quote(marked));
                 }
+                // A code block cannot sit in a pipe table's row: its text joins the cell.
+                b"pre" if self.in_cell() => self.space = true,
                 b"pre" => {
                     self.break_lines(2);
                     self.fence = Some(language(tag.class.as_deref()).unwrap_or("").to_owned());
@@ -154,7 +178,9 @@ impl Writer {
             .href
             .as_deref()
             .map(str::trim)
-            .filter(|h| !h.is_empty() && !h.starts_with("javascript:") && !self.in_pre())
+            .filter(|h| {
+                !h.is_empty() && !h.starts_with("javascript:") && !self.in_pre() && !self.in_code()
+            })
             .map(str::to_owned);
         let marked = self.pend(if href.is_some() { "[" } else { "" }, false);
         self.push(Open::Link(href, marked));

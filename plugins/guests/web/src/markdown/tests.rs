@@ -209,3 +209,46 @@ fn tag_soup_never_panics() {
         let _ = convert(&html);
     }
 }
+
+#[test]
+fn an_empty_svg_or_math_element_hides_nothing_after_it() {
+    assert_eq!(
+        md("<p>Icon <svg class=i width=12 /> then text</p><h2>After</h2>"),
+        "Icon then text\n\n## After"
+    );
+    assert_eq!(
+        md("<svg viewBox=\"0 0 1 1\"><title/><style/><path d=\"M0\"/><script/></svg><p>after"),
+        "after"
+    );
+    assert_eq!(md("<p>x <math display=inline /> y"), "x y");
+    // HTML's own elements ignore `/>`: a `<script/>` still opens a script.
+    assert_eq!(md("<script/>hidden();</script><p>shown"), "shown");
+}
+
+#[test]
+fn code_task_lists_and_numbered_lists_keep_what_they_mean() {
+    assert_eq!(
+        md("<code>let <b>x</b> = <a href=\"/r\">Ref</a>;</code>"),
+        "`let x = Ref;`"
+    );
+    assert_eq!(
+        md(
+            "<ul><li><input type=checkbox checked disabled> done<li><input type=\"CHECKBOX\"> todo</ul>"
+        ),
+        "- [x] done\n- [ ] todo"
+    );
+    assert_eq!(md("<ol start=4><li>four<li>five</ol>"), "4. four\n5. five");
+    // A code block in a table cell joins the cell's text instead of splitting the row.
+    assert_eq!(
+        md("<table><tr><td>a<pre><code>x || y\nz</code></pre></td><td>b</td></tr></table>"),
+        "| a `x \\|\\| y z` | b |\n| --- | --- |"
+    );
+}
+
+#[test]
+fn a_title_is_decoded_as_the_tokenizer_reads_one() {
+    assert_eq!(
+        super::decode("Vec in std::vec &#8211; Rust &middot; Jane&#x27;s &amp; <b>"),
+        "Vec in std::vec – Rust · Jane's & <b>"
+    );
+}
