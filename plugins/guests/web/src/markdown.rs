@@ -120,6 +120,9 @@ struct Marked {
 enum Open {
     /// A skipped element (its name is in [`SKIPPED`]): nothing inside it is shown.
     Skipped(&'static [u8]),
+    /// An element marked as not shown (`hidden`, `aria-hidden="true"`,
+    /// `role="navigation"`), by its name: nothing inside it is shown either.
+    Hidden(Vec<u8>),
     /// `<ul>` (`None`) or `<ol>` (`Some(next number)`).
     List(Option<u64>),
     /// A list item: the width of its marker, by which its continuation lines are indented.
@@ -147,6 +150,7 @@ impl Open {
     fn closed_by(&self, name: &[u8]) -> bool {
         match *self {
             Open::Skipped(tag) | Open::Inert(tag) => tag == name,
+            Open::Hidden(ref tag) => tag == name,
             Open::List(None) => name == b"ul" || name == b"menu",
             Open::List(Some(_)) => name == b"ol",
             Open::Item(..) => name == b"li",
@@ -204,6 +208,8 @@ struct Tag {
     checked: bool,
     /// It ended with `/>` (honoured for SVG and MathML, whose elements may be empty).
     self_closing: bool,
+    /// It is not shown: `hidden`, `aria-hidden="true"`, or `role="navigation"`.
+    hidden: bool,
 }
 
 impl Tag {
@@ -218,11 +224,20 @@ impl Tag {
         self.start = None;
         self.checked = false;
         self.self_closing = false;
+        self.hidden = false;
     }
 
     /// The value of the attribute just named (the first of duplicates counts, as in HTML).
     fn value(&mut self, value: &[u8]) {
         let slot = match self.attribute.as_slice() {
+            b"aria-hidden" => {
+                self.hidden |= value.eq_ignore_ascii_case(b"true");
+                return;
+            }
+            b"role" => {
+                self.hidden |= value.eq_ignore_ascii_case(b"navigation");
+                return;
+            }
             b"href" => &mut self.href,
             b"src" => &mut self.src,
             b"alt" => &mut self.alt,
@@ -497,7 +512,7 @@ impl Writer {
             return;
         }
         match open {
-            Open::Skipped(_) => self.skipping += 1,
+            Open::Skipped(_) | Open::Hidden(_) => self.skipping += 1,
             Open::Pre => self.pres += 1,
             Open::Cell => self.cells += 1,
             _ => {}
@@ -511,7 +526,7 @@ impl Writer {
             return;
         };
         match open {
-            Open::Skipped(_) => self.skipping -= 1,
+            Open::Skipped(_) | Open::Hidden(_) => self.skipping -= 1,
             Open::List(_) => {
                 let nested = self.inside(|o| matches!(o, Open::Item(..)));
                 self.break_lines(if nested { 1 } else { 2 });
@@ -641,6 +656,7 @@ impl Writer {
                 self.tag.attribute.clear();
                 self.tag.attribute.extend_from_slice(name);
                 self.tag.checked |= name == b"checked";
+                self.tag.hidden |= name == b"hidden";
             }
             CallbackEvent::AttributeValue { value } => self.tag.value(value),
             CallbackEvent::CloseStartTag { self_closing } => {

@@ -4,6 +4,31 @@ use super::{
     BLOCKS, HEAD_CONTENT, Open, SKIPPED, Tag, VOID, Writer, heading_level, language, span_marker,
 };
 
+/// Elements whose end tag may be left out (HTML ends them at the next of their kind or a
+/// block): one marked hidden is not hidden here, or a missing end tag would hide the rest.
+const IMPLIED_END: &[&[u8]] = &[
+    b"p",
+    b"li",
+    b"dt",
+    b"dd",
+    b"tr",
+    b"td",
+    b"th",
+    b"option",
+    b"optgroup",
+    b"thead",
+    b"tbody",
+    b"tfoot",
+    b"colgroup",
+    b"caption",
+    b"rb",
+    b"rt",
+    b"rp",
+    b"html",
+    b"head",
+    b"body",
+];
+
 impl Writer {
     /// The start tag just read ([`Writer::tag`]).
     pub(super) fn start(&mut self) {
@@ -22,6 +47,8 @@ impl Writer {
             if !empty {
                 self.push(Open::Skipped(skipped));
             }
+        } else if tag.hidden && !empty && !VOID.contains(&name) && !IMPLIED_END.contains(&name) {
+            self.push(Open::Hidden(name.to_vec()));
         } else if self.skipping > 0 || self.full() {
             // Inside a skipped element only nested skipped elements are tracked; once the
             // output is full, nothing more is opened (a marker not written is not closed).
@@ -266,7 +293,7 @@ impl Writer {
         let skipping = self.skipping > 0;
         let found = self.nearest(
             |o| o.closed_by(name),
-            |o| skipping && matches!(o, Open::Skipped(_)),
+            |o| skipping && matches!(o, Open::Skipped(_) | Open::Hidden(_)),
         );
         if let Some(at) = found {
             self.close_to(at);

@@ -252,3 +252,18 @@ fn a_title_is_decoded_as_the_tokenizer_reads_one() {
         "Vec in std::vec – Rust · Jane's & <b>"
     );
 }
+
+#[test]
+fn what_the_page_does_not_show_is_not_written() {
+    let html = concat!(
+        "<h2><a aria-hidden=\"true\" href=\"#x\"><svg/></a>Examples</h2>",
+        "<div role=navigation><ul><li>Index</ul></div><div hidden>Can't do that</div>",
+        "<p>Shown <span aria-hidden=true>§</span>here</p>",
+        // A paragraph's end tag may be left out: one marked hidden is shown, not the rest hid.
+        "<p hidden>A paragraph left open is shown<p>and so is the rest",
+    );
+    assert_eq!(
+        md(html),
+        "## Examples\n\nShown here\n\nA paragraph left open is shown\n\nand so is the rest"
+    );
+}
