@@ -378,9 +378,39 @@ fn window(text: &str, offset: usize, length: usize) -> (&str, usize, Option<usiz
             .map_or(text.len(), |(i, _)| i)
     };
     let start = offset.min(total);
-    let end = (start + length).min(total);
+    let mut end = (start + length).min(total);
+    if end < total {
+        // A window that does not reach the end ends on a line break in its last fifth, when
+        // it has one: the next starts on a line of its own (a heading, a fence, an item), not
+        // in the middle of a word.
+        let shown = &text[byte(start)..byte(end)];
+        if let Some(at) = shown.rfind('\n') {
+            let kept = shown[..=at].chars().count();
+            if kept >= length - length / 5 {
+                end = start + kept;
+            }
+        }
+    }
     let next = (end < total).then_some(end);
     (&text[byte(start)..byte(end)], total, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::window;
+
+    #[test]
+    fn a_window_ends_on_a_line_break_near_its_end() {
+        let text = "# Title\n\nA first paragraph.\n\n## Next\nmore text";
+        // 30 characters would cut `## Next`; its last fifth holds the break before it.
+        let (shown, total, next) = window(text, 0, 30);
+        assert_eq!(shown, "# Title\n\nA first paragraph.\n\n");
+        assert_eq!((total, next), (text.chars().count(), Some(29)));
+        assert!(window(text, 29, 100).0.starts_with("## Next"));
+        // No break near the end: cut where asked; the last window as it is.
+        assert_eq!(window(text, 0, 12).0, "# Title\n\nA f");
+        assert_eq!(window(text, 40, 100), ("e text", 46, None));
+    }
 }
 
 fn run(args: Args) -> ToolOutput {
