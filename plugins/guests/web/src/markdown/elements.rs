@@ -29,6 +29,20 @@ const IMPLIED_END: &[&[u8]] = &[
     b"body",
 ];
 
+/// Whether a link's classes say it is a heading's link to itself (`§`, `¶`, `#`), which
+/// documentation generators add: rustdoc's `doc-anchor`, Sphinx's `headerlink`, the
+/// `anchor`, `heading-anchor` and `header-anchor` of static site generators.
+fn self_link(class: Option<&str>) -> bool {
+    class.is_some_and(|c| {
+        c.split_whitespace().any(|c| {
+            matches!(
+                c,
+                "doc-anchor" | "headerlink" | "anchor" | "heading-anchor" | "header-anchor"
+            )
+        })
+    })
+}
+
 impl Writer {
     /// The start tag just read ([`Writer::tag`]).
     pub(super) fn start(&mut self) {
@@ -47,7 +61,11 @@ impl Writer {
             if !empty {
                 self.push(Open::Skipped(skipped));
             }
-        } else if tag.hidden && !empty && !VOID.contains(&name) && !IMPLIED_END.contains(&name) {
+        } else if (tag.hidden || name == b"a" && self_link(tag.class.as_deref()))
+            && !empty
+            && !VOID.contains(&name)
+            && !IMPLIED_END.contains(&name)
+        {
             self.push(Open::Hidden(name.to_vec()));
         } else if self.skipping > 0 || self.full() {
             // Inside a skipped element only nested skipped elements are tracked; once the

@@ -259,11 +259,13 @@ fn what_the_page_does_not_show_is_not_written() {
         "<h2><a aria-hidden=\"true\" href=\"#x\"><svg/></a>Examples</h2>",
         "<div role=navigation><ul><li>Index</ul></div><div hidden>Can't do that</div>",
         "<p>Shown <span aria-hidden=true>§</span>here</p>",
+        "<h2 id=i>Implementations<a href=\"#i\" class=\"doc-anchor\">§</a></h2>",
+        "<h3>json<a class=headerlink href=\"#json\">¶</a></h3>",
         // A paragraph's end tag may be left out: one marked hidden is shown, not the rest hid.
         "<p hidden>A paragraph left open is shown<p>and so is the rest",
     );
     assert_eq!(
         md(html),
-        "## Examples\n\nShown here\n\nA paragraph left open is shown\n\nand so is the rest"
+        "## Examples\n\nShown here\n\n## Implementations\n\n### json\n\nA paragraph left open is shown\n\nand so is the rest"
     );
 }
