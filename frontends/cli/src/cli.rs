@@ -4,6 +4,7 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::commands::acp::{ACP_AFTER_HELP, AcpArgs};
 use crate::commands::auth::{AUTH_AFTER_HELP, AuthArgs};
 use crate::commands::completions::{COMPLETIONS_AFTER_HELP, CompletionsArgs};
 use crate::commands::config::{CONFIG_AFTER_HELP, ConfigArgs};
@@ -105,6 +106,7 @@ impl Command {
             Self::Diff(_) => "diff",
             Self::Rpc(_) => "rpc",
             Self::Mcp(_) => "mcp",
+            Self::Acp(_) => "acp",
             Self::Docs(_) => "docs",
             Self::Config(_) => "config",
             Self::Sessions(_) => "sessions",
@@ -214,6 +216,11 @@ pub(crate) enum Command {
     /// its tools with durable effects, sessions as resources, an agent turn as a tool.
     #[command(after_help = MCP_AFTER_HELP)]
     Mcp(McpArgs),
+    /// Serve the Agent Client Protocol over stdin and stdout for an editor that spawns Smith
+    /// (Zed, JetBrains, Neovim, Emacs): sessions, prompts with streamed updates, permission
+    /// requests, modes.
+    #[command(after_help = ACP_AFTER_HELP)]
+    Acp(AcpArgs),
     /// Read Smith's documentation, offline: list, search and get documents.
     #[command(after_help = DOCS_AFTER_HELP)]
     Docs(DocsArgs),

@@ -148,6 +148,11 @@ pub fn main() -> ExitCode {
             interrupt::install();
             commands::mcp::run(args, &cli.global)
         }
+        Some(cli::Command::Acp(args)) => {
+            smith_store::holder::set_frontend("acp");
+            interrupt::install();
+            commands::acp::run(&args, &cli.global)
+        }
         Some(cli::Command::Docs(args)) => docs::run(args),
         Some(cli::Command::Config(args)) => config::run(args, &cli.global),
         Some(cli::Command::Tools(args)) => tools::run(args, &cli.global),
@@ -190,6 +195,7 @@ fn carry_model_down(cli: &mut cli::Cli) {
             }
         },
         Some(cli::Command::Rpc(a)) => &mut a.model,
+        Some(cli::Command::Acp(a)) => &mut a.model,
         _ => {
             cli.tui.model = Some(model);
             return;

@@ -1,6 +1,7 @@
 //! One module per command, each with its clap arguments beside the code that runs it
 //! (`smith_app` builds the runtime; these modules parse, print and choose exit statuses).
 
+pub(crate) mod acp;
 pub(crate) mod auth;
 pub(crate) mod completions;
 pub(crate) mod config;

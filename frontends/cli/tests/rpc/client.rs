@@ -38,6 +38,19 @@ impl Client {
         Self::spawn(env, "rpc", args, env.root.path(), true)
     }
 
+    /// Start `smith SUBCOMMAND ARGS` in `dir`, reading its first `lines` lines of output,
+    /// then nothing more until [`Client::resume`]: a client that stops reading.
+    #[allow(dead_code)] // the acp tests use it
+    pub fn start_subcommand_pausing(
+        env: &Env,
+        subcommand: &'static str,
+        args: &[&str],
+        dir: &std::path::Path,
+        lines: usize,
+    ) -> Self {
+        Self::spawn_reading(env, subcommand, args, dir, Some(lines))
+    }
+
     /// Start reading the output of a client started paused.
     pub fn resume(&mut self) {
         if let Some(r) = self.resume.take() {
@@ -68,6 +81,17 @@ impl Client {
         dir: &std::path::Path,
         paused: bool,
     ) -> Self {
+        Self::spawn_reading(env, subcommand, args, dir, paused.then_some(0))
+    }
+
+    /// `pause_after`: read that many lines, then wait for [`Client::resume`].
+    fn spawn_reading(
+        env: &Env,
+        subcommand: &'static str,
+        args: &[&str],
+        dir: &std::path::Path,
+        pause_after: Option<usize>,
+    ) -> Self {
         let mut all = vec![subcommand];
         all.extend_from_slice(args);
         let mut child = env
@@ -82,10 +106,10 @@ impl Client {
         let (tx, rx) = mpsc::channel();
         let (resume, resumed) = mpsc::channel::<()>();
         std::thread::spawn(move || {
-            if paused && resumed.recv().is_err() {
-                return;
-            }
-            for line in BufReader::new(stdout).lines() {
+            for (n, line) in BufReader::new(stdout).lines().enumerate() {
+                if pause_after == Some(n) && resumed.recv().is_err() {
+                    return;
+                }
                 let Ok(line) = line else { break };
                 let value = serde_json::from_str(&line).unwrap_or(Value::String(line));
                 if tx.send(value).is_err() {
@@ -101,7 +125,7 @@ impl Client {
             next_id: 0,
             lines: Vec::new(),
             cursor: 0,
-            resume: paused.then_some(resume),
+            resume: pause_after.is_some().then_some(resume),
         }
     }
 

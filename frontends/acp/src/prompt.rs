@@ -1,0 +1,352 @@
+//! `session/prompt` and `session/cancel`: a prompt's content as Smith's prompt, the turn on the
+//! session's runner, its intents as `session/update` notifications, and its questions as
+//! `session/request_permission` requests answered through the session's inbox.
+
+use std::sync::Arc;
+
+use agent_client_protocol_schema::v1::{
+    CancelNotification, ContentBlock, EmbeddedResourceResource, PermissionOption,
+    PermissionOptionKind, PromptRequest, PromptResponse, RequestPermissionOutcome,
+    RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolCallUpdateFields,
+};
+use serde_json::{Map, Value};
+use smith::{Answer, Cancel, Question};
+use smith_app::prompt::Prompt;
+use smith_app::runner::{Inbox, RunnerError, Submission};
+use smith_render_jsonrpc::ErrorObject;
+use smith_render_jsonrpc::message::{INTERNAL_ERROR, INVALID_REQUEST};
+use smith_ui_intents::{Delivery, Intent, IntentSink};
+
+use crate::server::{Server, invalid_params, lock, parse, to_value, update};
+use crate::sessions::{self, Slot};
+
+/// The text of a `file://` URI's path, percent-decoded; `None` for another scheme.
+fn file_path(uri: &str) -> Option<String> {
+    let rest = uri.strip_prefix("file://")?;
+    let mut out = Vec::with_capacity(rest.len());
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = rest.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A prompt's content blocks as Smith's prompt: text in order, a resource link named by its
+/// path (a `file://` link) or URI, an embedded text resource inline with its URI, images
+/// attached.
+///
+/// # Errors
+/// Invalid params naming the block: audio, a binary resource that is not an image, an image
+/// of a type models do not take.
+fn content(blocks: &[ContentBlock]) -> Result<Prompt, ErrorObject> {
+    let mut prompt = Prompt::literal(String::new());
+    let mut push = |text: &str| {
+        if !prompt.text.is_empty() && !prompt.text.ends_with('\n') {
+            prompt.text.push('\n');
+        }
+        prompt.text.push_str(text);
+    };
+    let mut images = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            ContentBlock::Text(t) => push(&t.text),
+            ContentBlock::ResourceLink(link) => {
+                let place = file_path(&link.uri).unwrap_or_else(|| link.uri.clone());
+                push(&format!("[{}]({place})", link.name));
+            }
+            ContentBlock::Resource(resource) => match &resource.resource {
+                EmbeddedResourceResource::TextResourceContents(r) => {
+                    let place = file_path(&r.uri).unwrap_or_else(|| r.uri.clone());
+                    push(&format!("Contents of {place}:\n````\n{}\n````", r.text));
+                }
+                EmbeddedResourceResource::BlobResourceContents(r) => {
+                    let image = r
+                        .mime_type
+                        .as_deref()
+                        .filter(|m| smith::Image::MEDIA_TYPES.contains(m));
+                    match image {
+                        Some(m) => images.push(smith::Image {
+                            media_type: m.to_owned(),
+                            data: r.blob.clone(),
+                        }),
+                        None => {
+                            return Err(invalid_params(
+                                &format!("prompt[{i}]"),
+                                &format!(
+                                    "text, a resource link, a text resource or an image: the binary resource {} is none (attach it as a resource link instead)",
+                                    r.uri
+                                ),
+                            ));
+                        }
+                    }
+                }
+                _ => {
+                    return Err(invalid_params(
+                        &format!("prompt[{i}]"),
+                        "a text or blob resource",
+                    ));
+                }
+            },
+            ContentBlock::Image(image) => {
+                if !smith::Image::MEDIA_TYPES.contains(&image.mime_type.as_str()) {
+                    return Err(invalid_params(
+                        &format!("prompt[{i}].mimeType"),
+                        &format!(
+                            "one of {} (got {:?})",
+                            smith::Image::MEDIA_TYPES.join(", "),
+                            image.mime_type
+                        ),
+                    ));
+                }
+                images.push(smith::Image {
+                    media_type: image.mime_type.clone(),
+                    data: image.data.clone(),
+                });
+            }
+            _ => {
+                return Err(invalid_params(
+                    &format!("prompt[{i}]"),
+                    "text, an image, a resource link or a resource (audio is not taken: the agent's initialize answer says `audio: false`)",
+                ));
+            }
+        }
+    }
+    prompt.images = images;
+    Ok(prompt)
+}
+
+/// A turn's sink: updates to the client, questions as permission requests.
+struct TurnSink<'a> {
+    server: &'a Arc<Server>,
+    slot: &'a Arc<Slot>,
+}
+
+impl TurnSink<'_> {
+    /// Put question `request_id` to the client as a permission request for the running call.
+    fn ask(&self, request_id: String, question: &Question) -> Delivery {
+        let options: Vec<PermissionOption> = match question {
+            Question::Select { options, .. } => options
+                .iter()
+                .enumerate()
+                .map(|(i, label)| PermissionOption::new(i.to_string(), label.clone(), kind(label)))
+                .collect(),
+            Question::Confirm { .. } => vec![
+                PermissionOption::new("yes", "Yes", PermissionOptionKind::AllowOnce),
+                PermissionOption::new("no", "No", PermissionOptionKind::RejectOnce),
+            ],
+            Question::Input { .. } => {
+                return Delivery::Refused {
+                    reason: "smith acp cannot ask for text: ACP v1 has no request for it"
+                        .to_owned(),
+                };
+            }
+        };
+        let running = lock(&self.slot.updates)
+            .running_call()
+            .map(|(id, _)| id.to_owned());
+        let fields = ToolCallUpdateFields::new();
+        let call = match running {
+            Some(id) => ToolCallUpdate::new(id, fields),
+            // A question outside a tool call: a call of its own, titled by the question.
+            None => ToolCallUpdate::new(
+                format!("question-{request_id}"),
+                fields.title(question.prompt().to_owned()),
+            ),
+        };
+        let request = RequestPermissionRequest::new(self.slot.id.to_string(), call, options);
+        let Ok(params) = to_value(&request) else {
+            return Delivery::Refused {
+                reason: "the permission request could not be encoded".to_owned(),
+            };
+        };
+        let inbox = self.slot.inbox.clone();
+        let confirm = matches!(question, Question::Confirm { .. });
+        self.server.request(
+            "session/request_permission",
+            params,
+            Box::new(move |outcome| settle(&inbox, &request_id, confirm, outcome)),
+        );
+        Delivery::Shown
+    }
+}
+
+/// The kind of a permission option by its label: `Deny`/`Reject…` reject, `…always…` for
+/// good, anything else allows once.
+fn kind(label: &str) -> PermissionOptionKind {
+    let l = label.to_lowercase();
+    let always = l.contains("always");
+    match (
+        l.starts_with("deny") || l.starts_with("reject") || l == "no",
+        always,
+    ) {
+        (true, true) => PermissionOptionKind::RejectAlways,
+        (true, false) => PermissionOptionKind::RejectOnce,
+        (false, true) => PermissionOptionKind::AllowAlways,
+        (false, false) => PermissionOptionKind::AllowOnce,
+    }
+}
+
+/// Answer question `request_id` from the client's response to its permission request.
+fn settle(inbox: &Inbox, request_id: &str, confirm: bool, outcome: Result<Value, ErrorObject>) {
+    let answer = outcome
+        .map_err(|e| {
+            format!(
+                "the editor answered the permission request with an error: {}",
+                e.message
+            )
+        })
+        .and_then(|v| {
+            serde_json::from_value::<RequestPermissionResponse>(v).map_err(|e| {
+                format!("the editor's answer to the permission request is malformed: {e}")
+            })
+        })
+        .and_then(|r| match r.outcome {
+            RequestPermissionOutcome::Selected(s) => {
+                let id = s.option_id.0.to_string();
+                match (confirm, id.as_str()) {
+                    (true, "yes") => Ok(Answer::Confirm(true)),
+                    (true, "no") => Ok(Answer::Confirm(false)),
+                    (false, n) => n.parse::<u32>().map(Answer::Select).map_err(|_| {
+                        format!("the editor chose option {id:?}, which was not offered")
+                    }),
+                    (true, _) => Err(format!(
+                        "the editor chose option {id:?}, which was not offered"
+                    )),
+                }
+            }
+            _ => Err("the editor cancelled the permission request".to_owned()),
+        });
+    // The call may have ended meanwhile (cancelled): then nothing waits, and nothing is owed.
+    let _ = match answer {
+        Ok(a) => inbox.answer(request_id, a),
+        Err(why) => inbox.refuse(request_id, &why),
+    };
+}
+
+impl IntentSink for TurnSink<'_> {
+    fn emit(&mut self, intent: Intent) -> Delivery {
+        match intent {
+            Intent::ConfirmRequest {
+                request_id,
+                prompt,
+                default,
+            } => self.ask(request_id, &Question::Confirm { prompt, default }),
+            Intent::SelectRequest {
+                request_id,
+                prompt,
+                options,
+            } => self.ask(request_id, &Question::Select { prompt, options }),
+            Intent::InputRequest {
+                request_id,
+                prompt,
+                secret,
+            } => self.ask(request_id, &Question::Input { prompt, secret }),
+            other => {
+                let behind = self.server.behind();
+                let updates = lock(&self.slot.updates).update(&other, behind);
+                for u in updates {
+                    self.server
+                        .notify("session/update", update(self.slot.id, u));
+                }
+                Delivery::Shown
+            }
+        }
+    }
+}
+
+/// `session/prompt`: the turn, answered with its stop reason when it settles.
+pub(crate) fn prompt(
+    server: &Arc<Server>,
+    params: Map<String, Value>,
+) -> Result<Value, ErrorObject> {
+    let request: PromptRequest = parse("session/prompt", params)?;
+    let slot = sessions::slot(server, &request.session_id.0)?;
+    let prompt = content(&request.prompt)?;
+    let cancel = {
+        let mut running = lock(&slot.running);
+        if running.is_some() {
+            return Err(ErrorObject::new(
+                INVALID_REQUEST,
+                format!(
+                    "session {} is already running a prompt: wait for its answer, or send `session/cancel` first; nothing was done",
+                    slot.id
+                ),
+            ));
+        }
+        let cancel = Cancel::new();
+        *running = Some(cancel.clone());
+        cancel
+    };
+    let ran = run(server, &slot, prompt, &cancel);
+    *lock(&slot.running) = None;
+    let end = ran?;
+    match smith_render_acp::stop_reason(end.stop_reason) {
+        Some(reason) => to_value(&PromptResponse::new(reason)),
+        None => Err(ErrorObject::new(
+            INTERNAL_ERROR,
+            match end.error {
+                Some(e) => format!("the turn failed: {e}"),
+                None => "the turn failed".to_owned(),
+            },
+        )),
+    }
+}
+
+fn run(
+    server: &Arc<Server>,
+    slot: &Arc<Slot>,
+    prompt: Prompt,
+    cancel: &Cancel,
+) -> Result<smith_app::runner::TurnEnd, ErrorObject> {
+    let refused = |e: RunnerError| match e {
+        RunnerError::EmptyInput => invalid_params("prompt", "content with some text or an image"),
+        other => ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {other}")),
+    };
+    let selection = sessions::selection(server, slot)
+        .map_err(|why| ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {why}")))?;
+    let spec = smith_app::RunSpec {
+        selection,
+        thinking: sessions::thinking(server, slot),
+        script: server.script(),
+    };
+    let mut guard = lock(&slot.runner);
+    let Some(runner) = guard.as_mut() else {
+        return Err(ErrorObject::new(
+            INTERNAL_ERROR,
+            "no turn was run: the session was closed",
+        ));
+    };
+    runner.prepare(spec).map_err(refused)?;
+    let mut sink = TurnSink { server, slot };
+    runner
+        .submit(
+            Submission {
+                prompt,
+                ..Submission::default()
+            },
+            &mut sink,
+            cancel,
+        )
+        .map_err(refused)
+}
+
+/// `session/cancel`: cancel the session's running prompt (nothing when none runs).
+pub(crate) fn cancel(server: &Server, params: &Map<String, Value>) {
+    match parse::<CancelNotification>("session/cancel", params.clone()) {
+        Ok(n) => match sessions::slot(server, &n.session_id.0) {
+            Ok(slot) => slot.cancel(),
+            Err(e) => server.diagnose(&format!("session/cancel ignored: {}", e.message)),
+        },
+        Err(e) => server.diagnose(&format!("session/cancel ignored: {}", e.message)),
+    }
+}

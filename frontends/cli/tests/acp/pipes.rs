@@ -1,0 +1,176 @@
+//! `smith acp` through raw lines: what a client library never sends (requests out of order,
+//! malformed content, responses nobody asked for, a 50 MB line), a second prompt while one
+//! runs, every declared method served, and a client that stops reading while a turn streams.
+
+use serde_json::{Value, json};
+
+use crate::client::{Client, all_protocol};
+use crate::common::Env;
+
+fn text(words: &str) -> Value {
+    json!([{"type": "text", "text": words}])
+}
+
+#[test]
+fn bad_input_gets_correlated_errors_and_the_agent_goes_on() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap();
+    let script = env.write(
+        "gated.kdl",
+        "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut c = Client::start_subcommand(
+        &env,
+        "acp",
+        &["-m", "scripted/acp", "--script", script.to_str().unwrap()],
+        &dir,
+    );
+    // Before initialize: refused, named.
+    let early = c.error("session/new", json!({"cwd": dir, "mcpServers": []}));
+    assert_eq!(early["code"], -32600, "{early}");
+    assert!(
+        early["message"]
+            .as_str()
+            .unwrap()
+            .contains("before `initialize`")
+    );
+    c.result(
+        "initialize",
+        json!({"protocolVersion": 1, "clientCapabilities": {}}),
+    );
+    let again = c.error("initialize", json!({"protocolVersion": 1}));
+    assert_eq!(again["code"], -32600);
+    // Every declared method is served: none is "method not found".
+    for served in smith_acp::decl::METHODS {
+        let r = c.call(served.method, json!({}));
+        assert_ne!(r["error"]["code"], -32601, "{}: {r}", served.method);
+    }
+    let unknown = c.error("session/fork", json!({}));
+    assert_eq!(unknown["code"], -32601);
+    assert_eq!(unknown["data"]["method"], "session/fork");
+    // A prompt for a session that is not open here.
+    let missing = c.error(
+        "session/prompt",
+        json!({"sessionId": "01a250d4-0000-7000-8000-000000000000", "prompt": text("hi")}),
+    );
+    assert_eq!(missing["code"], -32002, "{missing}");
+    let relative = c.error(
+        "session/new",
+        json!({"cwd": "relative/dir", "mcpServers": []}),
+    );
+    assert_eq!(relative["code"], -32602);
+    assert_eq!(relative["data"]["field"], "cwd");
+    let id = c.result("session/new", json!({"cwd": dir, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Malformed content blocks: an unknown type, audio (not taken).
+    let bogus = c.error(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": [{"type": "bogus"}]}),
+    );
+    assert_eq!(bogus["code"], -32602, "{bogus}");
+    let audio = c.error(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]}),
+    );
+    assert_eq!(audio["code"], -32602, "{audio}");
+    assert_eq!(audio["data"]["field"], "prompt[0]");
+    // A response to a request nobody sent is dropped; the agent goes on.
+    c.send_raw(r#"{"jsonrpc":"2.0","id":"smith-99","result":{"outcome":{"outcome":"cancelled"}}}"#);
+    // A line over the 16 MiB bound: skipped with an error, the agent alive.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":900,"method":"session/prompt","params":{{"sessionId":"{id}","prompt":[{{"type":"text","text":"{}"}}]}}}}"#,
+        "x".repeat(50 * 1024 * 1024)
+    );
+    c.send_raw(&huge);
+    let skipped = c.until(|l| l["id"].is_null() && l.get("error").is_some());
+    assert_eq!(skipped["error"]["code"], -32600, "{skipped}");
+    // A prompt held at the gate; a second one meanwhile is refused; cancel ends the first.
+    let first = c.request(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("wait")}),
+    );
+    c.until(|l| l["params"]["update"]["content"]["text"] == "before ");
+    let second = c.error(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("again")}),
+    );
+    assert_eq!(second["code"], -32600, "{second}");
+    let mode = c.error(
+        "session/set_mode",
+        json!({"sessionId": id, "modeId": "plan"}),
+    );
+    assert_eq!(mode["code"], -32600, "{mode}");
+    c.send_raw(
+        &json!({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": id}})
+            .to_string(),
+    );
+    let answer = c.response(first);
+    assert_eq!(answer["result"]["stopReason"], "cancelled", "{answer}");
+    // The session takes the next prompt's errors as before: the agent is alive.
+    let unknown_mode = c.error(
+        "session/set_mode",
+        json!({"sessionId": id, "modeId": "yolo"}),
+    );
+    assert_eq!(unknown_mode["code"], -32602);
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+    assert!(
+        stderr.contains("no request with that id is pending"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_client_that_stops_reading_never_stalls_the_turn_and_gets_the_whole_answer() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap();
+    // Two thousand pieces: far more lines than the agent lets wait for a client.
+    let mut round = String::from("round {\n");
+    let mut whole = String::new();
+    for i in 0..2000 {
+        let piece = format!("piece {i}; ");
+        round.push_str(&format!("  text \"{piece}\"\n"));
+        whole.push_str(&piece);
+    }
+    round.push_str("  stop \"end_turn\"\n}\n");
+    let script = env.write("long.kdl", &round);
+    // The client reads the answers to `initialize` and `session/new`, then stops reading.
+    let mut c = Client::start_subcommand_pausing(
+        &env,
+        "acp",
+        &["-m", "scripted/acp", "--script", script.to_str().unwrap()],
+        &dir,
+        2,
+    );
+    c.result("initialize", json!({"protocolVersion": 1}));
+    let id = c.result("session/new", json!({"cwd": dir, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let file = env.sessions().join(format!("{id}.smith"));
+    c.send_raw(&json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt", "params": {"sessionId": id, "prompt": text("talk")}}).to_string());
+    // The turn ends while nothing is read: its run end is durable.
+    smith_testkit::wait_until("the turn's run end", || {
+        smith_store::read_session(&file).is_ok_and(|r| {
+            r.entries
+                .iter()
+                .any(|e| matches!(e.record, smith_store::Record::RunEnd(_)))
+        })
+    });
+    c.resume();
+    let answer = c.response(3);
+    assert_eq!(answer["result"]["stopReason"], "end_turn", "{answer}");
+    let said: String = c
+        .lines
+        .iter()
+        .filter(|l| l["params"]["update"]["sessionUpdate"] == "agent_message_chunk")
+        .map(|l| l["params"]["update"]["content"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(said, whole);
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+}

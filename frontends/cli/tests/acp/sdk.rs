@@ -1,0 +1,333 @@
+//! The official Rust SDK's client side (`agent-client-protocol`, the crate editors' Rust
+//! clients use) against the built `smith acp`: initialize → new → set mode → prompts on a
+//! scripted tool-using model (a permission allowed, then denied) → a prompt cancelled
+//! mid-stream → the session loaded in a second process, its history streamed back.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+
+use agent_client_protocol::Lines;
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    CancelNotification, ContentBlock, InitializeRequest, ListSessionsRequest, LoadSessionRequest,
+    NewSessionRequest, PermissionOptionKind, PromptRequest, RequestPermissionOutcome,
+    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome,
+    SessionNotification, SessionUpdate, SetSessionModeRequest, StopReason, TextContent,
+    ToolCallStatus, ToolKind,
+};
+use agent_client_protocol::{Agent, Client};
+use futures::SinkExt;
+
+use crate::common::Env;
+
+/// A round that edits `notes.txt` from `old` to `new` with call `id`, then one that says `then`.
+fn edit_rounds(id: &str, old: &str, new: &str, say: &str, then: &str) -> String {
+    format!(
+        "round {{\n  text \"{say}\"\n  tool-call id=\"{id}\" name=\"edit\" arguments=#\"{{\"path\":\"notes.txt\",\"edits\":[{{\"old_text\":\"{old}\",\"new_text\":\"{new}\"}}]}}\"#\n  stop \"tool_use\"\n}}\nround {{\n  text \"{then}\"\n  stop \"end_turn\"\n}}\n"
+    )
+}
+
+/// `smith acp` on `script` in `env`, and the SDK's line transport over its pipes.
+fn spawn(
+    env: &Env,
+    script: &Path,
+) -> (
+    Child,
+    Lines<
+        impl futures::Sink<String, Error = std::io::Error> + Send + 'static,
+        impl futures::Stream<Item = std::io::Result<String>> + Send + 'static,
+    >,
+) {
+    let mut child = env
+        .command(&[
+            "-m",
+            "scripted/acp",
+            "acp",
+            "--script",
+            script.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (incoming_tx, incoming) = futures::channel::mpsc::unbounded::<std::io::Result<String>>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if incoming_tx.unbounded_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let (outgoing, outgoing_rx) = futures::channel::mpsc::unbounded::<String>();
+    std::thread::spawn(move || {
+        for line in futures::executor::block_on_stream(outgoing_rx) {
+            let line = line.trim_end_matches('\n');
+            if writeln!(stdin, "{line}")
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+        // Dropping stdin ends the agent's input: it closes its sessions and exits.
+    });
+    let outgoing = outgoing.sink_map_err(std::io::Error::other);
+    (child, Lines::new(outgoing, incoming))
+}
+
+fn text(update: &SessionUpdate) -> Option<(&'static str, String)> {
+    let (kind, chunk) = match update {
+        SessionUpdate::AgentMessageChunk(c) => ("agent", c),
+        SessionUpdate::AgentThoughtChunk(c) => ("thought", c),
+        SessionUpdate::UserMessageChunk(c) => ("user", c),
+        _ => return None,
+    };
+    match &chunk.content {
+        ContentBlock::Text(t) => Some((kind, t.text.clone())),
+        _ => None,
+    }
+}
+
+/// What a client saw: the updates in order, and the permission requests it answered.
+#[derive(Default)]
+struct Seen {
+    updates: Vec<SessionUpdate>,
+    asked: Vec<RequestPermissionRequest>,
+}
+
+/// Each update's short form: `agent:TEXT`, `tool_call:ID:KIND`, `update:ID:STATUS`, …
+fn shapes(updates: &[SessionUpdate]) -> Vec<String> {
+    updates
+        .iter()
+        .filter_map(|u| match u {
+            SessionUpdate::ToolCall(c) => Some(format!(
+                "tool_call:{}:{}",
+                c.tool_call_id.0,
+                serde_json::to_value(c.kind).unwrap().as_str().unwrap()
+            )),
+            SessionUpdate::ToolCallUpdate(c) => c.fields.status.map(|s| {
+                format!(
+                    "update:{}:{}",
+                    c.tool_call_id.0,
+                    serde_json::to_value(s).unwrap().as_str().unwrap()
+                )
+            }),
+            other => text(other).map(|(k, t)| format!("{k}:{t}")),
+        })
+        .collect()
+}
+
+#[test]
+fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
+    let env = Env::new();
+    let project = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "draft\n").unwrap();
+    let mut script = edit_rounds("e1", "draft", "final", "Let me edit.", "Edited.");
+    script.push_str(&edit_rounds("e2", "final", "second", "Again.", "Denied."));
+    script.push_str(
+        "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n",
+    );
+    let script = env.write("acp.kdl", &script);
+
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    // The answers to the permission requests, in order: allow, then deny.
+    let answers = Arc::new(Mutex::new(vec![
+        PermissionOptionKind::RejectOnce,
+        PermissionOptionKind::AllowOnce,
+    ]));
+    // Fired when the gated round's first words arrive: the turn is mid-stream.
+    let (mid_stream, reached) = futures::channel::oneshot::channel::<()>();
+    let mid_stream = Arc::new(Mutex::new(Some(mid_stream)));
+
+    let (mut child, transport) = spawn(&env, &script);
+    let (seen2, seen3, answers2, mid2) = (
+        seen.clone(),
+        seen.clone(),
+        answers.clone(),
+        mid_stream.clone(),
+    );
+    let dir = project.clone();
+    let session = futures::executor::block_on(
+        Client
+            .v1()
+            .on_receive_notification(
+                async move |n: SessionNotification, _cx| {
+                    if text(&n.update).is_some_and(|(_, t)| t == "before ")
+                        && let Some(tx) = mid2.lock().unwrap().take()
+                    {
+                        let _ = tx.send(());
+                    }
+                    seen2.lock().unwrap().updates.push(n.update);
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .on_receive_request(
+                async move |request: RequestPermissionRequest, responder, _cx| {
+                    let kind = answers2.lock().unwrap().pop().expect("an answer is left");
+                    let option = request
+                        .options
+                        .iter()
+                        .find(|o| o.kind == kind)
+                        .expect("the option is offered")
+                        .option_id
+                        .clone();
+                    seen3.lock().unwrap().asked.push(request);
+                    responder.respond(RequestPermissionResponse::new(
+                        RequestPermissionOutcome::Selected(SelectedPermissionOutcome::new(option)),
+                    ))
+                },
+                agent_client_protocol::on_receive_request!(),
+            )
+            .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+                let init = cx
+                    .send_request(InitializeRequest::new(ProtocolVersion::V1))
+                    .block_task()
+                    .await?;
+                assert_eq!(init.protocol_version, ProtocolVersion::V1);
+                assert!(init.agent_capabilities.load_session);
+                let new = cx
+                    .send_request(NewSessionRequest::new(dir.clone()))
+                    .block_task()
+                    .await?;
+                let id = new.session_id.clone();
+                assert_eq!(new.modes.unwrap().current_mode_id.0.as_ref(), "auto");
+                cx.send_request(SetSessionModeRequest::new(id.clone(), "ask"))
+                    .block_task()
+                    .await?;
+                let prompt = |words: &str| {
+                    PromptRequest::new(
+                        id.clone(),
+                        vec![ContentBlock::Text(TextContent::new(words))],
+                    )
+                };
+                let first = cx
+                    .send_request(prompt("edit the notes"))
+                    .block_task()
+                    .await?;
+                assert_eq!(first.stop_reason, StopReason::EndTurn);
+                let second = cx
+                    .send_request(prompt("edit them again"))
+                    .block_task()
+                    .await?;
+                assert_eq!(second.stop_reason, StopReason::EndTurn);
+                // Cancelled once its first words arrived, through the gate (never a timer).
+                let third = cx.send_request(prompt("wait")).block_task();
+                let cancel = async {
+                    reached.await.unwrap();
+                    cx.send_notification(CancelNotification::new(id.clone()))
+                        .unwrap();
+                };
+                let (third, ()) = futures::join!(third, cancel);
+                assert_eq!(third?.stop_reason, StopReason::Cancelled);
+                Ok(id)
+            }),
+    )
+    .unwrap();
+    assert!(child.wait().unwrap().success());
+
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    // Allowed once: edited; denied: not edited again.
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "final\n"
+    );
+    assert_eq!(seen.asked.len(), 2, "one question per edit");
+    for (asked, call) in seen.asked.iter().zip(["e1", "e2"]) {
+        assert_eq!(asked.tool_call.tool_call_id.0.as_ref(), call);
+        assert_eq!(asked.session_id, session);
+    }
+    let live = shapes(&seen.updates);
+    assert_eq!(
+        live,
+        [
+            "agent:Let me edit.",
+            "tool_call:e1:edit",
+            "update:e1:completed",
+            "agent:Edited.",
+            "agent:Again.",
+            "tool_call:e2:edit",
+            "update:e2:failed",
+            "agent:Denied.",
+            "agent:before ",
+            // The runtime's notice of the abort, as a warning (notices are thoughts).
+            "thought:warning: abort requested: the caller cancelled the run (an interrupt signal, or its output was closed)\n",
+        ],
+        "{:#?}",
+        seen.updates
+    );
+    let edit = seen.updates.iter().find_map(|u| match u {
+        SessionUpdate::ToolCall(c) if c.tool_call_id.0.as_ref() == "e1" => Some(c),
+        _ => None,
+    });
+    let edit = edit.unwrap();
+    assert_eq!(edit.kind, ToolKind::Edit);
+    assert_eq!(edit.status, ToolCallStatus::InProgress);
+    assert_eq!(edit.locations[0].path, Path::new("notes.txt"));
+    assert!(matches!(
+        &edit.content[0],
+        agent_client_protocol::v1::schema::ToolCallContent::Diff(d)
+            if d.old_text.as_deref() == Some("draft") && d.new_text == "final"
+    ));
+
+    // A second process loads the session: the same history streamed back, the person's
+    // messages included, then the answer.
+    let (mut child, transport) = spawn(&env, &script);
+    let loaded = Arc::new(Mutex::new(Vec::new()));
+    let loaded2 = loaded.clone();
+    let listed = futures::executor::block_on(
+        Client
+            .v1()
+            .on_receive_notification(
+                async move |n: SessionNotification, _cx| {
+                    loaded2.lock().unwrap().push(n.update);
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+                cx.send_request(InitializeRequest::new(ProtocolVersion::V1))
+                    .block_task()
+                    .await?;
+                cx.send_request(LoadSessionRequest::new(session.clone(), project.clone()))
+                    .block_task()
+                    .await?;
+                let list = cx
+                    .send_request(ListSessionsRequest::new())
+                    .block_task()
+                    .await?;
+                Ok(list.sessions)
+            }),
+    )
+    .unwrap();
+    assert!(child.wait().unwrap().success());
+    let history = shapes(&loaded.lock().unwrap());
+    assert_eq!(
+        history,
+        [
+            "user:edit the notes",
+            "agent:Let me edit.",
+            "tool_call:e1:edit",
+            "update:e1:completed",
+            "agent:Edited.",
+            "user:edit them again",
+            "agent:Again.",
+            "tool_call:e2:edit",
+            "update:e2:failed",
+            "agent:Denied.",
+            "user:wait",
+            "agent:before ",
+            "thought:warning: abort requested: the caller cancelled the run (an interrupt signal, or its output was closed)\n",
+        ],
+        "{history:#?}"
+    );
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].title.as_deref(), Some("edit the notes"));
+}
