@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)')
             [CompletionResult]::new('rpc', 'rpc', [CompletionResultType]::ParameterValue, 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool')
+            [CompletionResult]::new('acp', 'acp', [CompletionResultType]::ParameterValue, 'Serve the Agent Client Protocol over stdin and stdout for an editor that spawns Smith (Zed, JetBrains, Neovim, Emacs): sessions, prompts with streamed updates, permission requests, modes')
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
@@ -335,6 +336,22 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;mcp;help;help' {
+            break
+        }
+        'smith;acp' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'The model sessions use unless the editor picks one (as the `model` setting); `smith -m MODEL acp` gives it too')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The model sessions use unless the editor picks one (as the `model` setting); `smith -m MODEL acp` gives it too')
+            [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'Play this provider script in every prompt''s turn (scripted provider only); the model name picks nothing then')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings')
+            [CompletionResult]::new('--disable-plugin', '--disable-plugin', [CompletionResultType]::ParameterName, 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids')
+            [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces')
+            [CompletionResult]::new('--permission-mode', '--permission-mode', [CompletionResultType]::ParameterName, 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does')
+            [CompletionResult]::new('--allow-process', '--allow-process', [CompletionResultType]::ParameterName, 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'smith;docs' {
@@ -1153,6 +1170,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)')
             [CompletionResult]::new('rpc', 'rpc', [CompletionResultType]::ParameterValue, 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool')
+            [CompletionResult]::new('acp', 'acp', [CompletionResultType]::ParameterValue, 'Serve the Agent Client Protocol over stdin and stdout for an editor that spawns Smith (Zed, JetBrains, Neovim, Emacs): sessions, prompts with streamed updates, permission requests, modes')
             [CompletionResult]::new('docs', 'docs', [CompletionResultType]::ParameterValue, 'Read Smith''s documentation, offline: list, search and get documents')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show, check and set configuration; every value with its source')
             [CompletionResult]::new('sessions', 'sessions', [CompletionResultType]::ParameterValue, 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model')
@@ -1213,6 +1231,9 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             break
         }
         'smith;help;mcp;remove' {
+            break
+        }
+        'smith;help;acp' {
             break
         }
         'smith;help;docs' {

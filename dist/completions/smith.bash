@@ -16,6 +16,9 @@ _smith() {
             ",$1")
                 cmd="smith"
                 ;;
+            smith,acp)
+                cmd="smith__subcmd__acp"
+                ;;
             smith,auth)
                 cmd="smith__subcmd__auth"
                 ;;
@@ -165,6 +168,9 @@ _smith() {
                 ;;
             smith__subcmd__effects__subcmd__help,reconcile)
                 cmd="smith__subcmd__effects__subcmd__help__subcmd__reconcile"
+                ;;
+            smith__subcmd__help,acp)
+                cmd="smith__subcmd__help__subcmd__acp"
                 ;;
             smith__subcmd__help,auth)
                 cmd="smith__subcmd__help__subcmd__auth"
@@ -524,7 +530,7 @@ _smith() {
 
     case "${cmd}" in
         smith)
-            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
+            opts="-c -m -h -V --config --disable-plugin --allow-process --sandbox --permission-mode --model --session --continue --script --help --version eval compact replay undo redo restore diff rpc mcp acp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,6 +570,52 @@ _smith() {
                     ;;
                 --script)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__acp)
+            opts="-m -c -h -V --model --script --config --disable-plugin --allow-process --sandbox --permission-mode --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --script)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disable-plugin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "read-only workspace-write full-access" -- "${cur}"))
+                    return 0
+                    ;;
+                --permission-mode)
+                    COMPREPLY=($(compgen -W "plan ask auto-edit auto" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1548,8 +1600,22 @@ _smith() {
             return 0
             ;;
         smith__subcmd__help)
-            opts="eval compact replay undo redo restore diff rpc mcp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
+            opts="eval compact replay undo redo restore diff rpc mcp acp docs config sessions effects trust doctor tools plugins auth secrets models completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        smith__subcmd__help__subcmd__acp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

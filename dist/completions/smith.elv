@@ -42,6 +42,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand diff 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
+            cand acp 'Serve the Agent Client Protocol over stdin and stdout for an editor that spawns Smith (Zed, JetBrains, Neovim, Emacs): sessions, prompts with streamed updates, permission requests, modes'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -311,6 +312,21 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;mcp;help;remove'= {
         }
         &'smith;mcp;help;help'= {
+        }
+        &'smith;acp'= {
+            cand -m 'The model sessions use unless the editor picks one (as the `model` setting); `smith -m MODEL acp` gives it too'
+            cand --model 'The model sessions use unless the editor picks one (as the `model` setting); `smith -m MODEL acp` gives it too'
+            cand --script 'Play this provider script in every prompt''s turn (scripted provider only); the model name picks nothing then'
+            cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --config 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
+            cand --disable-plugin 'Do not load plugin ID for this command (repeatable): its tools are neither offered nor callable. Same as `-c plugins.ID.enabled=false`; `smith plugins list` shows the ids'
+            cand --sandbox 'The OS sandbox the programs tools run start in: `read-only`, `workspace-write` (the default) or `full-access` (no confinement). Same as `-c sandbox.mode=MODE`; `smith docs get sandbox` says what each enforces'
+            cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
+            cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'smith;docs'= {
             cand -c 'Override one setting for this command (repeatable; highest precedence), e.g. `-c model=scripted/demo`. See `smith config show` for the settings'
@@ -1040,6 +1056,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand diff 'Show what changed in the working tree between two snapshots or entries, as a git diff (or --stat, --json)'
             cand rpc 'Serve JSON-RPC 2.0 over stdin and stdout: sessions, submission with durable receipts, queue, abort, observation from durable positions, inspection'
             cand mcp 'Serve the Model Context Protocol over stdin and stdout for a client that spawns Smith: its tools with durable effects, sessions as resources, an agent turn as a tool'
+            cand acp 'Serve the Agent Client Protocol over stdin and stdout for an editor that spawns Smith (Zed, JetBrains, Neovim, Emacs): sessions, prompts with streamed updates, permission requests, modes'
             cand docs 'Read Smith''s documentation, offline: list, search and get documents'
             cand config 'Show, check and set configuration; every value with its source'
             cand sessions 'Inspect recorded sessions (list, search, read, verify, follow, the request an attempt sent), fork one, select the branch a session continues on, or edit what later requests show the model'
@@ -1086,6 +1103,8 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;mcp;get'= {
         }
         &'smith;help;mcp;remove'= {
+        }
+        &'smith;help;acp'= {
         }
         &'smith;help;docs'= {
             cand list 'List every document: id, kind and title, ordered by id'

@@ -42,7 +42,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "session/close",
-        summary: "Cancels the session's running prompt, waits for it to end and closes the session (a session with nothing in it is removed).",
+        summary: "Cancels the session's prompt in flight, waits for it to end and closes the session (a session with nothing in it is removed).",
     },
     Served {
         method: "session/prompt",
@@ -61,7 +61,7 @@ pub const METHODS: &[Served] = &[
 /// Notifications a client sends.
 pub const CLIENT_NOTIFICATIONS: &[Served] = &[Served {
     method: "session/cancel",
-    summary: "Cancels the session's running prompt: its questions are withdrawn, the turn stops at its next safe point with its effects recorded as they ended, and the prompt is answered `cancelled`.",
+    summary: "Cancels the session's running prompt: its questions are withdrawn, the turn ends at its next safe point with its effects recorded as they ended, and the prompt is answered `cancelled`.",
 }];
 
 /// Notifications the agent sends.
@@ -73,7 +73,7 @@ pub const AGENT_NOTIFICATIONS: &[Served] = &[Served {
 /// Requests the agent sends.
 pub const AGENT_REQUESTS: &[Served] = &[Served {
     method: "session/request_permission",
-    summary: "A question the permission policy (or a tool) asks, for the running tool call: options `Deny` (`reject_once`) and `Allow once` (`allow_once`), or yes/no. The selected option answers it; `cancelled` or an error refuses it and the call is denied. A question for text is refused: ACP v1 has no way to ask it.",
+    summary: "A question the permission policy (or a tool) asks, for the running tool call: options `Deny` (`reject_once`), `Allow once` (`allow_once`) and, where the policy can keep the choice, `Allow … for the rest of this session` / `… always in this project` (`allow_always`); or yes/no. The selected option answers it; `cancelled` or an error refuses it and the call is denied. A question for text is refused: ACP v1 has no way to ask it.",
 }];
 
 fn list(out: &mut String, items: &[Served]) {

@@ -180,11 +180,13 @@ impl TurnSink<'_> {
     }
 }
 
-/// The kind of a permission option by its label: `Deny`/`Reject…` reject, `…always…` for
-/// good, anything else allows once.
+/// The kind of a permission option by its label (the permissions plugin's: `Deny`, `Allow
+/// once`, `Allow … for the rest of this session`, `Allow … always in this project`): `Deny`/
+/// `Reject…`/`No` reject, a choice that lasts (`always`, `for the rest of`) is remembered,
+/// anything else allows once.
 fn kind(label: &str) -> PermissionOptionKind {
     let l = label.to_lowercase();
-    let always = l.contains("always");
+    let always = l.contains("always") || l.contains("for the rest of");
     match (
         l.starts_with("deny") || l.starts_with("reject") || l == "no",
         always,

@@ -13,6 +13,7 @@ pub fn reference_docs() -> Vec<ReferenceDoc> {
         ui_intents_reference(),
         rpc_reference(),
         mcp_reference(),
+        acp_reference(),
         keys_reference(),
         commands_reference(),
         themes_reference(),
@@ -133,6 +134,23 @@ fn rpc_reference() -> ReferenceDoc {
             "methods".into(),
         ],
         body: smith_rpc::decl::reference_markdown(),
+    }
+}
+
+fn acp_reference() -> ReferenceDoc {
+    ReferenceDoc {
+        file: "acp.md".into(),
+        id: "reference/acp".into(),
+        title: "The smith acp methods".into(),
+        tags: vec![
+            "acp".into(),
+            "agent client protocol".into(),
+            "editor".into(),
+            "zed".into(),
+            "stdio".into(),
+            "methods".into(),
+        ],
+        body: smith_acp::decl::reference_markdown(),
     }
 }
 

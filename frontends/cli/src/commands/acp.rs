@@ -17,10 +17,10 @@ Protocol:
 
 Editors:
   Zed: \"agent_servers\": {\"Smith\": {\"command\": \"smith\", \"args\": [\"acp\"]}}
-  JetBrains, Neovim (CodeCompanion), Emacs (agent-shell): the command `smith acp`.
+  JetBrains, Neovim (CodeCompanion), Emacs (agent-shell): the program `smith` with `acp`.
 
 Ending:
-  End of input: running prompts are cancelled (their effects recorded as they ended), every
+  End of input: prompts in flight are cancelled (their effects recorded as they ended), every
   session is closed, every queued line is written, then smith exits 0. SIGTERM or Ctrl-C:
   the same.
 
