@@ -47,6 +47,11 @@ pub(crate) fn run_all() -> Result<(), String> {
     if node.join("node_modules").is_dir() && std::env::var_os("SMITH_MCP_NODE").is_none() {
         test.env("SMITH_MCP_NODE", &node);
     }
+    // The ACP TypeScript SDK, when installed (`npm ci --prefix xtask/acp`).
+    let acp = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("acp");
+    if acp.join("node_modules").is_dir() && std::env::var_os("SMITH_ACP_NODE").is_none() {
+        test.env("SMITH_ACP_NODE", &acp);
+    }
     run(test)?;
 
     let mut doc = cargo();

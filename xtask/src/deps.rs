@@ -109,6 +109,7 @@ fn fresh(folder: &Path) -> Result<(), String> {
     for installed in [
         "xtask/openrpc/node_modules",
         "xtask/mcp/node/node_modules",
+        "xtask/acp/node_modules",
         "xtask/mcp/.venv",
     ] {
         let from = root().join(installed);

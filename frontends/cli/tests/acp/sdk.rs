@@ -331,3 +331,83 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0].title.as_deref(), Some("edit the notes"));
 }
+
+/// The directory with the official ACP TypeScript SDK (`xtask/acp`, its `node_modules`
+/// installed by `.ci/run`), or `None` outside CI when it is not installed.
+fn node_client() -> Option<std::path::PathBuf> {
+    match std::env::var_os("SMITH_ACP_NODE") {
+        Some(p) => Some(p.into()),
+        None => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must install the ACP TypeScript SDK (.ci/run)"
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn the_typescript_sdk_client_prompts_and_answers_permission_requests() {
+    let Some(dir) = node_client() else { return };
+    let env = Env::new();
+    let project = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "draft\n").unwrap();
+    let mut script = edit_rounds("e1", "draft", "final", "Let me edit.", "Edited.");
+    script.push_str(&edit_rounds("e2", "final", "second", "Again.", "Denied."));
+    let script = env.write("ts.kdl", &script);
+    // The agent the SDK spawns inherits this environment: the test's home, as `Env` sets it.
+    let out = std::process::Command::new("node")
+        .arg(dir.join("ts_client.mjs"))
+        .arg(env!("CARGO_BIN_EXE_smith"))
+        .arg(&script)
+        .arg(&project)
+        .env("SMITH_HOME", env.home())
+        .env("TMPDIR", env.tmp())
+        .env(
+            "SMITH_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("smith-cache"),
+        )
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("SMITH_MODEL")
+        .env_remove("SMITH_THINKING")
+        .current_dir(env.root.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the SDK client failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["protocolVersion"], 1);
+    assert_eq!(summary["agent"], "smith");
+    assert_eq!(
+        summary["stops"],
+        serde_json::json!(["end_turn", "end_turn"])
+    );
+    assert_eq!(summary["asked"], serde_json::json!(["e1", "e2"]));
+    assert_eq!(summary["listed"], serde_json::json!([summary["sessionId"]]));
+    assert_eq!(
+        summary["shapes"],
+        serde_json::json!([
+            "current_mode_update",
+            "agent_message_chunk:Let me edit.",
+            "tool_call:e1:edit",
+            "update:e1:completed",
+            "agent_message_chunk:Edited.",
+            "agent_message_chunk:Again.",
+            "tool_call:e2:edit",
+            "update:e2:failed",
+            "agent_message_chunk:Denied.",
+        ])
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "final\n"
+    );
+}
