@@ -81,6 +81,44 @@ impl CallState {
     }
 }
 
+impl CallState {
+    /// The session's attached editor, when its frontend keeps one ([`smith::Editor`]).
+    fn editor(&self) -> Option<smith::Editor> {
+        self.resident
+            .as_ref()
+            .and_then(|r| r.get::<smith::Editor>())
+            .map(|e| (*e).clone())
+    }
+}
+
+/// The editor's failure as a file failure naming `path`.
+fn editor_failure(path: &str, why: &str) -> FsFailure {
+    FsFailure::Io(format!(
+        "the editor could not give `{path}`: {why}; nothing was changed"
+    ))
+}
+
+/// Send `text` to the attached editor as `path`'s new content (after the disk has it): what
+/// the evidence records of it.
+fn tell_editor(
+    editor: Option<&smith::Editor>,
+    root: &Root,
+    path: &str,
+    text: &str,
+) -> serde_json::Value {
+    let Some(editor) = editor.filter(|e| e.write) else {
+        return serde_json::Value::Null;
+    };
+    match root
+        .editor_path(path)
+        .map_err(|f| f.to_string())
+        .and_then(|abs| editor.files.write(&abs, text))
+    {
+        Ok(()) => json!("written"),
+        Err(why) => json!(format!("not written: {why}")),
+    }
+}
+
 fn walk_options(o: fs::WalkOptions) -> WalkOptions {
     WalkOptions {
         respect_ignore_files: o.respect_ignore_files,
@@ -114,12 +152,27 @@ impl fs::Host for State {
         limit: u32,
     ) -> Result<fs::LineWindow, fs::FsError> {
         let input = json!({"path": path, "offset": offset, "limit": limit});
+        let editor = self.call.editor().filter(|e| e.read);
         self.call
             .fs_effect(Effect::ReadFile, &path, input, |root, _| {
-                let w = root.read_lines(&path, offset, limit)?;
+                // An attached editor's buffer, unsaved changes included, else the disk.
+                let (w, source) = match &editor {
+                    Some(editor) => {
+                        let abs = root.editor_path(&path)?;
+                        let text = editor
+                            .files
+                            .read(&abs)
+                            .map_err(|why| editor_failure(&path, &why))?;
+                        (
+                            crate::fsops::window(&path, text.as_bytes(), offset, limit)?,
+                            "editor",
+                        )
+                    }
+                    None => (root.read_lines(&path, offset, limit)?, "disk"),
+                };
                 Ok(Ran {
                     output: w.text.clone().into_bytes(),
-                    evidence: json!({"sha256": w.sha256, "total_lines": w.total_lines}),
+                    evidence: json!({"sha256": w.sha256, "total_lines": w.total_lines, "source": source}),
                     value: fs::LineWindow {
                         text: w.text,
                         first_line: w.first_line,
@@ -136,13 +189,16 @@ impl fs::Host for State {
         // The local effect boundary: the file gets the plaintext where the secret policy
         // allows it, the record the reference.
         let content = self.call.restore(&content, "fs.write", &path);
+        let editor = self.call.editor();
         self.call
             .fs_effect(Effect::WriteFile, &path, input, |root, _| {
                 let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
+                // The disk first (the history's snapshots read it), then the editor's buffer.
                 let hash = root.write_file(&path, content.as_bytes())?;
+                let told = tell_editor(editor.as_ref(), root, &path, &content);
                 Ok(Ran {
                     output: hash.clone().into_bytes(),
-                    evidence: json!({"before_sha256": before, "after_sha256": hash}),
+                    evidence: json!({"before_sha256": before, "after_sha256": hash, "editor": told}),
                     value: hash,
                 })
             })
@@ -172,13 +228,43 @@ impl fs::Host for State {
                 )
             })
             .collect();
+        let editor = self.call.editor();
         self.call
             .fs_effect(Effect::EditFile, &path, input, |root, _| {
-                let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
-                let hash = root.edit_file(&path, &pairs, expected_sha256.as_deref())?;
+                let (before, hash, told) = match &editor {
+                    // With an editor attached: its buffer (unsaved changes included) when it
+                    // serves reads, else the disk's text, edited, written to disk and given
+                    // to the editor.
+                    Some(ed) => {
+                        let bytes = if ed.read {
+                            let abs = root.editor_path(&path)?;
+                            ed.files
+                                .read(&abs)
+                                .map_err(|why| editor_failure(&path, &why))?
+                                .into_bytes()
+                        } else {
+                            root.editable(&path)?
+                        };
+                        let before = crate::fsops::sha256_hex(&bytes);
+                        let out = crate::fsops::edited(
+                            &path,
+                            bytes,
+                            &pairs,
+                            expected_sha256.as_deref(),
+                        )?;
+                        let hash = root.write_file(&path, out.as_bytes())?;
+                        let told = tell_editor(editor.as_ref(), root, &path, &out);
+                        (Some(before), hash, told)
+                    }
+                    None => {
+                        let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
+                        let hash = root.edit_file(&path, &pairs, expected_sha256.as_deref())?;
+                        (before, hash, serde_json::Value::Null)
+                    }
+                };
                 Ok(Ran {
                     output: hash.clone().into_bytes(),
-                    evidence: json!({"before_sha256": before, "after_sha256": hash}),
+                    evidence: json!({"before_sha256": before, "after_sha256": hash, "editor": told}),
                     value: hash,
                 })
             })

@@ -215,59 +215,29 @@ impl Root {
                 "`{requested}` is a directory; list it instead"
             )));
         }
-        let first = offset.max(1);
-        let limit = limit.clamp(1, MAX_READ_LINES);
-        let mut reader = BufReader::with_capacity(64 * 1024, file);
-        let mut hasher = Sha256::new();
-        let mut line = Vec::new();
-        let mut number = 0u32;
-        let mut text = String::new();
-        let (mut shown_first, mut shown_last) = (0u32, 0u32);
-        let mut sniffed = 0usize;
-        let mut sniff = Vec::with_capacity(SNIFF_BYTES);
-        loop {
-            line.clear();
-            let n = reader
-                .read_until(b'\n', &mut line)
-                .map_err(|e| io_failure(requested, &e))?;
-            if n == 0 {
-                break;
-            }
-            hasher.update(&line);
-            if sniffed < SNIFF_BYTES {
-                let take = (SNIFF_BYTES - sniffed).min(line.len());
-                sniff.extend_from_slice(&line[..take]);
-                sniffed += take;
-                if is_binary(&sniff, sniffed >= SNIFF_BYTES) {
-                    return Err(FsFailure::Invalid(format!(
-                        "`{requested}` is not a text file (binary content in its first {SNIFF_BYTES} bytes)"
-                    )));
-                }
-            }
-            number = number.saturating_add(1);
-            if number >= first
-                && number < first.saturating_add(limit)
-                && text.len() + line.len() <= MAX_READ_BYTES
-            {
-                if shown_first == 0 {
-                    shown_first = number;
-                }
-                shown_last = number;
-                text.push_str(&String::from_utf8_lossy(&line));
-            }
+        window(
+            requested,
+            BufReader::with_capacity(64 * 1024, file),
+            offset,
+            limit,
+        )
+    }
+
+    /// `requested` as the absolute path an attached editor is asked about: inside the root,
+    /// and — when a file is there on disk — one the confined open reaches (a symlink leaving
+    /// the root is refused as it is for every file effect). A file only the editor has (a new
+    /// buffer not saved yet) is allowed.
+    ///
+    /// # Errors
+    /// [`FsFailure::Denied`] or [`FsFailure::Invalid`] for a path outside the root;
+    /// [`FsFailure::Io`] for one the confined open refuses.
+    pub fn editor_path(&self, requested: &str) -> Result<PathBuf, FsFailure> {
+        let rel = self.relative(requested)?;
+        match self.dir.open(&rel) {
+            Ok(_) => Ok(self.path.join(rel)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.path.join(rel)),
+            Err(e) => Err(io_failure(requested, &e)),
         }
-        if number > 0 && first > number {
-            return Err(FsFailure::Invalid(format!(
-                "`{requested}` has {number} lines; offset {first} is past its end"
-            )));
-        }
-        Ok(Window {
-            text,
-            first_line: shown_first,
-            last_line: shown_last,
-            total_lines: number,
-            sha256: hex(&hasher.finalize()),
-        })
     }
 
     /// Replace (or create) `requested` with `content` atomically; returns the new SHA-256.
@@ -298,6 +268,18 @@ impl Root {
         expected_sha256: Option<&str>,
     ) -> Result<String, FsFailure> {
         let rel = self.relative(requested)?;
+        let bytes = self.editable(requested)?;
+        let out = edited(requested, bytes, edits, expected_sha256)?;
+        self.replace(requested, &rel, out.as_bytes())?;
+        Ok(sha256_hex(out.as_bytes()))
+    }
+
+    /// The whole content of `requested`, at most the edit bound.
+    ///
+    /// # Errors
+    /// [`FsFailure::Invalid`] past [`MAX_WRITE_BYTES`]; a path or I/O failure.
+    pub fn editable(&self, requested: &str) -> Result<Vec<u8>, FsFailure> {
+        let rel = self.relative(requested)?;
         let mut file = self.dir.open(&rel).map_err(|e| io_failure(requested, &e))?;
         let mut bytes = Vec::new();
         (&mut file)
@@ -309,71 +291,7 @@ impl Root {
                 "`{requested}` is larger than the edit bound of {MAX_WRITE_BYTES} bytes"
             )));
         }
-        let current = sha256_hex(&bytes);
-        if let Some(expected) = expected_sha256
-            && !expected.eq_ignore_ascii_case(&current)
-        {
-            return Err(FsFailure::Invalid(format!(
-                "stale input: `{requested}` changed since it was read (sha256 {current}, expected {expected}); read it again and redo the edit"
-            )));
-        }
-        let text = String::from_utf8(bytes).map_err(|_| {
-            FsFailure::Invalid(format!(
-                "`{requested}` is not UTF-8 text; it cannot be edited"
-            ))
-        })?;
-        if edits.is_empty() {
-            return Err(FsFailure::Invalid("no edits were given".to_owned()));
-        }
-        let mut spans = Vec::with_capacity(edits.len());
-        for (n, (old, new)) in edits.iter().enumerate() {
-            if old.is_empty() {
-                return Err(FsFailure::Invalid(format!(
-                    "edit {}: old_text is empty",
-                    n + 1
-                )));
-            }
-            let mut found = text.match_indices(old.as_str());
-            let Some((at, _)) = found.next() else {
-                return Err(FsFailure::Invalid(format!(
-                    "edit {}: old_text was not found in `{requested}`; read the file and copy the text exactly",
-                    n + 1
-                )));
-            };
-            let more = found.count();
-            if more > 0 {
-                return Err(FsFailure::Invalid(format!(
-                    "edit {}: old_text occurs {} times in `{requested}`; include more surrounding text so it matches once",
-                    n + 1,
-                    more + 1
-                )));
-            }
-            spans.push((at, at + old.len(), new.as_str(), n + 1));
-        }
-        spans.sort_by_key(|s| s.0);
-        for pair in spans.windows(2) {
-            if pair[1].0 < pair[0].1 {
-                return Err(FsFailure::Invalid(format!(
-                    "edits {} and {} overlap; combine them into one",
-                    pair[0].3, pair[1].3
-                )));
-            }
-        }
-        let mut out = String::with_capacity(text.len());
-        let mut at = 0;
-        for (start, end, new, _) in &spans {
-            out.push_str(&text[at..*start]);
-            out.push_str(new);
-            at = *end;
-        }
-        out.push_str(&text[at..]);
-        if out.len() > MAX_WRITE_BYTES {
-            return Err(FsFailure::Invalid(format!(
-                "the edited file would exceed the bound of {MAX_WRITE_BYTES} bytes"
-            )));
-        }
-        self.replace(requested, &rel, out.as_bytes())?;
-        Ok(sha256_hex(out.as_bytes()))
+        Ok(bytes)
     }
 
     /// List the directory `requested`: the first [`MAX_LIST_ENTRIES`] entries by name.
@@ -475,6 +393,150 @@ impl Root {
                 ))
             })
     }
+}
+
+/// `bytes` (a file's content, or an attached editor's buffer of it) with `edits` applied:
+/// each `(old, new)` replaces the one place `old` occurs; `expected_sha256`, when given, must
+/// be the content's hash (a stale read is refused).
+///
+/// # Errors
+/// [`FsFailure::Invalid`]: a stale hash, text that is not UTF-8, no edits, an empty, missing,
+/// repeated or overlapping `old`, a result past the write bound.
+pub fn edited(
+    requested: &str,
+    bytes: Vec<u8>,
+    edits: &[(String, String)],
+    expected_sha256: Option<&str>,
+) -> Result<String, FsFailure> {
+    let current = sha256_hex(&bytes);
+    if let Some(expected) = expected_sha256
+        && !expected.eq_ignore_ascii_case(&current)
+    {
+        return Err(FsFailure::Invalid(format!(
+            "stale input: `{requested}` changed since it was read (sha256 {current}, expected {expected}); read it again and redo the edit"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        FsFailure::Invalid(format!(
+            "`{requested}` is not UTF-8 text; it cannot be edited"
+        ))
+    })?;
+    if edits.is_empty() {
+        return Err(FsFailure::Invalid("no edits were given".to_owned()));
+    }
+    let mut spans = Vec::with_capacity(edits.len());
+    for (n, (old, new)) in edits.iter().enumerate() {
+        if old.is_empty() {
+            return Err(FsFailure::Invalid(format!(
+                "edit {}: old_text is empty",
+                n + 1
+            )));
+        }
+        let mut found = text.match_indices(old.as_str());
+        let Some((at, _)) = found.next() else {
+            return Err(FsFailure::Invalid(format!(
+                "edit {}: old_text was not found in `{requested}`; read the file and copy the text exactly",
+                n + 1
+            )));
+        };
+        let more = found.count();
+        if more > 0 {
+            return Err(FsFailure::Invalid(format!(
+                "edit {}: old_text occurs {} times in `{requested}`; include more surrounding text so it matches once",
+                n + 1,
+                more + 1
+            )));
+        }
+        spans.push((at, at + old.len(), new.as_str(), n + 1));
+    }
+    spans.sort_by_key(|s| s.0);
+    for pair in spans.windows(2) {
+        if pair[1].0 < pair[0].1 {
+            return Err(FsFailure::Invalid(format!(
+                "edits {} and {} overlap; combine them into one",
+                pair[0].3, pair[1].3
+            )));
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, new, _) in &spans {
+        out.push_str(&text[at..*start]);
+        out.push_str(new);
+        at = *end;
+    }
+    out.push_str(&text[at..]);
+    if out.len() > MAX_WRITE_BYTES {
+        return Err(FsFailure::Invalid(format!(
+            "the edited file would exceed the bound of {MAX_WRITE_BYTES} bytes"
+        )));
+    }
+    Ok(out)
+}
+
+/// The window of lines `offset`.. (1-based, at most `limit`) of the text `reader` gives, with
+/// its line count and SHA-256 — a file's, or an attached editor's buffer of it.
+///
+/// # Errors
+/// [`FsFailure::Invalid`] for binary content or an offset past the end; [`FsFailure::Io`].
+pub fn window(
+    requested: &str,
+    mut reader: impl BufRead,
+    offset: u32,
+    limit: u32,
+) -> Result<Window, FsFailure> {
+    let first = offset.max(1);
+    let limit = limit.clamp(1, MAX_READ_LINES);
+    let mut hasher = Sha256::new();
+    let mut line = Vec::new();
+    let mut number = 0u32;
+    let mut text = String::new();
+    let (mut shown_first, mut shown_last) = (0u32, 0u32);
+    let mut sniffed = 0usize;
+    let mut sniff = Vec::with_capacity(SNIFF_BYTES);
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| io_failure(requested, &e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&line);
+        if sniffed < SNIFF_BYTES {
+            let take = (SNIFF_BYTES - sniffed).min(line.len());
+            sniff.extend_from_slice(&line[..take]);
+            sniffed += take;
+            if is_binary(&sniff, sniffed >= SNIFF_BYTES) {
+                return Err(FsFailure::Invalid(format!(
+                    "`{requested}` is not a text file (binary content in its first {SNIFF_BYTES} bytes)"
+                )));
+            }
+        }
+        number = number.saturating_add(1);
+        if number >= first
+            && number < first.saturating_add(limit)
+            && text.len() + line.len() <= MAX_READ_BYTES
+        {
+            if shown_first == 0 {
+                shown_first = number;
+            }
+            shown_last = number;
+            text.push_str(&String::from_utf8_lossy(&line));
+        }
+    }
+    if number > 0 && first > number {
+        return Err(FsFailure::Invalid(format!(
+            "`{requested}` has {number} lines; offset {first} is past its end"
+        )));
+    }
+    Ok(Window {
+        text,
+        first_line: shown_first,
+        last_line: shown_last,
+        total_lines: number,
+        sha256: hex(&hasher.finalize()),
+    })
 }
 
 /// Fill `buf` with bytes that make temporary names unique (time and a counter; they need not

@@ -22,6 +22,7 @@ mod attempt;
 mod cancel;
 mod catalog;
 mod content_de;
+mod editor;
 mod effect;
 mod history;
 mod ids;
@@ -43,6 +44,7 @@ pub use cancel::Cancel;
 pub use catalog::{
     CacheInfo, CapabilityError, Conflict, ModelInfo, Price, Provenance, Source, ThinkingLevel,
 };
+pub use editor::{Editor, EditorFiles};
 pub use effect::{EffectCompletion, EffectIntent, EffectJournal, EffectOutcome, JournalError};
 pub use history::{
     History, HistoryError, HistoryErrorKind, Mark, SnapshotPhase, SnapshotRequest, TreeDiff,

@@ -46,6 +46,13 @@ impl Resident {
         }
     }
 
+    /// Keep `value` as the session's `T` (replacing one kept before): what a frontend hands
+    /// the session's facilities, e.g. an attached [`crate::Editor`].
+    pub fn put<T: Any + Send + Sync>(&self, value: Arc<T>) {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots.insert(TypeId::of::<T>(), value);
+    }
+
     /// The session's `T`, if a facility has kept one.
     pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);

@@ -18,7 +18,7 @@ pub struct Served {
 pub const METHODS: &[Served] = &[
     Served {
         method: "initialize",
-        summary: "Answers protocol version 1 (whatever the client asked: a client that cannot speak it disconnects), Smith's capabilities — `loadSession`, prompt content (images, embedded resources; text and resource links always), `sessionCapabilities` `list`, `resume` and `close` — no authentication methods, and `agentInfo`. Reads the client's capabilities. Sent once, first.",
+        summary: "Answers protocol version 1 (whatever the client asked: a client that cannot speak it disconnects), Smith's capabilities — `loadSession`, prompt content (images, embedded resources; text and resource links always), `sessionCapabilities` `list`, `resume` and `close` — no authentication methods, and `agentInfo`. Reads the client's capabilities: with `fs.readTextFile` the file tools read the editor's buffers, with `fs.writeTextFile` what they write reaches it (as well as the disk). Sent once, first.",
     },
     Served {
         method: "authenticate",
@@ -71,10 +71,20 @@ pub const AGENT_NOTIFICATIONS: &[Served] = &[Served {
 }];
 
 /// Requests the agent sends.
-pub const AGENT_REQUESTS: &[Served] = &[Served {
-    method: "session/request_permission",
-    summary: "A question the permission policy (or a tool) asks, for the running tool call: options `Deny` (`reject_once`), `Allow once` (`allow_once`) and, where the policy can keep the choice, `Allow … for the rest of this session` / `… always in this project` (`allow_always`); or yes/no. The selected option answers it; `cancelled` or an error refuses it and the call is denied. A question for text is refused: ACP v1 has no way to ask it.",
-}];
+pub const AGENT_REQUESTS: &[Served] = &[
+    Served {
+        method: "fs/read_text_file",
+        summary: "When the client offers it: what `read` and `edit` read, by absolute path inside the session's directory (a path outside it is refused before the client is asked) — the editor's buffer, unsaved changes included.",
+    },
+    Served {
+        method: "fs/write_text_file",
+        summary: "When the client offers it: the new content of a file `write` or `edit` changed, sent after the disk has it (the history's snapshots read the disk).",
+    },
+    Served {
+        method: "session/request_permission",
+        summary: "A question the permission policy (or a tool) asks, for the running tool call: options `Deny` (`reject_once`), `Allow once` (`allow_once`) and, where the policy can keep the choice, `Allow … for the rest of this session` / `… always in this project` (`allow_always`); or yes/no. The selected option answers it; `cancelled` or an error refuses it and the call is denied. A question for text is refused: ACP v1 has no way to ask it.",
+    },
+];
 
 fn list(out: &mut String, items: &[Served]) {
     out.push_str("| method | what it does |\n| --- | --- |\n");

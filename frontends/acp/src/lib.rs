@@ -17,6 +17,7 @@
 //! [`decl::METHODS`].
 
 pub mod decl;
+mod files;
 mod prompt;
 mod server;
 mod sessions;

@@ -138,13 +138,18 @@ fn mcp_servers_unconnected(server: &Server, servers: &[McpServer]) {
     }
 }
 
-/// Register `runner` as open here.
-fn hold(server: &Server, runner: Runner) -> Result<Arc<Slot>, ErrorObject> {
+/// Register `runner` as open here, with the client's files as its editor when the client
+/// offers them.
+fn hold(server: &Arc<Server>, runner: Runner) -> Result<Arc<Slot>, ErrorObject> {
     let mut runner = runner;
     runner
         .register_secrets()
         .map_err(|e| ErrorObject::new(INTERNAL_ERROR, e.to_string()))?;
+    let resident = runner.resident();
     let slot = Slot::new(runner);
+    if let Some(editor) = crate::files::ClientFiles::editor(server, &slot) {
+        resident.put(Arc::new(editor));
+    }
     lock(&server.sessions).insert(slot.id, Arc::clone(&slot));
     Ok(slot)
 }

@@ -411,3 +411,113 @@ fn the_typescript_sdk_client_prompts_and_answers_permission_requests() {
         "final\n"
     );
 }
+
+/// A client that offers its files: the file tools read its buffer (unsaved changes the disk
+/// does not have) and what they write reaches it — and the disk, which the history snapshots.
+#[test]
+fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
+    use agent_client_protocol::v1::schema::{
+        ClientCapabilities, FileSystemCapabilities, ReadTextFileRequest, ReadTextFileResponse,
+        WriteTextFileRequest, WriteTextFileResponse,
+    };
+    let env = Env::new();
+    let project = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "draft\n").unwrap();
+    let script = env.write(
+        "buffer.kdl",
+        "round {\n  tool-call id=\"r\" name=\"read\" arguments=#\"{\"path\":\"notes.txt\"}\"#\n  tool-call id=\"e\" name=\"edit\" arguments=#\"{\"path\":\"notes.txt\",\"edits\":[{\"old_text\":\"unsaved\",\"new_text\":\"kept\"}]}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    // The editor's buffer of notes.txt: changes not saved to disk.
+    let buffer = Arc::new(Mutex::new("draft plus unsaved\n".to_owned()));
+    let reads = Arc::new(Mutex::new(Vec::new()));
+    let updates = Arc::new(Mutex::new(Vec::new()));
+    let (buffer2, buffer3, reads2, updates2) = (
+        buffer.clone(),
+        buffer.clone(),
+        reads.clone(),
+        updates.clone(),
+    );
+    let (mut child, transport) = spawn(&env, &script);
+    let dir = project.clone();
+    futures::executor::block_on(
+        Client
+            .v1()
+            .on_receive_notification(
+                async move |n: SessionNotification, _cx| {
+                    updates2.lock().unwrap().push(n.update);
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .on_receive_request(
+                async move |request: ReadTextFileRequest, responder, _cx| {
+                    reads2.lock().unwrap().push(request.path.clone());
+                    let text = buffer2.lock().unwrap().clone();
+                    responder.respond(ReadTextFileResponse::new(text))
+                },
+                agent_client_protocol::on_receive_request!(),
+            )
+            .on_receive_request(
+                async move |request: WriteTextFileRequest, responder, _cx| {
+                    *buffer3.lock().unwrap() = request.content.clone();
+                    responder.respond(WriteTextFileResponse::new())
+                },
+                agent_client_protocol::on_receive_request!(),
+            )
+            .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+                let files = FileSystemCapabilities::new()
+                    .read_text_file(true)
+                    .write_text_file(true);
+                cx.send_request(
+                    InitializeRequest::new(ProtocolVersion::V1)
+                        .client_capabilities(ClientCapabilities::new().fs(files)),
+                )
+                .block_task()
+                .await?;
+                let new = cx
+                    .send_request(NewSessionRequest::new(dir.clone()))
+                    .block_task()
+                    .await?;
+                let answer = cx
+                    .send_request(PromptRequest::new(
+                        new.session_id,
+                        vec![ContentBlock::Text(TextContent::new("tidy the notes"))],
+                    ))
+                    .block_task()
+                    .await?;
+                assert_eq!(answer.stop_reason, StopReason::EndTurn);
+                Ok(())
+            }),
+    )
+    .unwrap();
+    assert!(child.wait().unwrap().success());
+    // Both tools asked the editor (the edit tool reads before it edits), by the absolute path.
+    let reads = reads.lock().unwrap().clone();
+    assert!(reads.len() >= 2, "{reads:?}");
+    assert!(
+        reads.iter().all(|p| *p == project.join("notes.txt")),
+        "{reads:?}"
+    );
+    // The read saw the buffer, not the disk.
+    let read_output = updates.lock().unwrap().iter().find_map(|u| match u {
+        SessionUpdate::ToolCallUpdate(c) if c.tool_call_id.0.as_ref() == "r" => c
+            .fields
+            .raw_output
+            .as_ref()
+            .and_then(|v| v.as_str().map(str::to_owned)),
+        _ => None,
+    });
+    assert!(
+        read_output
+            .as_deref()
+            .is_some_and(|o| o.contains("draft plus unsaved")),
+        "{read_output:?}"
+    );
+    // The edit applied to the buffer reached the editor and the disk alike.
+    assert_eq!(*buffer.lock().unwrap(), "draft plus kept\n");
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "draft plus kept\n"
+    );
+}
