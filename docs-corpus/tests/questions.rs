@@ -23,7 +23,7 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "how do I stop it from running commands",
-        &[("plugins", "Running programs")],
+        &[("plugins", "Running programs, or stopping them")],
     ),
     (
         "how do I write a plugin",

@@ -55,7 +55,11 @@ const summary = await app.connectWith(stream, async (ctx) => {
     stops,
     asked,
     listed: listed.sessions.map((s) => s.sessionId),
-    shapes: updates.map((u) =>
+    commands: updates
+      .filter((u) => u.sessionUpdate === "available_commands_update")
+      .flatMap((u) => u.availableCommands.map((c) => c.name)),
+    // The commands arrive once the session is open, in no fixed order with the mode's update.
+    shapes: updates.filter((u) => u.sessionUpdate !== "available_commands_update").map((u) =>
       u.sessionUpdate === "tool_call"
         ? `tool_call:${u.toolCallId}:${u.kind}`
         : u.sessionUpdate === "tool_call_update"

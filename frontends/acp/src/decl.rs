@@ -46,7 +46,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "session/prompt",
-        summary: "Runs a turn: text, resource links (a `file://` link is named to the model by its path, for the file tools), embedded text resources (given to the model inline with their URI) and images. Streams `session/update` notifications while it runs and answers with the stop reason when the turn settles: `end_turn`, `max_tokens`, `max_turn_requests` (the cost budget or round limit stopped it), `cancelled`. A turn that failed is an error (`-32603`) whose message says why. A second prompt while one runs is `-32600`.",
+        summary: "Runs a turn (or, for text starting with `/NAME` naming an announced command, that command: a prompt command's text becomes the message, `/compact`, `/undo`, `/redo` act on the session; another command is `-32602`): text, resource links (a `file://` link is named to the model by its path, for the file tools), embedded text resources (given to the model inline with their URI) and images. Streams `session/update` notifications while it runs and answers with the stop reason when the turn settles: `end_turn`, `max_tokens`, `max_turn_requests` (the cost budget or round limit stopped it), `cancelled`. A turn that failed is an error (`-32603`) whose message says why. A second prompt while one runs is `-32600`.",
     },
     Served {
         method: "session/set_mode",
@@ -67,7 +67,7 @@ pub const CLIENT_NOTIFICATIONS: &[Served] = &[Served {
 /// Notifications the agent sends.
 pub const AGENT_NOTIFICATIONS: &[Served] = &[Served {
     method: "session/update",
-    summary: "What a turn (or a loaded session's history) shows, by the renderer's rules (`smith-render-acp`): `agent_message_chunk`, `agent_thought_chunk`, `user_message_chunk` (history only), `tool_call` (kind, title, location, the diff of an edit or a write) and `tool_call_update` (output, `completed` or `failed`), `plan`, `usage_update` (context window and cost in USD), `current_mode_update`. While the client is not reading, message pieces wait and arrive whole with the message's end, and a running tool's partial output is skipped; nothing else is dropped.",
+    summary: "What a turn (or a loaded session's history) shows, by the renderer's rules (`smith-render-acp`): `agent_message_chunk`, `agent_thought_chunk`, `user_message_chunk` (history only), `tool_call` (kind, title, location, the diff of an edit or a write) and `tool_call_update` (output, `completed` or `failed`), `plan`, `usage_update` (context window and cost in USD), `current_mode_update`, and — once a session is open — `available_commands_update` (the prompt commands, `compact`, `undo`, `redo`). While the client is not reading, message pieces wait and arrive whole with the message's end, and a running tool's partial output is skipped; nothing else is dropped.",
 }];
 
 /// Requests the agent sends.

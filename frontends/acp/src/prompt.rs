@@ -17,6 +17,7 @@ use smith_render_jsonrpc::ErrorObject;
 use smith_render_jsonrpc::message::{INTERNAL_ERROR, INVALID_REQUEST};
 use smith_ui_intents::{Delivery, Intent, IntentSink};
 
+use crate::commands::Resolved;
 use crate::server::{Server, invalid_params, lock, parse, to_value, update};
 use crate::sessions::{self, Slot};
 
@@ -289,7 +290,15 @@ pub(crate) fn prompt(
         *running = Some(cancel.clone());
         cancel
     };
-    let ran = run(server, &slot, prompt, &cancel);
+    let ran = match crate::commands::resolve(server, &slot, &prompt.text) {
+        None => run(server, &slot, prompt, None, &cancel),
+        Some(Err(e)) => Err(e),
+        Some(Ok(Resolved::Prompt { text, model })) => {
+            let prompt = Prompt { text, ..prompt };
+            run(server, &slot, prompt, model.as_deref(), &cancel)
+        }
+        Some(Ok(Resolved::Verb(verb))) => verb_run(server, &slot, verb, &cancel),
+    };
     *lock(&slot.running) = None;
     let end = ran?;
     match smith_render_acp::stop_reason(end.stop_reason) {
@@ -304,23 +313,108 @@ pub(crate) fn prompt(
     }
 }
 
+fn refused(e: RunnerError) -> ErrorObject {
+    match e {
+        RunnerError::EmptyInput => invalid_params("prompt", "content with some text or an image"),
+        other => ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {other}")),
+    }
+}
+
+/// The route a prompt runs on: `model` (a prompt command's own, for this turn) or the
+/// session's.
+fn spec(
+    server: &Server,
+    slot: &Slot,
+    model: Option<&str>,
+) -> Result<smith_app::RunSpec, ErrorObject> {
+    let selection = match model {
+        Some(m) => m.parse::<smith::Selection>().map_err(|e| {
+            ErrorObject::new(
+                INTERNAL_ERROR,
+                format!("no turn was run: the command's model {m:?} is not a selection: {e}"),
+            )
+        })?,
+        None => sessions::selection(server, slot)
+            .map_err(|why| ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {why}")))?,
+    };
+    Ok(smith_app::RunSpec {
+        selection,
+        thinking: sessions::thinking(server, slot),
+        script: server.script(),
+    })
+}
+
+/// Carry out a command's verb on the session: what it did is said as the agent's message.
+fn verb_run(
+    server: &Arc<Server>,
+    slot: &Arc<Slot>,
+    verb: smith_app::product::wit::Verb,
+    cancel: &Cancel,
+) -> Result<smith_app::runner::TurnEnd, ErrorObject> {
+    use smith_app::product::wit::Verb;
+    use smith_app::runner::{Command, CompactRequest, Done};
+    let command = match verb {
+        Verb::Compact(focus) => Command::Compact(CompactRequest {
+            instructions: focus,
+            ..CompactRequest::default()
+        }),
+        Verb::Undo(turn) => Command::Undo(smith_app::history::Step {
+            turn,
+            snapshot_first: false,
+        }),
+        Verb::Redo => Command::Redo(smith_app::history::Step::default()),
+        _ => {
+            return Err(ErrorObject::new(
+                INVALID_REQUEST,
+                "this command is not carried out in an editor",
+            ));
+        }
+    };
+    let spec = spec(server, slot, None)?;
+    let mut guard = lock(&slot.runner);
+    let Some(runner) = guard.as_mut() else {
+        return Err(ErrorObject::new(INTERNAL_ERROR, "the session was closed"));
+    };
+    runner.prepare(spec).map_err(refused)?;
+    let mut sink = TurnSink { server, slot };
+    let done = runner.apply(command, &mut sink, cancel).map_err(|e| {
+        ErrorObject::new(
+            INTERNAL_ERROR,
+            format!("the command was not carried out: {e}"),
+        )
+    })?;
+    let said = match done {
+        Done::Moved(m) => format!(
+            "The working tree was put back: {} file(s) written, {} deleted.",
+            m.written.len(),
+            m.deleted.len()
+        ),
+        Done::Compacted(_) => "The context was compacted.".to_owned(),
+        _ => "Done.".to_owned(),
+    };
+    sink.emit(Intent::TranscriptAppend {
+        entry_id: 0,
+        source: "smith".to_owned(),
+        text: said,
+    });
+    Ok(smith_app::runner::TurnEnd {
+        submission: None,
+        deduplicated: false,
+        stop_reason: smith::StopReason::EndTurn,
+        usage: smith::UsageTotals::default(),
+        cost_usd: None,
+        error: None,
+    })
+}
+
 fn run(
     server: &Arc<Server>,
     slot: &Arc<Slot>,
     prompt: Prompt,
+    model: Option<&str>,
     cancel: &Cancel,
 ) -> Result<smith_app::runner::TurnEnd, ErrorObject> {
-    let refused = |e: RunnerError| match e {
-        RunnerError::EmptyInput => invalid_params("prompt", "content with some text or an image"),
-        other => ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {other}")),
-    };
-    let selection = sessions::selection(server, slot)
-        .map_err(|why| ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {why}")))?;
-    let spec = smith_app::RunSpec {
-        selection,
-        thinking: sessions::thinking(server, slot),
-        script: server.script(),
-    };
+    let spec = spec(server, slot, model)?;
     let mut guard = lock(&slot.runner);
     let Some(runner) = guard.as_mut() else {
         return Err(ErrorObject::new(

@@ -211,6 +211,10 @@ impl Server {
             "session/new" | "session/load" | "session/resume" | "session/close"
             | "session/set_mode" | "session/prompt" => {
                 let server = Arc::clone(self);
+                let named = params
+                    .get("sessionId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 return self.spawn(move || {
                     let result = match method.as_str() {
                         "session/new" => crate::sessions::new(&server, params),
@@ -220,7 +224,16 @@ impl Server {
                         "session/set_mode" => crate::sessions::set_mode(&server, params),
                         _ => crate::prompt::prompt(&server, params),
                     };
+                    // A session just opened: its commands, once the client knows its id.
+                    let opened = match (method.as_str(), &result) {
+                        ("session/new", Ok(v)) => v["sessionId"].as_str().map(str::to_owned),
+                        ("session/load" | "session/resume", Ok(_)) => named,
+                        _ => None,
+                    };
                     server.answer(Some(&id), result);
+                    if let Some(slot) = opened.and_then(|s| crate::sessions::slot(&server, &s).ok()) {
+                        crate::commands::announce(&server, &slot);
+                    }
                 });
             }
             other => Err(ErrorObject {

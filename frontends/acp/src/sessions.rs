@@ -50,6 +50,8 @@ pub(crate) struct Slot {
     pub(crate) config: Mutex<Config>,
     /// The mapping of its intents to updates (the cost so far lives here).
     pub(crate) updates: Mutex<Updates>,
+    /// Its product layer once composed (`Some(None)`: it could not be).
+    pub(crate) product: Mutex<Option<Option<Arc<smith_app::product::ProductLayer>>>>,
 }
 
 impl Slot {
@@ -61,6 +63,7 @@ impl Slot {
             running: Mutex::new(None),
             config: Mutex::new(Config::default()),
             updates: Mutex::new(Updates::new(Source::Live)),
+            product: Mutex::new(None),
         })
     }
 

@@ -174,3 +174,98 @@ fn a_client_that_stops_reading_never_stalls_the_turn_and_gets_the_whole_answer()
     assert!(status.success());
     all_protocol(&lines);
 }
+
+#[test]
+fn slash_commands_are_announced_and_run_undo_and_a_prompt_command() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(dir.join(".smith/commands")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "draft\n").unwrap();
+    std::fs::write(
+        dir.join(".smith/commands/shout.md"),
+        "---\ndescription: Say it loudly\n---\nShout $ARGUMENTS\n",
+    )
+    .unwrap();
+    // The project is trusted, so its commands are offered.
+    let trusted = env
+        .command(&["trust", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        trusted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
+    let script = env.write(
+        "undo.kdl",
+        "round {\n  tool-call id=\"e\" name=\"edit\" arguments=#\"{\"path\":\"notes.txt\",\"edits\":[{\"old_text\":\"draft\",\"new_text\":\"final\"}]}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"edited\"\n  stop \"end_turn\"\n}\nround {\n  echo\n  stop \"end_turn\"\n}\n",
+    );
+    let mut c = Client::start_subcommand(
+        &env,
+        "acp",
+        &["-m", "scripted/acp", "--script", script.to_str().unwrap()],
+        &dir,
+    );
+    c.result("initialize", json!({"protocolVersion": 1}));
+    let id = c.result("session/new", json!({"cwd": dir, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let announced =
+        c.until(|l| l["params"]["update"]["sessionUpdate"] == "available_commands_update");
+    let names: Vec<&str> = announced["params"]["update"]["availableCommands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for name in ["shout", "init", "review", "compact", "undo", "redo"] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    let r = c.result(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("edit it")}),
+    );
+    assert_eq!(r["stopReason"], "end_turn");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "final\n"
+    );
+    // `/undo` puts the working tree back, as the terminal UI's does.
+    let r = c.result(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("/undo")}),
+    );
+    assert_eq!(r["stopReason"], "end_turn");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "draft\n"
+    );
+    // A prompt command's text, its arguments put in, is what the model gets (echoed back).
+    let r = c.result(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("/shout hello")}),
+    );
+    assert_eq!(r["stopReason"], "end_turn");
+    let echoed: String = c
+        .lines
+        .iter()
+        .filter(|l| l["params"]["update"]["sessionUpdate"] == "agent_message_chunk")
+        .map(|l| l["params"]["update"]["content"]["text"].as_str().unwrap())
+        .collect();
+    assert!(echoed.contains("Shout hello"), "{echoed}");
+    // A command an editor thread does not carry out is refused, named — never sent as text.
+    let e = c.error(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("/export")}),
+    );
+    assert_eq!(e["code"], -32602, "{e}");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains("/export is not carried out in an editor"),
+        "{e}"
+    );
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+}

@@ -391,6 +391,10 @@ fn the_typescript_sdk_client_prompts_and_answers_permission_requests() {
         serde_json::json!(["end_turn", "end_turn"])
     );
     assert_eq!(summary["asked"], serde_json::json!(["e1", "e2"]));
+    let commands = summary["commands"].as_array().unwrap();
+    for name in ["init", "review", "compact", "undo", "redo"] {
+        assert!(commands.iter().any(|c| c == name), "{name}: {commands:?}");
+    }
     assert_eq!(summary["listed"], serde_json::json!([summary["sessionId"]]));
     assert_eq!(
         summary["shapes"],
