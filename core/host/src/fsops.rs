@@ -232,8 +232,24 @@ impl Root {
     /// [`FsFailure::Denied`] or [`FsFailure::Invalid`] for a path outside the root;
     /// [`FsFailure::Io`] for one the confined open refuses.
     pub fn editor_path(&self, requested: &str) -> Result<PathBuf, FsFailure> {
-        let rel = self.relative(requested)?;
+        // Normalized, so the editor is asked about the very path checked here.
+        let mut rel = PathBuf::new();
+        for part in self.relative(requested)?.components() {
+            match part {
+                Component::Normal(name) => rel.push(name),
+                Component::CurDir => {}
+                Component::ParentDir if rel.pop() => {}
+                _ => {
+                    return Err(FsFailure::Denied(format!(
+                        "`{requested}` leaves the granted root"
+                    )));
+                }
+            }
+        }
         match self.dir.open(&rel) {
+            Ok(file) if file.metadata().is_ok_and(|m| m.is_dir()) => Err(FsFailure::Invalid(
+                format!("`{requested}` is a directory; list it instead"),
+            )),
             Ok(_) => Ok(self.path.join(rel)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.path.join(rel)),
             Err(e) => Err(io_failure(requested, &e)),

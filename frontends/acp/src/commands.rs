@@ -35,8 +35,7 @@ pub(crate) enum Resolved {
 fn layer(server: &Server, slot: &Slot) -> Option<Arc<ProductLayer>> {
     let mut cached = lock(&slot.product);
     if cached.is_none() {
-        let cwd = lock(&slot.runner).as_ref().map(|r| r.cwd().to_owned())?;
-        match server.app.product(&[], &cwd) {
+        match server.app.product(&[], &slot.cwd) {
             Ok((layer, _)) => *cached = Some(Some(Arc::new(layer))),
             Err(e) => {
                 server.diagnose(&format!(

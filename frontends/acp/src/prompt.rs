@@ -7,7 +7,8 @@ use std::sync::Arc;
 use agent_client_protocol_schema::v1::{
     CancelNotification, ContentBlock, EmbeddedResourceResource, PermissionOption,
     PermissionOptionKind, PromptRequest, PromptResponse, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate, ToolCallUpdateFields,
+    RequestPermissionRequest, RequestPermissionResponse, StopReason, ToolCallUpdate,
+    ToolCallUpdateFields,
 };
 use serde_json::{Map, Value};
 use smith::{Answer, Cancel, Question};
@@ -230,10 +231,20 @@ fn settle(inbox: &Inbox, request_id: &str, confirm: bool, outcome: Result<Value,
             _ => Err("the editor cancelled the permission request".to_owned()),
         });
     // The call may have ended meanwhile (cancelled): then nothing waits, and nothing is owed.
-    let _ = match answer {
-        Ok(a) => inbox.answer(request_id, a),
-        Err(why) => inbox.refuse(request_id, &why),
-    };
+    // An answer the question does not take is a refusal, so the call never waits on.
+    match answer {
+        Ok(a) => {
+            if let Err(e) = inbox.answer(request_id, a) {
+                let _ = inbox.refuse(
+                    request_id,
+                    &format!("the editor's answer does not fit the question: {e}"),
+                );
+            }
+        }
+        Err(why) => {
+            let _ = inbox.refuse(request_id, &why);
+        }
+    }
 }
 
 impl IntentSink for TurnSink<'_> {
@@ -267,42 +278,69 @@ impl IntentSink for TurnSink<'_> {
     }
 }
 
-/// `session/prompt`: the turn, answered with its stop reason when it settles.
+/// Reserve the session a `session/prompt` names, on the reading thread before the prompt's
+/// own thread starts: a `session/cancel` read after it finds the prompt's [`Cancel`], and a
+/// second prompt is refused.
+///
+/// # Errors
+/// Invalid params without a `sessionId`; not found for a session not open here; invalid
+/// request while a prompt runs.
+pub(crate) fn reserve(
+    server: &Server,
+    params: &Map<String, Value>,
+) -> Result<(Arc<Slot>, Cancel), ErrorObject> {
+    let session = params
+        .get("sessionId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid_params("sessionId", "a string: a session open here"))?;
+    let slot = sessions::slot(server, session)?;
+    let mut running = lock(&slot.running);
+    if running.is_some() {
+        return Err(ErrorObject::new(
+            INVALID_REQUEST,
+            format!(
+                "session {} is already running a prompt: wait for its answer, or send `session/cancel` first; nothing was done",
+                slot.id
+            ),
+        ));
+    }
+    let cancel = Cancel::new();
+    *running = Some(cancel.clone());
+    drop(running);
+    Ok((slot, cancel))
+}
+
+/// `session/prompt` on the session [`reserve`] gave: the turn (or the command), answered with
+/// its stop reason when it settles — `cancelled` whenever the client cancelled it, whatever
+/// the cancellation cut short.
 pub(crate) fn prompt(
     server: &Arc<Server>,
     params: Map<String, Value>,
+    slot: &Arc<Slot>,
+    cancel: &Cancel,
 ) -> Result<Value, ErrorObject> {
-    let request: PromptRequest = parse("session/prompt", params)?;
-    let slot = sessions::slot(server, &request.session_id.0)?;
-    let prompt = content(&request.prompt)?;
-    let cancel = {
-        let mut running = lock(&slot.running);
-        if running.is_some() {
-            return Err(ErrorObject::new(
-                INVALID_REQUEST,
-                format!(
-                    "session {} is already running a prompt: wait for its answer, or send `session/cancel` first; nothing was done",
-                    slot.id
-                ),
-            ));
+    let ran = (|| {
+        let request: PromptRequest = parse("session/prompt", params)?;
+        let prompt = content(&request.prompt)?;
+        match crate::commands::resolve(server, slot, &prompt.text) {
+            None => run(server, slot, prompt, None, cancel),
+            Some(Err(e)) => Err(e),
+            Some(Ok(Resolved::Prompt { text, model })) => {
+                let prompt = Prompt { text, ..prompt };
+                run(server, slot, prompt, model.as_deref(), cancel)
+            }
+            Some(Ok(Resolved::Verb(verb))) => verb_run(server, slot, verb, cancel),
         }
-        let cancel = Cancel::new();
-        *running = Some(cancel.clone());
-        cancel
-    };
-    let ran = match crate::commands::resolve(server, &slot, &prompt.text) {
-        None => run(server, &slot, prompt, None, &cancel),
-        Some(Err(e)) => Err(e),
-        Some(Ok(Resolved::Prompt { text, model })) => {
-            let prompt = Prompt { text, ..prompt };
-            run(server, &slot, prompt, model.as_deref(), &cancel)
-        }
-        Some(Ok(Resolved::Verb(verb))) => verb_run(server, &slot, verb, &cancel),
-    };
+    })();
     *lock(&slot.running) = None;
-    let end = ran?;
+    let cancelled = cancel.is_cancelled();
+    let end = match ran {
+        Err(_) if cancelled => return to_value(&PromptResponse::new(StopReason::Cancelled)),
+        other => other?,
+    };
     match smith_render_acp::stop_reason(end.stop_reason) {
         Some(reason) => to_value(&PromptResponse::new(reason)),
+        None if cancelled => to_value(&PromptResponse::new(StopReason::Cancelled)),
         None => Err(ErrorObject::new(
             INTERNAL_ERROR,
             match end.error {
@@ -334,7 +372,7 @@ fn spec(
                 format!("no turn was run: the command's model {m:?} is not a selection: {e}"),
             )
         })?,
-        None => sessions::selection(server, slot)
+        None => sessions::selection(slot)
             .map_err(|why| ErrorObject::new(INTERNAL_ERROR, format!("no turn was run: {why}")))?,
     };
     Ok(smith_app::RunSpec {

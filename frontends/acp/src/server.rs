@@ -206,10 +206,18 @@ impl Server {
                 message: "Smith offers no authentication method here: providers use keys stored with `smith auth login PROVIDER` or their environment variables; store one and prompt again".to_owned(),
                 data: Some(json!({"field": "methodId"})),
             }),
-            "session/list" => crate::sessions::list(self, params),
-            "session/set_config_option" => crate::sessions::set_config_option(self, params),
             "session/new" | "session/load" | "session/resume" | "session/close"
-            | "session/set_mode" | "session/prompt" => {
+            | "session/set_mode" | "session/prompt" | "session/list"
+            | "session/set_config_option" => {
+                // A prompt reserves its session here, before anything later is read.
+                let reserved = if method == "session/prompt" {
+                    match crate::prompt::reserve(self, &params) {
+                        Ok(r) => Some(r),
+                        Err(e) => return self.answer(Some(&id), Err(e)),
+                    }
+                } else {
+                    None
+                };
                 let server = Arc::clone(self);
                 let named = params
                     .get("sessionId")
@@ -222,7 +230,19 @@ impl Server {
                         "session/resume" => crate::sessions::load(&server, params, false),
                         "session/close" => crate::sessions::close(&server, params),
                         "session/set_mode" => crate::sessions::set_mode(&server, params),
-                        _ => crate::prompt::prompt(&server, params),
+                        "session/list" => crate::sessions::list(&server, params),
+                        "session/set_config_option" => {
+                            crate::sessions::set_config_option(&server, params)
+                        }
+                        _ => match &reserved {
+                            Some((slot, cancel)) => {
+                                crate::prompt::prompt(&server, params, slot, cancel)
+                            }
+                            None => Err(ErrorObject::new(
+                                INTERNAL_ERROR,
+                                "the prompt's session was not reserved (a defect of smith acp)",
+                            )),
+                        },
                     };
                     // A session just opened: its commands, once the client knows its id.
                     let opened = match (method.as_str(), &result) {

@@ -41,6 +41,12 @@ pub(crate) struct Config {
 /// One session open here.
 pub(crate) struct Slot {
     pub(crate) id: SessionId,
+    /// The directory its tools run in.
+    pub(crate) cwd: PathBuf,
+    /// The selection its prompts run with unless the client picks one: the setting, else
+    /// the model the session recorded (or why there is none). Read without the runner, which
+    /// a prompt holds for its whole turn.
+    default: Result<Selection, String>,
     /// Its runner; `None` once closed. A prompt holds it for its whole turn.
     pub(crate) runner: Mutex<Option<Runner>>,
     /// Its inbox: questions are answered through it while a turn holds the runner.
@@ -56,13 +62,19 @@ pub(crate) struct Slot {
 
 impl Slot {
     fn new(runner: Runner) -> Arc<Self> {
+        let cwd = runner.cwd().to_owned();
         Arc::new(Self {
             id: runner.id(),
+            default: runner
+                .default_selection(None)
+                .map(|(s, _)| s)
+                .map_err(|e| e.to_string()),
+            updates: Mutex::new(Updates::new(Source::Live).with_root(cwd.clone())),
+            cwd,
             inbox: runner.inbox(),
             runner: Mutex::new(Some(runner)),
             running: Mutex::new(None),
             config: Mutex::new(Config::default()),
-            updates: Mutex::new(Updates::new(Source::Live)),
             product: Mutex::new(None),
         })
     }
@@ -145,9 +157,10 @@ fn mcp_servers_unconnected(server: &Server, servers: &[McpServer]) {
 /// offers them.
 fn hold(server: &Arc<Server>, runner: Runner) -> Result<Arc<Slot>, ErrorObject> {
     let mut runner = runner;
-    runner
-        .register_secrets()
-        .map_err(|e| ErrorObject::new(INTERNAL_ERROR, e.to_string()))?;
+    if let Err(e) = runner.register_secrets() {
+        let _ = runner.close(false);
+        return Err(ErrorObject::new(INTERNAL_ERROR, e.to_string()));
+    }
     let resident = runner.resident();
     let slot = Slot::new(runner);
     if let Some(editor) = crate::files::ClientFiles::editor(server, &slot) {
@@ -238,14 +251,21 @@ pub(crate) fn load(
     {
         Access::Writer(opened) => opened.runner,
         Access::Observer { .. } => {
-            return Err(not_found(format!(
-                "session {id} is being written by another process, so it cannot be opened here; close it there, then load it again"
-            )));
+            return Err(ErrorObject {
+                code: INVALID_REQUEST,
+                message: format!(
+                    "session {id} is being written by another process, so it cannot be opened here; close it there, then load it again"
+                ),
+                data: Some(json!({"sessionId": wanted})),
+            });
         }
     };
     let slot = hold(server, runner)?;
-    if history {
-        stream_history(server, &slot)?;
+    if history && let Err(e) = stream_history(server, &slot) {
+        // Not open after all: closed, so a retry can open it again.
+        lock(&server.sessions).remove(&slot.id);
+        let _ = slot.close();
+        return Err(e);
     }
     let (modes, options) = state(server, &slot);
     if history {
@@ -290,7 +310,7 @@ fn stream_history(server: &Server, slot: &Slot) -> Result<(), ErrorObject> {
     let mut sink = History {
         server,
         session: slot.id,
-        updates: Updates::new(Source::History),
+        updates: Updates::new(Source::History).with_root(slot.cwd.clone()),
     };
     smith_app::playback::play(
         &path,
@@ -331,7 +351,13 @@ pub(crate) fn list(server: &Server, params: Map<String, Value>) -> Result<Value,
         )
     })?;
     all.sort_by_key(|(id, _)| std::cmp::Reverse(id.created_ms()));
-    let wanted_cwd = request.cwd.as_ref().map(|c| c.display().to_string());
+    // Sessions record the canonical directory: the filter is compared as one.
+    let wanted_cwd = request.cwd.as_ref().map(|c| {
+        c.canonicalize()
+            .unwrap_or_else(|_| c.clone())
+            .display()
+            .to_string()
+    });
     let mut sessions = Vec::new();
     let mut seen = 0;
     let mut next = None;
@@ -404,7 +430,7 @@ pub(crate) fn set_mode(server: &Server, params: Map<String, Value>) -> Result<Va
             ),
         )
     })?;
-    let Ok(mut runner) = slot.runner.try_lock() else {
+    if lock(&slot.running).is_some() {
         return Err(ErrorObject::new(
             INVALID_REQUEST,
             format!(
@@ -412,7 +438,8 @@ pub(crate) fn set_mode(server: &Server, params: Map<String, Value>) -> Result<Va
                 slot.id
             ),
         ));
-    };
+    }
+    let mut runner = lock(&slot.runner);
     let runner = runner
         .as_mut()
         .ok_or_else(|| ErrorObject::new(INTERNAL_ERROR, "the session was closed"))?;
@@ -433,17 +460,11 @@ pub(crate) fn set_mode(server: &Server, params: Map<String, Value>) -> Result<Va
     to_value(&SetSessionModeResponse::new())
 }
 
-/// The selection a prompt of `slot` runs with.
-pub(crate) fn selection(server: &Server, slot: &Slot) -> Result<Selection, String> {
-    if let Some(model) = lock(&slot.config).model.clone() {
-        return Ok(model);
-    }
-    match lock(&slot.runner).as_ref() {
-        Some(runner) => runner
-            .default_selection(None)
-            .map(|(s, _)| s)
-            .map_err(|e| e.to_string()),
-        None => server.app.selection().map_err(|e| e.to_string()),
+/// The selection a prompt of `slot` runs with (never waits for a running prompt).
+pub(crate) fn selection(slot: &Slot) -> Result<Selection, String> {
+    match lock(&slot.config).model.clone() {
+        Some(model) => Ok(model),
+        None => slot.default.clone(),
     }
 }
 
@@ -456,9 +477,7 @@ pub(crate) fn thinking(server: &Server, slot: &Slot) -> Option<ThinkingLevel> {
 
 /// The config options of `slot` as they stand: `model` and `thought_level`.
 fn config_options(server: &Server, slot: &Slot) -> Vec<SessionConfigOption> {
-    let current = selection(server, slot)
-        .map(|s| s.to_string())
-        .unwrap_or_default();
+    let current = selection(slot).map(|s| s.to_string()).unwrap_or_default();
     let mut models: Vec<SessionConfigSelectOption> = Vec::new();
     if let Ok(catalog) = server.app.models() {
         for record in smith_app::catalog::model_records(&catalog, &server.app) {

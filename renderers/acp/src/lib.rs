@@ -97,13 +97,17 @@ pub fn tool_title(name: &str, arguments: &Value) -> String {
 
 /// What an edit or a write changes, as diff content: a write's whole new text, each of an
 /// edit's replacements (`edits: [{old_text, new_text}]`) with the text it replaces.
-fn diffs(name: &str, arguments: &Value) -> Vec<ToolCallContent> {
-    let Some(path) = arg(arguments, "path") else {
+fn diffs(
+    name: &str,
+    arguments: &Value,
+    absolute: impl Fn(&str) -> std::path::PathBuf,
+) -> Vec<ToolCallContent> {
+    let Some(path) = arg(arguments, "path").map(absolute) else {
         return Vec::new();
     };
     match name {
         "write" => arg(arguments, "content")
-            .map(|c| ToolCallContent::Diff(Diff::new(path, c)))
+            .map(|c| ToolCallContent::Diff(Diff::new(path.clone(), c)))
             .into_iter()
             .collect(),
         "edit" => arguments
@@ -114,7 +118,9 @@ fn diffs(name: &str, arguments: &Value) -> Vec<ToolCallContent> {
             .filter_map(|e| {
                 let new = arg(e, "new_text")?;
                 let old = arg(e, "old_text").map(str::to_owned);
-                Some(ToolCallContent::Diff(Diff::new(path, new).old_text(old)))
+                Some(ToolCallContent::Diff(
+                    Diff::new(path.clone(), new).old_text(old),
+                ))
             })
             .collect(),
         _ => Vec::new(),
@@ -190,6 +196,9 @@ pub struct Updates {
     cost_usd: Option<f64>,
     /// The context window's last known use: (used, size) tokens.
     window: Option<(u64, u64)>,
+    /// The session's directory: a tool's relative path is shown under it (ACP's locations and
+    /// diffs carry absolute paths).
+    root: Option<std::path::PathBuf>,
 }
 
 impl Updates {
@@ -204,6 +213,22 @@ impl Updates {
             names: HashMap::new(),
             cost_usd: Some(0.0),
             window: None,
+            root: None,
+        }
+    }
+
+    /// The same, with `root` the session's directory: relative paths are shown under it.
+    #[must_use]
+    pub fn with_root(mut self, root: std::path::PathBuf) -> Self {
+        self.root = Some(root);
+        self
+    }
+
+    /// `path` as an absolute path under the session's directory.
+    fn absolute(&self, path: &str) -> std::path::PathBuf {
+        match &self.root {
+            Some(root) => root.join(path),
+            None => std::path::PathBuf::from(path),
         }
     }
 
@@ -232,7 +257,9 @@ impl Updates {
                     return Vec::new();
                 }
                 self.streamed.insert(*message_id);
-                if behind {
+                // Once a piece is withheld, every later piece of the message is too: the end
+                // sends the rest after what was sent, in order.
+                if behind || self.withheld.contains(message_id) {
                     self.withheld.insert(*message_id);
                     return Vec::new();
                 }
@@ -263,10 +290,10 @@ impl Updates {
                 let mut call = ToolCall::new(call_id.clone(), tool_title(name, arguments))
                     .kind(tool_kind(name))
                     .status(ToolCallStatus::InProgress)
-                    .content(diffs(name, arguments))
+                    .content(diffs(name, arguments, |p| self.absolute(p)))
                     .raw_input(arguments.clone());
                 if let Some(path) = arg(arguments, "path") {
-                    call = call.locations(vec![ToolCallLocation::new(path)]);
+                    call = call.locations(vec![ToolCallLocation::new(self.absolute(path))]);
                 }
                 vec![SessionUpdate::ToolCall(call)]
             }

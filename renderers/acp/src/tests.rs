@@ -72,7 +72,7 @@ fn an_unstreamed_answer_is_sent_whole_and_a_user_message_only_from_history() {
 
 #[test]
 fn an_edit_becomes_a_tool_call_with_its_location_and_diff_then_its_end() {
-    let mut u = Updates::new(Source::Live);
+    let mut u = Updates::new(Source::Live).with_root("/p".into());
     let arguments =
         json!({"path": "notes.txt", "edits": [{"old_text": "draft", "new_text": "final"}]});
     let start = wire(&u.update(
@@ -91,8 +91,8 @@ fn an_edit_becomes_a_tool_call_with_its_location_and_diff_then_its_end() {
             "title": "edit notes.txt",
             "kind": "edit",
             "status": "in_progress",
-            "content": [{"type": "diff", "path": "notes.txt", "oldText": "draft", "newText": "final"}],
-            "locations": [{"path": "notes.txt"}],
+            "content": [{"type": "diff", "path": "/p/notes.txt", "oldText": "draft", "newText": "final"}],
+            "locations": [{"path": "/p/notes.txt"}],
             "rawInput": arguments,
         })
     );
@@ -189,7 +189,8 @@ fn pieces_withheld_while_the_client_is_behind_arrive_with_the_end() {
     };
     assert_eq!(u.update(&delta("Hel"), false).len(), 1);
     assert!(u.update(&delta("lo, "), true).is_empty());
-    assert!(u.update(&delta("world"), true).is_empty());
+    // The client caught up, but the message's later pieces wait for its end all the same.
+    assert!(u.update(&delta("world"), false).is_empty());
     let update = Intent::ToolUpdate {
         call_id: "c".into(),
         text: "partial".into(),

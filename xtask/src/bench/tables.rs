@@ -90,6 +90,12 @@ pub(super) const EXAMPLES: &[Example] = &[
     },
     Example {
         package: "smith-cli",
+        example: "acp_bench",
+        release: true,
+        rows: ACP,
+    },
+    Example {
+        package: "smith-cli",
         example: "tui_bench",
         release: true,
         rows: TUI,
@@ -571,6 +577,28 @@ const MCP: &[Row] = &[
         "mcp_idle_rss_kib",
         "an idle `smith mcp` after initialize and tools/list: peak RSS",
         Limit::RssMib(24.0),
+    ),
+];
+const ACP: &[Row] = &[
+    (
+        "acp_initialize_ms",
+        "`smith acp` spawn → initialize answered, median of 20",
+        Limit::Ms(15.0),
+    ),
+    (
+        "acp_new_session_ms",
+        "`smith acp` spawn → initialize → session/new answered, median of 20",
+        Limit::ReportMs,
+    ),
+    (
+        "acp_idle_rss_kib",
+        "an idle `smith acp` with one session open: peak RSS",
+        Limit::RssMib(24.0),
+    ),
+    (
+        "acp_opencode_initialize_ms",
+        "`opencode acp` spawn → initialize answered, median of 5 (same run)",
+        Limit::ReportMsIfInstalled,
     ),
 ];
 const TUI: &[Row] = &[

@@ -284,10 +284,17 @@ impl Runner {
     }
 
     /// The permission mode the next run uses: the session's choice, else the route's
-    /// settings, else the default (`auto`).
+    /// settings, else — before a route is prepared — what the settings and the directory's
+    /// trust give (`permissions.mode`; `auto` where programs may run, else `auto-edit`).
     pub fn permission_mode(&self) -> smith_host::PermissionMode {
         self.permission_mode
             .or_else(|| self.current().map(|r| r.tools().permission_mode()))
+            .or_else(|| {
+                self.app
+                    .policy(&self.cwd, &self.words)
+                    .ok()
+                    .map(|p| p.permissions.mode)
+            })
             .unwrap_or_default()
     }
 

@@ -269,3 +269,78 @@ fn slash_commands_are_announced_and_run_undo_and_a_prompt_command() {
     assert!(status.success());
     all_protocol(&lines);
 }
+
+/// The session ids and the project directory of `line`, as placeholders.
+fn normalized(line: &Value, session: &str, dir: &str) -> String {
+    let mut line = line.clone();
+    // The model choices are the catalog's: a catalog update is no change of the protocol
+    // stream.
+    if line["result"]["configOptions"][0]["options"].is_array() {
+        line["result"]["configOptions"][0]["options"] = json!("(the catalog's models)");
+    }
+    line.to_string()
+        .replace(session, "$SESSION")
+        .replace(dir, "$DIR")
+}
+
+/// A session as Zed drives one — its `initialize` (terminal and `_meta` capabilities, no
+/// files), a new session, a mode, a prompt with a resource link on a model that thinks, plans
+/// and edits, a config option, a second prompt, close — stays byte-stable: every line the
+/// agent writes is compared with `fixtures/acp/zed-session.golden.jsonl` (`SMITH_BLESS=1`
+/// rewrites it; review the diff).
+#[test]
+fn a_zed_like_session_stream_is_byte_stable() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "draft notes\n").unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/acp");
+    let script = env.write(
+        "zed.kdl",
+        &std::fs::read_to_string(fixtures.join("zed-session.kdl")).unwrap(),
+    );
+    let dir_text = dir.to_str().unwrap().to_owned();
+    let mut c = Client::start_subcommand(
+        &env,
+        "acp",
+        &["-m", "scripted/zed", "--script", script.to_str().unwrap()],
+        &dir,
+    );
+    let mut session = String::new();
+    let input = std::fs::read_to_string(fixtures.join("zed-session.jsonl")).unwrap();
+    for line in input.lines() {
+        let line = line
+            .replace("$DIR", &dir_text)
+            .replace("$SESSION", &session);
+        let id = serde_json::from_str::<Value>(&line).unwrap()["id"]
+            .as_u64()
+            .unwrap();
+        c.send_raw(&line);
+        let answer = c.response(id);
+        if let Some(s) = answer["result"]["sessionId"].as_str() {
+            session = s.to_owned();
+            // As Zed does: the session's commands arrive before the next request.
+            c.seen(|l| l["params"]["update"]["sessionUpdate"] == "available_commands_update");
+        }
+    }
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    let got: String = lines
+        .iter()
+        .map(|l| normalized(l, &session, &dir_text) + "\n")
+        .collect();
+    let golden = fixtures.join("zed-session.golden.jsonl");
+    if std::env::var_os("SMITH_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(&golden, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert!(
+        got == want,
+        "the stream differs from {} (SMITH_BLESS=1 rewrites it; review the diff):\n{got}",
+        golden.display()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "tidy notes\n"
+    );
+}

@@ -198,7 +198,9 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
                     .block_task()
                     .await?;
                 let id = new.session_id.clone();
-                assert_eq!(new.modes.unwrap().current_mode_id.0.as_ref(), "auto");
+                // The mode the settings give an untrusted directory, where programs may not
+                // run: the editor shows the one turns will use.
+                assert_eq!(new.modes.unwrap().current_mode_id.0.as_ref(), "auto-edit");
                 cx.send_request(SetSessionModeRequest::new(id.clone(), "ask"))
                     .block_task()
                     .await?;
@@ -270,7 +272,7 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
     let edit = edit.unwrap();
     assert_eq!(edit.kind, ToolKind::Edit);
     assert_eq!(edit.status, ToolCallStatus::InProgress);
-    assert_eq!(edit.locations[0].path, Path::new("notes.txt"));
+    assert_eq!(edit.locations[0].path, project.join("notes.txt"));
     assert!(matches!(
         &edit.content[0],
         agent_client_protocol::v1::schema::ToolCallContent::Diff(d)
