@@ -36,7 +36,13 @@ fn layer(server: &Server, slot: &Slot) -> Option<Arc<ProductLayer>> {
     let mut cached = lock(&slot.product);
     if cached.is_none() {
         match server.app.product(&[], &slot.cwd) {
-            Ok((layer, _)) => *cached = Some(Some(Arc::new(layer))),
+            Ok((layer, _)) => {
+                // Commands skipped (an untrusted project's, a malformed file) are said.
+                for notice in &layer.notices {
+                    server.diagnose(&format!("notice: {notice}"));
+                }
+                *cached = Some(Some(Arc::new(layer)));
+            }
             Err(e) => {
                 server.diagnose(&format!(
                     "warning: the commands could not be composed: {e}; prompts starting with `/` are sent as they are"
@@ -71,12 +77,12 @@ pub(crate) fn announce(server: &Server, slot: &Slot) {
             if c.arguments.is_empty() {
                 command
             } else {
-                let hint = c
-                    .arguments
-                    .iter()
-                    .map(|a| a.name.clone())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                // The usage after the name: `[--turn]`, `[FOCUS]`, `ARGUMENTS`.
+                let usage = c.usage();
+                let hint = usage
+                    .split_once(' ')
+                    .map_or(usage.as_str(), |(_, rest)| rest)
+                    .to_owned();
                 command.input(AvailableCommandInput::Unstructured(
                     UnstructuredCommandInput::new(hint),
                 ))

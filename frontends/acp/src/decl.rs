@@ -54,7 +54,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "session/set_config_option",
-        summary: "`model`: a model, alias or group of the catalog, used from the next prompt; `thought_level`: `off` … `max`, or `default`. Answers every config option as it now stands.",
+        summary: "`model`: a model, alias or group of the catalog, used from the next prompt (one that does not resolve, or that no enabled plugin serves, is `-32602`); `thought_level`: `off` … `max`, or `default` (a level the catalog says the model does not take is `-32602`). Answers every config option as it now stands.",
     },
 ];
 
@@ -67,7 +67,7 @@ pub const CLIENT_NOTIFICATIONS: &[Served] = &[Served {
 /// Notifications the agent sends.
 pub const AGENT_NOTIFICATIONS: &[Served] = &[Served {
     method: "session/update",
-    summary: "What a turn (or a loaded session's history) shows, by the renderer's rules (`smith-render-acp`): `agent_message_chunk`, `agent_thought_chunk`, `user_message_chunk` (history only), `tool_call` (kind, title, location, the diff of an edit or a write) and `tool_call_update` (output, `completed` or `failed`), `plan`, `usage_update` (context window and cost in USD), `current_mode_update`, and — once a session is open — `available_commands_update` (the prompt commands, `compact`, `undo`, `redo`). While the client is not reading, message pieces wait and arrive whole with the message's end, and a running tool's partial output is skipped; nothing else is dropped.",
+    summary: "What a turn (or a loaded session's history) shows, by the renderer's rules (`smith-render-acp`): `agent_message_chunk`, `agent_thought_chunk`, `user_message_chunk` (history only), `tool_call` (kind, title, location, the diff of an edit or a write) and `tool_call_update` (`pending` while it awaits approval, `in_progress` once allowed, its output, `completed` or `failed`), `plan`, `usage_update` (context window and cost in USD), `current_mode_update`, and — once a session is open — `available_commands_update` (the prompt commands, `compact`, `undo`, `redo`). While the client is not reading, message pieces wait and arrive whole with the message's end, and a running tool's partial output is skipped; nothing else is dropped.",
 }];
 
 /// Requests the agent sends.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use agent_client_protocol_schema::v1::{
     CancelNotification, ContentBlock, EmbeddedResourceResource, PermissionOption,
     PermissionOptionKind, PromptRequest, PromptResponse, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, StopReason, ToolCallUpdate,
-    ToolCallUpdateFields,
+    RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason, ToolCallStatus,
+    ToolCallUpdate, ToolCallUpdateFields,
 };
 use serde_json::{Map, Value};
 use smith::{Answer, Cancel, Question};
@@ -156,8 +156,19 @@ impl TurnSink<'_> {
         let running = lock(&self.slot.updates)
             .running_call()
             .map(|(id, _)| id.to_owned());
+        // The options that let the call go on: choosing one puts it back in progress.
+        let allowing: Vec<String> = options
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o.kind,
+                    PermissionOptionKind::AllowOnce | PermissionOptionKind::AllowAlways
+                )
+            })
+            .map(|o| o.option_id.0.to_string())
+            .collect();
         let fields = ToolCallUpdateFields::new();
-        let call = match running {
+        let call = match running.clone() {
             Some(id) => ToolCallUpdate::new(id, fields),
             // A question outside a tool call: a call of its own, titled by the question.
             None => ToolCallUpdate::new(
@@ -173,10 +184,39 @@ impl TurnSink<'_> {
         };
         let inbox = self.slot.inbox.clone();
         let confirm = matches!(question, Question::Confirm { .. });
+        let session = self.slot.id;
+        // A call awaiting approval is `pending` (ACP's status for it) until it is answered.
+        let status = move |server: &Server, id: &str, status: ToolCallStatus| {
+            server.notify(
+                "session/update",
+                update(
+                    session,
+                    SessionUpdate::ToolCallUpdate(ToolCallUpdate::new(
+                        id.to_owned(),
+                        ToolCallUpdateFields::new().status(status),
+                    )),
+                ),
+            );
+        };
+        if let Some(id) = &running {
+            status(self.server, id, ToolCallStatus::Pending);
+        }
+        let server = Arc::clone(self.server);
         self.server.request(
             "session/request_permission",
             params,
-            Box::new(move |outcome| settle(&inbox, &request_id, confirm, outcome)),
+            Box::new(move |outcome| {
+                let chosen = outcome
+                    .as_ref()
+                    .ok()
+                    .and_then(|v| v["outcome"]["optionId"].as_str().map(str::to_owned));
+                settle(&inbox, &request_id, confirm, outcome);
+                if let (Some(id), Some(chosen)) = (&running, chosen)
+                    && allowing.contains(&chosen)
+                {
+                    status(&server, id, ToolCallStatus::InProgress);
+                }
+            }),
         );
         Delivery::Shown
     }
@@ -265,6 +305,15 @@ impl IntentSink for TurnSink<'_> {
                 prompt,
                 secret,
             } => self.ask(request_id, &Question::Input { prompt, secret }),
+            Intent::Notice {
+                level: smith_ui_intents::NoticeLevel::Warning | smith_ui_intents::NoticeLevel::Info,
+                text,
+            } => {
+                // The editor's agent log, not the transcript (the renderer's rule).
+                self.server
+                    .diagnose(&format!("session {}: {text}", self.slot.id));
+                Delivery::Shown
+            }
             other => {
                 let behind = self.server.behind();
                 let updates = lock(&self.slot.updates).update(&other, behind);

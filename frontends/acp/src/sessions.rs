@@ -194,7 +194,8 @@ pub(crate) fn new(server: &Arc<Server>, params: Map<String, Value>) -> Result<Va
     mcp_servers_unconnected(server, &request.mcp_servers);
     let opened =
         target::create(Arc::clone(&server.app), None, &cwd, refusal).map_err(|e| open_error(&e))?;
-    let slot = hold(server, opened.runner)?;
+    // Closed with nothing in it (an editor that opened a panel and left), it is removed.
+    let slot = hold(server, opened.runner.created(true))?;
     let (modes, options) = state(server, &slot);
     to_value(
         &NewSessionResponse::new(slot.id.to_string())
@@ -481,6 +482,10 @@ fn config_options(server: &Server, slot: &Slot) -> Vec<SessionConfigOption> {
     let mut models: Vec<SessionConfigSelectOption> = Vec::new();
     if let Ok(catalog) = server.app.models() {
         for record in smith_app::catalog::model_records(&catalog, &server.app) {
+            // A provider's uncatalogued default (`PROVIDER/*`) is no model to pick.
+            if record.default {
+                continue;
+            }
             let name = record.info.model.to_string();
             models.push(SessionConfigSelectOption::new(name.clone(), name));
         }
@@ -511,6 +516,46 @@ fn config_options(server: &Server, slot: &Slot) -> Vec<SessionConfigOption> {
     ]
 }
 
+/// Refuse `level` when the catalog says none of the session's model's physical models take
+/// it (a model the catalog does not describe is left to the first request).
+fn thinking_accepted(
+    server: &Server,
+    slot: &Slot,
+    level: ThinkingLevel,
+) -> Result<(), ErrorObject> {
+    let Ok(selection) = selection(slot) else {
+        return Ok(());
+    };
+    let Ok(models) = server.app.models() else {
+        return Ok(());
+    };
+    let Ok(targets) = smith_app::route::targets(&models, &selection) else {
+        return Ok(());
+    };
+    let records = smith_app::catalog::model_records(&models, &server.app);
+    let mut accepted: Vec<&str> = Vec::new();
+    for target in &targets {
+        match records.iter().find(|r| r.info.model == target.model) {
+            Some(r) => match &r.info.thinking {
+                Some(levels) if levels.contains(&level) => return Ok(()),
+                Some(levels) => accepted.extend(levels.iter().map(|l| l.as_str())),
+                None => return Ok(()),
+            },
+            None => return Ok(()),
+        }
+    }
+    accepted.sort_unstable();
+    accepted.dedup();
+    Err(invalid_params(
+        "value",
+        &format!(
+            "a thinking level {selection} takes: {} (got {:?})",
+            accepted.join(", "),
+            level.as_str()
+        ),
+    ))
+}
+
 /// `session/set_config_option`: `model` or `thought_level`.
 pub(crate) fn set_config_option(
     server: &Server,
@@ -531,10 +576,20 @@ pub(crate) fn set_config_option(
                     &format!("a model, alias or group ({value:?}: {e})"),
                 )
             })?;
+            // Checked now, as far as it can be without loading a plugin: it resolves, and an
+            // enabled plugin serves one of its models.
+            let models = server
+                .app
+                .models()
+                .map_err(|e| ErrorObject::new(INTERNAL_ERROR, e.to_string()))?;
+            smith_app::route::precheck(&models, &server.app.registry.provider_ids(), &model)
+                .map_err(|e| {
+                    invalid_params("value", &format!("a model this Smith can use: {e}"))
+                })?;
             lock(&slot.config).model = Some(model);
         }
         "thought_level" => {
-            lock(&slot.config).thinking = match value.as_str() {
+            let level = match value.as_str() {
                 "default" => None,
                 other => Some(ThinkingLevel::parse(other).ok_or_else(|| {
                     invalid_params(
@@ -543,6 +598,10 @@ pub(crate) fn set_config_option(
                     )
                 })?),
             };
+            if let Some(level) = level {
+                thinking_accepted(server, &slot, level)?;
+            }
+            lock(&slot.config).thinking = level;
         }
         other => {
             return Err(invalid_params(

@@ -19,7 +19,7 @@
 //! | `plan` | `plan` | every step (medium priority: Smith's plans have none) |
 //! | `context_use`, `usage` | `usage_update` | the window's use, the cost so far in USD |
 //! | `transcript_append` | `agent_message_chunk` | its text |
-//! | `notice` | `agent_thought_chunk` | warnings and errors only, prefixed with the level |
+//! | `notice` | `agent_thought_chunk` | errors only, prefixed `error:`; information and warnings are the frontend's log |
 //! | `compaction_end` | `agent_thought_chunk` | a one-line account |
 //! | requests | — | the frontend asks with `session/request_permission` |
 //! | everything else | — | dropped: the editor shows no attempts, receipts, rounds or status |
@@ -350,12 +350,9 @@ impl Updates {
                 vec![SessionUpdate::AgentMessageChunk(chunk(text))]
             }
             Intent::Notice { level, text } => match level {
-                NoticeLevel::Info => Vec::new(),
-                NoticeLevel::Warning => {
-                    vec![SessionUpdate::AgentThoughtChunk(chunk(&format!(
-                        "warning: {text}\n"
-                    )))]
-                }
+                // Information and warnings (an abort requested, a plugin skipped) are the
+                // frontend's to log (an editor's agent log), never the conversation.
+                NoticeLevel::Info | NoticeLevel::Warning => Vec::new(),
                 NoticeLevel::Error => {
                     vec![SessionUpdate::AgentThoughtChunk(chunk(&format!(
                         "error: {text}\n"

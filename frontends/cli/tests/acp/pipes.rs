@@ -108,6 +108,17 @@ fn bad_input_gets_correlated_errors_and_the_agent_goes_on() {
     );
     let answer = c.response(first);
     assert_eq!(answer["result"]["stopReason"], "cancelled", "{answer}");
+    // Config values that cannot work are refused when set, not at the next prompt.
+    let model = c.error(
+        "session/set_config_option",
+        json!({"sessionId": id, "configId": "model", "value": "nonexistent/foo"}),
+    );
+    assert_eq!(model["code"], -32602, "{model}");
+    let bogus = c.error(
+        "session/set_config_option",
+        json!({"sessionId": id, "configId": "bogus", "value": "x"}),
+    );
+    assert_eq!(bogus["code"], -32602, "{bogus}");
     // The session takes the next prompt's errors as before: the agent is alive.
     let unknown_mode = c.error(
         "session/set_mode",

@@ -252,15 +252,18 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
         [
             "agent:Let me edit.",
             "tool_call:e1:edit",
+            // Awaiting approval, then allowed.
+            "update:e1:pending",
+            "update:e1:in_progress",
             "update:e1:completed",
             "agent:Edited.",
             "agent:Again.",
             "tool_call:e2:edit",
+            // Awaiting approval, then denied.
+            "update:e2:pending",
             "update:e2:failed",
             "agent:Denied.",
             "agent:before ",
-            // The runtime's notice of the abort, as a warning (notices are thoughts).
-            "thought:warning: abort requested: the caller cancelled the run (an interrupt signal, or its output was closed)\n",
         ],
         "{:#?}",
         seen.updates
@@ -326,7 +329,6 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
             "agent:Denied.",
             "user:wait",
             "agent:before ",
-            "thought:warning: abort requested: the caller cancelled the run (an interrupt signal, or its output was closed)\n",
         ],
         "{history:#?}"
     );
@@ -404,10 +406,13 @@ fn the_typescript_sdk_client_prompts_and_answers_permission_requests() {
             "current_mode_update",
             "agent_message_chunk:Let me edit.",
             "tool_call:e1:edit",
+            "update:e1:pending",
+            "update:e1:in_progress",
             "update:e1:completed",
             "agent_message_chunk:Edited.",
             "agent_message_chunk:Again.",
             "tool_call:e2:edit",
+            "update:e2:pending",
             "update:e2:failed",
             "agent_message_chunk:Denied.",
         ])
