@@ -29,6 +29,8 @@ pub(crate) enum Resolved {
     },
     /// Carry out this verb on the session.
     Verb(Verb),
+    /// Continue the turn a dead process cut off.
+    Continue,
 }
 
 /// The session's product layer, composed once (in its directory: the project's commands).
@@ -68,11 +70,18 @@ pub(crate) fn announce(server: &Server, slot: &Slot) {
     let Some(layer) = layer(server, slot) else {
         return;
     };
-    let commands: Vec<AvailableCommand> = layer
-        .commands
-        .iter()
-        .filter(|c| offered(c))
-        .map(|c| {
+    let continuing = slot
+        .interrupted
+        .load(std::sync::atomic::Ordering::SeqCst)
+        .then(|| {
+            AvailableCommand::new(
+                "continue",
+                "Continue the interrupted turn from what it recorded (no recorded effect runs again)",
+            )
+        });
+    let commands: Vec<AvailableCommand> = continuing
+        .into_iter()
+        .chain(layer.commands.iter().filter(|c| offered(c)).map(|c| {
             let command = AvailableCommand::new(c.name.clone(), c.summary.clone());
             if c.arguments.is_empty() {
                 command
@@ -87,7 +96,7 @@ pub(crate) fn announce(server: &Server, slot: &Slot) {
                     UnstructuredCommandInput::new(hint),
                 ))
             }
-        })
+        }))
         .collect();
     server.notify(
         "session/update",
@@ -111,6 +120,9 @@ pub(crate) fn resolve(
 ) -> Option<Result<Resolved, ErrorObject>> {
     let line = text.trim_start().strip_prefix('/')?;
     let name = line.split_whitespace().next()?;
+    if name == "continue" && slot.interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+        return Some(Ok(Resolved::Continue));
+    }
     let layer = layer(server, slot)?;
     let command = layer.command(name)?;
     if !offered(command) {

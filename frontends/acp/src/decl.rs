@@ -30,7 +30,7 @@ pub const METHODS: &[Served] = &[
     },
     Served {
         method: "session/load",
-        summary: "Opens a recorded session as its writer and streams its selected branch back as `session/update` notifications — the person's messages, the answers, thinking, tool calls with their results, plans — through the replay's mapping of recorded entries, then answers. A session another process writes is refused (`-32600`); one that does not exist is `-32002`.",
+        summary: "Opens a recorded session as its writer and streams its selected branch back as `session/update` notifications — the person's messages, the answers, thinking, tool calls with their results, plans — through the replay's mapping of recorded entries, then answers. A turn a dead process cut off is said after the history (what it had done) and `/continue` is announced: it continues the turn from its records, no recorded effect run again; any other prompt settles it as aborted. A session another process writes is refused (`-32600`); one that does not exist is `-32002`.",
     },
     Served {
         method: "session/resume",

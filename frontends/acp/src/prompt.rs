@@ -379,8 +379,16 @@ pub(crate) fn prompt(
                 run(server, slot, prompt, model.as_deref(), cancel)
             }
             Some(Ok(Resolved::Verb(verb))) => verb_run(server, slot, verb, cancel),
+            Some(Ok(Resolved::Continue)) => continue_run(server, slot, cancel),
         }
     })();
+    // Continued, or settled by any other turn: no longer held.
+    if let Some(runner) = lock(&slot.runner).as_ref() {
+        slot.interrupted.store(
+            runner.interrupted().is_some(),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+    }
     *lock(&slot.running) = None;
     let cancelled = cancel.is_cancelled();
     let end = match ran {
@@ -492,6 +500,26 @@ fn verb_run(
         cost_usd: None,
         error: None,
     })
+}
+
+/// `/continue`: the held interrupted turn, continued on the model it recorded.
+fn continue_run(
+    server: &Arc<Server>,
+    slot: &Arc<Slot>,
+    cancel: &Cancel,
+) -> Result<smith_app::runner::TurnEnd, ErrorObject> {
+    let mut spec = spec(server, slot, None)?;
+    let mut guard = lock(&slot.runner);
+    let Some(runner) = guard.as_mut() else {
+        return Err(ErrorObject::new(INTERNAL_ERROR, "the session was closed"));
+    };
+    if let Some(turn) = runner.interrupted() {
+        spec.selection = turn.model.clone();
+    }
+    let mut sink = TurnSink { server, slot };
+    runner
+        .continue_interrupted(Some(spec), &mut sink, cancel)
+        .map_err(|e| ErrorObject::new(INTERNAL_ERROR, format!("the turn was not continued: {e}")))
 }
 
 fn run(

@@ -56,6 +56,9 @@ pub(crate) struct Slot {
     pub(crate) config: Mutex<Config>,
     /// The mapping of its intents to updates (the cost so far lives here).
     pub(crate) updates: Mutex<Updates>,
+    /// It holds a turn a dead process cut off (`/continue` continues it; any other prompt
+    /// settles it as aborted).
+    pub(crate) interrupted: std::sync::atomic::AtomicBool,
     /// Its product layer once composed (`Some(None)`: it could not be).
     pub(crate) product: Mutex<Option<Option<Arc<smith_app::product::ProductLayer>>>>,
 }
@@ -63,7 +66,9 @@ pub(crate) struct Slot {
 impl Slot {
     fn new(runner: Runner) -> Arc<Self> {
         let cwd = runner.cwd().to_owned();
+        let interrupted = runner.interrupted().is_some();
         Arc::new(Self {
+            interrupted: std::sync::atomic::AtomicBool::new(interrupted),
             id: runner.id(),
             default: runner
                 .default_selection(None)
@@ -267,6 +272,25 @@ pub(crate) fn load(
         lock(&server.sessions).remove(&slot.id);
         let _ = slot.close();
         return Err(e);
+    }
+    // A turn a dead process cut off: said, with what it had done and how to go on.
+    let held = lock(&slot.runner)
+        .as_ref()
+        .and_then(|r| r.interrupted().map(target::interrupted_progress));
+    if let Some(progress) = held {
+        server.notify(
+            "session/update",
+            update(
+                slot.id,
+                SessionUpdate::AgentMessageChunk(agent_client_protocol_schema::v1::ContentChunk::new(
+                    agent_client_protocol_schema::v1::ContentBlock::Text(
+                        agent_client_protocol_schema::v1::TextContent::new(format!(
+                            "\n\nThe last turn was interrupted ({progress}). Send /continue to continue it from what was recorded (no recorded effect runs again); any other prompt settles it as aborted."
+                        )),
+                    ),
+                )),
+            ),
+        );
     }
     let (modes, options) = state(server, &slot);
     if history {

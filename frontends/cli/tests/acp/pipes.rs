@@ -355,3 +355,85 @@ fn a_zed_like_session_stream_is_byte_stable() {
         "tidy notes\n"
     );
 }
+
+/// A turn a killed agent cut off: loading the session says so and offers `/continue`, which
+/// continues it from what was recorded.
+#[test]
+fn an_interrupted_turn_is_offered_and_continued_after_a_kill() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap();
+    let script = env.write(
+        "held.kdl",
+        "round {\n  text \"before \"\n  gate \"hold\"\n  text \"after\"\n  stop \"end_turn\"\n}\n",
+    );
+    let args = ["-m", "scripted/acp", "--script", script.to_str().unwrap()];
+    let mut c = Client::start_subcommand(&env, "acp", &args, &dir);
+    c.result("initialize", json!({"protocolVersion": 1}));
+    let id = c.result("session/new", json!({"cwd": dir, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    c.request(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("go on")}),
+    );
+    smith_testkit::wait_for(&env.root.path().join("hold.waiting"));
+    c.child.kill().unwrap();
+    c.child.wait().unwrap();
+    // The next agent passes the gate at once.
+    std::fs::write(env.root.path().join("hold.release"), b"").unwrap();
+    let mut c = Client::start_subcommand(&env, "acp", &args, &dir);
+    c.result("initialize", json!({"protocolVersion": 1}));
+    c.result(
+        "session/load",
+        json!({"sessionId": id, "cwd": dir, "mcpServers": []}),
+    );
+    let said = c.seen(|l| {
+        l["params"]["update"]["content"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("The last turn was interrupted"))
+    });
+    assert!(
+        said["params"]["update"]["content"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Send /continue"),
+        "{said}"
+    );
+    let announced =
+        c.seen(|l| l["params"]["update"]["sessionUpdate"] == "available_commands_update");
+    assert_eq!(
+        announced["params"]["update"]["availableCommands"][0]["name"],
+        "continue"
+    );
+    let answer = c.result(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("/continue")}),
+    );
+    assert_eq!(answer["stopReason"], "end_turn", "{answer}");
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success(), "{stderr}");
+    all_protocol(&lines);
+    // Continued, not prompted anew: one submission, no message `/continue`, and the turn's
+    // answer recorded with its end.
+    let file = env.sessions().join(format!("{id}.smith"));
+    let entries = smith_store::read_session(&file).unwrap().entries;
+    let texts: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            smith_store::Record::Message(m) => Some(m.message.text()),
+            _ => None,
+        })
+        .collect();
+    assert!(!texts.iter().any(|t| t.contains("/continue")), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "before after"), "{texts:?}");
+    let submissions = entries
+        .iter()
+        .filter(|e| matches!(e.record, smith_store::Record::Submission(_)))
+        .count();
+    assert_eq!(submissions, 1);
+    assert!(matches!(
+        &entries.last().unwrap().record,
+        smith_store::Record::RunEnd(end) if end.stop_reason == smith::StopReason::EndTurn
+    ));
+}
