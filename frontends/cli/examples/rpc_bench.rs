@@ -81,15 +81,7 @@ impl Rpc {
     }
 
     fn peak_kib(&self) -> f64 {
-        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("VmHWM:"))
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .and_then(|n| n.parse().ok())
-            })
-            .unwrap_or(-1.0)
+        common::peak_rss_kib(self.child.id())
     }
 
     fn finish(mut self) {

@@ -26,3 +26,17 @@ pub(crate) fn median(mut samples: Vec<f64>) -> f64 {
 pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
+
+/// The peak resident set size of process `pid` in KiB (`VmHWM` of `/proc/PID/status`); `-1`
+/// where it cannot be read (not Linux, the process gone).
+pub(crate) fn peak_rss_kib(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(-1.0)
+}
