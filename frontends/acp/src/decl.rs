@@ -18,11 +18,11 @@ pub struct Served {
 pub const METHODS: &[Served] = &[
     Served {
         method: "initialize",
-        summary: "Answers protocol version 1 (whatever the client asked: a client that cannot speak it disconnects), Smith's capabilities — `loadSession`, prompt content (images, embedded resources; text and resource links always), `sessionCapabilities` `list`, `resume` and `close` — no authentication methods, and `agentInfo`. Reads the client's capabilities: with `fs.readTextFile` the file tools read the editor's buffers, with `fs.writeTextFile` what they write reaches it (as well as the disk). Sent once, first.",
+        summary: "Answers protocol version 1 (whatever the client asked: a client that cannot speak it disconnects), Smith's capabilities — `loadSession`, prompt content (images, embedded resources; text and resource links always), `sessionCapabilities` `list`, `resume` and `close` — a terminal authentication method for each provider of the starting model whose required key is missing (none when every key is stored or in its environment variable), and `agentInfo`. Reads the client's capabilities: with `fs.readTextFile` the file tools read the editor's buffers, with `fs.writeTextFile` what they write reaches it (as well as the disk). Sent once, first.",
     },
     Served {
         method: "authenticate",
-        summary: "Smith offers no authentication method: providers use the keys stored by `smith auth login` or the environment. Any method id is `-32602`, naming how to store a key.",
+        summary: "For a terminal method `initialize` offered (`smith-auth-set-PROVIDER`: the client runs `smith auth set PROVIDER`, the key typed with echo off): answers `{}` once the key is stored, else `-32602` saying how to store it. Another method id is `-32602`.",
     },
     Served {
         method: "session/new",

@@ -16,6 +16,7 @@
 //! `session/set_config_option` (`model`, `thought_level`). The method reference is
 //! [`decl::METHODS`].
 
+mod auth;
 mod commands;
 pub mod decl;
 mod files;

@@ -201,13 +201,14 @@ impl Server {
                 "invalid request: `initialize` was already answered on this connection; it is sent once, first",
             )),
             "initialize" => self.initialize(params),
-            "authenticate" => Err(ErrorObject {
-                code: INVALID_PARAMS,
-                message: "Smith offers no authentication method here: providers use keys stored with `smith auth login PROVIDER` or their environment variables; store one and prompt again".to_owned(),
-                data: Some(json!({"field": "methodId"})),
-            }),
-            "session/new" | "session/load" | "session/resume" | "session/close"
-            | "session/set_mode" | "session/prompt" | "session/list"
+            "authenticate" => crate::auth::authenticate(self, params),
+            "session/new"
+            | "session/load"
+            | "session/resume"
+            | "session/close"
+            | "session/set_mode"
+            | "session/prompt"
+            | "session/list"
             | "session/set_config_option" => {
                 // A prompt reserves its session here, before anything later is read.
                 let reserved = if method == "session/prompt" {
@@ -251,7 +252,8 @@ impl Server {
                         _ => None,
                     };
                     server.answer(Some(&id), result);
-                    if let Some(slot) = opened.and_then(|s| crate::sessions::slot(&server, &s).ok()) {
+                    if let Some(slot) = opened.and_then(|s| crate::sessions::slot(&server, &s).ok())
+                    {
                         crate::commands::announce(&server, &slot);
                     }
                 });
@@ -297,6 +299,7 @@ impl Server {
             );
         let answer = InitializeResponse::new(ProtocolVersion::V1)
             .agent_capabilities(capabilities)
+            .auth_methods(crate::auth::methods(self))
             .agent_info(
                 Implementation::new("smith", env!("CARGO_PKG_VERSION")).title("Smith".to_owned()),
             );

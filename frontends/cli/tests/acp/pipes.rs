@@ -437,3 +437,60 @@ fn an_interrupted_turn_is_offered_and_continued_after_a_kill() {
         smith_store::Record::RunEnd(end) if end.stop_reason == smith::StopReason::EndTurn
     ));
 }
+
+/// A provider whose key is missing is offered as a terminal method (`smith auth set`), and
+/// `authenticate` with it succeeds once the key is stored.
+#[test]
+fn a_missing_key_is_a_terminal_method_and_authenticate_checks_it() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap();
+    // A variable no environment has, so the key can only come from the auth file.
+    let unset = "provider.anthropic.api-key-env=SMITH_TEST_NO_SUCH_VARIABLE";
+    let mut c = Client::start_subcommand(
+        &env,
+        "acp",
+        &["-c", unset, "-m", "anthropic/claude-sonnet-5"],
+        &dir,
+    );
+    let init = c.result("initialize", json!({"protocolVersion": 1}));
+    assert_eq!(
+        init["authMethods"],
+        json!([{
+            "type": "terminal",
+            "id": "smith-auth-set-anthropic",
+            "name": "Store your anthropic API key",
+            "description": "Runs `smith auth set anthropic`: the key is typed with echo off and kept in Smith's auth file",
+            "args": ["auth", "set", "anthropic"],
+        }]),
+        "{init}"
+    );
+    let early = c.error(
+        "authenticate",
+        json!({"methodId": "smith-auth-set-anthropic"}),
+    );
+    assert_eq!(early["code"], -32602);
+    assert!(
+        early["message"]
+            .as_str()
+            .unwrap()
+            .contains("no anthropic key is stored yet"),
+        "{early}"
+    );
+    // What the client's terminal runs.
+    let stored = env.run_with_stdin(&["-c", unset, "auth", "set", "anthropic"], "sk-test-key\n");
+    assert!(
+        stored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&stored.stderr)
+    );
+    let done = c.result(
+        "authenticate",
+        json!({"methodId": "smith-auth-set-anthropic"}),
+    );
+    assert_eq!(done, json!({}));
+    let other = c.error("authenticate", json!({"methodId": "bogus"}));
+    assert_eq!(other["code"], -32602);
+    let (status, lines, _) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+}
