@@ -21,8 +21,8 @@ use smith_render_jsonrpc::message::{
     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use smith_render_jsonrpc::{
-    Call, ErrorObject, Line, MAX_LINE_BYTES, Message, Out, Outbox, Response, encode_line,
-    error_response, notification, response,
+    Call, ErrorObject, Line, MAX_LINE_BYTES, Message, Outbox, Response, error_response,
+    notification, response,
 };
 
 use crate::sessions::Slot;
@@ -378,19 +378,16 @@ pub(crate) fn update(session: smith::SessionId, update: v1::SessionUpdate) -> Va
     to_value(&v1::SessionNotification::new(session.to_string(), update)).unwrap_or_default()
 }
 
-fn encode(item: &Out) -> Result<Vec<u8>, serde_json::Error> {
-    match item {
-        Out::Reply(v) | Out::Paced(v) => encode_line(v),
-        Out::Event(_) => Err(serde::ser::Error::custom("an event has no ACP line")),
-    }
-}
-
 /// Serve one client until its input ends. Returns when every prompt ended and every line was
 /// written.
 pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write + Send + 'static) {
     let redactor = server.app.secrets().ok().map(|s| s.redactor);
-    let writer_thread =
-        smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
+    let writer_thread = smith_render_jsonrpc::spawn_writer(
+        Arc::clone(&server.outbox),
+        redactor,
+        output,
+        smith_render_jsonrpc::encode_lines_only,
+    );
     *lock(&server.writer) = Some(writer_thread);
     smith_render_jsonrpc::read_requests(input, &server.outbox, |line| {
         server.line(line);

@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 use smith::Cancel;
 use smith_render_jsonrpc::message::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use smith_render_jsonrpc::{
-    Call, ErrorObject, Line, MAX_LINE_BYTES, Message, Out, Outbox, encode_line, error_response,
-    notification, response,
+    Call, ErrorObject, Line, MAX_LINE_BYTES, Message, Outbox, error_response, notification,
+    response,
 };
 
 use crate::client::{Capabilities, Pending};
@@ -433,21 +433,16 @@ fn initialize(params: &Map<String, Value>) -> Value {
     })
 }
 
-/// The line of one outbox item (this server queues only replies and notifications).
-fn encode(item: &Out) -> Result<Vec<u8>, serde_json::Error> {
-    match item {
-        Out::Reply(v) | Out::Paced(v) => encode_line(v),
-        // Never queued here; skipped like a line that cannot be encoded.
-        Out::Event(_) => Err(serde::ser::Error::custom("an event has no MCP line")),
-    }
-}
-
 /// Serve one client until its input ends. Returns when every call ended and every line was
 /// written.
 pub(crate) fn run(server: &Arc<Server>, input: impl BufRead, output: impl Write + Send + 'static) {
     let redactor = server.app.secrets().ok().map(|s| s.redactor);
-    let writer_thread =
-        smith_render_jsonrpc::spawn_writer(Arc::clone(&server.outbox), redactor, output, encode);
+    let writer_thread = smith_render_jsonrpc::spawn_writer(
+        Arc::clone(&server.outbox),
+        redactor,
+        output,
+        smith_render_jsonrpc::encode_lines_only,
+    );
     *lock(&server.writer) = Some(writer_thread);
     smith_render_jsonrpc::read_requests(input, &server.outbox, |line| {
         server.line(line);

@@ -15,4 +15,4 @@ pub use message::{
     Call, ErrorObject, Message, Refused, Response, error_response, notification, parse,
     parse_message, response,
 };
-pub use outbox::{Event, Out, Outbox, Pushed, read_requests, spawn_writer};
+pub use outbox::{Event, Out, Outbox, Pushed, encode_lines_only, read_requests, spawn_writer};

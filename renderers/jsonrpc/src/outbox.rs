@@ -282,6 +282,21 @@ pub fn read_requests(
     }
 }
 
+/// The line of an outbox item for a server that queues only replies and paced lines (no live
+/// events: `smith mcp`, `smith acp`); an event is refused, and [`spawn_writer`] skips it like
+/// any line that cannot be encoded.
+///
+/// # Errors
+/// The encoder's error, or one for an event.
+pub fn encode_lines_only(item: &Out) -> Result<Vec<u8>, serde_json::Error> {
+    match item {
+        Out::Reply(v) | Out::Paced(v) => crate::encode_line(v),
+        Out::Event(_) => Err(serde::ser::Error::custom(
+            "this server queues no live events",
+        )),
+    }
+}
+
 /// Write `outbox`'s lines to `output` in order on a thread of its own until the outbox is
 /// closed and drained: each item encoded by `encode` (an item it cannot encode is skipped), then
 /// every registered secret in `redactor` replaced by its reference, then written and flushed.

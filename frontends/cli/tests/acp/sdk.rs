@@ -236,6 +236,37 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
     assert!(child.wait().unwrap().success());
 
     let seen = std::mem::take(&mut *seen.lock().unwrap());
+    check_live(&seen, &project, &session);
+
+    // A second process loads the session: the same history streamed back, the person's
+    // messages included, then the answer.
+    let (loaded, listed) = load_again(&env, &script, session, project);
+    let history = shapes(&loaded);
+    assert_eq!(
+        history,
+        [
+            "user:edit the notes",
+            "agent:Let me edit.",
+            "tool_call:e1:edit",
+            "update:e1:completed",
+            "agent:Edited.",
+            "user:edit them again",
+            "agent:Again.",
+            "tool_call:e2:edit",
+            "update:e2:failed",
+            "agent:Denied.",
+            "user:wait",
+            "agent:before ",
+        ],
+        "{history:#?}"
+    );
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].title.as_deref(), Some("edit the notes"));
+}
+
+/// What the first client saw: the file as the allowed edit left it, one question per edit for
+/// its call, and the updates in order.
+fn check_live(seen: &Seen, project: &Path, session: &agent_client_protocol::v1::schema::SessionId) {
     // Allowed once: edited; denied: not edited again.
     assert_eq!(
         std::fs::read_to_string(project.join("notes.txt")).unwrap(),
@@ -244,7 +275,7 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
     assert_eq!(seen.asked.len(), 2, "one question per edit");
     for (asked, call) in seen.asked.iter().zip(["e1", "e2"]) {
         assert_eq!(asked.tool_call.tool_call_id.0.as_ref(), call);
-        assert_eq!(asked.session_id, session);
+        assert_eq!(&asked.session_id, session);
     }
     let live = shapes(&seen.updates);
     assert_eq!(
@@ -281,10 +312,20 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
         agent_client_protocol::v1::schema::ToolCallContent::Diff(d)
             if d.old_text.as_deref() == Some("draft") && d.new_text == "final"
     ));
+}
 
-    // A second process loads the session: the same history streamed back, the person's
-    // messages included, then the answer.
-    let (mut child, transport) = spawn(&env, &script);
+/// `session` loaded by a second `smith acp` on `script`: the updates it streamed, and what
+/// `session/list` then lists.
+fn load_again(
+    env: &Env,
+    script: &Path,
+    session: agent_client_protocol::v1::schema::SessionId,
+    project: std::path::PathBuf,
+) -> (
+    Vec<SessionUpdate>,
+    Vec<agent_client_protocol::v1::schema::SessionInfo>,
+) {
+    let (mut child, transport) = spawn(env, script);
     let loaded = Arc::new(Mutex::new(Vec::new()));
     let loaded2 = loaded.clone();
     let listed = futures::executor::block_on(
@@ -313,27 +354,8 @@ fn the_rust_sdk_client_prompts_is_asked_cancels_and_loads_the_session_again() {
     )
     .unwrap();
     assert!(child.wait().unwrap().success());
-    let history = shapes(&loaded.lock().unwrap());
-    assert_eq!(
-        history,
-        [
-            "user:edit the notes",
-            "agent:Let me edit.",
-            "tool_call:e1:edit",
-            "update:e1:completed",
-            "agent:Edited.",
-            "user:edit them again",
-            "agent:Again.",
-            "tool_call:e2:edit",
-            "update:e2:failed",
-            "agent:Denied.",
-            "user:wait",
-            "agent:before ",
-        ],
-        "{history:#?}"
-    );
-    assert_eq!(listed.len(), 1, "{listed:?}");
-    assert_eq!(listed[0].title.as_deref(), Some("edit the notes"));
+    let loaded = std::mem::take(&mut *loaded.lock().unwrap());
+    (loaded, listed)
 }
 
 /// The directory with the official ACP TypeScript SDK (`xtask/acp`, its `node_modules`
