@@ -163,6 +163,16 @@ pub enum RegistryError {
         /// What is wrong and what to write instead.
         why: String,
     },
+    /// A server the configuration declares cannot be used (`mcp.server.NAME.*`).
+    #[error("{source_text}: {key}: {why}")]
+    McpServer {
+        /// The setting's source (file and line, variable, flag).
+        source_text: String,
+        /// The key at fault.
+        key: String,
+        /// What is wrong and what to write instead.
+        why: String,
+    },
     /// A host pattern of `plugins.ID.net.allow` or `.deny` cannot be read.
     #[error("{source_text}: {key}: {why}")]
     NetPattern {
@@ -660,7 +670,10 @@ pub fn policy(
             .with_project_config(
                 trusted_project(paths, cwd)?.map(|p| p.join(".smith").join("config.kdl")),
             );
-    Ok(Policy {
+    let mut programs = crate::sandbox::program_widenings(settings)?;
+    crate::mcp::widenings(settings, &mut programs)?;
+    let servers = crate::mcp::declared(settings)?;
+    let mut policy = Policy {
         process,
         process_limits: ProcessLimits {
             default_timeout: defaults.default_timeout.min(max_timeout),
@@ -683,10 +696,13 @@ pub fn policy(
         permissions,
         state_files,
         net: net_rules(settings)?,
-        programs: crate::sandbox::program_widenings(settings)?,
+        programs,
         plugin_settings: plugin_settings(settings),
         hooks: crate::hooks::from_settings(settings, max_timeout)?,
-    })
+        inputs: std::collections::BTreeMap::new(),
+    };
+    crate::mcp::give(&mut policy, &servers);
+    Ok(policy)
 }
 
 /// The plugin id and setting name of a key `plugin.ID.NAME`.

@@ -67,7 +67,11 @@ pub fn from_settings(
 
 /// A writable root `path` given by setting `key` (from `source`), checked: absolute, an
 /// existing directory; canonical.
-fn writable_root(path: &Path, source: &str, key: &str) -> Result<PathBuf, RegistryError> {
+pub(crate) fn writable_root(
+    path: &Path,
+    source: &str,
+    key: &str,
+) -> Result<PathBuf, RegistryError> {
     let bad = |reason: &str| RegistryError::SandboxPath {
         source_text: source.to_owned(),
         key: key.to_owned(),

@@ -435,7 +435,10 @@ fn add_file(
             // And a plugin's own settings (`plugin.ID.NAME`): a project must not point a
             // plugin at a server of its choosing (a search endpoint would get every query).
             let own = e.key.starts_with("plugin.");
-            let sandbox = e.key.starts_with("sandbox.") || net || own;
+            // And how an MCP server's program is let out of the sandbox.
+            let server = e.key.starts_with("mcp.server.")
+                && (e.key.ends_with(".network") || e.key.ends_with(".writable-roots"));
+            let sandbox = e.key.starts_with("sandbox.") || net || own || server;
             if sandbox {
                 ignored.push(Notice::ProjectSandbox {
                     source: format!("{label}:{}", e.line),

@@ -33,7 +33,9 @@ impl FileEntry {
 
 /// Parse configuration `text` from `file` (used in messages). Nested nodes make dotted keys
 /// (`run { max-rounds 32 }` is `run.max-rounds`), and a node name may itself be dotted
-/// (`run.max-rounds 32`). A setting is a node with exactly one argument and no children.
+/// (`run.max-rounds 32`); a block with one name (`server "github" { … }`) is that name's
+/// table (`server.github.…`). A setting is a node with one argument, or several words
+/// (`args "-y" "pkg"`, for a [`crate::Type::Words`] option), and no children.
 /// Files over [`MAX_FILE_BYTES`] or nested deeper than [`MAX_DEPTH`] are refused.
 ///
 /// # Errors
@@ -106,6 +108,23 @@ fn walk(
                 return Err(bad("type annotations are not part of configuration"));
             }
             ([], Some(children)) => walk(children, &key, lines, file, out)?,
+            // `server "github" { … }` is `server.github { … }`: a named entry of a table.
+            ([entry], Some(children)) if entry.name().is_none() && entry.ty().is_none() => {
+                let Some(name) = entry.value().as_string() else {
+                    return Err(bad(
+                        "a block's name is a quoted string (`server \"github\" { … }`)",
+                    ));
+                };
+                if name.is_empty()
+                    || name.contains(['.', '*'])
+                    || name.contains(char::is_whitespace)
+                {
+                    return Err(bad(
+                        "a block's name is one word, without `.`, `*` or white space",
+                    ));
+                }
+                walk(children, &format!("{key}.{name}"), lines, file, out)?;
+            }
             ([entry], None) if entry.name().is_none() && entry.ty().is_none() => {
                 let span = entry.span();
                 out.push(FileEntry {
@@ -116,6 +135,22 @@ fn walk(
                 });
             }
             ([], None) => return Err(bad("a setting needs one value")),
+            // Several words (`args "-y" "server"`): only a words option takes them, which the
+            // resolver checks against the key's type.
+            (several, None)
+                if several
+                    .iter()
+                    .all(|e| e.name().is_none() && e.ty().is_none()) =>
+            {
+                let start = several[0].span().offset();
+                let last = several[several.len() - 1].span();
+                out.push(FileEntry {
+                    key,
+                    raw: Raw::List(several.iter().map(|e| e.value().clone()).collect()),
+                    line,
+                    value_span: (start, last.offset() + last.len()),
+                });
+            }
             (_, Some(_)) => {
                 return Err(bad(
                     "a node has either one value or a block of settings, not both",
@@ -168,8 +203,32 @@ mod tests {
         let e = parse_file("model \"x\"\nrun {\n", "c.kdl").unwrap_err();
         assert!(matches!(e, ConfigError::Syntax { .. }), "{e}");
         assert!(e.to_string().starts_with("c.kdl:"), "{e}");
-        let e = parse_file("\nmodel \"a\" \"b\"\n", "c.kdl").unwrap_err();
+        let e = parse_file("\nmodel \"a\" k=1\n", "c.kdl").unwrap_err();
         assert!(e.to_string().starts_with("c.kdl:2: `model`"), "{e}");
+        let e = parse_file("server 1 { a 1 }\n", "c.kdl").unwrap_err();
+        assert!(e.to_string().contains("quoted string"), "{e}");
+        let e = parse_file("server \"a.b\" { a 1 }\n", "c.kdl").unwrap_err();
+        assert!(e.to_string().contains("one word"), "{e}");
+    }
+
+    #[test]
+    fn named_blocks_are_tables_and_several_words_one_entry() {
+        let text =
+            "mcp {\n  server \"gh\" {\n    command \"npx\"\n    args \"-y\" \"pkg\"\n  }\n}\n";
+        let entries = parse_file(text, "c.kdl").unwrap();
+        let got: Vec<_> = entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.text(), e.line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("mcp.server.gh.command", "npx".to_owned(), 3),
+                ("mcp.server.gh.args", "\"-y\" \"pkg\"".to_owned(), 4),
+            ]
+        );
+        let (start, end) = entries[1].value_span;
+        assert_eq!(&text[start..end], "\"-y\" \"pkg\"");
     }
 
     #[test]

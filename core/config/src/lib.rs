@@ -38,4 +38,4 @@ pub use schema::{
     OptionSpec, SCHEMA, Type, UnknownPolicy, closest, closest_keys, find_spec, unknown_policy,
 };
 pub use trust::TrustStore;
-pub use value::Value;
+pub use value::{Value, words_of};

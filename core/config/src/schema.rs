@@ -25,6 +25,10 @@ pub enum Type {
     /// An amount of US dollars: a number greater than 0 and at most 1,000,000 (`0.50`, `2`,
     /// `$0.50`), kept as its decimal text.
     Dollars,
+    /// A list of words (a program's arguments): several quoted KDL arguments on the node
+    /// (`args "-y" "server"`), or as text a JSON array of strings; kept as that JSON array's
+    /// text ([`crate::words_of`] reads it back).
+    Words,
 }
 
 impl Type {
@@ -39,6 +43,9 @@ impl Type {
             Type::Url => "URL (http or https)".into(),
             Type::Rules => "comma-separated rules, each `TOOL` or `TOOL(PATTERN)`".into(),
             Type::Dollars => "US dollars, a number > 0 and at most 1000000 (e.g. 0.50)".into(),
+            Type::Words => {
+                "words: several quoted strings on the line, or a JSON array of strings".into()
+            }
         }
     }
 }
@@ -383,6 +390,96 @@ pub const SCHEMA: &[OptionSpec] = &[
         ty: Type::String,
         default: None,
         doc: "Comma-separated absolute directories the program plugin `*` keeps across calls as session `*` may write beneath, besides the working root, the private temporary directory and `sandbox.writable-roots` (each must exist). `smith mcp add --writable-root DIR` sets it for an MCP server. Your own configuration only: a project's is ignored with a notice.",
+        env: None,
+        flag: None,
+        example: "/home/me/.cache/tracker-mcp",
+    },
+    OptionSpec {
+        key: "mcp.server.*.command",
+        ty: Type::String,
+        default: None,
+        doc: "The program MCP server `*` runs, spoken to over its standard input and output (a path, or a name looked up in `PATH`), started inside the OS sandbox when its tools are first listed; its tools are offered as `mcp__*__TOOL`. A server has a `command` or a `url`, not both. Written as a block: `mcp { server \"github\" { command \"npx\"; args \"-y\" \"@modelcontextprotocol/server-github\" } }`. In a project's configuration only when the project is trusted (the MCP client guide: `smith docs get mcp-client`).",
+        env: None,
+        flag: None,
+        example: "npx",
+    },
+    OptionSpec {
+        key: "mcp.server.*.args",
+        ty: Type::Words,
+        default: None,
+        doc: "The arguments of MCP server `*`'s `command`, each a quoted string on the line (`args \"-y\" \"pkg\"`).",
+        env: None,
+        flag: None,
+        example: "[\"-y\",\"@modelcontextprotocol/server-github\"]",
+    },
+    OptionSpec {
+        key: "mcp.server.*.env.*",
+        ty: Type::String,
+        default: None,
+        doc: "Environment variable `*` (the second) set for MCP server `*`'s program on top of the baseline environment (`env { GITHUB_TOKEN \"…\" }`); no other credential is passed to it.",
+        env: None,
+        flag: None,
+        example: "1",
+    },
+    OptionSpec {
+        key: "mcp.server.*.cwd",
+        ty: Type::String,
+        default: None,
+        doc: "The working directory of MCP server `*`'s program, relative to the session's (unset: the session's).",
+        env: None,
+        flag: None,
+        example: "tools",
+    },
+    OptionSpec {
+        key: "mcp.server.*.url",
+        ty: Type::Url,
+        default: None,
+        doc: "The Streamable HTTP endpoint of MCP server `*`, reached through the network facility; its host is allowed to the MCP client for this server. A secret for it goes in `plugins.mcp-client.net.credentials` (`smith mcp add --secret` writes it), never in `headers`.",
+        env: None,
+        flag: None,
+        example: "https://mcp.example.com/mcp",
+    },
+    OptionSpec {
+        key: "mcp.server.*.headers.*",
+        ty: Type::String,
+        default: None,
+        doc: "Header `*` (the second) sent with every request to MCP server `*`'s `url`, recorded in the session with each request as it is: no secret here.",
+        env: None,
+        flag: None,
+        example: "core",
+    },
+    OptionSpec {
+        key: "mcp.server.*.timeout",
+        ty: Type::Integer { min: 1, max: 600 },
+        default: Some("30"),
+        doc: "How long MCP server `*` may take to answer `initialize` or `tools/list`, in seconds; past it the server is reported failed with its standard error's last lines, and the others are not held up.",
+        env: None,
+        flag: None,
+        example: "60",
+    },
+    OptionSpec {
+        key: "mcp.server.*.call-timeout",
+        ty: Type::Integer { min: 1, max: 3_600 },
+        default: Some("300"),
+        doc: "How long MCP server `*` may stay silent during a tool call, in seconds (its progress counts).",
+        env: None,
+        flag: None,
+        example: "600",
+    },
+    OptionSpec {
+        key: "mcp.server.*.network",
+        ty: Type::Enum(&["allow", "deny"]),
+        default: None,
+        doc: "`allow` lets MCP server `*`'s program reach the network although `sandbox.network` denies it. Your own configuration only: a project's is ignored with a notice.",
+        env: None,
+        flag: None,
+        example: "allow",
+    },
+    OptionSpec {
+        key: "mcp.server.*.writable-roots",
+        ty: Type::String,
+        default: None,
+        doc: "Comma-separated absolute directories MCP server `*`'s program may write beneath, besides the working root and the private temporary directory (each must exist). Your own configuration only: a project's is ignored with a notice.",
         env: None,
         flag: None,
         example: "/home/me/.cache/tracker-mcp",

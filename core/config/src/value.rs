@@ -33,6 +33,9 @@ pub(crate) enum Raw {
     Kdl(kdl::KdlValue),
     /// Text to be read in the option's type.
     Text(String),
+    /// Several KDL values on one node (`args "-y" "server"`): only a [`Type::Words`] option
+    /// takes them.
+    List(Vec<kdl::KdlValue>),
 }
 
 impl fmt::Display for Raw {
@@ -40,6 +43,10 @@ impl fmt::Display for Raw {
         match self {
             Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => f.write_str(s),
             Raw::Kdl(v) => write!(f, "{v}"),
+            Raw::List(values) => {
+                let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
+                f.write_str(&shown.join(" "))
+            }
         }
     }
 }
@@ -61,13 +68,54 @@ pub(crate) fn shown(ty: Type, raw: &Raw) -> String {
     }
 }
 
+/// `raw` as a [`Type::Words`] value: the JSON array text of its strings — several KDL
+/// arguments, or one text that is a JSON array of strings, or one word.
+fn words(raw: &Raw) -> Result<String, String> {
+    let list: Vec<String> = match raw {
+        Raw::List(values) => values
+            .iter()
+            .map(|v| v.as_string().map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or("each word is a quoted string")?,
+        Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => {
+            match serde_json::from_str::<Vec<String>>(s) {
+                Ok(list) if s.trim_start().starts_with('[') => list,
+                _ => vec![s.clone()],
+            }
+        }
+        Raw::Kdl(_) => return Err("expected quoted strings".into()),
+    };
+    if list.iter().any(|w| w.contains('\0')) {
+        return Err("a word cannot hold a NUL character".into());
+    }
+    serde_json::to_string(&list).map_err(|e| e.to_string())
+}
+
+/// The words of a [`Type::Words`] value (the JSON array text [`check`] makes); none when it
+/// is not one.
+pub fn words_of(value: &Value) -> Option<Vec<String>> {
+    match value {
+        Value::String(text) => serde_json::from_str(text).ok(),
+        _ => None,
+    }
+}
+
 /// Read `raw` as a value of `ty`, or say why it is not one.
 pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
     let text = match raw {
         Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => Some(s.as_str()),
         _ => None,
     };
+    if let Raw::List(values) = raw
+        && ty != Type::Words
+    {
+        return Err(format!(
+            "it takes one value, not {}; quote it as one string",
+            values.len()
+        ));
+    }
     match ty {
+        Type::Words => words(raw).map(Value::String),
         Type::String => match text {
             Some(s) if s.chars().any(|c| c.is_control() && c != '\t') => {
                 Err("control characters are not allowed".into())
@@ -148,7 +196,7 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                     "{} is not a budget: give an amount of dollars greater than 0 and at most 1000000",
                     match raw {
                         Raw::Text(t) => t.trim().to_owned(),
-                        Raw::Kdl(_) => a.to_string(),
+                        Raw::Kdl(_) | Raw::List(_) => a.to_string(),
                     }
                 )),
                 None => {

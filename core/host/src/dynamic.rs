@@ -51,29 +51,37 @@ impl Found {
     }
 }
 
-/// One plugin's run-time tools in a generation: none until the cache is read or `discover`
-/// answers.
+/// The most sets of inputs one plugin's run-time tools are kept for at once (sessions of a
+/// process given different servers); the oldest is forgotten past it, and found again.
+const MAX_VIEWS: usize = 16;
+
+/// One plugin's run-time tools in a generation, per set of inputs the runs give it (its
+/// [`view`]: runs given the same inputs share them): none until the cache is read or
+/// `discover` answers.
 #[derive(Default)]
 pub(crate) struct DynamicSet {
-    found: RwLock<Option<Arc<Found>>>,
-    /// What `discover` found from when it was last asked ([`watched`]); none before.
-    asked: Mutex<Option<u64>>,
+    found: RwLock<Vec<(u64, Arc<Found>)>>,
+    /// What `discover` found from when it was last asked ([`watched`]), per view.
+    asked: Mutex<HashMap<u64, u64>>,
 }
 
 impl DynamicSet {
-    /// The tools offered now: `discover`'s, else the cache's (read through `files` once).
+    /// The tools offered now in view `view`: `discover`'s, else the cache's (read through
+    /// `files` once).
     pub(crate) fn current(
         &self,
         owner: &str,
         decl: &DynamicTools,
         version: u32,
         files: &crate::StateFiles,
+        view: u64,
     ) -> Arc<Found> {
-        if let Some(found) = self
+        if let Some((_, found)) = self
             .found
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
+            .iter()
+            .find(|(v, _)| *v == view)
         {
             return Arc::clone(found);
         }
@@ -84,39 +92,78 @@ impl DynamicSet {
             .found
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Arc::clone(slot.get_or_insert(found))
+        if let Some((_, known)) = slot.iter().find(|(v, _)| *v == view) {
+            return Arc::clone(known);
+        }
+        Self::keep(&mut slot, view, Arc::clone(&found));
+        found
     }
 
-    /// Claim a `discover` of this generation: true the first time, and when what it finds
-    /// from (`now`, [`watched`]) changed since it was last asked.
-    pub(crate) fn claim(&self, now: u64) -> bool {
+    fn keep(kept: &mut Vec<(u64, Arc<Found>)>, view: u64, found: Arc<Found>) {
+        kept.retain(|(v, _)| *v != view);
+        if kept.len() == MAX_VIEWS {
+            kept.remove(0);
+        }
+        kept.push((view, found));
+    }
+
+    /// Claim a `discover` of this generation in view `view`: true the first time, and when
+    /// what it finds from (`now`, [`watched`]) changed since it was last asked.
+    pub(crate) fn claim(&self, view: u64, now: u64) -> bool {
         let mut asked = self
             .asked
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if *asked == Some(now) {
+        if asked.get(&view) == Some(&now) {
             return false;
         }
-        *asked = Some(now);
+        if asked.len() >= MAX_VIEWS * 4 {
+            asked.clear();
+        }
+        asked.insert(view, now);
         true
     }
 
-    /// `discover` answered (or failed) and what it finds from is `now`: not asked again
-    /// until that changes.
-    pub(crate) fn settle(&self, now: u64) {
-        *self
-            .asked
+    /// `discover` answered (or failed) in view `view` and what it finds from is `now`: not
+    /// asked again until that changes.
+    pub(crate) fn settle(&self, view: u64, now: u64) {
+        self.asked
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(now);
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(view, now);
     }
 
-    /// Offer `found` from now on.
-    pub(crate) fn set(&self, found: Found) {
-        *self
+    /// Offer `found` from now on in view `view`.
+    pub(crate) fn set(&self, view: u64, found: Found) {
+        let mut kept = self
             .found
             .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(found));
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Self::keep(&mut kept, view, Arc::new(found));
     }
+}
+
+/// A digest of the inputs `policy` gives `manifest`'s plugin (`input "NAME"`): runs given the
+/// same inputs see the same run-time tools.
+pub(crate) fn view(manifest: &crate::Manifest, policy: &crate::Policy) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let given = policy.inputs.get(&manifest.id);
+    for name in &manifest.inputs {
+        match given.and_then(|g| g.get(name)) {
+            Some(value) => value.to_string().hash(&mut hasher),
+            None => 0_u8.hash(&mut hasher),
+        }
+    }
+    hasher.finish()
+}
+
+/// Whether `policy` gives `manifest`'s plugin any of the inputs it declares.
+fn has_input(manifest: &crate::Manifest, policy: &crate::Policy) -> bool {
+    policy
+        .inputs
+        .get(&manifest.id)
+        .is_some_and(|given| manifest.inputs.iter().any(|n| given.contains_key(n)))
 }
 
 /// Whether the slot `decl` finds its tools from holds a value (true when it names none): a
@@ -291,9 +338,13 @@ impl crate::Loadout {
                 continue;
             };
             let files = &self.policy.state_files;
+            let view = view(&plugin.manifest, &self.policy);
             if self.withholds(plugin).is_some()
-                || !has_source(&plugin.manifest, decl, files)
-                || !plugin.dynamic.claim(watched(&plugin.manifest, decl, files))
+                || !(has_source(&plugin.manifest, decl, files)
+                    || has_input(&plugin.manifest, &self.policy))
+                || !plugin
+                    .dynamic
+                    .claim(view, watched(&plugin.manifest, decl, files))
             {
                 continue;
             }
@@ -301,10 +352,10 @@ impl crate::Loadout {
             // What it wrote itself (its cache) is no reason to ask it again.
             plugin
                 .dynamic
-                .settle(watched(&plugin.manifest, decl, files));
+                .settle(view, watched(&plugin.manifest, decl, files));
             match answer {
                 Ok((found, said)) => {
-                    plugin.dynamic.set(found);
+                    plugin.dynamic.set(view, found);
                     notices.extend(said);
                 }
                 Err(why) => notices.push(format!(

@@ -249,6 +249,10 @@ pub struct Policy {
     /// The hooks the user configured (`hooks.NAME.*`), in name order: a `configured-hooks`
     /// policy handler runs those matching each call ([`crate::hooks`]).
     pub hooks: Vec<crate::hooks::Hook>,
+    /// The inputs given to plugins for this run, by plugin id and then by input name: JSON
+    /// values a plugin whose manifest declares the input (`input "NAME"`) reads, read only
+    /// (the MCP client's `mcp-servers`: the servers configured and those an editor passed).
+    pub inputs: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
 }
 
 /// Where a run is, for the request-preparing handlers: what `prompt` and `context` events
@@ -303,6 +307,7 @@ impl Default for Policy {
             net: crate::net::NetRules::default(),
             plugin_settings: BTreeMap::new(),
             hooks: Vec::new(),
+            inputs: BTreeMap::new(),
         }
     }
 }

@@ -69,7 +69,7 @@ pub use policy::{MAX_CHOICES, MAX_QUESTION_BYTES, MAX_REASON_BYTES, PermissionMo
 pub use providers::{PluginProvider, ProviderSetup, ProviderSetupError};
 pub use runtime::{Declared, Host, Limits, Loadout, PluginSource, PluginUsage};
 pub use runtime_query::{ModelUsage, RuntimeQuery, RuntimeStatus, SharedQuery};
-pub use state_imports::{MAX_STATE_BYTES, MAX_STATE_SLOTS, StateFiles, StateSlot};
+pub use state_imports::{MAX_INPUTS, MAX_STATE_BYTES, MAX_STATE_SLOTS, StateFiles, StateSlot};
 pub use vcs_imports::{MAX_DIFF_BYTES, MAX_NOTE_BYTES, Tree};
 
 /// A host failure, naming the plugin and what to do.

@@ -584,7 +584,7 @@ impl Loadout {
         let mut notes = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
-            let state = query.kept.access(&p.manifest, &self.policy.state_files);
+            let state = query.kept.access(&p.manifest, &self.policy);
             // The user's hooks run after a call that did its work, never after one that failed
             // or was refused (a formatter has nothing to format then).
             let hooked = (!is_error).then_some(&hooked);
@@ -621,7 +621,7 @@ impl Loadout {
         let mut notes = Vec::new();
         for p in self.policies() {
             let label = p.manifest.label();
-            let state = kept.access(&p.manifest, &self.policy.state_files);
+            let state = kept.access(&p.manifest, &self.policy);
             match p.decide(&self.runtime, &event(&label), cancel, state, None, about.1) {
                 Ok(wit::Verdict::Deny(reason)) => {
                     return Decision::Deny(format!(
@@ -665,7 +665,7 @@ impl Loadout {
                 choice: choice.clone(),
                 settings: self.policy.permissions.wit(),
             });
-            let state = kept.access(&p.manifest, &self.policy.state_files);
+            let state = kept.access(&p.manifest, &self.policy);
             match p.decide(
                 &self.runtime,
                 &answered,

@@ -3,7 +3,8 @@
 //! manifest declares (`state "NAME" scope="SCOPE" version=N max-bytes=N`), each value JSON
 //! text within the slot's bound; branch and session values go to the session
 //! ([`smith::ToolContext::state`]), project and user values to the composition root's files
-//! ([`crate::Policy::state_files`]).
+//! ([`crate::Policy::state_files`]). An input the manifest declares (`input "NAME"`) is read
+//! here too, read only: the value the run's policy gives ([`crate::Policy::inputs`]).
 
 use std::sync::Arc;
 
@@ -17,6 +18,9 @@ pub const MAX_STATE_BYTES: u64 = 1 << 20;
 
 /// The most slots one plugin may declare.
 pub const MAX_STATE_SLOTS: usize = 16;
+
+/// The most inputs one plugin may declare (`input "NAME"`).
+pub const MAX_INPUTS: usize = 4;
 
 /// One slot a manifest declares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,13 +113,24 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// What `manifest`'s instance reaches with this session side and `files`.
-    pub(crate) fn access(&self, manifest: &crate::Manifest, files: &StateFiles) -> StateAccess {
+    /// What `manifest`'s instance reaches with this session side under `policy` (its
+    /// project and user state files, the inputs it gives).
+    pub(crate) fn access(&self, manifest: &crate::Manifest, policy: &crate::Policy) -> StateAccess {
+        let given = policy.inputs.get(&manifest.id);
         StateAccess {
             owner: manifest.id.clone(),
             slots: manifest.state.clone().into(),
+            inputs: manifest
+                .inputs
+                .iter()
+                .map(|name| {
+                    let value = given.and_then(|g| g.get(name)).map(ToString::to_string);
+                    (name.clone(), value)
+                })
+                .collect::<Vec<_>>()
+                .into(),
             session: self.session.clone(),
-            files: files.0.clone(),
+            files: policy.state_files.0.clone(),
             cause: self.cause,
         }
     }
@@ -128,6 +143,9 @@ pub(crate) struct StateAccess {
     pub(crate) owner: String,
     /// The slots its manifest declares.
     pub(crate) slots: Arc<[StateSlot]>,
+    /// The inputs its manifest declares, each with the JSON text the policy gives (none:
+    /// not given in this run).
+    pub(crate) inputs: Arc<[(String, Option<String>)]>,
     /// Branch and session state: the session's, when the call runs in one.
     pub(crate) session: Option<Arc<dyn ScopedState>>,
     /// Project and user state: the composition root's files, when there is a data home.
@@ -141,6 +159,12 @@ impl StateAccess {
         &self,
         name: &str,
     ) -> Result<(&StateSlot, StateKey, &dyn ScopedState), wit::StateError> {
+        if self.inputs.iter().any(|(n, _)| n == name) {
+            return Err(wit::StateError::Invalid(format!(
+                "`{}` is an input Smith gives this plugin, which it reads but cannot change",
+                cut(name)
+            )));
+        }
         let slot = self
             .slots
             .iter()
@@ -199,6 +223,9 @@ impl State {
 impl wit::Host for State {
     fn get(&mut self, name: String) -> Result<Option<String>, wit::StateError> {
         let access = self.access()?;
+        if let Some((_, given)) = access.inputs.iter().find(|(n, _)| *n == name) {
+            return Ok(given.clone());
+        }
         let (slot, key, store) = access.slot(&name)?;
         Ok(store
             .get(&key)

@@ -44,6 +44,16 @@ impl Runtime {
 }
 
 impl Loadout {
+    /// The same tools under the policy as `change` leaves it (the rest of the run's view of
+    /// the plugins unchanged): an editor's MCP servers given as an input, say.
+    #[must_use]
+    pub fn with_policy_change(mut self, change: impl FnOnce(&mut crate::Policy)) -> Self {
+        let mut policy = (*self.policy).clone();
+        change(&mut policy);
+        self.policy = Arc::new(policy);
+        self
+    }
+
     /// The same tools with permission mode `mode` in every policy event from now on (the
     /// rest of the policy unchanged).
     #[must_use]
@@ -124,11 +134,13 @@ impl Loadout {
             .as_ref()
             .and_then(|c| plugin.manifest.state.iter().find(|s| &s.name == c))
             .map_or(0, |s| s.version);
-        Some(
-            plugin
-                .dynamic
-                .current(&plugin.manifest.id, decl, version, &self.policy.state_files),
-        )
+        Some(plugin.dynamic.current(
+            &plugin.manifest.id,
+            decl,
+            version,
+            &self.policy.state_files,
+            crate::dynamic::view(&plugin.manifest, &self.policy),
+        ))
     }
 
     /// The state of one instance of `plugin` running for `call` in `context`: what the
@@ -162,7 +174,7 @@ impl Loadout {
             session: context.state.clone(),
             cause: context.cause,
         };
-        state.state = Some(kept.access(&plugin.manifest, &self.policy.state_files));
+        state.state = Some(kept.access(&plugin.manifest, &self.policy));
         let loadout = self.clone();
         let cancel = cancel.clone();
         state.authorize = Some(Arc::new(move |query| {

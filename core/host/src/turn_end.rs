@@ -121,7 +121,7 @@ impl Loadout {
             session: context.state.clone(),
             cause: context.cause,
         };
-        state.state = Some(kept.access(&plugin.manifest, &self.policy.state_files));
+        state.state = Some(kept.access(&plugin.manifest, &self.policy));
         let event = wit::TurnEndEvent {
             stop_reason: end.stop_reason.as_str().to_owned(),
             cwd: context

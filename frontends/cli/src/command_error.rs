@@ -207,6 +207,9 @@ impl From<RegistryError> for CliError {
             RegistryError::Hook { .. } => CliError::usage(format!(
                 "{e} (smith docs get hooks shows how hooks are written)"
             )),
+            RegistryError::McpServer { .. } => CliError::usage(format!(
+                "{e} (smith docs get mcp-client shows how servers are declared)"
+            )),
         }
     }
 }

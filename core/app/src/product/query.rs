@@ -80,21 +80,24 @@ pub fn plugin_lines(app: &crate::App) -> Vec<String> {
         .collect()
 }
 
-/// The MCP servers the user added, as `/status` and `/mcp` list them: `NAME stdio COMMAND ·
-/// STATE` or `NAME http URL · STATE`, the state in [`crate::mcp::ServerState::words`]' words
-/// (`3 tools`, `failed: WHY`, not listed yet); one line saying why when they cannot be read.
+/// The MCP servers the user added or configured, as `/status` and `/mcp` list them: `NAME
+/// stdio COMMAND · STATE` or `NAME http URL · STATE` (with `(FILE:LINE)` after a configured
+/// one's name), the state in [`crate::mcp::ServerState::words`]' words (`3 tools`, `failed:
+/// WHY`, not listed yet); one line saying why when they cannot be read.
 pub fn mcp_server_lines(app: &crate::App) -> Vec<String> {
-    let store = match crate::mcp::Servers::new(&app.paths) {
-        Ok(store) => store,
-        Err(e) => return vec![format!("(the servers cannot be read: {e})")],
-    };
     // What was listed is a courtesy: the servers are shown without it when it cannot be read.
-    let listed = store.listed().unwrap_or_default();
-    match store.list() {
+    let listed = crate::mcp::Servers::new(&app.paths)
+        .and_then(|store| store.listed())
+        .unwrap_or_default();
+    match crate::mcp::known(app) {
         Ok(servers) => servers
             .into_iter()
-            .map(|(name, s)| {
+            .map(|(name, (s, origin))| {
                 let state = crate::mcp::ServerState::of(&s, listed.get(&name)).words();
+                let name = match origin {
+                    Some(origin) => format!("{name} ({origin})"),
+                    None => name,
+                };
                 match &s.url {
                     Some(url) => format!("{name} http {url} · {state}"),
                     None => format!("{name} stdio {} · {state}", s.command),

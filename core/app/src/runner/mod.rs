@@ -24,6 +24,7 @@ mod ready;
 mod recovery;
 pub mod target;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -184,6 +185,9 @@ pub struct Runner {
     feed: crate::live::Feed,
     /// The effects of unknown outcome the recovery at opening left ([`Runner::recovered`]).
     recovered: Vec<String>,
+    /// The MCP servers the frontend's client declared for this session (an editor's, over
+    /// ACP), given to every route prepared ([`Runner::declare_mcp_servers`]).
+    mcp_servers: BTreeMap<String, crate::mcp::Declared>,
 }
 
 impl std::fmt::Debug for Runner {
@@ -216,6 +220,7 @@ impl Runner {
             permission_mode: None,
             feed,
             recovered: Vec::new(),
+            mcp_servers: BTreeMap::new(),
         }
         .with_recorded_permission_mode()
     }
@@ -246,6 +251,27 @@ impl Runner {
         for ready in &mut self.ready {
             ready.set_permission_mode(mode);
         }
+    }
+
+    /// Give the MCP client `servers` — the ones the frontend's client declared for this
+    /// session, by name (an editor's, from ACP's `session/new`) — on top of those added and
+    /// configured, in every route prepared and to be prepared; their tools are found at the
+    /// next turn. They are not recorded: the client declares them again when it opens the
+    /// session again.
+    ///
+    /// # Errors
+    /// [`crate::mcp::McpError`] for the first entry that cannot be used (a bad name, neither a
+    /// command nor a url…): none is given then.
+    pub fn declare_mcp_servers(
+        &mut self,
+        servers: BTreeMap<String, crate::mcp::Server>,
+    ) -> Result<(), crate::mcp::McpError> {
+        self.mcp_servers = crate::mcp::from_editor(servers)?;
+        let servers = self.mcp_servers.clone();
+        for ready in &mut self.ready {
+            ready.give_mcp_servers(&servers);
+        }
+        Ok(())
     }
 
     /// Record `model` as the session's model when another was recorded last (after a turn on
@@ -442,6 +468,7 @@ impl Runner {
                 if let Some(mode) = self.permission_mode {
                     ready.set_permission_mode(mode);
                 }
+                ready.give_mcp_servers(&self.mcp_servers);
                 self.ready.push(ready);
                 self.ready.len() - 1
             }
@@ -460,6 +487,7 @@ impl Runner {
         if let Some(mode) = self.permission_mode {
             ready.set_permission_mode(mode);
         }
+        ready.give_mcp_servers(&self.mcp_servers);
         self.ready.push(ready);
         let index = self.ready.len() - 1;
         self.register(index)?;

@@ -78,6 +78,21 @@ impl Ready {
         self.tools = self.tools.clone().with_permission_mode(mode);
     }
 
+    /// Give the MCP client `servers` on top of those it is given (the session's declared
+    /// ones, [`crate::Runner::declare_mcp_servers`]).
+    pub(crate) fn give_mcp_servers(
+        &mut self,
+        servers: &std::collections::BTreeMap<String, crate::mcp::Declared>,
+    ) {
+        if servers.is_empty() {
+            return;
+        }
+        self.tools = self
+            .tools
+            .clone()
+            .with_policy_change(|policy| crate::mcp::give(policy, servers));
+    }
+
     /// The selection runs use.
     pub fn selection(&self) -> &Selection {
         &self.spec.selection

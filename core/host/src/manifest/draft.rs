@@ -27,6 +27,7 @@ pub(super) struct Draft {
     context_files: Vec<String>,
     policy_events: Vec<String>,
     state: Vec<crate::StateSlot>,
+    inputs: Vec<String>,
     skips_reads: bool,
     configured_hooks: bool,
     provider_fields: BTreeMap<&'static str, String>,
@@ -46,6 +47,7 @@ impl Draft {
             output_schemas,
             policy_events,
             state,
+            inputs,
             skips_reads,
             configured_hooks,
             catalog,
@@ -53,6 +55,27 @@ impl Draft {
             ..
         } = self;
         let name = node.name().value();
+        if name == "input" {
+            let input = match node.entries() {
+                [entry] if entry.name().is_none() && node.children().is_none() => {
+                    entry.value().as_string().map(str::to_owned)
+                }
+                _ => None,
+            }
+            .filter(|n| super::valid_id(n))
+            .ok_or("`input` takes one name of lowercase letters, digits and `-`, e.g. input \"mcp-servers\"")?;
+            if inputs.contains(&input) {
+                return Err(format!("input `{input}` is declared twice"));
+            }
+            if inputs.len() == crate::MAX_INPUTS {
+                return Err(format!(
+                    "a plugin may declare at most {} inputs",
+                    crate::MAX_INPUTS
+                ));
+            }
+            inputs.push(input);
+            return Ok(());
+        }
         if name == "configured-hooks" {
             if !node.entries().is_empty() || node.children().is_some() {
                 return Err("`configured-hooks` takes no value".to_owned());
@@ -218,7 +241,7 @@ impl Draft {
             }
             other => {
                 return Err(format!(
-                    "unknown manifest node `{other}`; expected version, world, grant, net-host, tool, setting, handler, event, state, context-file, provider, base-url or api-key…"
+                    "unknown manifest node `{other}`; expected version, world, grant, net-host, tool, setting, handler, event, state, input, context-file, provider, base-url or api-key…"
                 ));
             }
         }
@@ -268,6 +291,7 @@ impl Draft {
             context_files,
             policy_events,
             state,
+            inputs,
             skips_reads,
             configured_hooks,
             provider_fields,
@@ -310,6 +334,7 @@ impl Draft {
             skips_reads,
             configured_hooks,
             state,
+            inputs,
             provider,
             catalog,
             dynamic,
@@ -329,6 +354,7 @@ impl Draft {
             context_files,
             policy_events,
             state,
+            inputs,
             dynamic,
             configured_hooks,
             ..
@@ -380,6 +406,16 @@ impl Draft {
         if wants_net && (world != TOOL_WORLD && world != PRODUCT_WORLD || predates(package, 2)) {
             return Err(format!(
                 "`grant \"net.http\"` needs a tool or product plugin built against package 1.2.0 or later (the `net` import); this one is `{world}` built against {package}"
+            ));
+        }
+        if let Some(input) = inputs.iter().find(|i| state.iter().any(|s| &s.name == *i)) {
+            return Err(format!(
+                "`{input}` is declared both as an input and as a state slot; rename one"
+            ));
+        }
+        if !inputs.is_empty() && world != TOOL_WORLD && world != POLICY_WORLD {
+            return Err(format!(
+                "`input` belongs to a `{TOOL_WORLD}` or `{POLICY_WORLD}` plugin (it is read through the `state` import); this one is `{world}`"
             ));
         }
         if !state.is_empty() && world != TOOL_WORLD && world != POLICY_WORLD {

@@ -267,6 +267,11 @@ pub struct Manifest {
     /// The state slots it declares (`state "NAME" scope="SCOPE" version=N max-bytes=N`, at
     /// most [`crate::MAX_STATE_SLOTS`]); only a tool or policy plugin may declare any.
     pub state: Vec<crate::StateSlot>,
+    /// The inputs it reads (`input "NAME"`, at most [`crate::MAX_INPUTS`]): read-only JSON
+    /// values Smith gives the plugin for a run ([`crate::Policy::inputs`]), read through the
+    /// `state` import's `get` under their name; only a tool or policy plugin may declare any.
+    /// A `dynamic-tools` plugin finds its tools from them as from its `source` slot.
+    pub inputs: Vec<String>,
     /// The handler roles it takes (one of [`HANDLER_ROLES`] each). Empty for a tool plugin.
     pub handlers: Vec<String>,
     /// The standing context file names (`AGENTS.md`) its `context.read` grant covers, in each

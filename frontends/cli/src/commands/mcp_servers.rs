@@ -91,6 +91,8 @@ fn refuse(e: &McpError) -> CliError {
         McpError::Unknown(_) => "; `smith mcp list` shows the servers added",
         McpError::State(_) => "; check the data home's state/user/mcp-client/ files",
         McpError::BadName(_) | McpError::BadEntry { .. } => "",
+        McpError::Configured(_) => "; smith docs get mcp-client shows how servers are declared",
+        McpError::Declared { .. } => "",
     };
     let status = match e {
         McpError::State(_) => exit::RUN_FAILED,
@@ -107,6 +109,23 @@ fn waiting() {
 fn servers(global: &Global) -> Result<Servers, CliError> {
     let app = global.app(&[])?;
     Servers::new(&app.paths).map_err(|e| refuse(&e))
+}
+
+/// Every server a session here uses, by name, with where it is declared (none: added).
+fn known(global: &Global) -> Result<BTreeMap<String, (Server, Option<String>)>, CliError> {
+    let app = global.app(&[])?;
+    smith_app::mcp::known(&app).map_err(|e| refuse(&e))
+}
+
+/// Refuse to change server `name` with `smith mcp` when the configuration declares it.
+fn not_declared(global: &Global, name: &str) -> Result<(), CliError> {
+    match known(global)?.remove(name) {
+        Some((_, Some(origin))) => Err(refuse(&McpError::Declared {
+            name: name.to_owned(),
+            origin,
+        })),
+        _ => Ok(()),
+    }
 }
 
 /// `smith mcp add NAME [--env K=V]… [--cwd DIR] [--timeout S] -- COMMAND ARGS…`.
@@ -183,6 +202,7 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
     // What the configuration gains, checked before anything is written: an HTTP server's
     // grant, or a program's widened sandbox.
     let store = servers(global)?;
+    not_declared(global, &args.name)?;
     let _held = store.lock(waiting).map_err(|e| refuse(&e))?;
     let edits = match &server.url {
         Some(url) => http_grant(global, url, args.secret.as_deref(), &server.headers)?,
@@ -222,6 +242,7 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
 
 /// `smith mcp remove NAME`.
 pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
+    not_declared(global, name)?;
     let store = servers(global)?;
     let _held = store.lock(waiting).map_err(|e| refuse(&e))?;
     let removed = store.remove(name).map_err(|e| refuse(&e))?;
@@ -256,21 +277,25 @@ pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
 /// `smith mcp list [--json]`.
 pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     let store = servers(global)?;
-    let all = store.list().map_err(|e| refuse(&e))?;
+    let all = known(global)?;
     let listed = store.listed().map_err(|e| refuse(&e))?;
     let mut out = String::new();
-    for (name, server) in &all {
+    for (name, (server, origin)) in &all {
         let state = ServerState::of(server, listed.get(name));
         if json {
-            out.push_str(&record(global, name, server, &state)?.to_string());
+            out.push_str(&record(global, name, server, origin.as_deref(), &state)?.to_string());
             out.push('\n');
         } else {
             let widened = match widened_words(global, name)? {
                 words if words.is_empty() => String::new(),
                 words => format!("  [sandbox widened: {words}]"),
             };
+            let origin = origin
+                .as_ref()
+                .map(|o| format!("  (declared in {o})"))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "{name}  {}{widened}  — {}\n",
+                "{name}  {}{widened}{origin}  — {}\n",
                 command_line(server),
                 state.words()
             ));
@@ -278,7 +303,7 @@ pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     }
     if all.is_empty() && !json {
         out.push_str(
-            "no MCP servers are added; add one with smith mcp add NAME -- COMMAND ARGS… or smith mcp add NAME --url URL\n",
+            "no MCP servers are added; add one with smith mcp add NAME -- COMMAND ARGS… or smith mcp add NAME --url URL, or declare one in the configuration (smith docs get mcp-client)\n",
         );
     }
     write_stdout(&smith_render_plain::printable(&out))
@@ -287,19 +312,25 @@ pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
 /// `smith mcp get NAME [--json]`.
 pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliError> {
     let store = servers(global)?;
-    let all = store.list().map_err(|e| refuse(&e))?;
-    let server = all
+    let all = known(global)?;
+    let (server, origin) = all
         .get(name)
         .ok_or_else(|| refuse(&McpError::Unknown(name.to_owned())))?;
     let listed = store.listed().map_err(|e| refuse(&e))?;
     let state = ServerState::of(server, listed.get(name));
     if json {
-        return write_stdout(&format!("{}\n", record(global, name, server, &state)?));
+        return write_stdout(&format!(
+            "{}\n",
+            record(global, name, server, origin.as_deref(), &state)?
+        ));
     }
     let mut out = match &server.url {
         Some(url) => format!("{name}\n  url: {url}\n"),
         None => format!("{name}\n  command: {}\n", command_line(server)),
     };
+    if let Some(origin) = origin {
+        out.push_str(&format!("  declared in: {origin}\n"));
+    }
     if let Some(secret) = secret_of(global, server)? {
         out.push_str(&format!(
             "  secret: {secret} (sent by Smith to its host; plugins.mcp-client.net.credentials)\n"
@@ -353,17 +384,20 @@ fn widened_words(global: &Global, name: &str) -> Result<String, CliError> {
 
 /// A server's JSON record: `name`, `transport` (`stdio`, `http`), `command`, `args`, `env`
 /// (names only), `cwd`, `url`, `headers` (names only), `secret` (the name of the secret sent
-/// to its host), `network` (its sandbox lets it reach the network), `writable_roots`, `timeout_ms`, `call_timeout_ms`, `state` (`listed`,
-/// `failed`, `unlisted`), `error`, `tools`.
+/// to its host), `network` (its sandbox lets it reach the network), `writable_roots`,
+/// `timeout_ms`, `call_timeout_ms`, `declared_in` (`FILE:LINE` of a configured server; null for
+/// one added), `state` (`listed`, `failed`, `unlisted`), `error`, `tools`.
 fn record(
     global: &Global,
     name: &str,
     server: &Server,
+    origin: Option<&str>,
     state: &ServerState<'_>,
 ) -> Result<serde_json::Value, CliError> {
     let (network, writable_roots) = widening(global, name)?;
     let secret = secret_of(global, server)?;
     Ok(serde_json::json!({
+        "declared_in": origin,
         "secret": secret,
         "network": network,
         "writable_roots": writable_roots,
@@ -643,13 +677,22 @@ fn widening(global: &Global, name: &str) -> Result<(bool, Vec<String>), CliError
         Some(smith_config::Value::String(text)) => text.trim().to_owned(),
         _ => String::new(),
     };
-    let roots = text(&roots_key)
-        .split(',')
-        .map(str::trim)
+    // A configured server's own `network` and `writable-roots` widen it too.
+    let declared = |field: &str| text(&format!("mcp.server.{name}.{field}"));
+    let roots = [text(&roots_key), declared("writable-roots")]
+        .iter()
+        .flat_map(|t| {
+            t.split(',')
+                .map(str::trim)
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
         .filter(|r| !r.is_empty())
-        .map(str::to_owned)
         .collect();
-    Ok((text(&network_key) == "allow", roots))
+    Ok((
+        text(&network_key) == "allow" || declared("network") == "allow",
+        roots,
+    ))
 }
 
 /// Write `edits` to the user's configuration file; what was written, in words.

@@ -10,6 +10,7 @@ mod client;
 
 mod as_client;
 mod conformance;
+mod declared;
 mod over_http;
 mod pipes;
 mod requests;

@@ -37,7 +37,7 @@ server.run(transport="streamable-http", host="127.0.0.1", port=int(sys.argv[1]),
 "#;
 
 /// One SDK server process on loopback, ended when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
     port: u16,
 }
@@ -45,7 +45,7 @@ struct Served {
 impl Served {
     /// Start the server (`mode`: `sse` or `json`) on `port` (0: a free one) and wait until it
     /// accepts connections.
-    fn start(client: &Client, python: &std::ffi::OsStr, mode: &str, port: u16) -> Self {
+    pub(crate) fn start(client: &Client, python: &std::ffi::OsStr, mode: &str, port: u16) -> Self {
         let script = client.env.write("http_server.py", SERVER);
         let port = if port == 0 {
             TcpListener::bind("127.0.0.1:0")
@@ -75,7 +75,7 @@ impl Served {
         served
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/mcp", self.port)
     }
 }
@@ -87,7 +87,7 @@ impl Drop for Served {
     }
 }
 
-fn python() -> Option<std::ffi::OsString> {
+pub(crate) fn python() -> Option<std::ffi::OsString> {
     let python = std::env::var_os("SMITH_MCP_PYTHON");
     if python.is_none() {
         assert!(

@@ -1,5 +1,6 @@
-//! The servers the user added (slot `servers`, written by `smith mcp add`) and what was
-//! listed from each (slots `tools` and `listed`).
+//! The servers the user added (slot `servers`, written by `smith mcp add`), those declared
+//! (input `mcp-servers`: configured, or passed by an editor), and what was listed from each
+//! (slots `tools` and `listed`).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -79,22 +80,48 @@ pub struct Listed {
     /// Why the last listing failed (then `fingerprint` is empty: it is listed again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Whether it was declared (configured, or passed by an editor) rather than added: its
+    /// listing is kept while a session that does not declare it runs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub declared: bool,
 }
 
-/// The servers the user added, by name; none when the slot is empty or unavailable.
+/// The servers of this session, by name: those the user added, and those declared —
+/// configured, or passed by an editor — which replace an added one of the same name; none
+/// when nothing is readable.
 pub fn servers() -> BTreeMap<String, Server> {
-    read_servers().unwrap_or_default()
+    read_servers().map(|(servers, _)| servers).unwrap_or_default()
 }
 
-/// The servers the user added, by name (none when the slot is empty or unavailable), or why
-/// the slot's value cannot be read.
-pub fn read_servers() -> Result<BTreeMap<String, Server>, String> {
-    match smith_plugin_sdk::state::get("servers") {
+/// The servers of this session, by name (as [`servers`]) with the names of the declared
+/// ones, or why the `servers` slot's value cannot be read.
+pub fn read_servers() -> Result<(BTreeMap<String, Server>, Vec<String>), String> {
+    let mut servers: BTreeMap<String, Server> = match smith_plugin_sdk::state::get("servers") {
         Ok(Some(text)) => smith_plugin_sdk::serde_json::from_str(&text)
-            .map_err(|e| format!("the `servers` state is not what smith mcp add writes: {e}")),
-        Ok(None) | Err(_) => Ok(BTreeMap::new()),
+            .map_err(|e| format!("the `servers` state is not what smith mcp add writes: {e}"))?,
+        Ok(None) | Err(_) => BTreeMap::new(),
+    };
+    let mut declared = Vec::new();
+    // Smith checked each declared entry as `smith mcp add` checks one; the extra `origin`
+    // field says where it was declared.
+    if let Ok(Some(text)) = smith_plugin_sdk::state::get(DECLARED)
+        && let Ok(given) =
+            smith_plugin_sdk::serde_json::from_str::<BTreeMap<String, Server>>(&text)
+    {
+        for (name, server) in given {
+            declared.push(name.clone());
+            servers.insert(name, server);
+        }
     }
+    Ok((servers, declared))
 }
+
+/// The input the declared servers come in (the manifest's `input "mcp-servers"`).
+pub const DECLARED: &str = "mcp-servers";
+
+/// The most declared servers whose listings are kept while no session declares them (so
+/// sessions given different servers do not list each other's again and again).
+pub const MAX_KEPT_DECLARED: usize = 32;
 
 /// The name Smith offers server `server`'s tool `tool` under: `mcp__SERVER__TOOL`, each
 /// character a tool name cannot hold written as `_`.

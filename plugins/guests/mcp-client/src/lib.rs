@@ -65,7 +65,7 @@ fn listed_state() -> BTreeMap<String, Listed> {
 
 fn discover() -> Discovery {
     let mut notices = Vec::new();
-    let servers = match config::read_servers() {
+    let (servers, declared) = match config::read_servers() {
         Ok(servers) => servers,
         Err(why) => {
             notices.push(format!(
@@ -77,8 +77,22 @@ fn discover() -> Discovery {
     let mut listed = listed_state();
     let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
     let known = (listed.len(), cache.len());
-    listed.retain(|name, _| servers.contains_key(name));
-    cache.retain(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)));
+    // A server removed goes with its listing; a declared one another session may still
+    // declare is kept (up to a bound), so sessions given different servers do not list each
+    // other's again and again.
+    let mut kept_declared = listed
+        .iter()
+        .filter(|(name, l)| l.declared && !servers.contains_key(*name))
+        .count();
+    listed.retain(|name, l| {
+        let keep = servers.contains_key(name)
+            || (l.declared && kept_declared <= config::MAX_KEPT_DECLARED);
+        if !keep && l.declared {
+            kept_declared -= 1;
+        }
+        keep
+    });
+    cache.retain(|t| config::server_of(&t.name).is_some_and(|s| listed.contains_key(s) || servers.contains_key(s)));
     let mut changed = known != (listed.len(), cache.len());
     // The servers to list are started together, then each is greeted and asked in turn:
     // they boot at once, so listing them all takes about as long as the slowest.
@@ -114,6 +128,7 @@ fn discover() -> Discovery {
                 notices.extend(said);
                 let mut entry = Listed {
                     fingerprint: server.fingerprint(),
+                    declared: declared.contains(name),
                     ..Listed::default()
                 };
                 for (tool, mcp) in tools {
@@ -145,8 +160,10 @@ fn discover() -> Discovery {
         }
     }
     Discovery {
+        // This session's servers' tools only: the cache also keeps other sessions'.
         tools: cache
             .into_iter()
+            .filter(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)))
             .map(|t| ToolDefinition {
                 name: t.name,
                 description: t.description,

@@ -16,6 +16,9 @@ use crate::paths::Paths;
 /// The plugin that owns the servers' state.
 pub const OWNER: &str = "mcp-client";
 
+mod declared;
+pub use declared::{Declared, INPUT, declared, from_editor, give, widenings};
+
 /// The version of the `servers` and `listed` slots (the plugin's manifest declares it).
 const SLOT_VERSION: u32 = 1;
 
@@ -292,6 +295,39 @@ pub enum McpError {
     /// The state file could not be read or written.
     #[error("the MCP servers' state: {0}")]
     State(#[from] smith::StateError),
+    /// A server the configuration declares cannot be used.
+    #[error("{0}")]
+    Configured(String),
+    /// The server is declared in the configuration, not added.
+    #[error(
+        "MCP server `{name}` is declared in the configuration ({origin}), not added with smith mcp add; change it there"
+    )]
+    Declared {
+        /// The server's name.
+        name: String,
+        /// Where it is declared (`FILE:LINE`).
+        origin: String,
+    },
+}
+
+/// The servers a session in `app`'s configuration uses, by name: those added with
+/// `smith mcp add` (origin none), replaced by those the configuration declares (origin
+/// `FILE:LINE`).
+///
+/// # Errors
+/// [`McpError::State`] or [`McpError::BadEntry`] when the added ones cannot be read;
+/// [`McpError::Configured`] for a declared one that cannot be used.
+pub fn known(app: &crate::App) -> Result<BTreeMap<String, (Server, Option<String>)>, McpError> {
+    let mut all: BTreeMap<String, (Server, Option<String>)> = Servers::new(&app.paths)?
+        .list()?
+        .into_iter()
+        .map(|(name, server)| (name, (server, None)))
+        .collect();
+    let declared = declared(&app.settings).map_err(|e| McpError::Configured(e.to_string()))?;
+    for (name, d) in declared {
+        all.insert(name, (d.server, Some(d.origin)));
+    }
+    Ok(all)
 }
 
 /// Whether `name` may name a server.
@@ -420,64 +456,7 @@ impl Servers {
     /// command, a variable name that is empty or holds `=` or NUL, a NUL anywhere), or the
     /// state's failure; nothing was written.
     pub fn add(&self, name: &str, server: Server) -> Result<(), McpError> {
-        if !valid_name(name) {
-            return Err(McpError::BadName(name.to_owned()));
-        }
-        let bad = |why: &str| McpError::BadEntry {
-            name: name.to_owned(),
-            why: why.to_owned(),
-        };
-        match (&server.url, server.command.trim().is_empty()) {
-            (None, true) => {
-                return Err(bad(
-                    "it has neither a command (a program spoken to over stdio) nor a url (a Streamable HTTP endpoint)",
-                ));
-            }
-            (Some(_), false) => {
-                return Err(bad(
-                    "it has both a command and a url; a server is one or the other",
-                ));
-            }
-            (Some(url), true) => check_http(name, url, &server)?,
-            (None, false) if !server.headers.is_empty() => {
-                return Err(bad(
-                    "headers go with a url; a program is given variables (env) instead",
-                ));
-            }
-            (None, false) => {}
-        }
-        let texts = std::iter::once(&server.command)
-            .chain(&server.args)
-            .chain(server.env.values())
-            .chain(server.cwd.iter());
-        if texts.into_iter().any(|t| t.contains('\0')) {
-            return Err(bad("a NUL byte cannot be passed to a program"));
-        }
-        if let Some(key) = server.env.keys().find(|k| {
-            k.is_empty()
-                || k.chars()
-                    .any(|c| c == '=' || c.is_whitespace() || c.is_control())
-        }) {
-            return Err(McpError::BadEntry {
-                name: name.to_owned(),
-                why: format!("`{key}` cannot name an environment variable"),
-            });
-        }
-        for (limit, given, what) in [
-            (MAX_TIMEOUT_MS, server.timeout_ms, "its timeout"),
-            (
-                MAX_CALL_TIMEOUT_MS,
-                server.call_timeout_ms,
-                "its call timeout",
-            ),
-        ] {
-            if given.is_some_and(|ms| !(1_000..=limit).contains(&ms)) {
-                return Err(McpError::BadEntry {
-                    name: name.to_owned(),
-                    why: format!("{what} must be from 1 to {} seconds", limit / 1000),
-                });
-            }
-        }
+        check(name, &server)?;
         let mut servers = self.list()?;
         if let Some(known) = servers.keys().find(|k| k.eq_ignore_ascii_case(name)) {
             return Err(McpError::Exists(known.clone()));
@@ -513,6 +492,74 @@ impl Servers {
         }
         Ok(removed)
     }
+}
+
+/// Check server `name`'s entry as `smith mcp add` and the configuration give it.
+///
+/// # Errors
+/// [`McpError::BadName`] or [`McpError::BadEntry`]: neither a command nor a url, or both; an
+/// empty command; a variable name that is empty or holds `=`; a NUL anywhere; a timeout out
+/// of range; a bad URL or header.
+pub fn check(name: &str, server: &Server) -> Result<(), McpError> {
+    if !valid_name(name) {
+        return Err(McpError::BadName(name.to_owned()));
+    }
+    let bad = |why: &str| McpError::BadEntry {
+        name: name.to_owned(),
+        why: why.to_owned(),
+    };
+    match (&server.url, server.command.trim().is_empty()) {
+        (None, true) => {
+            return Err(bad(
+                "it has neither a command (a program spoken to over stdio) nor a url (a Streamable HTTP endpoint)",
+            ));
+        }
+        (Some(_), false) => {
+            return Err(bad(
+                "it has both a command and a url; a server is one or the other",
+            ));
+        }
+        (Some(url), true) => check_http(name, url, server)?,
+        (None, false) if !server.headers.is_empty() => {
+            return Err(bad(
+                "headers go with a url; a program is given variables (env) instead",
+            ));
+        }
+        (None, false) => {}
+    }
+    let texts = std::iter::once(&server.command)
+        .chain(&server.args)
+        .chain(server.env.values())
+        .chain(server.cwd.iter());
+    if texts.into_iter().any(|t| t.contains('\0')) {
+        return Err(bad("a NUL byte cannot be passed to a program"));
+    }
+    if let Some(key) = server.env.keys().find(|k| {
+        k.is_empty()
+            || k.chars()
+                .any(|c| c == '=' || c.is_whitespace() || c.is_control())
+    }) {
+        return Err(McpError::BadEntry {
+            name: name.to_owned(),
+            why: format!("`{key}` cannot name an environment variable"),
+        });
+    }
+    for (limit, given, what) in [
+        (MAX_TIMEOUT_MS, server.timeout_ms, "its timeout"),
+        (
+            MAX_CALL_TIMEOUT_MS,
+            server.call_timeout_ms,
+            "its call timeout",
+        ),
+    ] {
+        if given.is_some_and(|ms| !(1_000..=limit).contains(&ms)) {
+            return Err(McpError::BadEntry {
+                name: name.to_owned(),
+                why: format!("{what} must be from 1 to {} seconds", limit / 1000),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Check the HTTP parts of server `name`'s entry.

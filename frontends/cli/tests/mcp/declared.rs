@@ -1,0 +1,223 @@
+//! MCP servers declared in the configuration (`mcp { server "NAME" { … } }`) rather than
+//! added: a stdio server (another Smith) in the user's file started and called, shown by
+//! `smith mcp list` with where it is declared, not changed by `smith mcp remove`; a project's
+//! servers used only once the project is trusted, its sandbox widening never; an HTTP server
+//! (the Python SDK's, when `SMITH_MCP_PYTHON` names it) whose host is allowed by declaring it;
+//! and entries that cannot work refused naming file, line and key.
+
+use crate::as_client::{Client, tool_ends};
+use crate::common::{records, stderr, stdout};
+
+/// The user's configuration file, with `text` appended.
+fn configure(client: &Client, text: &str) {
+    let path = client.env.home().join("config.kdl");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut config = std::fs::read_to_string(&path).unwrap_or_default();
+    config.push_str(text);
+    std::fs::write(&path, config).unwrap();
+}
+
+/// A block declaring another Smith (its own home under the work directory, where its
+/// sandbox may write) as server `name`.
+fn inner_smith(client: &Client, name: &str) -> String {
+    let home = client.work.join(".inner");
+    format!(
+        "mcp {{\n    server \"{name}\" {{\n        command \"{}\"\n        args \"mcp\"\n        env {{ SMITH_HOME \"{}\" }}\n        timeout 60\n    }}\n}}\n",
+        env!("CARGO_BIN_EXE_smith"),
+        home.display()
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn a_server_declared_in_the_configuration_is_started_listed_and_called() {
+    let client = Client::new();
+    std::fs::write(
+        client.work.join("notes.txt"),
+        "hello from a declared server\n",
+    )
+    .unwrap();
+    configure(&client, &inner_smith(&client, "inner"));
+    let listed = client.mcp_list();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["name"], "inner");
+    assert_eq!(listed[0]["state"], "unlisted");
+    assert_eq!(listed[0]["args"], serde_json::json!(["mcp"]));
+    let origin = listed[0]["declared_in"].as_str().unwrap();
+    assert!(origin.ends_with("config.kdl:3"), "{origin}");
+
+    let out = client.turn(&[("mcp__inner__read", serde_json::json!({"path": "notes.txt"}))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("hello from a declared server"),
+        "{ends:?}"
+    );
+    // Its start and each exchange are the session's effects, as an added server's.
+    let entries = client.entries();
+    assert!(
+        entries.contains("discover/1 process.start") && entries.contains("process.send mcp-inner"),
+        "{entries}"
+    );
+    let listed = client.mcp_list();
+    assert_eq!(listed[0]["state"], "listed", "{listed:?}");
+
+    // `smith mcp` changes only the servers it added.
+    let out = client.env.run(&["mcp", "remove", "inner"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("is declared in the configuration")
+            && stderr(&out).contains("config.kdl:3"),
+        "{}",
+        stderr(&out)
+    );
+    let out = client.env.run(&["mcp", "add", "inner", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("change it there"), "{}", stderr(&out));
+
+    // Taken out of the configuration, its tools are no longer offered.
+    std::fs::write(client.env.home().join("config.kdl"), "").unwrap();
+    assert!(client.mcp_list().is_empty());
+    let out = client.turn(&[("mcp__inner__read", serde_json::json!({"path": "notes.txt"}))]);
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], true, "{ends:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_projects_servers_are_used_only_in_a_trusted_project_and_never_widen_the_sandbox() {
+    let client = Client::new();
+    std::fs::write(client.work.join("notes.txt"), "project server\n").unwrap();
+    std::fs::create_dir(client.work.join(".smith")).unwrap();
+    let mut block = inner_smith(&client, "proj");
+    block = block.replace(
+        "        timeout 60\n",
+        "        timeout 60\n        network \"allow\"\n",
+    );
+    std::fs::write(client.work.join(".smith/config.kdl"), &block).unwrap();
+    let read = ("mcp__proj__read", serde_json::json!({"path": "notes.txt"}));
+    // Untrusted: the project's configuration is skipped, and that is said.
+    let out = client.turn(std::slice::from_ref(&read));
+    assert_eq!(tool_ends(&out)[0]["is_error"], true, "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("the project is not trusted"),
+        "{}",
+        stderr(&out)
+    );
+    // Trusted: its server is started and called, but its `network` is ignored, with a notice.
+    let mut trust = client.env.command(&["trust"]);
+    trust.current_dir(&client.work);
+    assert!(trust.output().unwrap().status.success());
+    let out = client.turn(std::slice::from_ref(&read));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("project server")
+    );
+    assert!(
+        stderr(&out).contains("mcp.server.proj.network"),
+        "{}",
+        stderr(&out)
+    );
+    let mut list = client.env.command(&["mcp", "list", "--json"]);
+    list.current_dir(&client.work);
+    let listed = records(&list.output().unwrap());
+    assert_eq!(listed[0]["network"], false, "{listed:?}");
+    assert!(
+        listed[0]["declared_in"]
+            .as_str()
+            .unwrap()
+            .ends_with(".smith/config.kdl:3"),
+        "{listed:?}"
+    );
+}
+
+#[test]
+fn declared_entries_that_cannot_work_are_refused_naming_file_line_and_key() {
+    for (block, says) in [
+        (
+            "mcp {\n  server \"x\" {\n    cwd \"tools\"\n  }\n}\n",
+            "config.kdl:3: mcp.server.x.command: MCP server `x`: it has neither a command",
+        ),
+        (
+            "mcp {\n  server \"x\" {\n    command \"a\"\n    url \"http://127.0.0.1:9/mcp\"\n  }\n}\n",
+            "mcp.server.x.url: MCP server `x`: it has both a command and a url",
+        ),
+        (
+            "mcp {\n  server \"a_b\" {\n    command \"a\"\n  }\n}\n",
+            "`a_b` cannot name an MCP server",
+        ),
+        (
+            "mcp {\n  server \"list\" {\n    command \"a\"\n  }\n}\n",
+            "`list` cannot name an MCP server",
+        ),
+        (
+            "mcp {\n  server \"gh\" {\n    command \"a\"\n  }\n  server \"GH\" {\n    command \"b\"\n  }\n}\n",
+            "differ only in case",
+        ),
+        (
+            "mcp {\n  server \"x\" {\n    command \"a\"\n    headers { X-A \"1\" }\n  }\n}\n",
+            "headers go with a url",
+        ),
+        (
+            "mcp {\n  server \"x\" {\n    comand \"a\"\n  }\n}\n",
+            "mcp.server.x.comand",
+        ),
+        (
+            "mcp {\n  server \"x\" {\n    command \"a\" \"b\"\n  }\n}\n",
+            "takes one value, not 2",
+        ),
+        (
+            "mcp {\n  server \"x\" {\n    url \"ftp://example.com/\"\n  }\n}\n",
+            "mcp.server.x.url",
+        ),
+    ] {
+        let client = Client::new();
+        configure(&client, block);
+        let out = client.env.run(&["mcp", "list"]);
+        assert_eq!(out.status.code(), Some(2), "{block}: {}", stdout(&out));
+        assert!(stderr(&out).contains(says), "{block}: {}", stderr(&out));
+        // A run refuses it the same way, before any turn.
+        let out = client.turn(&[]);
+        assert_eq!(out.status.code(), Some(2), "{block}: {}", stdout(&out));
+        assert!(stderr(&out).contains(says), "{block}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn declaring_an_http_server_allows_its_host_to_the_client_and_no_other() {
+    let Some(python) = crate::over_http::python() else {
+        return;
+    };
+    let client = Client::new();
+    let served = crate::over_http::Served::start(&client, &python, "json", 0);
+    configure(
+        &client,
+        &format!(
+            "mcp {{\n    server \"weather\" {{\n        url \"{}\"\n        headers {{ X-Team \"core\" }}\n    }}\n}}\n",
+            served.url()
+        ),
+    );
+    let out = client.turn(&[("mcp__weather__weather", serde_json::json!({"city": "Oslo"}))]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ends = tool_ends(&out);
+    assert_eq!(ends[0]["is_error"], false, "{ends:?}");
+    assert!(
+        ends[0]["output"].as_str().unwrap().contains("Oslo"),
+        "{ends:?}"
+    );
+    // Nothing was written to the configuration: declaring it was the consent.
+    let config = std::fs::read_to_string(client.env.home().join("config.kdl")).unwrap();
+    assert!(!config.contains("net.allow"), "{config}");
+    let listed = client.mcp_list();
+    assert_eq!(listed[0]["transport"], "http", "{listed:?}");
+    assert_eq!(listed[0]["headers"], serde_json::json!(["X-Team"]));
+}
