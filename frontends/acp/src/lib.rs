@@ -9,7 +9,9 @@
 //! intents become `session/update` notifications through `smith-render-acp`, the permission
 //! policy's questions become `session/request_permission` requests, `session/load` streams
 //! the recorded history through the replay's one mapping of entries to intents, and
-//! `session/set_mode` sets the runner's permission mode.
+//! `session/set_mode` sets the runner's permission mode. The MCP servers an editor passes
+//! for a session are given to its runner, so the bundled MCP client connects them as it
+//! connects configured ones.
 //!
 //! Methods: `initialize`, `authenticate`, `session/new`, `session/load`, `session/resume`,
 //! `session/list`, `session/close`, `session/prompt`, `session/cancel`, `session/set_mode`,
@@ -20,6 +22,7 @@ mod auth;
 mod commands;
 pub mod decl;
 mod files;
+mod mcp;
 mod prompt;
 mod server;
 mod sessions;

@@ -290,7 +290,7 @@ impl Server {
         let capabilities = AgentCapabilities::new()
             .load_session(true)
             .prompt_capabilities(PromptCapabilities::new().image(true).embedded_context(true))
-            .mcp_capabilities(McpCapabilities::new())
+            .mcp_capabilities(McpCapabilities::new().http(true))
             .session_capabilities(
                 SessionCapabilities::new()
                     .list(SessionListCapabilities::new())

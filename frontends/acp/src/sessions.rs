@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use agent_client_protocol_schema::v1::{
     CloseSessionRequest, CloseSessionResponse, CurrentModeUpdate, ListSessionsRequest,
-    ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpServer, NewSessionRequest,
+    ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, NewSessionRequest,
     NewSessionResponse, ResumeSessionRequest, ResumeSessionResponse, SessionConfigOption,
     SessionConfigOptionCategory, SessionConfigSelectOption, SessionInfo, SessionUpdate,
     SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
@@ -143,21 +143,6 @@ fn check_cwd(cwd: &Path) -> Result<PathBuf, ErrorObject> {
         })
 }
 
-/// Say on stderr that the MCP servers a client passed are not connected.
-fn mcp_servers_unconnected(server: &Server, servers: &[McpServer]) {
-    for s in servers {
-        let name = match s {
-            McpServer::Stdio(s) => s.name.clone(),
-            McpServer::Http(s) => s.name.clone(),
-            McpServer::Sse(s) => s.name.clone(),
-            _ => "an MCP server".to_owned(),
-        };
-        server.diagnose(&format!(
-            "warning: MCP server {name:?} passed by the client is not connected: smith acp does not connect a client's MCP servers yet; add it with `smith mcp add` to use it in every session"
-        ));
-    }
-}
-
 /// Register `runner` as open here, with the client's files as its editor when the client
 /// offers them.
 fn hold(server: &Arc<Server>, runner: Runner) -> Result<Arc<Slot>, ErrorObject> {
@@ -196,11 +181,12 @@ fn state(
 pub(crate) fn new(server: &Arc<Server>, params: Map<String, Value>) -> Result<Value, ErrorObject> {
     let request: NewSessionRequest = parse("session/new", params)?;
     let cwd = check_cwd(&request.cwd)?;
-    mcp_servers_unconnected(server, &request.mcp_servers);
     let opened =
         target::create(Arc::clone(&server.app), None, &cwd, refusal).map_err(|e| open_error(&e))?;
+    let mut runner = opened.runner;
+    crate::mcp::declare(&mut runner, &request.mcp_servers, |w| server.diagnose(w));
     // Closed with nothing in it (an editor that opened a panel and left), it is removed.
-    let slot = hold(server, opened.runner.created(true))?;
+    let slot = hold(server, runner.created(true))?;
     let (modes, options) = state(server, &slot);
     to_value(
         &NewSessionResponse::new(slot.id.to_string())
@@ -250,10 +236,14 @@ pub(crate) fn load(
     let (path, id) = target::resolve(&server.app, &Target::Named(id), &cwd)
         .map_err(|e| open_error(&e))?
         .ok_or_else(|| not_found(format!("no session {wanted}: `session/list` lists them")))?;
-    mcp_servers_unconnected(server, &servers);
     let existing = Target::Existing { path, id };
-    let runner = match target::open_or_observe(Arc::clone(&server.app), &existing, &cwd, refusal)
-        .map_err(|e| open_error(&e))?
+    let mut runner = match target::open_or_observe(
+        Arc::clone(&server.app),
+        &existing,
+        &cwd,
+        refusal,
+    )
+    .map_err(|e| open_error(&e))?
     {
         Access::Writer(opened) => opened.runner,
         Access::Observer { .. } => {
@@ -266,6 +256,7 @@ pub(crate) fn load(
             });
         }
     };
+    crate::mcp::declare(&mut runner, &servers, |w| server.diagnose(w));
     let slot = hold(server, runner)?;
     if history && let Err(e) = stream_history(server, &slot) {
         // Not open after all: closed, so a retry can open it again.

@@ -9,5 +9,6 @@ mod common;
 #[path = "../rpc/client.rs"]
 mod client;
 
+mod mcp;
 mod pipes;
 mod sdk;

@@ -41,17 +41,36 @@ fn spawn(
         impl futures::Stream<Item = std::io::Result<String>> + Send + 'static,
     >,
 ) {
+    spawn_with(env, script, &[], Stdio::null())
+}
+
+/// `smith [FLAGS…] -m scripted/acp acp --script SCRIPT` in `env`, its stderr to `stderr`, and
+/// the SDK's line transport over its pipes.
+pub(crate) fn spawn_with(
+    env: &Env,
+    script: &Path,
+    flags: &[&str],
+    stderr: Stdio,
+) -> (
+    Child,
+    Lines<
+        impl futures::Sink<String, Error = std::io::Error> + Send + 'static,
+        impl futures::Stream<Item = std::io::Result<String>> + Send + 'static,
+    >,
+) {
+    let mut args = flags.to_vec();
+    args.extend([
+        "-m",
+        "scripted/acp",
+        "acp",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
     let mut child = env
-        .command(&[
-            "-m",
-            "scripted/acp",
-            "acp",
-            "--script",
-            script.to_str().unwrap(),
-        ])
+        .command(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let stdout = child.stdout.take().unwrap();
@@ -81,7 +100,7 @@ fn spawn(
     (child, Lines::new(outgoing, incoming))
 }
 
-fn text(update: &SessionUpdate) -> Option<(&'static str, String)> {
+pub(crate) fn text(update: &SessionUpdate) -> Option<(&'static str, String)> {
     let (kind, chunk) = match update {
         SessionUpdate::AgentMessageChunk(c) => ("agent", c),
         SessionUpdate::AgentThoughtChunk(c) => ("thought", c),
