@@ -178,6 +178,11 @@ const QUESTIONS: &[(&str, &[(&str, &str)])] = &[
             ("mcp-client", "What you see"),
         ],
     ),
+    // Written with the section that answers it, before running it.
+    (
+        "configure MCP servers in config.kdl",
+        &[("mcp-client", "Declare servers in the configuration")],
+    ),
 ];
 
 /// Questions written after the ranking above was settled, judged on looser terms: each must

@@ -44,7 +44,14 @@ impl fmt::Display for Raw {
             Raw::Kdl(kdl::KdlValue::String(s)) | Raw::Text(s) => f.write_str(s),
             Raw::Kdl(v) => write!(f, "{v}"),
             Raw::List(values) => {
-                let shown: Vec<String> = values.iter().map(ToString::to_string).collect();
+                // Each word quoted, as it was written (`"-y" "pkg"`).
+                let shown: Vec<String> = values
+                    .iter()
+                    .map(|v| match v.as_string() {
+                        Some(text) => serde_json::to_string(text).unwrap_or_default(),
+                        None => v.to_string(),
+                    })
+                    .collect();
                 f.write_str(&shown.join(" "))
             }
         }
@@ -225,5 +232,33 @@ pub(crate) fn check(ty: Type, raw: &Raw) -> Result<Value, String> {
                 _ => Err("expected an http:// or https:// URL with a host".into()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kdl(s: &str) -> kdl::KdlValue {
+        kdl::KdlValue::String(s.to_owned())
+    }
+
+    #[test]
+    fn words_come_as_several_arguments_or_as_json_text_and_other_types_take_one() {
+        let several = Raw::List(vec![kdl("-y"), kdl("a b")]);
+        let value = check(Type::Words, &several).unwrap();
+        assert_eq!(words_of(&value).unwrap(), ["-y", "a b"]);
+        // From `smith config set`, `-c` or a file's one string: a JSON array, else one word.
+        let text = Raw::Text(r#"["-y","pkg"]"#.to_owned());
+        assert_eq!(
+            words_of(&check(Type::Words, &text).unwrap()).unwrap(),
+            ["-y", "pkg"]
+        );
+        let one = Raw::Kdl(kdl("serve"));
+        assert_eq!(words_of(&check(Type::Words, &one).unwrap()).unwrap(), ["serve"]);
+        assert!(check(Type::Words, &Raw::List(vec![kdl::KdlValue::Integer(1)])).is_err());
+        assert!(check(Type::Words, &Raw::List(vec![kdl("a\0b")])).is_err());
+        let e = check(Type::String, &several).unwrap_err();
+        assert!(e.contains("one value, not 2"), "{e}");
     }
 }

@@ -498,14 +498,67 @@ mod tests {
     #[test]
     fn discover_is_claimed_once_and_again_only_when_what_it_finds_from_changed() {
         let set = DynamicSet::default();
-        assert!(set.claim(7));
-        assert!(!set.claim(7));
+        assert!(set.claim(0, 7));
+        assert!(!set.claim(0, 7));
         // It wrote its cache itself: settled on the new digest, not asked again for it.
-        set.settle(8);
-        assert!(!set.claim(8));
+        set.settle(0, 8);
+        assert!(!set.claim(0, 8));
         // A server added since.
-        assert!(set.claim(9));
-        assert!(!set.claim(9));
+        assert!(set.claim(0, 9));
+        assert!(!set.claim(0, 9));
+        // A run given other inputs is asked for itself.
+        assert!(set.claim(1, 9));
+        assert!(!set.claim(0, 9));
+    }
+
+    #[test]
+    fn runs_given_different_inputs_see_their_own_tools_and_the_oldest_view_is_forgotten() {
+        let manifest = crate::Manifest::parse(
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.7.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=1 max-bytes=99\n input \"given\"\n}",
+            "m.kdl",
+        )
+        .unwrap();
+        let decl = manifest.dynamic.clone().unwrap();
+        let mut policy = crate::Policy::default();
+        let none = view(&manifest, &policy);
+        assert!(!has_input(&manifest, &policy));
+        policy
+            .inputs
+            .entry("m".into())
+            .or_default()
+            .insert("given".into(), serde_json::json!({"a": 1}));
+        assert!(has_input(&manifest, &policy));
+        let a = view(&manifest, &policy);
+        assert_ne!(a, none);
+        let set = DynamicSet::default();
+        let found = |names: &[&str]| {
+            let (found, _) = check(
+                "m",
+                &decl,
+                names
+                    .iter()
+                    .map(|n| tool(n, serde_json::json!({"type": "object"})))
+                    .collect(),
+            );
+            found
+        };
+        set.set(a, found(&["m__a"]));
+        set.set(none, found(&["m__none"]));
+        let files = crate::StateFiles(None);
+        let names = |v: u64| -> Vec<String> {
+            set.current("m", &decl, 1, &files, v)
+                .definitions
+                .iter()
+                .map(|d| d.name.clone())
+                .collect()
+        };
+        assert_eq!(names(a), ["m__a"]);
+        assert_eq!(names(none), ["m__none"]);
+        for v in 100..100 + MAX_VIEWS as u64 {
+            set.set(v, found(&[]));
+        }
+        // Forgotten, then read from the (empty) cache again rather than another view's.
+        assert!(names(a).is_empty());
     }
 
     #[test]

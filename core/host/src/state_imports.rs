@@ -286,3 +286,53 @@ impl PartialEq for StateFiles {
 }
 
 impl Eq for StateFiles {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_is_given_by_the_policy_and_read_only() {
+        let manifest = crate::Manifest::parse(
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.7.0\"\n tool \"t\"\n input \"given\"\n input \"absent\"\n}",
+            "m.kdl",
+        )
+        .unwrap();
+        let mut policy = crate::Policy::default();
+        let given = serde_json::json!({"a": [1, 2]});
+        policy
+            .inputs
+            .entry("m".into())
+            .or_default()
+            .insert("given".into(), given.clone());
+        // Another plugin's inputs are not this one's.
+        policy
+            .inputs
+            .entry("other".into())
+            .or_default()
+            .insert("absent".into(), serde_json::json!(1));
+        let access = Kept::default().access(&manifest, &policy);
+        let text = access
+            .inputs
+            .iter()
+            .find(|(n, _)| n == "given")
+            .and_then(|(_, v)| v.clone())
+            .unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            given
+        );
+        assert_eq!(
+            access.inputs.iter().find(|(n, _)| n == "absent").unwrap().1,
+            None
+        );
+        assert!(matches!(
+            access.slot("given"),
+            Err(wit::StateError::Invalid(why)) if why.contains("cannot change")
+        ));
+        assert!(matches!(
+            access.slot("nothing"),
+            Err(wit::StateError::Undeclared(_))
+        ));
+    }
+}

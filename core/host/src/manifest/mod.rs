@@ -583,6 +583,26 @@ mod tests {
                 "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n handler \"queue-policy\"\n state \"s\" scope=\"user\" version=1 max-bytes=9 }",
                 "`state` slots belong to",
             ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n input \"Bad Name\" }",
+                "`input` takes one name",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n input \"i\"\n input \"i\" }",
+                "input `i` is declared twice",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n input \"s\"\n state \"s\" scope=\"user\" version=1 max-bytes=9 }",
+                "both as an input and as a state slot",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"handler-plugin@1.2.0\"\n handler \"queue-policy\"\n input \"i\" }",
+                "`input` belongs to",
+            ),
+            (
+                "plugin \"x\" { version \"1\"\n world \"tool-plugin@1.2.0\"\n tool \"a\"\n input \"a\"\n input \"b\"\n input \"c\"\n input \"d\"\n input \"e\" }",
+                "at most 4 inputs",
+            ),
         ] {
             let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();
             assert!(err.contains(says) && err.contains("m.kdl"), "{text}: {err}");
