@@ -255,7 +255,10 @@ mod tests {
             ["-y", "pkg"]
         );
         let one = Raw::Kdl(kdl("serve"));
-        assert_eq!(words_of(&check(Type::Words, &one).unwrap()).unwrap(), ["serve"]);
+        assert_eq!(
+            words_of(&check(Type::Words, &one).unwrap()).unwrap(),
+            ["serve"]
+        );
         assert!(check(Type::Words, &Raw::List(vec![kdl::KdlValue::Integer(1)])).is_err());
         assert!(check(Type::Words, &Raw::List(vec![kdl("a\0b")])).is_err());
         let e = check(Type::String, &several).unwrap_err();

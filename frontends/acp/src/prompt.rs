@@ -479,11 +479,20 @@ fn verb_run(
         )
     })?;
     let said = match done {
-        Done::Moved(m) => format!(
-            "The working tree was put back: {} file(s) written, {} deleted.",
-            m.written.len(),
-            m.deleted.len()
-        ),
+        Done::Moved(m) => {
+            let mut said = format!(
+                "The working tree was put back: {} file(s) written, {} deleted.",
+                m.written.len(),
+                m.deleted.len()
+            );
+            // The editor's buffers were given the restored text; say what was not.
+            for (path, why) in m.editor.iter().flat_map(|t| &t.failed) {
+                said.push_str(&format!(
+                    "\n{path} was restored on disk but not in the editor ({why}): reload it there."
+                ));
+            }
+            said
+        }
         Done::Compacted(_) => "The context was compacted.".to_owned(),
         _ => "Done.".to_owned(),
     };

@@ -16,7 +16,7 @@ use smith_vcs::{Limits, Restore, Vcs, VcsError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use ops::{Moved, OpError, OpErrorKind, Step};
+pub use ops::{EditorTold, MAX_EDITOR_BYTES, Moved, OpError, OpErrorKind, Step};
 pub use stack::{Recorded, Stack};
 
 /// The project root of `dir`: the nearest directory at or above it (canonical) holding `.git`,

@@ -157,9 +157,51 @@ pub struct Moved {
     pub written: Vec<String>,
     /// Paths deleted, in path order.
     pub deleted: Vec<String>,
+    /// What the attached editor was told of the paths written, when one takes writes (a
+    /// frontend's [`smith::Editor`], ACP's `fs/write_text_file`); none without one.
+    pub editor: Option<EditorTold>,
 }
 
+/// What an attached editor was told of a change to the working tree: each written path's
+/// new text, so its open buffers show what the disk holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EditorTold {
+    /// Paths the editor took, in path order.
+    pub written: Vec<String>,
+    /// Paths it was not given, each with why (not text, too large, the editor refused).
+    pub failed: Vec<(String, String)>,
+}
+
+/// The largest file an editor is given after a change to the working tree, in bytes.
+pub const MAX_EDITOR_BYTES: u64 = 16 << 20;
+
 impl Moved {
+    /// Tell `editor` the new text of each path written beneath `root` (the project root),
+    /// after the disk has it; remember what it was told.
+    pub(crate) fn tell(&mut self, editor: &smith::Editor, root: &Path) {
+        let mut told = EditorTold::default();
+        for path in &self.written {
+            let abs = root.join(path);
+            let text = match std::fs::metadata(&abs) {
+                Ok(m) if m.len() > MAX_EDITOR_BYTES => Err(format!(
+                    "it is {} bytes, more than the {MAX_EDITOR_BYTES} an editor is given",
+                    m.len()
+                )),
+                Ok(_) => std::fs::read(&abs)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| {
+                        String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_owned())
+                    }),
+                Err(e) => Err(e.to_string()),
+            };
+            match text.and_then(|t| editor.files.write(&abs, &t)) {
+                Ok(()) => told.written.push(path.clone()),
+                Err(why) => told.failed.push((path.clone(), why)),
+            }
+        }
+        self.editor = Some(told);
+    }
+
     /// What the operation did, in words for a person — the record's own wording
     /// ([`VcsRecord::describe`]), so a resumed transcript says the same: `undid the change to
     /// notes.txt (turn 3)`, then each path when several changed (escaped for display).
@@ -171,7 +213,8 @@ impl Moved {
 
     /// The structured form every frontend gives: `entry`, `op` (`undo`, `redo`, `restore`),
     /// `before` and `after` (snapshot ids), `steps` (entry ids), `target`, `written` and
-    /// `deleted` (paths relative to the project root).
+    /// `deleted` (paths relative to the project root), and `editor` — what an attached
+    /// editor was told (`written` paths, `failed` `{path, why}`), null without one.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "entry": self.entry.0,
@@ -182,6 +225,10 @@ impl Moved {
             "target": self.record.target,
             "written": self.written,
             "deleted": self.deleted,
+            "editor": self.editor.as_ref().map(|t| serde_json::json!({
+                "written": t.written,
+                "failed": t.failed.iter().map(|(p, why)| serde_json::json!({"path": p, "why": why})).collect::<Vec<_>>(),
+            })),
         })
     }
 }
@@ -288,6 +335,7 @@ impl ProjectHistory {
             record,
             written: restored.written,
             deleted: restored.deleted,
+            editor: None,
         })
     }
 

@@ -728,7 +728,14 @@ impl Runner {
         let history = self.app.open_history(&self.cwd)?;
         let path = self.session.path().to_owned();
         let shared = self.session.journal();
-        let moved = op(&history, &mut shared.lock(), &path)?;
+        let mut moved = op(&history, &mut shared.lock(), &path)?;
+        // An attached editor's buffers show what the disk now holds (spec: an `undo` restores
+        // through the editor when it is attached).
+        if let Some(editor) = self.session.resident().get::<smith::Editor>()
+            && editor.write
+        {
+            moved.tell(&editor, Path::new(history.root()));
+        }
         // The change moved on from an interrupted turn held here (a refusal wrote nothing).
         self.settle_interrupted()?;
         Ok(Done::Moved(moved))

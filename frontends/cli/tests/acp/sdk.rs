@@ -465,7 +465,8 @@ fn the_typescript_sdk_client_prompts_and_answers_permission_requests() {
 }
 
 /// A client that offers its files: the file tools read its buffer (unsaved changes the disk
-/// does not have) and what they write reaches it — and the disk, which the history snapshots.
+/// does not have) and what they write reaches it — and the disk, which the history snapshots;
+/// `/undo` restores the disk and gives the editor the restored text.
 #[test]
 fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
     use agent_client_protocol::v1::schema::{
@@ -484,7 +485,8 @@ fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
     let buffer = Arc::new(Mutex::new("draft plus unsaved\n".to_owned()));
     let reads = Arc::new(Mutex::new(Vec::new()));
     let updates = Arc::new(Mutex::new(Vec::new()));
-    let (buffer2, buffer3, reads2, updates2) = (
+    let (buffer2, buffer3, buffer4, reads2, updates2) = (
+        buffer.clone(),
         buffer.clone(),
         buffer.clone(),
         reads.clone(),
@@ -533,17 +535,37 @@ fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
                     .await?;
                 let answer = cx
                     .send_request(PromptRequest::new(
-                        new.session_id,
+                        new.session_id.clone(),
                         vec![ContentBlock::Text(TextContent::new("tidy the notes"))],
                     ))
                     .block_task()
                     .await?;
                 assert_eq!(answer.stop_reason, StopReason::EndTurn);
-                Ok(())
+                let edited = buffer4.lock().unwrap().clone();
+                // Undone: the disk and the editor's buffer both hold what the disk held
+                // before the batch.
+                let answer = cx
+                    .send_request(PromptRequest::new(
+                        new.session_id,
+                        vec![ContentBlock::Text(TextContent::new("/undo"))],
+                    ))
+                    .block_task()
+                    .await?;
+                assert_eq!(answer.stop_reason, StopReason::EndTurn);
+                Ok(edited)
             }),
     )
+    .map(|edited| {
+        // The edit applied to the buffer reached the editor and the disk alike.
+        assert_eq!(edited, "draft plus kept\n");
+    })
     .unwrap();
     assert!(child.wait().unwrap().success());
+    assert_eq!(*buffer.lock().unwrap(), "draft\n");
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "draft\n"
+    );
     // Both tools asked the editor (the edit tool reads before it edits), by the absolute path.
     let reads = reads.lock().unwrap().clone();
     assert!(reads.len() >= 2, "{reads:?}");
@@ -565,11 +587,5 @@ fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
             .as_deref()
             .is_some_and(|o| o.contains("draft plus unsaved")),
         "{read_output:?}"
-    );
-    // The edit applied to the buffer reached the editor and the disk alike.
-    assert_eq!(*buffer.lock().unwrap(), "draft plus kept\n");
-    assert_eq!(
-        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
-        "draft plus kept\n"
     );
 }
