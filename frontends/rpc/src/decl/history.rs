@@ -101,6 +101,10 @@ fn moved() -> Value {
         "steps": {"type": "array", "items": {"type": "integer"}},
         "target": {"type": ["string", "null"]},
         "written": {"type": "array", "items": {"type": "string"}},
-        "deleted": {"type": "array", "items": {"type": "string"}}
+        "deleted": {"type": "array", "items": {"type": "string"}},
+        "editor": {"type": ["object", "null"], "description": "What an attached editor was told (ACP): `written` paths and `failed` `{path, why}`; null without one.", "properties": {
+            "written": {"type": "array", "items": {"type": "string"}},
+            "failed": {"type": "array", "items": {"type": "object", "properties": {"path": {"type": "string"}, "why": {"type": "string"}}}}
+        }}
     }})
 }
