@@ -191,13 +191,23 @@ fn has_source(manifest: &crate::Manifest, decl: &DynamicTools, files: &crate::St
         .map_or(true, |v| v.is_some_and(|v| Some(v.version) == version))
 }
 
-/// A digest of what `discover` finds from and caches into — the values of the source and
-/// cache slots: a change since it last answered asks it again at the next turn.
+/// A digest of what `discover` finds from and caches into — the values of the plugin's `user`
+/// slots, its source and cache among them: a change since it last answered (a server added,
+/// a listing forgotten so it is listed afresh) asks it again at the next turn.
 fn watched(manifest: &crate::Manifest, decl: &DynamicTools, files: &crate::StateFiles) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     if let Some(store) = files.0.as_ref() {
-        for slot in [&decl.source, &decl.cache].into_iter().flatten() {
+        let user = manifest
+            .state
+            .iter()
+            .filter(|s| s.scope == StateScope::User)
+            .map(|s| &s.name);
+        let named = [&decl.source, &decl.cache].into_iter().flatten();
+        let mut slots: Vec<&String> = user.chain(named).collect();
+        slots.sort();
+        slots.dedup();
+        for slot in slots {
             let key = StateKey {
                 owner: manifest.id.clone(),
                 name: slot.clone(),
@@ -514,7 +524,7 @@ mod tests {
     #[test]
     fn runs_given_different_inputs_see_their_own_tools_and_the_oldest_view_is_forgotten() {
         let manifest = crate::Manifest::parse(
-            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.7.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=1 max-bytes=99\n input \"given\"\n}",
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.8.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=1 max-bytes=99\n input \"given\"\n}",
             "m.kdl",
         )
         .unwrap();

@@ -1,5 +1,6 @@
-//! The `smith:plugin/runtime` import (package 1.7.0): what a product plugin's `handler`
-//! command may ask of the session the person is in — its usage by model, and where it stands.
+//! The `smith:plugin/runtime` import (package 1.7.0; `reconnect-mcp-server` 1.8.0): what a
+//! product plugin's `handler` command may ask of the session the person is in — its usage by
+//! model, where it stands — and the one thing it may change there, an MCP server reconnected.
 //! The frontend running the command answers through a [`RuntimeQuery`]; without one (no
 //! session open, or a caller that offers none) `usage` fails and `status` is empty.
 
@@ -61,6 +62,18 @@ pub trait RuntimeQuery: Send + Sync {
 
     /// Where the session stands.
     fn status(&self) -> RuntimeStatus;
+
+    /// Reconnect MCP server `name` in the session (the WIT `reconnect-mcp-server`, 1.8.0):
+    /// its kept program stopped, what it listed forgotten; what was done, in words.
+    ///
+    /// # Errors
+    /// Why not: no such server, or this frontend cannot reach the session's programs (the
+    /// default).
+    fn reconnect_mcp_server(&self, name: &str) -> Result<String, String> {
+        Err(format!(
+            "MCP server `{name}` cannot be reconnected from here: no session of this frontend keeps its program"
+        ))
+    }
 }
 
 /// A shared [`RuntimeQuery`], as a command's call holds it.
@@ -88,6 +101,15 @@ impl wit::Host for State {
                 cost_usd: u.cost_usd,
             })
             .collect())
+    }
+
+    fn reconnect_mcp_server(&mut self, name: String) -> Result<String, String> {
+        let Some(query) = &self.call.query else {
+            return Err(format!(
+                "MCP server `{name}` cannot be reconnected: no session is open here"
+            ));
+        };
+        query.reconnect_mcp_server(&name)
     }
 
     fn status(&mut self) -> wit::StatusReport {

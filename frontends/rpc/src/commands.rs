@@ -310,9 +310,17 @@ fn query(server: &Server, p: &Params) -> smith_app::product::SharedQuery {
         mcp_servers: mcp_server_lines(&server.app),
         ..smith_app::product::RuntimeStatus::default()
     };
+    let resident = opened.as_ref().and_then(|o| match &o.held {
+        crate::server::Held::Writer(handle) => Some(Arc::clone(&handle.resident)),
+        crate::server::Held::Observer => None,
+    });
     Arc::new(SessionQuery {
         path: opened.map(|o| o.path.clone()),
         status,
+        mcp: Some(smith_app::product::query::McpReach {
+            app: Arc::clone(&server.app),
+            resident,
+        }),
     })
 }
 

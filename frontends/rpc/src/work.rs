@@ -105,6 +105,8 @@ impl Shared {
 /// The connection's handle on a session it writes.
 pub(crate) struct WriterHandle {
     commands: Mutex<Option<mpsc::Sender<Command>>>,
+    /// The session's resident state (the programs it keeps), for `/mcp reconnect`.
+    pub(crate) resident: Arc<smith::Resident>,
     pub(crate) shared: Arc<Shared>,
     pub(crate) published: Arc<AtomicU64>,
     thread: Mutex<Option<JoinHandle<()>>>,
@@ -114,6 +116,7 @@ impl WriterHandle {
     /// Start the session's thread.
     pub(crate) fn start(server: &Arc<Server>, runner: Runner) -> Self {
         let published = runner.published_position();
+        let resident = runner.resident();
         let shared = Arc::new(Shared::default());
         // Listing, withdrawing and clearing the queue, aborting and answering need no model:
         // they work from the start, whatever preparing the session's model decides.
@@ -135,6 +138,7 @@ impl WriterHandle {
         };
         Self {
             commands: Mutex::new(Some(tx)),
+            resident,
             shared,
             published,
             thread: Mutex::new(Some(thread)),

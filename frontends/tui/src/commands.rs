@@ -140,6 +140,13 @@ impl Runner {
         std::sync::Arc::new(SessionQuery {
             path: ui.opened.as_ref().map(|(_, path)| path.clone()),
             status,
+            mcp: self
+                .app
+                .as_ref()
+                .map(|app| smith_app::product::query::McpReach {
+                    app: std::sync::Arc::clone(app),
+                    resident: ui.resident.clone(),
+                }),
         })
     }
 

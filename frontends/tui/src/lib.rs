@@ -402,6 +402,10 @@ pub fn run(options: Options) -> Result<Ended, TuiError> {
     let mut back: Option<(SessionId, PathBuf)> = None;
     loop {
         ui.opened = Some((session_id_of(&opening), path_of(&opening)));
+        ui.resident = match &opening {
+            Opening::Writer { runner } => Some(runner.resident()),
+            Opening::Observer { .. } | Opening::Replay { .. } => None,
+        };
         ui.back = back.take();
         let ended = view::run(&env, &mut terminal, &rx, &mut ui, opening, generation)?;
         let target = match ended {

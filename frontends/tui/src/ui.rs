@@ -265,6 +265,9 @@ pub(crate) struct Ui {
     folded: Option<u64>,
     /// The session open here (its id and file).
     pub(crate) opened: Option<(smith::SessionId, PathBuf)>,
+    /// The resident state of the session this process writes (the programs it keeps), for
+    /// `/mcp reconnect`; none while observing or replaying.
+    pub(crate) resident: Option<std::sync::Arc<smith::Resident>>,
     /// The session a replay was opened from (Esc goes back to it).
     pub(crate) back: Option<(smith::SessionId, PathBuf)>,
     /// An earlier message being edited into a new branch: where it starts (the entry the
@@ -368,6 +371,7 @@ impl Ui {
             loading: false,
             summarized: false,
             opened: None,
+            resident: None,
             back: None,
             editing: None,
             chosen: None,

@@ -206,6 +206,10 @@ pub struct Listed {
     /// Why the last listing failed.
     #[serde(default)]
     pub error: Option<String>,
+    /// Whether it was declared (configured, or passed by an editor) rather than added: the
+    /// plugin keeps its listing while a session that does not declare it runs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub declared: bool,
 }
 
 /// What a server's tools are known as, from what the plugin last listed (`smith mcp list`,
@@ -308,6 +312,41 @@ pub enum McpError {
         /// Where it is declared (`FILE:LINE`).
         origin: String,
     },
+}
+
+/// Reconnect server `name` for the session `resident` holds (none: no session's program to
+/// stop): its kept program stopped, what it listed forgotten, so the next turn lists its tools
+/// afresh — starting it again — and a server that failed is tried again. What was done, in
+/// words.
+///
+/// # Errors
+/// [`McpError::Unknown`] for a server nobody added or declared; the state's failure.
+pub fn reconnect(
+    app: &crate::App,
+    resident: Option<&smith::Resident>,
+    name: &str,
+) -> Result<String, McpError> {
+    let all = known(app)?;
+    let (server, _) = all
+        .get(name)
+        .ok_or_else(|| McpError::Unknown(name.to_owned()))?;
+    let store = Servers::new(&app.paths)?;
+    let _held = store.lock(|| {})?;
+    store.forget(name)?;
+    let stopped = match (&server.url, resident) {
+        (None, Some(resident)) => {
+            smith_host::process::stop_kept_program(resident, OWNER, &format!("mcp-{name}"))
+        }
+        _ => None,
+    };
+    let done = match (stopped, &server.url) {
+        (Some(how), _) => format!("its program was stopped ({how})"),
+        (None, None) => "its program was not running".to_owned(),
+        (None, Some(_)) => "it is reached over HTTP, with no program to stop".to_owned(),
+    };
+    Ok(format!(
+        "MCP server `{name}` reconnected: {done}; its tools are listed afresh at the next turn"
+    ))
 }
 
 /// The servers a session in `app`'s configuration uses, by name: those added with
@@ -477,6 +516,17 @@ impl Servers {
         self.write(&servers)?;
         // What was listed from it goes too, so a server added again under the name is listed
         // afresh (the plugin would drop it at its next discovery anyway).
+        self.forget(name)?;
+        Ok(removed)
+    }
+
+    /// Forget what was listed from server `name` — its listing and its cached tools — so the
+    /// plugin lists it afresh at the next turn (of any process: the change of its state asks
+    /// it again).
+    ///
+    /// # Errors
+    /// The state's failure.
+    pub fn forget(&self, name: &str) -> Result<(), McpError> {
         let mut listed = self.listed()?;
         if listed.remove(name).is_some() {
             self.set("listed", serde_json::to_value(&listed).unwrap_or_default())?;
@@ -490,7 +540,7 @@ impl Servers {
         if kept.len() != cached.len() {
             self.set("tools", serde_json::to_value(&kept).unwrap_or_default())?;
         }
-        Ok(removed)
+        Ok(())
     }
 }
 

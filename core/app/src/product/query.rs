@@ -127,16 +127,50 @@ pub fn configured_modes(
 }
 
 /// A frontend's answers for one command: the session file to account (none: no session
-/// open) and the status it knows.
+/// open), the status it knows, and how to reach the session's MCP servers.
 #[derive(Clone, Debug, Default)]
 pub struct SessionQuery {
     /// The session file, when one is open.
     pub path: Option<PathBuf>,
     /// Where it stands.
     pub status: RuntimeStatus,
+    /// The app and the open session's resident state (its kept programs), for
+    /// `reconnect-mcp-server`; none: the frontend cannot reconnect one.
+    pub mcp: Option<McpReach>,
+}
+
+/// What reconnecting an MCP server needs: the app (its servers and their state) and the
+/// resident state of the session the person is in (the programs it keeps; none when no
+/// session of this process keeps any).
+#[derive(Clone)]
+pub struct McpReach {
+    /// The app.
+    pub app: std::sync::Arc<crate::App>,
+    /// The open session's resident state.
+    pub resident: Option<std::sync::Arc<smith::Resident>>,
+}
+
+impl std::fmt::Debug for McpReach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpReach")
+            .field("resident", &self.resident.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl RuntimeQuery for SessionQuery {
+    fn reconnect_mcp_server(&self, name: &str) -> Result<String, String> {
+        let reach = self.mcp.as_ref().ok_or_else(|| {
+            format!("MCP server `{name}` cannot be reconnected from here: no session is open")
+        })?;
+        crate::mcp::reconnect(&reach.app, reach.resident.as_deref(), name).map_err(|e| match e {
+            crate::mcp::McpError::Unknown(_) => {
+                format!("{e}: /mcp lists the servers added and declared")
+            }
+            other => other.to_string(),
+        })
+    }
+
     fn usage(&self) -> Result<Vec<ModelUsage>, String> {
         let path = self
             .path

@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 mod live;
 pub(crate) mod resident;
 
+pub use resident::stop_kept_program;
+
 /// How often a running program's newest output is offered to a watcher, at most.
 pub const PREVIEW_EVERY: Duration = Duration::from_millis(100);
 /// Lines of a running program's newest output a live preview holds.

@@ -67,6 +67,17 @@ impl Programs {
     }
 }
 
+/// Stop plugin `plugin`'s program `name` kept in the session `resident` holds (a person asked
+/// to reconnect an MCP server): how it ended, in words; `None` when none was kept. The next
+/// `start-session` of that name starts it afresh.
+pub fn stop_kept_program(resident: &smith::Resident, plugin: &str, name: &str) -> Option<String> {
+    let programs = resident.get::<Programs>()?;
+    programs.remove(plugin, name).map(|status| match status {
+        ExitStatus::Code(code) => format!("exit status {code}"),
+        ExitStatus::Signal(signal) => format!("signal {signal}"),
+    })
+}
+
 impl Drop for Programs {
     fn drop(&mut self) {
         let running: Vec<Arc<Program>> = lock(&self.running).drain().map(|(_, p)| p).collect();

@@ -206,9 +206,91 @@ fn cost_and_status_report_what_the_session_and_the_registry_say() {
     assert!(text.contains("permission mode: auto-edit"), "{text}");
     assert!(
         text.contains("plugins (20):")
-            && text.contains("\n    todo 0.1.0 (tool-plugin@1.7.0) enabled"),
+            && text.contains("\n    todo 0.1.0 (tool-plugin@1.8.0) enabled"),
         "{text}"
     );
     assert!(text.contains("MCP servers: none added"), "{text}");
     c.finish();
+}
+
+/// `/mcp reconnect NAME` over `commands.run`: the server's program kept for the session is
+/// stopped and its listing forgotten, so the next turn starts and lists it afresh; a server
+/// nobody added or declared is refused by name.
+#[cfg(unix)]
+#[test]
+fn mcp_reconnect_stops_the_servers_program_and_the_next_turn_lists_it_afresh() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap().join("work");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "through the server\n").unwrap();
+    std::fs::create_dir_all(env.home()).unwrap();
+    std::fs::write(
+        env.home().join("config.kdl"),
+        format!(
+            "mcp {{\n  server \"inner\" {{\n    command \"{}\"\n    args \"mcp\"\n    env {{ SMITH_HOME \"{}\" }}\n  }}\n}}\n",
+            env!("CARGO_BIN_EXE_smith"),
+            dir.join(".inner").display()
+        ),
+    )
+    .unwrap();
+    let script = env.write(
+        "read.kdl",
+        "round {\n  tool-call id=\"r\" name=\"mcp__inner__read\" arguments=#\"{\"path\":\"notes.txt\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"read\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut c = Client::start_in(&env, &["--allow-process"], &dir);
+    let s = c.create();
+    let turn = |c: &mut Client| {
+        let receipt = c.result(
+            "session.submit",
+            json!({"session": s, "input": "read", "model": "scripted/t", "script": script}),
+        );
+        c.result(
+            "session.wait",
+            json!({"session": s, "submission": receipt["submission"]}),
+        );
+    };
+    turn(&mut c);
+    let reconnect = |c: &mut Client, server: &str| {
+        c.call(
+            "commands.run",
+            json!({"command": "mcp", "session": s, "arguments": {"action": "reconnect", "server": server}}),
+        )
+    };
+    let done = reconnect(&mut c, "inner");
+    let text = done["result"]["intents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("MCP server `inner` reconnected: its program was stopped"),
+        "{done}"
+    );
+    // Stopped already: nothing to stop, and said so.
+    let again = reconnect(&mut c, "inner");
+    let text = again["result"]["intents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("its program was not running"), "{again}");
+    let unknown = reconnect(&mut c, "nope");
+    let message = unknown["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("no MCP server is named `nope`") && message.contains("/mcp lists"),
+        "{unknown}"
+    );
+    turn(&mut c);
+    c.finish();
+    // The second turn listed the server again: each turn started it under discovery, and
+    // both calls were answered by it.
+    let mut get = env.command(&["sessions", "get", &s]);
+    get.current_dir(&dir);
+    let entries = crate::common::stdout(&get.output().unwrap());
+    assert_eq!(
+        entries.matches("discover/1 process.start").count(),
+        2,
+        "{entries}"
+    );
+    assert_eq!(
+        entries.matches("through the server").count(),
+        2,
+        "{entries}"
+    );
 }

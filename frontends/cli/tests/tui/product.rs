@@ -373,7 +373,7 @@ fn cost_and_status_show_the_sessions_figures_in_the_transcript() {
     pane.wait_for_text("MCP servers: none added");
     pane.type_text("/mcp");
     pane.keys(&["Enter"]);
-    pane.wait_for_text("MCP servers: none added. `smith mcp add NAME");
+    pane.wait_for_text("MCP servers: none added or declared. `smith mcp add NAME");
     // A server added while the view is open is shown with its state at the next ask.
     let added = env.run(&["mcp", "add", "probe", "--", "true", "--flag"]);
     assert!(added.status.success(), "{}", stderr(&added));
@@ -381,6 +381,13 @@ fn cost_and_status_show_the_sessions_figures_in_the_transcript() {
     pane.keys(&["Enter"]);
     pane.wait_for_text("MCP servers (1):");
     pane.wait_for_text("probe stdio true · not listed yet");
+    // Reconnected from the view: nothing of it runs in this session yet, and that is said.
+    pane.type_text("/mcp reconnect probe");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("MCP server `probe` reconnected: its program was not running");
+    pane.type_text("/mcp reconnect nothing");
+    pane.keys(&["Enter"]);
+    pane.wait_for_text("no MCP server is named `nothing`");
     quit(&pane);
     pane.assert_restored();
     // The same figures as `sessions get --usage` gives for the session file.

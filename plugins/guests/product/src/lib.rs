@@ -208,8 +208,16 @@ fn view_commands() -> Vec<Command> {
         ),
         command(
             "mcp",
-            "Show the MCP servers Smith uses: each one's transport, target and state (its tools, or why it failed)",
-            vec![],
+            "Show the MCP servers Smith uses: each one's transport, target and state (its tools, or why it failed); `reconnect NAME` restarts one",
+            vec![
+                arg(
+                    "action",
+                    "reconnect: restart the server and list its tools again",
+                    K::Text,
+                    false,
+                ),
+                arg("server", "the server to reconnect", K::Text, false),
+            ],
             Handler,
         ),
     ]
@@ -395,7 +403,19 @@ impl Plugin for Product {
             },
             "cost" => report::cost(),
             "status" => Ok(report::status()),
-            "mcp" => Ok(report::mcp()),
+            "mcp" => match (
+                arguments.text("action").map(str::trim),
+                arguments.text("server").map(str::trim),
+            ) {
+                (None | Some(""), _) => Ok(report::mcp()),
+                (Some("reconnect"), Some(name)) if !name.is_empty() => report::reconnect(name),
+                (Some("reconnect"), _) => {
+                    Err("name the server to reconnect: /mcp reconnect NAME (/mcp lists them)".to_owned())
+                }
+                (Some(other), _) => Err(format!(
+                    "`{other}` is not something /mcp does; say /mcp to list the servers, or /mcp reconnect NAME"
+                )),
+            },
             other => Err(format!(
                 "the product plugin has no command `{other}` to run"
             )),

@@ -130,14 +130,21 @@ pub(crate) fn status() -> Vec<Intent> {
 pub(crate) fn mcp() -> Vec<Intent> {
     let servers = runtime::status().mcp_servers;
     let text = if servers.is_empty() {
-        "MCP servers: none added. `smith mcp add NAME -- COMMAND ARGS…` adds a program, `smith mcp add NAME --url URL` a Streamable HTTP endpoint (`smith docs get mcp-client`)".to_owned()
+        "MCP servers: none added or declared. `smith mcp add NAME -- COMMAND ARGS…` adds a program, `smith mcp add NAME --url URL` a Streamable HTTP endpoint, and the configuration may declare them (`smith docs get mcp-client`)".to_owned()
     } else {
         let mut text = format!("MCP servers ({}):", servers.len());
         for line in &servers {
             text.push_str(&format!("\n  {line}"));
         }
-        text.push_str("\n  (`smith mcp get NAME` shows one with its tools)");
+        text.push_str("\n  (`smith mcp get NAME` shows one with its tools; /mcp reconnect NAME restarts one)");
         text
     };
     vec![Intent::Notice((Level::Info, text))]
+}
+
+/// `/mcp reconnect NAME`: the server's program stopped and its listing forgotten, so the next
+/// turn lists it afresh (the runtime's `reconnect-mcp-server`).
+pub(crate) fn reconnect(name: &str) -> Result<Vec<Intent>, String> {
+    let done = runtime::reconnect_mcp_server(name)?;
+    Ok(vec![Intent::Notice((Level::Info, done))])
 }
