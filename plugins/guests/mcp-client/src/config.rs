@@ -90,7 +90,9 @@ pub struct Listed {
 /// configured, or passed by an editor — which replace an added one of the same name; none
 /// when nothing is readable.
 pub fn servers() -> BTreeMap<String, Server> {
-    read_servers().map(|(servers, _)| servers).unwrap_or_default()
+    read_servers()
+        .map(|(servers, _)| servers)
+        .unwrap_or_default()
 }
 
 /// The servers of this session, by name (as [`servers`]) with the names of the declared
@@ -105,8 +107,7 @@ pub fn read_servers() -> Result<(BTreeMap<String, Server>, Vec<String>), String>
     // Smith checked each declared entry as `smith mcp add` checks one; the extra `origin`
     // field says where it was declared.
     if let Ok(Some(text)) = smith_plugin_sdk::state::get(DECLARED)
-        && let Ok(given) =
-            smith_plugin_sdk::serde_json::from_str::<BTreeMap<String, Server>>(&text)
+        && let Ok(given) = smith_plugin_sdk::serde_json::from_str::<BTreeMap<String, Server>>(&text)
     {
         for (name, server) in given {
             declared.push(name.clone());

@@ -92,7 +92,10 @@ fn discover() -> Discovery {
         }
         keep
     });
-    cache.retain(|t| config::server_of(&t.name).is_some_and(|s| listed.contains_key(s) || servers.contains_key(s)));
+    cache.retain(|t| {
+        config::server_of(&t.name)
+            .is_some_and(|s| listed.contains_key(s) || servers.contains_key(s))
+    });
     let mut changed = known != (listed.len(), cache.len());
     // The servers to list are started together, then each is greeted and asked in turn:
     // they boot at once, so listing them all takes about as long as the slowest.

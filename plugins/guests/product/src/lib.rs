@@ -409,9 +409,10 @@ impl Plugin for Product {
             ) {
                 (None | Some(""), _) => Ok(report::mcp()),
                 (Some("reconnect"), Some(name)) if !name.is_empty() => report::reconnect(name),
-                (Some("reconnect"), _) => {
-                    Err("name the server to reconnect: /mcp reconnect NAME (/mcp lists them)".to_owned())
-                }
+                (Some("reconnect"), _) => Err(
+                    "name the server to reconnect: /mcp reconnect NAME (/mcp lists them)"
+                        .to_owned(),
+                ),
                 (Some(other), _) => Err(format!(
                     "`{other}` is not something /mcp does; say /mcp to list the servers, or /mcp reconnect NAME"
                 )),

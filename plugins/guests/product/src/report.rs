@@ -136,7 +136,9 @@ pub(crate) fn mcp() -> Vec<Intent> {
         for line in &servers {
             text.push_str(&format!("\n  {line}"));
         }
-        text.push_str("\n  (`smith mcp get NAME` shows one with its tools; /mcp reconnect NAME restarts one)");
+        text.push_str(
+            "\n  (`smith mcp get NAME` shows one with its tools; /mcp reconnect NAME restarts one)",
+        );
         text
     };
     vec![Intent::Notice((Level::Info, text))]
