@@ -98,7 +98,8 @@ pub(crate) fn run() -> Result<(), String> {
         met: None,
     });
     for example in tables::EXAMPLES {
-        for (name, value) in example_figures_in(example.package, example.example, example.release)?
+        for (name, value) in
+            example_figures_in(example.package, example.example, example.release, &smith)?
         {
             if let Some((_, label, limit)) = example.rows.iter().find(|(n, _, _)| *n == name) {
                 figures.push(limit.figure(label, value));
@@ -171,12 +172,21 @@ impl Limit {
 }
 
 /// Run a bench example of `package` (in release or debug) and read its `name value` lines.
+/// Run a bench example and read its `name value` lines. It is told the release `smith`
+/// (`SMITH_BENCH_SMITH`) and, when `.ci/run` installed it, the Python with the MCP SDK
+/// (`SMITH_MCP_PYTHON`), for the figures that use them.
 fn example_figures_in(
     package: &str,
     example: &str,
     release: bool,
+    smith: &Path,
 ) -> Result<Vec<(String, f64)>, String> {
     let mut cmd = cargo();
+    cmd.env("SMITH_BENCH_SMITH", smith);
+    let python = root().join("xtask/mcp/.venv/bin/python");
+    if std::env::var_os("SMITH_MCP_PYTHON").is_none() && python.exists() {
+        cmd.env("SMITH_MCP_PYTHON", python);
+    }
     cmd.arg("run");
     if release {
         cmd.arg("--release");

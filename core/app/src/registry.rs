@@ -673,6 +673,22 @@ pub fn policy(
     let mut programs = crate::sandbox::program_widenings(settings)?;
     crate::mcp::widenings(settings, &mut programs)?;
     let servers = crate::mcp::declared(settings)?;
+    // A declared server named like an added one but for case: refused, naming the file.
+    if let Ok(added) = crate::mcp::Servers::new(paths).and_then(|s| s.list())
+        && let Err(why) = crate::mcp::distinct(servers.keys(), added.keys())
+    {
+        let (name, d) = servers
+            .iter()
+            .find(|(n, _)| added.keys().any(|a| a != *n && a.eq_ignore_ascii_case(n)))
+            .map_or((String::new(), String::new()), |(n, d)| {
+                (n.clone(), d.origin.clone())
+            });
+        return Err(RegistryError::McpServer {
+            source_text: d,
+            key: format!("mcp.server.{name}"),
+            why,
+        });
+    }
     let mut policy = Policy {
         process,
         process_limits: ProcessLimits {

@@ -95,14 +95,20 @@ impl DynamicSet {
         if let Some((_, known)) = slot.iter().find(|(v, _)| *v == view) {
             return Arc::clone(known);
         }
-        Self::keep(&mut slot, view, Arc::clone(&found));
+        self.keep(&mut slot, view, Arc::clone(&found));
         found
     }
 
-    fn keep(kept: &mut Vec<(u64, Arc<Found>)>, view: u64, found: Arc<Found>) {
+    /// Keep `found` for `view`; a view forgotten to make room is asked again when next used
+    /// (its claim dropped too), never left offering the cache.
+    fn keep(&self, kept: &mut Vec<(u64, Arc<Found>)>, view: u64, found: Arc<Found>) {
         kept.retain(|(v, _)| *v != view);
         if kept.len() == MAX_VIEWS {
-            kept.remove(0);
+            let (forgotten, _) = kept.remove(0);
+            self.asked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&forgotten);
         }
         kept.push((view, found));
     }
@@ -139,7 +145,7 @@ impl DynamicSet {
             .found
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Self::keep(&mut kept, view, Arc::new(found));
+        self.keep(&mut kept, view, Arc::new(found));
     }
 }
 
@@ -552,6 +558,7 @@ mod tests {
             );
             found
         };
+        assert!(set.claim(a, 1));
         set.set(a, found(&["m__a"]));
         set.set(none, found(&["m__none"]));
         let files = crate::StateFiles(None);
@@ -567,8 +574,10 @@ mod tests {
         for v in 100..100 + MAX_VIEWS as u64 {
             set.set(v, found(&[]));
         }
-        // Forgotten, then read from the (empty) cache again rather than another view's.
+        // Forgotten, then read from the (empty) cache again rather than another view's, and
+        // asked again at its next turn.
         assert!(names(a).is_empty());
+        assert!(set.claim(a, 1));
     }
 
     #[test]

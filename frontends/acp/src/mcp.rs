@@ -96,9 +96,22 @@ pub(crate) fn servers(given: &[McpServer]) -> (BTreeMap<String, Server>, Vec<Str
     (out, warnings)
 }
 
-/// Give `runner` the servers of `given`, each skipped one said on stderr by `diagnose`.
+/// Give `runner` the servers of `given`, each skipped one said on stderr by `diagnose`: also
+/// one named like a server added or configured but for case.
 pub(crate) fn declare(runner: &mut Runner, given: &[McpServer], diagnose: impl Fn(&str)) {
-    let (servers, warnings) = servers(given);
+    let (mut servers, mut warnings) = servers(given);
+    let known: Vec<String> = smith_app::mcp::known(runner.app())
+        .map(|k| k.into_keys().collect())
+        .unwrap_or_default();
+    servers.retain(
+        |name, _| match smith_app::mcp::distinct(std::iter::once(name), known.iter()) {
+            Ok(()) => true,
+            Err(why) => {
+                warnings.push(format!("warning: {why}; the editor's is not connected"));
+                false
+            }
+        },
+    );
     for warning in &warnings {
         diagnose(warning);
     }

@@ -256,6 +256,36 @@ const HOST: &[Row] = &[
         "an MCP tool call above the server's own round trip",
         Limit::Ms(2.0),
     ),
+    (
+        "mcp_named_bare_listing_ms",
+        "the Python SDK's server and 2 `smith mcp` listed by a bare client",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_named_discover_ms",
+        "the same 3 servers' tools found by the MCP client plugin",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_named_discover_over_servers_ms",
+        "their tools offered, above the servers' own listing time",
+        Limit::Ms(20.0),
+    ),
+    (
+        "mcp_named_bare_call_ms",
+        "a `tools/call` round trip to the SDK's server by a bare client",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_named_call_ms",
+        "the same call as a Smith tool call (durable effects)",
+        Limit::ReportMs,
+    ),
+    (
+        "mcp_named_call_over_server_ms",
+        "a call to the SDK's server above its own round trip",
+        Limit::Ms(2.0),
+    ),
 ];
 const HOST_DEBUG: &[Row] = &[(
     "plugins_start_warm_ms",

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use smith_config::Value;
+use smith_config::{Level, Value};
 
 use super::{OWNER, Server, check, host_port};
 use crate::registry::RegistryError;
@@ -28,6 +28,12 @@ pub struct Declared {
     /// Where it was declared: `FILE:LINE` of its `command` or `url` (else of another of its
     /// settings), or `the editor`.
     pub origin: String,
+    /// Whether the user declared it — in their own configuration file, the environment or
+    /// the command line — rather than a project or an editor: only then does the sandbox
+    /// widening of its program (`mcp-NAME`) apply, so a project or an editor naming a server
+    /// like one of the user's never inherits what the user let that one do.
+    #[serde(skip)]
+    pub user: bool,
 }
 
 /// The servers the configuration declares (`mcp.server.NAME.*`), by name, each checked as
@@ -39,6 +45,21 @@ pub struct Declared {
 /// with neither a `command` nor a `url` or both, a name that cannot name a server, two names
 /// differing only in case, or a field `smith mcp add` would refuse.
 pub fn declared(settings: &Settings) -> Result<BTreeMap<String, Declared>, RegistryError> {
+    // A server is taken whole from the file that declares it with the highest precedence: a
+    // trusted project declaring a server of the user's name replaces it, and inherits none of
+    // its fields (its `env` may hold a token). The environment and the command line — the
+    // user's own overrides — apply on top.
+    let mut base: BTreeMap<&str, Level> = BTreeMap::new();
+    for (key, value) in settings.resolved.iter() {
+        if let Some((name, _)) = key
+            .strip_prefix("mcp.server.")
+            .and_then(|rest| rest.split_once('.'))
+            && matches!(value.source.level, Level::User | Level::Project)
+        {
+            let level = base.entry(name).or_insert(value.source.level);
+            *level = (*level).max(value.source.level);
+        }
+    }
     let mut out: BTreeMap<String, Declared> = BTreeMap::new();
     for (key, value) in settings.resolved.iter() {
         let Some((name, field)) = key
@@ -47,6 +68,11 @@ pub fn declared(settings: &Settings) -> Result<BTreeMap<String, Declared>, Regis
         else {
             continue;
         };
+        let level = value.source.level;
+        let from = base.get(name).copied();
+        if matches!(level, Level::User | Level::Project) && from.is_some_and(|b| level < b) {
+            continue;
+        }
         let source = value.source.to_string();
         let bad = |why: String| RegistryError::McpServer {
             source_text: source.clone(),
@@ -64,6 +90,7 @@ pub fn declared(settings: &Settings) -> Result<BTreeMap<String, Declared>, Regis
         let entry = out.entry(name.to_owned()).or_insert_with(|| Declared {
             server: Server::default(),
             origin: source.clone(),
+            user: from != Some(Level::Project),
         });
         let server = &mut entry.server;
         let text = || match &value.value {
@@ -87,9 +114,24 @@ pub fn declared(settings: &Settings) -> Result<BTreeMap<String, Declared>, Regis
             // How its program's sandbox is widened: [`widenings`].
             "network" | "writable-roots" => {}
             _ => {
+                // Each checked here, so a bad one is named by its own key and line.
                 if let Some(var) = field.strip_prefix("env.") {
+                    if var.chars().any(|c| c == '=' || c.is_control()) {
+                        return Err(bad(format!("`{var}` cannot name an environment variable")));
+                    }
                     server.env.insert(var.to_owned(), text());
                 } else if let Some(header) = field.strip_prefix("headers.") {
+                    let token = header
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-^_`|~".contains(&b));
+                    if !token {
+                        return Err(bad(format!("`{header}` cannot name an HTTP header")));
+                    }
+                    if super::reserved_header(header) {
+                        return Err(bad(format!(
+                            "header `{header}` is set by Smith itself and cannot be given"
+                        )));
+                    }
                     server.headers.insert(header.to_owned(), text());
                 }
             }
@@ -125,6 +167,30 @@ pub fn declared(settings: &Settings) -> Result<BTreeMap<String, Declared>, Regis
     Ok(out)
 }
 
+/// Refuse a declared server whose name differs only in case from another one's — one of
+/// `others` (the servers added, or added and configured): their tools' names would differ
+/// only in case.
+///
+/// # Errors
+/// The first such pair, in words naming both.
+pub fn distinct<'a>(
+    declared: impl IntoIterator<Item = &'a String>,
+    others: impl IntoIterator<Item = &'a String> + Clone,
+) -> Result<(), String> {
+    for name in declared {
+        if let Some(other) = others
+            .clone()
+            .into_iter()
+            .find(|o| *o != name && o.eq_ignore_ascii_case(name))
+        {
+            return Err(format!(
+                "MCP server `{name}` differs only in case from `{other}`, and their tools' names would collide; rename one"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The servers an editor passed for its session, as declared ones (`origin`: `the editor`).
 ///
 /// # Errors
@@ -141,6 +207,7 @@ pub fn from_editor(
                 Declared {
                     server,
                     origin: "the editor".to_owned(),
+                    user: false,
                 },
             ))
         })
@@ -167,6 +234,13 @@ pub fn give(policy: &mut smith_host::Policy, servers: &BTreeMap<String, Declared
         );
     }
     inputs.insert(INPUT.to_owned(), serde_json::Value::Object(given));
+    // A server a project or an editor declared runs as declared: never with the widening the
+    // user gave a program of the same name.
+    if let Some(programs) = policy.programs.get_mut(OWNER) {
+        for (name, _) in servers.iter().filter(|(_, d)| !d.user) {
+            programs.remove(&format!("mcp-{name}"));
+        }
+    }
     let allow = policy.net.allow.entry(OWNER.to_owned()).or_default();
     for url in servers.values().filter_map(|d| d.server.url.as_deref()) {
         if let Some(pattern) = host_port(url)

@@ -1,9 +1,11 @@
 //! The MCP servers the user added, for the bundled `mcp-client` plugin: kept in its `user`
 //! state (slot `servers`, version 1: `{NAME: {"command", "args", "env", "cwd",
-//! "timeout_ms", "call_timeout_ms", "url", "headers"}}`), which the plugin reads at its discovery and calls; and what it listed
-//! from each (slot `listed`: per server the configuration its tools were listed with, each
-//! tool's MCP name, or why the last listing failed). The plugin owns the format; this module
-//! is how `smith mcp add`, `list`, `get` and `remove` read and change it, atomically.
+//! "timeout_ms", "call_timeout_ms", "url", "headers"}}`), which the plugin reads at its
+//! discovery and calls; and what it listed from each (slot `listed`: per added server a digest
+//! of the entry its tools were listed with, each tool's MCP name, or why the last listing
+//! failed; slot `declared`: the same per declared server, by `NAME@DIGEST`). The plugin owns
+//! the format; this module is how `smith mcp add`, `list`, `get` and `remove` read and change
+//! it, atomically. The servers declared in configuration or by an editor: [`declared`].
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -17,7 +19,7 @@ use crate::paths::Paths;
 pub const OWNER: &str = "mcp-client";
 
 mod declared;
-pub use declared::{Declared, INPUT, declared, from_editor, give, widenings};
+pub use declared::{Declared, INPUT, declared, distinct, from_editor, give, widenings};
 
 /// The version of the `servers` and `listed` slots (the plugin's manifest declares it).
 const SLOT_VERSION: u32 = 1;
@@ -206,10 +208,38 @@ pub struct Listed {
     /// Why the last listing failed.
     #[serde(default)]
     pub error: Option<String>,
-    /// Whether it was declared (configured, or passed by an editor) rather than added: the
-    /// plugin keeps its listing while a session that does not declare it runs.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub declared: bool,
+}
+
+/// A digest of `server`'s entry (FNV-1a, 64 bits, hex, of its JSON) — what the plugin records
+/// a listing with ([`Listed::fingerprint`]), so no variable or header value is kept with it.
+pub fn fingerprint(server: &Server) -> String {
+    let text = serde_json::to_string(server).unwrap_or_default();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// What the plugin last listed: the added servers' listings by name (slot `listed`), and
+/// the declared servers' by `NAME@FINGERPRINT` (slot `declared`).
+#[derive(Clone, Debug, Default)]
+pub struct Listings {
+    added: BTreeMap<String, Listed>,
+    declared: BTreeMap<String, Listed>,
+}
+
+impl Listings {
+    /// The listing of server `name` with entry `server`, declared or added.
+    pub fn of(&self, name: &str, server: &Server, declared: bool) -> Option<&Listed> {
+        if declared {
+            self.declared
+                .get(&format!("{name}@{}", fingerprint(server)))
+        } else {
+            self.added.get(name)
+        }
+    }
 }
 
 /// What a server's tools are known as, from what the plugin last listed (`smith mcp list`,
@@ -229,9 +259,7 @@ impl<'a> ServerState<'a> {
     pub fn of(server: &Server, listed: Option<&'a Listed>) -> Self {
         match listed {
             Some(l) if l.error.is_some() => Self::Failed(l.error.as_deref().unwrap_or_default()),
-            Some(l) if l.fingerprint == serde_json::to_string(server).unwrap_or_default() => {
-                Self::Listed(l)
-            }
+            Some(l) if l.fingerprint == fingerprint(server) => Self::Listed(l),
             _ => Self::Unlisted,
         }
     }
@@ -339,10 +367,13 @@ pub fn reconnect(
         }
         _ => None,
     };
-    let done = match (stopped, &server.url) {
-        (Some(how), _) => format!("its program was stopped ({how})"),
-        (None, None) => "its program was not running".to_owned(),
-        (None, Some(_)) => "it is reached over HTTP, with no program to stop".to_owned(),
+    let done = match (stopped, &server.url, resident) {
+        (Some(how), _, _) => format!("its program was stopped ({how})"),
+        (None, None, Some(_)) => "its program was not running".to_owned(),
+        (None, None, None) => {
+            "no session open here keeps its program (one another process runs goes on)".to_owned()
+        }
+        (None, Some(_), _) => "it is reached over HTTP, with no program to stop".to_owned(),
     };
     Ok(format!(
         "MCP server `{name}` reconnected: {done}; its tools are listed afresh at the next turn"
@@ -363,6 +394,7 @@ pub fn known(app: &crate::App) -> Result<BTreeMap<String, (Server, Option<String
         .map(|(name, server)| (name, (server, None)))
         .collect();
     let declared = declared(&app.settings).map_err(|e| McpError::Configured(e.to_string()))?;
+    distinct(declared.keys(), all.keys()).map_err(McpError::Configured)?;
     for (name, d) in declared {
         all.insert(name, (d.server, Some(d.origin)));
     }
@@ -460,12 +492,29 @@ impl Servers {
         self.read("servers")
     }
 
-    /// What the plugin last listed from each server, by name.
+    /// What the plugin last listed from each server added, by name.
     ///
     /// # Errors
     /// As [`Servers::list`].
     pub fn listed(&self) -> Result<BTreeMap<String, Listed>, McpError> {
         self.read("listed")
+    }
+
+    /// What the plugin last listed, added and declared servers alike.
+    ///
+    /// # Errors
+    /// As [`Servers::list`].
+    pub fn listings(&self) -> Result<Listings, McpError> {
+        #[derive(Deserialize, Default)]
+        struct Kept {
+            #[serde(default)]
+            listed: Listed,
+        }
+        let declared: BTreeMap<String, Kept> = self.read("declared")?;
+        Ok(Listings {
+            added: self.listed()?,
+            declared: declared.into_iter().map(|(k, v)| (k, v.listed)).collect(),
+        })
     }
 
     fn write(&self, servers: &BTreeMap<String, Server>) -> Result<(), McpError> {
@@ -530,6 +579,15 @@ impl Servers {
         let mut listed = self.listed()?;
         if listed.remove(name).is_some() {
             self.set("listed", serde_json::to_value(&listed).unwrap_or_default())?;
+        }
+        let mut declared: BTreeMap<String, serde_json::Value> = self.read("declared")?;
+        let before = declared.len();
+        declared.retain(|key, _| key.rsplit_once('@').is_none_or(|(n, _)| n != name));
+        if declared.len() != before {
+            self.set(
+                "declared",
+                serde_json::to_value(&declared).unwrap_or_default(),
+            )?;
         }
         let prefix = format!("mcp__{name}__");
         let cached: Vec<serde_json::Value> = self.read("tools")?;

@@ -87,13 +87,14 @@ pub fn plugin_lines(app: &crate::App) -> Vec<String> {
 pub fn mcp_server_lines(app: &crate::App) -> Vec<String> {
     // What was listed is a courtesy: the servers are shown without it when it cannot be read.
     let listed = crate::mcp::Servers::new(&app.paths)
-        .and_then(|store| store.listed())
+        .and_then(|store| store.listings())
         .unwrap_or_default();
     match crate::mcp::known(app) {
         Ok(servers) => servers
             .into_iter()
             .map(|(name, (s, origin))| {
-                let state = crate::mcp::ServerState::of(&s, listed.get(&name)).words();
+                let state =
+                    crate::mcp::ServerState::of(&s, listed.of(&name, &s, origin.is_some())).words();
                 let name = match origin {
                     Some(origin) => format!("{name} ({origin})"),
                     None => name,

@@ -242,11 +242,32 @@ pub(crate) fn add(args: AddArgs, global: &Global) -> Result<u8, CliError> {
 
 /// `smith mcp remove NAME`.
 pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
-    not_declared(global, name)?;
     let store = servers(global)?;
+    let added = store.list().map_err(|e| refuse(&e))?.contains_key(name);
+    // One only declared is the configuration's to change; one added and also declared is
+    // removed, and the declared one goes on.
+    // Read without the checks across servers: removing is how a clash is mended.
+    let app = global.app(&[])?;
+    let declared = smith_app::mcp::declared(&app.settings)
+        .map_err(|e| refuse(&McpError::Configured(e.to_string())))?;
+    let shadowing = match declared.get(name) {
+        Some(d) if !added => {
+            return Err(refuse(&McpError::Declared {
+                name: name.to_owned(),
+                origin: d.origin.clone(),
+            }));
+        }
+        Some(d) => Some(d.origin.clone()),
+        None => None,
+    };
     let _held = store.lock(waiting).map_err(|e| refuse(&e))?;
     let removed = store.remove(name).map_err(|e| refuse(&e))?;
-    let mut said = format!("removed MCP server `{name}`; its tools are no longer offered\n");
+    let mut said = match shadowing {
+        Some(origin) => format!(
+            "removed the MCP server `{name}` you added; the one declared in {origin} is used, as it was\n"
+        ),
+        None => format!("removed MCP server `{name}`; its tools are no longer offered\n"),
+    };
     let mut edits = Vec::new();
     if let Some(url) = &removed.url {
         let others = store.list().map_err(|e| refuse(&e))?;
@@ -278,10 +299,10 @@ pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
 pub(crate) fn list(json: bool, global: &Global) -> Result<u8, CliError> {
     let store = servers(global)?;
     let all = known(global)?;
-    let listed = store.listed().map_err(|e| refuse(&e))?;
+    let listed = store.listings().map_err(|e| refuse(&e))?;
     let mut out = String::new();
     for (name, (server, origin)) in &all {
-        let state = ServerState::of(server, listed.get(name));
+        let state = ServerState::of(server, listed.of(name, server, origin.is_some()));
         if json {
             out.push_str(&record(global, name, server, origin.as_deref(), &state)?.to_string());
             out.push('\n');
@@ -316,8 +337,8 @@ pub(crate) fn get(name: &str, json: bool, global: &Global) -> Result<u8, CliErro
     let (server, origin) = all
         .get(name)
         .ok_or_else(|| refuse(&McpError::Unknown(name.to_owned())))?;
-    let listed = store.listed().map_err(|e| refuse(&e))?;
-    let state = ServerState::of(server, listed.get(name));
+    let listed = store.listings().map_err(|e| refuse(&e))?;
+    let state = ServerState::of(server, listed.of(name, server, origin.is_some()));
     if json {
         return write_stdout(&format!(
             "{}\n",
@@ -672,6 +693,11 @@ fn sandbox_edits(name: &str, network: bool, roots: &[String]) -> Result<Vec<Edit
 /// How server `name`'s sandbox is widened, from the settings: network, writable roots.
 fn widening(global: &Global, name: &str) -> Result<(bool, Vec<String>), CliError> {
     let app = global.app(&[])?;
+    // A project's server never gets the widening the user gave a program of its name.
+    let declared = smith_app::mcp::declared(&app.settings).unwrap_or_default();
+    if declared.get(name).is_some_and(|d| !d.user) {
+        return Ok((false, Vec::new()));
+    }
     let [network_key, roots_key] = sandbox_keys(name);
     let text = |key: &str| match app.settings.resolved.get(key).map(|v| &v.value) {
         Some(smith_config::Value::String(text)) => text.trim().to_owned(),

@@ -79,9 +79,17 @@ fn a_server_declared_in_the_configuration_is_started_listed_and_called() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("change it there"), "{}", stderr(&out));
 
-    // Taken out of the configuration, its tools are no longer offered.
+    // Taken out of the configuration, its tools are no longer offered — not even from what
+    // a session declaring it listed.
     std::fs::write(client.env.home().join("config.kdl"), "").unwrap();
     assert!(client.mcp_list().is_empty());
+    let mut tools = client.env.command(&["tools", "list"]);
+    tools.current_dir(&client.work);
+    let tools = stdout(&tools.output().unwrap());
+    assert!(
+        tools.contains("read") && !tools.contains("mcp__inner__"),
+        "{tools}"
+    );
     let out = client.turn(&[("mcp__inner__read", serde_json::json!({"path": "notes.txt"}))]);
     let ends = tool_ends(&out);
     assert_eq!(ends[0]["is_error"], true, "{ends:?}");
@@ -179,6 +187,10 @@ fn declared_entries_that_cannot_work_are_refused_naming_file_line_and_key() {
             "mcp {\n  server \"x\" {\n    url \"ftp://example.com/\"\n  }\n}\n",
             "mcp.server.x.url",
         ),
+        (
+            "mcp {\n  server \"x\" {\n    url \"http://127.0.0.1:9/mcp\"\n    headers { Host \"evil\" }\n  }\n}\n",
+            "config.kdl:4: mcp.server.x.headers.Host: header `Host` is set by Smith itself",
+        ),
     ] {
         let client = Client::new();
         configure(&client, block);
@@ -220,4 +232,93 @@ fn declaring_an_http_server_allows_its_host_to_the_client_and_no_other() {
     let listed = client.mcp_list();
     assert_eq!(listed[0]["transport"], "http", "{listed:?}");
     assert_eq!(listed[0]["headers"], serde_json::json!(["X-Team"]));
+}
+
+#[test]
+fn a_projects_server_replaces_the_users_whole_and_never_gets_its_widening() {
+    let client = Client::new();
+    configure(
+        &client,
+        "mcp {\n  server \"gh\" {\n    command \"gh-mcp\"\n    env { GH_TOKEN \"secret-value\" }\n    network \"allow\"\n  }\n}\n",
+    );
+    std::fs::create_dir(client.work.join(".smith")).unwrap();
+    std::fs::write(
+        client.work.join(".smith/config.kdl"),
+        "mcp {\n  server \"gh\" {\n    command \"./project-tool\"\n  }\n}\n",
+    )
+    .unwrap();
+    let get = |client: &Client| {
+        let mut cmd = client.env.command(&["mcp", "get", "gh", "--json"]);
+        cmd.current_dir(&client.work);
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        records(&out).remove(0)
+    };
+    // Untrusted: the user's.
+    let mine = get(&client);
+    assert_eq!(mine["command"], "gh-mcp");
+    assert_eq!(mine["env"], serde_json::json!(["GH_TOKEN"]));
+    assert_eq!(mine["network"], true);
+    let mut trust = client.env.command(&["trust"]);
+    trust.current_dir(&client.work);
+    assert!(trust.output().unwrap().status.success());
+    // Trusted: the project's, whole — not the user's variable, not the user's network.
+    let theirs = get(&client);
+    assert_eq!(theirs["command"], "./project-tool", "{theirs}");
+    assert_eq!(theirs["env"], serde_json::json!([]), "{theirs}");
+    assert_eq!(theirs["network"], false, "{theirs}");
+    assert!(
+        theirs["declared_in"]
+            .as_str()
+            .unwrap()
+            .ends_with(".smith/config.kdl:3"),
+        "{theirs}"
+    );
+}
+
+#[test]
+fn a_declared_name_like_an_added_one_but_for_case_is_refused_and_remove_takes_only_the_added() {
+    let client = Client::new();
+    client.add("GH", &[], &["true"]);
+    configure(
+        &client,
+        "mcp {\n  server \"gh\" {\n    command \"a\"\n  }\n}\n",
+    );
+    let out = client.env.run(&["mcp", "list"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("`gh` differs only in case from `GH`"),
+        "{}",
+        stderr(&out)
+    );
+    let out = client.turn(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("differs only in case"),
+        "{}",
+        stderr(&out)
+    );
+    // The same name exactly: the declared one is used; removing takes the added one only.
+    let out = client.env.run(&["mcp", "remove", "GH"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let config = client.env.home().join("config.kdl");
+    let declared = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, "").unwrap();
+    client.add("gh", &[], &["true"]);
+    std::fs::write(&config, declared).unwrap();
+    let listed = client.mcp_list();
+    assert_eq!(listed[0]["command"], "a", "{listed:?}");
+    let out = client.env.run(&["mcp", "remove", "gh"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("the one declared in") && stdout(&out).contains("is used"),
+        "{}",
+        stdout(&out)
+    );
+    let listed = client.mcp_list();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["command"], "a");
+    let out = client.env.run(&["mcp", "remove", "gh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("change it there"), "{}", stderr(&out));
 }

@@ -56,9 +56,23 @@ impl Server {
         Duration::from_millis(self.call_timeout_ms.unwrap_or(DEFAULT_CALL_TIMEOUT_MS))
     }
 
-    /// What its tools were listed with: a change means listing them again.
+    /// What its tools were listed with, as a digest (FNV-1a, 64 bits, hex, of its entry's
+    /// JSON): a change means listing them again. A digest, so no variable or header value
+    /// is kept with the listing; `smith mcp list` computes the same.
     pub fn fingerprint(&self) -> String {
-        smith_plugin_sdk::serde_json::to_string(self).unwrap_or_default()
+        let text = smith_plugin_sdk::serde_json::to_string(self).unwrap_or_default();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in text.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    }
+
+    /// The key of a declared server's listing: `NAME@FINGERPRINT`, so sessions declaring
+    /// servers of one name with different entries keep a listing each.
+    pub fn declared_key(&self, name: &str) -> String {
+        format!("{name}@{}", self.fingerprint())
     }
 }
 
@@ -80,48 +94,76 @@ pub struct Listed {
     /// Why the last listing failed (then `fingerprint` is empty: it is listed again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// Whether it was declared (configured, or passed by an editor) rather than added: its
-    /// listing is kept while a session that does not declare it runs.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub declared: bool,
 }
 
-/// The servers of this session, by name: those the user added, and those declared —
-/// configured, or passed by an editor — which replace an added one of the same name; none
-/// when nothing is readable.
-pub fn servers() -> BTreeMap<String, Server> {
-    read_servers()
-        .map(|(servers, _)| servers)
-        .unwrap_or_default()
+/// A declared server's listing, kept in the `declared` slot under
+/// [`Server::declared_key`]: what was listed, and its tools as Smith offers them — out of the
+/// `tools` cache the host offers to every session, since another session may not declare it.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+pub struct Kept {
+    /// The listing.
+    pub listed: Listed,
+    /// Its tools.
+    #[serde(default)]
+    pub tools: Vec<Cached>,
 }
 
-/// The servers of this session, by name (as [`servers`]) with the names of the declared
-/// ones, or why the `servers` slot's value cannot be read.
-pub fn read_servers() -> Result<(BTreeMap<String, Server>, Vec<String>), String> {
-    let mut servers: BTreeMap<String, Server> = match smith_plugin_sdk::state::get("servers") {
+/// The servers of this session: those the user added (by name, none replaced by a declared
+/// one of the same name), and those declared — configured, or passed by an editor.
+#[derive(Default)]
+pub struct Session {
+    /// The added servers a declared one does not replace.
+    pub added: BTreeMap<String, Server>,
+    /// The declared servers.
+    pub declared: BTreeMap<String, Server>,
+}
+
+impl Session {
+    /// Server `name`, and whether it is declared.
+    pub fn get(&self, name: &str) -> Option<(&Server, bool)> {
+        self.declared
+            .get(name)
+            .map(|s| (s, true))
+            .or_else(|| self.added.get(name).map(|s| (s, false)))
+    }
+
+    /// Every server, by name, with whether it is declared.
+    pub fn all(&self) -> impl Iterator<Item = (&String, &Server, bool)> {
+        self.added
+            .iter()
+            .map(|(n, s)| (n, s, false))
+            .chain(self.declared.iter().map(|(n, s)| (n, s, true)))
+    }
+}
+
+/// The servers of this session; none when nothing is readable.
+pub fn servers() -> Session {
+    read_servers().unwrap_or_default()
+}
+
+/// The servers of this session, or why the `servers` slot's value cannot be read.
+pub fn read_servers() -> Result<Session, String> {
+    let mut added: BTreeMap<String, Server> = match smith_plugin_sdk::state::get("servers") {
         Ok(Some(text)) => smith_plugin_sdk::serde_json::from_str(&text)
             .map_err(|e| format!("the `servers` state is not what smith mcp add writes: {e}"))?,
         Ok(None) | Err(_) => BTreeMap::new(),
     };
-    let mut declared = Vec::new();
     // Smith checked each declared entry as `smith mcp add` checks one; the extra `origin`
     // field says where it was declared.
-    if let Ok(Some(text)) = smith_plugin_sdk::state::get(DECLARED)
-        && let Ok(given) = smith_plugin_sdk::serde_json::from_str::<BTreeMap<String, Server>>(&text)
-    {
-        for (name, server) in given {
-            declared.push(name.clone());
-            servers.insert(name, server);
-        }
-    }
-    Ok((servers, declared))
+    let declared: BTreeMap<String, Server> = match smith_plugin_sdk::state::get(DECLARED) {
+        Ok(Some(text)) => smith_plugin_sdk::serde_json::from_str(&text).unwrap_or_default(),
+        Ok(None) | Err(_) => BTreeMap::new(),
+    };
+    added.retain(|name, _| !declared.contains_key(name));
+    Ok(Session { added, declared })
 }
 
 /// The input the declared servers come in (the manifest's `input "mcp-servers"`).
 pub const DECLARED: &str = "mcp-servers";
 
-/// The most declared servers whose listings are kept while no session declares them (so
-/// sessions given different servers do not list each other's again and again).
+/// The most declared servers' listings kept in the `declared` slot (beyond those of the
+/// session discovering, the others' are dropped past it), so sessions given different
+/// servers do not list each other's again and again.
 pub const MAX_KEPT_DECLARED: usize = 32;
 
 /// The name Smith offers server `server`'s tool `tool` under: `mcp__SERVER__TOOL`, each

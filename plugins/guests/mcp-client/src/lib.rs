@@ -26,7 +26,7 @@ use smith_plugin_sdk::dynamic::{Discovery, Guest};
 use smith_plugin_sdk::serde_json::{self, Value, json};
 use smith_plugin_sdk::{Invocation, ToolDefinition, ToolOutput, state_get, state_set};
 
-use config::{Cached, Listed, Server};
+use config::{Cached, Kept, Listed, Server};
 use rpc::{Conn, Failure, cut};
 
 struct Client;
@@ -63,10 +63,44 @@ fn listed_state() -> BTreeMap<String, Listed> {
     state_get("listed").ok().flatten().unwrap_or_default()
 }
 
+fn kept_state() -> BTreeMap<String, Kept> {
+    state_get("declared").ok().flatten().unwrap_or_default()
+}
+
+/// What discovery keeps: the added servers' listings and their cached tools (the `tools`
+/// slot the host offers until `discover` answers), and the declared servers' listings with
+/// their tools (the `declared` slot, keyed by [`Server::declared_key`]).
+struct Store {
+    listed: BTreeMap<String, Listed>,
+    cache: Vec<Cached>,
+    kept: BTreeMap<String, Kept>,
+}
+
+impl Store {
+    /// Record that server `name` could not be listed.
+    fn failed(&mut self, name: &str, server: &Server, declared: bool, why: String) {
+        let entry = Listed {
+            error: Some(why),
+            ..Listed::default()
+        };
+        if declared {
+            self.kept.insert(
+                server.declared_key(name),
+                Kept {
+                    listed: entry,
+                    tools: Vec::new(),
+                },
+            );
+        } else {
+            self.listed.insert(name.to_owned(), entry);
+        }
+    }
+}
+
 fn discover() -> Discovery {
     let mut notices = Vec::new();
-    let (servers, declared) = match config::read_servers() {
-        Ok(servers) => servers,
+    let session = match config::read_servers() {
+        Ok(session) => session,
         Err(why) => {
             notices.push(format!(
                 "the MCP servers you added cannot be read ({why}); none is offered — smith mcp list says more"
@@ -74,99 +108,130 @@ fn discover() -> Discovery {
             Default::default()
         }
     };
-    let mut listed = listed_state();
-    let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
-    let known = (listed.len(), cache.len());
-    // A server removed goes with its listing; a declared one another session may still
-    // declare is kept (up to a bound), so sessions given different servers do not list each
-    // other's again and again.
-    let mut kept_declared = listed
+    let mut state = Store {
+        listed: listed_state(),
+        cache: state_get("tools").ok().flatten().unwrap_or_default(),
+        kept: kept_state(),
+    };
+    let known = (state.listed.len(), state.cache.len(), state.kept.len());
+    // A server removed goes with its listing.
+    state
+        .listed
+        .retain(|name, _| session.added.contains_key(name));
+    state
+        .cache
+        .retain(|t| config::server_of(&t.name).is_some_and(|s| session.added.contains_key(s)));
+    // Declared servers' listings another session may still use are kept, up to a bound.
+    let mine: Vec<String> = session
+        .declared
         .iter()
-        .filter(|(name, l)| l.declared && !servers.contains_key(*name))
-        .count();
-    listed.retain(|name, l| {
-        let keep = servers.contains_key(name)
-            || (l.declared && kept_declared <= config::MAX_KEPT_DECLARED);
-        if !keep && l.declared {
-            kept_declared -= 1;
+        .map(|(n, s)| s.declared_key(n))
+        .collect();
+    let mut others = state.kept.keys().filter(|k| !mine.contains(k)).count();
+    state.kept.retain(|key, _| {
+        if mine.contains(key) || others <= config::MAX_KEPT_DECLARED {
+            return true;
         }
-        keep
+        others -= 1;
+        false
     });
-    cache.retain(|t| {
-        config::server_of(&t.name)
-            .is_some_and(|s| listed.contains_key(s) || servers.contains_key(s))
-    });
-    let mut changed = known != (listed.len(), cache.len());
+    let mut changed = known != (state.listed.len(), state.cache.len(), state.kept.len());
     // The servers to list are started together, then each is greeted and asked in turn:
     // they boot at once, so listing them all takes about as long as the slowest.
     let mut started = Vec::new();
-    for (name, server) in &servers {
-        let fingerprint = server.fingerprint();
-        if listed
-            .get(name)
-            .is_some_and(|l| l.fingerprint == fingerprint)
-        {
+    for (name, server, declared) in session.all() {
+        let fresh = if declared {
+            state
+                .kept
+                .get(&server.declared_key(name))
+                .is_some_and(|k| k.listed.error.is_none())
+        } else {
+            state
+                .listed
+                .get(name)
+                .is_some_and(|l| l.fingerprint == server.fingerprint())
+        };
+        if fresh {
             continue;
         }
         changed = true;
-        cache.retain(|t| config::server_of(&t.name) != Some(name));
-        listed.remove(name);
+        if declared {
+            state.kept.remove(&server.declared_key(name));
+        } else {
+            state
+                .cache
+                .retain(|t| config::server_of(&t.name) != Some(name));
+            state.listed.remove(name);
+        }
         match Conn::start(name, server) {
-            Ok(conn) => started.push((name, server, conn)),
-            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
+            Ok(conn) => started.push((name, server, declared, conn)),
+            Err(failure) => {
+                if let Some(why) = failed(&mut notices, name, &failure) {
+                    state.failed(name, server, declared, why);
+                }
+            }
         }
     }
     let mut asked = Vec::new();
-    for (name, server, (mut conn, greeting)) in started {
+    for (name, server, declared, (mut conn, greeting)) in started {
         let sent = (if greeting { conn.greet(server) } else { Ok(()) })
             .and_then(|()| conn.send_request("tools/list", json!({}), &page_id(0)));
         match sent {
-            Ok(()) => asked.push((name, server, conn)),
-            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
+            Ok(()) => asked.push((name, server, declared, conn)),
+            Err(failure) => {
+                if let Some(why) = failed(&mut notices, name, &failure) {
+                    state.failed(name, server, declared, why);
+                }
+            }
         }
     }
-    for (name, server, mut conn) in asked {
+    for (name, server, declared, mut conn) in asked {
         match list(name, server, &mut conn) {
             Ok((tools, said)) => {
                 notices.extend(said);
                 let mut entry = Listed {
                     fingerprint: server.fingerprint(),
-                    declared: declared.contains(name),
                     ..Listed::default()
                 };
+                let mut offered = Vec::new();
                 for (tool, mcp) in tools {
                     entry.tools.insert(tool.name.clone(), mcp);
-                    cache.push(tool);
+                    offered.push(tool);
                 }
-                listed.insert(name.clone(), entry);
+                if declared {
+                    state.kept.insert(
+                        server.declared_key(name),
+                        Kept {
+                            listed: entry,
+                            tools: offered,
+                        },
+                    );
+                } else {
+                    state.cache.extend(offered);
+                    state.listed.insert(name.clone(), entry);
+                }
             }
-            Err(failure) => failed(&mut listed, &mut notices, name, &failure),
+            Err(failure) => {
+                if let Some(why) = failed(&mut notices, name, &failure) {
+                    state.failed(name, server, declared, why);
+                }
+            }
         }
     }
     if changed {
-        if let Err(e) = state_set("tools", &cache) {
-            // Nothing claims a listing the cache does not hold: every server is listed again
-            // by the next process.
-            for entry in listed.values_mut() {
-                entry.fingerprint.clear();
-            }
-            notices.push(format!(
-                "the MCP servers' tools were not cached ({}); they are offered now and listed again by the next Smith process",
-                state_error(&e)
-            ));
-        }
-        if let Err(e) = state_set("listed", &listed) {
-            notices.push(format!(
-                "what the MCP servers listed was not kept ({}); they are listed again by the next Smith process",
-                state_error(&e)
-            ));
-        }
+        keep(&mut state, &mut notices);
     }
+    // The added servers' tools, then this session's declared servers' own.
+    let declared_tools = session
+        .declared
+        .iter()
+        .filter_map(|(n, s)| state.kept.get(&s.declared_key(n)))
+        .flat_map(|k| k.tools.iter().cloned());
     Discovery {
-        // This session's servers' tools only: the cache also keeps other sessions'.
-        tools: cache
+        tools: state
+            .cache
             .into_iter()
-            .filter(|t| config::server_of(&t.name).is_some_and(|s| servers.contains_key(s)))
+            .chain(declared_tools)
             .map(|t| ToolDefinition {
                 name: t.name,
                 description: t.description,
@@ -177,22 +242,45 @@ fn discover() -> Discovery {
     }
 }
 
-/// Record that server `name` could not be listed, and say so once. A cancelled listing is
-/// not a failure of the server: it is listed again next time.
-fn failed(
-    listed: &mut BTreeMap<String, Listed>,
-    notices: &mut Vec<String>,
-    name: &str,
-    failure: &Failure,
-) {
+/// Write what discovery keeps, saying what could not be kept.
+fn keep(state: &mut Store, notices: &mut Vec<String>) {
+    if let Err(e) = state_set("tools", &state.cache) {
+        // Nothing claims a listing the cache does not hold: every server is listed again
+        // by the next process.
+        for entry in state.listed.values_mut() {
+            entry.fingerprint.clear();
+        }
+        notices.push(format!(
+            "the MCP servers' tools were not cached ({}); they are offered now and listed again by the next Smith process",
+            state_error(&e)
+        ));
+    }
+    if let Err(e) = state_set("listed", &state.listed) {
+        notices.push(format!(
+            "what the MCP servers listed was not kept ({}); they are listed again by the next Smith process",
+            state_error(&e)
+        ));
+    }
+    if let Err(e) = state_set("declared", &state.kept) {
+        notices.push(format!(
+            "what the declared MCP servers listed was not kept ({}); they are listed again by the next Smith process",
+            state_error(&e)
+        ));
+    }
+}
+
+/// Say once that server `name` could not be listed: why, to record as its failure — none
+/// when it is not a failure of the server (a cancelled listing, or one this session may
+/// not make), which is listed again next time.
+fn failed(notices: &mut Vec<String>, name: &str, failure: &Failure) -> Option<String> {
     match failure {
-        Failure::Cancelled => return,
+        Failure::Cancelled => return None,
         // Not the server's fault: it is listed at a turn where it may be reached.
         Failure::Denied(_) => {
             notices.push(format!(
                 "MCP server `{name}` was not listed: this session may not reach it (a program needs a trusted project or --allow-process; a request, your permission); its tools are listed at a turn where it may"
             ));
-            return;
+            return None;
         }
         Failure::Other(_) => {}
     }
@@ -200,13 +288,7 @@ fn failed(
     notices.push(format!(
         "MCP server `{name}` did not list its tools: {why}; its tools are not offered (smith mcp get {name} shows its entry)"
     ));
-    listed.insert(
-        name.to_owned(),
-        Listed {
-            error: Some(why),
-            ..Listed::default()
-        },
-    );
+    Some(why)
 }
 
 /// A state error in words.
@@ -339,18 +421,23 @@ fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
             "`{name}` is not an MCP tool name (`mcp__SERVER__TOOL`); nothing was run"
         ));
     };
-    let servers = config::servers();
-    let Some(server) = servers.get(server_name) else {
+    let session = config::servers();
+    let Some((server, declared)) = session.get(server_name) else {
         return ToolOutput::error(format!(
             "MCP server `{server_name}` is no longer configured (smith mcp list shows those that are); nothing was run"
         ));
     };
-    let mut listed = listed_state();
-    let mcp_name = listed
-        .get(server_name)
-        .and_then(|l| l.tools.get(name))
-        .cloned()
-        .unwrap_or_else(|| name[format!("mcp__{server_name}__").len()..].to_owned());
+    let tools_of = |listed: Option<&Listed>| listed.and_then(|l| l.tools.get(name)).cloned();
+    let mcp_name = if declared {
+        tools_of(
+            kept_state()
+                .get(&server.declared_key(server_name))
+                .map(|k| &k.listed),
+        )
+    } else {
+        tools_of(listed_state().get(server_name))
+    }
+    .unwrap_or_else(|| name[format!("mcp__{server_name}__").len()..].to_owned());
     let mut conn = match Conn::open(server_name, server) {
         Ok(conn) => conn,
         Err(failure) => {
@@ -372,16 +459,21 @@ fn call(name: &str, arguments: &str, invocation: &Invocation) -> ToolOutput {
         &invocation.call_id,
         Some(server.call_timeout()),
     );
-    if conn.list_changed
-        && let Some(entry) = listed.get_mut(server_name)
-    {
-        // Listed again by the next turn's discovery, which the changed cache asks for (the
+    if conn.list_changed {
+        // Listed again by the next turn's discovery, which the changed state asks for (the
         // tools offered now stay offered for the rest of this turn).
-        entry.fingerprint.clear();
-        let _ = state_set("listed", &listed);
-        let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
-        cache.retain(|t| config::server_of(&t.name) != Some(server_name));
-        let _ = state_set("tools", &cache);
+        if declared {
+            let mut kept = kept_state();
+            kept.remove(&server.declared_key(server_name));
+            let _ = state_set("declared", &kept);
+        } else {
+            let mut listed = listed_state();
+            listed.remove(server_name);
+            let _ = state_set("listed", &listed);
+            let mut cache: Vec<Cached> = state_get("tools").ok().flatten().unwrap_or_default();
+            cache.retain(|t| config::server_of(&t.name) != Some(server_name));
+            let _ = state_set("tools", &cache);
+        }
     }
     match answer {
         Ok(result) => read_result(&result),
