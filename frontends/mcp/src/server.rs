@@ -199,8 +199,9 @@ impl Server {
 
     fn line(self: &Arc<Self>, line: Line) {
         match line {
-            Line::TooLong { bytes } => self.answer(
-                Some(&Value::Null),
+            // Answered with the request's id when its first bytes name one.
+            Line::TooLong { bytes, id } => self.answer(
+                Some(id.as_ref().unwrap_or(&Value::Null)),
                 Err(ErrorObject::new(
                     smith_render_jsonrpc::message::INVALID_REQUEST,
                     format!(

@@ -160,8 +160,9 @@ impl Server {
     /// Handle one input line.
     pub(crate) fn line(self: &Arc<Self>, line: Line) {
         match line {
-            Line::TooLong { bytes } => self.answer(
-                Some(&Value::Null),
+            // Answered with the request's id when its first bytes name one.
+            Line::TooLong { bytes, id } => self.answer(
+                Some(id.as_ref().unwrap_or(&Value::Null)),
                 Err(ErrorObject::new(
                     message::INVALID_REQUEST,
                     format!(

@@ -54,7 +54,43 @@ pub enum Line {
     TooLong {
         /// How many bytes it had (LF excluded).
         bytes: u64,
+        /// Its request id, when the line's first [`HEAD_BYTES`] bytes name one at the top
+        /// level of an object ([`leading_id`]): the error answering it is correlated.
+        id: Option<serde_json::Value>,
     },
+}
+
+/// How much of an over-long line is kept to find its request id in, in bytes.
+pub const HEAD_BYTES: usize = 64 * 1024;
+
+/// The `id` member of the JSON object `head` begins — a number or a string, at the top level
+/// — when it comes within `head` (a message's first bytes; the rest may be cut). The SDKs
+/// write `jsonrpc` and `id` before `params`, so a request too long to read whole is still
+/// answered with its id. None when `head` is not an object's start, or its `id` is not
+/// reached, or is neither a number nor a string.
+pub fn leading_id(head: &[u8]) -> Option<serde_json::Value> {
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => text,
+        // Cut inside a character: what comes before it.
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
+    };
+    let mut rest = text.trim_start().strip_prefix('{')?;
+    loop {
+        rest = rest.trim_start();
+        let mut keys = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+        let key = keys.next()?.ok()?;
+        rest = rest[keys.byte_offset()..].trim_start().strip_prefix(':')?;
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+        let value = values.next()?.ok()?;
+        rest = rest[values.byte_offset()..].trim_start();
+        // A value the head cut may read as another (`12` of `123`): it counts only when
+        // what follows it came too.
+        if key == "id" {
+            let whole = rest.starts_with([',', '}']);
+            return (whole && (value.is_number() || value.is_string())).then_some(value);
+        }
+        rest = rest.strip_prefix(',')?;
+    }
 }
 
 /// Reads LF-terminated lines of at most `max` bytes from a buffered reader.
@@ -78,6 +114,11 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
         let mut line = Vec::new();
         let mut skipped: Option<u64> = None;
+        let mut head: Vec<u8> = Vec::new();
+        let too_long = |bytes: u64, head: &[u8]| Line::TooLong {
+            bytes,
+            id: leading_id(head),
+        };
         loop {
             let buf = match self.inner.fill_buf() {
                 Ok(buf) => buf,
@@ -86,7 +127,7 @@ impl<R: BufRead> LineReader<R> {
             };
             if buf.is_empty() {
                 return Ok(match skipped {
-                    Some(bytes) => Some(Line::TooLong { bytes }),
+                    Some(bytes) => Some(too_long(bytes, &head)),
                     None if line.is_empty() => None,
                     None => Some(Line::Text(line)),
                 });
@@ -96,10 +137,17 @@ impl<R: BufRead> LineReader<R> {
                 None => (buf, None),
             };
             match &mut skipped {
-                Some(bytes) => *bytes += chunk.len() as u64,
+                Some(bytes) => {
+                    *bytes += chunk.len() as u64;
+                    let room = HEAD_BYTES.saturating_sub(head.len());
+                    head.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                }
                 None if line.len() + chunk.len() > self.max => {
                     skipped = Some((line.len() + chunk.len()) as u64);
-                    line = Vec::new();
+                    head = std::mem::take(&mut line);
+                    let room = HEAD_BYTES.saturating_sub(head.len());
+                    head.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                    head.truncate(HEAD_BYTES);
                 }
                 None => line.extend_from_slice(chunk),
             }
@@ -107,7 +155,7 @@ impl<R: BufRead> LineReader<R> {
             self.inner.consume(used);
             if done.is_some() {
                 return Ok(Some(match skipped {
-                    Some(bytes) => Line::TooLong { bytes },
+                    Some(bytes) => too_long(bytes, &head),
                     None => Line::Text(line),
                 }));
             }
@@ -133,9 +181,51 @@ mod tests {
         let input = format!("{{}}\n{}\n[1]\nlast", "x".repeat(100));
         let mut r = LineReader::new(io::BufReader::with_capacity(8, input.as_bytes()), 10);
         assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"{}".to_vec())));
-        assert_eq!(r.next_line().unwrap(), Some(Line::TooLong { bytes: 100 }));
+        assert_eq!(
+            r.next_line().unwrap(),
+            Some(Line::TooLong {
+                bytes: 100,
+                id: None
+            })
+        );
         assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"[1]".to_vec())));
         assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"last".to_vec())));
         assert_eq!(r.next_line().unwrap(), None);
+    }
+
+    #[test]
+    fn an_over_long_request_keeps_its_id_when_it_comes_first() {
+        let long = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":900,\"method\":\"m\",\"params\":{{\"t\":\"{}\"}}}}\nnext\n",
+            "x".repeat(200)
+        );
+        let mut r = LineReader::new(io::BufReader::with_capacity(8, long.as_bytes()), 50);
+        assert_eq!(
+            r.next_line().unwrap(),
+            Some(Line::TooLong {
+                bytes: long.len() as u64 - 6,
+                id: Some(serde_json::json!(900))
+            })
+        );
+        assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"next".to_vec())));
+        for (head, id) in [
+            (
+                &br#" { "id" : "a-1", "params": {"#[..],
+                Some(serde_json::json!("a-1")),
+            ),
+            (
+                br#"{"jsonrpc":"2.0","params":{"a":[1,{"id":2}]},"id":7,"#,
+                Some(serde_json::json!(7)),
+            ),
+            (br#"{"params":{"t":"unfinished"#, None),
+            (br#"{"id":null,"#, None),
+            (br#"{"id":{"x":1},"#, None),
+            (br#"[{"id":1}]"#, None),
+            (b"not json", None),
+            (br#"{"id":12"#, None),
+            (b"{\"s\":\"\xc3", None),
+        ] {
+            assert_eq!(leading_id(head), id, "{}", String::from_utf8_lossy(head));
+        }
     }
 }

@@ -56,7 +56,19 @@ fn bad_lines_get_standard_errors_and_the_server_goes_on() {
                 .unwrap_or("")
                 .contains("longer")
     });
-    assert_eq!(e["id"], serde_json::Value::Null);
+    // Correlated: its id came before the padding.
+    assert_eq!(e["id"], 9, "{e}");
+    // One whose id comes after what is kept of it is answered with a null id.
+    let late = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"initialize\",\"params\":{{\"pad\":\"{}\"}},\"id\":10}}",
+        "x".repeat(17 * 1024 * 1024)
+    );
+    c.send_raw(&late);
+    let e = c.until(|l| l["error"]["code"] == -32600 && l["id"].is_null());
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("longer"),
+        "{e}"
+    );
     // A notification (no id) gets no answer, even an unknown one.
     c.send_raw(r#"{"jsonrpc":"2.0","method":"no.such.method"}"#);
     // Nor one with parameters by position, or with a parameter of the wrong type.
