@@ -55,7 +55,8 @@ pub(crate) struct CallState {
     /// policy).
     pub(crate) call_arguments: String,
     /// What policy handlers said when allowing the call or an effect on a person's choice,
-    /// added to the call's result.
+    /// and what the host says of an effect's side (an attached editor that did not take a
+    /// write), added to the call's result.
     pub(crate) notes: Vec<String>,
     /// Set by a confined program that failed as the sandbox likely made it fail.
     pub(crate) sandbox_refused: std::sync::atomic::AtomicBool,

@@ -99,23 +99,28 @@ fn editor_failure(path: &str, why: &str) -> FsFailure {
 }
 
 /// Send `text` to the attached editor as `path`'s new content (after the disk has it): what
-/// the evidence records of it.
+/// the evidence records of it, and a note for the call's result when the editor refused it.
 fn tell_editor(
     editor: Option<&smith::Editor>,
     root: &Root,
     path: &str,
     text: &str,
-) -> serde_json::Value {
+) -> (serde_json::Value, Option<String>) {
     let Some(editor) = editor.filter(|e| e.write) else {
-        return serde_json::Value::Null;
+        return (serde_json::Value::Null, None);
     };
     match root
         .editor_path(path)
         .map_err(|f| f.to_string())
         .and_then(|abs| editor.files.write(&abs, text))
     {
-        Ok(()) => json!("written"),
-        Err(why) => json!(format!("not written: {why}")),
+        Ok(()) => (json!("written"), None),
+        Err(why) => (
+            json!(format!("not written: {why}")),
+            Some(format!(
+                "[`{path}` was written to disk, but the editor did not take it ({why}): its buffer may still show the old text]"
+            )),
+        ),
     }
 }
 
@@ -190,18 +195,23 @@ impl fs::Host for State {
         // allows it, the record the reference.
         let content = self.call.restore(&content, "fs.write", &path);
         let editor = self.call.editor();
-        self.call
+        let mut note = None;
+        let done = self
+            .call
             .fs_effect(Effect::WriteFile, &path, input, |root, _| {
                 let before = root.read_lines(&path, 1, 1).ok().map(|w| w.sha256);
                 // The disk first (the history's snapshots read it), then the editor's buffer.
                 let hash = root.write_file(&path, content.as_bytes())?;
-                let told = tell_editor(editor.as_ref(), root, &path, &content);
+                let (told, said) = tell_editor(editor.as_ref(), root, &path, &content);
+                note = said;
                 Ok(Ran {
                     output: hash.clone().into_bytes(),
                     evidence: json!({"before_sha256": before, "after_sha256": hash, "editor": told}),
                     value: hash,
                 })
-            })
+            });
+        self.call.notes.extend(note);
+        done
     }
 
     fn edit_file(
@@ -229,7 +239,9 @@ impl fs::Host for State {
             })
             .collect();
         let editor = self.call.editor();
-        self.call
+        let mut note = None;
+        let done = self
+            .call
             .fs_effect(Effect::EditFile, &path, input, |root, _| {
                 let (before, hash, told) = match &editor {
                     // With an editor attached: its buffer (unsaved changes included) when it
@@ -253,7 +265,8 @@ impl fs::Host for State {
                             expected_sha256.as_deref(),
                         )?;
                         let hash = root.write_file(&path, out.as_bytes())?;
-                        let told = tell_editor(editor.as_ref(), root, &path, &out);
+                        let (told, said) = tell_editor(editor.as_ref(), root, &path, &out);
+                        note = said;
                         (Some(before), hash, told)
                     }
                     None => {
@@ -267,7 +280,9 @@ impl fs::Host for State {
                     evidence: json!({"before_sha256": before, "after_sha256": hash, "editor": told}),
                     value: hash,
                 })
-            })
+            });
+        self.call.notes.extend(note);
+        done
     }
 
     fn list_dir(&mut self, path: String) -> Result<Vec<fs::DirEntry>, fs::FsError> {

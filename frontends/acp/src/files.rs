@@ -60,8 +60,17 @@ impl ClientFiles {
             match rx.recv_timeout(CANCEL_POLL) {
                 Ok(Ok(value)) => return Ok(value),
                 Ok(Err(e)) => {
+                    // Its details too (the SDKs put the reason of an internal error there).
+                    let details = match &e.data {
+                        Some(Value::String(text)) => format!(" ({text})"),
+                        Some(Value::Null) | None => String::new(),
+                        Some(other) => format!(
+                            " ({})",
+                            other.to_string().chars().take(300).collect::<String>()
+                        ),
+                    };
                     return Err(format!(
-                        "the editor answered {method} with an error: {}",
+                        "the editor answered {method} with an error: {}{details}",
                         e.message
                     ));
                 }

@@ -47,10 +47,17 @@ fn file_path(uri: &str) -> Option<String> {
 /// path (a `file://` link) or URI, an embedded text resource inline with its URI, images
 /// attached.
 ///
+/// Also the text of the first block when it is text — where a `/command` is read — and what
+/// the blocks after it came to, which a command's own text is followed by.
+///
 /// # Errors
 /// Invalid params naming the block: audio, a binary resource that is not an image, an image
 /// of a type models do not take.
-fn content(blocks: &[ContentBlock]) -> Result<Prompt, ErrorObject> {
+fn content(blocks: &[ContentBlock]) -> Result<(Prompt, Option<String>, String), ErrorObject> {
+    let first = match blocks.first() {
+        Some(ContentBlock::Text(t)) => Some(t.text.clone()),
+        _ => None,
+    };
     let mut prompt = Prompt::literal(String::new());
     let mut push = |text: &str| {
         if !prompt.text.is_empty() && !prompt.text.ends_with('\n') {
@@ -124,7 +131,13 @@ fn content(blocks: &[ContentBlock]) -> Result<Prompt, ErrorObject> {
         }
     }
     prompt.images = images;
-    Ok(prompt)
+    let rest = match &first {
+        Some(text) => prompt.text[text.len()..]
+            .trim_start_matches('\n')
+            .to_owned(),
+        None => String::new(),
+    };
+    Ok((prompt, first, rest))
 }
 
 /// A turn's sink: updates to the client, questions as permission requests.
@@ -370,11 +383,20 @@ pub(crate) fn prompt(
 ) -> Result<Value, ErrorObject> {
     let ran = (|| {
         let request: PromptRequest = parse("session/prompt", params)?;
-        let prompt = content(&request.prompt)?;
-        match crate::commands::resolve(server, slot, &prompt.text) {
+        let (prompt, first, rest) = content(&request.prompt)?;
+        // A command is read from the first block; the resources after it follow its text.
+        let command = first
+            .as_deref()
+            .and_then(|first| crate::commands::resolve(server, slot, first));
+        match command {
             None => run(server, slot, prompt, None, cancel),
             Some(Err(e)) => Err(e),
             Some(Ok(Resolved::Prompt { text, model })) => {
+                let text = if rest.is_empty() {
+                    text
+                } else {
+                    format!("{text}\n{rest}")
+                };
                 let prompt = Prompt { text, ..prompt };
                 run(server, slot, prompt, model.as_deref(), cancel)
             }

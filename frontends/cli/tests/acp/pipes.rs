@@ -195,7 +195,7 @@ fn slash_commands_are_announced_and_run_undo_and_a_prompt_command() {
     std::fs::write(dir.join("notes.txt"), "draft\n").unwrap();
     std::fs::write(
         dir.join(".smith/commands/shout.md"),
-        "---\ndescription: Say it loudly\n---\nShout $ARGUMENTS\n",
+        "---\ndescription: Say it loudly\n---\nShout $ARGUMENTS!\n",
     )
     .unwrap();
     // The project is trusted, so its commands are offered.
@@ -210,7 +210,7 @@ fn slash_commands_are_announced_and_run_undo_and_a_prompt_command() {
     );
     let script = env.write(
         "undo.kdl",
-        "round {\n  tool-call id=\"e\" name=\"edit\" arguments=#\"{\"path\":\"notes.txt\",\"edits\":[{\"old_text\":\"draft\",\"new_text\":\"final\"}]}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"edited\"\n  stop \"end_turn\"\n}\nround {\n  echo\n  stop \"end_turn\"\n}\n",
+        "round {\n  tool-call id=\"e\" name=\"edit\" arguments=#\"{\"path\":\"notes.txt\",\"edits\":[{\"old_text\":\"draft\",\"new_text\":\"final\"}]}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"edited\"\n  stop \"end_turn\"\n}\nround {\n  echo\n  stop \"end_turn\"\n}\nround {\n  echo\n  stop \"end_turn\"\n}\n",
     );
     let mut c = Client::start_subcommand(
         &env,
@@ -266,6 +266,27 @@ fn slash_commands_are_announced_and_run_undo_and_a_prompt_command() {
         .map(|l| l["params"]["update"]["content"]["text"].as_str().unwrap())
         .collect();
     assert!(echoed.contains("Shout hello"), "{echoed}");
+    // A resource attached to a command follows its text; the command is read from the first
+    // block only.
+    let before = c.lines.len();
+    let r = c.result(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": [
+            {"type": "text", "text": "/shout loud"},
+            {"type": "resource", "resource": {"uri": format!("file://{}", dir.join("notes.txt").display()), "text": "the attached draft"}}
+        ]}),
+    );
+    assert_eq!(r["stopReason"], "end_turn");
+    let echoed: String = c.lines[before..]
+        .iter()
+        .filter(|l| l["params"]["update"]["sessionUpdate"] == "agent_message_chunk")
+        .map(|l| l["params"]["update"]["content"]["text"].as_str().unwrap())
+        .collect();
+    // The argument is the first block's words alone, the resource after the command's text.
+    assert!(
+        echoed.contains("Shout loud!\nContents of") && echoed.contains("the attached draft"),
+        "{echoed}"
+    );
     // A command an editor thread does not carry out is refused, named — never sent as text.
     let e = c.error(
         "session/prompt",

@@ -589,3 +589,82 @@ fn a_client_with_files_serves_the_file_tools_from_its_buffer() {
         "{read_output:?}"
     );
 }
+
+/// An editor that refuses a write: the disk has it (the history snapshots it), and the call's
+/// result tells the model the editor's buffer may still show the old text.
+#[test]
+fn an_editor_that_refuses_a_write_is_said_in_the_calls_result() {
+    use agent_client_protocol::v1::schema::{
+        ClientCapabilities, FileSystemCapabilities, WriteTextFileRequest,
+    };
+    let env = Env::new();
+    let project = env.root.path().canonicalize().unwrap().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let script = env.write(
+        "refused.kdl",
+        "round {\n  tool-call id=\"w\" name=\"write\" arguments=#\"{\"path\":\"notes.txt\",\"content\":\"written\\n\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    let updates = Arc::new(Mutex::new(Vec::new()));
+    let updates2 = updates.clone();
+    let (mut child, transport) = spawn(&env, &script);
+    let dir = project.clone();
+    futures::executor::block_on(
+        Client
+            .v1()
+            .on_receive_notification(
+                async move |n: SessionNotification, _cx| {
+                    updates2.lock().unwrap().push(n.update);
+                    Ok(())
+                },
+                agent_client_protocol::on_receive_notification!(),
+            )
+            .on_receive_request(
+                async move |_request: WriteTextFileRequest, responder, _cx| {
+                    responder.respond_with_internal_error("the buffer is read-only")
+                },
+                agent_client_protocol::on_receive_request!(),
+            )
+            .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+                let files = FileSystemCapabilities::new().write_text_file(true);
+                cx.send_request(
+                    InitializeRequest::new(ProtocolVersion::V1)
+                        .client_capabilities(ClientCapabilities::new().fs(files)),
+                )
+                .block_task()
+                .await?;
+                let new = cx
+                    .send_request(NewSessionRequest::new(dir.clone()))
+                    .block_task()
+                    .await?;
+                let answer = cx
+                    .send_request(PromptRequest::new(
+                        new.session_id,
+                        vec![ContentBlock::Text(TextContent::new("write the notes"))],
+                    ))
+                    .block_task()
+                    .await?;
+                assert_eq!(answer.stop_reason, StopReason::EndTurn);
+                Ok(())
+            }),
+    )
+    .unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "written\n"
+    );
+    let output = updates.lock().unwrap().iter().find_map(|u| match u {
+        SessionUpdate::ToolCallUpdate(c)
+            if c.tool_call_id.0.as_ref() == "w"
+                && c.fields.status == Some(ToolCallStatus::Completed) =>
+        {
+            c.fields.raw_output.as_ref().map(ToString::to_string)
+        }
+        _ => None,
+    });
+    let output = output.expect("the write completed");
+    assert!(
+        output.contains("the editor did not take it") && output.contains("read-only"),
+        "{output}"
+    );
+}

@@ -208,14 +208,9 @@ fn view_commands() -> Vec<Command> {
         ),
         command(
             "mcp",
-            "Show the MCP servers Smith uses: each one's transport, target and state (its tools, or why it failed); `reconnect NAME` restarts one",
+            "Show the MCP servers and their state; `reconnect NAME` restarts one",
             vec![
-                arg(
-                    "action",
-                    "reconnect: restart the server and list its tools again",
-                    K::Text,
-                    false,
-                ),
+                arg("action", "reconnect", K::Text, false),
                 arg("server", "the server to reconnect", K::Text, false),
             ],
             Handler,
