@@ -98,7 +98,7 @@ fn words(raw: &Raw) -> Result<String, String> {
     serde_json::to_string(&list).map_err(|e| e.to_string())
 }
 
-/// The words of a [`Type::Words`] value (the JSON array text [`check`] makes); none when it
+/// The words of a [`Type::Words`] value (the JSON array text the resolver keeps); none when it
 /// is not one.
 pub fn words_of(value: &Value) -> Option<Vec<String>> {
     match value {

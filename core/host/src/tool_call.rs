@@ -375,16 +375,14 @@ impl ToolRegistry for Loadout {
                 if !is_error {
                     output.structured = structured(ready, &call.name, given);
                 }
-                if let Some(query) = &gated {
-                    for note in notes.into_iter().chain(self.after_tool(
-                        query,
-                        &output.output,
-                        output.is_error,
-                        cancel,
-                    )) {
-                        output.output.push('\n');
-                        output.output.push_str(&note);
-                    }
+                // What the host and the policy said of the call, then the after-tool hooks'.
+                let after = match &gated {
+                    Some(query) => self.after_tool(query, &output.output, output.is_error, cancel),
+                    None => Vec::new(),
+                };
+                for note in notes.into_iter().chain(after) {
+                    output.output.push('\n');
+                    output.output.push_str(&note);
                 }
                 output
             }

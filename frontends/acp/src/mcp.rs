@@ -79,9 +79,12 @@ pub(crate) fn servers(given: &[McpServer]) -> (BTreeMap<String, Server>, Vec<Str
             ));
             continue;
         };
-        if out.contains_key(&offered) {
+        if out
+            .keys()
+            .any(|k: &String| k.eq_ignore_ascii_case(&offered))
+        {
             warnings.push(format!(
-                "warning: MCP server {name:?} is not connected: another server the editor passed is named {offered:?} too"
+                "warning: MCP server {name:?} is not connected: another server the editor passed is named {offered:?} too (or so but for case)"
             ));
             continue;
         }

@@ -159,9 +159,26 @@ impl Server {
 
     fn line(self: &Arc<Self>, line: Line) {
         match line {
-            // Answered with the request's id when its first bytes name one.
-            Line::TooLong { bytes, id } => self.answer(
-                Some(id.as_ref().unwrap_or(&Value::Null)),
+            // A response too long to read settles the request it answers as failed; a
+            // request is answered with its id when its head names one.
+            Line::TooLong {
+                bytes,
+                lead: Some(smith_render_jsonrpc::Lead::Response(id)),
+            } => {
+                let why = format!(
+                    "the answer to request {id} was {bytes} bytes, longer than the {MAX_LINE_BYTES} this agent reads; it was skipped"
+                );
+                self.diagnose(&format!("warning: {why}"));
+                self.response(smith_render_jsonrpc::Response {
+                    id,
+                    outcome: Err(ErrorObject::new(INVALID_REQUEST, why)),
+                });
+            }
+            Line::TooLong { bytes, lead } => self.answer(
+                Some(match &lead {
+                    Some(smith_render_jsonrpc::Lead::Request(id)) => id,
+                    _ => &Value::Null,
+                }),
                 Err(ErrorObject::new(
                     INVALID_REQUEST,
                     format!(

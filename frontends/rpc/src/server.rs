@@ -161,8 +161,12 @@ impl Server {
     pub(crate) fn line(self: &Arc<Self>, line: Line) {
         match line {
             // Answered with the request's id when its first bytes name one.
-            Line::TooLong { bytes, id } => self.answer(
-                Some(id.as_ref().unwrap_or(&Value::Null)),
+            Line::TooLong { bytes, lead } => self.answer(
+                // This server sends no requests: only a request's id is answered.
+                Some(match &lead {
+                    Some(smith_render_jsonrpc::Lead::Request(id)) => id,
+                    _ => &Value::Null,
+                }),
                 Err(ErrorObject::new(
                     message::INVALID_REQUEST,
                     format!(

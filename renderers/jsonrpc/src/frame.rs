@@ -54,32 +54,63 @@ pub enum Line {
     TooLong {
         /// How many bytes it had (LF excluded).
         bytes: u64,
-        /// Its request id, when the line's first [`HEAD_BYTES`] bytes name one at the top
-        /// level of an object ([`leading_id`]): the error answering it is correlated.
-        id: Option<serde_json::Value>,
+        /// What its first [`HEAD_BYTES`] bytes say it is ([`lead`]): a request, answered
+        /// with its id; a response, whose request is settled as failed; or unknown.
+        lead: Option<Lead>,
     },
+}
+
+/// What the head of a message too long to read says it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lead {
+    /// A request (it names a `method`) with this id: answer its error with the id.
+    Request(serde_json::Value),
+    /// A response (it holds `result` or `error`) to this side's request of this id: settle
+    /// that request as failed, never answer it.
+    Response(serde_json::Value),
 }
 
 /// How much of an over-long line is kept to find its request id in, in bytes.
 pub const HEAD_BYTES: usize = 64 * 1024;
 
-/// The `id` member of the JSON object `head` begins — a number or a string, at the top level
-/// — when it comes within `head` (a message's first bytes; the rest may be cut). The SDKs
-/// write `jsonrpc` and `id` before `params`, so a request too long to read whole is still
-/// answered with its id. None when `head` is not an object's start, or its `id` is not
-/// reached, or is neither a number nor a string.
-pub fn leading_id(head: &[u8]) -> Option<serde_json::Value> {
+/// What the JSON object `head` begins is, read from its top-level members within `head` (a
+/// message's first bytes; the rest may be cut): a request when it names a `method`, a
+/// response when it holds `result` or `error`, with its `id` — a number or a string, one
+/// the head does not cut. The SDKs write `jsonrpc`, `id` and `method` before `params`, so a
+/// request too long to read whole is still answered with its id. None when `head` is not an
+/// object's start, or its id or its kind is not reached.
+pub fn lead(head: &[u8]) -> Option<Lead> {
     let text = match std::str::from_utf8(head) {
         Ok(text) => text,
         // Cut inside a character: what comes before it.
         Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
     };
     let mut rest = text.trim_start().strip_prefix('{')?;
+    let (mut id, mut request, mut response): (Option<serde_json::Value>, bool, bool) =
+        (None, false, false);
     loop {
         rest = rest.trim_start();
         let mut keys = serde_json::Deserializer::from_str(rest).into_iter::<String>();
         let key = keys.next()?.ok()?;
         rest = rest[keys.byte_offset()..].trim_start().strip_prefix(':')?;
+        // The kind is known from the key alone: its value may be what the head cuts.
+        match key.as_str() {
+            "method" => request = true,
+            "result" | "error" => response = true,
+            _ => {}
+        }
+        if request && response {
+            return None;
+        }
+        if let Some(id) = &id
+            && (request || response)
+        {
+            return Some(if request {
+                Lead::Request(id.clone())
+            } else {
+                Lead::Response(id.clone())
+            });
+        }
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
         let value = values.next()?.ok()?;
         rest = rest[values.byte_offset()..].trim_start();
@@ -87,7 +118,20 @@ pub fn leading_id(head: &[u8]) -> Option<serde_json::Value> {
         // what follows it came too.
         if key == "id" {
             let whole = rest.starts_with([',', '}']);
-            return (whole && (value.is_number() || value.is_string())).then_some(value);
+            if !(whole && (value.is_number() || value.is_string())) {
+                return None;
+            }
+            id = Some(value.clone());
+            if request || response {
+                return Some(if request {
+                    Lead::Request(value)
+                } else {
+                    Lead::Response(value)
+                });
+            }
+        }
+        if rest.starts_with('}') {
+            return None;
         }
         rest = rest.strip_prefix(',')?;
     }
@@ -117,7 +161,7 @@ impl<R: BufRead> LineReader<R> {
         let mut head: Vec<u8> = Vec::new();
         let too_long = |bytes: u64, head: &[u8]| Line::TooLong {
             bytes,
-            id: leading_id(head),
+            lead: lead(head),
         };
         loop {
             let buf = match self.inner.fill_buf() {
@@ -144,10 +188,11 @@ impl<R: BufRead> LineReader<R> {
                 }
                 None if line.len() + chunk.len() > self.max => {
                     skipped = Some((line.len() + chunk.len()) as u64);
-                    head = std::mem::take(&mut line);
+                    // Only the head is kept: the line's bytes are let go.
+                    head = line[..line.len().min(HEAD_BYTES)].to_vec();
+                    line = Vec::new();
                     let room = HEAD_BYTES.saturating_sub(head.len());
                     head.extend_from_slice(&chunk[..room.min(chunk.len())]);
-                    head.truncate(HEAD_BYTES);
                 }
                 None => line.extend_from_slice(chunk),
             }
@@ -185,7 +230,7 @@ mod tests {
             r.next_line().unwrap(),
             Some(Line::TooLong {
                 bytes: 100,
-                id: None
+                lead: None
             })
         );
         assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"[1]".to_vec())));
@@ -204,28 +249,39 @@ mod tests {
             r.next_line().unwrap(),
             Some(Line::TooLong {
                 bytes: long.len() as u64 - 6,
-                id: Some(serde_json::json!(900))
+                lead: Some(Lead::Request(serde_json::json!(900)))
             })
         );
         assert_eq!(r.next_line().unwrap(), Some(Line::Text(b"next".to_vec())));
-        for (head, id) in [
+        let request = |v: serde_json::Value| Some(Lead::Request(v));
+        for (head, want) in [
             (
-                &br#" { "id" : "a-1", "params": {"#[..],
-                Some(serde_json::json!("a-1")),
+                &br#" { "id" : "a-1", "method": "m", "params": {"#[..],
+                request(serde_json::json!("a-1")),
             ),
             (
-                br#"{"jsonrpc":"2.0","params":{"a":[1,{"id":2}]},"id":7,"#,
-                Some(serde_json::json!(7)),
+                br#"{"jsonrpc":"2.0","method":"m","params":{"a":[1,{"id":2}]},"id":7,"#,
+                request(serde_json::json!(7)),
             ),
+            (
+                br#"{"jsonrpc":"2.0","id":5,"result":{"content":"xxx"#,
+                Some(Lead::Response(serde_json::json!(5))),
+            ),
+            (
+                br#"{"id":6,"error":{"code":1"#,
+                Some(Lead::Response(serde_json::json!(6))),
+            ),
+            (br#"{"id":6,"params":{"t":"unfinished"#, None),
             (br#"{"params":{"t":"unfinished"#, None),
-            (br#"{"id":null,"#, None),
-            (br#"{"id":{"x":1},"#, None),
-            (br#"[{"id":1}]"#, None),
+            (br#"{"id":null,"method":"m","#, None),
+            (br#"{"id":{"x":1},"method":"m","#, None),
+            (br#"[{"id":1,"method":"m"}]"#, None),
             (b"not json", None),
-            (br#"{"id":12"#, None),
+            (br#"{"method":"m","id":12"#, None),
+            (br#"{"method":"m","result":1,"id":3,"#, None),
             (b"{\"s\":\"\xc3", None),
         ] {
-            assert_eq!(leading_id(head), id, "{}", String::from_utf8_lossy(head));
+            assert_eq!(lead(head), want, "{}", String::from_utf8_lossy(head));
         }
     }
 }

@@ -10,7 +10,9 @@ pub mod frame;
 pub mod message;
 pub mod outbox;
 
-pub use frame::{Line, LineReader, MAX_LINE_BYTES, encode_line, write_line};
+pub use frame::{
+    HEAD_BYTES, Lead, Line, LineReader, MAX_LINE_BYTES, encode_line, lead, write_line,
+};
 pub use message::{
     Call, ErrorObject, Message, Refused, Response, error_response, notification, parse,
     parse_message, response,

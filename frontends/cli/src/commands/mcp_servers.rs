@@ -117,13 +117,21 @@ fn known(global: &Global) -> Result<BTreeMap<String, (Server, Option<String>)>, 
     smith_app::mcp::known(&app).map_err(|e| refuse(&e))
 }
 
-/// Refuse to change server `name` with `smith mcp` when the configuration declares it.
+/// Refuse to add server `name` with `smith mcp` when the configuration declares it, or one
+/// whose name differs only in case (their tools' names would collide).
 fn not_declared(global: &Global, name: &str) -> Result<(), CliError> {
-    match known(global)?.remove(name) {
-        Some((_, Some(origin))) => Err(refuse(&McpError::Declared {
+    let known = known(global)?;
+    match known
+        .iter()
+        .find(|(k, (_, origin))| origin.is_some() && k.eq_ignore_ascii_case(name))
+    {
+        Some((k, (_, Some(origin)))) if k == name => Err(refuse(&McpError::Declared {
             name: name.to_owned(),
-            origin,
+            origin: origin.clone(),
         })),
+        Some((k, (_, Some(origin)))) => Err(refuse(&McpError::Configured(format!(
+            "MCP server `{name}` differs only in case from `{k}`, declared in {origin}, and their tools' names would collide; choose another name"
+        )))),
         _ => Ok(()),
     }
 }
@@ -274,8 +282,9 @@ pub(crate) fn remove(name: &str, global: &Global) -> Result<u8, CliError> {
         let others: Vec<&Server> = others.values().collect();
         edits.extend(http_release(global, url, &others)?);
     }
-    // A server added again under the name does not inherit its widened sandbox.
-    let (network, roots) = widening(global, name)?;
+    // A server added again under the name does not inherit its widened sandbox: the
+    // settings `smith mcp add` wrote are reset, whoever else declares the name.
+    let (network, roots) = added_widening(global, name)?;
     let [network_key, roots_key] = sandbox_keys(name);
     if network {
         edits.push(Edit {
@@ -688,6 +697,24 @@ fn sandbox_edits(name: &str, network: bool, roots: &[String]) -> Result<Vec<Edit
         });
     }
     Ok(edits)
+}
+
+/// What `smith mcp add --network` and `--writable-root` wrote for server `name`
+/// (`plugins.mcp-client.programs.mcp-NAME.*`): network, writable roots.
+fn added_widening(global: &Global, name: &str) -> Result<(bool, Vec<String>), CliError> {
+    let app = global.app(&[])?;
+    let [network_key, roots_key] = sandbox_keys(name);
+    let text = |key: &str| match app.settings.resolved.get(key).map(|v| &v.value) {
+        Some(smith_config::Value::String(text)) => text.trim().to_owned(),
+        _ => String::new(),
+    };
+    let roots = text(&roots_key)
+        .split(',')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
+        .collect();
+    Ok((text(&network_key) == "allow", roots))
 }
 
 /// How server `name`'s sandbox is widened, from the settings: network, writable roots.

@@ -516,3 +516,67 @@ fn a_missing_key_is_a_terminal_method_and_authenticate_checks_it() {
     assert!(status.success());
     all_protocol(&lines);
 }
+
+/// An editor's answer too long to read (a read of a file over 16 MiB) settles the agent's
+/// request as failed — the tool says why — and is never answered as if it were a request.
+#[test]
+fn an_answer_too_long_to_read_fails_the_request_it_answers() {
+    let env = Env::new();
+    let dir = env.root.path().canonicalize().unwrap();
+    std::fs::write(dir.join("big.txt"), "on disk\n").unwrap();
+    let script = env.write(
+        "read.kdl",
+        "round {\n  tool-call id=\"r\" name=\"read\" arguments=#\"{\"path\":\"big.txt\"}\"#\n  stop \"tool_use\"\n}\nround {\n  text \"done\"\n  stop \"end_turn\"\n}\n",
+    );
+    let mut c = Client::start_subcommand(
+        &env,
+        "acp",
+        &["-m", "scripted/acp", "--script", script.to_str().unwrap()],
+        &dir,
+    );
+    c.result(
+        "initialize",
+        json!({"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": true}}}),
+    );
+    let id = c.result("session/new", json!({"cwd": dir, "mcpServers": []}))["sessionId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let prompt = c.request(
+        "session/prompt",
+        json!({"sessionId": id, "prompt": text("read it")}),
+    );
+    let asked = c.until(|l| l["method"] == "fs/read_text_file");
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"content":"{}"}}}}"#,
+        asked["id"],
+        "x".repeat(17 * 1024 * 1024)
+    );
+    c.send_raw(&huge);
+    let answer = c.response(prompt);
+    assert_eq!(answer["result"]["stopReason"], "end_turn", "{answer}");
+    let failed = c
+        .lines
+        .iter()
+        .find(|l| {
+            l["params"]["update"]["sessionUpdate"] == "tool_call_update"
+                && l["params"]["update"]["status"] == "failed"
+        })
+        .cloned()
+        .expect("the read failed");
+    assert!(
+        failed.to_string().contains("longer than the 16777216"),
+        "{failed}"
+    );
+    let (status, lines, stderr) = c.finish();
+    assert!(status.success());
+    all_protocol(&lines);
+    // Never answered as a request: no error went out with the agent's own request id.
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l["id"] == asked["id"] && l.get("error").is_some()),
+        "{lines:?}"
+    );
+    assert!(stderr.contains("the answer to request"), "{stderr}");
+}

@@ -322,3 +322,65 @@ fn a_declared_name_like_an_added_one_but_for_case_is_refused_and_remove_takes_on
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("change it there"), "{}", stderr(&out));
 }
+
+/// A project declaring a server of an added one's name uses its own there; elsewhere the
+/// added one keeps its listing — sessions in both places do not make each other list again.
+#[cfg(unix)]
+#[test]
+fn a_server_a_project_replaces_keeps_its_listing_for_the_sessions_elsewhere() {
+    let client = Client::new();
+    std::fs::write(client.work.join("notes.txt"), "elsewhere\n").unwrap();
+    let home = client.work.join(".inner");
+    let flags = ["--env".to_owned(), format!("SMITH_HOME={}", home.display())];
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    client.add("inner", &flags, &[env!("CARGO_BIN_EXE_smith"), "mcp"]);
+    let project = client.work.join("project");
+    std::fs::create_dir_all(project.join(".smith")).unwrap();
+    std::fs::write(project.join("notes.txt"), "in the project\n").unwrap();
+    std::fs::write(
+        project.join(".smith/config.kdl"),
+        format!(
+            "mcp {{\n  server \"inner\" {{\n    command \"{}\"\n    args \"mcp\"\n    env {{ SMITH_HOME \"{}\" }}\n  }}\n}}\n",
+            env!("CARGO_BIN_EXE_smith"),
+            project.join(".inner").display()
+        ),
+    )
+    .unwrap();
+    let mut trust = client.env.command(&["trust"]);
+    trust.current_dir(&project);
+    assert!(trust.output().unwrap().status.success());
+    let script = client.script(
+        "read.kdl",
+        &[("mcp__inner__read", serde_json::json!({"path": "notes.txt"}))],
+    );
+    let turn = |dir: &std::path::Path| {
+        let mut cmd = client.eval(&script);
+        cmd.current_dir(dir);
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let mut get = client.env.command(&["sessions", "get", "last"]);
+        get.current_dir(dir);
+        (tool_ends(&out), stdout(&get.output().unwrap()))
+    };
+    let (ends, first) = turn(&client.work);
+    assert!(
+        ends[0]["output"].as_str().unwrap().contains("elsewhere"),
+        "{ends:?}"
+    );
+    assert!(first.contains("discover/1 process.start"), "{first}");
+    let (ends, _) = turn(&project);
+    assert!(
+        ends[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("in the project"),
+        "{ends:?}"
+    );
+    // Back outside: the added server's listing was kept, so nothing is listed again.
+    let (ends, again) = turn(&client.work);
+    assert!(
+        ends[0]["output"].as_str().unwrap().contains("elsewhere"),
+        "{ends:?}"
+    );
+    assert!(!again.contains("discover/"), "{again}");
+}

@@ -116,6 +116,9 @@ pub struct Session {
     pub added: BTreeMap<String, Server>,
     /// The declared servers.
     pub declared: BTreeMap<String, Server>,
+    /// The added servers a declared one replaces here: their listings are kept for the
+    /// sessions that use them, but their tools are not offered here.
+    pub replaced: BTreeMap<String, Server>,
 }
 
 impl Session {
@@ -154,8 +157,17 @@ pub fn read_servers() -> Result<Session, String> {
         Ok(Some(text)) => smith_plugin_sdk::serde_json::from_str(&text).unwrap_or_default(),
         Ok(None) | Err(_) => BTreeMap::new(),
     };
+    let replaced = added
+        .iter()
+        .filter(|(name, _)| declared.contains_key(*name))
+        .map(|(n, s)| (n.clone(), s.clone()))
+        .collect();
     added.retain(|name, _| !declared.contains_key(name));
-    Ok(Session { added, declared })
+    Ok(Session {
+        added,
+        declared,
+        replaced,
+    })
 }
 
 /// The input the declared servers come in (the manifest's `input "mcp-servers"`).

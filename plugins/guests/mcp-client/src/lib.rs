@@ -114,13 +114,14 @@ fn discover() -> Discovery {
         kept: kept_state(),
     };
     let known = (state.listed.len(), state.cache.len(), state.kept.len());
-    // A server removed goes with its listing.
-    state
-        .listed
-        .retain(|name, _| session.added.contains_key(name));
+    // A server removed goes with its listing; one a declared server replaces here keeps it
+    // (another session uses it).
+    let added =
+        |name: &str| session.added.contains_key(name) || session.replaced.contains_key(name);
+    state.listed.retain(|name, _| added(name));
     state
         .cache
-        .retain(|t| config::server_of(&t.name).is_some_and(|s| session.added.contains_key(s)));
+        .retain(|t| config::server_of(&t.name).is_some_and(added));
     // Declared servers' listings another session may still use are kept, up to a bound.
     let mine: Vec<String> = session
         .declared
@@ -219,7 +220,7 @@ fn discover() -> Discovery {
         }
     }
     if changed {
-        keep(&mut state, &mut notices);
+        keep(&mut state, &mine, &mut notices);
     }
     // The added servers' tools, then this session's declared servers' own.
     let declared_tools = session
@@ -231,6 +232,8 @@ fn discover() -> Discovery {
         tools: state
             .cache
             .into_iter()
+            // An added server a declared one replaces here is not offered here.
+            .filter(|t| config::server_of(&t.name).is_some_and(|s| session.added.contains_key(s)))
             .chain(declared_tools)
             .map(|t| ToolDefinition {
                 name: t.name,
@@ -242,8 +245,9 @@ fn discover() -> Discovery {
     }
 }
 
-/// Write what discovery keeps, saying what could not be kept.
-fn keep(state: &mut Store, notices: &mut Vec<String>) {
+/// Write what discovery keeps, saying what could not be kept; `mine` are the keys of this
+/// session's declared servers.
+fn keep(state: &mut Store, mine: &[String], notices: &mut Vec<String>) {
     if let Err(e) = state_set("tools", &state.cache) {
         // Nothing claims a listing the cache does not hold: every server is listed again
         // by the next process.
@@ -261,7 +265,13 @@ fn keep(state: &mut Store, notices: &mut Vec<String>) {
             state_error(&e)
         ));
     }
-    if let Err(e) = state_set("declared", &state.kept) {
+    let mut kept = state_set("declared", &state.kept);
+    if matches!(kept, Err(smith_plugin_sdk::state::StateError::TooLarge(_))) {
+        // Other sessions' listings give way to this one's.
+        state.kept.retain(|key, _| mine.contains(key));
+        kept = state_set("declared", &state.kept);
+    }
+    if let Err(e) = kept {
         notices.push(format!(
             "what the declared MCP servers listed was not kept ({}); they are listed again by the next Smith process",
             state_error(&e)
