@@ -100,7 +100,12 @@ fn walk(
             key: key.clone(),
             value: node_text(node),
             reason: reason.to_owned(),
-            example: format!("{key} \"value\""),
+            // A block is named with one word; a setting takes one value.
+            example: if node.children().is_some() {
+                format!("{} \"NAME\" {{ … }}", node.name().value())
+            } else {
+                format!("{key} \"value\"")
+            },
         };
         let entries = node.entries();
         match (entries, node.children()) {
