@@ -77,6 +77,15 @@ pub enum CompactError {
         /// The tokens kept verbatim.
         keep_tokens: u64,
     },
+    /// Before the recent context lie only the person's own messages — a session's first
+    /// prompt, say — which a summary would not shorten.
+    #[error(
+        "there is nothing worth compacting: before the recent context lie only your messages (about {tokens} tokens), which a summary would not shorten"
+    )]
+    OnlyPrompts {
+        /// Their estimated tokens.
+        tokens: u64,
+    },
     /// Work is running in the session; compaction waits for it to settle.
     #[error(
         "the session has running work ({0} live), so it was not compacted; compact it once the work has ended"
@@ -191,7 +200,11 @@ impl Agent<'_> {
         keep_tokens: u64,
     ) -> Result<Compacted, CompactError> {
         let result = self.try_compaction(run, model, reason, instructions, keep_tokens);
-        if reason != CompactionReason::Manual && matches!(result, Err(CompactError::Nothing { .. }))
+        if reason != CompactionReason::Manual
+            && matches!(
+                result,
+                Err(CompactError::Nothing { .. } | CompactError::OnlyPrompts { .. })
+            )
         {
             // Automatic, with nothing to summarize: nothing began, so nothing is said.
             return result;
@@ -254,6 +267,16 @@ impl Agent<'_> {
             .iter()
             .map(ContextItem::estimated_tokens)
             .sum();
+        // A summary of the person's prompts alone says what they said, longer: nothing of
+        // the model's work lies there to condense.
+        let only_prompts = context.items[..boundary]
+            .iter()
+            .all(|item| matches!(item, ContextItem::Message(m) if m.role == smith::Role::User));
+        if only_prompts {
+            return Err(CompactError::OnlyPrompts {
+                tokens: summarized_tokens,
+            });
+        }
         let kept = context.items.len() - boundary;
         let event = CompactionEvent {
             reason,
@@ -534,7 +557,7 @@ impl Agent<'_> {
             Err(CompactError::Aborted) => Ok(Auto::Aborted),
             // Nothing lies before the recent context: there is nothing to do, and nothing
             // was sent.
-            Err(CompactError::Nothing { .. }) => Ok(Auto::Send),
+            Err(CompactError::Nothing { .. } | CompactError::OnlyPrompts { .. }) => Ok(Auto::Send),
             Err(CompactError::Run(e)) => Err(e),
             Err(e) => self.compaction_failed(run, &e, &format!(
                 "the next request (about {estimate} tokens) would pass {:.0}% of {name}'s {window}-token context window",

@@ -111,10 +111,24 @@ type Seen = Arc<Mutex<Vec<ProviderRequest>>>;
 /// A session holding `turns` finished turns, each a prompt of `bytes` bytes and a short
 /// answer, written through the agent (no compaction).
 fn session_with(turns: usize, bytes: usize) -> (tempfile::TempDir, Session) {
+    session_answering(turns, bytes, 0)
+}
+
+/// As [`session_with`], each answer padded with `answer_bytes` bytes.
+fn session_answering(
+    turns: usize,
+    bytes: usize,
+    answer_bytes: usize,
+) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     let mut session = Session::create(dir.path(), SessionId::new_now(), None).unwrap();
     let plan = (0..turns)
-        .map(|i| answer(&format!("answer {i}"), StopReason::EndTurn))
+        .map(|i| {
+            answer(
+                &format!("answer {i}{}", "y".repeat(answer_bytes)),
+                StopReason::EndTurn,
+            )
+        })
         .collect();
     let (fake, _) = FakeProvider::new(plan);
     let route = route(fake, None);
@@ -347,6 +361,23 @@ fn nothing_to_compact_is_refused_and_writes_nothing() {
         "{:?}",
         outcome.error
     );
+    assert!(seen.lock().unwrap().is_empty(), "nothing was sent");
+    assert_eq!(kinds(session.path()), before);
+}
+
+#[test]
+fn a_first_prompt_alone_is_not_worth_compacting_and_nothing_is_sent() {
+    // The answer alone fills what is kept verbatim: only the prompt lies before it.
+    let (_dir, mut session) = session_answering(1, 10, 400);
+    let before = kinds(session.path());
+    let (outcome, seen, _) = compact_now(&mut session, vec![], None);
+    match &outcome.error {
+        Some(e @ CompactError::OnlyPrompts { tokens }) => {
+            assert!(*tokens > 0);
+            assert!(e.to_string().contains("nothing worth compacting"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
     assert!(seen.lock().unwrap().is_empty(), "nothing was sent");
     assert_eq!(kinds(session.path()), before);
 }

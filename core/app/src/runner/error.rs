@@ -205,7 +205,8 @@ impl RunnerError {
             },
             smith_agent::CompactError::Run(smith_agent::RunError::Store(e)) => Self::Store(e),
             smith_agent::CompactError::Aborted => Self::CompactionAborted,
-            e @ smith_agent::CompactError::Nothing { .. } => Self::NothingToCompact(Box::new(e)),
+            e @ (smith_agent::CompactError::Nothing { .. }
+            | smith_agent::CompactError::OnlyPrompts { .. }) => Self::NothingToCompact(Box::new(e)),
             other => Self::Compact(Box::new(other)),
         }
     }
