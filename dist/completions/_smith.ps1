@@ -224,7 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added or declared in the configuration, each with its state')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -314,7 +314,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;mcp;help' {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added or declared in the configuration, each with its state')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -1213,7 +1213,7 @@ Register-ArgumentCompleter -Native -CommandName 'smith' -ScriptBlock {
         'smith;help;mcp' {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added, each with its state (tools listed, or why not)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the MCP servers you added or declared in the configuration, each with its state')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server; its tools are no longer offered')
             break

@@ -212,7 +212,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --version 'Print version'
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
-            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand list 'List the MCP servers you added or declared in the configuration, each with its state'
             cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -296,7 +296,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;mcp;help'= {
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
-            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand list 'List the MCP servers you added or declared in the configuration, each with its state'
             cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -1090,7 +1090,7 @@ set edit:completion:arg-completer[smith] = {|@words|
         &'smith;help;mcp'= {
             cand serve 'Serve MCP over stdin and stdout (what plain `smith mcp` does; `smith mcp --help` says what is served)'
             cand add 'Add an MCP server (a program, or a Streamable HTTP URL) whose tools Smith offers as mcp__NAME__TOOL'
-            cand list 'List the MCP servers you added, each with its state (tools listed, or why not)'
+            cand list 'List the MCP servers you added or declared in the configuration, each with its state'
             cand get 'Show one MCP server: its command or URL, environment or header names, sandbox, secret, and the tools it listed'
             cand remove 'Remove an MCP server; its tools are no longer offered'
         }

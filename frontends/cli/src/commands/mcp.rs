@@ -51,7 +51,7 @@ pub(crate) enum McpCommand {
     /// mcp__NAME__TOOL.
     #[command(after_help = crate::commands::mcp_servers::ADD_AFTER_HELP)]
     Add(crate::commands::mcp_servers::AddArgs),
-    /// List the MCP servers you added, each with its state (tools listed, or why not).
+    /// List the MCP servers you added or declared in the configuration, each with its state.
     List {
         /// One JSON record per server.
         #[arg(long)]
