@@ -228,6 +228,7 @@ pub fn examples() -> Vec<Intent> {
             usage: totals,
             cost_usd: None,
             error: None,
+            memory: None,
         },
     ]
 }

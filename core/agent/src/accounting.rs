@@ -43,6 +43,18 @@ pub struct AttemptUsage {
     pub cost_usd: Option<f64>,
 }
 
+/// The memory one turn allocated, as its `run_end` recorded it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TurnMemoryUsage {
+    /// The turn's submission (its `run_end`'s pair), when recorded.
+    pub submission: Option<u64>,
+    /// The `run_end` entry.
+    pub run_end: u64,
+    /// The figures.
+    #[serde(flatten)]
+    pub memory: smith::TurnMemory,
+}
+
 /// A session's usage: per attempt, and in total over every response counted once.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Accounts {
@@ -53,6 +65,9 @@ pub struct Accounts {
     pub total: UsageTotals,
     /// Cost summed over every response; `None` when any response's cost is unknown.
     pub cost_usd: Option<f64>,
+    /// The memory each turn allocated, in record order: the turns whose `run_end` carries
+    /// figures (written by a process that accounts for memory).
+    pub memory: Vec<TurnMemoryUsage>,
 }
 
 /// Account for `entries` (every committed entry of a session, in any order; each entry id
@@ -63,6 +78,7 @@ pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
     // Responses, by entry id: (attempt, usage).
     let mut responses: BTreeMap<EntryId, (Option<EntryId>, Option<Usage>)> = BTreeMap::new();
     let mut failures: Vec<smith::AttemptFailure> = Vec::new();
+    let mut memory: BTreeMap<EntryId, TurnMemoryUsage> = BTreeMap::new();
     for entry in entries {
         if !seen.insert(entry.id) {
             continue;
@@ -98,6 +114,18 @@ pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
             Record::Compaction(c) => {
                 responses.insert(entry.id, (c.attempt, c.usage));
             }
+            Record::RunEnd(r) => {
+                if let Some(figures) = r.memory {
+                    memory.insert(
+                        entry.id,
+                        TurnMemoryUsage {
+                            submission: entry.pair.map(|p| p.0),
+                            run_end: entry.id.0,
+                            memory: figures,
+                        },
+                    );
+                }
+            }
             _ => {}
         }
     }
@@ -125,6 +153,7 @@ pub fn account<'e>(entries: impl IntoIterator<Item = &'e Entry>) -> Accounts {
         attempts: attempts.into_values().map(|(a, _)| a).collect(),
         total,
         cost_usd: cost,
+        memory: memory.into_values().collect(),
     }
 }
 

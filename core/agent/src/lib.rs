@@ -90,6 +90,7 @@ mod edit;
 mod history;
 mod inbox;
 mod lifecycle;
+mod memory;
 mod observer;
 pub mod playback;
 mod projection;
@@ -106,7 +107,7 @@ mod submission;
 mod tool_call;
 mod work;
 
-pub use accounting::{Accounts, AttemptUsage, account, work_usage};
+pub use accounting::{Accounts, AttemptUsage, TurnMemoryUsage, account, work_usage};
 pub use asks::{AnswerError, Asked};
 pub use compact::{Compact, CompactError, CompactOutcome, Compacted, CompactionPolicy};
 pub use compaction::{Boundary as CompactionBoundary, boundary as compaction_boundary};

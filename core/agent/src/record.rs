@@ -403,6 +403,7 @@ impl Run<'_> {
                             state.live.get(id).and_then(|l| l.owner).unwrap_or(owner)
                         }
                     )),
+                    memory: None,
                 }),
                 pair: Some(*id),
             })

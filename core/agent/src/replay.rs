@@ -85,6 +85,7 @@ pub(crate) fn replay(
         usage,
         cost_usd: None,
         error: error.clone(),
+        memory: None,
     });
     RunOutcome {
         submission: Some(receipt.submission),

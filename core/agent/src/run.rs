@@ -150,6 +150,9 @@ pub(crate) struct Run<'r> {
     /// Continuing interrupted work: the results of the pending calls whose effects are on
     /// record, by call id — those calls are answered with them, never run again.
     pub(crate) recorded_calls: std::collections::HashMap<String, smith::ToolResult>,
+    /// The turn's memory scope, innermost on this thread while the run lives (last: it
+    /// closes after the rest of the run is dropped).
+    pub(crate) memory: crate::memory::TurnScope,
 }
 
 impl<'r> Run<'r> {
@@ -159,6 +162,7 @@ impl<'r> Run<'r> {
         sink: &'r mut dyn IntentSink,
         cancel: &'r Cancel,
     ) -> Self {
+        let memory = crate::memory::TurnScope::open(&session.memory);
         Self {
             session,
             sink,
@@ -180,6 +184,7 @@ impl<'r> Run<'r> {
             attempts_recorded: None,
             calls_done: Vec::new(),
             recorded_calls: std::collections::HashMap::new(),
+            memory,
         }
     }
 }
@@ -342,6 +347,7 @@ impl<'a> Agent<'a> {
                 usage: UsageTotals::default(),
                 cost_usd: Some(0.0),
                 error: Some(error.to_string()),
+                memory: None,
             });
             return RunOutcome {
                 submission: None,
@@ -614,11 +620,19 @@ impl<'a> Agent<'a> {
         {
             run.sink.emit(crate::playback::abort_notice_text(&reason));
         }
+        let memory = run.memory.end();
+        for text in run.memory.warnings(memory.as_ref()) {
+            run.sink.emit(Intent::Notice {
+                level: smith_ui_intents::NoticeLevel::Warning,
+                text,
+            });
+        }
         run.sink.emit(Intent::RunEnd {
             stop_reason,
             usage,
             cost_usd,
             error: error.as_ref().map(ToString::to_string),
+            memory,
         });
         RunOutcome {
             submission: run.submission,

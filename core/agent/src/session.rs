@@ -46,6 +46,9 @@ pub struct Session {
     /// What opening read that the first projection takes instead of reading it again;
     /// `None` once a context was loaded.
     opening: Option<Opening>,
+    /// The session's memory scope: what opening it allocated, and its turns' scopes' parent.
+    /// Last, so it closes after everything above is dropped.
+    pub(crate) memory: smith_memory::OwnedScope,
 }
 
 /// The decoded message bytes opening keeps for the first request (16 MiB): above it, the
@@ -117,6 +120,8 @@ impl Session {
         id: SessionId,
         cwd: Option<String>,
     ) -> Result<Self, smith_store::Error> {
+        let memory = smith_memory::OwnedScope::open(smith_memory::Kind::Session);
+        let _entered = memory.enter();
         let mut writer = SessionWriter::create(dir, id)?;
         writer.append(&[Record::SessionStart(SessionStart {
             smith_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -140,6 +145,7 @@ impl Session {
             resident: std::sync::Arc::default(),
             held: None,
             opening: None,
+            memory,
         })
     }
 
@@ -175,6 +181,8 @@ impl Session {
         id: SessionId,
         hold: bool,
     ) -> Result<OpenedSession, smith_store::Error> {
+        let memory = smith_memory::OwnedScope::open(smith_memory::Kind::Session);
+        let _entered = memory.enter();
         let (mut writer, mut recovery) = SessionWriter::open(path, id)?;
         // Opening's reader knows the file as it is now: entries appended below are not in it.
         let opened_at = writer.next_entry_id();
@@ -255,6 +263,7 @@ impl Session {
             resident: std::sync::Arc::default(),
             held: held.clone(),
             opening: None,
+            memory,
         };
         // The messages are kept for the first request only while they are few: a session
         // attached and left idle holds no more than the budget.
@@ -385,6 +394,7 @@ impl Session {
                     "interrupted: the process stopped before this owned work started; it never ran"
                         .to_owned()
                 }),
+                memory: None,
             }),
             pair,
         };
@@ -415,6 +425,7 @@ impl Session {
                     "not continued here: this fork was taken before the work ended; it belongs to the source session"
                         .to_owned(),
                 ),
+                memory: None,
             }),
             pair: Some(*id),
         }));

@@ -117,6 +117,7 @@ impl Agent<'_> {
                             usage: run.usage,
                             error: error.map(ToString::to_string),
                             children: std::mem::take(&mut children),
+                            memory: run.memory.end(),
                         }),
                         pair: Some(work),
                     });

@@ -62,7 +62,12 @@ impl Agent<'_> {
         // and its questions as requests until the call returns (and drops its context, ending
         // the channel).
         let joined = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || tools.call(call, &context, cancel));
+            // The call's allocations are the turn's (or its plugin call's, inside it).
+            let memory = smith_memory::Scope::current();
+            let worker = scope.spawn(move || {
+                let _entered = memory.enter();
+                tools.call(call, &context, cancel)
+            });
             for event in updates {
                 relay.relay(run.sink, event);
             }
@@ -102,7 +107,11 @@ impl Agent<'_> {
         let tools = self.tools;
         let cancel = run.cancel;
         let joined = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || tools.discover(&context, cancel));
+            let memory = smith_memory::Scope::current();
+            let worker = scope.spawn(move || {
+                let _entered = memory.enter();
+                tools.discover(&context, cancel)
+            });
             for event in updates {
                 relay.relay(run.sink, event);
             }

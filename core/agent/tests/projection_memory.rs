@@ -258,6 +258,7 @@ fn the_first_context_reads_no_body_opening_read() {
         usage: smith::UsageTotals::default(),
         error: None,
         children: Vec::new(),
+        memory: None,
     })])
     .unwrap();
     let path = w.path().to_owned();

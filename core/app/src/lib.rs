@@ -219,6 +219,21 @@ pub struct Prepared {
     pub secrets: secrets::Secrets,
 }
 
+/// Set the process's memory ceilings from `memory.ceiling.KIND` (spec: Performance and
+/// portability → Memory accounting); a kind left unset has none. The values were checked when
+/// the settings were read (an integer of at least 1).
+fn memory_ceilings(settings: &Settings) {
+    for kind in smith_memory::Kind::ALL {
+        let bytes = settings.integer(&format!("memory.ceiling.{}", kind.name()), 0);
+        smith_memory::set_ceiling(
+            kind,
+            u64::try_from(bytes)
+                .ok()
+                .and_then(std::num::NonZeroU64::new),
+        );
+    }
+}
+
 impl App {
     /// Resolve the settings and the plugin registry of `invocation`. Notices of both are in
     /// [`Settings::notices`].
@@ -229,6 +244,7 @@ impl App {
         let mut settings = Settings::load(&paths, invocation)?;
         let (registry, notices) = Registry::resolve(&paths, &settings)?;
         settings.notices.extend(notices);
+        memory_ceilings(&settings);
         Ok(Self {
             paths,
             settings,

@@ -333,6 +333,7 @@ mod tests {
                 usage: smith::UsageTotals::default(),
                 cost_usd: None,
                 error: None,
+                memory: None,
             });
             smith_testkit::wait_until("the run's end published", || {
                 read_live(&session) == LiveSnapshot::default() && live_path(&session).exists()

@@ -408,9 +408,10 @@ impl crate::Loadout {
             .runtime
             .store(ready.tier, state, self.runtime.limits.deadline);
         plugin.loaded.count_instance();
-        let result = pre
-            .instantiate(&mut store)
-            .and_then(|instance| instance.call_discover(&mut store));
+        let result = crate::kernel_call(|| {
+            pre.instantiate(&mut store)
+                .and_then(|instance| instance.call_discover(&mut store))
+        });
         crate::net_stream::end_all(store.data_mut());
         crate::program_imports::end_all(store.data_mut());
         let discovery = result

@@ -525,6 +525,8 @@ impl CallState {
         body: impl FnOnce(&Self) -> Done<T, E>,
     ) -> Result<T, E> {
         let began = Instant::now();
+        // An effect is an io request (a file effect, a request, a program): its own scope.
+        let _io = smith_memory::ScopeGuard::open(smith_memory::Kind::IoRequest);
         let result = self.durable_inner(call, body);
         self.host_time += began.elapsed();
         result

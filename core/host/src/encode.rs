@@ -90,6 +90,7 @@ impl Loadout {
                 format!("provider plugin {label} trapped while encoding: {e:#}"),
             )
         };
+        let _kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
         let instance = ready.pre.instantiate(&mut store).map_err(trapped)?;
         match instance
             .smith_plugin_codec()

@@ -458,6 +458,7 @@ fn definitions_of(
 ) -> Result<Vec<ToolDefinition>, String> {
     let call = CallState::inert(plugin);
     let mut store = runtime.store(tier, call, Duration::from_secs(10));
+    let _kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
     let instance = pre.instantiate(&mut store).map_err(|e| format!("{e:#}"))?;
     let defs = instance
         .call_definitions(&mut store)

@@ -230,10 +230,12 @@ impl LoadedHandler {
             runtime.limits().deadline.min(HANDLER_DEADLINE),
         );
         self.loaded.count_instance();
-        let result = ready
-            .pre
-            .instantiate(&mut store)
-            .and_then(|instance| instance.call_handle(&mut store, event));
+        let result = crate::kernel_call(|| {
+            ready
+                .pre
+                .instantiate(&mut store)
+                .and_then(|instance| instance.call_handle(&mut store, event))
+        });
         match result {
             Ok(Ok(actions)) => {
                 let call = &mut store.data_mut().call;

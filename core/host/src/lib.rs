@@ -146,3 +146,12 @@ impl std::fmt::Display for Contribution {
         }
     }
 }
+
+/// Run `f`, a call into a plugin's wasm, in a kernel-call memory scope of its own (spec:
+/// Performance and portability → Memory accounting): the host's allocations while an instance
+/// is made and called. Wasm's own linear memory is mapped by wasmtime, bounded by the store's
+/// limits, and not part of the heap.
+pub(crate) fn kernel_call<T>(f: impl FnOnce() -> T) -> T {
+    let _kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
+    f()
+}

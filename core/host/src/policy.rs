@@ -312,9 +312,11 @@ impl LoadedPolicy {
         // (a deny) and nothing after it: a policy that failed once and then refused every
         // later call, reads included, would stop the session with no way back but a restart.
         self.in_instance(runtime, ready, call, |pre, store| {
-            pre.decide
-                .instantiate(&mut *store)
-                .and_then(|instance| instance.call_decide(store, event))
+            crate::kernel_call(|| {
+                pre.decide
+                    .instantiate(&mut *store)
+                    .and_then(|instance| instance.call_decide(store, event))
+            })
         })
     }
 

@@ -52,6 +52,7 @@ pub(crate) fn load(
     let pre = bindings::ProductPluginPre::new(instance_pre)
         .map_err(|e| format!("it does not export the `product-plugin` world: {e:#}"))?;
     let mut store = runtime.store(tier, CallState::inert(plugin), PRODUCT_DEADLINE);
+    let _kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
     let instance = pre
         .instantiate(&mut store)
         .map_err(|e| format!("it cannot be instantiated: {e:#}"))?;
@@ -78,6 +79,7 @@ impl ProductPart {
         let mut call = CallState::inert(plugin);
         call.query = query;
         let mut store = runtime.store(self.tier, call, PRODUCT_DEADLINE);
+        let _kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
         let instance = self
             .pre
             .instantiate(&mut store)

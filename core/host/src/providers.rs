@@ -376,6 +376,7 @@ impl PluginProvider {
         if json.len() > bound {
             return Err(too_large(json.len(), bound));
         }
+        let kernel = smith_memory::ScopeGuard::open(smith_memory::Kind::KernelCall);
         let instance: ProviderPlugin = match ready.pre.instantiate(&mut store) {
             Ok(i) => i,
             Err(e) => return Ok(single(self.trapped(&e))),
@@ -403,8 +404,11 @@ impl PluginProvider {
             headers.retain(|(name, _)| !name.eq_ignore_ascii_case(&decl.header));
             headers.push((decl.header.clone(), format!("{}{key}", decl.prefix)));
         }
+        drop(kernel);
         let url = format!("{}{}", self.setup.base_url.trim_end_matches('/'), http.path);
-        let response = match self.setup.transport.send(
+        // The exchange's start (connection, request, response head) is an io request.
+        let io = smith_memory::ScopeGuard::open(smith_memory::Kind::IoRequest);
+        let sent = self.setup.transport.send(
             HttpRequest {
                 method: http.method,
                 url,
@@ -412,7 +416,9 @@ impl PluginProvider {
                 body: http.body,
             },
             cancel,
-        ) {
+        );
+        drop(io);
+        let response = match sent {
             Ok(r) => r,
             Err(TransportError::Cancelled) => {
                 return Ok(single(StreamEvent::Stop {
@@ -442,7 +448,9 @@ impl PluginProvider {
                 redactor.redact_bytes(&body).into_owned()
             };
             store.data_mut().started = Instant::now();
-            let event = match codec.call_decode_error(&mut store, response.status, &body) {
+            let decoded =
+                crate::kernel_call(|| codec.call_decode_error(&mut store, response.status, &body));
+            let event = match decoded {
                 Ok(text) => match serde_json::from_str::<ProviderError>(&text) {
                     Ok(e) => StreamEvent::Error(e),
                     Err(_) => StreamEvent::Error(error(
@@ -455,7 +463,7 @@ impl PluginProvider {
             return Ok(single(event));
         }
         store.data_mut().started = Instant::now();
-        let decoder = match codec.decoder().call_constructor(&mut store) {
+        let decoder = match crate::kernel_call(|| codec.decoder().call_constructor(&mut store)) {
             Ok(d) => d,
             Err(e) => return Ok(single(self.trapped(&e))),
         };
@@ -522,7 +530,9 @@ impl Iterator for PluginStream<'_> {
             self.store.data_mut().started = Instant::now();
             match self.body.next_chunk() {
                 Some(bytes) => {
-                    let result = codec.call_push(&mut self.store, self.decoder, &bytes);
+                    let result = crate::kernel_call(|| {
+                        codec.call_push(&mut self.store, self.decoder, &bytes)
+                    });
                     self.decoded(result);
                 }
                 None => {

@@ -353,8 +353,10 @@ impl ToolRegistry for Loadout {
         // JSON Schema counts `2.0` as an integer; the plugin gets it written as one.
         let arguments = integral(&call.arguments).to_string();
         plugin.loaded.count_instance();
-        let result = ready.pre.instantiate(&mut store).and_then(|instance| {
-            instance.call_call(&mut store, &call.name, &arguments, &invocation)
+        let result = crate::kernel_call(|| {
+            ready.pre.instantiate(&mut store).and_then(|instance| {
+                instance.call_call(&mut store, &call.name, &arguments, &invocation)
+            })
         });
         // Streams the plugin left open end with the call: their completions are recorded now.
         crate::net_stream::end_all(store.data_mut());

@@ -137,9 +137,11 @@ impl Loadout {
                     "it does not export `turn-end` (the `hooks-plugin` world)".to_owned(),
                 ));
             };
-            turn_end
-                .instantiate(&mut *store)
-                .and_then(|instance| instance.call_turn_end(store, &event))
+            crate::kernel_call(|| {
+                turn_end
+                    .instantiate(&mut *store)
+                    .and_then(|instance| instance.call_turn_end(store, &event))
+            })
         })
     }
 }

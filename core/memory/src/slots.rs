@@ -108,7 +108,10 @@ fn slot(index: u32) -> &'static Slot {
 }
 
 fn kind_of(index: u8) -> Kind {
-    Kind::ALL.get(usize::from(index)).copied().unwrap_or(Kind::Process)
+    Kind::ALL
+        .get(usize::from(index))
+        .copied()
+        .unwrap_or(Kind::Process)
 }
 
 /// The reserved slots start open with their kind.
@@ -263,9 +266,7 @@ pub(crate) fn close(index: u32, generation: u64) -> Option<Figures> {
     }
     let figures = slot.figures();
     let parent = self::slot(u32::try_from(slot.parent.load(Relaxed)).unwrap_or(0));
-    parent
-        .nested_count
-        .fetch_add(figures.allocations, Relaxed);
+    parent.nested_count.fetch_add(figures.allocations, Relaxed);
     parent
         .nested_allocated
         .fetch_add(figures.allocated_bytes, Relaxed);

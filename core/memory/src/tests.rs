@@ -18,7 +18,11 @@ fn a_scope_counts_its_blocks_exactly() {
     let b = block(28);
     let figures = scope.figures();
     assert_eq!(
-        (figures.allocations, figures.allocated_bytes, figures.live_bytes),
+        (
+            figures.allocations,
+            figures.allocated_bytes,
+            figures.live_bytes
+        ),
         (2, 128, 128)
     );
     drop(a);
@@ -47,7 +51,10 @@ fn a_block_freed_on_another_thread_in_another_scope_discharges_its_own() {
     tx.send(kept).expect("sent");
     let (io_before, io_after) = finished.recv().expect("the figures");
     let after = owner.figures();
-    assert_eq!(io_before.live_bytes, io_after.live_bytes, "the freeing scope is not charged");
+    assert_eq!(
+        io_before.live_bytes, io_after.live_bytes,
+        "the freeing scope is not charged"
+    );
     // Waiting on the channel may allocate here (its wait context, kept live): exactly what
     // this scope allocated meanwhile is added, and the 4096 bytes freed elsewhere are not.
     let meanwhile = after.allocated_bytes - before.allocated_bytes;
@@ -124,7 +131,11 @@ fn a_crossed_ceiling_is_marked_and_nothing_is_refused() {
     let small = block(900);
     assert!(!frame.figures().ceiling_crossed);
     let big = block(200);
-    assert_eq!(big.capacity(), 200, "the allocation past the ceiling succeeds");
+    assert_eq!(
+        big.capacity(),
+        200,
+        "the allocation past the ceiling succeeds"
+    );
     assert!(frame.figures().ceiling_crossed);
     let again = block(300);
     assert_eq!(crossings(Kind::Frame), crossed + 1, "once per scope");
@@ -183,7 +194,11 @@ fn the_report_names_every_kind_and_the_total() {
 #[test]
 fn an_owned_scope_is_entered_where_its_work_runs_and_closes_on_drop() {
     let session = OwnedScope::open(Kind::Session);
-    assert_ne!(Scope::current(), session.scope(), "opening does not enter it");
+    assert_ne!(
+        Scope::current(),
+        session.scope(),
+        "opening does not enter it"
+    );
     {
         let _entered = session.enter();
         drop(block(48));

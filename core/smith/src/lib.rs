@@ -73,4 +73,4 @@ pub use tool::{
     DISCOVER_CALL_ID, NoTools, TURN_END_CALL_ID, ToolContext, ToolOutput, ToolRegistry, TurnEnd,
     TurnEndNote, WithheldTool,
 };
-pub use usage::{Usage, UsageTotals};
+pub use usage::{TurnMemory, Usage, UsageTotals};

@@ -185,3 +185,29 @@ mod tests {
         assert_eq!(t.usage, Usage::default());
     }
 }
+
+/// The memory one turn allocated, as the process's accounting allocator attributed it to the
+/// turn's scope (spec: Performance and portability → Memory accounting). Recorded in the
+/// turn's `run_end` and carried by its end intent; absent where no accounting allocator was
+/// installed (a library embedding the agent) and in sessions written before it existed.
+///
+/// Bytes are of the blocks asked for, not counting the allocator's own overhead.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnMemory {
+    /// Blocks the turn allocated, its plugin calls' and requests' included.
+    pub allocations: u64,
+    /// Bytes the turn allocated (growth by reallocation included), its plugin calls' and
+    /// requests' included.
+    pub allocated_bytes: u64,
+    /// The most bytes of the turn's own blocks live at once.
+    pub peak_live_bytes: u64,
+    /// Bytes of the turn's own blocks still live at its end (what it handed to the session:
+    /// its messages, results, caches).
+    pub live_bytes: u64,
+    /// The turn ceiling in force (`memory.ceiling.turn`), in bytes; `None` when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ceiling_bytes: Option<u64>,
+    /// Whether the turn's live bytes went past that ceiling. The turn was not stopped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ceiling_crossed: bool,
+}

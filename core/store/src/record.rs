@@ -90,6 +90,10 @@ pub struct RunEnd {
     /// attributed once; plan SMH-PLAN-99TPLN9I B5). Absent from the body when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<EntryId>,
+    /// The memory the run allocated, as the accounting allocator attributed it to its turn
+    /// scope; absent when no accounting allocator ran it (and in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<smith::TurnMemory>,
 }
 
 /// Body of record kind 8, `submission`: input admitted into the session (spec: Sessions →

@@ -96,6 +96,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 stop_reason: StopReason::EndTurn,
                 usage: UsageTotals::default(),
                 error: None,
+                memory: None,
             }),
         ),
         (
@@ -365,6 +366,7 @@ fn cases() -> Vec<(&'static str, Option<EntryId>, Record)> {
                 usage: UsageTotals::default(),
                 error: None,
                 children: vec![EntryId(7), EntryId(11)],
+                memory: None,
             }),
         ),
         (

@@ -140,6 +140,7 @@ fn record() -> impl Strategy<Value = Record> {
                 stop_reason,
                 usage: UsageTotals::default(),
                 error,
+                memory: None,
             })
         }),
         (

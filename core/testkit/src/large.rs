@@ -292,6 +292,7 @@ fn turn(first: u64, onto: u64, n: usize, model_change: bool, content: String) ->
                 usage: usage(),
             },
             error: None,
+            memory: None,
         }),
         Some(submission),
     );

@@ -44,6 +44,7 @@ pub fn run_end_record() -> smith_store::Record {
         stop_reason: smith::StopReason::EndTurn,
         usage: smith::UsageTotals::default(),
         error: None,
+        memory: None,
     })
 }
 

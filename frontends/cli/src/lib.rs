@@ -10,6 +10,7 @@ mod command_error;
 mod commands;
 mod exit;
 mod interrupt;
+pub mod memory_report;
 mod output;
 mod reference;
 mod tools_reference;

@@ -432,6 +432,7 @@ mod tests {
                 usage: UsageTotals::default(),
                 cost_usd: None,
                 error: Some("boom".into()),
+                memory: None,
             },
         ]
     }

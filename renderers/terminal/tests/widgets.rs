@@ -393,12 +393,14 @@ fn a_run_that_stops_says_why() {
         usage: Default::default(),
         cost_usd: None,
         error: None,
+        memory: None,
     }));
     assert!(t.apply(&Intent::RunEnd {
         stop_reason: StopReason::Aborted,
         usage: Default::default(),
         cost_usd: None,
         error: None,
+        memory: None,
     }));
     let lines: Vec<String> = t
         .lines(&Theme::default(), 40)

@@ -373,6 +373,7 @@ fn an_unanswered_call_before_a_recorded_end_is_answered_on_open() {
             stop_reason: StopReason::Error,
             usage: smith::UsageTotals::default(),
             error: Some("the session could not record a result".into()),
+            memory: None,
         }),
     ])
     .unwrap();

@@ -313,6 +313,7 @@ fn end_turn(
             usage: turn.usage,
             error: None,
             children: Vec::new(),
+            memory: None,
         }),
         pair: Some(turn.submission),
     };

@@ -175,9 +175,14 @@ pub fn usage_of(reader: &mut SessionReader) -> Result<Accounts, smith_store::Err
     // The metadata picks what accounting reads, so large bodies (tool results, effect output)
     // are passed over unread; what is kept is read and validated whole.
     let last = reader.state().last_id;
-    let kinds = [Record::ATTEMPT, Record::ATTEMPT_FAILED, Record::MESSAGE];
+    let kinds = [
+        Record::ATTEMPT,
+        Record::ATTEMPT_FAILED,
+        Record::MESSAGE,
+        Record::RUN_END,
+    ];
     reader.for_each_of_kinds(1..=last, &kinds, |mut entry| match &mut entry.record {
-        Record::Attempt(_) | Record::AttemptFailed(_) => kept.push(entry),
+        Record::Attempt(_) | Record::AttemptFailed(_) | Record::RunEnd(_) => kept.push(entry),
         Record::Message(m) if m.model.is_some() => {
             m.message.content = Vec::new();
             kept.push(entry);

@@ -340,6 +340,9 @@ pub struct UsageView<'a> {
     pub total: &'a UsageTotals,
     /// Cost in US dollars; `None` when any response's cost is unknown.
     pub cost_usd: Option<f64>,
+    /// The memory each turn allocated, where its `run_end` recorded it; absent when none did.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub memory: &'a [smith_agent::TurnMemoryUsage],
 }
 
 /// The trailer of a page of entries.

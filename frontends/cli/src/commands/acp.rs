@@ -51,6 +51,7 @@ pub(crate) fn run(args: &AcpArgs, global: &Global) -> Result<u8, CliError> {
     let stop = acp.stopper();
     crate::interrupt::on_interrupt(move || {
         stop.stop();
+        crate::memory_report::write_at_exit();
         std::process::exit(i32::from(exit::SUCCESS));
     });
     acp.serve(std::io::stdin().lock(), std::io::stdout());

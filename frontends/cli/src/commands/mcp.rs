@@ -125,6 +125,7 @@ fn serve(args: &ServeArgs, global: &Global) -> Result<u8, CliError> {
     let stop = mcp.stopper();
     crate::interrupt::on_interrupt(move || {
         stop.stop();
+        crate::memory_report::write_at_exit();
         std::process::exit(i32::from(exit::SUCCESS));
     });
     mcp.serve(std::io::stdin().lock(), std::io::stdout());

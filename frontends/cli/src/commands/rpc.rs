@@ -42,6 +42,7 @@ pub(crate) fn run(args: &RpcArgs, global: &Global) -> Result<u8, CliError> {
     let stop = rpc.stopper();
     crate::interrupt::on_interrupt(move || {
         stop.stop();
+        crate::memory_report::write_at_exit();
         std::process::exit(i32::from(exit::SUCCESS));
     });
     rpc.serve(std::io::stdin().lock(), std::io::stdout());

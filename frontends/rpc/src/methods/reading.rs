@@ -78,6 +78,7 @@ pub(super) fn usage(server: &Server, p: &Params) -> Result<Value> {
         attempts: &accounts.attempts,
         total: &accounts.total,
         cost_usd: accounts.cost_usd,
+        memory: &accounts.memory,
     })
     .unwrap_or_default())
 }

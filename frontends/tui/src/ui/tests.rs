@@ -220,6 +220,7 @@ fn a_turn_ending_unfocused_rings() {
         usage: smith::UsageTotals::default(),
         cost_usd: None,
         error: None,
+        memory: None,
     });
     assert!(ui.ring && ui.running.is_none());
 }

@@ -159,6 +159,7 @@ fn usage(
             attempts: &accounts.attempts,
             total: &accounts.total,
             cost_usd: accounts.cost_usd,
+            memory: &accounts.memory,
         }))?;
     } else {
         let t = &accounts.total;
@@ -175,6 +176,23 @@ fn usage(
                 .cost_usd
                 .map_or("unknown".to_owned(), |c| format!("${c:.6}"))
         ))?;
+        for turn in &accounts.memory {
+            let m = &turn.memory;
+            let ceiling = match m.ceiling_bytes {
+                Some(c) if m.ceiling_crossed => {
+                    format!(" · past the ceiling of {}", smith_memory::bytes(c))
+                }
+                _ => String::new(),
+            };
+            out.line(&format!(
+                "memory: turn {} · {} allocations · {} allocated · peak {} live · {} live at its end{ceiling}",
+                turn.submission.unwrap_or(turn.run_end),
+                m.allocations,
+                smith_memory::bytes(m.allocated_bytes),
+                smith_memory::bytes(m.peak_live_bytes),
+                smith_memory::bytes(m.live_bytes),
+            ))?;
+        }
     }
     Ok(())
 }
