@@ -531,7 +531,7 @@ mod tests {
     #[test]
     fn runs_given_different_inputs_see_their_own_tools_and_the_oldest_view_is_forgotten() {
         let manifest = crate::Manifest::parse(
-            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.8.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=1 max-bytes=99\n input \"given\"\n}",
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.9.0\"\n dynamic-tools prefix=\"m__\" source=\"servers\"\n state \"servers\" scope=\"user\" version=1 max-bytes=99\n input \"given\"\n}",
             "m.kdl",
         )
         .unwrap();

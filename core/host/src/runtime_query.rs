@@ -1,6 +1,7 @@
-//! The `smith:plugin/runtime` import (package 1.7.0; `reconnect-mcp-server` 1.8.0): what a
-//! product plugin's `handler` command may ask of the session the person is in — its usage by
-//! model, where it stands — and the one thing it may change there, an MCP server reconnected.
+//! The `smith:plugin/runtime` import (package 1.7.0; `reconnect-mcp-server` 1.8.0, `memory`
+//! 1.9.0): what a product plugin's `handler` command may ask of the session the person is in —
+//! its usage by model, where it stands, the process's memory accounting — and the one thing it
+//! may change there, an MCP server reconnected.
 //! The frontend running the command answers through a [`RuntimeQuery`]; without one (no
 //! session open, or a caller that offers none) `usage` fails and `status` is empty.
 
@@ -101,6 +102,10 @@ impl wit::Host for State {
                 cost_usd: u.cost_usd,
             })
             .collect())
+    }
+
+    fn memory(&mut self) -> String {
+        smith_memory::report().to_string()
     }
 
     fn reconnect_mcp_server(&mut self, name: String) -> Result<String, String> {

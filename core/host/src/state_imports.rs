@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn an_input_is_given_by_the_policy_and_read_only() {
         let manifest = crate::Manifest::parse(
-            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.8.0\"\n tool \"t\"\n input \"given\"\n input \"absent\"\n}",
+            "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.9.0\"\n tool \"t\"\n input \"given\"\n input \"absent\"\n}",
             "m.kdl",
         )
         .unwrap();

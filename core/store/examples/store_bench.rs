@@ -7,61 +7,8 @@
 
 use std::time::Instant;
 
-use smith::{
-    ContentBlock, EntryId, Message, Role, SessionId, StopReason, ToolCall, ToolResult, Usage,
-};
-use smith_store::{
-    EntryHead, MessageRecord, Record, SessionReader, SessionWriter, ToolResultRecord, entry_payload,
-};
-
-/// A representative mix: user prompt, assistant text with a tool call, its result.
-fn representative(i: usize) -> Record {
-    match i % 3 {
-        0 => Record::Message(MessageRecord {
-            message: Message::user_text(format!(
-                "Please look at file {i} and fix the failing test."
-            )),
-            model: None,
-            stop_reason: None,
-            usage: None,
-            error: None,
-            attempt: None,
-        }),
-        1 => Record::Message(MessageRecord {
-            message: Message {
-                role: Role::Assistant,
-                content: vec![
-                    ContentBlock::Text {
-                        text: "I will read the file first, then edit the assertion.".into(),
-                    },
-                    ContentBlock::ToolCall(ToolCall {
-                        id: format!("call_{i}"),
-                        name: "read".into(),
-                        arguments: serde_json::json!({"path": format!("src/file_{i}.rs"), "offset": 1, "limit": 200}),
-                    }),
-                ],
-            },
-            model: Some("scripted/demo".parse().expect("valid model")),
-            stop_reason: Some(StopReason::ToolUse),
-            usage: Some(Usage {
-                input: Some(1200),
-                output: Some(80),
-                cache_read: Some(1000),
-                cache_write: None,
-            }),
-            error: None,
-            attempt: None,
-        }),
-        _ => Record::ToolResult(ToolResultRecord {
-            result: ToolResult {
-                call_id: format!("call_{i}"),
-                name: "read".into(),
-                output: "fn main() {\n    println!(\"hello\");\n}\n".repeat(8),
-                is_error: false,
-            },
-        }),
-    }
-}
+use smith::{EntryId, SessionId};
+use smith_store::{EntryHead, Record, SessionReader, SessionWriter, entry_payload};
 
 /// Peak resident set of this process in KiB (Linux `VmHWM`), 0 where unknown.
 fn peak_rss_kib() -> u64 {
@@ -122,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Encoding: fixed metadata + canonical CBOR + compression of eligible bodies, for 1,000
     // entries exactly as the writer stores them; median of 20 runs.
-    let records: Vec<Record> = (0..1000).map(representative).collect();
+    let records: Vec<Record> = (0..1000).map(smith_testkit::representative).collect();
     let mut samples = Vec::new();
     for _ in 0..20 {
         let start = Instant::now();
@@ -148,7 +95,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut w = SessionWriter::create(dir.path(), id)?;
         // Changes of 3 entries (prompt, call, result), as a run records them.
         for chunk in (0..n).collect::<Vec<_>>().chunks(3) {
-            let batch: Vec<Record> = chunk.iter().map(|&i| representative(i)).collect();
+            let batch: Vec<Record> = chunk
+                .iter()
+                .map(|&i| smith_testkit::representative(i))
+                .collect();
             w.append(&batch)?;
         }
         let path = w.path().to_owned();
@@ -166,7 +116,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 pair: None,
                 timestamp_ms: 1_700_000_000_000,
             };
-            let frame = smith_store::entry_frame(&head, &representative(0))?;
+            let frame = smith_store::entry_frame(&head, &smith_testkit::representative(0))?;
             let mut bytes = std::fs::read(&path)?;
             bytes.extend_from_slice(&frame[..frame.len() / 2]);
             std::fs::write(&path, &bytes)?;

@@ -8,12 +8,15 @@
 //!   failing it; never a fixed sleep standing in for synchronisation;
 //! - [`fake`]: an in-process provider playing planned events per request, keeping the
 //!   requests, with a hook inside each call;
+//! - [`allocations`]: exact allocation counts checked against a crate's recorded ones;
 //! - [`large`]: a large session of ordinary tool turns, built through the store's API;
+//! - [`representative`]: entry `i` of a representative mix of records;
 //! - [`message_record`]: a `message` record of a message alone (no model, usage or attempt);
 //! - [`run_end_record`]: the `run_end` of a run that finished its turn;
 //! - [`set_format_version`]: a session file's header rewritten to another format version, by
 //!   the offsets and checksum of `smith_store::format`, never by magic numbers.
 
+pub mod allocations;
 pub mod fake;
 pub mod large;
 
@@ -147,4 +150,56 @@ pub fn decoded_bodies(path: &Path) -> Vec<u8> {
         out.push(b'\n');
     }
     out
+}
+
+/// Entry `i` of a representative mix, in turn: a user prompt, assistant text with a tool call,
+/// its result (what the store bench encodes and the allocation counts measure).
+pub fn representative(i: usize) -> smith_store::Record {
+    use smith::{ContentBlock, Message, Role, StopReason, ToolCall, ToolResult, Usage};
+    use smith_store::{MessageRecord, Record, ToolResultRecord};
+    match i % 3 {
+        0 => Record::Message(MessageRecord {
+            message: Message::user_text(format!(
+                "Please look at file {i} and fix the failing test."
+            )),
+            model: None,
+            stop_reason: None,
+            usage: None,
+            error: None,
+            attempt: None,
+        }),
+        1 => Record::Message(MessageRecord {
+            message: Message {
+                role: Role::Assistant,
+                content: vec![
+                    ContentBlock::Text {
+                        text: "I will read the file first, then edit the assertion.".into(),
+                    },
+                    ContentBlock::ToolCall(ToolCall {
+                        id: format!("call_{i}"),
+                        name: "read".into(),
+                        arguments: serde_json::json!({"path": format!("src/file_{i}.rs"), "offset": 1, "limit": 200}),
+                    }),
+                ],
+            },
+            model: Some("scripted/demo".parse().expect("valid model")),
+            stop_reason: Some(StopReason::ToolUse),
+            usage: Some(Usage {
+                input: Some(1200),
+                output: Some(80),
+                cache_read: Some(1000),
+                cache_write: None,
+            }),
+            error: None,
+            attempt: None,
+        }),
+        _ => Record::ToolResult(ToolResultRecord {
+            result: ToolResult {
+                call_id: format!("call_{i}"),
+                name: "read".into(),
+                output: "fn main() {\n    println!(\"hello\");\n}\n".repeat(8),
+                is_error: false,
+            },
+        }),
+    }
 }

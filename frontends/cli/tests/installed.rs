@@ -23,7 +23,7 @@ fn an_installed_plugin_loads_while_its_component_is_the_one_recorded() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("installed plugin product-rival 0.1.0 (product-plugin@1.8.0)")
+        text.contains("installed plugin product-rival 0.1.0 (product-plugin@1.9.0)")
             && text.contains("component SHA-256"),
         "{text}"
     );
@@ -63,8 +63,8 @@ fn an_installed_plugin_loads_while_its_component_is_the_one_recorded() {
     assert!(out.status.success(), "{}", stderr(&out));
     let kdl = env.home().join("plugins/product-rival/plugin.kdl");
     let widened = std::fs::read_to_string(&kdl).unwrap().replace(
-        "world \"product-plugin@1.8.0\"",
-        "world \"product-plugin@1.8.0\"\n    grant \"process.exec\"",
+        "world \"product-plugin@1.9.0\"",
+        "world \"product-plugin@1.9.0\"\n    grant \"process.exec\"",
     );
     std::fs::write(&kdl, widened).unwrap();
     let out = env.run(&["plugins", "list", "--json"]);
@@ -133,15 +133,15 @@ fn a_plugin_that_is_not_installable_is_refused_and_nothing_is_written() {
         &env.plugin_project("files", &bundled_id, rival.component),
         "`files` is a bundled plugin's id",
     );
-    let provider = "plugin \"codec\" {\n    version \"0.1.0\"\n    world \"provider-plugin@1.8.0\"\n    provider \"codec\"\n    base-url \"https://example.invalid\"\n}\n";
+    let provider = "plugin \"codec\" {\n    version \"0.1.0\"\n    world \"provider-plugin@1.9.0\"\n    provider \"codec\"\n    base-url \"https://example.invalid\"\n}\n";
     refused(
         &env.plugin_project("codec", provider, rival.component),
         "cannot be installed: installed plugins are",
     );
     // The manifest lists a tool the component does not define: it does not load.
     let lying = rival.manifest.replace(
-        "world \"product-plugin@1.8.0\"",
-        "world \"product-plugin@1.8.0\"\n    tool \"ghost\"",
+        "world \"product-plugin@1.9.0\"",
+        "world \"product-plugin@1.9.0\"\n    tool \"ghost\"",
     );
     refused(
         &env.plugin_project("lying", &lying, rival.component),

@@ -78,7 +78,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[18]["dynamic_tools"], "mcp__");
     assert_eq!(plugins[0]["dynamic_tools"], serde_json::Value::Null);
     assert_eq!(plugins[0]["id"], "files");
-    assert_eq!(plugins[0]["world"], "tool-plugin@1.8.0");
+    assert_eq!(plugins[0]["world"], "tool-plugin@1.9.0");
     assert_eq!(
         plugins[0]["grants"],
         serde_json::json!(["fs.read", "fs.write"])
@@ -94,7 +94,7 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[3]["grants"], serde_json::json!(["net.http"]));
     assert_eq!(plugins[3]["net_hosts"], serde_json::json!(["*:*"]));
     assert_eq!(plugins[4]["id"], "queue");
-    assert_eq!(plugins[4]["world"], "handler-plugin@1.8.0");
+    assert_eq!(plugins[4]["world"], "handler-plugin@1.9.0");
     assert_eq!(plugins[4]["handlers"], serde_json::json!(["queue-policy"]));
     assert_eq!(plugins[4]["tools"], serde_json::json!([]));
     assert_eq!(plugins[4]["grants"], serde_json::json!([]));
@@ -119,21 +119,21 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
     assert_eq!(plugins[9]["grants"], serde_json::json!(["vcs.snapshot"]));
     // The provider codecs: no tools, no grants; their provider, default URL and key variable.
     assert_eq!(plugins[11]["id"], "anthropic");
-    assert_eq!(plugins[11]["world"], "provider-plugin@1.8.0");
+    assert_eq!(plugins[11]["world"], "provider-plugin@1.9.0");
     assert_eq!(plugins[11]["provider"]["api_key_env"], "ANTHROPIC_API_KEY");
     assert_eq!(plugins[11]["provider"]["api_key_required"], true);
     // The product layer: commands, key bindings, themes; no grants.
     assert_eq!(plugins[15]["id"], "product");
-    assert_eq!(plugins[15]["world"], "product-plugin@1.8.0");
+    assert_eq!(plugins[15]["world"], "product-plugin@1.9.0");
     assert_eq!(plugins[15]["grants"], serde_json::json!([]));
     // The permission policy: tool and effect events, no grants.
     assert_eq!(plugins[16]["id"], "permissions");
-    assert_eq!(plugins[16]["world"], "policy-plugin@1.8.0");
+    assert_eq!(plugins[16]["world"], "policy-plugin@1.9.0");
     assert_eq!(plugins[16]["handlers"], serde_json::json!(["permissions"]));
     assert_eq!(plugins[16]["grants"], serde_json::json!([]));
     // The user's hooks: a policy handler that runs programs, and only those.
     assert_eq!(plugins[17]["id"], "hooks");
-    assert_eq!(plugins[17]["world"], "policy-plugin@1.8.0");
+    assert_eq!(plugins[17]["world"], "policy-plugin@1.9.0");
     assert_eq!(plugins[17]["handlers"], serde_json::json!(["hooks"]));
     assert_eq!(plugins[17]["grants"], serde_json::json!(["process.exec"]));
     let ids: Vec<&str> = plugins[10..15]
@@ -187,12 +187,12 @@ fn plugins_list_every_plugin_with_its_world_grants_and_contributions() {
         text.contains("shell 0.1.0")
             && text.contains("active")
             && text.contains(
-                "queue 0.1.0  handler-plugin@1.8.0  [no grants]  active  handlers: queue-policy"
+                "queue 0.1.0  handler-plugin@1.9.0  [no grants]  active  handlers: queue-policy"
             )
-            && text.contains("web 0.1.0  tool-plugin@1.8.0  [net.http (hosts *:*)]  active")
+            && text.contains("web 0.1.0  tool-plugin@1.9.0  [net.http (hosts *:*)]  active")
             // The hooks are the user's programs, run unasked: the list says so, not "asked".
             && text.contains(
-                "hooks 0.1.0  policy-plugin@1.8.0  [process.exec]  active  handlers: hooks\n  runs the hooks you configure (0 now;"
+                "hooks 0.1.0  policy-plugin@1.9.0  [process.exec]  active  handlers: hooks\n  runs the hooks you configure (0 now;"
             ),
         "{text}"
     );

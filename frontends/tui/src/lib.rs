@@ -547,12 +547,15 @@ pub(crate) fn draw_frame(
             crossterm::terminal::BeginSynchronizedUpdate
         )?;
     }
+    // One frame is a memory scope of its own (spec: Memory accounting, "frame").
+    let memory = smith_memory::ScopeGuard::open(smith_memory::Kind::Frame);
     let drawn = terminal.draw(|frame| {
         let area = frame.area();
         if let Some(cursor) = draw::draw(ui, area, frame.buffer_mut()) {
             frame.set_cursor_position(cursor);
         }
     });
+    drop(memory);
     if synchronized {
         crossterm::execute!(
             std::io::stdout(),

@@ -73,8 +73,8 @@ pub mod handler {
             export_macro_name: "export_handler_plugin",
             default_bindings_module: "smith_plugin_sdk::handler::generated",
             with: {
-                "smith:plugin/host@1.8.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/vcs@1.8.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.9.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/vcs@1.9.0": crate::bindings::smith::plugin::vcs,
             },
         });
     }
@@ -122,15 +122,15 @@ pub mod product {
             export_macro_name: "export_product_plugin",
             default_bindings_module: "smith_plugin_sdk::product::generated",
             with: {
-                "smith:plugin/types@1.8.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.8.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.8.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.8.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.8.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.8.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.8.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.8.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/plan@1.8.0": crate::bindings::smith::plugin::plan,
+                "smith:plugin/types@1.9.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.9.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.9.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.9.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.9.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.9.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.9.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.9.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/plan@1.9.0": crate::bindings::smith::plugin::plan,
             },
         });
     }
@@ -179,16 +179,16 @@ pub mod dynamic {
             export_macro_name: "export_dynamic_tool_plugin",
             default_bindings_module: "smith_plugin_sdk::dynamic::generated",
             with: {
-                "smith:plugin/types@1.8.0": crate::bindings::smith::plugin::types,
-                "smith:plugin/fs@1.8.0": crate::bindings::smith::plugin::fs,
-                "smith:plugin/process@1.8.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/net@1.8.0": crate::bindings::smith::plugin::net,
-                "smith:plugin/secrets@1.8.0": crate::bindings::smith::plugin::secrets,
-                "smith:plugin/docs@1.8.0": crate::bindings::smith::plugin::docs,
-                "smith:plugin/vcs@1.8.0": crate::bindings::smith::plugin::vcs,
-                "smith:plugin/host@1.8.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.8.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/plan@1.8.0": crate::bindings::smith::plugin::plan,
+                "smith:plugin/types@1.9.0": crate::bindings::smith::plugin::types,
+                "smith:plugin/fs@1.9.0": crate::bindings::smith::plugin::fs,
+                "smith:plugin/process@1.9.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/net@1.9.0": crate::bindings::smith::plugin::net,
+                "smith:plugin/secrets@1.9.0": crate::bindings::smith::plugin::secrets,
+                "smith:plugin/docs@1.9.0": crate::bindings::smith::plugin::docs,
+                "smith:plugin/vcs@1.9.0": crate::bindings::smith::plugin::vcs,
+                "smith:plugin/host@1.9.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.9.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/plan@1.9.0": crate::bindings::smith::plugin::plan,
             },
         });
     }
@@ -230,9 +230,9 @@ pub mod policy {
             export_macro_name: "export_policy_plugin",
             default_bindings_module: "smith_plugin_sdk::policy::generated",
             with: {
-                "smith:plugin/host@1.8.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.8.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/process@1.8.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/host@1.9.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.9.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.9.0": crate::bindings::smith::plugin::process,
             },
         });
     }
@@ -276,10 +276,10 @@ pub mod hooks {
             export_macro_name: "export_hooks_plugin",
             default_bindings_module: "smith_plugin_sdk::hooks::generated",
             with: {
-                "smith:plugin/host@1.8.0": crate::bindings::smith::plugin::host,
-                "smith:plugin/state@1.8.0": crate::bindings::smith::plugin::state,
-                "smith:plugin/process@1.8.0": crate::bindings::smith::plugin::process,
-                "smith:plugin/policy@1.8.0": crate::policy::generated::smith::plugin::policy,
+                "smith:plugin/host@1.9.0": crate::bindings::smith::plugin::host,
+                "smith:plugin/state@1.9.0": crate::bindings::smith::plugin::state,
+                "smith:plugin/process@1.9.0": crate::bindings::smith::plugin::process,
+                "smith:plugin/policy@1.9.0": crate::policy::generated::smith::plugin::policy,
             },
         });
     }

@@ -4,7 +4,7 @@
 //! ```kdl
 //! plugin "files" {
 //!     version "0.1.0"
-//!     world "tool-plugin@1.8.0"
+//!     world "tool-plugin@1.9.0"
 //!     grant "fs.read"
 //!     grant "fs.write"
 //!     tool "read"
@@ -16,7 +16,7 @@
 //! ```kdl
 //! plugin "queue" {
 //!     version "0.1.0"
-//!     world "handler-plugin@1.8.0"
+//!     world "handler-plugin@1.9.0"
 //!     handler "queue-policy"
 //! }
 //! ```
@@ -36,7 +36,7 @@ pub(crate) use nodes::valid_id;
 /// event), each such change a minor bump; the host loads a plugin built against any version
 /// [`compatible`] with this one and refuses others with [`crate::Error::Package`] (the
 /// plugins guide, "Package versions", has the policy and the version table).
-pub const PACKAGE_VERSION: &str = "1.8.0";
+pub const PACKAGE_VERSION: &str = "1.9.0";
 
 /// The most `net-host` patterns a manifest may name.
 pub const MAX_NET_HOSTS: usize = 64;
@@ -77,20 +77,20 @@ pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
 const MAX_NESTING: usize = 8;
 
 /// The tool world, as a manifest names it.
-pub const TOOL_WORLD: &str = "tool-plugin@1.8.0";
+pub const TOOL_WORLD: &str = "tool-plugin@1.9.0";
 
 /// The lifecycle-handler world, as a manifest names it.
-pub const HANDLER_WORLD: &str = "handler-plugin@1.8.0";
+pub const HANDLER_WORLD: &str = "handler-plugin@1.9.0";
 
 /// The provider world, as a manifest names it.
-pub const PROVIDER_WORLD: &str = "provider-plugin@1.8.0";
+pub const PROVIDER_WORLD: &str = "provider-plugin@1.9.0";
 
 /// The policy world (tool and effect events), as a manifest names it.
-pub const POLICY_WORLD: &str = "policy-plugin@1.8.0";
+pub const POLICY_WORLD: &str = "policy-plugin@1.9.0";
 
 /// The product world (commands, key bindings, themes, layout, and tools), as a manifest names
 /// it.
-pub const PRODUCT_WORLD: &str = "product-plugin@1.8.0";
+pub const PRODUCT_WORLD: &str = "product-plugin@1.9.0";
 
 /// The worlds' names, without their version.
 const WORLD_NAMES: [&str; 5] = [
@@ -611,7 +611,7 @@ mod tests {
 
     #[test]
     fn run_time_tools_take_a_prefix_and_a_user_cache_and_bad_ones_say_why() {
-        let head = "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.8.0\"\n";
+        let head = "plugin \"m\" { version \"1\"\n world \"tool-plugin@1.9.0\"\n";
         let m = Manifest::parse(
             &format!("{head} dynamic-tools prefix=\"mcp__\" cache=\"tools\"\n state \"tools\" scope=\"user\" version=1 max-bytes=99\n}}"),
             "m.kdl",
@@ -666,8 +666,8 @@ mod tests {
                 "built against package 1.4.0 or later",
             ),
             (
-                "plugin \"m\" { version \"1\"\n world \"product-plugin@1.8.0\"\n dynamic-tools prefix=\"x\"\n}",
-                "belongs to a `tool-plugin@1.8.0` plugin",
+                "plugin \"m\" { version \"1\"\n world \"product-plugin@1.9.0\"\n dynamic-tools prefix=\"x\"\n}",
+                "belongs to a `tool-plugin@1.9.0` plugin",
             ),
         ] {
             let err = Manifest::parse(text, "m.kdl").unwrap_err().to_string();
@@ -691,10 +691,10 @@ mod tests {
             err.contains("needs a plugin built against package 1.6.0"),
             "{err}"
         );
-        let tool = "plugin \"t\" { version \"1\"\n world \"tool-plugin@1.8.0\"\n tool \"a\"\n event \"turn-end\"\n}";
+        let tool = "plugin \"t\" { version \"1\"\n world \"tool-plugin@1.9.0\"\n tool \"a\"\n event \"turn-end\"\n}";
         let err = Manifest::parse(tool, "t.kdl").unwrap_err().to_string();
         assert!(
-            err.contains("belong to a `policy-plugin@1.8.0` plugin"),
+            err.contains("belong to a `policy-plugin@1.9.0` plugin"),
             "{err}"
         );
     }

@@ -206,7 +206,7 @@ fn cost_and_status_report_what_the_session_and_the_registry_say() {
     assert!(text.contains("permission mode: auto-edit"), "{text}");
     assert!(
         text.contains("plugins (20):")
-            && text.contains("\n    todo 0.1.0 (tool-plugin@1.8.0) enabled"),
+            && text.contains("\n    todo 0.1.0 (tool-plugin@1.9.0) enabled"),
         "{text}"
     );
     assert!(text.contains("MCP servers: none added"), "{text}");

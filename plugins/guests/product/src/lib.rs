@@ -215,6 +215,12 @@ fn view_commands() -> Vec<Command> {
             ],
             Handler,
         ),
+        command(
+            "memory",
+            "Show the memory Smith holds, by scope: process, session, turn, plugin call, frame",
+            vec![],
+            Handler,
+        ),
     ]
 }
 
@@ -398,6 +404,7 @@ impl Plugin for Product {
             },
             "cost" => report::cost(),
             "status" => Ok(report::status()),
+            "memory" => Ok(report::memory()),
             "mcp" => match (
                 arguments.text("action").map(str::trim),
                 arguments.text("server").map(str::trim),

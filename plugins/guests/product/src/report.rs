@@ -125,6 +125,19 @@ pub(crate) fn status() -> Vec<Intent> {
     vec![Intent::Notice((Level::Info, text))]
 }
 
+/// `/memory`: the process's memory accounting — per scope kind, then each scope still live
+/// (the table `SMITH_MEMORY_REPORT` writes at exit).
+pub(crate) fn memory() -> Vec<Intent> {
+    let table = runtime::memory();
+    vec![Intent::Notice((
+        Level::Info,
+        format!(
+            "memory, by scope (`smith docs get memory` explains it):\n{}",
+            table.trim_end()
+        ),
+    ))]
+}
+
 /// `/mcp`: the MCP servers the user added, each with its transport, target and state (`smith
 /// mcp list` says more, `smith mcp get NAME` all of one).
 pub(crate) fn mcp() -> Vec<Intent> {
