@@ -1,13 +1,15 @@
 //! A turn's memory scope (spec: Performance and portability → Memory accounting): the run
 //! opens it inside its session's scope on the thread that runs it, its tool calls enter it
 //! on their worker threads, and its end reads its figures into the `run_end` record and
-//! intent, with a warning when a ceiling was crossed.
+//! intent — with the ceilings crossed while it ran, each scope's crossing said once — and a
+//! warning for each.
 
-use smith_memory::{Entered, Kind, OwnedScope, ScopeGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The kinds whose scopes a turn does not own but causes (its plugin calls and its requests):
-/// crossings of their ceilings while the turn ran are reported at its end.
-const CAUSED: [Kind; 2] = [Kind::KernelCall, Kind::IoRequest];
+use smith_memory::{Entered, Kind, OwnedScope, Scope, ScopeGuard};
+
+/// Whether the process scope's crossing was said (once per process).
+static PROCESS_SAID: AtomicBool = AtomicBool::new(false);
 
 /// The turn's scope, entered on the run's thread while the run lives.
 #[derive(Debug)]
@@ -15,10 +17,12 @@ pub(crate) struct TurnScope {
     // Dropped in this order: the turn's scope closes, then the session's is left.
     turn: ScopeGuard,
     _session: Entered,
-    crossings: [u64; CAUSED.len()],
-    reported: bool,
+    session: Scope,
+    /// How many kernel-call and io-request scopes had crossed their ceilings when it opened.
+    crossings: [u64; 2],
     /// The figures read at the turn's end, so its record and its intent agree.
     ended: Option<smith::TurnMemory>,
+    said: bool,
 }
 
 impl TurnScope {
@@ -28,64 +32,89 @@ impl TurnScope {
         Self {
             turn: ScopeGuard::open(Kind::Turn),
             _session: entered,
-            crossings: CAUSED.map(smith_memory::crossings),
-            reported: false,
+            session: session.scope(),
+            crossings: [Kind::KernelCall, Kind::IoRequest].map(smith_memory::crossings),
             ended: None,
+            said: false,
         }
     }
 
-    /// The turn's figures at its end: read once, at the first call (when its `run_end` is
-    /// recorded), and the same after.
-    pub(crate) fn end(&mut self) -> Option<smith::TurnMemory> {
-        if self.ended.is_none() {
-            self.ended = self.figures();
+    /// The turn's figures at its end — `None` when no accounting allocator is installed —
+    /// read once, at the first call (when its `run_end` is recorded), and the same after.
+    /// `session_said` is the session's flag that its own crossing was said.
+    pub(crate) fn end(&mut self, session_said: &mut bool) -> Option<smith::TurnMemory> {
+        if self.ended.is_none() && smith_memory::installed() {
+            let figures = self.turn.figures();
+            let now = [Kind::KernelCall, Kind::IoRequest].map(smith_memory::crossings);
+            let calls = now[0].saturating_sub(self.crossings[0]);
+            let requests = now[1].saturating_sub(self.crossings[1]);
+            let session_crossed = self.session.figures().1.ceiling_crossed && !*session_said;
+            *session_said |= session_crossed;
+            let process_crossed = smith_memory::kind_figures(Kind::Process).0.ceiling_crossed
+                && !PROCESS_SAID.swap(true, Ordering::Relaxed);
+            self.ended = Some(smith::TurnMemory {
+                allocations: figures.allocations,
+                allocated_bytes: figures.allocated_bytes,
+                peak_live_bytes: figures.peak_live_bytes,
+                live_bytes: figures.live_bytes,
+                ceiling_bytes: smith_memory::ceiling(Kind::Turn).map(std::num::NonZeroU64::get),
+                ceiling_crossed: figures.ceiling_crossed,
+                kernel_calls_crossed: calls,
+                io_requests_crossed: requests,
+                session_ceiling_crossed: session_crossed,
+                process_ceiling_crossed: process_crossed,
+            });
         }
         self.ended
     }
 
-    /// The turn's figures now; `None` when no accounting allocator is installed.
-    pub(crate) fn figures(&self) -> Option<smith::TurnMemory> {
-        if !smith_memory::installed() {
-            return None;
-        }
-        let figures = self.turn.figures();
-        let ceiling = smith_memory::ceiling(Kind::Turn).map(std::num::NonZeroU64::get);
-        Some(smith::TurnMemory {
-            allocations: figures.allocations,
-            allocated_bytes: figures.allocated_bytes,
-            peak_live_bytes: figures.peak_live_bytes,
-            live_bytes: figures.live_bytes,
-            ceiling_bytes: ceiling,
-            ceiling_crossed: figures.ceiling_crossed,
-        })
-    }
-
-    /// The warnings the turn's end gives, once: its own ceiling crossed, and the ceilings of
-    /// the plugin calls and requests crossed while it ran (counted process-wide: another
-    /// session's turn running at the same time may add to them).
+    /// The warnings the turn's end gives about `memory` (its [`TurnScope::end`]), once.
     pub(crate) fn warnings(&mut self, memory: Option<&smith::TurnMemory>) -> Vec<String> {
-        if std::mem::replace(&mut self.reported, true) {
+        if std::mem::replace(&mut self.said, true) {
             return Vec::new();
         }
+        let Some(m) = memory else {
+            return Vec::new();
+        };
+        let ceiling = |kind: Kind| {
+            smith_memory::bytes(smith_memory::ceiling(kind).map_or(0, std::num::NonZeroU64::get))
+        };
         let mut warnings = Vec::new();
-        if let Some(m) = memory.filter(|m| m.ceiling_crossed) {
+        if m.ceiling_crossed {
             warnings.push(format!(
-                "this turn's memory went past the turn ceiling of {} (memory.ceiling.turn): it peaked at {} live, {} allocated in {} blocks; the turn was not stopped — raise the ceiling or compact the session if this is expected",
-                smith_memory::bytes(m.ceiling_bytes.unwrap_or_default()),
+                "this turn's memory went past the turn ceiling of {} (memory.ceiling.turn): it peaked at {} live, {} allocated in {} blocks; the turn was not stopped — raise the ceiling, or compact the session if this is expected",
+                ceiling(Kind::Turn),
                 smith_memory::bytes(m.peak_live_bytes),
                 smith_memory::bytes(m.allocated_bytes),
                 m.allocations
             ));
         }
-        for (kind, before) in CAUSED.into_iter().zip(self.crossings) {
-            let crossed = smith_memory::crossings(kind).saturating_sub(before);
+        for (crossed, kind) in [
+            (m.kernel_calls_crossed, Kind::KernelCall),
+            (m.io_requests_crossed, Kind::IoRequest),
+        ] {
             if crossed > 0 {
-                let ceiling = smith_memory::ceiling(kind).map_or(0, std::num::NonZeroU64::get);
                 warnings.push(format!(
-                    "{crossed} {} scope{} went past the ceiling of {} (memory.ceiling.{}) while this turn ran; nothing was stopped",
+                    "{crossed} {} scope{} went past the ceiling of {} (memory.ceiling.{}) while this turn ran; nothing was stopped (`/memory` shows the scopes)",
                     kind.name(),
                     if crossed == 1 { "" } else { "s" },
-                    smith_memory::bytes(ceiling),
+                    ceiling(kind),
+                    kind.name()
+                ));
+            }
+        }
+        for (crossed, kind, whose) in [
+            (m.session_ceiling_crossed, Kind::Session, "this session's"),
+            (
+                m.process_ceiling_crossed,
+                Kind::Process,
+                "the process's own",
+            ),
+        ] {
+            if crossed {
+                warnings.push(format!(
+                    "{whose} memory went past the ceiling of {} (memory.ceiling.{}); nothing was stopped (`/memory` shows the scopes)",
+                    ceiling(kind),
                     kind.name()
                 ));
             }

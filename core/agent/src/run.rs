@@ -620,7 +620,7 @@ impl<'a> Agent<'a> {
         {
             run.sink.emit(crate::playback::abort_notice_text(&reason));
         }
-        let memory = run.memory.end();
+        let memory = run.memory.end(&mut run.session.memory_said);
         for text in run.memory.warnings(memory.as_ref()) {
             run.sink.emit(Intent::Notice {
                 level: smith_ui_intents::NoticeLevel::Warning,

@@ -46,6 +46,8 @@ pub struct Session {
     /// What opening read that the first projection takes instead of reading it again;
     /// `None` once a context was loaded.
     opening: Option<Opening>,
+    /// Whether a turn's end said that the session's memory scope crossed its ceiling.
+    pub(crate) memory_said: bool,
     /// The session's memory scope: what opening it allocated, and its turns' scopes' parent.
     /// Last, so it closes after everything above is dropped.
     pub(crate) memory: smith_memory::OwnedScope,
@@ -145,6 +147,7 @@ impl Session {
             resident: std::sync::Arc::default(),
             held: None,
             opening: None,
+            memory_said: false,
             memory,
         })
     }
@@ -263,6 +266,7 @@ impl Session {
             resident: std::sync::Arc::default(),
             held: held.clone(),
             opening: None,
+            memory_said: false,
             memory,
         };
         // The messages are kept for the first request only while they are few: a session

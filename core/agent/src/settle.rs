@@ -117,7 +117,7 @@ impl Agent<'_> {
                             usage: run.usage,
                             error: error.map(ToString::to_string),
                             children: std::mem::take(&mut children),
-                            memory: run.memory.end(),
+                            memory: run.memory.end(&mut run.session.memory_said),
                         }),
                         pair: Some(work),
                     });

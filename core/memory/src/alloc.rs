@@ -1,6 +1,9 @@
 //! The global allocator wrapper: every block gets a header naming the scope slot that
 //! allocated it, so freeing it anywhere — another thread, another scope — discharges the
-//! scope that was charged. This is the crate's only `unsafe` code (the trait is `unsafe`);
+//! scope that was charged. The header's last 8 bytes, just before the block, hold its own
+//! size and the slot: freeing finds the header from what it recorded, never from the layout
+//! the caller passes, so a caller that frees with another alignment than it allocated with
+//! (which the system allocator forgives) cannot make it free the wrong address. This is the crate's only `unsafe` code (the trait is `unsafe`);
 //! the accounting it calls is safe code in `lib.rs` that neither allocates, locks nor aborts.
 
 use std::alloc::{GlobalAlloc, Layout};
@@ -45,6 +48,48 @@ fn header(align: usize) -> usize {
     align.max(MIN_HEADER)
 }
 
+/// The tag a header starts with, mixed with the block's address: a block this allocator did
+/// not make (memory another allocator gave, handed to Rust and freed through the global
+/// allocator — undefined behaviour the system allocator forgives) is told apart and passed to
+/// the inner allocator untouched and uncounted, instead of freeing a wrong address.
+const TAG: u64 = 0x5eed_a11c_0c8a_7e11;
+
+/// Write the header of the block at `block` into the 16 bytes before it: the tag, its size
+/// `header`, the `slot`.
+///
+/// # Safety
+/// `block` is `base + header` of a live block of the inner allocator, `header ≥ 16`.
+#[allow(unsafe_code)]
+unsafe fn write_header(block: *mut u8, header: usize, slot: u32) {
+    // SAFETY: the 16 bytes before `block` are inside the header and 8-aligned (`block` is
+    // 16-aligned at least).
+    unsafe {
+        block.sub(16).cast::<u64>().write(TAG ^ block as u64);
+        block.sub(8).cast::<u32>().write(header as u32);
+        block.sub(4).cast::<u32>().write(slot);
+    }
+}
+
+/// The header of the block at `block`: its size and the slot charged; `None` when the block
+/// carries no header of this allocator.
+///
+/// # Safety
+/// `block` is a live block the global allocator handed out, or one another allocator made
+/// with at least 16 readable bytes before it (the system allocator's chunk header).
+#[allow(unsafe_code)]
+unsafe fn read_header(block: *const u8) -> Option<(usize, u32)> {
+    // SAFETY: as the contract says; the tag is checked before the rest is trusted.
+    unsafe {
+        if block.sub(16).cast::<u64>().read() != TAG ^ block as u64 {
+            return None;
+        }
+        Some((
+            block.sub(8).cast::<u32>().read() as usize,
+            block.sub(4).cast::<u32>().read(),
+        ))
+    }
+}
+
 /// The layout asked of the inner allocator for `layout` (the block with its header in
 /// front), and the header's size; `None` when the sum overflows.
 fn outer(layout: Layout) -> Option<(Layout, usize)> {
@@ -60,13 +105,20 @@ fn wide(bytes: usize) -> u64 {
     u64::try_from(bytes).unwrap_or(u64::MAX)
 }
 
+// Never inlined: the compiler treats what the global allocator returns as a fresh object and
+// a freed one as gone, so a header read or written outside the block must stay behind a call
+// it cannot see through. Inlined by link-time optimization, it let the optimizer rearrange
+// Cranelift's compilation into a crash (measured: the release turn bench, with Cranelift
+// compiling the bundled plugins, segfaulted; never with these calls out of line).
+//
 // SAFETY (whole impl): every block handed out is `base + header` of a block the inner
-// allocator gave for `outer(layout)`; `base` is aligned to `header ≥ 16`, so the slot number
-// written at `base` is aligned and inside the block, and `base + header` is aligned to the
-// caller's alignment. `dealloc` and `realloc` receive the caller's `layout`, from which the
-// same header size is computed, so they find `base` again.
+// allocator gave for `outer(layout)`; `base` is aligned to `header ≥ 16`, so `base + header`
+// is aligned to the caller's alignment and the header's last 8 bytes are inside the block.
+// `dealloc` and `realloc` read the header size recorded there to find `base` again, and give
+// the inner allocator the layout it allocated with.
 #[allow(unsafe_code)]
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let Some((outer, header)) = outer(layout) else {
             return std::ptr::null_mut();
@@ -77,14 +129,16 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
             return base;
         }
         let slot = crate::slots::current();
+        crate::slots::charge(slot, wide(layout.size()));
         // SAFETY: see the impl's comment.
         unsafe {
-            base.cast::<u32>().write(slot);
-            crate::slots::charge(slot, wide(layout.size()));
-            base.add(header)
+            let block = base.add(header);
+            write_header(block, header, slot);
+            block
         }
     }
 
+    #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let Some((outer, header)) = outer(layout) else {
             return std::ptr::null_mut();
@@ -95,29 +149,40 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
             return base;
         }
         let slot = crate::slots::current();
+        crate::slots::charge(slot, wide(layout.size()));
         // SAFETY: see the impl's comment.
         unsafe {
-            base.cast::<u32>().write(slot);
-            crate::slots::charge(slot, wide(layout.size()));
-            base.add(header)
+            let block = base.add(header);
+            write_header(block, header, slot);
+            block
         }
     }
 
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let header = header(layout.align());
-        // SAFETY: `ptr` came from `alloc` with this `layout`: `base` is `ptr - header`, and
-        // `outer(layout)` succeeded then, so it does now.
+        // SAFETY: `ptr` came from `alloc`: its header says where the inner block starts and
+        // the layout it was allocated with (the size the caller passes is the one it asked).
         unsafe {
-            let base = ptr.sub(header);
-            let slot = base.cast::<u32>().read();
+            let Some((header, slot)) = read_header(ptr) else {
+                crate::slots::foreign();
+                return self.inner.dealloc(ptr, layout);
+            };
+            // The tag is cleared, so a second free of this block is not taken for ours.
+            ptr.sub(16).cast::<u64>().write(0);
             crate::slots::discharge(slot, wide(layout.size()));
             let outer = Layout::from_size_align_unchecked(layout.size() + header, header);
-            self.inner.dealloc(base, outer);
+            self.inner.dealloc(ptr.sub(header), outer);
         }
     }
 
+    #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let header = header(layout.align());
+        // SAFETY: as in `dealloc`.
+        let Some((header, _)) = (unsafe { read_header(ptr) }) else {
+            crate::slots::foreign();
+            // SAFETY: not ours: the inner allocator made it, with this layout.
+            return unsafe { self.inner.realloc(ptr, layout, new_size) };
+        };
         let Some(new_outer) = new_size.checked_add(header) else {
             return std::ptr::null_mut();
         };
@@ -133,10 +198,13 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
             if moved.is_null() {
                 return moved;
             }
-            // The block stays charged to the scope that allocated it.
-            let slot = moved.cast::<u32>().read();
+            // The block stays charged to the scope that allocated it; its header moved with it.
+            let block = moved.add(header);
+            // The tag mixes in the address, which moved.
+            block.sub(16).cast::<u64>().write(TAG ^ block as u64);
+            let slot = block.sub(4).cast::<u32>().read();
             crate::slots::resize(slot, wide(layout.size()), wide(new_size));
-            moved.add(header)
+            block
         }
     }
 }

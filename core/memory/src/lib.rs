@@ -262,6 +262,14 @@ pub fn kind_figures(kind: Kind) -> (Figures, u64) {
     slots::kind_totals(kind)
 }
 
+/// How many blocks the accounting allocator did not make were freed or resized through it:
+/// memory another allocator gave that was handed to Rust (undefined behaviour a library may
+/// commit, which the system allocator forgives). They are passed to the inner allocator
+/// unaccounted; a non-zero figure says the accounting misses them.
+pub fn foreign_blocks() -> u64 {
+    slots::foreign_count()
+}
+
 /// Whether the accounting allocator is installed: it has charged an allocation in this
 /// process. When not, every figure is zero.
 pub fn installed() -> bool {

@@ -27,6 +27,9 @@ pub struct Report {
     pub kinds: Vec<(Kind, Figures, u64, Option<std::num::NonZeroU64>)>,
     /// The scopes still taken, in slot order.
     pub scopes: Vec<ScopeRow>,
+    /// Blocks another allocator made that were freed or resized through this one
+    /// ([`crate::foreign_blocks`]): not accounted.
+    pub foreign: u64,
 }
 
 /// The process's scope table now.
@@ -51,6 +54,7 @@ pub fn report() -> Report {
         installed: crate::installed(),
         kinds,
         scopes,
+        foreign: crate::foreign_blocks(),
     }
 }
 
@@ -127,6 +131,13 @@ impl fmt::Display for Report {
             bytes(total.allocated_bytes),
             bytes(total.live_bytes)
         )?;
+        if self.foreign > 0 {
+            writeln!(
+                f,
+                "({} blocks another allocator made were freed through this one, unaccounted)",
+                self.foreign
+            )?;
+        }
         if !self.scopes.is_empty() {
             writeln!(f, "\nlive scopes:")?;
         }

@@ -210,4 +210,25 @@ pub struct TurnMemory {
     /// Whether the turn's live bytes went past that ceiling. The turn was not stopped.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ceiling_crossed: bool,
+    /// Plugin calls (kernel-call scopes) that went past `memory.ceiling.kernel-call` while the
+    /// turn ran, counted process-wide (another session's turn at the same time may add).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub kernel_calls_crossed: u64,
+    /// Effects and model requests (io-request scopes) that went past
+    /// `memory.ceiling.io-request` while the turn ran, counted as `kernel_calls_crossed` is.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub io_requests_crossed: u64,
+    /// Whether the session's scope went past `memory.ceiling.session`: said once per session,
+    /// at the end of the turn that found it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub session_ceiling_crossed: bool,
+    /// Whether the process's own scope went past `memory.ceiling.process`: said once per
+    /// process, at the end of the turn that found it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub process_ceiling_crossed: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -555,7 +555,20 @@ pub(crate) fn draw_frame(
             frame.set_cursor_position(cursor);
         }
     });
-    drop(memory);
+    let crossed = memory.close().ceiling_crossed;
+    if crossed && !ui.frame_memory_said {
+        ui.frame_memory_said = true;
+        ui.notice(
+            NoticeLevel::Warning,
+            format!(
+                "a frame's memory went past the frame ceiling of {} (memory.ceiling.frame); nothing was stopped, and this is said once (`/memory` shows the scopes)",
+                smith_memory::bytes(
+                    smith_memory::ceiling(smith_memory::Kind::Frame)
+                        .map_or(0, std::num::NonZeroU64::get)
+                )
+            ),
+        );
+    }
     if synchronized {
         crossterm::execute!(
             std::io::stdout(),

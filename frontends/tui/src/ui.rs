@@ -227,6 +227,8 @@ pub(crate) struct Ui {
     pub(crate) choice: Option<usize>,
     /// A transient line above the input (why Enter did nothing, how to leave).
     pub(crate) hint: Option<String>,
+    /// Whether a frame past `memory.ceiling.frame` was already said (once per process).
+    pub(crate) frame_memory_said: bool,
     pub(crate) quit_armed: bool,
     pub(crate) inbox: Option<Inbox>,
     pub(crate) model: Option<Selection>,
@@ -348,6 +350,7 @@ impl Ui {
             choices: Vec::new(),
             choice: None,
             hint: None,
+            frame_memory_said: false,
             quit_armed: false,
             inbox: None,
             model: None,

@@ -35,6 +35,12 @@ pub(super) const EXAMPLES: &[Example] = &[
         rows: STORE,
     },
     Example {
+        package: "smith-store",
+        example: "encode_accounted",
+        release: true,
+        rows: ENCODE_ACCOUNTED,
+    },
+    Example {
         package: "smith-secrets",
         example: "redact_bench",
         release: true,
@@ -69,6 +75,12 @@ pub(super) const EXAMPLES: &[Example] = &[
         example: "turn_bench",
         release: true,
         rows: TURN,
+    },
+    Example {
+        package: "smith-app",
+        example: "turn_bench_accounted",
+        release: true,
+        rows: TURN_ACCOUNTED,
     },
     Example {
         package: "smith-cli",
@@ -309,6 +321,39 @@ const SEARCH: &[Row] = &[
         Limit::ReportMs,
     ),
 ];
+/// Issue 72: the accounting allocator's cost, measured against its twin without it in one run.
+const ENCODE_ACCOUNTED: &[Row] = &[
+    (
+        "accounted_encode_1000_ms",
+        "encode 1,000 entries with memory accounting",
+        Limit::ReportMs,
+    ),
+    (
+        "accounting_encode_overhead",
+        "memory accounting: encode time, with ÷ without",
+        Limit::Ratio(1.03),
+    ),
+];
+
+/// Issue 72: the accounting allocator's cost on a turn, against its twin without it.
+const TURN_ACCOUNTED: &[Row] = &[
+    (
+        "accounted_turn_wall_ms",
+        "one scripted turn with memory accounting: wall",
+        Limit::ReportMs,
+    ),
+    (
+        "accounting_turn_overhead",
+        "memory accounting: turn wall, with ÷ without",
+        Limit::Ratio(1.03),
+    ),
+    (
+        "accounting_turn_header_kib",
+        "memory accounting: KiB of block headers per turn",
+        Limit::ReportCount,
+    ),
+];
+
 const TURN: &[Row] = &[
     (
         "turn_wall_ms",

@@ -178,12 +178,28 @@ fn usage(
         ))?;
         for turn in &accounts.memory {
             let m = &turn.memory;
-            let ceiling = match m.ceiling_bytes {
+            let mut ceiling = match m.ceiling_bytes {
                 Some(c) if m.ceiling_crossed => {
                     format!(" · past the ceiling of {}", smith_memory::bytes(c))
                 }
                 _ => String::new(),
             };
+            for (n, what) in [
+                (m.kernel_calls_crossed, "plugin calls"),
+                (m.io_requests_crossed, "io requests"),
+            ] {
+                if n > 0 {
+                    ceiling.push_str(&format!(" · {n} {what} past their ceiling"));
+                }
+            }
+            for (crossed, what) in [
+                (m.session_ceiling_crossed, "the session"),
+                (m.process_ceiling_crossed, "the process"),
+            ] {
+                if crossed {
+                    ceiling.push_str(&format!(" · {what} past its ceiling"));
+                }
+            }
             out.line(&format!(
                 "memory: turn {} · {} allocations · {} allocated · peak {} live · {} live at its end{ceiling}",
                 turn.submission.unwrap_or(turn.run_end),
