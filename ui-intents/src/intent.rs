@@ -325,7 +325,7 @@ pub enum Intent {
         /// The memory the turn allocated ([`smith::TurnMemory`]), when the process accounts
         /// for it; absent (not null) otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        memory: Option<smith::TurnMemory>,
+        memory: Option<Box<smith::TurnMemory>>,
     },
     /// The session's plan was replaced: every step in order (empty: the plan was cleared). It
     /// mirrors Smith's `plan` branch state record, written by a tool through the WIT `plan`

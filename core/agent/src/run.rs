@@ -632,7 +632,7 @@ impl<'a> Agent<'a> {
             usage,
             cost_usd,
             error: error.as_ref().map(ToString::to_string),
-            memory,
+            memory: memory.map(Box::new),
         });
         RunOutcome {
             submission: run.submission,

@@ -129,7 +129,7 @@ fn deterministic_paths_allocate_exactly_what_was_recorded() {
                 "read a.txt",
                 &mut |intent| {
                     if let Intent::RunEnd { memory: m, .. } = intent {
-                        memory = m;
+                        memory = m.map(|m| *m);
                     }
                 },
                 &Cancel::new(),

@@ -14,9 +14,11 @@ pub fn write_at_exit() {
     };
     let report = smith_memory::report().to_string();
     if let Err(e) = std::fs::write(&path, report) {
-        eprintln!(
-            "smith: warning: the memory report could not be written to {} ({VARIABLE}): {e}; the run is unaffected — name a file in a writable directory",
+        let line = format!(
+            "smith: warning: the memory report could not be written to {} ({VARIABLE}): {e}; the run is unaffected — name a file in a writable directory\n",
             Path::new(&path).display()
         );
+        // Best effort: a closed stderr must not fail the run.
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
     }
 }
