@@ -41,7 +41,7 @@ pub(super) fn run_end(end: &RunEnd, cost_usd: Option<f64>) -> Intent {
         usage: end.usage,
         cost_usd,
         error: end.error.clone(),
-        memory: None,
+        memory: end.memory.map(Box::new),
     }
 }
 
