@@ -112,7 +112,8 @@ fn queued_input_shows_above_the_input_with_the_way_back() {
 fn the_help_lists_every_binding_from_the_table() {
     let mut ui = writer_ui();
     ui.layers.push(Layer::Help { scroll: 0 });
-    let s = screen(&mut ui, 110, 120);
+    // Tall enough for the whole help on one screen.
+    let s = screen(&mut ui, 110, 140);
     // The mouse row, read as one text across its wrapped lines and the panel's borders.
     let flat = s
         .replace('│', " ")
