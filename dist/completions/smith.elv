@@ -549,7 +549,7 @@ set edit:completion:arg-completer[smith] = {|@words|
             cand --permission-mode 'The permission mode: `plan` (reads only; every write and program refused), `ask` (writes and programs ask), `auto-edit` (writes run, programs ask) or `auto` (what the sandbox permits runs). Same as `-c permissions.mode=MODE`; `smith docs get permissions` says what each does'
             cand --json 'One JSON record per entry, then a `page` record'
             cand --branch 'Only the selected branch, from its leaf toward the root (newest first); the cursor then names the entry whose parent the next page starts at'
-            cand --usage 'Also account for the whole session, whatever the page: usage and cost per attempt and in total (reads every attempt, so it costs more as the session grows)'
+            cand --usage 'Also account for the whole session, whatever the page: usage and cost per attempt and in total, and the memory each turn allocated (reads every attempt, so it costs more as the session grows)'
             cand --wire 'With --request: the HTTP request instead (method, path, headers, body), encoded again by the provider plugin generation that sent it — byte for byte what went out, without the credential header. Nothing is sent and no credential is read'
             cand --allow-process 'Let tools run external programs (e.g. the `bash` tool) for this command as the permission mode decides, even though the project is not trusted (where each program is otherwise asked first). Same as `-c process.allow=true`'
             cand -h 'Print help'

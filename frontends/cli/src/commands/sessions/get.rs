@@ -36,7 +36,8 @@ pub(crate) struct GetArgs {
     #[arg(long)]
     pub(crate) branch: bool,
     /// Also account for the whole session, whatever the page: usage and cost per attempt and
-    /// in total (reads every attempt, so it costs more as the session grows).
+    /// in total, and the memory each turn allocated (reads every attempt, so it costs more as
+    /// the session grows).
     #[arg(long)]
     pub(crate) usage: bool,
     /// Instead of entries, the effective request of one attempt — its entry id as the page
