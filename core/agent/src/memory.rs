@@ -50,7 +50,7 @@ impl TurnScope {
             let requests = now[1].saturating_sub(self.crossings[1]);
             let session_crossed = self.session.figures().1.ceiling_crossed && !*session_said;
             *session_said |= session_crossed;
-            let process_crossed = smith_memory::kind_figures(Kind::Process).0.ceiling_crossed
+            let process_crossed = smith_memory::crossings(Kind::Process) > 0
                 && !PROCESS_SAID.swap(true, Ordering::Relaxed);
             self.ended = Some(smith::TurnMemory {
                 allocations: figures.allocations,

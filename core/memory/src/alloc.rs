@@ -1,24 +1,26 @@
 //! The global allocator wrapper: every block gets a header naming the scope slot that
 //! allocated it, so freeing it anywhere — another thread, another scope — discharges the
-//! scope that was charged. The header's last 8 bytes, just before the block, hold its own
-//! size and the slot: freeing finds the header from what it recorded, never from the layout
-//! the caller passes, so a caller that frees with another alignment than it allocated with
-//! (which the system allocator forgives) cannot make it free the wrong address. This is the crate's only `unsafe` code (the trait is `unsafe`);
-//! the accounting it calls is safe code in `lib.rs` that neither allocates, locks nor aborts.
+//! scope that was charged. The header's last 8 bytes, just before the block, are one word
+//! holding a tag, the header's own size and the slot: freeing finds the header from what it
+//! recorded, never from the layout the caller passes, so a caller that frees with another
+//! alignment than it allocated with (which the system allocator forgives) cannot make it
+//! free the wrong address. This is the crate's only `unsafe` code (the trait is `unsafe`);
+//! the accounting it calls is safe code in `slots.rs` that neither allocates, locks nor
+//! aborts.
 
 use std::alloc::{GlobalAlloc, Layout};
 
-/// The smallest header in front of each block, in bytes: room for the slot number, and a
-/// multiple of every alignment the system allocator gives by default (16 on the 64-bit
-/// targets Smith ships), so a block keeps its natural alignment.
-const MIN_HEADER: usize = 16;
+/// The header in front of a block of alignment up to 8 — most blocks: one word, and a
+/// multiple of the block's alignment. A block aligned to more gets its alignment as header,
+/// so it keeps its natural alignment.
+const WORD: usize = 8;
 
 /// A [`GlobalAlloc`] that passes every request to `A` with a header in front of the block,
 /// and charges the block to the innermost open scope of the allocating thread
 /// ([`crate::ScopeGuard`]).
 ///
-/// The header is `max(16, align)` bytes per block — the accounting's memory cost, reported
-/// by the turn bench. Install it once, in a binary:
+/// The header is 8 bytes per block of alignment up to 8 and `align` bytes above — the
+/// accounting's memory cost, reported by the turn bench. Install it once, in a binary:
 ///
 /// ```
 /// #[global_allocator]
@@ -43,31 +45,46 @@ impl<A> Accounting<A> {
     }
 }
 
-/// The header size for a block of alignment `align`.
+/// The header size for a block of alignment `align`: a power of two, at least [`WORD`].
 fn header(align: usize) -> usize {
-    align.max(MIN_HEADER)
+    align.max(WORD)
 }
 
-/// The tag a header starts with, mixed with the block's address: a block this allocator did
-/// not make (memory another allocator gave, handed to Rust and freed through the global
+/// The tag a header word starts with, mixed with the block's address: a block this allocator
+/// did not make (memory another allocator gave, handed to Rust and freed through the global
 /// allocator — undefined behaviour the system allocator forgives) is told apart and passed to
 /// the inner allocator untouched and uncounted, instead of freeing a wrong address.
 const TAG: u64 = 0x5eed_a11c_0c8a_7e11;
 
-/// Write the header of the block at `block` into the 16 bytes before it: the tag, its size
-/// `header`, the `slot`.
+/// The header word's layout, low bits first: the slot (16 bits), the header size's base-2
+/// logarithm (8 bits), the tag mixed with the address (the 40 bits left).
+const SLOT_BITS: u32 = 16;
+/// See [`SLOT_BITS`].
+const SIZE_BITS: u32 = 8;
+/// See [`SLOT_BITS`].
+const TAG_SHIFT: u32 = SLOT_BITS + SIZE_BITS;
+
+const _: () = assert!(
+    crate::slots::SLOTS <= 1 << SLOT_BITS,
+    "every slot fits the header"
+);
+
+/// The tag bits of the header word of the block at `block`.
+fn tag(block: *const u8) -> u64 {
+    (TAG ^ block as u64) << TAG_SHIFT
+}
+
+/// Write the header word of the block at `block` into the 8 bytes before it: the tag, the
+/// header's size `header`, the `slot`.
 ///
 /// # Safety
-/// `block` is `base + header` of a live block of the inner allocator, `header ≥ 16`.
+/// `block` is `base + header` of a live block of the inner allocator, `header ≥ 8`.
 #[allow(unsafe_code)]
 unsafe fn write_header(block: *mut u8, header: usize, slot: u32) {
-    // SAFETY: the 16 bytes before `block` are inside the header and 8-aligned (`block` is
-    // 16-aligned at least).
-    unsafe {
-        block.sub(16).cast::<u64>().write(TAG ^ block as u64);
-        block.sub(8).cast::<u32>().write(header as u32);
-        block.sub(4).cast::<u32>().write(slot);
-    }
+    let word = tag(block) | u64::from(header.trailing_zeros()) << SLOT_BITS | u64::from(slot);
+    // SAFETY: the 8 bytes before `block` are inside the header and 8-aligned (`block` is
+    // 8-aligned at least).
+    unsafe { block.sub(WORD).cast::<u64>().write(word) }
 }
 
 /// The header of the block at `block`: its size and the slot charged; `None` when the block
@@ -75,19 +92,16 @@ unsafe fn write_header(block: *mut u8, header: usize, slot: u32) {
 ///
 /// # Safety
 /// `block` is a live block the global allocator handed out, or one another allocator made
-/// with at least 16 readable bytes before it (the system allocator's chunk header).
+/// with at least 8 readable bytes before it (the system allocator's chunk header).
 #[allow(unsafe_code)]
 unsafe fn read_header(block: *const u8) -> Option<(usize, u32)> {
     // SAFETY: as the contract says; the tag is checked before the rest is trusted.
-    unsafe {
-        if block.sub(16).cast::<u64>().read() != TAG ^ block as u64 {
-            return None;
-        }
-        Some((
-            block.sub(8).cast::<u32>().read() as usize,
-            block.sub(4).cast::<u32>().read(),
-        ))
+    let word = unsafe { block.sub(WORD).cast::<u64>().read() };
+    let shift = (word >> SLOT_BITS) & ((1 << SIZE_BITS) - 1);
+    if word >> TAG_SHIFT != tag(block) >> TAG_SHIFT || !(3..usize::BITS as u64).contains(&shift) {
+        return None;
     }
+    Some((1 << shift, (word & ((1 << SLOT_BITS) - 1)) as u32))
 }
 
 /// The layout asked of the inner allocator for `layout` (the block with its header in
@@ -112,8 +126,9 @@ fn wide(bytes: usize) -> u64 {
 // compiling the bundled plugins, segfaulted; never with these calls out of line).
 //
 // SAFETY (whole impl): every block handed out is `base + header` of a block the inner
-// allocator gave for `outer(layout)`; `base` is aligned to `header ≥ 16`, so `base + header`
-// is aligned to the caller's alignment and the header's last 8 bytes are inside the block.
+// allocator gave for `outer(layout)`; `base` is aligned to `header ≥ 8`, so `base + header`
+// is aligned to the caller's alignment and the header's last 8 bytes (its word) are inside
+// the block.
 // `dealloc` and `realloc` read the header size recorded there to find `base` again, and give
 // the inner allocator the layout it allocated with.
 #[allow(unsafe_code)]
@@ -128,8 +143,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
         if base.is_null() {
             return base;
         }
-        let slot = crate::slots::current();
-        crate::slots::charge(slot, wide(layout.size()));
+        let slot = crate::slots::charge(wide(layout.size()));
         // SAFETY: see the impl's comment.
         unsafe {
             let block = base.add(header);
@@ -148,8 +162,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
         if base.is_null() {
             return base;
         }
-        let slot = crate::slots::current();
-        crate::slots::charge(slot, wide(layout.size()));
+        let slot = crate::slots::charge(wide(layout.size()));
         // SAFETY: see the impl's comment.
         unsafe {
             let block = base.add(header);
@@ -168,7 +181,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
                 return self.inner.dealloc(ptr, layout);
             };
             // The tag is cleared, so a second free of this block is not taken for ours.
-            ptr.sub(16).cast::<u64>().write(0);
+            ptr.sub(WORD).cast::<u64>().write(0);
             crate::slots::discharge(slot, wide(layout.size()));
             let outer = Layout::from_size_align_unchecked(layout.size() + header, header);
             self.inner.dealloc(ptr.sub(header), outer);
@@ -201,8 +214,8 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Accounting<A> {
             // The block stays charged to the scope that allocated it; its header moved with it.
             let block = moved.add(header);
             // The tag mixes in the address, which moved.
-            block.sub(16).cast::<u64>().write(TAG ^ block as u64);
-            let slot = block.sub(4).cast::<u32>().read();
+            let slot = (block.sub(WORD).cast::<u64>().read() & ((1 << SLOT_BITS) - 1)) as u32;
+            write_header(block, header, slot);
             crate::slots::resize(slot, wide(layout.size()), wide(new_size));
             block
         }

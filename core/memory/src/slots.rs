@@ -130,8 +130,9 @@ struct Local {
     live: Cell<i64>,
     /// The slot's live bytes as this thread last saw them.
     base: Cell<u64>,
-    /// The most live bytes seen since the last publication (`base + live` at its highest).
-    peak: Cell<u64>,
+    /// The highest `live` since the last publication: the slot's peak as this thread saw it
+    /// is `base + high`.
+    high: Cell<i64>,
 }
 
 thread_local! {
@@ -144,7 +145,7 @@ thread_local! {
             allocated: Cell::new(0),
             live: Cell::new(0),
             base: Cell::new(0),
-            peak: Cell::new(0),
+            high: Cell::new(0),
         }
     };
 }
@@ -193,14 +194,21 @@ fn publish(local: &Local) {
     let slot = slot(index);
     slot.count.fetch_add(count, Relaxed);
     slot.allocated.fetch_add(allocated, Relaxed);
+    if !INSTALLED.load(Relaxed) {
+        INSTALLED.store(true, Relaxed);
+    }
     let delta = live as u64;
     let now = slot.live.fetch_add(delta, Relaxed).wrapping_add(delta);
-    raise_peak(slot, local.peak.get().max(now));
+    // The slot's live bytes at their highest as this thread saw them; below zero only while
+    // another thread's frees of this slot's blocks are published before their allocations.
+    let seen = i128::from(signed(local.base.get())) + i128::from(local.high.get());
+    let seen = u64::try_from(seen).unwrap_or(0);
+    raise_peak(slot, seen.max(now));
     local.count.set(0);
     local.allocated.set(0);
     local.live.set(0);
     local.base.set(now);
-    local.peak.set(u64::try_from(signed(now)).unwrap_or(0));
+    local.high.set(0);
     if now == 0 {
         let state = slot.state.load(Relaxed);
         if state & (OPEN | TAKEN) == TAKEN {
@@ -215,9 +223,8 @@ pub(crate) fn swap_current(index: u32) -> u32 {
     LOCAL
         .try_with(|local| {
             publish(local);
-            let base = slot(index).live.load(Relaxed);
-            local.base.set(base);
-            local.peak.set(u64::try_from(signed(base)).unwrap_or(0));
+            local.base.set(slot(index).live.load(Relaxed));
+            local.high.set(0);
             local.slot.replace(index)
         })
         .unwrap_or(0)
@@ -228,19 +235,13 @@ fn due(local: &Local) -> bool {
     local.count.get() >= FLUSH_COUNT || local.live.get().abs() >= FLUSH_BYTES
 }
 
-/// A change of `bytes` live bytes (positive: allocated) pending in `local`; its peak follows.
+/// A change of `bytes` live bytes (positive: allocated) pending in `local`; its high-water
+/// mark follows.
 fn pend(local: &Local, bytes: i64) {
     let live = local.live.get() + bytes;
     local.live.set(live);
-    if bytes > 0 {
-        // The slot's live bytes as this thread knows them; below zero only while another
-        // thread's frees of this slot's blocks are published before their allocations.
-        let now = i128::from(signed(local.base.get())) + i128::from(live);
-        if let Ok(now) = u64::try_from(now)
-            && now > local.peak.get()
-        {
-            local.peak.set(now);
-        }
+    if live > local.high.get() {
+        local.high.set(live);
     }
 }
 
@@ -250,32 +251,30 @@ fn signed(live: u64) -> i64 {
     live as i64
 }
 
-/// Charge `bytes` newly allocated to slot `index` (the allocating thread's innermost).
-pub(crate) fn charge(index: u32, bytes: u64) {
-    if !INSTALLED.load(Relaxed) {
-        INSTALLED.store(true, Relaxed);
-    }
-    let pending = LOCAL.try_with(|local| {
-        if local.slot.get() != index {
-            return false;
-        }
+/// Charge `bytes` newly allocated to this thread's innermost scope, and return its slot (the
+/// one the block's header names): one thread-local access per allocation.
+pub(crate) fn charge(bytes: u64) -> u32 {
+    let charged = LOCAL.try_with(|local| {
         local.count.set(local.count.get() + 1);
         local.allocated.set(local.allocated.get() + bytes);
         pend(local, bytes as i64);
         if due(local) {
             publish(local);
         }
-        true
+        local.slot.get()
     });
-    if pending != Ok(true) {
-        charge_shared(index, bytes);
-    }
+    charged.unwrap_or_else(|_| {
+        // A thread in teardown: the process's scope, straight to its shared counters.
+        charge_shared(0, bytes);
+        0
+    })
 }
 
 /// [`charge`] straight to the slot's shared counters (a thread in teardown).
 #[cold]
 #[inline(never)]
 fn charge_shared(index: u32, bytes: u64) {
+    INSTALLED.store(true, Relaxed);
     let slot = slot(index);
     slot.count.fetch_add(1, Relaxed);
     slot.allocated.fetch_add(bytes, Relaxed);
@@ -533,8 +532,10 @@ pub(crate) fn ceiling(kind: Kind) -> u64 {
     CEILINGS[kind as usize].load(Relaxed)
 }
 
-/// Whether the accounting allocator has charged anything in this process.
+/// Whether the accounting allocator has charged anything in this process (what this thread
+/// has pending is published first, so its own allocations count).
 pub(crate) fn installed() -> bool {
+    flush();
     INSTALLED.load(Relaxed)
 }
 

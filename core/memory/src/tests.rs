@@ -209,3 +209,49 @@ fn an_owned_scope_is_entered_where_its_work_runs_and_closes_on_drop() {
     let _entered = scope.enter();
     assert_ne!(Scope::current(), scope, "a closed scope is not entered");
 }
+
+#[test]
+fn blocks_of_every_alignment_keep_it_their_contents_and_their_charge() {
+    use std::alloc::{GlobalAlloc, Layout};
+    let mut blocks = Vec::with_capacity(49);
+    let scope = ScopeGuard::open(Kind::Turn);
+    for align in [1, 2, 4, 8, 16, 64, 4096] {
+        for size in [1, 7, 8, 9, 24, 100, 5000] {
+            let layout = Layout::from_size_align(size, align).expect("a valid layout");
+            // SAFETY: a non-zero size; the block is written within its size and freed below
+            // with its layout.
+            #[allow(unsafe_code)]
+            let block = unsafe { ALLOCATOR.alloc(layout) };
+            assert!(!block.is_null());
+            assert_eq!(block as usize % align, 0, "{size} bytes aligned to {align}");
+            // SAFETY: `size` bytes are the block's.
+            #[allow(unsafe_code)]
+            unsafe {
+                block.write_bytes(align as u8, size)
+            };
+            blocks.push((block, layout));
+        }
+    }
+    let total: usize = blocks.iter().map(|(_, l)| l.size()).sum();
+    assert_eq!(scope.figures().live_bytes, total as u64);
+    // Each block in turn is grown to three times its size, then freed.
+    let (mut live, mut peak) = (total, total);
+    for (block, layout) in blocks.drain(..) {
+        peak = peak.max(live + 2 * layout.size());
+        live -= layout.size();
+        // SAFETY: the block is live, of `layout`; grown it keeps its first `size` bytes.
+        #[allow(unsafe_code)]
+        unsafe {
+            let grown = ALLOCATOR.realloc(block, layout, layout.size() * 3);
+            assert_eq!(grown as usize % layout.align(), 0);
+            for i in 0..layout.size() {
+                assert_eq!(*grown.add(i), layout.align() as u8, "byte {i} kept");
+            }
+            let grown_layout = Layout::from_size_align_unchecked(layout.size() * 3, layout.align());
+            ALLOCATOR.dealloc(grown, grown_layout);
+        }
+    }
+    let figures = scope.close();
+    assert_eq!(figures.live_bytes, 0, "every block freed");
+    assert_eq!(figures.peak_live_bytes, peak as u64);
+}
