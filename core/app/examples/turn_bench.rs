@@ -1,24 +1,52 @@
 //! Measures the runtime's overhead of one agent turn for `cargo xtask bench` (the turn is
-//! `shared/turn.rs`), with the system allocator counted by `stats_alloc` and no memory
-//! accounting: `turn_bench_accounted` runs it as its twin. Prints `name value` lines.
+//! `shared/turn.rs`) on the system allocator, nothing wrapped: median of 30 turns after 3
+//! warm-up turns, one session. Prints `name value` lines.
+//!
+//! `turn_bench --serve` is the baseline twin of `turn_bench_accounted`: it loads the same
+//! bench, then for each line on stdin until it ends: `N` runs `N` more turns and prints their
+//! wall times (milliseconds, space-separated) on one line; `new` goes on in a fresh session
+//! and prints `ok`.
 #![allow(clippy::print_stdout, missing_docs)]
 
-use stats_alloc::{INSTRUMENTED_SYSTEM, StatsAlloc};
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<std::alloc::System> = &INSTRUMENTED_SYSTEM;
+use std::io::{BufRead, Write};
 
 #[path = "shared/turn.rs"]
 mod turn;
 
+fn serve(bench: &mut turn::Bench) -> Result<(), Box<dyn std::error::Error>> {
+    let mut out = std::io::stdout().lock();
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim() == "new" {
+            bench.restart()?;
+            writeln!(out, "ok")?;
+            out.flush()?;
+            continue;
+        }
+        let n: usize = line
+            .trim()
+            .parse()
+            .map_err(|e| format!("`{line}` on stdin is not a count of turns: {e}"))?;
+        let walls: Vec<String> = bench
+            .turns(n)?
+            .iter()
+            .map(|s| format!("{:.4}", s.wall_ms))
+            .collect();
+        writeln!(out, "{}", walls.join(" "))?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let f = turn::measure(|| {
-        let stats = GLOBAL.stats();
-        (stats.allocations as u64, stats.bytes_allocated as u64)
-    })?;
+    // The system allocator counts nothing.
+    let mut bench = turn::Bench::new(|| (0, 0))?;
+    if std::env::args().nth(1).as_deref() == Some("--serve") {
+        return serve(&mut bench);
+    }
+    bench.turns(3)?;
+    let f = turn::medians(&bench.turns(30)?);
     println!("turn_wall_ms {:.3}", f.wall_ms);
-    println!("turn_allocations {:.0}", f.allocations);
-    println!("turn_alloc_kib {:.1}", f.alloc_kib);
     println!("turn_fsyncs {:.0}", f.fsyncs);
     Ok(())
 }

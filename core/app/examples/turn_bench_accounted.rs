@@ -1,10 +1,19 @@
 //! The memory accounting's cost on one agent turn, for `cargo xtask bench` (issue 72: ≤ 3 %):
-//! the turn of `shared/turn.rs` measured here, with the accounting allocator wrapping the
-//! counted system allocator, and in its twin `turn_bench` (built beside this example; `cargo
-//! xtask bench` runs it first), without — five times each, interleaved. Prints `name value`
-//! lines: this build's figures (counted by the accounting itself, every kind of scope summed),
-//! the wall-time ratio of the medians, and the KiB the 16-byte block headers add to a turn.
+//! the turn of `shared/turn.rs` run here, with the accounting allocator wrapping the system
+//! allocator, and in its twin `turn_bench --serve` (built beside this example), on the system
+//! allocator alone. The two run in lockstep, in 4 sessions each, the turns `turn_bench`
+//! measures: 3 warm-up turns, then 6 blocks of 5 turns, each block run by both (which goes
+//! first alternates), so both compare the same turn numbers of their growing sessions and a
+//! busy spell of the machine falls on one block, not on one side. The overhead is the median
+//! over the 24 blocks of the block's ratio of median walls.
+//! Prints `name value` lines: this build's figures (the allocations counted by the accounting
+//! itself, every kind of scope summed), the overhead and its blocks' spread, and the KiB the
+//! block headers add to a turn (8 bytes per block: the few aligned to more than 8 carry their
+//! alignment instead, so it is a floor).
 #![allow(clippy::print_stdout, missing_docs)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 #[global_allocator]
 static GLOBAL: smith_memory::Accounting<std::alloc::System> =
@@ -24,48 +33,121 @@ fn counted() -> (u64, u64) {
 #[path = "shared/turn.rs"]
 mod turn;
 
-/// The twin's `turn_wall_ms`.
-fn twin() -> Result<f64, Box<dyn std::error::Error>> {
-    let me = std::env::current_exe()?;
-    let plain = me.with_file_name("turn_bench");
-    let out = std::process::Command::new(&plain).output().map_err(|e| {
-        format!(
-            "cannot run the twin {} ({e}): build it first (`cargo build --release -p smith-app --example turn_bench`)",
-            plain.display()
-        )
-    })?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let figure = |name: &str| -> Result<f64, String> {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
-            .ok_or_else(|| format!("the twin printed no `{name}`: {text}"))
-    };
-    Ok(figure("turn_wall_ms ")?)
+/// The baseline twin, serving turns.
+struct Twin {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (mut plain, mut accounted) = (vec![], vec![]);
-    let mut last = None;
-    for _ in 0..5 {
-        plain.push(twin()?);
-        let f = turn::measure(counted)?;
-        accounted.push(f.wall_ms);
-        last = Some(f);
+impl Twin {
+    fn spawn() -> Result<Self, Box<dyn std::error::Error>> {
+        let plain = std::env::current_exe()?.with_file_name("turn_bench");
+        let mut child = Command::new(&plain)
+            .arg("--serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "cannot run the twin {} ({e}): build it first (`cargo build --release -p smith-app --example turn_bench`)",
+                    plain.display()
+                )
+            })?;
+        let stdin = child.stdin.take().ok_or("the twin's stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("the twin's stdout")?);
+        Ok(Self {
+            child,
+            stdin,
+            stdout,
+        })
     }
-    let last = last.expect("five runs");
-    let (plain, accounted) = (turn::median(plain), turn::median(accounted));
-    println!("accounted_turn_wall_ms {accounted:.3}");
-    println!("accounted_turn_allocations {:.0}", last.allocations);
-    println!("accounted_turn_fsyncs {:.0}", last.fsyncs);
-    println!("accounting_turn_overhead {:.4}", accounted / plain);
-    println!("accounted_turn_alloc_kib {:.1}", last.alloc_kib);
+
+    /// Go on in a fresh session.
+    fn restart(&mut self) -> Result<(), Box<dyn std::error::Error>> {
+        writeln!(self.stdin, "new")?;
+        self.stdin.flush()?;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line)?;
+        if line.trim() != "ok" {
+            return Err(format!("the twin answered `{}` to `new`", line.trim()).into());
+        }
+        Ok(())
+    }
+
+    /// The walls of `n` more turns of the twin, in milliseconds.
+    fn turns(&mut self, n: usize) -> Result<Vec<f64>, Box<dyn std::error::Error>> {
+        writeln!(self.stdin, "{n}")?;
+        self.stdin.flush()?;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line)?;
+        let walls: Vec<f64> = line
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("the twin answered `{}`: {e}", line.trim()))?;
+        if walls.len() != n {
+            return Err(format!(
+                "the twin ran {} turns of {n}: `{}`",
+                walls.len(),
+                line.trim()
+            )
+            .into());
+        }
+        Ok(walls)
+    }
+}
+
+const SESSIONS: usize = 4;
+const SESSION_BLOCKS: usize = 6;
+const BLOCKS: usize = SESSIONS * SESSION_BLOCKS;
+const BLOCK_TURNS: usize = 5;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut twin = Twin::spawn()?;
+    let mut bench = turn::Bench::new(counted)?;
+    let (mut ratios, mut samples) = (vec![], vec![]);
+    for block in 0..BLOCKS {
+        if block % SESSION_BLOCKS == 0 {
+            if block > 0 {
+                twin.restart()?;
+                bench.restart()?;
+            }
+            twin.turns(3)?;
+            bench.turns(3)?;
+        }
+        let (plain, accounted) = if block % 2 == 0 {
+            let plain = twin.turns(BLOCK_TURNS)?;
+            (plain, bench.turns(BLOCK_TURNS)?)
+        } else {
+            let accounted = bench.turns(BLOCK_TURNS)?;
+            (twin.turns(BLOCK_TURNS)?, accounted)
+        };
+        let accounted_wall = turn::median(accounted.iter().map(|s| s.wall_ms).collect());
+        ratios.push(accounted_wall / turn::median(plain));
+        samples.extend(accounted);
+    }
+    drop(twin.stdin);
+    twin.child.wait()?;
+    let mut sorted = ratios.clone();
+    sorted.sort_by(f64::total_cmp);
+    let f = turn::medians(&samples);
+    println!("accounted_turn_wall_ms {:.3}", f.wall_ms);
+    println!("turn_allocations {:.0}", f.allocations);
+    println!("turn_alloc_kib {:.1}", f.alloc_kib);
+    println!("accounting_turn_overhead {:.4}", turn::median(ratios));
+    println!("accounting_turn_overhead_p25 {:.4}", sorted[BLOCKS / 4]);
+    println!(
+        "accounting_turn_overhead_p75 {:.4}",
+        sorted[BLOCKS - 1 - BLOCKS / 4]
+    );
     println!(
         "accounting_foreign_blocks {}",
         smith_memory::foreign_blocks()
     );
     println!(
         "accounting_turn_header_kib {:.1}",
-        last.allocations * 16.0 / 1024.0
+        f.allocations * 8.0 / 1024.0
     );
     Ok(())
 }

@@ -330,8 +330,13 @@ const ENCODE_ACCOUNTED: &[Row] = &[
     ),
     (
         "accounting_encode_overhead",
-        "memory accounting: encode time, with ÷ without",
+        "memory accounting: encode time, with ÷ without (11 processes each)",
         Limit::Ratio(1.03),
+    ),
+    (
+        "accounting_encode_aslr_off",
+        "memory accounting: encode processes ran without address randomization (1: yes)",
+        Limit::ReportCount,
     ),
 ];
 
@@ -343,9 +348,29 @@ const TURN_ACCOUNTED: &[Row] = &[
         Limit::ReportMs,
     ),
     (
+        "turn_allocations",
+        "one scripted turn with one tool call: heap allocations (counted by the accounting)",
+        Limit::ReportCount,
+    ),
+    (
+        "turn_alloc_kib",
+        "one scripted turn with one tool call: KiB allocated (counted by the accounting)",
+        Limit::ReportCount,
+    ),
+    (
         "accounting_turn_overhead",
-        "memory accounting: turn wall, with ÷ without",
+        "memory accounting: turn wall, with ÷ without (median of 24 paired blocks)",
         Limit::Ratio(1.03),
+    ),
+    (
+        "accounting_turn_overhead_p25",
+        "memory accounting: turn wall ratio, the blocks' lower quartile",
+        Limit::ReportCount,
+    ),
+    (
+        "accounting_turn_overhead_p75",
+        "memory accounting: turn wall ratio, the blocks' upper quartile",
+        Limit::ReportCount,
     ),
     (
         "accounting_turn_header_kib",
@@ -359,16 +384,6 @@ const TURN: &[Row] = &[
         "turn_wall_ms",
         "one scripted turn with one tool call: wall (one fsync per commit)",
         Limit::ReportMs,
-    ),
-    (
-        "turn_allocations",
-        "one scripted turn with one tool call: heap allocations",
-        Limit::ReportCount,
-    ),
-    (
-        "turn_alloc_kib",
-        "one scripted turn with one tool call: KiB allocated",
-        Limit::ReportCount,
     ),
     (
         "turn_fsyncs",
