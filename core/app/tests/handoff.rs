@@ -27,13 +27,7 @@ fn a_handed_over_secret_is_registered_before_the_result_and_never_recorded() {
         std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("smith-compile-cache"),
     ));
     let p = &smith_plugins::SECRET_MAKER;
-    let sources = [PluginSource {
-        origin: p.origin,
-        manifest: p.manifest,
-        component: p.component,
-        parsed: None,
-        declared: None,
-    }];
+    let sources = [PluginSource::new(p.origin, p.manifest, p.component)];
     let host = Host::load(&sources, &cache, Limits::default()).unwrap();
     let secrets = smith_secrets::Shared::default();
     let tools = host.loadout().with_policy(Policy {

@@ -8,13 +8,7 @@ use smith_config::{Level, Resolver, parse_file};
 use smith_host::{CompileCache, Host, Limits, PluginSource};
 
 fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
-    PluginSource {
-        origin: p.origin,
-        manifest: p.manifest,
-        component: p.component,
-        parsed: None,
-        declared: None,
-    }
+    PluginSource::new(p.origin, p.manifest, p.component)
 }
 
 fn bundled_product() -> &'static smith_plugins::BundledPlugin {

@@ -201,13 +201,7 @@ fn two_plugins_cannot_both_hold_the_queue_policy() {
         .replace("plugin \"queue\"", "plugin \"queue-twin\"");
     let sources = [
         common::source(queue),
-        PluginSource {
-            origin: "test:queue-twin",
-            manifest: &twin_manifest,
-            component: queue.component,
-            parsed: None,
-            declared: None,
-        },
+        PluginSource::new("test:queue-twin", &twin_manifest, queue.component),
     ];
     let err = Host::load(&sources, &common::cache(), Limits::default()).unwrap_err();
     let text = err.to_string();

@@ -81,6 +81,21 @@ pub struct PluginSource<'a> {
     pub declared: Option<Declared>,
 }
 
+impl<'a> PluginSource<'a> {
+    /// A plugin from its `origin` (for messages: a path or `bundled:…`), its `manifest` (KDL
+    /// text) and its wasm `component`: the manifest parsed and the component compiled and
+    /// checked when it loads.
+    pub fn new(origin: &'a str, manifest: &'a str, component: &'a [u8]) -> Self {
+        Self {
+            origin,
+            manifest,
+            component,
+            parsed: None,
+            declared: None,
+        }
+    }
+}
+
 /// What a build declared of one of its plugins ahead of time (Smith's bundled plugins, which
 /// its tests load and check whole), so a host may leave the component uncompiled until the
 /// plugin is first used: a command pays only for the plugins it uses.

@@ -413,26 +413,14 @@ fn a_manifest_that_disagrees_with_its_component_is_refused() {
         .manifest
         .replace("tool \"ls\"", "tool \"ls\"\n    tool \"rm\"");
     let err = Host::load(
-        &[PluginSource {
-            origin: "test",
-            manifest: &wrong,
-            component: files.component,
-            parsed: None,
-            declared: None,
-        }],
+        &[PluginSource::new("test", &wrong, files.component)],
         &cache(),
         Limits::default(),
     )
     .unwrap_err();
     assert!(err.to_string().contains("must match"), "{err}");
     let err = Host::load(
-        &[PluginSource {
-            origin: "junk",
-            manifest: files.manifest,
-            component: b"not wasm",
-            parsed: None,
-            declared: None,
-        }],
+        &[PluginSource::new("junk", files.manifest, b"not wasm")],
         &cache(),
         Limits::default(),
     )
@@ -555,13 +543,7 @@ fn a_reload_publishes_a_new_generation_atomically_and_pinned_loadouts_keep_their
     let pinned = host.loadout();
     assert_eq!(pinned.generation(), 1);
     // A reload that fails leaves the current generation exactly as it was.
-    let broken = PluginSource {
-        origin: "broken",
-        manifest: "plugin \"x\" { }",
-        component: b"",
-        parsed: None,
-        declared: None,
-    };
+    let broken = PluginSource::new("broken", "plugin \"x\" { }", b"");
     assert!(host.reload(&[broken]).is_err());
     assert_eq!(host.loadout().generation(), 1);
     // A good reload (the file tools only) replaces it as a whole.
@@ -661,13 +643,7 @@ fn a_plugin_built_against_package_1_0_0_loads_and_runs_in_every_1_x_host() {
 fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
     const OLD: &[u8] = include_bytes!("fixtures/queue-wit-0.1.0.wasm");
     let current = "plugin \"queue\" {\n    version \"0.1.0\"\n    world \"handler-plugin@1.2.0\"\n    handler \"queue-policy\"\n}\n";
-    let sources = [PluginSource {
-        origin: "test:queue-wit-0.1.0",
-        manifest: current,
-        component: OLD,
-        parsed: None,
-        declared: None,
-    }];
+    let sources = [PluginSource::new("test:queue-wit-0.1.0", current, OLD)];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(
         matches!(&err, smith_host::Error::Package { found, .. } if found == "0.1.0"),
@@ -684,13 +660,11 @@ fn a_plugin_built_against_another_package_version_is_refused_naming_it() {
         "{text}"
     );
     let old_manifest = current.replace("@1.2.0", "@0.1.0");
-    let sources = [PluginSource {
-        origin: "test:queue-manifest-0.1.0",
-        manifest: &old_manifest,
-        component: OLD,
-        parsed: None,
-        declared: None,
-    }];
+    let sources = [PluginSource::new(
+        "test:queue-manifest-0.1.0",
+        &old_manifest,
+        OLD,
+    )];
     let err = Host::load(&sources, &cache(), Limits::default()).unwrap_err();
     assert!(
         matches!(&err, smith_host::Error::Package { found, origin } if found == "0.1.0" && origin == "test:queue-manifest-0.1.0"),

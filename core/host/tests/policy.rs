@@ -570,13 +570,7 @@ fn a_plugin_naming_the_turn_end_event_without_its_export_is_refused_at_load() {
         "handler \"hooks\"\n    event \"turn-end\"",
     );
     assert!(manifest.contains("turn-end"), "{manifest}");
-    let source = smith_host::PluginSource {
-        origin: probe.origin,
-        manifest: &manifest,
-        component: probe.component,
-        parsed: None,
-        declared: None,
-    };
+    let source = smith_host::PluginSource::new(probe.origin, &manifest, probe.component);
     let err = match smith_host::Host::load(&[source], &common::cache(), Default::default()) {
         Ok(_) => panic!("a policy plugin without `turn-end` loaded under a manifest naming it"),
         Err(e) => e.to_string(),

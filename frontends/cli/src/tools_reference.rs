@@ -52,13 +52,7 @@ fn body() -> String {
     );
     let sources: Vec<smith_host::PluginSource<'_>> = smith_plugins::BUNDLED
         .iter()
-        .map(|p| smith_host::PluginSource {
-            origin: p.origin,
-            manifest: p.manifest,
-            component: p.component,
-            parsed: None,
-            declared: None,
-        })
+        .map(|p| smith_host::PluginSource::new(p.origin, p.manifest, p.component))
         .collect();
     let cache = smith_host::CompileCache::new(
         smith_app::Paths::from_env()

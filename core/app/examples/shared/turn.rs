@@ -73,13 +73,7 @@ impl Bench {
         let cache = CompileCache::new(Some(cache_dir.path().to_owned()));
         let sources: Vec<PluginSource<'_>> = smith_plugins::BUNDLED
             .iter()
-            .map(|p| PluginSource {
-                origin: p.origin,
-                manifest: p.manifest,
-                component: p.component,
-                parsed: None,
-                declared: None,
-            })
+            .map(|p| PluginSource::new(p.origin, p.manifest, p.component))
             .collect();
         let host = Host::load(&sources, &cache, Limits::default())?;
         let tools = host.loadout();

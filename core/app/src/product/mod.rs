@@ -47,13 +47,7 @@ pub fn bundled(built_in: &[(KeySpec, KeyAction)]) -> Result<ProductLayer, Bundle
     let sources: Vec<smith_host::PluginSource<'_>> = smith_plugins::BUNDLED
         .iter()
         .filter(|b| b.manifest.contains("product-plugin@"))
-        .map(|b| smith_host::PluginSource {
-            origin: b.origin,
-            manifest: b.manifest,
-            component: b.component,
-            parsed: None,
-            declared: None,
-        })
+        .map(|b| smith_host::PluginSource::new(b.origin, b.manifest, b.component))
         .collect();
     let host = smith_host::Host::load(
         &sources,

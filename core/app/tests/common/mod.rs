@@ -8,13 +8,7 @@ use std::path::PathBuf;
 use smith_host::{CompileCache, PluginSource};
 
 pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
-    PluginSource {
-        origin: p.origin,
-        manifest: p.manifest,
-        component: p.component,
-        parsed: None,
-        declared: None,
-    }
+    PluginSource::new(p.origin, p.manifest, p.component)
 }
 
 /// The compile cache shared by every test process.

@@ -28,13 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cache = CompileCache::new(Some(cache_dir.path().to_owned()));
     let sources: Vec<PluginSource<'_>> = smith_plugins::BUNDLED
         .iter()
-        .map(|p| PluginSource {
-            origin: p.origin,
-            manifest: p.manifest,
-            component: p.component,
-            parsed: None,
-            declared: None,
-        })
+        .map(|p| PluginSource::new(p.origin, p.manifest, p.component))
         .collect();
     let cold = Instant::now();
     drop(Host::load(&sources, &cache, Limits::default())?);
@@ -93,13 +87,11 @@ fn kept_exchange(
     context: &ToolContext,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let probe = &smith_plugins::PROGRAM_PROBE;
-    let sources = [PluginSource {
-        origin: probe.origin,
-        manifest: probe.manifest,
-        component: probe.component,
-        parsed: None,
-        declared: None,
-    }];
+    let sources = [PluginSource::new(
+        probe.origin,
+        probe.manifest,
+        probe.component,
+    )];
     let tools = Host::load(&sources, cache, Limits::default())?
         .loadout()
         .with_policy(smith_host::Policy {

@@ -277,13 +277,11 @@ fn measure(
         .iter()
         .find(|p| p.manifest.contains("plugin \"mcp-client\""))
         .ok_or("the mcp-client plugin is not bundled")?;
-    let sources = [PluginSource {
-        origin: client.origin,
-        manifest: client.manifest,
-        component: client.component,
-        parsed: None,
-        declared: None,
-    }];
+    let sources = [PluginSource::new(
+        client.origin,
+        client.manifest,
+        client.component,
+    )];
     let entries: serde_json::Map<String, serde_json::Value> = ["a", "b", "c"]
         .iter()
         .zip(&servers.specs)

@@ -14,13 +14,7 @@ use smith_host::{CompileCache, Host, Limits, PluginSource};
 use smith_store::{EffectOutcome, Record, SessionWriter, SharedWriter, read_session};
 
 pub fn source(p: &'static smith_plugins::BundledPlugin) -> PluginSource<'static> {
-    PluginSource {
-        origin: p.origin,
-        manifest: p.manifest,
-        component: p.component,
-        parsed: None,
-        declared: None,
-    }
+    PluginSource::new(p.origin, p.manifest, p.component)
 }
 
 /// The compile cache shared by every test process (compiling takes seconds in debug builds).
